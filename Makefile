@@ -1,0 +1,35 @@
+# Two commands do all set-up: `make run` and `make test` (each builds .venv from pinned requirements).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+ARGS   ?=
+
+.PHONY: run test bench replay clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.run-deps: requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . || $(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.test-deps: requirements-dev.txt $(VENV)/.run-deps
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.run-deps
+	$(BIN)/newsdesk serve $(ARGS)
+
+test: $(VENV)/.test-deps
+	$(BIN)/python -m pytest $(ARGS)
+
+bench: $(VENV)/.test-deps
+	$(BIN)/python bench/dial_decoder.py
+
+replay: $(VENV)/.run-deps
+	$(BIN)/newsdesk dial replay ../shared/traces/*.csv
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

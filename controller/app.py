@@ -1,0 +1,65 @@
+"""Wires the running product: pins (real or simulated), the dial listener, the store, the bus
+and the table. The web panel and the CLI build one of these and talk to nothing below it."""
+
+import logging
+import secrets
+import time
+
+from .bus import Bus
+from .dial.decoder import DialDecoder
+from .dial.listener import DialListener
+from .hw.phone import PhonePins
+from .hw.pinfactory import choose_pin_factory, is_simulated
+from .hw.simphone import SimulatedPhone
+from .oracles.editor import Editor
+from .pinmap import load_pinmap
+from .store import Store
+from .table import Table
+
+log = logging.getLogger("newsdesk")
+
+OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
+
+
+class Newsdesk:
+    def __init__(self, config, pin_factory=None, clock=time.monotonic):
+        self.config = config
+        self._closers = []
+        try:
+            self._build(config, pin_factory, clock)
+        except Exception:
+            self.close()
+            raise
+
+    def _build(self, config, pin_factory, clock):
+        pinmap = load_pinmap(config["pinmap"] or None)
+        if pin_factory is None:
+            pin_factory, pins_said = choose_pin_factory(config["pin_factory"])
+        else:
+            pins_said = type(pin_factory).__name__ + " (handed in)"
+        self.simulated = is_simulated(pin_factory)
+        self.store = Store(config.data_dir / "newsdesk.sqlite3")
+        self._closers.append(self.store.close)
+        self.bus = Bus()
+        editor = Editor(mode=config["editor_mode"], dial_map=config["dial_map"])
+        self.table = Table(self.store, self.bus, editor, secrets.SystemRandom(),
+                           hardware={"simulated": self.simulated, "pins": pins_said})
+        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
+        self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
+        self.phone_pins = PhonePins(pinmap, self.listener.edge, pin_factory, clock=clock)
+        self._closers.append(self.phone_pins.close)
+        self.sim_phone = None
+        if self.simulated:
+            self.sim_phone = SimulatedPhone(self.phone_pins, dial_map=config["dial_map"],
+                                            offnormal=config["offnormal"] != "none")
+            self._closers.append(self.sim_phone.close)
+        self.listener.start(initial=self.phone_pins.states())
+        self._closers.append(self.listener.stop)
+
+    def close(self):
+        while self._closers:
+            closer = self._closers.pop()
+            try:
+                closer()
+            except Exception:
+                log.exception("closing %r failed", closer)

@@ -1,0 +1,65 @@
+"""The in-process event bus: one publisher side, many subscribers (one per open tablet).
+
+A slow subscriber never blocks the publisher: its queue is bounded and, when full, it is
+marked as lagged and must catch up from the store (every stored event has an id).
+"""
+
+import queue
+import threading
+
+
+class Subscription:
+    def __init__(self, bus, maxsize):
+        self._bus = bus
+        self._q = queue.Queue(maxsize)
+        self.lagged = False
+
+    def _offer(self, message):
+        try:
+            self._q.put_nowait(message)
+        except queue.Full:
+            self.lagged = True
+
+    def get(self, timeout=None):
+        """The next message, or None after ``timeout`` seconds without one."""
+        try:
+            return self._q.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self):
+        self._bus._unsubscribe(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Bus:
+    def __init__(self):
+        self._subs = set()
+        self._lock = threading.Lock()
+
+    def subscribe(self, maxsize=256):
+        sub = Subscription(self, maxsize)
+        with self._lock:
+            self._subs.add(sub)
+        return sub
+
+    def _unsubscribe(self, sub):
+        with self._lock:
+            self._subs.discard(sub)
+
+    @property
+    def subscriber_count(self):
+        with self._lock:
+            return len(self._subs)
+
+    def publish(self, message):
+        """Hand ``message`` (a JSON-able dict with at least "type") to every subscriber."""
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub._offer(message)

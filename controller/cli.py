@@ -1,0 +1,94 @@
+"""The `newsdesk` command: serve the panel, replay dial recordings."""
+
+import argparse
+import logging
+import sys
+
+from .dial.dialmaps import DIAL_MAPS
+from .errors import NewsdeskError
+
+log = logging.getLogger("newsdesk")
+
+
+def _setup_logging(verbose):
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def cmd_serve(args):
+    import waitress
+
+    from controller.app import Newsdesk
+    from controller.config import load_config
+    from web_ui import create_app
+
+    config = load_config(args.data, overrides={"host": args.host, "port": args.port})
+    desk = Newsdesk(config)
+    try:
+        app = create_app(newsdesk=desk)
+        host, port = config.bind_host, config["port"]
+        log.info("data in %s", config.data_dir)
+        log.info("panel at http://%s:%d/ (waitress, %d threads)", host, port, config["threads"])
+        waitress.serve(app, host=host, port=port, threads=config["threads"], ident="newsdesk",
+                       channel_timeout=120)
+    finally:
+        desk.close()
+    return 0
+
+
+def cmd_dial_replay(args):
+    from .dial.trace import TraceError, load_trace, replay, replay_lines
+
+    offnormal = {"auto": "auto", "wired": True, "none": False}[args.offnormal]
+    status = 0
+    for path in args.files:
+        try:
+            trace = load_trace(path)
+        except TraceError as e:
+            print("newsdesk dial replay: %s" % e, file=sys.stderr)
+            status = 2
+            continue
+        events = replay(trace.edges, dial_map=args.dial_map, offnormal=offnormal)
+        for line in replay_lines(trace, events):
+            print(line)
+    return status
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="newsdesk", description=__doc__)
+    parser.add_argument("--data", metavar="DIR",
+                        help="where the store and config.toml live (default: NEWSDESK_DATA, "
+                             "else the platform's data folder)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the table panel (waitress) with the phone attached")
+    serve.add_argument("--host", help="address to bind (default: 0.0.0.0 on a Pi, 127.0.0.1 elsewhere)")
+    serve.add_argument("--port", type=int, help="port to bind (default 8080)")
+    serve.set_defaults(func=cmd_serve)
+
+    dial = sub.add_parser("dial", help="dial recordings")
+    dial_sub = dial.add_subparsers(dest="dial_command", required=True)
+    replay = dial_sub.add_parser("replay", help="decode dial trace files, one JSON event per line")
+    replay.add_argument("--dial-map", choices=DIAL_MAPS, default="standard")
+    replay.add_argument("--offnormal", choices=("auto", "wired", "none"), default="auto",
+                        help="use the off-normal contact: auto (if the trace has it), wired, none")
+    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.set_defaults(func=cmd_dial_replay)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    _setup_logging(args.verbose)
+    try:
+        return args.func(args)
+    except NewsdeskError as e:
+        print("newsdesk: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Settings, layered: defaults, then <data>/config.toml, then NEWSDESK_* variables, then the command line.
+
+Only this module and the CLI read the environment; everything below is handed a Config.
+"""
+
+import os
+import sys
+import tomllib
+from pathlib import Path
+
+from .dial.dialmaps import DIAL_MAPS
+from .errors import ConfigError
+
+DEFAULTS = {
+    "host": "",                 # "" = 0.0.0.0 on a Raspberry Pi (tablets reach it), 127.0.0.1 elsewhere
+    "port": 8080,
+    "threads": 24,              # WSGI worker threads: every open tablet holds one for its live stream
+    "pin_factory": "auto",      # auto | mock | lgpio | rpigpio | native ... (gpiozero's names)
+    "pinmap": "",               # "" = the repo's hardware/pinmap.toml
+    "dial_map": "standard",     # standard | sweden | new-zealand
+    "offnormal": "auto",        # auto | wired | none
+    "editor_mode": "mechanical",  # mechanical | fair
+}
+CHOICES = {
+    "dial_map": DIAL_MAPS,
+    "offnormal": ("auto", "wired", "none"),
+    "editor_mode": ("mechanical", "fair"),
+}
+
+
+def is_raspberry_pi(model_file="/proc/device-tree/model"):
+    try:
+        with open(model_file, "rb") as f:
+            return b"Raspberry Pi" in f.read()
+    except OSError:
+        return False
+
+
+def default_data_dir():
+    """Where newsdesk keeps its store and config when neither --data nor NEWSDESK_DATA says."""
+    home = Path.home()
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "newsdesk"
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "newsdesk"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else home / ".local" / "share") / "newsdesk"
+
+
+def _coerce(key, value, source):
+    default = DEFAULTS[key]
+    if isinstance(default, int) and not isinstance(value, int):
+        try:
+            value = int(str(value).strip())
+        except ValueError:
+            raise ConfigError("%s: %s must be a whole number, got %r" % (source, key, value)) from None
+    if isinstance(default, str):
+        value = str(value)
+    if key in CHOICES and value not in CHOICES[key]:
+        raise ConfigError("%s: %s must be one of %s, got %r"
+                          % (source, key, ", ".join(CHOICES[key]), value))
+    if key == "port" and not 0 <= value <= 65535:
+        raise ConfigError("%s: port must be 0-65535, got %d" % (source, value))
+    if key == "threads" and not 4 <= value <= 256:
+        raise ConfigError("%s: threads must be 4-256, got %d" % (source, value))
+    return value
+
+
+class Config(dict):
+    """A dict of settings plus the data folder they came with."""
+
+    def __init__(self, data_dir, values):
+        super().__init__(values)
+        self.data_dir = Path(data_dir)
+
+    @property
+    def bind_host(self):
+        if self["host"]:
+            return self["host"]
+        return "0.0.0.0" if is_raspberry_pi() else "127.0.0.1"
+
+
+def load_config(data_dir=None, overrides=None, environ=None):
+    environ = os.environ if environ is None else environ
+    data = Path(data_dir or environ.get("NEWSDESK_DATA") or default_data_dir()).expanduser()
+    values = dict(DEFAULTS)
+    path = data / "config.toml"
+    if path.is_file():
+        try:
+            filed = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+            raise ConfigError("can't read %s: %s" % (path, e)) from None
+        for key, value in filed.items():
+            if key not in DEFAULTS:
+                raise ConfigError("%s: unknown setting %r (known: %s)" % (path, key, ", ".join(DEFAULTS)))
+            values[key] = _coerce(key, value, str(path))
+    for key in DEFAULTS:
+        name = "NEWSDESK_" + key.upper()
+        if name in environ:
+            values[key] = _coerce(key, environ[name], name)
+    for key, value in (overrides or {}).items():
+        if key not in DEFAULTS:
+            raise ConfigError("unknown setting %r" % key)
+        if value is not None:
+            values[key] = _coerce(key, value, "command line")
+    return Config(data, values)

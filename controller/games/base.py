@@ -1,0 +1,73 @@
+"""What every game engine is, and how a game's history folds into its state.
+
+A game engine is a module (scoop1956, scoop2002, scan, star_reporter, get_the_scoop) with:
+
+    NAME: str                      short id, e.g. "scoop1956"
+    TITLE: str                     "SCOOP (Parker Brothers, 1956)"
+    VARIANTS: dict                 variant id -> plain description
+    def setup(players, options) -> list[dict]
+        The events that start a game (validated; raises GameError).
+        players: [{"name": str, "colour": str, "team": str|None}, ...]
+    def initial() -> state         the empty state the setup events fold onto
+    def decide(state, action, rng) -> list[dict]
+        Check an action a tablet asked for against the rules and the state; return the events
+        it causes (facts, JSON-able dicts with a "type"), or raise GameError with one sentence a
+        person can act on. rng: random.Random-like, handed in (dice the box rolls itself).
+    def apply(state, event) -> state
+        Pure fold; never raises for events decide() produced. Returns a NEW state (do not mutate).
+    def offers(state) -> list[dict]  the actions the panel can offer now (for one-tap buttons)
+    def view(state) -> dict          JSON for the panel: players, money/score, whose turn, winner
+
+Events and actions are plain dicts so they store as JSON and replay identically. Rules'
+constants (prices, bonuses, targets) live in the game's module, once.
+
+Undo/redo never rewrite history: an {"type": "undo", "target": id} event takes event ``id`` out
+of the effective history, {"type": "redo", "target": id} puts it back; the state is the fold of
+the effective events. ``effective`` works that out for any game.
+"""
+
+from ..errors import NewsdeskError
+
+
+class GameError(NewsdeskError, ValueError):
+    """An action the rules (or the state of the game) don't allow; the message says why."""
+
+
+def effective(events):
+    """The (id, event) pairs still in force after undo/redo events, in order.
+
+    ``events`` is a list of (id, event) pairs. An event is undone at most once at a time: an
+    undo of an already-undone event, or a redo of one in force, is refused (GameError).
+    """
+    undone = set()
+    ids = set()
+    for eid, ev in events:
+        kind = ev.get("type")
+        if kind in ("undo", "redo"):
+            target = ev.get("target")
+            if target not in ids:
+                raise GameError("event %r can't be %s: it is not in this game" % (target, kind))
+            if kind == "undo":
+                if target in undone:
+                    raise GameError("event %r is already undone" % (target,))
+                undone.add(target)
+            else:
+                if target not in undone:
+                    raise GameError("event %r is not undone, so it can't be redone" % (target,))
+                undone.discard(target)
+        else:
+            ids.add(eid)
+    return [(eid, ev) for eid, ev in events if ev.get("type") not in ("undo", "redo") and eid not in undone]
+
+
+def fold(engine, entries):
+    """The state after ``entries`` ((id, entry) pairs, undo/redo included).
+
+    An entry is one event, or one action's events bundled as {"type": ..., "events": [...]}, so
+    that undo takes back everything one tap did.
+    """
+    state = engine.initial()
+    for _, entry in effective(entries):
+        for ev in entry["events"] if "events" in entry else (entry,):
+            state = engine.apply(state, ev)
+    return state

@@ -1,0 +1,442 @@
+"""Scoop! (Invisible City Productions, 2002): research stories at ten Locations, pitch them to
+the Action City Times, sell three to win.
+
+The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
+the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
+part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
+lets the box roll. The Locations are numbered 1-10 and a 0 reads as 10 (newsdesk's reading: the
+rules number the Locations from #1 and mark "the Location that matches the number you rolled",
+so the tenth Location is rolled as 0; it also makes N. Ickel certain to sell at #10, where he has
+no "next-highest" Location to move to).
+
+Every action names its player by seat (0-based, in the order given to setup; play passes left).
+
+    {"type": "move",   "player": p}                 Part 1: move (then roll)
+    {"type": "stay",   "player": p}                 Part 1: stay on the scene (+1 Steno mark)
+    {"type": "pitch",  "player": p, "story": n}     Part 1: pitch story n, 1-10 (then roll)
+    {"type": "roll",   "player": p, "value": 0-9}   the roll the turn is waiting for: a beat at
+                                                    setup, the move, the pitch or Part 2's mark;
+                                                    leave out "value" and the box rolls
+    {"type": "arrive", "player": p, "place": P}     where the coin stopped after moving:
+                                                    a Location 1-10, "times" or "street"
+
+Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, marked,
+ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
+the roll that ends your turn also returns his whole turn, rolls included.
+"""
+
+import copy
+
+from .base import GameError
+
+NAME = "scoop2002"
+TITLE = "Scoop! (Invisible City Productions, 2002)"
+VARIANTS = {
+    "thats_my_beat": "That's My Beat: each player rolls a Location at setup as their beat (no two "
+                     "alike) and may pitch their beat's story without any marks for it.",
+    "lonely_city": "The Lonely City: solitaire; the box plays N. Ickel, who starts on Downtown and "
+                   "only ever pitches. He wins with five sales, you with three.",
+}
+
+LOCATION_COUNT = 10
+ZERO_READS_AS = 10          # newsdesk's reading of a 0 on the stopwatch / d10 (see above)
+MOVE_ODD, MOVE_EVEN = 3, 4  # "If your roll is odd ... up to three spaces ... even ... up to four"
+SALES_TO_WIN = 3
+ICKEL_SALES_TO_WIN = 5
+ICKEL_NAME = "N. Ickel"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+TIMES, STREET = "times", "street"
+
+# newsdesk default: the rules don't print the board's Location names. Downtown is the one the
+# rules name (The Lonely City); putting it at #1 is newsdesk's guess.
+DEFAULT_LOCATIONS = ("Downtown", "City Hall", "Harbor", "Stadium", "University",
+                     "Airport", "Police HQ", "Museum", "Old Town", "Industrial Park")
+
+
+def _street_default(reading):
+    """newsdesk default: the On the Street chart is printed on the board, not in the rules."""
+    return "On the Street %d: read entry %d on the board's chart and act accordingly." % (reading, reading)
+
+
+def reading(value):
+    """What a 0-9 roll counts as (1-10)."""
+    return ZERO_READS_AS if value == 0 else value
+
+
+# ---------------------------------------------------------------- setup
+
+def setup(players, options=None):
+    options = dict(options or {})
+    unknown = set(options) - {"variants", "locations", "street_chart", "ickel_start"}
+    if unknown:
+        raise GameError("Scoop! has no option %s; its options are variants, locations, "
+                        "street_chart and ickel_start" % ", ".join(sorted(unknown)))
+    variants = list(options.get("variants") or [])
+    for v in variants:
+        if v not in VARIANTS:
+            raise GameError("Scoop! has no variant %r; choose from %s" % (v, ", ".join(VARIANTS)))
+    lonely = "lonely_city" in variants
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    if any(not isinstance(n, str) or not n.strip() for n in names):
+        raise GameError("every player needs a name, so the panel can say whose turn it is")
+    if len(set(names)) != len(names):
+        raise GameError("two players share a name; give each player a different name")
+    if lonely and len(players) != 1:
+        raise GameError("The Lonely City is solitaire: set it up with exactly one player "
+                        "(the box plays N. Ickel), not %d" % len(players))
+    if not lonely and not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise GameError("Scoop! is for %d to %d players, not %d (or choose The Lonely City "
+                        "to play alone)" % (MIN_PLAYERS, MAX_PLAYERS, len(players)))
+    if lonely and ICKEL_NAME in names:
+        raise GameError("%s is the box's reporter in The Lonely City; pick another name" % ICKEL_NAME)
+
+    locations = options.get("locations", list(DEFAULT_LOCATIONS))
+    if (not isinstance(locations, (list, tuple)) or len(locations) != LOCATION_COUNT
+            or any(not isinstance(n, str) or not n.strip() for n in locations)
+            or len(set(locations)) != LOCATION_COUNT):
+        raise GameError("locations must be %d different names, #1 first, as printed on your "
+                        "board" % LOCATION_COUNT)
+    chart = {r: _street_default(r) for r in range(1, LOCATION_COUNT + 1)}
+    given = options.get("street_chart") or {}
+    if not isinstance(given, dict):
+        raise GameError("street_chart must map a roll (1-10, 0 is 10) to the chart's words")
+    for key, text in given.items():
+        r = _int(key)
+        if r == 0:
+            r = ZERO_READS_AS
+        if r is None or not 1 <= r <= LOCATION_COUNT or not isinstance(text, str) or not text.strip():
+            raise GameError("street_chart entry %r: use a roll 1-10 (0 is 10) and the words "
+                            "printed for it" % (key,))
+        chart[r] = text
+    start = options.get("ickel_start")
+    if start is None:
+        start = locations.index("Downtown") + 1 if "Downtown" in locations else 1
+    start = _location_number(start, locations)
+    if start is None:
+        raise GameError("ickel_start must be a Location's number (1-10) or name")
+
+    seats = [{"name": p["name"], "colour": p.get("colour")} for p in players]
+    if lonely:
+        seats.append({"name": ICKEL_NAME, "colour": None, "box": True})
+    return [{"type": "setup", "players": seats, "variants": variants, "locations": list(locations),
+             "street_chart": [chart[r] for r in range(1, LOCATION_COUNT + 1)],
+             "ickel_start": start}]
+
+
+def initial():
+    return {"started": False}
+
+
+# ---------------------------------------------------------------- decide
+
+def decide(state, action, rng):
+    if not state.get("started"):
+        raise GameError("set up a game of Scoop! first")
+    if state["phase"] == "over":
+        raise GameError("the game is over: %s won" % _name(state, state["winner"]))
+    if not isinstance(action, dict):
+        raise GameError("an action is a dict with a \"type\"")
+    kind = action.get("type")
+    handler = _ACTIONS.get(kind)
+    if handler is None:
+        raise GameError("Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    p = _actor(state, action)
+    return handler(state, p, action, rng)
+
+
+def _actor(state, action):
+    p = action.get("player")
+    seats = len(state["players"])
+    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < seats:
+        raise GameError("say which player acts: \"player\" is a seat number 0-%d, not %r" % (seats - 1, p))
+    if state["players"][p].get("box"):
+        raise GameError("%s is played by the box; his turns take care of themselves" % ICKEL_NAME)
+    if p != state["turn"]:
+        raise GameError("%s can't act now: it is %s's turn" % (_name(state, p), _name(state, state["turn"])))
+    return p
+
+
+def _need_phase(state, p, phase, doing):
+    if state["phase"] != phase:
+        raise GameError("%s can't %s now: %s" % (_name(state, p), doing, _waiting_for(state)))
+
+
+def _choose_move(state, p, action, rng):
+    _need_phase(state, p, "choose", "move")
+    return [{"type": "chose", "player": p, "choice": "move"}]
+
+
+def _choose_stay(state, p, action, rng):
+    _need_phase(state, p, "choose", "stay on the scene")
+    place = state["players"][p]["place"]
+    if not isinstance(place, int):
+        raise GameError("%s can't stay on the scene: %s starts this turn %s, not at a Location"
+                        % (_name(state, p), _name(state, p), _where(state, place)))
+    return [{"type": "stayed", "player": p, "location": place}]
+
+
+def _choose_pitch(state, p, action, rng):
+    _need_phase(state, p, "choose", "pitch a story")
+    me = state["players"][p]
+    who = _name(state, p)
+    if me["place"] != TIMES:
+        raise GameError("%s can't pitch: a pitch starts the turn at the Action City Times, and %s "
+                        "is %s" % (who, who, _where(state, me["place"])))
+    story = _location_number(action.get("story"), state["locations"])
+    if story is None:
+        raise GameError("%s: say which story to pitch (a Location 1-10)" % who)
+    title = state["locations"][story - 1]
+    if me["steno"][story - 1] < 1 and me.get("beat") != story:
+        raise GameError("%s has no marks for the %s story; pitch a story on the Steno Pad with "
+                        "at least one mark" % (who, title))
+    if me.get("blocked") == story:
+        raise GameError("%s can't pitch the %s story again this turn: it didn't sell last turn"
+                        % (who, title))
+    return [{"type": "chose", "player": p, "choice": "pitch", "story": story}]
+
+
+def _arrive(state, p, action, rng):
+    _need_phase(state, p, "arrive", "say where the coin stopped")
+    place = action.get("place")
+    if place not in (TIMES, STREET):
+        place = _location_number(place, state["locations"])
+    if place is None:
+        raise GameError("%s: \"place\" is a Location (1-10 or its name), \"times\" or \"street\""
+                        % _name(state, p))
+    return [{"type": "arrived", "player": p, "place": place}]
+
+
+def _roll(state, p, action, rng):
+    value = action.get("value")
+    if value is None:
+        value = rng.randrange(10)
+    elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 9:
+        raise GameError("%s's roll must be a digit 0-9 (a 10 on a die is entered as 0), not %r"
+                        % (_name(state, p), value))
+    phase = state["phase"]
+    r = reading(value)
+    if phase == "beats":
+        taken = [q for q, pl in enumerate(state["players"]) if pl.get("beat") == r]
+        return [{"type": "beat_rolled", "player": p, "value": value, "location": r, "taken": bool(taken)}]
+    if phase == "move_roll":
+        steps = MOVE_ODD if r % 2 else MOVE_EVEN
+        return [{"type": "move_rolled", "player": p, "value": value, "steps": steps,
+                 "street": state["street_chart"][r - 1]}]
+    if phase == "pitch_roll":
+        story = state["pitch"]
+        research = state["players"][p]["steno"][story - 1]
+        news = state["marks"][story - 1]
+        return [{"type": "pitch_rolled", "player": p, "story": story, "value": value,
+                 "research": research, "newsworthiness": news, "sold": r <= research + news}]
+    if phase == "mark":
+        events = _end_turn(state, p, value)
+        after = state
+        for ev in events:
+            after = apply(after, ev)
+        if after["phase"] != "over" and after["players"][after["turn"]].get("box"):
+            events += _ickel_turn(after, rng)
+        return events
+    raise GameError("%s can't roll now: %s" % (_name(state, p), _waiting_for(state)))
+
+
+def _end_turn(state, p, value):
+    """Part 2's mark, then the win check ("by the end of your turn") or the turn passes left."""
+    events = [{"type": "marked", "player": p, "value": value, "location": reading(value)}]
+    me = state["players"][p]
+    target = ICKEL_SALES_TO_WIN if me.get("box") else SALES_TO_WIN
+    if len(me["sales"]) >= target:
+        events.append({"type": "won", "player": p, "sales": len(me["sales"])})
+    else:
+        events.append({"type": "turn_passed", "player": p, "next": (p + 1) % len(state["players"])})
+    return events
+
+
+def _ickel_turn(state, rng):
+    """N. Ickel's whole turn, rolled by the box: pitch from his nickel's Location, then the mark."""
+    p = state["turn"]
+    at = state["ickel_at"]
+    value = rng.randrange(10)
+    sold = reading(value) <= at
+    nxt = 1 if sold else min(at + 1, LOCATION_COUNT)
+    pitch = {"type": "ickel_pitched", "player": p, "value": value, "location": at, "sold": sold, "next": nxt}
+    after = apply(state, pitch)
+    return [pitch] + _end_turn(after, p, rng.randrange(10))
+
+
+_ACTIONS = {"move": _choose_move, "stay": _choose_stay, "pitch": _choose_pitch,
+            "roll": _roll, "arrive": _arrive}
+
+
+# ---------------------------------------------------------------- apply
+
+def apply(state, event):
+    kind = event.get("type")
+    if kind == "setup":
+        return _apply_setup(event)
+    s = copy.deepcopy(state)
+    p = event.get("player")
+    players = s.get("players", [])
+    me = players[p] if isinstance(p, int) and 0 <= p < len(players) else None
+    if me is None:
+        return s
+    if kind == "beat_rolled":
+        if not event["taken"]:
+            me["beat"] = event["location"]
+            rest = [q for q, pl in enumerate(players) if not pl.get("box") and pl.get("beat") is None]
+            if rest:
+                s["turn"] = rest[0]
+            else:
+                s["turn"], s["phase"] = 0, "choose"
+        s["last"] = event
+    elif kind == "chose":
+        if event["choice"] == "move":
+            s["phase"] = "move_roll"
+        else:
+            s["phase"], s["pitch"] = "pitch_roll", event["story"]
+    elif kind == "move_rolled":
+        s["phase"], s["last"] = "arrive", event
+    elif kind == "arrived":
+        me["place"], s["phase"] = event["place"], "mark"
+    elif kind == "stayed":
+        me["steno"][event["location"] - 1] += 1
+        s["phase"] = "mark"
+    elif kind == "pitch_rolled":
+        story = event["story"]
+        if event["sold"]:
+            me["sales"].append(story)
+            s["marks"][story - 1] = 0
+            for pl in players:
+                pl["steno"][story - 1] = 0
+        else:
+            me["blocked"], me["blocked_fresh"] = story, True
+        s["phase"], s["pitch"], s["last"] = "mark", None, event
+    elif kind == "ickel_pitched":
+        if event["sold"]:
+            me["sales"].append(event["location"])
+        s["ickel_at"], s["phase"], s["last_ickel"] = event["next"], "mark", event
+    elif kind == "marked":
+        s["marks"][event["location"] - 1] += 1
+        s["last"] = event
+    elif kind == "turn_passed":
+        if me.get("blocked_fresh"):
+            me["blocked_fresh"] = False       # still barred during the next turn ...
+        else:
+            me["blocked"] = None              # ... and free again after it
+        s["turn"], s["phase"] = event["next"], "choose"
+    elif kind == "won":
+        s["winner"], s["phase"] = p, "over"
+    return s
+
+
+def _apply_setup(event):
+    players = []
+    for seat in event["players"]:
+        players.append({"name": seat["name"], "colour": seat.get("colour"), "box": bool(seat.get("box")),
+                        "place": STREET, "steno": [0] * LOCATION_COUNT, "sales": [],
+                        "beat": None, "blocked": None, "blocked_fresh": False})
+    beats = "thats_my_beat" in event["variants"]
+    return {"started": True, "players": players, "variants": list(event["variants"]),
+            "locations": list(event["locations"]), "street_chart": list(event["street_chart"]),
+            "marks": [0] * LOCATION_COUNT, "turn": 0, "phase": "beats" if beats else "choose",
+            "pitch": None, "winner": None, "last": None, "last_ickel": None,
+            "ickel_at": event["ickel_start"] if "lonely_city" in event["variants"] else None}
+
+
+# ---------------------------------------------------------------- offers / view
+
+def offers(state):
+    if not state.get("started") or state["phase"] == "over":
+        return []
+    p, phase = state["turn"], state["phase"]
+    me = state["players"][p]
+    if phase in ("beats", "move_roll", "pitch_roll", "mark"):
+        return [{"type": "roll", "player": p}]
+    if phase == "arrive":
+        return ([{"type": "arrive", "player": p, "place": n} for n in range(1, LOCATION_COUNT + 1)]
+                + [{"type": "arrive", "player": p, "place": TIMES}, {"type": "arrive", "player": p, "place": STREET}])
+    out = [{"type": "move", "player": p}]
+    if isinstance(me["place"], int):
+        out.append({"type": "stay", "player": p})
+    if me["place"] == TIMES:
+        for n in range(1, LOCATION_COUNT + 1):
+            if (me["steno"][n - 1] > 0 or me["beat"] == n) and me["blocked"] != n:
+                out.append({"type": "pitch", "player": p, "story": n})
+    return out
+
+
+def view(state):
+    if not state.get("started"):
+        return {"game": NAME, "title": TITLE, "started": False}
+    locs = state["locations"]
+    players = []
+    for i, pl in enumerate(state["players"]):
+        players.append({
+            "seat": i, "name": pl["name"], "colour": pl["colour"], "box": pl["box"],
+            "place": pl["place"] if not pl["box"] else None,
+            "where": _where(state, pl["place"]) if not pl["box"] else "at a desk at the Action City Times",
+            "steno": [{"location": n, "name": locs[n - 1], "marks": m}
+                      for n, m in enumerate(pl["steno"], 1) if m],
+            "sales": [{"location": n, "name": locs[n - 1]} for n in pl["sales"]],
+            "sold": len(pl["sales"]),
+            "to_win": ICKEL_SALES_TO_WIN if pl["box"] else SALES_TO_WIN,
+            "beat": pl["beat"], "blocked": pl["blocked"]})
+    out = {
+        "game": NAME, "title": TITLE, "started": True, "variants": state["variants"],
+        "locations": [{"number": n, "name": locs[n - 1], "marks": state["marks"][n - 1],
+                       "here": [pl["name"] for pl in state["players"] if pl["place"] == n and not pl["box"]],
+                       "beat_of": [pl["name"] for pl in state["players"] if pl["beat"] == n]}
+                      for n in range(1, LOCATION_COUNT + 1)],
+        "players": players, "turn": state["turn"], "turn_name": _name(state, state["turn"]),
+        "phase": state["phase"], "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
+        "pitching": state["pitch"], "last_roll": state["last"], "street_chart": state["street_chart"],
+        "winner": state["winner"],
+        "winner_name": _name(state, state["winner"]) if state["winner"] is not None else None,
+    }
+    if state["ickel_at"] is not None:
+        out["ickel"] = {"nickel_on": state["ickel_at"], "nickel_on_name": locs[state["ickel_at"] - 1],
+                        "last_turn": state["last_ickel"]}
+    return out
+
+
+# ---------------------------------------------------------------- helpers
+
+def _int(value):
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _location_number(value, locations):
+    """A Location given by number (1-10) or by name; None if it is neither."""
+    if isinstance(value, str) and value in locations:
+        return locations.index(value) + 1
+    n = _int(value)
+    return n if n is not None and 1 <= n <= LOCATION_COUNT else None
+
+
+def _name(state, p):
+    return state["players"][p]["name"]
+
+
+def _where(state, place):
+    if place == TIMES:
+        return "at the Action City Times"
+    if place == STREET:
+        return "on the street"
+    return "at %s (#%d)" % (state["locations"][place - 1], place)
+
+
+def _waiting_for(state):
+    who = _name(state, state["turn"])
+    return {
+        "beats": "%s rolls for a beat" % who,
+        "choose": "%s chooses to move, stay on the scene or pitch" % who,
+        "move_roll": "%s rolls to move" % who,
+        "arrive": "%s says where the coin stopped" % who,
+        "pitch_roll": "%s rolls for the pitch" % who,
+        "mark": "%s rolls to add a mark to a Location" % who,
+    }.get(state["phase"], "the game is over")

@@ -1,0 +1,101 @@
+"""The simulated phone: a person lifting the handset and dialing, played onto MockFactory pins.
+
+It drives the very pins PhonePins listens to, in real time, so the decoder, the listener and
+everything above run exactly as they would on a Pi. Pulse trains come from dial.pulses.
+"""
+
+import logging
+import queue
+import threading
+import time
+
+from ..dial.pulses import digit_edges
+
+log = logging.getLogger("newsdesk.sim")
+
+
+class SimulatedPhone:
+    """Queues a person's actions and plays them on a worker thread, one at a time."""
+
+    def __init__(self, phone_pins, pps=10.0, break_ratio=0.6, dial_map="standard", offnormal=True,
+                 sleep=time.sleep, clock=time.monotonic):
+        self._pins = phone_pins
+        self.pps = pps
+        self.break_ratio = break_ratio
+        self.dial_map = dial_map
+        self.offnormal = offnormal
+        self._sleep = sleep
+        self._clock = clock
+        self._actions = queue.Queue()
+        for line in phone_pins.states():
+            self._drive(line, 0)  # a phone at rest: on the cradle, dial home, pulse contacts closed
+        self._hook = 0
+        self._busy = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="simulated-phone", daemon=True)
+        self._thread.start()
+
+    @property
+    def off_hook(self):
+        return bool(self._hook)
+
+    def lift(self):
+        self._actions.put(("hook", 1))
+
+    def hang_up(self):
+        self._actions.put(("hook", 0))
+
+    def dial(self, digit):
+        """Dial ``digit`` (0-9); lifts the handset first if it is on the cradle."""
+        if not (isinstance(digit, int) and not isinstance(digit, bool) and 0 <= digit <= 9):
+            raise ValueError("a dial digit is 0 to 9, not %r" % (digit,))
+        self._actions.put(("digit", digit))
+
+    def idle(self):
+        """Wait until every queued action has been played (for tests and the CLI)."""
+        self._actions.join()
+
+    def close(self):
+        self._actions.put(None)
+
+    def _drive(self, line, state):
+        spec = self._pins.spec(line)
+        pin = self._pins.pin(line)
+        if spec.level(state):
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    def _play(self, edges):
+        start = self._clock()
+        t0 = edges[0][0]
+        for t, line, state in edges:
+            delay = (t - t0) - (self._clock() - start)
+            if delay > 0:
+                self._sleep(delay)
+            self._drive(line, state)
+
+    def _run(self):
+        while True:
+            action = self._actions.get()
+            try:
+                if action is None:
+                    return
+                kind, value = action
+                if kind == "hook":
+                    if value != self._hook:
+                        self._drive("hook", value)
+                        self._hook = value
+                        self._sleep(0.3)  # a person doesn't dial the instant the handset moves
+                else:
+                    if not self._hook:
+                        self._drive("hook", 1)
+                        self._hook = 1
+                        self._sleep(0.4)
+                    edges, _ = digit_edges(value, pps=self.pps, break_ratio=self.break_ratio,
+                                           dial_map=self.dial_map, offnormal=self.offnormal, wind_up=0.25)
+                    self._play(edges)
+                    self._sleep(0.35)  # the finger goes back to the next hole
+            except Exception:
+                log.exception("the simulated phone failed to play %r", action)
+            finally:
+                self._actions.task_done()

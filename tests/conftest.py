@@ -1,0 +1,81 @@
+import os
+import time
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.app import Newsdesk
+from controller.config import load_config
+from web_ui import create_app
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def shared_dir():
+    """The project's shared/ folder beside the checkout; CI requires it, elsewhere its tests skip."""
+    if SHARED.is_dir():
+        return SHARED
+    if os.environ.get("NEWSDESK_REQUIRE_SHARED"):
+        pytest.fail("shared/ is not beside the checkout (%s)" % SHARED.name)
+    pytest.skip("shared/ is not beside the checkout")
+
+
+def wait_for(predicate, timeout=5.0, interval=0.005):
+    """Poll a condition the code under test makes true on another thread (no fixed sleeps)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+@pytest.fixture
+def mock_factory():
+    factory = MockFactory()
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def config(tmp_path):
+    return load_config(tmp_path / "data", environ={})
+
+
+@pytest.fixture
+def desk(config, mock_factory):
+    nd = Newsdesk(config, pin_factory=mock_factory)
+    yield nd
+    nd.close()
+
+
+@pytest.fixture
+def app(desk):
+    return create_app(newsdesk=desk, test_config={"TESTING": True, "STREAM_KEEPALIVE": 0.2})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class FakeClock:
+    """A clock the test moves by hand; patched into MockPin's timestamps and the listener."""
+
+    def __init__(self, t=100.0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+def drive(phone_pins, line, state):
+    """Put a logical state on a mock pin, through the pin map's polarity, as the wiring would."""
+    pin = phone_pins.pin(line)
+    if phone_pins.spec(line).level(state):
+        pin.drive_high()
+    else:
+        pin.drive_low()

@@ -1,0 +1,239 @@
+"""SCAN (Parker Brothers, 1988) through the engine: setup -> hands on the WE/THEY sheet -> winner."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.games import scan as game
+from controller.games.base import GameError, fold
+
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+DECK = [suit for suit in SUITS for _ in range(13)]
+
+
+def start(names=("Ann", "Bob", "Cat", "Dan"), teams=None, **options):
+    teams = teams or [None] * len(names)
+    state = game.initial()
+    for ev in game.setup([{"name": n, "colour": None, "team": t} for n, t in zip(names, teams)], options):
+        state = game.apply(state, ev)
+    return state
+
+
+def hand(state, taken):
+    events = game.decide(state, {"type": "hand", "taken": taken}, random.Random(0))
+    for ev in events:
+        state = game.apply(state, ev)
+    return state, events
+
+
+def cards(s=0, h=0, d=0, c=0):
+    return {"spades": s, "hearts": h, "diamonds": d, "clubs": c}
+
+
+def rest(*rows):
+    """What the other side took: the rest of the 13 per suit."""
+    return {suit: 13 - sum(r[suit] for r in rows) for suit in SUITS}
+
+
+WE, THEY = "Ann & Cat", "Bob & Dan"
+
+
+def test_team_scan_partners_sit_opposite_and_the_sheet_is_we_they():
+    """'Sit opposite your partner.' ... 'Start a scoresheet with two columns -- "WE" and "THEY."'"""
+    view = game.view(start())
+    assert [(c["label"], c["players"]) for c in view["columns"]] == [
+        ("WE", ["Ann", "Cat"]), ("THEY", ["Bob", "Dan"])]
+    assert view["deal"] == 7 and "no trump once the stock is gone" in view["trump"]
+
+
+def test_a_whole_team_game_races_to_155():
+    """'The first team to reach 155 points wins.' ... 'the +10 and -10 cards cancel one another
+    out, and the +5 and -5 cards do the same; add up what's left for your score. The team with a
+    + score scores that amount; the other team scores nothing.'"""
+    s = start()
+    we = cards(s=9, h=7, d=4, c=3)               # (9-3)*10 + (7-4)*5 = 75
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert ev[0]["values"] == {WE: 75, THEY: -75}
+    assert ev[0]["points"] == {WE: 75, THEY: 0}
+    they = cards(s=8, h=6, d=5, c=5)             # (8-5)*10 + (6-5)*5 = 35
+    s, _ = hand(s, {THEY: they, WE: rest(they)})
+    we = cards(s=10, h=8, d=2, c=4)              # (10-4)*10 + (8-2)*5 = 90: 75 + 90 = 165
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert ev[-1] == {"type": "won", "sides": [WE], "reason": "target"}
+    view = game.view(s)
+    assert [r["totals"] for r in view["rows"]] == [[75, 0], [75, 35], [165, 35]]
+    assert view["race"][1]["to_go"] == 155 - 35 and view["winners"] == [WE]
+    with pytest.raises(GameError, match="over: Ann & Cat won"):
+        hand(s, {WE: we, THEY: rest(we)})
+
+
+def test_the_deal_passes_to_the_left():
+    """'The deal passes to the left of the initial dealer.'"""
+    s = start(dealer=3)
+    dealers = []
+    for _ in range(3):
+        dealers.append(game.view(s)["dealer"])
+        s, _ = hand(s, {WE: cards(13, 13, 13, 13), THEY: cards()})
+    assert dealers == ["Dan", "Ann", "Bob"]
+
+
+def test_a_hand_is_checked_against_the_deck():
+    """'Deck of 52 color-coded playing cards': 13 of each suit, all taken in Team SCAN."""
+    s = start()
+    with pytest.raises(GameError, match="hand 1: the spades add up to 14, but the deck has 13"):
+        hand(s, {WE: cards(s=7, h=13, d=13, c=13), THEY: cards(s=7)})
+    with pytest.raises(GameError, match="hand 1: 51 cards entered, but this game takes 52"):
+        hand(s, {WE: cards(s=12, h=13, d=13, c=13), THEY: cards()})
+    with pytest.raises(GameError, match="Bob & Dan's cards are missing"):
+        hand(s, {WE: cards(13, 13, 13, 13)})
+    with pytest.raises(GameError, match="Eve is not a side"):
+        hand(s, {WE: cards(13, 13, 13, 13), THEY: cards(), "Eve": cards()})
+    with pytest.raises(GameError, match="spades must be a count 0-13"):
+        hand(s, {WE: cards(s=-1), THEY: cards()})
+    assert s["sheet"] == []
+
+
+def test_triple_scan_three_teams_deal_five_and_cards_aside():
+    """'TRIPLE SCAN (For 6 players, playing in 3 teams) Deal 5 cards to each player.' 6 x 5 dealt
+    leaves 22 in the stock; the last 4 can't go round, so (as Without Partners says) they're put
+    aside: 48 cards are taken."""
+    names = ("A", "B", "C", "D", "E", "F")
+    s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple")
+    assert [c["players"] for c in game.view(s)["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
+    assert game.view(s)["deal"] == 5
+    taken = {"x": cards(13, 2, 0, 0), "y": cards(0, 10, 5, 0), "z": cards(0, 0, 7, 11)}   # 48
+    s, ev = hand(s, taken)
+    assert ev[0]["points"] == {"x": 130 + 10, "y": 50 - 25, "z": 0}
+    with pytest.raises(GameError, match="52 cards entered, but this game takes 48"):
+        hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})
+    with pytest.raises(GameError, match="6 players make 3 teams of 2"):
+        start(names, teams=["x", "x", "x", "y", "y", "z"], variant="triple")
+
+
+@pytest.mark.parametrize("n,deal,taken", [(2, 7, 52), (3, 7, 51), (4, 7, 52), (5, 5, 50), (6, 5, 48)])
+def test_without_partners_deals_and_puts_the_odd_cards_aside(n, deal, taken):
+    """'every player plays and is scored individually ... For 5 and 6 players, deal 5 cards to
+    each. If towards the end of the round there aren't enough cards left in the stock pile for
+    each player to draw one, put the remaining stock cards aside, out of play.'"""
+    names = ["P%d" % i for i in range(n)]
+    s = start(names, variant="individual")
+    view = game.view(s)
+    assert view["deal"] == deal and view["cards_per_hand"] == taken
+    assert [c["side"] for c in view["columns"]] == names
+    rows = {name: cards() for name in names}
+    for i, suit in enumerate(DECK[:taken]):         # deal `taken` cards round the table
+        rows[names[i % n]][suit] += 1
+    s, ev = hand(s, rows)
+    assert sum(sum(r.values()) for r in ev[0]["taken"].values()) == taken
+
+
+def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
+    """'NO TRUMP SCAN ... Deal 2 cards to each player. ... The hand ends when the stock pile has
+    been exhausted ... For 6 players, play in 3 teams.'"""
+    s = start(("A", "B", "C"), variant="no_trump")
+    view = game.view(s)
+    assert view["deal"] == 2 and view["trump"].startswith("no trump")
+    assert len(view["columns"]) == 3
+    # 46 in the stock, 1 put aside; the cards still in hand may or may not be played out
+    assert view["cards_per_hand"] == [52 - 1 - 6, 51]
+    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 9)})   # 48
+    assert after["totals"] == {"A": 45, "B": 85, "C": 0}
+    with pytest.raises(GameError, match="49 cards entered, but every trick takes one card from each of the 3"):
+        hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 10)})
+    six = game.view(start(("A", "B", "C", "D", "E", "F"), variant="no_trump"))
+    assert [c["players"] for c in six["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
+
+
+def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
+    """'The team with a + score scores that amount; the other team scores nothing.'"""
+    s = start(("A", "B", "C"), variant="individual")          # 51 cards taken
+    s, ev = hand(s, {"A": cards(5, 0, 0, 0), "B": cards(8, 3, 0, 0), "C": cards(0, 10, 13, 12)})
+    assert ev[0]["points"] == {"A": 50, "B": 95, "C": 0}
+    assert ev[0]["values"]["C"] == 50 - 65 - 120
+
+
+def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
+    """'Alternately, set a time limit: The winners are the team with the highest score at the end
+    of that time.' The countdown is the table's; the engine only hears that time is up."""
+    s = start(time_limit=30)
+    view = game.view(s)
+    assert view["time_limit_minutes"] == 30 and view["target"] is None
+    we = cards(13, 13, 0, 0)                         # 195: past 155, but the clock decides
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert len(ev) == 1 and not s["winners"]
+    they = cards(13, 13, 0, 0)
+    s, _ = hand(s, {THEY: they, WE: rest(they)})
+    s, _ = hand(s, {THEY: they, WE: rest(they)})
+    events = game.decide(s, {"type": "time_up"}, random.Random(0))
+    assert events[-1] == {"type": "won", "sides": [THEY], "reason": "time"}
+    with pytest.raises(GameError, match="races to 155; there is no time limit"):
+        game.decide(start(), {"type": "time_up"}, random.Random(0))
+    with pytest.raises(GameError, match="time_limit is a whole number of minutes"):
+        start(time_limit="soon")
+
+
+def test_setup_refuses_wrong_tables():
+    """'HOW TO PLAY TEAM SCAN (For 4 players)'; 'SCAN WITHOUT PARTNERS (For 2 to 6 players)'."""
+    with pytest.raises(GameError, match="Team SCAN is for 4 players, not 3"):
+        start(("A", "B", "C"))
+    with pytest.raises(GameError, match="SCAN Without Partners is for 2 to 6 players, not 7"):
+        start(tuple("ABCDEFG"), variant="individual")
+    with pytest.raises(GameError, match="give every player a team, or none"):
+        start(teams=["x", None, "x", "y"])
+    with pytest.raises(GameError, match="no variant"):
+        start(variant="bridge")
+
+
+# ---------------------------------------------------------------- properties
+
+def _hand_from(draw, variant, n, sides):
+    """A hand drawn at random: mostly a legal card count, sometimes not, dealt to random sides."""
+    fewest, most = game.cards_out_of_play(variant, n)
+    legal = [k for k in range(52 - most, 53 - fewest) if k % n == 0]
+    count = draw(st.one_of(st.sampled_from(legal), st.integers(0, 52)))
+    deck = draw(st.permutations(DECK))
+    out = {s: cards() for s in sides}
+    for suit in deck[:count]:
+        out[sides[draw(st.integers(0, len(sides) - 1))]][suit] += 1
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6))
+def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, variant, n):
+    """Per suit no more than 13 are taken ('13 per suit'); each hand's points are its side's
+    cancel-out value when positive, else 0; totals are the sum of the sheet; replay is identical."""
+    low, high = game.PLAYERS[variant]
+    n = min(max(n, low), high)
+    names = ["P%d" % i for i in range(n)]
+    setup = game.setup([{"name": x} for x in names], {"variant": variant})
+    state = game.initial()
+    for ev in setup:
+        state = game.apply(state, ev)
+    entries = [(0, {"type": "setup", "events": setup})]
+    sides = [s["name"] for s in state["sides"]]
+    for i in range(data.draw(st.integers(1, 12))):
+        if state["winners"]:
+            break
+        taken = _hand_from(data.draw, variant, n, sides)
+        try:
+            events = game.decide(state, {"type": "hand", "taken": taken}, random.Random(i))
+        except GameError as e:
+            total = sum(sum(r.values()) for r in taken.values())
+            fewest, most = game.cards_out_of_play(variant, n)
+            assert not (52 - most <= total <= 52 - fewest and total % n == 0), e
+            continue
+        for ev in events:
+            state = game.apply(state, ev)
+        entries.append((i + 1, {"type": "hand", "events": events}))
+        row = state["sheet"][-1]
+        for suit in SUITS:
+            assert sum(row["taken"][s][suit] for s in sides) <= 13
+        for side in sides:
+            t = row["taken"][side]
+            value = 10 * t["spades"] + 5 * t["hearts"] - 5 * t["diamonds"] - 10 * t["clubs"]
+            assert row["points"][side] == max(0, value)
+            assert state["totals"][side] == sum(r["points"][side] for r in state["sheet"])
+        game.view(state)
+    assert fold(game, entries) == state

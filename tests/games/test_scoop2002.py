@@ -1,0 +1,334 @@
+"""Scoop! (Invisible City, 2002) through the engine: setup -> decide/apply ... -> winner."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.games import scoop2002 as game
+from controller.games.base import GameError, fold
+
+ANN, BOB, CY = 0, 1, 2
+
+
+class Dice:
+    """An rng that rolls what the test says, so the box's rolls are known."""
+
+    def __init__(self, *values):
+        self.values = list(values)
+
+    def randrange(self, n):
+        return self.values.pop(0)
+
+
+def start(names=("Ann", "Bob"), **options):
+    state = game.initial()
+    for ev in game.setup([{"name": n, "colour": None, "team": None} for n in names], options):
+        state = game.apply(state, ev)
+    return state
+
+
+def act(state, action, rng=None):
+    events = game.decide(state, action, rng or Dice())
+    for ev in events:
+        state = game.apply(state, ev)
+    return state, events
+
+
+def move(state, p, roll, place, mark):
+    state, _ = act(state, {"type": "move", "player": p})
+    state, _ = act(state, {"type": "roll", "player": p, "value": roll})
+    state, _ = act(state, {"type": "arrive", "player": p, "place": place})
+    return act(state, {"type": "roll", "player": p, "value": mark})[0]
+
+
+def stay(state, p, mark):
+    state, _ = act(state, {"type": "stay", "player": p})
+    return act(state, {"type": "roll", "player": p, "value": mark})[0]
+
+
+def test_a_whole_game_three_sales_win():
+    """'To sell three stories to the Action City Times before any other journalist.' ...
+    'If you've sold three or more stories by the end of your turn, then you win the game.'"""
+    s = start()
+    for n, story in enumerate((2, 5, 7), 1):
+        s = move(s, ANN, 3, story, 9)            # Ann walks to the scene
+        s = move(s, BOB, 4, "street", 9)
+        s = stay(s, ANN, 9)                      # one mark on her pad for that story
+        s = move(s, BOB, 1, "street", 9)
+        s = move(s, ANN, 4, "times", 9)
+        s = move(s, BOB, 1, "street", 9)
+        s, _ = act(s, {"type": "pitch", "player": ANN, "story": story})
+        s, ev = act(s, {"type": "roll", "player": ANN, "value": 1})   # 1 <= research 1 + marks 0
+        assert ev[0]["sold"] and len(s["players"][ANN]["sales"]) == n
+        assert s["winner"] is None, "the win waits for the end of the turn"
+        s, ev = act(s, {"type": "roll", "player": ANN, "value": 9})
+        if n < 3:
+            s = move(s, BOB, 1, "street", 9)
+    assert ev[-1] == {"type": "won", "player": ANN, "sales": 3}
+    view = game.view(s)
+    assert view["winner_name"] == "Ann" and view["players"][ANN]["sold"] == 3
+    assert [x["location"] for x in view["players"][ANN]["sales"]] == [2, 5, 7]
+    with pytest.raises(GameError, match="over: Ann won"):
+        game.decide(s, {"type": "move", "player": BOB}, Dice())
+
+
+@pytest.mark.parametrize("roll,steps", [(1, 3), (3, 3), (9, 3), (2, 4), (8, 4), (0, 4)])
+def test_move_length_by_roll(roll, steps):
+    """'If your roll is odd, then you may move up to three spaces this turn. If your roll is even,
+    you may move up to four.' (a 0 reads as 10: even)"""
+    s, _ = act(start(), {"type": "move", "player": ANN})
+    _, ev = act(s, {"type": "roll", "player": ANN, "value": roll})
+    assert ev[0]["steps"] == steps
+
+
+def test_the_on_the_street_chart_is_configurable_and_shown_with_the_move_roll():
+    """'Before you move, find the number you rolled on the On the Street chart on the board and
+    act accordingly.' The chart's words are the board's, so they are an option."""
+    s = start(street_chart={"7": "Parade! Lose a step."})
+    s, _ = act(s, {"type": "move", "player": ANN})
+    _, ev = act(s, {"type": "roll", "player": ANN, "value": 7})
+    assert ev[0]["street"] == "Parade! Lose a step."
+    s2, _ = act(start(), {"type": "move", "player": ANN})
+    _, ev = act(s2, {"type": "roll", "player": ANN, "value": 7})
+    assert "board" in ev[0]["street"]            # the default never pretends to be the original
+    with pytest.raises(GameError, match="street_chart"):
+        start(street_chart={"11": "nothing"})
+
+
+def test_staying_on_the_scene_needs_a_location_and_adds_a_steno_mark():
+    """'To stay on the scene: You must start the turn in a Location. Stay there and add a mark to
+    your Steno Pad for that story.'"""
+    s = start()
+    with pytest.raises(GameError, match="Ann can't stay on the scene: Ann starts this turn on the street"):
+        game.decide(s, {"type": "stay", "player": ANN}, Dice())
+    s = move(s, ANN, 3, 4, 1)
+    s = move(s, BOB, 3, "times", 1)
+    s = stay(s, ANN, 1)
+    s = move(s, BOB, 3, "times", 1)
+    s = stay(s, ANN, 1)
+    assert s["players"][ANN]["steno"][3] == 2
+    with pytest.raises(GameError, match="Bob can't stay on the scene"):
+        game.decide(s, {"type": "stay", "player": BOB}, Dice())
+
+
+def test_pitching_needs_the_times_and_a_marked_story():
+    """'To pitch a story: You must start the turn at the Action City Times. Stay there and pick a
+    story on your Steno Pad that has at least one mark next to it.'"""
+    s = start()
+    s = move(s, ANN, 3, 4, 1)
+    with pytest.raises(GameError, match="Bob can't pitch: a pitch starts the turn at the Action City Times"):
+        game.decide(s, {"type": "pitch", "player": BOB, "story": 4}, Dice())
+    s = move(s, BOB, 3, "times", 1)
+    s = stay(s, ANN, 1)
+    with pytest.raises(GameError, match="Bob has no marks for the Stadium story"):
+        game.decide(s, {"type": "pitch", "player": BOB, "story": 4}, Dice())
+    assert {"type": "pitch", "player": BOB, "story": 4} not in game.offers(s)
+
+
+def _research_then_pitch(roll):
+    """Ann: 2 marks on her pad for #4; the board: marks at #4 from the end-of-turn rolls."""
+    s = start()
+    s = move(s, ANN, 3, 4, 4)        # board #4: 1
+    s = move(s, BOB, 3, 4, 4)        # board #4: 2
+    s = stay(s, ANN, 1)              # Ann's pad #4: 1
+    s = stay(s, BOB, 1)              # Bob's pad #4: 1
+    s = stay(s, ANN, 1)              # Ann's pad #4: 2
+    s = move(s, BOB, 3, "street", 1)
+    s = move(s, ANN, 3, "times", 1)
+    s = move(s, BOB, 3, "street", 1)
+    s, _ = act(s, {"type": "pitch", "player": ANN, "story": 4})
+    return act(s, {"type": "roll", "player": ANN, "value": roll})
+
+
+@pytest.mark.parametrize("roll,sold", [(1, True), (4, True), (5, False), (0, False)])
+def test_a_pitch_sells_when_the_roll_is_at_most_research_plus_newsworthiness(roll, sold):
+    """'Add your marks for that story (your research) to the number of marks at that story's
+    Location (its newsworthiness). Roll. If your roll is less than or equal to that sum, then
+    you sell the story.' Here research 2 + newsworthiness 2 = 4; a 0 reads as 10."""
+    s, ev = _research_then_pitch(roll)
+    assert (ev[0]["research"], ev[0]["newsworthiness"]) == (2, 2)
+    assert ev[0]["sold"] is sold
+
+
+def test_a_sale_clears_the_location_and_everyones_marks_for_that_story():
+    """'Remove all marks at that story's Location. All other players must cross out the marks
+    they have for that story on their Steno Pads.'"""
+    s, _ = _research_then_pitch(3)
+    assert s["marks"][3] == 0
+    assert s["players"][BOB]["steno"][3] == 0 and s["players"][ANN]["steno"][3] == 0
+    assert s["players"][ANN]["sales"] == [4]
+    assert s["marks"][0] == 6        # six end-of-turn rolls of 1: #1 keeps its marks
+
+
+def test_a_failed_story_cannot_be_pitched_next_turn_but_can_after():
+    """'If your roll is greater than the sum, then the story did not sell. You may not try to sell
+    the same story next turn.'"""
+    s, ev = _research_then_pitch(9)
+    assert not ev[0]["sold"] and s["players"][ANN]["steno"][3] == 2   # marks kept
+    s = act(s, {"type": "roll", "player": ANN, "value": 1})[0]
+    s = move(s, BOB, 3, "street", 1)
+    with pytest.raises(GameError, match="Ann can't pitch the Stadium story again this turn"):
+        game.decide(s, {"type": "pitch", "player": ANN, "story": 4}, Dice())
+    assert {"type": "pitch", "player": ANN, "story": 4} not in game.offers(s)
+    s = move(s, ANN, 1, "times", 1)          # the next turn spent otherwise
+    s = move(s, BOB, 3, "street", 1)
+    assert {"type": "pitch", "player": ANN, "story": 4} in game.offers(s)
+
+
+@pytest.mark.parametrize("roll,location", [(3, 3), (0, 10)])
+def test_the_end_of_turn_mark_goes_to_the_location_rolled(roll, location):
+    """'Roll and add a mark to the Location that matches the number you rolled.' (0 is #10)"""
+    s = move(start(), ANN, 1, "street", roll)
+    assert s["marks"][location - 1] == 1 and sum(s["marks"]) == 1
+    assert s["turn"] == BOB and s["phase"] == "choose"
+
+
+def test_turns_pass_to_the_left_and_others_cannot_act():
+    """'play starts with you and passes to the left.'"""
+    s = start(("Ann", "Bob", "Cy"))
+    with pytest.raises(GameError, match="Bob can't act now: it is Ann's turn"):
+        game.decide(s, {"type": "move", "player": BOB}, Dice())
+    for p in (ANN, BOB, CY):
+        assert s["turn"] == p
+        s = move(s, p, 1, "street", 1)
+    assert s["turn"] == ANN
+
+
+def test_rolls_and_places_are_checked():
+    """A stopwatch's hundredths digit is 0-9: 'Look at the number indicating 100ths of a second.'"""
+    s, _ = act(start(), {"type": "move", "player": ANN})
+    with pytest.raises(GameError, match="Ann's roll must be a digit 0-9"):
+        game.decide(s, {"type": "roll", "player": ANN, "value": 10}, Dice())
+    with pytest.raises(GameError, match="Ann can't say where the coin stopped now: Ann rolls to move"):
+        game.decide(s, {"type": "arrive", "player": ANN, "place": 2}, Dice())
+    s, ev = act(s, {"type": "roll", "player": ANN}, Dice(6))   # no value: the box rolls
+    assert ev[0]["value"] == 6 and ev[0]["steps"] == 4
+    with pytest.raises(GameError, match="\"place\" is a Location"):
+        game.decide(s, {"type": "arrive", "player": ANN, "place": "moon"}, Dice())
+    s, _ = act(s, {"type": "arrive", "player": ANN, "place": "Harbor"})   # by name
+    assert s["players"][ANN]["place"] == 3
+
+
+def test_locations_are_configurable_per_board():
+    """'Spaces with names on them are Locations.' The names are the board's, so an option."""
+    names = ["L%d" % i for i in range(1, 11)]
+    view = game.view(start(locations=names))
+    assert [loc["name"] for loc in view["locations"]] == names
+    with pytest.raises(GameError, match="locations must be 10 different names"):
+        start(locations=names[:9])
+    with pytest.raises(GameError, match="2 to 6 players"):
+        start(("Ann",))
+    with pytest.raises(GameError, match="no variant"):
+        start(variants=["speedy"])
+
+
+def test_thats_my_beat_rolls_distinct_beats_and_allows_pitching_the_beat_unmarked():
+    """'you also roll for a Location. This location is your "beat." No player may have the same
+    beat as another player. ... You may try to sell a story that's happening at your beat even if
+    you do not have any marks for it on your Steno Pad.'"""
+    s = start(variants=["thats_my_beat"])
+    assert s["phase"] == "beats"
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 6})
+    s, ev = act(s, {"type": "roll", "player": BOB, "value": 6})
+    assert ev[0]["taken"] and s["turn"] == BOB          # taken: Bob rolls again
+    s, _ = act(s, {"type": "roll", "player": BOB, "value": 0})
+    assert [p["beat"] for p in s["players"]] == [6, 10] and s["phase"] == "choose"
+    s = move(s, ANN, 1, "times", 6)                     # a mark at her beat, #6
+    s = move(s, BOB, 1, "street", 1)
+    assert {"type": "pitch", "player": ANN, "story": 6} in game.offers(s)
+    s, _ = act(s, {"type": "pitch", "player": ANN, "story": 6})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 1})
+    assert (ev[0]["research"], ev[0]["newsworthiness"], ev[0]["sold"]) == (0, 1, True)
+
+
+def test_the_lonely_city_box_plays_ickel_with_the_rng():
+    """'On Ickel's turns, all he ever does is try to sell a story. Roll. If the result is less
+    than or equal to the number of the Location his nickel is on, then mark off a story on his
+    Steno Pad and put his nickel back on the Location #1. Otherwise, move him to the Location with
+    the next-highest number. Regardless of the outcome, roll again and add a mark to the Location
+    rolled.'"""
+    s = start(("Ann",), variants=["lonely_city"])
+    assert s["ickel_at"] == 1 and game.view(s)["ickel"]["nickel_on_name"] == "Downtown"
+    s, ev = act(s, {"type": "move", "player": ANN})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 1})
+    s, ev = act(s, {"type": "arrive", "player": ANN, "place": "street"})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 2}, Dice(5, 8))   # Ickel: 5 > 1, mark #8
+    kinds = [e["type"] for e in ev]
+    assert kinds == ["marked", "turn_passed", "ickel_pitched", "marked", "turn_passed"]
+    assert ev[2]["value"] == 5 and not ev[2]["sold"] and s["ickel_at"] == 2
+    assert s["marks"][7] == 1 and s["turn"] == ANN
+    s, _ = act(s, {"type": "move", "player": ANN})
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 1})
+    s, _ = act(s, {"type": "arrive", "player": ANN, "place": "street"})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 2}, Dice(2, 3))   # 2 <= #2: sold
+    assert ev[2]["sold"] and s["ickel_at"] == 1 and len(s["players"][1]["sales"]) == 1
+    with pytest.raises(GameError, match="played by the box"):
+        game.decide(s, {"type": "move", "player": 1}, Dice())
+
+
+def test_ickel_wins_with_five_sales():
+    """'Ickel wins if he sells five stories. You win if you sell three.'"""
+    s = start(("Ann",), variants=["lonely_city"])
+    for n in range(1, 6):
+        s, _ = act(s, {"type": "move", "player": ANN})
+        s, _ = act(s, {"type": "roll", "player": ANN, "value": 1})
+        s, _ = act(s, {"type": "arrive", "player": ANN, "place": "street"})
+        s, ev = act(s, {"type": "roll", "player": ANN, "value": 2}, Dice(1, 3))   # 1 <= #1
+        assert len(s["players"][1]["sales"]) == n
+    assert ev[-1] == {"type": "won", "player": 1, "sales": 5}
+    assert game.view(s)["winner_name"] == "N. Ickel"
+    with pytest.raises(GameError, match="exactly one player"):
+        start(("Ann", "Bob"), variants=["lonely_city"])
+
+
+def test_ickel_start_is_configurable():
+    """'When you set up the game, place a nickel on Downtown.' (which number Downtown has is the
+    board's, so the nickel's start is an option, by number or name)"""
+    assert start(("Ann",), variants=["lonely_city"], ickel_start="Harbor")["ickel_at"] == 3
+    assert start(("Ann",), variants=["lonely_city"], ickel_start=7)["ickel_at"] == 7
+
+
+# ---------------------------------------------------------------- properties
+
+def _random_game(seed, names, options, steps):
+    """Play random offered actions; the events, bundled per action as the table stores them."""
+    rng = random.Random(seed)
+    setup = game.setup([{"name": n} for n in names], options)
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = game.initial()
+    for ev in setup:
+        state = game.apply(state, ev)
+    for i in range(steps):
+        choices = game.offers(state)
+        if not choices:
+            break
+        action = dict(rng.choice(choices))
+        if action["type"] == "roll" and rng.random() < 0.5:
+            action["value"] = rng.randrange(10)
+        events = game.decide(state, action, rng)
+        for ev in events:
+            state = game.apply(state, ev)
+        entries.append((i + 1, {"type": action["type"], "events": events}))
+        for loc in state["marks"]:
+            assert loc >= 0
+        for pl in state["players"]:
+            assert all(m >= 0 for m in pl["steno"])
+            if state["winner"] is None and state["phase"] == "choose":   # a turn's start
+                assert len(pl["sales"]) < (game.ICKEL_SALES_TO_WIN if pl["box"] else game.SALES_TO_WIN)
+        beats = [pl["beat"] for pl in state["players"] if pl["beat"] is not None]
+        assert len(beats) == len(set(beats))
+        game.view(state)
+    return state, entries
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(1, 6), beat=st.booleans())
+def test_random_legal_play_never_crashes_and_replays_identically(seed, n, beat):
+    """Random offered actions keep the invariants ('Remove all marks' never leaves a negative
+    count; 'No player may have the same beat as another'), and replaying the stored events
+    gives the same state."""
+    names = ["P%d" % i for i in range(n)]
+    variants = (["lonely_city"] if n == 1 else []) + (["thats_my_beat"] if beat else [])
+    state, entries = _random_game(seed, names, {"variants": variants}, 400)
+    assert fold(game, entries) == state

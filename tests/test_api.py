@@ -1,0 +1,70 @@
+import pytest
+
+from controller.table import VERDICT
+from conftest import wait_for
+
+
+def test_index_says_the_hardware_is_simulated_and_shows_the_dial(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    assert "Simulated hardware" in html and "MockFactory" in html
+    assert "<rotary-dial" in html
+    assert "newsdesk's own choice" in html
+
+
+def test_static_assets_are_local(client):
+    html = client.get("/").get_data(as_text=True)
+    assert "http://" not in html and "https://" not in html
+    for path in ("/static/js/panel.js", "/static/js/rotary-dial.js", "/static/css/panel.css"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_state_reports_hardware_and_last_verdict(client, desk):
+    desk.table.call_editor(6)
+    s = client.get("/api/state").get_json()
+    assert s["hardware"]["simulated"] is True
+    assert s["last_verdict"]["data"]["digit"] == 6
+    assert s["last_verdict"]["type"] == VERDICT
+
+
+def test_sim_dial_reaches_the_editor(client, desk):
+    r = client.post("/api/sim/dial", json={"digit": 2})
+    assert r.status_code == 202
+    assert wait_for(lambda: desk.store.latest(VERDICT), timeout=5.0)
+    assert desk.store.latest(VERDICT)[0].payload["digit"] == 2
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"digit": 10}, "digit must be a whole number from 0 to 9"),
+    ({"digit": "7"}, "digit must be a whole number from 0 to 9"),
+    ({"digit": True}, "digit must be a whole number from 0 to 9"),
+    ({}, "digit must be"),
+    ([1, 2], "Send a JSON object"),
+])
+def test_bad_dial_requests_get_a_clear_400(client, body, words):
+    r = client.post("/api/sim/dial", json=body)
+    assert r.status_code == 400
+    assert words in r.get_json()["message"]
+
+
+def test_non_json_body_gets_a_clear_400(client):
+    r = client.post("/api/sim/dial", data="digit=3", content_type="application/x-www-form-urlencoded")
+    assert r.status_code == 400 and "JSON object" in r.get_json()["message"]
+
+
+def test_bad_hook_state_and_unknown_routes(client):
+    r = client.post("/api/sim/hook", json={"state": "sideways"})
+    assert r.status_code == 400 and "state must be" in r.get_json()["message"]
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.get_json()["error"] == "Not Found"
+    r = client.get("/api/verdicts?limit=abc")
+    assert r.status_code == 400 and "limit" in r.get_json()["message"]
+    r = client.get("/stream", headers={"Last-Event-ID": "yesterday"})
+    assert r.status_code == 400
+
+
+def test_a_real_phone_cannot_be_dialed_from_the_panel(client, desk):
+    desk.sim_phone = None  # as on a Pi with real pins
+    r = client.post("/api/sim/dial", json={"digit": 3})
+    assert r.status_code == 409 and "real hardware" in r.get_json()["message"]

@@ -1,0 +1,56 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from conftest import shared_dir
+
+
+def _expected():
+    traces = shared_dir() / "traces"
+    return traces, [json.loads(line) for line in (traces / "expected.jsonl").read_text().splitlines() if line.strip()]
+
+
+def test_replay_reproduces_the_shared_traces_digits_and_hooks(capsys):
+    traces, expected = _expected()
+    files = [str(traces / e["name"]) for e in expected]
+    assert main(["dial", "replay", *files]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for e in expected:
+        mine = [o for o in out if o["trace"] == e["name"]]
+        assert [o["digit"] for o in mine if o["event"] == "digit"] == e["digits"], e["name"]
+        assert [o["state"] for o in mine if o["event"] == "hook"] == e["hook"], e["name"]
+        times = [o["t"] for o in mine]
+        assert times == sorted(times), "events of %s are not in time order" % e["name"]
+        for o, end in zip([o for o in mine if o["event"] == "digit"], e["digit_end"]):
+            assert end <= o["t"] < end + 0.35, (e["name"], o, end)
+
+
+def test_replay_of_a_malformed_trace_exits_2_naming_file_and_line(tmp_path, capsys):
+    good = tmp_path / "good.csv"
+    good.write_text("t,line,state\n1.0,pulse,1\n1.06,pulse,0\n")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("# newsdesk dial trace v1\nt,line,state\n0.5,hook,1\n0.6,pulse,7\n")
+    status = main(["dial", "replay", str(bad), str(good)])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "bad.csv" in captured.err and "line 4" in captured.err
+    lines = [json.loads(line) for line in captured.out.splitlines()]
+    assert all(o["trace"] == "good.csv" for o in lines)  # no partial guess for bad.csv
+    assert [o["digit"] for o in lines if o["event"] == "digit"] == [1]
+
+
+def test_missing_file_is_a_clear_error(tmp_path, capsys):
+    assert main(["dial", "replay", str(tmp_path / "nope.csv")]) == 2
+    assert "nope.csv" in capsys.readouterr().err
+
+
+def test_the_console_script_is_installed():
+    exe = Path(sys.executable).with_name("newsdesk")
+    if not exe.exists():
+        pytest.skip("newsdesk is not installed in this environment")
+    r = subprocess.run([str(exe), "dial", "replay", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "--dial-map" in r.stdout

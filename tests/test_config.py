@@ -1,0 +1,31 @@
+import pytest
+
+from controller.config import load_config
+from controller.errors import ConfigError
+
+
+def test_layers_defaults_file_env_and_command_line(tmp_path):
+    (tmp_path / "config.toml").write_text('port = 9000\ndial_map = "sweden"\n')
+    cfg = load_config(tmp_path, environ={"NEWSDESK_PORT": "9100"}, overrides={"host": "127.0.0.2", "port": None})
+    assert cfg["dial_map"] == "sweden"       # from the file
+    assert cfg["port"] == 9100                # env beats file
+    assert cfg.bind_host == "127.0.0.2"       # command line beats all
+    assert cfg["editor_mode"] == "mechanical"  # default
+
+
+def test_data_dir_from_environment(tmp_path):
+    cfg = load_config(environ={"NEWSDESK_DATA": str(tmp_path / "d")})
+    assert cfg.data_dir == tmp_path / "d"
+
+
+@pytest.mark.parametrize("text, words", [
+    ('port = "lots"', "port must be a whole number"),
+    ('dial_map = "mars"', "dial_map must be one of"),
+    ('colour = "red"', "unknown setting 'colour'"),
+    ("port = 99999", "port must be 0-65535"),
+    ("port = [", "can't read"),
+])
+def test_bad_settings_name_the_setting(tmp_path, text, words):
+    (tmp_path / "config.toml").write_text(text)
+    with pytest.raises(ConfigError, match=words):
+        load_config(tmp_path, environ={})
