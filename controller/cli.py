@@ -44,13 +44,21 @@ def cmd_dial_replay(args):
     for path in args.files:
         try:
             trace = load_trace(path)
+            dial_map = args.dial_map or trace.dial_map or "standard"
+            if dial_map not in DIAL_MAPS:
+                raise TraceError("%s: its '# dial-map: %s' is not one of %s; pass --dial-map"
+                                 % (trace.name, dial_map, ", ".join(DIAL_MAPS)))
         except TraceError as e:
             print("newsdesk dial replay: %s" % e, file=sys.stderr)
             status = 2
             continue
-        events = replay(trace.edges, dial_map=args.dial_map, offnormal=offnormal)
+        events = replay(trace.edges, dial_map=dial_map, offnormal=offnormal, initial=trace.initial)
+        for ev in events:
+            if ev.kind == "fault":
+                print("newsdesk dial replay: %s at t=%.3f: %s" % (trace.name, ev.t, ev.value), file=sys.stderr)
         for line in replay_lines(trace, events):
-            print(line)
+            print(line, flush=False)
+    sys.stdout.flush()
     return status
 
 
@@ -70,7 +78,9 @@ def build_parser():
     dial = sub.add_parser("dial", help="dial recordings")
     dial_sub = dial.add_subparsers(dest="dial_command", required=True)
     replay = dial_sub.add_parser("replay", help="decode dial trace files, one JSON event per line")
-    replay.add_argument("--dial-map", choices=DIAL_MAPS, default="standard")
+    replay.add_argument("--dial-map", choices=DIAL_MAPS, default=None,
+                        help="how many pulses each digit gives (default: the trace's '# dial-map:' "
+                             "comment, else standard)")
     replay.add_argument("--offnormal", choices=("auto", "wired", "none"), default="auto",
                         help="use the off-normal contact: auto (if the trace has it), wired, none")
     replay.add_argument("files", nargs="+", metavar="FILE")

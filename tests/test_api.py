@@ -1,3 +1,5 @@
+from html import unescape
+
 import pytest
 
 from controller.table import VERDICT
@@ -7,7 +9,7 @@ from conftest import wait_for
 def test_index_says_the_hardware_is_simulated_and_shows_the_dial(client):
     r = client.get("/")
     assert r.status_code == 200
-    html = r.get_data(as_text=True)
+    html = unescape(r.get_data(as_text=True))
     assert "Simulated hardware" in html and "MockFactory" in html
     assert "<rotary-dial" in html
     assert "newsdesk's own choice" in html
@@ -17,7 +19,9 @@ def test_static_assets_are_local(client):
     html = client.get("/").get_data(as_text=True)
     assert "http://" not in html and "https://" not in html
     for path in ("/static/js/panel.js", "/static/js/rotary-dial.js", "/static/css/panel.css"):
-        assert client.get(path).status_code == 200, path
+        r = client.get(path)
+        r.close()  # static files are streamed; close them, as the server does
+        assert r.status_code == 200, path
 
 
 def test_state_reports_hardware_and_last_verdict(client, desk):

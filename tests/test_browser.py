@@ -34,7 +34,7 @@ def server(app):
     srv = create_server(app, host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield "http://127.0.0.1:%d" % srv.effective_port
+    yield "http://127.0.0.1:%d" % int(srv.effective_port)
     srv.close()
     thread.join(timeout=5)
 

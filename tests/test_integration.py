@@ -28,7 +28,7 @@ def test_a_pulse_train_on_the_pins_becomes_a_stored_verdict_on_the_bus(config, m
         for t, line, state in [(100.5, "hook", 1)] + edges:
             clock.t = t
             drive(nd.phone_pins, line, state)
-        clock.t = last_edge + 0.02
+        clock.t = last_edge + 0.3   # past any end-of-digit timeout; the listener wakes and decides
         got = _messages(sub, VERDICT)
         kinds = [m["type"] for m in got]
         assert kinds[0] == "phone.hook" and got[0]["data"]["state"] == "off"

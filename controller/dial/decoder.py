@@ -1,0 +1,333 @@
+"""The dial decoder: raw contact edges in, digits and hook changes out.
+
+Pure and MicroPython-safe (the Pico firmware runs this very file): no clock, no pins, no
+threads, no imports beyond dialmaps, no f-strings or dataclasses. It is fed ``(t, line, state)``
+edges and told the time with ``advance(t)``; ``deadline()`` says when it next needs telling.
+Times are in any unit: seconds as floats on the Pi, or integer microseconds on the Pico
+(``ticks_per_second=1000000``), where single-precision floats could not hold a timestamp.
+
+Debouncing. A contact's level is accepted once it has held for ``settle``; the edge is dated
+at the *first* toggle of the burst, so bounce doesn't make pulses late, and any excursion
+shorter than ``settle`` (chatter inside a break or make, a spike on an idle line) is dropped::
+
+    raw     ──┐ ┌┐ ┌──────────────┐   ┌────  a 1 ms chatter in the make: dropped
+              └─┘└─┘              └─┬─┘
+    stable  ──┐                     no change
+              └────────────────────────────
+              ^ edge dated here     |<settle>|  (held for settle: accepted)
+
+Digits. A digit is a train of breaks (pulse contacts open); it is over once the make after
+the last break has clearly outlasted the makes between the breaks::
+
+    pulse   ___┌──┐__┌──┐__┌──┐_________________   1 = break, 0 = make
+               |brk|mk|   |   |<-- end_after -->| digit decided here
+                              ^ last pulse edge (latency is measured from here)
+
+``end_after`` is 1.5 times the longest make seen in this train (+ a little); in a one-pulse
+train it comes from the dial's makes in earlier digits, and failing that from the break
+(physics: a make is at most ~0.96 of the first break for 55-72 % break ratios): safe, but
+never more than ``end_max``. With an off-normal contact, its return to rest ends the digit as
+soon as the last make has begun (it can come back a few ms *before* that make), and a pull
+without pulses is no digit. A break far longer than any dial's (``stuck``) is a wiring fault:
+the train is dropped, not decoded.
+"""
+
+try:
+    from .dialmaps import digit_for
+except ImportError:  # MicroPython firmware: the modules sit side by side, not in a package
+    from dialmaps import digit_for
+
+HOOK, PULSE, OFFNORMAL = "hook", "pulse", "offnormal"
+LINES = (HOOK, PULSE, OFFNORMAL)
+
+# Seconds; scaled by ticks_per_second. Shortest real make is ~20 ms (13 pps, 72 % break).
+SETTLE = {PULSE: 0.004, OFFNORMAL: 0.008, HOOK: 0.015}
+END_FACTOR = 1.5          # a make this much longer than the dial's makes ends the digit
+END_MARGIN = 0.004
+END_MIN = 0.025
+END_MAX = 0.250           # never wait longer than this after a make (digits are >= 0.3 s apart)
+FIRST_BREAK_TO_MAKE = 1.0  # upper bound of make / first break (0.45/0.55, first break 15 % short)
+STUCK_BREAK = 0.6         # a break longer than this is a broken or unwired pulse contact
+STUCK_OFFNORMAL = 20.0    # nobody holds a dial off rest this long
+PROFILE_SIZE = 16         # makes remembered from earlier digits of the same dial
+
+
+class DialEvent(object):
+    """One decision: ``kind`` is "hook" (value "off"/"on"), "digit" (value 0-9), "fault" (value:
+    a sentence) or "fault_cleared". ``t`` is when the decoder decided; for a digit,
+    ``last_edge`` is the time of its last pulse edge and ``pulses`` how many it counted."""
+
+    def __init__(self, t, kind, value, pulses=None, last_edge=None):
+        self.t = t
+        self.kind = kind
+        self.value = value
+        self.pulses = pulses
+        self.last_edge = last_edge
+
+    def as_dict(self):
+        if self.kind == "digit":
+            return {"t": self.t, "event": "digit", "digit": self.value}
+        if self.kind == "hook":
+            return {"t": self.t, "event": "hook", "state": self.value}
+        return {"t": self.t, "event": self.kind, "message": self.value}
+
+    def __repr__(self):
+        return "DialEvent(%r, %r, %r)" % (self.t, self.kind, self.value)
+
+
+class _Contact(object):
+    """One contact's debouncer: the accepted level, and a pending burst of raw toggles."""
+
+    def __init__(self, settle):
+        self.settle = settle
+        self.stable = 0
+        self.raw = 0
+        self.raw_t = None    # time of the last raw toggle
+        self.first = None    # first raw toggle of the pending burst (None: nothing pending)
+        self.since = None    # when the stable level was entered (its first edge)
+
+    def due(self):
+        return None if self.first is None else self.raw_t + self.settle
+
+    def toggle(self, t, state):
+        if state == self.raw:
+            return            # a repeated level: no edge
+        self.raw = state
+        self.raw_t = t
+        if self.first is None:
+            self.first = t
+
+    def resolve(self):
+        """Settle the pending burst; returns the accepted edge time, or None if it came to nothing."""
+        first = self.first
+        self.first = None
+        if self.raw == self.stable:
+            return None
+        self.stable = self.raw
+        self.since = first
+        return first
+
+
+class DialDecoder(object):
+    """Decodes one phone's contacts. ``offnormal``: True (wired), False (ignore it) or "auto"
+    (used once the line is seen to move). ``settle`` overrides SETTLE per line, in seconds."""
+
+    def __init__(self, dial_map="standard", offnormal="auto", ticks_per_second=1,
+                 settle=None, initial=None):
+        digit_for(1, dial_map)  # raises ValueError for an unknown map
+        if offnormal not in (True, False, "auto"):
+            raise ValueError("offnormal must be True, False or 'auto', not %r" % (offnormal,))
+        self.dial_map = dial_map
+        self.offnormal = offnormal
+        self._tps = ticks_per_second
+        self._int = isinstance(ticks_per_second, int) and ticks_per_second > 1
+        settle_s = dict(SETTLE)
+        if settle:
+            settle_s.update(settle)
+        self._contacts = {}
+        for line in LINES:
+            self._contacts[line] = _Contact(self._ticks(settle_s[line]))
+        self._end_margin = self._ticks(END_MARGIN)
+        self._end_min = self._ticks(END_MIN)
+        self._end_max = self._ticks(END_MAX)
+        self._stuck_break = self._ticks(STUCK_BREAK)
+        self._stuck_offnormal = self._ticks(STUCK_OFFNORMAL)
+        self._now = None
+        self._profile = []        # makes between breaks, from earlier digits
+        self._faults = {}         # line -> message while a fault stands
+        self._reset_train()
+        for line, state in (initial or {}).items():
+            if line not in self._contacts:
+                raise ValueError("unknown line %r (the lines are %s)" % (line, ", ".join(LINES)))
+            c = self._contacts[line]
+            c.stable = c.raw = 1 if state else 0
+        if initial and initial.get(HOOK):
+            self.hook_off = True
+        else:
+            self.hook_off = False
+
+    # ------------------------------------------------------------ time units
+
+    def _ticks(self, seconds):
+        if self._int:
+            return int(seconds * self._tps + 0.5)
+        return seconds * self._tps
+
+    def _scale(self, d, factor):
+        return int(d * factor + 0.5) if self._int else d * factor
+
+    # ------------------------------------------------------------ public
+
+    def feed(self, t, line, state):
+        """One raw edge: ``line`` is "hook", "pulse" or "offnormal", ``state`` 0 or 1 (the trace
+        format's logical state). Returns the events decided up to ``t``, in time order."""
+        contact = self._contacts.get(line)
+        if contact is None:
+            raise ValueError("unknown line %r (the lines are %s)" % (line, ", ".join(LINES)))
+        if state not in (0, 1) or state is True or state is False:
+            raise ValueError("a %s state is 0 or 1, not %r" % (line, state))
+        if self._now is not None and t < self._now:
+            raise ValueError("edge at %r is earlier than %r: edges must come in time order" % (t, self._now))
+        out = self.advance(t)
+        if line == OFFNORMAL and self.offnormal == "auto" and state != contact.raw:
+            self.offnormal = True
+        contact.toggle(t, state)
+        return out
+
+    def advance(self, t):
+        """Let time run to ``t``: every debounce and timeout due by then is decided."""
+        if self._now is not None and t < self._now:
+            return []
+        out = []
+        while True:
+            when, what = self._next_due()
+            if when is None or when > t:
+                break
+            self._now = when
+            what(when, out)
+        self._now = t
+        return out
+
+    def deadline(self):
+        """When ``advance`` next has something to decide, or None if nothing is pending."""
+        return self._next_due()[0]
+
+    @property
+    def in_digit(self):
+        """True while a digit is being dialed (pulses counted, or the dial off rest)."""
+        return self._count > 0 or self._contacts[OFFNORMAL].stable == 1
+
+    # ------------------------------------------------------------ scheduling
+
+    def _next_due(self):
+        best, what = None, None
+        for line in LINES:
+            due = self._contacts[line].due()
+            if due is not None and (best is None or due < best):
+                best, what = due, self._settle_handler(line)
+        for due, handler in ((self._digit_due(), self._end_digit_timed),
+                             (self._stuck_due(PULSE), self._stuck_pulse),
+                             (self._stuck_due(OFFNORMAL), self._stuck_offnormal_fault)):
+            if due is not None and (best is None or due < best):
+                best, what = due, handler
+        return best, what
+
+    def _settle_handler(self, line):
+        def handle(now, out):
+            edge = self._contacts[line].resolve()
+            if edge is not None:
+                self._accepted(line, edge, now, out)
+            elif line == PULSE:
+                self._maybe_end(now, out)   # chatter in the last make: the digit may be over
+        return handle
+
+    def _digit_due(self):
+        pulse = self._contacts[PULSE]
+        if self._count == 0 or pulse.stable != 0 or pulse.first is not None:
+            return None
+        return self._last_make + self._end_after()
+
+    def _stuck_due(self, line):
+        c = self._contacts[line]
+        if c.stable != 1 or c.first is not None or line in self._faults or c.since is None:
+            return None
+        if line == OFFNORMAL and self.offnormal is not True:
+            return None
+        return c.since + (self._stuck_break if line == PULSE else self._stuck_offnormal)
+
+    # ------------------------------------------------------------ decisions
+
+    def _accepted(self, line, edge, now, out):
+        """A debounced edge at time ``edge``, decided at ``now``."""
+        state = self._contacts[line].stable
+        if line in self._faults and state == 0:
+            del self._faults[line]
+            out.append(DialEvent(now, "fault_cleared", line))
+            if line == PULSE:
+                self._reset_train()
+            return
+        if line == HOOK:
+            self.hook_off = state == 1
+            out.append(DialEvent(now, "hook", "off" if state else "on"))
+        elif line == PULSE:
+            if line in self._faults:
+                return
+            if state == 1:
+                self._break(edge)
+            else:
+                self._make(edge, now, out)
+        elif line == OFFNORMAL and self.offnormal is True:
+            if state == 1:
+                self._offnormal_rested = False
+            elif self._count:
+                self._offnormal_rested = True
+                self._maybe_end(now, out)
+
+    def _break(self, edge):
+        if self._count:
+            self._makes.append(edge - self._last_make)
+        self._count += 1
+        self._break_start = edge
+
+    def _make(self, edge, now, out):
+        if not self._count:
+            return
+        self._breaks.append(edge - self._break_start)
+        self._last_make = edge
+        self._maybe_end(now, out)
+
+    def _maybe_end(self, now, out):
+        """End the digit now if the make after its last break is under way and either the
+        off-normal contact is back at rest or the make has outlasted the dial's makes."""
+        due = self._digit_due()
+        if due is not None and (self._offnormal_rested or due <= now):
+            self._end_digit(now, out)
+
+    def _end_after(self):
+        """How long the make after the last break must last to end the digit."""
+        if self._makes:
+            longest = max(self._makes)
+        elif self._profile:
+            longest = max(self._profile)
+        else:
+            longest = self._scale(self._breaks[0], FIRST_BREAK_TO_MAKE) if self._breaks else self._end_max
+        wait = self._scale(longest, END_FACTOR) + self._end_margin
+        if wait < self._end_min:
+            return self._end_min
+        return self._end_max if wait > self._end_max else wait
+
+    def _end_digit_timed(self, now, out):
+        self._end_digit(now, out)
+
+    def _end_digit(self, now, out):
+        count, last = self._count, self._last_make
+        if self._makes:
+            self._profile = (self._profile + self._makes)[-PROFILE_SIZE:]
+        self._reset_train()
+        digit = digit_for(count, self.dial_map)
+        if digit is None:
+            out.append(DialEvent(now, "fault", "%d pulses in one train is no digit on a %s dial "
+                                 "(dial map setting?)" % (count, self.dial_map)))
+            return
+        out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last))
+
+    def _stuck_pulse(self, now, out):
+        self._faults[PULSE] = True
+        self._reset_train()
+        out.append(DialEvent(now, "fault", "the dial's pulse contacts have stayed open for more "
+                             "than %.1f s: a broken wire, or the pulse line's polarity is wrong"
+                             % STUCK_BREAK))
+
+    def _stuck_offnormal_fault(self, now, out):
+        self._faults[OFFNORMAL] = True
+        out.append(DialEvent(now, "fault", "the dial's off-normal contact has stayed off rest for "
+                             "more than %d s: check its wiring, or set offnormal to none"
+                             % STUCK_OFFNORMAL))
+
+    def _reset_train(self):
+        self._count = 0
+        self._makes = []
+        self._breaks = []
+        self._break_start = None
+        self._last_make = None
+        self._offnormal_rested = False
