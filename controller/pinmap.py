@@ -1,4 +1,9 @@
-"""Reads hardware/pinmap.toml, the one source of pin assignments, and checks it can be wired."""
+"""Reads hardware/pinmap.toml, the one source of pin assignments, and checks it can be wired.
+
+Two boards: [pi.*] lines on the Raspberry Pi header (BCM numbers) and [pico.*] lines on a Pico
+inside the phone (GPn numbers). Each line is an input (a contact), an output (a driven load) or
+a bus (i2c, i2s) that names several pins. No pin may serve two lines on the same board.
+"""
 
 import tomllib
 from pathlib import Path
@@ -8,19 +13,27 @@ from .errors import PinMapError
 DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
 PULLS = ("up", "down", "none")
 PHONE_LINES = ("pulse", "offnormal", "hook")
+KINDS = ("input", "output", "i2c", "i2s")
+BUS_PINS = {"i2c": ("sda", "scl"), "i2s": ("bclk", "lrclk", "din")}
+BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 
 
 class PinSpec:
-    """One line's wiring: which BCM pin, its pull, and what a HIGH level means logically."""
+    """One line's wiring: which pin, and for an input its pull and what a HIGH level means
+    logically; for an output whether HIGH switches it on."""
 
-    __slots__ = ("name", "bcm", "pull", "high_means", "what")
+    __slots__ = ("name", "bcm", "pull", "high_means", "what", "kind", "board", "active_high")
 
-    def __init__(self, name, bcm, pull, high_means, what=""):
+    def __init__(self, name, bcm, pull=None, high_means=None, what="", kind="input", board="pi",
+                 active_high=True):
         self.name = name
-        self.bcm = bcm
+        self.bcm = bcm          # the pin number on its board (BCM on the Pi, GPn on the Pico)
         self.pull = pull
         self.high_means = high_means
         self.what = what
+        self.kind = kind
+        self.board = board
+        self.active_high = active_high
 
     @property
     def pull_up(self):
@@ -29,7 +42,7 @@ class PinSpec:
 
     @property
     def gpio(self):
-        return "GPIO%d" % self.bcm
+        return "%s%d" % (BOARDS[self.board][2], self.bcm)
 
     def logical(self, level):
         """The logical state (0/1) of a pin reading ``level`` (truthy = HIGH)."""
@@ -40,40 +53,111 @@ class PinSpec:
         return bool(logical) == bool(self.high_means)
 
     def __repr__(self):
+        if self.kind == "output":
+            return "<PinSpec %s %s output active_high=%s>" % (self.name, self.gpio, self.active_high)
         return "<PinSpec %s %s pull=%s high_means=%d>" % (self.name, self.gpio, self.pull, self.high_means)
 
 
-class PinMap:
-    """The Pi header's lines by name."""
+class BusSpec:
+    """A bus that takes several pins: i2c (sda, scl, bus number, device address) or i2s."""
 
-    def __init__(self, pi_lines, source):
+    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what")
+
+    def __init__(self, name, kind, board, pins, bus=None, address=None, what=""):
+        self.name = name
+        self.kind = kind
+        self.board = board
+        self.pins = pins        # role -> pin number, e.g. {"sda": 2, "scl": 3}
+        self.bus = bus
+        self.address = address
+        self.what = what
+
+    def __repr__(self):
+        return "<BusSpec %s %s %s>" % (self.name, self.kind, self.pins)
+
+
+class PinMap:
+    """The lines by name, per board: ``pi`` and ``pico`` map a line name to a PinSpec or BusSpec."""
+
+    def __init__(self, pi_lines, source, pico_lines=None):
         self.pi = pi_lines
+        self.pico = pico_lines or {}
         self.source = source
 
-    def line(self, name):
+    def line(self, name, board="pi"):
+        lines = self.pi if board == "pi" else self.pico
         try:
-            return self.pi[name]
+            return lines[name]
         except KeyError:
-            raise PinMapError("%s has no [pi.%s] line" % (self.source, name)) from None
+            raise PinMapError("%s has no [%s.%s] line" % (self.source, board, name)) from None
+
+    def lines(self, kind=None, board="pi"):
+        """The lines of one kind (or all), in the file's order."""
+        lines = self.pi if board == "pi" else self.pico
+        return [spec for spec in lines.values() if kind is None or spec.kind == kind]
 
 
-def _spec(source, name, raw):
-    where = "%s [pi.%s]" % (source, name)
+def _pin_number(where, board, key, value):
+    _, highest, _ = BOARDS[board]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= highest:
+        raise PinMapError("%s: %s must be a pin number 0-%d, got %r" % (where, key, highest, value))
+    return value
+
+
+def _spec(source, board, name, raw):
+    where = "%s [%s.%s]" % (source, board, name)
     if not isinstance(raw, dict):
         raise PinMapError("%s must be a table" % where)
-    bcm = raw.get("bcm")
-    if not isinstance(bcm, int) or isinstance(bcm, bool) or not 0 <= bcm <= 27:
-        raise PinMapError("%s: bcm must be a GPIO number 0-27, got %r" % (where, bcm))
+    kind = raw.get("kind", "input")
+    if kind not in KINDS:
+        raise PinMapError("%s: kind must be one of %s, got %r" % (where, ", ".join(KINDS), kind))
+    what = raw.get("what", "")
+    if not isinstance(what, str):
+        raise PinMapError("%s: what must be text" % where)
+    if kind in BUS_PINS:
+        pins = {role: _pin_number(where, board, role, raw.get(role)) for role in BUS_PINS[kind]}
+        address = raw.get("address")
+        if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
+            raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))
+        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what)
+    number_key = BOARDS[board][0]
+    number = _pin_number(where, board, number_key, raw.get(number_key))
+    if kind == "output":
+        active_high = raw.get("active_high", True)
+        if not isinstance(active_high, bool):
+            raise PinMapError("%s: active_high must be true or false, got %r" % (where, active_high))
+        return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high)
     pull = raw.get("pull")
     if pull not in PULLS:
         raise PinMapError("%s: pull must be one of %s, got %r" % (where, ", ".join(PULLS), pull))
     high = raw.get("high_means")
     if high not in (0, 1) or isinstance(high, bool):
         raise PinMapError("%s: high_means must be 0 or 1, got %r" % (where, high))
-    what = raw.get("what", "")
-    if not isinstance(what, str):
-        raise PinMapError("%s: what must be text" % where)
-    return PinSpec(name, bcm, pull, high, what)
+    return PinSpec(name, number, pull, high, what, board=board)
+
+
+def _pins_of(spec):
+    if isinstance(spec, BusSpec):
+        return list(spec.pins.values())
+    return [spec.bcm]
+
+
+def _board(source, board, section):
+    lines = {name: _spec(source, board, name, raw) for name, raw in section.items()}
+    used = {}
+    label = BOARDS[board][2]
+    for spec in lines.values():
+        for pin in _pins_of(spec):
+            if pin in used:
+                raise PinMapError("%s: %s%d is used by both %s and %s"
+                                  % (source, label, pin, used[pin], spec.name))
+            used[pin] = spec.name
+    for name in PHONE_LINES:
+        if name not in lines:
+            raise PinMapError("%s has no [%s.%s] line (the phone needs it)" % (source, board, name))
+        if lines[name].kind != "input":
+            raise PinMapError("%s: [%s.%s] must be an input" % (source, board, name))
+    return lines
 
 
 def parse_pinmap(text, source="pinmap.toml"):
@@ -84,17 +168,13 @@ def parse_pinmap(text, source="pinmap.toml"):
     pi = data.get("pi")
     if not isinstance(pi, dict):
         raise PinMapError("%s has no [pi] section" % source)
-    lines = {name: _spec(source, name, raw) for name, raw in pi.items()}
-    used = {}
-    for spec in lines.values():
-        if spec.bcm in used:
-            raise PinMapError("%s: %s is used by both %s and %s"
-                              % (source, spec.gpio, used[spec.bcm], spec.name))
-        used[spec.bcm] = spec.name
-    for name in PHONE_LINES:
-        if name not in lines:
-            raise PinMapError("%s has no [pi.%s] line (the phone needs it)" % (source, name))
-    return PinMap(lines, source)
+    pico = data.get("pico")
+    if pico is not None and not isinstance(pico, dict):
+        raise PinMapError("%s: [pico] must be a section of lines" % source)
+    unknown = set(data) - set(BOARDS)
+    if unknown:
+        raise PinMapError("%s: unknown section(s) %s (boards are pi and pico)" % (source, ", ".join(sorted(unknown))))
+    return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {})
 
 
 def load_pinmap(path=None):

@@ -22,8 +22,10 @@ high_means = 0
 def test_repo_pinmap_has_the_phone_lines_on_distinct_pins():
     pm = load_pinmap()
     assert set(PHONE_LINES) <= set(pm.pi)
-    pins = [spec.bcm for spec in pm.pi.values()]
+    pins = [spec.bcm for spec in pm.lines("input") + pm.lines("output")]
+    pins += [n for bus in pm.lines("i2c") + pm.lines("i2s") for n in bus.pins.values()]
     assert len(pins) == len(set(pins))
+    assert set(PHONE_LINES) <= set(pm.pico)
 
 
 def test_logical_and_level_are_inverse():
@@ -40,12 +42,20 @@ def test_logical_and_level_are_inverse():
     (GOOD.replace("bcm = 27", "bcm = 17"), "GPIO17 is used by both"),
     (GOOD.replace('pull = "up"', 'pull = "sideways"', 1), "pull must be one of"),
     (GOOD.replace("high_means = 1", "high_means = 2"), "high_means must be 0 or 1"),
-    (GOOD.replace("bcm = 22", "bcm = 40"), "bcm must be a GPIO number"),
+    (GOOD.replace("bcm = 22", "bcm = 40"), "bcm must be a pin number 0-27"),
     (GOOD.replace("[pi.hook]", "[pi.hookk]"), "no [pi.hook] line"),
     ("[pi.pulse\n", "not valid TOML"),
+    (GOOD + '[pi.ringer]\nkind = "output"\nbcm = 17\n', "GPIO17 is used by both"),
+    (GOOD + '[pi.ringer]\nkind = "relay"\nbcm = 5\n', "kind must be one of"),
+    (GOOD + '[pi.ringer]\nkind = "output"\nbcm = 5\nactive_high = "yes"\n', "active_high must be true or false"),
+    (GOOD + '[pi.display]\nkind = "i2c"\nsda = 2\nscl = 22\naddress = 0x3C\n', "GPIO22 is used by both"),
+    (GOOD + '[pi.display]\nkind = "i2c"\nsda = 2\nscl = 3\naddress = 300\n', "7-bit I2C address"),
+    (GOOD + '[pico.pulse]\ngp = 2\npull = "up"\nhigh_means = 1\n', r"no \[pico.offnormal\] line"),
+    (GOOD + '[arduino.pulse]\npin = 2\n', "unknown section"),
 ])
 def test_bad_pinmaps_are_refused_with_the_line_named(bad, words):
-    with pytest.raises(PinMapError, match=words.replace("[", r"\[").replace("]", r"\]")):
+    pattern = words if "\\[" in words else words.replace("[", r"\[").replace("]", r"\]")
+    with pytest.raises(PinMapError, match=pattern):
         parse_pinmap(bad, source="test.toml")
 
 
@@ -57,5 +67,15 @@ def test_no_pin_number_is_written_in_the_controller():
     pm = load_pinmap()
     for path in root.rglob("*.py"):
         text = path.read_text()
-        for spec in pm.pi.values():
+        for spec in pm.lines("input") + pm.lines("output"):
             assert not re.search(r"\b(GPIO|BCM|bcm=|pin=)\s*%d\b" % spec.bcm, text), (path, spec)
+
+
+def test_outputs_and_buses_are_read_with_their_pins():
+    pm = load_pinmap()
+    ringer = pm.line("ringer")
+    assert ringer.kind == "output" and ringer.active_high is True and ringer.gpio.startswith("GPIO")
+    display = pm.line("display")
+    assert display.kind == "i2c" and set(display.pins) == {"sda", "scl"} and 0x03 <= display.address <= 0x77
+    assert pm.line("pulse", board="pico").gpio.startswith("GP")
+    assert [s.name for s in pm.lines("input")][:3] == list(PHONE_LINES)
