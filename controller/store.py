@@ -1,8 +1,21 @@
-"""The durable store: an append-only log of events in SQLite.
+"""The durable store: an append-only log of events in SQLite, and the games kept in it.
 
-WAL with synchronous=FULL, and every append is committed before it returns, so anything the
+WAL with synchronous=FULL, and every write is committed before it returns, so anything the
 panel has acknowledged survives a power cut. State is derived from the events; nothing is
-updated in place.
+updated in place except a game's closing line (its status, winners and final table), which is
+written once, in the same transaction as the event that announces it.
+
+Tables (schema 2):
+
+    events        every stored event, in order; what a tablet's stream replays by id
+    games         one row per game: engine, players, options, status, and once it ended, the
+                  winners and the final table
+    game_entries  a game's history: version 1, 2, 3 ... per game, each entry as base.fold
+                  expects, its idempotency key, and the id of the event that announced it
+
+A game entry is written with BEGIN IMMEDIATE: the idempotency key and the version the request
+was made on are checked, the entry and its event are inserted, and the transaction commits,
+all before the call returns.
 """
 
 import json
@@ -11,18 +24,72 @@ import threading
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import StoreError
+from .errors import BadRequest, StoreError
 
-SCHEMA_VERSION = 1
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS events (
-    id      INTEGER PRIMARY KEY AUTOINCREMENT,
-    at      TEXT NOT NULL,
-    kind    TEXT NOT NULL,
-    payload TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS events_kind ON events (kind, id);
-"""
+SCHEMA_VERSION = 2
+
+# Each step takes a file from the version before it to its own; a file opens at whatever
+# version it was left and runs the steps after it, each in one transaction.
+MIGRATIONS = {
+    1: (
+        """CREATE TABLE IF NOT EXISTS events (
+            id      INTEGER PRIMARY KEY AUTOINCREMENT,
+            at      TEXT NOT NULL,
+            kind    TEXT NOT NULL,
+            payload TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS events_kind ON events (kind, id)",
+    ),
+    2: (
+        """CREATE TABLE games (
+            id       INTEGER PRIMARY KEY AUTOINCREMENT,
+            engine   TEXT NOT NULL,
+            options  TEXT NOT NULL,
+            players  TEXT NOT NULL,
+            created  TEXT NOT NULL,
+            status   TEXT NOT NULL DEFAULT 'active'
+                     CHECK (status IN ('active', 'finished', 'abandoned')),
+            ended    TEXT,
+            winners  TEXT,
+            final    TEXT,
+            end_key  TEXT UNIQUE
+        )""",
+        # at most one game is being played at the table at a time
+        "CREATE UNIQUE INDEX games_one_active ON games (status) WHERE status = 'active'",
+        """CREATE TABLE game_entries (
+            game     INTEGER NOT NULL REFERENCES games (id),
+            version  INTEGER NOT NULL CHECK (version >= 1),
+            entry    TEXT NOT NULL,
+            key      TEXT UNIQUE,
+            event    INTEGER NOT NULL UNIQUE REFERENCES events (id),
+            created  TEXT NOT NULL,
+            PRIMARY KEY (game, version)
+        )""",
+    ),
+}
+
+GAME_STARTED = "game.started"
+GAME_CHANGED = "game.changed"
+GAME_ENDED = {"finished": "game.finished", "abandoned": "game.abandoned"}
+MAX_KEY = 200
+
+
+class StaleVersion(BadRequest):
+    """An action was made on a version of the game that is no longer the newest."""
+
+    def __init__(self, message, game, expected, current):
+        super().__init__(message)
+        self.game = game
+        self.expected = expected
+        self.current = current
+
+
+class GameNotActive(BadRequest):
+    """An action names a game that is not being played (unknown, finished or abandoned)."""
+
+
+class KeyReused(BadRequest):
+    """An idempotency key came back with a different request than the one it was first used for."""
 
 
 class Event:
@@ -38,6 +105,73 @@ class Event:
         return {"id": self.id, "at": self.at, "type": self.kind, "data": self.payload}
 
 
+class Entry:
+    """One stored step of a game. ``repeat`` is True when the key had already been used and
+    this is the entry that request wrote the first time."""
+
+    __slots__ = ("game", "version", "entry", "key", "event_id", "created", "repeat")
+
+    def __init__(self, game, version, entry, key, event_id, created, repeat=False):
+        self.game = game
+        self.version = version
+        self.entry = entry
+        self.key = key
+        self.event_id = event_id
+        self.created = created
+        self.repeat = repeat
+
+
+class Game:
+    """A games row, with ``version``: the number of entries it holds."""
+
+    __slots__ = ("id", "engine", "options", "players", "created", "status", "ended", "winners",
+                 "final", "end_key", "version", "repeat")
+
+    def __init__(self, id, engine, options, players, created, status, ended, winners, final,
+                 end_key, version, repeat=False):
+        self.id = id
+        self.engine = engine
+        self.options = options
+        self.players = players
+        self.created = created
+        self.status = status
+        self.ended = ended
+        self.winners = winners
+        self.final = final
+        self.end_key = end_key
+        self.version = version
+        self.repeat = repeat
+
+
+_GAME_COLUMNS = ("SELECT g.id, g.engine, g.options, g.players, g.created, g.status, g.ended, g.winners, "
+                 "g.final, g.end_key, (SELECT COALESCE(MAX(version), 0) FROM game_entries "
+                 "WHERE game = g.id) FROM games g ")
+
+
+def _game(row):
+    return Game(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6],
+                None if row[7] is None else json.loads(row[7]),
+                None if row[8] is None else json.loads(row[8]), row[9], row[10])
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(value):
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def check_key(key):
+    """Refuse an idempotency key that isn't a short string (None means "no key")."""
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY:
+        raise BadRequest("an idempotency key is a non-empty string of at most %d characters, not %r"
+                         % (MAX_KEY, key if not isinstance(key, str) else key[:40] + "..."))
+    return key
+
+
 class Store:
     """One SQLite file; one connection shared under a lock (writes are few and small)."""
 
@@ -50,16 +184,13 @@ class Store:
             raise StoreError("can't open the store %s: %s" % (self.path, e)) from None
         self._lock = threading.Lock()
         try:
+            self._db.execute("PRAGMA busy_timeout=5000")
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             if mode.lower() != "wal":
                 raise StoreError("the store %s can't use WAL (got %s)" % (self.path, mode))
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise StoreError("the store %s was written by a newer newsdesk (schema %d)" % (self.path, version))
-            self._db.executescript(SCHEMA)
-            self._db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+            self._migrate()
         except sqlite3.Error as e:
             self._db.close()
             raise StoreError("can't set up the store %s: %s" % (self.path, e)) from None
@@ -67,21 +198,213 @@ class Store:
             self._db.close()
             raise
 
+    def _migrate(self):
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError("the store %s was written by a newer newsdesk (schema %d); "
+                             "update newsdesk to open it" % (self.path, version))
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[step]:
+                    self._db.execute(statement)
+                self._db.execute("PRAGMA user_version=%d" % step)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
     def close(self):
         with self._lock:
             self._db.close()
 
-    def append(self, kind, payload):
-        """Append and commit one event; returns it with its id. Raises StoreError if not durable."""
-        at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-        text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+    # ------------------------------------------------------------ writing
+
+    def _write(self, work):
+        """Run ``work()`` in one BEGIN IMMEDIATE transaction and commit before returning its result."""
         with self._lock:
             try:
-                cur = self._db.execute("INSERT INTO events (at, kind, payload) VALUES (?, ?, ?)",
-                                       (at, kind, text))
+                self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
                 raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
+            try:
+                result = work()
+                self._db.execute("COMMIT")
+            except BaseException as e:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass        # the failed COMMIT may already have ended the transaction
+                if isinstance(e, sqlite3.Error):
+                    raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
+                raise
+            return result
+
+    def _insert_event(self, at, kind, payload):
+        cur = self._db.execute("INSERT INTO events (at, kind, payload) VALUES (?, ?, ?)",
+                               (at, kind, _dumps(payload)))
         return Event(cur.lastrowid, at, kind, payload)
+
+    def append(self, kind, payload):
+        """Append and commit one event; returns it with its id. Raises StoreError if not durable."""
+        at = _now()
+        return self._write(lambda: self._insert_event(at, kind, payload))
+
+    def start_game(self, engine, players, options, setup_entry, key=None):
+        """Create a game and its first entry (version 1); returns (Game, Entry, Event or None).
+
+        With a key already used to start a game, nothing is written and that game comes back
+        with ``repeat`` set. Refused (BadRequest) while another game is being played.
+        """
+        key = check_key(key)
+        at = _now()
+
+        def work():
+            if key is not None:
+                found = self._entry_by_key(key)
+                if found is not None:
+                    if found.version != 1:
+                        raise KeyReused("the request key %r was already used for a move in game #%d, "
+                                        "not to start a game; send a new key" % (key, found.game))
+                    found.repeat = True
+                    game = self._game_row(found.game)
+                    game.repeat = True
+                    return game, found, None
+            active = self._active()
+            if active is not None:
+                raise BadRequest("game #%d (%s) is still being played; finish or abandon it before "
+                                 "starting another" % (active.id, active.engine))
+            cur = self._db.execute(
+                "INSERT INTO games (engine, options, players, created) VALUES (?, ?, ?, ?)",
+                (engine, _dumps(options), _dumps(players), at))
+            game_id = cur.lastrowid
+            event = self._insert_event(at, GAME_STARTED, {"game": game_id, "engine": engine, "version": 1,
+                                                          "players": players, "options": options,
+                                                          "said": setup_entry.get("said", "")})
+            self._db.execute("INSERT INTO game_entries (game, version, entry, key, event, created) "
+                             "VALUES (?, 1, ?, ?, ?, ?)", (game_id, _dumps(setup_entry), key, event.id, at))
+            return (self._game_row(game_id), Entry(game_id, 1, setup_entry, key, event.id, at), event)
+
+        return self._write(work)
+
+    def append_entry(self, game_id, expected_version, entry, key=None):
+        """Append ``entry`` as version ``expected_version + 1`` of the game; returns (Entry, Event).
+
+        In one transaction: a key already used returns the entry it wrote (``repeat`` set, no
+        Event, nothing written); a game not being played is refused (GameNotActive); a game no
+        longer at ``expected_version`` is refused (StaleVersion). Committed before returning.
+        """
+        key = check_key(key)
+        at = _now()
+
+        def work():
+            if key is not None:
+                found = self._entry_by_key(key)
+                if found is not None:
+                    if found.game != game_id:
+                        raise KeyReused("the request key %r was already used in game #%d; send a new key"
+                                        % (key, found.game))
+                    found.repeat = True
+                    return found, None
+            game = self._game_row(game_id)
+            if game is None or game.status != "active":
+                raise GameNotActive("game #%s is %s; start a game or pick the one being played"
+                                    % (game_id, "not in the store" if game is None else game.status))
+            if game.version != expected_version:
+                raise StaleVersion("game #%d is at version %d, not %s: someone else acted first; look "
+                                   "again and retry" % (game_id, game.version, expected_version),
+                                   game_id, expected_version, game.version)
+            version = expected_version + 1
+            event = self._insert_event(at, GAME_CHANGED, {"game": game_id, "engine": game.engine,
+                                                          "version": version, "kind": entry.get("type"),
+                                                          "said": entry.get("said", "")})
+            self._db.execute("INSERT INTO game_entries (game, version, entry, key, event, created) "
+                             "VALUES (?, ?, ?, ?, ?, ?)", (game_id, version, _dumps(entry), key, event.id, at))
+            return Entry(game_id, version, entry, key, event.id, at), event
+
+        return self._write(work)
+
+    def end_game(self, game_id, expected_version, status, winners=None, final=None, key=None):
+        """Close a game as finished or abandoned, with its winners and final table; returns
+        (Game, Event or None). A key already used to close a game returns that game unchanged."""
+        if status not in GAME_ENDED:
+            raise ValueError("a game ends finished or abandoned, not %r" % (status,))
+        key = check_key(key)
+        at = _now()
+
+        def work():
+            if key is not None:
+                row = self._db.execute(_GAME_COLUMNS + "WHERE g.end_key = ?", (key,)).fetchone()
+                if row is not None:
+                    game = _game(row)
+                    game.repeat = True
+                    return game, None
+            game = self._game_row(game_id)
+            if game is None or game.status != "active":
+                raise GameNotActive("game #%s is %s, so it can't be %s"
+                                    % (game_id, "not in the store" if game is None else "already " + game.status,
+                                       status))
+            if game.version != expected_version:
+                raise StaleVersion("game #%d is at version %d, not %s: someone else acted first; look "
+                                   "again and retry" % (game_id, game.version, expected_version),
+                                   game_id, expected_version, game.version)
+            event = self._insert_event(at, GAME_ENDED[status], {"game": game_id, "engine": game.engine,
+                                                                "version": game.version, "status": status,
+                                                                "winners": winners})
+            self._db.execute("UPDATE games SET status = ?, ended = ?, winners = ?, final = ?, end_key = ? "
+                             "WHERE id = ?", (status, at, _dumps(winners), _dumps(final), key, game_id))
+            return self._game_row(game_id), event
+
+        return self._write(work)
+
+    # ------------------------------------------------------------ reading
+
+    def _entry_by_key(self, key):
+        row = self._db.execute("SELECT game, version, entry, key, event, created FROM game_entries "
+                               "WHERE key = ?", (key,)).fetchone()
+        return None if row is None else Entry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
+
+    def _game_row(self, game_id):
+        row = self._db.execute(_GAME_COLUMNS + "WHERE g.id = ?", (game_id,)).fetchone()
+        return None if row is None else _game(row)
+
+    def _active(self):
+        row = self._db.execute(_GAME_COLUMNS + "WHERE g.status = 'active'").fetchone()
+        return None if row is None else _game(row)
+
+    def entry_by_key(self, key):
+        with self._lock:
+            return self._entry_by_key(key)
+
+    def game(self, game_id):
+        with self._lock:
+            return self._game_row(game_id)
+
+    def game_by_end_key(self, key):
+        """The game a request with this key finished or abandoned, or None."""
+        with self._lock:
+            row = self._db.execute(_GAME_COLUMNS + "WHERE g.end_key = ?", (key,)).fetchone()
+        return None if row is None else _game(row)
+
+    def active_game(self):
+        """The game being played, or None."""
+        with self._lock:
+            return self._active()
+
+    def games(self, statuses=("finished", "abandoned"), limit=100):
+        """Games with one of ``statuses``, the newest first."""
+        marks = ", ".join("?" for _ in statuses)
+        with self._lock:
+            rows = self._db.execute(_GAME_COLUMNS + "WHERE g.status IN (%s) ORDER BY g.id DESC LIMIT ?" % marks,
+                                    (*statuses, limit)).fetchall()
+        return [_game(r) for r in rows]
+
+    def entries(self, game_id):
+        """A game's entries, version 1 first."""
+        with self._lock:
+            rows = self._db.execute("SELECT game, version, entry, key, event, created FROM game_entries "
+                                    "WHERE game = ? ORDER BY version", (game_id,)).fetchall()
+        return [Entry(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5]) for r in rows]
 
     def _rows(self, sql, args):
         with self._lock:
@@ -102,3 +425,9 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT MAX(id) FROM events").fetchone()
         return row[0] or 0
+
+    def integrity(self):
+        """SQLite's own check of the file: "ok", or what it found."""
+        with self._lock:
+            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        return "; ".join(r[0] for r in rows)
