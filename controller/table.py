@@ -1,29 +1,41 @@
-"""The table: the one place that applies what happens (a dialed digit, a hook change) to the
-game, stores it and tells every tablet.
+"""The table: the one place that applies what happens (a dialed digit, a hook change, a move
+from a tablet) to the game, stores it and tells every tablet.
 
 Order for anything that changes state: decide (pure), append to the store (durable), then
-publish on the bus. A tablet therefore never sees something the store could lose.
+publish on the bus. A tablet therefore never sees something the store could lose. One lock
+covers the append and the publish, so the bus hands out events in the order of their ids
+(a tablet's stream skips any id at or below the last it sent).
 """
 
 import logging
 import threading
 
+from .errors import NewsdeskError
+from .game_session import GameSession
+from .games import registry
+from .games.base import GameError
+
 log = logging.getLogger("newsdesk.table")
 
 VERDICT = "editor.verdict"
+GAME_REFUSED = "game.refused"
+# the game whose claims the editor on the phone decides
+EDITOR_GAME = "scoop1956"
 
 
 class Table:
-    def __init__(self, store, bus, editor, rng, hardware):
+    def __init__(self, store, bus, editor, rng, hardware, engines=None):
+        """``engines``: name -> engine module, for tests; the registry's lazy import by default."""
         self.store = store
         self.bus = bus
         self.editor = editor
         self._rng = rng
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
         last = store.latest(VERDICT)
         self._position = last[0].payload.get("position") if last else None
+        self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
 
     def on_dial_event(self, ev):
         """Called by the dial listener's thread for each decoded event."""
@@ -38,13 +50,33 @@ class Table:
             self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})
 
     def call_editor(self, digit):
+        """The editor's verdict on ``digit``: stored and shown whatever the game makes of it, then
+        handed to a SCOOP (1956) game being played."""
         with self._lock:
             verdict = self.editor.call(digit, self._position, self._rng)
             event = self.store.append(VERDICT, verdict.as_dict())
             self._position = verdict.position
-        log.info("dialed %d: the editor says %s", digit, verdict.signal)
-        self.bus.publish(event.as_dict())
+            log.info("dialed %d: the editor says %s", digit, verdict.signal)
+            self.bus.publish(event.as_dict())
+            self._verdict_to_game(verdict, event)
         return event
+
+    def _verdict_to_game(self, verdict, event):
+        if self.games.engine_name != EDITOR_GAME:
+            return None
+        action = {"type": "verdict", "signal": verdict.signal, "digit": verdict.digit}
+        try:
+            return self.games.act(action, self.games.version, key="%s:%d" % (VERDICT, event.id))
+        except (GameError, registry.EngineUnavailable) as e:
+            log.info("game #%s did not take the editor's %s on %d: %s",
+                     self.games.game_id, verdict.signal, verdict.digit, e)
+            self.bus.publish({"type": GAME_REFUSED, "data": {
+                "game": self.games.game_id, "verdict_id": event.id, "action": action,
+                "message": "The editor's %s was shown but not applied to the game: %s." % (verdict.signal, e)}})
+        except NewsdeskError:
+            log.exception("game #%s: applying the editor's %s on %d failed",
+                          self.games.game_id, verdict.signal, verdict.digit)
+        return None
 
     def recent_verdicts(self, limit=10):
         return [e.as_dict() for e in self.store.latest(VERDICT, limit)]
@@ -58,5 +90,7 @@ class Table:
                        "odds_note": "The editor's odds are newsdesk's own choice, not the 1956 original's."},
             "last_verdict": verdicts[0] if verdicts else None,
             "verdicts": verdicts,
+            "game": self.games.current(),
+            "engines": registry.catalogue(),
             "last_event_id": self.store.last_id(),
         }

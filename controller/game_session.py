@@ -1,0 +1,439 @@
+"""The game being played at the table, and the games kept after it.
+
+Every change follows one order: check the request (its idempotency key, then the version it was
+made on), let the engine decide, store the entry (committed), fold it into the state, and only
+then tell the tablets. The state is always the fold of the stored entries, so a restart resumes
+the unfinished game by folding them again.
+
+Undo and redo work like an editor's: undo takes back the newest move still in force, redo puts
+back the newest move undone, and a new move forgets what could have been redone (its events
+were decided on a state that no longer holds).
+"""
+
+import copy
+import csv
+import io
+import json
+import logging
+import threading
+from datetime import datetime
+
+from .errors import BadRequest
+from .games import base, registry
+from .games.ledger import TRANSFER, dollars
+from .standings import final_table
+from .store import GameNotActive, KeyReused, StaleVersion, check_key
+
+log = logging.getLogger("newsdesk.games")
+
+
+def stacks(entries):
+    """(done, undone): versions of the moves in force, oldest first, and of the moves that can
+    be redone, the next one to redo last. ``entries`` are (version, entry) pairs."""
+    done, undone = [], []
+    for version, entry in entries:
+        kind = entry.get("type")
+        if kind == "undo":
+            done.remove(entry["target"])
+            undone.append(entry["target"])
+        elif kind == "redo":
+            undone.remove(entry["target"])
+            done.append(entry["target"])
+        elif kind != "setup":
+            done.append(version)
+            undone.clear()
+    return done, undone
+
+
+def _plain(value):
+    """``value`` as it will read back from the store (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def describe(action, events, names):
+    """A move in plain words: who did what, and any money it moved."""
+    who = action.get("player")
+    what = str(action.get("type", "move")).replace("_", " ")
+    if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names):
+        what = "%s's %s" % (names[who], what)
+    details = ["%s %s" % (k, v) for k, v in action.items()
+               if k not in ("type", "player") and isinstance(v, (str, int, float)) and not isinstance(v, bool)]
+    text = "%s (%s)" % (what, ", ".join(details)) if details else what
+    money = ["%s paid %s %s" % (ev["from"], ev["to"], dollars(ev["amount"]))
+             for ev in events if ev.get("type") == TRANSFER]
+    return "; ".join([text] + money)
+
+
+def _csv_cell(text):
+    """A spreadsheet must not run a player's name as a formula."""
+    text = str(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+class GameSession:
+    """Holds the active game (at most one) and applies requests to it; thread-safe."""
+
+    def __init__(self, store, bus, rng, engines=None, lock=None):
+        """``engines``: name -> engine module, consulted before the registry (tests bring their own)."""
+        self.store = store
+        self.bus = bus
+        self._rng = rng
+        extra = dict(engines or {})
+        self._load = lambda name: extra[name] if name in extra else registry.load(name)
+        self._lock = lock or threading.RLock()
+        self._clear()
+        self.resume()
+
+    def _clear(self):
+        self._game = None
+        self._engine = None
+        self._entries = []
+        self._state = None
+        self._problem = None
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def version(self):
+        """The active game's version (its number of entries); 0 with no game."""
+        return len(self._entries)
+
+    @property
+    def state(self):
+        """The active game's folded state (None with no game); a copy, to look at."""
+        with self._lock:
+            return copy.deepcopy(self._state)
+
+    @property
+    def engine(self):
+        return self._engine
+
+    @property
+    def game_id(self):
+        return self._game.id if self._game else None
+
+    @property
+    def engine_name(self):
+        return self._game.engine if self._game else None
+
+    def resume(self):
+        """Load the unfinished game from the store and fold its entries; returns its id or None."""
+        with self._lock:
+            self._clear()
+            game = self.store.active_game()
+            if game is None:
+                return None
+            self._game = game
+            self._entries = [(e.version, e.entry) for e in self.store.entries(game.id)]
+            try:
+                self._engine = self._load(game.engine)
+                self._state = base.fold(self._engine, self._entries)
+            except Exception as e:
+                self._engine, self._state = None, None
+                self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another"
+                                 % (game.id, game.engine, e))
+                log.error("%s", self._problem)
+            return game.id
+
+    def current(self):
+        """What the panel shows of the active game, or None."""
+        with self._lock:
+            if self._game is None:
+                return None
+            out = {"id": self._game.id, "engine": self._game.engine, "version": self.version,
+                   "players": self._game.players, "options": self._game.options,
+                   "created": self._game.created, "problem": self._problem}
+            if self._problem:
+                return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
+            done, undone = stacks(self._entries)
+            said = dict(self._entries)
+            return dict(out, title=self._engine.TITLE, view=self._engine.view(self._state),
+                        offers=self._engine.offers(self._state),
+                        undo=said[done[-1]].get("said") if done else None,
+                        redo=said[undone[-1]].get("said") if undone else None)
+
+    def _names(self):
+        view = self._engine.view(self._state) if self._engine and self._state is not None else {}
+        players = view.get("players")
+        if isinstance(players, list) and all(isinstance(p, dict) and "name" in p for p in players):
+            return [str(p["name"]) for p in players]
+        return [str(p.get("name")) for p in self._game.players]
+
+    # ------------------------------------------------------------ checks
+
+    def _require(self):
+        if self._game is None:
+            raise GameNotActive("no game is being played; start one first")
+        if self._problem:
+            raise registry.EngineUnavailable(self._problem)
+
+    def _check_version(self, expected):
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            raise BadRequest("say which version of game #%d this tablet was showing (a whole number; "
+                             "the game is at version %d)" % (self._game.id, self.version))
+        if expected != self.version:
+            raise self._stale(expected)
+
+    def _stale(self, expected):
+        latest = self._entries[-1][1].get("said") if self._entries else None
+        return StaleVersion("game #%d has moved on since this tablet looked: it showed version %s, the "
+                            "game is at version %d (latest: %s). Look at the board again and retry"
+                            % (self._game.id, expected, self.version, latest or "the setup"),
+                            self._game.id, expected, self.version)
+
+    def _repeat(self, key, kind, action=None, found=None):
+        """The outcome of the request this key already made, or None if the key is new."""
+        found = found or self.store.entry_by_key(key)
+        if found is None:
+            return None
+        same = found.game == self.game_id and found.entry.get("type") == kind
+        if kind == "action":
+            same = same and found.entry.get("action") == _plain(action)
+        if not same:
+            raise KeyReused("the request key %r was already used for a different request (game #%d, "
+                            "version %d: %s); send a new key" % (key, found.game, found.version,
+                                                                found.entry.get("said", "")))
+        return self._outcome(found.version, found.entry, found.event_id, repeat=True)
+
+    def _append(self, expected, entry, key):
+        try:
+            return self.store.append_entry(self._game.id, expected, entry, key)
+        except (StaleVersion, GameNotActive):
+            # another writer got there first; take the store's word for the state, then refuse
+            game_id = self._game.id
+            self.resume()
+            if self._game is None or self._game.id != game_id:
+                raise GameNotActive("game #%d is no longer being played; look at the board again" % game_id)
+            raise self._stale(expected) from None
+
+    def _outcome(self, version, entry, event_id, repeat=False, game_id=None):
+        """What a request did: the entry it wrote (``entry``, ``said``) and, when its game is the
+        one being played, where that game is now (``version``, ``view``, ``offers``)."""
+        game_id = self.game_id if game_id is None else game_id
+        out = {"game": game_id, "entry": version, "said": entry.get("said", ""), "repeat": repeat,
+               "event_id": event_id}
+        current = self.current()
+        if current is not None and current["id"] == game_id:
+            out.update(engine=current["engine"], version=current["version"], view=current["view"],
+                       offers=current["offers"], undo=current["undo"], redo=current["redo"])
+        return out
+
+    def _publish(self, event, **extra):
+        message = event.as_dict()
+        message["data"] = dict(event.payload, **extra)
+        self.bus.publish(message)
+
+    def _announce(self, event):
+        current = self.current()
+        self._publish(event, view=current["view"], offers=current["offers"],
+                      undo=current["undo"], redo=current["redo"])
+
+    # ------------------------------------------------------------ changing
+
+    def start(self, engine_name, players, options=None, key=None):
+        """Set up a new game of ``engine_name``; refused while another is being played."""
+        with self._lock:
+            key = check_key(key)
+            if not isinstance(engine_name, str):
+                raise BadRequest("say which game to start: one of %s" % ", ".join(registry.names()))
+            if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+                raise BadRequest("players is a list of {\"name\": ..., \"colour\": ..., \"team\": ...}, "
+                                 "one per player at the table")
+            if options is None:
+                options = {}
+            if not isinstance(options, dict):
+                raise BadRequest("options is a JSON object of the game's settings (or leave it out)")
+            if key is not None:
+                found = self.store.entry_by_key(key)
+                if found is not None:
+                    game = self.store.game(found.game)
+                    if found.version != 1 or game.engine != engine_name:
+                        raise KeyReused("the request key %r was already used for a different request "
+                                        "(game #%d); send a new key" % (key, found.game))
+                    return self._outcome(1, found.entry, found.event_id, repeat=True, game_id=found.game)
+            if self._game is not None:
+                raise BadRequest("game #%d (%s) is still being played; finish or abandon it before "
+                                 "starting another" % (self._game.id, self._game.engine))
+            engine = self._load(engine_name)
+            players, options = _plain(players), _plain(options)
+            events = _plain(engine.setup(players, options))
+            names = ", ".join(str(p.get("name")) for p in players)
+            entry = {"type": "setup", "events": events,
+                     "said": "set up %s for %s" % (engine.TITLE, names or "nobody")}
+            game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
+            if event is None:      # the key was used between our look and the write
+                return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
+            self._game, self._engine, self._problem = game, engine, None
+            self._entries = [(1, entry)]
+            self._state = base.fold(engine, self._entries)
+            self._announce(event)
+            log.info("game #%d: %s", game.id, entry["said"])
+            return self._outcome(1, entry, event.id)
+
+    def act(self, action, expected_version, key=None):
+        """Apply one move a tablet (or the phone) asked for, made on ``expected_version``."""
+        with self._lock:
+            self._require()
+            key = check_key(key)
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+                raise BadRequest("an action is a JSON object with a \"type\", such as one of the "
+                                 "offers the panel shows")
+            if key is not None:
+                done = self._repeat(key, "action", action)
+                if done is not None:
+                    return done
+            self._check_version(expected_version)
+            action = _plain(action)
+            events = _plain(self._engine.decide(copy.deepcopy(self._state), action, self._rng))
+            if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
+                raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
+                                "not %r" % (self._game.engine, events))
+            entry = {"type": "action", "action": action, "events": events,
+                     "said": describe(action, events, self._names())}
+            stored, event = self._append(expected_version, entry, key)
+            if event is None:
+                return self._repeat(key, "action", action, found=stored)
+            state = self._state
+            for ev in events:
+                state = self._engine.apply(state, ev)
+            self._state = state
+            self._entries.append((stored.version, entry))
+            self._announce(event)
+            return self._outcome(stored.version, entry, event.id)
+
+    def undo(self, expected_version, key=None):
+        """Take back the newest move still in force; the outcome's "said" names it."""
+        return self._reverse("undo", expected_version, key)
+
+    def redo(self, expected_version, key=None):
+        """Put back the newest move undone, if nothing new was played since."""
+        return self._reverse("redo", expected_version, key)
+
+    def _reverse(self, kind, expected_version, key):
+        with self._lock:
+            self._require()
+            key = check_key(key)
+            if key is not None:
+                done = self._repeat(key, kind)
+                if done is not None:
+                    return done
+            self._check_version(expected_version)
+            done, undone = stacks(self._entries)
+            pool = done if kind == "undo" else undone
+            if not pool:
+                raise BadRequest("nothing to %s in game #%d: %s" % (kind, self._game.id, {
+                    "undo": "no move is in force since the setup",
+                    "redo": "no move was undone since the last one played"}[kind]))
+            target = pool[-1]
+            said = dict(self._entries)[target].get("said", "")
+            entry = {"type": kind, "target": target,
+                     "said": "%s version %d: %s" % ("undid" if kind == "undo" else "redid", target, said)}
+            base.effective(self._entries + [(self.version + 1, entry)])   # refuses a double undo
+            stored, event = self._append(expected_version, entry, key)
+            if event is None:
+                return self._repeat(key, kind, found=stored)
+            self._entries.append((stored.version, entry))
+            self._state = base.fold(self._engine, self._entries)
+            self._announce(event)
+            log.info("game #%d: %s", self._game.id, entry["said"])
+            return self._outcome(stored.version, entry, event.id)
+
+    def finish(self, expected_version, key=None):
+        """Keep the game as finished, with the winners the engine's view shows."""
+        with self._lock:
+            key = check_key(key)
+            if key is not None:
+                repeat = self._ended_by(key)
+                if repeat is not None:
+                    return repeat
+            self._require()
+            self._check_version(expected_version)
+            table = final_table(self._engine, self._state)
+            if not table["winners"]:
+                raise BadRequest("game #%d (%s) has no winner yet: play on, or abandon it"
+                                 % (self._game.id, self._engine.TITLE))
+            return self._end("finished", expected_version, table, key)
+
+    def abandon(self, expected_version, key=None):
+        """Stop the game without a winner; it is kept in the history as abandoned."""
+        with self._lock:
+            key = check_key(key)
+            if key is not None:
+                repeat = self._ended_by(key)
+                if repeat is not None:
+                    return repeat
+            if self._game is None:
+                raise GameNotActive("no game is being played, so there is nothing to abandon")
+            self._check_version(expected_version)
+            table = None
+            if not self._problem:
+                table = final_table(self._engine, self._state)
+                table["winners"] = []
+                for row in table["standings"]:
+                    row["winner"] = False
+            return self._end("abandoned", expected_version, table, key)
+
+    def _ended_by(self, key):
+        game = self.store.game_by_end_key(key)
+        return None if game is None else dict(self._summary(game), repeat=True)
+
+    def _end(self, status, expected_version, table, key):
+        try:
+            game, event = self.store.end_game(self._game.id, expected_version, status,
+                                              table["winners"] if table else [], table, key)
+        except StaleVersion:
+            self.resume()
+            raise self._stale(expected_version) from None
+        if event is None:
+            return dict(self._summary(game), repeat=True)
+        self._clear()
+        self._publish(event, final=table)
+        log.info("game #%d %s; winners: %s", game.id, status, ", ".join(game.winners or []) or "none")
+        return dict(self._summary(game), repeat=False)
+
+    # ------------------------------------------------------------ the games kept
+
+    def _summary(self, game):
+        final = game.final or {}
+        title = (final.get("view") or {}).get("title") or game.engine
+        return {"id": game.id, "engine": game.engine, "title": title, "status": game.status,
+                "created": game.created, "ended": game.ended, "version": game.version,
+                "players": [p.get("name") for p in game.players], "winners": game.winners or [],
+                "standings": final.get("standings")}
+
+    def history(self, limit=100):
+        """Finished and abandoned games, the newest first."""
+        return [self._summary(g) for g in self.store.games(limit=limit)]
+
+    def _kept(self, game_id):
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise BadRequest("a game is named by its number (a whole number), not %r" % (game_id,))
+        game = self.store.game(game_id)
+        if game is None:
+            raise BadRequest("there is no game #%d; the games kept are listed in the history" % game_id)
+        return game
+
+    def record(self, game_id):
+        """One game as kept: its summary, final table and what happened, move by move."""
+        game = self._kept(game_id)
+        log_ = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
+                 "at": e.created} for e in self.store.entries(game.id)]
+        return dict(self._summary(game), final=game.final, log=log_)
+
+    def export_csv(self, game_id):
+        """A finished game's final table as CSV: one row per player."""
+        game = self._kept(game_id)
+        if game.status == "active":
+            raise BadRequest("game #%d is still being played; finish or abandon it to export its table"
+                             % game.id)
+        summary = self._summary(game)
+        rows = summary["standings"] or [{"name": n, "score": None, "winner": False}
+                                         for n in summary["players"]]
+        date = datetime.fromisoformat(game.ended).astimezone().date().isoformat()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["game", "title", "date", "status", "player", "score", "winner"])
+        for row in rows:
+            writer.writerow([game.id, _csv_cell(summary["title"]), date, game.status, _csv_cell(row["name"]),
+                             "" if row["score"] is None else row["score"], "yes" if row["winner"] else "no"])
+        return out.getvalue()
