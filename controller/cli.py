@@ -62,6 +62,62 @@ def cmd_dial_replay(args):
     return status
 
 
+def cmd_dial_record(args):
+    import time
+
+    from .config import load_config
+    from .dial.recorder import Recorder
+    from .hw.phone import PhonePins
+    from .hw.pinfactory import choose_pin_factory, is_simulated
+    from .hw.simphone import SimulatedPhone
+    from .pinmap import load_pinmap
+
+    config = load_config(args.data)
+    dial_map = args.dial_map or config["dial_map"]
+    digits = [int(c) for c in (args.simulate or "") if c.isdigit()]
+    if args.simulate is not None and (not digits or len(digits) != len(args.simulate)):
+        print("newsdesk dial record: --simulate takes digits 0-9, e.g. --simulate 4711", file=sys.stderr)
+        return 2
+    factory, said = choose_pin_factory(config["pin_factory"])
+    if digits and not is_simulated(factory):
+        print("newsdesk dial record: --simulate needs simulated hardware (pin_factory=mock); this "
+              "is a real phone: just dial it", file=sys.stderr)
+        return 2
+    view = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    recorder = Recorder(view)
+    pins = PhonePins(load_pinmap(config["pinmap"] or None), recorder.edge, factory)
+    sim = None
+    try:
+        if digits:
+            sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none")
+        try:
+            f = open(args.file, "w", encoding="utf-8")
+        except OSError as e:
+            print("newsdesk dial record: can't write %s: %s" % (args.file, e.strerror), file=sys.stderr)
+            return 2
+        with f:
+            recorder.begin(f, dial_map=dial_map, initial=pins.states(),
+                           note="recorded by newsdesk dial record; pins: %s" % said)
+            view("recording to %s (%s); Ctrl-C stops" % (args.file, said))
+            end = None if args.seconds is None else time.monotonic() + args.seconds
+            if sim:
+                for d in digits:
+                    sim.dial(d)
+                sim.hang_up()
+            done = (lambda: time.monotonic() >= end) if end else (
+                (lambda: sim._actions.unfinished_tasks == 0) if sim else (lambda: False))
+            try:
+                rows = recorder.run(done)
+            except KeyboardInterrupt:
+                rows = recorder.writer.rows
+        view("%d edges written to %s; replay it with: newsdesk dial replay %s" % (rows, args.file, args.file))
+    finally:
+        if sim:
+            sim.close()
+        pins.close()
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="newsdesk", description=__doc__)
     parser.add_argument("--data", metavar="DIR",
@@ -85,6 +141,15 @@ def build_parser():
                         help="use the off-normal contact: auto (if the trace has it), wired, none")
     replay.add_argument("files", nargs="+", metavar="FILE")
     replay.set_defaults(func=cmd_dial_replay)
+    record = dial_sub.add_parser("record", help="record the phone's live contacts to a trace file, "
+                                                "showing each edge as it comes")
+    record.add_argument("file", metavar="FILE")
+    record.add_argument("--seconds", type=float, help="stop after this long (default: at Ctrl-C)")
+    record.add_argument("--dial-map", choices=DIAL_MAPS, default=None,
+                        help="for the live view (default: the dial_map setting)")
+    record.add_argument("--simulate", metavar="DIGITS",
+                        help="on simulated hardware, have the virtual phone dial these digits")
+    record.set_defaults(func=cmd_dial_record)
     return parser
 
 

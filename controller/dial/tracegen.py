@@ -1,0 +1,221 @@
+"""Realistic dial recordings, made up: what real, worn, dirty phones do, with the ground truth.
+
+The benchmark decodes hundreds of these and the property tests draw them by the thousand. Each
+condition in docs/dial-trace.md is a knob, so a test can turn one on alone. Seeded: the same
+``random.Random`` gives the same trace. Pure (no clock, no I/O).
+
+A trace is a person's session: lift the handset, dial some digits (a pause to re-wind between
+them, sometimes a hook flash or a pull without pulses), hang up.
+"""
+
+import random
+
+CHATTER_MAX = 0.0015  # seconds: "a toggle of a millisecond or so"
+
+from .dialmaps import DIAL_MAPS, pulses_for
+
+
+class Phone(object):
+    """One phone's character: how its dial runs and how dirty its contacts are."""
+
+    def __init__(self, pps=10.0, ratio=0.6, jitter=0.03, first_break=1.0, bounce=0.004,
+                 hook_bounce=0.012, chatter=0.0, spikes=0.0, offnormal=True, early_rest=False,
+                 dial_map="standard"):
+        self.pps = pps                  # pulses per second
+        self.ratio = ratio              # break / period
+        self.jitter = jitter            # per-pulse, as a fraction of the period
+        self.first_break = first_break  # the first break's length relative to the others
+        self.bounce = bounce            # seconds of toggling after each dial-contact edge (0: clean)
+        self.hook_bounce = hook_bounce
+        self.chatter = chatter          # chance of a ~1 ms toggle inside each break or make
+        self.spikes = spikes            # idle spikes per second on each line
+        self.offnormal = offnormal      # off-normal contacts wired
+        self.early_rest = early_rest    # off-normal reaches rest just before the last make
+        self.dial_map = dial_map
+
+    @classmethod
+    def random(cls, rng, dial_map=None, offnormal=None, pps=None):
+        """A phone from anywhere in the range real ones cover."""
+        return cls(pps=pps if pps is not None else rng.uniform(7.0, 13.0),
+                   ratio=rng.uniform(0.55, 0.72), jitter=rng.uniform(0.0, 0.04),
+                   first_break=rng.choice((1.0, rng.uniform(0.85, 0.9), rng.uniform(1.1, 1.15))),
+                   bounce=rng.uniform(0.0, 0.006), hook_bounce=rng.uniform(0.002, 0.02),
+                   chatter=rng.choice((0.0, 0.1, 0.3)), spikes=rng.choice((0.0, 0.5, 2.0)),
+                   offnormal=rng.random() < 0.5 if offnormal is None else offnormal,
+                   early_rest=rng.random() < 0.3,
+                   dial_map=dial_map or rng.choice(DIAL_MAPS))
+
+    def describe(self):
+        return ("%.1f pps, %d %% break, %s, %s" % (self.pps, round(self.ratio * 100), self.dial_map,
+                "off-normal wired" if self.offnormal else "no off-normal"))
+
+
+class Recording(object):
+    """Edges plus the truth: digits, each digit's last pulse edge, and the hook's states."""
+
+    def __init__(self, phone):
+        self.phone = phone
+        self.edges = []
+        self.digits = []
+        self.digit_end = []
+        self.hook = []
+
+    def sorted_edges(self):
+        """Edges in time order with each line's repeated levels removed (as a GPIO library gives)."""
+        out, level = [], {}
+        for t, line, state in sorted(self.edges, key=lambda e: e[0]):
+            if level.get(line, 0) != state:
+                level[line] = state
+                out.append((round(t, 6), line, state))
+        return out
+
+
+def _bouncy_edge(rng, edges, t, line, state, bounce):
+    """A contact meeting or leaving: the new level, then a few toggles back within ``bounce``."""
+    edges.append((t, line, state))
+    if bounce <= 0:
+        return
+    u = t
+    for _ in range(rng.randint(1, 4)):
+        u += rng.uniform(0.00005, bounce / 3)
+        if u - t > bounce:
+            break
+        edges.append((u, line, 1 - state))
+        u += rng.uniform(0.00003, 0.0008)
+        edges.append((u, line, state))
+
+
+def _chatter(rng, edges, start, end, line, level, chance):
+    """A dirty contact: a ~1 ms toggle inside a break or a make."""
+    if chance and rng.random() < chance and end - start > 0.012:
+        mid = rng.uniform(start + 0.005, end - 0.006)
+        edges.append((mid, line, 1 - level))
+        edges.append((mid + rng.uniform(0.0002, CHATTER_MAX), line, level))
+
+
+def dial_digit(rng, rec, t, digit, hold=None):
+    """One digit, the finger pulling the dial from ``t``; returns when the dial is back at rest."""
+    p = rec.phone
+    n = pulses_for(digit, p.dial_map)
+    period = 1.0 / p.pps
+    edges = rec.edges
+    if p.offnormal:
+        _bouncy_edge(rng, edges, t, "offnormal", 1, p.bounce)
+    t += rng.uniform(0.25, 0.7) if hold is None else hold   # the pull round to the finger stop
+    last_make = None
+    for i in range(n):
+        brk = period * (p.ratio + rng.uniform(-p.jitter, p.jitter))
+        if i == 0:
+            brk *= p.first_break
+        _bouncy_edge(rng, edges, t, "pulse", 1, p.bounce)
+        _chatter(rng, edges, t, t + brk, "pulse", 1, p.chatter)
+        t += brk
+        _bouncy_edge(rng, edges, t, "pulse", 0, p.bounce)
+        last_make = t
+        make = period * (1 - p.ratio + rng.uniform(-p.jitter, p.jitter))
+        if i < n - 1:
+            _chatter(rng, edges, t, t + make, "pulse", 0, p.chatter)
+        t += make
+    rec.digits.append(digit)
+    rec.digit_end.append(round(last_make, 6))
+    if p.offnormal:
+        if p.early_rest:
+            rest = last_make - rng.uniform(0.001, 0.006)
+        else:
+            rest = last_make + rng.uniform(0.15, 0.35)
+        _bouncy_edge(rng, edges, rest, "offnormal", 0, p.bounce)
+        return max(t, rest + 0.01)
+    return t
+
+
+def pull_without_pulses(rng, rec, t):
+    """A dial pulled a little and let go: the off-normal contact moves, no pulse is sent."""
+    if rec.phone.offnormal:
+        _bouncy_edge(rng, rec.edges, t, "offnormal", 1, rec.phone.bounce)
+        t += rng.uniform(0.1, 0.3)
+        _bouncy_edge(rng, rec.edges, t, "offnormal", 0, rec.phone.bounce)
+    return t + 0.05
+
+
+def _hook(rng, rec, t, state):
+    _bouncy_edge(rng, rec.edges, t, "hook", state, rec.phone.hook_bounce)
+    rec.hook.append("off" if state else "on")
+
+
+def _spikes(rng, rec, start, end):
+    """Isolated sub-millisecond spikes on idle lines."""
+    if not rec.phone.spikes:
+        return
+    for line in ("pulse", "hook") + (("offnormal",) if rec.phone.offnormal else ()):
+        t = start
+        while True:
+            t += rng.expovariate(rec.phone.spikes)
+            if t >= end:
+                break
+            rec._spike_times.append((t, line))
+
+
+def session(rng, phone=None, digits=None, flashes=True, pulls=True):
+    """A whole call: lift, dial ``digits`` (random if None), maybe flash or pull, hang up."""
+    phone = phone or Phone.random(rng)
+    rec = Recording(phone)
+    rec._spike_times = []
+    t = rng.uniform(0.3, 1.0)
+    start = t
+    _hook(rng, rec, t, 1)
+    t += rng.uniform(0.6, 1.5)
+    digits = [rng.randrange(10) for _ in range(rng.randint(1, 6))] if digits is None else digits
+    busy = []   # (start, end, line) spans where a spike would touch a moving contact
+    for i, d in enumerate(digits):
+        if pulls and phone.offnormal and rng.random() < 0.1:
+            t = pull_without_pulses(rng, rec, t) + rng.uniform(0.4, 0.8)
+        begin = t
+        t = dial_digit(rng, rec, t, d)
+        busy.append((begin - 0.02, t + 0.02))
+        t += rng.uniform(0.4, 1.8)     # the finger goes back to the next hole
+        if flashes and i < len(digits) - 1 and rng.random() < 0.15:
+            _hook(rng, rec, t, 0)
+            t += rng.uniform(0.15, 0.8)   # a flash: the cradle tapped
+            _hook(rng, rec, t, 1)
+            busy.append((t - 0.9, t + 0.05))
+            t += rng.uniform(0.6, 1.2)
+    _hook(rng, rec, t, 0)
+    end = t + rng.uniform(0.3, 1.0)
+    _spikes(rng, rec, start, end)
+    for s, line in rec._spike_times:
+        if line != "hook" and any(a <= s <= b for a, b in busy):
+            continue
+        if any(e[1] == line and abs(s - e[0]) < 0.05 for e in rec.edges):
+            continue   # isolated: nowhere near another edge of that line
+        level = _level_at(rec.edges, line, s)
+        width = rng.uniform(0.00005, 0.0008)
+        rec.edges.append((s, line, 1 - level))
+        rec.edges.append((s + width, line, level))
+    del rec._spike_times
+    return rec
+
+
+def _level_at(edges, line, t):
+    level, when = 0, -1.0
+    for e in edges:
+        if e[1] == line and when <= e[0] <= t:
+            level, when = e[2], e[0]
+    return level
+
+
+def to_csv(rec):
+    """The recording in the trace format (docs/dial-trace.md)."""
+    p = rec.phone
+    rows = ["# newsdesk dial trace v1",
+            "# generated: %s" % p.describe(),
+            "# dial-map: %s" % p.dial_map,
+            "# off-normal contacts: %s" % ("wired" if p.offnormal else "not wired"),
+            "t,line,state"]
+    rows += ["%.6f,%s,%d" % e for e in rec.sorted_edges()]
+    return "\n".join(rows) + "\n"
+
+
+def corpus(seed, count, **phone_kw):
+    """``count`` sessions from one seed, each on its own random phone."""
+    rng = random.Random(seed)
+    return [session(rng, Phone.random(rng, **phone_kw)) for _ in range(count)]

@@ -1,0 +1,214 @@
+"""The dial decoder against what real contacts do (docs/dial-trace.md), case by case and by property."""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from controller.dial import tracegen
+from controller.dial.decoder import DialDecoder
+from controller.dial.dialmaps import DIAL_MAPS, pulses_for
+from controller.dial.trace import parse_trace, replay
+from conftest import shared_dir
+
+
+def decode(edges, **kw):
+    return replay(edges, **kw)
+
+
+def digits(events):
+    return [e.value for e in events if e.kind == "digit"]
+
+
+def hooks(events):
+    return [e.value for e in events if e.kind == "hook"]
+
+
+def clean_train(t, n, pps=10.0, ratio=0.6):
+    edges, period = [], 1.0 / pps
+    for _ in range(n):
+        edges += [(t, "pulse", 1), (t + period * ratio, "pulse", 0)]
+        t += period
+    return edges, edges[-1][0]
+
+
+def test_the_shared_example_traces_decode_to_their_ground_truth():
+    traces = shared_dir() / "traces"
+    for line in (traces / "expected.jsonl").read_text().splitlines():
+        want = json.loads(line)
+        trace = parse_trace((traces / want["name"]).read_text(), want["name"])
+        events = replay(trace.edges, dial_map=want["map"])
+        assert digits(events) == want["digits"], want["name"]
+        assert hooks(events) == want["hook"], want["name"]
+        for ev, end in zip([e for e in events if e.kind == "digit"], want["digit_end"]):
+            assert end <= ev.t < end + 0.15, (want["name"], ev.t, end)
+
+
+@pytest.mark.parametrize("dial_map", DIAL_MAPS)
+def test_every_digit_on_every_dial_map(dial_map):
+    for digit in range(10):
+        edges, last = clean_train(1.0, pulses_for(digit, dial_map))
+        events = decode(edges, dial_map=dial_map)
+        assert digits(events) == [digit]
+        ev = events[0]
+        assert ev.pulses == pulses_for(digit, dial_map) and ev.last_edge == pytest.approx(last)
+
+
+def test_a_digit_is_decided_soon_after_its_last_make_and_never_before():
+    """No off-normal: the make after the last break must clearly outlast the dial's makes (40 ms
+    at 10 pps, 60/40), so the digit comes about 1.5 makes later - far sooner than 300 ms."""
+    edges, last = clean_train(1.0, 5)
+    ev = decode(edges)[0]
+    assert last + 0.040 < ev.t < last + 0.080
+
+
+def test_a_one_pulse_digit_waits_safely_then_learns_the_dial():
+    edges, last = clean_train(1.0, 1)
+    first = decode(edges)[0]
+    assert first.value == 1 and last + 0.040 < first.t <= last + 0.25
+    # after a longer digit from the same dial, a one-pulse digit is decided as fast as the rest
+    more, _ = clean_train(3.0, 4)
+    one, last_one = clean_train(5.0, 1)
+    ev = [e for e in decode(edges + more + one) if e.kind == "digit"][-1]
+    assert ev.value == 1 and ev.t - last_one < 0.070
+
+
+def test_two_digits_half_a_second_apart_are_not_merged():
+    a, _ = clean_train(1.0, 3)
+    b, _ = clean_train(a[-1][0] + 0.4, 2)
+    assert digits(decode(a + b)) == [3, 2]
+
+
+def test_bounce_on_every_edge_is_not_counted():
+    edges = []
+    for t, line, state in clean_train(1.0, 4)[0]:
+        edges += [(t, line, state), (t + 0.0007, line, 1 - state), (t + 0.0011, line, state),
+                  (t + 0.0024, line, 1 - state), (t + 0.0030, line, state)]
+    assert digits(decode(edges)) == [4]
+
+
+def test_chatter_inside_breaks_and_makes_is_ignored():
+    edges, _ = clean_train(1.0, 3)
+    dirty = list(edges)
+    for t, line, state in edges:
+        dirty += [(t + 0.020, line, 1 - state), (t + 0.021, line, state)]
+    assert digits(decode(sorted(dirty))) == [3]
+
+
+def test_off_normal_ends_the_digit_at_once_even_when_it_rests_just_before_the_last_make():
+    train, last = clean_train(1.3, 6)
+    edges = [(1.0, "offnormal", 1)] + train + [(last - 0.003, "offnormal", 0)]
+    ev = decode(sorted(edges))[0]
+    assert ev.value == 6 and last <= ev.t < last + 0.010
+
+
+def test_off_normal_resting_late_does_not_delay_the_digit():
+    train, last = clean_train(1.3, 6)
+    edges = [(1.0, "offnormal", 1)] + train + [(last + 0.300, "offnormal", 0)]
+    ev = decode(edges)[0]
+    assert ev.value == 6 and ev.t < last + 0.080
+
+
+def test_a_pull_without_pulses_is_no_digit():
+    events = decode([(1.0, "hook", 1), (2.0, "offnormal", 1), (2.2, "offnormal", 0)])
+    assert digits(events) == [] and hooks(events) == ["off"]
+
+
+def test_a_hook_flash_is_an_on_then_an_off_and_hook_bounce_is_filtered():
+    edges = [(1.0, "hook", 1), (1.002, "hook", 0), (1.004, "hook", 1),
+             (3.0, "hook", 0), (3.001, "hook", 1), (3.003, "hook", 0),
+             (3.4, "hook", 1), (3.405, "hook", 0), (3.407, "hook", 1)]
+    assert hooks(decode(edges)) == ["off", "on", "off"]
+
+
+def test_a_stuck_open_pulse_line_is_a_fault_not_a_digit():
+    events = decode([(1.0, "pulse", 1), (5.0, "pulse", 0)])
+    assert digits(events) == []
+    kinds = [e.kind for e in events]
+    assert kinds == ["fault", "fault_cleared"] and "pulse contacts" in events[0].value
+
+
+def test_more_pulses_than_any_digit_is_a_fault():
+    edges, _ = clean_train(1.0, 12)
+    events = decode(edges)
+    assert digits(events) == [] and events[0].kind == "fault" and "12 pulses" in events[0].value
+
+
+def test_integer_microseconds_decode_exactly_like_float_seconds():
+    rng = random.Random(5)
+    for _ in range(20):
+        rec = tracegen.session(rng)
+        edges = rec.sorted_edges()
+        floats = decode(edges, dial_map=rec.phone.dial_map)
+        micros = decode([(int(round(t * 1e6)), line, s) for t, line, s in edges],
+                        decoder=DialDecoder(dial_map=rec.phone.dial_map, ticks_per_second=1000000))
+        assert [(e.kind, e.value) for e in micros] == [(e.kind, e.value) for e in floats]
+        for a, b in zip(micros, floats):
+            assert abs(a.t / 1e6 - b.t) < 2e-6
+
+
+def test_bad_edges_are_refused_with_a_value_error():
+    d = DialDecoder()
+    with pytest.raises(ValueError, match="unknown line"):
+        d.feed(1.0, "bell", 1)
+    with pytest.raises(ValueError, match="0 or 1"):
+        d.feed(1.0, "pulse", 2)
+    d.feed(2.0, "pulse", 1)
+    with pytest.raises(ValueError, match="time order"):
+        d.feed(1.0, "pulse", 0)
+    with pytest.raises(ValueError, match="unknown dial map"):
+        DialDecoder(dial_map="mars")
+
+
+# ---------------------------------------------------------------- properties
+
+phones = st.builds(
+    tracegen.Phone,
+    pps=st.floats(7.0, 13.0), ratio=st.floats(0.55, 0.72), jitter=st.floats(0.0, 0.04),
+    first_break=st.sampled_from([0.85, 0.9, 1.0, 1.1, 1.15]), bounce=st.floats(0.0, 0.006),
+    hook_bounce=st.floats(0.001, 0.02), chatter=st.sampled_from([0.0, 0.2, 0.5]),
+    spikes=st.sampled_from([0.0, 1.0, 3.0]), offnormal=st.booleans(), early_rest=st.booleans(),
+    dial_map=st.sampled_from(DIAL_MAPS))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(phone=phones, seed=st.integers(0, 2**32 - 1),
+       dialed=st.lists(st.integers(0, 9), min_size=1, max_size=5))
+def test_generated_sessions_decode_right_and_on_time(phone, seed, dialed):
+    rec = tracegen.session(random.Random(seed), phone, digits=dialed)
+    events = decode(rec.sorted_edges(), dial_map=phone.dial_map)
+    found = [e for e in events if e.kind == "digit"]
+    assert [e.value for e in found] == dialed
+    assert hooks(events) == rec.hook
+    for ev, end in zip(found, rec.digit_end):
+        assert end <= ev.t <= end + 0.26      # never before the last pulse; never slow
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), spikes=st.floats(0.5, 20.0), chatter_at=st.lists(
+    st.tuples(st.floats(0.0, 30.0), st.floats(0.00005, 0.0025)), max_size=30))
+def test_spikes_and_chatter_alone_never_make_a_digit(seed, spikes, chatter_at):
+    rng = random.Random(seed)
+    edges = []
+    for line in ("pulse", "offnormal", "hook"):
+        t = 0.0
+        while t < 30.0:
+            t += rng.expovariate(spikes)
+            edges += [(t, line, 1), (t + rng.uniform(0.00005, 0.0009), line, 0)]
+    for t, width in chatter_at:
+        edges += [(t, "pulse", 1), (t + width, "pulse", 0)]
+    events = decode(sorted(edges))
+    assert digits(events) == [] and hooks(events) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1e4, allow_nan=False), st.sampled_from(["hook", "pulse", "offnormal"]),
+                          st.integers(0, 1)), max_size=200),
+       st.sampled_from(DIAL_MAPS), st.sampled_from([True, False, "auto"]))
+def test_no_sequence_of_edges_crashes_the_decoder(edges, dial_map, offnormal):
+    events = decode(sorted(edges), dial_map=dial_map, offnormal=offnormal)
+    times = [e.t for e in events]
+    assert times == sorted(times)
+    assert all(e.kind in ("digit", "hook", "fault", "fault_cleared") for e in events)
+    assert all(0 <= e.value <= 9 for e in events if e.kind == "digit")
