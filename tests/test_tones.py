@@ -1,5 +1,5 @@
-from controller.audio.tones import (PLANS, RATE, VERDICT_NOTES, call_progress, goertzel_power, tone,
-                                    verdict_figure, wav_bytes)
+from controller.audio.tones import (PLANS, RATE, VERDICT_NOTES, call_progress, goertzel_power, loop,
+                                    pcm_bytes, read_wav, tone, verdict_figure, wav_bytes)
 
 
 def _strongest(samples, candidates):
@@ -46,3 +46,76 @@ def test_unknown_tone_is_refused():
     with pytest.raises(ValueError, match="no 'hum' tone"):
         call_progress("hum", 1.0)
     assert "uk" in PLANS
+
+
+def _loud_windows(samples, window_s=0.05):
+    window = int(window_s * RATE)
+    return [max(abs(x) for x in samples[i:i + window]) > 1000 for i in range(0, len(samples), window)]
+
+
+def test_uk_ringback_is_the_double_ring_at_400_and_450_hz():
+    s = call_progress("ringback", 3.0, plan="uk")
+    # 0.4 on, 0.2 off, 0.4 on, 2.0 off: in 50 ms windows
+    assert _loud_windows(s) == [True] * 8 + [False] * 4 + [True] * 8 + [False] * 40
+    assert set(_strongest(s[:int(0.4 * RATE)], [350.0, 400.0, 440.0, 450.0, 480.0])[:2]) == {400.0, 450.0}
+
+
+def test_uk_busy_is_one_400_hz_tone_three_eighths_on_and_off():
+    s = call_progress("busy", 1.5, plan="uk")
+    on = s[:int(0.375 * RATE)]
+    assert _strongest(on, [350.0, 400.0, 450.0, 480.0])[0] == 400.0
+    assert max(abs(x) for x in s[int(0.38 * RATE):int(0.745 * RATE)]) == 0
+    assert max(abs(x) for x in s[int(0.76 * RATE):int(1.1 * RATE)]) > 1000
+
+
+def test_a_looped_continuous_tone_joins_without_a_click():
+    head, cycle = loop("dial")
+    stream = head + cycle + cycle
+    assert len(head) == len(cycle) == RATE
+    assert head[0] == 0 and abs(head[-1] - cycle[0]) < 2000     # no ramp down into the loop
+    # the biggest step between neighbouring samples anywhere (including the joins) is no bigger
+    # than inside the steady tone: no discontinuity
+    steps = [abs(b - a) for a, b in zip(stream, stream[1:])]
+    inner = max(abs(b - a) for a, b in zip(cycle, cycle[1:]))
+    assert max(steps) <= inner + 1
+    assert set(_strongest(stream, [350.0, 400.0, 440.0, 480.0])[:2]) == {350.0, 440.0}
+
+
+def test_a_looped_cadenced_tone_keeps_its_cadence_over_cycles():
+    head, cycle = loop("busy")
+    assert head == [] and len(cycle) == RATE
+    assert _loud_windows(cycle * 3) == ([True] * 10 + [False] * 10) * 3
+    head, cycle = loop("ringback", plan="uk")
+    assert len(cycle) == 3 * RATE
+
+
+def test_pcm_bytes_are_little_endian_16_bit():
+    assert pcm_bytes([1, -2, 32767]) == b"\x01\x00\xfe\xff\xff\x7f"
+
+
+def test_read_wav_takes_what_is_there_even_when_the_header_guessed_the_size():
+    samples = tone((440.0,), 0.05)
+    wav = wav_bytes(samples, rate=22050)
+    rate, pcm = read_wav(wav)
+    assert rate == 22050 and pcm == pcm_bytes(samples)
+    # espeak-ng writing to a pipe can't seek back: its sizes are placeholders
+    streamed = wav[:4] + b"\x24\xf0\xff\x7f" + wav[8:40] + b"\x00\xf0\xff\x7f" + wav[44:]
+    assert read_wav(streamed) == (22050, pcm_bytes(samples))
+
+
+def test_read_wav_refuses_what_it_cant_play():
+    import pytest
+    from controller.audio.errors import BadWav
+    with pytest.raises(BadWav, match="not a WAV"):
+        read_wav(b"hello")
+    stereo = bytearray(wav_bytes([0, 0]))
+    stereo[22] = 2
+    with pytest.raises(BadWav, match="2 channel"):
+        read_wav(bytes(stereo))
+
+
+def test_unknown_plans_are_a_config_error():
+    import pytest
+    from controller.errors import ConfigError
+    with pytest.raises(ConfigError, match="no tone plan 'mars'"):
+        loop("dial", plan="mars")

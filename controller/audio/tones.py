@@ -10,6 +10,9 @@ are the North American precise tone plan (newsdesk's default; a UK plan is inclu
 import math
 import struct
 
+from ..errors import ConfigError
+from .errors import BadWav
+
 RATE = 16000
 
 # name -> (frequencies in Hz, cadence as (on, off) seconds pairs; () = continuous)
@@ -35,37 +38,67 @@ VERDICT_NOTES = {
 }
 
 
-def tone(freqs, seconds, rate=RATE, level=0.3):
-    """Samples of the sum of ``freqs`` for ``seconds``, with 5 ms ramps so nothing clicks."""
+def tone(freqs, seconds, rate=RATE, level=0.3, ramp_in=True, ramp_out=True):
+    """Samples of the sum of ``freqs`` for ``seconds``, with 5 ms ramps so nothing clicks.
+
+    ``ramp_in=False`` / ``ramp_out=False`` leave an end at full level, for a piece that joins
+    another seamlessly (the repeating part of a continuous tone).
+    """
     n = int(round(seconds * rate))
     ramp = max(1, int(0.005 * rate))
     amp = level * 32767 / max(1, len(freqs))
     out = []
     for i in range(n):
-        env = min(1.0, i / ramp, (n - 1 - i) / ramp) if n > 2 * ramp else 1.0
+        env = 1.0
+        if n > 2 * ramp:
+            env = min(1.0, i / ramp if ramp_in else 1.0, (n - 1 - i) / ramp if ramp_out else 1.0)
         v = sum(math.sin(2 * math.pi * f * i / rate) for f in freqs)
         out.append(int(round(amp * env * v)))
     return out
 
 
 def silence(seconds, rate=RATE):
+    """Zero samples: the gaps of a cadence."""
     return [0] * int(round(seconds * rate))
 
 
 def call_progress(name, seconds, plan="north-america", rate=RATE):
     """``seconds`` of the named tone (dial, ringback, busy) with its cadence."""
-    try:
-        freqs, cadence = PLANS[plan][name]
-    except KeyError:
-        raise ValueError("no %r tone in the %r plan" % (name, plan)) from None
-    if not cadence:
+    freqs, steps = cadence(name, plan)
+    if not steps:
         return tone(freqs, seconds, rate)
     out = []
     total = int(round(seconds * rate))
     while len(out) < total:
-        for on, off in cadence:
+        for on, off in steps:
             out += tone(freqs, on, rate) + silence(off, rate)
     return out[:total]
+
+
+def cadence(name, plan="north-america"):
+    """The (frequencies, cadence) of a named tone; ConfigError (a ValueError) names what is missing."""
+    if plan not in PLANS:
+        raise ConfigError("no tone plan %r (plans: %s)" % (plan, ", ".join(sorted(PLANS))))
+    try:
+        return PLANS[plan][name]
+    except KeyError:
+        raise ConfigError("no %r tone in the %r plan" % (name, plan)) from None
+
+
+def loop(name, plan="north-america", rate=RATE):
+    """A tone that goes on until stopped, as ``(head, cycle)``: play ``head`` once, then
+    ``cycle`` over and over, and the result is the tone with its cadence from its start::
+
+        ringback  head = []            cycle = 2 s on, 4 s off (each burst ramped)
+        dial      head = 1 s ramped in cycle = 1 s at full level, joining itself seamlessly
+
+    A continuous tone's cycle is a whole second, so any whole-Hz frequency completes whole
+    periods in it and the joins don't click.
+    """
+    freqs, steps = cadence(name, plan)
+    if steps:
+        return [], call_progress(name, sum(on + off for on, off in steps), plan, rate)
+    return tone(freqs, 1.0, rate, ramp_out=False), tone(freqs, 1.0, rate, ramp_in=False, ramp_out=False)
 
 
 def verdict_figure(signal, rate=RATE):
@@ -74,12 +107,42 @@ def verdict_figure(signal, rate=RATE):
     return tone((a,), 0.25, rate) + silence(0.05, rate) + tone((b,), 0.4, rate)
 
 
+def pcm_bytes(samples):
+    """Samples as the little-endian 16-bit PCM that ``aplay -f S16_LE`` reads."""
+    return struct.pack("<%dh" % len(samples), *samples)
+
+
 def wav_bytes(samples, rate=RATE):
     """A complete mono 16-bit WAV file."""
-    data = struct.pack("<%dh" % len(samples), *samples)
+    data = pcm_bytes(samples)
     header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1,
                          rate, rate * 2, 2, 16, b"data", len(data))
     return header + data
+
+
+def read_wav(data):
+    """(rate, PCM bytes) of a mono 16-bit WAV file. The data chunk runs to the end of what is
+    there when its size says more: espeak-ng writing to a pipe can't go back to fill it in."""
+    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise BadWav("not a WAV file (%d bytes starting %r)" % (len(data), bytes(data[:12])))
+    pos, fmt = 12, None
+    while pos + 8 <= len(data):
+        kind, size = struct.unpack_from("<4sI", data, pos)
+        body = data[pos + 8:pos + 8 + size]
+        if kind == b"fmt ":
+            if len(body) < 16:
+                raise BadWav("the WAV file's fmt chunk is %d bytes, too short" % len(body))
+            fmt = struct.unpack_from("<HHIIHH", body)
+        elif kind == b"data":
+            if fmt is None:
+                raise BadWav("the WAV file has data before its fmt chunk")
+            encoding, channels, rate, _, _, bits = fmt
+            if encoding != 1 or channels != 1 or bits != 16:
+                raise BadWav("the WAV file is %d channel(s) of %d-bit format %d; newsdesk plays "
+                             "mono 16-bit PCM" % (channels, bits, encoding))
+            return rate, bytes(body[:len(body) - len(body) % 2])
+        pos += 8 + size + (size & 1)
+    raise BadWav("the WAV file has no data chunk")
 
 
 def goertzel_power(samples, freq, rate=RATE):
