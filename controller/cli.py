@@ -52,7 +52,10 @@ def cmd_dial_replay(args):
             print("newsdesk dial replay: %s" % e, file=sys.stderr)
             status = 2
             continue
-        events = replay(trace.edges, dial_map=dial_map, offnormal=offnormal, initial=trace.initial)
+        wired = offnormal
+        if wired == "auto" and trace.offnormal is not None:
+            wired = trace.offnormal   # the recording says whether the contact was connected
+        events = replay(trace.edges, dial_map=dial_map, offnormal=wired, initial=trace.initial)
         for ev in events:
             if ev.kind == "fault":
                 print("newsdesk dial replay: %s at t=%.3f: %s" % (trace.name, ev.t, ev.value), file=sys.stderr)

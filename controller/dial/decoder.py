@@ -41,7 +41,7 @@ HOOK, PULSE, OFFNORMAL = "hook", "pulse", "offnormal"
 LINES = (HOOK, PULSE, OFFNORMAL)
 
 # Seconds; scaled by ticks_per_second. Shortest real make is ~20 ms (13 pps, 72 % break).
-SETTLE = {PULSE: 0.004, OFFNORMAL: 0.008, HOOK: 0.015}
+SETTLE = {PULSE: 0.004, OFFNORMAL: 0.008, HOOK: 0.025}
 END_FACTOR = 1.5          # a make this much longer than the dial's makes ends the digit
 END_MARGIN = 0.004
 END_MIN = 0.025
