@@ -1,0 +1,126 @@
+"""The phone's bell: the pin map's ringer line, switched on and off in the ring cadence.
+
+The line enables a relay or a ring-generator module (never the bell itself: that takes some
+90 V AC). One cadence cycle, North American and British::
+
+    north-america  ┌──── 2 s ────┐                         ┌────
+                   ┘             └───────── 4 s ───────────┘
+    uk             ┌ 0.4 ┐     ┌ 0.4 ┐                     ┌──
+                   ┘     └ 0.2 ┘     └─────── 2.0 ─────────┘
+
+A small thread walks the cadence and waits on an Event, so ``stop()`` silences the bell at once
+(mid-ring too). ``wait`` can be handed in: tests pass one that moves a fake clock instead of
+sleeping, and read the cadence back from the mock pin's state history.
+"""
+
+import logging
+import threading
+
+from gpiozero import OutputDevice
+
+from ..errors import BadRequest, ConfigError, PinMapError
+
+log = logging.getLogger("newsdesk.hw")
+
+# (on, off) seconds pairs of one cycle
+CADENCES = {
+    "north-america": ((2.0, 4.0),),
+    "uk": ((0.4, 0.2), (0.4, 2.0)),
+}
+MAX_RINGS = 100
+
+
+def _cadence(cadence):
+    if isinstance(cadence, str):
+        try:
+            return CADENCES[cadence]
+        except KeyError:
+            raise ConfigError("no ring cadence %r (cadences: %s)"
+                              % (cadence, ", ".join(sorted(CADENCES)))) from None
+    try:
+        steps = tuple((float(on), float(off)) for on, off in cadence)
+    except (TypeError, ValueError):
+        raise ConfigError("a ring cadence is (on, off) pairs of seconds, got %r" % (cadence,)) from None
+    if not steps or any(not (0.05 <= on <= 10 and 0.05 <= off <= 30) for on, off in steps):
+        raise ConfigError("a ring cadence's steps must be 0.05-10 s on and 0.05-30 s off, got %r"
+                          % (cadence,))
+    return steps
+
+
+def _wait(stop, seconds):
+    return stop.wait(seconds)
+
+
+class Ringer:
+    """Rings the bell in ``cadence`` (a name from CADENCES, or (on, off) pairs) on the pin map's
+    ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` when None."""
+
+    __slots__ = ("cadence", "_device", "_wait", "_lock", "_thread", "_stop", "__weakref__")
+
+    def __init__(self, pinmap, pin_factory=None, cadence="north-america", wait=_wait):
+        self.cadence = _cadence(cadence)
+        spec = pinmap.line("ringer")
+        if spec.kind != "output":
+            raise PinMapError("%s: [pi.ringer] must be an output, it is %s" % (pinmap.source, spec.kind))
+        self._wait = wait
+        self._lock = threading.Lock()
+        self._thread = None
+        self._stop = None
+        self._device = OutputDevice(spec.bcm, active_high=spec.active_high, initial_value=False,
+                                    pin_factory=pin_factory)
+        log.info("ringer on %s (%s)", spec.gpio, "active high" if spec.active_high else "active low")
+
+    @property
+    def period(self):
+        """Seconds of one cycle of the cadence."""
+        return sum(on + off for on, off in self.cadence)
+
+    @property
+    def is_ringing(self):
+        with self._lock:
+            return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
+
+    @property
+    def pin(self):
+        return self._device.pin
+
+    def ring(self, times=None):
+        """Ring ``times`` cycles (1-100), or until stopped; a ring in progress starts over."""
+        if times is not None and (isinstance(times, bool) or not isinstance(times, int)
+                                  or not 1 <= times <= MAX_RINGS):
+            raise BadRequest("the phone rings 1 to %d times, or until answered; not %r" % (MAX_RINGS, times))
+        with self._lock:
+            self._halt()
+            self._stop = stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(times, stop), name="ringer",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self):
+        """Silence the bell now."""
+        with self._lock:
+            self._halt()
+
+    def close(self):
+        with self._lock:
+            self._halt()
+            self._device.close()
+
+    def _halt(self):
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+        if not self._device.closed:
+            self._device.off()
+
+    def _run(self, times, stop):
+        done = 0
+        while times is None or done < times:
+            for on, off in self.cadence:
+                self._device.on()
+                stopped = self._wait(stop, on)
+                self._device.off()
+                if stopped or self._wait(stop, off):
+                    return
+            done += 1

@@ -1,0 +1,132 @@
+import threading
+
+import pytest
+
+from controller.errors import BadRequest, ConfigError, PinMapError
+from controller.hw.ringer import CADENCES, Ringer
+from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
+from tests.conftest import FakeClock
+
+
+class FakeWait:
+    """Stands in for Event.wait: moves the fake clock the pin's timestamps read instead of sleeping.
+    After ``block_after`` waits it really waits on the stop event, so a test can stop the ringer
+    mid-cadence."""
+
+    def __init__(self, clock, block_after=None):
+        self.clock = clock
+        self.block_after = block_after
+        self.asked = []
+        self.blocking = threading.Event()
+
+    def __call__(self, stop, seconds):
+        if self.block_after is not None and len(self.asked) >= self.block_after:
+            self.blocking.set()
+            return stop.wait(5.0)
+        self.asked.append(seconds)
+        self.clock.t += seconds
+        return stop.is_set()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    c = FakeClock(0.0)
+    monkeypatch.setattr("gpiozero.pins.mock.monotonic", c)
+    return c
+
+
+def _history(pin):
+    """(seconds since the previous change, level) for each change after the first."""
+    return [(round(s.timestamp, 3), s.state) for s in pin.states[1:]]
+
+
+def _make(mock_factory, clock, **kw):
+    wait = FakeWait(clock, kw.pop("block_after", None))
+    ringer = Ringer(load_pinmap(), mock_factory, wait=wait, **kw)
+    ringer.pin.clear_states()
+    return ringer, wait
+
+
+def test_north_american_cadence_on_the_pin_maps_ringer_line(mock_factory, clock):
+    ringer, wait = _make(mock_factory, clock)
+    assert ringer.pin.info.name == load_pinmap().line("ringer").gpio
+    assert ringer.period == 6.0
+    ringer.ring(times=3)
+    ringer._thread.join(5)
+    assert not ringer.is_ringing
+    assert _history(ringer.pin) == [(0.0, True), (2.0, False)] + [(4.0, True), (2.0, False)] * 2
+    assert wait.asked == [2.0, 4.0] * 3
+    ringer.close()
+
+
+def test_uk_double_ring(mock_factory, clock):
+    ringer, wait = _make(mock_factory, clock, cadence="uk")
+    ringer.ring(times=2)
+    ringer._thread.join(5)
+    assert wait.asked == [0.4, 0.2, 0.4, 2.0] * 2
+    assert _history(ringer.pin) == [(0.0, True), (0.4, False), (0.2, True), (0.4, False),
+                                    (2.0, True), (0.4, False), (0.2, True), (0.4, False)]
+    assert ringer.period == 3.0
+    ringer.close()
+
+
+def test_ringing_until_stopped_stops_mid_ring_at_once(mock_factory, clock):
+    ringer, wait = _make(mock_factory, clock, block_after=4)     # on, off, on, off: then the third ring
+    ringer.ring()
+    assert wait.blocking.wait(5)
+    assert ringer.is_ringing and ringer.pin.state            # in the third ring
+    clock.t += 0.7
+    ringer.stop()
+    assert not ringer.is_ringing and not ringer.pin.state
+    assert _history(ringer.pin) == [(0.0, True), (2.0, False), (4.0, True), (2.0, False),
+                                    (4.0, True), (0.7, False)]
+    ringer.close()
+
+
+def test_ringing_again_starts_the_cadence_over(mock_factory, clock):
+    ringer, wait = _make(mock_factory, clock, block_after=1)
+    ringer.ring()
+    assert wait.blocking.wait(5)
+    ringer.ring()   # stops the first (it returns from its wait), starts a new one
+    assert wait.blocking.wait(5)
+    ringer.stop()
+    assert wait.asked == [2.0]
+    ringer.close()
+
+
+def test_an_active_low_ringer_is_driven_low_to_ring(mock_factory, clock):
+    text = DEFAULT_PINMAP.read_text().replace('bcm = 23\nactive_high = true', 'bcm = 23\nactive_high = false')
+    ringer = Ringer(parse_pinmap(text), mock_factory, wait=FakeWait(clock))
+    assert ringer.pin.state == 1          # idle: high, the relay off
+    ringer.pin.clear_states()
+    ringer.ring(times=1)
+    ringer._thread.join(5)
+    assert [s.state for s in ringer.pin.states] == [True, False, True]
+    ringer.close()
+
+
+def test_bad_requests_and_settings_are_refused_by_name(mock_factory, clock):
+    ringer, _ = _make(mock_factory, clock)
+    for times in (0, -1, 101, 2.5, True, "3"):
+        with pytest.raises(BadRequest, match="rings 1 to 100 times"):
+            ringer.ring(times)
+    ringer.close()
+    with pytest.raises(ConfigError, match="no ring cadence 'mars'"):
+        Ringer(load_pinmap(), mock_factory, cadence="mars")
+    with pytest.raises(ConfigError, match="must be 0.05-10 s on"):
+        Ringer(load_pinmap(), mock_factory, cadence=((0.0, 1.0),))
+    assert set(CADENCES) == {"north-america", "uk"}
+
+
+def test_a_ringer_line_that_is_an_input_is_a_pin_map_error(mock_factory):
+    text = DEFAULT_PINMAP.read_text().replace('[pi.ringer]\nkind = "output"\nbcm = 23\nactive_high = true',
+                        '[pi.ringer]\nbcm = 23\npull = "up"\nhigh_means = 0')
+    with pytest.raises(PinMapError, match=r"\[pi.ringer\] must be an output"):
+        Ringer(parse_pinmap(text), mock_factory)
+
+
+def test_closing_frees_the_pin(mock_factory, clock):
+    ringer, _ = _make(mock_factory, clock)
+    ringer.close()
+    again, _ = _make(mock_factory, clock)     # the pin can be taken again
+    again.close()
