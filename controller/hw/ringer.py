@@ -47,6 +47,13 @@ def _cadence(cadence):
     return steps
 
 
+def check_times(times):
+    """A ring count is 1-100 cycles, or None for until answered; BadRequest otherwise."""
+    if times is not None and (isinstance(times, bool) or not isinstance(times, int)
+                              or not 1 <= times <= MAX_RINGS):
+        raise BadRequest("the phone rings 1 to %d times, or until answered; not %r" % (MAX_RINGS, times))
+
+
 def _wait(stop, seconds):
     return stop.wait(seconds)
 
@@ -86,9 +93,7 @@ class Ringer:
 
     def ring(self, times=None):
         """Ring ``times`` cycles (1-100), or until stopped; a ring in progress starts over."""
-        if times is not None and (isinstance(times, bool) or not isinstance(times, int)
-                                  or not 1 <= times <= MAX_RINGS):
-            raise BadRequest("the phone rings 1 to %d times, or until answered; not %r" % (MAX_RINGS, times))
+        check_times(times)
         with self._lock:
             self._halt()
             self._stop = stop = threading.Event()

@@ -1,0 +1,204 @@
+"""The phone's sounds, live: what the phone and the editor do, turned into the handset's sound
+and the bell.
+
+A thin adapter around the pure CallProgress machine, like DialListener around the decoder: one
+worker thread owns the machine, takes inputs from a queue, reads the clock, and wakes at the
+machine's deadlines; it hands each Cue to the Player (the receiver) or the Ringer (the bell).
+
+Inputs, from any thread:
+
+* ``follow(bus)``: the table's "phone.hook", "phone.digit" and "editor.verdict" messages, read
+  by a small pump thread, so the table needs no change (or call ``on_dial_event`` and
+  ``on_verdict`` yourself; not both);
+* ``edge(t, line, state)``: the phone's raw contact edges (PhonePins' sink), so the dial tone
+  stops as the dial leaves rest, not a second later when the digit is decoded;
+* ``ring(times)`` / ``stop_ringing()``: the game wants the player to pick up.
+
+``notify`` (e.g. Bus.publish) hears {"type": "phone.sound", "data": {"receiver", "ringing",
+"verdict"}} at every change and {"type": "phone.answered"} when a ringing phone is picked up, so
+the panel's virtual phone can show what the handset would sound like.
+"""
+
+import logging
+import queue
+import threading
+import time
+
+from .audio.callprogress import CallProgress
+from .hw.ringer import check_times
+
+log = logging.getLogger("newsdesk.sounds")
+
+DIAL_LINES = ("pulse", "offnormal")
+
+
+class PhoneSounds:
+    """Drives ``player`` (a Player) and ``ringer`` (a Ringer, or None for a phone without a bell)
+    from the phone's events; closes both when closed."""
+
+    def __init__(self, player, ringer=None, progress=None, clock=time.monotonic, notify=None,
+                 poll=0.25):
+        self.player = player
+        self.ringer = ringer
+        self._cp = progress if progress is not None else CallProgress()
+        self._clock = clock
+        self._notify = notify
+        self._poll = poll
+        self._q = queue.Queue()
+        self._closing = threading.Event()
+        self._sub = None
+        self._pump = None
+        self.receiver = "silence"
+        self.ringing = False
+        self.verdict = None
+        self._worker = threading.Thread(target=self._run, name="phone-sounds", daemon=True)
+        self._worker.start()
+
+    # --- inputs (any thread) -------------------------------------------------------------------
+
+    def follow(self, bus):
+        """Take the phone's hook changes and digits and the editor's verdicts from ``bus``.
+        Subscribe before the dial listener starts, so a handset already lifted is heard."""
+        if self._sub is not None:
+            raise RuntimeError("PhoneSounds already follows a bus")
+        self._sub = bus.subscribe()
+        self._pump = threading.Thread(target=self._pump_bus, args=(self._sub,), name="phone-sounds-bus",
+                                      daemon=True)
+        self._pump.start()
+
+    def on_dial_event(self, ev):
+        """A DialEvent from the decoder (hook changes and digits; faults are not heard)."""
+        if ev.kind == "hook":
+            self._q.put(("hook", ev.value))
+        elif ev.kind == "digit":
+            self._q.put(("digit", ev.value))
+
+    def on_verdict(self, data):
+        """The editor's verdict, as the bus carries it: {"signal": ..., "message": ..., ...}."""
+        self._q.put(("verdict", data))
+
+    def edge(self, t, line, state):
+        """A raw contact edge: the dial leaving rest or breaking the line means dialing."""
+        if line in DIAL_LINES and state:
+            self._q.put(("moved",))
+
+    def ring(self, times=None):
+        """Ring ``times`` cycles (None: until lifted or stopped); a lifted handset can't ring.
+        Raises the ringer's BadRequest at once for a silly count."""
+        if self.ringer is None:
+            log.warning("asked to ring, but this phone has no ringer")
+            return
+        check_times(times)
+        self._q.put(("ring", times))
+
+    def stop_ringing(self):
+        self._q.put(("stop_ring",))
+
+    def wake(self):
+        """Look at the clock now (tests move a fake clock, then wake the worker)."""
+        self._q.put(("wake",))
+
+    def idle(self, timeout=5.0):
+        """Wait until everything handed in so far has been heard (for tests and the CLI);
+        False if that took longer than ``timeout``."""
+        done = threading.Event()
+        self._q.put(("sync", done))
+        return done.wait(timeout)
+
+    def close(self):
+        self._closing.set()
+        if self._pump is not None:
+            self._pump.join()
+            self._sub.close()
+        self._q.put(None)
+        self._worker.join()
+        try:
+            self.player.close()
+        finally:
+            if self.ringer is not None:
+                self.ringer.close()
+
+    # --- the worker ----------------------------------------------------------------------------
+
+    def _pump_bus(self, sub):
+        while not self._closing.is_set():
+            message = sub.get(timeout=self._poll)
+            if message is None:
+                continue
+            kind, data = message.get("type"), message.get("data") or {}
+            if kind == "phone.hook":
+                self._q.put(("hook", data.get("state")))
+            elif kind == "phone.digit":
+                self._q.put(("digit", data.get("digit")))
+            elif kind == "editor.verdict":
+                self._q.put(("verdict", data))
+
+    def _run(self):
+        while True:
+            deadline = self._cp.deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self._clock())
+            try:
+                item = self._q.get(timeout=timeout)
+            except queue.Empty:
+                item = ("wake",)
+            if item is None:
+                break
+            try:
+                self._perform(self._apply(item))
+            except Exception:
+                log.exception("phone sounds: handling %r failed", item)
+            if item[0] == "sync":
+                item[1].set()
+
+    def _apply(self, item):
+        kind = item[0]
+        if kind == "hook":
+            return self._cp.hook(self._clock(), item[1])
+        if kind == "moved":
+            return self._cp.dial_moved(self._clock())
+        if kind == "digit":
+            return self._cp.digit(self._clock(), item[1])
+        if kind == "verdict":
+            data = item[1]
+            if not self._cp.off_hook:
+                return self._cp.advance(self._clock())   # nobody listening: don't render it
+            clip = self.player.verdict_clip(data.get("signal"), data.get("message"))
+            return self._cp.verdict(self._clock(), clip, clip.seconds)
+        if kind == "ring":
+            times = item[1]
+            seconds = None if times is None else times * self.ringer.period
+            return self._cp.ring(self._clock(), times, seconds)
+        if kind == "stop_ring":
+            return self._cp.stop_ringing(self._clock())
+        return self._cp.advance(self._clock())
+
+    def _perform(self, cues):
+        for cue in cues:
+            log.debug("%s", cue)
+            if cue.channel == "receiver":
+                self.receiver = cue.sound
+                self.verdict = cue.item.label if cue.sound == "verdict" else None
+                self._safely("playing " + cue.sound, self.player.play, cue.sound, cue.item)
+            elif cue.sound == "ring":
+                self.ringing = True
+                self._safely("ringing the bell", self.ringer.ring, cue.item)
+            elif cue.sound == "quiet":
+                self.ringing = False
+                self._safely("stopping the bell", self.ringer.stop)
+            elif cue.sound == "answered":
+                self._tell({"type": "phone.answered", "data": {}})
+                continue
+            self._tell({"type": "phone.sound", "data": {"receiver": self.receiver, "ringing": self.ringing,
+                                                        "verdict": self.verdict}})
+
+    def _safely(self, what, action, *args):
+        """A sound device that fails must not stop the game: log it and go on."""
+        try:
+            action(*args)
+        except Exception:
+            log.exception("phone sounds: %s failed", what)
+
+    def _tell(self, message):
+        if self._notify is not None:
+            self._safely("telling the panel", self._notify, message)
+
