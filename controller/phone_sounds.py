@@ -134,6 +134,7 @@ class PhoneSounds:
                 self._q.put(("verdict", data))
 
     def _run(self):
+        self._safely("preparing the tones", self.player.warm)
         while True:
             deadline = self._cp.deadline()
             timeout = None if deadline is None else max(0.0, deadline - self._clock())

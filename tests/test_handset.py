@@ -38,3 +38,12 @@ def test_a_late_lift_after_the_deadline_is_hang_up_then_lift():
 def test_silly_flash_limits_are_refused():
     with pytest.raises(ValueError):
         Handset(flash_max=0)
+
+
+def test_the_flash_boundary_is_flash_max_on_the_cradle():
+    h = Handset(flash_max=1.0)
+    h.hook(0.0, "off")
+    h.hook(2.0, "on")
+    assert _kinds(h.hook(2.999, "off")) == [(2.999, "flash")]      # just under: a flash
+    h.hook(5.0, "on")
+    assert _kinds(h.hook(6.0, "off")) == [(6.0, "hang_up"), (6.0, "lift")]   # a full second: hung up

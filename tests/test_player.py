@@ -43,6 +43,15 @@ def test_tones_go_on_with_their_frequencies_and_cadence():
     assert out.stops == 1 and player.now == "silence"
 
 
+def test_warming_up_synthesizes_each_tone_once():
+    player = Player(NullOutput())
+    player.warm()
+    loops = dict(player._loops)
+    assert set(loops) == {"dial", "ringback", "busy"}
+    player.play("busy")
+    assert player._loops["busy"] is loops["busy"]
+
+
 def test_the_uk_plan_sounds_british():
     out = CaptureOutput(keep=3.0)
     Player(out, plan="uk").play("ringback")

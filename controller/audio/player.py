@@ -247,6 +247,11 @@ class Player:
                              % (sound, ", ".join(TONES)))
         self.now = sound
 
+    def warm(self):
+        """Synthesize the tones now (a slow Pi takes a moment), not when the handset is lifted."""
+        for name in TONES:
+            self._loop(name)
+
     def verdict_clip(self, signal, message):
         """The verdict as it will be heard: ``message`` spoken, else the signal's figure."""
         key = (signal, message)
