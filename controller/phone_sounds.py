@@ -24,8 +24,10 @@ import queue
 import threading
 import time
 
-from .audio.callprogress import CallProgress
-from .hw.ringer import check_times
+from .audio.callprogress import BUSY_AFTER, CallProgress
+from .audio.player import Player, open_output
+from .audio.speech import Speech
+from .hw.ringer import Ringer, check_times
 
 log = logging.getLogger("newsdesk.sounds")
 
@@ -203,3 +205,24 @@ class PhoneSounds:
         if self._notify is not None:
             self._safely("telling the panel", self._notify, message)
 
+
+def build_phone_sounds(pinmap, pin_factory, audio=True, audio_device=None, tone_plan="north-america",
+                       speech=True, speech_voice=None, busy_after=BUSY_AFTER, flash_max=1.0,
+                       clock=time.monotonic, notify=None):
+    """The phone's sounds as the running product has them: aplay when installed (else silent),
+    espeak-ng when installed (else figures), the ringer on the pin map's line, one ``tone_plan``
+    for the tones and the ring cadence. Either all of it is built or nothing stays open."""
+    progress = CallProgress(flash_max=flash_max, busy_after=busy_after)
+    voice = Speech.find(voice=speech_voice) if speech else None
+    player = Player(open_output(audio_device, enabled=audio), plan=tone_plan, speech=voice)
+    try:
+        ringer = Ringer(pinmap, pin_factory, cadence=tone_plan)
+    except Exception:
+        player.close()
+        raise
+    try:
+        return PhoneSounds(player, ringer, progress, clock=clock, notify=notify)
+    except Exception:
+        ringer.close()
+        player.close()
+        raise

@@ -199,3 +199,24 @@ def test_on_the_simulated_phone_the_dial_tone_stops_as_the_dial_leaves_rest(mock
         pins.close()
         sounds.close()
     assert out.labels == ["dial", "ringback", "figure:OK"]
+
+
+def test_built_as_the_product_builds_it(mock_factory):
+    from controller.audio.player import NullOutput
+    from controller.errors import ConfigError
+    from controller.phone_sounds import build_phone_sounds
+
+    sounds = build_phone_sounds(load_pinmap(), mock_factory, audio=False, tone_plan="uk", speech=False,
+                                busy_after=15)
+    try:
+        assert isinstance(sounds.player.output, NullOutput) and sounds.player.plan == "uk"
+        assert sounds.player.speech is None
+        assert sounds.ringer.cadence == ((0.4, 0.2), (0.4, 2.0)) and sounds._cp.busy_after == 15.0
+    finally:
+        sounds.close()
+    with pytest.raises(ConfigError, match="no ring cadence 'mars'|no tone plan 'mars'"):
+        build_phone_sounds(load_pinmap(), mock_factory, audio=False, tone_plan="mars")
+    with pytest.raises(ConfigError, match="busy_after"):
+        build_phone_sounds(load_pinmap(), mock_factory, audio=False, busy_after=0)
+    # nothing was left holding the ringer's pin
+    build_phone_sounds(load_pinmap(), mock_factory, audio=False).close()

@@ -6,11 +6,13 @@ telling. It returns Cues (what to play from when) and never sleeps, plays or rea
 
 One call, as the player hears it (newsdesk's choices for the timings, all configurable)::
 
-    hook      on ──┐                                                          ┌── on
-                   └──────────────────────────────────────────────────────────┘
-    dial           │     ┌┐┌┐┌┐┌┐┌┐ digit                                       │
-    receiver  ─────┤dial │ silence │ringback ▒▒▒▒ │verdict....│ silence │busy ▒ ▒ ▒┤
-                   lift  moved     |<answer_after>|           |<busy_after>|
+    handset  cradle ┐ lifted                                                    ┌ cradle
+                    └───────────────────────────────────────────────────────────┘
+    dial                    ┌┐┌┐┌┐┌┐
+    receiver        │ dial  │silence │ringback │ verdict   │ silence   │ busy   │
+                    ^lift   ^moved   ^digit    ^           ^said       ^
+                                     |<------->| answer_after          |
+                                                           |<--------->| busy_after
 
 * dial tone from the lift (or a hook flash) until the dial moves;
 * silence while dialing;
