@@ -130,3 +130,40 @@ def test_closing_frees_the_pin(mock_factory, clock):
     ringer.close()
     again, _ = _make(mock_factory, clock)     # the pin can be taken again
     again.close()
+
+
+class LoggedSwitch:
+    def __init__(self, clock, fail_on=None):
+        self.clock = clock
+        self.log = []
+        self.fail_on = fail_on
+
+    def on(self):
+        if self.fail_on == sum(1 for _, what in self.log if what == "on"):
+            raise OSError("the phone on /dev/ttyACM0 did not answer ringer=1")
+        self.log.append((self.clock.t, "on"))
+
+    def off(self):
+        self.log.append((self.clock.t, "off"))
+
+
+def test_a_handed_in_switch_rings_in_the_same_cadence(clock):
+    switch = LoggedSwitch(clock)
+    ringer = Ringer(switch=switch, cadence="uk", wait=FakeWait(clock))
+    ringer.ring(times=1)
+    ringer._thread.join(5)
+    assert [(round(t, 3), s) for t, s in switch.log] == [(0.0, "off"),   # ring() first stops any ring
+                                                         (0.0, "on"), (0.4, "off"), (0.6, "on"), (1.0, "off")]
+    ringer.close()
+    assert switch.log[-1][1] == "off" and ringer.pin is None
+
+
+def test_a_failing_switch_is_logged_and_stop_still_works(clock, caplog):
+    switch = LoggedSwitch(clock, fail_on=2)          # the third "on" fails
+    ringer = Ringer(switch=switch, wait=FakeWait(clock, block_after=10))
+    ringer.ring()
+    ringer._thread.join(5)
+    assert "the ringer failed" in caplog.text and not ringer.is_ringing
+    ringer.stop()
+    assert switch.log[-1][1] == "off"
+    ringer.close()

@@ -11,6 +11,10 @@ The line enables a relay or a ring-generator module (never the bell itself: that
 A small thread walks the cadence and waits on an Event, so ``stop()`` silences the bell at once
 (mid-ring too). ``wait`` can be handed in: tests pass one that moves a fake clock instead of
 sleeping, and read the cadence back from the mock pin's state history.
+
+The phone-in-a-box variant has its ringer line on the Pico: hand in ``switch``, anything with
+``on()`` and ``off()`` (e.g. one that calls the serial bridge's ``set_ringer``), instead of a
+pin map, and the same cadence drives it.
 """
 
 import logging
@@ -64,15 +68,18 @@ class Ringer:
 
     __slots__ = ("cadence", "_device", "_wait", "_lock", "_thread", "_stop", "__weakref__")
 
-    def __init__(self, pinmap, pin_factory=None, cadence="north-america", wait=_wait):
+    def __init__(self, pinmap=None, pin_factory=None, cadence="north-america", wait=_wait, switch=None):
         self.cadence = _cadence(cadence)
-        spec = pinmap.line("ringer")
-        if spec.kind != "output":
-            raise PinMapError("%s: [pi.ringer] must be an output, it is %s" % (pinmap.source, spec.kind))
         self._wait = wait
         self._lock = threading.Lock()
         self._thread = None
         self._stop = None
+        if switch is not None:
+            self._device = _Switch(switch)
+            return
+        spec = pinmap.line("ringer")
+        if spec.kind != "output":
+            raise PinMapError("%s: [pi.ringer] must be an output, it is %s" % (pinmap.source, spec.kind))
         self._device = OutputDevice(spec.bcm, active_high=spec.active_high, initial_value=False,
                                     pin_factory=pin_factory)
         log.info("ringer on %s (%s)", spec.gpio, "active high" if spec.active_high else "active low")
@@ -121,11 +128,38 @@ class Ringer:
 
     def _run(self, times, stop):
         done = 0
-        while times is None or done < times:
-            for on, off in self.cadence:
-                self._device.on()
-                stopped = self._wait(stop, on)
-                self._device.off()
-                if stopped or self._wait(stop, off):
-                    return
-            done += 1
+        try:
+            while times is None or done < times:
+                for on, off in self.cadence:
+                    self._device.on()
+                    stopped = self._wait(stop, on)
+                    self._device.off()
+                    if stopped or self._wait(stop, off):
+                        return
+                done += 1
+        except Exception:
+            # a switch over a serial link can fail mid-ring: say so, and leave the bell to stop()
+            log.exception("the ringer failed")
+
+
+class _Switch:
+    """A handed-in on/off switch, dressed as the little of OutputDevice the Ringer uses."""
+
+    __slots__ = ("_switch", "closed")
+
+    def __init__(self, switch):
+        self._switch = switch
+        self.closed = False
+
+    def on(self):
+        self._switch.on()
+
+    def off(self):
+        self._switch.off()
+
+    def close(self):
+        self.closed = True
+
+    @property
+    def pin(self):
+        return None
