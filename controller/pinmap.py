@@ -3,6 +3,10 @@
 Two boards: [pi.*] lines on the Raspberry Pi header (BCM numbers) and [pico.*] lines on a Pico
 inside the phone (GPn numbers). Each line is an input (a contact), an output (a driven load) or
 a bus (i2c, i2s) that names several pins. No pin may serve two lines on the same board.
+
+Lines may also say what they are wired to (the rail a contact closes to, an output's LED or
+optocoupler with its forward voltage and series resistor, a module's supply rail). This module
+only checks that those values are well formed; schematics/erc.py judges them electrically.
 """
 
 import tomllib
@@ -16,16 +20,20 @@ PHONE_LINES = ("pulse", "offnormal", "hook")
 KINDS = ("input", "output", "i2c", "i2s")
 BUS_PINS = {"i2c": ("sda", "scl"), "i2s": ("bclk", "lrclk", "din")}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
+RAILS = ("GND", "3V3", "5V")
+LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
 
 
 class PinSpec:
     """One line's wiring: which pin, and for an input its pull and what a HIGH level means
     logically; for an output whether HIGH switches it on."""
 
-    __slots__ = ("name", "bcm", "pull", "high_means", "what", "kind", "board", "active_high")
+    __slots__ = ("name", "bcm", "pull", "high_means", "what", "kind", "board", "active_high",
+                 "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor")
 
     def __init__(self, name, bcm, pull=None, high_means=None, what="", kind="input", board="pi",
-                 active_high=True):
+                 active_high=True, to="GND", pull_resistor=None, pull_to=None, load=None,
+                 colour="", vf=None, resistor=None):
         self.name = name
         self.bcm = bcm          # the pin number on its board (BCM on the Pi, GPn on the Pico)
         self.pull = pull
@@ -34,6 +42,13 @@ class PinSpec:
         self.kind = kind
         self.board = board
         self.active_high = active_high
+        self.to = to                        # input: the rail the contact closes to
+        self.pull_resistor = pull_resistor  # input: an external pull resistor (ohms), or None
+        self.pull_to = pull_to              # input: the rail that resistor goes to
+        self.load = load                    # output: "led", "optocoupler", "board_led" or None
+        self.colour = colour                # output: the LED's colour
+        self.vf = vf                        # output: lowest forward voltage of the LED (V)
+        self.resistor = resistor            # output: series resistor (ohms)
 
     @property
     def pull_up(self):
@@ -61,9 +76,9 @@ class PinSpec:
 class BusSpec:
     """A bus that takes several pins: i2c (sda, scl, bus number, device address) or i2s."""
 
-    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what")
+    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply")
 
-    def __init__(self, name, kind, board, pins, bus=None, address=None, what=""):
+    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None):
         self.name = name
         self.kind = kind
         self.board = board
@@ -71,6 +86,7 @@ class BusSpec:
         self.bus = bus
         self.address = address
         self.what = what
+        self.supply = supply    # the rail the module is powered from (its pull-ups go there too)
 
     def __repr__(self):
         return "<BusSpec %s %s %s>" % (self.name, self.kind, self.pins)
@@ -104,6 +120,41 @@ def _pin_number(where, board, key, value):
     return value
 
 
+def _rail(where, key, value, default=None):
+    if value is None:
+        return default
+    if value not in RAILS:
+        raise PinMapError("%s: %s must be one of %s, got %r" % (where, key, ", ".join(RAILS), value))
+    return value
+
+
+def _number(where, key, value, positive_int=False):
+    """A resistance (whole ohms) or a voltage; None when the key is absent."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0 \
+            or (positive_int and not isinstance(value, int)):
+        raise PinMapError("%s: %s must be a positive %s, got %r"
+                          % (where, key, "whole number of ohms" if positive_int else "number", value))
+    return value
+
+
+def _output(where, raw):
+    """The electrical fields of an output line: what it drives."""
+    load = raw.get("load")
+    if load is not None and load not in LOADS:
+        raise PinMapError("%s: load must be one of %s, got %r" % (where, ", ".join(LOADS), load))
+    vf = _number(where, "vf", raw.get("vf"))
+    resistor = _number(where, "resistor", raw.get("resistor"), positive_int=True)
+    if load in ("led", "optocoupler") and (vf is None or resistor is None):
+        raise PinMapError("%s: a %s load needs vf (its lowest forward voltage) and resistor (ohms)"
+                          % (where, load))
+    colour = raw.get("colour", "")
+    if not isinstance(colour, str):
+        raise PinMapError("%s: colour must be text" % where)
+    return {"load": load, "vf": vf, "resistor": resistor, "colour": colour}
+
+
 def _spec(source, board, name, raw):
     where = "%s [%s.%s]" % (source, board, name)
     if not isinstance(raw, dict):
@@ -119,21 +170,29 @@ def _spec(source, board, name, raw):
         address = raw.get("address")
         if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
             raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))
-        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what)
+        supply = _rail(where, "supply", raw.get("supply"))
+        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply)
     number_key = BOARDS[board][0]
     number = _pin_number(where, board, number_key, raw.get(number_key))
     if kind == "output":
         active_high = raw.get("active_high", True)
         if not isinstance(active_high, bool):
             raise PinMapError("%s: active_high must be true or false, got %r" % (where, active_high))
-        return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high)
+        return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high,
+                       **_output(where, raw))
     pull = raw.get("pull")
     if pull not in PULLS:
         raise PinMapError("%s: pull must be one of %s, got %r" % (where, ", ".join(PULLS), pull))
     high = raw.get("high_means")
     if high not in (0, 1) or isinstance(high, bool):
         raise PinMapError("%s: high_means must be 0 or 1, got %r" % (where, high))
-    return PinSpec(name, number, pull, high, what, board=board)
+    to = _rail(where, "to", raw.get("to"), "GND")
+    pull_resistor = _number(where, "pull_resistor", raw.get("pull_resistor"), positive_int=True)
+    pull_to = _rail(where, "pull_to", raw.get("pull_to"))
+    if (pull_resistor is None) != (pull_to is None):
+        raise PinMapError("%s: an external pull needs both pull_resistor (ohms) and pull_to (a rail)" % where)
+    return PinSpec(name, number, pull, high, what, board=board, to=to,
+                   pull_resistor=pull_resistor, pull_to=pull_to)
 
 
 def _pins_of(spec):

@@ -52,6 +52,12 @@ def test_logical_and_level_are_inverse():
     (GOOD + '[pi.display]\nkind = "i2c"\nsda = 2\nscl = 3\naddress = 300\n', "7-bit I2C address"),
     (GOOD + '[pico.pulse]\ngp = 2\npull = "up"\nhigh_means = 1\n', r"no \[pico.offnormal\] line"),
     (GOOD + '[arduino.pulse]\npin = 2\n', "unknown section"),
+    (GOOD.replace("bcm = 22", 'bcm = 22\nto = "12V"'), "to must be one of GND, 3V3, 5V"),
+    (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "lamp"\n', "load must be one of"),
+    (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "led"\nvf = 1.8\n', "needs vf"),
+    (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "led"\nvf = 1.8\nresistor = 3.3\n', "whole number of ohms"),
+    (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "led"\nvf = -1\nresistor = 330\n', "vf must be a positive"),
+    (GOOD + '[pi.display]\nkind = "i2c"\nsda = 2\nscl = 3\naddress = 0x3C\nsupply = "9V"\n', "supply must be one of"),
 ])
 def test_bad_pinmaps_are_refused_with_the_line_named(bad, words):
     pattern = words if "\\[" in words else words.replace("[", r"\[").replace("]", r"\]")
@@ -79,3 +85,13 @@ def test_outputs_and_buses_are_read_with_their_pins():
     assert display.kind == "i2c" and set(display.pins) == {"sda", "scl"} and 0x03 <= display.address <= 0x77
     assert pm.line("pulse", board="pico").gpio.startswith("GP")
     assert [s.name for s in pm.lines("input")][:3] == list(PHONE_LINES)
+
+
+def test_electrical_fields_are_read():
+    pm = load_pinmap()
+    led = pm.line("status_led")
+    assert led.load == "led" and led.resistor > 0 and 0 < led.vf < 3.3 and led.colour
+    assert pm.line("ringer").load == "optocoupler"
+    assert pm.line("hook").to == "GND" and pm.line("hook").pull_resistor is None
+    assert pm.line("display").supply == "3V3"
+    assert pm.line("status_led", board="pico").load == "board_led"

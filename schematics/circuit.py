@@ -1,0 +1,199 @@
+"""The box as a netlist, built from the pin map and the parts: every part, its pins and the nets
+they sit on. The drawings, the KiCad netlist, the bill of materials and the electrical rules all
+read this one model, so they can't disagree with each other or with the pin map.
+
+Each part says which of its pins are joined inside it (``groups``: a resistor's two ends, a
+display module's pull-ups to its supply) and whether it isolates one side from the other (an
+optocoupler). The rules follow those joins to find what can reach a GPIO.
+"""
+
+from controller.pinmap import PHONE_LINES, BusSpec
+
+SUBSYSTEMS = {
+    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio"),
+    "pico": ("pico",),
+}
+BOARD_REF = {"pi": "J1", "pico": "U1"}
+
+
+class Part:
+    __slots__ = ("ref", "kind", "value", "pins", "groups", "isolating", "line", "role", "subsystem")
+
+    def __init__(self, ref, kind, value, pins, groups, isolating, line, role, subsystem):
+        self.ref = ref
+        self.kind = kind            # a [part.<kind>] of parts.toml
+        self.value = value          # ohms for a resistor, a colour for an LED, else words
+        self.pins = pins            # pin name -> net, in the part's own pin order
+        self.groups = groups        # tuples of pins joined inside the part
+        self.isolating = isolating  # True if its groups are galvanically isolated from each other
+        self.line = line            # the pin map line it serves (None for the board)
+        self.role = role            # what it does for that line: contact, series, led, pull, ...
+        self.subsystem = subsystem
+
+    def __repr__(self):
+        return "<Part %s %s %s>" % (self.ref, self.kind, self.value)
+
+
+class Circuit:
+    """One board's circuit. ``rails`` maps a supply net to its volts; ``gpio`` maps each net on
+    a board GPIO to (line, pin name); ``isolated`` holds the nets of the bell driver's side."""
+
+    def __init__(self, board, parts, pinmap):
+        self.board = board
+        self.parts_data = parts
+        self.pinmap = pinmap
+        self.header = parts.header(board)
+        self.limits = parts.board(board)
+        self.parts = []
+        self.rails = {}
+        self.gpio = {}
+        self.isolated = set()
+        ref = BOARD_REF[board]
+        self._counts = {ref.rstrip("0123456789"): int(ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))}
+        self.board_part = self._add_part(ref, board, self.limits["title"], {}, (), False, None,
+                                         "board", "all")
+
+    def _add_part(self, ref, kind, value, pins, groups, isolating, line, role, subsystem):
+        part = Part(ref, kind, value, pins, tuple(groups), isolating, line, role, subsystem)
+        self.parts.append(part)
+        return part
+
+    def add(self, kind, value, pins, groups=(), isolating=False, line=None, role="", subsystem=""):
+        prefix = self.parts_data.part(kind)["prefix"]
+        self._counts[prefix] = self._counts.get(prefix, 0) + 1
+        ref = "%s%d" % (prefix, self._counts[prefix])
+        return self._add_part(ref, kind, value, pins, groups, isolating, line, role, subsystem)
+
+    def rail(self, name):
+        """The net of a board supply rail, wiring the board's pin to it the first time."""
+        if name not in self.rails:
+            self.rails[name] = self.parts_data.rails[name]
+            self.board_part.pins[str(self.header.power[name])] = name
+        return name
+
+    def board_pin(self, number):
+        """The board's name for pin ``number`` (GPIOn on the Pi, GPn on the Pico) and the pin's
+        netlist name: its header number, or its own name for a pin that reaches no header pin
+        (the Pico's LED)."""
+        name = ("GPIO%d" if self.board == "pi" else "GP%d") % number
+        on_header = self.header.pins.get(name)
+        return name, (str(on_header) if on_header is not None else name)
+
+    def wire_gpio(self, spec, number, net):
+        name, pin = self.board_pin(number)
+        self.board_part.pins[pin] = net
+        self.gpio[net] = (spec.name, name)
+        return net
+
+    def nets(self):
+        """net -> [(ref, pin), ...], in the order parts were added."""
+        nets = {}
+        for part in self.parts:
+            for pin, net in part.pins.items():
+                nets.setdefault(net, []).append((part.ref, pin))
+        return nets
+
+    def of(self, line=None, subsystem=None):
+        return [p for p in self.parts
+                if (line is None or p.line == line) and (subsystem is None or p.subsystem == subsystem)]
+
+
+def subsystem_of(spec, board):
+    if board == "pico":
+        return "pico"
+    if isinstance(spec, BusSpec):
+        return {"i2c": "display", "i2s": "audio"}[spec.kind]
+    if spec.kind == "input":
+        return "dial-and-hook" if spec.name in PHONE_LINES else "buttons-and-leds"
+    return "ringer" if spec.load == "optocoupler" else "buttons-and-leds"
+
+
+def contact_closed_at_rest(spec):
+    """True if the contact is closed while its line is idle (logical 0): the level it reads at
+    rest is the level of the rail it closes to."""
+    return spec.level(0) == (spec.to != "GND")
+
+
+def _input(c, spec, sub):
+    net = c.wire_gpio(spec, spec.bcm, spec.name.upper())
+    kind = "contact" if spec.name in PHONE_LINES else "button"
+    value = "NC" if contact_closed_at_rest(spec) else "NO"
+    c.add(kind, value, {"1": net, "2": c.rail(spec.to)}, [("1", "2")], line=spec.name,
+          role="contact", subsystem=sub)
+    if spec.pull_resistor:
+        c.add("resistor", spec.pull_resistor, {"1": net, "2": c.rail(spec.pull_to)}, [("1", "2")],
+              line=spec.name, role="pull", subsystem=sub)
+
+
+def _led_pins(c, spec, mid):
+    """An LED (or an optocoupler's LED) lit by the line: anode side to the pin when HIGH
+    switches it on, else from 3V3 into the pin."""
+    if spec.active_high:
+        return mid, c.rail("GND")
+    return c.rail("3V3"), mid
+
+
+def _output(c, spec, sub):
+    name = spec.name.upper()
+    net = c.wire_gpio(spec, spec.bcm, name)
+    if spec.load in (None, "board_led"):
+        return
+    mid = name + ("_LED" if spec.load == "led" else "_OPTO")
+    c.add("resistor", spec.resistor, {"1": net, "2": mid}, [("1", "2")], line=spec.name,
+          role="series", subsystem=sub)
+    anode, cathode = _led_pins(c, spec, mid)
+    if spec.load == "led":
+        c.add("led", spec.colour, {"A": anode, "K": cathode}, [("A", "K")], line=spec.name,
+              role="led", subsystem=sub)
+        return
+    # the optocoupler, then the bell driver on its own supply beyond it
+    vcc, gnd, gate, sol = (name + "_12V", name + "_GND", name + "_GATE", name + "_SOL")
+    c.add("optocoupler", "", {"1": anode, "2": cathode, "3": gate, "4": vcc}, [("1", "2"), ("3", "4")],
+          isolating=True, line=spec.name, role="isolator", subsystem=sub)
+    bell = c.parts_data.bell
+    c.add("resistor", bell["gate_pulldown"], {"1": gate, "2": gnd}, [("1", "2")], line=spec.name,
+          role="pulldown", subsystem=sub)
+    c.add("mosfet", "", {"G": gate, "D": sol, "S": gnd}, [("D", "S")], line=spec.name,
+          role="switch", subsystem=sub)
+    c.add("solenoid", "%g V" % bell["supply_v"], {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
+          role="solenoid", subsystem=sub)
+    c.add("diode", "", {"A": sol, "K": vcc}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
+    c.add("supply12", "%g V" % bell["supply_v"], {"+": vcc, "-": gnd}, (), line=spec.name,
+          role="supply", subsystem=sub)
+    c.rails[vcc] = float(bell["supply_v"])
+    c.rails[gnd] = 0.0
+    c.isolated.update((vcc, gnd, gate, sol))
+
+
+def _bus(c, spec, sub):
+    name = spec.name.upper()
+    nets = {role: c.wire_gpio(spec, pin, "%s_%s" % (name, role.upper())) for role, pin in spec.pins.items()}
+    gnd = c.rail("GND")
+    if spec.kind == "i2c":
+        vcc = c.rail(spec.supply or "3V3")
+        c.add("display", "0x%02X" % spec.address,
+              {"GND": gnd, "VCC": vcc, "SCL": nets["scl"], "SDA": nets["sda"]},
+              [("VCC", "SCL", "SDA")], line=spec.name, role="module", subsystem=sub)
+        return
+    vin = c.rail(spec.supply or "5V")
+    out_p, out_n = name + "_OUT+", name + "_OUT-"
+    c.add("amplifier", "",
+          {"LRC": nets["lrclk"], "BCLK": nets["bclk"], "DIN": nets["din"], "GND": gnd, "VIN": vin,
+           "OUT+": out_p, "OUT-": out_n},
+          [("OUT+", "OUT-")], line=spec.name, role="module", subsystem=sub)
+    c.add("receiver", "", {"1": out_p, "2": out_n}, [("1", "2")], line=spec.name,
+          role="receiver", subsystem=sub)
+
+
+def build(pinmap, parts, board="pi"):
+    """The circuit of one board (``pi`` or ``pico``) from the pin map's lines, in their order."""
+    c = Circuit(board, parts, pinmap)
+    for spec in (pinmap.pi if board == "pi" else pinmap.pico).values():
+        sub = subsystem_of(spec, board)
+        if isinstance(spec, BusSpec):
+            _bus(c, spec, sub)
+        elif spec.kind == "input":
+            _input(c, spec, sub)
+        else:
+            _output(c, spec, sub)
+    return c

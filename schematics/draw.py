@@ -1,0 +1,291 @@
+"""Schematics drawn from the circuit model with schemdraw's own SVG backend (no matplotlib):
+one drawing per subsystem. Every reference, value, GPIO and header pin number on a drawing
+comes from the circuit, so editing the pin map changes the drawings, and the drift test says so.
+
+schemdraw writes floats as Python prints them, which can differ in the last digit between
+machines' maths libraries; ``svg_bytes`` rounds every number to two decimals so the files
+compare byte for byte.
+"""
+
+import re
+
+import schemdraw
+import schemdraw.elements as elm
+from schemdraw.util import Point
+
+ROW = 3.0           # drawing units between the board's pins
+FONT = 11
+_NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def _ohms(value):
+    value = int(value)
+    if value >= 1000:
+        return "%g kΩ" % (value / 1000)
+    return "%d Ω" % value
+
+
+def _label(part, words=""):
+    value = _ohms(part.value) if part.kind == "resistor" else str(part.value or "")
+    return "\n".join(x for x in (part.ref, words or value) if x)
+
+
+class _Sheet:
+    """A drawing with the board's pins down its left: one row per pin, wired to the right."""
+
+    def __init__(self, circuit, title):
+        self.circuit = circuit
+        self.d = schemdraw.Drawing(show=False, canvas="svg")
+        self.d.config(unit=2.0, fontsize=FONT, font="sans-serif", lw=1.5, margin=1.0, bgcolor="white")
+        self.title = title
+
+    def board(self, rows, label):
+        """rows: (anchor, name inside the box, the board's pin name, GPIOn or GND)."""
+        pins = []
+        for anchor, inside, pin_name in reversed(rows):   # schemdraw stacks right-side pins upward
+            number = self.circuit.header.number(pin_name)
+            pins.append(elm.IcPin(name=inside, pin=str(number) if number is not None else "",
+                                  side="right", anchorname=anchor))
+        self.ic = self.d.add(elm.Ic(pins=pins, pinspacing=ROW, edgepadW=3.2, edgepadH=0.8,
+                                    plblsize=FONT - 1).label(label, loc="top"))
+        return self.ic
+
+    def svg(self):
+        self.d.add(elm.Label().at((0, -1.6)).label(self.title, loc="center", halign="left", fontsize=FONT + 1))
+        return svg_bytes(self.d)
+
+
+def svg_bytes(drawing):
+    raw = drawing.get_imagedata("svg").decode("utf-8")
+
+    def fix(match):
+        text = ("%.2f" % float(match.group())).rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+
+    return (_NUMBER.sub(fix, raw).rstrip() + "\n").encode("utf-8")
+
+
+def _pin_text(circuit, spec):
+    name, _ = circuit.board_pin(spec.bcm)
+    pull = {"up": "pull-up on", "down": "pull-down on"}.get(spec.pull, "external pull")
+    return "%s  %s (%s)" % (name, spec.name, pull) if spec.kind == "input" else "%s  %s" % (name, spec.name)
+
+
+def _lines(circuit):
+    return circuit.pinmap.pi if circuit.board == "pi" else circuit.pinmap.pico
+
+
+def _contact_row(sheet, spec):
+    d, c = sheet.d, sheet.circuit
+    (contact,) = [p for p in c.of(line=spec.name) if p.role == "contact"]
+    d.add(elm.Line().right(1.5).at(getattr(sheet.ic, spec.name)))
+    kind = elm.Button(nc=contact.value == "NC") if contact.kind == "button" else elm.Switch(nc=contact.value == "NC")
+    words = "%s, %s" % ("button" if contact.kind == "button" else "contact", contact.value)
+    d.add(kind.right().label(_label(contact, words), loc="top"))
+    d.add(elm.Line().right(1))
+    for pull in (p for p in c.of(line=spec.name) if p.role == "pull"):
+        d.add(elm.Label().label("%s %s to %s" % (pull.ref, _ohms(pull.value), pull.pins["2"]), loc="right"))
+    _rail_end(d, contact.pins["2"])
+
+
+def _rail_end(d, rail):
+    if rail == "GND":
+        d.add(elm.Ground())
+    else:
+        d.add(elm.Vdd().label(rail))
+
+
+def _led_row(sheet, spec):
+    d, c = sheet.d, sheet.circuit
+    parts = {p.role: p for p in c.of(line=spec.name)}
+    d.add(elm.Line().right(1.5).at(getattr(sheet.ic, spec.name)))
+    if spec.load == "board_led":
+        d.add(elm.Label().label("on the board (its own resistor)", loc="right"))
+        return
+    d.add(elm.Resistor().right().label(_label(parts["series"]), loc="top"))
+    led = parts["led"]
+    if spec.active_high:
+        d.add(elm.LED().right().label(_label(led, "%s LED" % led.value), loc="top"))
+        d.add(elm.Line().right(0.5))
+        d.add(elm.Ground())
+    else:
+        d.add(elm.LED().left().reverse().label(_label(led, "%s LED" % led.value), loc="top"))
+        d.add(elm.Vdd().label("3V3"))
+
+
+def _ground_row(sheet, anchor):
+    sheet.d.add(elm.Line().right(1.5).at(getattr(sheet.ic, anchor)))
+    sheet.d.add(elm.Ground())
+
+
+def _rail_row(sheet, anchor, rail):
+    sheet.d.add(elm.Line().right(1.5).at(getattr(sheet.ic, anchor)))
+    sheet.d.add(elm.Vdd().label(rail))
+
+
+def _isolated_driver(sheet, spec, opto_part):
+    """The optocoupler and the bell driver on its own supply, right of a dashed barrier."""
+    d, c = sheet.d, sheet.circuit
+    parts = {p.role: p for p in c.of(line=spec.name)}
+    supply = "+%s (%s)" % (parts["supply"].value, parts["supply"].ref)
+    d.add(elm.Line().right(1.5).at(getattr(sheet.ic, spec.name)))
+    d.add(elm.Resistor().right().label(_label(parts["series"]), loc="top"))
+    d.add(elm.Line().right(0.5))
+    opto = d.add(elm.Optocoupler().anchor("anode").label(_label(opto_part, "PC817"), loc="top"))
+    d.add(elm.Line().down(0.6).at(opto.cathode))
+    d.add(elm.Ground())
+    barrier_x = (opto.anode[0] + opto.collector[0]) / 2
+    top, bottom = opto.anode[1] + 0.2, opto.cathode[1] - 2.6
+    d.add(elm.Line().at((barrier_x, top)).to((barrier_x, bottom)).linestyle("--").color("gray"))
+    d.add(elm.Label().at((barrier_x, bottom - 0.4)).label("isolation barrier", loc="center", fontsize=FONT - 1))
+    # the bell's side: its own supply and ground (J), nothing shared with the board
+    d.add(elm.Line().up(0.8).at(opto.collector))
+    d.add(elm.Vdd().label(supply))
+    d.add(elm.Line().right(1.5).at(opto.emitter))
+    gate = d.add(elm.Dot())
+    d.add(elm.Line().right(1.5))
+    fet = d.add(elm.NFet().reverse().anchor("gate").label(_label(parts["switch"], "IRLZ44N"), loc="bottom", ofst=(-0.6, 0)))
+    d.add(elm.Resistor().down().at(gate.center).label(_label(parts["pulldown"]), loc="bottom"))
+    d.add(elm.GroundChassis().label("bell GND", loc="right", ofst=0.2))
+    d.add(elm.Line().down(0.4).at(fet.source))
+    d.add(elm.GroundChassis())
+    d.add(elm.Line().up(0.4).at(fet.drain))
+    bottom_node = d.add(elm.Dot())
+    coil = d.add(elm.Inductor2(loops=3).up().length(2.0).label(
+        _label(parts["solenoid"], "solenoid"), loc="top", ofst=0.3))
+    top_node = d.add(elm.Dot())
+    d.add(elm.Vdd().label(supply))
+    d.add(elm.Line().right(1.6).at(bottom_node.center))
+    d.add(elm.Diode().up().toy(coil.end).label(_label(parts["flyback"], "1N4007"), loc="bottom"))
+    d.add(elm.Line().tox(top_node.center))
+
+
+def _bus_rows(circuit, spec):
+    rows = []
+    for role, number in spec.pins.items():
+        name, _ = circuit.board_pin(number)
+        rows.append(("%s_%s" % (spec.name, role), "%s  %s %s" % (name, spec.name, role.upper()), name))
+    return rows
+
+
+def _module(sheet, spec, module, rows, left_pins, right_pins=(), words=""):
+    """A module box to the right, its left pins level with the board's rows, wired straight."""
+    d = sheet.d
+    pins = [elm.IcPin(name=p, side="left", anchorname="m_" + a) for a, p in reversed(left_pins)]
+    pins += [elm.IcPin(name=p, side="right", anchorname="m_" + a) for a, p in reversed(right_pins)]
+    first = left_pins[-1][0]
+    box = elm.Ic(pins=pins, pinspacing=ROW, edgepadW=2.0, edgepadH=0.8).label(_label(module, words), loc="top")
+    box = d.add(box.anchor("m_" + first).at(getattr(sheet.ic, rows[-1][0]) + Point((9, 0))))
+    for (anchor, _, _), (m_anchor, _) in zip(rows, left_pins):
+        d.add(elm.Line().at(getattr(sheet.ic, anchor)).to(getattr(box, "m_" + m_anchor)))
+    return box
+
+
+def draw_dial_and_hook(c):
+    sheet = _Sheet(c, "Dial and hook: each contact between its GPIO and GND")
+    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="dial-and-hook")]
+    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    sheet.board(rows, c.limits["title"])
+    for spec in specs:
+        _contact_row(sheet, spec)
+    _ground_row(sheet, "gnd")
+    return sheet.svg()
+
+
+def draw_buttons_and_leds(c):
+    sheet = _Sheet(c, "Buttons and LEDs")
+    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="buttons-and-leds")]
+    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    sheet.board(rows, c.limits["title"])
+    for spec in specs:
+        (_contact_row if spec.kind == "input" else _led_row)(sheet, spec)
+    _ground_row(sheet, "gnd")
+    return sheet.svg()
+
+
+def draw_ringer(c):
+    sheet = _Sheet(c, "Ringer: the GPIO lights an optocoupler; the bell driver has its own supply and ground")
+    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="ringer")]
+    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    sheet.board(rows, c.limits["title"])
+    for spec in specs:
+        (opto,) = [p for p in c.of(line=spec.name) if p.role == "isolator"]
+        _isolated_driver(sheet, spec, opto)
+    _ground_row(sheet, "gnd")
+    return sheet.svg()
+
+
+def _draw_bus(c, subsystem, title):
+    sheet = _Sheet(c, title)
+    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem=subsystem)]
+    rows = []
+    for spec in specs:
+        rows += _bus_rows(c, spec)
+    modules = [p for p in c.parts if p.subsystem == subsystem and p.role == "module"]
+    supplies = []
+    for module in modules:
+        for rail in ("VCC", "VIN"):
+            if rail in module.pins:
+                supplies.append(("supply_" + module.ref, module.pins[rail], module.pins[rail]))
+    rows += supplies + [("gnd", "GND", "GND")]
+    sheet.board(rows, c.limits["title"])
+    for module in modules:
+        spec = _lines(c)[module.line]
+        roles = {"sda": "SDA", "scl": "SCL", "bclk": "BCLK", "lrclk": "LRC", "din": "DIN"}
+        left = [("%s_%s" % (spec.name, role), roles[role]) for role in spec.pins]
+        left += [("supply_" + module.ref, "VCC" if "VCC" in module.pins else "VIN"), ("gnd", "GND")]
+        right = [("out_p", "OUT+"), ("out_n", "OUT-")] if "OUT+" in module.pins else ()
+        words = ("SSD1306 at %s" % module.value) if module.kind == "display" else "MAX98357A"
+        box = _module(sheet, spec, module, rows, left, right, words)
+        if right:
+            (receiver,) = [p for p in c.of(line=spec.name) if p.role == "receiver"]
+            sheet.d.add(elm.Line().right(2).at(box.m_out_p))
+            speaker = sheet.d.add(elm.Speaker().right().anchor("in1").label(
+                _label(receiver, "handset receiver"), loc="right", ofst=0.3))
+            sheet.d.add(elm.Line().at(box.m_out_n).tox(speaker.in2[0] - 0.6))
+            sheet.d.add(elm.Line().toy(speaker.in2))
+            sheet.d.add(elm.Line().tox(speaker.in2))
+    return sheet.svg()
+
+
+def draw_display(c):
+    supplies = sorted({p.pins["VCC"] for p in c.parts if p.kind == "display"})
+    return _draw_bus(c, "display", "Display: I2C; the module's supply (%s) is where its pull-ups go"
+                     % ", ".join(supplies))
+
+
+def draw_audio(c):
+    return _draw_bus(c, "audio", "Audio: I2S to a class-D amplifier; the receiver across OUT+ and OUT-, neither to GND")
+
+
+def draw_pico(c):
+    sheet = _Sheet(c, "Phone in a box: a Pico in the phone, on USB to the Pi or a laptop")
+    # inputs, then outputs, with the optocoupler's bell driver last: it spreads over two rows
+    specs = sorted(_lines(c).values(), key=lambda s: (s.kind != "input", s.load == "optocoupler"))
+    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    sheet.board(rows, c.limits["title"] + "\n(USB to the Pi)")
+    for spec in specs:
+        if spec.kind == "input":
+            _contact_row(sheet, spec)
+        elif spec.load == "optocoupler":
+            (opto,) = [p for p in c.of(line=spec.name) if p.role == "isolator"]
+            _isolated_driver(sheet, spec, opto)
+        else:
+            _led_row(sheet, spec)
+    _ground_row(sheet, "gnd")
+    return sheet.svg()
+
+
+DRAWINGS = {
+    "dial-and-hook": draw_dial_and_hook,
+    "ringer": draw_ringer,
+    "buttons-and-leds": draw_buttons_and_leds,
+    "display": draw_display,
+    "audio": draw_audio,
+    "pico": draw_pico,
+}
+
+
+def draw(circuit, subsystem):
+    """The SVG bytes of one subsystem's drawing."""
+    return DRAWINGS[subsystem](circuit)

@@ -1,0 +1,217 @@
+"""Electrical rules over the pin map and the parts: each rule passes on the repo's wiring and
+catches the mistake it exists for."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.errors import PinMapError
+from controller.pinmap import parse_pinmap
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from schematics import erc  # noqa: E402
+from schematics.circuit import build  # noqa: E402
+from schematics.parts import load_parts  # noqa: E402
+
+PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
+PARTS = load_parts()
+
+
+def check(text=PINMAP_TEXT, board="pi"):
+    return erc.check(build(parse_pinmap(text), PARTS, board))
+
+
+def with_line(section, body, text=PINMAP_TEXT):
+    return text + "\n[%s]\n%s\n" % (section, body)
+
+
+def replace_in(section, old, new, text=PINMAP_TEXT):
+    """Change ``old`` to ``new`` inside one [section] of the pin map only."""
+    start = text.index("[%s]\n" % section)
+    end = text.find("\n[", start + 1)
+    end = len(text) if end < 0 else end
+    block = text[start:end]
+    assert old in block, (section, old)
+    return text[:start] + block.replace(old, new, 1) + text[end:]
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_the_repo_wiring_passes_every_rule(board):
+    report = check(board=board)
+    assert report.findings == []
+    assert report.currents                              # the outputs' currents were worked out
+
+
+def test_currents_are_worked_out_from_resistor_and_forward_voltage():
+    report = check()
+    limits = PARTS.board("pi")
+    led = parse_pinmap(PINMAP_TEXT).line("status_led")
+    assert report.currents["status_led"] == pytest.approx((limits["logic_v"] - led.vf) / led.resistor * 1000)
+    assert report.total_ma == pytest.approx(sum(report.currents.values()))
+    assert report.total_ma < limits["total_ma"]
+    assert all(ma <= limits["drive_ma"] for ma in report.currents.values())
+    pico = check(board="pico")
+    assert pico.currents["status_led"] == PARTS.board("pico")["board_led_ma"]
+
+
+def _only(report, rule, severity="error"):
+    found = [f for f in report.findings if f.rule == rule and f.severity == severity]
+    assert found, report.findings
+    return found
+
+
+# --- every input has a defined pull, pulling away from its contact ---
+
+def test_an_input_with_no_pull_floats():
+    report = check(replace_in("pi.hook", 'pull = "up"', 'pull = "none"'))
+    (finding,) = _only(report, "pull")
+    assert "hook (GPIO22, pin 15) floats" in finding.message
+
+
+def test_an_external_pull_resistor_counts():
+    text = replace_in("pi.hook", 'pull = "up"', 'pull = "none"\npull_resistor = 10000\npull_to = "3V3"')
+    report = check(text)
+    assert report.findings == []
+    resistor = [p for p in build(parse_pinmap(text), PARTS).of(line="hook") if p.role == "pull"]
+    assert resistor and resistor[0].value == 10000
+
+
+def test_a_contact_to_the_rail_it_is_pulled_to_never_changes():
+    report = check(replace_in("pi.dice_button", 'pull = "up"', 'pull = "up"\nto = "3V3"'))
+    (finding,) = _only(report, "pull")
+    assert "never changes" in finding.message and "dice_button" in finding.message
+
+
+def test_an_external_pull_needs_its_rail():
+    with pytest.raises(PinMapError, match="pull_resistor"):
+        parse_pinmap(replace_in("pi.hook", 'pull = "up"', 'pull = "none"\npull_resistor = 10000'))
+
+
+# --- no pin used twice; lines on pins the board brings out; buses on their functions ---
+
+def test_a_pin_used_twice_is_refused_before_the_rules_run():
+    with pytest.raises(PinMapError, match="GPIO24 is used by both"):
+        parse_pinmap(replace_in("pi.stopwatch_led", "bcm = 16", "bcm = 24"))
+
+
+def test_two_lines_tied_together_by_a_part_are_an_error():
+    circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
+    circuit.board_part.pins["99"] = "HOOK"                 # a second board pin on the hook's net
+    circuit.gpio["HOOK"] = ("hook", "GPIO22")
+    report = erc.Report("pi")
+    erc.check_pins(circuit, report)
+    assert any("ties board pins" in f.message for f in report.errors)
+
+
+def test_i2c_off_its_pins_is_an_error():
+    text = replace_in("pi.display", "sda = 2\nscl = 3", "sda = 12\nscl = 13")
+    messages = [f.message for f in _only(check(text), "pins")]
+    assert "display's sda is on GPIO12 (pin 32), which can't be I2C1 SDA" in messages
+
+
+def test_i2s_off_its_pins_is_an_error():
+    text = replace_in("pi.audio", "din = 21", "din = 20")
+    messages = [f.message for f in _only(check(text), "pins")]
+    assert any("din is on GPIO20" in m and "PCM DOUT" in m for m in messages)
+
+
+def test_the_hat_eeprom_pins_are_flagged():
+    report = check(with_line("pi.spare", 'bcm = 0\npull = "up"\nhigh_means = 0'))
+    assert any("HAT ID EEPROM" in f.message for f in _only(report, "pins", "warning"))
+
+
+def test_a_pico_line_on_a_pin_the_board_keeps_is_an_error():
+    text = with_line("pico.spare", 'gp = 23\npull = "up"\nhigh_means = 0')
+    (finding,) = _only(check(text, "pico"), "pins")
+    assert "GP23" in finding.message and "reaches no pin" in finding.message
+
+
+# --- LED currents per pin and in total ---
+
+def test_a_small_resistor_overloads_the_pin():
+    report = check(replace_in("pi.dice_led", "resistor = 330", "resistor = 68"))
+    (finding,) = _only(report, "current")
+    assert "dice_led (GPIO25, pin 22) draws 22.1 mA" in finding.message
+    assert "use at least 188 ohms" in finding.message
+
+
+def test_a_current_above_the_default_drive_is_a_warning():
+    report = check(replace_in("pi.dice_led", "resistor = 330", "resistor = 150"))
+    assert report.errors == []
+    (finding,) = _only(report, "current", "warning")
+    assert "10.0 mA" in finding.message
+
+
+def test_the_total_of_all_outputs_is_limited():
+    text = PINMAP_TEXT
+    for n, pin in enumerate((7, 8, 9, 10, 11, 12)):
+        text = with_line("pi.extra_led%d" % n, 'kind = "output"\nbcm = %d\nload = "led"\ncolour = "red"\n'
+                         'vf = 1.8\nresistor = 220' % pin, text)
+    report = check(text)
+    (finding,) = _only(report, "current")
+    assert finding.line is None and "together" in finding.message
+    assert report.total_ma > PARTS.board("pi")["total_ma"]
+
+
+def test_an_output_with_no_load_described_is_a_warning():
+    report = check(with_line("pi.spare", 'kind = "output"\nbcm = 26'))
+    assert any("no load described" in f.message for f in _only(report, "current", "warning"))
+
+
+def test_an_led_needs_its_values():
+    with pytest.raises(PinMapError, match="needs vf"):
+        parse_pinmap(replace_in("pi.dice_led", "resistor = 330\n", ""))
+
+
+# --- nothing above 3.3 V reaches a GPIO ---
+
+def test_a_contact_to_5v_is_caught():
+    report = check(replace_in("pi.hook", 'pull = "up"', 'pull = "down"\nto = "5V"'))
+    (finding,) = _only(report, "voltage")
+    assert finding.message.startswith("GPIO22 reaches 5V (5 V) through S3 (hook contact)")
+
+
+def test_a_display_on_5v_puts_its_pull_ups_on_the_bus():
+    report = check(replace_in("pi.display", 'supply = "3V3"', 'supply = "5V"'))
+    messages = {f.message.split(" reaches")[0] for f in _only(report, "voltage")}
+    assert messages == {"GPIO2", "GPIO3"}
+    assert "U2 (display module)" in _only(report, "voltage")[0].message
+
+
+def test_a_pull_resistor_to_5v_is_caught():
+    text = replace_in("pi.hook", 'pull = "up"', 'pull = "none"\npull_resistor = 10000\npull_to = "5V"')
+    assert any("GPIO22 reaches 5V" in f.message for f in _only(check(text), "voltage"))
+
+
+def test_an_active_low_led_from_3v3_is_fine():
+    text = replace_in("pi.dice_led", "active_high = true", "active_high = false")
+    report = check(text)
+    assert report.findings == []
+    led = [p for p in build(parse_pinmap(text), PARTS).of(line="dice_led") if p.role == "led"][0]
+    assert led.pins["A"] == "3V3"
+
+
+# --- the ringer path is isolated ---
+
+def test_the_ringer_must_drive_an_isolator():
+    text = replace_in("pi.ringer", 'load = "optocoupler"', 'load = "led"\ncolour = "red"')
+    (finding,) = _only(check(text), "isolation")
+    assert finding.line == "ringer" and "isolator" in finding.message
+
+
+def test_joining_the_bell_ground_to_the_board_breaks_isolation():
+    circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
+    circuit.add("resistor", 0, {"1": "RINGER_GND", "2": "GND"}, [("1", "2")], role="mistake")
+    report = erc.check(circuit)
+    (finding,) = _only(report, "isolation")
+    assert "bell driver" in finding.message and "RINGER_" in finding.message
+
+
+def test_the_bell_side_never_reaches_a_gpio_while_isolated():
+    circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
+    assert circuit.isolated and max(circuit.rails[n] for n in circuit.isolated if n in circuit.rails) > 3.3
+    assert erc.check(circuit).errors == []

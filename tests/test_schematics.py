@@ -1,0 +1,178 @@
+"""The schematics, netlists, bills of materials and wiring tables are drawn from the pin map:
+the checked-in files must match what the pin map gives now, byte for byte."""
+
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from controller.pinmap import parse_pinmap
+
+try:
+    import schemdraw  # noqa: F401
+except ImportError:
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("schemdraw is not installed (pip install -r requirements-dev.txt)", allow_module_level=True)
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from schematics import bom, generate  # noqa: E402
+from schematics.circuit import SUBSYSTEMS, build  # noqa: E402
+from schematics.parts import load_parts  # noqa: E402
+
+PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return generate.render(REPO)
+
+
+def test_checked_in_files_match_the_pin_map(rendered):
+    stale = generate.drifted(REPO, rendered)
+    assert not stale, "regenerate with `python -m schematics.generate`: %s" % ", ".join(stale)
+
+
+def test_one_drawing_per_subsystem_and_both_netlists(rendered):
+    names = {Path(p).stem for p in rendered if p.endswith(".svg")}
+    assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico"}
+    assert {"schematics/newsdesk-pi.net", "schematics/newsdesk-pico.net", "hardware/bom.csv",
+            "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md"} <= set(rendered)
+
+
+def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
+    moved = parse_pinmap(PINMAP_TEXT.replace("bcm = 17\n", "bcm = 12\n"))
+    files = generate.render(REPO, generate.circuits(pinmap=moved))
+    changed = {p for p in files if files[p] != rendered[p]}
+    assert changed == {"schematics/dial-and-hook.svg", "schematics/newsdesk-pi.net", "docs/wiring.md"}
+    svg = files["schematics/dial-and-hook.svg"].decode()
+    assert "GPIO12" in svg and "GPIO17" not in svg
+    assert ">32<" in svg                       # GPIO12 is header pin 32 (gpiozero's board data)
+    assert "| pulse | GPIO12 | 32 |" in files["docs/wiring.md"].decode()
+
+
+def test_drift_is_reported_for_a_stale_file(tmp_path, rendered):
+    for rel, data in rendered.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    assert generate.drifted(tmp_path, rendered) == []
+    (tmp_path / "schematics" / "ringer.svg").write_bytes(rendered["schematics/ringer.svg"].replace(b"GPIO23", b"GPIO24"))
+    (tmp_path / "hardware" / "bom.csv").unlink()
+    assert generate.drifted(tmp_path, rendered) == ["schematics/ringer.svg", "hardware/bom.csv"]
+
+
+def test_drawings_are_deterministic_well_formed_and_free_of_ids(rendered):
+    again = generate.render(REPO)
+    for rel, data in rendered.items():
+        assert again[rel] == data, rel
+        if rel.endswith(".svg"):
+            ET.fromstring(data)
+            text = data.decode()
+            assert not re.search(r"\d\.\d{3,}", text), rel      # floats rounded to 2 places
+            assert not re.search(r"\sid=", text), rel
+
+
+def test_every_line_appears_on_its_boards_drawings(rendered):
+    for board, circuit in generate.circuits().items():
+        svgs = "".join(rendered["schematics/%s.svg" % s].decode() for s in SUBSYSTEMS[board])
+        for net, (line, gpio) in circuit.gpio.items():
+            assert re.search(r">%s\b" % gpio, svgs), (board, line, gpio)
+        for part in circuit.parts:
+            assert re.search(r"[> (]%s[<)\n]" % part.ref, svgs) or part.role == "board", (board, part)
+
+
+def _sexpr(text):
+    tokens = re.findall(r'\(|\)|"(?:\\.|[^"\\])*"|[^\s()]+', text)
+    stack = [[]]
+    for tok in tokens:
+        if tok == "(":
+            stack.append([])
+        elif tok == ")":
+            done = stack.pop()
+            stack[-1].append(done)
+        else:
+            stack[-1].append(tok.strip('"'))
+    assert len(stack) == 1 and len(stack[0]) == 1, "unbalanced netlist"
+    return stack[0][0]
+
+
+def test_netlist_holds_every_pin_of_every_part_once(rendered):
+    for board, circuit in generate.circuits().items():
+        tree = _sexpr(rendered["schematics/newsdesk-%s.net" % board].decode())
+        assert tree[0] == "export"
+        comps = next(x for x in tree if isinstance(x, list) and x[0] == "components")[1:]
+        nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")[1:]
+        assert [c[1][1] for c in comps] == [p.ref for p in circuit.parts]
+        nodes = [(n[1][1], n[2][1]) for net in nets for n in net[3:]]
+        assert len(nodes) == len(set(nodes)) == sum(len(p.pins) for p in circuit.parts)
+        by_name = {net[2][1]: [(n[1][1], n[2][1]) for n in net[3:]] for net in nets}
+        header = circuit.header.pins["GPIO17" if board == "pi" else "GP2"]
+        assert (circuit.board_part.ref, str(header)) in by_name["PULSE"]
+
+
+def test_led_pads_follow_kicad_cathode_first(rendered):
+    tree = _sexpr(rendered["schematics/newsdesk-pi.net"].decode())
+    nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")[1:]
+    nets = {net[2][1]: [(n[1][1], n[2][1]) for n in net[3:]] for net in nets}
+    assert ("D2", "2") in nets["STATUS_LED_LED"]      # the anode, after the resistor
+    assert ("D2", "1") in nets["GND"]
+
+
+def test_bom_counts_and_total(rendered):
+    rows = list(csv.DictReader(io.StringIO(rendered["hardware/bom.csv"].decode())))
+    body, total = rows[:-1], rows[-1]
+    assert total["refs"] == "TOTAL"
+    assert float(total["total_usd"]) == pytest.approx(sum(float(r["total_usd"]) for r in body))
+    assert all(float(r["total_usd"]) == pytest.approx(int(r["quantity"]) * float(r["each_usd"])) for r in body)
+    leds = [r for r in body if r["value"] == "330 Ω"]
+    assert len(leds) == 1 and leds[0]["quantity"] == "3" and leds[0]["part_number"].endswith("-330R")
+    assert not any("in the phone" in r["part_number"] for r in body)  # contacts come with the phone
+    assert "**%.2f**" % float(total["total_usd"]) in rendered["docs/bom.md"].decode()
+
+
+@pytest.mark.parametrize("ohms, code", [(330, "330R"), (1000, "1K"), (4700, "4K7"), (10000, "10K"), (2_200_000, "2M2")])
+def test_resistor_codes(ohms, code):
+    assert bom.resistor_code(ohms) == code
+
+
+def test_wiring_guide_without_its_markers_is_refused():
+    with pytest.raises(generate.GenerateError, match="markers"):
+        generate.splice("# no tables here\n", "block")
+
+
+def test_generate_refuses_a_pinmap_that_breaks_the_rules():
+    bad = parse_pinmap(PINMAP_TEXT.replace('to_be_replaced', '').replace(
+        "[pi.hook]\nbcm = 22\n", '[pi.hook]\nbcm = 22\nto = "5V"\n'))
+    problems = generate.errors(generate.circuits(pinmap=bad))
+    assert problems and "5V" in problems[0]
+
+
+def test_check_command_passes_on_the_repo():
+    done = subprocess.run([sys.executable, "-m", "schematics.generate", "--check"], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_pin_number_is_written_in_the_schematics_code():
+    """As in the controller: the pin map is the one source of pin assignments."""
+    pm = parse_pinmap(PINMAP_TEXT)
+    for path in (REPO / "schematics").glob("*.py"):
+        text = path.read_text()
+        for spec in pm.lines("input") + pm.lines("output"):
+            assert not re.search(r"\b(GPIO|GP|bcm=|pin=)\s*%d\b" % spec.bcm, text), (path, spec)
+
+
+def test_circuit_numbers_refs_per_letter():
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts(), "pi")
+    refs = [p.ref for p in circuit.parts]
+    assert len(refs) == len(set(refs))
+    assert refs[0] == "J1" and "J2" in refs        # the board, then the bell supply's jack
