@@ -1,0 +1,888 @@
+"""SCOOP (Parker Brothers, 1956): edit a newspaper page with stories the editor on the dial
+telephone passes, and go to press with the best and financially strongest paper.
+
+The SCOOP cards, the hands and the reserves stay on the table. The panel keeps the money (every
+dollar moves through ledger transfers), what each newspaper page holds and the value printed on
+each story, whose turn it is and what the turn waits for: the editor's verdict, the story the
+player takes, a Star Story's sale or a bankrupt player's sales.
+
+Accounts: "bank" and "p<seat>" for each player ("p0", "p1", ...). Seats are 0-based in the order
+given to setup; play and every offer to buy pass to the left (the next seat).
+
+    {"type": "claim", "player": p, "story_type": T,     call "Story" for a story of type T (or
+     "cards_from_hand": 1-3, "scooped_from": q}          "star"); cards_from_hand: the cards
+                                                         that left the hand, a SCOOP card
+                                                         included (default 3; fewer with
+                                                         reserve or captured cards), which is
+                                                         what a refused story costs to refill
+    {"type": "verdict", "signal": S, "digit": d}        the editor's signal for the pending
+                                                         claim (S a key of editor.SIGNALS)
+    {"type": "lines_down", "player": q}                  q blocks the pending call
+    {"type": "place", "player": p, "value": v,          the story taken after a favourable
+     "slot": T}                                          verdict: its printed value; slot is
+                                                         the claimed type, or "three_star"
+                                                         after THREE STARS
+    {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
+    {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
+     "value": v}                                         no call; the ad's printed value
+    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back
+    {"type": "exchange", "player": p}                    one card swapped with the pile, free
+    {"type": "buy", "player": q} / {"type": "pass", "player": q}
+                                                         the player asked about a story for sale
+    {"type": "sell", "player": p, "story": id}           a bankrupt player offers a story
+    {"type": "drop_out", "player": p}                    a bankrupt player nobody would buy from
+
+Offers that need something printed on a card carry "enter": the fields the panel must ask for.
+
+Events: setup, transfer, claimed, verdict, blocked, placed, reserved, exchanged, offered, bought,
+passed, unsold, bankrupt, settled, dropped_out, turn_passed, went_to_press, counted.
+
+Where the rules are silent, newsdesk's choices (options where sensible):
+* page: the rules name the Three Star space and the two Star Story spaces, a "sport story" and
+  advertisements, and say a page holds "two stories of any one type"; the other types are
+  newsdesk's guess (DEFAULT_STORIES, DEFAULT_ADS). Set "page" to your layouts.
+* short_of_cash: a player who can't pay all of an EXTRA or SYND pays what they hold
+  ("pays_what_they_hold", the default: the rules' bankruptcy is about buying cards) or goes
+  through the bankruptcy path ("bankruptcy").
+* Voluntary purchases (reserve plays, calling Lines Down) need the cash in hand; forced ones (the
+  refill after a refused or blocked story) send a player who can't pay into bankruptcy.
+* A bankrupt player drops out only when every story they hold has been offered round the table
+  and refused; what cash they still hold goes to whoever they owed.
+* Substitution of copy applies to advertisements too; on equal values the story already in
+  place stays. A third Three Star story keeps the two most valuable.
+* While the second Three Star story fills the Star Story spaces, no Star story can be claimed
+  or bought, and a bought Three Star story that would need to displace Star stories can't be.
+* An unsold Star story counts at half its printed value, rounded down to the dollar.
+* When only one paper is left in the game, it goes to press (with the bonus).
+* A tie for the highest total shares the win.
+"""
+
+import copy
+
+from ..oracles.editor import SIGNALS
+from . import ledger
+from .base import GameError
+from .ledger import BANK, dollars
+
+NAME = "scoop1956"
+TITLE = "SCOOP (Parker Brothers, 1956)"
+VARIANTS = {}
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+START_CASH = 3000          # "$3,000 (two $500 bills and twenty $100 bills)"
+CARD_PRICE = 100           # "buying from the top of the draw pile at a price of $100 per card"
+HAND_SIZE = 3              # "No more than three cards may be held in a player's hand"
+STORY_CARDS = 3            # "the three cards indicated on his newspaper page"
+RESERVE_PLAY = (1, 2)      # "Play one or two cards from his hand to the 'reserve' section"
+FEES = {"EXTRA": 200,      # "collect $200 from each player"
+        "SYND": 500}       # "collect $500 from each player"
+PRESS_BONUS = 1500         # "he receives a bonus of $1,500 for having the first newspaper out"
+THREE_STARS = "THREE STARS"
+PRESS = "PRESS"
+THREE_STAR, STAR = "three_star", "star"
+THREE_STAR_SPACES = 1      # "One is required and must be placed on the indicated space."
+MOST_THREE_STARS = 2       # "It is possible to have two Three Star Stories on one newspaper page."
+STAR_SPACES = 2            # "the two spaces marked 'Star Story'"
+
+DEFAULT_STORIES = {"sport": 2, "crime": 2, "society": 2, "local": 2}    # newsdesk's guess
+DEFAULT_ADS = {"advertisement": 2}                                      # newsdesk's guess
+MAX_SPACES = 6
+PAYS_WHAT_THEY_HOLD, BANKRUPTCY = "pays_what_they_hold", "bankruptcy"
+SHORT_OF_CASH = (PAYS_WHAT_THEY_HOLD, BANKRUPTCY)
+
+
+def account(seat):
+    """The ledger account of the player in ``seat``."""
+    return "p%d" % seat
+
+
+def unsold_value(value):
+    """An unsold Star story: "count it in his total score at one-half of its printed value"."""
+    return value // 2
+
+
+# ---------------------------------------------------------------- setup
+
+def setup(players, options=None):
+    if options is not None and not isinstance(options, dict):
+        raise GameError("SCOOP's options are a mapping of dealer, page and short_of_cash")
+    options = dict(options or {})
+    unknown = set(map(str, options)) - {"dealer", "page", "short_of_cash"}
+    if unknown:
+        raise GameError("SCOOP has no option %s; its options are dealer, page and short_of_cash"
+                        % ", ".join(sorted(unknown)))
+    if not isinstance(players, (list, tuple)):
+        raise GameError("list the players, each as {\"name\": ...}")
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    if any(not isinstance(n, str) or not n.strip() for n in names):
+        raise GameError("every player needs a name, so the panel can say whose turn it is")
+    if len(set(names)) != len(names):
+        raise GameError("two players share a name; give each player a different name")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise GameError("SCOOP is for %d to %d players, not %d" % (MIN_PLAYERS, MAX_PLAYERS, len(players)))
+    n = len(players)
+    dealer = options.get("dealer", n - 1)
+    if not _is_int(dealer) or not 0 <= dealer < n:
+        raise GameError("dealer is the seat (0-%d) of the player who deals; the player to the "
+                        "dealer's left plays first" % (n - 1))
+    short = options.get("short_of_cash", PAYS_WHAT_THEY_HOLD)
+    if short not in SHORT_OF_CASH or not isinstance(short, str):
+        raise GameError("short_of_cash is %s or %s, not %r" % (PAYS_WHAT_THEY_HOLD, BANKRUPTCY, short))
+    stories, ads = _page_option(options.get("page"))
+    seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
+             for p in players]
+    events = [{"type": "setup", "players": seats, "dealer": dealer, "first": (dealer + 1) % n,
+               "stories": stories, "ads": ads, "short_of_cash": short}]
+    for seat in range(n):
+        events.append(ledger.transfer(BANK, account(seat), START_CASH,
+                                      "%s's $3,000 from the bank" % seats[seat]["name"]))
+    return events
+
+
+def _page_option(page):
+    if page is None:
+        return dict(DEFAULT_STORIES), dict(DEFAULT_ADS)
+    msg = ("page is {\"stories\": {type: spaces}, \"advertisements\": {type: spaces}}, as printed "
+           "on your newspaper layouts (1-%d spaces each; the Three Star and Star Story spaces are "
+           "the rules' own and need no entry)" % MAX_SPACES)
+    if not isinstance(page, dict) or set(page) - {"stories", "advertisements"}:
+        raise GameError(msg)
+    out = []
+    for key in ("stories", "advertisements"):
+        kinds = page.get(key, {})
+        if not isinstance(kinds, dict):
+            raise GameError(msg)
+        for name, spaces in kinds.items():
+            if (not isinstance(name, str) or not name.strip() or name in (THREE_STAR, STAR)
+                    or not _is_int(spaces) or not 1 <= spaces <= MAX_SPACES):
+                raise GameError(msg + "; bad entry %r: %r" % (name, spaces))
+        out.append(dict(kinds))
+    stories, ads = out
+    if not stories:
+        raise GameError("the page needs at least one type of story besides the Three Star and "
+                        "Star stories")
+    if set(stories) & set(ads):
+        raise GameError("%s can't be both a story and an advertisement"
+                        % ", ".join(sorted(set(stories) & set(ads))))
+    return stories, ads
+
+
+def initial():
+    return {"started": False}
+
+
+# ---------------------------------------------------------------- decide
+
+def decide(state, action, rng=None):
+    if not isinstance(state, dict) or not state.get("started"):
+        raise GameError("set up a game of SCOOP first")
+    if not isinstance(action, dict):
+        raise GameError("an action is a dict with a \"type\"")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _ACTIONS:
+        raise GameError("SCOOP has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    if state["phase"] == "over":
+        raise GameError("the game has gone to press: %s" % _result_words(state))
+    handler, step, doing = _ACTIONS[kind]
+    p = None
+    if kind != "verdict":
+        p = _seat(state, action.get("player"))
+        if state["players"][p]["out"]:
+            raise GameError("%s has dropped out of the game" % _name(state, p))
+    if _step(state) != step:
+        if p is None:
+            raise GameError("no claim is pending, so the editor's verdict has no story to judge: "
+                            "a player claims a story first (now: %s)" % _waiting_for(state))
+        raise GameError("%s can't %s now: %s" % (_name(state, p), doing, _waiting_for(state)))
+    events = handler(state, p, action)
+    return _settle(state, events)
+
+
+def _check_turn(state, p, doing):
+    if p != state["turn"]:
+        raise GameError("%s can't %s: it is %s's turn" % (_name(state, p), doing, _name(state, state["turn"])))
+
+
+def _claim(state, p, action):
+    _check_turn(state, p, "claim a story")
+    who = _name(state, p)
+    story_type = action.get("story_type")
+    claimable = list(state["stories"]) + [STAR]
+    if story_type == THREE_STAR:
+        raise GameError("%s can't claim a Three Star story: only the editor gives one, with the "
+                        "THREE STARS signal; claim the story your cards make" % who)
+    if not isinstance(story_type, str) or story_type not in claimable:
+        raise GameError("%s: story_type is one of %s, not %r" % (who, ", ".join(claimable), story_type))
+    page = state["players"][p]["page"]
+    if story_type == STAR and not _can_take(page, STAR):
+        raise GameError("%s's Star Story spaces hold a second Three Star story, so there is no "
+                        "room for a Star story" % who)
+    k = action.get("cards_from_hand", STORY_CARDS)
+    if not _is_int(k) or not 1 <= k <= HAND_SIZE:
+        raise GameError("%s: cards_from_hand is how many cards left the hand for this story (1-3, "
+                        "a SCOOP card included), not %r" % (who, k))
+    scooped = action.get("scooped_from")
+    if scooped is not None:
+        q = _seat(state, scooped)
+        if q == p or state["players"][q]["out"]:
+            raise GameError("%s can only SCOOP cards from another player's reserve" % who)
+    return [{"type": "claimed", "player": p, "story_type": story_type, "cards_from_hand": k,
+             "scooped_from": scooped}]
+
+
+def _verdict(state, p, action):
+    signal = action.get("signal")
+    if not isinstance(signal, str) or signal not in SIGNALS:
+        raise GameError("the editor's signal is one of %s, not %r" % (", ".join(SIGNALS), signal))
+    digit = action.get("digit")
+    if digit is not None and (not _is_int(digit) or not 0 <= digit <= 9):
+        raise GameError("the dialed digit is 0-9, not %r" % (digit,))
+    claim = state["claim"]
+    c = claim["player"]
+    who = _name(state, c)
+    passed = SIGNALS[signal][2]
+    events = [{"type": "verdict", "player": c, "signal": signal, "digit": digit, "passed": passed,
+               "message": SIGNALS[signal][0], "story_type": claim["story_type"]}]
+    if not passed:
+        cost = CARD_PRICE * claim["cards_from_hand"]
+        events += _charge(state, c, cost, BANK, "%s buys %d card%s after the editor refused the %s story"
+                          % (who, claim["cards_from_hand"], "" if claim["cards_from_hand"] == 1 else "s",
+                             _kind_words(claim["story_type"])))
+    elif signal in FEES:
+        fee = FEES[signal]
+        for q in _others_from_left(state, c):
+            held = _cash(state, q)
+            reason = "%s: %s pays %s %s" % (signal, _name(state, q), who, dollars(fee))
+            if held >= fee:
+                events.append(ledger.transfer(account(q), account(c), fee, reason))
+            elif state["short_of_cash"] == BANKRUPTCY:
+                events.append(_bankrupt(state, q, fee, c, reason))
+            elif held > 0:
+                events.append(ledger.transfer(account(q), account(c), held,
+                                              reason + " but holds only %s" % dollars(held)))
+    return events
+
+
+def _lines_down(state, q, action):
+    claim = state["claim"]
+    c = claim["player"]
+    if q == c:
+        raise GameError("%s can't call Lines Down on their own call" % _name(state, q))
+    cost = CARD_PRICE * HAND_SIZE
+    held = _cash(state, q)
+    if held < cost:
+        raise GameError("%s has %s and can't buy the %d cards a Lines Down block costs (%s)"
+                        % (_name(state, q), dollars(held), HAND_SIZE, dollars(cost)))
+    k = claim["cards_from_hand"]
+    events = [{"type": "blocked", "player": q, "claimant": c, "story_type": claim["story_type"]},
+              ledger.transfer(account(q), BANK, cost, "Lines Down: %s buys a new hand" % _name(state, q))]
+    events += _charge(state, c, CARD_PRICE * k, BANK, "Lines Down: %s buys %d card%s after the block"
+                      % (_name(state, c), k, "" if k == 1 else "s"))
+    return events
+
+
+def _place(state, p, action):
+    claim = state["claim"]
+    who = _name(state, p)
+    if p != claim["player"]:
+        raise GameError("%s can't take a story: the story is %s's" % (who, _name(state, claim["player"])))
+    value = _value(state, p, action.get("value"), "the story")
+    slot = action.get("slot")
+    signal = state["verdict"]["signal"]
+    if signal == THREE_STARS:
+        if slot not in (THREE_STAR, claim["story_type"]) or not isinstance(slot, str):
+            raise GameError("%s: say which story to take after THREE STARS: slot \"%s\" or \"%s\""
+                            % (who, THREE_STAR, claim["story_type"]))
+    elif slot is None:
+        slot = claim["story_type"]
+    elif slot != claim["story_type"]:
+        raise GameError("%s claimed a %s story; it goes in that slot, not %r"
+                        % (who, _kind_words(claim["story_type"]), slot))
+    return [_placed(state, p, slot, value, "story")]
+
+
+def _go_to_press(state, p, action):
+    if state["verdict"]["signal"] != PRESS:
+        raise GameError("%s can only go to press when the editor shows PRESS; %s takes the story"
+                        % (_name(state, p), _name(state, p)))
+    if p != state["claim"]["player"]:
+        raise GameError("%s can't go to press: it was %s who phoned" % (_name(state, p), _name(state, state["claim"]["player"])))
+    return _press(state, p, "press")
+
+
+def _advertise(state, p, action):
+    _check_turn(state, p, "place an advertisement")
+    who = _name(state, p)
+    ads = state["ads"]
+    if not ads:
+        raise GameError("this page layout has no advertisement spaces")
+    ad_type = action.get("ad_type")
+    if ad_type is None and len(ads) == 1:
+        ad_type = next(iter(ads))
+    if not isinstance(ad_type, str) or ad_type not in ads:
+        raise GameError("%s: ad_type is one of %s, not %r" % (who, ", ".join(ads), ad_type))
+    value = _value(state, p, action.get("value"), "the advertisement")
+    return [_placed(state, p, ad_type, value, "advertisement")]
+
+
+def _reserve(state, p, action):
+    _check_turn(state, p, "play cards to the reserve")
+    cards = action.get("cards")
+    if not _is_int(cards) or cards not in RESERVE_PLAY:
+        raise GameError("%s plays one or two cards to the reserve, not %r" % (_name(state, p), cards))
+    cost = CARD_PRICE * cards
+    ledger.check_can_pay(_balances(state), account(p), cost, _name(state, p))
+    return [{"type": "reserved", "player": p, "cards": cards},
+            ledger.transfer(account(p), BANK, cost, "%s buys %d card%s after playing to the reserve"
+                            % (_name(state, p), cards, "" if cards == 1 else "s"))]
+
+
+def _exchange(state, p, action):
+    _check_turn(state, p, "exchange a card")
+    return [{"type": "exchanged", "player": p}]
+
+
+def _buy(state, q, action):
+    sale = state["sale"]
+    _check_asked(state, q, "buy")
+    story = sale["story"]
+    who = _name(state, q)
+    ledger.check_can_pay(_balances(state), account(q), story["value"], who)
+    if not _can_take(state["players"][q]["page"], story["kind"]):
+        raise GameError("%s has no room for a %s story on the page" % (who, _kind_words(story["kind"])))
+    after, dropped, _ = _put(state["players"][q]["page"], state, story)
+    return [ledger.transfer(account(q), account(sale["seller"]), story["value"],
+                            "%s buys %s's %s story at list price" % (who, _name(state, sale["seller"]),
+                                                                     _kind_words(story["kind"]))),
+            {"type": "bought", "player": q, "seller": sale["seller"], "story": story,
+             "why": sale["why"], "dropped": dropped}]
+
+
+def _pass(state, q, action):
+    _check_asked(state, q, "pass")
+    sale = state["sale"]
+    return [{"type": "passed", "player": q, "seller": sale["seller"], "story": sale["story"]["id"]}]
+
+
+def _check_asked(state, q, doing):
+    asked = state["sale"]["asking"]
+    if q != asked:
+        raise GameError("%s can't %s: %s is asked first" % (_name(state, q), doing, _name(state, asked)))
+
+
+def _sell(state, p, action):
+    debt = state["debts"][0]
+    who = _name(state, p)
+    if p != debt["player"]:
+        raise GameError("%s can't sell: %s is the bankrupt player" % (who, _name(state, debt["player"])))
+    sid = action.get("story")
+    found = _find_story(state["players"][p], sid) if _is_int(sid) else None
+    if found is None:
+        raise GameError("%s: story is the number of one of %s's stories (%s), not %r"
+                        % (who, who, ", ".join(str(s["id"]) for s in _stories_of(state["players"][p])) or "none",
+                           sid))
+    story, where = found
+    if sid in state["refused"]:
+        raise GameError("nobody bought %s's %s story (%s) this time; offer another or drop out"
+                        % (who, _kind_words(story["kind"]), dollars(story["value"])))
+    return [{"type": "offered", "player": p, "story": story, "why": "bankruptcy", "from": where}]
+
+
+def _drop_out(state, p, action):
+    debt = state["debts"][0]
+    who = _name(state, p)
+    if p != debt["player"]:
+        raise GameError("%s can't drop out: %s is the bankrupt player" % (who, _name(state, debt["player"])))
+    left = [s for s in _stories_of(state["players"][p]) if s["id"] not in state["refused"]]
+    if left:
+        raise GameError("%s must first offer %s for sale at list price; only when nobody buys does "
+                        "a bankrupt player drop out" % (who, _story_list(left)))
+    events = []
+    held = _cash(state, p)
+    to = _creditor_account(debt)
+    if held > 0:
+        events.append(ledger.transfer(account(p), to, held, "%s drops out and pays what they hold" % who))
+    events.append({"type": "dropped_out", "player": p,
+                   "stories": [s["id"] for s in _stories_of(state["players"][p])]})
+    return events
+
+
+_ACTIONS = {
+    "claim": (_claim, "turn", "claim a story"),
+    "advertise": (_advertise, "turn", "place an advertisement"),
+    "reserve": (_reserve, "turn", "play cards to the reserve"),
+    "exchange": (_exchange, "turn", "exchange a card"),
+    "verdict": (_verdict, "call", "take a verdict"),
+    "lines_down": (_lines_down, "call", "call Lines Down"),
+    "place": (_place, "place", "take a story"),
+    "go_to_press": (_go_to_press, "place", "go to press"),
+    "buy": (_buy, "sale", "buy"),
+    "pass": (_pass, "sale", "pass"),
+    "sell": (_sell, "bankrupt", "sell a story"),
+    "drop_out": (_drop_out, "bankrupt", "drop out"),
+}
+
+
+# ---------------------------------------------------------------- what follows an action
+
+def _settle(state, events):
+    """The action's events, plus whatever follows by itself: a Star story put up for sale, a
+    story nobody would buy, a debt now payable, the end of the turn or going to press."""
+    events = list(events)
+    s = state
+    for ev in events:
+        s = apply(s, ev)
+    while s["phase"] != "over":
+        more = []
+        if s["sale"] is not None:
+            if s["sale"]["asking"] is None:
+                sale = s["sale"]
+                more = [{"type": "unsold", "player": sale["seller"], "story": sale["story"], "why": sale["why"]}]
+        elif s["for_sale"]:
+            more = [{"type": "offered", "player": s["for_sale"][0]["seller"], "story": s["for_sale"][0]["story"],
+                     "why": "star", "from": "page"}]
+        elif s["debts"]:
+            debt = s["debts"][0]
+            if _cash(s, debt["player"]) >= debt["owes"]:
+                more = [ledger.transfer(account(debt["player"]), _creditor_account(debt), debt["owes"],
+                                        debt["reason"]),
+                        {"type": "settled", "player": debt["player"], "to": debt["to"], "amount": debt["owes"]}]
+        elif s["phase"] == "done":
+            more = _end_of_turn(s)
+        if not more:
+            break
+        for ev in more:
+            s = apply(s, ev)
+        events += more
+    return events
+
+
+def _end_of_turn(state):
+    active = _active(state)
+    if len(active) == 1:
+        return _press(state, active[0], "last_paper")
+    n = len(state["players"])
+    for k in range(n):
+        q = (state["turn"] + k) % n
+        if q in active and _full(state, state["players"][q]["page"]):
+            return _press(state, q, "full_page")
+    nxt = next((state["turn"] + k) % n for k in range(1, n + 1) if (state["turn"] + k) % n in active)
+    return [{"type": "turn_passed", "player": state["turn"], "next": nxt}]
+
+
+def _press(state, p, how):
+    went = {"type": "went_to_press", "player": p, "how": how}
+    bonus = ledger.transfer(BANK, account(p), PRESS_BONUS, "%s goes to press first: the bonus" % _name(state, p))
+    after = apply(apply(state, went), bonus)
+    totals = _totals(after)
+    best = max(t["total"] for t in totals if t["total"] is not None)
+    winners = [t["seat"] for t in totals if t["total"] == best]
+    return [went, bonus, {"type": "counted", "totals": totals, "winners": winners}]
+
+
+def _totals(state):
+    out = []
+    for i, pl in enumerate(state["players"]):
+        if pl["out"]:
+            out.append({"seat": i, "name": pl["name"], "out": True, "cash": 0, "stories": 0,
+                        "unsold": 0, "total": None})
+            continue
+        on_page = sum(s["value"] for s in _page_stories(pl["page"]))
+        unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
+        cash = _cash(state, i)
+        out.append({"seat": i, "name": pl["name"], "out": False, "cash": cash, "stories": on_page,
+                    "unsold": unsold, "total": cash + on_page + unsold})
+    return out
+
+
+def _charge(state, p, amount, to, reason):
+    """A payment the rules force: made now, or the player is bankrupt until it can be."""
+    if _cash(state, p) >= amount:
+        return [ledger.transfer(account(p), to, amount, reason)]
+    return [_bankrupt(state, p, amount, to, reason)]
+
+
+def _bankrupt(state, p, amount, to, reason):
+    return {"type": "bankrupt", "player": p, "owes": amount, "to": to, "reason": reason,
+            "holds": _cash(state, p)}
+
+
+def _placed(state, p, kind, value, how):
+    story = {"id": state["next_id"], "kind": kind, "value": value}
+    _, dropped, displaced = _put(state["players"][p]["page"], state, story)
+    return {"type": "placed", "player": p, "story": story, "how": how, "dropped": dropped,
+            "displaced": displaced}
+
+
+# ---------------------------------------------------------------- the page
+
+def _put(page, state, story):
+    """(new page, the story that goes to the bottom of its pile or None, Star stories displaced).
+
+    "keep the two which have the highest value" (Substitution of Copy); a second Three Star
+    story takes the two Star Story spaces and displaces the Star stories there.
+    """
+    page = copy.deepcopy(page)
+    kind = story["kind"]
+    if kind == THREE_STAR:
+        here = page[THREE_STAR]
+        if len(here) < THREE_STAR_SPACES:
+            here.append(story)
+            return page, None, []
+        if len(here) < MOST_THREE_STARS:
+            displaced, page[STAR] = page[STAR], []
+            here.append(story)
+            return page, None, displaced
+        cap = MOST_THREE_STARS
+    elif kind == STAR:
+        cap = 0 if len(page[THREE_STAR]) >= MOST_THREE_STARS else STAR_SPACES
+    else:
+        cap = _spaces(state, kind)
+    here = page[kind]
+    if len(here) < cap:
+        here.append(story)
+        return page, None, []
+    if cap == 0:
+        return page, story, []
+    dropped = min([story] + here, key=lambda s: s["value"])      # ties: the one in place stays
+    page[kind] = [s for s in here + [story] if s is not dropped]
+    return page, dropped, []
+
+
+def _can_take(page, kind):
+    """Whether a story of ``kind`` can come onto ``page`` without displacing Star stories."""
+    if kind == STAR:
+        return len(page[THREE_STAR]) < MOST_THREE_STARS
+    if kind == THREE_STAR:
+        return not (len(page[THREE_STAR]) == THREE_STAR_SPACES and page[STAR])
+    return True
+
+
+def _spaces(state, kind):
+    if kind == THREE_STAR:
+        return THREE_STAR_SPACES
+    if kind == STAR:
+        return STAR_SPACES
+    return state["stories"].get(kind) or state["ads"].get(kind, 0)
+
+
+def _full(state, page):
+    if len(page[THREE_STAR]) < THREE_STAR_SPACES:
+        return False
+    if len(page[THREE_STAR]) < MOST_THREE_STARS and len(page[STAR]) < STAR_SPACES:
+        return False
+    return all(len(page[k]) >= n for k, n in list(state["stories"].items()) + list(state["ads"].items()))
+
+
+def _empty_page(stories, ads):
+    return {k: [] for k in [THREE_STAR, STAR] + list(stories) + list(ads)}
+
+
+def _page_stories(page):
+    return [s for kind in page for s in page[kind]]
+
+
+def _stories_of(player):
+    return _page_stories(player["page"]) + list(player["kept"])
+
+
+def _find_story(player, sid):
+    for kind in player["page"]:
+        for s in player["page"][kind]:
+            if s["id"] == sid:
+                return s, "page"
+    for s in player["kept"]:
+        if s["id"] == sid:
+            return s, "kept"
+    return None
+
+
+# ---------------------------------------------------------------- apply
+
+def apply(state, event):
+    kind = event.get("type")
+    if kind == "setup":
+        return _apply_setup(event)
+    if not state.get("started"):
+        return state
+    s = copy.deepcopy(state)
+    if kind == ledger.TRANSFER:
+        s["balances"] = ledger.apply_transfer(s["balances"], event)
+        return s
+    if kind == "counted":
+        s["totals"], s["winners"], s["phase"], s["last"] = event["totals"], event["winners"], "over", event
+        return s
+    p = event.get("player")
+    if not _is_int(p) or not 0 <= p < len(s["players"]):
+        return s
+    me = s["players"][p]
+    if kind == "claimed":
+        s["claim"] = {k: event[k] for k in ("player", "story_type", "cards_from_hand", "scooped_from")}
+        s["phase"] = "call"
+    elif kind == "verdict":
+        s["verdict"] = {"signal": event["signal"], "digit": event["digit"], "passed": event["passed"]}
+        s["phase"] = "place" if event["passed"] else "done"
+    elif kind == "blocked":
+        s["phase"] = "done"
+    elif kind == "placed":
+        story = event["story"]
+        me["page"], _, displaced = _put(me["page"], s, story)
+        s["for_sale"] += [{"seller": p, "story": d} for d in displaced]
+        s["next_id"] = max(s["next_id"], story["id"] + 1)
+        s["phase"] = "done"
+    elif kind in ("reserved", "exchanged"):
+        s["phase"] = "done"
+    elif kind == "offered":
+        story = event["story"]
+        if event["why"] == "star":
+            s["for_sale"] = [f for f in s["for_sale"] if f["story"]["id"] != story["id"]]
+        elif event["from"] == "kept":
+            me["kept"] = [k for k in me["kept"] if k["id"] != story["id"]]
+        else:
+            me["page"][story["kind"]] = [k for k in me["page"][story["kind"]] if k["id"] != story["id"]]
+        s["sale"] = {"seller": p, "story": story, "why": event["why"], "from": event["from"], "passed": []}
+        s["sale"]["asking"] = _next_asked(s)
+    elif kind == "passed":
+        if s["sale"] is not None:
+            s["sale"]["passed"].append(p)
+            s["sale"]["asking"] = _next_asked(s)
+    elif kind == "bought":
+        me["page"], _, _ = _put(me["page"], s, event["story"])
+        s["sale"] = None
+    elif kind == "unsold":
+        story = event["story"]
+        if event["why"] == "star":
+            me["kept"].append(story)
+        else:
+            sale = s["sale"] or {}
+            if sale.get("from") == "kept":
+                me["kept"].append(story)
+            else:
+                me["page"][story["kind"]].append(story)
+            s["refused"].append(story["id"])
+        s["sale"] = None
+    elif kind == "bankrupt":
+        s["debts"].append({k: event[k] for k in ("player", "owes", "to", "reason")})
+    elif kind == "settled":
+        s["debts"], s["refused"] = s["debts"][1:], []
+    elif kind == "dropped_out":
+        me["out"] = True
+        me["page"] = _empty_page(s["stories"], s["ads"])
+        me["kept"] = []
+        s["debts"], s["refused"] = s["debts"][1:], []
+    elif kind == "turn_passed":
+        s["turn"], s["phase"], s["claim"], s["verdict"] = event["next"], "turn", None, None
+    elif kind == "went_to_press":
+        s["press"] = {"player": p, "how": event["how"]}
+    if kind not in ("passed",):
+        s["last"] = event
+    return s
+
+
+def _apply_setup(event):
+    stories, ads = dict(event["stories"]), dict(event["ads"])
+    players = [{"name": seat["name"], "colour": seat.get("colour"), "out": False,
+                "page": _empty_page(stories, ads), "kept": []} for seat in event["players"]]
+    return {"started": True, "players": players, "stories": stories, "ads": ads,
+            "short_of_cash": event["short_of_cash"], "dealer": event["dealer"],
+            "balances": {BANK: 0}, "turn": event["first"], "phase": "turn", "claim": None,
+            "verdict": None, "debts": [], "refused": [], "sale": None, "for_sale": [],
+            "next_id": 1, "last": None, "press": None, "totals": None, "winners": None}
+
+
+def _next_asked(state):
+    """Who is offered the story next: "the player to his left having the first opportunity"."""
+    sale = state["sale"]
+    n = len(state["players"])
+    for k in range(1, n):
+        q = (sale["seller"] + k) % n
+        if not state["players"][q]["out"] and q not in sale["passed"]:
+            return q
+    return None
+
+
+# ---------------------------------------------------------------- offers / view
+
+def offers(state):
+    if not state.get("started") or state["phase"] == "over":
+        return []
+    step = _step(state)
+    if step == "sale":
+        q = state["sale"]["asking"]
+        out = []
+        story = state["sale"]["story"]
+        if _cash(state, q) >= story["value"] and _can_take(state["players"][q]["page"], story["kind"]):
+            out.append({"type": "buy", "player": q})
+        return out + [{"type": "pass", "player": q}]
+    if step == "bankrupt":
+        p = state["debts"][0]["player"]
+        left = [s for s in _stories_of(state["players"][p]) if s["id"] not in state["refused"]]
+        return ([{"type": "sell", "player": p, "story": s["id"]} for s in left]
+                or [{"type": "drop_out", "player": p}])
+    p = state["turn"]
+    if step == "turn":
+        page = state["players"][p]["page"]
+        out = [{"type": "claim", "player": p, "story_type": t} for t in state["stories"]]
+        if _can_take(page, STAR):
+            out.append({"type": "claim", "player": p, "story_type": STAR})
+        out += [{"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]} for a in state["ads"]]
+        out += [{"type": "reserve", "player": p, "cards": k} for k in RESERVE_PLAY
+                if _cash(state, p) >= CARD_PRICE * k]
+        return out + [{"type": "exchange", "player": p}]
+    if step == "call":
+        c = state["claim"]["player"]
+        out = [{"type": "verdict", "signal": code} for code in SIGNALS]
+        return out + [{"type": "lines_down", "player": q} for q in _others_from_left(state, c)
+                      if _cash(state, q) >= CARD_PRICE * HAND_SIZE]
+    if step == "place":
+        c = state["claim"]["player"]
+        out = []
+        if state["verdict"]["signal"] == THREE_STARS:
+            out.append({"type": "place", "player": c, "slot": THREE_STAR, "enter": ["value"]})
+        out.append({"type": "place", "player": c, "slot": state["claim"]["story_type"], "enter": ["value"]})
+        if state["verdict"]["signal"] == PRESS:
+            out.append({"type": "go_to_press", "player": c})
+        return out
+    return []
+
+
+def view(state):
+    if not state.get("started"):
+        return {"game": NAME, "title": TITLE, "started": False}
+    balances = _balances(state)
+    players = []
+    for i, pl in enumerate(state["players"]):
+        page = pl["page"]
+        slots = []
+        for kind in page:
+            spaces = _spaces(state, kind)
+            if kind == STAR and len(page[THREE_STAR]) >= MOST_THREE_STARS:
+                spaces = 0
+            if kind == THREE_STAR:
+                spaces = THREE_STAR_SPACES + (1 if len(page[THREE_STAR]) >= MOST_THREE_STARS else 0)
+            slots.append({"slot": kind, "name": _kind_words(kind), "spaces": spaces,
+                          "stories": list(page[kind]), "advertisement": kind in state["ads"]})
+        cash = balances.get(account(i), 0)
+        on_page = sum(s["value"] for s in _page_stories(page))
+        unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
+        players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "account": account(i),
+                        "cash": cash, "out": pl["out"], "page": slots, "kept": list(pl["kept"]),
+                        "stories_value": on_page, "unsold_value": unsold,
+                        "worth": cash + on_page + unsold, "page_full": _full(state, page)})
+    sale = None
+    if state["sale"] is not None:
+        sl = state["sale"]
+        sale = {"seller": sl["seller"], "seller_name": _name(state, sl["seller"]), "story": sl["story"],
+                "price": sl["story"]["value"], "why": sl["why"], "asking": sl["asking"],
+                "asking_name": _name(state, sl["asking"]) if sl["asking"] is not None else None}
+    verdict = None
+    if state["verdict"] is not None:
+        code = state["verdict"]["signal"]
+        verdict = dict(state["verdict"], message=SIGNALS[code][0], instruction=SIGNALS[code][1])
+    return {
+        "game": NAME, "title": TITLE, "started": True, "players": players,
+        "bank": balances.get(BANK, 0), "money_total": ledger.total(balances),
+        "turn": state["turn"], "turn_name": _name(state, state["turn"]), "step": _step(state),
+        "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
+        "claim": state["claim"], "verdict": verdict, "sale": sale,
+        "debts": [dict(d, name=_name(state, d["player"])) for d in state["debts"]],
+        "last": state["last"], "short_of_cash": state["short_of_cash"],
+        "prices": {"card": CARD_PRICE, "extra": FEES["EXTRA"], "synd": FEES["SYND"], "press_bonus": PRESS_BONUS},
+        "press": state["press"], "totals": state["totals"], "winners": state["winners"],
+        "winner_names": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
+    }
+
+
+# ---------------------------------------------------------------- helpers
+
+def _step(state):
+    if state["phase"] == "over":
+        return "over"
+    if state["sale"] is not None:
+        return "sale"
+    if state["debts"]:
+        return "bankrupt"
+    return state["phase"]
+
+
+def _waiting_for(state):
+    step = _step(state)
+    if step == "sale":
+        sale = state["sale"]
+        return ("%s: buy %s's %s story for %s, or pass" % (
+            _name(state, sale["asking"]), _name(state, sale["seller"]), _kind_words(sale["story"]["kind"]),
+            dollars(sale["story"]["value"])) if sale["asking"] is not None else "nobody is left to ask")
+    if step == "bankrupt":
+        d = state["debts"][0]
+        return ("%s is bankrupt: owes %s and holds %s; sell a story at list price (the player to the "
+                "left is asked first) or, when nobody buys, drop out"
+                % (_name(state, d["player"]), dollars(d["owes"]), dollars(_cash(state, d["player"]))))
+    who = _name(state, state["turn"])
+    if step == "turn":
+        return "%s claims a story, places an advertisement, plays to the reserve or exchanges a card" % who
+    if step == "call":
+        return ("%s dials the editor about the %s story (or another player calls Lines Down)"
+                % (_name(state, state["claim"]["player"]), _kind_words(state["claim"]["story_type"])))
+    if step == "place":
+        extra = {THREE_STARS: " (a Three Star story, or the story dialed for)",
+                 PRESS: ", or goes to press"}.get(state["verdict"]["signal"], "")
+        return "%s enters the printed value of the story taken%s" % (_name(state, state["claim"]["player"]), extra)
+    if step == "done":
+        return "the turn is ending"
+    return "the game has gone to press"
+
+
+def _result_words(state):
+    names = [_name(state, w) for w in state["winners"] or []]
+    return "%s won" % " and ".join(names) if names else "it is over"
+
+
+def _kind_words(kind):
+    return {THREE_STAR: "Three Star", STAR: "Star"}.get(kind, kind)
+
+
+def _story_list(stories):
+    return ", ".join("#%d %s (%s)" % (s["id"], _kind_words(s["kind"]), dollars(s["value"])) for s in stories)
+
+
+def _value(state, p, value, what):
+    if not _is_int(value) or value <= 0:
+        raise GameError("%s: enter the value printed on %s in whole dollars, e.g. 500, not %r"
+                        % (_name(state, p), what, value))
+    return value
+
+
+def _creditor_account(debt):
+    return debt["to"] if debt["to"] == BANK else account(debt["to"])
+
+
+def _balances(state):
+    return state["balances"]
+
+
+def _cash(state, p):
+    return state["balances"].get(account(p), 0)
+
+
+def _active(state):
+    return [i for i, pl in enumerate(state["players"]) if not pl["out"]]
+
+
+def _others_from_left(state, p):
+    n = len(state["players"])
+    return [(p + k) % n for k in range(1, n) if not state["players"][(p + k) % n]["out"]]
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(state, value):
+    n = len(state["players"])
+    if not _is_int(value) or not 0 <= value < n:
+        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
+    return value
+
+
+def _name(state, p):
+    return state["players"][p]["name"]

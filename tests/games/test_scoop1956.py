@@ -1,0 +1,603 @@
+"""SCOOP (Parker Brothers, 1956) through the engine: setup -> claims, verdicts, sales -> press."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from controller.games import ledger
+from controller.games import scoop1956 as game
+from controller.games.base import GameError, fold
+from controller.oracles.editor import SIGNALS
+
+ANN, BOB, CAT, DAN = 0, 1, 2, 3
+SMALL_PAGE = {"stories": {"sport": 1}, "advertisements": {"advertisement": 1}}
+
+
+def start(names=("Ann", "Bob", "Cat"), **options):
+    state = game.initial()
+    for ev in game.setup([{"name": n, "colour": None, "team": None} for n in names], options):
+        state = game.apply(state, ev)
+    return state
+
+
+def act(state, action):
+    events = game.decide(state, action, random.Random(0))
+    for ev in events:
+        state = game.apply(state, ev)
+    return state, events
+
+
+def cash(state):
+    return [p["cash"] for p in game.view(state)["players"]]
+
+
+def spend(state, p, amount):
+    """Test shortcut: player p has already spent ``amount`` on cards (a transfer to the bank)."""
+    return game.apply(state, ledger.transfer(game.account(p), ledger.BANK, amount, "earlier purchases"))
+
+
+def story(state, p, story_type, signal, value=None, slot=None, cards=3):
+    state, _ = act(state, {"type": "claim", "player": p, "story_type": story_type, "cards_from_hand": cards})
+    state, _ = act(state, {"type": "verdict", "signal": signal, "digit": 5})
+    if value is not None:
+        place = {"type": "place", "player": p, "value": value}
+        if slot is not None:
+            place["slot"] = slot
+        state, _ = act(state, place)
+    return state
+
+
+def exchange(state, p):
+    return act(state, {"type": "exchange", "player": p})[0]
+
+
+def until(state, p):
+    """Everyone else exchanges a card until it is p's turn again."""
+    while state["turn"] != p:
+        state = exchange(state, state["turn"])
+    return state
+
+
+def page_values(state, p, slot):
+    page = {s["slot"]: s for s in game.view(state)["players"][p]["page"]}
+    return [x["value"] for x in page[slot]["stories"]]
+
+
+def test_the_editor_signals_come_from_the_editor():
+    """The verdict's codes are the telephone's signals, one source: THREE STARS, EXTRA, PRESS,
+    SYND, OK, SCRAP IT, X, !!!."""
+    assert {game.THREE_STARS, game.PRESS} | set(game.FEES) <= set(SIGNALS)
+
+
+def test_each_player_gets_three_thousand_from_the_bank_and_the_dealers_left_plays_first():
+    """'He gives each player including himself a blank newspaper page and $3,000' ... 'The player
+    to the left of the dealer plays first.'"""
+    view = game.view(start(dealer=1))
+    assert [p["cash"] for p in view["players"]] == [3000, 3000, 3000]
+    assert view["bank"] == -9000 and view["money_total"] == 0
+    assert view["turn_name"] == "Cat"
+    assert game.view(start())["turn_name"] == "Ann"          # default dealer: the last seat
+    with pytest.raises(GameError, match="2 to 6 players, not 1"):
+        start(names=("Ann",))
+    with pytest.raises(GameError, match="2 to 6 players, not 7"):
+        start(names=tuple("ABCDEFG"))
+    with pytest.raises(GameError, match="dealer is the seat"):
+        start(dealer=3)
+    with pytest.raises(GameError, match="no option colour_scheme"):
+        start(colour_scheme=1)
+
+
+def test_an_accepted_story_is_placed_with_its_printed_value_and_the_refill_is_free():
+    """'If, as a result of his phone call, he receives a favorable decision, he is entitled to take a
+    story card ... and makes up his hand by drawing the three top cards from the draw pile free of
+    charge.' OK: 'Your Story Has Been Passed For Publication.' Take your story."""
+    s = story(start(), ANN, "crime", "OK")
+    assert game.view(s)["step"] == "place"
+    assert game.offers(s) == [{"type": "place", "player": ANN, "slot": "crime", "enter": ["value"]}]
+    s, ev = act(s, {"type": "place", "player": ANN, "value": 400})
+    assert page_values(s, ANN, "crime") == [400]
+    assert cash(s) == [3000, 3000, 3000]
+    assert ev[-1] == {"type": "turn_passed", "player": ANN, "next": BOB}
+
+
+@pytest.mark.parametrize("signal", ["SCRAP IT", "X", "!!!"])
+@pytest.mark.parametrize("cards,cost", [(3, 300), (1, 100)])
+def test_a_refused_story_charges_a_hundred_for_each_card_drawn(signal, cards, cost):
+    """'If the story is not acceptable to the editor ... He still must discard the three cards ...
+    and draw three new cards ... In this case, however, he must pay $100 for each card that he
+    draws.' With reserve cards 'he draws the necessary cards to complete his hand but must pay
+    $100 for each card so drawn.'"""
+    s = story(start(), ANN, "sport", signal, cards=cards)
+    assert cash(s) == [3000 - cost, 3000, 3000]
+    assert page_values(s, ANN, "sport") == []
+    assert s["turn"] == BOB and game.view(s)["bank"] == -9000 + cost
+
+
+@pytest.mark.parametrize("signal,fee", [("EXTRA", 200), ("SYND", 500)])
+def test_extra_and_synd_collect_from_each_other_player_and_the_story_is_taken(signal, fee):
+    """EXTRA: 'Take your story and in addition collect $200 from each player.' SYND: 'Take your
+    story and in addition collect $500 from each player.'"""
+    s = story(start(names=("Ann", "Bob", "Cat", "Dan"), dealer=ANN), BOB, "society", signal)
+    assert cash(s) == [3000 - fee, 3000 + 3 * fee, 3000 - fee, 3000 - fee]
+    s, _ = act(s, {"type": "place", "player": BOB, "value": 300})
+    assert page_values(s, BOB, "society") == [300] and s["turn"] == CAT
+
+
+def test_a_player_short_of_an_extra_pays_what_they_hold_by_default():
+    """The rules don't say what happens when a player can't pay the $200 (newsdesk's choice,
+    option short_of_cash: by default they pay what they hold)."""
+    s = spend(start(), CAT, 2950)
+    s = story(s, ANN, "sport", "EXTRA", value=200)
+    assert cash(s) == [3250, 2800, 0]
+    assert min(cash(s)) >= 0 and game.view(s)["money_total"] == 0
+
+
+def test_short_of_cash_bankruptcy_makes_the_payer_sell_to_the_left_first():
+    """With short_of_cash=bankruptcy the payer who can't pay is bankrupt: 'he must sell to other
+    players in the game at list price one or more of the stories ... The player to his left has
+    the first opportunity of buying.'"""
+    s = start(short_of_cash="bankruptcy")
+    s = story(s, ANN, "sport", "OK", value=500)        # Ann's sport story, $500
+    s = exchange(s, BOB)
+    s = exchange(s, CAT)
+    s = spend(s, ANN, 2900)                            # Ann holds $100
+    s = story(s, ANN, "crime", "OK", value=100)        # ... and a $100 crime story
+    s = story(s, BOB, "local", "EXTRA")
+    assert game.view(s)["step"] == "bankrupt"
+    assert "Ann is bankrupt: owes $200 and holds $100" in game.view(s)["waiting_for"]
+    with pytest.raises(GameError, match="Bob can't take a story now: Ann is bankrupt"):
+        game.decide(s, {"type": "place", "player": BOB, "value": 300}, None)
+    s, _ = act(s, {"type": "sell", "player": ANN, "story": 2})          # the crime story, $100
+    assert game.view(s)["sale"]["asking_name"] == "Bob"                # Ann's left
+    with pytest.raises(GameError, match="Cat can't buy: Bob is asked first"):
+        game.decide(s, {"type": "buy", "player": CAT}, None)
+    s, _ = act(s, {"type": "buy", "player": BOB})
+    assert page_values(s, BOB, "crime") == [100]
+    assert cash(s) == [0, 3000 - 100 + 200 + 200, 2800]              # Ann sold and paid the $200
+    assert game.view(s)["step"] == "place"
+    s, _ = act(s, {"type": "place", "player": BOB, "value": 300})
+    assert s["turn"] == CAT and game.view(s)["money_total"] == 0
+
+
+def test_three_stars_takes_a_three_star_story_or_the_one_dialed_for():
+    """THREE STARS: 'Take a Three Star Story Card or the story dialed for.'"""
+    s = story(start(), ANN, "crime", "THREE STARS")
+    assert {o.get("slot") for o in game.offers(s)} == {"three_star", "crime"}
+    with pytest.raises(GameError, match="say which story to take after THREE STARS"):
+        game.decide(s, {"type": "place", "player": ANN, "value": 900}, None)
+    s, _ = act(s, {"type": "place", "player": ANN, "value": 900, "slot": "three_star"})
+    assert page_values(s, ANN, "three_star") == [900] and page_values(s, ANN, "crime") == []
+    s = exchange(exchange(s, BOB), CAT)
+    s = story(s, ANN, "crime", "THREE STARS", value=300, slot="crime")
+    assert page_values(s, ANN, "three_star") == [900] and page_values(s, ANN, "crime") == [300]
+
+
+def test_three_star_stories_come_only_from_the_editor():
+    """'Three Star Stories are determined solely by the editor and can be obtained only as a
+    result of his decision over the telephone.'"""
+    with pytest.raises(GameError, match="only the editor gives one"):
+        game.decide(start(), {"type": "claim", "player": ANN, "story_type": "three_star"}, None)
+    s = story(start(), ANN, "crime", "OK")
+    with pytest.raises(GameError, match="claimed a crime story; it goes in that slot"):
+        game.decide(s, {"type": "place", "player": ANN, "value": 900, "slot": "three_star"}, None)
+
+
+def _with_star_stories(s):
+    """Ann: a Three Star story ($1,000) and two Star stories ($600, $400)."""
+    s = story(s, ANN, "star", "THREE STARS", value=1000, slot="three_star")
+    for value in (600, 400):
+        s = until(s, ANN)
+        s = story(s, ANN, "star", "OK", value=value)
+    return until(s, ANN)
+
+
+def test_a_second_three_star_story_puts_the_star_stories_up_for_sale_left_player_first():
+    """'Should a player already have one (or two) Single Star Stories in place when he obtains a
+    second Three Star Story, he may remove it to make room for the Three Star Story, and offer it
+    for sale at its printed value, the player to his left having the first opportunity to buy.'"""
+    s = _with_star_stories(start())
+    s = story(s, ANN, "sport", "THREE STARS", value=1200, slot="three_star")
+    assert page_values(s, ANN, "three_star") == [1000, 1200] and page_values(s, ANN, "star") == []
+    sale = game.view(s)["sale"]
+    assert (sale["asking_name"], sale["price"], sale["why"]) == ("Bob", 600, "star")
+    assert game.offers(s) == [{"type": "buy", "player": BOB}, {"type": "pass", "player": BOB}]
+    s, _ = act(s, {"type": "pass", "player": BOB})
+    s, _ = act(s, {"type": "buy", "player": CAT})
+    assert page_values(s, CAT, "star") == [600] and cash(s) == [3600, 3000, 2400]
+    assert game.view(s)["sale"]["story"]["value"] == 400          # the other Star story next
+    s, _ = act(s, {"type": "pass", "player": BOB})
+    s, ev = act(s, {"type": "pass", "player": CAT})
+    assert [e["type"] for e in ev][-2:] == ["unsold", "turn_passed"]
+    assert s["turn"] == BOB
+
+
+def test_an_unsold_star_story_counts_at_half_its_printed_value():
+    """'If no player wishes to buy the Star Story he may keep it, and at the end of the game
+    count it in his total score at one-half of its printed value.'"""
+    s = _with_star_stories(start(names=("Ann", "Bob")))
+    s = story(s, ANN, "sport", "THREE STARS", value=1200, slot="three_star")
+    s, _ = act(s, {"type": "pass", "player": BOB})
+    s, _ = act(s, {"type": "pass", "player": BOB})
+    ann = game.view(s)["players"][ANN]
+    assert [k["value"] for k in ann["kept"]] == [600, 400] and ann["unsold_value"] == 500
+    s = exchange(s, BOB)
+    s = story(s, ANN, "sport", "PRESS")
+    s, _ = act(s, {"type": "go_to_press", "player": ANN})
+    total = next(t for t in game.view(s)["totals"] if t["seat"] == ANN)
+    assert total == {"seat": ANN, "name": "Ann", "out": False, "cash": 3000 + 1500,
+                     "stories": 2200, "unsold": 500, "total": 3000 + 1500 + 2200 + 500}
+
+
+def test_no_star_story_while_the_second_three_star_fills_its_spaces():
+    """'The second is optional and can be played in the two spaces marked "Star Story"': while it
+    is there, a Star story has no space (newsdesk refuses the claim)."""
+    s = story(start(), ANN, "sport", "THREE STARS", value=1000, slot="three_star")
+    s = exchange(exchange(s, BOB), CAT)
+    s = story(s, ANN, "sport", "THREE STARS", value=800, slot="three_star")
+    s = exchange(exchange(s, BOB), CAT)
+    with pytest.raises(GameError, match="hold a second Three Star story"):
+        game.decide(s, {"type": "claim", "player": ANN, "story_type": "star"}, None)
+    assert {"type": "claim", "player": ANN, "story_type": "star"} not in game.offers(s)
+
+
+def test_substitution_keeps_the_two_most_valuable_stories_of_a_type():
+    """'On obtaining an additional story he may look at the value of the cards which he already
+    played and the new one which he has obtained and keep the two which have the highest value.
+    The story which has the least value is placed at the bottom of the appropriate pile, and is not
+    counted in the player's score.'"""
+    s = start(names=("Ann", "Bob"))
+    for value in (300, 500, 400, 100):
+        s = story(s, ANN, "crime", "OK", value=value)
+        s = exchange(s, BOB)
+    assert sorted(page_values(s, ANN, "crime")) == [400, 500]
+    assert game.view(s)["players"][ANN]["stories_value"] == 900
+    s = story(s, ANN, "sport", "THREE STARS", value=700, slot="three_star")
+    s = exchange(s, BOB)
+    s = story(s, ANN, "sport", "THREE STARS", value=900, slot="three_star")
+    s = exchange(s, BOB)
+    s, ev = act(s, {"type": "claim", "player": ANN, "story_type": "sport"})
+    s, _ = act(s, {"type": "verdict", "signal": "THREE STARS"})
+    s, ev = act(s, {"type": "place", "player": ANN, "value": 800, "slot": "three_star"})
+    assert sorted(page_values(s, ANN, "three_star")) == [800, 900]
+    assert ev[0]["dropped"]["value"] == 700
+
+
+def test_reserve_plays_buy_cards_at_a_hundred_each_and_exchanges_are_free():
+    """'Play one or two cards from his hand to the "reserve" section ... and replace these cards by
+    buying from the top of the draw pile at a price of $100 per card.' 'Exchange a card ... This
+    play costs nothing.'"""
+    s, _ = act(start(), {"type": "reserve", "player": ANN, "cards": 2})
+    s, _ = act(s, {"type": "reserve", "player": BOB, "cards": 1})
+    s = exchange(s, CAT)
+    assert cash(s) == [2800, 2900, 3000] and s["turn"] == ANN
+    with pytest.raises(GameError, match="one or two cards to the reserve, not 3"):
+        game.decide(s, {"type": "reserve", "player": ANN, "cards": 3}, None)
+    broke = spend(s, ANN, 2750)
+    with pytest.raises(GameError, match=r"Ann has \$50 and can't pay \$100"):
+        game.decide(broke, {"type": "reserve", "player": ANN, "cards": 1}, None)
+    assert [o for o in game.offers(broke) if o["type"] == "reserve"] == []
+
+
+def test_lines_down_makes_both_players_buy_their_hands():
+    """'This is done by an opposing player who throws the cards which he holds in his hand onto the
+    discard pile and calls "Lines Down." The player who is about to make the telephone call must
+    then throw onto the discard pile the set of cards ... Both players must then make up their
+    hands by buying cards from the stock pile.'"""
+    s, _ = act(start(), {"type": "claim", "player": ANN, "story_type": "sport", "cards_from_hand": 2})
+    with pytest.raises(GameError, match="Ann can't call Lines Down on their own call"):
+        game.decide(s, {"type": "lines_down", "player": ANN}, None)
+    s, ev = act(s, {"type": "lines_down", "player": CAT})
+    assert cash(s) == [2800, 3000, 2700]
+    assert ev[0]["type"] == "blocked" and s["turn"] == BOB
+    poor = spend(act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})[0], BOB, 2800)
+    with pytest.raises(GameError, match=r"Bob has \$200 and can't buy the 3 cards a Lines Down block costs"):
+        game.decide(poor, {"type": "lines_down", "player": BOB}, None)
+
+
+def test_a_verdict_needs_a_pending_claim():
+    """The editor answers a call: a verdict with no claim is refused with a sentence that says so."""
+    with pytest.raises(GameError, match="no claim is pending"):
+        game.decide(start(), {"type": "verdict", "signal": "OK", "digit": 3}, None)
+    s, _ = act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})
+    for bad, message in [({"signal": "MAYBE"}, "signal is one of"), ({"signal": "OK", "digit": 10}, "digit is 0-9"),
+                         ({"signal": ["OK"]}, "signal is one of"), ({}, "signal is one of")]:
+        with pytest.raises(GameError, match=message):
+            game.decide(s, dict(bad, type="verdict"), None)
+
+
+def test_press_lets_the_caller_choose_the_story_or_going_to_press():
+    """PRESS: 'Either take your story or go to press, thus ending the game.' 'Whenever a player has
+    "Gone to Press" ... he receives a bonus of $1,500 ... All players immediately add the amount of
+    money that they have on hand and the value of the stories ... The player having the highest
+    total value wins the game. The player who first went to press is not necessarily the player who
+    wins the game.'"""
+    s = story(start(), ANN, "sport", "SYND", value=500)            # Ann 4000 (+500 story)
+    s = story(s, BOB, "crime", "OK", value=2000)                   # Bob 2500 (+2000)
+    s = story(s, CAT, "local", "PRESS")
+    offered = [o["type"] for o in game.offers(s)]
+    assert offered == ["place", "go_to_press"]
+    taken, _ = act(s, {"type": "place", "player": CAT, "value": 200})
+    assert taken["phase"] == "turn" and taken["turn"] == ANN
+    s, ev = act(s, {"type": "go_to_press", "player": CAT})
+    assert [e["type"] for e in ev] == ["went_to_press", "transfer", "counted"]
+    view = game.view(s)
+    assert [t["total"] for t in view["totals"]] == [4500, 4500, 2500 + 1500]
+    assert view["winner_names"] == ["Ann", "Bob"] and view["press"] == {"player": CAT, "how": "press"}
+    assert game.offers(s) == []
+    with pytest.raises(GameError, match="gone to press: Ann and Bob won"):
+        game.decide(s, {"type": "exchange", "player": ANN}, None)
+    ok = story(start(), ANN, "sport", "OK")
+    with pytest.raises(GameError, match="only go to press when the editor shows PRESS"):
+        game.decide(ok, {"type": "go_to_press", "player": ANN}, None)
+
+
+def test_a_full_page_goes_to_press():
+    """'the game is ended when any one player has completely filled his newspaper page with stories
+    and advertisements. This player announces that he has "Gone to Press."'"""
+    s = start(names=("Ann", "Bob"), page=SMALL_PAGE)
+    s = story(s, ANN, "sport", "THREE STARS", value=1000, slot="three_star")
+    s = exchange(s, BOB)
+    s = story(s, ANN, "sport", "OK", value=300)
+    s = exchange(s, BOB)
+    s = story(s, ANN, "star", "OK", value=400)
+    s = exchange(s, BOB)
+    s, ev = act(s, {"type": "advertise", "player": ANN, "ad_type": "advertisement", "value": 250})
+    assert game.view(s)["players"][ANN]["page_full"] is False         # one Star Story space left
+    s = exchange(s, BOB)
+    s, ev = act(s, {"type": "claim", "player": ANN, "story_type": "star"})
+    s, ev = act(s, {"type": "verdict", "signal": "OK"})
+    s, ev = act(s, {"type": "place", "player": ANN, "value": 350})
+    assert ev[-3] == {"type": "went_to_press", "player": ANN, "how": "full_page"}
+    assert game.view(s)["winner_names"] == ["Ann"]
+    assert game.view(s)["totals"][ANN]["total"] == 3000 + 1500 + 1000 + 300 + 400 + 250 + 350
+
+
+def test_a_bankrupt_player_sells_at_list_price_or_drops_out():
+    """'If a player runs out of money, and is unable to purchase enough cards to complete his hand,
+    he is bankrupt ... If he can sell one or more of his stories at list price, and for sufficient
+    money to enable him to complete his hand, he may continue in the game. If no player in the game
+    is willing to purchase a story or stories, the bankrupt player must drop out of the game ...
+    His cards are removed from his newspaper and placed at the bottom of the proper piles.'"""
+    s = start()
+    s = story(s, ANN, "crime", "OK", value=400)
+    s = exchange(exchange(s, BOB), CAT)
+    s = spend(s, ANN, 2850)                                             # Ann holds $150
+    s = story(s, ANN, "sport", "X")                                     # owes $300 for 3 cards
+    assert game.view(s)["debts"][0]["owes"] == 300
+    assert game.offers(s) == [{"type": "sell", "player": ANN, "story": 1}]
+    with pytest.raises(GameError, match="must first offer #1 crime"):
+        game.decide(s, {"type": "drop_out", "player": ANN}, None)
+    s, _ = act(s, {"type": "sell", "player": ANN, "story": 1})
+    s, _ = act(s, {"type": "pass", "player": BOB})
+    s, ev = act(s, {"type": "pass", "player": CAT})
+    assert ev[-1]["type"] == "unsold" and page_values(s, ANN, "crime") == [400]
+    with pytest.raises(GameError, match="nobody bought Ann's crime story"):
+        game.decide(s, {"type": "sell", "player": ANN, "story": 1}, None)
+    assert game.offers(s) == [{"type": "drop_out", "player": ANN}]
+    s, ev = act(s, {"type": "drop_out", "player": ANN})
+    view = game.view(s)
+    assert view["players"][ANN]["out"] and view["players"][ANN]["stories_value"] == 0
+    assert cash(s) == [0, 3000, 3000] and view["money_total"] == 0 and s["turn"] == BOB
+    s = exchange(exchange(s, BOB), CAT)
+    assert s["turn"] == BOB                                             # Ann's seat is skipped
+    with pytest.raises(GameError, match="Ann has dropped out"):
+        game.decide(s, {"type": "exchange", "player": ANN}, None)
+
+
+def test_a_bankrupt_player_who_sells_enough_pays_and_plays_on():
+    """'If he can sell one or more of his stories at list price, and for sufficient money to
+    enable him to complete his hand, he may continue in the game.'"""
+    s = start(names=("Ann", "Bob"))
+    s = story(s, ANN, "crime", "OK", value=400)
+    s = exchange(s, BOB)
+    s = spend(s, ANN, 2900)
+    s = story(s, ANN, "sport", "SCRAP IT")
+    s, _ = act(s, {"type": "sell", "player": ANN, "story": 1})
+    s, ev = act(s, {"type": "buy", "player": BOB})
+    assert [e["type"] for e in ev][-3:] == ["transfer", "settled", "turn_passed"]
+    assert cash(s) == [200, 2600] and s["turn"] == BOB and not game.view(s)["debts"]
+    assert page_values(s, BOB, "crime") == [400]
+
+
+def test_the_last_paper_left_goes_to_press():
+    """When every other player has dropped out the game can't go on (newsdesk's choice: the last
+    paper goes to press and takes the bonus)."""
+    s = spend(start(names=("Ann", "Bob")), ANN, 3000)
+    s = story(s, ANN, "sport", "!!!")
+    s, ev = act(s, {"type": "drop_out", "player": ANN})
+    assert {"type": "went_to_press", "player": BOB, "how": "last_paper"} in ev
+    assert game.view(s)["winner_names"] == ["Bob"]
+
+
+def test_turns_and_who_may_act():
+    s = start()
+    with pytest.raises(GameError, match="Bob can't exchange a card: it is Ann's turn"):
+        game.decide(s, {"type": "exchange", "player": BOB}, None)
+    with pytest.raises(GameError, match="Ann can't take a story now: Ann claims a story"):
+        game.decide(s, {"type": "place", "player": ANN, "value": 100}, None)
+    s, _ = act(s, {"type": "claim", "player": ANN, "story_type": "sport"})
+    with pytest.raises(GameError, match="Ann can't exchange a card now: Ann dials the editor"):
+        game.decide(s, {"type": "exchange", "player": ANN}, None)
+
+
+@pytest.mark.parametrize("action,message", [
+    ({"type": "fly"}, "SCOOP has no action 'fly'"),
+    ({"type": ["claim"]}, "SCOOP has no action"),
+    ({}, "SCOOP has no action None"),
+    ({"type": "claim"}, "\"player\" is a seat number 0-2, not None"),
+    ({"type": "claim", "player": True, "story_type": "sport"}, "seat number"),
+    ({"type": "claim", "player": "0", "story_type": "sport"}, "seat number"),
+    ({"type": "claim", "player": 0}, "story_type is one of"),
+    ({"type": "claim", "player": 0, "story_type": {"a": 1}}, "story_type is one of"),
+    ({"type": "claim", "player": 0, "story_type": "sport", "cards_from_hand": 4}, "cards_from_hand"),
+    ({"type": "claim", "player": 0, "story_type": "sport", "scooped_from": 0}, "another player's reserve"),
+    ({"type": "advertise", "player": 0, "value": -5}, "enter the value printed"),
+    ({"type": "advertise", "player": 0, "value": 2.5}, "enter the value printed"),
+    ({"type": "advertise", "player": 0, "ad_type": "classified", "value": 100}, "ad_type is one of"),
+    ({"type": "reserve", "player": 0, "cards": "2"}, "one or two cards"),
+    ({"type": "buy", "player": 1}, "Bob can't buy now"),
+    ({"type": "sell", "player": 0, "story": 1}, "Ann can't sell a story now"),
+])
+def test_bad_actions_are_refused_with_a_reason(action, message):
+    with pytest.raises(GameError, match=message):
+        game.decide(start(), action, None)
+    with pytest.raises(GameError, match="an action is a dict"):
+        game.decide(start(), ["claim"], None)
+    with pytest.raises(GameError, match="set up a game of SCOOP first"):
+        game.decide(game.initial(), {"type": "exchange", "player": 0}, None)
+
+
+@pytest.mark.parametrize("page,message", [
+    ({"stories": {}}, "at least one type of story"),
+    ({"stories": {"star": 2}}, "bad entry 'star'"),
+    ({"stories": {"sport": 0}}, "bad entry 'sport'"),
+    ({"stories": {"sport": 2}, "advertisements": {"sport": 1}}, "both a story and an advertisement"),
+    ({"columns": 3}, "page is"),
+    ("sport", "page is"),
+])
+def test_the_page_layout_option_is_checked(page, message):
+    with pytest.raises(GameError, match=message):
+        start(page=page)
+
+
+def test_a_whole_game_from_setup_to_the_winner():
+    """Four players: stories passed and refused, EXTRA and SYND, a reserve play, a block, an
+    advertisement, and a PRESS that ends the game with money plus story values."""
+    s = start(names=("Ann", "Bob", "Cat", "Dan"), dealer=DAN)
+    s = story(s, ANN, "sport", "OK", value=500)                          # Ann +500 story
+    s, _ = act(s, {"type": "reserve", "player": BOB, "cards": 2})        # Bob -200
+    s = story(s, CAT, "crime", "SCRAP IT")                               # Cat -300
+    s, _ = act(s, {"type": "advertise", "player": DAN, "value": 300})    # Dan +300 ad
+    s = story(s, ANN, "society", "EXTRA", value=400)                     # Ann +600, others -200
+    s = story(s, BOB, "crime", "SYND", value=600, cards=2)               # Bob +1500, others -500
+    s, _ = act(s, {"type": "claim", "player": CAT, "story_type": "local"})
+    s, _ = act(s, {"type": "lines_down", "player": DAN})                 # Dan -300, Cat -300
+    s = story(s, DAN, "star", "THREE STARS", value=1500, slot="three_star")
+    s = story(s, ANN, "local", "X", cards=1)                             # Ann -100
+    s = exchange(s, BOB)
+    s = story(s, CAT, "sport", "PRESS")
+    s, _ = act(s, {"type": "go_to_press", "player": CAT})
+    view = game.view(s)
+    assert cash(s) == [3000 + 600 - 500 - 100, 3000 - 200 - 200 + 1500, 3000 - 300 - 200 - 500 - 300 + 1500,
+                       3000 - 200 - 500 - 300]
+    assert [t["total"] for t in view["totals"]] == [3000 + 900, 4100 + 600, 3200, 2000 + 1800]
+    assert view["winner_names"] == ["Bob"] and view["money_total"] == 0
+
+
+# ---------------------------------------------------------------- properties
+
+VALUES = st.sampled_from([100, 200, 300, 400, 500, 800, 1000, 1500])
+
+
+def _fill(action, data):
+    action = {k: v for k, v in action.items() if k != "enter"}
+    for field in ("value",):
+        action[field] = data.draw(VALUES)
+    if action["type"] == "claim":
+        action["cards_from_hand"] = data.draw(st.integers(1, 3))
+    return action
+
+
+def _choose(state, data):
+    choices = game.offers(state)
+    if not choices:
+        return None
+    action = data.draw(st.sampled_from(choices))
+    if action["type"] == "verdict":                  # the box's verdicts, with the refusals common
+        action = dict(action, signal=data.draw(st.sampled_from(list(SIGNALS) + ["X", "SCRAP IT"])))
+    return _fill(action, data) if "enter" in action or action["type"] == "claim" else action
+
+
+def _check_money(state):
+    view = game.view(state)
+    held = state["balances"]
+    assert ledger.total(held) == 0 and view["money_total"] == 0
+    assert sum(p["cash"] for p in view["players"]) + view["bank"] == 0
+    for p in view["players"]:
+        assert p["cash"] == held.get(game.account(p["seat"]), 0)
+        assert p["cash"] >= 0, "%s went below zero" % p["name"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), n=st.integers(2, 5), short=st.sampled_from(game.SHORT_OF_CASH))
+def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
+    """Any run of offered actions, undos and redos: the ledger sums to zero and matches the view,
+    nobody's cash goes below zero (a player who can't pay goes through bankruptcy instead), an undo
+    gives back exactly the state before, and folding the stored entries gives the same state."""
+    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"short_of_cash": short, "page": SMALL_PAGE})
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = fold(game, entries)
+    history = [state]                    # the state after each effective entry (panel's undo stack)
+    in_force, undone = [0], []
+    eid = 0
+    if data.draw(st.booleans()):         # start some games poor, so bankruptcies happen
+        for p in range(n):
+            eid += 1
+            poor = ledger.transfer(game.account(p), ledger.BANK, data.draw(st.sampled_from([2500, 2800, 2900])))
+            entries.append((eid, {"type": "spent", "events": [poor]}))
+            in_force.append(eid)
+            state = game.apply(state, poor)
+            history.append(state)
+    for _ in range(data.draw(st.integers(5, 120))):
+        move = data.draw(st.integers(0, 9))
+        eid += 1
+        if move == 0 and len(in_force) > 1:
+            target = in_force.pop()
+            entries.append((eid, {"type": "undo", "target": target}))
+            undone.append(target)
+            history.pop()
+            state = fold(game, entries)
+            assert state == history[-1]
+        elif move == 1 and undone:
+            target = undone.pop()
+            entries.append((eid, {"type": "redo", "target": target}))
+            in_force.append(target)
+            state = fold(game, entries)
+            history.append(state)
+        else:
+            action = _choose(state, data)
+            if action is None:
+                break
+            events = game.decide(state, action, None)
+            for ev in events:
+                state = game.apply(state, ev)
+            entries.append((eid, {"type": action["type"], "events": events}))
+            in_force.append(eid)
+            undone = []                  # a new action ends what could be redone
+            history.append(state)
+        _check_money(state)
+        game.view(state)
+    assert fold(game, entries) == state
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
+                    | st.text(max_size=4) | st.sampled_from(["sport", "star", "three_star", "OK", "X"]),
+                    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+                    max_leaves=4)
+KEYS = ["type", "player", "story_type", "cards_from_hand", "scooped_from", "signal", "digit", "value",
+        "slot", "ad_type", "cards", "story"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), steps=st.integers(0, 12),
+       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))
+def test_junk_actions_raise_game_error_only(data, steps, kind):
+    """Wrong turns, unknown types, bad values, missing fields and wrong types: always a GameError."""
+    state = start(names=("Ann", "Bob"), short_of_cash="bankruptcy")
+    state = spend(state, ANN, 2800)
+    for _ in range(steps):                           # somewhere into a game
+        action = _choose(state, data)
+        if action is None:
+            break
+        state, _ = act(state, action)
+    junk = {"type": kind}
+    for key in data.draw(st.lists(st.sampled_from(KEYS[1:]), max_size=4)):
+        junk[key] = data.draw(JUNK)
+    try:
+        events = game.decide(state, junk, None)
+    except GameError:
+        return
+    for ev in events:                                # whatever was accepted folds cleanly
+        state = game.apply(state, ev)
+    _check_money(state)
