@@ -1,0 +1,545 @@
+"""Star Reporter (Parker Brothers, 1937): reporters travel a map of Urbania by automobile, train
+and airplane, telephone in for assignments, and race to Disasters and the Catastrophe.
+
+The board, the pins, the planes and the card piles stay on the table. The panel keeps what the
+table has to remember and read off the dice: each player's method of travel and what the throw
+allows for it (even totals for trains, doubles for planes, seven for telephoning), the chartered
+plane and the airport it stands at, the telephone attempts, the Disasters turned up by double
+sixes and the Catastrophe after them, the points of every card won, and the Star Reporter.
+
+Seats are 0-based in the order given to setup; play passes to the left (the next seat). Dice:
+an action may carry the two dice ("dice": [a, b], from the box's dice button); without them the
+box rolls with the rng handed in, and the throw's event records the dice either way.
+
+    {"type": "throw", "player": p}                      at the start: throw for who moves first
+    {"type": "throw", "player": p, "method": M,         a turn: M is automobile, train, airplane
+     "purpose": "news"|"plane", "at": airport}          or telephone (purpose: a new assignment
+                                                        or the plane); "at": the airport the pin
+                                                        stands at, for an airplane throw before
+                                                        the plane is chartered
+    {"type": "land", "player": p, "airport": A}         where the plane flew, or was called to
+    {"type": "draw", "player": p, "city": C,            a new News assignment (back at Urbania,
+     "points": n, "event": E, "grid": G}                or by telephone); all details optional
+    {"type": "news", "player": p, "points": n}          reached the assignment's city
+    {"type": "disaster", "player": p, "points": n,      reached a Disaster's city (card: its
+     "card": k}                                         number, when more than one is open)
+    {"type": "catastrophe", "player": p, "points": n}   reached the Catastrophe: the game ends
+
+News, Disaster and Catastrophe points may be entered only after the player's own move (a move
+by car, by train on an even total, or a flight): the panel offers them then, until the next
+player throws.
+
+Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
+
+Where the rules are silent, newsdesk's choices:
+* the number of Disasters before the Catastrophe is an option, 1-9 (the pile holds 9; the rules'
+  "usually 3 to 5"), default 4;
+* a tie for the highest throw at the start is thrown again by the tied players; a seat may be
+  named as "first" instead;
+* double sixes after the Catastrophe is up turn up nothing and read as an ordinary throw;
+* a second Disaster may be turned up while an earlier one is still unclaimed; both stay open;
+* a tie for the most points shares the title of Star Reporter.
+"""
+
+import copy
+
+from .base import GameError
+
+NAME = "star_reporter"
+TITLE = "Star Reporter (Parker Brothers, 1937)"
+VARIANTS = {}
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+DIE_FACES = 6
+TELEPHONE_TOTAL = 7         # "If he throws a total of seven, he is considered to have made his connection"
+DOUBLE_SIXES = (6, 6)       # "until some player throws Double Sixes"
+DISASTER_CARDS = 9          # "63 News, 9 Disaster, and 8 Catastrophe"
+DEFAULT_DISASTERS = 4       # newsdesk's choice within the rules' "usually 3 to 5"
+HOME_CITY = "Urbania"
+PLANE_START = "Baytown"     # "places his airplane on the airport at Baytown near Urbania"
+AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE = "automobile", "train", "airplane", "telephone"
+METHODS = (AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE)
+NEWS, PLANE = "news", "plane"
+MAX_TEXT = 60
+
+
+def facts(dice):
+    """What the table looks for in a throw."""
+    a, b = dice
+    total = a + b
+    return {"total": total, "doubles": a == b, "even": total % 2 == 0,
+            "seven": total == TELEPHONE_TOTAL, "double_sixes": (a, b) == DOUBLE_SIXES}
+
+
+# ---------------------------------------------------------------- setup
+
+def setup(players, options=None):
+    if options is not None and not isinstance(options, dict):
+        raise GameError("Star Reporter's options are a mapping of disasters and first")
+    options = dict(options or {})
+    unknown = set(map(str, options)) - {"disasters", "first"}
+    if unknown:
+        raise GameError("Star Reporter has no option %s; its options are disasters and first"
+                        % ", ".join(sorted(unknown)))
+    if not isinstance(players, (list, tuple)):
+        raise GameError("list the players, each as {\"name\": ...}")
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    if any(not isinstance(n, str) or not n.strip() for n in names):
+        raise GameError("every player needs a name, so the panel can say whose turn it is")
+    if len(set(names)) != len(names):
+        raise GameError("two players share a name; give each player a different name")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise GameError("Star Reporter is for %d to %d players, not %d" % (MIN_PLAYERS, MAX_PLAYERS, len(players)))
+    disasters = options.get("disasters", DEFAULT_DISASTERS)
+    if not _is_int(disasters) or not 1 <= disasters <= DISASTER_CARDS:
+        raise GameError("disasters is how many Disaster cards come before the Catastrophe: 1-%d "
+                        "(usually 3 to 5), not %r" % (DISASTER_CARDS, disasters))
+    first = options.get("first")
+    if first is not None and (not _is_int(first) or not 0 <= first < len(players)):
+        raise GameError("first is the seat (0-%d) that moves first; leave it out to throw for it"
+                        % (len(players) - 1))
+    seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
+             for p in players]
+    return [{"type": "setup", "players": seats, "disasters": disasters, "first": first}]
+
+
+def initial():
+    return {"started": False}
+
+
+# ---------------------------------------------------------------- decide
+
+def decide(state, action, rng):
+    if not isinstance(state, dict) or not state.get("started"):
+        raise GameError("set up a game of Star Reporter first")
+    if not isinstance(action, dict):
+        raise GameError("an action is a dict with a \"type\"")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _ACTIONS:
+        raise GameError("Star Reporter has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    if state["phase"] == "over":
+        raise GameError("the game is over: %s" % _result_words(state))
+    p = _seat(state, action.get("player"))
+    return _ACTIONS[kind](state, p, action, rng)
+
+
+def _throw(state, p, action, rng):
+    phase = state["phase"]
+    if phase not in ("order", "turn", "moved"):
+        raise GameError("%s can't throw now: %s" % (_name(state, p), _waiting_for(state)))
+    if p != state["turn"]:
+        raise GameError("%s can't throw: it is %s's turn to throw" % (_name(state, p), _name(state, state["turn"])))
+    dice = _dice(state, p, action.get("dice"), rng)
+    if phase == "order":
+        return _order_throw(state, p, dice)
+    me = state["players"][p]
+    who = _name(state, p)
+    method = action.get("method")
+    if not isinstance(method, str) or method not in METHODS:
+        raise GameError("%s must announce a method of travel before throwing: %s, not %r"
+                        % (who, ", ".join(METHODS), method))
+    purpose, at = None, None
+    if method == TELEPHONE:
+        purpose = action.get("purpose")
+        if purpose not in (NEWS, PLANE) or not isinstance(purpose, str):
+            raise GameError("%s: say what the telephone call is for: \"news\" (a new assignment) or "
+                            "\"plane\", not %r" % (who, purpose))
+        if purpose == NEWS and me["assignment"]["status"] != "done":
+            raise GameError("%s can telephone for a new assignment only after completing the one "
+                            "in hand" % who)
+        if purpose == PLANE and not me["plane"]["chartered"]:
+            raise GameError("%s has no plane to call: a plane is chartered by throwing a double "
+                            "at an airport" % who)
+    if method == AIRPLANE:
+        at = action.get("at")
+        if me["plane"]["chartered"]:
+            if at is not None:
+                at = _text(state, p, at, "at")
+                if at.lower() != me["plane"]["at"].lower():
+                    raise GameError("%s's plane is at %s: the pin must be there to fly (or telephone "
+                                    "for the plane)" % (who, me["plane"]["at"]))
+            at = me["plane"]["at"]
+        else:
+            if at is None:
+                raise GameError("%s: say which airport the pin is at (\"at\"), where a double "
+                                "secures the plane" % who)
+            at = _text(state, p, at, "at")
+    f = facts(dice)
+    event = dict({"type": "thrown", "player": p, "method": method, "dice": list(dice), "purpose": purpose,
+                  "at": at}, **f)
+    event["phone_given_up"] = method != TELEPHONE and me["phone"]["on_board"]
+    if f["double_sixes"] and state["catastrophe"] is None:
+        if state["disasters_drawn"] < state["disasters"]:
+            event["result"] = "disaster"
+            event["card"] = state["disasters_drawn"] + 1
+        else:
+            event["result"] = "catastrophe"
+    else:
+        event["result"] = _result(method, purpose, me, f)
+    event["reading"] = _reading(state, p, event)
+    events = [event]
+    if event["result"] not in ("fly", "phoned_news", "phoned_plane"):
+        events.append(_pass_turn(state, p))
+    return events
+
+
+def _result(method, purpose, me, f):
+    if method == AUTOMOBILE:
+        return "drive"
+    if method == TRAIN:
+        return "next_city" if f["even"] else "wait"
+    if method == AIRPLANE:
+        if not f["doubles"]:
+            return "no_flight" if me["plane"]["chartered"] else "no_plane"
+        return "fly" if me["plane"]["chartered"] else "plane_secured"
+    if not f["seven"]:
+        return "no_connection"
+    return "phoned_news" if purpose == NEWS else "phoned_plane"
+
+
+def _order_throw(state, p, dice):
+    events = [{"type": "order_thrown", "player": p, "dice": list(dice), "total": sum(dice)}]
+    throws = dict(state["order"]["throws"], **{str(p): sum(dice)})
+    waiting = [q for q in state["order"]["round"] if str(q) not in throws]
+    if not waiting:
+        best = max(throws.values())
+        top = [int(q) for q, t in throws.items() if t == best]
+        if len(top) == 1:
+            events.append({"type": "order_decided", "first": top[0], "total": best})
+        else:
+            events.append({"type": "order_decided", "first": None, "tied": sorted(top), "total": best})
+    return events
+
+
+def _land(state, p, action, rng):
+    if state["phase"] not in ("fly", "plane_call"):
+        raise GameError("%s can't land a plane now: %s" % (_name(state, p), _waiting_for(state)))
+    _check_mover(state, p, "say where the plane went")
+    airport = _text(state, p, action.get("airport"), "airport")
+    flew = state["phase"] == "fly"
+    return [{"type": "landed", "player": p, "airport": airport, "with_pin": flew}] + (
+        [] if flew else [_pass_turn(state, p)])
+
+
+def _draw(state, p, action, rng):
+    who = _name(state, p)
+    if state["phase"] not in ("moved", "draw"):
+        raise GameError("%s can't draw a News card now: %s" % (who, _waiting_for(state)))
+    _check_mover(state, p, "draw a News card")
+    if state["players"][p]["assignment"]["status"] != "done":
+        raise GameError("%s is still on an assignment: complete it before drawing a new one" % who)
+    card = {"city": None, "points": None, "event": None, "grid": None}
+    for field in ("city", "event", "grid"):
+        if action.get(field) is not None:
+            card[field] = _text(state, p, action.get(field), field)
+    if action.get("points") is not None:
+        card["points"] = _points(state, p, action.get("points"), "the News card")
+    how = "telephone" if state["phase"] == "draw" else HOME_CITY
+    events = [dict({"type": "drew", "player": p, "how": how}, **card)]
+    if state["phase"] == "draw":
+        events.append(_pass_turn(state, p))
+    return events
+
+
+def _news(state, p, action, rng):
+    _check_moved(state, p, "report a News item")
+    who = _name(state, p)
+    assignment = state["players"][p]["assignment"]
+    if assignment["status"] != "open":
+        raise GameError("%s has no assignment in hand: draw a News card at Urbania or by telephone" % who)
+    points = action.get("points")
+    if points is None:
+        points = assignment["points"]
+        if points is None:
+            raise GameError("%s: enter the points printed on the News card" % who)
+    points = _points(state, p, points, "the News card")
+    return [{"type": "won_card", "player": p, "card": NEWS, "points": points, "city": assignment["city"]}]
+
+
+def _disaster(state, p, action, rng):
+    _check_moved(state, p, "report a Disaster")
+    who = _name(state, p)
+    open_cards = state["open_disasters"]
+    if not open_cards:
+        raise GameError("no Disaster is open: one is turned up by the next double sixes")
+    number = action.get("card")
+    if number is None:
+        if len(open_cards) > 1:
+            raise GameError("%s: say which Disaster (card %s)" % (who, " or ".join(map(str, open_cards))))
+        number = open_cards[0]
+    if not _is_int(number) or number not in open_cards:
+        raise GameError("%s: the open Disasters are card %s, not %r" % (who, " and ".join(map(str, open_cards)), number))
+    points = _points(state, p, action.get("points"), "the Disaster card")
+    return [{"type": "won_card", "player": p, "card": "disaster", "number": number, "points": points}]
+
+
+def _catastrophe(state, p, action, rng):
+    _check_moved(state, p, "report the Catastrophe")
+    if state["catastrophe"] != "open":
+        raise GameError("no Catastrophe is open: it is turned up by the first double sixes after "
+                        "%d Disasters" % state["disasters"])
+    points = _points(state, p, action.get("points"), "the Catastrophe card")
+    won = {"type": "won_card", "player": p, "card": "catastrophe", "points": points}
+    after = apply(state, won)
+    scores = [_score(pl) for pl in after["players"]]
+    best = max(scores)
+    return [won, {"type": "ended", "scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]}]
+
+
+_ACTIONS = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,
+            "catastrophe": _catastrophe}
+
+
+def _pass_turn(state, p):
+    """After a throw the next player is up; the mover may still report what the move reached."""
+    return {"type": "turn_passed", "player": p, "next": (p + 1) % len(state["players"])}
+
+
+def _check_mover(state, p, doing):
+    if p != state["mover"]:
+        raise GameError("%s can't %s: it was %s who threw" % (_name(state, p), doing, _name(state, state["mover"])))
+
+
+def _check_moved(state, p, doing):
+    who = _name(state, p)
+    if state["phase"] != "moved" or state["mover"] != p:
+        raise GameError("%s can %s only after moving there, before the next player throws (now: %s)"
+                        % (who, doing, _waiting_for(state)))
+
+
+# ---------------------------------------------------------------- apply
+
+def apply(state, event):
+    kind = event.get("type")
+    if kind == "setup":
+        return _apply_setup(event)
+    if not state.get("started"):
+        return state
+    s = copy.deepcopy(state)
+    if kind == "order_decided":
+        if event["first"] is None:
+            s["order"] = {"round": list(event["tied"]), "throws": {}}
+            s["turn"] = event["tied"][0]
+        else:
+            s["order"], s["turn"], s["phase"], s["first"] = None, event["first"], "turn", event["first"]
+        return s
+    if kind == "ended":
+        s["phase"], s["scores"], s["winners"], s["mover"] = "over", event["scores"], event["winners"], None
+        return s
+    p = event.get("player")
+    if not _is_int(p) or not 0 <= p < len(s["players"]):
+        return s
+    me = s["players"][p]
+    if kind == "order_thrown":
+        s["order"]["throws"][str(p)] = event["total"]
+        waiting = [q for q in s["order"]["round"] if str(q) not in s["order"]["throws"]]
+        if waiting:
+            s["turn"] = waiting[0]
+        s["last_throw"] = event
+    elif kind == "thrown":
+        s["last_throw"], s["mover"] = event, p
+        result = event["result"]
+        if event["method"] == TELEPHONE:
+            if result in ("phoned_news", "phoned_plane"):
+                me["phone"] = {"on_board": False, "attempts": 0, "for": None}
+            else:
+                me["phone"] = {"on_board": True, "attempts": me["phone"]["attempts"] + 1, "for": event["purpose"]}
+        else:
+            me["phone"] = {"on_board": False, "attempts": 0, "for": None}
+        if result == "disaster":
+            s["disasters_drawn"] += 1
+            s["open_disasters"].append(event["card"])
+        elif result == "catastrophe":
+            s["catastrophe"] = "open"
+        elif result == "plane_secured":
+            me["plane"] = {"chartered": True, "at": event["at"]}
+        s["phase"] = {"fly": "fly", "phoned_news": "draw", "phoned_plane": "plane_call"}.get(result, s["phase"])
+        s["moved"] = result in ("drive", "next_city")
+    elif kind == "landed":
+        me["plane"]["at"] = event["airport"]
+        if event["with_pin"]:                  # the flight was the move: the turn passes
+            s["phase"], s["moved"] = "moved", False
+            s["turn"] = (p + 1) % len(s["players"])
+    elif kind == "drew":
+        me["assignment"] = {"status": "open", "city": event["city"], "points": event["points"],
+                            "event": event["event"], "grid": event["grid"]}
+    elif kind == "won_card":
+        card = {"card": event["card"], "points": event["points"]}
+        if event["card"] == NEWS:
+            card["city"] = event.get("city")
+            me["assignment"] = dict(me["assignment"], status="done")
+        elif event["card"] == "disaster":
+            card["number"] = event["number"]
+            s["open_disasters"] = [n for n in s["open_disasters"] if n != event["number"]]
+        else:
+            s["catastrophe"] = "won"
+        me["cards"].append(card)
+    elif kind == "turn_passed":
+        s["turn"] = event["next"]
+        s["phase"] = "moved" if s.get("moved") else "turn"
+        s["moved"] = False
+    return s
+
+
+def _apply_setup(event):
+    players = [{"name": seat["name"], "colour": seat.get("colour"),
+                "assignment": {"status": "open", "city": None, "points": None, "event": None, "grid": None},
+                "cards": [], "plane": {"chartered": False, "at": PLANE_START},
+                "phone": {"on_board": False, "attempts": 0, "for": None}} for seat in event["players"]]
+    first = event["first"]
+    return {"started": True, "players": players, "disasters": event["disasters"], "disasters_drawn": 0,
+            "open_disasters": [], "catastrophe": None,
+            "phase": "order" if first is None else "turn", "turn": 0 if first is None else first,
+            "first": first, "order": None if first is not None else {"round": list(range(len(players))), "throws": {}},
+            "mover": None, "moved": False, "last_throw": None, "scores": None, "winners": None}
+
+
+# ---------------------------------------------------------------- offers / view
+
+def offers(state):
+    if not state.get("started") or state["phase"] == "over":
+        return []
+    phase, p = state["phase"], state["turn"]
+    if phase == "order":
+        return [{"type": "throw", "player": p}]
+    m = state["mover"]
+    if phase in ("fly", "plane_call"):
+        return [{"type": "land", "player": m, "enter": ["airport"]}]
+    if phase == "draw":
+        return [{"type": "draw", "player": m}]
+    me = state["players"][p]
+    out = [{"type": "throw", "player": p, "method": AUTOMOBILE}, {"type": "throw", "player": p, "method": TRAIN}]
+    if me["plane"]["chartered"]:
+        out.append({"type": "throw", "player": p, "method": AIRPLANE})
+    else:
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "enter": ["at"]})
+    if me["assignment"]["status"] == "done":
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS})
+    if me["plane"]["chartered"]:
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE})
+    if phase == "moved":
+        mover = state["players"][m]
+        if mover["assignment"]["status"] == "open":
+            need = [] if mover["assignment"]["points"] is not None else ["points"]
+            out.append({"type": "news", "player": m, "enter": need})
+        else:
+            out.append({"type": "draw", "player": m})
+        out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
+        if state["catastrophe"] == "open":
+            out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
+    return out
+
+
+def view(state):
+    if not state.get("started"):
+        return {"game": NAME, "title": TITLE, "started": False}
+    players = []
+    for i, pl in enumerate(state["players"]):
+        players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "score": _score(pl),
+                        "cards": list(pl["cards"]), "assignment": dict(pl["assignment"]),
+                        "plane": dict(pl["plane"]), "telephone": dict(pl["phone"])})
+    last = state["last_throw"]
+    return {
+        "game": NAME, "title": TITLE, "started": True, "players": players, "phase": state["phase"],
+        "turn": state["turn"], "turn_name": _name(state, state["turn"]), "mover": state["mover"],
+        "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
+        "last_throw": last,
+        "disasters": {"before_catastrophe": state["disasters"], "drawn": state["disasters_drawn"],
+                      "open": list(state["open_disasters"])},
+        "catastrophe": state["catastrophe"],
+        "order": state["order"],
+        "scores": state["scores"], "winners": state["winners"],
+        "star_reporter": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
+    }
+
+
+# ---------------------------------------------------------------- helpers
+
+def _reading(state, p, ev):
+    """The throw in the rules' words, for the panel."""
+    who, total = _name(state, p), ev["total"]
+    result = ev["result"]
+    if result == "disaster":
+        return ("Double sixes! %s does not move, and turns up Disaster card %d: open to all; its "
+                "city must be reached by exact throw" % (who, ev["card"]))
+    if result == "catastrophe":
+        return ("Double sixes! %s does not move, and turns up the CATASTROPHE: the first to reach "
+                "its city by exact throw ends the game" % who)
+    return {
+        "drive": "%s drives %d white spaces along the road (or splits the dice: %d and %d)"
+                 % (who, total, ev["dice"][0], ev["dice"][1]),
+        "next_city": "Even total (%d): %s moves to the next city on the railroad" % (total, who),
+        "wait": "Odd total (%d): %s can't move by train this turn" % (total, who),
+        "plane_secured": "A double: %s charters a plane at %s" % (who, ev["at"]),
+        "no_plane": "No double: %s has not secured a plane yet" % who,
+        "fly": "A double: %s flies from %s to any airport" % (who, ev["at"]),
+        "no_flight": "No double: %s can't fly this turn" % who,
+        "phoned_news": "Seven: %s gets through and draws a new News assignment" % who,
+        "phoned_plane": "Seven: %s gets through and sends the plane to any airport" % who,
+        "no_connection": "No seven (%d): %s must wait to throw a seven on a later turn" % (total, who),
+    }[result]
+
+
+def _waiting_for(state):
+    phase = state["phase"]
+    if phase == "order":
+        return "%s throws the dice for who moves first" % _name(state, state["turn"])
+    if phase == "fly":
+        return "%s says which airport the plane flew to" % _name(state, state["mover"])
+    if phase == "plane_call":
+        return "%s says which airport the plane is sent to" % _name(state, state["mover"])
+    if phase == "draw":
+        return "%s draws a new News card" % _name(state, state["mover"])
+    if phase == "moved":
+        return ("%s announces a method of travel and throws (%s may first report what the move "
+                "reached)" % (_name(state, state["turn"]), _name(state, state["mover"])))
+    if phase == "turn":
+        return "%s announces a method of travel and throws" % _name(state, state["turn"])
+    return "the game is over"
+
+
+def _result_words(state):
+    return "%s %s the Star Reporter" % (" and ".join(_name(state, w) for w in state["winners"]),
+                                        "is" if len(state["winners"]) == 1 else "share the title of")
+
+
+def _score(player):
+    return sum(c["points"] for c in player["cards"])
+
+
+def _dice(state, p, dice, rng):
+    if dice is None:
+        return (rng.randrange(DIE_FACES) + 1, rng.randrange(DIE_FACES) + 1)
+    if (not isinstance(dice, (list, tuple)) or len(dice) != 2
+            or not all(_is_int(d) and 1 <= d <= DIE_FACES for d in dice)):
+        raise GameError("%s's dice are two numbers 1-6, e.g. [3, 4], not %r" % (_name(state, p), dice))
+    return (dice[0], dice[1])
+
+
+def _points(state, p, value, what):
+    if not _is_int(value) or value <= 0:
+        raise GameError("%s: enter the points printed on %s (a whole number above 0), not %r"
+                        % (_name(state, p), what, value))
+    return value
+
+
+def _text(state, p, value, field):
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise GameError("%s: %s is a name as printed on the board (up to %d letters), not %r"
+                        % (_name(state, p), field, MAX_TEXT, value))
+    return value.strip()
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(state, value):
+    n = len(state["players"])
+    if not _is_int(value) or not 0 <= value < n:
+        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
+    return value
+
+
+def _name(state, p):
+    return state["players"][p]["name"]

@@ -1,0 +1,440 @@
+"""Star Reporter (Parker Brothers, 1937) through the engine: throws read for the method announced,
+Disasters and the Catastrophe, points won -> the Star Reporter."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from controller.games import star_reporter as game
+from controller.games.base import GameError, fold
+
+ANN, BOB, CAT = 0, 1, 2
+
+
+class Dice:
+    """An rng that rolls what the test says (each die 1-6), so the box's rolls are known."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    def randrange(self, n):
+        return self.faces.pop(0) - 1
+
+
+def start(names=("Ann", "Bob", "Cat"), **options):
+    options.setdefault("first", 0)
+    state = game.initial()
+    for ev in game.setup([{"name": n, "colour": None, "team": None} for n in names], options):
+        state = game.apply(state, ev)
+    return state
+
+
+def act(state, action, rng=None):
+    events = game.decide(state, action, rng or Dice())
+    for ev in events:
+        state = game.apply(state, ev)
+    return state, events
+
+
+def throw(state, p, method, dice, **more):
+    return act(state, dict({"type": "throw", "player": p, "method": method, "dice": list(dice)}, **more))
+
+
+def drive(state, p, dice=(2, 3)):
+    return throw(state, p, "automobile", dice)[0]
+
+
+def test_setup_players_disasters_and_who_starts():
+    """'For 2 to 6 players' ... 'Players may vary the length of a game by deciding before it starts
+    the number of Disaster Cards they wish to draw (usually 3 to 5)'."""
+    view = game.view(start(disasters=3))
+    assert view["disasters"] == {"before_catastrophe": 3, "drawn": 0, "open": []}
+    assert game.view(start())["turn_name"] == "Ann"
+    assert start(first=None)["disasters"] == game.DEFAULT_DISASTERS
+    with pytest.raises(GameError, match="2 to 6 players, not 1"):
+        start(names=("Ann",))
+    with pytest.raises(GameError, match="disasters is how many Disaster cards"):
+        start(disasters=10)
+    with pytest.raises(GameError, match="first is the seat"):
+        start(first=5)
+
+
+def test_the_highest_throw_moves_first_and_a_tie_throws_again():
+    """'Now all players throw the dice in turn and the player throwing the highest total moves
+    first and is followed by the other players in rotation to the left.' (A tie for highest is
+    thrown again by the tied players: newsdesk's choice.)"""
+    s = start(first=None)
+    assert game.offers(s) == [{"type": "throw", "player": ANN}]
+    s, _ = act(s, {"type": "throw", "player": ANN, "dice": [5, 4]})
+    with pytest.raises(GameError, match="Cat can't throw: it is Bob's turn to throw"):
+        game.decide(s, {"type": "throw", "player": CAT, "dice": [1, 1]}, Dice())
+    s, _ = act(s, {"type": "throw", "player": BOB, "dice": [2, 2]})
+    s, ev = act(s, {"type": "throw", "player": CAT, "dice": [6, 3]})
+    assert ev[-1] == {"type": "order_decided", "first": None, "tied": [ANN, CAT], "total": 9}
+    assert s["turn"] == ANN and s["phase"] == "order"
+    s, _ = act(s, {"type": "throw", "player": ANN}, Dice(1, 2))            # the box rolls
+    s, ev = act(s, {"type": "throw", "player": CAT}, Dice(4, 4))
+    assert ev[-1]["first"] == CAT and s["phase"] == "turn"
+    assert game.view(s)["turn_name"] == "Cat"
+
+
+@pytest.mark.parametrize("dice", [(1, 2), (6, 5), (3, 3)])
+def test_by_automobile_the_pin_moves_the_total(dice):
+    """'He may go by AUTOMOBILE in which case he throws the dice and moves his pin as many white
+    spaces as the total throw of the dice' ... 'he may split the total of the throw of the dice'."""
+    s, ev = throw(start(), ANN, "automobile", dice)
+    assert ev[0]["result"] == "drive" and ev[0]["total"] == sum(dice)
+    assert "drives %d white spaces" % sum(dice) in ev[0]["reading"]
+    assert "splits the dice: %d and %d" % dice in ev[0]["reading"]
+    assert s["turn"] == BOB and s["phase"] == "moved"
+
+
+@pytest.mark.parametrize("dice,result", [((1, 3), "next_city"), ((5, 5), "next_city"), ((2, 3), "wait"), ((6, 1), "wait")])
+def test_by_train_an_even_total_reaches_the_next_city_and_an_odd_one_waits(dice, result):
+    """'if the total of the throw is an Even Number he moves his pin to the next city on the
+    railroad line ... if he finds the total of the throw is Odd, he cannot move on that turn'."""
+    s, ev = throw(start(), ANN, "train", dice)
+    assert ev[0]["result"] == result and ev[0]["even"] == (sum(dice) % 2 == 0)
+    assert s["phase"] == ("moved" if result == "next_city" else "turn")
+    news = {"type": "news", "player": ANN, "enter": ["points"]}
+    assert (news in game.offers(s)) == (result == "next_city")
+
+
+def test_a_plane_takes_a_double_to_charter_and_another_to_fly():
+    """'When he reaches an airport, he must throw a double to secure a plane and ... puts his plane
+    with his pin on the airport. He must throw another double on a succeeding turn to fly. When he
+    shakes this second double he may move his pin and his plane to any airport on the board.'"""
+    s = start(names=("Ann", "Bob"))
+    with pytest.raises(GameError, match="say which airport the pin is at"):
+        throw(s, ANN, "airplane", (2, 2))
+    s, ev = throw(s, ANN, "airplane", (2, 5), at="Baytown")
+    assert ev[0]["result"] == "no_plane" and not s["players"][ANN]["plane"]["chartered"]
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "airplane", (4, 4), at="Baytown")
+    assert ev[0]["result"] == "plane_secured" and ev[0]["doubles"]
+    assert s["players"][ANN]["plane"] == {"chartered": True, "at": "Baytown"}
+    assert s["phase"] == "turn"                          # securing the plane is not a move
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "airplane", (3, 3))
+    assert ev[0]["result"] == "fly" and s["phase"] == "fly"
+    with pytest.raises(GameError, match="Bob can't throw now: Ann says which airport the plane flew to"):
+        throw(s, BOB, "automobile", (1, 2))
+    s, _ = act(s, {"type": "land", "player": ANN, "airport": "Lakeport"})
+    assert s["players"][ANN]["plane"]["at"] == "Lakeport"
+    assert s["phase"] == "moved" and s["turn"] == BOB
+
+
+def test_a_chartered_plane_flies_from_where_it_stands_on_one_double():
+    """'He may leave it at any airport and proceed with his pin ... He must then reach that
+    airport with his pin and shake only One Double to fly.'"""
+    s = start(names=("Ann", "Bob"))
+    s, _ = throw(s, ANN, "airplane", (1, 1), at="Hilltop Field")
+    s = drive(s, BOB)
+    with pytest.raises(GameError, match="Ann's plane is at Hilltop Field: the pin must be there"):
+        throw(s, ANN, "airplane", (5, 5), at="Baytown")
+    s, ev = throw(s, ANN, "airplane", (5, 6), at="hilltop field")
+    assert ev[0]["result"] == "no_flight" and s["turn"] == BOB
+
+
+def test_telephoning_takes_a_seven_and_the_piece_stays_until_given_up():
+    """'At any time when a player's pin is exactly on any city ... he may telephone in to his
+    editor for a new News Assignment, (provided of course that he has completed the assignment he
+    was working on) or to an airport for his plane ... If he throws a total of seven, he is
+    considered to have made his connection ... If he does not throw a total of seven he must wait
+    to throw a seven on a succeeding turn.'"""
+    s = start(names=("Ann", "Bob"))
+    with pytest.raises(GameError, match="only after completing the one in hand"):
+        throw(s, ANN, "telephone", (3, 4), purpose="news")
+    with pytest.raises(GameError, match="Ann has no plane to call"):
+        throw(s, ANN, "telephone", (3, 4), purpose="plane")
+    with pytest.raises(GameError, match="say what the telephone call is for"):
+        throw(s, ANN, "telephone", (3, 4))
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 5})
+    for dice in [(2, 2), (6, 2)]:
+        s = drive(s, BOB)
+        s, ev = throw(s, ANN, "telephone", dice, purpose="news")
+        assert ev[0]["result"] == "no_connection" and not ev[0]["seven"]
+    assert game.view(s)["players"][ANN]["telephone"] == {"on_board": True, "attempts": 2, "for": "news"}
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "telephone", (6, 1), purpose="news")
+    assert ev[0]["seven"] and ev[0]["result"] == "phoned_news" and s["phase"] == "draw"
+    assert s["players"][ANN]["phone"]["attempts"] == 0
+    s, ev = act(s, {"type": "draw", "player": ANN, "city": "Pine Bluff", "points": 4, "grid": "C7"})
+    assert ev[0]["how"] == "telephone" and s["turn"] == BOB and s["phase"] == "turn"
+    assert s["players"][ANN]["assignment"]["city"] == "Pine Bluff"
+
+
+def test_giving_up_the_telephone_removes_the_piece():
+    """'he may decide that he does not wish to try to telephone on future turns, and in this case
+    after announcing his intention and his method of travel and removing his telephone piece from
+    the board after he throws, he may use any other method of transportation'."""
+    s = drive(start(names=("Ann", "Bob")), ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 3})
+    s = drive(s, BOB)
+    s, _ = throw(s, ANN, "telephone", (1, 1), purpose="news")
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "train", (2, 4))
+    assert ev[0]["phone_given_up"] and s["players"][ANN]["phone"]["on_board"] is False
+
+
+def test_a_telephoned_plane_goes_to_any_airport():
+    """'then if he wishes may telephone ... and have his plane come to any airport on the board'."""
+    s = start(names=("Ann", "Bob"))
+    s, _ = throw(s, ANN, "airplane", (2, 2), at="Baytown")
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "telephone", (5, 2), purpose="plane")
+    assert ev[0]["result"] == "phoned_plane" and s["phase"] == "plane_call"
+    s, ev = act(s, {"type": "land", "player": ANN, "airport": "Summit"})
+    assert not ev[0]["with_pin"] and s["players"][ANN]["plane"]["at"] == "Summit"
+    assert s["phase"] == "turn" and s["turn"] == BOB
+
+
+def test_news_counts_when_reached_and_a_new_card_is_drawn_at_urbania():
+    """'When a player reaches the city which was noted on the original News Card, he is considered
+    to have obtained the desired information ... After a player has completed an assignment he may
+    then secure a new News Assignment by drawing another News Card as soon as he returns to
+    "Urbania"'."""
+    s = drive(start(names=("Ann", "Bob")), ANN)
+    with pytest.raises(GameError, match="still on an assignment"):
+        game.decide(s, {"type": "draw", "player": ANN}, Dice())
+    with pytest.raises(GameError, match="enter the points printed on the News card"):
+        game.decide(s, {"type": "news", "player": ANN}, Dice())
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 6})
+    with pytest.raises(GameError, match="Ann has no assignment in hand"):
+        game.decide(s, {"type": "news", "player": ANN, "points": 6}, Dice())
+    s = drive(s, BOB)
+    s = drive(s, ANN)
+    s, ev = act(s, {"type": "draw", "player": ANN, "city": "Riverton", "points": 8})
+    assert ev[0]["how"] == "Urbania"
+    s = drive(s, BOB)
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "news", "player": ANN})                      # the card's own points
+    assert game.view(s)["players"][ANN]["score"] == 14
+
+
+def test_results_only_after_your_own_move_and_before_the_next_throw():
+    """The rules' News, Disasters and the Catastrophe are reached by moving there: the panel takes
+    them from the player who just moved, until the next player throws."""
+    s = drive(start(), ANN)
+    with pytest.raises(GameError, match="Bob can report a News item only after moving there"):
+        game.decide(s, {"type": "news", "player": BOB, "points": 2}, Dice())
+    s = drive(s, BOB)
+    with pytest.raises(GameError, match="Ann can report a News item only after moving there"):
+        game.decide(s, {"type": "news", "player": ANN, "points": 2}, Dice())
+    s, _ = throw(s, CAT, "train", (1, 2))
+    with pytest.raises(GameError, match="Cat can report a News item only after moving there"):
+        game.decide(s, {"type": "news", "player": CAT, "points": 2}, Dice())
+
+
+def test_double_sixes_turn_up_a_disaster_open_to_all_and_the_thrower_does_not_move():
+    """'some player throws Double Sixes. This player does not move, or obtain an airplane, on this
+    throw, but must turn a Disaster Card face up. The next player following and all other players
+    in turn, including the player who threw the Double Sixes, may now ... attempt to reach the scene
+    of the Disaster' ... 'Disasters are open to all'."""
+    s, ev = throw(start(), ANN, "airplane", (6, 6), at="Baytown")
+    assert ev[0]["result"] == "disaster" and ev[0]["double_sixes"] and ev[0]["card"] == 1
+    assert not s["players"][ANN]["plane"]["chartered"] and s["phase"] == "turn"
+    assert "Disaster card 1" in ev[0]["reading"]
+    s = drive(s, BOB)
+    assert {"type": "disaster", "player": BOB, "card": 1, "enter": ["points"]} in game.offers(s)
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 20})
+    assert game.view(s)["players"][BOB]["score"] == 20 and game.view(s)["disasters"]["open"] == []
+    with pytest.raises(GameError, match="no Disaster is open"):
+        game.decide(s, {"type": "disaster", "player": BOB, "points": 20}, Dice())
+
+
+def test_two_open_disasters_are_told_apart():
+    s, _ = throw(start(), ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "train", (6, 6))
+    s = drive(s, CAT)
+    with pytest.raises(GameError, match="say which Disaster"):
+        game.decide(s, {"type": "disaster", "player": CAT, "points": 15}, Dice())
+    with pytest.raises(GameError, match="the open Disasters are card 1 and 2, not 3"):
+        game.decide(s, {"type": "disaster", "player": CAT, "points": 15, "card": 3}, Dice())
+    s, _ = act(s, {"type": "disaster", "player": CAT, "points": 15, "card": 2})
+    assert game.view(s)["disasters"] == {"before_catastrophe": 4, "drawn": 2, "open": [1]}
+
+
+def test_after_the_chosen_disasters_double_sixes_bring_the_one_catastrophe_which_ends_the_game():
+    """'As soon as this number of cards has been drawn from the Disaster pile a CATASTROPHE CARD is
+    drawn by the next player who throws a Double Six.' ... 'Only one CATASTROPHE CARD is turned up
+    from the pile in each game and when this story is obtained by the first player reaching the
+    scene, the game ends. Players now add up their score from the points on the cards and the one
+    having the highest credit becomes the "Star Reporter"'."""
+    s = start(names=("Ann", "Bob"), disasters=2)
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, ev = throw(s, ANN, "train", (6, 6))
+    assert ev[0]["result"] == "catastrophe" and s["catastrophe"] == "open"
+    s, ev = throw(s, BOB, "automobile", (6, 6))               # nothing left to turn up
+    assert ev[0]["result"] == "drive" and game.view(s)["disasters"]["drawn"] == 2
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 25, "card": 1})
+    s = drive(s, ANN)
+    s, ev = act(s, {"type": "catastrophe", "player": ANN, "points": 50})
+    assert ev[-1] == {"type": "ended", "scores": [50, 25], "winners": [ANN]}
+    view = game.view(s)
+    assert view["star_reporter"] == ["Ann"] and game.offers(s) == []
+    with pytest.raises(GameError, match="over: Ann is the Star Reporter"):
+        drive(s, BOB)
+
+
+def test_a_tie_shares_the_title():
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 30})
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s = drive(s, BOB)
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 10})
+    s, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 20})
+    assert game.view(s)["star_reporter"] == ["Ann", "Bob"]
+
+
+def test_the_box_rolls_when_the_action_has_no_dice():
+    s, ev = act(start(), {"type": "throw", "player": ANN, "method": "train"}, Dice(3, 5))
+    assert ev[0]["dice"] == [3, 5] and ev[0]["result"] == "next_city"
+    s, ev = act(start(), {"type": "throw", "player": ANN, "method": "train"}, random.Random(4))
+    assert all(1 <= d <= 6 for d in ev[0]["dice"])
+
+
+@pytest.mark.parametrize("action,message", [
+    ({"type": "walk"}, "Star Reporter has no action 'walk'"),
+    ({"type": None}, "has no action None"),
+    ({"type": "throw"}, "\"player\" is a seat number 0-2, not None"),
+    ({"type": "throw", "player": 1, "method": "train"}, "Bob can't throw: it is Ann's turn"),
+    ({"type": "throw", "player": 0}, "must announce a method of travel"),
+    ({"type": "throw", "player": 0, "method": "boat"}, "must announce a method of travel"),
+    ({"type": "throw", "player": 0, "method": "train", "dice": [0, 3]}, "two numbers 1-6"),
+    ({"type": "throw", "player": 0, "method": "train", "dice": [3]}, "two numbers 1-6"),
+    ({"type": "throw", "player": 0, "method": "train", "dice": "34"}, "two numbers 1-6"),
+    ({"type": "throw", "player": 0, "method": "airplane", "at": ""}, "at is a name"),
+    ({"type": "throw", "player": 0, "method": "airplane", "at": 7}, "at is a name"),
+    ({"type": "land", "player": 0, "airport": "X"}, "can't land a plane now"),
+    ({"type": "draw", "player": 0}, "can't draw a News card now"),
+    ({"type": "catastrophe", "player": 0, "points": 5}, "only after moving there"),
+])
+def test_bad_actions_are_refused_with_a_reason(action, message):
+    with pytest.raises(GameError, match=message):
+        game.decide(start(), action, Dice(1, 2))
+    with pytest.raises(GameError, match="an action is a dict"):
+        game.decide(start(), "throw", Dice())
+
+
+def test_points_must_be_a_whole_number_above_zero():
+    s = drive(start(), ANN)
+    for bad in (0, -4, 2.5, "5", True):
+        with pytest.raises(GameError, match="enter the points printed on the News card"):
+            game.decide(s, {"type": "news", "player": ANN, "points": bad}, Dice())
+
+
+def test_a_whole_game_from_the_first_throw_to_the_star_reporter():
+    """Three reporters throw for the start, travel by car, train, plane and telephone, cover News
+    and two Disasters, and the Catastrophe ends it."""
+    s = start(first=None, disasters=2)
+    for p, dice in ((ANN, [3, 3]), (BOB, [6, 5]), (CAT, [1, 2])):
+        s, _ = act(s, {"type": "throw", "player": p, "dice": dice})
+    assert s["turn"] == BOB
+    s = drive(s, BOB, (4, 2))
+    s, _ = act(s, {"type": "news", "player": BOB, "points": 5})           # Bob 5
+    s, _ = throw(s, CAT, "train", (2, 2))
+    s, _ = act(s, {"type": "news", "player": CAT, "points": 3})           # Cat 3
+    s, _ = throw(s, ANN, "automobile", (6, 6))                            # Disaster 1
+    s, _ = throw(s, BOB, "airplane", (5, 5), at="Baytown")
+    s, _ = throw(s, CAT, "train", (3, 5))
+    s, _ = act(s, {"type": "disaster", "player": CAT, "points": 12})      # Cat 15
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 7})           # Ann 7
+    s, _ = throw(s, BOB, "airplane", (1, 1))
+    s, _ = act(s, {"type": "land", "player": BOB, "airport": "Port Royal"})
+    s, _ = throw(s, CAT, "telephone", (4, 3), purpose="news")
+    s, _ = act(s, {"type": "draw", "player": CAT, "city": "Elm Grove", "points": 4})
+    s, _ = throw(s, ANN, "train", (6, 6))                                 # Disaster 2
+    s, _ = throw(s, BOB, "automobile", (6, 6))                            # the Catastrophe
+    s, _ = throw(s, CAT, "automobile", (2, 1))
+    s, _ = act(s, {"type": "news", "player": CAT})                        # Cat 19
+    s = drive(s, ANN, (5, 3))
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 14})      # Ann 21
+    s, _ = throw(s, BOB, "airplane", (3, 3))
+    s, _ = act(s, {"type": "land", "player": BOB, "airport": "Gulf City"})
+    s, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 40})  # Bob 45
+    view = game.view(s)
+    assert [p["score"] for p in view["players"]] == [21, 45, 19]
+    assert view["star_reporter"] == ["Bob"] and view["phase"] == "over"
+
+
+# ---------------------------------------------------------------- properties
+
+def _random_game(seed, n, disasters, steps):
+    rng = random.Random(seed)
+    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"disasters": disasters})
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = fold(game, entries)
+    for i in range(steps):
+        choices = game.offers(state)
+        if not choices:
+            break
+        action = {k: v for k, v in rng.choice(choices).items() if k != "enter"}
+        if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
+            if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
+                action["points"] = rng.randint(1, 40)
+        if action["type"] == "land":
+            action["airport"] = rng.choice(["Baytown", "Lakeport", "Summit"])
+        if action.get("method") == "airplane" and not state["players"][action["player"]]["plane"]["chartered"]:
+            action["at"] = rng.choice(["Baytown", "Lakeport"])
+        if action["type"] == "throw" and rng.random() < 0.3:
+            action["dice"] = rng.choice([[6, 6], [3, 4], [2, 2]])
+        if action["type"] == "draw" and rng.random() < 0.5:
+            action.update(city="Riverton", points=rng.randint(1, 9))
+        events = game.decide(state, action, rng)
+        for ev in events:
+            state = game.apply(state, ev)
+        entries.append((i + 1, {"type": action["type"], "events": events}))
+        view = game.view(state)
+        assert state["disasters_drawn"] <= disasters
+        assert len(state["open_disasters"]) <= state["disasters_drawn"]
+        if state["catastrophe"] is not None:
+            assert state["disasters_drawn"] == disasters
+        for p in view["players"]:
+            assert p["score"] == sum(c["points"] for c in p["cards"])
+            assert sum(1 for c in p["cards"] if c["card"] == "catastrophe") <= 1
+    return state, entries
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), n=st.integers(2, 6), disasters=st.integers(1, 5))
+def test_random_legal_play_keeps_the_count_and_replays_identically(seed, n, disasters):
+    """Random offered actions: never more Disasters than chosen, the Catastrophe only after them
+    ('Only one CATASTROPHE CARD is turned up'), scores are the sum of the cards won, and replaying
+    the stored events gives the same state."""
+    state, entries = _random_game(seed, n, disasters, 300)
+    assert fold(game, entries) == state
+    if state["phase"] == "over":
+        scores = [p["score"] for p in game.view(state)["players"]]
+        assert state["winners"] == [i for i, v in enumerate(scores) if v == max(scores)]
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
+                    | st.text(max_size=4) | st.sampled_from(["automobile", "telephone", "news", "plane", "Baytown"]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+                    max_leaves=4)
+KEYS = ["player", "method", "purpose", "at", "dice", "airport", "city", "points", "event", "grid", "card"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**16), steps=st.integers(0, 40),
+       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))
+def test_junk_actions_raise_game_error_only(data, seed, steps, kind):
+    """Wrong turns, unknown types, bad values, missing fields and wrong types: always a GameError."""
+    state, _ = _random_game(seed, 3, 2, steps)
+    junk = {"type": kind}
+    for key in data.draw(st.lists(st.sampled_from(KEYS), max_size=4)):
+        junk[key] = data.draw(JUNK)
+    try:
+        events = game.decide(state, junk, random.Random(seed))
+    except GameError:
+        return
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
