@@ -1,9 +1,13 @@
 import random
+import secrets
 from collections import Counter
 
 import pytest
 
-from controller.oracles.editor import DEFAULT_DISC, SIGNALS, Editor, default_weights
+from controller.oracles.editor import (DEFAULT_DISC, EFFECTS, ODDS_NOTE, RULES_TEXT, SIGNALS, Editor,
+                                       default_weights, disc_windows, parse_disc, parse_weights)
+from controller.oracles.errors import OracleSettingError
+from controller.oracles.fairness import ALPHA, chi_square
 
 
 def test_every_signal_carries_the_rules_words():
@@ -55,3 +59,66 @@ def test_default_weights_match_the_disc():
 def test_bad_editor_settings_are_refused(kwargs):
     with pytest.raises(ValueError):
         Editor(**kwargs)
+
+
+def test_verdict_carries_the_rules_full_text_and_effects():
+    d = Editor().call(3, 2, random.Random(1)).as_dict()          # window 5 of the default disc: EXTRA
+    assert d["signal"] == "EXTRA"
+    assert d["text"] == ('EXTRA: "Your Story Excellent — Warrants Special Edition — Receive $200 from Each '
+                         'Player." Take your story and in addition collect $200 from each player.')
+    assert d["effects"] == {"take_story": True, "collect_from_each": 200}
+    assert d["odds"] == disc_windows(DEFAULT_DISC)
+    # the keys tables and games already read are still there
+    assert {"digit", "signal", "message", "instruction", "story_passed", "position", "mode"} <= set(d)
+
+
+def test_every_signal_has_text_and_effects_the_engine_can_apply():
+    assert set(RULES_TEXT) == set(EFFECTS) == set(SIGNALS)
+    for code, (words, todo, passed) in SIGNALS.items():
+        assert RULES_TEXT[code].startswith('%s: "%s" %s' % (code, words, todo))
+        assert EFFECTS[code]["take_story"] is passed
+    assert EFFECTS["SYND"]["collect_from_each"] == 500 and EFFECTS["PRESS"]["may_go_to_press"]
+    assert "$100 for each card" in RULES_TEXT["X"] and "Ending The Game" in RULES_TEXT["PRESS"]
+
+
+def test_describe_says_the_odds_are_ours():
+    info = Editor(mode="fair", weights={"OK": 3, "X": 1}).describe()
+    assert info["odds_note"] == ODDS_NOTE and "newsdesk's own choice" in ODDS_NOTE
+    assert info["shares"]["OK"] == 0.75 and info["shares"]["SYND"] == 0
+    assert len(info["signals"]) == 8
+
+
+def test_settings_from_text():
+    assert parse_disc("") == DEFAULT_DISC and parse_disc("ok, x ,!!!") == ("OK", "X", "!!!")
+    assert parse_weights("") == default_weights()
+    w = parse_weights("OK=5, scrap it=2.5, !!!=0")
+    assert w["OK"] == 5 and w["SCRAP IT"] == 2.5 and w["!!!"] == 0 and w["SYND"] == 0
+    for bad in ("OK", "MAYBE=2", "OK=-1", "OK=lots", "OK=inf"):
+        with pytest.raises(OracleSettingError, match="editor_weights"):
+            parse_weights(bad)
+    with pytest.raises(OracleSettingError, match="editor_disc"):
+        Editor(disc=parse_disc("OK, MAYBE"))
+    with pytest.raises(OracleSettingError, match="dial_map"):
+        Editor(dial_map="mars")
+
+
+def test_fair_mode_is_fair_over_100000_calls():
+    ed = Editor(mode="fair")
+    rng = secrets.SystemRandom()
+    fair = any(chi_square(Counter(ed.call(7, 0, rng).signal for _ in range(100_000)), ed.weights)[2] >= ALPHA
+               for _ in range(2))
+    assert fair
+
+
+class Skewed(random.Random):
+    """A source whose random() leans low: the first signals in the list come up a little more."""
+
+    def random(self):
+        return super().random() ** 1.03
+
+
+def test_the_test_catches_a_skewed_source_in_fair_mode():
+    ed = Editor(mode="fair")
+    rng = Skewed(1956)
+    counts = Counter(ed.call(7, 0, rng).signal for _ in range(100_000))
+    assert chi_square(counts, ed.weights)[2] < ALPHA

@@ -13,7 +13,8 @@ original's:
 Pure: no clock, no I/O; randomness is passed in.
 """
 
-from ..dial.dialmaps import pulses_for
+from ..dial.dialmaps import DIAL_MAPS, pulses_for
+from .errors import OracleSettingError
 
 # code -> (the signal's words in the phone's window, the editor's message as the rules print it,
 #          what the rules say to do, whether the story is placed)
@@ -33,6 +34,34 @@ SIGNALS = {
     "!!!": ("No Good — Editor Wants To See You.", "Do not take a story.", False),
 }
 
+# Each signal's entry in the rules, word for word ("Use of the Telephone"), and the rules' words a
+# refused story brings with it ("The Play", a).
+RULES_TEXT = {code: '%s: "%s" %s' % (code, words, todo) for code, (words, todo, _) in SIGNALS.items()}
+RULES_TEXT["PRESS"] += ' (See paragraph headed "Ending The Game.")'
+REFUSED_TEXT = ("If the story is not acceptable to the editor he is not entitled to take a card from a "
+                "story pile. He still must discard the three cards which made up his story and draw "
+                "three new cards from the draw pile. In this case, however, he must pay $100 for each "
+                "card that he draws.")
+for _code, (_words, _todo, _passed) in SIGNALS.items():
+    if not _passed:
+        RULES_TEXT[_code] += " " + REFUSED_TEXT
+
+# What the game must apply for each signal (the SCOOP engine does; these say it in data).
+EFFECTS = {
+    "THREE STARS": {"take_story": True, "may_take_three_star": True},
+    "EXTRA": {"take_story": True, "collect_from_each": 200},
+    "PRESS": {"take_story": True, "may_go_to_press": True},
+    "SYND": {"take_story": True, "collect_from_each": 500},
+    "OK": {"take_story": True},
+    "SCRAP IT": {"take_story": False, "pay_per_card_drawn": 100},
+    "X": {"take_story": False, "pay_per_card_drawn": 100},
+    "!!!": {"take_story": False, "pay_per_card_drawn": 100},
+}
+
+ODDS_NOTE = ("The editor's odds (the mechanical disc and the fair-mode weights) are newsdesk's own "
+             "choice: the 1956 rules give neither the phone's mechanism nor its odds.")
+MODES = ("mechanical", "fair")
+
 # newsdesk's default disc: 16 windows, 11 favourable (5 OK, 2 THREE STARS, 2 EXTRA, SYND, PRESS)
 # and 5 refusals (2 SCRAP IT, 2 X, !!!). A guess, documented as one.
 DEFAULT_DISC = ("OK", "SCRAP IT", "THREE STARS", "OK", "X", "EXTRA", "OK", "!!!",
@@ -41,22 +70,60 @@ DEFAULT_DISC = ("OK", "SCRAP IT", "THREE STARS", "OK", "X", "EXTRA", "OK", "!!!"
 
 def default_weights():
     """Fair mode's default: the same shares as the default disc."""
+    return disc_windows(DEFAULT_DISC)
+
+
+def disc_windows(disc):
+    """How many windows of ``disc`` show each signal."""
+    windows = {code: 0 for code in SIGNALS}
+    for code in disc:
+        windows[code] += 1
+    return windows
+
+
+def parse_disc(text):
+    """A disc from a setting: the signals in its windows, in order, separated by commas
+    ("OK, SCRAP IT, THREE STARS, ..."). Empty: newsdesk's default disc."""
+    if not isinstance(text, str):
+        raise OracleSettingError("editor_disc is a comma-separated list of signals, not %r" % (text,))
+    if not text.strip():
+        return DEFAULT_DISC
+    return tuple(part.strip().upper() for part in text.split(","))
+
+
+def parse_weights(text):
+    """Fair-mode weights from a setting: "OK=5, SCRAP IT=2, ..."; a signal left out weighs 0.
+    Empty: newsdesk's default weights."""
+    if not isinstance(text, str):
+        raise OracleSettingError("editor_weights is text like \"OK=5, X=2\", not %r" % (text,))
+    if not text.strip():
+        return default_weights()
     weights = {code: 0 for code in SIGNALS}
-    for code in DEFAULT_DISC:
-        weights[code] += 1
+    for part in text.split(","):
+        code, sep, raw = part.partition("=")
+        code = code.strip().upper()
+        try:
+            weight = float(raw)
+        except ValueError:
+            weight = None
+        if not sep or code not in SIGNALS or weight is None or not weight >= 0 or weight == float("inf"):
+            raise OracleSettingError("editor_weights: %r is not SIGNAL=weight with a signal from %s and "
+                                     "a weight of 0 or more" % (part.strip(), ", ".join(SIGNALS)))
+        weights[code] = int(weight) if weight == int(weight) else weight
     return weights
 
 
 class Verdict:
     """One call's outcome: the signal, the rules' words for it and the disc position after it."""
 
-    __slots__ = ("digit", "signal", "position", "mode")
+    __slots__ = ("digit", "signal", "position", "mode", "odds")
 
-    def __init__(self, digit, signal, position, mode):
+    def __init__(self, digit, signal, position, mode, odds=None):
         self.digit = digit
         self.signal = signal
         self.position = position
         self.mode = mode
+        self.odds = odds        # signal -> weight this verdict was drawn with (disc windows in mechanical)
 
     @property
     def message(self):
@@ -70,32 +137,71 @@ class Verdict:
     def story_passed(self):
         return SIGNALS[self.signal][2]
 
+    @property
+    def text(self):
+        return RULES_TEXT[self.signal]
+
+    @property
+    def effects(self):
+        return dict(EFFECTS[self.signal])
+
     def as_dict(self):
-        return {"digit": self.digit, "signal": self.signal, "message": self.message,
-                "instruction": self.instruction, "story_passed": self.story_passed,
-                "position": self.position, "mode": self.mode}
+        d = {"digit": self.digit, "signal": self.signal, "message": self.message,
+             "instruction": self.instruction, "story_passed": self.story_passed,
+             "position": self.position, "mode": self.mode, "text": self.text, "effects": self.effects}
+        if self.odds is not None:
+            d["odds"] = dict(self.odds)
+        return d
 
 
 class Editor:
-    """Gives a verdict for a dialed digit, given the disc position the previous call left."""
+    """Gives a verdict for a dialed digit, given the disc position the previous call left.
+
+    Bad settings raise OracleSettingError (a ConfigError, so a ValueError) naming the setting.
+    """
 
     def __init__(self, mode="mechanical", disc=DEFAULT_DISC, weights=None, dial_map="standard"):
-        if mode not in ("mechanical", "fair"):
-            raise ValueError("editor mode must be 'mechanical' or 'fair', got %r" % (mode,))
+        if mode not in MODES:
+            raise OracleSettingError("editor_mode must be 'mechanical' or 'fair', got %r" % (mode,))
+        if dial_map not in DIAL_MAPS:
+            raise OracleSettingError("dial_map must be one of %s, got %r" % (", ".join(DIAL_MAPS), dial_map))
         disc = tuple(disc)
         unknown = [s for s in disc if s not in SIGNALS]
         if not disc or unknown:
-            raise ValueError("the editor's disc needs windows from %s; bad: %r" % (", ".join(SIGNALS), unknown))
+            raise OracleSettingError("editor_disc needs windows from %s; bad: %r" % (", ".join(SIGNALS), unknown))
         weights = dict(default_weights() if weights is None else weights)
         bad = [k for k, w in weights.items()
-               if k not in SIGNALS or not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0]
+               if k not in SIGNALS or not isinstance(w, (int, float)) or isinstance(w, bool) or not w >= 0
+               or w == float("inf")]
         if bad or sum(weights.values()) <= 0:
-            raise ValueError("fair-mode weights must be non-negative numbers per signal with a positive "
-                             "total; bad: %r" % (bad,))
+            raise OracleSettingError("editor_weights must be numbers of 0 or more per signal with a positive "
+                                     "total; bad: %r" % (bad,))
         self.mode = mode
         self.disc = disc
-        self.weights = weights
+        self.weights = {code: weights.get(code, 0) for code in SIGNALS}
         self.dial_map = dial_map
+        self._codes = [c for c in SIGNALS if self.weights[c] > 0]
+        self._cum = []
+        total = 0
+        for c in self._codes:
+            total += self.weights[c]
+            self._cum.append(total)
+
+    @property
+    def odds(self):
+        """signal -> weight: the fair-mode weights, or in mechanical mode the disc's windows per signal."""
+        return disc_windows(self.disc) if self.mode == "mechanical" else dict(self.weights)
+
+    def describe(self):
+        """The settings and what they mean, for the panel (with the note that the odds are ours)."""
+        odds = self.odds
+        total = float(sum(odds.values()))
+        return {"mode": self.mode, "disc": list(self.disc), "weights": dict(self.weights),
+                "dial_map": self.dial_map, "odds": odds,
+                "shares": {code: w / total for code, w in odds.items()},
+                "signals": [{"signal": code, "text": RULES_TEXT[code], "effects": EFFECTS[code]}
+                            for code in SIGNALS],
+                "odds_note": ODDS_NOTE}
 
     def call(self, digit, position, rng):
         """The verdict for ``digit``; ``position`` is the disc's position before (None: not yet known,
@@ -107,6 +213,5 @@ class Editor:
         if self.mode == "mechanical":
             signal = self.disc[new_position]
         else:
-            codes = [c for c in SIGNALS if self.weights.get(c, 0) > 0]
-            signal = rng.choices(codes, weights=[self.weights[c] for c in codes])[0]
-        return Verdict(digit, signal, new_position, self.mode)
+            signal = rng.choices(self._codes, cum_weights=self._cum)[0]
+        return Verdict(digit, signal, new_position, self.mode, self.odds)
