@@ -1,0 +1,451 @@
+"""`newsdesk doctor`: looks at everything the box needs and says, in plain words, what is wrong
+and how to fix it.
+
+    port      is the panel's port free, or is newsdesk already serving on it
+    pins      which pin factory gpiozero gives (real pins, or simulated ones, said as such)
+    inputs    each input's level at rest: dial at rest, handset down, no button pressed
+    display   the I2C bus is on and something answers at the display's address
+    audio     aplay is there and a sound card for the receiver
+    phone     the Pico-in-the-phone on USB, when it is used
+    store     the data directory is durable and writable, the store opens and checks out
+
+Everything it looks at comes through ``Probes``, so tests hand it MockFactory pins, a fake
+/proc/asound/cards, fake serial ports and a fake mountinfo. It returns a ``Report``: findings
+(ok, warn, fail or skip; what it saw; how to fix it) and an exit status, 1 if anything failed.
+"""
+
+import errno
+import http.client
+import os
+import re
+import shutil
+import socket
+import sqlite3
+from pathlib import Path
+
+from .durability import OVERRIDE, DataDirNotDurable, check_data_dir
+from .errors import NewsdeskError
+from .pinmap import PHONE_LINES, load_pinmap
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+STORE_FILE = "newsdesk.sqlite3"
+LOW_SPACE = 200 * 1024 * 1024       # bytes free below which the store gets a warning
+I2C_SLAVE = 0x0703                  # the Linux i2c-dev ioctl that picks the device address
+# ALSA card ids of the Pi's own outputs (HDMI and the headphone jack): not the receiver's amplifier
+BUILTIN_CARDS = ("vc4hdmi", "vc4hdmi0", "vc4hdmi1", "Headphones", "b1", "ALSA")
+WIRING = "docs/wiring.md"
+
+
+class Finding:
+    __slots__ = ("status", "check", "said", "fix")
+
+    def __init__(self, status, check, said, fix=""):
+        self.status = status
+        self.check = check
+        self.said = said
+        self.fix = fix
+
+    def __repr__(self):
+        return "<%s %s: %s>" % (self.status, self.check, self.said)
+
+
+class Report:
+    def __init__(self, findings):
+        self.findings = findings
+
+    @property
+    def exit_status(self):
+        return 1 if any(f.status == FAIL for f in self.findings) else 0
+
+    def of(self, check):
+        return [f for f in self.findings if f.check == check]
+
+
+# --- what the doctor looks at: the real thing by default, fakes in tests ---
+
+def _default_pins(config):
+    from .hw.pinfactory import choose_pin_factory, is_simulated
+    factory, reason = choose_pin_factory(config["pin_factory"])
+    return factory, reason, is_simulated(factory)
+
+
+def i2c_answers(bus, address, dev="/dev/i2c-%d"):
+    """True if a device acknowledges ``address`` on I2C ``bus`` (a one-byte read, as
+    ``i2cdetect -r`` does); False if nothing does. OSError if the bus can't be opened."""
+    import fcntl
+    fd = os.open(dev % bus, os.O_RDWR)
+    try:
+        try:
+            fcntl.ioctl(fd, I2C_SLAVE, address)
+        except OSError as e:
+            if e.errno == errno.EBUSY:      # a kernel driver has claimed it: it is there
+                return True
+            raise
+        try:
+            os.read(fd, 1)
+            return True
+        except OSError as e:
+            if e.errno in (errno.ENXIO, errno.EREMOTEIO, errno.EIO, errno.ETIMEDOUT):
+                return False
+            raise
+    finally:
+        os.close(fd)
+
+
+def _read(path):
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def sound_cards(text):
+    """(index, id, name) of each card in /proc/asound/cards."""
+    cards = []
+    for line in (text or "").splitlines():
+        m = re.match(r"^\s*(\d+)\s+\[(\S+)\s*\]:\s*(.*)$", line)
+        if m:
+            cards.append((int(m.group(1)), m.group(2), m.group(3).strip()))
+    return cards
+
+
+def _serial_ports():
+    from serial.tools import list_ports
+    return list_ports.comports()
+
+
+def port_state(host, port, timeout=2.0):
+    """'free', 'newsdesk' (our panel answers there), 'other' (something else holds it) or
+    'denied' (this user may not bind it)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+            return "free"
+        except PermissionError:
+            return "denied"
+        except OSError as e:
+            if e.errno != errno.EADDRINUSE:
+                raise
+    probe = "127.0.0.1" if host in ("", "0.0.0.0") else ("::1" if host == "::" else host)
+    conn = http.client.HTTPConnection(probe, port, timeout=timeout)
+    try:
+        conn.request("GET", "/")
+        server = conn.getresponse().getheader("Server", "")
+    except (OSError, http.client.HTTPException):
+        return "other"
+    finally:
+        conn.close()
+    return "newsdesk" if server.startswith("newsdesk") else "other"
+
+
+class Probes:
+    """Each attribute is a callable the doctor uses to look at one thing."""
+
+    def __init__(self, pins=_default_pins, i2c_bus=lambda bus: os.path.exists("/dev/i2c-%d" % bus),
+                 i2c_answers=i2c_answers, sound_cards=lambda: _read("/proc/asound/cards"),
+                 which=shutil.which, serial_ports=_serial_ports, port=port_state,
+                 mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free):
+        self.pins = pins
+        self.i2c_bus = i2c_bus
+        self.i2c_answers = i2c_answers
+        self.sound_cards = sound_cards
+        self.which = which
+        self.serial_ports = serial_ports
+        self.port = port
+        self.mountinfo = mountinfo
+        self.disk_free = disk_free
+
+
+# --- the checks ---
+
+class _Doctor:
+    def __init__(self, config, probes):
+        self.config = config
+        self.probes = probes
+        self.findings = []
+        self.pinmap = None
+        self.panel_running = False
+        self.simulated = False
+
+    def add(self, status, check, said, fix=""):
+        self.findings.append(Finding(status, check, said, fix))
+
+    def run(self):
+        for step in (self.check_pinmap, self.check_port, self.check_pins, self.check_display,
+                     self.check_audio, self.check_phone, self.check_store):
+            try:
+                step()
+            except Exception as e:  # one probe blowing up must not hide the others' findings
+                self.add(FAIL, step.__name__[6:], "the check itself failed: %s: %s" % (type(e).__name__, e),
+                         "report this with the output of newsdesk -v doctor")
+        return Report(self.findings)
+
+    def check_pinmap(self):
+        try:
+            self.pinmap = load_pinmap(self.config["pinmap"] or None)
+        except NewsdeskError as e:
+            self.add(FAIL, "pinmap", str(e), "fix the pin map (hardware/pinmap.toml documents each key)")
+            return
+        self.add(OK, "pinmap", "%d lines on the Pi, %d on the Pico (%s)"
+                 % (len(self.pinmap.pi), len(self.pinmap.pico), self.pinmap.source))
+
+    def check_port(self):
+        host, port = self.config.bind_host, self.config["port"]
+        state = self.probes.port(host, port)
+        where = "%s:%d" % (host, port)
+        if state == "free":
+            self.add(OK, "port", "%s is free for the panel" % where)
+        elif state == "newsdesk":
+            self.panel_running = True
+            self.add(OK, "port", "the panel is already running on %s (the service, or newsdesk serve)" % where,
+                     "")
+        elif state == "denied":
+            self.add(FAIL, "port", "this user may not listen on port %d (ports below 1024 need root)" % port,
+                     "use a port above 1023: port = 8080 in config.toml, or --port 8080")
+        else:
+            self.add(FAIL, "port", "another program holds %s" % where,
+                     "find it with: sudo ss -ltnp 'sport = :%d'; or set port = ... in config.toml" % port)
+
+    def check_pins(self):
+        if self.pinmap is None:
+            return
+        try:
+            factory, reason, self.simulated = self.probes.pins(self.config)
+        except NewsdeskError as e:
+            self.add(FAIL, "pins", str(e), "on a Raspberry Pi: sudo apt install python3-lgpio (make install "
+                     "does it); elsewhere set pin_factory = \"mock\"")
+            return
+        try:
+            if self.simulated:
+                detail = reason[len("simulated "):] if reason.startswith("simulated (") else "(%s)" % reason
+                self.add(WARN, "pins", "simulated hardware %s: nothing is read from real pins; the "
+                         "panel's virtual phone drives them" % detail,
+                         "fine on a laptop. On a Raspberry Pi, gpiozero found no pin library: "
+                         "sudo apt install python3-lgpio, and check GPIOZERO_PIN_FACTORY and pin_factory")
+                for spec in self.pinmap.lines("input"):
+                    self.add(SKIP, spec.name, "not read: simulated hardware")
+                return
+            self.add(OK, "pins", "real pins: %s" % reason)
+            self._inputs(factory)
+        finally:
+            factory.close()
+
+    def _header_pin(self, factory, spec):
+        try:
+            for _, info in factory.board_info.find_pin(spec.gpio):
+                return "%s (pin %d)" % (spec.gpio, info.number)
+        except Exception:
+            pass
+        return spec.gpio
+
+    def _inputs(self, factory):
+        from gpiozero import InputDevice
+        states, where = {}, {}
+        for spec in self.pinmap.lines("input"):
+            if spec.name == "offnormal" and self.config.get("offnormal") == "none":
+                self.add(SKIP, spec.name, "not used (offnormal = \"none\")")
+                continue
+            where[spec.name] = self._header_pin(factory, spec)
+            try:
+                device = InputDevice(spec.bcm, pull_up=spec.pull_up,
+                                     active_state=None if spec.pull_up is not None else True,
+                                     pin_factory=factory)
+            except Exception as e:
+                if self.panel_running:
+                    self.add(WARN, spec.name, "%s is held by the running panel" % where[spec.name],
+                             "to check the wiring, stop it first: sudo systemctl stop newsdesk")
+                else:
+                    self.add(FAIL, spec.name, "can't read %s: %s" % (where[spec.name], e),
+                             "is another program using it? (sudo systemctl stop newsdesk, if the "
+                             "service runs); is this user in the gpio group?")
+                continue
+            try:
+                states[spec.name] = spec.logical(device.pin.state)
+            finally:
+                device.close()
+        self._judge(states, where)
+
+    def _judge(self, states, where):
+        if states.get("pulse") == 1 and states.get("offnormal") == 1:
+            self.add(FAIL, "dial", "with the dial at rest, %s reads open and %s reads closed: the pulse and "
+                     "off-normal wires look swapped" % (where["pulse"], where["offnormal"]),
+                     "swap the two dial wires on those pins (the common wire stays on GND); %s" % WIRING)
+            states = {k: v for k, v in states.items() if k not in ("pulse", "offnormal")}
+        for name, state in states.items():
+            pin = where[name]
+            if state == 0:
+                self.add(OK, name, "%s reads %s at rest" % (pin, _rest_words(name)),
+                         "" if name == "pulse" else "an unconnected wire reads the same: %s and watch it "
+                         "change %s" % (_act_words(name), "with newsdesk dial record" if name in PHONE_LINES
+                                        else "on the panel"))
+            elif name == "pulse":
+                self.add(FAIL, name, "%s reads the pulse contacts open with the dial at rest" % pin,
+                         "a loose wire, or it is on the wrong pair: the pulse pair is closed at rest "
+                         "(%s, finding the dial's contacts)" % WIRING)
+            elif name == "offnormal":
+                self.add(FAIL, name, "%s reads the off-normal contacts closed with the dial at rest" % pin,
+                         "use the pair that is open at rest and closes as you wind the dial (%s); or set "
+                         "offnormal = \"none\" to do without" % WIRING)
+            elif name == "hook":
+                self.add(WARN, name, "%s reads the handset lifted" % pin,
+                         "put it on the cradle and run doctor again. If it is down, the wire is on a pair "
+                         "that is closed with the handset down: use the other pair (%s)" % WIRING)
+            else:
+                self.add(FAIL, name, "%s reads pressed while nobody presses it" % pin,
+                         "a short to GND, or a normally-closed button: it must close only when pressed")
+
+    def check_display(self):
+        if self.pinmap is None:
+            return
+        for spec in self.pinmap.lines("i2c"):
+            bus = spec.bus if spec.bus is not None else 1
+            if self.simulated:
+                self.add(SKIP, spec.name, "not looked for: simulated hardware")
+                continue
+            if not self.probes.i2c_bus(bus):
+                self.add(FAIL, spec.name, "I2C bus %d is off (no /dev/i2c-%d)" % (bus, bus),
+                         "sudo raspi-config nonint do_i2c 0, then reboot (make install does it)")
+                continue
+            try:
+                found = self.probes.i2c_answers(bus, spec.address)
+            except PermissionError:
+                self.add(FAIL, spec.name, "this user may not open /dev/i2c-%d" % bus,
+                         "sudo usermod -aG i2c $USER, then log in again")
+                continue
+            if found:
+                self.add(OK, spec.name, "something answers at 0x%02X on I2C bus %d (%s)" % (spec.address, bus, spec.what))
+            else:
+                self.add(FAIL, spec.name, "nothing answers at 0x%02X on I2C bus %d" % (spec.address, bus),
+                         "check the display's four wires: VCC to 3V3, GND, SDA to GPIO%d, SCL to GPIO%d; "
+                         "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D)"
+                         % (spec.pins["sda"], spec.pins["scl"], bus))
+
+    def check_audio(self):
+        if self.pinmap is None:
+            return
+        if self.simulated:
+            self.add(SKIP, "audio", "not looked for: simulated hardware")
+            return
+        if self.probes.which("aplay") is None:
+            self.add(FAIL, "audio", "aplay is not installed: the handset will be silent",
+                     "sudo apt install alsa-utils (make install does it)")
+            return
+        cards = sound_cards(self.probes.sound_cards())
+        own = [c for c in cards if c[1] not in BUILTIN_CARDS]
+        wants_i2s = bool(self.pinmap.lines("i2s"))
+        if own:
+            self.add(OK, "audio", "sound card %d: %s (%s)" % own[0])
+        elif cards:
+            self.add(WARN if wants_i2s else OK, "audio",
+                     "only the Pi's own outputs: %s" % ", ".join("%d %s" % c[:2] for c in cards),
+                     "for the I2S amplifier add dtoverlay=max98357a to /boot/firmware/config.txt and "
+                     "reboot (make install does it); or plug in a USB sound card" if wants_i2s else "")
+        else:
+            self.add(FAIL, "audio", "no sound card at all",
+                     "add dtoverlay=max98357a to /boot/firmware/config.txt and reboot, or plug in a USB "
+                     "sound card")
+
+    def check_phone(self):
+        from .serial.finder import PICO_USB_ID, parse_usb_id
+        wanted = self.config.get("phone_port") or ""
+        vid, pid = parse_usb_id(self.config.get("phone_usb_id") or PICO_USB_ID)
+        ports = list(self.probes.serial_ports())
+        picos = sorted((p for p in ports if p.vid == vid and p.pid == pid), key=lambda p: p.device)
+        uses_serial = self.config.get("phone") == "serial" or bool(wanted)
+        if wanted:
+            if not any(p.device == wanted for p in ports) and not os.path.exists(wanted):
+                self.add(FAIL, "phone", "phone_port %s is not there" % wanted,
+                         "plug the phone's USB cable in; python -m serial.tools.list_ports -v lists the ports")
+                return
+            picos = [p for p in ports if p.device == wanted] or picos
+        if picos:
+            device = picos[0].device
+            if not os.access(device, os.R_OK | os.W_OK) and os.path.exists(device):
+                self.add(FAIL, "phone", "the phone is on %s but this user may not open it" % device,
+                         "sudo usermod -aG dialout $USER, then log in again")
+            else:
+                self.add(OK, "phone", "the phone in a box is on %s (USB %04X:%04X)" % (device, vid, pid))
+        elif uses_serial:
+            self.add(FAIL, "phone", "no phone on USB (looking for USB %04X:%04X)" % (vid, pid),
+                     "plug it in; if it is, flash its firmware (firmware/) and check the cable carries data")
+        else:
+            self.add(OK, "phone", "no phone on USB: not needed, the phone is wired to the GPIO")
+
+    def check_store(self):
+        data = Path(self.config.data_dir)
+        mountinfo = self.probes.mountinfo()
+        try:
+            mount = check_data_dir(data, mountinfo, allow_volatile=self.config.get("volatile_data") == "allow")
+        except DataDirNotDurable as e:
+            self.add(FAIL, "store", str(e), "see docs/hardware.md, keeping the SD card healthy")
+            return
+        if mount is not None and self.config.get("volatile_data") == "allow":
+            self.add(WARN, "store", "%s is on the %s mount at %s; %s is set, so a volatile mount is "
+                     "allowed" % (data, mount.fstype, mount.mount_point, OVERRIDE))
+        existing = data
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not os.access(existing, os.W_OK):
+            self.add(FAIL, "store", "this user may not write to %s" % existing,
+                     "sudo chown -R $USER %s (or run with --data pointing somewhere writable)" % existing)
+            return
+        free = self.probes.disk_free(existing)
+        if free < LOW_SPACE:
+            self.add(WARN, "store", "only %d MB free on the data directory's disk" % (free // 2**20),
+                     "free some space: the store needs room to grow and to check-point")
+        store = data / STORE_FILE
+        if not store.exists():
+            self.add(OK, "store", "%s will be created at the first start" % store)
+            return
+        try:
+            con = sqlite3.connect("file:%s?mode=ro" % store, uri=True)
+            try:
+                verdict = con.execute("PRAGMA quick_check").fetchone()[0]
+                events = con.execute("SELECT count(*) FROM events").fetchone()[0]
+            finally:
+                con.close()
+        except sqlite3.Error as e:
+            self.add(FAIL, "store", "%s can't be read: %s" % (store, e),
+                     "stop newsdesk and move the file aside (keep it); a new one is made at the next start")
+            return
+        if verdict != "ok":
+            self.add(FAIL, "store", "%s is damaged: %s" % (store, verdict),
+                     "stop newsdesk, copy the file somewhere safe, then restore a backup or move it aside")
+        else:
+            self.add(OK, "store", "%s checks out (%d events)" % (store, events))
+
+
+def _rest_words(name):
+    return {"pulse": "the pulse contacts closed", "offnormal": "the off-normal contacts open",
+            "hook": "the handset down"}.get(name, "not pressed")
+
+
+def _act_words(name):
+    return {"offnormal": "wind the dial", "hook": "lift the handset"}.get(name, "press it")
+
+
+def run_doctor(config, probes=None):
+    return _Doctor(config, probes or Probes()).run()
+
+
+MARKS = {OK: " ok ", WARN: "WARN", FAIL: "FAIL", SKIP: "skip"}
+
+
+def format_report(report):
+    width = max([len(f.check) for f in report.findings] + [5])
+    lines = []
+    for f in report.findings:
+        lines.append("%s  %-*s  %s" % (MARKS[f.status], width, f.check, f.said))
+        if f.fix and f.status in (WARN, FAIL):
+            lines.append("%s  %-*s  fix: %s" % (" " * 4, width, "", f.fix))
+        elif f.fix:
+            lines.append("%s  %-*s  (%s)" % (" " * 4, width, "", f.fix))
+    fails = sum(f.status == FAIL for f in report.findings)
+    warns = sum(f.status == WARN for f in report.findings)
+    if fails or warns:
+        lines.append("%d to fix, %d to look at" % (fails, warns))
+    else:
+        lines.append("all good")
+    return "\n".join(lines)

@@ -1,0 +1,265 @@
+"""newsdesk doctor on MockFactory pins wired like a phone, with fake I2C, sound cards, serial
+ports, port and mounts: each fault is named in plain words with its fix."""
+
+import http.server
+import socket
+import threading
+from types import SimpleNamespace
+
+import pytest
+from gpiozero import InputDevice
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from controller import doctor
+from controller.config import load_config
+from controller.pinmap import load_pinmap
+from controller.store import Store
+
+PINMAP = load_pinmap()
+EXT4 = "27 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
+CARDS_WITH_AMP = (" 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n                      vc4-hdmi\n"
+                  " 1 [MAX98357A      ]: simple-card - MAX98357A\n                      MAX98357A\n")
+CARDS_BUILTIN = " 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n 1 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n"
+
+
+class ContactPin(MockPin):
+    """A mock pin with a contact from it to GND: closed, it holds the pin LOW over the pull-up,
+    as the phone's springs do."""
+
+    closed = False
+
+    def _set_pull(self, value):
+        super()._set_pull(value)
+        if self.closed:
+            self.drive_low()
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory(pin_class=ContactPin)
+    yield f
+    f.close()
+
+
+def wire(factory, **closed):
+    """Close the named lines' contacts (others stay open)."""
+    for name, is_closed in closed.items():
+        factory.pin(PINMAP.line(name).bcm).closed = is_closed
+
+
+def at_rest(factory):
+    wire(factory, pulse=True)          # the pulse springs are closed at rest; the rest are open
+
+
+def probes(factory, simulated=False, **over):
+    base = dict(
+        pins=lambda config: (factory, "MockFactory standing in for the Pi's pins", simulated),
+        i2c_bus=lambda bus: True,
+        i2c_answers=lambda bus, address: True,
+        sound_cards=lambda: CARDS_WITH_AMP,
+        which=lambda name: "/usr/bin/" + name,
+        serial_ports=lambda: [],
+        port=lambda host, port: "free",
+        mountinfo=lambda: EXT4,
+        disk_free=lambda path: 10 * 2**30,
+    )
+    base.update(over)
+    return doctor.Probes(**base)
+
+
+@pytest.fixture
+def config(tmp_path):
+    return load_config(tmp_path / "data", environ={})
+
+
+def findings(report, status=None):
+    return {f.check: f for f in report.findings if status is None or f.status == status}
+
+
+def test_a_well_wired_box_is_all_good(config, factory):
+    at_rest(factory)
+    report = doctor.run_doctor(config, probes(factory))
+    assert {f.status for f in report.findings} == {"ok"}, report.findings
+    assert report.exit_status == 0
+    said = findings(report)
+    assert said["pulse"].said == "GPIO17 (pin 11) reads the pulse contacts closed at rest"
+    assert "handset down" in said["hook"].said and "lift the handset" in said["hook"].fix
+    assert said["display"].said.startswith("something answers at 0x3C on I2C bus 1")
+    assert "MAX98357A" in said["audio"].said
+    assert "not needed" in said["phone"].said
+    assert "will be created" in said["store"].said
+    assert doctor.format_report(report).endswith("all good")
+
+
+def test_a_loose_pulse_wire_fails_with_the_pin_and_the_fix(config, factory):
+    report = doctor.run_doctor(config, probes(factory))       # nothing closed: pulse reads open
+    pulse = findings(report)["pulse"]
+    assert pulse.status == "fail" and "GPIO17 (pin 11) reads the pulse contacts open" in pulse.said
+    assert "loose wire" in pulse.fix and "docs/wiring.md" in pulse.fix
+    assert report.exit_status == 1
+    text = doctor.format_report(report)
+    assert "FAIL" in text and "fix: a loose wire" in text and text.endswith("1 to fix, 0 to look at")
+
+
+def test_swapped_dial_wires_are_named_as_such(config, factory):
+    wire(factory, offnormal=True)                             # the pulse pair went to offnormal's pin
+    report = doctor.run_doctor(config, probes(factory))
+    dial = findings(report)["dial"]
+    assert dial.status == "fail" and "look swapped" in dial.said and "swap the two dial wires" in dial.fix
+    assert "pulse" not in findings(report) and "offnormal" not in findings(report)
+
+
+def test_a_lifted_handset_is_a_warning(config, factory):
+    wire(factory, pulse=True, hook=True)
+    report = doctor.run_doctor(config, probes(factory))
+    assert findings(report)["hook"].status == "warn" and report.exit_status == 0
+
+
+def test_a_stuck_button_fails(config, factory):
+    wire(factory, pulse=True, dice_button=True)
+    hit = findings(doctor.run_doctor(config, probes(factory)))["dice_button"]
+    assert hit.status == "fail" and "GPIO5 (pin 29) reads pressed" in hit.said
+
+
+def test_offnormal_not_used_is_skipped(tmp_path, factory):
+    config = load_config(tmp_path, overrides={"offnormal": "none"}, environ={})
+    wire(factory, pulse=True, offnormal=True)
+    report = doctor.run_doctor(config, probes(factory))
+    assert findings(report)["offnormal"].status == "skip" and report.exit_status == 0
+
+
+def test_simulated_hardware_is_said_honestly(config, factory):
+    report = doctor.run_doctor(config, probes(factory, simulated=True, which=lambda name: None))
+    said = findings(report)
+    assert said["pins"].status == "warn" and said["pins"].said.startswith("simulated hardware")
+    assert all(said[s.name].status == "skip" for s in PINMAP.lines("input"))
+    assert said["display"].status == "skip" and said["audio"].status == "skip"
+    assert report.exit_status == 0
+
+
+def test_pins_held_by_the_running_panel(config, factory):
+    at_rest(factory)
+    holder = InputDevice(PINMAP.line("hook").bcm, pin_factory=factory)
+    try:
+        running = findings(doctor.run_doctor(config, probes(factory, port=lambda h, p: "newsdesk")))
+        assert running["port"].status == "ok" and "already running" in running["port"].said
+        assert running["hook"].status == "warn" and "systemctl stop newsdesk" in running["hook"].fix
+        stray = findings(doctor.run_doctor(config, probes(factory)))
+        assert stray["hook"].status == "fail" and "can't read GPIO22" in stray["hook"].said
+    finally:
+        holder.close()
+
+
+@pytest.mark.parametrize("over, words, fix", [
+    ({"i2c_bus": lambda bus: False}, "I2C bus 1 is off", "do_i2c 0"),
+    ({"i2c_answers": lambda bus, address: False}, "nothing answers at 0x3C", "i2cdetect -y 1"),
+])
+def test_display_faults(config, factory, over, words, fix):
+    at_rest(factory)
+    display = findings(doctor.run_doctor(config, probes(factory, **over)))["display"]
+    assert display.status == "fail" and words in display.said and fix in display.fix
+
+
+def test_display_permission(config, factory):
+    def denied(bus, address):
+        raise PermissionError(13, "Permission denied")
+    at_rest(factory)
+    display = findings(doctor.run_doctor(config, probes(factory, i2c_answers=denied)))["display"]
+    assert display.status == "fail" and "usermod -aG i2c" in display.fix
+
+
+@pytest.mark.parametrize("over, status, words", [
+    ({"which": lambda name: None}, "fail", "aplay is not installed"),
+    ({"sound_cards": lambda: CARDS_BUILTIN}, "warn", "only the Pi's own outputs: 0 vc4hdmi, 1 Headphones"),
+    ({"sound_cards": lambda: "--- no soundcards ---\n"}, "fail", "no sound card"),
+])
+def test_audio_faults(config, factory, over, status, words):
+    at_rest(factory)
+    audio = findings(doctor.run_doctor(config, probes(factory, **over)))["audio"]
+    assert audio.status == status and words in audio.said
+
+
+def test_the_serial_phone_is_found_or_missed(tmp_path, factory):
+    at_rest(factory)
+    pico = SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, pid=0x0005, serial_number="E66")
+    config = load_config(tmp_path, environ={})
+    found = findings(doctor.run_doctor(config, probes(factory, serial_ports=lambda: [pico])))["phone"]
+    assert found.status == "ok" and "/dev/ttyACM0" in found.said
+    config["phone_port"] = "/dev/ttyACM7"
+    missing = findings(doctor.run_doctor(config, probes(factory)))["phone"]
+    assert missing.status == "fail" and "phone_port /dev/ttyACM7 is not there" in missing.said
+
+
+def test_a_volatile_data_directory_fails(config, factory):
+    at_rest(factory)
+    tmpfs = EXT4 + "30 27 0:30 / %s rw - tmpfs tmpfs rw\n" % config.data_dir.parent
+    store = findings(doctor.run_doctor(config, probes(factory, mountinfo=lambda: tmpfs)))["store"]
+    assert store.status == "fail" and "tmpfs" in store.said and "recurse=0" in store.said
+
+
+def test_an_existing_store_is_checked(config, factory):
+    at_rest(factory)
+    config.data_dir.mkdir(parents=True)
+    Store(config.data_dir / doctor.STORE_FILE).close()
+    store = findings(doctor.run_doctor(config, probes(factory)))["store"]
+    assert store.status == "ok" and "checks out (0 events)" in store.said
+    (config.data_dir / doctor.STORE_FILE).write_bytes(b"not a database at all" * 100)
+    store = findings(doctor.run_doctor(config, probes(factory)))["store"]
+    assert store.status == "fail" and "can't be read" in store.said
+
+
+def test_low_disk_space_is_a_warning(config, factory):
+    at_rest(factory)
+    store = doctor.run_doctor(config, probes(factory, disk_free=lambda p: 50 * 2**20)).of("store")
+    assert store[0].status == "warn" and "50 MB free" in store[0].said
+
+
+def test_a_probe_that_blows_up_is_reported_not_raised(config, factory):
+    def broken():
+        raise RuntimeError("no /proc here")
+    at_rest(factory)
+    report = doctor.run_doctor(config, probes(factory, serial_ports=broken))
+    assert findings(report)["phone"].status == "fail" and "no /proc here" in findings(report)["phone"].said
+    assert "store" in findings(report)                        # later checks still ran
+
+
+def test_sound_cards_are_parsed():
+    assert doctor.sound_cards(CARDS_WITH_AMP) == [(0, "vc4hdmi", "vc4-hdmi - vc4-hdmi"),
+                                                  (1, "MAX98357A", "simple-card - MAX98357A")]
+    assert doctor.sound_cards(None) == []
+
+
+def test_port_state_free_taken_and_ours():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert doctor.port_state("127.0.0.1", port) == "free"
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        server_version = "newsdesk"
+        sys_version = ""
+
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    for version, expected in (("newsdesk", "newsdesk"), ("nginx", "other")):
+        Handler.server_version = version
+        server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            assert doctor.port_state("127.0.0.1", server.server_address[1]) == expected
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(timeout=5)
+
+
+def test_i2c_answers_needs_the_bus():
+    with pytest.raises(FileNotFoundError):
+        doctor.i2c_answers(1, 0x3C, dev="/nonexistent/i2c-%d")
