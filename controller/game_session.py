@@ -19,8 +19,7 @@ import threading
 from datetime import datetime
 
 from .errors import BadRequest
-from .games import base, registry
-from .games.ledger import TRANSFER, dollars
+from .games import base, ledger, registry
 from .standings import final_table
 from .store import GameNotActive, KeyReused, StaleVersion, check_key
 
@@ -50,8 +49,10 @@ def _plain(value):
     return json.loads(json.dumps(value))
 
 
-def describe(action, events, names):
-    """A move in plain words: who did what, and any money it moved."""
+def describe(action, events, names, accounts=None):
+    """A move in plain words: who did what, and any money it moved. ``accounts`` names the
+    ledger accounts that aren't the players' names (e.g. "p0" -> "Ann")."""
+    accounts = dict(accounts or {}, **{ledger.BANK: "the bank"})
     who = action.get("player")
     what = str(action.get("type", "move")).replace("_", " ")
     if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names):
@@ -59,8 +60,9 @@ def describe(action, events, names):
     details = ["%s %s" % (k, v) for k, v in action.items()
                if k not in ("type", "player") and isinstance(v, (str, int, float)) and not isinstance(v, bool)]
     text = "%s (%s)" % (what, ", ".join(details)) if details else what
-    money = ["%s paid %s %s" % (ev["from"], ev["to"], dollars(ev["amount"]))
-             for ev in events if ev.get("type") == TRANSFER]
+    money = ["%s paid %s %s" % (accounts.get(ev["from"], ev["from"]), accounts.get(ev["to"], ev["to"]),
+                                ledger.dollars(ev["amount"]))
+             for ev in events if ev.get("type") == ledger.TRANSFER]
     return "; ".join([text] + money)
 
 
@@ -153,11 +155,14 @@ class GameSession:
                         redo=said[undone[-1]].get("said") if undone else None)
 
     def _names(self):
-        view = self._engine.view(self._state) if self._engine and self._state is not None else {}
+        """(names by seat, ledger account -> name) for describing a move."""
+        view = self._engine.view(self._state)
         players = view.get("players")
         if isinstance(players, list) and all(isinstance(p, dict) and "name" in p for p in players):
-            return [str(p["name"]) for p in players]
-        return [str(p.get("name")) for p in self._game.players]
+            names = [str(p["name"]) for p in players]
+            accounts = {p["account"]: str(p["name"]) for p in players if isinstance(p.get("account"), str)}
+            return names, accounts
+        return [str(p.get("name")) for p in self._game.players], {}
 
     # ------------------------------------------------------------ checks
 
@@ -289,7 +294,7 @@ class GameSession:
                 raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
                                 "not %r" % (self._game.engine, events))
             entry = {"type": "action", "action": action, "events": events,
-                     "said": describe(action, events, self._names())}
+                     "said": describe(action, events, *self._names())}
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)

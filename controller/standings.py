@@ -3,12 +3,13 @@
 An engine may define ``standings(state) -> [{"name", "score", "winner"}, ...]`` and is then
 taken at its word. Otherwise the table is read off the engine's view, which every engine has,
 using the shapes the panel's views share: a "players" list of dicts with a "name" and a number
-under money/cash/balance/score/points/total/sold, a "balances"/"money"/"scores" dict by name,
+under worth/score/total/points/money/cash/balance/sold (the first found: a game counted at the
+end, like SCOOP's cash plus stories, is scored by that count, not by the cash alone), a "balances"/"money"/"scores" dict by name,
 SCAN's sides ("columns" and "race"), and the winner as "winners"/"winner_names" (names, seats
 or side names) or "winner"/"winner_name".
 """
 
-SCORE_KEYS = ("money", "cash", "balance", "score", "points", "total", "sold")
+SCORE_KEYS = ("worth", "score", "total", "points", "money", "cash", "balance", "sold")
 SCORE_MAPS = ("balances", "money", "scores")
 WINNER_KEYS = ("winner_names", "winners", "winner_name", "winner")
 

@@ -556,3 +556,41 @@ def test_verdicts_leave_other_games_alone(desk):
     desk.games.start("purse", PLAYERS)
     desk.table.call_editor(3)
     assert desk.games.version == 1
+
+
+def test_the_phone_judges_a_claim_in_the_real_scoop_1956_engine(tmp_path):
+    try:
+        registry.load("scoop1956")
+    except registry.EngineUnavailable as e:
+        pytest.skip(str(e))
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        table = Table(store, Bus(), Editor(), random.Random(3), hardware={})
+        table.games.start("scoop1956", [{"name": "Ann"}, {"name": "Bob"}])
+        table.games.act({"type": "claim", "player": 0, "story_type": "sport"}, 1)
+        verdict = table.call_editor(5)
+        view = table.games.current()["view"]
+        assert table.games.version == 3
+        assert view["verdict"]["signal"] == verdict.payload["signal"]
+        assert view["money_total"] == 0
+        said = store.entries(1)[-1].entry["said"]
+        assert said.startswith("verdict (signal %s, digit 5)" % verdict.payload["signal"])
+        if not verdict.payload["story_passed"]:       # a refused story: Ann buys her cards again
+            assert "Ann paid the bank $300" in said
+    finally:
+        store.close()
+
+
+def test_the_final_table_is_read_from_the_shapes_the_views_share():
+    from controller.standings import from_view
+    scoop_like = {"players": [{"name": "Ann", "cash": 900, "worth": 4100}, {"name": "Bob", "cash": 2000,
+                                                                         "worth": 3000}],
+                  "winners": [0], "winner_names": ["Ann"]}
+    assert from_view(scoop_like) == [{"name": "Ann", "score": 4100, "winner": True},
+                                     {"name": "Bob", "score": 3000, "winner": False}]
+    by_name = {"players": [{"name": "Ann"}, {"name": "Bob"}], "balances": {"Ann": 5, "Bob": 7},
+               "winner": "Bob"}
+    assert from_view(by_name) == [{"name": "Ann", "score": 5, "winner": False},
+                                  {"name": "Bob", "score": 7, "winner": True}]
+    assert from_view({"players": [{"name": "Ann"}], "winners": []}) == [
+        {"name": "Ann", "score": None, "winner": False}]
