@@ -5,6 +5,8 @@ import pytest
 from controller.table import VERDICT
 from conftest import wait_for
 
+WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
+
 
 def test_index_says_the_hardware_is_simulated_and_shows_the_dial(client):
     r = client.get("/")
@@ -18,7 +20,8 @@ def test_index_says_the_hardware_is_simulated_and_shows_the_dial(client):
 def test_static_assets_are_local(client):
     html = client.get("/").get_data(as_text=True)
     assert "http://" not in html and "https://" not in html
-    for path in ("/static/js/panel.js", "/static/js/rotary-dial.js", "/static/css/panel.css"):
+    for path in ("/static/js/panel.js", "/static/js/rotary-dial.js", "/static/css/panel.css",
+                 "/static/js/game.js", "/static/js/games/scan.js"):
         r = client.get(path)
         r.close()  # static files are streamed; close them, as the server does
         assert r.status_code == 200, path
@@ -33,7 +36,7 @@ def test_state_reports_hardware_and_last_verdict(client, desk):
 
 
 def test_sim_dial_reaches_the_editor(client, desk):
-    r = client.post("/api/sim/dial", json={"digit": 2})
+    r = client.post("/api/sim/dial", json={"digit": 2}, headers=WRITE)
     assert r.status_code == 202
     assert wait_for(lambda: desk.store.latest(VERDICT), timeout=5.0)
     assert desk.store.latest(VERDICT)[0].payload["digit"] == 2
@@ -47,18 +50,18 @@ def test_sim_dial_reaches_the_editor(client, desk):
     ([1, 2], "Send a JSON object"),
 ])
 def test_bad_dial_requests_get_a_clear_400(client, body, words):
-    r = client.post("/api/sim/dial", json=body)
+    r = client.post("/api/sim/dial", json=body, headers=WRITE)
     assert r.status_code == 400
     assert words in r.get_json()["message"]
 
 
 def test_non_json_body_gets_a_clear_400(client):
-    r = client.post("/api/sim/dial", data="digit=3", content_type="application/x-www-form-urlencoded")
+    r = client.post("/api/sim/dial", data="digit=3", content_type="application/x-www-form-urlencoded", headers=WRITE)
     assert r.status_code == 400 and "JSON object" in r.get_json()["message"]
 
 
 def test_bad_hook_state_and_unknown_routes(client):
-    r = client.post("/api/sim/hook", json={"state": "sideways"})
+    r = client.post("/api/sim/hook", json={"state": "sideways"}, headers=WRITE)
     assert r.status_code == 400 and "state must be" in r.get_json()["message"]
     r = client.get("/api/nothing-here")
     assert r.status_code == 404 and r.get_json()["error"] == "Not Found"
@@ -70,5 +73,40 @@ def test_bad_hook_state_and_unknown_routes(client):
 
 def test_a_real_phone_cannot_be_dialed_from_the_panel(client, desk):
     desk.sim_phone = None  # as on a Pi with real pins
-    r = client.post("/api/sim/dial", json={"digit": 3})
+    r = client.post("/api/sim/dial", json={"digit": 3}, headers=WRITE)
     assert r.status_code == 409 and "real hardware" in r.get_json()["message"]
+
+
+def test_every_script_the_pages_load_is_served_by_the_pi(client):
+    """Each page's modules and their imports resolve to files served here (no CDN, no build)."""
+    import re
+    seen, todo = set(), []
+    for page in ("/", "/history"):
+        html = client.get(page).get_data(as_text=True)
+        todo += re.findall(r'src="(/static/[^"]+)"', html) + re.findall(r'href="(/static/[^"]+)"', html)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        r = client.get(path)
+        body = r.get_data(as_text=True)
+        r.close()
+        assert r.status_code == 200, path
+        if path.endswith(".js"):
+            base = path.rsplit("/", 1)[0]
+            for rel in re.findall(r'from "(\.{1,2}/[^"]+)"', body):
+                parts = (base + "/" + rel).split("/")
+                out = []
+                for part in parts:
+                    if part == "..":
+                        out.pop()
+                    elif part != ".":
+                        out.append(part)
+                todo.append("/".join(out))
+    assert len([p for p in seen if p.endswith(".js")]) >= 10
+
+
+def test_the_state_read_gives_the_event_id_to_stream_from(client, desk):
+    desk.table.call_editor(5)
+    assert client.get("/api/state").get_json()["last_event_id"] == desk.store.last_id()

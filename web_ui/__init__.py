@@ -1,17 +1,26 @@
 """The table panel: a Flask application factory with one blueprint per area.
 
-pages  - the HTML the tablets load
-api    - JSON reads and actions (the simulated phone's dial and hook, for now)
-stream - Server-Sent Events: every change, live, to every open tablet
+pages     - the HTML the tablets load (the table, a kept game, the history)
+api       - JSON reads (state, verdicts, health) and the simulated phone
+games_api - the games: start, act, undo/redo, finish/abandon, history, statistics, exports
+openapi   - the OpenAPI document describing the JSON API
+stream    - Server-Sent Events: every change, live, to every open tablet
+
+Optional modules join when they are installed: ``oracles`` (the dice and stopwatch buttons'
+history and simulated presses) and ``security`` (join tokens, roles, CSRF, Host checks).
 """
 
+import importlib
+import importlib.util
 import logging
 import secrets
 
-from flask import Flask, jsonify
-from werkzeug.exceptions import HTTPException
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 log = logging.getLogger("newsdesk.web")
+
+MAX_REQUEST = 64 * 1024     # the largest JSON a tablet sends is a SCAN hand or a setup: a few hundred bytes
 
 
 def _secret_key(data_dir):
@@ -30,6 +39,14 @@ def _secret_key(data_dir):
     return key
 
 
+def _optional(name):
+    """web_ui.<name> if that module is installed, else None."""
+    full = "%s.%s" % (__name__, name)
+    if importlib.util.find_spec(full) is None:
+        return None
+    return importlib.import_module(full)
+
+
 def create_app(config=None, newsdesk=None, test_config=None):
     """Build the panel around a running Newsdesk (built from ``config`` unless handed in)."""
     from controller.app import Newsdesk
@@ -42,22 +59,73 @@ def create_app(config=None, newsdesk=None, test_config=None):
         SECRET_KEY=_secret_key(newsdesk.config.data_dir),
         STREAM_KEEPALIVE=15.0,
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=MAX_REQUEST,
     )
     if test_config:
         app.config.update(test_config)
     app.extensions["newsdesk"] = newsdesk
 
-    from . import api, pages, stream
+    from . import api, games_api, openapi, pages, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(games_api.bp)
+    app.register_blueprint(openapi.bp)
     app.register_blueprint(stream.bp)
+
+    oracles = _optional("oracles")
+    if oracles is not None and hasattr(oracles, "bp"):
+        app.register_blueprint(oracles.bp)
+        app.extensions["newsdesk.sim_buttons"] = True
+    _error_handlers(app)
+    security = _optional("security")        # after ours: its catch-all for the unexpected wins
+    if security is not None and hasattr(security, "init_app"):
+        security.init_app(app)
+    return app
+
+
+def _error_handlers(app):
+    from controller.errors import BadRequest, NewsdeskError
+    from controller.games.base import GameError
+    from controller.games.registry import EngineUnavailable
+    from controller.store import GameNotActive, KeyReused, StaleVersion
+
+    def _sentence(text):
+        text = str(text).strip()
+        text = text[:1].upper() + text[1:]
+        return text if text.endswith((".", "!", "?")) else text + "."
+
+    def _api():
+        return request.path.startswith("/api/")
 
     @app.errorhandler(HTTPException)
     def _json_error(e):
         """API clients get a JSON error with one plain sentence; pages get Flask's HTML."""
-        from flask import request
-        if request.path.startswith("/api/"):
+        if _api():
             return jsonify(error=e.name, message=e.description), e.code
         return e
 
-    return app
+    @app.errorhandler(NewsdeskError)
+    def _refused(e):
+        """A refusal from the table, mapped to the status that says whose move it is:
+        409 the table moved on (re-read it), 422 the rules say no, 400 the request is malformed."""
+        if isinstance(e, StaleVersion):
+            body = dict(error="Conflict", message=_sentence(e), stale=True, game=e.game, version=e.current)
+            return jsonify(body), 409
+        if isinstance(e, (GameNotActive, EngineUnavailable)):
+            return jsonify(error="Conflict", message=_sentence(e)), 409
+        if isinstance(e, (GameError, KeyReused)):
+            return jsonify(error="Unprocessable Content", message=_sentence(e)), 422
+        if isinstance(e, BadRequest):
+            return jsonify(error="Bad Request", message=_sentence(e)), 400
+        log.exception("the panel could not do %s %s", request.method, request.path)
+        return jsonify(error="Service Unavailable", message=_sentence(e)), 503
+
+    @app.errorhandler(Exception)
+    def _crash(e):
+        if isinstance(e, HTTPException):
+            return _json_error(e)
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        if _api():
+            return jsonify(error="Internal Server Error",
+                           message="Something went wrong on the newsdesk; it is in the log. Reload and try again."), 500
+        return InternalServerError(original_exception=e)

@@ -1,97 +1,352 @@
-// The panel's live side: one EventSource for every change, and the simulated phone's controls.
-// No framework and nothing from the network: this file and rotary-dial.js are all there is.
+// The table panel's live side: one EventSource for every change, the game screen, the start
+// form, the end of a game, the oracles' results and the health strip. No framework and nothing
+// from the network but the Pi.
 
-const boot = window.NEWSDESK || { lastEventId: 0, simulated: false };
-const $ = (id) => document.getElementById(id);
+import { $, fill, h } from "./dom.js";
+import { getJSON, send } from "./api.js";
+import { renderGame } from "./game.js";
+import { renderStart } from "./start.js";
+import { renderEnd } from "./endgame.js";
+import { play, setSound, soundOn, unlock } from "./sound.js";
+import { rememberVerdict } from "./games/scoop1956.js";
+
+const boot = JSON.parse(($("#boot") || { textContent: "{}" }).textContent || "{}");
+const S = {
+  game: boot.game || null,
+  lastEventId: boot.lastEventId || 0,
+  catalogue: boot.catalogue || [],
+  canWrite: boot.canWrite !== false,
+  lastSaid: boot.game ? boot.game.undo : null,
+  ended: null,
+  lastGame: boot.lastGame || null,
+  busy: false,
+};
+window.NEWSDESK_PANEL = S;   // for a look from the browser's console (and the tests)
+
+const area = $("#game-area");
+
+// ------------------------------------------------------------------ telling the table
+
+function announce(text, urgent) {
+  const box = $(urgent ? "#alert" : "#announce");
+  if (!box) return;
+  box.textContent = "";
+  requestAnimationFrame(() => { box.textContent = text; });
+}
+
+let toastTimer = null;
+function toast(text, kind) {
+  const box = $("#toast");
+  if (!box) return;
+  fill(box, h("span", null, text), text && kind !== "ok" && /join/i.test(text) ? [" ", h("a", { href: "/join" }, "Join")] : null);
+  box.className = "toast" + (kind ? " toast-" + kind : "");
+  box.hidden = !text;
+  clearTimeout(toastTimer);
+  if (text) toastTimer = setTimeout(() => { box.hidden = true; }, kind === "bad" ? 9000 : 5000);
+}
+
+// ------------------------------------------------------------------ rendering
+
+function render() {
+  if (!area) return;
+  if (S.ended) return;  // the end screen stays until someone taps New game (or a game starts)
+  if (S.game) {
+    renderGame(area, S.game, {
+      act, undo: () => reverse("undo"), redo: () => reverse("redo"),
+      finish: () => end("finish"), abandon: () => end("abandon"),
+      canWrite: S.canWrite, lastSaid: S.lastSaid,
+    });
+  } else {
+    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame });
+  }
+  area.setAttribute("aria-busy", S.busy ? "true" : "false");
+  document.body.dataset.version = S.game ? String(S.game.version) : "";
+  document.body.dataset.gameId = S.game ? String(S.game.id) : "";
+}
+
+function showEnd(gameId) {
+  if (!area) {
+    if (document.body.dataset.page === "history") location.reload();
+    return;
+  }
+  S.ended = gameId;
+  S.game = null;
+  document.body.dataset.version = "";
+  document.body.dataset.ended = String(gameId);
+  renderEnd(area, gameId, { newGame: () => { S.ended = null; delete document.body.dataset.ended; render(); } });
+}
+
+// A newer state of the game being played (from this device's write or from the stream).
+function takeGame(next, said) {
+  const same = S.game && next && S.game.id === next.id;
+  if (same && next.version <= S.game.version) return false;
+  S.game = next;
+  if (said !== undefined) S.lastSaid = said;
+  S.ended = null;
+  delete document.body.dataset.ended;
+  render();
+  if (said) announce(said.charAt(0).toUpperCase() + said.slice(1));
+  return true;
+}
+
+let refreshing = null;
+async function refresh() {
+  if (refreshing) return refreshing;
+  refreshing = (async () => {
+    try {
+      const cur = await getJSON("/api/games/current");
+      if (cur.game) {
+        if (!S.game || S.game.id !== cur.game.id || S.game.version !== cur.game.version) {
+          S.game = cur.game;
+          S.lastSaid = cur.game.undo;
+          S.ended = null;
+          render();
+        }
+      } else if (S.game) {
+        const gone = S.game.id;
+        S.game = null;
+        showEnd(gone);
+      }
+    } catch {
+      toast("The newsdesk can't be reached; check the Wi-Fi.", "bad");
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+// ------------------------------------------------------------------ writing
+
+async function write(url, body) {
+  if (S.busy) return null;
+  S.busy = true;
+  area.setAttribute("aria-busy", "true");
+  unlock();
+  try {
+    const r = await send(url, body);
+    if (r.ok) return r.data;
+    if (r.status === 409 && r.data.stale) {
+      toast("Someone else moved first, so that wasn't done: " + r.data.message, "bad");
+      await refresh();
+    } else if (r.status === 409) {
+      toast(r.data.message, "bad");
+      await refresh();
+    } else {
+      toast(r.data.message || "The newsdesk refused that.", "bad");
+    }
+    announce(r.data.message || "Refused.", true);
+    play("refused");
+    return null;
+  } finally {
+    S.busy = false;
+    area.setAttribute("aria-busy", "false");
+  }
+}
+
+function outcome(o) {
+  if (!o || o.view === undefined || !S.game) return;
+  takeGame(Object.assign({}, S.game, { version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said);
+}
+
+async function act(action) {
+  if (!S.game) return;
+  outcome(await write("/api/games/current/actions", { action, version: S.game.version }));
+}
+
+async function reverse(kind) {
+  if (!S.game) return;
+  const o = await write(`/api/games/current/${kind}`, { version: S.game.version });
+  if (o) { outcome(o); toast((o.said || kind).replace(/^./, (c) => c.toUpperCase()), "ok"); }
+}
+
+async function end(kind) {
+  if (!S.game) return;
+  const o = await write(`/api/games/current/${kind}`, { version: S.game.version });
+  if (o) { S.lastGame = o; showEnd(o.id); }
+}
+
+async function start(engine, players, options) {
+  const r = await send("/api/games", { engine, players, options });
+  if (!r.ok) return r.data.message || "The game couldn't be started.";
+  const o = r.data;
+  takeGame({ id: o.game, engine: o.engine, version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
+    title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
+  $("#game-title") && $("#game-title").focus();
+  return null;
+}
+
+// ------------------------------------------------------------------ the live feed
+
+const GAME_TYPES = new Set(["game.started", "game.changed"]);
+
+function onGame(m) {
+  const d = m.data || {};
+  if (m.type === "game.finished" || m.type === "game.abandoned") {
+    if (S.ended === d.game) return;
+    if (d.final !== undefined || (S.game && S.game.id === d.game)) {
+      if (m.type === "game.finished") play("win");
+      S.lastGame = { id: d.game, title: "", winners: d.winners || [], status: d.status };
+      showEnd(d.game);
+    }
+    return;
+  }
+  if (d.view === undefined) { refresh(); return; }       // replayed from the store: read the game
+  if (m.type === "game.started") {
+    const title = (S.catalogue.find((g) => g.name === d.engine) || {}).title || d.engine;
+    takeGame({ id: d.game, engine: d.engine, version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
+      title, players: d.players, options: d.options, problem: null }, d.said);
+  } else if (S.game && S.game.id === d.game) {
+    if (takeGame(Object.assign({}, S.game, { version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo }), d.said)) play("move");
+  } else {
+    refresh();
+  }
+}
 
 function showVerdict(event) {
   const v = event.data;
-  const box = $("verdict");
+  rememberVerdict(v, "dialed " + v.digit);
+  const box = $("#verdict");
+  if (!box) return;
   box.dataset.eventId = event.id;
-  $("verdict-signal").textContent = v.signal;
-  $("verdict-message").textContent = v.message;
-  $("verdict-instruction").textContent = v.instruction;
-  $("verdict-meta").textContent = "Dialed " + v.digit;
+  $("#verdict-signal").textContent = v.signal;
+  $("#verdict-message").textContent = v.message;
+  $("#verdict-instruction").textContent = v.instruction;
+  $("#verdict-meta").textContent = "Dialed " + v.digit;
   box.classList.remove("fresh");
-  void box.offsetWidth; // restart the highlight animation
+  void box.offsetWidth;
   box.classList.add("fresh");
-
-  const list = $("calls");
-  const empty = list.querySelector(".empty");
-  if (empty) empty.remove();
-  if (list.querySelector(`[data-event-id="${event.id}"]`)) return;
-  const li = document.createElement("li");
-  li.dataset.eventId = event.id;
-  const sig = document.createElement("span");
-  sig.className = "call-signal";
-  sig.textContent = v.signal;
-  const dig = document.createElement("span");
-  dig.className = "call-digit";
-  dig.textContent = " dialed " + v.digit;
-  li.append(sig, dig);
-  list.prepend(li);
-  while (list.children.length > 10) list.lastElementChild.remove();
+  const list = $("#calls");
+  if (list && !list.querySelector(`[data-event-id="${event.id}"]`)) {
+    const empty = list.querySelector(".empty");
+    if (empty) empty.remove();
+    list.prepend(h("li", { dataset: { eventId: event.id } }, h("span", { class: "call-signal" }, v.signal), h("span", { class: "call-digit" }, " dialed " + v.digit)));
+    while (list.children.length > 10) list.lastElementChild.remove();
+  }
+  play("verdict");
 }
 
 function showHook(state) {
-  $("hook-state").textContent = state === "off" ? "lifted" : "on the cradle";
-  const button = $("hook-button");
+  const s = $("#hook-state");
+  if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
+  const button = $("#hook-button");
   if (button) button.textContent = state === "off" ? "Hang up" : "Lift the handset";
   document.body.dataset.hook = state;
+}
+
+// Results of the dice and stopwatch (their own events, whatever their names end with).
+function showOracle(m) {
+  const box = $("#oracle-result");
+  if (!box) return;
+  const d = m.data || {};
+  const value = d.total ?? d.value ?? d.digit ?? d.roll ?? (Array.isArray(d.dice) ? d.dice.join(" + ") : null);
+  const kind = m.type.startsWith("dice") ? "Dice" : "Stopwatch";
+  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === null ? "—" : String(value)),
+    d.message ? h("span", { class: "small muted" }, " " + d.message) : null);
+  box.classList.remove("fresh");
+  void box.offsetWidth;
+  box.classList.add("fresh");
+  announce(`${kind}: ${value}`);
+  play(kind === "Dice" ? "dice" : "stopwatch");
 }
 
 const handlers = {
   "editor.verdict": showVerdict,
   "phone.hook": (m) => showHook(m.data.state),
-  "phone.digit": (m) => { $("last-digit").textContent = m.data.digit; },
-  "phone.fault": (m) => showError("Phone wiring: " + m.data.message),
+  "phone.digit": (m) => { const d = $("#last-digit"); if (d) d.textContent = m.data.digit; },
+  "phone.fault": (m) => { health.phoneFault = m.data.message; showHealth(); toast("Phone wiring: " + m.data.message, "bad"); },
+  "game.refused": (m) => { toast(m.data.message, "bad"); play("refused"); },
 };
 
+let source = null;
+let wasDown = false;
 function connect() {
-  const link = $("link");
-  const source = new EventSource("/stream?since=" + encodeURIComponent(boot.lastEventId || 0));
-  source.onopen = () => { link.textContent = "live"; link.className = "badge badge-ok"; };
-  source.onerror = () => { link.textContent = "reconnecting…"; link.className = "badge badge-warn"; };
+  const link = $("#link");
+  if (source) source.close();
+  source = new EventSource("/stream?since=" + encodeURIComponent(S.lastEventId || 0));
+  source.onopen = () => {
+    link.textContent = "live";
+    link.className = "badge badge-ok";
+    if (wasDown) { wasDown = false; refresh(); }
+  };
+  source.onerror = () => {
+    wasDown = true;
+    link.textContent = "reconnecting…";
+    link.className = "badge badge-warn";
+  };
   source.onmessage = (e) => {
-    let message;
-    try { message = JSON.parse(e.data); } catch { return; }
-    const handle = handlers[message.type];
-    if (handle) handle(message);
+    let m;
+    try { m = JSON.parse(e.data); } catch { return; }
+    if (typeof m.id === "number") S.lastEventId = Math.max(S.lastEventId, m.id);
+    if (GAME_TYPES.has(m.type) || m.type === "game.finished" || m.type === "game.abandoned") onGame(m);
+    else if (handlers[m.type]) handlers[m.type](m);
+    else if (/^(dice|stopwatch)\./.test(m.type)) showOracle(m);
   };
 }
 
-function showError(text) {
-  const box = $("phone-error");
-  if (!box) return;
-  box.textContent = text;
-  box.hidden = !text;
+// A tablet that slept: its EventSource may have died; reconnect (the store replays what it missed).
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible") return;
+  if (!source || source.readyState === EventSource.CLOSED) connect();
+  refresh();
+});
+
+// ------------------------------------------------------------------ health strip
+
+const health = { report: boot.health || null, phoneFault: null };
+const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio" };
+
+function showHealth() {
+  const strip = $("#health");
+  if (!strip || !health.report) return;
+  strip.replaceChildren(...health.report.parts.map((p) => {
+    let status = p.status;
+    let summary = p.summary;
+    if (p.part === "phone" && health.phoneFault) { status = "fault"; summary = "Wiring fault: " + health.phoneFault; }
+    const mark = { ok: "✓", warn: "!", fault: "✕", absent: "–" }[status] || "?";
+    // Green parts say so in a word; anything else says in plain words what is wrong.
+    const short = { ok: "OK", absent: "not fitted" }[status];
+    return h("li", { class: "health-item health-" + status, title: summary + (p.detail ? " " + p.detail : "") },
+      h("span", { class: "health-mark", "aria-hidden": "true" }, mark),
+      h("span", { class: "health-name" }, PART_NAMES[p.part] || p.part),
+      h("span", { class: "health-words" }, short ? [short, h("span", { class: "sr-only" }, ": " + summary)] : summary));
+  }));
 }
 
-async function post(url, body) {
-  try {
-    const r = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!r.ok) {
-      const err = await r.json().catch(() => ({ message: r.statusText }));
-      showError(err.message || "The panel refused that.");
-    } else {
-      showError("");
-    }
-  } catch {
-    showError("The panel can't be reached; check the Wi-Fi.");
-  }
+async function pollHealth() {
+  try { health.report = await getJSON("/api/health"); showHealth(); } catch { /* the link badge already says so */ }
 }
 
-const dial = $("dial");
-if (dial) dial.addEventListener("dial", (e) => post("/api/sim/dial", { digit: e.detail.digit }));
-const hookButton = $("hook-button");
-if (hookButton) {
-  hookButton.addEventListener("click", () => {
-    const lifted = document.body.dataset.hook === "off";
-    post("/api/sim/hook", { state: lifted ? "on" : "off" });
+// ------------------------------------------------------------------ simulated phone
+
+function simPost(url, body) {
+  send(url, body, { retries: 1 }).then((r) => {
+    const box = $("#phone-error");
+    if (box) { box.textContent = r.ok ? "" : r.data.message; box.hidden = r.ok; }
   });
 }
+
+const dial = $("#dial");
+if (dial) dial.addEventListener("dial", (e) => simPost("/api/sim/dial", { digit: e.detail.digit }));
+const hookButton = $("#hook-button");
+if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));
+for (const b of document.querySelectorAll("[data-sim-post]")) {
+  b.addEventListener("click", () => simPost(b.dataset.simPost, JSON.parse(b.dataset.simBody || "{}")));
+}
+
+const soundButton = $("#sound");
+if (soundButton) {
+  const label = () => {
+    soundButton.textContent = soundOn() ? "Sound on" : "Sound off";
+    soundButton.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  };
+  soundButton.addEventListener("click", () => { setSound(!soundOn()); label(); });
+  label();
+}
+
+if (boot.lastVerdict) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
+render();
+if (boot.showEnd && !S.game) showEnd(boot.showEnd);
+showHealth();
+setInterval(pollHealth, 15000);
 connect();

@@ -1,0 +1,325 @@
+"""The games' JSON API: start, act, undo/redo, finish/abandon, what is kept (history, statistics,
+record, chart, CSV, BG Stats), and the refusals, each JSON with a sentence a person can act on."""
+
+import csv
+import io
+import json
+from urllib.parse import unquote
+
+import pytest
+
+from controller.app import Newsdesk
+from web_ui import create_app
+
+WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
+SCAN_PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
+# one hand of Team SCAN: Ann & Cat take every spade and heart (+195), Bob & Dan the rest (0)
+BIG_HAND = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
+                                      "Bob & Dan": {"diamonds": 13, "clubs": 13}}}
+
+
+def post(client, url, body=None, **kw):
+    return client.post(url, json=body, headers=WRITE, **kw)
+
+
+def start(client, engine="scan", players=SCAN_PLAYERS, options=None, key=None):
+    body = {"engine": engine, "players": players, "options": options or {}}
+    if key:
+        body["key"] = key
+    return post(client, "/api/games", body)
+
+
+def current(client):
+    return client.get("/api/games/current").get_json()["game"]
+
+
+def act(client, action, version=None, key=None):
+    if version is None:
+        version = current(client)["version"]
+    body = {"action": action, "version": version}
+    if key:
+        body["key"] = key
+    return post(client, "/api/games/current/actions", body)
+
+
+def message(r):
+    body = r.get_json()
+    assert set(body) >= {"error", "message"}, body
+    assert body["message"].endswith((".", "!", "?")) and body["message"][0].isupper(), body["message"]
+    return body["message"]
+
+
+# ---------------------------------------------------------------- reading
+
+def test_the_catalogue_lists_the_five_games_with_their_seats(client):
+    games = {g["name"]: g for g in client.get("/api/games/catalogue").get_json()["games"]}
+    assert set(games) == {"scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"}
+    assert games["scan"]["players"]["by_variant"]["team"] == {"min": 4, "max": 4}
+    assert games["scan"]["teams"] is True and games["scan"]["variant_choice"] == "one"
+    assert games["scoop2002"]["variant_choice"] == "many"
+    assert games["get_the_scoop"]["colours"] == ["red", "blue", "green", "white"]
+    assert games["scoop1956"]["players"] == {"min": 2, "max": 6, "by_variant": None}
+    for g in games.values():
+        assert g["available"] or g["problem"]
+
+
+def test_no_game_reads_as_null_with_the_newest_event_id(client, desk):
+    desk.table.call_editor(4)
+    body = client.get("/api/games/current").get_json()
+    assert body == {"game": None, "last_event_id": desk.store.last_id()}
+
+
+# ---------------------------------------------------------------- a game through the API
+
+def test_a_game_of_scan_from_start_to_its_exports(client, desk):
+    r = start(client, key="start-1")
+    assert r.status_code == 201
+    out = r.get_json()
+    assert out["version"] == 1 and out["view"]["columns"][0]["label"] == "WE"
+    assert out["offers"] == [{"type": "hand", "sides": ["Ann & Cat", "Bob & Dan"],
+                              "suits": ["spades", "hearts", "diamonds", "clubs"]}]
+    again = start(client, key="start-1")                   # a retried start is the same game
+    assert again.status_code == 200 and again.get_json()["repeat"] and again.get_json()["game"] == out["game"]
+
+    r = act(client, BIG_HAND, version=1, key="hand-1")
+    assert r.status_code == 200
+    assert r.get_json()["view"]["race"][0]["total"] == 195 and r.get_json()["version"] == 2
+    assert act(client, BIG_HAND, version=1, key="hand-1").get_json()["repeat"] is True   # retried: once
+    assert current(client)["version"] == 2
+
+    r = post(client, "/api/games/current/finish", {"version": 2, "key": "fin-1"})
+    assert r.status_code == 200
+    done = r.get_json()
+    assert done["status"] == "finished" and done["winners"] == ["Ann", "Cat"]
+    assert current(client) is None
+
+    hist = client.get("/api/games/history").get_json()["games"]
+    assert [g["id"] for g in hist] == [done["id"]]
+    rec = client.get("/api/games/%d" % done["id"]).get_json()
+    assert [e["version"] for e in rec["log"]] == [1, 2] and rec["final"]["winners"] == ["Ann", "Cat"]
+
+    chart = client.get("/api/games/%d/chart" % done["id"]).get_json()
+    assert chart["unit"] == "points" and chart["problem"] is None
+    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [195, 195, 0, 0]]
+
+    r = client.get("/api/games/%d/export.csv" % done["id"])
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    assert "attachment" in r.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
+    assert {(row["player"], row["score"], row["winner"]) for row in rows} == {
+        ("Ann", "195", "yes"), ("Cat", "195", "yes"), ("Bob", "0", "no"), ("Dan", "0", "no")}
+
+    bg = client.get("/api/games/%d/bgstats.json" % done["id"]).get_json()
+    play = bg["play"]
+    assert play["game"] == {"name": "SCAN (Parker Brothers, 1988)", "highestWins": True, "noPoints": False,
+                            "sourceGameId": "scan"}
+    assert play["board"] == "Team SCAN" and len(play["playDate"]) == 19
+    by_name = {p["name"]: p for p in play["players"]}
+    assert by_name["Ann"]["winner"] and by_name["Ann"]["rank"] == 1 and by_name["Bob"]["rank"] == 2
+    assert by_name["Ann"]["startPlayer"] and not by_name["Bob"]["startPlayer"]
+    assert bg["link"].startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    assert json.loads(unquote(bg["link"].split("data=", 1)[1])) == play
+
+    stats = client.get("/api/games/stats").get_json()
+    assert stats["games_counted"] == 1
+    ann = next(p for p in stats["players"] if p["name"] == "Ann")
+    assert ann["played"] == 1 and ann["won"] == 1 and ann["win_rate"] == 1.0
+    assert ann["by_game"] == [{"engine": "scan", "title": "SCAN (Parker Brothers, 1988)", "played": 1,
+                               "won": 1, "best": 195, "average": 195.0}]
+
+
+def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
+    start(client)
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
+                                                                                    "diamonds": 13, "clubs": 13}}})
+    game = current(client)
+    assert game["undo"] == "hand"
+    r = post(client, "/api/games/current/undo", {"version": game["version"]})
+    assert r.status_code == 200 and r.get_json()["said"] == "undid version 2: hand"
+    assert r.get_json()["redo"] == "hand" and r.get_json()["undo"] is None
+    r = post(client, "/api/games/current/redo", {"version": r.get_json()["version"]})
+    assert r.get_json()["said"] == "redid version 2: hand"
+    r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
+    assert r.get_json()["status"] == "abandoned"
+    chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
+    assert [p["values"][0] for p in chart["points"]] == [0, 100, 0, 100]
+
+
+def test_a_money_game_charts_each_papers_worth(client):
+    players = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
+    assert start(client, "scoop1956", players).status_code == 201
+    for action in ({"type": "claim", "player": 0, "story_type": "sport"},
+                   {"type": "verdict", "signal": "EXTRA", "digit": 5},
+                   {"type": "place", "player": 0, "slot": "sport", "value": 400}):
+        assert act(client, action).status_code == 200, action
+    view = current(client)["view"]
+    assert [p["cash"] for p in view["players"]] == [3200, 2800]
+    game_id = post(client, "/api/games/current/abandon", {"version": current(client)["version"]}).get_json()["id"]
+    chart = client.get("/api/games/%d/chart" % game_id).get_json()
+    assert chart["unit"] == "worth" and chart["prefix"] == "$" and chart["players"] == ["Ann", "Bob"]
+    assert chart["points"][-1]["values"] == [3600, 2800]
+
+
+def test_a_game_without_scores_says_so_instead_of_a_chart(client):
+    players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
+    start(client, "get_the_scoop", players)
+    act(client, {"type": "reveal", "plays": []})
+    act(client, {"type": "check", "winners": [2]})
+    r = post(client, "/api/games/current/finish", {"version": current(client)["version"]})
+    assert r.get_json()["winners"] == ["Cat"]
+    chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
+    assert chart["points"] == [] and "keeps no score" in chart["problem"]
+
+
+def test_a_restart_resumes_the_game_exactly_where_it_was(client, desk, config, mock_factory):
+    start(client)
+    act(client, BIG_HAND)
+    before = current(client)
+    desk.close()
+    mock_factory.reset()
+    again = Newsdesk(config, pin_factory=mock_factory)
+    try:
+        client2 = create_app(newsdesk=again, test_config={"TESTING": True}).test_client()
+        assert current(client2) == before
+        assert client2.get("/").status_code == 200
+    finally:
+        again.close()
+
+
+# ---------------------------------------------------------------- refusals
+
+def test_a_move_on_an_old_version_is_a_409_with_the_version_to_read(client):
+    start(client)
+    act(client, BIG_HAND, version=1)
+    r = act(client, BIG_HAND, version=1)
+    assert r.status_code == 409
+    body = r.get_json()
+    assert body["stale"] is True and body["version"] == 2 and body["game"] == current(client)["id"]
+    assert "moved on" in message(r)
+
+
+def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
+    start(client)
+    before = desk.store.last_id()
+    r = act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 14}, "Bob & Dan": {}}})
+    assert r.status_code == 422 and "spades" in message(r)
+    assert desk.store.last_id() == before and current(client)["version"] == 1
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"players": SCAN_PLAYERS}, "Say which game"),
+    ({"engine": "scan"}, "players"),
+    ({"engine": "scan", "players": []}, "players"),
+    ({"engine": "scan", "players": [{"name": ""}]}, "Player 1 needs a name"),
+    ({"engine": "scan", "players": [{"name": "x" * 41}]}, "longer than 40"),
+    ({"engine": "scan", "players": [{"name": "Ann", "colour": 7}]}, "colour"),
+    ({"engine": "scan", "players": SCAN_PLAYERS, "options": [1]}, "options"),
+    ({"engine": "scan", "players": SCAN_PLAYERS, "key": 5}, "idempotency"),
+    ({"engine": "chess", "players": SCAN_PLAYERS}, "no game called"),
+])
+def test_a_start_that_says_too_little_is_a_400(client, body, words):
+    r = post(client, "/api/games", body)
+    assert r.status_code == 400 and words in message(r)
+
+
+def test_a_start_the_rules_refuse_is_a_422_and_a_second_game_a_409(client):
+    r = start(client, players=SCAN_PLAYERS[:3])
+    assert r.status_code == 422 and "4 players" in message(r)
+    assert start(client).status_code == 201
+    r = start(client, "scoop1956", SCAN_PLAYERS[:2])
+    assert r.status_code == 409 and "still being played" in message(r)
+
+
+def test_an_engine_that_is_not_installed_is_a_409_saying_so(client, monkeypatch):
+    from controller.games import registry
+    monkeypatch.setitem(registry.ENGINES, "scan", "no_such_engine")
+    r = start(client)
+    assert r.status_code == 409 and "not installed" in message(r)
+
+
+@pytest.mark.parametrize("url, body, words", [
+    ("/api/games/current/actions", {"action": {"type": "hand"}}, "version"),
+    ("/api/games/current/actions", {"action": {"type": "hand"}, "version": True}, "version"),
+    ("/api/games/current/actions", {"action": "hand", "version": 1}, "action"),
+    ("/api/games/current/actions", {"action": {"kind": "hand"}, "version": 1}, "action"),
+    ("/api/games/current/undo", {}, "version"),
+    ("/api/games/current/finish", {"version": "1"}, "version"),
+    ("/api/games/current/abandon", {"version": 1, "key": ["k"]}, "key"),
+])
+def test_writes_that_say_too_little_are_400s(client, url, body, words):
+    start(client)
+    r = post(client, url, body)
+    assert r.status_code == 400 and words in message(r)
+
+
+def test_writes_with_no_game_are_409s(client):
+    for url, body in (("/api/games/current/actions", {"action": {"type": "hand"}, "version": 1}),
+                      ("/api/games/current/undo", {"version": 1}),
+                      ("/api/games/current/redo", {"version": 1}),
+                      ("/api/games/current/finish", {"version": 1}),
+                      ("/api/games/current/abandon", {"version": 1})):
+        r = post(client, url, body)
+        assert r.status_code == 409 and "no game" in message(r).lower(), url
+
+
+def test_a_game_with_no_winner_yet_cannot_be_finished(client):
+    start(client)
+    r = post(client, "/api/games/current/finish", {"version": 1})
+    assert r.status_code == 400 and "no winner yet" in message(r)
+
+
+def test_a_key_reused_for_another_move_is_a_422(client):
+    start(client)
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
+                                                                                    "clubs": 13}}}, key="k1")
+    r = act(client, BIG_HAND, key="k1")
+    assert r.status_code == 422 and "different request" in message(r)
+
+
+def test_kept_games_that_are_not_there_are_404s_and_active_ones_dont_export(client):
+    for url in ("/api/games/7", "/api/games/7/chart", "/api/games/7/export.csv", "/api/games/7/bgstats.json",
+                "/api/games/99999999999999999999999999", "/games/99999999999999999999"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+    game = start(client).get_json()["game"]
+    for url in ("/api/games/%d/export.csv" % game, "/api/games/%d/bgstats.json" % game):
+        r = client.get(url)
+        assert r.status_code == 409 and "still being played" in message(r)
+    assert client.get("/api/games/%d" % game).get_json()["status"] == "active"
+
+
+def test_history_limit_is_checked(client):
+    assert client.get("/api/games/history?limit=0").status_code == 400
+    assert client.get("/api/games/history?limit=x").status_code == 400
+    assert client.get("/api/games/history?limit=5").get_json() == {"games": []}
+
+
+def test_a_body_that_is_not_a_json_object_is_a_400(client):
+    start(client)
+    for data in ("[1, 2]", "not json", "[" * 100000 + "]" * 100000):
+        r = client.post("/api/games/current/actions", data=data, content_type="application/json", headers=WRITE)
+        assert r.status_code in (400, 413) and message(r)
+
+
+# ---------------------------------------------------------------- health
+
+def test_the_health_strip_reports_each_part_in_plain_words(client):
+    h = client.get("/api/health").get_json()
+    parts = {p["part"]: p for p in h["parts"]}
+    assert set(parts) == {"phone", "buttons", "display", "audio"}
+    assert parts["phone"]["status"] == "ok" and "Simulated" in parts["phone"]["summary"]
+    for name in ("buttons", "display", "audio"):
+        assert parts[name]["status"] in ("ok", "absent", "warn", "fault")
+        assert parts[name]["summary"]
+    assert h["overall"] in ("ok", "warn", "fault")
+
+
+def test_a_part_that_reports_on_itself_is_taken_at_its_word(client, desk):
+    class Display:
+        def health(self):
+            return {"status": "fault", "summary": "The display doesn't answer on I2C address 0x3C."}
+    desk.display = Display()
+    parts = {p["part"]: p for p in client.get("/api/health").get_json()["parts"]}
+    assert parts["display"] == {"part": "display", "status": "fault",
+                                "summary": "The display doesn't answer on I2C address 0x3C."}
+    assert client.get("/api/health").get_json()["overall"] == "fault"

@@ -1,0 +1,332 @@
+"""JSON API for the games at the table: start, act, undo/redo, finish/abandon, and the games kept
+(history, statistics per player, a game's record, its chart, and its exports).
+
+Every write names the game version the tablet was showing and may carry an idempotency key
+(a tablet reuses the key when it retries, so a move lands once). Refusals are JSON with one
+sentence a person can act on: 400 for a malformed request, 409 when the table has moved on
+(stale version, no game, another game still being played), 422 when the rules refuse the move.
+"""
+
+import json
+from datetime import datetime
+from urllib.parse import quote
+
+from flask import Blueprint, Response, abort, jsonify, request
+
+from controller.errors import BadRequest
+from controller.games import base, registry
+from controller.standings import final_table
+
+from .helpers import desk, json_body
+
+bp = Blueprint("games_api", __name__, url_prefix="/api/games")
+
+MAX_PLAYERS_SENT = 12        # more than any game seats; refuses a huge list before any engine sees it
+MAX_NAME = 40
+MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
+HISTORY_LIMIT = 500
+
+# How each game's start form asks for its variants: one of several ("variant"), any number
+# combined ("variants"), or none. Panel glue: the variants themselves live in the engines.
+VARIANT_OPTION = {"scan": ("variant", "one"), "scoop2002": ("variants", "many")}
+# What a game's chart plots, per engine: the number the final table is scored by.
+CHART_UNIT = {"scoop1956": ("worth", "$"), "star_reporter": ("credits", ""),
+              "scoop2002": ("stories sold", ""), "scan": ("points", ""), "get_the_scoop": (None, "")}
+# BG Stats: the games' BoardGameGeek ids are left out (the format's bggId is "if any") rather than guessed.
+BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
+
+
+def _session():
+    return desk().table.games
+
+
+# ---------------------------------------------------------------- reading
+
+@bp.get("/catalogue")
+def catalogue():
+    """Every game for the start form: title, variants, seats, colours, availability."""
+    return jsonify(games=catalogue_items())
+
+
+def catalogue_items():
+    out = []
+    for item in registry.catalogue():
+        item = dict(item)
+        item.update(players=None, colours=None, teams=item["name"] == "scan",
+                    variant_option=None, variant_choice=None)
+        if item["available"]:
+            module = registry.load(item["name"])
+            item["players"] = _seats(module)
+            colours = getattr(module, "COLOURS", None)
+            item["colours"] = list(colours) if colours else None
+            if module.VARIANTS:
+                key, choice = VARIANT_OPTION.get(item["name"], ("variant", "one"))
+                item["variant_option"], item["variant_choice"] = key, choice
+        out.append(item)
+    return out
+
+
+def _seats(module):
+    """{"min", "max", "by_variant"} read off the engine's own constants."""
+    by_variant = None
+    players = getattr(module, "PLAYERS", None)
+    if isinstance(players, dict):
+        by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
+        low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
+    elif isinstance(players, int):
+        low = high = players
+    else:
+        low, high = getattr(module, "MIN_PLAYERS", 2), getattr(module, "MAX_PLAYERS", 6)
+    if "lonely_city" in module.VARIANTS:          # Scoop!'s solitaire
+        by_variant = {"lonely_city": {"min": 1, "max": 1}}
+    return {"min": low, "max": high, "by_variant": by_variant}
+
+
+@bp.get("/current")
+def current():
+    """The game being played (null with none), and the id of the newest event: a tablet opens
+    its stream after that id so nothing falls between this read and the live feed."""
+    nd = desk()
+    last = nd.store.last_id()       # read first: an event landing meanwhile is replayed, never lost
+    return jsonify(game=_session().current(), last_event_id=last)
+
+
+@bp.get("/history")
+def history():
+    raw = request.args.get("limit", "100")
+    if not raw.isdigit() or not 1 <= int(raw) <= HISTORY_LIMIT:
+        abort(400, "limit must be a whole number from 1 to %d, got %r." % (HISTORY_LIMIT, raw))
+    return jsonify(games=_session().history(int(raw)))
+
+
+@bp.get("/stats")
+def stats():
+    """Simple statistics per player over the finished games: played, won, and per game the best
+    and average final number."""
+    games = [g for g in _session().history(HISTORY_LIMIT) if g["status"] == "finished"]
+    players = {}
+    for g in games:
+        rows = g["standings"] or [{"name": n, "score": None, "winner": n in g["winners"]} for n in g["players"]]
+        for row in rows:
+            p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})
+            p["played"] += 1
+            p["won"] += 1 if row["winner"] else 0
+            per = p["by_game"].setdefault(g["engine"], {"engine": g["engine"], "title": g["title"],
+                                                        "played": 0, "won": 0, "scores": []})
+            per["played"] += 1
+            per["won"] += 1 if row["winner"] else 0
+            if isinstance(row.get("score"), int):
+                per["scores"].append(row["score"])
+    out = []
+    for p in sorted(players.values(), key=lambda p: (-p["won"], -p["played"], p["name"].lower())):
+        per_game = []
+        for per in p["by_game"].values():
+            scores = per.pop("scores")
+            per["best"] = max(scores) if scores else None
+            per["average"] = round(sum(scores) / len(scores), 1) if scores else None
+            per_game.append(per)
+        p["win_rate"] = round(p["won"] / p["played"], 3)
+        p["by_game"] = per_game
+        out.append(p)
+    return jsonify(players=out, games_counted=len(games))
+
+
+def _game_id(game_id):
+    if game_id > MAX_ID:
+        abort(404, "There is no game #%d; the games kept are listed in the history." % game_id)
+    game = desk().store.game(game_id)
+    if game is None:
+        abort(404, "There is no game #%d; the games kept are listed in the history." % game_id)
+    return game
+
+
+@bp.get("/<int:game_id>")
+def record(game_id):
+    """A game as kept: summary, final table and what happened, move by move."""
+    _game_id(game_id)
+    return jsonify(_session().record(game_id))
+
+
+@bp.get("/<int:game_id>/chart")
+def chart(game_id):
+    """Money or score of each player after every move still in force (undone moves drop out)."""
+    game = _game_id(game_id)
+    return jsonify(_series(game))
+
+
+@bp.get("/<int:game_id>/export.csv")
+def export_csv(game_id):
+    game = _game_id(game_id)
+    if game.status == "active":
+        abort(409, "Game #%d is still being played; finish or abandon it to export it." % game.id)
+    text = _session().export_csv(game_id)
+    return Response(text, mimetype="text/csv", headers={
+        "Content-Disposition": "attachment; filename=newsdesk-game-%d-%s.csv" % (game.id, game.engine)})
+
+
+@bp.get("/<int:game_id>/bgstats.json")
+def export_bgstats(game_id):
+    """The game in BG Stats' documented format for pushing a play from another app
+    (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/),
+    and the link that opens the BG Stats app on a phone with it."""
+    game = _game_id(game_id)
+    if game.status == "active":
+        abort(409, "Game #%d is still being played; finish or abandon it to export it." % game.id)
+    play = bgstats_play(_session().record(game_id), game)
+    data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
+    return jsonify(play=play, link=BGSTATS_LINK + quote(data, safe=""))
+
+
+def bgstats_play(rec, game):
+    """One play as BG Stats' createPlay data: board, durationMin, comments, game, location,
+    playDate, players (name, score, winner, rank, startPlayer, role, sourcePlayerId)."""
+    started = datetime.fromisoformat(game.created).astimezone()
+    ended = datetime.fromisoformat(game.ended).astimezone() if game.ended else started
+    rows = rec["standings"] or [{"name": n, "score": None, "winner": n in rec["winners"]} for n in rec["players"]]
+    scored = [r["score"] for r in rows if isinstance(r.get("score"), int)]
+    ranks = sorted(set(scored), reverse=True)
+    teams = {p.get("name"): p.get("team") for p in game.players if isinstance(p, dict)}
+    players = []
+    for seat, row in enumerate(rows):
+        rank = (ranks.index(row["score"]) + 1 if isinstance(row.get("score"), int)
+                else (1 if row["winner"] else 0))
+        players.append({"name": row["name"], "score": row["score"] if row["score"] is not None else "",
+                        "winner": bool(row["winner"]), "rank": rank, "startPlayer": seat == 0,
+                        "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})
+    options = game.options or {}
+    view = ((rec.get("final") or {}).get("view") or {})
+    board = (view.get("variant_name") or options.get("variant")
+             or ", ".join(map(str, options.get("variants") or [])) or "")
+    return {
+        "sourceName": "newsdesk",
+        "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),
+        "board": board,
+        "durationMin": max(0, round((ended - started).total_seconds() / 60)),
+        "comments": "Kept by newsdesk as game #%d (%s, %d moves)%s."
+                    % (game.id, game.status, game.version, "" if game.status == "finished" else ", not finished"),
+        "game": {"name": rec["title"], "highestWins": True, "noPoints": not scored,
+                 "sourceGameId": game.engine},
+        "location": "newsdesk",
+        "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+        "players": players,
+    }
+
+
+def _series(game):
+    """Each player's number after every entry, folding the game once (undo/redo refold)."""
+    label, prefix = CHART_UNIT.get(game.engine, ("score", ""))
+    out = {"game": game.id, "engine": game.engine, "unit": label, "prefix": prefix, "players": [],
+           "points": [], "problem": None}
+    if label is None:
+        out["problem"] = "This game keeps no score: the winner is whoever's camera van holds a Protester."
+        return out
+    try:
+        engine = registry.load(game.engine)
+    except (registry.EngineUnavailable, BadRequest) as e:
+        out["problem"] = "No chart: %s." % e
+        return out
+    entries = [(e.version, e.entry) for e in desk().store.entries(game.id)]
+    state = engine.initial()
+    for i, (version, entry) in enumerate(entries):
+        if entry.get("type") in ("undo", "redo"):
+            state = base.fold(engine, entries[:i + 1])
+        else:
+            for ev in entry.get("events", ()):
+                state = engine.apply(state, ev)
+        rows = final_table(engine, state)["standings"]
+        if not out["players"]:
+            out["players"] = [r["name"] for r in rows]
+        out["points"].append({"version": version, "said": entry.get("said", ""),
+                              "values": [r["score"] for r in rows]})
+    if all(v is None for p in out["points"] for v in p["values"]):
+        out["problem"] = "This game's view shows no %s to chart." % label
+    return out
+
+
+# ---------------------------------------------------------------- writing
+
+def _version(data):
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        abort(400, "Say which version of the game this tablet was showing: send \"version\", a whole "
+                   "number (the game's \"version\" as the panel last read it), not %r." % (version,))
+    return version
+
+
+def _key(data):
+    key = data.get("key")
+    if key is not None and not isinstance(key, str):
+        abort(400, "The request's idempotency \"key\" is a string (reuse it on a retry), not %r." % (key,))
+    return key
+
+
+@bp.post("")
+def start():
+    data = json_body()
+    engine = data.get("engine")
+    if not isinstance(engine, str) or not engine:
+        abort(400, "Say which game to start: \"engine\" is one of %s." % ", ".join(registry.names()))
+    players = data.get("players")
+    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS_SENT:
+        abort(400, "List the people at the table as \"players\" (1 to %d), each as {\"name\": ...}."
+              % MAX_PLAYERS_SENT)
+    clean = []
+    for i, p in enumerate(players, 1):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
+            abort(400, "Player %d needs a name: each player is {\"name\": ..., \"colour\": ..., \"team\": ...}." % i)
+        name = p["name"].strip()
+        if len(name) > MAX_NAME:
+            abort(400, "Player %d's name is longer than %d characters; shorten it." % (i, MAX_NAME))
+        row = {"name": name}
+        for field in ("colour", "team"):
+            value = p.get(field)
+            if value not in (None, "") and (not isinstance(value, str) or len(value) > MAX_NAME):
+                abort(400, "%s's %s is a short text (up to %d characters), got %r." % (name, field, MAX_NAME, value))
+            if value not in (None, ""):
+                row[field] = value.strip()
+        clean.append(row)
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        abort(400, "Send the game's settings as \"options\", a JSON object (or leave it out).")
+    key = _key(data)
+    session = _session()
+    if session.game_id is not None and (key is None or desk().store.entry_by_key(key) is None):
+        abort(409, "Game #%d (%s) is still being played; finish or abandon it before starting another."
+              % (session.game_id, session.engine_name))
+    outcome = session.start(engine, clean, options, key)
+    return jsonify(outcome), 200 if outcome["repeat"] else 201
+
+
+@bp.post("/current/actions")
+def act():
+    data = json_body()
+    action = data.get("action")
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        abort(400, "Send the move as \"action\": a JSON object with a \"type\", one of the offers the panel shows.")
+    return jsonify(_session().act(action, _version(data), _key(data)))
+
+
+@bp.post("/current/undo")
+def undo():
+    data = json_body()
+    return jsonify(_session().undo(_version(data), _key(data)))
+
+
+@bp.post("/current/redo")
+def redo():
+    data = json_body()
+    return jsonify(_session().redo(_version(data), _key(data)))
+
+
+@bp.post("/current/finish")
+def finish():
+    data = json_body()
+    return jsonify(_session().finish(_version(data), _key(data)))
+
+
+@bp.post("/current/abandon")
+def abandon():
+    data = json_body()
+    return jsonify(_session().abandon(_version(data), _key(data)))

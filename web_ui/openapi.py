@@ -1,0 +1,220 @@
+"""The OpenAPI document of the panel's JSON API, served at /api/openapi.json.
+
+Built here, in Python, and kept beside as web_ui/openapi.json for reading without a server
+(``python -m web_ui.openapi`` rewrites it; a test checks it is current). The tests fuzz the API
+from this document, so every request body says exactly what the server accepts.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from flask import Blueprint, jsonify
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+FILE = Path(__file__).with_name("openapi.json")
+
+# ---------------------------------------------------------------- schema helpers
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+BOOL = {"type": "boolean"}
+OBJ = {"type": "object"}
+ANY = {}
+
+
+def nullable(schema):
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def ref(name):
+    return {"$ref": "#/components/schemas/%s" % name}
+
+
+def obj(required=(), optional=None, extra=False, **props):
+    props.update(optional or {})
+    out = {"type": "object", "properties": props, "additionalProperties": extra}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def arr(items, **kw):
+    return dict({"type": "array", "items": items}, **kw)
+
+
+KEY = dict(STR, minLength=1, maxLength=200,
+           description="Idempotency key: a fresh random string per request, reused when retrying it.")
+VERSION = dict(INT, description="The game's version as this tablet last showed it.")
+
+SCHEMAS = {
+    "Error": obj(["error", "message"], error=STR, message=dict(STR, description="One sentence a person can act on."),
+                 stale=BOOL, game=INT, version=INT),
+    "Player": obj(["name"], extra=False, name=dict(STR, minLength=1, maxLength=40),
+                  colour=nullable(dict(STR, maxLength=40)), team=nullable(dict(STR, maxLength=40))),
+    "StartRequest": obj(["engine", "players"], engine=dict(STR, minLength=1),
+                        players=arr(ref("Player"), minItems=1, maxItems=12),
+                        options=nullable(dict(OBJ, description="The game's settings: variant(s), dealer, ...")),
+                        key=KEY),
+    "Action": dict(obj(["type"], extra=True, type=dict(STR, description="One of the offers' types.")),
+                   description="One of the offers the game shows, with any fields it asks to be entered."),
+    "ActionRequest": obj(["action", "version"], action=ref("Action"), version=VERSION, key=KEY),
+    "VersionRequest": obj(["version"], version=VERSION, key=KEY),
+    "Game": obj(["id", "engine", "version", "players", "options", "created", "problem", "title", "view",
+                 "offers", "undo", "redo"], extra=False,
+                id=INT, engine=STR, version=INT, players=arr(OBJ), options=OBJ, created=STR,
+                problem=nullable(STR), title=STR, view=nullable(OBJ), offers=arr(OBJ),
+                undo=nullable(dict(STR, description="What an undo would take back, in words.")),
+                redo=nullable(STR)),
+    "Current": obj(["game", "last_event_id"], game=nullable(ref("Game")), last_event_id=INT),
+    "Outcome": obj(["game", "entry", "said", "repeat", "event_id"], extra=True,
+                   game=INT, entry=INT, said=STR, repeat=BOOL, event_id=INT, engine=STR, version=INT,
+                   view=nullable(OBJ), offers=arr(OBJ), undo=nullable(STR), redo=nullable(STR)),
+    "Standing": obj(["name", "score", "winner"], name=STR, score=nullable(INT), winner=BOOL),
+    "Summary": obj(["id", "engine", "title", "status", "created", "ended", "version", "players", "winners",
+                    "standings"], extra=True,
+                   id=INT, engine=STR, title=STR, status={"enum": ["active", "finished", "abandoned"]},
+                   created=STR, ended=nullable(STR), version=INT, players=arr(nullable(STR)), winners=arr(STR),
+                   standings=nullable(arr(ref("Standing"))), repeat=BOOL),
+    "Record": {"allOf": [ref("Summary"), obj(["final", "log"], extra=True, final=nullable(OBJ),
+                                             log=arr(obj(["version", "type", "said", "at"], version=INT,
+                                                         type=nullable(STR), said=STR, at=STR)))]},
+    "History": obj(["games"], games=arr(ref("Summary"))),
+    "Stats": obj(["players", "games_counted"], games_counted=INT, players=arr(obj(
+        ["name", "played", "won", "win_rate", "by_game"], name=STR, played=INT, won=INT, win_rate={"type": "number"},
+        by_game=arr(obj(["engine", "title", "played", "won", "best", "average"], engine=STR, title=STR, played=INT,
+                        won=INT, best=nullable(INT), average=nullable({"type": "number"})))))),
+    "Chart": obj(["game", "engine", "unit", "prefix", "players", "points", "problem"], game=INT, engine=STR,
+                 unit=nullable(STR), prefix=STR, players=arr(STR), problem=nullable(STR),
+                 points=arr(obj(["version", "said", "values"], version=INT, said=STR,
+                                values=arr(nullable(INT))))),
+    "BGStats": obj(["play", "link"], link=dict(STR, description="Opens BG Stats' import dialog on a phone."),
+                   play=dict(OBJ, description="BG Stats' createPlay data: board, durationMin, comments, game, "
+                                              "location, playDate, players.")),
+    "Catalogue": obj(["games"], games=arr(obj(
+        ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "variant_option",
+         "variant_choice"], name=STR, title=STR, variants=OBJ, available=BOOL, problem=nullable(STR),
+        players=nullable(obj(["min", "max", "by_variant"], min=INT, max=INT, by_variant=nullable(OBJ))),
+        colours=nullable(arr(STR)), teams=BOOL, variant_option=nullable(STR),
+        variant_choice=nullable({"enum": ["one", "many"]})))),
+    "Health": obj(["simulated", "pins", "overall", "parts"], simulated=BOOL, pins=STR,
+                  overall={"enum": ["ok", "warn", "fault"]},
+                  parts=arr(obj(["part", "status", "summary"], extra=True, part=STR,
+                                status={"enum": ["ok", "warn", "fault", "absent"]}, summary=STR))),
+    "State": obj(["hardware", "phone", "editor", "last_verdict", "verdicts", "game", "engines", "last_event_id"],
+                 extra=True, hardware=OBJ, phone=OBJ, editor=OBJ, last_verdict=nullable(OBJ), verdicts=arr(OBJ),
+                 game=nullable(ref("Game")), engines=arr(OBJ), last_event_id=INT),
+    "Verdicts": obj(["verdicts"], verdicts=arr(OBJ)),
+    "DialRequest": obj(["digit"], digit=dict(INT, minimum=0, maximum=9)),
+    "HookRequest": obj(["state"], state={"enum": ["off", "on"]}),
+    "Accepted": obj(["accepted"], extra=True, accepted=BOOL),
+}
+
+
+def _json(schema, description):
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = {
+    "400": _json(ref("Error"), "The request is malformed; the message says what to send."),
+    "404": _json(ref("Error"), "No such game."),
+    "409": _json(ref("Error"), "The table has moved on (stale version, no game, another game in play): "
+                               "read it again. A stale refusal carries the game's current version."),
+    "413": _json(ref("Error"), "The request body is too large."),
+    "415": _json(ref("Error"), "Send JSON."),
+    "422": _json(ref("Error"), "The rules refuse this move, or the key was used for another request."),
+}
+
+
+def _errors(*codes):
+    return {c: ERRORS[c] for c in codes}
+
+
+def _get(summary, schema, *errors, params=None, op=None, content=None):
+    out = {"summary": summary, "operationId": op,
+           "responses": dict({"200": content or _json(ref(schema), summary)}, **_errors(*errors))}
+    if params:
+        out["parameters"] = params
+    return {"get": out}
+
+
+def _post(summary, request, response, op, ok="200", more=None, *errors):
+    responses = {ok: _json(ref(response), summary)}
+    responses.update(more or {})
+    responses.update(_errors("400", "413", *errors))
+    return {"post": {"summary": summary, "operationId": op,
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
+                     "responses": responses}}
+
+
+GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": dict(INT, minimum=0)}]
+LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+          "description": "How many, 1-500."}]
+
+
+def document():
+    """The OpenAPI 3.1 document (a fresh dict)."""
+    paths = {
+        "/api/state": _get("Everything a tablet shows at load: hardware, phone, editor, game.", "State", op="state"),
+        "/api/verdicts": _get("The editor's latest verdicts, newest first.", "Verdicts", "400", params=LIMIT,
+                              op="verdicts"),
+        "/api/health": _get("The health strip: phone, buttons, display, audio.", "Health", op="health"),
+        "/api/sim/dial": _post("Dial a digit on the simulated phone.", "DialRequest", "Accepted", "simDial", "202",
+                               None, "409"),
+        "/api/sim/hook": _post("Lift or hang up the simulated phone's handset.", "HookRequest", "Accepted",
+                               "simHook", "202", None, "409"),
+        "/api/games/catalogue": _get("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"),
+        "/api/games/current": _get("The game being played (null with none).", "Current", op="currentGame"),
+        "/api/games": _post("Start a game.", "StartRequest", "Outcome", "startGame", "201",
+                            {"200": _json(ref("Outcome"), "The same start, sent again with its key.")}, "409", "422"),
+        "/api/games/current/actions": _post("Make a move (one of the offers).", "ActionRequest", "Outcome",
+                                            "act", "200", None, "409", "422"),
+        "/api/games/current/undo": _post("Take back the newest move still in force.", "VersionRequest", "Outcome",
+                                         "undo", "200", None, "409", "422"),
+        "/api/games/current/redo": _post("Put back the newest move undone.", "VersionRequest", "Outcome",
+                                         "redo", "200", None, "409", "422"),
+        "/api/games/current/finish": _post("Keep the game as finished, with its winners.", "VersionRequest",
+                                           "Summary", "finish", "200", None, "409", "422"),
+        "/api/games/current/abandon": _post("Stop the game without a winner.", "VersionRequest", "Summary",
+                                            "abandon", "200", None, "409", "422"),
+        "/api/games/history": _get("Finished and abandoned games, newest first.", "History", "400", params=LIMIT,
+                                   op="history"),
+        "/api/games/stats": _get("Statistics per player over the finished games.", "Stats", op="stats"),
+        "/api/games/{game_id}": _get("One game as kept, move by move.", "Record", "404", params=GAME_ID,
+                                     op="record"),
+        "/api/games/{game_id}/chart": _get("Each player's money or score after every move.", "Chart", "404",
+                                           params=GAME_ID, op="chart"),
+        "/api/games/{game_id}/export.csv": _get(
+            "A kept game's final table as CSV.", None, "404", "409", params=GAME_ID, op="exportCsv",
+            content={"description": "One row per player.", "content": {"text/csv": {"schema": STR}}}),
+        "/api/games/{game_id}/bgstats.json": _get("A kept game in BG Stats' import format.", "BGStats", "404",
+                                                  "409", params=GAME_ID, op="exportBgStats"),
+        "/api/openapi.json": _get("This document.", None, op="openapi",
+                                  content={"description": "OpenAPI 3.1", "content": {"application/json": {
+                                      "schema": OBJ}}}),
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "newsdesk table panel", "version": "1",
+                 "description": "The JSON API behind the table panel. Errors are JSON {error, message}, "
+                                "the message one sentence a person can act on. Live changes arrive on "
+                                "/stream (Server-Sent Events, not described here)."},
+        "paths": paths,
+        "components": {"schemas": SCHEMAS},
+    }
+
+
+@bp.get("/openapi.json")
+def served():
+    return jsonify(document())
+
+
+def main(argv=None):
+    text = json.dumps(document(), indent=1, ensure_ascii=False) + "\n"
+    FILE.write_text(text, encoding="utf-8")
+    print("wrote %s (%d bytes)" % (FILE.name, len(text)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

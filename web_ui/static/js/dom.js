@@ -1,0 +1,77 @@
+// Tiny DOM helpers: build elements without a framework, format money and names the same everywhere.
+
+export function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  append(node, children);
+  return node;
+}
+
+export function append(node, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+// replaceChildren that takes arrays and skips null, like h().
+export function fill(node, ...children) {
+  node.replaceChildren();
+  return append(node, children);
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+export function dollars(n) {
+  if (typeof n !== "number") return "—";
+  const sign = n < 0 ? "−" : "";
+  return sign + "$" + Math.abs(n).toLocaleString("en-US");
+}
+
+export function signed(n, money) {
+  const body = money ? dollars(Math.abs(n)) : Math.abs(n).toLocaleString("en-US");
+  return (n > 0 ? "+" : "−") + body;
+}
+
+export function words(text) {
+  return String(text ?? "").replace(/_/g, " ");
+}
+
+export function title(text) {
+  const w = words(text);
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+// Player colours are always shown with their name in words: the swatch only adds to it.
+const COLOURS = {
+  red: "#e5484d", blue: "#3e8ef7", green: "#30a46c", yellow: "#f5d90a", white: "#f1efe6",
+  black: "#1c1c1f", orange: "#f76b15", purple: "#8e4ec6", pink: "#e93d82", brown: "#a18072",
+  grey: "#8b8d98", gray: "#8b8d98",
+};
+export const PALETTE = ["red", "blue", "green", "yellow", "white", "black", "orange", "purple"];
+
+export function swatch(colour) {
+  if (!colour) return null;
+  const css = COLOURS[String(colour).toLowerCase()];
+  return h("span", { class: "swatch", style: css ? `--sw:${css}` : null, "aria-hidden": "true" });
+}
+
+export function who(name, colour) {
+  return h("span", { class: "who" }, swatch(colour), h("span", { class: "who-name" }, name),
+    colour ? h("span", { class: "who-colour" }, "(" + colour + ")") : null);
+}
+
+// A number the panel animates when it changes: key names it across renders.
+export function num(key, value, money, attrs = {}) {
+  return h("span", Object.assign({ class: "num", dataset: { num: key, value: String(value ?? ""), money: money ? "1" : "" } }, attrs),
+    money ? dollars(value) : (value ?? "—"));
+}

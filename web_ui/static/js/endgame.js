@@ -1,0 +1,118 @@
+// The end of a game: the final table, the winner, a chart of money or score over the game, and
+// the exports (CSV, and BG Stats' import format) so players can keep their play log.
+
+import { dollars, h } from "./dom.js";
+import { getJSON } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const DASHES = ["", "8 5", "2 4", "12 4 2 4", "4 4", "14 6"];
+const MARKS = ["circle", "square", "triangle", "diamond", "cross", "bar"];
+const LINE_COLOURS = ["#f2c14e", "#6cb6ff", "#7bd88f", "#ff8fa3", "#c8a2ff", "#ffb86b"];
+
+function s(name, attrs, ...kids) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const k of kids) if (k) node.append(k);
+  return node;
+}
+
+function mark(kind, x, y, colour) {
+  const r = 4.5;
+  const style = { fill: colour, stroke: "#15161a", "stroke-width": 1 };
+  switch (kind) {
+    case "square": return s("rect", Object.assign({ x: x - r, y: y - r, width: 2 * r, height: 2 * r }, style));
+    case "triangle": return s("polygon", Object.assign({ points: `${x},${y - r - 1} ${x - r - 1},${y + r} ${x + r + 1},${y + r}` }, style));
+    case "diamond": return s("polygon", Object.assign({ points: `${x},${y - r - 1} ${x + r + 1},${y} ${x},${y + r + 1} ${x - r - 1},${y}` }, style));
+    case "cross": return s("path", { d: `M${x - r} ${y - r}L${x + r} ${y + r}M${x + r} ${y - r}L${x - r} ${y + r}`, stroke: colour, "stroke-width": 3 });
+    case "bar": return s("rect", Object.assign({ x: x - r - 1, y: y - 2, width: 2 * r + 2, height: 4 }, style));
+    default: return s("circle", Object.assign({ cx: x, cy: y, r }, style));
+  }
+}
+
+// A line per player; each has its own dash pattern, marker shape and a label at its end, so
+// colour never tells two lines apart on its own.
+export function chart(data) {
+  if (data.problem || !data.points.length) return h("p", { class: "muted" }, data.problem || "Nothing to chart yet.");
+  let points = data.points;
+  const most = 240;
+  if (points.length > most) {
+    const step = Math.ceil(points.length / most);
+    points = points.filter((_, i) => i % step === 0 || i === data.points.length - 1);
+  }
+  const W = 640, H = 300, L = 64, R = 120, T = 16, B = 36;
+  const values = points.flatMap((p) => p.values.filter((v) => typeof v === "number"));
+  let lo = Math.min(0, ...values), hi = Math.max(1, ...values);
+  if (hi === lo) hi = lo + 1;
+  const x = (i) => L + (points.length === 1 ? 0 : (i / (points.length - 1)) * (W - L - R));
+  const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+  const fmt = (v) => data.prefix === "$" ? dollars(v) : String(v);
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": `${data.unit} over the game: ` + data.players.map((n, i) => `${n} ended with ${fmt(points[points.length - 1].values[i])}`).join(", ") });
+  for (let k = 0; k <= 4; k++) {
+    const v = Math.round(lo + ((hi - lo) * k) / 4);
+    svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
+      s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(fmt(v))));
+  }
+  svg.append(s("text", { x: L, y: H - 8, class: "axis" }, document.createTextNode("start")),
+    s("text", { x: W - R, y: H - 8, "text-anchor": "end", class: "axis" }, document.createTextNode(`move ${points[points.length - 1].version}`)));
+  const ends = [];
+  data.players.forEach((name, i) => {
+    const colour = LINE_COLOURS[i % LINE_COLOURS.length];
+    const pts = points.map((p, j) => [x(j), p.values[i]]).filter(([, v]) => typeof v === "number").map(([px, v]) => [px, y(v), v]);
+    if (!pts.length) return;
+    svg.append(s("polyline", { points: pts.map(([px, py]) => `${px},${py}`).join(" "), fill: "none", stroke: colour,
+      "stroke-width": 3, "stroke-dasharray": DASHES[i % DASHES.length], "stroke-linejoin": "round" }));
+    const [ex, ey, ev] = pts[pts.length - 1];
+    svg.append(mark(MARKS[i % MARKS.length], ex, ey, colour));
+    ends.push({ y: ey, text: `${name} ${fmt(ev)}`, colour, x: ex });
+  });
+  ends.sort((a, b) => a.y - b.y);
+  for (let k = 1; k < ends.length; k++) if (ends[k].y - ends[k - 1].y < 16) ends[k].y = ends[k - 1].y + 16;
+  for (const e of ends) svg.append(s("text", { x: W - R + 10, y: e.y + 4, class: "line-label", fill: e.colour }, document.createTextNode(e.text)));
+  const table = h("details", { class: "small" }, h("summary", null, "The numbers, move by move"),
+    h("div", { class: "table-scroll" }, h("table", { class: "sheet" },
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), data.players.map((n) => h("th", { scope: "col" }, n)))),
+      h("tbody", null, data.points.map((p) => h("tr", null, h("th", { scope: "row", title: p.said }, String(p.version)),
+        p.values.map((v) => h("td", null, typeof v === "number" ? fmt(v) : "—"))))))));
+  return h("figure", { class: "chart-box" }, svg, h("figcaption", { class: "small muted" },
+    `${data.unit[0].toUpperCase() + data.unit.slice(1)} after every move still in force (undone moves drop out).`), table);
+}
+
+export function finalTable(rec) {
+  const rows = (rec.standings || rec.players.map((n) => ({ name: n, score: null, winner: rec.winners.includes(n) })))
+    .slice().sort((a, b) => (b.winner - a.winner) || ((b.score ?? -Infinity) - (a.score ?? -Infinity)));
+  const money = rec.engine === "scoop1956";
+  return h("table", { class: "sheet final-table" }, h("caption", { class: "sr-only" }, "Final table"),
+    h("thead", null, h("tr", null, ["", "Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", null, rows.map((r, i) => h("tr", { class: r.winner ? "is-winner" : "" },
+      h("td", null, r.winner ? h("span", { class: "tag tag-win" }, "winner") : String(i + 1)),
+      h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));
+}
+
+// ctx: {newGame()} (absent on a kept game's own page)
+export async function renderEnd(area, gameId, ctx = {}) {
+  area.replaceChildren(h("section", { class: "card", "aria-busy": "true" }, h("p", null, "Loading the final table…")));
+  let rec, data, bg;
+  try {
+    [rec, data] = await Promise.all([getJSON(`/api/games/${gameId}`), getJSON(`/api/games/${gameId}/chart`)]);
+    bg = rec.status === "active" ? null : await getJSON(`/api/games/${gameId}/bgstats.json`).catch(() => null);
+  } catch (err) {
+    area.replaceChildren(h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, String(err.message || err))));
+    return;
+  }
+  const winners = rec.winners.length ? `${rec.winners.join(" and ")} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
+  const blob = bg ? URL.createObjectURL(new Blob([JSON.stringify(bg.play, null, 1)], { type: "application/json" })) : null;
+  area.replaceChildren(h("section", { class: "card end-card", "aria-labelledby": "end-h" },
+    h("h2", { id: "end-h", tabindex: "-1" }, rec.title, h("span", { class: "game-meta" }, ` · game #${rec.id}`)),
+    h("p", { class: "winner-banner", id: "winner" }, winners),
+    finalTable(rec),
+    h("h3", { class: "offer-heading" }, "Over the game"), chart(data),
+    rec.status !== "active" ? h("div", { class: "exports", role: "group", "aria-label": "Export" },
+      h("a", { class: "offer", href: `/api/games/${rec.id}/export.csv`, download: `newsdesk-game-${rec.id}.csv`, id: "export-csv" }, "Download CSV"),
+      bg ? h("a", { class: "offer", href: bg.link, id: "export-bgstats", rel: "noopener" }, "Open in BG Stats") : null,
+      blob ? h("a", { class: "quiet", href: blob, download: `newsdesk-game-${rec.id}.bgstats.json`, id: "export-bgstats-file" }, "BG Stats play file (JSON)") : null) : null,
+    h("details", { class: "small" }, h("summary", null, `What happened (${rec.log.length} entries)`),
+      h("ol", { class: "log" }, rec.log.map((e) => h("li", null, e.said)))),
+    h("div", { class: "end-bar" }, ctx.newGame ? h("button", { type: "button", class: "offer offer-strong", id: "new-game", onclick: () => ctx.newGame() }, "New game") : null,
+      h("a", { class: "quiet", href: "/history" }, "All games and statistics"))));
+}

@@ -1,0 +1,147 @@
+// The screen of the game being played: what it waits for, the game's own view, the offers as
+// big buttons, and undo (which says what it takes back) one tap away.
+
+import { $$, h, signed } from "./dom.js";
+import { renderOffers } from "./offers.js";
+import * as scoop1956 from "./games/scoop1956.js";
+import * as scoop2002 from "./games/scoop2002.js";
+import * as scan from "./games/scan.js";
+import * as starReporter from "./games/star_reporter.js";
+import * as getTheScoop from "./games/get_the_scoop.js";
+import * as generic from "./games/generic.js";
+
+export const COMPONENTS = {
+  scoop1956, scoop2002, scan, star_reporter: starReporter, get_the_scoop: getTheScoop,
+};
+
+export function component(engine) {
+  return COMPONENTS[engine] || generic;
+}
+
+function sentence(text) {
+  if (!text) return "";
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+}
+
+// ctx: {act(action), undo(), redo(), finish(), abandon(), canWrite, lastSaid}
+export function renderGame(area, game, ctx) {
+  const before = numbers(area);
+  const focusKey = document.activeElement && area.contains(document.activeElement) ? keyOf(document.activeElement) : null;
+  const view = game.view || {};
+  const comp = component(game.engine);
+  const over = Boolean(view.over || (view.winners && view.winners.length) || view.winner_name || view.phase === "over" || view.step === "over");
+
+  const head = h("header", { class: "game-head" },
+    h("h2", { id: "game-title", tabindex: "-1" }, game.title),
+    h("p", { class: "game-meta" }, `Game #${game.id} · move ${game.version}`));
+  const waiting = h("p", { class: "waiting", id: "waiting" },
+    game.problem ? sentence(game.problem) : over ? winnerWords(view) : sentence(view.waiting_for || ""));
+
+  const undoBar = h("div", { class: "undo-bar", role: "group", "aria-label": "Undo and redo" },
+    h("button", { type: "button", class: "undo", id: "undo", disabled: !game.undo || !ctx.canWrite,
+      onclick: () => ctx.undo() }, h("span", { class: "undo-icon", "aria-hidden": "true" }, "↶ "),
+      game.undo ? "Undo: " + game.undo : "Nothing to undo"),
+    game.redo ? h("button", { type: "button", class: "undo redo", id: "redo", disabled: !ctx.canWrite, onclick: () => ctx.redo() },
+      h("span", { class: "undo-icon", "aria-hidden": "true" }, "↷ "), "Redo: " + game.redo) : null);
+
+  const last = ctx.lastSaid ? h("p", { class: "last-move", id: "last-move" }, h("span", { class: "sr-only" }, "Last move: "), sentence(ctx.lastSaid)) : null;
+  let body;
+  try {
+    body = game.view ? comp.render(view, game) : h("p", { class: "notice notice-bad" }, "This game can't be shown.");
+  } catch (err) {
+    console.error(err);
+    body = generic.render(view);
+  }
+  const offers = game.problem ? null : renderOffers(game.offers, view, comp, ctx.act);
+  if (offers && !ctx.canWrite) {
+    for (const el of $$("button, input, select", offers)) el.disabled = true;
+    offers.prepend(h("p", { class: "notice" }, "This device is watching. ", h("a", { href: "/join" }, "Join the table"), " to play from it."));
+  }
+  const end = h("div", { class: "end-bar" },
+    over && !game.problem ? h("button", { type: "button", class: "offer offer-strong", id: "finish", disabled: !ctx.canWrite,
+      onclick: () => ctx.finish() }, "Finish: keep the result") : null,
+    abandonButton(ctx));
+
+  area.replaceChildren(h("section", { class: "card game-card game-" + game.engine, "aria-labelledby": "game-title" },
+    head, waiting, last, undoBar, h("div", { class: "game-view" }, body),
+    offers ? h("section", { class: "offers-card", "aria-label": "What you can do" }, offers) : null, end));
+  animate(area, before);
+  if (focusKey) {
+    const again = $$("button, input, select, a", area).find((el) => keyOf(el) === focusKey);
+    (again || $$("#game-title", area)[0]).focus({ preventScroll: true });
+  }
+}
+
+function winnerWords(view) {
+  const names = view.winner_names || (view.winner_name ? [view.winner_name] : null) || view.winners || [];
+  return names.length ? `${names.join(" and ")} won! Finish to keep the result.` : "The game is over.";
+}
+
+function abandonButton(ctx) {
+  const confirm = h("button", { type: "button", class: "danger", id: "abandon-yes", hidden: true,
+    onclick: () => ctx.abandon() }, "Yes, abandon it");
+  const ask = h("button", { type: "button", class: "quiet", id: "abandon", disabled: !ctx.canWrite, onclick: () => {
+    ask.hidden = true;
+    confirm.hidden = false;
+    confirm.focus();
+  } }, "Abandon game…");
+  return h("span", { class: "abandon" }, ask, confirm);
+}
+
+function keyOf(el) {
+  return el.id || el.dataset.offer || el.getAttribute("aria-label") || el.textContent.trim();
+}
+
+function numbers(root) {
+  const out = new Map();
+  for (const el of $$("[data-num]", root)) out.set(el.dataset.num, Number(el.dataset.value));
+  return out;
+}
+
+const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Every number that changed counts to its new value and shows the difference beside it, so the
+// whole table sees who paid whom. A difference stays up for a few seconds even if the screen is
+// drawn again meanwhile (the next move of a quick exchange).
+const SHOW_FOR = 4000;
+const recent = new Map();   // data-num key -> {diff, money, until}
+
+function chipFor(el, diff, money, left) {
+  const chip = h("span", { class: "delta " + (diff > 0 ? "up" : "down"), "aria-hidden": "true" }, signed(diff, money));
+  chip.style.animationDuration = `${SHOW_FOR}ms`;
+  chip.style.animationDelay = `${left - SHOW_FOR}ms`;
+  el.after(chip);
+  el.classList.add("changed");
+  setTimeout(() => { chip.remove(); el.classList.remove("changed"); }, left);
+}
+
+export function animate(root, before) {
+  const now = performance.now();
+  for (const el of $$("[data-num]", root)) {
+    const key = el.dataset.num;
+    const old = before.get(key);
+    const value = Number(el.dataset.value);
+    const money = el.dataset.money === "1";
+    if (old === undefined || Number.isNaN(old) || Number.isNaN(value) || old === value) {
+      const r = recent.get(key);
+      if (r && r.until > now && old === value) chipFor(el, r.diff, r.money, r.until - now);
+      continue;
+    }
+    const diff = value - old;
+    recent.set(key, { diff, money, until: now + SHOW_FOR });
+    chipFor(el, diff, money, SHOW_FOR);
+    if (reduced()) continue;
+    const start = performance.now();
+    const fmt = (v) => money ? (v < 0 ? "−$" : "$") + Math.abs(v).toLocaleString("en-US") : v.toLocaleString("en-US");
+    const final = el.textContent;
+    const step = (t) => {
+      const k = Math.min(1, (t - start) / 700);
+      if (!el.isConnected) return;
+      if (k >= 1) { el.textContent = final; return; }
+      el.textContent = fmt(Math.round(old + diff * (1 - (1 - k) ** 3)));
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+  for (const [key, r] of recent) if (r.until <= now) recent.delete(key);
+}

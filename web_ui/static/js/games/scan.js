@@ -1,0 +1,109 @@
+// SCAN (1988): the WE/THEY scoresheet and the race to 155. Suits are always named and marked
+// with their symbol and value: their colour never carries meaning alone.
+
+import { h, num } from "../dom.js";
+
+export const SUITS = {
+  spades: { symbol: "♠", word: "Spades" },
+  hearts: { symbol: "♥", word: "Hearts" },
+  diamonds: { symbol: "♦", word: "Diamonds" },
+  clubs: { symbol: "♣", word: "Clubs" },
+};
+
+function suitTag(suit, value) {
+  const s = SUITS[suit];
+  return h("span", { class: "suit suit-" + suit }, h("span", { class: "suit-symbol", "aria-hidden": "true" }, s.symbol),
+    " " + s.word + (value !== undefined ? ` (${value > 0 ? "+" : "−"}${Math.abs(value)})` : ""));
+}
+
+function race(view) {
+  return h("section", { class: "race", "aria-label": view.target ? `The race to ${view.target}` : "The scores" },
+    view.race.map((r, i) => {
+      const col = view.columns[i];
+      const won = view.winners.includes(r.side);
+      const max = view.target || Math.max(1, ...view.race.map((x) => x.total));
+      return h("div", { class: "race-row" + (won ? " is-winner" : "") },
+        h("p", { class: "race-label" }, h("strong", null, col.label), col.label !== col.side ? ` (${col.players.join(" & ")})` : "",
+          won ? h("span", { class: "tag tag-win" }, "winner") : null),
+        h("p", { class: "cash" }, num("total:" + r.side, r.total), view.target ? h("span", { class: "of" }, ` of ${view.target}`) : null),
+        h("progress", { max: String(max), value: String(Math.min(max, Math.max(0, r.total))), "aria-label": `${col.label}: ${r.total}` }),
+        r.to_go !== null && r.to_go !== undefined ? h("p", { class: "small muted" }, r.to_go ? `${r.to_go} to go` : "reached the target") : null);
+    }));
+}
+
+function sheet(view) {
+  const head = h("tr", null, h("th", { scope: "col" }, "Hand"), view.columns.map((c) => h("th", { scope: "col" }, c.label)));
+  const rows = view.rows.map((r) => h("tr", null, h("th", { scope: "row" }, String(r.hand)),
+    r.points.map((p, i) => h("td", null, h("span", { class: "pts" }, (p > 0 ? "+" : "") + p), h("span", { class: "tot" }, " = " + r.totals[i])))));
+  return h("section", { "aria-label": "The scoresheet" },
+    h("table", { class: "sheet" }, h("caption", { class: "sr-only" }, "Points per hand, with running totals"),
+      h("thead", null, head), h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: String(view.columns.length + 1), class: "muted" }, "No hands yet.")))));
+}
+
+export function render(view) {
+  const values = view.suit_values || {};
+  return h("div", { class: "scan" },
+    h("p", { class: "small muted" }, view.variant_name, ` · dealer: ${view.dealer} · deal ${view.deal} · ${view.trump}`),
+    race(view), sheet(view),
+    h("p", { class: "legend small" }, Object.keys(SUITS).map((s) => [suitTag(s, values[s]), " "])));
+}
+
+function handForm(offer, view, act) {
+  const values = view.suit_values || {};
+  const inputs = {};
+  const preview = {};
+  const count = h("p", { class: "small", "aria-live": "polite" });
+  const expected = Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
+  const update = () => {
+    let cards = 0;
+    for (const side of offer.sides) {
+      let score = 0;
+      for (const suit of offer.suits) {
+        const n = Number(inputs[side][suit].value || 0);
+        cards += n;
+        score += n * (values[suit] || 0);
+      }
+      preview[side].textContent = `scores ${Math.max(0, score)}` + (score < 0 ? ` (${score} counts as 0)` : "");
+    }
+    count.textContent = `${cards} cards entered; this game takes ${expected}.`;
+  };
+  const sides = offer.sides.map((side, i) => {
+    inputs[side] = {};
+    preview[side] = h("span", { class: "preview" });
+    const label = view.columns[i] ? view.columns[i].label : side;
+    return h("fieldset", { class: "hand-side" }, h("legend", null, label + (label !== side ? ` (${side})` : "")),
+      offer.suits.map((suit) => {
+        const id = `hand-${i}-${suit}`;
+        const input = h("input", { id, type: "number", inputmode: "numeric", min: "0", max: "13", step: "1", value: "0",
+          class: "field-input", name: `${side}:${suit}` });
+        input.addEventListener("input", update);
+        inputs[side][suit] = input;
+        return h("label", { for: id, class: "field field-suit" }, suitTag(suit), input);
+      }), preview[side]);
+  });
+  const form = h("form", { class: "hand-form" }, h("h3", { class: "offer-heading" }, `Hand ${view.rows.length + 1}: cards each side took`),
+    sides, count, h("button", { type: "submit", class: "offer" }, `Score hand ${view.rows.length + 1}`));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const taken = {};
+    for (const side of offer.sides) {
+      taken[side] = {};
+      for (const suit of offer.suits) taken[side][suit] = Number(inputs[side][suit].value || 0);
+    }
+    act({ type: "hand", taken });
+  });
+  update();
+  return form;
+}
+
+export function form(offer, view, act) {
+  return offer.type === "hand" ? handForm(offer, view, act) : null;
+}
+
+export function label(offer) {
+  return offer.type === "time_up" ? "Time is up: the highest score wins" : null;
+}
+
+export function group(type) {
+  return type === "time_up" ? "The countdown" : null;
+}

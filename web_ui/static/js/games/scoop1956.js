@@ -1,0 +1,107 @@
+// SCOOP (1956): the bank, each paper's cash and page, the editor's last verdict in big type.
+
+import { dollars, h, num, title, who } from "../dom.js";
+import { playerName } from "../offers.js";
+
+function kind(k) {
+  return { three_star: "Three Star", star: "Star" }[k] || title(k);
+}
+
+function page(p) {
+  const rows = p.page.filter((slot) => slot.spaces > 0 || slot.stories.length).map((slot) => h("li", {
+    class: "slot" + (slot.advertisement ? " slot-ad" : "") + (!slot.stories.length ? " is-empty" : slot.stories.length >= slot.spaces ? " is-filled" : "") },
+  h("span", { class: "slot-name" }, slot.advertisement ? kind(slot.name) + " (ad)" : kind(slot.name)),
+  h("span", { class: "slot-fill" }, `${slot.stories.length}/${slot.spaces}`),
+  slot.stories.length ? h("span", { class: "slot-stories" }, slot.stories.map((s) => dollars(s.value)).join(" · ")) : null));
+  return h("ul", { class: "page", "aria-label": p.name + "'s page" }, rows);
+}
+
+function paper(p, view) {
+  const turn = view.turn === p.seat && !view.winners;
+  const won = (view.winners || []).includes(p.seat);
+  return h("article", { class: "paper" + (turn ? " is-turn" : "") + (p.out ? " is-out" : "") + (won ? " is-winner" : ""),
+    "aria-label": `${p.name}'s paper` },
+  h("header", { class: "paper-head" }, who(p.name, p.colour),
+    turn ? h("span", { class: "tag tag-turn" }, "to play") : null,
+    p.out ? h("span", { class: "tag" }, "dropped out") : null,
+    won ? h("span", { class: "tag tag-win" }, "winner") : null,
+    p.page_full ? h("span", { class: "tag" }, "page full") : null),
+  h("p", { class: "cash" }, h("span", { class: "sr-only" }, "Cash "), num("cash:" + p.account, p.cash, true)),
+  h("p", { class: "muted small" }, "Stories ", num("stories:" + p.account, p.stories_value, true),
+    p.unsold_value ? [" · unsold ", num("unsold:" + p.account, p.unsold_value, true)] : null,
+    " · worth ", num("worth:" + p.account, p.worth, true)),
+  page(p),
+  p.kept && p.kept.length ? h("p", { class: "small muted" }, "Kept: ", p.kept.map((s) => `${kind(s.kind)} ${dollars(s.value)}`).join(", ")) : null);
+}
+
+// The last verdict stays in big type after the turn moves on (the view only holds the pending one).
+let remembered = null;
+export function rememberVerdict(v, said) {
+  if (v && v.signal) remembered = { signal: v.signal, message: v.message, said: said || remembered?.said || "" };
+}
+
+export function render(view) {
+  const v = view.verdict;
+  const claim = view.claim;
+  if (v && claim) rememberVerdict(v, `${playerName(view, claim.player)}'s ${kind(claim.story_type)} story`);
+  const verdict = h("section", { class: "verdict-box", "aria-label": "The editor's verdict" },
+    v ? [h("p", { class: "signal" }, v.signal), h("p", { class: "message" }, v.message),
+      h("p", { class: "instruction" }, v.instruction)]
+      : claim ? [h("p", { class: "signal signal-wait" }, "Calling…"),
+        h("p", { class: "message" }, `${playerName(view, claim.player)} claims a ${kind(claim.story_type)} story: dial the editor.`)]
+        : remembered ? [h("p", { class: "small muted" }, "Last verdict" + (remembered.said ? " (" + remembered.said + ")" : "")),
+          h("p", { class: "signal signal-last" }, remembered.signal), h("p", { class: "message" }, remembered.message)]
+          : [h("p", { class: "signal signal-wait" }, "—"), h("p", { class: "message" }, "No call yet: claim a story, then dial the editor.")]);
+  const bank = h("p", { class: "bank" }, "The bank has paid out ", num("bank", -view.bank, true),
+    view.money_total !== 0 ? h("strong", { class: "warn" }, ` (money doesn't add up: ${dollars(view.money_total)})`) : null);
+  const sale = view.sale ? h("p", { class: "notice" },
+    `${view.sale.seller_name}'s ${kind(view.sale.story.kind)} story is for sale at ${dollars(view.sale.price)}` +
+    (view.sale.asking_name ? ` — ${view.sale.asking_name} is asked.` : ".")) : null;
+  const debts = (view.debts || []).map((d) => h("p", { class: "notice notice-bad" }, `${d.name} is bankrupt: owes ${dollars(d.owes)}.`));
+  const press = view.press ? h("p", { class: "notice" }, `${playerName(view, view.press.player)} went to press.`) : null;
+  return h("div", { class: "scoop1956" }, verdict, bank, sale, debts, press,
+    h("div", { class: "papers" }, view.players.map((p) => paper(p, view))));
+}
+
+export function label(offer, view) {
+  const name = playerName(view, offer.player);
+  const price = (view.prices && view.prices.card) || 100;
+  switch (offer.type) {
+    case "claim": return `Claim a ${kind(offer.story_type)} story`;
+    case "advertise": return offer.ad_type === "advertisement" ? "Place an advertisement" : `Place a ${kind(offer.ad_type)} ad`;
+    case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to the reserve (${dollars(price * offer.cards)})`;
+    case "exchange": return "Exchange a card";
+    case "verdict": return offer.signal;
+    case "lines_down": return `${name} calls Lines Down`;
+    case "place": return offer.slot === "three_star" ? "Take a Three Star story" : `Take the ${kind(offer.slot)} story`;
+    case "go_to_press": return `${name} goes to press!`;
+    case "buy": return `${name} buys it`;
+    case "pass": return `${name} passes`;
+    case "sell": {
+      const p = view.players[offer.player];
+      const all = p ? p.page.flatMap((s) => s.stories).concat(p.kept || []) : [];
+      const s = all.find((x) => x.id === offer.story);
+      return s ? `Offer the ${kind(s.kind)} story (${dollars(s.value)})` : `Offer story #${offer.story}`;
+    }
+    case "drop_out": return `${name} drops out`;
+    default: return null;
+  }
+}
+
+export function group(type, offers, view) {
+  const name = playerName(view, offers[0].player);
+  return {
+    claim: `${name}: claim a story`,
+    advertise: `${name}: advertise (three cards, no call)`,
+    reserve: `${name}: play to the reserve`,
+    exchange: `${name}: exchange`,
+    verdict: "No phone at hand? Enter the editor's signal",
+    lines_down: "Block the call",
+    place: `${name}: enter the printed value`,
+    go_to_press: "Or end the game",
+    buy: "Buy the story?",
+    pass: null,
+    sell: `${name}: sell a story`,
+    drop_out: null,
+  }[type] ?? null;
+}

@@ -1,0 +1,92 @@
+// Scoop! (2002): the map of Locations with their marks, each reporter's Steno Pad, whose turn.
+
+import { h, num, who } from "../dom.js";
+import { actionOf, playerName } from "../offers.js";
+
+function marks(n) {
+  return h("span", { class: "marks", "aria-label": `${n} mark${n === 1 ? "" : "s"}` },
+    h("span", { "aria-hidden": "true" }, n ? "●".repeat(Math.min(n, 8)) + (n > 8 ? "+" : "") : "○"),
+    h("span", { class: "marks-n", "aria-hidden": "true" }, String(n)));
+}
+
+function placeName(view, place) {
+  if (place === "times") return "the Action City Times";
+  if (place === "street") return "the street";
+  const loc = view.locations.find((l) => l.number === place);
+  return loc ? `#${loc.number} ${loc.name}` : String(place);
+}
+
+function map(view) {
+  const tiles = view.locations.map((l) => h("li", { class: "loc" + (view.ickel && view.ickel.nickel_on === l.number ? " has-nickel" : "") },
+    h("span", { class: "loc-name" }, h("span", { class: "loc-no" }, "#" + l.number), " ", l.name),
+    marks(l.marks),
+    l.here.length ? h("span", { class: "loc-here" }, "Here: " + l.here.join(", ")) : null,
+    l.beat_of.length ? h("span", { class: "loc-beat" }, "Beat of " + l.beat_of.join(", ")) : null,
+    view.ickel && view.ickel.nickel_on === l.number ? h("span", { class: "loc-beat" }, "N. Ickel's nickel") : null));
+  const atTimes = view.players.filter((p) => p.place === "times").map((p) => p.name);
+  const onStreet = view.players.filter((p) => p.place === "street").map((p) => p.name);
+  return h("section", { "aria-label": "The map of Locations" },
+    h("ol", { class: "locations" }, tiles),
+    h("p", { class: "small muted" }, "At the Times: ", atTimes.join(", ") || "nobody", " · On the street: ", onStreet.join(", ") || "nobody"));
+}
+
+function pad(p, view) {
+  const turn = view.turn === p.seat && view.phase !== "over";
+  const won = view.winner === p.seat;
+  return h("article", { class: "pad" + (turn ? " is-turn" : "") + (won ? " is-winner" : ""), "aria-label": `${p.name}'s Steno Pad` },
+    h("header", { class: "paper-head" }, who(p.name, p.colour), turn ? h("span", { class: "tag tag-turn" }, "to play") : null,
+      won ? h("span", { class: "tag tag-win" }, "winner") : null, p.box ? h("span", { class: "tag" }, "the box") : null),
+    h("p", { class: "cash" }, num("sold:" + p.seat, p.sold), h("span", { class: "of" }, ` of ${p.to_win} sold`)),
+    h("p", { class: "small" }, p.where),
+    p.steno.length ? h("ul", { class: "steno" }, p.steno.map((s) => h("li", null, `#${s.location} ${s.name}: `, marks(s.marks))))
+      : h("p", { class: "small muted" }, "Steno Pad empty"),
+    p.sales.length ? h("p", { class: "small" }, "Sold: " + p.sales.map((s) => s.name).join(", ")) : null,
+    p.beat ? h("p", { class: "small muted" }, "Beat: " + placeName(view, p.beat)) : null,
+    p.blocked ? h("p", { class: "small muted" }, "Can't pitch " + placeName(view, p.blocked) + " this turn") : null);
+}
+
+function lastRoll(view) {
+  const r = view.last_roll;
+  if (!r) return null;
+  const text = {
+    beat_rolled: () => `rolled ${r.value}: beat ${placeName(view, r.location)}${r.taken ? " (taken, roll again)" : ""}`,
+    move_rolled: () => `rolled ${r.value}: move up to ${r.steps} spaces`,
+    pitch_rolled: () => `rolled ${r.value} pitching ${placeName(view, r.story)}: ${r.sold ? "SOLD!" : "not sold"}`,
+    marked: () => `rolled ${r.value}: a mark at ${placeName(view, r.location)}`,
+  }[r.type];
+  return text ? h("p", { class: "last-roll" }, h("strong", null, playerName(view, r.player) + " "), text()) : null;
+}
+
+export function render(view) {
+  const ickel = view.ickel ? h("p", { class: "notice" }, `N. Ickel's nickel is on #${view.ickel.nickel_on} ${view.ickel.nickel_on_name}.`) : null;
+  return h("div", { class: "scoop2002" }, lastRoll(view), ickel, map(view),
+    h("div", { class: "papers" }, view.players.map((p) => pad(p, view))));
+}
+
+export function label(offer, view) {
+  switch (offer.type) {
+    case "move": return "Move";
+    case "stay": return "Stay on the scene (+1 mark)";
+    case "pitch": return "Pitch " + placeName(view, offer.story);
+    case "arrive": return offer.place === "times" ? "The Times" : offer.place === "street" ? "The street" : placeName(view, offer.place);
+    case "roll": return "Roll (the box rolls)";
+    default: return null;
+  }
+}
+
+export function group(type, offers, view) {
+  const name = playerName(view, offers[0].player);
+  return { move: `${name}'s turn`, stay: null, pitch: "Pitch a story", arrive: `${name}: where did the coin stop?`,
+    roll: view.waiting_for ? view.waiting_for.charAt(0).toUpperCase() + view.waiting_for.slice(1) : "Roll" }[type] ?? null;
+}
+
+// Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (0 reads as 10).
+export function form(offer, view, act, text) {
+  if (offer.type !== "roll") return null;
+  const digits = h("div", { class: "digit-row", role: "group", "aria-label": "Or enter the stopwatch's digit" },
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map((d) => h("button", { type: "button", class: "digit", "aria-label": `Stopwatch showed ${d}`,
+      onclick: () => act(actionOf(offer, { value: d })) }, String(d))));
+  return h("div", { class: "roll" },
+    h("button", { type: "button", class: "offer", onclick: () => act(actionOf(offer)) }, text),
+    h("p", { class: "small muted" }, "…or the stopwatch's hundredths digit (0 counts as 10):"), digits);
+}

@@ -1,0 +1,85 @@
+// The offers an engine makes, as one big button each (or a small form when the offer needs
+// something entered: a printed value, a SCAN hand, the cards turned up). Each game's component
+// may label an offer, title a group of them, or supply its own form.
+
+import { h, title, words } from "./dom.js";
+
+const PRESENTATION = new Set(["enter"]);
+
+// The action an offer stands for: the offer itself minus what only tells the panel how to ask.
+export function actionOf(offer, extra) {
+  const action = {};
+  for (const [k, v] of Object.entries(offer)) if (!PRESENTATION.has(k)) action[k] = v;
+  return Object.assign(action, extra || {});
+}
+
+export function playerName(view, seat) {
+  const p = view && Array.isArray(view.players) ? view.players[seat] : null;
+  return p && p.name ? p.name : (typeof seat === "number" ? "Player " + (seat + 1) : "");
+}
+
+export function genericLabel(offer, view) {
+  const parts = [];
+  for (const [k, v] of Object.entries(offer)) {
+    if (k === "type" || k === "player" || PRESENTATION.has(k) || typeof v === "object") continue;
+    parts.push(`${words(k)} ${v}`);
+  }
+  const what = title(offer.type) + (parts.length ? ": " + parts.join(", ") : "");
+  return typeof offer.player === "number" ? `${playerName(view, offer.player)} — ${what}` : what;
+}
+
+function enterForm(offer, label, act) {
+  const fields = offer.enter.map((name) => {
+    const id = "f-" + Math.random().toString(36).slice(2);
+    const input = h("input", { id, name, type: "number", inputmode: "numeric", min: "1", step: "1", required: true,
+      class: "field-input", placeholder: name === "value" ? "e.g. 500" : "" });
+    return h("label", { for: id, class: "field" }, h("span", { class: "field-label" },
+      name === "value" ? "Printed value ($)" : title(name)), input);
+  });
+  const form = h("form", { class: "offer-form" }, ...fields,
+    h("button", { type: "submit", class: "offer" }, label));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const extra = {};
+    for (const name of offer.enter) {
+      const raw = form.elements[name].value.trim();
+      extra[name] = /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    }
+    act(actionOf(offer, extra));
+  });
+  return form;
+}
+
+// ``component``: {label(offer, view), group(type, offers, view), form(offer, view, act)} (all optional).
+export function renderOffers(offers, view, component, act) {
+  const box = h("div", { class: "offers" });
+  if (!offers || !offers.length) {
+    box.append(h("p", { class: "muted" }, "Nothing to do on the panel right now."));
+    return box;
+  }
+  const groups = new Map();
+  for (const offer of offers) {
+    if (!groups.has(offer.type)) groups.set(offer.type, []);
+    groups.get(offer.type).push(offer);
+  }
+  let n = 0;
+  for (const [type, list] of groups) {
+    const id = "offers-" + type + "-" + n++;
+    const heading = (component.group && component.group(type, list, view)) || null;
+    const section = h("div", { class: "offer-group" + (list.length > 4 ? " offer-grid" : ""), role: "group",
+      "aria-labelledby": heading ? id : null, "aria-label": heading ? null : title(type) });
+    if (heading) section.append(h("h3", { id, class: "offer-heading" }, heading));
+    for (const offer of list) {
+      const label = (component.label && component.label(offer, view)) || genericLabel(offer, view);
+      const custom = component.form && component.form(offer, view, act, label);
+      if (custom) section.append(custom);
+      else if (Array.isArray(offer.enter) && offer.enter.length) section.append(enterForm(offer, label, act));
+      else {
+        section.append(h("button", { type: "button", class: "offer", dataset: { offer: JSON.stringify(actionOf(offer)) },
+          onclick: () => act(actionOf(offer)) }, label));
+      }
+    }
+    box.append(section);
+  }
+  return box;
+}

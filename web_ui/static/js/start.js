@@ -1,0 +1,131 @@
+// Starting a game in under a minute: pick the game (and variant), name 2-6 players with their
+// colours (teams for SCAN), and go. The engine checks the rest and says what is wrong.
+
+import { PALETTE, fill, h, title } from "./dom.js";
+
+const REMEMBERED = "newsdesk.players";
+
+function remembered() {
+  try {
+    const list = JSON.parse(localStorage.getItem(REMEMBERED) || "[]");
+    return Array.isArray(list) ? list.filter((p) => p && typeof p.name === "string") : [];
+  } catch { return []; }
+}
+
+function seatsFor(game, variants) {
+  const range = game.players || { min: 2, max: 6 };
+  const by = range.by_variant || {};
+  for (const v of variants) if (by[v]) return by[v];
+  return { min: range.min, max: range.max };
+}
+
+// ctx: {start(engine, players, options) -> Promise<bool>, canWrite, lastGame}
+export function renderStart(area, catalogue, ctx) {
+  const games = catalogue.filter((g) => g);
+  let chosen = games.find((g) => g.available) || games[0];
+  const rows = [];
+  const seed = remembered();
+
+  const list = h("div", { class: "game-picks", role: "radiogroup", "aria-labelledby": "pick-h" });
+  const variantBox = h("div", { class: "variants" });
+  const playersBox = h("ol", { class: "player-rows" });
+  const hint = h("p", { class: "small muted", id: "seat-hint", "aria-live": "polite" });
+  const error = h("p", { class: "error", role: "alert", id: "start-error", hidden: true });
+  const add = h("button", { type: "button", class: "quiet", id: "add-player", onclick: () => { addRow(); refresh(); rows[rows.length - 1].name.focus(); } }, "+ Add a player");
+  const go = h("button", { type: "submit", class: "offer offer-strong", id: "start-game", disabled: !ctx.canWrite }, "Start the game");
+
+  for (const g of games) {
+    const id = "pick-" + g.name;
+    const radio = h("input", { type: "radio", name: "engine", id, value: g.name, disabled: !g.available, checked: g === chosen });
+    radio.addEventListener("change", () => { chosen = g; refresh(true); });
+    list.append(h("label", { for: id, class: "pick" + (g.available ? "" : " is-off") }, radio,
+      h("span", { class: "pick-title" }, g.title),
+      g.available ? null : h("span", { class: "small muted" }, "Not available: " + g.problem)));
+  }
+
+  function variantsChosen() {
+    return Array.from(variantBox.querySelectorAll("input:checked")).map((i) => i.value).filter(Boolean);
+  }
+
+  function addRow(p = {}) {
+    const n = rows.length;
+    const name = h("input", { type: "text", class: "field-input", id: "player-" + n, maxlength: "40", autocomplete: "off",
+      value: p.name || "", placeholder: "Name", "aria-label": `Player ${n + 1}'s name` });
+    const colour = h("select", { class: "field-input", id: "colour-" + n, "aria-label": `Player ${n + 1}'s colour` });
+    const team = h("input", { type: "text", class: "field-input team-input", id: "team-" + n, maxlength: "40", value: p.team || "",
+      placeholder: "Team", "aria-label": `Player ${n + 1}'s team` });
+    const remove = h("button", { type: "button", class: "quiet remove", "aria-label": `Remove player ${n + 1}` }, "✕");
+    const li = h("li", { class: "player-row" }, name, colour, team, remove);
+    const row = { li, name, colour, team, wanted: p.colour || "" };
+    remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); li.remove(); refresh(); });
+    rows.push(row);
+    playersBox.append(li);
+  }
+
+  function refresh(gameChanged) {
+    if (gameChanged) {
+      variantBox.replaceChildren();
+      const entries = Object.entries(chosen.variants || {});
+      if (entries.length) {
+        const many = chosen.variant_choice === "many";
+        const legend = many ? "Variants (any)" : "Variant";
+        const opts = entries.map(([key, text], i) => {
+          const id = `variant-${key}`;
+          const input = h("input", { type: many ? "checkbox" : "radio", name: "variant", id, value: key, checked: !many && i === 0 });
+          input.addEventListener("change", () => refresh());
+          return h("label", { for: id, class: "variant" }, input, h("span", null, text));
+        });
+        variantBox.append(h("fieldset", null, h("legend", null, legend), opts));
+      }
+    }
+    const seats = seatsFor(chosen, variantsChosen());
+    while (rows.length < seats.min) addRow(seed[rows.length] || {});
+    while (rows.length > seats.max) { rows.pop().li.remove(); }
+    const palette = chosen.colours || PALETTE;
+    rows.forEach((row, i) => {
+      const keep = row.colour.value || row.wanted;
+      fill(row.colour, h("option", { value: "" }, "Colour…"), palette.map((c) => h("option", { value: c }, title(c))));
+      row.colour.value = palette.includes(keep) ? keep : (chosen.colours ? chosen.colours[i] || "" : palette[i] || "");
+      row.team.hidden = !chosen.teams;
+      row.li.querySelector(".remove").hidden = rows.length <= seats.min;
+      row.name.setAttribute("aria-label", `Player ${i + 1}'s name`);
+    });
+    add.hidden = rows.length >= seats.max;
+    hint.textContent = seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`
+      + (chosen.teams ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
+  }
+
+  const form = h("form", { class: "card start-card", id: "start-form", "aria-labelledby": "start-h" },
+    h("h2", { id: "start-h" }, "New game"),
+    ctx.lastGame ? h("p", { class: "small" }, "Last game: ", h("a", { href: `/games/${ctx.lastGame.id}` },
+      `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? ctx.lastGame.winners.join(" and ") + " won" : ctx.lastGame.status}`)) : null,
+    ctx.canWrite ? null : h("p", { class: "notice" }, "This device is watching. ", h("a", { href: "/join" }, "Join the table"), " to start a game."),
+    h("h3", { id: "pick-h", class: "offer-heading" }, "Which game?"), list, variantBox,
+    h("h3", { class: "offer-heading" }, "Who's playing?"), hint, playersBox, add, error, go);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: chosen.teams && r.team.value.trim() ? r.team.value.trim() : null }));
+    const empty = players.findIndex((p) => !p.name);
+    if (empty >= 0) {
+      error.textContent = `Player ${empty + 1} needs a name.`;
+      error.hidden = false;
+      rows[empty].name.focus();
+      return;
+    }
+    const options = {};
+    const chosenVariants = variantsChosen();
+    if (chosen.variant_option === "variants") options.variants = chosenVariants;
+    else if (chosen.variant_option && chosenVariants.length) options[chosen.variant_option] = chosenVariants[0];
+    go.disabled = true;
+    const message = await ctx.start(chosen.name, players, options);
+    go.disabled = !ctx.canWrite;
+    if (message) {
+      error.textContent = message;
+      error.hidden = false;
+    } else {
+      localStorage.setItem(REMEMBERED, JSON.stringify(players));
+    }
+  });
+  area.replaceChildren(form);
+  refresh(true);
+}
