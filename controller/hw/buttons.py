@@ -1,0 +1,225 @@
+"""The dice and stopwatch buttons on the Pi's GPIO: raw timestamped edges in, debounced presses out.
+
+Three parts, as for the phone:
+
+* ``ButtonPins``: a gpiozero InputDevice per button with bounce_time None; gpiozero calls
+  ``pin.when_changed(ticks, level)`` on its thread and the edge is handed on, stamped with the
+  pin's own tick mapped onto our clock (TickClock), never with the time software noticed it.
+* ``ButtonListener``: one thread that owns each button's pure ButtonLogic, feeds it the edges
+  from a queue and advances it at its deadlines; it calls ``on_press(Press)``.
+* ``SimulatedButtons``: a person pressing the buttons, played onto the MockFactory pins that
+  ButtonPins listens to, so simulated presses run the same code as real ones.
+"""
+
+import logging
+import queue
+import threading
+import time
+
+from gpiozero import InputDevice
+
+from ..oracles.presses import ButtonLogic
+from .phone import TickClock
+
+log = logging.getLogger("newsdesk.hw")
+
+BUTTONS = ("dice_button", "stopwatch_button")
+
+
+class _Contact:
+    """One button's InputDevice. Owns the handler gpiozero holds by weak reference, so whoever
+    holds the contact keeps the handler alive."""
+
+    __slots__ = ("spec", "device", "_sink", "_clock", "__weakref__")
+
+    def __init__(self, spec, sink, clock, pin_factory):
+        self.spec = spec
+        self._sink = sink
+        self._clock = clock
+        self.device = InputDevice(spec.bcm, pull_up=spec.pull_up,
+                                  active_state=None if spec.pull_up is not None else True,
+                                  pin_factory=pin_factory)
+        try:
+            self.device.pin.bounce = None
+            self.device.pin.edges = "both"
+            self.device.pin.when_changed = self._changed
+        except Exception:
+            self.device.close()
+            raise
+
+    def _changed(self, ticks, level):
+        self._sink(self._clock(ticks), self.spec.name, self.spec.logical(level))
+
+    @property
+    def state(self):
+        return self.spec.logical(self.device.pin.state)
+
+    def close(self):
+        self.device.pin.when_changed = None
+        self.device.close()
+
+
+class ButtonPins:
+    """The buttons named in ``names``, wired per the pin map. ``sink(t, name, state)`` gets every
+    raw edge on gpiozero's thread, so it should only enqueue (ButtonListener.edge does)."""
+
+    def __init__(self, pinmap, sink, pin_factory, clock=time.monotonic, names=BUTTONS):
+        self._contacts = {}
+        tick_clock = TickClock(clock)
+        try:
+            for name in names:
+                self._contacts[name] = _Contact(pinmap.line(name), sink, tick_clock, pin_factory)
+        except Exception:
+            self.close()
+            raise
+        log.info("buttons on %s", ", ".join("%s=%s" % (n, c.spec.gpio) for n, c in self._contacts.items()))
+
+    @property
+    def names(self):
+        return tuple(self._contacts)
+
+    def states(self):
+        return {name: c.state for name, c in self._contacts.items()}
+
+    def pin(self, name):
+        return self._contacts[name].device.pin
+
+    def spec(self, name):
+        return self._contacts[name].spec
+
+    def close(self):
+        for c in self._contacts.values():
+            c.close()
+        self._contacts = {}
+
+
+class ButtonListener:
+    """Runs each button's ButtonLogic live: edges from any thread, deadlines on a real clock.
+
+    ``lag`` holds a deadline back a little so an edge already on its way (stamped before the
+    deadline, delivered after it) is still seen first.
+    """
+
+    def __init__(self, on_press, names=BUTTONS, clock=time.monotonic, settle=0.005, hold_time=1.0,
+                 lag=0.002):
+        self._on_press = on_press
+        self._clock = clock
+        self._lag = lag
+        self._logic = {name: ButtonLogic(name, settle=settle, hold_time=hold_time) for name in names}
+        self._q = queue.Queue()
+        self._thread = None
+
+    def edge(self, t, name, state):
+        self._q.put((t, name, state))
+
+    def start(self, initial=None):
+        """Start the worker; ``initial`` maps buttons to their state now (one held at power-up
+        counts as pressed, so its release isn't taken for a press)."""
+        for name, state in (initial or {}).items():
+            if name in self._logic:
+                self._logic[name] = ButtonLogic(name, self._logic[name].settle, self._logic[name].hold_time,
+                                                state=state)
+        self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
+        self._thread.start()
+
+    def stop(self):
+        self._q.put(None)
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+
+    def _deadline(self):
+        times = [d for d in (logic.deadline() for logic in self._logic.values()) if d is not None]
+        return min(times) if times else None
+
+    def _emit(self, presses):
+        for press in presses:
+            try:
+                self._on_press(press)
+            except Exception:
+                log.exception("handling %r failed", press)
+
+    def _run(self):
+        while True:
+            deadline = self._deadline()
+            timeout = 1.0 if deadline is None else max(0.0, deadline + self._lag - self._clock())
+            try:
+                item = self._q.get(timeout=timeout)
+            except queue.Empty:
+                now = self._clock() - self._lag
+                for logic in self._logic.values():
+                    self._emit(logic.advance(now))
+                continue
+            if item is None:
+                return
+            t, name, state = item
+            logic = self._logic.get(name)
+            if logic is None:
+                continue
+            try:
+                self._emit(logic.feed(t, state))
+            except ValueError as e:
+                log.warning("dropped a bad edge %r: %s", item, e)
+
+
+class SimulatedButtons:
+    """Queues a person's presses and plays them on the pins, one at a time, on a worker thread."""
+
+    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3):
+        self._pins = button_pins
+        self._sleep = sleep
+        self.tap = tap              # how long a quick press holds the button down
+        self.long = long            # and a long one (over the listener's hold_time)
+        self._actions = queue.Queue()
+        for name in button_pins.names:
+            self._drive(name, 0)
+        self._thread = threading.Thread(target=self._run, name="simulated-buttons", daemon=True)
+        self._thread.start()
+
+    def press(self, name, long=False, bounce=()):
+        """Press and release ``name``; ``bounce``: offsets (s) of extra edges after each change,
+        as a real contact makes."""
+        if name not in self._pins.names:
+            raise ValueError("there is no button %r (buttons: %s)" % (name, ", ".join(self._pins.names)))
+        self._actions.put((name, self.long if long else self.tap, tuple(bounce)))
+
+    def idle(self):
+        """Wait until every queued press has been played."""
+        self._actions.join()
+
+    def close(self):
+        self._actions.put(None)
+
+    def _drive(self, name, state):
+        pin = self._pins.pin(name)
+        if self._pins.spec(name).level(state):
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    def _change(self, name, state, bounce):
+        self._drive(name, state)
+        flip = state
+        waited = 0.0
+        for offset in bounce:
+            self._sleep(max(0.0, offset - waited))
+            waited = offset
+            flip = 1 - flip
+            self._drive(name, flip)
+        if flip != state:
+            self._drive(name, state)
+
+    def _run(self):
+        while True:
+            action = self._actions.get()
+            try:
+                if action is None:
+                    return
+                name, hold, bounce = action
+                self._change(name, 1, bounce)
+                self._sleep(hold)
+                self._change(name, 0, bounce)
+            except Exception:
+                log.exception("the simulated buttons failed to play %r", action)
+            finally:
+                self._actions.task_done()
