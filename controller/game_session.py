@@ -191,14 +191,14 @@ class GameSession:
         found = found or self.store.entry_by_key(key)
         if found is None:
             return None
-        same = found.game == self.game_id and found.entry.get("type") == kind
+        same = found.entry.get("type") == kind
         if kind == "action":
             same = same and found.entry.get("action") == _plain(action)
         if not same:
             raise KeyReused("the request key %r was already used for a different request (game #%d, "
                             "version %d: %s); send a new key" % (key, found.game, found.version,
                                                                 found.entry.get("said", "")))
-        return self._outcome(found.version, found.entry, found.event_id, repeat=True)
+        return self._outcome(found.version, found.entry, found.event_id, repeat=True, game_id=found.game)
 
     def _append(self, expected, entry, key):
         try:
@@ -278,7 +278,6 @@ class GameSession:
     def act(self, action, expected_version, key=None):
         """Apply one move a tablet (or the phone) asked for, made on ``expected_version``."""
         with self._lock:
-            self._require()
             key = check_key(key)
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise BadRequest("an action is a JSON object with a \"type\", such as one of the "
@@ -287,6 +286,7 @@ class GameSession:
                 done = self._repeat(key, "action", action)
                 if done is not None:
                     return done
+            self._require()
             self._check_version(expected_version)
             action = _plain(action)
             events = _plain(self._engine.decide(copy.deepcopy(self._state), action, self._rng))
@@ -316,12 +316,12 @@ class GameSession:
 
     def _reverse(self, kind, expected_version, key):
         with self._lock:
-            self._require()
             key = check_key(key)
             if key is not None:
                 done = self._repeat(key, kind)
                 if done is not None:
                     return done
+            self._require()
             self._check_version(expected_version)
             done, undone = stacks(self._entries)
             pool = done if kind == "undo" else undone

@@ -437,7 +437,7 @@ def test_a_game_without_a_winner_cannot_be_finished_only_abandoned(desk):
 
 def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
     desk.games.start("purse", [{"name": "Ann"}, {"name": "=Bob"}])
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1)
+    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1, key="pay-1")
     desk.games.act({"type": "call_it"}, 2)
     desk.messages()
     with pytest.raises(StaleVersion):
@@ -451,6 +451,8 @@ def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
     assert desk.games.finish(3, key="done")["repeat"]
     with pytest.raises(GameNotActive):
         desk.games.act({"type": "call_it"}, 3)
+    late = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1, key="pay-1")
+    assert late["repeat"] and late["game"] == 1 and late["entry"] == 2      # a retry that arrives late
     [kept] = desk.games.history()
     assert kept["winners"] == ["=Bob"] and kept["title"] == "Purse" and kept["players"] == ["Ann", "=Bob"]
     record = desk.games.record(1)
