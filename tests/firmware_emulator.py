@@ -210,6 +210,7 @@ class PtyCable:
         self._fd_lock = threading.Lock()
         self.port = None
         self.tamper = None            # bytes -> bytes, applied to what the device sends
+        self.tamper_in = None         # bytes -> bytes, applied to what the device receives
         self.hung = threading.Event()
         self._unhang = threading.Event()
         self.sent = 0
@@ -262,6 +263,8 @@ class PtyCable:
                 data = os.read(self._master, 64)
             except (BlockingIOError, OSError):
                 return b""
+        if self.tamper_in is not None:
+            data = self.tamper_in(data)
         if self._board.kbd_intr == 3 and b"\x03" in data:
             raise KeyboardInterrupt   # what MicroPython does unless kbd_intr(-1) was called
         return data

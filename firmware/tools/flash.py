@@ -51,14 +51,18 @@ def ask_for_maintenance(port, timeout=1.5):
     from controller.serial import protocol as p
 
     reader = p.FrameReader()
+    asked = False
     with serial.Serial(port, 115200, timeout=0.05) as ser:
         ser.write(p.encode(p.QUERY, p.PROTOCOL))
         deadline = time.monotonic() + timeout
-        hello = False
         while time.monotonic() < deadline:
-            for fields in reader.feed(ser.read(256)):
-                if fields[0] == p.HELLO and not hello:
-                    hello = True
+            try:
+                data = ser.read(256)
+            except serial.SerialException:
+                return asked          # gone as it reset: its answer was lost with the port
+            for fields in reader.feed(data):
+                if fields[0] == p.HELLO and not asked:
+                    asked = True
                     ser.write(p.encode(p.COMMAND, "1", "maint", "1"))
                 elif fields[0] == p.REPLY and fields[1] == "1":
                     return fields[2] == "ok"

@@ -1,0 +1,125 @@
+"""The firmware's glue (firmware/main.py) in the emulator: boot, watchdog, pins, maintenance."""
+
+import importlib.util
+import time
+
+import serial
+
+from controller.serial import protocol as p
+from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, load_firmware, stage
+
+WAIT = 5.0
+
+
+def ask(port, *frames, want="H"):
+    """Send frames as a bare host would and return the first answer of kind ``want``."""
+    with serial.Serial(port, timeout=0.05) as ser:
+        for frame in frames:
+            ser.write(frame)
+        reader = p.FrameReader()
+        end = time.monotonic() + WAIT
+        while time.monotonic() < end:
+            for fields in reader.feed(ser.read(256)):
+                if fields[0] == want:
+                    return fields
+    raise AssertionError("no %s frame within %.0f s" % (want, WAIT))
+
+
+def test_boot_arms_the_watchdog_and_listens_to_the_pins_interrupts():
+    with Emulator() as emu:
+        assert emu.board.watchdog.timeout == emu.modules["main"].WATCHDOG_MS <= 8388
+        pins = emu.modules["pins"]
+        for line, (gp, pull, _) in pins.INPUTS.items():
+            pin = emu.board.pins[gp]
+            assert pin.hard is True and pin.handler is not None, line
+            assert pin.pull == (1 if pull == "up" else 2 if pull == "down" else None)
+        assert emu.board.kbd_intr == -1
+
+
+def test_a_handset_lifted_before_boot_is_reported_off_hook():
+    with Emulator() as emu:
+        emu.set_line("hook", 1)
+        emu.reboot()
+        emu.settle(50)
+        hello = ask(emu.port, p.encode(p.QUERY, 1))
+        assert hello[9].startswith("hook=1")
+        event = ask(emu.port, p.encode(p.QUERY, 1), want="E")
+        assert event[4:6] == ["hook", "off"] and event[2] == "1"
+
+
+def test_outputs_follow_the_pin_maps_polarity():
+    with Emulator() as emu:
+        ask(emu.port, p.encode(p.QUERY, 1), p.encode(p.COMMAND, "1", "ringer", "1"), want="K")
+        emu.settle(1)
+        gp, active_high = emu.modules["pins"].OUTPUTS["ringer"]
+        assert emu.board.levels[gp] == (1 if active_high else 0)
+
+
+def test_the_led_flashes_without_a_host():
+    with Emulator() as emu:
+        seen = set()
+        for _ in range(12):
+            emu.settle(100)
+            seen.add(emu.output("status_led"))
+        assert seen == {True, False}
+
+
+def test_maintenance_reboots_to_the_repl_once():
+    with Emulator() as emu:
+        try:
+            assert ask(emu.port, p.encode(p.COMMAND, "7", "maint", "1"), want="K") == ["K", "7", "ok"]
+        except serial.SerialException:
+            pass                                       # the reset unplugged it before we read the answer
+        end = time.monotonic() + WAIT
+        while emu.stopped != "maintenance" and time.monotonic() < end:
+            time.sleep(0.01)
+        assert emu.stopped == "maintenance"
+        assert emu.board.watchdog is None              # no watchdog while mpremote works
+        assert not (emu.board.folder / "maintenance").exists()
+        emu.reboot()                                   # `mpremote reset`
+        assert emu.stopped is None and len(emu.boots) == 2
+
+
+def test_flash_asks_running_firmware_for_maintenance():
+    spec = importlib.util.spec_from_file_location("flash", TOOLS / "flash.py")
+    flash = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(flash)
+    with Emulator() as emu:
+        assert flash.ask_for_maintenance(emu.port) is True
+        end = time.monotonic() + WAIT
+        while emu.stopped != "maintenance" and time.monotonic() < end:
+            time.sleep(0.01)
+        assert emu.stopped == "maintenance"
+        assert flash.ask_for_maintenance(emu.port, timeout=0.3) is False   # the REPL doesn't answer
+
+
+def test_uptime_runs_on_across_the_tick_wrap(tmp_path):
+    folder = stage(tmp_path)
+    board = Board(folder, Clock())
+    ticks = load_firmware(folder, board)["ticks"]
+    now = [WRAP - 1000]
+    ticks.source = lambda: now[0]
+    uptime = ticks.Uptime()
+    assert ticks.ticks_us() == WRAP - 1000
+    now[0] += 1500
+    assert ticks.ticks_us() == 500
+    assert uptime.now() == 1500
+    assert uptime.at(WRAP - 200) == 800                 # an edge stamped before the wrap
+    assert uptime.at(600) == 1600
+    for _ in range(5):
+        now[0] += WRAP // 3
+        uptime.now()
+    assert uptime.now() == 1500 + 5 * (WRAP // 3)
+    assert ticks.ticks_diff(5, WRAP - 5) == 10 and ticks.ticks_add(WRAP - 1, 2) == 1
+
+
+def test_the_edge_ring_counts_what_it_could_not_keep(tmp_path):
+    folder = stage(tmp_path)
+    edges = load_firmware(folder, Board(folder, Clock()))["edges"]
+    ring = edges.EdgeRing(4)
+    for i in range(5):
+        ring.push(i, i)
+    assert ring.lost == 2
+    assert [ring.pop() for _ in range(4)] == [(0, 0), (1, 1), (2, 2), None]
+    ring.push(9, 1)
+    assert ring.pop() == (9, 1)
