@@ -545,15 +545,15 @@ def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
         if move == 0 and len(in_force) > 1:
             target = in_force.pop()
             entries.append((eid, {"type": "undo", "target": target}))
-            undone.append(target)
-            history.pop()
+            undone.append((target, history.pop()))
             state = fold(game, entries)
             assert state == history[-1]
         elif move == 1 and undone:
-            target = undone.pop()
+            target, before = undone.pop()
             entries.append((eid, {"type": "redo", "target": target}))
             in_force.append(target)
             state = fold(game, entries)
+            assert state == before
             history.append(state)
         else:
             action = _choose(state, data)
