@@ -29,6 +29,11 @@ News, Disaster and Catastrophe points may be entered only after the player's own
 by car, by train on an even total, or a flight): the panel offers them then, until the next
 player throws.
 
+Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
+points printed on a card carry "enter", the fields the panel must ask for. Each throw's event
+carries the facts the table looks for: total, doubles, even, seven, double_sixes, and a
+"reading" in the rules' words.
+
 Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
 
 Where the rules are silent, newsdesk's choices:
@@ -61,6 +66,9 @@ AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE = "automobile", "train", "airplane", "tel
 METHODS = (AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE)
 NEWS, PLANE = "news", "plane"
 MAX_TEXT = 60
+NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
+         TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
+         TELEPHONE: "a total of seven, from a city"}      # shown on the panel's throw buttons
 
 
 def facts(dice):
@@ -408,15 +416,16 @@ def offers(state):
     if phase == "draw":
         return [{"type": "draw", "player": m}]
     me = state["players"][p]
-    out = [{"type": "throw", "player": p, "method": AUTOMOBILE}, {"type": "throw", "player": p, "method": TRAIN}]
+    out = [{"type": "throw", "player": p, "method": AUTOMOBILE, "needs": NEEDS[AUTOMOBILE]},
+           {"type": "throw", "player": p, "method": TRAIN, "needs": NEEDS[TRAIN]}]
     if me["plane"]["chartered"]:
-        out.append({"type": "throw", "player": p, "method": AIRPLANE})
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE]})
     else:
-        out.append({"type": "throw", "player": p, "method": AIRPLANE, "enter": ["at"]})
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"]})
     if me["assignment"]["status"] == "done":
-        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS})
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS, "needs": NEEDS[TELEPHONE]})
     if me["plane"]["chartered"]:
-        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE})
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE, "needs": NEEDS[TELEPHONE]})
     if phase == "moved":
         mover = state["players"][m]
         if mover["assignment"]["status"] == "open":

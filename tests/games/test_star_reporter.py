@@ -329,6 +329,18 @@ def test_points_must_be_a_whole_number_above_zero():
             game.decide(s, {"type": "news", "player": ANN, "points": bad}, Dice())
 
 
+def test_throw_buttons_say_what_the_dice_must_show():
+    """Even totals for trains, doubles for planes, seven for telephoning."""
+    needs = {(o["method"], o.get("purpose")): o["needs"] for o in game.offers(start()) if o["type"] == "throw"}
+    assert needs == {("automobile", None): game.NEEDS["automobile"], ("train", None): "an even total, from a city",
+                     ("airplane", None): "a double, at an airport"}
+    s = drive(start(names=("Ann", "Bob")), ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 2})
+    s = drive(s, BOB)
+    assert {"type": "throw", "player": ANN, "method": "telephone", "purpose": "news",
+            "needs": "a total of seven, from a city"} in game.offers(s)
+
+
 def test_a_whole_game_from_the_first_throw_to_the_star_reporter():
     """Three reporters throw for the start, travel by car, train, plane and telephone, cover News
     and two Disasters, and the Catastrophe ends it."""
@@ -375,7 +387,7 @@ def _random_game(seed, n, disasters, steps):
         choices = game.offers(state)
         if not choices:
             break
-        action = {k: v for k, v in rng.choice(choices).items() if k != "enter"}
+        action = {k: v for k, v in rng.choice(choices).items() if k not in ("enter", "needs")}
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
             if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
                 action["points"] = rng.randint(1, 40)
