@@ -1,0 +1,292 @@
+"""Installs newsdesk on Raspberry Pi OS (Bookworm or later) from this checkout, in one command:
+
+    sudo python3 deploy/install.py            (what `make install` runs)
+    python3 deploy/install.py --dry-run       prints the plan and the service file; changes nothing
+
+It installs the system packages the box needs (lgpio for the pins, i2c-tools, alsa-utils,
+avahi for <hostname>.local), enables I2C (and the I2S amplifier's overlay when the pin map has
+an I2S line), puts the service user in the gpio/i2c/audio/dialout groups, creates the virtual
+environment (with the system's site packages, for the apt-installed lgpio), creates the data
+directory after checking it is on durable storage, installs a systemd service that starts the
+panel at boot and restarts it when it fails, starts it, and prints the panel's address.
+
+Runs with the system's python3 and the standard library only; everything it will do is listed
+as steps before any of it runs.
+"""
+
+import argparse
+import getpass
+import grp
+import os
+import pwd
+import shlex
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TEMPLATE = Path(__file__).resolve().parent / "newsdesk.service.in"
+UNIT_PATH = "/etc/systemd/system/newsdesk.service"
+DEFAULT_DATA = "/var/lib/newsdesk"
+PACKAGES = ("python3-venv", "python3-lgpio", "i2c-tools", "alsa-utils", "avahi-daemon")
+GROUPS = ("gpio", "i2c", "audio", "dialout")
+I2S_OVERLAY = "dtoverlay=max98357a"
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")   # Bookworm on, then older
+MIN_PYTHON = (3, 11)
+
+
+class InstallError(Exception):
+    """The installer can't go on; the message says why and what to do."""
+
+
+class Step:
+    """One thing the installer does: run a command, or write a file (append=True adds a line)."""
+
+    __slots__ = ("what", "argv", "path", "content", "append", "reboot")
+
+    def __init__(self, what, argv=None, path=None, content=None, append=False, reboot=False):
+        self.what = what
+        self.argv = argv
+        self.path = path
+        self.content = content
+        self.append = append
+        self.reboot = reboot    # takes effect only after a reboot
+
+    def __repr__(self):
+        return "<Step %s>" % self.what
+
+
+class Facts:
+    """What the installer found out about this machine (gathered, or handed in by tests)."""
+
+    def __init__(self, **kw):
+        self.repo = Path(kw.get("repo", REPO))
+        self.user = kw["user"]
+        self.user_exists = kw.get("user_exists", True)
+        self.group = kw.get("group", self.user)
+        self.data = Path(kw.get("data", DEFAULT_DATA))
+        self.is_pi = kw.get("is_pi", False)
+        self.model = kw.get("model", "")
+        self.euid = kw.get("euid", 0)
+        self.python = tuple(kw.get("python", sys.version_info[:2]))
+        self.boot_config = kw.get("boot_config")            # path, or None if there is none
+        self.boot_config_text = kw.get("boot_config_text", "")
+        self.groups = tuple(kw.get("groups", GROUPS))       # the ones that exist here
+        self.venv = kw.get("venv", "missing")               # missing | isolated | system-site
+        self.hostname = kw.get("hostname", "raspberrypi")
+        self.addresses = tuple(kw.get("addresses", ()))
+        self.port = kw.get("port", 8080)
+        self.buses = set(kw.get("buses", ()))               # "i2c", "i2s": what the pin map uses
+        self.mountinfo = kw.get("mountinfo")                # None: don't check
+        self.allow_volatile = kw.get("allow_volatile", False)
+
+
+def _controller():
+    """The repo's own modules (standard library only): config defaults, pin map, durability."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from controller import config, durability, pinmap
+    return config, durability, pinmap
+
+
+def gather(args, environ=os.environ):
+    """Look at this machine; nothing is changed."""
+    config, _, pinmap = _controller()
+    user = args.user or environ.get("SUDO_USER") or getpass.getuser()
+    try:
+        group, user_exists = grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name, True
+    except KeyError:
+        group, user_exists = user, False
+    model_file = Path("/proc/device-tree/model")
+    model = model_file.read_bytes().rstrip(b"\0").decode(errors="replace") if model_file.exists() else ""
+    boot = next((p for p in BOOT_CONFIGS if Path(p).is_file()), None)
+    venv_cfg = REPO / ".venv" / "pyvenv.cfg"
+    venv = "missing"
+    if venv_cfg.is_file():
+        venv = "system-site" if "include-system-site-packages = true" in venv_cfg.read_text() else "isolated"
+    try:
+        addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        addresses = []
+    data = Path(os.path.abspath(args.data or DEFAULT_DATA))
+    pm = pinmap.load_pinmap()
+    try:
+        port = config.load_config(data, environ={})["port"]
+    except (config.ConfigError, OSError):
+        port = config.DEFAULTS["port"]
+    mountinfo = Path("/proc/self/mountinfo")
+    return Facts(
+        repo=REPO, user=user, user_exists=user_exists, group=group, data=data, is_pi="Raspberry Pi" in model, model=model,
+        euid=os.geteuid(), python=sys.version_info[:2], boot_config=boot,
+        boot_config_text=Path(boot).read_text() if boot else "",
+        groups=[g for g in GROUPS if _group_exists(g)] if "Raspberry Pi" in model else GROUPS, venv=venv,
+        hostname=socket.gethostname(), addresses=addresses, port=port,
+        buses={spec.kind for spec in pm.lines() if spec.kind in ("i2c", "i2s")},
+        mountinfo=mountinfo.read_text() if mountinfo.exists() else None,
+        allow_volatile=args.allow_volatile)
+
+
+def _group_exists(name):
+    try:
+        grp.getgrnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+def render_unit(facts, template=None):
+    text = (template if template is not None else TEMPLATE.read_text(encoding="utf-8"))
+    # the template's own header is about the template; the installed copy says where it came from
+    text = "# Installed by deploy/install.py from deploy/newsdesk.service.in: change that and run it again.\n" \
+        + text[text.index("[Unit]"):]
+    values = {"@REPO@": str(facts.repo), "@USER@": facts.user, "@GROUP@": facts.group,
+              "@GROUPS@": " ".join(facts.groups), "@DATA@": str(facts.data)}
+    for key, value in values.items():
+        if key != "@GROUPS@" and any(c.isspace() for c in value):
+            raise InstallError("%s %r has a space in it; systemd would split it: choose another" % (key.strip("@").lower(), value))
+        text = text.replace(key, value)
+    return text
+
+
+def as_user(facts, argv):
+    return ["runuser", "-u", facts.user, "--"] + argv
+
+
+def check(facts, dry_run):
+    """Refusals before anything is changed. Returns notes to print."""
+    notes = []
+    if facts.python < MIN_PYTHON:
+        raise InstallError("newsdesk needs Python %d.%d or later; this is %d.%d. Use Raspberry Pi OS "
+                           "Bookworm or later" % (MIN_PYTHON + facts.python))
+    if not facts.is_pi:
+        if not dry_run:
+            raise InstallError("this is not a Raspberry Pi (no 'Raspberry Pi' in /proc/device-tree/model); "
+                               "on a laptop use make run")
+        notes.append("this is not a Raspberry Pi: the plan below is what a Pi would get")
+    elif facts.model:
+        notes.append("on %s" % facts.model)
+    if facts.euid != 0 and not dry_run:
+        raise InstallError("run it as root: sudo python3 deploy/install.py (make install does)")
+    for problem in _user_problems(facts):
+        if not dry_run:
+            raise InstallError(problem)
+        notes.append(problem)
+    if facts.mountinfo is not None:
+        _, durability, _ = _controller()
+        try:
+            durability.check_data_dir(facts.data, facts.mountinfo, allow_volatile=facts.allow_volatile)
+        except durability.DataDirNotDurable as e:
+            raise InstallError(str(e)) from None
+    if facts.boot_config is None and facts.buses:
+        notes.append("no config.txt in /boot/firmware or /boot: I2C and the I2S overlay can't be enabled")
+    return notes
+
+
+def _user_problems(facts):
+    if facts.user == "root":
+        yield ("the panel shouldn't run as root: name its user with --user pi (or run make install "
+               "as that user; it asks for sudo)")
+    elif not facts.user_exists:
+        yield "there is no user %r here: name the one the panel runs as with --user" % facts.user
+
+
+def plan(facts):
+    steps = [
+        Step("update the package lists", ["apt-get", "update"]),
+        Step("install the system packages", ["apt-get", "install", "-y", "--no-install-recommends"] + list(PACKAGES)),
+    ]
+    if "i2c" in facts.buses:
+        steps.append(Step("enable I2C (the display)", ["raspi-config", "nonint", "do_i2c", "0"]))
+    if "i2s" in facts.buses and facts.boot_config and I2S_OVERLAY not in facts.boot_config_text.split():
+        steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config,
+                          content="%s\n" % I2S_OVERLAY, append=True, reboot=True))
+    if facts.groups:
+        steps.append(Step("let %s use the pins, I2C, audio and serial" % facts.user,
+                          ["usermod", "-aG", ",".join(facts.groups), facts.user]))
+    venv = str(facts.repo / ".venv")
+    if facts.venv == "missing":
+        steps.append(Step("create the virtual environment", as_user(facts, ["python3", "-m", "venv", "--system-site-packages", venv])))
+    elif facts.venv == "isolated":
+        steps.append(Step("let the virtual environment see the system's lgpio",
+                          as_user(facts, ["python3", "-m", "venv", "--system-site-packages", "--upgrade", venv])))
+    pip = str(facts.repo / ".venv" / "bin" / "pip")
+    steps += [
+        Step("install newsdesk's pinned requirements", as_user(facts, [pip, "install", "--quiet", "-r", str(facts.repo / "requirements.txt")])),
+        Step("install newsdesk itself", as_user(facts, [pip, "install", "--quiet", "--no-deps", "-e", str(facts.repo)])),
+        Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),
+        Step("install the service", path=UNIT_PATH, content=render_unit(facts)),
+        Step("reload systemd", ["systemctl", "daemon-reload"]),
+        Step("start the panel at every boot", ["systemctl", "enable", "newsdesk.service"]),
+        Step("start (or restart) it now", ["systemctl", "restart", "newsdesk.service"]),
+    ]
+    return steps
+
+
+def addresses(facts):
+    urls = ["http://%s.local:%d/" % (facts.hostname, facts.port)]
+    urls += ["http://%s:%d/" % ("[%s]" % a if ":" in a else a, facts.port) for a in facts.addresses]
+    return urls
+
+
+def _write(step):
+    mode = "a" if step.append else "w"
+    with open(step.path, mode, encoding="utf-8") as f:
+        f.write(step.content)
+    if not step.append:
+        os.chmod(step.path, 0o644)
+
+
+def execute(steps, dry_run, out, run=subprocess.run, write=_write):
+    for n, step in enumerate(steps, 1):
+        print("[%d/%d] %s" % (n, len(steps), step.what), file=out)
+        if step.argv:
+            print("      %s %s" % ("would run:" if dry_run else "$", shlex.join(step.argv)), file=out)
+            if not dry_run:
+                run(step.argv, check=True)
+        else:
+            print("      %s %s %s" % ("would" if dry_run else "", "append to" if step.append else "write",
+                                      step.path), file=out)
+            if dry_run and step.path != UNIT_PATH:
+                print("        " + step.content.rstrip("\n").replace("\n", "\n        "), file=out)
+            if not dry_run:
+                write(step)
+
+
+def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write):
+    parser = argparse.ArgumentParser(prog="deploy/install.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--dry-run", action="store_true", help="print the plan and the service file; change nothing")
+    parser.add_argument("--user", help="who the panel runs as (default: the user who ran sudo)")
+    parser.add_argument("--data", help="the data directory (default %s); it must be on durable storage" % DEFAULT_DATA)
+    parser.add_argument("--allow-volatile", action="store_true",
+                        help="install even if the data directory is on RAM or an overlay (its data is lost at reboot)")
+    args = parser.parse_args(argv)
+    try:
+        facts = facts or gather(args)
+        for note in check(facts, args.dry_run):
+            print("note: %s" % note, file=out)
+        steps = plan(facts)
+        if args.dry_run:
+            print("newsdesk install plan (dry run: nothing is changed)", file=out)
+        execute(steps, args.dry_run, out, run=run, write=write)
+    except InstallError as e:
+        print("install: %s" % e, file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as e:
+        print("install: %s failed (exit %s); nothing after it was done. Fix that and run the "
+              "installer again: every step is safe to repeat" % (shlex.join(e.cmd), e.returncode), file=sys.stderr)
+        return 1
+    if args.dry_run:
+        print("\n# %s would hold:" % UNIT_PATH, file=out)
+        print(render_unit(facts), end="", file=out)
+    print("\nThe panel %s at:" % ("would be" if args.dry_run else "is"), file=out)
+    for url in addresses(facts):
+        print("  " + url, file=out)
+    if any(s.reboot for s in steps):
+        print("Reboot once for the I2S amplifier (sudo reboot); the panel starts by itself.", file=out)
+    print("Check the wiring with: %s/.venv/bin/newsdesk --data %s doctor" % (facts.repo, facts.data), file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""deploy/install.py, tried without a Pi: the plan, the service file (checked by systemd itself
+where systemd-analyze is present), the dry run, and the refusals."""
+
+import configparser
+import importlib.util
+import io
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("newsdesk_install", REPO / "deploy" / "install.py")
+install = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(install)
+
+EXT4 = "27 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
+OVERLAY = ("30 1 0:30 / / rw - overlay overlayroot rw,lowerdir=/media/root-ro,upperdir=/media/root-rw/overlay,"
+           "workdir=/media/root-rw/overlay-workdir\n32 30 0:31 / /media/root-rw rw - tmpfs tmpfs-root rw\n")
+
+
+def pi(**over):
+    facts = dict(repo="/home/pi/newsdesk", user="pi", group="pi", data="/var/lib/newsdesk", is_pi=True,
+                 model="Raspberry Pi 4 Model B Rev 1.5", euid=0, python=(3, 11),
+                 boot_config="/boot/firmware/config.txt", boot_config_text="dtparam=audio=on\n",
+                 groups=("gpio", "i2c", "audio", "dialout"), venv="missing", hostname="newsdesk",
+                 addresses=("192.0.2.10",), port=8080, buses={"i2c", "i2s"}, mountinfo=EXT4)
+    facts.update(over)
+    return install.Facts(**facts)
+
+
+def commands(steps):
+    return [" ".join(s.argv) for s in steps if s.argv]
+
+
+def test_the_plan_on_a_pi():
+    steps = install.plan(pi())
+    cmds = commands(steps)
+    assert cmds[0] == "apt-get update"
+    assert cmds[1].startswith("apt-get install -y") and "python3-lgpio" in cmds[1] and "avahi-daemon" in cmds[1]
+    assert "raspi-config nonint do_i2c 0" in cmds
+    assert "usermod -aG gpio,i2c,audio,dialout pi" in cmds
+    assert "runuser -u pi -- python3 -m venv --system-site-packages /home/pi/newsdesk/.venv" in cmds
+    assert any(c.endswith("pip install --quiet -r /home/pi/newsdesk/requirements.txt") for c in cmds)
+    assert "install -d -o pi -g pi -m 750 /var/lib/newsdesk" in cmds
+    assert cmds[-3:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
+                         "systemctl restart newsdesk.service"]
+    (overlay,) = [s for s in steps if s.path == "/boot/firmware/config.txt"]
+    assert overlay.append and overlay.content == "dtoverlay=max98357a\n" and overlay.reboot
+    (unit,) = [s for s in steps if s.path == install.UNIT_PATH]
+    assert not unit.append and "[Service]" in unit.content
+    # the unit is written before systemd is told to load it
+    assert steps.index(unit) < [i for i, s in enumerate(steps) if s.argv == ["systemctl", "daemon-reload"]][0]
+
+
+def test_steps_already_done_are_left_out():
+    steps = install.plan(pi(boot_config_text="dtparam=audio=on\ndtoverlay=max98357a\n", venv="system-site",
+                            buses={"i2c"}))
+    assert not [s for s in steps if s.path and s.path.endswith("config.txt")]
+    assert not [c for c in commands(steps) if "-m venv" in c]
+    isolated = commands(install.plan(pi(venv="isolated")))
+    assert any("venv --system-site-packages --upgrade" in c for c in isolated)
+    no_display = commands(install.plan(pi(buses=set())))
+    assert not [c for c in no_display if "do_i2c" in c]
+
+
+def test_the_unit_file():
+    unit = install.render_unit(pi())
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str
+    parser.read_string(unit)
+    service = parser["Service"]
+    assert service["ExecStart"] == "/home/pi/newsdesk/.venv/bin/newsdesk --data /var/lib/newsdesk serve"
+    assert service["User"] == "pi" and service["WorkingDirectory"] == "/home/pi/newsdesk"
+    assert service["Restart"] == "on-failure" and service["RestartPreventExitStatus"] == "2"
+    assert service["SupplementaryGroups"] == "gpio i2c audio dialout"
+    assert parser["Install"]["WantedBy"] == "multi-user.target"
+    assert "network-online.target" in parser["Unit"]["Wants"]
+    assert "@" not in unit.replace("@NAMES@", "")          # every placeholder was filled
+    assert unit.startswith("# Installed by deploy/install.py")
+
+
+def test_a_path_with_a_space_is_refused():
+    with pytest.raises(install.InstallError, match="space"):
+        install.render_unit(pi(data="/srv/news desk"))
+
+
+@pytest.mark.skipif(not shutil.which("systemd-analyze"), reason="systemd-analyze is not installed")
+def test_systemd_accepts_the_unit(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    exe = repo / ".venv" / "bin" / "newsdesk"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    me = __import__("pwd").getpwuid(os.getuid()).pw_name
+    path = tmp_path / "newsdesk.service"
+    path.write_text(install.render_unit(pi(repo=repo, user=me, group=me, groups=(), data=tmp_path / "data")))
+    done = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True, timeout=60)
+    complaints = [line for line in (done.stdout + done.stderr).splitlines() if path.name in line]
+    assert done.returncode == 0 and not complaints, done.stdout + done.stderr
+    # and it would have said so about a broken one
+    path.write_text(install.render_unit(pi(repo=tmp_path / "nowhere", user=me, group=me, groups=())))
+    assert subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True,
+                          timeout=60).returncode != 0
+
+
+def test_a_dry_run_prints_the_plan_and_the_unit_and_changes_nothing():
+    out = io.StringIO()
+    ran, wrote = [], []
+    status = install.main(["--dry-run"], facts=pi(), out=out, run=lambda *a, **k: ran.append(a),
+                          write=wrote.append)
+    text = out.getvalue()
+    assert status == 0 and ran == [] and wrote == []
+    assert "would run: apt-get update" in text and "would append to /boot/firmware/config.txt" in text
+    assert "# /etc/systemd/system/newsdesk.service would hold:" in text and "ExecStart=" in text
+    assert "http://newsdesk.local:8080/" in text and "http://192.0.2.10:8080/" in text
+    assert "Reboot once for the I2S amplifier" in text
+
+
+def test_a_real_run_does_every_step_in_order():
+    out = io.StringIO()
+    ran, wrote = [], []
+    status = install.main([], facts=pi(), out=out, run=lambda argv, check: ran.append(argv), write=wrote.append)
+    assert status == 0
+    assert [" ".join(a) for a in ran] == commands(install.plan(pi()))
+    assert [s.path for s in wrote] == ["/boot/firmware/config.txt", install.UNIT_PATH]
+    assert "The panel is at:" in out.getvalue()
+
+
+def test_a_failing_step_stops_the_rest(capsys):
+    def run(argv, check):
+        if argv[0] == "raspi-config":
+            raise subprocess.CalledProcessError(1, argv)
+    wrote = []
+    assert install.main([], facts=pi(), out=io.StringIO(), run=run, write=wrote.append) == 1
+    assert wrote == [] and "raspi-config nonint do_i2c 0 failed (exit 1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("over, words", [
+    ({"euid": 1000}, "run it as root"),
+    ({"is_pi": False, "model": ""}, "not a Raspberry Pi"),
+    ({"python": (3, 9)}, "needs Python 3.11"),
+    ({"user": "root"}, "shouldn't run as root"),
+    ({"user_exists": False}, "there is no user 'pi'"),
+    ({"mountinfo": OVERLAY}, "overlayroot"),
+])
+def test_refusals_before_anything_is_changed(over, words, capsys):
+    ran = []
+    assert install.main([], facts=pi(**over), out=io.StringIO(), run=lambda *a, **k: ran.append(a)) == 2
+    assert ran == [] and words in capsys.readouterr().err
+
+
+def test_a_volatile_data_directory_can_be_allowed():
+    assert install.main([], facts=pi(mountinfo=OVERLAY, allow_volatile=True), out=io.StringIO(),
+                        run=lambda *a, **k: None, write=lambda step: None) == 0
+
+
+def test_the_dry_run_works_here_as_a_script():
+    """The command the docs give, on this (non-Pi) machine: exit 0, a plan, a unit, an address."""
+    done = subprocess.run([sys.executable, str(REPO / "deploy" / "install.py"), "--dry-run", "--user", "pi",
+                           "--data", "/srv/newsdesk"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "[Unit]" in done.stdout and "ExecStart=%s/.venv/bin/newsdesk --data /srv/newsdesk serve" % REPO in done.stdout
+    assert ".local:" in done.stdout and "would run: systemctl enable newsdesk.service" in done.stdout
