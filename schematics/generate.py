@@ -85,8 +85,14 @@ def pin_tables(all_circuits):
                 _wire_to(circuit, spec).replace("|", "\\|"), spec.what.replace("|", "\\|")))
         rails = ", ".join("%s pin %s" % (rail, circuit.header.power[rail])
                           for rail in circuit.rails if rail in circuit.header.power)
+        report = erc.check(circuit)
+        limits = circuit.limits
         out += ["", "Supplies and ground on the %s: %s (any pin of the same name will do)." % (
-            BOARD_NAMES[board], rails), ""]
+            BOARD_NAMES[board], rails), "",
+            "Output currents (at most, from each resistor and the lowest forward voltage): %s; "
+            "%.1f mA together, within the %s mA a pin may give and the %s mA all may give together."
+            % (", ".join("%s %.1f mA" % kv for kv in report.currents.items()), report.total_ma,
+               limits["pin_ma"], limits["total_ma"]), ""]
     out.append(END)
     return "\n".join(out)
 
