@@ -1,0 +1,305 @@
+"""The phone's window: an SSD1306-class OLED through luma.oled, showing the editor's verdict, the
+dice or the stopwatch (running to hundredths).
+
+* ``render(view, size, now)`` draws a view into a 1-bit PIL image (pure, apart from Pillow);
+* ``Window`` puts it on a luma device: ``ssd1306`` on the Pi's I2C bus per the pin map's
+  [pi.display], luma's ``dummy`` device in simulation and tests (it keeps the last frame);
+* ``WindowDriver`` follows the bus on one thread: each verdict, roll or stopwatch event becomes
+  the view, and a running stopwatch is redrawn ``fps`` times a second.
+
+luma.oled is optional: without it (or without a display on the bus, in "auto") the box runs with
+no window, and says so once in the log.
+"""
+
+import logging
+import threading
+import time
+
+from PIL import Image, ImageDraw, ImageFont
+
+from ..errors import NewsdeskError
+from ..oracles.stopwatch import centiseconds, shown
+from .segments import SEGMENTS
+
+log = logging.getLogger("newsdesk.hw")
+
+SIZE = (128, 64)
+DISPLAYS = ("auto", "ssd1306", "dummy", "none")
+
+
+class DisplayError(NewsdeskError, OSError):
+    """The window display could not be opened (names the bus and address)."""
+
+
+# ---------------------------------------------------------------- drawing
+
+def _font(size):
+    try:
+        return ImageFont.load_default(size=size)
+    except (TypeError, ImportError, OSError):      # a Pillow without FreeType: the bitmap font
+        return ImageFont.load_default()
+
+
+def _fit_text(draw, text, box_w, box_h, largest=30, smallest=8):
+    """The largest default font size (down to ``smallest``) at which ``text`` fits the box."""
+    for size in range(largest, smallest - 1, -1):
+        font = _font(size)
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        if right - left <= box_w and bottom - top <= box_h:
+            return font
+    return _font(smallest)
+
+
+def _centred(draw, text, font, cx, cy):
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+    draw.text((cx - (left + right) / 2, cy - (top + bottom) / 2), text, font=font, fill=1)
+
+
+def segment_boxes(x, y, w, h, t):
+    """Rectangles (x0, y0, x1, y1) of segments a to g of a digit cell."""
+    mid = y + h // 2
+    return {"a": (x + t, y, x + w - t - 1, y + t - 1),
+            "b": (x + w - t, y + t, x + w - 1, mid - 1),
+            "c": (x + w - t, mid + 1, x + w - 1, y + h - t - 1),
+            "d": (x + t, y + h - t, x + w - t - 1, y + h - 1),
+            "e": (x, mid + 1, x + t - 1, y + h - t - 1),
+            "f": (x, y + t, x + t - 1, mid - 1),
+            "g": (x + t, mid - t // 2, x + w - t - 1, mid - t // 2 + t - 1)}
+
+
+def segment_layout(text, size=SIZE, top=4, height=40):
+    """Where each character of a seven-segment ``text`` ("1:02.34") goes, right-aligned:
+    a list of (char, x, y, w, h, t). Digits are cells; "." and ":" are narrow marks."""
+    width, _ = size
+    cell_w, gap, thick = 18, 4, 4
+    mark_w = 6
+    widths = [mark_w if c in ".:" else cell_w for c in text]
+    total = sum(widths) + gap * (len(text) - 1)
+    if total > width - 4:
+        scale = (width - 4) / total
+        cell_w, gap, thick, mark_w = int(cell_w * scale), max(1, int(gap * scale)), max(2, int(thick * scale)), max(3, int(mark_w * scale))
+        widths = [mark_w if c in ".:" else cell_w for c in text]
+        total = sum(widths) + gap * (len(text) - 1)
+    x = width - 2 - total
+    out = []
+    for c, w in zip(text, widths):
+        out.append((c, x, top, w, height, thick))
+        x += w + gap
+    return out
+
+
+def draw_segments(draw, text, size=SIZE, top=4, height=40):
+    for c, x, y, w, h, t in segment_layout(text, size, top, height):
+        if c == ".":
+            draw.rectangle((x + 1, y + h - t, x + t, y + h - 1), fill=1)
+        elif c == ":":
+            draw.rectangle((x + 1, y + h // 3 - t // 2, x + t, y + h // 3 + t // 2), fill=1)
+            draw.rectangle((x + 1, y + 2 * h // 3 - t // 2, x + t, y + 2 * h // 3 + t // 2), fill=1)
+        else:
+            for s in SEGMENTS[c]:
+                draw.rectangle(segment_boxes(x, y, w, h, t)[s], fill=1)
+
+
+PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+        5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)], 6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)]}
+
+
+def die_layout(count, size=SIZE, side=36, top=2):
+    """(x, y, side) of each die face, centred in a row."""
+    width, _ = size
+    gap = 8
+    side = min(side, (width - gap * (count + 1)) // count)
+    x = (width - (count * side + (count - 1) * gap)) // 2
+    return [(x + i * (side + gap), top, side) for i in range(count)]
+
+
+def pip_centres(face, x, y, side):
+    step = side / 4
+    return [(round(x + step * (1 + col)), round(y + step * (1 + row))) for col, row in PIPS[face]]
+
+
+def _draw_die(draw, face, x, y, side):
+    draw.rounded_rectangle((x, y, x + side - 1, y + side - 1), radius=5, outline=1, width=2)
+    r = max(2, side // 12)
+    for cx, cy in pip_centres(face, x, y, side):
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=1)
+
+
+def render(view, size=SIZE, now=None):
+    """A 1-bit image of ``view`` (a dict with "kind"); ``now`` reads a running stopwatch."""
+    image = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(image)
+    width, height = size
+    kind = view.get("kind", "idle")
+    small = _font(11)
+    if kind == "verdict":
+        font = _fit_text(draw, view["signal"], width - 6, 36)
+        _centred(draw, view["signal"], font, width / 2, 24)
+        digit = view.get("digit")
+        if digit is not None:
+            _centred(draw, "dialed %s" % digit, small, width / 2, height - 8)
+    elif kind == "dice":
+        faces = view["faces"]
+        if view.get("sides", 0) <= 6 and len(faces) <= 3:
+            for face, (x, y, side) in zip(faces, die_layout(len(faces), size)):
+                _draw_die(draw, face, x, y, side)
+        else:
+            text = "  ".join(str(f) for f in faces)
+            _centred(draw, text, _fit_text(draw, text, width - 6, 34), width / 2, 20)
+        flags = view.get("flags", {})
+        words = [w for key, w in (("double_sixes", "DOUBLE SIXES"), ("doubles", "DOUBLES"), ("seven", "SEVEN"))
+                 if flags.get(key)]
+        if "DOUBLE SIXES" in words:
+            words.remove("DOUBLES")
+        line = ("= %d" % view["total"]) if len(faces) > 1 else view.get("dice", "")
+        _centred(draw, "  ".join([line] + words), small, width / 2, height - 8)
+    elif kind == "stopwatch":
+        if view.get("running"):
+            reading = max(0.0, (now if now is not None else view["t0"]) - view["t0"])
+            text = shown(centiseconds(reading))
+        else:
+            text = view.get("shown") or "0.00"
+        draw_segments(draw, text, size)
+        digit = view.get("digit")
+        if not view.get("running") and digit is not None:
+            c, x, y, w, h, t = segment_layout(text, size)[-1]
+            draw.rectangle((x, y + h + 3, x + w - 1, y + h + 4), fill=1)     # underline the roll
+            _centred(draw, "roll %d" % digit, small, 30, height - 8)
+        elif view.get("running"):
+            _centred(draw, "running", small, 30, height - 8)
+    elif kind == "d10":
+        draw_segments(draw, str(view["digit"]), size)
+        _centred(draw, "d10", small, 30, height - 8)
+    elif kind == "dice_set":
+        _centred(draw, view["dice"], _fit_text(draw, view["dice"], width - 6, 34), width / 2, 24)
+        _centred(draw, "dice set", small, width / 2, height - 8)
+    else:
+        _centred(draw, "NEWSDESK", _fit_text(draw, "NEWSDESK", width - 10, 24), width / 2, 26)
+    return image
+
+
+def view_for(message):
+    """The view a bus message puts in the window, or None for messages the window ignores."""
+    kind = message.get("type")
+    data = message.get("data") or {}
+    if kind == "editor.verdict":
+        return {"kind": "verdict", "signal": data["signal"], "digit": data.get("digit")}
+    if kind == "dice.roll":
+        return {"kind": "dice", "faces": data["faces"], "total": data["total"], "sides": data["sides"],
+                "dice": data["dice"], "flags": data.get("flags", {})}
+    if kind == "dice.set":
+        return {"kind": "dice_set", "dice": data["dice"]}
+    if kind == "stopwatch.started":
+        return {"kind": "stopwatch", "running": True, "t0": data["t"]}
+    if kind == "stopwatch.roll":
+        if data.get("mode") == "d10":
+            return {"kind": "d10", "digit": data["digit"]}
+        return {"kind": "stopwatch", "running": False, "shown": data["shown"], "digit": data["digit"]}
+    if kind == "stopwatch.reset":
+        return {"kind": "stopwatch", "running": False, "shown": "0.00", "digit": None}
+    return None
+
+
+# ---------------------------------------------------------------- the device
+
+def open_device(setting, spec=None, simulated=False):
+    """A luma device for the ``display`` setting, or None for no window.
+
+    auto: the dummy device with simulated pins; on real pins an SSD1306 at the pin map's bus and
+    address, or no window (logged) when luma.oled is missing or nothing answers there.
+    """
+    if setting not in DISPLAYS:
+        raise ValueError("display must be one of %s, got %r" % (", ".join(DISPLAYS), setting))
+    if setting == "none":
+        return None
+    try:
+        from luma.core.device import dummy
+    except ImportError:
+        if setting == "auto":
+            log.warning("window display: off (luma.oled is not installed; pip install luma.oled)")
+            return None
+        raise DisplayError("display=%s needs luma.oled (pip install luma.oled)" % setting) from None
+    if setting == "dummy" or (setting == "auto" and simulated):
+        return dummy(width=SIZE[0], height=SIZE[1], mode="1")
+    where = "I2C bus %s address 0x%02X" % (getattr(spec, "bus", "?"), getattr(spec, "address", 0))
+    try:
+        from luma.core.interface.serial import i2c
+        from luma.oled.device import ssd1306
+        return ssd1306(i2c(port=spec.bus, address=spec.address), width=SIZE[0], height=SIZE[1])
+    except Exception as e:       # luma raises its own errors, OSError and friends for a missing device
+        if setting == "auto":
+            log.warning("window display: off (no SSD1306 on %s: %s)", where, e)
+            return None
+        raise DisplayError("can't open the SSD1306 window display on %s: %s" % (where, e)) from None
+
+
+class Window:
+    """Shows views on a luma device and keeps the last frame (for the panel's picture of it)."""
+
+    def __init__(self, device):
+        self.device = device
+        self._lock = threading.Lock()
+        self._last = None
+        self.frames = 0
+
+    def show(self, view, now=None):
+        image = render(view, self.device.size, now)
+        with self._lock:
+            self.device.display(image.convert(self.device.mode))
+            self._last = image
+            self.frames += 1
+        return image
+
+    def image(self):
+        with self._lock:
+            return None if self._last is None else self._last.copy()
+
+    def close(self):
+        with self._lock:
+            try:
+                self.device.cleanup()
+            except Exception:
+                log.exception("closing the window display failed")
+
+
+class WindowDriver:
+    """Follows the bus on one thread and keeps the window showing the latest oracle."""
+
+    def __init__(self, window, bus, clock=time.monotonic, fps=20.0, poll=0.25):
+        self.window = window
+        self._clock = clock
+        self._period = 1.0 / fps
+        self._poll = poll
+        self._stop = threading.Event()
+        self._sub = bus.subscribe(maxsize=64)
+        self.view = {"kind": "idle"}
+        self._thread = threading.Thread(target=self._run, name="window", daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        try:
+            self.window.show(self.view)
+            while not self._stop.is_set():
+                running = self.view.get("running")
+                message = self._sub.get(timeout=self._period if running else self._poll)
+                if message is not None:
+                    try:
+                        view = view_for(message)
+                    except (KeyError, TypeError):
+                        log.warning("the window can't show %r", message.get("type"))
+                        view = None
+                    if view is None:
+                        if not running:
+                            continue
+                    else:
+                        self.view = view
+                elif not running:
+                    continue
+                self.window.show(self.view, self._clock())
+        except Exception:
+            log.exception("the window display stopped")
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self._sub.close()

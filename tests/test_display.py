@@ -1,0 +1,240 @@
+"""The phone's window on luma's dummy device: each view rendered and read back from the pixels
+(pips counted, seven-segment digits decoded); the driver following the bus; the optional TM1637
+decoded from its pins."""
+
+import logging
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
+from luma.core.device import dummy
+
+from controller.bus import Bus
+from controller.hw.display import (PIPS, SIZE, DisplayError, Window, WindowDriver, die_layout, open_device,
+                                   pip_centres, render, segment_boxes, segment_layout, view_for)
+from controller.hw.segments import ADDRESS, DISPLAY_ON, DOT, SEGMENTS, TM1637, WRITE_AUTO, encode, stopwatch_digits
+from controller.oracles.editor import SIGNALS
+from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
+from conftest import FakeClock, wait_for
+
+ALL_PIPS = sorted({pos for face in PIPS.values() for pos in face})
+
+
+def lit(image, xy):
+    return bool(image.getpixel(xy))
+
+
+def read_segments(image, text_len_hint):
+    """Read the seven-segment text drawn by draw_segments, trying the layouts of the lengths the
+    window uses, and return the one whose marks are all where they should be."""
+    for template in ("0.00", "00.00", "0:00.00", "00:00.00", "0"):
+        layout = segment_layout(template)
+        chars = []
+        for c, x, y, w, h, t in layout:
+            if c in ".:":
+                chars.append(c if lit(image, (x + 1 + t // 2, y + h - 1 - t // 2 if c == "." else y + h // 3)) else "?")
+                continue
+            on = "".join(s for s, box in segment_boxes(x, y, w, h, t).items()
+                         if lit(image, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)))
+            match = [d for d, segs in SEGMENTS.items() if sorted(segs) == sorted(on) and d != " "]
+            chars.append(match[0] if match else "?")
+        text = "".join(chars)
+        if "?" not in text and len(text) == len(template):
+            # nothing may be lit left of the layout (a longer reading would be)
+            left = layout[0][1]
+            if not any(lit(image, (x, y)) for x in range(0, left - 1) for y in range(4, 44)):
+                return text
+    return None
+
+
+@pytest.mark.parametrize("signal", list(SIGNALS))
+def test_each_verdict_fits_the_window(signal):
+    image = render({"kind": "verdict", "signal": signal, "digit": 7})
+    left, top, right, bottom = image.getbbox()
+    assert left >= 1 and right <= SIZE[0] - 1 and top >= 1 and bottom <= SIZE[1] - 1
+    assert image.size == SIZE and image.mode == "1"
+
+
+def test_different_verdicts_look_different():
+    frames = {render({"kind": "verdict", "signal": s}).tobytes() for s in SIGNALS}
+    assert len(frames) == len(SIGNALS)
+
+
+@pytest.mark.parametrize("faces", [(1, 2), (3, 4), (5, 6), (6, 6), (2, 5, 1), (4,)])
+def test_dice_pips_read_back(faces):
+    image = render({"kind": "dice", "faces": list(faces), "total": sum(faces), "sides": 6, "dice": "%dd6" % len(faces),
+                    "flags": {}})
+    for face, (x, y, side) in zip(faces, die_layout(len(faces))):
+        shown_pips = sum(lit(image, c) for c in pip_centres_all(x, y, side))
+        assert shown_pips == face
+        assert set(pip_centres(face, x, y, side)) <= {c for c in pip_centres_all(x, y, side) if lit(image, c)}
+
+
+def pip_centres_all(x, y, side):
+    step = side / 4
+    return [(round(x + step * (1 + col)), round(y + step * (1 + row))) for col, row in ALL_PIPS]
+
+
+def test_flags_are_spelled_out_under_the_dice():
+    plain = render({"kind": "dice", "faces": [6, 5], "total": 11, "sides": 6, "flags": {}})
+    sixes = render({"kind": "dice", "faces": [6, 5], "total": 11, "sides": 6,
+                    "flags": {"doubles": True, "double_sixes": True}})
+    # the dice are drawn the same; only the line below them differs, and it is wider
+    assert plain.crop((0, 0, 128, 40)).tobytes() == sixes.crop((0, 0, 128, 40)).tobytes()
+    assert sixes.crop((0, 48, 128, 64)).getbbox()[2] - sixes.crop((0, 48, 128, 64)).getbbox()[0] > \
+        plain.crop((0, 48, 128, 64)).getbbox()[2] - plain.crop((0, 48, 128, 64)).getbbox()[0]
+
+
+def test_the_running_stopwatch_reads_to_hundredths():
+    view = {"kind": "stopwatch", "running": True, "t0": 100.0}
+    assert read_segments(render(view, now=100.0), 4) == "0.00"
+    assert read_segments(render(view, now=112.349), 5) == "12.34"
+    assert read_segments(render(view, now=162.07), 7) == "1:02.07"
+
+
+def test_the_stopped_stopwatch_underlines_the_roll():
+    image = render({"kind": "stopwatch", "running": False, "shown": "3.58", "digit": 8})
+    assert read_segments(image, 4) == "3.58"
+    c, x, y, w, h, t = segment_layout("3.58")[-1]
+    assert all(lit(image, (xx, y + h + 3)) for xx in range(x, x + w))
+
+
+def test_d10_and_other_views():
+    assert read_segments(render({"kind": "d10", "digit": 7}), 1) == "7"
+    assert render({"kind": "dice_set", "dice": "1d10"}).getbbox() is not None
+    assert render({"kind": "idle"}).getbbox() is not None
+
+
+def test_view_for_bus_messages():
+    assert view_for({"type": "editor.verdict", "data": {"signal": "OK", "digit": 3}}) == \
+        {"kind": "verdict", "signal": "OK", "digit": 3}
+    assert view_for({"type": "stopwatch.started", "data": {"t": 5.0}})["t0"] == 5.0
+    assert view_for({"type": "stopwatch.roll", "data": {"mode": "d10", "digit": 4}}) == {"kind": "d10", "digit": 4}
+    assert view_for({"type": "phone.hook", "data": {}}) is None
+
+
+def test_window_on_the_dummy_device_keeps_the_frame():
+    window = Window(dummy(width=128, height=64, mode="1"))
+    try:
+        image = window.show({"kind": "verdict", "signal": "SYND"})
+        assert window.device.image.tobytes() == image.tobytes() and window.frames == 1
+        assert window.image().tobytes() == image.tobytes()
+    finally:
+        window.close()
+
+
+def test_driver_follows_the_bus_and_runs_the_stopwatch():
+    bus = Bus()
+    clock = FakeClock(50.0)
+    window = Window(dummy(width=128, height=64, mode="1"))
+    driver = WindowDriver(window, bus, clock=clock, fps=200.0, poll=0.05)
+    try:
+        assert wait_for(lambda: window.frames >= 1)
+        bus.publish({"type": "phone.digit", "data": {"digit": 3}})           # not for the window
+        bus.publish({"type": "editor.verdict", "data": {"signal": "X", "digit": 3}})
+        assert wait_for(lambda: driver.view.get("signal") == "X" and window.frames >= 2)
+        bus.publish({"type": "stopwatch.started", "data": {"t": 50.0}})
+        clock.t = 51.23
+        assert wait_for(lambda: read_segments(window.image(), 4) == "1.23")
+        clock.t = 53.5
+        assert wait_for(lambda: read_segments(window.image(), 4) == "3.50")   # redrawn while it runs
+        bus.publish({"type": "stopwatch.roll", "data": {"mode": "stopwatch", "shown": "3.51", "digit": 1}})
+        assert wait_for(lambda: read_segments(window.image(), 4) == "3.51")
+        frames = window.frames
+        clock.t = 60.0
+        bus.publish({"type": "bus.noise", "data": {}})
+        bus.publish({"type": "dice.set", "data": {"dice": "1d4"}})
+        assert wait_for(lambda: driver.view["kind"] == "dice_set")
+        assert window.frames == frames + 1                                    # stopped: no redraws
+    finally:
+        driver.close()
+        window.close()
+    assert bus.subscriber_count == 0
+
+
+def test_open_device_choices(caplog):
+    spec = load_pinmap().line("display")
+    assert open_device("none", spec) is None
+    d = open_device("auto", spec, simulated=True)
+    assert d.size == SIZE and d.mode == "1"
+    d.cleanup()
+    open_device("dummy", spec).cleanup()
+    with caplog.at_level(logging.WARNING, logger="newsdesk.hw"):
+        assert open_device("auto", spec, simulated=False) is None            # no I2C bus on this machine
+    assert "window display: off" in caplog.text and "0x%02X" % spec.address in caplog.text
+    with pytest.raises(DisplayError, match="I2C bus %d" % spec.bus):
+        open_device("ssd1306", spec)
+    with pytest.raises(ValueError, match="display must be"):
+        open_device("hologram", spec)
+
+
+# ---------------------------------------------------------------- the TM1637
+
+def test_stopwatch_digits_for_four_digits():
+    assert stopwatch_digits(1234) == [encode("1"), encode("2") | DOT, encode("3"), encode("4")]
+    assert stopwatch_digits(5) == [encode(" "), encode("0") | DOT, encode("0"), encode("5")]
+    assert stopwatch_digits(100 * 125) == [encode(" "), encode("2") | DOT, encode("0"), encode("5")]  # 2:05
+    assert encode("8") == 0x7F and encode("1") == 0x06 and encode("0") == 0x3F
+
+
+class RecordingPin(MockPin):
+    log = None
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if changed and RecordingPin.log is not None:
+            RecordingPin.log.append((self._number, bool(value)))
+        return changed
+
+
+def decode_tm1637(log, clk, dio):
+    """Frames of bytes from the CLK/DIO changes, per the TM1637's start/bit/stop timing."""
+    level = {clk: True, dio: True}
+    frames, frame, bits = [], None, []
+    for number, value in log:
+        before = dict(level)
+        level[number] = value
+        if number == dio and before[clk]:
+            if not value and frame is None:
+                frame, bits = [], []                          # start
+            elif value and frame is not None:
+                frames.append(frame)                          # stop
+                frame = None
+        elif number == clk and value and frame is not None:
+            bits.append(level[dio])
+            if len(bits) == 9:                                # 8 data bits, LSB first, then the ack
+                frame.append(sum(1 << i for i, b in enumerate(bits[:8]) if b))
+                bits = []
+    return frames
+
+
+def free_pins(pinmap, n):
+    used = {p for spec in pinmap.lines() for p in (spec.pins.values() if hasattr(spec, "pins") else [spec.bcm])}
+    return [p for p in range(2, 28) if p not in used][:n]
+
+
+def test_tm1637_protocol_on_mock_pins():
+    base = load_pinmap()
+    clk, dio = free_pins(base, 2)
+    text = DEFAULT_PINMAP.read_text(encoding="utf-8") + (
+        '\n[pi.segments_clk]\nkind = "output"\nbcm = %d\n\n[pi.segments_dio]\nkind = "output"\nbcm = %d\n' % (clk, dio))
+    pinmap = parse_pinmap(text)
+    factory = MockFactory(pin_class=RecordingPin)
+    RecordingPin.log = []
+    try:
+        display = TM1637(pinmap, factory, brightness=5)
+        RecordingPin.log.clear()
+        display.show_centiseconds(1234)
+        display.close()
+        frames = decode_tm1637(RecordingPin.log, clk, dio)
+    finally:
+        RecordingPin.log = None
+        factory.close()
+    assert frames == [[WRITE_AUTO], [ADDRESS] + stopwatch_digits(1234), [DISPLAY_ON + 5]]
+    with pytest.raises(ValueError, match="brightness"):
+        TM1637(pinmap, factory, brightness=9)
+
+
+def test_tm1637_needs_its_lines_in_the_pin_map(mock_factory):
+    from controller.errors import PinMapError
+    with pytest.raises(PinMapError, match="segments_clk"):
+        TM1637(load_pinmap(), mock_factory)
