@@ -25,6 +25,7 @@ import threading
 import time
 
 from .audio.callprogress import BUSY_AFTER, CallProgress
+from .audio.errors import AudioError
 from .audio.player import Player, open_output
 from .audio.speech import Speech
 from .hw.ringer import Ringer, check_times
@@ -62,7 +63,7 @@ class PhoneSounds:
         """Take the phone's hook changes and digits and the editor's verdicts from ``bus``.
         Subscribe before the dial listener starts, so a handset already lifted is heard."""
         if self._sub is not None:
-            raise RuntimeError("PhoneSounds already follows a bus")
+            raise AudioError("the phone's sounds already follow a bus")
         self._sub = bus.subscribe()
         self._pump = threading.Thread(target=self._pump_bus, args=(self._sub,), name="phone-sounds-bus",
                                       daemon=True)
