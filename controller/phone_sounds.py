@@ -40,7 +40,8 @@ class PhoneSounds:
     from the phone's events; closes both when closed."""
 
     def __init__(self, player, ringer=None, progress=None, clock=time.monotonic, notify=None,
-                 poll=0.25):
+                 poll=0.1):
+        """``poll``: how often the bus pump looks up from the bus to see if it should stop."""
         self.player = player
         self.ringer = ringer
         self._cp = progress if progress is not None else CallProgress()
