@@ -291,8 +291,19 @@ hook.drive(0)                          # handset lifted (the contact closes to g
 for _ in range(30):
     fw.step()
     time.sleep_ms(2)
+# An interrupt handler runs with the heap locked: it must allocate nothing.
+pulse = fw._inputs[0][1]
+_micropython.heap_lock()
+try:
+    for _ in range(20):
+        fw._handlers[0](pulse)
+finally:
+    _micropython.heap_unlock()
+stamped = 0
+while fw.ring.pop() is not None:
+    stamped += 1
 frames = FrameReader().feed(usb.sent)
-result = json.dumps({'kinds': [f[0] for f in frames], 'events': [f[4:6] for f in frames if f[0] == 'E'],
+result = json.dumps({'stamped': stamped, 'kinds': [f[0] for f in frames], 'events': [f[4:6] for f in frames if f[0] == 'E'],
                      'feeds': machine.WDT.feeds, 'timeout': fw.watchdog.timeout,
                      'kbd_intr': MicroPython.kbd_intr_calls, 'boot': fw.link.boot})
 """
@@ -305,3 +316,4 @@ def test_main_boots_and_runs_under_micropython(micropython):
     assert got["feeds"] == 30 and got["timeout"] <= 8388
     assert got["kbd_intr"] == [-1]                 # a Ctrl-C from the host is just a byte
     assert got["boot"] == "00010203"
+    assert got["stamped"] == 20                    # under heap_lock: the handler allocates nothing

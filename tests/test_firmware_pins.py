@@ -23,7 +23,27 @@ genpins = _genpins()
 def test_the_checked_in_pins_py_is_what_the_pin_map_generates():
     assert (REPO / "firmware" / "pins.py").read_text() == genpins.render(load_pinmap()), \
         "firmware/pins.py has drifted from hardware/pinmap.toml: run `make firmware-pins`"
+    readme = (REPO / "firmware" / "README.md").read_text()
+    assert genpins.render_wiring(load_pinmap()) in readme, \
+        "firmware/README.md's wiring table has drifted from hardware/pinmap.toml: run `make firmware-pins`"
     assert genpins.main(["--check"]) == 0
+
+
+def test_the_wiring_table_names_each_pico_line_with_its_header_pin():
+    table = genpins.render_wiring(parse_pinmap(PI + PICO_INPUTS + """
+[pico.ringer]
+kind = "output"
+gp = 20
+active_high = false
+what = "the ringer"
+[pico.status_led]
+kind = "output"
+gp = 25
+"""))
+    assert "| pulse | GP10 | 14 |" in table and "contact to 3V3 (header pin 36)" in table
+    assert "| offnormal | GP11 | 15 |" in table and "needs an external pull resistor; HIGH reads 1" in table
+    assert "| ringer | GP20 | 26 | the ringer | LOW switches it on |" in table
+    assert "| status_led | GP25 | none (on the board) |" in table
 
 
 def test_pins_py_holds_the_pico_lines_of_the_pin_map():

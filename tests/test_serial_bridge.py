@@ -10,6 +10,7 @@ import pytest
 import serial
 
 from controller.dial.decoder import DialEvent
+from controller.dial.trace import TraceWriter, parse_trace, replay
 from controller.serial import protocol as p
 from controller.serial.bridge import DeviceClock, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
@@ -107,6 +108,28 @@ def test_raw_edges_while_recording(emu):
         emu.dial(1)
         assert host.event().value == 1
         assert host.edges.empty()
+
+
+def test_a_recording_over_usb_replays_to_the_digits_dialed(emu, tmp_path):
+    path = tmp_path / "usb.csv"
+    dialed = [4, 0, 2, 9]
+    with Host(lambda: emu.port) as host, open(path, "w") as f:
+        host.status(True)
+        emu.hook(True)
+        writer = TraceWriter(f, dial_map="standard", initial=host.bridge.record(True))
+        for d in dialed:
+            emu.dial(d, pps=9.0 + d * 0.3)
+        assert host.digits(len(dialed)) == dialed
+        for _ in range(sum(2 * (d or 10) + 2 for d in dialed)):   # pulses, and off-normal out and back
+            writer.edge(*host.edges.get(timeout=WAIT))
+        assert host.edges.empty()
+    trace = parse_trace(path.read_text())
+    assert trace.initial == {"hook": 1, "pulse": 0, "offnormal": 0}
+    events = replay(trace.edges, initial=trace.initial)
+    assert [ev.value for ev in events if ev.kind == "digit"] == dialed
+    pulses = [t for t, line, state in trace.edges if line == "pulse" and state == 1]
+    gaps = [b - a for a, b in zip(pulses, pulses[1:4])]      # the first digit's, at 10.2 pps
+    assert all(abs(g - 1 / 10.2) < 0.0005 for g in gaps), gaps
 
 
 def test_commands_drive_the_ringer_and_the_led_and_settings_survive_a_reboot(emu):
@@ -361,3 +384,18 @@ def test_device_clock_offset_is_the_smallest_delay_and_follows_drift():
 def test_a_bridge_needs_a_port():
     with pytest.raises(ValueError):
         SerialBridge("", lambda ev: None)
+
+
+def test_a_callback_cannot_wait_for_the_reader_it_runs_on(emu):
+    refused = queue.Queue()
+    bridge = None
+
+    def on_status(status):
+        if status.connected:
+            try:
+                bridge.set_led("on")
+            except RuntimeError as e:
+                refused.put(e)
+    bridge = SerialBridge(lambda: emu.port, lambda ev: None, on_status=on_status)
+    with bridge:
+        assert "a callback can't call it" in str(refused.get(timeout=WAIT))

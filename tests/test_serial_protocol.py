@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from controller.dial.decoder import DialEvent
 from controller.serial import protocol as p
+from firmware_emulator import REPO
 
 FRAMES = [
     p.encode(p.EVENT, "3fa2c901", 17, 52113000, "digit", 7, 7, 52009000),
@@ -22,6 +23,12 @@ FRAMES = [
 def test_crc_is_ccitt_false():
     assert p.crc16(b"123456789") == 0x29B1
     assert p.crc16(b"") == 0xFFFF
+
+
+def test_the_documented_example_frame_is_a_real_one():
+    example = b"$E,3fa2c901,17,52113000,digit,7,7,52009000*059E\r\n"
+    assert example == FRAMES[0]
+    assert example[:-2].decode() + "\\r\\n" in (REPO / "docs" / "protocol.md").read_text()
 
 
 def test_a_frame_is_one_printable_line_with_its_crc():

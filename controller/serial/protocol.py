@@ -6,7 +6,7 @@ no dataclasses, no imports.
 
 A frame is one line of printable ASCII::
 
-    $E,3fa2c901,17,52113000,digit,7,7,52009000*4B1E\\r\\n
+    $E,3fa2c901,17,52113000,digit,7,7,52009000*059E\\r\\n
     ^ start     fields, comma separated          ^ CRC-16/CCITT-FALSE of the bytes between $ and *
 
 ``$`` only ever starts a frame and ``\\n`` only ever ends one (fields escape ``$ * , %`` and
