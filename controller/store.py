@@ -199,20 +199,25 @@ class Store:
             raise
 
     def _migrate(self):
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise StoreError("the store %s was written by a newer newsdesk (schema %d); "
-                             "update newsdesk to open it" % (self.path, version))
-        for step in range(version + 1, SCHEMA_VERSION + 1):
+        while True:
+            # the version is read inside the write lock, so two processes opening an old file at
+            # once don't both run the same step
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                for statement in MIGRATIONS[step]:
-                    self._db.execute(statement)
-                self._db.execute("PRAGMA user_version=%d" % step)
+                version = self._db.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise StoreError("the store %s was written by a newer newsdesk (schema %d); "
+                                     "update newsdesk to open it" % (self.path, version))
+                if version < SCHEMA_VERSION:
+                    for statement in MIGRATIONS[version + 1]:
+                        self._db.execute(statement)
+                    self._db.execute("PRAGMA user_version=%d" % (version + 1))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            if version >= SCHEMA_VERSION:
+                return
 
     def close(self):
         with self._lock:

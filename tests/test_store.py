@@ -195,3 +195,33 @@ def test_a_failed_write_leaves_nothing_and_the_store_usable(store):
     assert store.last_id() == last and len(store.entries(game.id)) == 1
     assert store.append_entry(game.id, 1, move(1))[0].version == 2
     assert store.integrity() == "ok"
+
+
+def test_two_openings_of_a_schema_1_file_at_once_migrate_it_once(tmp_path):
+    import threading
+    for n in range(5):
+        path = tmp_path / ("old%d.sqlite3" % n)
+        db = sqlite3.connect(path)
+        db.executescript(V1_SCHEMA)
+        db.close()
+        barrier = threading.Barrier(2)
+        opened, failed = [], []
+
+        def open_it():
+            barrier.wait()
+            try:
+                opened.append(Store(path))
+            except StoreError as e:
+                failed.append(e)
+
+        threads = [threading.Thread(target=open_it) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for s in opened:
+            s.close()
+        assert failed == [] and len(opened) == 2
+        again = Store(path)
+        assert again._db.execute("PRAGMA user_version").fetchone()[0] == 2 and len(again.since(0)) == 1
+        again.close()
