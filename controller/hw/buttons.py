@@ -165,11 +165,12 @@ class ButtonListener:
 class SimulatedButtons:
     """Queues a person's presses and plays them on the pins, one at a time, on a worker thread."""
 
-    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3):
+    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3, gap=0.05):
         self._pins = button_pins
         self._sleep = sleep
         self.tap = tap              # how long a quick press holds the button down
         self.long = long            # and a long one (over the listener's hold_time)
+        self.gap = gap              # a finger needs this long before it presses again
         self._actions = queue.Queue()
         for name in button_pins.names:
             self._drive(name, 0)
@@ -219,6 +220,7 @@ class SimulatedButtons:
                 self._change(name, 1, bounce)
                 self._sleep(hold)
                 self._change(name, 0, bounce)
+                self._sleep(self.gap)
             except Exception:
                 log.exception("the simulated buttons failed to play %r", action)
             finally:
