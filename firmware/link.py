@@ -41,7 +41,8 @@ class Link(object):
         self.reset_cause = reset_cause
         self.dial_map = dial_map
         self.offnormal = offnormal
-        self.decoder = DialDecoder(dial_map, OFFNORMAL[offnormal], 1000000)
+        self.decoder = DialDecoder(dial_map=dial_map, offnormal=OFFNORMAL[offnormal],
+                                   ticks_per_second=1000000)
         self.reader = FrameReader()
         self.states = {}
         for line in LINES:
@@ -217,7 +218,8 @@ class Link(object):
                 return self._reply(cmd, "err", "offnormal is auto, wired or none, not %s" % value)
             if dial_map != self.dial_map or offnormal != self.offnormal:
                 try:
-                    decoder = DialDecoder(dial_map, OFFNORMAL[offnormal], 1000000, None, self.states)
+                    decoder = DialDecoder(dial_map=dial_map, offnormal=OFFNORMAL[offnormal],
+                                          ticks_per_second=1000000, initial=self.states)
                 except ValueError as e:
                     return self._reply(cmd, "err", str(e))
                 self.decoder = decoder

@@ -11,6 +11,7 @@ import serial
 
 from controller.dial.decoder import DialEvent
 from controller.dial.trace import TraceWriter, parse_trace, replay
+from controller.errors import ConfigError
 from controller.serial import protocol as p
 from controller.serial.bridge import DeviceClock, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
@@ -382,7 +383,7 @@ def test_device_clock_offset_is_the_smallest_delay_and_follows_drift():
 
 
 def test_a_bridge_needs_a_port():
-    with pytest.raises(ValueError):
+    with pytest.raises(ConfigError, match="port is empty"):
         SerialBridge("", lambda ev: None)
 
 

@@ -25,6 +25,7 @@ import time
 import serial
 
 from ..dial.decoder import DialEvent
+from ..errors import ConfigError
 from . import protocol as p
 from .errors import CommandRefused, PhoneLinkError, ProtocolMismatch
 
@@ -123,7 +124,8 @@ class SerialBridge:
     def __init__(self, port, on_event, on_edge=None, on_status=None, clock=time.monotonic,
                  settings=None, retry=RETRY, silence=SILENCE, hello_timeout=HELLO_TIMEOUT):
         if not port:
-            raise ValueError("SerialBridge needs a port name or a finder")
+            raise ConfigError("the phone's serial port is empty: give a port name, or a finder "
+                              "that looks for it by USB id")
         self._port = port
         self._on_event = on_event
         self._on_edge = on_edge
