@@ -1,7 +1,14 @@
-"""The panel in a real browser: Debian's Chromium, driven by Playwright, against waitress."""
+"""The panel in a real browser: Debian's Chromium, driven by Playwright, against waitress.
+
+Each game is played through the UI on two pages at once: the host tablet (the box's own
+address) and a phone that joined the table the way a guest's phone does (over the box's LAN
+address, with an invitation the host made). After every move both pages must show the same
+game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review.
+"""
 
 import os
 import shutil
+import socket
 import threading
 from pathlib import Path
 
@@ -9,6 +16,9 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 360, "height": 740}
+WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
 
 pytestmark = pytest.mark.browser
 
@@ -27,19 +37,30 @@ def _need_browser():
     pytest.skip(reason)
 
 
+def _lan_address():
+    """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi would use), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 9))          # picks the outgoing address; sends nothing
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
 @pytest.fixture
 def server(app):
-    """The panel served by waitress on a free loopback port, as `newsdesk serve` does."""
+    """The panel served by waitress on a free port on every address, as `newsdesk serve` on a Pi."""
     from waitress import create_server
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    srv = create_server(app, host="0.0.0.0", port=0, threads=16)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    yield "http://127.0.0.1:%d" % int(srv.effective_port)
+    yield int(srv.effective_port)
     srv.close()
     thread.join(timeout=5)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
     _need_browser()
     from playwright.sync_api import sync_playwright
@@ -51,37 +72,296 @@ def browser():
         b.close()
 
 
-def test_dialing_on_one_tablet_shows_the_verdict_on_another(server, browser, desk):
-    ARTIFACTS.mkdir(exist_ok=True)
-    watcher = browser.new_page(viewport={"width": 1024, "height": 768})
-    dialer = browser.new_page(viewport={"width": 360, "height": 740})
-    requests = []
-    for page in (watcher, dialer):
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(server + "/")
-    for page in (watcher, dialer):
-        page.wait_for_function("document.getElementById('link').textContent === 'live'")
-    assert "Simulated hardware" in dialer.inner_text("#hardware")
+class Table:
+    """The host tablet and a joined phone, each in its own browser context (own cookies)."""
 
+    def __init__(self, browser, app, port):
+        self.host_url = "http://127.0.0.1:%d" % port
+        lan = _lan_address()
+        secured = "newsdesk.security" in app.extensions
+        self.phone_url = "http://%s:%d" % (lan, port) if (lan and secured) else self.host_url
+        self.contexts = [browser.new_context(viewport=TABLET), browser.new_context(viewport=PHONE)]
+        self.host = self.contexts[0].new_page()
+        self.phone = self.contexts[1].new_page()
+        self.requests = []
+        self.errors = []
+        for page in (self.host, self.phone):
+            page.on("request", lambda r: self.requests.append(r.url))
+            page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.host.goto(self.host_url + "/")
+        self.joined = False
+        if self.phone_url != self.host_url:
+            invite = self.host.evaluate("""() => fetch('/api/join/tokens', {method: 'POST',
+                headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+                body: JSON.stringify({role: 'player'})}).then(r => r.json())""")
+            self.phone.goto("%s/join?token=%s" % (self.phone_url, invite["token"]))
+            self.joined = True
+        self.phone.goto(self.phone_url + "/")
+        for page in self.pages:
+            page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
+
+    @property
+    def pages(self):
+        return (self.host, self.phone)
+
+    def close(self):
+        for c in self.contexts:
+            c.close()
+
+    def version(self, page):
+        return int(page.evaluate("document.body.dataset.version || 0"))
+
+    def settle(self, version):
+        """Both pages show ``version`` of the game, and show it the same way."""
+        for page in self.pages:
+            page.wait_for_function("v => document.body.dataset.version === String(v)", arg=version, timeout=WAIT)
+        self.agree()
+
+    def agree(self):
+        seen = [page.evaluate("""() => ({
+            version: document.body.dataset.version,
+            waiting: (document.getElementById('waiting') || {}).textContent,
+            undo: (document.getElementById('undo') || {}).textContent,
+            numbers: [...document.querySelectorAll('#game-area [data-num]')].map(e => e.dataset.num + '=' + e.dataset.value),
+            offers: [...document.querySelectorAll('#game-area .offer')].map(e => e.textContent).sort(),
+        })""") for page in self.pages]
+        assert seen[0] == seen[1]
+        return seen[0]
+
+    def tap(self, page, name, exact=True):
+        """Tap an offer (or any button) by its words and wait for both pages to show the move."""
+        before = self.version(self.host)
+        page.get_by_role("button", name=name, exact=exact).first.click()
+        self.settle(before + 1)
+
+    def shot(self, name):
+        """Full-page screenshots of both pages. The undo bar sticks to the top while scrolling,
+        which a full-page image can't show: it is drawn in its place for the picture."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        for page in self.pages:
+            page.add_style_tag(content=".undo-bar { position: static !important; } .toast { display: none !important; }")
+        self.host.screenshot(path=str(ARTIFACTS / ("%s-tablet.png" % name)), full_page=True)
+        self.phone.screenshot(path=str(ARTIFACTS / ("%s-phone.png" % name)), full_page=True)
+
+    def check_phone_fits(self):
+        assert self.phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
+            "the phone page scrolls sideways"
+
+    def start(self, title, players, variant=None):
+        page = self.host
+        page.get_by_label(title).check()
+        if variant:
+            page.get_by_label(variant).check()
+        rows = page.locator(".player-row")
+        while rows.count() < len(players):
+            page.click("#add-player")
+        for i, (name, team) in enumerate(players):
+            page.fill("#player-%d" % i, name)
+            if team:
+                page.fill("#team-%d" % i, team)
+        page.click("#start-game")
+        self.settle(1)
+
+    def finish(self, page, winner_words):
+        page.click("#finish")
+        for p in self.pages:
+            p.wait_for_function("w => (document.getElementById('winner') || {}).textContent === w",
+                                arg=winner_words, timeout=WAIT)
+            p.wait_for_selector(".end-card .chart-box, .end-card .end-bar", timeout=WAIT)
+
+    def abandon(self, page):
+        page.click("#abandon")
+        page.click("#abandon-yes")
+        for p in self.pages:
+            p.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Abandoned: no winner.'",
+                                timeout=WAIT)
+
+
+@pytest.fixture
+def table(browser, app, server):
+    t = Table(browser, app, server)
+    yield t
+    t.close()
+    assert not t.errors, t.errors
+    origins = {t.host_url, t.phone_url}
+    strays = [u for u in t.requests if not any(u.startswith(o) for o in origins)]
+    assert not strays, strays          # nothing from the internet: no CDN, fonts or scripts
+
+
+# ---------------------------------------------------------------- a short game of each
+
+def test_scoop_1956_on_two_devices(table):
+    t = table
+    t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None), ("Cat", None)])
+    t.tap(t.host, "Claim a Sport story")
+    t.tap(t.phone, "EXTRA")                              # the editor's signal, entered by hand
+    t.phone.fill("input[name=value]", "500")
+    t.tap(t.phone, "Take the Sport story")
+    nums = dict(n.split("=") for n in t.agree()["numbers"])
+    assert nums["cash:p0"] == "3400" and nums["cash:p1"] == "2800" and nums["worth:p0"] == "3900"
+    t.tap(t.host, "Exchange a card")                     # Bob's turn
+    assert t.host.inner_text("#undo") == "↶ Undo: Bob's exchange"
+    t.tap(t.phone, "Undo: Bob's exchange")
+    t.tap(t.phone, "Claim a Crime story")
+    t.shot("scoop1956")
+    t.check_phone_fits()
+    t.tap(t.host, "PRESS")
+    t.tap(t.phone, "Bob goes to press!")
+    t.finish(t.host, "Bob won!")          # $2,800 + the $1,500 press bonus beats $3,900
+    t.shot("scoop1956-end")
+
+
+def test_scoop_2002_on_two_devices(table):
+    t = table
+    t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])
+    t.tap(t.host, "Move")
+    t.tap(t.phone, "Stopwatch showed 3")                 # odd: up to three spaces
+    t.tap(t.host, "#3 Harbor")
+    t.tap(t.phone, "Stopwatch showed 3")                 # Part 2: a mark at Harbor
+    assert "Harbor" in t.host.inner_text(".locations li:nth-child(3)")
+    t.tap(t.host, "Move")                                # Bob
+    t.tap(t.host, "Stopwatch showed 4")
+    t.tap(t.phone, "#3 Harbor")
+    t.tap(t.host, "Roll (the box rolls)")
+    t.shot("scoop2002")
+    t.check_phone_fits()
+    t.abandon(t.phone)
+    t.shot("scoop2002-end")
+
+
+def test_scan_on_two_devices(table):
+    t = table
+    t.start("SCAN (Parker Brothers, 1988)", [("Ann", "North"), ("Bob", "East"), ("Cat", "North"), ("Dan", "East")],
+            variant="Team SCAN: 4 players, partners opposite; deal 7.")
+
+    def hand(page, counts):
+        for side, suits in enumerate(counts):
+            for suit, n in zip(("spades", "hearts", "diamonds", "clubs"), suits):
+                page.fill("#hand-%d-%s" % (side, suit), str(n))
+        t.tap(page, "Score hand", exact=False)
+
+    hand(t.host, [(10, 5, 3, 8), (3, 8, 10, 5)])         # WE +30, THEY -30 counts as 0
+    assert t.agree()["numbers"] == ["total:North=30", "total:East=0"]
+    hand(t.phone, [(2, 2, 2, 2), (11, 11, 11, 11)])
+    t.shot("scan")
+    t.check_phone_fits()
+    t.tap(t.host, "Undo: hand")
+    hand(t.phone, [(13, 13, 0, 0), (0, 0, 13, 13)])      # North reach 225: over 155
+    t.finish(t.phone, "Ann and Cat won!")
+    t.shot("scan-end")
+
+
+def test_get_the_scoop_on_two_devices(table):
+    t = table
+    t.start("Get the Scoop! (Cardboard Jam, 2011)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)])
+    t.host.select_option("#gts-0-p", "1")
+    t.host.select_option("#gts-0-r", "7")
+    t.host.select_option("#gts-1-p", "1")
+    t.host.select_option("#gts-1-r", "3")
+    t.host.select_option("#gts-1-s", "spades")
+    t.tap(t.host, "Reveal the cards")
+    t.tap(t.phone, "No van holds a Protester")
+    for name, page in (("Ann", t.host), ("Bob", t.phone), ("Cat", t.host), ("Dan", t.phone)):
+        t.tap(page, "%s's Journalists are done" % name)
+    t.shot("get_the_scoop")
+    t.check_phone_fits()
+    t.tap(t.host, "Ann moved the police")
+    assert "Bob" in t.phone.inner_text(".badge-first")     # the badge passed clockwise
+    t.tap(t.phone, "Reveal the cards")
+    t.tap(t.host, "Cat's van holds a Protester")
+    t.finish(t.phone, "Cat won!")
+    t.shot("get_the_scoop-end")
+
+
+def test_star_reporter_on_two_devices(table):
+    from controller.games import registry
+    try:
+        engine = registry.load("star_reporter")
+    except registry.EngineUnavailable as e:
+        pytest.skip(str(e))
+    t = table
+    t.start(engine.TITLE, [("Ann", None), ("Bob", None), ("Cat", None)])
+    pages = [t.host, t.phone]
+    while t.host.get_by_role("button", name="Throw for who moves first").count():   # ties throw again
+        t.tap(pages[t.version(t.host) % 2], "Throw for who moves first")
+    first = t.host.inner_text("#waiting").split()[0]
+    t.tap(t.host, "By automobile", exact=False)
+    assert first in t.phone.inner_text(".throw-box")          # the throw, in the rules' words
+    if t.phone.get_by_role("button", name="Reached the assignment's city").count():   # not on double sixes
+        t.phone.fill("input[name=points]", "3")
+        t.tap(t.phone, "Reached the assignment's city")
+        assert any(n.endswith("=3") for n in t.agree()["numbers"])
+    t.tap(t.phone, "By train", exact=False)
+    t.shot("star_reporter")
+    t.check_phone_fits()
+    t.abandon(t.host)
+    t.shot("star_reporter-end")
+
+
+# ---------------------------------------------------------------- several devices, one truth
+
+def test_a_stale_tap_is_refused_in_words_and_the_view_catches_up(table):
+    t = table
+    t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None)])
+    t.phone.evaluate("window.NEWSDESK_PANEL.stream.close()")     # the phone stops listening
+    t.host.get_by_role("button", name="Exchange a card", exact=True).click()
+    t.host.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+    t.phone.get_by_role("button", name="Exchange a card", exact=True).click()   # made on version 1
+    t.phone.wait_for_function("document.getElementById('toast').textContent.includes('Someone else moved first')",
+                              timeout=WAIT)
+    t.phone.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+    t.agree()
+
+
+def test_a_device_that_slept_catches_up_on_wake(table, desk):
+    t = table
+    t.start("SCAN (Parker Brothers, 1988)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)],
+            variant="Team SCAN: 4 players, partners opposite; deal 7.")
+    t.phone.evaluate("window.NEWSDESK_PANEL.stream.close()")     # asleep
+    taken = {"Ann & Cat": {"spades": 13, "hearts": 1}, "Bob & Dan": {"hearts": 12, "diamonds": 13, "clubs": 13}}
+    desk.table.games.act({"type": "hand", "taken": taken}, 1)   # from another device, or the box
+    t.host.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+    assert t.version(t.phone) == 1
+    t.phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")   # wakes up
+    t.settle(2)
+
+
+# ---------------------------------------------------------------- the phone and the editor
+
+def test_dialing_on_one_tablet_shows_the_verdict_on_another(table, desk):
+    t = table
+    watcher, dialer = t.host, t.phone
+    assert "Simulated hardware" in dialer.inner_text("#hardware")
     dialer.focus("rotary-dial")
     dialer.keyboard.press("7")
-    watcher.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'",
-                              timeout=10000)
+    watcher.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'", timeout=WAIT)
     signal = watcher.inner_text("#verdict-signal")
     assert signal == desk.store.latest("editor.verdict")[0].payload["signal"]
-    dialer.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'")
+    dialer.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'", timeout=WAIT)
     assert watcher.inner_text("#calls li:first-child .call-signal") == signal
-    watcher.screenshot(path=str(ARTIFACTS / "panel-1024.png"), full_page=True)
-    dialer.screenshot(path=str(ARTIFACTS / "panel-360.png"), full_page=True)
-
-    # No horizontal scrolling on a phone, and nothing fetched from anywhere but the Pi.
-    assert dialer.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    assert all(url.startswith(server) for url in requests), [u for u in requests if not u.startswith(server)]
+    t.shot("panel")
+    t.check_phone_fits()
 
 
 def test_the_verdict_is_still_there_after_a_reload(server, browser, desk):
     event = desk.table.call_editor(3)
     page = browser.new_page()
-    page.goto(server + "/")
+    page.goto("http://127.0.0.1:%d/" % server)
     assert page.inner_text("#verdict-signal") == event.payload["signal"]
     assert page.inner_text("#verdict-meta") == "Dialed 3"
+    page.close()
+
+
+def test_the_history_page_lists_games_and_players(table, desk):
+    t = table
+    t.start("Get the Scoop! (Cardboard Jam, 2011)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)])
+    t.tap(t.host, "Reveal the cards")
+    t.tap(t.host, "Dan's van holds a Protester")
+    t.finish(t.host, "Dan won!")
+    t.phone.goto(t.phone_url + "/history")
+    assert "Get the Scoop!" in t.phone.inner_text("#history")
+    assert "Dan" in t.phone.inner_text("#stats")
+    t.phone.click("#history a")
+    t.phone.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Dan won!'", timeout=WAIT)
+    t.check_phone_fits()
+    t.phone.screenshot(path=str(ARTIFACTS / "history-game-phone.png"), full_page=True)

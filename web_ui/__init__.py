@@ -75,7 +75,6 @@ def create_app(config=None, newsdesk=None, test_config=None):
     oracles = _optional("oracles")
     if oracles is not None and hasattr(oracles, "bp"):
         app.register_blueprint(oracles.bp)
-        app.extensions["newsdesk.sim_buttons"] = True
     _error_handlers(app)
     security = _optional("security")        # after ours: its catch-all for the unexpected wins
     if security is not None and hasattr(security, "init_app"):

@@ -127,7 +127,7 @@ def health_report(nd):
         part = _part_says(getattr(nd, name, None), name)
         if part is None:
             where = _pins_of(pinmap, *lines) if pinmap else ""
-            if name == "buttons" and simulated and current_app.extensions.get("newsdesk.sim_buttons"):
+            if name == "buttons" and getattr(nd, "sim_buttons", None) is not None:
                 part = {"part": name, "status": "ok", "summary": "Simulated buttons: press them on this panel.",
                         "detail": "The real ones go on %s." % (where or "the pins in the pin map")}
             else:

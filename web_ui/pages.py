@@ -19,15 +19,21 @@ def can_write():
     return current_viewer().role is not None
 
 
+SIM_BUTTONS = (      # (endpoint path, body, words): the oracles' simulated buttons, when web_ui.oracles has them
+    ("/api/oracles/sim/dice", {}, "Roll the dice"),
+    ("/api/oracles/sim/dice", {"long": True}, "Change the dice (long press)"),
+    ("/api/oracles/sim/stopwatch", {}, "Press the stopwatch"),
+)
+
+
 def _sim_buttons():
-    """The simulated dice and stopwatch buttons' endpoints, when web_ui.oracles provides them."""
-    found = []
-    for rule in current_app.url_map.iter_rules():
-        if "POST" in (rule.methods or ()) and rule.rule.startswith("/api/sim/") and not rule.arguments:
-            name = rule.rule.rsplit("/", 1)[-1]
-            if name not in ("dial", "hook"):
-                found.append({"url": rule.rule, "name": name})
-    return sorted(found, key=lambda b: b["url"])
+    """The simulated dice and stopwatch buttons, when the hardware is simulated and web_ui.oracles
+    provides their endpoints."""
+    if getattr(desk(), "sim_buttons", None) is None:
+        return []
+    routes = {r.rule for r in current_app.url_map.iter_rules() if "POST" in (r.methods or ())}
+    return [{"url": url, "body": body, "words": words, "id": "sim-" + words.split()[-1].strip(")").lower()}
+            for url, body, words in SIM_BUTTONS if url in routes]
 
 
 @bp.get("/")

@@ -31,7 +31,7 @@ function mark(kind, x, y, colour) {
 
 // A line per player; each has its own dash pattern, marker shape and a label at its end, so
 // colour never tells two lines apart on its own.
-export function chart(data) {
+export function chart(data, width = 640) {
   if (data.problem || !data.points.length) return h("p", { class: "muted" }, data.problem || "Nothing to chart yet.");
   let points = data.points;
   const most = 240;
@@ -39,7 +39,8 @@ export function chart(data) {
     const step = Math.ceil(points.length / most);
     points = points.filter((_, i) => i % step === 0 || i === data.points.length - 1);
   }
-  const W = 640, H = 300, L = 64, R = 120, T = 16, B = 36;
+  // Drawn at the width it is shown at, so its words stay legible on a phone.
+  const W = Math.max(300, Math.min(760, Math.round(width))), H = W < 500 ? 240 : 300, L = 56, R = W < 500 ? 92 : 120, T = 16, B = 36;
   const values = points.flatMap((p) => p.values.filter((v) => typeof v === "number"));
   let lo = Math.min(0, ...values), hi = Math.max(1, ...values);
   if (hi === lo) hi = lo + 1;
@@ -103,10 +104,10 @@ export async function renderEnd(area, gameId, ctx = {}) {
   const winners = rec.winners.length ? `${rec.winners.join(" and ")} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
   const blob = bg ? URL.createObjectURL(new Blob([JSON.stringify(bg.play, null, 1)], { type: "application/json" })) : null;
   area.replaceChildren(h("section", { class: "card end-card", "aria-labelledby": "end-h" },
-    h("h2", { id: "end-h", tabindex: "-1" }, rec.title, h("span", { class: "game-meta" }, ` · game #${rec.id}`)),
+    h("h2", { id: "end-h", class: "game-title", tabindex: "-1" }, rec.title, h("span", { class: "game-meta" }, ` · game #${rec.id}`)),
     h("p", { class: "winner-banner", id: "winner" }, winners),
     finalTable(rec),
-    h("h3", { class: "offer-heading" }, "Over the game"), chart(data),
+    h("h3", { class: "offer-heading" }, "Over the game"), chart(data, area.clientWidth - 40),
     rec.status !== "active" ? h("div", { class: "exports", role: "group", "aria-label": "Export" },
       h("a", { class: "offer", href: `/api/games/${rec.id}/export.csv`, download: `newsdesk-game-${rec.id}.csv`, id: "export-csv" }, "Download CSV"),
       bg ? h("a", { class: "offer", href: bg.link, id: "export-bgstats", rel: "noopener" }, "Open in BG Stats") : null,

@@ -34,8 +34,9 @@ export function renderGame(area, game, ctx) {
   const head = h("header", { class: "game-head" },
     h("h2", { id: "game-title", tabindex: "-1" }, game.title),
     h("p", { class: "game-meta" }, `Game #${game.id} · move ${game.version}`));
+  const waitingFor = view.waiting_for || (comp.waiting ? comp.waiting(view) : "");
   const waiting = h("p", { class: "waiting", id: "waiting" },
-    game.problem ? sentence(game.problem) : over ? winnerWords(view) : sentence(view.waiting_for || ""));
+    game.problem ? sentence(game.problem) : over ? winnerWords(view) : sentence(waitingFor));
 
   const undoBar = h("div", { class: "undo-bar", role: "group", "aria-label": "Undo and redo" },
     h("button", { type: "button", class: "undo", id: "undo", disabled: !game.undo || !ctx.canWrite,
@@ -44,7 +45,8 @@ export function renderGame(area, game, ctx) {
     game.redo ? h("button", { type: "button", class: "undo redo", id: "redo", disabled: !ctx.canWrite, onclick: () => ctx.redo() },
       h("span", { class: "undo-icon", "aria-hidden": "true" }, "↷ "), "Redo: " + game.redo) : null);
 
-  const last = ctx.lastSaid ? h("p", { class: "last-move", id: "last-move" }, h("span", { class: "sr-only" }, "Last move: "), sentence(ctx.lastSaid)) : null;
+  const said = comp.lastMove ? comp.lastMove(view, ctx.lastSaid) || ctx.lastSaid : ctx.lastSaid;
+  const last = said ? h("p", { class: "last-move", id: "last-move" }, h("span", { class: "sr-only" }, "Last move: "), sentence(said)) : null;
   let body;
   try {
     body = game.view ? comp.render(view, game) : h("p", { class: "notice notice-bad" }, "This game can't be shown.");

@@ -4,7 +4,8 @@
 
 import { h, title, words } from "./dom.js";
 
-const PRESENTATION = new Set(["enter"]);
+const PRESENTATION = new Set(["enter", "needs"]);   // how to ask, not part of the move
+const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);
 
 // The action an offer stands for: the offer itself minus what only tells the panel how to ask.
 export function actionOf(offer, extra) {
@@ -31,10 +32,13 @@ export function genericLabel(offer, view) {
 function enterForm(offer, label, act) {
   const fields = offer.enter.map((name) => {
     const id = "f-" + Math.random().toString(36).slice(2);
-    const input = h("input", { id, name, type: "number", inputmode: "numeric", min: "1", step: "1", required: true,
-      class: "field-input", placeholder: name === "value" ? "e.g. 500" : "" });
-    return h("label", { for: id, class: "field" }, h("span", { class: "field-label" },
-      name === "value" ? "Printed value ($)" : title(name)), input);
+    const numeric = NUMBERS.has(name);
+    const input = numeric
+      ? h("input", { id, name, type: "number", inputmode: "numeric", min: "1", step: "1", required: true,
+        class: "field-input", placeholder: name === "value" ? "e.g. 500" : "" })
+      : h("input", { id, name, type: "text", required: true, maxlength: "60", class: "field-input field-text", autocomplete: "off" });
+    const words = { value: "Printed value ($)", points: "Points on the card", at: "Airport the pin is at", airport: "Airport" }[name] || title(name);
+    return h("label", { for: id, class: "field" }, h("span", { class: "field-label" }, words), input);
   });
   const form = h("form", { class: "offer-form" }, ...fields,
     h("button", { type: "submit", class: "offer" }, label));
@@ -43,7 +47,7 @@ function enterForm(offer, label, act) {
     const extra = {};
     for (const name of offer.enter) {
       const raw = form.elements[name].value.trim();
-      extra[name] = /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      extra[name] = NUMBERS.has(name) && /^-?\d+$/.test(raw) ? Number(raw) : raw;
     }
     act(actionOf(offer, extra));
   });
@@ -72,6 +76,11 @@ export function renderOffers(offers, view, component, act) {
     for (const offer of list) {
       const label = (component.label && component.label(offer, view)) || genericLabel(offer, view);
       const custom = component.form && component.form(offer, view, act, label);
+      if (offer.needs && !custom && !(offer.enter && offer.enter.length)) {
+        section.append(h("button", { type: "button", class: "offer", dataset: { offer: JSON.stringify(actionOf(offer)) },
+          onclick: () => act(actionOf(offer)) }, h("span", null, label), h("span", { class: "offer-needs" }, offer.needs)));
+        continue;
+      }
       if (custom) section.append(custom);
       else if (Array.isArray(offer.enter) && offer.enter.length) section.append(enterForm(offer, label, act));
       else {

@@ -9,6 +9,8 @@ import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
 import { rememberVerdict } from "./games/scoop1956.js";
+import { rememberStopwatch } from "./games/scoop2002.js";
+import { rememberDice } from "./games/star_reporter.js";
 
 const boot = JSON.parse(($("#boot") || { textContent: "{}" }).textContent || "{}");
 const S = {
@@ -21,7 +23,9 @@ const S = {
   lastGame: boot.lastGame || null,
   busy: false,
 };
-window.NEWSDESK_PANEL = S;   // for a look from the browser's console (and the tests)
+// For a look from the browser's console (and the tests): the state, and the live feed.
+window.NEWSDESK_PANEL = S;
+Object.defineProperty(S, "stream", { get: () => source });
 
 const area = $("#game-area");
 
@@ -60,6 +64,12 @@ function render() {
     renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame });
   }
   area.setAttribute("aria-busy", S.busy ? "true" : "false");
+  const engine = S.game ? S.game.engine : "";
+  if (document.body.dataset.engine !== engine) {
+    document.body.dataset.engine = engine;
+    const sim = $("details.sim");
+    if (sim) sim.open = !engine || engine === "scoop1956";   // the phone is SCOOP's editor
+  }
   document.body.dataset.version = S.game ? String(S.game.version) : "";
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
 }
@@ -234,15 +244,35 @@ function showHook(state) {
   document.body.dataset.hook = state;
 }
 
-// Results of the dice and stopwatch (their own events, whatever their names end with).
+// Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
 function showOracle(m) {
   const box = $("#oracle-result");
-  if (!box) return;
   const d = m.data || {};
-  const value = d.total ?? d.value ?? d.digit ?? d.roll ?? (Array.isArray(d.dice) ? d.dice.join(" + ") : null);
-  const kind = m.type.startsWith("dice") ? "Dice" : "Stopwatch";
-  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === null ? "—" : String(value)),
-    d.message ? h("span", { class: "small muted" }, " " + d.message) : null);
+  let kind, value, detail;
+  if (m.type === "dice.roll") {
+    kind = "Dice";
+    value = d.total;
+    detail = `${d.dice}: ${(d.faces || []).join(" + ")}`;
+    rememberDice(d.faces);
+    if (S.game && S.game.engine === "star_reporter") render();
+  } else if (m.type === "stopwatch.roll") {
+    kind = "Stopwatch";
+    value = d.digit;
+    detail = d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`;
+    rememberStopwatch(d.digit);
+    if (S.game && S.game.engine === "scoop2002") render();
+  } else if (m.type === "dice.set") {
+    toast(`The dice are now ${d.dice}.`, "ok");
+    return;
+  } else if (m.type === "stopwatch.started") {
+    if (box) fill(box, h("span", { class: "oracle-kind" }, "Stopwatch"), " running…");
+    return;
+  } else {
+    return;
+  }
+  if (!box) return;
+  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === undefined ? "—" : String(value)),
+    detail ? h("span", { class: "small muted" }, " " + detail) : null);
   box.classList.remove("fresh");
   void box.offsetWidth;
   box.classList.add("fresh");
@@ -256,6 +286,7 @@ const handlers = {
   "phone.digit": (m) => { const d = $("#last-digit"); if (d) d.textContent = m.data.digit; },
   "phone.fault": (m) => { health.phoneFault = m.data.message; showHealth(); toast("Phone wiring: " + m.data.message, "bad"); },
   "game.refused": (m) => { toast(m.data.message, "bad"); play("refused"); },
+  "oracle.fault": (m) => { toast(m.data.message || "A button reported a fault.", "bad"); },
 };
 
 let source = null;
@@ -345,8 +376,8 @@ if (soundButton) {
 }
 
 if (boot.lastVerdict) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
-render();
-if (boot.showEnd && !S.game) showEnd(boot.showEnd);
+if (boot.showEnd) showEnd(boot.showEnd);
+else render();
 showHealth();
 setInterval(pollHealth, 15000);
 connect();

@@ -23,6 +23,10 @@ function seatsFor(game, variants) {
 export function renderStart(area, catalogue, ctx) {
   const games = catalogue.filter((g) => g);
   let chosen = games.find((g) => g.available) || games[0];
+  if (!chosen) {
+    area.replaceChildren(h("p", { class: "card" }, "No games are installed on this newsdesk."));
+    return;
+  }
   const rows = [];
   const seed = remembered();
 

@@ -16,12 +16,14 @@ function phases(view) {
 function reveal(view) {
   const r = view.last_reveal;
   if (!r) return null;
-  const rows = r.plays.map((c) => h("tr", null, h("td", null, playerName(view, c.player)), h("td", null, "#" + c.protester),
-    h("td", null, `${c.rank} of ${c.suit}`), h("td", null, `${c.distance} toward ${c.toward}`), h("td", null, c.push ? "pushes" : "—")));
-  return h("section", { "aria-label": "Cards turned up" }, h("h3", { class: "offer-heading" }, `Round ${r.round}: cards turned up`),
-    rows.length ? h("table", { class: "sheet" }, h("thead", null, h("tr", null, ["Player", "Protester", "Card", "Moves", "Push"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", null, rows)) : h("p", { class: "muted" }, "Everyone abstained."),
-    r.abstained && r.abstained.length ? h("p", { class: "small muted" }, "Abstained: " + r.abstained.map((p) => playerName(view, p)).join(", ")) : null);
+  const plays = r.plays.map((c) => h("li", null, h("strong", null, playerName(view, c.player)), ` → Protester #${c.protester}: `,
+    h("span", { class: "card-face" }, `${c.rank} of ${c.suit}`), `, ${c.distance} toward ${c.toward}`, c.push ? h("strong", null, ", pushes") : null));
+  const orders = (r.orders || []).filter((o) => o.players.length > 1).map((o) =>
+    h("li", { class: "small muted" }, `Protester #${o.protester}: ${o.players.map((p) => playerName(view, p)).join(", then ")} (${o.how})`));
+  return h("section", { "aria-label": "Cards turned up" }, h("h3", { class: "offer-heading" }, `Round ${r.round}: cards turned up, in order`),
+    plays.length ? h("ol", { class: "plays" }, plays) : h("p", { class: "muted" }, "Everyone abstained."),
+    orders.length ? h("ul", { class: "plays" }, orders) : null,
+    r.abstained && r.abstained.length && plays.length ? h("p", { class: "small muted" }, "Abstained: " + r.abstained.map((p) => playerName(view, p)).join(", ")) : null);
 }
 
 export function render(view) {

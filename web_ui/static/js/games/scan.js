@@ -96,6 +96,19 @@ function handForm(offer, view, act) {
   return form;
 }
 
+export function waiting(view) {
+  if (view.over) return "";
+  return `${view.dealer} deals hand ${view.rows.length + 1}; when it's played, enter the cards each side took`;
+}
+
+// "hand" says little: the sheet's newest row says what it did.
+export function lastMove(view, said) {
+  if (!said || !/^(hand|undid|redid)/.test(said) || !view.rows.length) return null;
+  const r = view.rows[view.rows.length - 1];
+  const sides = view.columns.map((c, i) => `${c.label} ${r.points[i] > 0 ? "+" : ""}${r.points[i]} (${r.totals[i]})`).join(", ");
+  return said.startsWith("hand") ? `hand ${r.hand} scored: ${sides}` : `${said}; the sheet now ends at hand ${r.hand}: ${sides}`;
+}
+
 export function form(offer, view, act) {
   return offer.type === "hand" ? handForm(offer, view, act) : null;
 }

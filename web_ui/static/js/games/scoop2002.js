@@ -45,7 +45,7 @@ function pad(p, view) {
     p.blocked ? h("p", { class: "small muted" }, "Can't pitch " + placeName(view, p.blocked) + " this turn") : null);
 }
 
-function lastRoll(view) {
+function lastRollWords(view) {
   const r = view.last_roll;
   if (!r) return null;
   const text = {
@@ -54,12 +54,17 @@ function lastRoll(view) {
     pitch_rolled: () => `rolled ${r.value} pitching ${placeName(view, r.story)}: ${r.sold ? "SOLD!" : "not sold"}`,
     marked: () => `rolled ${r.value}: a mark at ${placeName(view, r.location)}`,
   }[r.type];
-  return text ? h("p", { class: "last-roll" }, h("strong", null, playerName(view, r.player) + " "), text()) : null;
+  return text ? `${playerName(view, r.player)} ${text()}` : null;
+}
+
+// "Bob's roll" says little: the roll itself says what it did.
+export function lastMove(view, said) {
+  return said && /roll$/.test(said) ? lastRollWords(view) : null;
 }
 
 export function render(view) {
   const ickel = view.ickel ? h("p", { class: "notice" }, `N. Ickel's nickel is on #${view.ickel.nickel_on} ${view.ickel.nickel_on_name}.`) : null;
-  return h("div", { class: "scoop2002" }, lastRoll(view), ickel, map(view),
+  return h("div", { class: "scoop2002" }, ickel, map(view),
     h("div", { class: "papers" }, view.players.map((p) => pad(p, view))));
 }
 
@@ -80,13 +85,21 @@ export function group(type, offers, view) {
     roll: view.waiting_for ? view.waiting_for.charAt(0).toUpperCase() + view.waiting_for.slice(1) : "Roll" }[type] ?? null;
 }
 
+// The stopwatch button's last digit, offered as a one-tap roll until it is used.
+let stopwatch = null;
+export function rememberStopwatch(digit) {
+  stopwatch = typeof digit === "number" ? digit : null;
+}
+
 // Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (0 reads as 10).
 export function form(offer, view, act, text) {
   if (offer.type !== "roll") return null;
+  const use = stopwatch === null ? null : h("button", { type: "button", class: "offer offer-strong", id: "use-stopwatch",
+    onclick: () => { const d = stopwatch; stopwatch = null; act(actionOf(offer, { value: d })); } }, `Use the stopwatch: ${stopwatch}`);
   const digits = h("div", { class: "digit-row", role: "group", "aria-label": "Or enter the stopwatch's digit" },
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 0].map((d) => h("button", { type: "button", class: "digit", "aria-label": `Stopwatch showed ${d}`,
       onclick: () => act(actionOf(offer, { value: d })) }, String(d))));
-  return h("div", { class: "roll" },
+  return h("div", { class: "roll" }, use,
     h("button", { type: "button", class: "offer", onclick: () => act(actionOf(offer)) }, text),
     h("p", { class: "small muted" }, "…or the stopwatch's hundredths digit (0 counts as 10):"), digits);
 }

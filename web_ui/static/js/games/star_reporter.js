@@ -1,39 +1,85 @@
-// Star Reporter (1937): each reporter's travel state (car, train, plane, telephone) and credits,
-// and the Disasters drawn against the Catastrophe to come. Reads what the engine's view shows
-// and says nothing it doesn't.
+// Star Reporter (1937): each reporter's travel state (plane, telephone, assignment) and credits,
+// the Disasters turned up against the Catastrophe to come, and the last throw in the rules' words.
 
-import { h, num, title } from "../dom.js";
-import { playerName } from "../offers.js";
-import { players } from "./generic.js";
+import { h, num, title, who } from "../dom.js";
+import { actionOf, playerName } from "../offers.js";
 
-function first(obj, keys) {
-  for (const k of keys) if (obj && obj[k] !== undefined && obj[k] !== null) return obj[k];
-  return undefined;
+const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+const METHOD = { automobile: "By automobile", train: "By train", airplane: "By airplane" };
+
+// The dice button's last throw (two dice), used by the next throw until it is used.
+let dice = null;
+export function rememberDice(faces) {
+  dice = Array.isArray(faces) && faces.length === 2 ? faces.slice() : null;
+}
+
+function throwFaces(d) {
+  return h("span", { class: "dice-faces" }, h("span", { "aria-hidden": "true" }, d.map((f) => FACES[f] || f).join(" ")),
+    h("span", { class: "dice-numbers" }, ` ${d[0]} + ${d[1]} = ${d[0] + d[1]}`));
+}
+
+function assignment(a) {
+  if (a.status === "done") return "Assignment done: back to Urbania or telephone for a new one";
+  const bits = [a.city, a.event, a.points !== null && a.points !== undefined ? `${a.points} points` : null, a.grid ? `(${a.grid})` : null].filter(Boolean);
+  return "Assignment: " + (bits.length ? bits.join(" · ") : "the News card in front of them");
+}
+
+function reporter(p, view) {
+  const turn = view.turn === p.seat && view.phase !== "over";
+  const won = (view.winners || []).includes(p.seat);
+  const plane = p.plane.chartered ? `Plane chartered, at ${p.plane.at}` : `No plane yet (planes wait at ${p.plane.at})`;
+  const phone = p.telephone.on_board ? `Telephoning for ${p.telephone.for === "plane" ? "the plane" : "an assignment"}: ${p.telephone.attempts} tr${p.telephone.attempts === 1 ? "y" : "ies"}` : null;
+  return h("article", { class: "paper" + (turn ? " is-turn" : "") + (won ? " is-winner" : ""), "aria-label": `${p.name}, reporter` },
+    h("header", { class: "paper-head" }, who(p.name, p.colour), turn ? h("span", { class: "tag tag-turn" }, "to throw") : null,
+      view.mover === p.seat && view.phase === "moved" ? h("span", { class: "tag" }, "just moved") : null,
+      won ? h("span", { class: "tag tag-win" }, "Star Reporter") : null),
+    h("p", { class: "cash" }, num("score:" + p.seat, p.score), h("span", { class: "of" }, " points")),
+    h("p", { class: "small" }, assignment(p.assignment)),
+    h("p", { class: "small muted" }, plane),
+    phone ? h("p", { class: "small" }, "☎ " + phone) : null,
+    p.cards.length ? h("p", { class: "small muted" }, `${p.cards.length} card${p.cards.length > 1 ? "s" : ""} won`) : null);
 }
 
 export function render(view) {
-  const drawn = first(view, ["disasters", "disasters_drawn", "disaster_count"]);
-  const limit = first(view, ["disaster_limit", "disasters_to_catastrophe", "disasters_before_catastrophe"]);
-  const open = first(view, ["disaster", "open_disaster", "catastrophe"]);
-  const count = Array.isArray(drawn) ? drawn.length : drawn;
+  const d = view.disasters || { drawn: 0, before_catastrophe: 0, open: [] };
+  const last = view.last_throw;
   return h("div", { class: "star" },
-    count !== undefined ? h("p", { class: "round" }, "Disasters ", h("strong", { class: "num-big" }, num("disasters", count)),
-      limit !== undefined ? ` of ${limit} before the Catastrophe` : null) : null,
-    open && typeof open === "object" ? h("p", { class: "notice" }, "Open to all: ", open.city || open.name || open.event || JSON.stringify(open)) : null,
-    players(view, (p) => {
-      const travel = first(p, ["travel", "method", "state", "where"]);
-      const credits = first(p, ["credits", "points", "score"]);
-      return [credits !== undefined ? h("p", { class: "cash" }, num("credits:" + p.name, credits), h("span", { class: "of" }, " credits")) : null,
-        travel !== undefined ? h("p", { class: "small" }, typeof travel === "object" ? Object.entries(travel).map(([k, v]) => `${title(k)}: ${v}`).join(" · ") : String(travel)) : null];
-    }));
+    last ? h("section", { class: "verdict-box throw-box", "aria-label": "The last throw" },
+      h("p", { class: "throw-dice" }, throwFaces(last.dice)), h("p", { class: "message" }, last.reading)) : null,
+    h("p", { class: "round" }, "Disasters ", h("strong", { class: "num-big" }, num("disasters", d.drawn)),
+      ` of ${d.before_catastrophe} before the Catastrophe`,
+      d.open.length ? h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`) : null,
+      view.catastrophe === "open" ? h("span", { class: "tag tag-turn" }, "Catastrophe open!") : null),
+    dice ? h("p", { class: "notice" }, "The next throw uses the dice button's ", throwFaces(dice), " ",
+      h("button", { type: "button", class: "quiet", id: "forget-dice", onclick: () => { dice = null; document.getElementById("forget-dice").closest(".notice").remove(); } }, "let the box roll instead")) : null,
+    h("div", { class: "papers" }, view.players.map((p) => reporter(p, view))));
 }
 
 export function label(offer, view) {
-  if (typeof offer.player !== "number") return null;
-  const rest = Object.entries(offer).filter(([k, v]) => !["type", "player", "enter"].includes(k) && typeof v !== "object").map(([, v]) => v);
-  return `${title(offer.type)}${rest.length ? " " + rest.join(" ") : ""}`;
+  switch (offer.type) {
+    case "throw":
+      if (!offer.method) return "Throw for who moves first";
+      if (offer.method === "telephone") return offer.purpose === "plane" ? "Telephone for the plane" : "Telephone for a new assignment";
+      return METHOD[offer.method] || title(offer.method);
+    case "land": return "The plane lands at…";
+    case "draw": return "Draw a new News card";
+    case "news": return "Reached the assignment's city";
+    case "disaster": return `Reached Disaster #${offer.card}`;
+    case "catastrophe": return "Reached the Catastrophe!";
+    default: return null;
+  }
 }
 
 export function group(type, offers, view) {
-  return typeof offers[0].player === "number" ? `${playerName(view, offers[0].player)}: ${title(type)}` : null;
+  const name = playerName(view, offers[0].player);
+  return { throw: offers[0].method ? `${name}: announce the method, then throw` : `${name} throws`,
+    land: `${name}'s plane`, draw: null, news: `${name}: what the move reached`, disaster: null, catastrophe: null }[type] ?? null;
+}
+
+// Throws: one tap; the box rolls, or the dice button's last throw is used.
+export function form(offer, view, act, text) {
+  if (offer.type !== "throw" || (offer.enter && offer.enter.length)) return null;
+  return h("button", { type: "button", class: "offer offer-throw", dataset: { offer: JSON.stringify(actionOf(offer)) },
+    onclick: () => { const extra = dice ? { dice } : {}; dice = null; act(actionOf(offer, extra)); } },
+  h("span", null, text), offer.needs ? h("span", { class: "offer-needs" }, offer.needs) : null);
 }
