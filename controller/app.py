@@ -12,6 +12,7 @@ from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
 from .hw.simphone import SimulatedPhone
 from .oracles.editor import Editor
+from .phone_sounds import build_phone_sounds
 from .pinmap import load_pinmap
 from .store import Store
 from .table import Table
@@ -46,7 +47,19 @@ class Newsdesk:
                            hardware={"simulated": self.simulated, "pins": pins_said})
         decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
         self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
-        self.phone_pins = PhonePins(pinmap, self.listener.edge, pin_factory, clock=clock)
+        self.sounds = build_phone_sounds(
+            pinmap, pin_factory, audio=config["audio"] != "off", audio_device=config["audio_device"] or None,
+            tone_plan=config["tone_plan"], speech=config["speech"] != "off",
+            speech_voice=config["speech_voice"] or None, busy_after=config["busy_after"],
+            clock=clock, notify=self.bus.publish)
+        self._closers.append(self.sounds.close)
+        self.sounds.follow(self.bus)   # before the listener starts, so no hook change is missed
+
+        def phone_edge(t, line, state):
+            self.listener.edge(t, line, state)
+            self.sounds.edge(t, line, state)   # the dial tone stops as the dial leaves rest
+
+        self.phone_pins = PhonePins(pinmap, phone_edge, pin_factory, clock=clock)
         self._closers.append(self.phone_pins.close)
         self.sim_phone = None
         if self.simulated:

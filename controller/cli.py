@@ -121,6 +121,52 @@ def cmd_dial_record(args):
     return 0
 
 
+def cmd_phone_sound(args):
+    import time
+
+    from .audio.player import Player, open_output
+    from .audio.speech import Speech
+    from .config import load_config
+    from .oracles.editor import SIGNALS
+
+    config = load_config(args.data)
+    if args.signal not in SIGNALS:
+        print("newsdesk phone sound: --signal is one of %s" % ", ".join(SIGNALS), file=sys.stderr)
+        return 2
+    player = Player(open_output(config["audio_device"] or None), plan=config["tone_plan"],
+                    speech=Speech.find() if config["speech"] != "off" else None)
+    try:
+        if args.sound == "verdict":
+            clip = player.verdict_clip(args.signal, SIGNALS[args.signal][0])
+            player.play("verdict", clip)
+            time.sleep(clip.seconds + 0.3)
+        else:
+            player.play(args.sound)
+            time.sleep(args.seconds)
+    finally:
+        player.close()
+    return 0
+
+
+def cmd_phone_ring(args):
+    import time
+
+    from .config import load_config
+    from .hw.pinfactory import choose_pin_factory
+    from .hw.ringer import Ringer
+    from .pinmap import load_pinmap
+
+    config = load_config(args.data)
+    factory, _ = choose_pin_factory(config["pin_factory"])
+    ringer = Ringer(load_pinmap(config["pinmap"] or None), factory, cadence=config["tone_plan"])
+    try:
+        ringer.ring(times=args.times)
+        time.sleep(args.times * ringer.period)
+    finally:
+        ringer.close()
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="newsdesk", description=__doc__)
     parser.add_argument("--data", metavar="DIR",
@@ -153,6 +199,17 @@ def build_parser():
     record.add_argument("--simulate", metavar="DIGITS",
                         help="on simulated hardware, have the virtual phone dial these digits")
     record.set_defaults(func=cmd_dial_record)
+
+    phone = sub.add_parser("phone", help="check the handset's sound and the bell")
+    phone_sub = phone.add_subparsers(dest="phone_command", required=True)
+    snd = phone_sub.add_parser("sound", help="play a call-progress tone or a verdict on the handset")
+    snd.add_argument("sound", choices=["dial", "ringback", "busy", "verdict"])
+    snd.add_argument("--signal", default="OK", help="the verdict to say (default OK)")
+    snd.add_argument("--seconds", type=float, default=4.0)
+    snd.set_defaults(func=cmd_phone_sound)
+    ring = phone_sub.add_parser("ring", help="ring the bell (stop `serve` first: it holds the pin)")
+    ring.add_argument("--times", type=int, default=2, choices=range(1, 21), metavar="N")
+    ring.set_defaults(func=cmd_phone_ring)
     return parser
 
 

@@ -20,11 +20,20 @@ DEFAULTS = {
     "dial_map": "standard",     # standard | sweden | new-zealand
     "offnormal": "auto",        # auto | wired | none
     "editor_mode": "mechanical",  # mechanical | fair
+    "audio": "auto",            # auto (aplay when installed) | off
+    "audio_device": "",         # "" = ALSA's default; e.g. "plughw:1,0" for a USB sound card
+    "tone_plan": "north-america",  # call-progress tones and the ring cadence: north-america | uk
+    "speech": "auto",           # auto (espeak-ng when installed) | off
+    "speech_voice": "",         # "" = espeak-ng's default voice
+    "busy_after": 20,           # seconds of off-hook silence before busy (newsdesk's choice)
 }
 CHOICES = {
     "dial_map": DIAL_MAPS,
     "offnormal": ("auto", "wired", "none"),
     "editor_mode": ("mechanical", "fair"),
+    "audio": ("auto", "off"),
+    "speech": ("auto", "off"),
+    "tone_plan": ("north-america", "uk"),
 }
 
 
@@ -61,6 +70,8 @@ def _coerce(key, value, source):
                           % (source, key, ", ".join(CHOICES[key]), value))
     if key == "port" and not 0 <= value <= 65535:
         raise ConfigError("%s: port must be 0-65535, got %d" % (source, value))
+    if key == "busy_after" and not 1 <= value <= 3600:
+        raise ConfigError("%s: busy_after must be 1-3600 seconds, got %d" % (source, value))
     if key == "threads" and not 4 <= value <= 256:
         raise ConfigError("%s: threads must be 4-256, got %d" % (source, value))
     return value

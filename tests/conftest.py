@@ -42,7 +42,8 @@ def mock_factory():
 
 @pytest.fixture
 def config(tmp_path):
-    return load_config(tmp_path / "data", environ={})
+    # no sound card in tests: the phone's sounds have tests of their own with a captured output
+    return load_config(tmp_path / "data", environ={}, overrides={"audio": "off", "speech": "off"})
 
 
 @pytest.fixture
