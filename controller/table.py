@@ -48,6 +48,9 @@ class Table:
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
             self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})
+        elif ev.kind == "fault_cleared":
+            log.info("phone wiring: the %s line is behaving again", ev.value)
+            self.bus.publish({"type": "phone.fault", "data": {"message": "", "line": ev.value, "t": ev.t}})
 
     def call_editor(self, digit):
         """The editor's verdict on ``digit``: stored and shown whatever the game makes of it, then

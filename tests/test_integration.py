@@ -99,3 +99,22 @@ def test_a_tablet_that_slept_catches_up_from_its_last_event_id(app, desk):
     finally:
         resp.close()
     assert wait_for(lambda: desk.bus.subscriber_count == before)   # the stream let go of its subscription
+
+
+def test_a_stuck_pulse_line_is_a_wiring_fault_on_the_bus_not_a_digit(config, mock_factory, monkeypatch):
+    clock = FakeClock(100.0)
+    monkeypatch.setattr("gpiozero.pins.mock.monotonic", clock)
+    nd = Newsdesk(config, pin_factory=mock_factory, clock=clock)
+    try:
+        sub = nd.bus.subscribe()
+        drive(nd.phone_pins, "pulse", 1)     # the pulse contacts open ... and stay open
+        clock.t = 102.0
+        fault = next(m for m in iter(lambda: sub.get(timeout=3.0), None) if m["type"] == "phone.fault")
+        assert "pulse contacts" in fault["data"]["message"]
+        drive(nd.phone_pins, "pulse", 0)
+        clock.t = 102.5
+        cleared = next(m for m in iter(lambda: sub.get(timeout=3.0), None) if m["type"] == "phone.fault")
+        assert cleared["data"]["message"] == "" and cleared["data"]["line"] == "pulse"
+        assert nd.store.latest(VERDICT) == []
+    finally:
+        nd.close()
