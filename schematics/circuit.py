@@ -85,6 +85,15 @@ class Circuit:
         self.gpio[net] = (spec.name, name)
         return net
 
+    @property
+    def board_lines(self):
+        """The pin map's lines for this board, by name, in the file's order."""
+        return self.pinmap.pi if self.board == "pi" else self.pinmap.pico
+
+    def specs(self, subsystem):
+        """The lines drawn on one subsystem's sheet."""
+        return [s for s in self.board_lines.values() if self.of(line=s.name, subsystem=subsystem)]
+
     def nets(self):
         """net -> [(ref, pin), ...], in the order parts were added."""
         nets = {}
@@ -188,7 +197,7 @@ def _bus(c, spec, sub):
 def build(pinmap, parts, board="pi"):
     """The circuit of one board (``pi`` or ``pico``) from the pin map's lines, in their order."""
     c = Circuit(board, parts, pinmap)
-    for spec in (pinmap.pi if board == "pi" else pinmap.pico).values():
+    for spec in c.board_lines.values():
         sub = subsystem_of(spec, board)
         if isinstance(spec, BusSpec):
             _bus(c, spec, sub)

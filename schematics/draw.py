@@ -13,20 +13,15 @@ import schemdraw
 import schemdraw.elements as elm
 from schemdraw.util import Point
 
+from .bom import ohms_text
+
 ROW = 3.0           # drawing units between the board's pins
 FONT = 11
 _NUMBER = re.compile(r"-?\d+\.\d+")
 
 
-def _ohms(value):
-    value = int(value)
-    if value >= 1000:
-        return "%g kΩ" % (value / 1000)
-    return "%d Ω" % value
-
-
 def _label(part, words=""):
-    value = _ohms(part.value) if part.kind == "resistor" else str(part.value or "")
+    value = ohms_text(part.value) if part.kind == "resistor" else str(part.value or "")
     return "\n".join(x for x in (part.ref, words or value) if x)
 
 
@@ -71,8 +66,9 @@ def _pin_text(circuit, spec):
     return "%s  %s (%s)" % (name, spec.name, pull) if spec.kind == "input" else "%s  %s" % (name, spec.name)
 
 
-def _lines(circuit):
-    return circuit.pinmap.pi if circuit.board == "pi" else circuit.pinmap.pico
+def _rows(c, specs):
+    """One row per single-pin line, then GND."""
+    return [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
 
 
 def _contact_row(sheet, spec):
@@ -84,7 +80,7 @@ def _contact_row(sheet, spec):
     d.add(kind.right().label(_label(contact, words), loc="top"))
     d.add(elm.Line().right(1))
     for pull in (p for p in c.of(line=spec.name) if p.role == "pull"):
-        d.add(elm.Label().label("%s %s to %s" % (pull.ref, _ohms(pull.value), pull.pins["2"]), loc="right"))
+        d.add(elm.Label().label("%s %s to %s" % (pull.ref, ohms_text(pull.value), pull.pins["2"]), loc="right"))
     _rail_end(d, contact.pins["2"])
 
 
@@ -116,11 +112,6 @@ def _led_row(sheet, spec):
 def _ground_row(sheet, anchor):
     sheet.d.add(elm.Line().right(1.5).at(getattr(sheet.ic, anchor)))
     sheet.d.add(elm.Ground())
-
-
-def _rail_row(sheet, anchor, rail):
-    sheet.d.add(elm.Line().right(1.5).at(getattr(sheet.ic, anchor)))
-    sheet.d.add(elm.Vdd().label(rail))
 
 
 def _isolated_driver(sheet, spec, opto_part):
@@ -168,8 +159,9 @@ def _bus_rows(circuit, spec):
     return rows
 
 
-def _module(sheet, spec, module, rows, left_pins, right_pins=(), words=""):
-    """A module box to the right, its left pins level with the board's rows, wired straight."""
+def _module(sheet, module, rows, left_pins, right_pins=(), words=""):
+    """A module box to the right, its left pins level with the board's rows, wired straight
+    (one module per sheet: its pins follow the rows in order)."""
     d = sheet.d
     pins = [elm.IcPin(name=p, side="left", anchorname="m_" + a) for a, p in reversed(left_pins)]
     pins += [elm.IcPin(name=p, side="right", anchorname="m_" + a) for a, p in reversed(right_pins)]
@@ -183,8 +175,8 @@ def _module(sheet, spec, module, rows, left_pins, right_pins=(), words=""):
 
 def draw_dial_and_hook(c):
     sheet = _Sheet(c, "Dial and hook: each contact between its GPIO and GND")
-    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="dial-and-hook")]
-    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    specs = c.specs("dial-and-hook")
+    rows = _rows(c, specs)
     sheet.board(rows, c.limits["title"])
     for spec in specs:
         _contact_row(sheet, spec)
@@ -194,8 +186,8 @@ def draw_dial_and_hook(c):
 
 def draw_buttons_and_leds(c):
     sheet = _Sheet(c, "Buttons and LEDs")
-    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="buttons-and-leds")]
-    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    specs = c.specs("buttons-and-leds")
+    rows = _rows(c, specs)
     sheet.board(rows, c.limits["title"])
     for spec in specs:
         (_contact_row if spec.kind == "input" else _led_row)(sheet, spec)
@@ -205,8 +197,8 @@ def draw_buttons_and_leds(c):
 
 def draw_ringer(c):
     sheet = _Sheet(c, "Ringer: the GPIO lights an optocoupler; the bell driver has its own supply and ground")
-    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem="ringer")]
-    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    specs = c.specs("ringer")
+    rows = _rows(c, specs)
     sheet.board(rows, c.limits["title"])
     for spec in specs:
         (opto,) = [p for p in c.of(line=spec.name) if p.role == "isolator"]
@@ -217,7 +209,7 @@ def draw_ringer(c):
 
 def _draw_bus(c, subsystem, title):
     sheet = _Sheet(c, title)
-    specs = [s for s in _lines(c).values() if c.of(line=s.name, subsystem=subsystem)]
+    specs = c.specs(subsystem)
     rows = []
     for spec in specs:
         rows += _bus_rows(c, spec)
@@ -230,13 +222,13 @@ def _draw_bus(c, subsystem, title):
     rows += supplies + [("gnd", "GND", "GND")]
     sheet.board(rows, c.limits["title"])
     for module in modules:
-        spec = _lines(c)[module.line]
+        spec = c.board_lines[module.line]
         roles = {"sda": "SDA", "scl": "SCL", "bclk": "BCLK", "lrclk": "LRC", "din": "DIN"}
         left = [("%s_%s" % (spec.name, role), roles[role]) for role in spec.pins]
         left += [("supply_" + module.ref, "VCC" if "VCC" in module.pins else "VIN"), ("gnd", "GND")]
         right = [("out_p", "OUT+"), ("out_n", "OUT-")] if "OUT+" in module.pins else ()
         words = ("SSD1306 at %s" % module.value) if module.kind == "display" else "MAX98357A"
-        box = _module(sheet, spec, module, rows, left, right, words)
+        box = _module(sheet, module, rows, left, right, words)
         if right:
             (receiver,) = [p for p in c.of(line=spec.name) if p.role == "receiver"]
             sheet.d.add(elm.Line().right(2).at(box.m_out_p))
@@ -261,8 +253,8 @@ def draw_audio(c):
 def draw_pico(c):
     sheet = _Sheet(c, "Phone in a box: a Pico in the phone, on USB to the Pi or a laptop")
     # inputs, then outputs, with the optocoupler's bell driver last: it spreads over two rows
-    specs = sorted(_lines(c).values(), key=lambda s: (s.kind != "input", s.load == "optocoupler"))
-    rows = [(s.name, _pin_text(c, s), c.board_pin(s.bcm)[0]) for s in specs] + [("gnd", "GND", "GND")]
+    specs = sorted(c.board_lines.values(), key=lambda s: (s.kind != "input", s.load == "optocoupler"))
+    rows = _rows(c, specs)
     sheet.board(rows, c.limits["title"] + "\n(USB to the Pi)")
     for spec in specs:
         if spec.kind == "input":

@@ -58,10 +58,6 @@ class Report:
         return [f for f in self.findings if f.severity == "warning"]
 
 
-def _lines(circuit):
-    return circuit.pinmap.pi if circuit.board == "pi" else circuit.pinmap.pico
-
-
 def _where(circuit, line):
     """'pulse (GPIOn, pin m)': the line, its pins and their header numbers."""
     names = [name for net, (ln, name) in circuit.gpio.items() if ln == line]
@@ -107,7 +103,7 @@ def _reach(joins, start, stop):
 
 
 def check_pulls(circuit, report):
-    for spec in _lines(circuit).values():
+    for spec in circuit.board_lines.values():
         if isinstance(spec, BusSpec) or spec.kind != "input":
             continue
         resistors = [p for p in circuit.of(line=spec.name) if p.role == "pull"]
@@ -139,7 +135,7 @@ def check_pins(circuit, report):
         if len(gpio_pins) > 1:
             report.add("pins", "error", circuit.gpio[net][0], "net %s ties board pins %s together",
                        net, ", ".join(gpio_pins))
-    for spec in _lines(circuit).values():
+    for spec in circuit.board_lines.values():
         pins = spec.pins if isinstance(spec, BusSpec) else {"": spec.bcm}
         for role, number in pins.items():
             name, pin = circuit.board_pin(number)
@@ -159,7 +155,7 @@ def check_pins(circuit, report):
 def check_currents(circuit, report):
     limits = circuit.limits
     logic_v = float(limits["logic_v"])
-    for spec in _lines(circuit).values():
+    for spec in circuit.board_lines.values():
         if isinstance(spec, BusSpec) or spec.kind != "output":
             continue
         if spec.load is None:
@@ -206,7 +202,7 @@ def check_voltages(circuit, report):
 
 
 def check_isolation(circuit, report):
-    lines = _lines(circuit)
+    lines = circuit.board_lines
     for name in ISOLATED_LINES:
         spec = lines.get(name)
         if spec is not None and getattr(spec, "load", None) != "optocoupler":

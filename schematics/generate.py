@@ -67,11 +67,10 @@ def _wire_to(circuit, spec):
 def pin_tables(all_circuits):
     out = [BEGIN, ""]
     for board, circuit in all_circuits.items():
-        lines = circuit.pinmap.pi if board == "pi" else circuit.pinmap.pico
         out += ["#### %s (%s)" % (BOARD_NAMES[board], circuit.limits["title"]), "",
                 "| line | pin | header pin | pull | wired to | what |",
                 "| --- | --- | ---: | --- | --- | --- |"]
-        for spec in lines.values():
+        for spec in circuit.board_lines.values():
             pins = spec.pins.items() if isinstance(spec, BusSpec) else [("", spec.bcm)]
             names = []
             numbers = []
