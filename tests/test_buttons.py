@@ -198,15 +198,17 @@ def test_a_failing_handler_doesnt_stop_the_listener(clock, pinmap, mock_factory)
 
 def test_simulated_presses_drive_the_same_pins(pinmap, mock_factory):
     got = queue.Queue()
-    listener = ButtonListener(got.put, settle=0.002, hold_time=0.2)
+    # settle and hold well above a busy machine's scheduling delays, so only the pins' edge
+    # times decide
+    listener = ButtonListener(got.put, settle=0.02, hold_time=0.5)
     pins = ButtonPins(pinmap, listener.edge, mock_factory)
     listener.start()
-    sim = SimulatedButtons(pins, tap=0.01, long=0.25)
+    sim = SimulatedButtons(pins, tap=0.05, long=0.6)
     try:
         sim.press("stopwatch_button", bounce=(0.0003, 0.0008))
         down, up = got.get(timeout=5), got.get(timeout=5)
         assert (down.kind, up.kind) == (DOWN, UP) and not up.long
-        assert up.duration >= 0.01
+        assert up.duration >= 0.05
         # the pin really went through the bounces: low, high, low (+ the release's)
         assert [s.state for s in pins.pin("stopwatch_button").states][-6:] == [False, True, False, True, False, True]
         sim.press("dice_button", long=True)

@@ -233,10 +233,10 @@ def test_simulated_dice_button_rolls_and_changes_the_dice(store, mock_factory):
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory, blink_time=0.005)
     desk = OracleDesk(store, bus, random.Random(1), leds=leds)
-    listener = ButtonListener(desk.on_press, settle=0.002, hold_time=0.15)
+    listener = ButtonListener(desk.on_press, settle=0.005, hold_time=0.5)
     pins = ButtonPins(pinmap, listener.edge, mock_factory)
     listener.start()
-    sim = SimulatedButtons(pins, tap=0.01, long=0.2)
+    sim = SimulatedButtons(pins, tap=0.01, long=0.6)
     dice_led = leds.led("dice_led").pin
     try:
         with bus.subscribe() as sub:
@@ -266,10 +266,10 @@ def oracle_client(desk, mock_factory):
     if getattr(desk, "oracles", None) is None:
         pinmap = load_pinmap()
         desk.oracles = OracleDesk(desk.store, desk.bus, random.Random(8))
-        listener = ButtonListener(desk.oracles.on_press, settle=0.002, hold_time=0.15)
+        listener = ButtonListener(desk.oracles.on_press, settle=0.005, hold_time=0.5)
         pins = ButtonPins(pinmap, listener.edge, mock_factory)
         listener.start()
-        desk.sim_buttons = SimulatedButtons(pins, tap=0.01, long=0.2)
+        desk.sim_buttons = SimulatedButtons(pins, tap=0.01, long=0.6)
         desk.window = Window(dummy(width=128, height=64, mode="1"))
         closers += [desk.window.close, desk.sim_buttons.close, listener.stop, pins.close]
     app = create_app(newsdesk=desk, test_config={"TESTING": True, "STREAM_KEEPALIVE": 0.2})
