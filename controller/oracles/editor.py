@@ -10,6 +10,10 @@ original's:
 * fair: each call draws a signal with a configurable weight per signal, from a random source
   handed in (cryptographically strong in the running product).
 
+Every verdict carries the rules' full text for its signal (RULES_TEXT), what the game must
+apply (EFFECTS, e.g. {"collect_from_each": 200}) and the odds it was drawn with, so the panel's
+"is the editor fair?" table groups verdicts by the odds in force when they were given.
+
 Pure: no clock, no I/O; randomness is passed in.
 """
 
