@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: run test bench replay clean
+.PHONY: run test bench replay clean install install-plan schematics
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,16 @@ test: $(VENV)/.test-deps
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python bench/dial_decoder.py
+	$(BIN)/python bench/store_crash.py latency --appends 2000
+
+install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; prints the panel's address
+	sudo $(PYTHON) deploy/install.py $(ARGS)
+
+install-plan:   # what make install would do, without doing it
+	$(PYTHON) deploy/install.py --dry-run $(ARGS)
+
+schematics: $(VENV)/.test-deps
+	$(BIN)/python -m schematics.generate
 
 replay: $(VENV)/.run-deps
 	$(BIN)/newsdesk dial replay ../shared/traces/*.csv

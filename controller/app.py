@@ -14,7 +14,7 @@ from .hw.simphone import SimulatedPhone
 from .oracles.editor import Editor
 from .phone_sounds import build_phone_sounds
 from .pinmap import load_pinmap
-from .store import Store
+from .store import STORE_FILE, Store
 from .table import Table
 
 log = logging.getLogger("newsdesk")
@@ -39,7 +39,7 @@ class Newsdesk:
         else:
             pins_said = type(pin_factory).__name__ + " (handed in)"
         self.simulated = is_simulated(pin_factory)
-        self.store = Store(config.data_dir / "newsdesk.sqlite3")
+        self.store = Store(config.data_dir / STORE_FILE)
         self._closers.append(self.store.close)
         self.bus = Bus()
         editor = Editor(mode=config["editor_mode"], dial_map=config["dial_map"])

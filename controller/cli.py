@@ -22,7 +22,10 @@ def cmd_serve(args):
     from controller.config import load_config
     from web_ui import create_app
 
+    from controller.durability import check_data_dir
+
     config = load_config(args.data, overrides={"host": args.host, "port": args.port})
+    check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
     desk = Newsdesk(config)
     try:
         app = create_app(newsdesk=desk)
@@ -167,6 +170,15 @@ def cmd_phone_ring(args):
     return 0
 
 
+def cmd_doctor(args):
+    from .config import load_config
+    from .doctor import format_report, run_doctor
+
+    report = run_doctor(load_config(args.data))
+    print(format_report(report))
+    return report.exit_status
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="newsdesk", description=__doc__)
     parser.add_argument("--data", metavar="DIR",
@@ -179,6 +191,10 @@ def build_parser():
     serve.add_argument("--host", help="address to bind (default: 0.0.0.0 on a Pi, 127.0.0.1 elsewhere)")
     serve.add_argument("--port", type=int, help="port to bind (default 8080)")
     serve.set_defaults(func=cmd_serve)
+
+    doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store and port, "
+                                           "and say how to fix what is wrong")
+    doctor.set_defaults(func=cmd_doctor)
 
     dial = sub.add_parser("dial", help="dial recordings")
     dial_sub = dial.add_subparsers(dest="dial_command", required=True)

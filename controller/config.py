@@ -26,6 +26,7 @@ DEFAULTS = {
     "speech": "auto",           # auto (espeak-ng when installed) | off
     "speech_voice": "",         # "" = espeak-ng's default voice
     "busy_after": 20,           # seconds of off-hook silence before busy (newsdesk's choice)
+    "volatile_data": "refuse",  # refuse | allow: run on a data directory that loses writes (RAM, overlay)
 }
 CHOICES = {
     "dial_map": DIAL_MAPS,
@@ -34,6 +35,7 @@ CHOICES = {
     "audio": ("auto", "off"),
     "speech": ("auto", "off"),
     "tone_plan": ("north-america", "uk"),
+    "volatile_data": ("refuse", "allow"),
 }
 
 

@@ -26,9 +26,9 @@ from pathlib import Path
 from .durability import OVERRIDE, DataDirNotDurable, check_data_dir
 from .errors import NewsdeskError
 from .pinmap import PHONE_LINES, load_pinmap
+from .store import STORE_FILE
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
-STORE_FILE = "newsdesk.sqlite3"
 LOW_SPACE = 200 * 1024 * 1024       # bytes free below which the store gets a warning
 I2C_SLAVE = 0x0703                  # the Linux i2c-dev ioctl that picks the device address
 # ALSA card ids of the Pi's own outputs (HDMI and the headphone jack): not the receiver's amplifier

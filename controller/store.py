@@ -26,6 +26,7 @@ from pathlib import Path
 
 from .errors import BadRequest, StoreError
 
+STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 SCHEMA_VERSION = 2
 
 # Each step takes a file from the version before it to its own; a file opens at whatever
