@@ -400,3 +400,23 @@ def test_a_callback_cannot_wait_for_the_reader_it_runs_on(emu):
     bridge = SerialBridge(lambda: emu.port, lambda ev: None, on_status=on_status)
     with bridge:
         assert "a callback can't call it" in str(refused.get(timeout=WAIT))
+
+
+def test_after_a_long_unplug_the_backed_off_retries_still_reconnect_within_2_s(emu):
+    looked = queue.Queue()
+
+    def finder():
+        looked.put(time.monotonic())
+        return emu.port
+    with Host(finder) as host:
+        host.status(True)
+        emu.unplug()
+        host.status(False)
+        attempts = []
+        while len(attempts) < 6:                       # 0.05, 0.1, 0.2, 0.4, 0.8, 1 s apart
+            attempts.append(looked.get(timeout=WAIT))
+        assert attempts[-1] - attempts[-2] > 0.5       # backed off
+        t0 = time.monotonic()
+        emu.plug()
+        host.status(True)
+        assert time.monotonic() - t0 < 2.0

@@ -117,6 +117,8 @@ class _Command:
 class SerialBridge:
     """The phone on ``port``: a device name or URL, or a finder (a callable returning one or None).
 
+    ``clock`` is the host clock events are dated on (the listener's, time.monotonic) and the one
+    the handshake and silence timeouts run on; the waits between reconnections are real time.
     ``settings`` (e.g. ``{"dial_map": "sweden", "offnormal": "wired"}``) are sent to the phone
     after every handshake, so a phone that rebooted decodes as configured.
     """
