@@ -22,6 +22,21 @@ Players are named by seat (0-3, clockwise, in the order given to setup).
                                                     round ends and the badge passes clockwise
 
 Events: setup, revealed, checked, journalist_done, police_moved, round_ended.
+
+Options: "first" (the seat of whoever last watched the news: the First Player badge) and
+"police_table" (the police's moves, one step per round).
+
+Where the demo's rules are silent or incomplete, these are newsdesk's choices, not the
+original's:
+  * the police table: the rules give the first round's moves and say the next round's are
+    diagonal, clockwise, but the table after that is missing. newsdesk's default alternates the
+    given step with one where each officer turns its corner clockwise; set "police_table" to
+    your own;
+  * players who don't choose a colour get the free ones in the order red, blue, green, white;
+  * when several players direct the same Protester and don't agree an order, the box shuffles
+    them (every order equally likely), as shuffling their cards face down would;
+  * the camera vans are checked once a round, after the Protesters move ("Check to see if
+    anyone won!"), by the table, which says whose corner holds a Protester.
 """
 
 import copy
@@ -66,8 +81,13 @@ def card(rank, suit):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    options = dict(options or {})
-    unknown = set(options) - {"first", "police_table"}
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError("Get the Scoop!'s options are a dict: first, police_table")
+    if not isinstance(players, (list, tuple)):
+        raise GameError("players is a list of the %d players, each {\"name\": ..., \"colour\": ...}" % PLAYERS)
+    unknown = set(map(str, options)) - {"first", "police_table"}
     if unknown:
         raise GameError("Get the Scoop! has no option %s; its options are first and police_table"
                         % ", ".join(sorted(unknown)))
@@ -109,9 +129,11 @@ def _police_table(table):
             raise GameError(msg)
         moves = {}
         for officer, way in step.items():
-            k = int(officer) if isinstance(officer, str) and officer.isdigit() else officer
-            if k not in OFFICERS or isinstance(k, bool) or way not in DIRECTIONS:
+            k = _whole(officer)
+            if k not in OFFICERS or not isinstance(way, str) or way not in DIRECTIONS:
                 raise GameError(msg)
+            if str(k) in moves:
+                raise GameError("police_table names officer %d twice in one step" % k)
             moves[str(k)] = way
         if len(moves) != len(OFFICERS):
             raise GameError("every step of police_table moves all %d officers" % len(OFFICERS))
@@ -133,7 +155,7 @@ def decide(state, action, rng):
     if not isinstance(action, dict):
         raise GameError("an action is a dict with a \"type\"")
     kind = action.get("type")
-    handler = _ACTIONS.get(kind)
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise GameError("Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
     if state["phase"] != _PHASE_OF[kind]:
@@ -154,9 +176,9 @@ def _reveal(state, action, rng):
         if p in seen_players:
             raise GameError("%s played two cards; each player directs at most one Protester" % who)
         seen_players.add(p)
-        protester = play.get("protester")
-        if protester not in PROTESTERS or isinstance(protester, bool):
-            raise GameError("%s: the d4 shows a Protester 1-4, not %r" % (who, protester))
+        protester = _whole(play.get("protester"))
+        if protester not in PROTESTERS:
+            raise GameError("%s: the d4 shows a Protester 1-4, not %r" % (who, play.get("protester")))
         rank, suit = _rank(play.get("rank")), _suit(play.get("suit"))
         if rank is None or suit is None:
             raise GameError("%s: a card is a rank A-9 and a suit (%s), not %r of %r"
@@ -170,6 +192,9 @@ def _reveal(state, action, rng):
     if not isinstance(agreed, dict):
         raise GameError("\"order\" maps a Protester to the seats in the order the players agreed")
     agreed = {str(k): v for k, v in agreed.items()}
+    strange = sorted(k for k in agreed if k not in {str(n) for n in PROTESTERS})
+    if strange:
+        raise GameError("\"order\" is given per Protester 1-4, not for %s" % ", ".join(map(repr, strange)))
     orders, resolution = [], []
     for n in PROTESTERS:              # "resolved in the order of lowest number Protester to highest"
         directors = [c["player"] for c in clean if c["protester"] == n]
@@ -179,10 +204,11 @@ def _reveal(state, action, rng):
             continue
         if str(n) in agreed:
             order = agreed[str(n)]
-            if not isinstance(order, list) or sorted(map(str, order)) != sorted(map(str, directors)):
-                raise GameError("the agreed order for Protester %d must list exactly %s"
+            seats = [_whole(p) for p in order] if isinstance(order, list) else None
+            if seats is None or sorted(seats, key=str) != sorted(directors, key=str):
+                raise GameError("the agreed order for Protester %d must list exactly %s, by seat"
                                 % (n, ", ".join(_name(state, p) for p in directors)))
-            order = [int(p) for p in order]
+            order = seats
             how = "agreed"
         else:
             order = list(directors)
@@ -301,12 +327,20 @@ def view(state):
 
 # ---------------------------------------------------------------- helpers
 
+def _whole(value):
+    """A whole number given as an int or as its digits; None for anything else."""
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
 def _seat(value):
-    if isinstance(value, str) and value.isdigit():
-        value = int(value)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < PLAYERS:
+    seat = _whole(value)
+    if seat is None or not 0 <= seat < PLAYERS:
         raise GameError("a player is a seat number 0-%d, not %r" % (PLAYERS - 1, value))
-    return value
+    return seat
 
 
 def _rank(value):

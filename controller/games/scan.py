@@ -2,18 +2,41 @@
 
 The cards are played at the table; the panel takes each hand as the cards every side took per
 suit, checks them against the deck, scores them by cancel-out and keeps the race to 155 (or, in
-a time-limit game, the scores until the table says time is up: the engine reads no clock).
+a time-limit game, the scores until time is up).
+
+A time-limit game: the engine reads no clock. Setup is given the countdown's end ("ends_at",
+an ISO 8601 time with its UTC offset, worked out by the panel when the game starts) and/or its
+length ("time_limit", minutes); the panel shows the countdown, and when it runs out the table
+(or the panel) sends "time_up". The view says so under "countdown".
 
 Sides: two teams (Team SCAN), three teams (Triple SCAN) or each player alone (SCAN Without
-Partners); No Trump SCAN plays individually, in three teams with 6 players, or in two teams
-when 4 players give teams. A side is named by its players' shared "team", else by its players.
+Partners); No Trump SCAN plays individually, or in three teams with 6 players. A side is named
+by its players' shared "team", else by its players.
 
     {"type": "hand", "taken": {side: {"spades": n, "hearts": n, "diamonds": n, "clubs": n}}}
         every side's cards from the hand just played (a missing suit is 0)
-    {"type": "time_up"}   the table's countdown ran out (time-limit games only)
+    {"type": "time_up"}   the countdown ran out (time-limit games only)
 
 Events: setup, hand_scored, time_up, won.
+
+Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
+(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all").
+
+Where the rules are silent, these are newsdesk's choices, not the original's:
+  * with no teams given, partners are the players opposite each other in the order given
+    (Team SCAN says "Sit opposite your partner"; Triple SCAN and 6-player No Trump don't say);
+  * Triple SCAN puts aside the stock cards that can't go round, as Without Partners says;
+  * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
+    player still holds are played out isn't said, so a hand is accepted either way;
+  * No Trump SCAN with 4 players may be played in two teams when teams are given;
+  * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
+    (the default: the highest total wins, equal totals share) or "all" (all of them win);
+  * a time-limit game ends when time is up with the scores entered by then (the rules' "the
+    highest score at the end of that time"; a hand not entered doesn't count), and sides
+    tied on the highest score share the win.
 """
+
+from datetime import datetime
 
 import copy
 
@@ -51,6 +74,12 @@ def deal_size(variant, n):
     return DEAL[variant]
 
 
+def hand_sizes(variant, n):
+    """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
+    fewest, most = cards_out_of_play(variant, n)
+    return sorted({DECK - most, DECK - fewest})
+
+
 def cards_out_of_play(variant, n):
     """(fewest, most) cards a hand can leave untaken.
 
@@ -58,7 +87,8 @@ def cards_out_of_play(variant, n):
     can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says nothing,
     but 6 x 5 dealt leaves 22 in the stock, so newsdesk applies the same rule there. No Trump's hand
     "ends when the stock pile has been exhausted": whether the cards still in hand are played out
-    is not said, so newsdesk accepts both readings.
+    is not said, so newsdesk accepts both readings: the most is when they are not played
+    (each player's last ``deal`` cards stay in hand), nothing in between.
     """
     deal = deal_size(variant, n)
     aside = (DECK - n * deal) % n
@@ -74,14 +104,23 @@ def score(taken):
 
 # ---------------------------------------------------------------- setup
 
+OPTIONS = ("variant", "dealer", "time_limit", "ends_at", "target_tie")
+TARGET_TIES = ("highest", "all")
+
+
 def setup(players, options=None):
-    options = dict(options or {})
-    unknown = set(options) - {"variant", "time_limit", "dealer"}
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError("SCAN's options are a dict: %s" % ", ".join(OPTIONS))
+    if not isinstance(players, (list, tuple)):
+        raise GameError("players is a list of players, each {\"name\": ..., \"team\": ...}")
+    unknown = set(map(str, options)) - set(OPTIONS)
     if unknown:
-        raise GameError("SCAN has no option %s; its options are variant, time_limit and dealer"
-                        % ", ".join(sorted(unknown)))
+        raise GameError("SCAN has no option %s; its options are %s"
+                        % (", ".join(sorted(unknown)), ", ".join(OPTIONS)))
     variant = options.get("variant", "team")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise GameError("SCAN has no variant %r; choose from %s" % (variant, ", ".join(VARIANTS)))
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
     if any(not isinstance(n, str) or not n.strip() for n in names):
@@ -96,12 +135,33 @@ def setup(players, options=None):
     limit = options.get("time_limit")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
         raise GameError("time_limit is a whole number of minutes (or leave it out to race to %d)" % TARGET)
+    ends_at = _ends_at(options.get("ends_at"))
+    tie = options.get("target_tie", "highest")
+    if not isinstance(tie, str) or tie not in TARGET_TIES:
+        raise GameError("target_tie is \"highest\" (the highest total past %d wins) or \"all\" "
+                        "(every side past %d in the same hand wins)" % (TARGET, TARGET))
     dealer = options.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise GameError("dealer is the seat (0-%d) of the player who cut the highest card" % (n - 1))
     sides = _sides(variant, players)
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
-             "time_limit": limit, "dealer": dealer}]
+             "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer}]
+
+
+def _ends_at(value):
+    """The countdown's end as given (ISO 8601 with a UTC offset), checked; None for none."""
+    if value is None:
+        return None
+    when = None
+    if isinstance(value, str) and value.strip():
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            when = None
+    if when is None or when.tzinfo is None:
+        raise GameError("ends_at is when the countdown ends, as an ISO 8601 time with its UTC "
+                        "offset (e.g. 2024-05-01T21:30:00+01:00), not %r" % (value,))
+    return when.isoformat()
 
 
 def _sides(variant, players):
@@ -148,10 +208,14 @@ def decide(state, action, rng):
     if kind == "hand":
         return _hand(state, action)
     if kind == "time_up":
-        if state["time_limit"] is None:
+        if not _timed(state):
             raise GameError("this game races to %d; there is no time limit to run out" % TARGET)
         return [{"type": "time_up"}, {"type": "won", "sides": _leaders(state["totals"]), "reason": "time"}]
     raise GameError("SCAN has no action %r; try \"hand\" or \"time_up\"" % (kind,))
+
+
+def _timed(state):
+    return state["time_limit"] is not None or state.get("ends_at") is not None
 
 
 def _hand(state, action):
@@ -186,29 +250,29 @@ def _hand(state, action):
             raise GameError("hand %d: the %s add up to %d, but the deck has %d; check the counts"
                             % (number, suit, total, CARDS_PER_SUIT))
     n = len(state["players"])
-    fewest, most = cards_out_of_play(state["variant"], n)
+    sizes = hand_sizes(state["variant"], n)
     total = sum(sum(r.values()) for r in clean.values())
-    if not DECK - most <= total <= DECK - fewest:
-        expect = str(DECK - fewest) if fewest == most else "%d to %d" % (DECK - most, DECK - fewest)
+    if total not in sizes:        # (each is a multiple of n: a trick takes a card from every player)
         raise GameError("hand %d: %d cards entered, but this game takes %s of the %d; check the counts"
-                        % (number, total, expect, DECK))
-    if total % n:
-        raise GameError("hand %d: %d cards entered, but every trick takes one card from each of the "
-                        "%d players, so the count is a multiple of %d" % (number, total, n, n))
+                        % (number, total, " or ".join(map(str, sizes)), DECK))
     values = {s: score(clean[s]) for s in sides}
     points = {s: max(0, v) for s, v in values.items()}
     events = [{"type": "hand_scored", "hand": number, "dealer": state["dealer"], "taken": clean,
                "values": values, "points": points}]
-    if state["time_limit"] is None:
+    if not _timed(state):
         totals = {s: state["totals"][s] + points[s] for s in sides}
         if max(totals.values()) >= TARGET:
-            events.append({"type": "won", "sides": _leaders(totals), "reason": "target"})
+            if state.get("target_tie", "highest") == "all":
+                winners = [s for s in sides if totals[s] >= TARGET]
+            else:
+                winners = _leaders(totals)
+            events.append({"type": "won", "sides": winners, "reason": "target"})
     return events
 
 
 def _leaders(totals):
-    """The side(s) with the highest total; when two cross 155 in the same hand, the higher wins
-    (newsdesk's ruling: the rules don't say), and equal totals share the win."""
+    """The side(s) with the highest total; equal totals share the win (newsdesk's ruling for
+    sides reaching 155 in the same hand, and for a tie when time is up)."""
     best = max(totals.values())
     return [s for s, t in totals.items() if t == best]
 
@@ -220,6 +284,7 @@ def apply(state, event):
     if kind == "setup":
         return {"started": True, "variant": event["variant"], "players": list(event["players"]),
                 "sides": copy.deepcopy(event["sides"]), "time_limit": event["time_limit"],
+                "ends_at": event.get("ends_at"), "target_tie": event.get("target_tie", "highest"),
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):
@@ -245,7 +310,7 @@ def offers(state):
     if not state.get("started") or state["winners"]:
         return []
     out = [{"type": "hand", "sides": [s["name"] for s in state["sides"]], "suits": list(SUIT_VALUES)}]
-    if state["time_limit"] is not None:
+    if _timed(state):
         out.append({"type": "time_up"})
     return out
 
@@ -257,6 +322,16 @@ def view(state):
     labels = ["WE", "THEY"] if len(sides) == 2 else [s["name"] for s in sides]
     n = len(state["players"])
     fewest, most = cards_out_of_play(state["variant"], n)
+    timed = _timed(state)
+    countdown = None
+    if timed:
+        countdown = {
+            "minutes": state["time_limit"], "ends_at": state.get("ends_at"), "time_up": state["time_up"],
+            "clock": "newsdesk keeps no clock for this game: the panel counts down%s, and when time "
+                     "runs out the table taps Time up; the highest score entered by then wins, and "
+                     "sides tied on it share the win" % (
+                         " to %s" % state["ends_at"] if state.get("ends_at") else
+                         " %d minutes from the start" % state["time_limit"])}
     return {
         "game": NAME, "title": TITLE, "started": True, "variant": state["variant"],
         "variant_name": VARIANTS[state["variant"]].split(":")[0],
@@ -266,13 +341,17 @@ def view(state):
                   "values": [r["values"][s["name"]] for s in sides],
                   "totals": [r["totals"][s["name"]] for s in sides]} for r in state["sheet"]],
         "race": [{"side": s["name"], "total": state["totals"][s["name"]],
-                  "to_go": max(0, TARGET - state["totals"][s["name"]]) if state["time_limit"] is None else None}
+                  "to_go": max(0, TARGET - state["totals"][s["name"]]) if not timed else None}
                  for s in sides],
-        "target": TARGET if state["time_limit"] is None else None,
+        "target": TARGET if not timed else None,
+        "target_tie": state.get("target_tie", "highest") if not timed else None,
+        "countdown": countdown, "ends_at": state.get("ends_at"),
         "time_limit_minutes": state["time_limit"], "time_up": state["time_up"],
         "dealer": state["players"][state["dealer"]],
         "deal": deal_size(state["variant"], n), "trump": TRUMP[state["variant"]],
         "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
+        "cards_per_hand_choices": hand_sizes(state["variant"], n),
+        "cards_aside": fewest,
         "suit_values": dict(SUIT_VALUES),
         "winners": state["winners"], "over": bool(state["winners"]),
     }

@@ -23,6 +23,24 @@ Every action names its player by seat (0-based, in the order given to setup; pla
 Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, marked,
 ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
 the roll that ends your turn also returns his whole turn, rolls included.
+
+Options: "variants" (list), "locations" (the board's ten names, #1 first), "street_chart"
+(roll -> the chart's words), "ickel_start" (a Location's number or name), "resell" (bool).
+
+Where the rules are silent, these are newsdesk's choices, not the original's:
+  * a roll of 0 reads as 10 (see above);
+  * the default Location names are placeholders (the rules print none; only Downtown is named,
+    and putting it at #1 is a guess), and the default On the Street entries only say to read
+    the board's chart: give "locations" and "street_chart" from your board;
+  * every coin starts "on the street" (the red-bordered squares are not Locations);
+  * the On the Street chart's words are shown, and the table carries them out: the engine
+    only knows where the coin stopped;
+  * "resell" (default true): after a sale a Location's marks start again, and a new story
+    there can be researched and sold again, counting as another sale; set it false to let
+    each player sell each Location's story once;
+  * N. Ickel's sale doesn't clear the Location's marks or anyone's Steno Pad (the rules only
+    say "mark off a story on his Steno Pad"), he has no beat in That's My Beat, and you take
+    the first turn.
 """
 
 import copy
@@ -66,15 +84,25 @@ def reading(value):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    options = dict(options or {})
-    unknown = set(options) - {"variants", "locations", "street_chart", "ickel_start"}
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError("Scoop!'s options are a dict: variants, locations, street_chart, ickel_start")
+    if not isinstance(players, (list, tuple)):
+        raise GameError("players is a list of players, each {\"name\": ...}")
+    unknown = set(map(str, options)) - {"variants", "locations", "street_chart", "ickel_start", "resell"}
     if unknown:
         raise GameError("Scoop! has no option %s; its options are variants, locations, "
-                        "street_chart and ickel_start" % ", ".join(sorted(unknown)))
-    variants = list(options.get("variants") or [])
+                        "street_chart, ickel_start and resell" % ", ".join(sorted(unknown)))
+    variants = options.get("variants") or []
+    if not isinstance(variants, (list, tuple)):
+        raise GameError("variants is a list of variant names, from %s" % ", ".join(VARIANTS))
+    variants = list(variants)
     for v in variants:
-        if v not in VARIANTS:
+        if not isinstance(v, str) or v not in VARIANTS:
             raise GameError("Scoop! has no variant %r; choose from %s" % (v, ", ".join(VARIANTS)))
+    if len(set(variants)) != len(variants):
+        raise GameError("a variant is named twice; name each once")
     lonely = "lonely_city" in variants
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
     if any(not isinstance(n, str) or not n.strip() for n in names):
@@ -90,7 +118,8 @@ def setup(players, options=None):
     if lonely and ICKEL_NAME in names:
         raise GameError("%s is the box's reporter in The Lonely City; pick another name" % ICKEL_NAME)
 
-    locations = options.get("locations", list(DEFAULT_LOCATIONS))
+    given_names = options.get("locations") is not None
+    locations = options["locations"] if given_names else list(DEFAULT_LOCATIONS)
     if (not isinstance(locations, (list, tuple)) or len(locations) != LOCATION_COUNT
             or any(not isinstance(n, str) or not n.strip() for n in locations)
             or len(set(locations)) != LOCATION_COUNT):
@@ -115,12 +144,16 @@ def setup(players, options=None):
     if start is None:
         raise GameError("ickel_start must be a Location's number (1-10) or name")
 
+    resell = options.get("resell", True)
+    if not isinstance(resell, bool):
+        raise GameError("resell is true (a Location's next story can be sold again) or false")
+
     seats = [{"name": p["name"], "colour": p.get("colour")} for p in players]
     if lonely:
         seats.append({"name": ICKEL_NAME, "colour": None, "box": True})
     return [{"type": "setup", "players": seats, "variants": variants, "locations": list(locations),
              "street_chart": [chart[r] for r in range(1, LOCATION_COUNT + 1)],
-             "ickel_start": start}]
+             "ickel_start": start, "locations_given": given_names, "resell": resell}]
 
 
 def initial():
@@ -137,7 +170,7 @@ def decide(state, action, rng):
     if not isinstance(action, dict):
         raise GameError("an action is a dict with a \"type\"")
     kind = action.get("type")
-    handler = _ACTIONS.get(kind)
+    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise GameError("Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
     p = _actor(state, action)
@@ -189,6 +222,9 @@ def _choose_pitch(state, p, action, rng):
     if me["steno"][story - 1] < 1 and me.get("beat") != story:
         raise GameError("%s has no marks for the %s story; pitch a story on the Steno Pad with "
                         "at least one mark" % (who, title))
+    if not state.get("resell", True) and story in me["sales"]:
+        raise GameError("%s has already sold the %s story, and this game sells each Location's "
+                        "story once per player" % (who, title))
     if me.get("blocked") == story:
         raise GameError("%s can't pitch the %s story again this turn: it didn't sell last turn"
                         % (who, title))
@@ -207,13 +243,15 @@ def _arrive(state, p, action, rng):
 
 
 def _roll(state, p, action, rng):
+    phase = state["phase"]
+    if phase not in ("beats", "move_roll", "pitch_roll", "mark"):
+        raise GameError("%s can't roll now: %s" % (_name(state, p), _waiting_for(state)))
     value = action.get("value")
     if value is None:
         value = rng.randrange(10)
     elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 9:
         raise GameError("%s's roll must be a digit 0-9 (a 10 on a die is entered as 0), not %r"
                         % (_name(state, p), value))
-    phase = state["phase"]
     r = reading(value)
     if phase == "beats":
         taken = [q for q, pl in enumerate(state["players"]) if pl.get("beat") == r]
@@ -236,7 +274,6 @@ def _roll(state, p, action, rng):
         if after["phase"] != "over" and after["players"][after["turn"]].get("box"):
             events += _ickel_turn(after, rng)
         return events
-    raise GameError("%s can't roll now: %s" % (_name(state, p), _waiting_for(state)))
 
 
 def _end_turn(state, p, value):
@@ -339,6 +376,8 @@ def _apply_setup(event):
             "locations": list(event["locations"]), "street_chart": list(event["street_chart"]),
             "marks": [0] * LOCATION_COUNT, "turn": 0, "phase": "beats" if beats else "choose",
             "pitch": None, "winner": None, "last": None, "last_ickel": None,
+            "locations_given": bool(event.get("locations_given", True)),
+            "resell": bool(event.get("resell", True)),
             "ickel_at": event["ickel_start"] if "lonely_city" in event["variants"] else None}
 
 
@@ -359,7 +398,8 @@ def offers(state):
         out.append({"type": "stay", "player": p})
     if me["place"] == TIMES:
         for n in range(1, LOCATION_COUNT + 1):
-            if (me["steno"][n - 1] > 0 or me["beat"] == n) and me["blocked"] != n:
+            if ((me["steno"][n - 1] > 0 or me["beat"] == n) and me["blocked"] != n
+                    and (state.get("resell", True) or n not in me["sales"])):
                 out.append({"type": "pitch", "player": p, "story": n})
     return out
 
@@ -391,6 +431,10 @@ def view(state):
         "pitching": state["pitch"], "last_roll": state["last"], "street_chart": state["street_chart"],
         "winner": state["winner"],
         "winner_name": _name(state, state["winner"]) if state["winner"] is not None else None,
+        "location_names": ("as set for this board" if state.get("locations_given", True) else
+                           "newsdesk's placeholder names (the rules don't print the board's); "
+                           "set your board's names when starting a game"),
+        "zero_reads_as": ZERO_READS_AS, "resell": state.get("resell", True),
     }
     if state["ickel_at"] is not None:
         out["ickel"] = {"nickel_on": state["ickel_at"], "nickel_on_name": locs[state["ickel_at"] - 1],
@@ -405,7 +449,7 @@ def _int(value):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value.strip())
     return None
 

@@ -219,3 +219,185 @@ def test_random_play_never_crashes_and_replays_identically(data, seed):
             assert state["round"] == round_ + 1 and state["first"] == (first + 1) % 4
         game.view(state)
     assert fold(game, entries) == state
+
+
+def test_orders_and_police_tables_are_checked():
+    """'Alternately, the players can agree on an order' -- for a Protester someone directed, and
+    naming exactly the players who directed it. The police table moves 'each of the Police
+    Officers', 1-8."""
+    plays = [play(0, 2, 2, "hearts"), play(1, 2, 5, "clubs")]
+    cases = [
+        ({"5": [0, 1]}, "given per Protester 1-4, not for '5'"),
+        ({"3": [0]}, "nobody directed Protester 3"),
+        ({"2": [0, 1.0]}, "must list exactly Ann, Bob, by seat"),
+        ({"2": [0, 0]}, "must list exactly Ann, Bob"),
+        ({"2": "01"}, "must list exactly Ann, Bob"),
+        ([[2, [0, 1]]], '"order" maps a Protester'),
+    ]
+    for order, message in cases:
+        with pytest.raises(GameError, match=message):
+            game.decide(start(), {"type": "reveal", "plays": plays, "order": order}, random.Random(0))
+    _, ev = act(start(), {"type": "reveal", "plays": plays, "order": {2: ["1", "0"]}})
+    assert ev[0]["orders"][0]["players"] == [1, 0]
+    with pytest.raises(GameError, match="Ann: the d4 shows a Protester 1-4, not 2.0"):
+        game.decide(start(), {"type": "reveal", "plays": [play(0, 2.0, 2, "hearts")]}, random.Random(0))
+    for table in ([{1.0: "up", 2: "up", 3: "up", 4: "up", 5: "up", 6: "up", 7: "up", 8: "up"}],
+                  [{o: "up" for o in range(1, 8)}], [], "up", [{"²": "up"}]):
+        with pytest.raises(GameError, match="police_table"):
+            start(police_table=table)
+
+
+@pytest.mark.parametrize("players,options,message", [
+    (None, {}, "players is a list"),
+    ([{"name": n} for n in NAMES], [1], "options are a dict"),
+    ([{"name": n} for n in NAMES], {"first": "Ann"}, "first is the seat"),
+    ([{"name": n} for n in NAMES], {"seed": 1}, "no option seed"),
+    (list(NAMES), {}, "every player needs a name"),
+    ([{"name": n, "colour": ["red"]} for n in NAMES], {}, "has no Journalists"),
+])
+def test_setup_refuses_bad_settings_with_a_sentence(players, options, message):
+    with pytest.raises(GameError, match=message):
+        game.setup(players, options)
+
+
+def test_a_longer_game_with_shared_protesters_to_one_winner():
+    """A whole game: five quiet rounds (the badge goes round the table and on: 'the First Player
+    token is passed to the next player, clockwise'), then a round where two players direct the
+    same Protester (their order drawn: 'the cards are shuffled face down'), the police's steps
+    cycling through the table, and one winner ('that Player wins and the game is over!')."""
+    s = start(first=3)
+    badges, steps = [], []
+    for _ in range(5):
+        badges.append(s["first"])
+        s = quiet_round(s)
+        steps.append(s["last_police"]["step"])
+    assert badges == [3, 0, 1, 2, 3] and steps == [1, 2, 1, 2, 1]
+    s, ev = act(s, {"type": "reveal", "plays": [play(0, 3, 9, "spades"), play(2, 3, "A", "hearts")]},
+                random.Random(7))
+    assert ev[0]["orders"][0]["how"] == "drawn" and sorted(ev[0]["orders"][0]["players"]) == [0, 2]
+    assert ev[0]["abstained"] == [1, 3]
+    s, _ = act(s, {"type": "check", "winners": ["2"]})
+    assert game.view(s)["winner_names"] == ["Cat"] and s["phase"] == "over"
+    assert game.view(s)["waiting_for"] is None
+
+
+# ---------------------------------------------------------------- junk and undo
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
+                    | st.text(max_size=4) | st.sampled_from(["hearts", "h", "A", "9", "²", "1"]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                        st.sampled_from(["player", "protester", "rank", "suit", "1", "2", "x"]), inner, max_size=4),
+                    max_leaves=10)
+KEYS = ["player", "plays", "order", "winners"]
+
+
+def _choose(state, data):
+    """An offered action, with its reveal filled in (sometimes with a card played twice)."""
+    choices = game.offers(state)
+    if not choices:
+        return None
+    action = data.draw(st.sampled_from(choices))
+    if action["type"] == "reveal":
+        plays = [play(p, data.draw(st.integers(1, 4)), data.draw(RANKS), data.draw(SUITS))
+                 for p in range(4) if data.draw(st.booleans())]
+        action = {"type": "reveal", "plays": plays}
+    if action["type"] == "check" and data.draw(st.integers(0, 9)):
+        action = {"type": "check", "winners": []}
+    return action
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), steps=st.integers(0, 30),
+       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["reveal"]]))
+def test_junk_actions_raise_game_error_only(data, steps, kind):
+    """Wrong turns (another player's Journalists, the police by someone without the badge),
+    actions in the wrong phase, unknown types, bad seats, cards, Protesters and orders, and
+    anything after the game is over: always a GameError with a sentence, never another error."""
+    rng = random.Random(steps)
+    state = start()
+    for _ in range(steps):                            # somewhere into a game (or past its end)
+        action = _choose(state, data)
+        if action is None:
+            break
+        try:
+            state, _ = act(state, action, rng)
+        except GameError:
+            pass                                      # a card drawn twice
+    junk = {"type": kind}
+    for key in data.draw(st.lists(st.sampled_from(KEYS), max_size=3)):
+        junk[key] = data.draw(st.one_of(JUNK, st.lists(JUNK, max_size=4), st.integers(0, 4)))
+    action = data.draw(st.sampled_from([junk, junk, junk, None, [junk], "reveal"]))
+    try:
+        events = game.decide(state, action, rng)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
+    """Any run of offered actions, undos (the newest move in force) and redos: an undo gives back
+    exactly the state before the move, a redo the state after it (the drawn order included), and
+    folding the stored entries (undo/redo entries included) gives the state the game is in."""
+    rng = random.Random(seed)
+    setup = game.setup([{"name": n} for n in NAMES], {"first": data.draw(st.integers(0, 3))})
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = fold(game, entries)
+    history, in_force, undone, eid = [state], [0], [], 0
+    for _ in range(data.draw(st.integers(5, 80))):
+        move = data.draw(st.integers(0, 5))
+        eid += 1
+        if move == 0 and len(in_force) > 1:
+            target = in_force.pop()
+            entries.append((eid, {"type": "undo", "target": target}))
+            undone.append((target, history.pop()))
+            state = fold(game, entries)
+            assert state == history[-1]
+        elif move == 1 and undone:
+            target, after = undone.pop()
+            entries.append((eid, {"type": "redo", "target": target}))
+            in_force.append(target)
+            state = fold(game, entries)
+            assert state == after
+            history.append(state)
+        else:
+            action = _choose(state, data)
+            if action is None:
+                break
+            try:
+                events = game.decide(state, action, rng)
+            except GameError as e:
+                assert "already played" in str(e)
+                continue
+            for ev in events:
+                state = game.apply(state, ev)
+            entries.append((eid, {"type": action["type"], "events": events}))
+            in_force.append(eid)
+            undone = []
+            history.append(state)
+    assert fold(game, entries) == state
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_junk_setups_raise_game_error_only(data):
+    """Whatever a start form sends, setup either starts a game or says what to fix."""
+    player = st.one_of(JUNK, st.fixed_dictionaries({"name": st.one_of(st.text(max_size=3), JUNK)},
+                                                   optional={"colour": JUNK, "team": JUNK}))
+    players = data.draw(st.one_of(JUNK, st.lists(player, max_size=7)))
+    options = data.draw(st.one_of(JUNK, st.dictionaries(st.sampled_from(["first", "police_table"] + ["x"]), JUNK, max_size=3)))
+    try:
+        events = game.setup(players, options)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    state = game.initial()
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)

@@ -135,12 +135,16 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
     view = game.view(s)
     assert view["deal"] == 2 and view["trump"].startswith("no trump")
     assert len(view["columns"]) == 3
-    # 46 in the stock, 1 put aside; the cards still in hand may or may not be played out
-    assert view["cards_per_hand"] == [52 - 1 - 6, 51]
-    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 9)})   # 48
+    # 46 in the stock, 1 put aside; the 2 cards each still holds may or may not be played out
+    assert view["cards_per_hand"] == [52 - 1 - 6, 51] and view["cards_per_hand_choices"] == [45, 51]
+    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 6)})   # 45
     assert after["totals"] == {"A": 45, "B": 85, "C": 0}
-    with pytest.raises(GameError, match="49 cards entered, but every trick takes one card from each of the 3"):
+    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 12)})  # 51
+    assert after["totals"] == {"A": 45, "B": 85, "C": 0}
+    with pytest.raises(GameError, match="49 cards entered, but this game takes 45 or 51"):
         hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 10)})
+    with pytest.raises(GameError, match="48 cards entered, but this game takes 45 or 51 of the 52"):
+        hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 9)})
     six = game.view(start(("A", "B", "C", "D", "E", "F"), variant="no_trump"))
     assert [c["players"] for c in six["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
 
@@ -155,10 +159,14 @@ def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
 
 def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
     """'Alternately, set a time limit: The winners are the team with the highest score at the end
-    of that time.' The countdown is the table's; the engine only hears that time is up."""
-    s = start(time_limit=30)
+    of that time.' The engine reads no clock: setup takes the countdown's end, the panel shows
+    the countdown, and the engine hears that time is up."""
+    s = start(time_limit=30, ends_at="2024-05-01T21:30:00Z")
     view = game.view(s)
     assert view["time_limit_minutes"] == 30 and view["target"] is None
+    assert view["countdown"]["ends_at"] == view["ends_at"] == "2024-05-01T21:30:00+00:00"
+    assert "no clock" in view["countdown"]["clock"] and "Time up" in view["countdown"]["clock"]
+    assert {"type": "time_up"} in game.offers(s)
     we = cards(13, 13, 0, 0)                         # 195: past 155, but the clock decides
     s, ev = hand(s, {WE: we, THEY: rest(we)})
     assert len(ev) == 1 and not s["winners"]
@@ -171,6 +179,41 @@ def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
         game.decide(start(), {"type": "time_up"}, random.Random(0))
     with pytest.raises(GameError, match="time_limit is a whole number of minutes"):
         start(time_limit="soon")
+    assert game.view(start())["countdown"] is None
+
+
+def test_the_countdown_can_be_given_by_its_end_alone_and_is_checked():
+    """The countdown's end is given at setup ('set a time limit'); a time without its UTC offset
+    would be read differently by different tablets, so it is refused."""
+    s = start(ends_at="2024-05-01T21:30:00+01:00")
+    assert game.view(s)["countdown"]["ends_at"] == "2024-05-01T21:30:00+01:00"
+    assert game.view(s)["countdown"]["minutes"] is None and game.view(s)["target"] is None
+    for bad in ("2024-05-01T21:30:00", "at half past nine", "", 1714595400):
+        with pytest.raises(GameError, match="ends_at is when the countdown ends"):
+            start(ends_at=bad)
+
+
+def test_a_tie_on_time_is_shared():
+    """'The winners are the team with the highest score at the end of that time.' Equal highest
+    scores share the win (newsdesk's ruling; the rules don't say)."""
+    s = start(("A", "B", "C"), variant="individual", time_limit=20)
+    s, _ = hand(s, {"A": cards(5, 5, 0, 0), "B": cards(5, 5, 0, 0), "C": cards(3, 3, 13, 12)})   # 51
+    events = game.decide(s, {"type": "time_up"}, random.Random(0))
+    assert events[-1] == {"type": "won", "sides": ["A", "B"], "reason": "time"}
+
+
+@pytest.mark.parametrize("tie,winners", [("highest", ["B"]), ("all", ["A", "B"])])
+def test_two_sides_reaching_155_in_the_same_hand(tie, winners):
+    """'The first team to reach 155 points wins.' With three sides two can get there in the same
+    hand; the rules don't say who wins then, so it is the "target_tie" option (newsdesk's default:
+    the highest total)."""
+    s = start(("A", "B", "C"), variant="individual", target_tie=tie)
+    s, _ = hand(s, {"A": cards(13, 0, 0, 0), "B": cards(0, 13, 0, 0), "C": cards(0, 0, 13, 12)})
+    s, _ = hand(s, {"A": cards(0, 6, 0, 0), "B": cards(13, 0, 0, 0), "C": cards(0, 7, 13, 12)})
+    assert s["totals"] == {"A": 160, "B": 195, "C": 0}
+    assert s["winners"] == winners and game.view(s)["winners"] == winners
+    with pytest.raises(GameError, match="target_tie"):
+        start(target_tie="coin")
 
 
 def test_setup_refuses_wrong_tables():
@@ -189,8 +232,7 @@ def test_setup_refuses_wrong_tables():
 
 def _hand_from(draw, variant, n, sides):
     """A hand drawn at random: mostly a legal card count, sometimes not, dealt to random sides."""
-    fewest, most = game.cards_out_of_play(variant, n)
-    legal = [k for k in range(52 - most, 53 - fewest) if k % n == 0]
+    legal = game.hand_sizes(variant, n)
     count = draw(st.one_of(st.sampled_from(legal), st.integers(0, 52)))
     deck = draw(st.permutations(DECK))
     out = {s: cards() for s in sides}
@@ -221,8 +263,7 @@ def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, var
             events = game.decide(state, {"type": "hand", "taken": taken}, random.Random(i))
         except GameError as e:
             total = sum(sum(r.values()) for r in taken.values())
-            fewest, most = game.cards_out_of_play(variant, n)
-            assert not (52 - most <= total <= 52 - fewest and total % n == 0), e
+            assert total not in game.hand_sizes(variant, n), e
             continue
         for ev in events:
             state = game.apply(state, ev)
@@ -237,3 +278,145 @@ def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, var
             assert state["totals"][side] == sum(r["points"][side] for r in state["sheet"])
         game.view(state)
     assert fold(game, entries) == state
+
+
+def _legal_hand(rng, variant, n, sides):
+    """A legal hand: one of the variant's card counts, dealt from a shuffled deck to the sides."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    out = {s: cards() for s in sides}
+    for suit in deck[:rng.choice(game.hand_sizes(variant, n))]:
+        out[rng.choice(sides)][suit] += 1
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6),
+       tie=st.sampled_from(game.TARGET_TIES))
+def test_whole_games_end_when_a_side_reaches_155(seed, variant, n, tie):
+    """'The first team to reach 155 points wins.' Legal hands until the game ends: it ends on the
+    first hand that takes a side to 155, and the winners are at 155 or more (the highest of them
+    unless "target_tie" is "all")."""
+    low, high = game.PLAYERS[variant]
+    n = min(max(n, low), high)
+    rng = random.Random(seed)
+    s = start(["P%d" % i for i in range(n)], variant=variant, target_tie=tie)
+    sides = [x["name"] for x in s["sides"]]
+    for _ in range(400):
+        assert max(s["totals"].values()) < 155
+        s, ev = hand(s, _legal_hand(rng, variant, n, sides))
+        if s["winners"]:
+            break
+    totals = s["totals"]
+    assert ev[-1]["type"] == "won" and s["winners"]
+    assert all(totals[w] >= 155 for w in s["winners"])
+    if tie == "highest":
+        assert all(totals[w] == max(totals.values()) for w in s["winners"])
+    else:
+        assert set(s["winners"]) == {x for x in sides if totals[x] >= 155}
+    assert game.offers(s) == []
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 14) | st.floats(allow_nan=False)
+                    | st.text(max_size=4) | st.sampled_from(["spades", "hearts", "Ann & Cat", "Bob & Dan", "x"]),
+                    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(
+                        st.sampled_from(["spades", "hearts", "diamonds", "clubs", "Ann & Cat", "Bob & Dan", "?"]),
+                        inner, max_size=4),
+                    max_leaves=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), hands=st.integers(0, 6), timed=st.booleans(),
+       kind=st.sampled_from(["hand", "hand", "time_up", "nope", None, 3, ["hand"]]))
+def test_junk_actions_raise_game_error_only(data, hands, timed, kind):
+    """Unknown types, missing or strange sides and suits, counts out of range or of the wrong
+    type, time_up in a race to 155, and anything after the game is over: always a GameError with
+    a sentence, never another error."""
+    rng = random.Random(hands)
+    s = start(time_limit=30 if timed else None)
+    for _ in range(hands):                            # somewhere into a game (or past its end)
+        if s["winners"]:
+            break
+        s, _ = hand(s, _legal_hand(rng, "team", 4, [WE, THEY]))
+    action = {"type": kind}
+    if data.draw(st.booleans()):
+        action["taken"] = data.draw(JUNK)
+    action = data.draw(st.sampled_from([action, action, action, None, [action], "hand"]))
+    try:
+        events = game.decide(s, action, rng)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    for ev in events:
+        s = game.apply(s, ev)
+    game.view(s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)),
+       n=st.integers(2, 6), timed=st.booleans())
+def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, timed):
+    """Any run of hands, time_up, undos (the newest move in force) and redos: an undo gives back
+    exactly the sheet before the move, a redo the sheet after it, and folding the stored entries
+    (undo/redo entries included) gives the state the game is in."""
+    low, high = game.PLAYERS[variant]
+    n = min(max(n, low), high)
+    rng = random.Random(seed)
+    setup = game.setup([{"name": "P%d" % i} for i in range(n)],
+                       {"variant": variant, "time_limit": 45 if timed else None})
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = fold(game, entries)
+    sides = [x["name"] for x in state["sides"]]
+    history, in_force, undone, eid = [state], [0], [], 0
+    for _ in range(data.draw(st.integers(3, 40))):
+        move = data.draw(st.integers(0, 4))
+        eid += 1
+        if move == 0 and len(in_force) > 1:
+            target = in_force.pop()
+            entries.append((eid, {"type": "undo", "target": target}))
+            undone.append((target, history.pop()))
+            state = fold(game, entries)
+            assert state == history[-1]
+        elif move == 1 and undone:
+            target, after = undone.pop()
+            entries.append((eid, {"type": "redo", "target": target}))
+            in_force.append(target)
+            state = fold(game, entries)
+            assert state == after
+            history.append(state)
+        else:
+            if state["winners"]:
+                continue
+            if timed and data.draw(st.integers(0, 9)) == 0:
+                action = {"type": "time_up"}
+            else:
+                action = {"type": "hand", "taken": _legal_hand(rng, variant, n, sides)}
+            events = game.decide(state, action, rng)
+            for ev in events:
+                state = game.apply(state, ev)
+            entries.append((eid, {"type": action["type"], "events": events}))
+            in_force.append(eid)
+            undone = []
+            history.append(state)
+    assert fold(game, entries) == state
+    assert state["totals"] == {x: sum(r["points"][x] for r in state["sheet"]) for x in sides}
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_junk_setups_raise_game_error_only(data):
+    """Whatever a start form sends, setup either starts a game or says what to fix."""
+    player = st.one_of(JUNK, st.fixed_dictionaries({"name": st.one_of(st.text(max_size=3), JUNK)},
+                                                   optional={"colour": JUNK, "team": JUNK}))
+    players = data.draw(st.one_of(JUNK, st.lists(player, max_size=7)))
+    options = data.draw(st.one_of(JUNK, st.dictionaries(st.sampled_from(["variant", "dealer", "time_limit", "ends_at", "target_tie"] + ["x"]), JUNK, max_size=3)))
+    try:
+        events = game.setup(players, options)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    state = game.initial()
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)

@@ -332,3 +332,216 @@ def test_random_legal_play_never_crashes_and_replays_identically(seed, n, beat):
     variants = (["lonely_city"] if n == 1 else []) + (["thats_my_beat"] if beat else [])
     state, entries = _random_game(seed, names, {"variants": variants}, 400)
     assert fold(game, entries) == state
+
+
+def test_the_lonely_city_whole_game_won_by_the_player():
+    """'Take your turns as you normally would. ... Ickel wins if he sells five stories. You win
+    if you sell three.' Ann researches and sells three stories while Ickel keeps failing."""
+    s = start(("Ann",), variants=["lonely_city"])
+    ickel_rolls = (0, 1)                              # 0 reads as 10: fails below #10; mark #1
+
+    def my_turn(state, *actions):
+        for action in actions[:-1]:
+            state, _ = act(state, dict(action, player=ANN))
+        return act(state, dict(actions[-1], player=ANN), Dice(*ickel_rolls))
+
+    for n, story in enumerate((3, 6, 8), 1):
+        s, _ = my_turn(s, {"type": "move"}, {"type": "roll", "value": 1},
+                       {"type": "arrive", "place": story}, {"type": "roll", "value": 2})
+        s, _ = my_turn(s, {"type": "stay"}, {"type": "roll", "value": 2})
+        s, _ = my_turn(s, {"type": "move"}, {"type": "roll", "value": 1},
+                       {"type": "arrive", "place": "times"}, {"type": "roll", "value": 2})
+        s, _ = act(s, {"type": "pitch", "player": ANN, "story": story})
+        s, ev = act(s, {"type": "roll", "player": ANN, "value": 1})      # 1 <= research 1
+        assert ev[0]["sold"]
+        s, ev = my_turn(s, {"type": "roll", "value": 2})
+    assert ev[-1] == {"type": "won", "player": ANN, "sales": 3}
+    # Ickel had 11 turns: failed on #1-#9, moving up each time, sold on #10 (a 10 is <= 10) and
+    # went back to #1, failed there and moved to #2
+    assert s["players"][1]["sales"] == [10] and s["ickel_at"] == 2
+    assert game.view(s)["winner_name"] == "Ann" and game.offers(s) == []
+
+
+def test_a_three_player_game_with_beats_to_its_winner():
+    """That's My Beat with three reporters: 'No player may have the same beat as another player.
+    ... You may try to sell a story that's happening at your beat even if you do not have any
+    marks for it'; 'If you've sold three or more stories by the end of your turn, then you win.'
+    Bob sells his beat three times (it fills up again from the end-of-turn marks)."""
+    s = start(("Ann", "Bob", "Cy"), variants=["thats_my_beat"])
+    for p, beat in ((ANN, 1), (BOB, 5), (CY, 9)):
+        s, _ = act(s, {"type": "roll", "player": p, "value": beat})
+    s = move(s, ANN, 1, "street", 5)
+    s = move(s, BOB, 1, "times", 5)
+    s = move(s, CY, 1, "street", 5)                   # #5 now has 3 marks
+    for n in range(1, 4):
+        s = move(s, ANN, 1, "street", 5)
+        s, _ = act(s, {"type": "pitch", "player": BOB, "story": 5})
+        s, ev = act(s, {"type": "roll", "player": BOB, "value": 3})
+        assert ev[0]["sold"] and ev[0]["research"] == 0 and s["marks"][4] == 0
+        s, ev = act(s, {"type": "roll", "player": BOB, "value": 5})
+        if n < 3:
+            s = move(s, CY, 1, "street", 5)
+            s = move(s, ANN, 1, "street", 5)
+            s = move(s, BOB, 1, "times", 5)          # 3 marks again at the beat
+            s = move(s, CY, 1, "street", 5)
+    assert ev[-1] == {"type": "won", "player": BOB, "sales": 3}
+    assert game.view(s)["players"][BOB]["sales"] == [{"location": 5, "name": "University"}] * 3
+
+
+def test_resell_is_an_option():
+    """The rules don't say whether a Location's story, once sold, can be sold again ('Circle it on
+    your list to show you've sold it. Remove all marks at that story's Location.'): newsdesk
+    allows it by default, and "resell": false sells each Location's story once per player."""
+    def sold_four_then_research_again(**options):
+        s = start(**options)
+        s = move(s, ANN, 3, 4, 4)
+        s = move(s, BOB, 3, "street", 1)
+        s = stay(s, ANN, 1)
+        s = move(s, BOB, 3, "street", 1)
+        s = move(s, ANN, 3, "times", 1)
+        s = move(s, BOB, 3, "street", 1)
+        s, _ = act(s, {"type": "pitch", "player": ANN, "story": 4})
+        s, ev = act(s, {"type": "roll", "player": ANN, "value": 1})
+        assert ev[0]["sold"]
+        s = act(s, {"type": "roll", "player": ANN, "value": 1})[0]
+        s = move(s, BOB, 3, "street", 1)
+        s = move(s, ANN, 3, 4, 1)
+        s = move(s, BOB, 3, "street", 1)
+        s = stay(s, ANN, 1)
+        s = move(s, BOB, 3, "street", 1)
+        s = move(s, ANN, 3, "times", 1)
+        return move(s, BOB, 3, "street", 1)
+    s = sold_four_then_research_again()
+    assert {"type": "pitch", "player": ANN, "story": 4} in game.offers(s) and game.view(s)["resell"]
+    s = sold_four_then_research_again(resell=False)
+    assert {"type": "pitch", "player": ANN, "story": 4} not in game.offers(s)
+    with pytest.raises(GameError, match="Ann has already sold the Stadium story"):
+        game.decide(s, {"type": "pitch", "player": ANN, "story": 4}, Dice())
+    with pytest.raises(GameError, match="resell is true"):
+        start(resell="no")
+
+
+def test_placeholder_location_names_are_said_to_be_placeholders():
+    """The rules print no Location names ('Spaces with names on them are Locations'), so the
+    default names are newsdesk's and the view says so."""
+    assert "placeholder" in game.view(start())["location_names"]
+    assert game.view(start(locations=["L%d" % i for i in range(10)]))["location_names"] == "as set for this board"
+
+
+@pytest.mark.parametrize("players,options,message", [
+    (None, {}, "players is a list"),
+    ([{"name": "Ann"}, {"name": "Bob"}], [1], "options are a dict"),
+    ([{"name": "Ann"}, {"name": "Bob"}], {"variants": "lonely_city"}, "variants is a list"),
+    ([{"name": "Ann"}, {"name": "Bob"}], {"variants": [["x"]]}, "no variant"),
+    ([{"name": "Ann"}, {"name": "Bob"}], {"street_chart": {"²": "x"}}, "street_chart entry"),
+    (["Ann", "Bob"], {}, "every player needs a name"),
+    ([{"name": "Ann"}, {"name": "Ann"}], {}, "share a name"),
+    ([{"name": "Ann"}], {"variants": ["lonely_city"], "ickel_start": "Mars"}, "ickel_start"),
+])
+def test_setup_refuses_bad_settings_with_a_sentence(players, options, message):
+    with pytest.raises(GameError, match=message):
+        game.setup(players, options)
+
+
+# ---------------------------------------------------------------- junk and undo
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
+                    | st.text(max_size=4) | st.sampled_from(["times", "street", "Harbor", "²", "7"]),
+                    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+                    max_leaves=4)
+KEYS = ["player", "story", "value", "place"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32), steps=st.integers(0, 40),
+       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["roll"]]),
+       variants=st.sampled_from([[], ["thats_my_beat"], ["lonely_city"], ["lonely_city", "thats_my_beat"]]))
+def test_junk_actions_raise_game_error_only(data, seed, steps, kind, variants):
+    """Wrong turns, unknown types, values out of range, wrong field types, the box's seat, and
+    anything after the game is over: always a GameError with a sentence, never another error."""
+    names = ("Ann",) if "lonely_city" in variants else ("Ann", "Bob", "Cy")
+    rng = random.Random(seed)
+    state = start(names, variants=variants)
+    for _ in range(steps):                            # somewhere into a game (or past its end)
+        choices = game.offers(state)
+        if not choices:
+            break
+        state, _ = act(state, rng.choice(choices), rng)
+    junk = {"type": kind}
+    for key in data.draw(st.lists(st.sampled_from(KEYS), max_size=4)):
+        junk[key] = data.draw(st.one_of(JUNK, st.integers(0, len(state["players"]))))
+    action = data.draw(st.sampled_from([junk, junk, junk, None, [junk], "roll"]))
+    try:
+        events = game.decide(state, action, rng)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    for ev in events:                                 # whatever was accepted folds cleanly
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32), n=st.integers(1, 4), beat=st.booleans())
+def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
+    """Any run of offered actions, undos (the newest move in force) and redos: an undo gives back
+    exactly the state before the move, a redo the state after it, and folding the stored entries
+    (undo/redo entries included) gives the state the game is in."""
+    rng = random.Random(seed)
+    variants = (["lonely_city"] if n == 1 else []) + (["thats_my_beat"] if beat else [])
+    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"variants": variants})
+    entries = [(0, {"type": "setup", "events": setup})]
+    state = fold(game, entries)
+    history, in_force, undone, eid = [state], [0], [], 0
+    for _ in range(data.draw(st.integers(5, 120))):
+        move_ = data.draw(st.integers(0, 5))
+        eid += 1
+        if move_ == 0 and len(in_force) > 1:
+            target = in_force.pop()
+            entries.append((eid, {"type": "undo", "target": target}))
+            undone.append((target, history.pop()))
+            state = fold(game, entries)
+            assert state == history[-1]
+        elif move_ == 1 and undone:
+            target, after = undone.pop()
+            entries.append((eid, {"type": "redo", "target": target}))
+            in_force.append(target)
+            state = fold(game, entries)
+            assert state == after
+            history.append(state)
+        else:
+            choices = game.offers(state)
+            if not choices:
+                break
+            action = dict(rng.choice(choices))
+            if action["type"] == "roll" and rng.random() < 0.5:
+                action["value"] = rng.randrange(10)
+            events = game.decide(state, action, rng)
+            for ev in events:
+                state = game.apply(state, ev)
+            entries.append((eid, {"type": action["type"], "events": events}))
+            in_force.append(eid)
+            undone = []
+            history.append(state)
+    assert fold(game, entries) == state
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_junk_setups_raise_game_error_only(data):
+    """Whatever a start form sends, setup either starts a game or says what to fix."""
+    player = st.one_of(JUNK, st.fixed_dictionaries({"name": st.one_of(st.text(max_size=3), JUNK)},
+                                                   optional={"colour": JUNK, "team": JUNK}))
+    players = data.draw(st.one_of(JUNK, st.lists(player, max_size=7)))
+    options = data.draw(st.one_of(JUNK, st.dictionaries(st.sampled_from(["variants", "locations", "street_chart", "ickel_start", "resell"] + ["x"]), JUNK, max_size=3)))
+    try:
+        events = game.setup(players, options)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    state = game.initial()
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)
