@@ -11,7 +11,12 @@ from .dial.listener import DialListener
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
 from .hw.simphone import SimulatedPhone
-from .oracles.editor import Editor
+from .hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
+from .hw.display import Window, WindowDriver, open_device
+from .hw.leds import OracleLeds
+from .oracle_desk import OracleDesk
+from .oracles.dice import parse_choices
+from .oracles.editor import Editor, parse_disc, parse_weights
 from .phone_sounds import build_phone_sounds
 from .pinmap import load_pinmap
 from .store import STORE_FILE, Store
@@ -42,9 +47,15 @@ class Newsdesk:
         self.store = Store(config.data_dir / STORE_FILE)
         self._closers.append(self.store.close)
         self.bus = Bus()
-        editor = Editor(mode=config["editor_mode"], dial_map=config["dial_map"])
+        editor = Editor(mode=config["editor_mode"], dial_map=config["dial_map"],
+                        disc=parse_disc(config["editor_disc"]), weights=parse_weights(config["editor_weights"]))
         self.table = Table(self.store, self.bus, editor, secrets.SystemRandom(),
                            hardware={"simulated": self.simulated, "pins": pins_said})
+        self._build_oracles(config, pinmap, pin_factory, clock)
+        self._build_phone(config, pinmap, pin_factory, clock)
+
+    def _build_phone(self, config, pinmap, pin_factory, clock):
+        """The dial, hook and handset: pins -> listener (decoder) -> table; sounds and bell beside."""
         decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
         self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
         self.sounds = build_phone_sounds(
@@ -68,6 +79,32 @@ class Newsdesk:
             self._closers.append(self.sim_phone.close)
         self.listener.start(initial=self.phone_pins.states())
         self._closers.append(self.listener.stop)
+
+    def _build_oracles(self, config, pinmap, pin_factory, clock):
+        """The dice and stopwatch buttons, their LEDs and the phone's window display."""
+        self.leds = OracleLeds(pinmap, pin_factory)
+        self._closers.append(self.leds.close)
+        self.oracles = OracleDesk(self.store, self.bus, secrets.SystemRandom(),
+                                  dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
+                                  stopwatch_mode=config["stopwatch_mode"], leds=self.leds,
+                                  lock=self.table.lock, clock=clock)
+        self.window = self.window_driver = None
+        device = open_device(config["display"], pinmap.line("display"), simulated=self.simulated)
+        if device is not None:
+            self.window = Window(device)
+            self._closers.append(self.window.close)
+            self.window_driver = WindowDriver(self.window, self.bus, clock=clock)
+            self._closers.append(self.window_driver.close)
+        self.button_listener = ButtonListener(self.oracles.on_press, clock=clock)
+        self.button_pins = ButtonPins(pinmap, self.button_listener.edge, pin_factory, clock=clock)
+        self._closers.append(self.button_pins.close)
+        self.sim_buttons = None
+        if self.simulated:
+            self.sim_buttons = SimulatedButtons(self.button_pins)
+            self._closers.append(self.sim_buttons.close)
+        self.button_listener.start(initial=self.button_pins.states())
+        self._closers.append(self.button_listener.stop)
+        self.leds.ready(True)
 
     def close(self):
         while self._closers:

@@ -20,6 +20,12 @@ DEFAULTS = {
     "dial_map": "standard",     # standard | sweden | new-zealand
     "offnormal": "auto",        # auto | wired | none
     "editor_mode": "mechanical",  # mechanical | fair
+    "editor_disc": "",          # the mechanical disc's windows in order, comma-separated; "" = newsdesk's disc
+    "editor_weights": "",       # fair mode's weights, "OK=5, X=2, ..."; "" = newsdesk's weights
+    "dice": "2d6",              # what the dice button rolls (any NdM)
+    "dice_choices": "",         # what a long press steps through; "" = 2d6, 1d6, 1d10, 1d4
+    "stopwatch_mode": "stopwatch",  # stopwatch (two presses, the hundredths digit) | d10 (one press)
+    "display": "auto",          # the phone's window: auto | ssd1306 | dummy | none
     "audio": "auto",            # auto (aplay when installed) | off
     "audio_device": "",         # "" = ALSA's default; e.g. "plughw:1,0" for a USB sound card
     "tone_plan": "north-america",  # call-progress tones and the ring cadence: north-america | uk
@@ -32,6 +38,8 @@ CHOICES = {
     "dial_map": DIAL_MAPS,
     "offnormal": ("auto", "wired", "none"),
     "editor_mode": ("mechanical", "fair"),
+    "stopwatch_mode": ("stopwatch", "d10"),
+    "display": ("auto", "ssd1306", "dummy", "none"),
     "audio": ("auto", "off"),
     "speech": ("auto", "off"),
     "tone_plan": ("north-america", "uk"),
