@@ -470,5 +470,6 @@ class Emulator:
 
     def output(self, name):
         """The logical state of an output: True if it is switched on."""
-        gp, active_high = self.modules["pins"].OUTPUTS[name]
-        return bool(self.board.levels.get(gp, 0)) == active_high
+        with self.lock:                 # not half way through a step
+            gp, active_high = self.modules["pins"].OUTPUTS[name]
+            return bool(self.board.levels.get(gp, 0)) == active_high

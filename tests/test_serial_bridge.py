@@ -13,7 +13,8 @@ from controller.dial.decoder import DialEvent
 from controller.dial.trace import TraceWriter, parse_trace, replay
 from controller.errors import ConfigError
 from controller.serial import protocol as p
-from controller.serial.bridge import DeviceClock, SerialBridge
+from controller.hw.ringer import Ringer
+from controller.serial.bridge import DeviceClock, RingerSwitch, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
 from firmware_emulator import Emulator
 
@@ -420,3 +421,33 @@ def test_after_a_long_unplug_the_backed_off_retries_still_reconnect_within_2_s(e
         emu.plug()
         host.status(True)
         assert time.monotonic() - t0 < 2.0
+
+
+def test_the_bell_rings_in_its_cadence_through_the_phones_ringer(emu):
+    steps = queue.Queue()
+
+    def wait(stop, seconds):                           # the cadence, stepped by the test
+        steps.put(emu.output("ringer"))
+        return stop.wait(0) if steps.qsize() < 4 else stop.wait(WAIT)
+    with Host(lambda: emu.port) as host:
+        host.status(True)
+        ringer = Ringer(switch=RingerSwitch(host.bridge), cadence=((2.0, 4.0),), wait=wait)
+        try:
+            ringer.ring()
+            assert [steps.get(timeout=WAIT) for _ in range(4)] == [True, False, True, False]
+        finally:
+            ringer.close()
+        emu.settle(1)
+        assert not emu.output("ringer")
+        emu.unplug()
+        host.status(False)
+        RingerSwitch(host.bridge).off()                 # no error: the phone silences itself
+
+
+def test_edge_times_keep_one_offset_through_a_burst():
+    clock = DeviceClock()
+    clock.sync(1_000_000, 101.000)
+    first = clock.edge(1_500_000)
+    clock.sync(2_000_000, 101.990)                      # a quicker sample: the offset moves 10 ms
+    assert clock.edge(2_500_000) - first == pytest.approx(1.0)      # the device's interval
+    assert clock.edge(20_000_000) == pytest.approx(20.0 + 99.990)   # after a pause: the new offset

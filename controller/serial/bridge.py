@@ -39,6 +39,7 @@ SILENCE = 3.5             # heartbeats come every second: this long without a fr
 RETRY = (0.05, 1.0)       # first and longest wait between attempts to reconnect
 COMMAND_RESEND = 0.3      # a command not answered by then is sent again (commands are idempotent)
 SYNC_WINDOW = 32          # clock samples (hello and heartbeats) the offset is the minimum of
+EDGE_IDLE_US = 10_000_000  # after this long without an edge, edge times take up the current offset
 
 
 class PhoneStatus:
@@ -68,17 +69,19 @@ class DeviceClock:
     stamped as they are sent (hello and heartbeats): arrival is never before sending, and the
     window lets the offset follow the two crystals' drift. ``monotonic`` times (events, which
     the device sends in time order) never go backwards when the offset moves. ``edge`` times
-    keep the offset of this boot's first edge, so a recording has the device's own intervals to
-    the microsecond (drift between the clocks is some 50 ppm: 3 ms in a minute's recording).
+    keep one offset through a burst of edges (until EDGE_IDLE_US pass without one), so a
+    recording has the device's own intervals to the microsecond (the clocks drift apart by
+    some 50 ppm: 3 ms in a minute of dialing).
     """
 
-    __slots__ = ("_samples", "_offset", "_last", "_edge_offset")
+    __slots__ = ("_samples", "_offset", "_last", "_edge_offset", "_edge_last")
 
     def __init__(self):
         self._samples = collections.deque(maxlen=SYNC_WINDOW)
         self._offset = None
         self._last = None
         self._edge_offset = None
+        self._edge_last = None
 
     def sync(self, device_us, arrival):
         self._samples.append(arrival - device_us / 1e6)
@@ -95,9 +98,30 @@ class DeviceClock:
         return t
 
     def edge(self, device_us):
-        if self._edge_offset is None:
+        if self._edge_last is None or device_us - self._edge_last > EDGE_IDLE_US:
             self._edge_offset = self._offset
+        self._edge_last = device_us
         return device_us / 1e6 + self._edge_offset
+
+
+class RingerSwitch:
+    """The phone's ringer output as the on/off switch hw.ringer.Ringer(switch=...) takes, so the
+    bell rings in the same cadence on a serial phone. Switching off a phone that is away is no
+    error: the phone switches its ringer off by itself when the host goes quiet."""
+
+    __slots__ = ("_bridge",)
+
+    def __init__(self, bridge):
+        self._bridge = bridge
+
+    def on(self):
+        self._bridge.set_ringer(True)
+
+    def off(self):
+        try:
+            self._bridge.set_ringer(False)
+        except PhoneLinkError as e:
+            log.debug("ringer off: %s", e)
 
 
 class _Command:
