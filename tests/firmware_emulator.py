@@ -11,7 +11,9 @@ world around the board:
   as the Pico's USB stack drops it.
 - the phone's contacts are stub pins whose levels outlive a reboot; ``dial(7)`` drives a
   pulse train through them (the firmware's interrupt handlers stamp each edge) while the
-  emulator's clock jumps from edge to edge, so dialing takes no real time.
+  emulator's clock jumps from edge to edge, so dialing takes no real time. The device's time
+  thus runs ahead of the host's: dial many digits without waiting for the host and the phone
+  may hear nothing from it for HOST_GONE_US of its time, take it for gone, and stop raw edges.
 - the clock is MicroPython's ticks_us, wrapping at 2**30, started a few seconds before the wrap.
 - a stub watchdog that reboots the firmware when it isn't fed in time.
 """

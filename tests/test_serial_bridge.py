@@ -121,7 +121,9 @@ def test_a_recording_over_usb_replays_to_the_digits_dialed(emu, tmp_path):
         writer = TraceWriter(f, dial_map="standard", initial=host.bridge.record(True))
         for d in dialed:
             emu.dial(d, pps=9.0 + d * 0.3)
-        assert host.digits(len(dialed)) == dialed
+            # each digit leaps the emulator's clock on by seconds; let the host's acks reach the
+            # phone before the next, or it would take the host for gone and stop the raw edges
+            assert host.digits(1) == [d]
         for _ in range(sum(2 * (d or 10) + 2 for d in dialed)):   # pulses, and off-normal out and back
             writer.edge(*host.edges.get(timeout=WAIT))
         assert host.edges.empty()
