@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
 
-.PHONY: run test bench replay clean install install-plan schematics
+.PHONY: run test bench replay clean install install-plan schematics flash firmware-pins bench-link
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,15 @@ install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; pri
 
 install-plan:   # what make install would do, without doing it
 	$(PYTHON) deploy/install.py --dry-run $(ARGS)
+
+firmware-pins: $(VENV)/.run-deps
+	$(BIN)/python firmware/tools/genpins.py
+
+flash: $(VENV)/.test-deps firmware-pins   # the phone in a box: a Pico on USB (firmware/README.md)
+	$(BIN)/python firmware/tools/flash.py $(ARGS)
+
+bench-link: $(VENV)/.test-deps
+	$(BIN)/python firmware/tools/bench_link.py
 
 schematics: $(VENV)/.test-deps
 	$(BIN)/python -m schematics.generate

@@ -55,16 +55,31 @@ class Newsdesk:
         self._build_phone(config, pinmap, pin_factory, clock)
 
     def _build_phone(self, config, pinmap, pin_factory, clock):
-        """The dial, hook and handset: pins -> listener (decoder) -> table; sounds and bell beside."""
-        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
-        self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
+        """The dial, hook and handset: pins (or the Pico on USB) -> decoder -> table; sounds and bell beside."""
+        self.phone_pins = self.sim_phone = self.listener = self.phone_link = None
+        switch = None
+        if config["phone"] == "serial":
+            from .serial.bridge import RingerSwitch, SerialBridge
+            from .serial.finder import phone_port
+            self.phone_link = SerialBridge(
+                phone_port(config["phone_port"], config["phone_usb_id"]), self.table.on_dial_event,
+                on_edge=lambda t, line, state: self.sounds.edge(t, line, state),
+                on_status=self.table.on_phone_status, clock=clock,
+                settings={"dial_map": config["dial_map"], "offnormal": config["offnormal"], "raw": "1"})
+            switch = RingerSwitch(self.phone_link)   # the bell hangs off the Pico then
         self.sounds = build_phone_sounds(
             pinmap, pin_factory, audio=config["audio"] != "off", audio_device=config["audio_device"] or None,
             tone_plan=config["tone_plan"], speech=config["speech"] != "off",
             speech_voice=config["speech_voice"] or None, busy_after=config["busy_after"],
-            clock=clock, notify=self.bus.publish)
+            clock=clock, notify=self.bus.publish, ringer_switch=switch)
         self._closers.append(self.sounds.close)
-        self.sounds.follow(self.bus)   # before the listener starts, so no hook change is missed
+        self.sounds.follow(self.bus)   # before the phone starts, so no hook change is missed
+        if self.phone_link is not None:
+            self.phone_link.start()
+            self._closers.append(self.phone_link.close)
+            return
+        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
+        self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
 
         def phone_edge(t, line, state):
             self.listener.edge(t, line, state)
@@ -72,7 +87,6 @@ class Newsdesk:
 
         self.phone_pins = PhonePins(pinmap, phone_edge, pin_factory, clock=clock)
         self._closers.append(self.phone_pins.close)
-        self.sim_phone = None
         if self.simulated:
             self.sim_phone = SimulatedPhone(self.phone_pins, dial_map=config["dial_map"],
                                             offnormal=config["offnormal"] != "none")

@@ -68,9 +68,64 @@ def cmd_dial_replay(args):
     return status
 
 
-def cmd_dial_record(args):
+def _open_recording(path):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as e:
+        raise NewsdeskError("dial record: can't write %s: %s" % (path, e.strerror)) from None
+
+
+def _record_serial(args, config, dial_map, recorder, view):
+    """`dial record` with the phone on USB: the Pico sends its raw edges on request."""
+    import threading
+
+    from .serial.bridge import SerialBridge
+    from .serial.errors import PhoneLinkError
+    from .serial.finder import phone_port
+
+    up = threading.Event()
+
+    def on_status(status):
+        view(status.message)
+        if status.connected:
+            up.set()
+
+    bridge = SerialBridge(phone_port(config["phone_port"], config["phone_usb_id"]), lambda ev: None,
+                          on_edge=recorder.edge, on_status=on_status,
+                          settings={"dial_map": dial_map, "offnormal": config["offnormal"]})
+    with bridge:
+        if not up.wait(10):
+            raise NewsdeskError("dial record: %s" % bridge.status.message)
+        initial = bridge.record(True)
+        with _open_recording(args.file) as f:
+            recorder.begin(f, dial_map=dial_map, initial=initial,
+                           note="recorded by newsdesk dial record; phone on USB %s" % bridge.status.port)
+            rows = _run_recording(args, recorder, view, sim=None)
+        try:
+            bridge.record(False)
+        except PhoneLinkError:
+            pass
+    return rows
+
+
+def _run_recording(args, recorder, view, sim):
     import time
 
+    view("recording to %s; Ctrl-C stops" % args.file)
+    end = None if args.seconds is None else time.monotonic() + args.seconds
+    if end is not None:
+        done = lambda: time.monotonic() >= end  # noqa: E731
+    elif sim is not None:
+        done = sim.is_idle
+    else:
+        done = lambda: False  # noqa: E731
+    try:
+        return recorder.run(done)
+    except KeyboardInterrupt:
+        return recorder.writer.rows
+
+
+def cmd_dial_record(args):
     from .config import load_config
     from .dial.recorder import Recorder
     from .hw.phone import PhonePins
@@ -84,43 +139,38 @@ def cmd_dial_record(args):
     if args.simulate is not None and (not digits or len(digits) != len(args.simulate)):
         print("newsdesk dial record: --simulate takes digits 0-9, e.g. --simulate 4711", file=sys.stderr)
         return 2
-    factory, said = choose_pin_factory(config["pin_factory"])
-    if digits and not is_simulated(factory):
-        print("newsdesk dial record: --simulate needs simulated hardware (pin_factory=mock); this "
-              "is a real phone: just dial it", file=sys.stderr)
-        return 2
     view = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     recorder = Recorder(view)
-    pins = PhonePins(load_pinmap(config["pinmap"] or None), recorder.edge, factory)
-    sim = None
-    try:
+    if config["phone"] == "serial":
         if digits:
-            sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none")
-        try:
-            f = open(args.file, "w", encoding="utf-8")
-        except OSError as e:
-            print("newsdesk dial record: can't write %s: %s" % (args.file, e.strerror), file=sys.stderr)
+            print("newsdesk dial record: --simulate needs simulated hardware; the phone is on USB: "
+                  "just dial it", file=sys.stderr)
             return 2
-        with f:
-            recorder.begin(f, dial_map=dial_map, initial=pins.states(),
-                           note="recorded by newsdesk dial record; pins: %s" % said)
-            view("recording to %s (%s); Ctrl-C stops" % (args.file, said))
-            end = None if args.seconds is None else time.monotonic() + args.seconds
+        rows = _record_serial(args, config, dial_map, recorder, view)
+    else:
+        factory, said = choose_pin_factory(config["pin_factory"])
+        if digits and not is_simulated(factory):
+            print("newsdesk dial record: --simulate needs simulated hardware (pin_factory=mock); this "
+                  "is a real phone: just dial it", file=sys.stderr)
+            return 2
+        pins = PhonePins(load_pinmap(config["pinmap"] or None), recorder.edge, factory)
+        sim = None
+        try:
+            if digits:
+                sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none")
+            with _open_recording(args.file) as f:
+                recorder.begin(f, dial_map=dial_map, initial=pins.states(),
+                               note="recorded by newsdesk dial record; pins: %s" % said)
+                if sim:
+                    for d in digits:
+                        sim.dial(d)
+                    sim.hang_up()
+                rows = _run_recording(args, recorder, view, sim)
+        finally:
             if sim:
-                for d in digits:
-                    sim.dial(d)
-                sim.hang_up()
-            done = (lambda: time.monotonic() >= end) if end else (
-                (lambda: sim._actions.unfinished_tasks == 0) if sim else (lambda: False))
-            try:
-                rows = recorder.run(done)
-            except KeyboardInterrupt:
-                rows = recorder.writer.rows
-        view("%d edges written to %s; replay it with: newsdesk dial replay %s" % (rows, args.file, args.file))
-    finally:
-        if sim:
-            sim.close()
-        pins.close()
+                sim.close()
+            pins.close()
+    view("%d edges written to %s; replay it with: newsdesk dial replay %s" % (rows, args.file, args.file))
     return 0
 
 

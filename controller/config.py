@@ -15,6 +15,9 @@ DEFAULTS = {
     "host": "",                 # "" = 0.0.0.0 on a Raspberry Pi (tablets reach it), 127.0.0.1 elsewhere
     "port": 8080,
     "threads": 24,              # WSGI worker threads: every open tablet holds one for its live stream
+    "phone": "gpio",            # gpio (contacts on the Pi's header) | serial (a Pico in the phone, on USB)
+    "phone_port": "",           # serial: "" = find it by phone_usb_id; or e.g. /dev/ttyACM0
+    "phone_usb_id": "2E8A:0005",  # serial: USB VID:PID to look for (newsdesk's default: MicroPython on a Pico)
     "pin_factory": "auto",      # auto | mock | lgpio | rpigpio | native ... (gpiozero's names)
     "pinmap": "",               # "" = the repo's hardware/pinmap.toml
     "dial_map": "standard",     # standard | sweden | new-zealand
@@ -36,6 +39,7 @@ DEFAULTS = {
 }
 CHOICES = {
     "dial_map": DIAL_MAPS,
+    "phone": ("gpio", "serial"),
     "offnormal": ("auto", "wired", "none"),
     "editor_mode": ("mechanical", "fair"),
     "stopwatch_mode": ("stopwatch", "d10"),
@@ -80,6 +84,9 @@ def _coerce(key, value, source):
                           % (source, key, ", ".join(CHOICES[key]), value))
     if key == "port" and not 0 <= value <= 65535:
         raise ConfigError("%s: port must be 0-65535, got %d" % (source, value))
+    if key == "phone_usb_id":
+        from .serial.finder import parse_usb_id
+        parse_usb_id(value)      # raises ConfigError naming the value
     if key == "busy_after" and not 1 <= value <= 3600:
         raise ConfigError("%s: busy_after must be 1-3600 seconds, got %d" % (source, value))
     if key == "threads" and not 4 <= value <= 256:

@@ -34,6 +34,7 @@ class Table:
         self.lock = self._lock   # shared with the oracle desk, so the bus stays in id order
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
+        self.phone_link = None   # the serial phone's last status, when the phone is on USB
         last = store.latest(VERDICT)
         self._position = last[0].payload.get("position") if last else None
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
@@ -52,6 +53,11 @@ class Table:
         elif ev.kind == "fault_cleared":
             log.info("phone wiring: the %s line is behaving again", ev.value)
             self.bus.publish({"type": "phone.fault", "data": {"message": "", "line": ev.value, "t": ev.t}})
+
+    def on_phone_status(self, status):
+        """The phone on USB came or went (called on the serial bridge's thread)."""
+        self.phone_link = status.as_dict()
+        self.bus.publish({"type": "phone.link", "data": self.phone_link})
 
     def call_editor(self, digit):
         """The editor's verdict on ``digit``: stored and shown whatever the game makes of it, then
@@ -89,7 +95,7 @@ class Table:
         verdicts = self.recent_verdicts()
         return {
             "hardware": self.hardware,
-            "phone": {"hook": self.hook},
+            "phone": {"hook": self.hook, "link": self.phone_link},
             "editor": {"mode": self.editor.mode,
                        "odds_note": "The editor's odds are newsdesk's own choice, not the 1956 original's."},
             "last_verdict": verdicts[0] if verdicts else None,

@@ -118,3 +118,20 @@ def test_a_stuck_pulse_line_is_a_wiring_fault_on_the_bus_not_a_digit(config, moc
         assert nd.store.latest(VERDICT) == []
     finally:
         nd.close()
+
+
+def test_with_the_phone_on_usb_and_unplugged_the_panel_says_so_and_the_rest_runs(tmp_path, mock_factory):
+    """phone = serial: no pins for the phone; a missing port is "phone disconnected" on the bus,
+    and the server goes on (it keeps retrying)."""
+    from controller.config import load_config
+    config = load_config(tmp_path / "data", environ={}, overrides={
+        "audio": "off", "speech": "off", "phone": "serial", "phone_port": str(tmp_path / "no-such-port")})
+    nd = Newsdesk(config, pin_factory=mock_factory)
+    try:
+        assert nd.phone_pins is None and nd.sim_phone is None and nd.phone_link is not None
+        assert wait_for(lambda: nd.table.phone_link is not None)
+        link = nd.table.state()["phone"]["link"]
+        assert link["phone"] == "disconnected" and "no-such-port" in link["message"]
+        assert nd.table.call_editor(3).payload["digit"] == 3
+    finally:
+        nd.close()

@@ -50,6 +50,10 @@ class SimulatedPhone:
             raise ValueError("a dial digit is 0 to 9, not %r" % (digit,))
         self._actions.put(("digit", digit))
 
+    def is_idle(self):
+        """True once every queued action has been played."""
+        return self._actions.unfinished_tasks == 0
+
     def idle(self):
         """Wait until every queued action has been played (for tests and the CLI)."""
         self._actions.join()
