@@ -1,0 +1,88 @@
+"""What the panel benchmarks share: a panel served by waitress on a fresh data folder (simulated
+pins), Debian's Chromium through Playwright, and a short game of each kind through the API."""
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import threading
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+PLAYERS = {
+    "scoop1956": ["Ann", "Bob", "Cat", "Dan"],
+    "scoop2002": ["Ann", "Bob", "Cat"],
+    "scan": ["Ann", "Bob", "Cat", "Dan"],
+    "get_the_scoop": ["Ann", "Bob", "Cat", "Dan"],
+    "star_reporter": ["Ann", "Bob", "Cat"],
+}
+
+
+@contextlib.contextmanager
+def panel(threads=24):
+    """(base url, Newsdesk) of a panel on a free loopback port, closed afterwards."""
+    from gpiozero.pins.mock import MockFactory
+    from waitress import create_server
+
+    from controller.app import Newsdesk
+    from controller.config import load_config
+    from web_ui import create_app
+
+    with tempfile.TemporaryDirectory() as data:
+        factory = MockFactory()
+        desk = Newsdesk(load_config(Path(data) / "data", environ={}), pin_factory=factory)
+        app = create_app(newsdesk=desk)
+        srv = create_server(app, host="127.0.0.1", port=0, threads=threads)
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        try:
+            yield "http://127.0.0.1:%d" % int(srv.effective_port), desk
+        finally:
+            srv.close()
+            thread.join(timeout=5)
+            desk.close()
+            factory.close()
+
+
+def call(base, path, body=None):
+    req = urllib.request.Request(base + path, method="POST" if body is not None else "GET",
+                                 data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json", "X-Newsdesk": "1"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def play_a_little(base, engine, moves=6):
+    """Start a game of ``engine`` and make up to ``moves`` moves from its offers (values filled in)."""
+    status, out = call(base, "/api/games", {"engine": engine, "players": [{"name": n} for n in PLAYERS[engine]]})
+    if status != 201:
+        raise RuntimeError("can't start %s: %s" % (engine, out))
+    for _ in range(moves):
+        game = call(base, "/api/games/current")[1]["game"]
+        offers = [o for o in game["offers"] if o["type"] not in ("go_to_press", "catastrophe")]
+        if not offers:
+            break
+        offer = offers[0]
+        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "sides", "suits")}
+        for field in offer.get("enter", ()):
+            action[field] = "Baytown" if field in ("at", "airport") else 300
+        if offer["type"] == "hand":
+            action["taken"] = {offer["sides"][0]: {"spades": 7, "hearts": 6, "diamonds": 6, "clubs": 7},
+                               offer["sides"][1]: {"spades": 6, "hearts": 7, "diamonds": 7, "clubs": 6}}
+        call(base, "/api/games/current/actions", {"action": action, "version": game["version"]})
+    return call(base, "/api/games/current")[1]["game"]
+
+
+def browser():
+    from playwright.sync_api import sync_playwright
+    p = sync_playwright().start()
+    b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    return p, b
