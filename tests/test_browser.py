@@ -365,3 +365,22 @@ def test_the_history_page_lists_games_and_players(table, desk):
     t.phone.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Dan won!'", timeout=WAIT)
     t.check_phone_fits()
     t.phone.screenshot(path=str(ARTIFACTS / "history-game-phone.png"), full_page=True)
+
+
+def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
+    if getattr(desk, "sim_buttons", None) is None:
+        pytest.skip("this newsdesk has no simulated dice and stopwatch buttons")
+    t = table
+    t.phone.click("#sim-dice")
+    t.host.wait_for_function("(document.querySelector('.oracle-kind') || {}).textContent === 'Dice'", timeout=WAIT)
+    total = desk.store.latest("dice.roll")[0].payload["total"]
+    assert t.host.inner_text(".oracle-value") == str(total)
+    t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])
+    t.tap(t.host, "Move")
+    t.host.click("#sim-stopwatch")      # start ...
+    t.host.click("#sim-stopwatch")      # ... and stop: the hundredths digit is the roll
+    t.phone.wait_for_selector("#use-stopwatch", timeout=WAIT)
+    digit = desk.store.latest("stopwatch.roll")[0].payload["digit"]
+    assert t.phone.inner_text("#use-stopwatch") == "Use the stopwatch: %d" % digit
+    t.tap(t.phone, "Use the stopwatch: %d" % digit)
+    assert desk.table.games.state["last"]["value"] == digit

@@ -157,3 +157,14 @@ def test_the_table_page_and_all_its_assets_weigh_under_200_kb(client):
                         parts.append(part)
                 todo.append("/".join(parts))
     assert total < 200 * 1024, total
+
+
+def test_the_simulated_buttons_show_when_the_hardware_is_simulated(client, desk):
+    html = client.get("/").get_data(as_text=True)
+    if getattr(desk, "sim_buttons", None) is None:
+        assert 'id="sim-dice"' not in html
+        return
+    for words in ("Roll the dice", "Change the dice (long press)", "Press the stopwatch"):
+        assert words in html
+    desk.sim_buttons = None                    # as on a Pi with real buttons
+    assert "Roll the dice" not in client.get("/").get_data(as_text=True)

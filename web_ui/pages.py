@@ -52,7 +52,9 @@ def index():
         "lastGame": history[0] if history else None,
         "lastVerdict": state["last_verdict"],
     }
-    return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons())
+    window = (nd.table.hardware.get("simulated") and getattr(nd, "window", None) is not None
+              and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
+    return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window)
 
 
 @bp.get("/games/<int:game_id>")

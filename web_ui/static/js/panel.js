@@ -286,8 +286,18 @@ const handlers = {
   "phone.digit": (m) => { const d = $("#last-digit"); if (d) d.textContent = m.data.digit; },
   "phone.fault": (m) => { health.phoneFault = m.data.message; showHealth(); toast("Phone wiring: " + m.data.message, "bad"); },
   "game.refused": (m) => { toast(m.data.message, "bad"); play("refused"); },
+  "phone.link": () => pollHealth(),
   "oracle.fault": (m) => { toast(m.data.message || "A button reported a fault.", "bad"); },
 };
+
+// The phone's window display (simulated): drawn again after anything that may change it.
+let windowTimer = null;
+function refreshWindow() {
+  const img = $("#window-img");
+  if (!img) return;
+  clearTimeout(windowTimer);
+  windowTimer = setTimeout(() => { img.src = "/api/oracles/window.png?t=" + Date.now(); }, 150);
+}
 
 let source = null;
 let wasDown = false;
@@ -309,6 +319,7 @@ function connect() {
     let m;
     try { m = JSON.parse(e.data); } catch { return; }
     if (typeof m.id === "number") S.lastEventId = Math.max(S.lastEventId, m.id);
+    if (/^(phone|dice|stopwatch|editor|game)\./.test(m.type)) refreshWindow();
     if (GAME_TYPES.has(m.type) || m.type === "game.finished" || m.type === "game.abandoned") onGame(m);
     else if (handlers[m.type]) handlers[m.type](m);
     else if (/^(dice|stopwatch)\./.test(m.type)) showOracle(m);
@@ -336,7 +347,7 @@ function showHealth() {
     if (p.part === "phone" && health.phoneFault) { status = "fault"; summary = "Wiring fault: " + health.phoneFault; }
     const mark = { ok: "✓", warn: "!", fault: "✕", absent: "–" }[status] || "?";
     // Green parts say so in a word; anything else says in plain words what is wrong.
-    const short = { ok: "OK", absent: "not fitted" }[status];
+    const short = { ok: "OK", absent: "off" }[status];
     return h("li", { class: "health-item health-" + status, title: summary + (p.detail ? " " + p.detail : "") },
       h("span", { class: "health-mark", "aria-hidden": "true" }, mark),
       h("span", { class: "health-name" }, PART_NAMES[p.part] || p.part),
@@ -363,6 +374,13 @@ const hookButton = $("#hook-button");
 if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));
 for (const b of document.querySelectorAll("[data-sim-post]")) {
   b.addEventListener("click", () => simPost(b.dataset.simPost, JSON.parse(b.dataset.simBody || "{}")));
+}
+
+const windowImg = $("#window-img");
+if (windowImg) {
+  windowImg.addEventListener("error", () => { windowImg.hidden = true; });
+  windowImg.addEventListener("load", () => { windowImg.hidden = false; });
+  if (windowImg.complete && !windowImg.naturalWidth) windowImg.hidden = true;
 }
 
 const soundButton = $("#sound");
