@@ -168,3 +168,17 @@ def test_the_simulated_buttons_show_when_the_hardware_is_simulated(client, desk)
         assert words in html
     desk.sim_buttons = None                    # as on a Pi with real buttons
     assert "Roll the dice" not in client.get("/").get_data(as_text=True)
+
+
+def test_a_reloaded_scoop_screen_still_has_the_last_verdict(client):
+    client.post("/api/games", json={"engine": "scoop1956", "players": PLAYERS[:2]}, headers=WRITE)
+    for action in ({"type": "claim", "player": 0, "story_type": "crime"},
+                   {"type": "verdict", "signal": "SYND", "digit": 4},
+                   {"type": "place", "player": 0, "slot": "crime", "value": 300}):
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        r = client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=WRITE)
+        assert r.status_code == 200, r.get_json()
+    boot = boot_of(client.get("/").get_data(as_text=True))
+    assert boot["game"]["view"]["verdict"] is None           # the turn moved on ...
+    assert boot["gameVerdict"]["signal"] == "SYND"            # ... the page still knows
+    assert boot["gameVerdict"]["player"] == 0 and boot["gameVerdict"]["story_type"] == "crime"

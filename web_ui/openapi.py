@@ -3,13 +3,16 @@
 Built here, in Python, and kept beside as web_ui/openapi.json for reading without a server
 (``python -m web_ui.openapi`` rewrites it; a test checks it is current). The tests fuzz the API
 from this document, so every request body says exactly what the server accepts.
+
+Another blueprint's module may describe its own endpoints with a module-level ``OPENAPI`` dict
+({"paths": {...}, "components": {"schemas": {...}}}); the served document merges it in.
 """
 
 import json
 import sys
 from pathlib import Path
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, current_app, jsonify
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -153,8 +156,9 @@ LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR,
           "description": "How many, 1-500."}]
 
 
-def document():
-    """The OpenAPI 3.1 document (a fresh dict)."""
+def document(app=None):
+    """The OpenAPI 3.1 document (a fresh dict): this module's endpoints, plus those the other
+    blueprints of ``app`` describe in their modules' OPENAPI."""
     paths = {
         "/api/state": _get("Everything a tablet shows at load: hardware, phone, editor, game.", "State", op="state"),
         "/api/verdicts": _get("The editor's latest verdicts, newest first.", "Verdicts", "400", params=LIMIT,
@@ -194,6 +198,12 @@ def document():
                                   content={"description": "OpenAPI 3.1", "content": {"application/json": {
                                       "schema": OBJ}}}),
     }
+    schemas = dict(SCHEMAS)
+    for name, blueprint in (app.blueprints.items() if app is not None else ()):
+        fragment = getattr(sys.modules.get(blueprint.import_name), "OPENAPI", None)
+        if isinstance(fragment, dict) and name not in ("api", "games_api", "openapi"):
+            paths.update(fragment.get("paths") or {})
+            schemas.update((fragment.get("components") or {}).get("schemas") or {})
     return {
         "openapi": "3.1.0",
         "info": {"title": "newsdesk table panel", "version": "1",
@@ -201,13 +211,13 @@ def document():
                                 "the message one sentence a person can act on. Live changes arrive on "
                                 "/stream (Server-Sent Events, not described here)."},
         "paths": paths,
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": schemas},
     }
 
 
 @bp.get("/openapi.json")
 def served():
-    return jsonify(document())
+    return jsonify(document(current_app))
 
 
 def main(argv=None):

@@ -51,10 +51,32 @@ def index():
         "health": health_report(nd),
         "lastGame": history[0] if history else None,
         "lastVerdict": state["last_verdict"],
+        "gameVerdict": _last_game_verdict(nd, state["game"]),
     }
     window = (nd.table.hardware.get("simulated") and getattr(nd, "window", None) is not None
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window)
+
+
+def _last_game_verdict(nd, game):
+    """The newest verdict still in force in a SCOOP (1956) game being played, with whose claim it
+    judged, so the screen shows it in big type after a reload too (its view only holds a pending one)."""
+    if not game or game.get("engine") != "scoop1956" or game.get("problem"):
+        return None
+    from controller.games import base
+    from controller.oracles.editor import SIGNALS
+    entries = [(e.version, e.entry) for e in nd.store.entries(game["id"])]
+    claim = None
+    found = None
+    for _, entry in base.effective(entries):
+        for ev in entry.get("events", ()):
+            if ev.get("type") == "claimed":
+                claim = ev
+            elif ev.get("type") == "verdict" and ev.get("signal") in SIGNALS:
+                found = {"signal": ev["signal"], "digit": ev.get("digit"), "message": SIGNALS[ev["signal"]][0],
+                         "player": claim.get("player") if claim else None,
+                         "story_type": claim.get("story_type") if claim else None}
+    return found
 
 
 @bp.get("/games/<int:game_id>")

@@ -394,6 +394,11 @@ if (soundButton) {
 }
 
 if (boot.lastVerdict) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
+if (boot.gameVerdict && boot.game) {
+  const v = boot.gameVerdict;
+  const who = typeof v.player === "number" && boot.game.view ? (boot.game.view.players[v.player] || {}).name : null;
+  rememberVerdict(v, who ? `${who}'s ${String(v.story_type || "").replace(/_/g, " ")} story` : "");
+}
 if (boot.showEnd) showEnd(boot.showEnd);
 else render();
 showHealth();
