@@ -1,0 +1,543 @@
+"""Joining the table: QR invitations, codes dialed on the phone, rate limits, the host's list
+of devices, and the devices file."""
+
+import os
+import re
+import shutil
+import sqlite3
+import threading
+from html import unescape
+
+import pytest
+import segno
+
+from web_ui import create_app, security
+from web_ui.devices import (CODE_DIGITS, DIAL_FAILURES, DIAL_GAP, MAX_WAITING, DialJoin, Devices,
+                            JoinRefused, describe_agent)
+from web_ui.join import qr_svg
+
+
+class Clocks:
+    def __init__(self):
+        self.t = 0.0
+
+    def wall(self):
+        return 1_800_000_000.0 + self.t
+
+    def mono(self):
+        return 1000.0 + self.t
+
+    def advance(self, seconds):
+        self.t += seconds
+
+
+@pytest.fixture
+def clocks():
+    return Clocks()
+
+
+@pytest.fixture
+def guard(app, clocks):
+    app.config["JOIN_BASE_URL"] = None
+    return security.init_app(app, clock=clocks.wall, monotonic=clocks.mono)
+
+
+def client_at(app, address):
+    c = app.test_client()
+    c.environ_base["REMOTE_ADDR"] = address
+    c.environ_base["HTTP_X_NEWSDESK"] = "1"
+    return c
+
+
+@pytest.fixture
+def host(app, guard):
+    return client_at(app, "127.0.0.1")
+
+
+def invite(host, role="player"):
+    r = host.post("/api/join/tokens", json={"role": role})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()
+
+
+def dial(guard, code, t0=0.0, step=1.5):
+    outcomes = [guard.dial.on_digit(int(d), t0 + i * step) for i, d in enumerate(code)]
+    return outcomes[-1]
+
+
+def can_write(c):
+    return c.post("/api/sim/hook", json={"state": "off"}).status_code == 202
+
+
+# -- QR invitations ----------------------------------------------------------------------------
+
+def test_the_host_invites_a_player_with_a_qr_code(app, guard, host):
+    body = invite(host)
+    assert body["role"] == "player" and body["expires_in"] == 600
+    assert re.fullmatch(r"http://[^/]+/join\?token=[A-Za-z0-9_-]{32}", body["url"])
+    assert body["token"] in body["url"]
+    assert body["qr_svg"].startswith("<svg") and "QR code to join the table" in body["qr_svg"]
+    assert body["qr_svg"] == qr_svg(body["url"])
+    assert segno.make(body["url"], error="m").designator  # the URL fits a QR code
+    player = client_at(app, "192.168.1.30")
+    assert not can_write(player)
+    r = player.get("/join?token=" + body["token"])
+    assert r.status_code == 303 and r.headers["Location"] == "/join"
+    assert r.headers["Referrer-Policy"] == "no-referrer"
+    assert can_write(player)
+    me = player.get("/api/join/me").get_json()
+    assert me["role"] == "player" and me["device"]["via"] == "token" and me["device"]["address"] == "192.168.1.30"
+    page = player.get("/join").get_data(as_text=True)
+    assert "has joined the table as <strong>player</strong>" in page
+
+
+def test_a_token_works_once(app, guard, host):
+    token = invite(host)["token"]
+    assert client_at(app, "192.168.1.30").get("/join?token=" + token).status_code == 303
+    second = client_at(app, "192.168.1.31")
+    r = second.get("/join?token=" + token)
+    assert r.status_code == 410 and "already used" in r.get_data(as_text=True)
+    assert not can_write(second)
+
+
+def test_a_token_expires_after_ten_minutes(app, guard, host, clocks):
+    early, late = invite(host)["token"], invite(host)["token"]
+    clocks.advance(599)
+    assert client_at(app, "192.168.1.30").get("/join?token=" + early).status_code == 303
+    clocks.advance(1)
+    r = client_at(app, "192.168.1.31").get("/join?token=" + late)
+    assert r.status_code == 410 and "expired" in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("token", ["", "x", "A" * 32, "A" * 400])
+def test_an_unknown_token_is_refused(app, guard, token):
+    r = client_at(app, "192.168.1.30").get("/join?token=" + token)
+    assert r.status_code == 400 and "not one the host made" in r.get_data(as_text=True)
+
+
+def test_a_host_invitation_makes_a_host(app, guard, host):
+    token = invite(host, "host")["token"]
+    second_host = client_at(app, "192.168.1.30")
+    second_host.get("/join?token=" + token)
+    assert second_host.get("/api/join/me").get_json()["role"] == "host"
+    assert invite(second_host)["role"] == "player"
+    made_by = sqlite3.connect(guard.devices.path).execute("SELECT made_by FROM tokens ORDER BY created DESC").fetchall()
+    assert ("loopback",) in made_by
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"role": "admin"}, "role must be"), ([1], "JSON object"), ({"role": None}, "role must be"),
+])
+def test_bad_invitation_requests(host, body, words):
+    r = host.post("/api/join/tokens", json=body)
+    assert r.status_code == 400 and words in r.get_json()["message"]
+
+
+def test_an_empty_body_invites_a_player(host):
+    r = host.post("/api/join/tokens")
+    assert r.status_code == 201 and r.get_json()["role"] == "player"
+
+
+def test_the_qr_code_points_at_an_address_tablets_reach(app, guard, host, monkeypatch):
+    monkeypatch.setattr(guard, "lan_address", lambda: "192.168.4.1")
+    assert invite(host)["url"].startswith("http://192.168.4.1:8080/join?token=")
+    lan = client_at(app, "192.168.4.9")
+    app.config["EXTRA_HOSTS"] = ["newsdesk.local"]
+    lan.get("/join?token=" + invite(host, "host")["token"], headers={"Host": "newsdesk.local:8080"})
+    r = lan.post("/api/join/tokens", json={"role": "player"}, headers={"Host": "newsdesk.local:8080"})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["url"].startswith("http://newsdesk.local:8080/join?token=")
+    monkeypatch.setattr(guard, "lan_address", lambda: "fd00::2")
+    assert invite(host)["url"].startswith("http://[fd00::2]:8080/join?token=")
+    app.config["JOIN_BASE_URL"] = "http://table.example:9000/"
+    assert invite(host)["url"].startswith("http://table.example:9000/join?token=")
+
+
+def test_the_lan_address_is_a_private_one(guard, monkeypatch):
+    monkeypatch.setattr(security, "_interface_addresses", lambda: {"127.0.0.1", "169.254.1.2", "192.168.4.1", "fd00::1"})
+    assert guard.lan_address() == "192.168.4.1"
+    monkeypatch.setattr(security, "_interface_addresses", lambda: {"127.0.0.1"})
+    monkeypatch.setattr(security.socket, "gethostname", lambda: "newsdesk")
+    assert guard.lan_address() == "newsdesk.local"
+
+
+def test_tokens_are_kept_only_as_hashes(app, guard, host):
+    token = invite(host)["token"]
+    for path in guard.devices.path.parent.glob("devices.sqlite3*"):
+        assert token.encode() not in path.read_bytes(), path.name
+
+
+# -- rate limits --------------------------------------------------------------------------------
+
+def test_token_guesses_are_limited_to_a_handful_a_minute(app, guard, host, clocks):
+    good = invite(host)["token"]
+    guesser = client_at(app, "192.168.1.66")
+    for i in range(5):
+        assert guesser.get("/join?token=guess%030d" % i).status_code == 400
+    r = guesser.get("/join?token=" + good)
+    assert r.status_code == 429
+    assert "Try again in 60 seconds" in r.get_data(as_text=True) and r.headers["Retry-After"] == "61"
+    assert client_at(app, "192.168.1.67").get("/join?token=x" * 20).status_code == 400  # others may try
+    clocks.advance(60)
+    assert guesser.get("/join?token=" + good).status_code == 303
+
+
+def test_repeated_failures_lock_an_address_out_for_ten_minutes(app, guard, host, clocks):
+    good = invite(host)["token"]
+    guesser = client_at(app, "192.168.1.66")
+    for i in range(10):
+        if i:
+            clocks.advance(15)  # under the per-minute limit
+        assert guesser.get("/join?token=guess%030d" % i).status_code == 400, i
+    r = guesser.get("/join?token=" + good)
+    assert r.status_code == 429 and "10 minutes" in r.get_data(as_text=True)
+    clocks.advance(599)
+    assert guesser.get("/join?token=" + good).status_code == 429
+    clocks.advance(1)
+    assert guesser.get("/join?token=" + good).status_code == 410  # expired meanwhile: ask again
+    assert guesser.get("/join?token=" + invite(host)["token"]).status_code == 303
+
+
+def test_asking_for_dial_codes_is_limited_too(app, guard):
+    c = client_at(app, "192.168.1.70")
+    for _ in range(5):
+        assert c.post("/api/join/dial").status_code == 201
+    r = c.post("/api/join/dial")
+    assert r.status_code == 429 and "Try again in" in r.get_json()["message"]
+    assert guard.devices.waiting_count() == 1  # each ask replaced the last code
+
+
+# -- dialing in ---------------------------------------------------------------------------------
+
+def test_a_device_without_a_camera_joins_by_dialing_its_code(app, guard, clocks):
+    tablet = client_at(app, "192.168.1.30")
+    page = tablet.get("/join").get_data(as_text=True)
+    assert 'id="dial-button"' in page
+    r = tablet.post("/api/join/dial")
+    assert r.status_code == 201
+    body = r.get_json()
+    assert body["status"] == "waiting" and re.fullmatch(r"\d{%d}" % CODE_DIGITS, body["code"])
+    assert body["expires_in"] == 600
+    w = tablet.post("/api/sim/hook", json={"state": "off"})
+    assert w.status_code == 401 and "hasn't been dialed yet" in w.get_json()["message"]
+    assert body["code"] in tablet.get("/join").get_data(as_text=True)  # a reload shows it again
+
+    code = body["code"]
+    outcomes = [guard.dial.on_digit(int(d), 10.0 + i) for i, d in enumerate(code)]
+    assert [o.kind for o in outcomes] == ["collecting"] * (CODE_DIGITS - 1) + ["joined"]
+    assert outcomes[-1].device.role == "player" and outcomes[-1].device.via == "dial"
+    assert tablet.get("/api/join/dial").get_json()["status"] == "joined"
+    assert can_write(tablet)
+    assert tablet.get("/api/join/me").get_json()["role"] == "player"
+
+
+def test_digits_count_only_while_a_code_waits(app, guard):
+    assert guard.dial.on_digit(3, 0.0) is None
+    with pytest.raises(ValueError):
+        guard.dial.on_digit(10, 0.0)
+    with pytest.raises(ValueError):
+        guard.dial.on_digit(True, 0.0)
+
+
+def test_a_long_pause_or_hanging_up_starts_the_code_again(app, guard):
+    tablet = client_at(app, "192.168.1.30")
+    code = tablet.post("/api/join/dial").get_json()["code"]
+    wrong = "0" if code[0] != "0" else "1"
+    assert guard.dial.on_digit(int(wrong), 0.0).kind == "collecting"
+    # a pause longer than DIAL_GAP: that digit is forgotten, the code starts again
+    assert dial(guard, code, t0=DIAL_GAP + 0.1).kind == "joined"
+
+    other = client_at(app, "192.168.1.31")
+    code = other.post("/api/join/dial").get_json()["code"]
+    guard.dial.on_digit(int(wrong), 100.0)
+    guard.dial.on_hook("on")
+    guard.dial.on_hook("off")
+    assert dial(guard, code, t0=101.0).kind == "joined"
+
+
+def test_wrong_codes_withdraw_every_waiting_code(app, guard):
+    tablets = [client_at(app, "192.168.1.%d" % (30 + i)) for i in range(2)]
+    codes = {t.post("/api/join/dial").get_json()["code"] for t in tablets}
+    wrong = [c for c in ("%04d" % n for n in range(10000)) if c not in codes][:DIAL_FAILURES]
+    kinds = [dial(guard, w, t0=100.0 * i).kind for i, w in enumerate(wrong)]
+    assert kinds == ["wrong"] * (DIAL_FAILURES - 1) + ["closed"]
+    assert guard.devices.waiting_count() == 0
+    for t in tablets:
+        assert t.get("/api/join/dial").get_json()["status"] == "lapsed"
+    assert dial(guard, codes.pop(), t0=1000.0) is None  # nothing waits any more
+
+
+def test_a_right_code_clears_the_wrong_count(app, guard):
+    a = client_at(app, "192.168.1.30")
+    b = client_at(app, "192.168.1.31")
+    code_a = a.post("/api/join/dial").get_json()["code"]
+    code_b = b.post("/api/join/dial").get_json()["code"]
+    wrong = next(c for c in ("%04d" % n for n in range(10000)) if c not in (code_a, code_b))
+    for i in range(DIAL_FAILURES - 1):
+        assert dial(guard, wrong, t0=100.0 * i).kind == "wrong"
+    assert dial(guard, code_a, t0=1000.0).kind == "joined"
+    assert dial(guard, wrong, t0=2000.0).kind == "wrong"  # counting starts again
+    assert b.get("/api/join/dial").get_json()["status"] == "waiting"
+
+
+def test_a_dial_code_lapses_after_ten_minutes(app, guard, clocks):
+    tablet = client_at(app, "192.168.1.30")
+    code = tablet.post("/api/join/dial").get_json()["code"]
+    clocks.advance(600)
+    assert tablet.get("/api/join/dial").get_json()["status"] == "lapsed"
+    assert dial(guard, code) is None
+    assert not can_write(tablet)
+
+
+def test_only_a_few_codes_wait_at_once(app, guard):
+    for i in range(MAX_WAITING):
+        assert client_at(app, "192.168.1.%d" % (30 + i)).post("/api/join/dial").status_code == 201
+    r = client_at(app, "192.168.1.99").post("/api/join/dial")
+    assert r.status_code == 409 and "already waiting" in r.get_json()["message"]
+    codes = [d.code for d in guard.devices.list() if d.status == "waiting"]
+    assert len(set(codes)) == MAX_WAITING
+
+
+def test_asking_again_replaces_the_code_and_cancel_gives_it_up(app, guard):
+    tablet = client_at(app, "192.168.1.30")
+    first = tablet.post("/api/join/dial").get_json()["code"]
+    second = tablet.post("/api/join/dial").get_json()["code"]
+    assert guard.devices.waiting_count() == 1
+    assert [d.code for d in guard.devices.list() if d.status == "waiting"] == [second]
+    if first != second:
+        assert dial(guard, first).kind == "wrong"
+    assert tablet.delete("/api/join/dial").get_json() == {"status": "none"}
+    assert guard.devices.waiting_count() == 0
+    assert tablet.get("/api/join/dial").get_json() == {"status": "none"}
+
+
+def test_a_joined_device_or_the_host_needs_no_code(app, guard, host):
+    assert host.post("/api/join/dial").status_code == 409
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    r = player.post("/api/join/dial")
+    assert r.status_code == 409 and "already joined" in r.get_json()["message"]
+
+
+def test_dial_join_without_the_web(tmp_path, clocks):
+    """DialJoin on its own: the clock it is handed only measures the gaps between digits."""
+    devices = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
+    joiner = DialJoin(devices, gap=2.0, failures=2)
+    device = devices.request_dial("Kindle", "192.168.1.5")
+    assert joiner.on_digit(int(device.code[0]), 0.0).kind == "collecting"
+    outcome = None
+    for i, d in enumerate(device.code):
+        outcome = joiner.on_digit(int(d), 5.0 + i)  # the first digit above is >2 s old: forgotten
+    assert outcome.kind == "joined" and outcome.device.id == device.id
+
+
+# -- the host's list ---------------------------------------------------------------------------
+
+def test_the_host_lists_and_removes_devices(app, guard, host):
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    waiting = client_at(app, "192.168.1.31")
+    waiting.post("/api/join/dial")
+    devices = host.get("/api/devices").get_json()["devices"]
+    assert sorted(d["status"] for d in devices) == ["joined", "waiting"]
+    page = host.get("/join/host").get_data(as_text=True)
+    assert all(d["id"] in page for d in devices) and "Invite a player" in page
+    joined_id = next(d["id"] for d in devices if d["status"] == "joined")
+
+    r = host.delete("/api/devices/" + joined_id)
+    assert r.status_code == 200 and r.get_json()["revoked"]["status"] == "revoked"
+    assert host.delete("/api/devices/" + joined_id).status_code == 200  # again: no harm
+    assert not can_write(player)
+    assert [d["status"] for d in host.get("/api/devices").get_json()["devices"]] == ["waiting"]
+    assert "revoked" in [d["status"] for d in host.get("/api/devices?all=1").get_json()["devices"]]
+    assert "removed this device" in player.get("/join").get_data(as_text=True)
+    player.get("/join?token=" + invite(host)["token"])  # the host may invite it again
+    assert can_write(player)
+
+    r = host.delete("/api/devices/nosuchdevice")
+    assert r.status_code == 404 and "No device" in r.get_json()["message"]
+
+
+def test_the_host_page_is_the_host_only(app, guard, host):
+    assert host.get("/join/host").status_code == 200
+    r = client_at(app, "192.168.1.30").get("/join/host")
+    assert r.status_code == 403 and "Only the host" in r.get_data(as_text=True)
+
+
+def test_a_device_names_itself_and_leaves(app, guard, host):
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"], headers={"User-Agent": "Mozilla/5.0 (iPad; CPU OS 17_0)"})
+    assert player.get("/api/join/me").get_json()["device"]["name"] == "iPad"
+    r = player.post("/api/join/name", json={"name": "  Ann's   iPad "})
+    assert r.status_code == 200 and r.get_json()["device"]["name"] == "Ann's iPad"
+    for bad in ({"name": ""}, {"name": "x" * 61}, {"name": 3}):
+        r = player.post("/api/join/name", json=bad)
+        assert r.status_code == 400 and r.get_json()["message"].endswith(".")
+    assert host.post("/api/join/name", json={"name": "box"}).status_code == 409
+    assert "Ann's iPad" in unescape(host.get("/join/host").get_data(as_text=True))
+    device_id = player.get("/api/join/me").get_json()["device"]["id"]
+    assert player.post("/api/join/leave").get_json() == {"left": device_id}
+    assert not can_write(player)
+    assert client_at(app, "192.168.1.31").post("/api/join/leave").get_json() == {"left": None}
+
+
+def test_a_browser_that_joins_again_gives_up_its_old_device(app, guard, host):
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    first = player.get("/api/join/me").get_json()["device"]["id"]
+    player.get("/join?token=" + invite(host, "host")["token"])
+    me = player.get("/api/join/me").get_json()
+    assert me["role"] == "host" and me["device"]["id"] != first
+    assert guard.devices.device(first).status == "revoked"
+
+
+@pytest.mark.parametrize("agent, name", [
+    ("Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari", "Android phone"),
+    ("Mozilla/5.0 (Linux; Android 13; SM-X200) Safari", "Android tablet"),
+    ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)", "iPhone"),
+    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "Windows computer"),
+    ("", "Device"), (None, "Device"),
+])
+def test_devices_get_a_plain_name(agent, name):
+    assert describe_agent(agent) == name
+
+
+def test_pages_say_where_the_device_stands(app, guard, host):
+    assert "it is the host and needs no join" in host.get("/join").get_data(as_text=True)
+    stranger = client_at(app, "192.168.1.30").get("/join").get_data(as_text=True)
+    assert "Anyone can watch" in stranger and "Scan the QR code" in stranger
+
+
+# -- the devices file ---------------------------------------------------------------------------
+
+def test_the_devices_file_is_wal_with_full_sync(guard):
+    db = sqlite3.connect(guard.devices.path)
+    try:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    finally:
+        db.close()
+    with guard.devices._connect() as conn:
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert guard.devices.path.name == "devices.sqlite3"
+
+
+def test_joined_devices_survive_a_restart(app, guard, host, desk, clocks):
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    pending = invite(host)["token"]
+    cookie = player.get_cookie("session")
+    restarted = create_app(newsdesk=desk, test_config={"TESTING": True})
+    security.init_app(restarted, clock=clocks.wall, monotonic=clocks.mono)
+    again = client_at(restarted, "192.168.1.30")
+    again.set_cookie("session", cookie.value)
+    assert can_write(again)
+    late = client_at(restarted, "192.168.1.31")
+    assert late.get("/join?token=" + pending).status_code == 303  # invitations too
+
+
+def test_two_devices_redeeming_one_token_at_once_make_one_device(tmp_path, clocks):
+    devices = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
+    token, _ = devices.issue_token("player", "test")
+    results, barrier = [], threading.Barrier(8)
+
+    def redeem(i):
+        other = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)  # as another process would
+        barrier.wait()
+        try:
+            results.append(other.redeem(token, "Device", "10.0.0.%d" % i))
+        except JoinRefused as e:
+            results.append(e.reason)
+
+    threads = [threading.Thread(target=redeem, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(map(str, results)).count("used") == 7
+    assert len(devices.list()) == 1
+
+
+# -- in a real browser -------------------------------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    if sync_playwright is None or not os.path.exists(CHROMIUM) and not shutil.which(CHROMIUM):
+        if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
+            pytest.fail("playwright and Debian's chromium are needed")
+        pytest.skip("playwright or Debian's chromium is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(app, guard):
+    from waitress import create_server
+    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    url = "http://127.0.0.1:%d" % int(srv.effective_port)
+    app.config["JOIN_BASE_URL"] = url
+    app.config["HOST_ON_LOOPBACK"] = False  # every page here is on loopback: make them devices
+    yield url
+    srv.close()
+    thread.join(timeout=5)
+
+
+@pytest.mark.browser
+def test_joining_in_a_browser(served, browser, guard, app):
+    token, _ = guard.devices.issue_token("host", "test")
+    host = browser.new_context().new_page()
+    host.goto(served + "/join?token=" + token)
+    assert "joined the table as host" in host.inner_text("#join-state")
+    host.goto(served + "/join/host")
+    host.click("[data-invite=player]")
+    host.wait_for_selector("#invite-qr svg")
+    url = host.inner_text("#invite-url")
+    assert url.startswith(served + "/join?token=")
+
+    player = browser.new_context().new_page()
+    player.goto(url)
+    assert "joined the table as player" in player.inner_text("#join-state")
+    assert player.url == served + "/join"
+
+    tablet = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    tablet.goto(served + "/join")
+    tablet.click("#dial-button")
+    tablet.wait_for_function("document.getElementById('dial-box').dataset.code")
+    code = tablet.evaluate("document.getElementById('dial-box').dataset.code")
+    assert tablet.inner_text("#dial-code").replace(" ", "") == code
+    for i, d in enumerate(code):
+        guard.dial.on_digit(int(d), float(i))
+    tablet.wait_for_selector("#join-state[data-state=joined]", timeout=10000)
+    assert tablet.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    host.reload()
+    assert host.locator("#devices li").count() == 3
+    name = tablet.evaluate("fetch('/api/join/me').then(r => r.json()).then(m => m.device.id)")
+    host.on("dialog", lambda d: d.accept())
+    host.click("[data-revoke='%s']" % name)
+    host.wait_for_function("!document.querySelector(\"[data-revoke='%s']\")" % name)
+    status = tablet.evaluate("""fetch('/api/sim/hook', {method: 'POST',
+        headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+        body: JSON.stringify({state: 'off'})}).then(r => r.status)""")
+    assert status == 401
+    status = player.evaluate("""fetch('/api/sim/hook', {method: 'POST',
+        headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+        body: JSON.stringify({state: 'off'})}).then(r => r.status)""")
+    assert status == 202
+    no_header = player.evaluate("""fetch('/api/sim/hook', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: JSON.stringify({state: 'on'})}).then(r => r.status)""")
+    assert no_header == 403
+    cookie = next(c for c in player.context.cookies() if c["name"] == "session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"

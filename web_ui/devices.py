@@ -1,0 +1,424 @@
+"""The devices that joined the table, and the invitations that let them: one SQLite file,
+<data>/devices.sqlite3, WAL with synchronous=FULL, every change committed before it returns.
+
+A device joins in one of two ways:
+
+    QR code   the host asks for a token (single use, ten minutes, a role); its QR code opens
+              /join?token=...; redeeming it makes a joined device with that role.
+    the phone a device without a camera asks for a code; it is kept here as a *waiting*
+              device showing four digits; dialing them on the rotary phone makes it a joined
+              player (see DialJoin).
+
+Tables (user_version 1):
+
+    devices  id (random, never reused), role, name, via (token | dial), address, created,
+             status: waiting -> joined -> revoked, or waiting -> lapsed (code expired or
+             withdrawn); code and expires while waiting; joined; last_seen; revoked
+    tokens   sha256 of each token (the token itself is never stored), role, created,
+             expires, made_by, used, device
+
+Times are wall-clock seconds (the clock is handed in), so expiry holds across a restart.
+"""
+
+import hashlib
+import secrets
+import sqlite3
+import threading
+import time
+from contextlib import closing, contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from controller.errors import BadRequest, StoreError
+
+ROLES = ("host", "player")
+TOKEN_TTL = 600.0        # an invitation's life, seconds
+DIAL_TTL = 600.0         # how long a dial code waits to be dialed
+CODE_DIGITS = 4
+MAX_WAITING = 4          # dial codes waiting at once, table-wide
+DIAL_GAP = 8.0           # seconds between two digits of one code, at most
+DIAL_FAILURES = 3        # wrong codes dialed in a row before every waiting code is withdrawn
+KEEP_PAST = 86400.0      # lapsed devices and spent tokens are deleted a day later
+TOUCH_EVERY = 60.0       # last_seen is written at most once a minute per device
+NAME_MAX = 60
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS devices (
+        id        TEXT PRIMARY KEY,
+        role      TEXT NOT NULL CHECK (role IN ('host', 'player')),
+        name      TEXT NOT NULL,
+        via       TEXT NOT NULL CHECK (via IN ('token', 'dial')),
+        address   TEXT NOT NULL,
+        created   REAL NOT NULL,
+        status    TEXT NOT NULL CHECK (status IN ('waiting', 'joined', 'lapsed', 'revoked')),
+        code      TEXT,
+        expires   REAL,
+        joined    REAL,
+        last_seen REAL,
+        revoked   REAL
+    )""",
+    "CREATE UNIQUE INDEX IF NOT EXISTS devices_waiting_code ON devices (code) WHERE status = 'waiting'",
+    """CREATE TABLE IF NOT EXISTS tokens (
+        hash      TEXT PRIMARY KEY,
+        role      TEXT NOT NULL CHECK (role IN ('host', 'player')),
+        created   REAL NOT NULL,
+        expires   REAL NOT NULL,
+        made_by   TEXT NOT NULL,
+        used      REAL,
+        device    TEXT REFERENCES devices (id)
+    )""",
+    "PRAGMA user_version = 1",
+)
+
+
+class JoinRefused(BadRequest):
+    """A token or dial code that can't be used; ``reason`` is unknown, used, expired or busy."""
+
+    def __init__(self, message, reason):
+        super().__init__(message)
+        self.reason = reason
+
+
+class UnknownDevice(BadRequest, LookupError):
+    """A device id that names no device."""
+
+
+def iso(t):
+    return None if t is None else datetime.fromtimestamp(t, timezone.utc).isoformat(timespec="seconds")
+
+
+def token_hash(token):
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def describe_agent(user_agent):
+    """A short, human name for a device from its User-Agent ("Android phone", "iPad" ...)."""
+    ua = user_agent or ""
+    for needle, name in (("iPad", "iPad"), ("iPhone", "iPhone"), ("CrOS", "Chromebook"),
+                         ("Kindle", "Kindle"), ("Silk", "Fire tablet")):
+        if needle in ua:
+            return name
+    if "Android" in ua:
+        return "Android phone" if "Mobile" in ua else "Android tablet"
+    for needle, name in (("Windows", "Windows computer"), ("Macintosh", "Mac"), ("Linux", "Linux computer")):
+        if needle in ua:
+            return name
+    return "Device"
+
+
+def clean_name(name):
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest("a device's name is some text, e.g. \"Ann's phone\", got %r" % (name,))
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX:
+        raise BadRequest("a device's name is at most %d characters, got %d" % (NAME_MAX, len(name)))
+    return name
+
+
+class Device:
+    __slots__ = ("id", "role", "name", "via", "address", "created", "status", "code", "expires",
+                 "joined", "last_seen", "revoked")
+
+    def __init__(self, *row):
+        for slot, value in zip(self.__slots__, row):
+            setattr(self, slot, value)
+
+    @property
+    def active(self):
+        return self.status == "joined"
+
+    def as_dict(self):
+        out = {"id": self.id, "role": self.role, "name": self.name, "via": self.via,
+               "address": self.address, "status": self.status, "created": iso(self.created),
+               "joined": iso(self.joined), "last_seen": iso(self.last_seen), "revoked": iso(self.revoked)}
+        if self.status == "waiting":
+            out["code"] = self.code
+            out["expires"] = iso(self.expires)
+        return out
+
+    def __repr__(self):
+        return "<Device %s %s %s %r>" % (self.id, self.role, self.status, self.name)
+
+
+_COLUMNS = "SELECT " + ", ".join(Device.__slots__) + " FROM devices "
+
+
+class Devices:
+    """The registry. One short connection per call (callers are waitress threads and the dial
+    listener); writes that check then change run under BEGIN IMMEDIATE."""
+
+    def __init__(self, path, clock=time.time):
+        self.path = Path(path)
+        self.clock = clock
+        self._lock = threading.Lock()  # one writer at a time inside this process
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode.lower() != "wal":
+                    raise StoreError("the devices file %s can't use WAL (got %s)" % (self.path, mode))
+                for statement in SCHEMA:
+                    db.execute(statement)
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError("can't open the devices file %s: %s" % (self.path, e)) from None
+
+    @contextmanager
+    def _connect(self):
+        with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as db:
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            yield db
+
+    @contextmanager
+    def _write(self):
+        """A transaction that holds the write lock from its first read (BEGIN IMMEDIATE)."""
+        with self._lock, self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _now(self):
+        return float(self.clock())
+
+    @staticmethod
+    def _lapse(db, now):
+        """Waiting codes past their time lapse; long-dead rows go."""
+        db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE status = 'waiting' AND expires <= ?",
+                   (now,))
+        db.execute("DELETE FROM tokens WHERE expires <= ? AND (used IS NULL OR used <= ?)",
+                   (now - KEEP_PAST, now - KEEP_PAST))
+        db.execute("DELETE FROM devices WHERE status = 'lapsed' AND created <= ? "
+                   "AND id NOT IN (SELECT device FROM tokens WHERE device IS NOT NULL)", (now - KEEP_PAST,))
+
+    @staticmethod
+    def _new_id(db):
+        while True:
+            device_id = secrets.token_hex(6)
+            if db.execute("SELECT 1 FROM devices WHERE id = ?", (device_id,)).fetchone() is None:
+                return device_id
+
+    # -- invitations (QR code) ------------------------------------------------------------
+
+    def issue_token(self, role, made_by, ttl=TOKEN_TTL):
+        """A new single-use token for ``role``; returns (token, expires). Only its hash is kept."""
+        if role not in ROLES:
+            raise BadRequest("role must be \"host\" or \"player\", got %r" % (role,))
+        token = secrets.token_urlsafe(24)
+        now = self._now()
+        with self._write() as db:
+            self._lapse(db, now)
+            db.execute("INSERT INTO tokens (hash, role, created, expires, made_by) VALUES (?, ?, ?, ?, ?)",
+                       (token_hash(token), role, now, now + ttl, made_by))
+        return token, now + ttl
+
+    def redeem(self, token, name, address):
+        """Spend ``token``: a new joined device with its role. JoinRefused if it can't be used."""
+        if not isinstance(token, str) or not 16 <= len(token) <= 100:
+            raise JoinRefused("That join link is not one the host made; ask the host for a new QR code.",
+                              "unknown")
+        now = self._now()
+        with self._write() as db:
+            self._lapse(db, now)
+            row = db.execute("SELECT role, expires, used FROM tokens WHERE hash = ?",
+                             (token_hash(token),)).fetchone()
+            if row is None:
+                raise JoinRefused("That join link is not one the host made; ask the host for a new QR code.",
+                                  "unknown")
+            role, expires, used = row
+            if used is not None:
+                raise JoinRefused("That QR code was already used (each works once); ask the host for a new one.",
+                                  "used")
+            if expires <= now:
+                raise JoinRefused("That QR code expired (they last ten minutes); ask the host for a new one.",
+                                  "expired")
+            device_id = self._new_id(db)
+            db.execute("INSERT INTO devices (id, role, name, via, address, created, status, joined, last_seen) "
+                       "VALUES (?, ?, ?, 'token', ?, ?, 'joined', ?, ?)",
+                       (device_id, role, name, address, now, now, now))
+            db.execute("UPDATE tokens SET used = ?, device = ? WHERE hash = ?", (now, device_id, token_hash(token)))
+        return self.device(device_id)
+
+    # -- dialing in (the phone) -----------------------------------------------------------
+
+    def request_dial(self, name, address, replace=None, ttl=DIAL_TTL):
+        """A waiting device with a fresh code to dial. ``replace``: the id of this browser's
+        earlier waiting device, withdrawn first. JoinRefused("busy") when MAX_WAITING wait."""
+        now = self._now()
+        with self._write() as db:
+            self._lapse(db, now)
+            if replace is not None:
+                db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE id = ? AND status = 'waiting'",
+                           (replace,))
+            taken = {r[0] for r in db.execute("SELECT code FROM devices WHERE status = 'waiting'")}
+            if len(taken) >= MAX_WAITING:
+                raise JoinRefused("%d devices are already waiting for their codes to be dialed; try again "
+                                  "in a few minutes, or scan the host's QR code." % len(taken), "busy")
+            code = None
+            while code is None or code in taken:
+                code = "%0*d" % (CODE_DIGITS, secrets.randbelow(10 ** CODE_DIGITS))
+            device_id = self._new_id(db)
+            db.execute("INSERT INTO devices (id, role, name, via, address, created, status, code, expires) "
+                       "VALUES (?, 'player', ?, 'dial', ?, ?, 'waiting', ?, ?)",
+                       (device_id, name, address, now, code, now + ttl))
+        return self.device(device_id)
+
+    def complete_dial(self, code):
+        """The waiting device whose code this is becomes a joined player; None if none waits."""
+        now = self._now()
+        with self._write() as db:
+            self._lapse(db, now)
+            row = db.execute("SELECT id FROM devices WHERE status = 'waiting' AND code = ?", (code,)).fetchone()
+            if row is None:
+                return None
+            db.execute("UPDATE devices SET status = 'joined', code = NULL, expires = NULL, joined = ?, "
+                       "last_seen = ? WHERE id = ?", (now, now, row[0]))
+        return self.device(row[0])
+
+    def waiting_count(self):
+        now = self._now()
+        with self._connect() as db:
+            return db.execute("SELECT COUNT(*) FROM devices WHERE status = 'waiting' AND expires > ?",
+                              (now,)).fetchone()[0]
+
+    def withdraw_waiting(self):
+        """Every waiting code lapses (too many wrong codes were dialed). Returns how many."""
+        with self._write() as db:
+            return db.execute("UPDATE devices SET status = 'lapsed', code = NULL "
+                              "WHERE status = 'waiting'").rowcount
+
+    def cancel(self, device_id):
+        """A waiting device gives up its code (the browser asked for another or left)."""
+        with self._write() as db:
+            db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE id = ? AND status = 'waiting'",
+                       (device_id,))
+
+    # -- the devices ----------------------------------------------------------------------
+
+    def device(self, device_id):
+        """The device with this id (any status, waiting ones lapsed on time), or None."""
+        if not isinstance(device_id, str):
+            return None
+        now = self._now()
+        with self._connect() as db:
+            row = db.execute(_COLUMNS + "WHERE id = ?", (device_id,)).fetchone()
+        if row is None:
+            return None
+        device = Device(*row)
+        if device.status == "waiting" and device.expires <= now:
+            device.status, device.code = "lapsed", None
+        return device
+
+    def list(self, include_past=False):
+        """Joined and waiting devices, newest first; with ``include_past`` also revoked and lapsed."""
+        now = self._now()
+        with self._write() as db:
+            self._lapse(db, now)
+        where = "" if include_past else "WHERE status IN ('joined', 'waiting') "
+        with self._connect() as db:
+            return [Device(*r) for r in db.execute(_COLUMNS + where + "ORDER BY created DESC, id")]
+
+    def revoke(self, device_id):
+        """The device may no longer change anything; its cookie is worthless from now on."""
+        now = self._now()
+        with self._write() as db:
+            row = db.execute("SELECT status FROM devices WHERE id = ?", (device_id,)).fetchone()
+            if row is None:
+                raise UnknownDevice("No device %r is known here; GET /api/devices lists them." % (device_id,))
+            if row[0] != "revoked":
+                db.execute("UPDATE devices SET status = 'revoked', code = NULL, revoked = ? WHERE id = ?",
+                           (now, device_id))
+        return self.device(device_id)
+
+    def rename(self, device_id, name):
+        name = clean_name(name)
+        with self._write() as db:
+            if db.execute("UPDATE devices SET name = ? WHERE id = ?", (name, device_id)).rowcount == 0:
+                raise UnknownDevice("No device %r is known here." % (device_id,))
+        return self.device(device_id)
+
+    def touch(self, device):
+        """Note that ``device`` was just used (written at most once a minute)."""
+        now = self._now()
+        if device.last_seen is not None and now - device.last_seen < TOUCH_EVERY:
+            return
+        with self._write() as db:
+            db.execute("UPDATE devices SET last_seen = ? WHERE id = ?", (now, device.id))
+        device.last_seen = now
+
+
+class DialOutcome:
+    """What one dialed digit did: collecting (n digits so far), joined (``device``), wrong
+    (a full code no device waits for), closed (too many wrong: every waiting code withdrawn)."""
+
+    __slots__ = ("kind", "digits", "device")
+
+    def __init__(self, kind, digits=0, device=None):
+        self.kind = kind
+        self.digits = digits
+        self.device = device
+
+    def __repr__(self):
+        return "<DialOutcome %s %d %r>" % (self.kind, self.digits, self.device)
+
+
+class DialJoin:
+    """Turns digits dialed on the phone into dial-joins. Digits count only while a code waits.
+
+    A code is CODE_DIGITS digits dialed with at most DIAL_GAP seconds between them (and the
+    handset not put down between them, if on_hook is wired)::
+
+        digit      4      7          1    9                2 ...
+        time  ----|------|----------|----|---- > gap ------|-----
+                  [ one code: "4719" is checked ]          a new code starts
+
+    Dialing DIAL_FAILURES wrong codes in a row withdraws every waiting code: the devices ask
+    again. ``now`` is the caller's clock (the dial listener's); it only measures the gaps.
+    """
+
+    def __init__(self, devices, gap=DIAL_GAP, failures=DIAL_FAILURES):
+        self.devices = devices
+        self.gap = gap
+        self.max_failures = failures
+        self._lock = threading.Lock()
+        self._digits = []
+        self._last = None
+        self._failures = 0
+
+    def on_digit(self, digit, now):
+        """Feed one decoded digit; returns a DialOutcome, or None when no code is waiting."""
+        if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= 9:
+            raise ValueError("a dialed digit is a whole number from 0 to 9, got %r" % (digit,))
+        with self._lock:
+            if self.devices.waiting_count() == 0:
+                self._digits.clear()
+                self._failures = 0
+                return None
+            if self._last is not None and now - self._last > self.gap:
+                self._digits.clear()
+            self._digits.append(digit)
+            self._last = now
+            if len(self._digits) < CODE_DIGITS:
+                return DialOutcome("collecting", len(self._digits))
+            code = "".join(map(str, self._digits))
+            self._digits.clear()
+            device = self.devices.complete_dial(code)
+            if device is not None:
+                self._failures = 0
+                return DialOutcome("joined", CODE_DIGITS, device)
+            self._failures += 1
+            if self._failures >= self.max_failures:
+                self._failures = 0
+                self.devices.withdraw_waiting()
+                return DialOutcome("closed", CODE_DIGITS)
+            return DialOutcome("wrong", CODE_DIGITS)
+
+    def on_hook(self, state, now=None):
+        """Putting the handset down ("on") ends the code being dialed."""
+        if state == "on":
+            with self._lock:
+                self._digits.clear()
+                self._last = None

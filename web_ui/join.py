@@ -1,0 +1,264 @@
+"""Joining the table: the host's invitations (QR codes), codes dialed on the phone, and the
+host's list of devices.
+
+    GET    /join                 the join page; ?token=... (what the QR code opens) joins
+    GET    /join/host            the host's page: invite a player or a host, remove devices
+    POST   /api/join/tokens      host: {"role": "player"|"host"} -> token, url, qr_svg, expiry
+    POST   /api/join/dial        any device: a code for it to show and a player to dial
+    GET    /api/join/dial        that code's status: waiting, joined, lapsed ...
+    DELETE /api/join/dial        give the code up
+    GET    /api/join/me          who this device is to the table
+    POST   /api/join/name        a joined device names itself {"name": "Ann's phone"}
+    POST   /api/join/leave       a device leaves the table
+    GET    /api/devices          host: the joined and waiting devices (?all=1: past ones too)
+    DELETE /api/devices/<id>     host: remove a device; its next change gets 401
+"""
+
+import logging
+
+from flask import (Blueprint, current_app, jsonify, redirect, render_template, request, session,
+                   url_for)
+from werkzeug.http import HTTP_STATUS_CODES
+
+from controller.errors import BadRequest
+
+from .devices import JoinRefused, UnknownDevice, describe_agent, iso
+from .helpers import desk
+from .security import (SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role,
+                       split_host, wait_words)
+
+log = logging.getLogger("newsdesk.web.join")
+
+bp = Blueprint("join", __name__, template_folder="templates")
+
+
+def _error(status, message, **headers):
+    response = jsonify(error=HTTP_STATUS_CODES.get(status, "Error"), message=message)
+    response.status_code = status
+    response.headers.update(headers)
+    return response
+
+
+def _json_body():
+    data = request.get_json(silent=True)
+    if data is None and not request.get_data():
+        return {}
+    if not isinstance(data, dict):
+        return None
+    return data
+
+
+def _address():
+    return request.remote_addr or "unknown"
+
+
+def _rate_limited():
+    """None if this address may try to join now, else the seconds it must wait."""
+    wait = guard().limiter.attempt(_address())
+    return wait or None
+
+
+def _seconds_left(expires):
+    return max(0, int(expires - guard().now()))
+
+
+def _sign_in(device):
+    """This browser is now ``device`` (its earlier device, if any, is given up)."""
+    old = session.get(SESSION_DEVICE)
+    if old and old != device.id:
+        previous = guard().devices.device(old)
+        if previous is not None and previous.status == "joined":
+            guard().devices.revoke(old)
+        elif previous is not None and previous.status == "waiting":
+            guard().devices.cancel(old)
+    session[SESSION_DEVICE] = device.id
+    session.permanent = True
+
+
+def join_base_url():
+    """Where the QR code sends a tablet: JOIN_BASE_URL, else this request's address, unless it
+    is the box's own screen asking (localhost), when it's the box's LAN address."""
+    configured = current_app.config["JOIN_BASE_URL"]
+    if configured:
+        return configured.rstrip("/")
+    parsed = split_host(request.host)
+    name, port = parsed if parsed else ("localhost", None)
+    if name == "localhost" or is_loopback(name):
+        address = guard().lan_address()
+        name = "[%s]" % address if ":" in address else address
+        port = port or desk().config["port"]
+    elif ":" in name:
+        name = "[%s]" % name
+    default = 443 if request.scheme == "https" else 80
+    return "%s://%s%s" % (request.scheme, name, "" if port in (None, default) else ":%d" % port)
+
+
+def qr_svg(url):
+    """The QR code of ``url`` as an inline SVG: dark modules on white with a quiet zone."""
+    import segno  # here, so a box without it still serves everything but the QR code
+    return segno.make(url, error="m").svg_inline(border=4, dark="#000", light="#fff", omitsize=True,
+                                                 title="QR code to join the table", svgclass="join-qr")
+
+
+# -- pages -------------------------------------------------------------------------------
+
+
+@bp.get("/join")
+def page():
+    token = request.args.get("token")
+    if token is None:
+        return render_template("join/index.html", refused=None)
+    wait = _rate_limited()
+    if wait:
+        return render_template("join/index.html", refused="Too many tries to join from this device. "
+                               "Try again in %s." % wait_words(wait)), 429, {"Retry-After": str(int(wait + 1))}
+    try:
+        device = guard().devices.redeem(token, describe_agent(request.user_agent.string), _address())
+    except JoinRefused as e:
+        guard().limiter.failed(_address())
+        status = 400 if e.reason == "unknown" else 410
+        return render_template("join/index.html", refused=str(e)), status, {"Referrer-Policy": "no-referrer"}
+    guard().limiter.succeeded(_address())
+    _sign_in(device)
+    # Off the address bar and out of the history's current entry: the token is spent anyway.
+    response = redirect(url_for("join.page"), code=303)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/join/host")
+def host_page():
+    viewer = current_viewer()
+    if viewer.role != "host":
+        return render_template("join/host.html", devices=None), 403
+    return render_template("join/host.html", devices=guard().devices.list())
+
+
+# -- invitations -------------------------------------------------------------------------
+
+
+@bp.post("/api/join/tokens")
+@require_role("host")
+def make_token():
+    data = _json_body()
+    if data is None:
+        return _error(400, "Send a JSON object such as {\"role\": \"player\"}, with Content-Type: application/json.")
+    role = data.get("role", "player")
+    if role not in ("player", "host"):
+        return _error(400, "role must be \"player\" or \"host\", got %r." % (role,))
+    viewer = current_viewer()
+    made_by = viewer.device.id if viewer.device is not None and viewer.device.active else "loopback"
+    token, expires = guard().devices.issue_token(role, made_by, ttl=current_app.config["JOIN_TOKEN_TTL"])
+    url = "%s%s?token=%s" % (join_base_url(), url_for("join.page"), token)
+    return jsonify(role=role, token=token, url=url, qr_svg=qr_svg(url),
+                   expires=iso(expires), expires_in=_seconds_left(expires)), 201
+
+
+# -- dialing in --------------------------------------------------------------------------
+
+
+def _dial_status(device):
+    if device is None:
+        return {"status": "none"}
+    out = {"status": device.status, "role": device.role, "device": device.id}
+    if device.status == "waiting":
+        out.update(code=device.code, expires=iso(device.expires), expires_in=_seconds_left(device.expires))
+    return out
+
+
+@bp.post("/api/join/dial")
+@public
+def request_dial():
+    viewer = current_viewer()
+    if viewer.device is not None and viewer.device.active:
+        return _error(409, "This device has already joined the table as %s." % viewer.device.role)
+    if viewer.loopback:
+        return _error(409, "This is the box's own screen: it is the host already and needs no code.")
+    wait = _rate_limited()
+    if wait:
+        return _error(429, "Too many tries to join from this device. Try again in %s." % wait_words(wait),
+                      **{"Retry-After": str(int(wait + 1))})
+    waiting = viewer.device.id if viewer.device is not None and viewer.device.status == "waiting" else None
+    try:
+        device = guard().devices.request_dial(describe_agent(request.user_agent.string), _address(),
+                                              replace=waiting, ttl=current_app.config["JOIN_DIAL_TTL"])
+    except JoinRefused as e:
+        return _error(409, str(e))
+    session[SESSION_DEVICE] = device.id
+    session.permanent = True
+    return jsonify(_dial_status(device)), 201
+
+
+@bp.get("/api/join/dial")
+def dial_status():
+    return jsonify(_dial_status(guard().devices.device(session.get(SESSION_DEVICE))))
+
+
+@bp.delete("/api/join/dial")
+@public
+def cancel_dial():
+    device = guard().devices.device(session.get(SESSION_DEVICE))
+    if device is not None and device.status == "waiting":
+        guard().devices.cancel(device.id)
+        session.pop(SESSION_DEVICE, None)
+    return jsonify(status="none")
+
+
+# -- this device -------------------------------------------------------------------------
+
+
+@bp.get("/api/join/me")
+def me():
+    viewer = current_viewer()
+    return jsonify(role=viewer.role, loopback=viewer.loopback,
+                   device=viewer.device.as_dict() if viewer.device is not None else None,
+                   why=viewer.why, join=url_for("join.page"))
+
+
+@bp.post("/api/join/name")
+@require_role("player")
+def rename():
+    viewer = current_viewer()
+    if viewer.device is None or not viewer.device.active:
+        return _error(409, "The box's own screen is the host without being a device; there's nothing to name.")
+    data = _json_body()
+    if data is None:
+        return _error(400, "Send a JSON object such as {\"name\": \"Ann's phone\"}.")
+    try:
+        device = guard().devices.rename(viewer.device.id, data.get("name"))
+    except BadRequest as e:
+        return _error(400, "%s%s." % (str(e)[:1].upper(), str(e)[1:]))
+    return jsonify(device=device.as_dict())
+
+
+@bp.post("/api/join/leave")
+@public
+def leave():
+    device = guard().devices.device(session.get(SESSION_DEVICE))
+    if device is not None and device.status == "joined":
+        guard().devices.revoke(device.id)
+    elif device is not None and device.status == "waiting":
+        guard().devices.cancel(device.id)
+    session.pop(SESSION_DEVICE, None)
+    return jsonify(left=device.id if device is not None else None)
+
+
+# -- the host's list ---------------------------------------------------------------------
+
+
+@bp.get("/api/devices")
+@require_role("host")
+def list_devices():
+    include_past = request.args.get("all") in ("1", "true", "yes")
+    return jsonify(devices=[d.as_dict() for d in guard().devices.list(include_past=include_past)])
+
+
+@bp.delete("/api/devices/<device_id>")
+@require_role("host")
+def revoke_device(device_id):
+    try:
+        device = guard().devices.revoke(device_id)
+    except UnknownDevice as e:
+        return _error(404, str(e))
+    log.info("device %s (%s) removed by the host", device.id, device.name)
+    return jsonify(revoked=device.as_dict())
