@@ -35,18 +35,41 @@ class Table:
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
+        self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
         last = store.latest(VERDICT)
         self._position = last[0].payload.get("position") if last else None
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
+
+    def intercept_dialing(self, on_digit, on_hook=None):
+        """Let something above the table take digits first: ``on_digit(digit, t)`` returns None to
+        pass the digit on to the editor, or what it made of it (then the editor is not called)."""
+        self._interceptors.append((on_digit, on_hook))
+
+    def _intercepted(self, ev):
+        for on_digit, _ in self._interceptors:
+            try:
+                taken = on_digit(ev.value, ev.t)
+            except Exception:
+                log.exception("a dial interceptor failed on digit %r", ev.value)
+                continue
+            if taken is not None:
+                return taken
+        return None
 
     def on_dial_event(self, ev):
         """Called by the dial listener's thread for each decoded event."""
         if ev.kind == "hook":
             self.hook = ev.value
+            for _, on_hook in self._interceptors:
+                if on_hook is not None:
+                    on_hook(ev.value, ev.t)
             self.bus.publish({"type": "phone.hook", "data": {"state": ev.value, "t": ev.t}})
         elif ev.kind == "digit":
-            self.bus.publish({"type": "phone.digit", "data": {"digit": ev.value, "t": ev.t}})
-            self.call_editor(ev.value)
+            taken = self._intercepted(ev)
+            self.bus.publish({"type": "phone.digit", "data": {
+                "digit": ev.value, "t": ev.t, "taken": getattr(taken, "kind", None)}})
+            if taken is None:
+                self.call_editor(ev.value)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
             self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})

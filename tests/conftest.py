@@ -60,7 +60,10 @@ def app(desk):
 
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """A test client on loopback (the host device), sending the header every write must carry."""
+    c = app.test_client()
+    c.environ_base["HTTP_X_NEWSDESK"] = "1"
+    return c
 
 
 class FakeClock:

@@ -596,3 +596,32 @@ def test_the_final_table_is_read_from_the_shapes_the_views_share():
                                   {"name": "Bob", "score": 7, "winner": True}]
     assert from_view({"players": [{"name": "Ann"}], "winners": []}) == [
         {"name": "Ann", "score": None, "winner": False}]
+
+
+def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
+    """A device joining by dialing its code: those digits are not calls to the editor."""
+    import random as _random
+
+    from controller.bus import Bus
+    from controller.dial.decoder import DialEvent
+    from controller.oracles.editor import Editor
+    from controller.store import Store
+    from controller.table import VERDICT, Table
+
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        bus = Bus()
+        sub = bus.subscribe()
+        table = Table(store, bus, Editor(), _random.Random(1), hardware={"simulated": True, "pins": "mock"})
+        seen, hooks = [], []
+        table.intercept_dialing(lambda d, t: seen.append(d) or ("taken" if d == 4 else None),
+                                lambda state, t: hooks.append(state))
+        table.on_dial_event(DialEvent(1.0, "digit", 4))
+        table.on_dial_event(DialEvent(2.0, "digit", 7))
+        table.on_dial_event(DialEvent(3.0, "hook", "on"))
+        assert seen == [4, 7] and hooks == ["on"]
+        assert [e.payload["digit"] for e in store.latest(VERDICT, 5)] == [7]
+        digits = [m for m in iter(lambda: sub.get(timeout=0.5), None) if m["type"] == "phone.digit"]
+        assert [m["data"]["digit"] for m in digits] == [4, 7]
+    finally:
+        store.close()
