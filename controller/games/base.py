@@ -33,6 +33,23 @@ class GameError(NewsdeskError, ValueError):
     """An action the rules (or the state of the game) don't allow; the message says why."""
 
 
+def is_int(value):
+    """A whole number, and not a bool (JSON's true is no seat number)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seat(state, value):
+    """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
+    n = len(state["players"])
+    if not is_int(value) or not 0 <= value < n:
+        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
+    return value
+
+
+def player_name(state, p):
+    return state["players"][p]["name"]
+
+
 def effective(events):
     """The (id, event) pairs still in force after undo/redo events, in order.
 

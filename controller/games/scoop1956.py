@@ -62,6 +62,7 @@ import copy
 from ..oracles.editor import SIGNALS
 from . import ledger
 from .base import GameError
+from .base import is_int as _is_int, player_name as _name, seat as _seat
 from .ledger import BANK, dollars
 
 NAME = "scoop1956"
@@ -871,18 +872,3 @@ def _active(state):
 def _others_from_left(state, p):
     n = len(state["players"])
     return [(p + k) % n for k in range(1, n) if not state["players"][(p + k) % n]["out"]]
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seat(state, value):
-    n = len(state["players"])
-    if not _is_int(value) or not 0 <= value < n:
-        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
-    return value
-
-
-def _name(state, p):
-    return state["players"][p]["name"]

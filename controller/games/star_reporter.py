@@ -49,6 +49,7 @@ Where the rules are silent, newsdesk's choices:
 import copy
 
 from .base import GameError
+from .base import is_int as _is_int, player_name as _name, seat as _seat
 
 NAME = "star_reporter"
 TITLE = "Star Reporter (Parker Brothers, 1937)"
@@ -537,18 +538,3 @@ def _text(state, p, value, field):
         raise GameError("%s: %s is a name as printed on the board (up to %d letters), not %r"
                         % (_name(state, p), field, MAX_TEXT, value))
     return value.strip()
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _seat(state, value):
-    n = len(state["players"])
-    if not _is_int(value) or not 0 <= value < n:
-        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
-    return value
-
-
-def _name(state, p):
-    return state["players"][p]["name"]

@@ -16,81 +16,22 @@ import queue
 import threading
 import time
 
-from gpiozero import InputDevice
-
 from ..oracles.presses import ButtonLogic
-from .phone import TickClock
+from .contacts import ContactPins
 
 log = logging.getLogger("newsdesk.hw")
 
 BUTTONS = ("dice_button", "stopwatch_button")
 
 
-class _Contact:
-    """One button's InputDevice. Owns the handler gpiozero holds by weak reference, so whoever
-    holds the contact keeps the handler alive."""
-
-    __slots__ = ("spec", "device", "_sink", "_clock", "__weakref__")
-
-    def __init__(self, spec, sink, clock, pin_factory):
-        self.spec = spec
-        self._sink = sink
-        self._clock = clock
-        self.device = InputDevice(spec.bcm, pull_up=spec.pull_up,
-                                  active_state=None if spec.pull_up is not None else True,
-                                  pin_factory=pin_factory)
-        try:
-            self.device.pin.bounce = None
-            self.device.pin.edges = "both"
-            self.device.pin.when_changed = self._changed
-        except Exception:
-            self.device.close()
-            raise
-
-    def _changed(self, ticks, level):
-        self._sink(self._clock(ticks), self.spec.name, self.spec.logical(level))
-
-    @property
-    def state(self):
-        return self.spec.logical(self.device.pin.state)
-
-    def close(self):
-        self.device.pin.when_changed = None
-        self.device.close()
-
-
-class ButtonPins:
+class ButtonPins(ContactPins):
     """The buttons named in ``names``, wired per the pin map. ``sink(t, name, state)`` gets every
     raw edge on gpiozero's thread, so it should only enqueue (ButtonListener.edge does)."""
 
+    what = "buttons"
+
     def __init__(self, pinmap, sink, pin_factory, clock=time.monotonic, names=BUTTONS):
-        self._contacts = {}
-        tick_clock = TickClock(clock)
-        try:
-            for name in names:
-                self._contacts[name] = _Contact(pinmap.line(name), sink, tick_clock, pin_factory)
-        except Exception:
-            self.close()
-            raise
-        log.info("buttons on %s", ", ".join("%s=%s" % (n, c.spec.gpio) for n, c in self._contacts.items()))
-
-    @property
-    def names(self):
-        return tuple(self._contacts)
-
-    def states(self):
-        return {name: c.state for name, c in self._contacts.items()}
-
-    def pin(self, name):
-        return self._contacts[name].device.pin
-
-    def spec(self, name):
-        return self._contacts[name].spec
-
-    def close(self):
-        for c in self._contacts.values():
-            c.close()
-        self._contacts = {}
+        super().__init__(pinmap, sink, pin_factory, clock=clock, names=names)
 
 
 class ButtonListener:
