@@ -59,7 +59,7 @@ Where the rules are silent, newsdesk's choices (options where sensible):
 
 import copy
 
-from ..oracles.editor import SIGNALS
+from ..oracles.editor import EFFECTS, SIGNALS
 from . import ledger
 from .base import GameError
 from .base import is_int as _is_int, player_name as _name, seat as _seat
@@ -75,8 +75,9 @@ CARD_PRICE = 100           # "buying from the top of the draw pile at a price of
 HAND_SIZE = 3              # "No more than three cards may be held in a player's hand"
 STORY_CARDS = 3            # "the three cards indicated on his newspaper page"
 RESERVE_PLAY = (1, 2)      # "Play one or two cards from his hand to the 'reserve' section"
-FEES = {"EXTRA": 200,      # "collect $200 from each player"
-        "SYND": 500}       # "collect $500 from each player"
+# "collect $200 from each player" (EXTRA), "$500 from each player" (SYND): the editor's words
+# for each signal say it once, in controller/oracles/editor.py
+FEES = {code: effect["collect_from_each"] for code, effect in EFFECTS.items() if "collect_from_each" in effect}
 PRESS_BONUS = 1500         # "he receives a bonus of $1,500 for having the first newspaper out"
 THREE_STARS = "THREE STARS"
 PRESS = "PRESS"
