@@ -74,7 +74,7 @@ function render() {
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
 }
 
-function showEnd(gameId) {
+function showEnd(gameId, focus) {
   if (!area) {
     if (document.body.dataset.page === "history") location.reload();
     return;
@@ -83,7 +83,15 @@ function showEnd(gameId) {
   S.game = null;
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
-  renderEnd(area, gameId, { newGame: () => { S.ended = null; delete document.body.dataset.ended; render(); } });
+  renderEnd(area, gameId, {
+    newGame: () => {
+      S.ended = null;
+      delete document.body.dataset.ended;
+      render();
+      const first = $("#start-form input");
+      if (first) first.focus();
+    },
+  }).then(() => { if (focus && $("#end-h")) $("#end-h").focus(); });
 }
 
 // A newer state of the game being played (from this device's write or from the stream).
@@ -173,7 +181,7 @@ async function reverse(kind) {
 async function end(kind) {
   if (!S.game) return;
   const o = await write(`/api/games/current/${kind}`, { version: S.game.version });
-  if (o) { S.lastGame = o; showEnd(o.id); }
+  if (o) { S.lastGame = o; showEnd(o.id, true); }
 }
 
 async function start(engine, players, options) {
