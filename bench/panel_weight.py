@@ -4,7 +4,7 @@ asserts nothing. Target: under 200 KB per screen.
 
     python bench/panel_weight.py
 
-Each screen is loaded in a fresh browser context (nothing cached) from a panel on a fresh data
+"other" is the simulated phone's window (a small PNG). Each screen is loaded in a fresh browser context (nothing cached) from a panel on a fresh data
 folder; the live stream (/stream) is left out: it never ends, and carries events, not the page.
 """
 
@@ -26,8 +26,9 @@ def weigh(b, url):
             body = response.body()
         except Exception:
             return
-        kind = response.url.rsplit(".", 1)[-1] if "/static/" in response.url else (
-            "json" if "/api/" in response.url else "html")
+        ctype = response.headers.get("content-type", "")
+        kind = next((k for k, word in (("html", "html"), ("css", "css"), ("js", "javascript"), ("json", "json"))
+                     if word in ctype), "other")
         sizes.append((kind, len(body)))
 
     page.on("response", done)
@@ -57,11 +58,11 @@ def main():
     finally:
         b.close()
         p.stop()
-    print("%-34s %9s %9s %9s %9s %9s %5s" % ("screen", "total KB", "html", "css", "js", "json", "reqs"))
+    print("%-34s %9s %7s %7s %7s %7s %7s %5s" % ("screen", "total KB", "html", "css", "js", "json", "other", "reqs"))
     for name, total, kinds, n in rows:
-        print("%-34s %9.1f %9.1f %9.1f %9.1f %9.1f %5d" % (
+        print("%-34s %9.1f %7.1f %7.1f %7.1f %7.1f %7.1f %5d" % (
             name, total / 1024, kinds.get("html", 0) / 1024, kinds.get("css", 0) / 1024, kinds.get("js", 0) / 1024,
-            kinds.get("json", 0) / 1024, n))
+            kinds.get("json", 0) / 1024, kinds.get("other", 0) / 1024, n))
     heaviest = max(r[1] for r in rows)
     print("heaviest screen: %.1f KB (target under %d KB)" % (heaviest / 1024, TARGET // 1024))
 
