@@ -28,6 +28,10 @@ test: $(VENV)/.test-deps
 bench: $(VENV)/.test-deps
 	$(BIN)/python bench/dial_decoder.py
 	$(BIN)/python bench/store_crash.py latency --appends 2000
+	$(BIN)/python bench/oracle_latency.py
+	$(BIN)/python bench/panel_weight.py
+	$(BIN)/python bench/panel_latency.py
+	$(BIN)/python bench/panel_memory.py
 
 install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; prints the panel's address
 	sudo $(PYTHON) deploy/install.py $(ARGS)

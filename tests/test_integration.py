@@ -135,3 +135,21 @@ def test_with_the_phone_on_usb_and_unplugged_the_panel_says_so_and_the_rest_runs
         assert nd.table.call_editor(3).payload["digit"] == 3
     finally:
         nd.close()
+
+
+def test_a_tablet_joins_by_dialing_its_code_on_the_phone_and_those_digits_are_no_calls(app, desk):
+    """The join code reaches the devices through the same decoded digits as the editor's calls,
+    and while it is being dialed the editor is not called."""
+    from controller.dial.decoder import DialEvent
+
+    tablet = app.test_client()
+    tablet.environ_base.update(REMOTE_ADDR="192.168.1.30", HTTP_X_NEWSDESK="1")
+    code = tablet.post("/api/join/dial").get_json()["code"]
+    assert tablet.post("/api/sim/hook", json={"state": "off"}).status_code == 401
+    for i, d in enumerate(code):
+        desk.table.on_dial_event(DialEvent(50.0 + i, "digit", int(d)))
+    assert tablet.get("/api/join/me").get_json()["role"] == "player"
+    assert tablet.post("/api/sim/hook", json={"state": "off"}).status_code == 202
+    assert desk.store.latest(VERDICT) == []
+    desk.table.on_dial_event(DialEvent(70.0, "digit", 5))     # no code waits: a call again
+    assert desk.store.latest(VERDICT)[0].payload["digit"] == 5

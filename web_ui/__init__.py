@@ -5,14 +5,12 @@ api       - JSON reads (state, verdicts, health) and the simulated phone
 games_api - the games: start, act, undo/redo, finish/abandon, history, statistics, exports
 openapi   - the OpenAPI document describing the JSON API
 stream    - Server-Sent Events: every change, live, to every open tablet
-
-Optional modules join when they are installed: ``oracles`` (the dice and stopwatch buttons'
-history and simulated presses) and ``security`` (join tokens, roles, CSRF, Host checks).
+oracles   - the dice and stopwatch buttons' and the editor's history, distributions, simulated presses
+security  - watching is open; changing the game needs a joined device (join: tokens, dialed codes)
 """
 
-import importlib
-import importlib.util
 import logging
+import os
 import secrets
 
 from flask import Flask, jsonify, request
@@ -34,17 +32,17 @@ def _secret_key(data_dir):
         pass
     key = secrets.token_hex(32)
     data_dir.mkdir(parents=True, exist_ok=True)
-    path.write_text(key + "\n", encoding="ascii")
-    path.chmod(0o600)
+    try:
+        path.unlink()   # a short or unreadable key file is replaced, never reused
+    except FileNotFoundError:
+        pass
+    # created readable by its owner only from the first byte (no window where others could read it)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(key + "\n")
+        f.flush()
+        os.fsync(f.fileno())
     return key
-
-
-def _optional(name):
-    """web_ui.<name> if that module is installed, else None."""
-    full = "%s.%s" % (__name__, name)
-    if importlib.util.find_spec(full) is None:
-        return None
-    return importlib.import_module(full)
 
 
 def create_app(config=None, newsdesk=None, test_config=None):
@@ -65,20 +63,17 @@ def create_app(config=None, newsdesk=None, test_config=None):
         app.config.update(test_config)
     app.extensions["newsdesk"] = newsdesk
 
-    from . import api, games_api, openapi, pages, stream
+    from . import api, games_api, openapi, oracles, pages, security, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(stream.bp)
-
-    oracles = _optional("oracles")
-    if oracles is not None and hasattr(oracles, "bp"):
-        app.register_blueprint(oracles.bp)
+    app.register_blueprint(oracles.bp)
     _error_handlers(app)
-    security = _optional("security")        # after ours: its catch-all for the unexpected wins
-    if security is not None and hasattr(security, "init_app"):
-        security.init_app(app)
+    security.init_app(app)                  # after ours: its catch-all for the unexpected wins
+    dial = security.guard(app).dial         # a device joins by dialing the code it shows
+    newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)
     return app
 
 
