@@ -292,7 +292,13 @@ const handlers = {
   "editor.verdict": showVerdict,
   "phone.hook": (m) => showHook(m.data.state),
   "phone.digit": (m) => { const d = $("#last-digit"); if (d) d.textContent = m.data.digit; },
-  "phone.fault": (m) => { health.phoneFault = m.data.message; showHealth(); toast("Phone wiring: " + m.data.message, "bad"); },
+  "phone.fault": (m) => {
+    // an empty message is the decoder saying the line behaves again
+    health.phoneFault = m.data.message;
+    showHealth();
+    if (m.data.message) toast("Phone wiring: " + m.data.message, "bad");
+    else toast("The phone's " + (m.data.line || "wiring") + " line is working again.", "ok");
+  },
   "game.refused": (m) => { toast(m.data.message, "bad"); play("refused"); },
   "phone.link": () => pollHealth(),
   "oracle.fault": (m) => { toast(m.data.message || "A button reported a fault.", "bad"); },
