@@ -66,6 +66,27 @@ def describe(action, events, names, accounts=None):
     return "; ".join([text] + money)
 
 
+def say(engine, state, action, events, plain):
+    """A move in a sentence the table understands: the engine's own ``describe(state, action,
+    events)`` (``state`` as it was before the move) when it has one, else ``plain()``, today's
+    plain words. A describe that fails never costs the move: it is logged and the plain words
+    stand in."""
+    told = getattr(engine, "describe", None)
+    if callable(told):
+        name = getattr(engine, "NAME", "the game")
+        try:
+            text = told(copy.deepcopy(state), copy.deepcopy(action), copy.deepcopy(events))
+        except Exception:
+            log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
+                          name, action.get("type"))
+        else:
+            if isinstance(text, str) and text.strip():
+                return " ".join(text.split())
+            log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
+                      "plainer words", name, text, action.get("type"))
+    return plain()
+
+
 def _csv_cell(text):
     """A spreadsheet must not run a player's name as a formula."""
     text = str(text)
@@ -294,7 +315,8 @@ class GameSession:
                 raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
                                 "not %r" % (self._game.engine, events))
             entry = {"type": "action", "action": action, "events": events,
-                     "said": describe(action, events, *self._names())}
+                     "said": say(self._engine, self._state, action, events,
+                                  lambda: describe(action, events, *self._names()))}
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)

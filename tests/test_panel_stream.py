@@ -40,7 +40,10 @@ def test_a_move_reaches_an_open_tablet_with_the_view_to_draw(client, desk):
     assert started["type"] == "game.started" and started["_sse_id"] == start["event_id"]
     assert started["data"]["view"] == start["view"] and started["data"]["offers"] == start["offers"]
     assert changed["type"] == "game.changed" and changed["data"]["version"] == 2
-    assert changed["data"]["view"] == moved["view"] and changed["data"]["undo"] == "hand"
+    assert changed["data"]["view"] == moved["view"]
+    assert changed["data"]["undo"] == moved["said"] == (
+        "hand 1: WE took 13 spades and scored 130; THEY took 13 hearts, 13 diamonds, 13 clubs and "
+        "scored 0 (cards worth -130)")
     assert changed["data"]["said"] == moved["said"]
 
 

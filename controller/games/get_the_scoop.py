@@ -325,6 +325,46 @@ def view(state):
     }
 
 
+# ---------------------------------------------------------------- describe
+
+def describe(state, action, events):
+    """The move in one short sentence for the table and the Undo button: ``state`` is the game
+    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
+    out = []
+    for ev in events:
+        kind = ev["type"]
+        if kind == "revealed":
+            if not ev["plays"]:
+                out.append("round %d: nobody directed a Protester" % ev["round"])
+                continue
+            cards = ["%s's %s of %s on Protester %d" % (_name(state, c["player"]), _rank_words(c["rank"]),
+                                                        c["suit"], c["protester"]) for c in ev["plays"]]
+            out.append("round %d: the Protesters moved (%s)" % (ev["round"], ", ".join(cards)))
+        elif kind == "checked":
+            if ev["winners"]:
+                names = [_name(state, w) for w in ev["winners"]]
+                out.append("round %d: a Protester is in %s camera van%s: %s win%s" % (
+                    ev["round"], _and(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
+                    _and(names), "" if len(names) > 1 else "s"))
+            else:
+                out.append("round %d: no camera van holds a Protester" % ev["round"])
+        elif kind == "journalist_done":
+            out.append("%s's Journalists' turn is over" % _name(state, ev["player"]))
+        elif kind == "police_moved":
+            out.append("round %d: %s moved the police" % (ev["round"], _name(state, state["first"])))
+        elif kind == "round_ended":
+            out.append("%s has the First Player badge" % _name(state, ev["first"]))
+    return "; ".join(out)
+
+
+def _rank_words(rank):
+    return "ace" if rank == "A" else rank
+
+
+def _and(items):
+    return items[0] if len(items) == 1 else "%s and %s" % (", ".join(items[:-1]), items[-1])
+
+
 # ---------------------------------------------------------------- helpers
 
 def _whole(value):

@@ -442,6 +442,96 @@ def view(state):
     return out
 
 
+# ---------------------------------------------------------------- describe
+
+def describe(state, action, events):
+    """The move in one short sentence for the table and the Undo button: ``state`` is the game
+    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
+    out = []
+    for ev in events:
+        say = _SAYS.get(ev["type"])
+        text = say(state, ev) if say else None
+        if text:
+            out.append(text)
+    return "; ".join(out)
+
+
+def _rolled(value):
+    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"."""
+    r = reading(value)
+    return "rolled %d" % value if r == value else "rolled %d (%d)" % (value, r)
+
+
+def _place_words(state, place):
+    if place == TIMES:
+        return "the Action City Times"
+    if place == STREET:
+        return "the street"
+    return state["locations"][place - 1]
+
+
+def _say_chose(state, ev):
+    who = _name(state, ev["player"])
+    if ev["choice"] == "move":
+        return "%s chose to move" % who
+    return "%s chose to pitch the %s story" % (who, _place_words(state, ev["story"]))
+
+
+def _say_beat(state, ev):
+    who, where = _name(state, ev["player"]), _place_words(state, ev["location"])
+    if ev["taken"]:
+        owner = [pl["name"] for pl in state["players"] if pl.get("beat") == ev["location"]]
+        return "%s %s: %s is already %s, so %s rolls again" % (
+            who, _rolled(ev["value"]), where, "%s's beat" % owner[0] if owner else "a beat", who)
+    return "%s %s: %s is %s's beat" % (who, _rolled(ev["value"]), where, who)
+
+
+def _say_move_rolled(state, ev):
+    return "%s %s: move up to %d spaces" % (_name(state, ev["player"]), _rolled(ev["value"]), ev["steps"])
+
+
+def _say_arrived(state, ev):
+    who = _name(state, ev["player"])
+    if ev["place"] == STREET:
+        return "%s stopped on the street" % who
+    return "%s moved to %s" % (who, _place_words(state, ev["place"]))
+
+
+def _say_stayed(state, ev):
+    return "%s stayed on the scene at %s: +1 Steno mark" % (_name(state, ev["player"]),
+                                                            _place_words(state, ev["location"]))
+
+
+def _say_pitch_rolled(state, ev):
+    return _pitch_words(state, ev["player"], ev["value"], ev["story"],
+                        ev["research"] + ev["newsworthiness"], ev["sold"])
+
+
+def _say_ickel(state, ev):
+    return _pitch_words(state, ev["player"], ev["value"], ev["location"], ev["location"], ev["sold"])
+
+
+def _pitch_words(state, p, value, story, needed, sold):
+    return "%s %s pitching the %s story (%s): %s" % (
+        _name(state, p), _rolled(value), _place_words(state, story),
+        "any roll sells" if needed >= LOCATION_COUNT else "needed %d or less" % needed if needed else "no roll sells",
+        "sold!" if sold else "not sold")
+
+
+def _say_marked(state, ev):
+    return "%s %s: a mark at %s" % (_name(state, ev["player"]), _rolled(ev["value"]),
+                                    _place_words(state, ev["location"]))
+
+
+def _say_won(state, ev):
+    return "%s wins with %d stories sold" % (_name(state, ev["player"]), ev["sales"])
+
+
+_SAYS = {"chose": _say_chose, "beat_rolled": _say_beat, "move_rolled": _say_move_rolled,
+         "arrived": _say_arrived, "stayed": _say_stayed, "pitch_rolled": _say_pitch_rolled,
+         "ickel_pitched": _say_ickel, "marked": _say_marked, "won": _say_won}
+
+
 # ---------------------------------------------------------------- helpers
 
 def _int(value):
