@@ -25,6 +25,7 @@ from .table import Table
 log = logging.getLogger("newsdesk")
 
 OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
+GAME_RINGS = 3   # rings when a game wants the table to pick up (newsdesk's choice); lifting stops them
 
 
 class Newsdesk:
@@ -74,6 +75,7 @@ class Newsdesk:
             clock=clock, notify=self.bus.publish, ringer_switch=switch)
         self._closers.append(self.sounds.close)
         self.sounds.follow(self.bus)   # before the phone starts, so no hook change is missed
+        self.table.games.on_ring = lambda: self.sounds.ring(times=GAME_RINGS)
         if self.phone_link is not None:
             self.phone_link.start()
             self._closers.append(self.phone_link.close)

@@ -104,6 +104,7 @@ class GameSession:
         extra = dict(engines or {})
         self._load = lambda name: extra[name] if name in extra else registry.load(name)
         self._lock = lock or threading.RLock()
+        self.on_ring = None   # called when a move means the table should pick up the phone
         self._clear()
         self.resume()
 
@@ -326,7 +327,20 @@ class GameSession:
             self._state = state
             self._entries.append((stored.version, entry))
             self._announce(event)
+            self._ring_if_wanted(events)
             return self._outcome(stored.version, entry, event.id)
+
+    def _ring_if_wanted(self, events):
+        """An engine with ``rings(events)`` says when its moves ring the phone (a Star Reporter
+        Disaster breaking); the bell never stops a move."""
+        rings = getattr(self._engine, "rings", None)
+        if self.on_ring is None or rings is None:
+            return
+        try:
+            if rings(events):
+                self.on_ring()
+        except Exception:
+            log.exception("game #%s: ringing the phone failed", self.game_id)
 
     def undo(self, expected_version, key=None):
         """Take back the newest move still in force; the outcome's "said" names it."""

@@ -625,3 +625,36 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
         assert [m["data"]["digit"] for m in digits] == [4, 7]
     finally:
         store.close()
+
+
+def test_a_star_reporter_disaster_rings_the_phone_and_an_ordinary_throw_does_not(tmp_path):
+    """Star Reporter: "double sixes ... a Disaster" - the box rings the phone so the table picks up
+    (newsdesk's touch); the bell is only asked, a failing bell never stops the move."""
+    import random as _random
+
+    from controller.bus import Bus
+    from controller.oracles.editor import Editor
+    from controller.store import Store
+    from controller.table import Table
+
+    store = Store(tmp_path / "s.sqlite3")
+    try:
+        table = Table(store, Bus(), Editor(), _random.Random(1), hardware={"simulated": True, "pins": "mock"})
+        rings = []
+        table.games.on_ring = lambda: rings.append("ring")
+        players = [{"name": n, "colour": None, "team": None} for n in ("Ann", "Bob")]
+        out = table.games.start("star_reporter", players, {"first": 0})
+        out = table.games.act({"type": "throw", "player": 0, "method": "automobile", "dice": [3, 4]},
+                              out["version"])
+        assert rings == []
+        table.games.on_ring = lambda: (_ for _ in ()).throw(RuntimeError("no bell"))
+        out = table.games.act({"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
+                              out["version"])
+        assert "disaster" in out["said"].lower() or "Disaster" in out["said"]
+        table.games.on_ring = lambda: rings.append("ring")
+        out = table.games.undo(out["version"])
+        out = table.games.act({"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
+                              out["version"])
+        assert rings == ["ring"]
+    finally:
+        store.close()

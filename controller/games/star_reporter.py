@@ -633,3 +633,9 @@ def _text(state, p, value, field):
         raise GameError("%s: %s is a name as printed on the board (up to %d letters), not %r"
                         % (_name(state, p), field, MAX_TEXT, value))
     return value.strip()
+
+
+def rings(events):
+    """The box rings the phone when a Disaster or the Catastrophe breaks (newsdesk's touch: the
+    news is in, pick up)."""
+    return any(e.get("type") == "thrown" and e.get("result") in ("disaster", "catastrophe") for e in events)
