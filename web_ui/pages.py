@@ -100,3 +100,24 @@ def history():
     per_player = stats().get_json()
     boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
     return render_template("pages/history.html", games=games, stats=per_player, boot=boot)
+
+
+ORACLE_HISTORY = 12         # results per oracle the oracles page lists (the stream adds newer ones)
+
+
+@bp.get("/oracles")
+def oracles():
+    """Are these dice fair? Each oracle's recent results and its observed distribution, this
+    session and all time, against what a fair one gives (the JSON of /api/oracles/distributions)."""
+    from controller.oracle_desk import HISTORY
+    from controller.oracles.fairness import ALPHA
+    nd = desk()
+    last = nd.store.last_id()          # before the tallies: whatever lands meanwhile is replayed
+    desk_ = getattr(nd, "oracles", None)
+    found = None
+    if desk_ is not None:
+        found = {"distributions": desk_.distributions(),
+                 "history": {name: desk_.history(name, ORACLE_HISTORY) for name in HISTORY},
+                 "historyLimit": ORACLE_HISTORY}
+    boot = {"lastEventId": last, "health": health_report(nd), "canWrite": can_write(), "oracles": found}
+    return render_template("pages/oracles.html", boot=boot, alpha=ALPHA)
