@@ -33,6 +33,37 @@ class GameError(NewsdeskError, ValueError):
     """An action the rules (or the state of the game) don't allow; the message says why."""
 
 
+def _and(words):
+    words = list(words)
+    return words[0] if len(words) == 1 else "%s and %s" % (", ".join(words[:-1]), words[-1])
+
+
+def check_options(title, options, known):
+    """A setup's options as a dict, refusing anything but the ``known`` ones by name."""
+    if options is not None and not isinstance(options, dict):
+        raise GameError("%s's options are a mapping of %s" % (title, _and(known)))
+    options = dict(options or {})
+    unknown = set(map(str, options)) - set(known)
+    if unknown:
+        raise GameError("%s has no option %s; its options are %s"
+                        % (title, ", ".join(sorted(unknown)), _and(known)))
+    return options
+
+
+def check_players(title, players, fewest, most):
+    """The players' names, each given and different, and as many players as the game takes."""
+    if not isinstance(players, (list, tuple)):
+        raise GameError("list the players, each as {\"name\": ...}")
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    if any(not isinstance(n, str) or not n.strip() for n in names):
+        raise GameError("every player needs a name, so the panel can say whose turn it is")
+    if len(set(names)) != len(names):
+        raise GameError("two players share a name; give each player a different name")
+    if not fewest <= len(players) <= most:
+        raise GameError("%s is for %d to %d players, not %d" % (title, fewest, most, len(players)))
+    return names
+
+
 def is_int(value):
     """A whole number, and not a bool (JSON's true is no seat number)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -61,7 +61,7 @@ import copy
 
 from ..oracles.editor import EFFECTS, SIGNALS
 from . import ledger
-from .base import GameError
+from .base import GameError, check_options, check_players
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 from .ledger import BANK, dollars
 
@@ -106,22 +106,8 @@ def unsold_value(value):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    if options is not None and not isinstance(options, dict):
-        raise GameError("SCOOP's options are a mapping of dealer, page and short_of_cash")
-    options = dict(options or {})
-    unknown = set(map(str, options)) - {"dealer", "page", "short_of_cash"}
-    if unknown:
-        raise GameError("SCOOP has no option %s; its options are dealer, page and short_of_cash"
-                        % ", ".join(sorted(unknown)))
-    if not isinstance(players, (list, tuple)):
-        raise GameError("list the players, each as {\"name\": ...}")
-    names = [p.get("name") if isinstance(p, dict) else None for p in players]
-    if any(not isinstance(n, str) or not n.strip() for n in names):
-        raise GameError("every player needs a name, so the panel can say whose turn it is")
-    if len(set(names)) != len(names):
-        raise GameError("two players share a name; give each player a different name")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise GameError("SCOOP is for %d to %d players, not %d" % (MIN_PLAYERS, MAX_PLAYERS, len(players)))
+    options = check_options("SCOOP", options, ("dealer", "page", "short_of_cash"))
+    check_players("SCOOP", players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(players)
     dealer = options.get("dealer", n - 1)
     if not _is_int(dealer) or not 0 <= dealer < n:

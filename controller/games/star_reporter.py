@@ -48,7 +48,7 @@ Where the rules are silent, newsdesk's choices:
 
 import copy
 
-from .base import GameError
+from .base import GameError, check_options, check_players
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 
 NAME = "star_reporter"
@@ -83,22 +83,8 @@ def facts(dice):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    if options is not None and not isinstance(options, dict):
-        raise GameError("Star Reporter's options are a mapping of disasters and first")
-    options = dict(options or {})
-    unknown = set(map(str, options)) - {"disasters", "first"}
-    if unknown:
-        raise GameError("Star Reporter has no option %s; its options are disasters and first"
-                        % ", ".join(sorted(unknown)))
-    if not isinstance(players, (list, tuple)):
-        raise GameError("list the players, each as {\"name\": ...}")
-    names = [p.get("name") if isinstance(p, dict) else None for p in players]
-    if any(not isinstance(n, str) or not n.strip() for n in names):
-        raise GameError("every player needs a name, so the panel can say whose turn it is")
-    if len(set(names)) != len(names):
-        raise GameError("two players share a name; give each player a different name")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise GameError("Star Reporter is for %d to %d players, not %d" % (MIN_PLAYERS, MAX_PLAYERS, len(players)))
+    options = check_options("Star Reporter", options, ("disasters", "first"))
+    check_players("Star Reporter", players, MIN_PLAYERS, MAX_PLAYERS)
     disasters = options.get("disasters", DEFAULT_DISASTERS)
     if not _is_int(disasters) or not 1 <= disasters <= DISASTER_CARDS:
         raise GameError("disasters is how many Disaster cards come before the Catastrophe: 1-%d "
