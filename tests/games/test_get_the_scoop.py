@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.games import get_the_scoop as game
 from controller.games.base import GameError, fold
+from walk import SKIP, Walk
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -345,42 +346,22 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
     exactly the state before the move, a redo the state after it (the drawn order included), and
     folding the stored entries (undo/redo entries included) gives the state the game is in."""
     rng = random.Random(seed)
-    setup = game.setup([{"name": n} for n in NAMES], {"first": data.draw(st.integers(0, 3))})
-    entries = [(0, {"type": "setup", "events": setup})]
-    state = fold(game, entries)
-    history, in_force, undone, eid = [state], [0], [], 0
+    walk = Walk(game, game.setup([{"name": n} for n in NAMES], {"first": data.draw(st.integers(0, 3))}))
+
+    def choose(state):
+        action = _choose(state, data)
+        if action is None:
+            return None
+        try:
+            return action["type"], game.decide(state, action, rng)
+        except GameError as e:
+            assert "already played" in str(e)
+            return SKIP
+
     for _ in range(data.draw(st.integers(5, 80))):
-        move = data.draw(st.integers(0, 5))
-        eid += 1
-        if move == 0 and len(in_force) > 1:
-            target = in_force.pop()
-            entries.append((eid, {"type": "undo", "target": target}))
-            undone.append((target, history.pop()))
-            state = fold(game, entries)
-            assert state == history[-1]
-        elif move == 1 and undone:
-            target, after = undone.pop()
-            entries.append((eid, {"type": "redo", "target": target}))
-            in_force.append(target)
-            state = fold(game, entries)
-            assert state == after
-            history.append(state)
-        else:
-            action = _choose(state, data)
-            if action is None:
-                break
-            try:
-                events = game.decide(state, action, rng)
-            except GameError as e:
-                assert "already played" in str(e)
-                continue
-            for ev in events:
-                state = game.apply(state, ev)
-            entries.append((eid, {"type": action["type"], "events": events}))
-            in_force.append(eid)
-            undone = []
-            history.append(state)
-    assert fold(game, entries) == state
+        if not walk.step(data.draw(st.integers(0, 5)), choose):
+            break
+    assert walk.refolds()
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.games import scan as game
 from controller.games.base import GameError, fold
+from walk import SKIP, Walk
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DECK = [suit for suit in SUITS for _ in range(13)]
@@ -362,43 +363,23 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, time
     low, high = game.PLAYERS[variant]
     n = min(max(n, low), high)
     rng = random.Random(seed)
-    setup = game.setup([{"name": "P%d" % i} for i in range(n)],
-                       {"variant": variant, "time_limit": 45 if timed else None})
-    entries = [(0, {"type": "setup", "events": setup})]
-    state = fold(game, entries)
-    sides = [x["name"] for x in state["sides"]]
-    history, in_force, undone, eid = [state], [0], [], 0
-    for _ in range(data.draw(st.integers(3, 40))):
-        move = data.draw(st.integers(0, 4))
-        eid += 1
-        if move == 0 and len(in_force) > 1:
-            target = in_force.pop()
-            entries.append((eid, {"type": "undo", "target": target}))
-            undone.append((target, history.pop()))
-            state = fold(game, entries)
-            assert state == history[-1]
-        elif move == 1 and undone:
-            target, after = undone.pop()
-            entries.append((eid, {"type": "redo", "target": target}))
-            in_force.append(target)
-            state = fold(game, entries)
-            assert state == after
-            history.append(state)
+    walk = Walk(game, game.setup([{"name": "P%d" % i} for i in range(n)],
+                                 {"variant": variant, "time_limit": 45 if timed else None}))
+    sides = [x["name"] for x in walk.state["sides"]]
+
+    def choose(state):
+        if state["winners"]:
+            return SKIP
+        if timed and data.draw(st.integers(0, 9)) == 0:
+            action = {"type": "time_up"}
         else:
-            if state["winners"]:
-                continue
-            if timed and data.draw(st.integers(0, 9)) == 0:
-                action = {"type": "time_up"}
-            else:
-                action = {"type": "hand", "taken": _legal_hand(rng, variant, n, sides)}
-            events = game.decide(state, action, rng)
-            for ev in events:
-                state = game.apply(state, ev)
-            entries.append((eid, {"type": action["type"], "events": events}))
-            in_force.append(eid)
-            undone = []
-            history.append(state)
-    assert fold(game, entries) == state
+            action = {"type": "hand", "taken": _legal_hand(rng, variant, n, sides)}
+        return action["type"], game.decide(state, action, rng)
+
+    for _ in range(data.draw(st.integers(3, 40))):
+        walk.step(data.draw(st.integers(0, 4)), choose)
+    assert walk.refolds()
+    state = walk.state
     assert state["totals"] == {x: sum(r["points"][x] for r in state["sheet"]) for x in sides}
 
 

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from controller.games import ledger
 from controller.games import scoop1956 as game
 from controller.games.base import GameError, fold
+from walk import Walk
 from controller.oracles.editor import SIGNALS
 
 ANN, BOB, CAT, DAN = 0, 1, 2, 3
@@ -525,50 +526,23 @@ def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
     """Any run of offered actions, undos and redos: the ledger sums to zero and matches the view,
     nobody's cash goes below zero (a player who can't pay goes through bankruptcy instead), an undo
     gives back exactly the state before, and folding the stored entries gives the same state."""
-    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"short_of_cash": short, "page": SMALL_PAGE})
-    entries = [(0, {"type": "setup", "events": setup})]
-    state = fold(game, entries)
-    history = [state]                    # the state after each effective entry (panel's undo stack)
-    in_force, undone = [0], []
-    eid = 0
+    walk = Walk(game, game.setup([{"name": "P%d" % i} for i in range(n)],
+                                 {"short_of_cash": short, "page": SMALL_PAGE}))
     if data.draw(st.booleans()):         # start some games poor, so bankruptcies happen
         for p in range(n):
-            eid += 1
-            poor = ledger.transfer(game.account(p), ledger.BANK, data.draw(st.sampled_from([2500, 2800, 2900])))
-            entries.append((eid, {"type": "spent", "events": [poor]}))
-            in_force.append(eid)
-            state = game.apply(state, poor)
-            history.append(state)
+            amount = data.draw(st.sampled_from([2500, 2800, 2900]))
+            walk.play("spent", [ledger.transfer(game.account(p), ledger.BANK, amount)])
+
+    def choose(state):
+        action = _choose(state, data)
+        return None if action is None else (action["type"], game.decide(state, action, None))
+
     for _ in range(data.draw(st.integers(5, 120))):
-        move = data.draw(st.integers(0, 9))
-        eid += 1
-        if move == 0 and len(in_force) > 1:
-            target = in_force.pop()
-            entries.append((eid, {"type": "undo", "target": target}))
-            undone.append((target, history.pop()))
-            state = fold(game, entries)
-            assert state == history[-1]
-        elif move == 1 and undone:
-            target, before = undone.pop()
-            entries.append((eid, {"type": "redo", "target": target}))
-            in_force.append(target)
-            state = fold(game, entries)
-            assert state == before
-            history.append(state)
-        else:
-            action = _choose(state, data)
-            if action is None:
-                break
-            events = game.decide(state, action, None)
-            for ev in events:
-                state = game.apply(state, ev)
-            entries.append((eid, {"type": action["type"], "events": events}))
-            in_force.append(eid)
-            undone = []                  # a new action ends what could be redone
-            history.append(state)
-        _check_money(state)
-        game.view(state)
-    assert fold(game, entries) == state
+        if not walk.step(data.draw(st.integers(0, 9)), choose):
+            break
+        _check_money(walk.state)
+        game.view(walk.state)
+    assert walk.refolds()
 
 
 JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)

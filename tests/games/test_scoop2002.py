@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.games import scoop2002 as game
 from controller.games.base import GameError, fold
+from walk import Walk
 
 ANN, BOB, CY = 0, 1, 2
 
@@ -490,41 +491,21 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
     (undo/redo entries included) gives the state the game is in."""
     rng = random.Random(seed)
     variants = (["lonely_city"] if n == 1 else []) + (["thats_my_beat"] if beat else [])
-    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"variants": variants})
-    entries = [(0, {"type": "setup", "events": setup})]
-    state = fold(game, entries)
-    history, in_force, undone, eid = [state], [0], [], 0
+    walk = Walk(game, game.setup([{"name": "P%d" % i} for i in range(n)], {"variants": variants}))
+
+    def choose(state):
+        choices = game.offers(state)
+        if not choices:
+            return None
+        action = dict(rng.choice(choices))
+        if action["type"] == "roll" and rng.random() < 0.5:
+            action["value"] = rng.randrange(10)
+        return action["type"], game.decide(state, action, rng)
+
     for _ in range(data.draw(st.integers(5, 120))):
-        move_ = data.draw(st.integers(0, 5))
-        eid += 1
-        if move_ == 0 and len(in_force) > 1:
-            target = in_force.pop()
-            entries.append((eid, {"type": "undo", "target": target}))
-            undone.append((target, history.pop()))
-            state = fold(game, entries)
-            assert state == history[-1]
-        elif move_ == 1 and undone:
-            target, after = undone.pop()
-            entries.append((eid, {"type": "redo", "target": target}))
-            in_force.append(target)
-            state = fold(game, entries)
-            assert state == after
-            history.append(state)
-        else:
-            choices = game.offers(state)
-            if not choices:
-                break
-            action = dict(rng.choice(choices))
-            if action["type"] == "roll" and rng.random() < 0.5:
-                action["value"] = rng.randrange(10)
-            events = game.decide(state, action, rng)
-            for ev in events:
-                state = game.apply(state, ev)
-            entries.append((eid, {"type": action["type"], "events": events}))
-            in_force.append(eid)
-            undone = []
-            history.append(state)
-    assert fold(game, entries) == state
+        if not walk.step(data.draw(st.integers(0, 5)), choose):
+            break
+    assert walk.refolds()
 
 
 @settings(max_examples=150, deadline=None)
