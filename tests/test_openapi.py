@@ -5,20 +5,21 @@ import json
 import os
 import random
 import re
+import sqlite3
 import string
 import tempfile
+from contextlib import closing
 from pathlib import Path
+from urllib.parse import quote
 
 from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from controller.app import Newsdesk
 from controller.config import load_config
-from web_ui import create_app, openapi
-
-MINE = {"api", "games_api", "openapi"}     # the blueprints whose routes the document describes
+from web_ui import create_app, openapi, security
 
 
 def _rule_to_path(rule):
@@ -36,19 +37,34 @@ def test_the_document_is_served_and_the_file_beside_the_code_is_current(app, cli
 
 
 def test_every_route_of_the_api_is_documented_and_nothing_else(app):
-    """This module's routes, and those of any blueprint whose module describes itself (OPENAPI)."""
-    import sys
+    """Every route under /api/, whichever blueprint serves it; the pages (/join too) are HTML."""
     doc = openapi.document(app)
-    described = set(MINE) | {name for name, bp in app.blueprints.items()
-                             if isinstance(getattr(sys.modules.get(bp.import_name), "OPENAPI", None), dict)}
     routes = set()
     for rule in app.url_map.iter_rules():
-        if rule.endpoint.split(".")[0] not in described:
-            continue
-        for method in rule.methods - {"HEAD", "OPTIONS"}:
-            routes.add((_rule_to_path(rule.rule), method.lower()))
+        if rule.rule.startswith("/api/"):
+            for method in rule.methods - {"HEAD", "OPTIONS"}:
+                routes.add((_rule_to_path(rule.rule), method.lower()))
     documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
     assert routes == documented
+
+
+def test_every_change_names_the_header_and_the_role_it_needs(client):
+    doc = client.get("/api/openapi.json").get_json()
+    header = doc["components"]["parameters"]["WriteHeader"]
+    assert (header["name"], header["in"], header["required"], header["schema"]["enum"]) == (
+        security.WRITE_HEADER, "header", True, [security.WRITE_HEADER_VALUE])
+    assert doc["components"]["securitySchemes"]["device"]["in"] == "cookie"
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            roles = [role for need in op.get("security", ()) for role in need["device"]]
+            assert ("401" in op["responses"]) == bool(roles), (method, path)
+            if method == "get":      # watching is open: no header, and only the host's list needs a role
+                assert roles in ([], ["host"]) and ("403" in op["responses"]) == bool(roles), path
+                assert "WriteHeader" not in json.dumps(op.get("parameters", [])), path
+                continue
+            assert {"$ref": "#/components/parameters/WriteHeader"} in op["parameters"], (method, path)
+            assert "403" in op["responses"], (method, path)
+            assert roles in ([], ["player"], ["host"]), (method, path)
 
 
 def test_every_reference_resolves_and_every_operation_has_an_id(client):
@@ -135,14 +151,70 @@ def test_the_example_responses_match_their_schemas(client):
     answer("GET", "/api/games/stats", "Stats")
     answer("GET", "/api/games/999", "Error", status=404)
 
+    answer("GET", "/api/oracles", "OraclesState")
+    answer("POST", "/api/oracles/dice", "DiceSet", {"dice": "3d6"})
+    answer("POST", "/api/oracles/dice", "DiceSet", {"next": True})
+    answer("POST", "/api/oracles/stopwatch/mode", "StopwatchModeSet", {"mode": "d10"})
+    answer("POST", "/api/oracles/stopwatch/reset", "StopwatchReset", {})
+    answer("GET", "/api/oracles/dice/history?limit=5", "OracleHistory")
+    answer("GET", "/api/oracles/editor/history", "OracleHistory")
+    answer("GET", "/api/oracles/distributions", "Distributions")
+    answer("GET", "/api/oracles/dice/history?limit=%C2%B2", "Error", status=400)
+    answer("POST", "/api/oracles/dice", "Error", {"dice": "3x6"}, status=400)
+
+    answer("GET", "/api/join/me", "Me")
+    invitation = answer("POST", "/api/join/tokens", "JoinToken", {"role": "player"}, 201)
+    answer("GET", "/api/join/dial", "DialJoin")
+    answer("POST", "/api/join/dial", "Error", {}, 409)
+    tablet = client.application.test_client()
+    tablet.environ_base.update(REMOTE_ADDR="192.168.1.20", HTTP_X_NEWSDESK="1")
+    assert tablet.get("/join?token=" + invitation["token"]).status_code == 303
+    me = tablet.get("/api/join/me").get_json()
+    check(me, {"$ref": "#/components/schemas/Me"}, "me")
+    r = tablet.post("/api/join/name", json={"name": "Ann's phone"})
+    check(r.get_json(), {"$ref": "#/components/schemas/NamedDevice"}, "name")
+    stranger = client.application.test_client()
+    stranger.environ_base.update(REMOTE_ADDR="192.168.1.30", HTTP_X_NEWSDESK="1")
+    r = stranger.post("/api/join/dial", json={})
+    assert r.status_code == 201
+    check(r.get_json(), {"$ref": "#/components/schemas/DialJoin"}, "dial")
+    answer("GET", "/api/devices?all=1", "DeviceList")
+    answer("DELETE", "/api/devices/" + me["device"]["id"], "RevokedDevice")
+    answer("DELETE", "/api/devices/nobody", "Error", status=404)
+    r = stranger.post("/api/join/leave", json={})
+    check(r.get_json(), {"$ref": "#/components/schemas/Left"}, "leave")
+
 
 # ---------------------------------------------------------------- fuzzing from the document
 
-WRITE = {"X-Newsdesk": "1"}
 SKIP = {"/api/sim/dial", "/api/sim/hook"}   # they drive the simulated phone's pins in real time
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=12)
+RAW = st.sampled_from([b"[" * 20000 + b"]" * 20000, b'{"a":' * 5000 + b"1" + b"}" * 5000, b"{", b"null",
+                       b"\xff\xfe{}", b'{"a": 1} {}', b"1e99999", b"9" * 5000])     # not JSON objects, sent as JSON
+QUERY_JUNK = ["0", "1", "5", "500", "501", "-1", "x", "", "99999999999999999999"]
+WORD = st.text(string.ascii_letters + string.digits + "-_", min_size=1, max_size=16)   # a path segment
+CLIENTS = {"host": "127.0.0.1",         # the box's own screen: the host
+           "tablet": "192.168.1.20",    # joins by the host's QR code, as a player or a host
+           "stranger": "192.168.1.30"}  # asks for a code to dial; it joins when the code is dialed
+
+# What a request that succeeds may change (everything else must stay as it was); a read, a
+# refusal or a repeated request changes nothing.
+GAMES = {"store", "games"}
+CHANGES = {
+    ("post", "/api/oracles/dice"): {"store", "oracles"},
+    ("post", "/api/oracles/stopwatch/mode"): {"store", "oracles"},
+    ("post", "/api/oracles/stopwatch/reset"): {"oracles"},
+    ("post", "/api/oracles/sim/dice"): {"presses"},
+    ("post", "/api/oracles/sim/stopwatch"): {"presses"},
+    ("post", "/api/join/tokens"): {"devices"},
+    ("post", "/api/join/dial"): {"devices", "sessions"},
+    ("delete", "/api/join/dial"): {"devices", "sessions"},
+    ("post", "/api/join/name"): {"devices"},
+    ("post", "/api/join/leave"): {"devices", "sessions"},
+    ("delete", "/api/devices/{device_id}"): {"devices"},
+}
 
 
 def strategy(schema, doc):
@@ -166,6 +238,8 @@ def strategy(schema, doc):
     if kind == "array":
         return st.lists(strategy(schema["items"], doc), min_size=schema.get("minItems", 0),
                         max_size=min(schema.get("maxItems", 6), 6))
+    if kind == "string" and "pattern" in schema:
+        return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda s: len(s) <= 30)
     if kind == "string":
         return st.text(min_size=schema.get("minLength", 0), max_size=min(schema.get("maxLength", 30), 30))
     if kind == "integer":
@@ -203,13 +277,74 @@ def operations(doc):
     return out
 
 
-def observe(desk):
-    """Everything a refused request must leave as it was."""
-    game = desk.table.games.current()
-    return desk.store.last_id(), json.dumps(game, sort_keys=True), len(desk.table.games.history(500))
+def parameters(op, doc):
+    """The operation's parameters, references resolved."""
+    out = []
+    for param in op.get("parameters", ()):
+        if "$ref" in param:
+            param = doc["components"]["parameters"][param["$ref"].rsplit("/", 1)[1]]
+        out.append(param)
+    return out
 
 
-def _request(doc, data, desk):
+def headers_for(op, doc):
+    """The headers the document requires, as newsdesk's pages send them (X-Newsdesk: 1 on a change)."""
+    return {p["name"]: p["schema"]["enum"][0] for p in parameters(op, doc) if p["in"] == "header" and p["required"]}
+
+
+def session_device(app, client):
+    """The device this client's session cookie names (None without one)."""
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    if cookie is None:
+        return None
+    return app.session_interface.get_signing_serializer(app).loads(cookie.value).get("device")
+
+
+def devices_file(app):
+    """The devices and the invitations as kept (last_seen aside: any use of a device notes it)."""
+    with closing(sqlite3.connect(security.guard(app).devices.path)) as db:
+        devices = db.execute("SELECT id, role, name, via, address, created, status, code, expires, joined, revoked "
+                             "FROM devices ORDER BY id").fetchall()
+        tokens = db.execute("SELECT hash, role, expires, used, device FROM tokens ORDER BY hash").fetchall()
+    return devices, tokens
+
+
+def observe(desk, app, clients):
+    """Everything a request may change, by part (see CHANGES)."""
+    games = desk.table.games
+    oracles = desk.oracles.state()
+    return {
+        "store": desk.store.last_id(),
+        "games": (json.dumps(games.current(), sort_keys=True), len(games.history(500))),
+        "oracles": (oracles["dice"], oracles["stopwatch"]["mode"], oracles["stopwatch"]["running"]),
+        "devices": devices_file(app),
+        "sessions": {name: session_device(app, c) for name, c in clients.items()},
+        "presses": list(desk.sim_buttons.pressed),
+    }
+
+
+class Raw(bytes):
+    """A body sent as it is, with Content-Type: application/json."""
+
+
+class RecordedPresses:
+    """Stands in for the simulated buttons, which play each press on the pins in real time on
+    their own thread (its result lands seconds later, in the middle of other requests): the
+    endpoints run whole and every press they ask for is kept here. tests/test_oracle_desk.py
+    plays real presses."""
+
+    names = ("dice_button", "stopwatch_button")
+
+    def __init__(self):
+        self.pressed = []
+
+    def press(self, name, long=False, bounce=()):
+        if name not in self.names:
+            raise ValueError("there is no button %r" % (name,))
+        self.pressed.append((name, long))
+
+
+def _request(doc, data, desk, app):
     path, method, op = data.draw(st.sampled_from(operations(doc)), label="operation")
     url = path
     if "{game_id}" in path:
@@ -218,10 +353,19 @@ def _request(doc, data, desk):
         game_id = data.draw(st.sampled_from(games) | st.integers(0, 2 ** 70) if games else st.integers(0, 2 ** 70),
                             label="game_id")
         url = path.replace("{game_id}", str(game_id))
-    for param in op.get("parameters", ()):
+    for param in parameters(op, doc):
+        if param["in"] == "path" and param["name"] != "game_id":
+            known = [row[0] for row in devices_file(app)[0]] if param["name"] == "device_id" else []
+            choices = strategy(param["schema"], doc) | WORD
+            value = data.draw(st.sampled_from(known) | choices if known else choices, label=param["name"])
+            url = url.replace("{%s}" % param["name"], quote(str(value), safe=""))
+    query = []
+    for param in parameters(op, doc):
         if param["in"] == "query" and data.draw(st.booleans(), label="send " + param["name"]):
-            url += "?%s=%s" % (param["name"], data.draw(st.sampled_from(["0", "1", "5", "500", "501", "-1", "x", "",
-                                                                          "99999999999999999999"])))
+            value = data.draw(st.sampled_from(QUERY_JUNK) | strategy(param["schema"], doc), label=param["name"])
+            query.append("%s=%s" % (param["name"], quote(str(value), safe="")))
+    if query:
+        url += "?" + "&".join(query)
     body = None
     if "requestBody" in op:
         schema = op["requestBody"]["content"]["application/json"]["schema"]
@@ -239,30 +383,44 @@ def _request(doc, data, desk):
         elif url.startswith("/api/games/current/") and desk.table.games.current():
             version = desk.table.games.current()["version"]
             valid = st.fixed_dictionaries({"version": st.sampled_from([version, version - 1, 0])})
-        body = data.draw(st.one_of(valid, mutated(valid), JSON), label="body")
-    return url, method, op, body
+        bodies = st.one_of(valid, mutated(valid), JSON, RAW.map(Raw))
+        if not op["requestBody"]["required"]:
+            bodies = st.none() | bodies
+        body = data.draw(bodies, label="body")
+    return path, url, method, op, body
 
 
 class FuzzTheApi(RuleBasedStateMachine):
     """Requests drawn from the OpenAPI document against a fresh newsdesk each run, with a seeded
-    random source so a failing sequence replays exactly. Every answer must be documented and
-    below 500; a refusal, a read or a repeated request must leave everything as it was."""
+    random source so a failing sequence replays exactly, from three devices: the box's own
+    screen (the host), a tablet that joins by QR code and a phone that asks for a code to dial.
+    Every answer must be documented and below 500; a refusal, a read or a repeated request must
+    leave everything as it was, and a change only what it is about (CHANGES)."""
 
     def __init__(self):
         super().__init__()
         self.dir = tempfile.TemporaryDirectory()
         self.factory = MockFactory()
-        self.desk = Newsdesk(load_config(Path(self.dir.name) / "data", environ={}), pin_factory=self.factory)
+        config = load_config(Path(self.dir.name) / "data", environ={}, overrides={"audio": "off", "speech": "off"})
+        self.desk = Newsdesk(config, pin_factory=self.factory)
         rng = random.Random(1956)
         self.desk.table._rng = rng
         self.desk.table.games._rng = rng
-        self.client = create_app(newsdesk=self.desk, test_config={"TESTING": True}).test_client()
-        self.doc = openapi.document()
+        self.desk.sim_buttons = RecordedPresses()
+        self.app = create_app(newsdesk=self.desk, test_config={"TESTING": True})
+        self.clients = {}
+        for name, address in CLIENTS.items():
+            self.clients[name] = client = self.app.test_client()
+            client.environ_base["REMOTE_ADDR"] = address
+        self.doc = openapi.document(self.app)
 
     def teardown(self):
         self.desk.close()
         self.factory.close()
         self.dir.cleanup()
+
+    def op(self, method, path):
+        return self.doc["paths"][path][method]
 
     @precondition(lambda self: self.desk.table.games.game_id is None)
     @rule(engine=st.sampled_from(["scoop1956", "scoop2002", "scan", "get_the_scoop", "star_reporter"]),
@@ -275,37 +433,82 @@ class FuzzTheApi(RuleBasedStateMachine):
         players = [{"name": "P%d" % i, "colour": c} for i, c in zip(range(n), ["red", "blue", "green", "white",
                                                                                    "black", "pink", "grey"])]
         options = {"variant": variant} if engine == "scan" and variant else {}
-        r = self.client.post("/api/games", json={"engine": engine, "players": players, "options": options},
-                             headers=WRITE)
-        assert r.status_code in (201, 409, 422), r.get_json()
+        status, answer = self.send("host", "post", "/api/games", {"engine": engine, "players": players,
+                                                                  "options": options})
+        assert status in (201, 409, 422), answer
 
-    def send(self, method, url, op, body):
-        """One request, and the checks every answer must pass."""
-        desk, client = self.desk, self.client
-        before = observe(desk)
-        if body is None and method == "post":
-            r = client.post(url, headers=WRITE)
+    def send(self, who, method, path, body, url=None, drop_header=False):
+        """One request from ``who``, and the checks every answer must pass."""
+        desk, client, op = self.desk, self.clients[who], self.op(method, path)
+        url = url or path
+        headers = headers_for(op, self.doc)
+        if drop_header:
+            headers = {}
+        before = observe(desk, self.app, self.clients)
+        if body is None:
+            r = client.open(url, method=method.upper(), headers=headers)
+        elif isinstance(body, Raw):
+            r = client.open(url, method=method.upper(), data=bytes(body), content_type="application/json",
+                            headers=headers)
         else:
-            r = client.open(url, method=method.upper(), json=body, headers=WRITE if method == "post" else {})
+            r = client.open(url, method=method.upper(), json=body, headers=headers)
         status = r.status_code
-        assert status < 500, (method, url, body, r.get_data(as_text=True)[:500])
+        said = (who, method, url, repr(body)[:300], status, r.data[:500])
+        assert status < 500, said
         documented = set(op["responses"]) | {"404", "405"}
-        assert str(status) in documented, (method, url, body, status, r.get_data(as_text=True)[:300])
+        assert str(status) in documented, said
         answer = r.get_json(silent=True) if r.mimetype == "application/json" else None
         if status >= 400:
-            assert answer["message"] and answer["error"], answer
-        after = observe(desk)
+            assert answer["message"] and answer["error"], said
+        if drop_header and method != "get":
+            assert status == 403, said
+        after = observe(desk, self.app, self.clients)
         repeat = isinstance(answer, dict) and answer.get("repeat") is True
-        if method == "get" or status >= 400 or repeat:
-            assert after == before, (method, url, body, status)
-        elif url == "/api/games/current/actions" or url.endswith(("/undo", "/redo")):
-            assert after[0] > before[0] and json.loads(after[1])["version"] == json.loads(before[1])["version"] + 1
-        return status
+        may = set() if method == "get" or status >= 400 or repeat else CHANGES.get((method, path), GAMES)
+        assert {part: v for part, v in after.items() if part not in may} == {
+            part: v for part, v in before.items() if part not in may}, said
+        if status < 400 and not repeat and (path == "/api/games/current/actions" or path.endswith(("/undo", "/redo"))):
+            assert after["store"] > before["store"], said
+            assert json.loads(after["games"][0])["version"] == json.loads(before["games"][0])["version"] + 1, said
+        return status, answer
 
-    @rule(data=st.data())
-    def a_request(self, data):
-        url, method, op, body = _request(self.doc, data, self.desk)
-        self.send(method, url, op, body)
+    @rule(data=st.data(), n=st.integers(1, 6))
+    def requests(self, data, n):
+        """A few requests drawn from the document, each from any of the devices, now and then
+        without the header a change must carry."""
+        for _ in range(n):
+            who = data.draw(st.sampled_from(sorted(CLIENTS)), label="who")
+            path, url, method, op, body = _request(self.doc, data, self.desk, self.app)
+            drop_header = data.draw(st.sampled_from([False] * 9 + [True]), label="drop the header")
+            self.send(who, method, path, body, url=url, drop_header=drop_header)
+
+    @initialize(tablet=st.sampled_from([None, "player", "host"]), stranger=st.sampled_from([None, "ask", "dialed"]))
+    def the_devices_come(self, tablet, stranger):
+        """Most runs start with the tablet joined and the stranger waiting for its code, or joined."""
+        if tablet:
+            self.the_devices_move("invite", tablet)
+        if stranger:
+            self.the_devices_move("ask", "player")
+        if stranger == "dialed":
+            self.the_devices_move("dialed", "player")
+
+    @rule(step=st.sampled_from(["invite", "invite", "ask", "dialed"]),
+          role=st.sampled_from(["player", "player", "host"]))
+    def the_devices_move(self, step, role):
+        """The host invites the tablet (it opens the QR code's link), or the stranger asks for a
+        code, or the code the stranger shows is dialed on the table's phone."""
+        if step == "invite":
+            status, answer = self.send("host", "post", "/api/join/tokens", {"role": role})
+            assert status == 201, answer
+            r = self.clients["tablet"].get("/join?token=" + answer["token"])
+            assert r.status_code in (303, 429), r.status_code
+        elif step == "ask":
+            self.send("stranger", "post", "/api/join/dial", {})
+        else:
+            devices = security.guard(self.app).devices
+            device = devices.device(session_device(self.app, self.clients["stranger"]))
+            if device is not None and device.status == "waiting":
+                assert devices.complete_dial(device.code).status == "joined"
 
     @rule(data=st.data(), mutate=st.booleans())
     def play_an_offer(self, data, mutate):
@@ -335,19 +538,16 @@ class FuzzTheApi(RuleBasedStateMachine):
         body = {"action": action, "version": version}
         if data.draw(st.booleans(), label="with a key"):
             body["key"] = data.draw(st.sampled_from(["k1", "k2", "k3"]) | st.text(min_size=1, max_size=20), label="key")
-        op = self.doc["paths"]["/api/games/current/actions"]["post"]
-        self.send("post", "/api/games/current/actions", op, body)
+        self.send("host", "post", "/api/games/current/actions", body)
 
     @rule(kind=st.sampled_from(["undo", "undo", "redo", "redo", "finish", "abandon"]), stale=st.booleans())
     def take_back_or_end(self, kind, stale):
         game = self.desk.table.games.current()
         version = (game["version"] if game else 1) - (1 if stale else 0)
-        url = "/api/games/current/" + kind
-        self.send("post", url, self.doc["paths"][url]["post"], {"version": version})
+        self.send("host", "post", "/api/games/current/" + kind, {"version": version})
 
 
 FuzzTheApi.TestCase.settings = settings(max_examples=int(os.environ.get("NEWSDESK_FUZZ_RUNS", "40")),
-                                        stateful_step_count=30, deadline=None,
+                                        stateful_step_count=50, deadline=None,
                                         suppress_health_check=[HealthCheck.too_slow])
 test_no_input_from_the_document_gives_a_5xx_or_changes_what_it_shouldnt = FuzzTheApi.TestCase
-

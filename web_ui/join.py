@@ -12,6 +12,9 @@ host's list of devices.
     POST   /api/join/leave       a device leaves the table
     GET    /api/devices          host: the joined and waiting devices (?all=1: past ones too)
     DELETE /api/devices/<id>     host: remove a device; its next change gets 401
+
+The writes take a JSON object (or no body at all) and carry X-Newsdesk: 1 like every change;
+OPENAPI below describes the JSON endpoints for /api/openapi.json (the /join pages are HTML).
 """
 
 import logging
@@ -24,6 +27,7 @@ from controller.errors import BadRequest
 
 from .devices import JoinRefused, UnknownDevice, describe_agent, iso
 from .helpers import desk
+from .openapi import BOOL, INT, STR, arr, nullable, obj, read, ref, write
 from .security import (SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role,
                        split_host, wait_words)
 
@@ -40,7 +44,11 @@ def _error(status, message, **headers):
 
 
 def _json_body():
-    data = request.get_json(silent=True)
+    """The request's JSON object ({} for no body at all), or None for anything else."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:      # nested deeper than the parser goes: not a body anyone means
+        data = None
     if data is None and not request.get_data():
         return {}
     if not isinstance(data, dict):
@@ -169,6 +177,8 @@ def _dial_status(device):
 @bp.post("/api/join/dial")
 @public
 def request_dial():
+    if _json_body() is None:
+        return _error(400, "Send {} (or no body) to ask for a code, with Content-Type: application/json.")
     viewer = current_viewer()
     if viewer.device is not None and viewer.device.active:
         return _error(409, "This device has already joined the table as %s." % viewer.device.role)
@@ -234,6 +244,8 @@ def rename():
 @bp.post("/api/join/leave")
 @public
 def leave():
+    if _json_body() is None:
+        return _error(400, "Send {} (or no body) to leave, with Content-Type: application/json.")
     device = guard().devices.device(session.get(SESSION_DEVICE))
     if device is not None and device.status == "joined":
         guard().devices.revoke(device.id)
@@ -262,3 +274,70 @@ def revoke_device(device_id):
         return _error(404, str(e))
     log.info("device %s (%s) removed by the host", device.id, device.name)
     return jsonify(revoked=device.as_dict())
+
+
+# -- the OpenAPI description -------------------------------------------------------------
+
+_ISO = nullable(dict(STR, description="ISO 8601, UTC."))
+_ROLE = {"enum": ["host", "player"]}
+_BODY = dict(obj(), description="No fields: send {} or no body.")
+
+OPENAPI = {
+    "paths": {
+        "/api/join/tokens": write(
+            "post", "Invite a device: a single-use join link and its QR code.", "JoinToken",
+            op="makeJoinToken", request="JoinTokenRequest", body_required=False, ok="201", role="host"),
+        "/api/join/dial": {
+            **write("post", "Ask for a code to dial on the table's phone; dialing it joins this device.",
+                    "DialJoin", ("409", "This device has joined already, is the box's own screen, or too many "
+                                        "devices wait for their codes: the message says which."), "429",
+                    op="requestDialCode", request="DialJoinRequest", body_required=False, ok="201", role=None),
+            **read("This device's code: waiting to be dialed, joined, lapsed ... or none.", "DialJoin",
+                   op="dialCodeStatus"),
+            **write("delete", "Give this device's waiting code up.", "DialJoin", op="cancelDialCode", role=None),
+        },
+        "/api/join/me": read("Who this device is to the table: its role and device.", "Me", op="me"),
+        "/api/join/name": write(
+            "post", "Name this device, as the host's list shows it.", "NamedDevice",
+            ("409", "The box's own screen isn't a device; there is nothing to name."), op="nameDevice",
+            request="NameRequest"),
+        "/api/join/leave": write(
+            "post", "This device leaves the table (or gives up its waiting code).", "Left", op="leave",
+            request="LeaveRequest", body_required=False, role=None),
+        "/api/devices": read(
+            "The host's list: joined and waiting devices, newest first.", "DeviceList", op="devices", role="host",
+            params=[{"name": "all", "in": "query", "required": False, "schema": {"enum": ["1", "true", "yes"]},
+                     "description": "Past devices too (removed, lapsed)."}]),
+        "/api/devices/{device_id}": write(
+            "delete", "Remove a device from the table; its next change is refused (401).", "RevokedDevice",
+            ("404", "No device has this id; GET /api/devices lists them."), op="removeDevice",
+            role="host", params=[{"name": "device_id", "in": "path", "required": True, "schema": STR}]),
+    },
+    "components": {"schemas": {
+        "Device": obj(["id", "role", "name", "via", "address", "status", "created", "joined", "last_seen",
+                       "revoked"], id=STR, role=_ROLE, name=STR, via={"enum": ["token", "dial"]}, address=STR,
+                      status={"enum": ["waiting", "joined", "lapsed", "revoked"]}, created=_ISO, joined=_ISO,
+                      last_seen=_ISO, revoked=_ISO, code=dict(STR, description="While waiting: the digits to dial."),
+                      expires=_ISO),
+        "JoinTokenRequest": obj(role=dict(_ROLE, description="The role the link gives (default player).")),
+        "JoinToken": obj(["role", "token", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
+                         url=dict(STR, description="What the QR code opens: /join?token=..."),
+                         qr_svg=dict(STR, description="The QR code as inline SVG."), expires=STR,
+                         expires_in=dict(INT, description="Seconds left.")),
+        "DialJoinRequest": _BODY,
+        "DialJoin": obj(["status"], status={"enum": ["none", "waiting", "joined", "lapsed", "revoked"]},
+                        role=_ROLE, device=STR, code=dict(STR, description="The digits to dial."), expires=STR,
+                        expires_in=dict(INT, description="Seconds left.")),
+        "Me": obj(["role", "loopback", "device", "why", "join"], role=nullable(_ROLE), loopback=BOOL,
+                  device=nullable(ref("Device")),
+                  why=nullable(dict(STR, description="Why this device's cookie no longer counts: revoked, "
+                                                     "lapsed, waiting, unknown.")),
+                  join=dict(STR, description="The join page.")),
+        "NameRequest": obj(["name"], name=dict(STR, minLength=1, maxLength=60)),
+        "NamedDevice": obj(["device"], device=ref("Device")),
+        "LeaveRequest": _BODY,
+        "Left": obj(["left"], left=nullable(dict(STR, description="The device that left, if any."))),
+        "DeviceList": obj(["devices"], devices=arr(ref("Device"))),
+        "RevokedDevice": obj(["revoked"], revoked=ref("Device")),
+    }},
+}

@@ -4,15 +4,22 @@ Built here, in Python, and kept beside as web_ui/openapi.json for reading withou
 (``python -m web_ui.openapi`` rewrites it; a test checks it is current). The tests fuzz the API
 from this document, so every request body says exactly what the server accepts.
 
-Another blueprint's module may describe its own endpoints with a module-level ``OPENAPI`` dict
-({"paths": {...}, "components": {"schemas": {...}}}); the served document merges it in.
+Another blueprint's module describes its own endpoints with a module-level ``OPENAPI`` dict
+({"paths": {...}, "components": {"schemas": {...}, ...}}), built with ``read`` and ``write``
+below; the document merges it in (the panel's own such modules always, PANEL_MODULES, so the
+file beside the code has them too). A change (``write``) documents the X-Newsdesk header every
+write must carry and the role it needs (security scheme "device": a joined device's session
+cookie; the box's own screen, on loopback, is the host).
 """
 
+import importlib
 import json
 import sys
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
+
+from . import security
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -120,56 +127,133 @@ def _json(schema, description):
 
 
 ERRORS = {
-    "400": _json(ref("Error"), "The request is malformed; the message says what to send."),
-    "404": _json(ref("Error"), "No such game."),
-    "409": _json(ref("Error"), "The table has moved on (stale version, no game, another game in play): "
-                               "read it again. A stale refusal carries the game's current version."),
-    "413": _json(ref("Error"), "The request body is too large."),
-    "415": _json(ref("Error"), "Send JSON."),
-    "422": _json(ref("Error"), "The rules refuse this move, or the key was used for another request."),
+    "400": "The request is malformed; the message says what to send.",
+    "401": "This device hasn't joined the table, or the host removed it: join it (GET /join), then try again.",
+    "403": "Refused: the X-Newsdesk: 1 header is missing, or the request came from another site.",
+    "404": "No such game.",
+    "409": "The table has moved on (stale version, no game, another game in play): read it again. "
+           "A stale refusal carries the game's current version.",
+    "413": "The request body is too large.",
+    "415": "Send JSON.",
+    "422": "The rules refuse this move, or the key was used for another request.",
+    "429": "Too many tries from this address; wait as long as Retry-After says.",
 }
 
 
-def _errors(*codes):
-    return {c: ERRORS[c] for c in codes}
+def errors(*codes):
+    """Error responses: each a status ("409", described as in ERRORS) or (status, description)."""
+    out = {}
+    for code in codes:
+        code, description = code if isinstance(code, tuple) else (code, ERRORS[code])
+        out[code] = _json(ref("Error"), description)
+    return out
 
 
-def _get(summary, schema, *errors, params=None, op=None, content=None):
+HOST_ONLY = ("403", "Only the host may do this, and this device joined as a player; or the X-Newsdesk: 1 "
+                   "header is missing, or the request came from another site.")
+
+
+def read(summary, response, *errs, op, params=None, content=None, role=None):
+    """A GET: anyone may make it (watching is open) unless ``role`` is "host". ``response``
+    names the answer's schema, or ``content`` is the whole 200 response (a CSV, a picture)."""
+    if role not in (None, "host"):
+        raise ValueError("a read is open to anyone, or to the host only; not to %r" % (role,))
+    refusals = ("401", ("403", "Only the host may see this; this device joined as a player.")) if role else ()
     out = {"summary": summary, "operationId": op,
-           "responses": dict({"200": content or _json(ref(schema), summary)}, **_errors(*errors))}
+           "responses": dict({"200": content or _json(ref(response), summary)}, **errors(*refusals, *errs))}
     if params:
-        out["parameters"] = params
+        out["parameters"] = list(params)
+    if role:
+        out["security"] = [{"device": [role]}]
     return {"get": out}
 
 
-def _post(summary, request, response, op, ok="200", more=None, *errors):
+WRITE_HEADER = {"$ref": "#/components/parameters/WriteHeader"}
+
+
+def write(method, summary, response, *errs, op, request=None, body_required=True, ok="200", more=None,
+          role="player", params=None):
+    """A change: it carries the X-Newsdesk header, and needs a joined device with ``role``
+    ("player": any joined device; "host"; None: any device, joined or not). ``request`` names
+    the body's schema (None: no body is read); ``more``: other success responses."""
     responses = {ok: _json(ref(response), summary)}
     responses.update(more or {})
-    responses.update(_errors("400", "413", *errors))
-    return {"post": {"summary": summary, "operationId": op,
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
-                     "responses": responses}}
+    if request is not None:
+        responses.update(errors("400", "413"))
+    responses.update(errors(*(("401",) if role else ()), HOST_ONLY if role == "host" else "403", *errs))
+    out = {"summary": summary, "operationId": op, "parameters": [WRITE_HEADER] + list(params or ()),
+           "responses": responses}
+    if request is not None:
+        out["requestBody"] = {"required": body_required,
+                              "content": {"application/json": {"schema": ref(request)}}}
+    if role:
+        out["security"] = [{"device": [role]}]
+    return {method: out}
 
+
+def _post(summary, request, response, op, ok="200", more=None, *errs):
+    return write("post", summary, response, *errs, op=op, request=request, ok=ok, more=more)
+
+
+COMPONENTS = {
+    "parameters": {
+        "WriteHeader": {
+            "name": security.WRITE_HEADER, "in": "header", "required": True,
+            "schema": dict(STR, enum=[security.WRITE_HEADER_VALUE]),
+            "description": "Every change carries %s: %s (newsdesk's pages send it); a page on another site "
+                           "can't, so without it a change is refused (403)."
+                           % (security.WRITE_HEADER, security.WRITE_HEADER_VALUE)},
+    },
+    "securitySchemes": {
+        "device": {
+            "type": "apiKey", "in": "cookie", "name": "session",
+            "description": "A joined device's session cookie (signed, HttpOnly, SameSite=Strict), set when it "
+                           "joins: by opening the host's QR code (GET /join?token=...) or by dialing on the "
+                           "table's phone the code POST /api/join/dial shows. The role each operation needs "
+                           "is named in its requirement: player (any joined device) or host. The box's own "
+                           "screen (a request from loopback) is the host without a cookie."},
+    },
+}
 
 GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": dict(INT, minimum=0)}]
 LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
           "description": "How many, 1-500."}]
 
+# The modules of the blueprints every panel registers that describe themselves (OPENAPI); the
+# document built without an app (the file beside the code) includes them too.
+PANEL_MODULES = ("web_ui.oracles", "web_ui.join")
+MINE = ("api", "games_api", "openapi")      # the blueprints this module describes
+
+
+def _merge(doc, fragment, source):
+    """Add an OPENAPI fragment's paths and components; a name described twice, differently, is a bug."""
+    parts = [(doc["paths"], fragment.get("paths") or {}, "path")]
+    for kind, items in (fragment.get("components") or {}).items():
+        parts.append((doc["components"].setdefault(kind, {}), items, kind))
+    for target, items, kind in parts:
+        for key, value in items.items():
+            if key in target and target[key] != value:
+                raise ValueError("%s describes the %s %r again, differently" % (source, kind, key))
+            target[key] = value
+
 
 def document(app=None):
-    """The OpenAPI 3.1 document (a fresh dict): this module's endpoints, plus those the other
-    blueprints of ``app`` describe in their modules' OPENAPI."""
+    """The OpenAPI 3.1 document (a fresh dict): this module's endpoints, those of the panel's
+    modules that describe theirs (PANEL_MODULES), and those any other blueprint of ``app``
+    describes in its module's OPENAPI."""
     paths = {
-        "/api/state": _get("Everything a tablet shows at load: hardware, phone, editor, game.", "State", op="state"),
-        "/api/verdicts": _get("The editor's latest verdicts, newest first.", "Verdicts", "400", params=LIMIT,
+        "/api/state": read("Everything a tablet shows at load: hardware, phone, editor, game.", "State",
+                           op="state"),
+        "/api/verdicts": read("The editor's latest verdicts, newest first.", "Verdicts", "400", params=LIMIT,
                               op="verdicts"),
-        "/api/health": _get("The health strip: phone, buttons, display, audio.", "Health", op="health"),
+        "/api/health": read("The health strip: phone, buttons, display, audio.", "Health", op="health"),
         "/api/sim/dial": _post("Dial a digit on the simulated phone.", "DialRequest", "Accepted", "simDial", "202",
-                               None, "409"),
+                               None, ("409", "The phone is real hardware here: dial it, the panel can't.")),
         "/api/sim/hook": _post("Lift or hang up the simulated phone's handset.", "HookRequest", "Accepted",
-                               "simHook", "202", None, "409"),
-        "/api/games/catalogue": _get("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"),
-        "/api/games/current": _get("The game being played (null with none).", "Current", op="currentGame"),
+                               "simHook", "202", None,
+                               ("409", "The phone is real hardware here: lift it, the panel can't.")),
+        "/api/games/catalogue": read("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"),
+        "/api/games/current": read("The game being played (null with none).", "Current", op="currentGame"),
         "/api/games": _post("Start a game.", "StartRequest", "Outcome", "startGame", "201",
                             {"200": _json(ref("Outcome"), "The same start, sent again with its key.")}, "409", "422"),
         "/api/games/current/actions": _post("Make a move (one of the offers).", "ActionRequest", "Outcome",
@@ -182,37 +266,45 @@ def document(app=None):
                                            "Summary", "finish", "200", None, "409", "422"),
         "/api/games/current/abandon": _post("Stop the game without a winner.", "VersionRequest", "Summary",
                                             "abandon", "200", None, "409", "422"),
-        "/api/games/history": _get("Finished and abandoned games, newest first.", "History", "400", params=LIMIT,
+        "/api/games/history": read("Finished and abandoned games, newest first.", "History", "400", params=LIMIT,
                                    op="history"),
-        "/api/games/stats": _get("Statistics per player over the finished games.", "Stats", op="stats"),
-        "/api/games/{game_id}": _get("One game as kept, move by move.", "Record", "404", params=GAME_ID,
+        "/api/games/stats": read("Statistics per player over the finished games.", "Stats", op="stats"),
+        "/api/games/{game_id}": read("One game as kept, move by move.", "Record", "404", params=GAME_ID,
                                      op="record"),
-        "/api/games/{game_id}/chart": _get("Each player's money or score after every move.", "Chart", "404",
+        "/api/games/{game_id}/chart": read("Each player's money or score after every move.", "Chart", "404",
                                            params=GAME_ID, op="chart"),
-        "/api/games/{game_id}/export.csv": _get(
+        "/api/games/{game_id}/export.csv": read(
             "A kept game's final table as CSV.", None, "404", "409", params=GAME_ID, op="exportCsv",
             content={"description": "One row per player.", "content": {"text/csv": {"schema": STR}}}),
-        "/api/games/{game_id}/bgstats.json": _get("A kept game in BG Stats' import format.", "BGStats", "404",
+        "/api/games/{game_id}/bgstats.json": read("A kept game in BG Stats' import format.", "BGStats", "404",
                                                   "409", params=GAME_ID, op="exportBgStats"),
-        "/api/openapi.json": _get("This document.", None, op="openapi",
+        "/api/openapi.json": read("This document.", None, op="openapi",
                                   content={"description": "OpenAPI 3.1", "content": {"application/json": {
                                       "schema": OBJ}}}),
     }
-    schemas = dict(SCHEMAS)
-    for name, blueprint in (app.blueprints.items() if app is not None else ()):
-        fragment = getattr(sys.modules.get(blueprint.import_name), "OPENAPI", None)
-        if isinstance(fragment, dict) and name not in ("api", "games_api", "openapi"):
-            paths.update(fragment.get("paths") or {})
-            schemas.update((fragment.get("components") or {}).get("schemas") or {})
-    return {
+    doc = {
         "openapi": "3.1.0",
         "info": {"title": "newsdesk table panel", "version": "1",
                  "description": "The JSON API behind the table panel. Errors are JSON {error, message}, "
-                                "the message one sentence a person can act on. Live changes arrive on "
-                                "/stream (Server-Sent Events, not described here)."},
+                                "the message one sentence a person can act on. Anyone on the table's "
+                                "Wi-Fi may read; a change needs the header X-Newsdesk: 1 and, unless it "
+                                "says otherwise, a joined device (security scheme \"device\"). Live "
+                                "changes arrive on /stream (Server-Sent Events, not described here); "
+                                "the join pages (/join, /join/host) are HTML."},
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {"schemas": dict(SCHEMAS), **json.loads(json.dumps(COMPONENTS))},
     }
+    modules = [importlib.import_module(name) for name in PANEL_MODULES]
+    for name, blueprint in (app.blueprints.items() if app is not None else ()):
+        if name not in MINE:
+            modules.append(sys.modules.get(blueprint.import_name))
+    done = set()
+    for module in modules:
+        fragment = getattr(module, "OPENAPI", None)
+        if isinstance(fragment, dict) and module.__name__ not in done:
+            done.add(module.__name__)
+            _merge(doc, json.loads(json.dumps(fragment)), module.__name__)
+    return doc
 
 
 @bp.get("/openapi.json")

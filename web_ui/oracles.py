@@ -8,14 +8,17 @@ distributions ("are these dice fair?"), and the simulated buttons.
     GET  /api/oracles/window.png           what the phone's window shows now
     POST /api/oracles/dice                 {"dice": "NdM"} or {"next": true}: set the dice
     POST /api/oracles/stopwatch/mode       {"mode": "stopwatch" | "d10"}
-    POST /api/oracles/stopwatch/reset      stop the stopwatch without a roll
+    POST /api/oracles/stopwatch/reset      {}: stop the stopwatch without a roll
     POST /api/oracles/sim/dice             {"long": false}: press the simulated dice button
     POST /api/oracles/sim/stopwatch        {}: press the simulated stopwatch button
 
 Results themselves arrive on /stream like everything else (dice.roll, stopwatch.roll, ...).
+The writes take a JSON object or no body at all; OPENAPI below describes them all for
+/api/openapi.json.
 """
 
 import io
+import re
 
 from flask import Blueprint, Response, abort, jsonify, request
 
@@ -24,6 +27,7 @@ from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
 from .helpers import desk
+from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
 
@@ -36,8 +40,15 @@ def _oracles():
     return oracles
 
 
+_LIMIT = re.compile(r"[0-9]{1,9}")     # ASCII digits: str.isdigit() also takes "²", which int() refuses
+
+
 def _body():
-    data = request.get_json(silent=True)
+    """The request's JSON object ({} for no body at all), or a 400 that says what to send."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:      # nested deeper than the parser goes: not a body anyone means
+        data = None
     if data is None and not request.get_data():
         return {}
     if not isinstance(data, dict):
@@ -78,7 +89,7 @@ def history(oracle):
     if oracle not in HISTORY:
         abort(404, "There is no oracle %r; the oracles are %s." % (oracle, ", ".join(HISTORY)))
     raw = request.args.get("limit", "50")
-    if not raw.isdigit() or not 1 <= int(raw) <= 500:
+    if not _LIMIT.fullmatch(raw) or not 1 <= int(raw) <= 500:
         abort(400, "limit must be a whole number from 1 to 500, got %r." % raw)
     return jsonify(oracle=oracle, results=_oracles().history(oracle, int(raw)))
 
@@ -126,6 +137,7 @@ def stopwatch_mode():
 
 @bp.post("/stopwatch/reset")
 def stopwatch_reset():
+    _body()
     return jsonify(was_running=_oracles().reset_stopwatch())
 
 
@@ -143,3 +155,80 @@ def sim_stopwatch():
     _body()
     _sim_buttons().press("stopwatch_button")
     return jsonify(accepted=True, button="stopwatch_button"), 202
+
+
+# ---------------------------------------------------------------- the OpenAPI description
+
+_ORACLE = {"enum": list(HISTORY)}
+_EVENT = obj(["id", "at", "type", "data"], id=INT, at=dict(STR, description="When it was stored (ISO 8601)."),
+             type=STR, data=OBJ)
+_REPORT = dict(OBJ, required=["n", "faces", "chi_square", "df", "p_value", "verdict"],
+               description="Per face its count, observed and expected share, the 95 % range of counts a fair "
+                           "source gives; the chi-square test and a sentence saying what it means.")
+_EMPTY = dict(obj(), description="No fields: send {} or no body.")
+
+OPENAPI = {
+    "paths": {
+        "/api/oracles": read("The dice, stopwatch and editor: their settings and state.", "OraclesState",
+                             op="oracles"),
+        "/api/oracles/{oracle}/history": read(
+            "An oracle's newest results, newest first.", "OracleHistory",
+            "400", ("404", "There is no such oracle; they are dice, stopwatch and editor."), op="oracleHistory",
+            params=[{"name": "oracle", "in": "path", "required": True, "schema": _ORACLE},
+                    {"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+                     "description": "How many, 1-500 (default 50)."}]),
+        "/api/oracles/distributions": read(
+            "Each oracle's observed distribution, this session and all time, against the expected one.",
+            "Distributions", "400", op="oracleDistributions",
+            params=[{"name": "oracle", "in": "query", "required": False, "schema": _ORACLE,
+                     "description": "Only this oracle's groups."}]),
+        "/api/oracles/window.png": read(
+            "What the phone's window display shows now.", None,
+            ("404", "This box has no window display, or it hasn't shown anything yet."), op="windowPicture",
+            content={"description": "The window's picture.", "content": {"image/png": {}}}),
+        "/api/oracles/dice": write(
+            "post", "Set the dice (NdM) or step to the next of the list.", "DiceSet", op="setDice",
+            request="DiceRequest"),
+        "/api/oracles/stopwatch/mode": write(
+            "post", "Set the stopwatch button's mode.", "StopwatchModeSet",
+            ("409", "The stopwatch is running: stop or reset it first."), op="setStopwatchMode",
+            request="StopwatchModeRequest"),
+        "/api/oracles/stopwatch/reset": write(
+            "post", "Stop the stopwatch without a roll.", "StopwatchReset", op="resetStopwatch",
+            request="EmptyRequest", body_required=False),
+        "/api/oracles/sim/dice": write(
+            "post", "Press the simulated dice button: a press rolls, a long press changes the dice.", "SimPress",
+            ("409", "The buttons are real hardware here: press them, the panel can't."), op="simDiceButton",
+            request="SimDiceRequest", body_required=False, ok="202"),
+        "/api/oracles/sim/stopwatch": write(
+            "post", "Press the simulated stopwatch button.", "SimPress",
+            ("409", "The buttons are real hardware here: press them, the panel can't."), op="simStopwatchButton",
+            request="EmptyRequest", body_required=False, ok="202"),
+    },
+    "components": {"schemas": {
+        "OraclesState": obj(
+            ["dice", "stopwatch", "editor", "odds_note", "simulated"],
+            dice=obj(["current", "choices"], current=STR, choices=arr(STR)),
+            stopwatch=obj(["mode", "running", "elapsed", "shown"], mode={"enum": ["stopwatch", "d10"]},
+                          running=BOOL, elapsed=nullable({"type": "number"}), shown=nullable(STR)),
+            editor=nullable(OBJ), odds_note=STR, simulated=BOOL),
+        "OracleEvent": _EVENT,
+        "OracleHistory": obj(["oracle", "results"], oracle=_ORACLE, results=arr(ref("OracleEvent"))),
+        "Distributions": obj(
+            ["session_after_event", "last_event", "groups"], session_after_event=INT, last_event=INT,
+            groups=arr(obj(["oracle", "label", "session", "all_time"], extra=True, oracle=_ORACLE, label=STR,
+                           session=_REPORT, all_time=_REPORT))),
+        "DiceRequest": {"anyOf": [
+            obj(["dice"], dice=dict(STR, pattern=r"^\s*[0-9]*\s*[dD]\s*[0-9]+\s*$",
+                                    description="NdM: 1-10 dice of 2-100 sides each, like 2d6 or d10.")),
+            obj(["next"], next=dict(BOOL, enum=[True], description="Step to the next dice of the list."))]},
+        "DiceSet": obj(["dice", "choices", "event"], dice=STR, choices=arr(STR), event=ref("OracleEvent")),
+        "StopwatchModeRequest": obj(["mode"], mode={"enum": ["stopwatch", "d10"]}),
+        "StopwatchModeSet": obj(["mode", "event"], mode={"enum": ["stopwatch", "d10"]}, event=ref("OracleEvent")),
+        "StopwatchReset": obj(["was_running"], was_running=BOOL),
+        "EmptyRequest": _EMPTY,
+        "SimDiceRequest": obj(long=dict(BOOL, description="A long press (change the dice); default a press (roll).")),
+        "SimPress": obj(["accepted", "button"], accepted=BOOL, button={"enum": ["dice_button", "stopwatch_button"]},
+                        long=BOOL),
+    }},
+}
