@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from controller.games import scan as game
 from controller.games.base import GameError, fold
-from walk import SKIP, Walk
+from walk import SKIP, Walk, check_junk_setup
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DECK = [suit for suit in SUITS for _ in range(13)]
@@ -387,17 +387,4 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, time
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
-    player = st.one_of(JUNK, st.fixed_dictionaries({"name": st.one_of(st.text(max_size=3), JUNK)},
-                                                   optional={"colour": JUNK, "team": JUNK}))
-    players = data.draw(st.one_of(JUNK, st.lists(player, max_size=7)))
-    options = data.draw(st.one_of(JUNK, st.dictionaries(st.sampled_from(["variant", "dealer", "time_limit", "ends_at", "target_tie"] + ["x"]), JUNK, max_size=3)))
-    try:
-        events = game.setup(players, options)
-    except GameError as e:
-        assert str(e) and str(e)[0] != " "
-        return
-    state = game.initial()
-    for ev in events:
-        state = game.apply(state, ev)
-    game.view(state)
-    game.offers(state)
+    check_junk_setup(game, data, JUNK, ["variant", "dealer", "time_limit", "ends_at", "target_tie"])

@@ -53,3 +53,27 @@ class Walk:
 
     def refolds(self):
         return fold(self.game, self.entries) == self.state
+
+
+def check_junk_setup(game, data, junk, option_names):
+    """Whatever a start form sends, setup either starts a game the engine can show, or says what
+    to fix in a GameError (never another exception)."""
+    from hypothesis import strategies as st
+
+    from controller.games.base import GameError
+
+    player = st.one_of(junk, st.fixed_dictionaries({"name": st.one_of(st.text(max_size=3), junk)},
+                                                   optional={"colour": junk, "team": junk}))
+    players = data.draw(st.one_of(junk, st.lists(player, max_size=7)))
+    options = data.draw(st.one_of(junk, st.dictionaries(st.sampled_from(list(option_names) + ["x"]),
+                                                        junk, max_size=3)))
+    try:
+        events = game.setup(players, options)
+    except GameError as e:
+        assert str(e) and str(e)[0] != " "
+        return
+    state = game.initial()
+    for ev in events:
+        state = game.apply(state, ev)
+    game.view(state)
+    game.offers(state)
