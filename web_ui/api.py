@@ -3,7 +3,7 @@ sentence (the games' own API is in games_api.py)."""
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from .helpers import desk, json_body
+from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -26,10 +26,7 @@ def state():
 
 @bp.get("/verdicts")
 def verdicts():
-    raw = request.args.get("limit", "20")
-    if not raw.isdigit() or not 1 <= int(raw) <= 500:
-        abort(400, "limit must be a whole number from 1 to 500, got %r." % raw)
-    return jsonify(verdicts=desk().table.recent_verdicts(int(raw)))
+    return jsonify(verdicts=desk().table.recent_verdicts(limit_arg(20, 500)))
 
 
 @bp.get("/health")

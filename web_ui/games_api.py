@@ -17,7 +17,7 @@ from controller.errors import BadRequest
 from controller.games import base, registry
 from controller.standings import final_table
 
-from .helpers import desk, json_body
+from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("games_api", __name__, url_prefix="/api/games")
 
@@ -93,10 +93,7 @@ def current():
 
 @bp.get("/history")
 def history():
-    raw = request.args.get("limit", "100")
-    if not raw.isdigit() or not 1 <= int(raw) <= HISTORY_LIMIT:
-        abort(400, "limit must be a whole number from 1 to %d, got %r." % (HISTORY_LIMIT, raw))
-    return jsonify(games=_session().history(int(raw)))
+    return jsonify(games=_session().history(limit_arg(100, HISTORY_LIMIT)))
 
 
 @bp.get("/stats")

@@ -17,3 +17,12 @@ def json_body():
     if not isinstance(data, dict):
         abort(400, "Send a JSON object in the request body, with Content-Type: application/json.")
     return data
+
+
+def limit_arg(default, most):
+    """The ?limit= of a list request: 1 to ``most`` in plain ASCII digits, or a 400 saying so
+    ("²" is a digit to str.isdigit but no number to int)."""
+    raw = request.args.get("limit", str(default))
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= most:
+        abort(400, "limit must be a whole number from 1 to %d, got %r." % (most, raw))
+    return int(raw)

@@ -18,7 +18,6 @@ The writes take a JSON object or no body at all; OPENAPI below describes them al
 """
 
 import io
-import re
 
 from flask import Blueprint, Response, abort, jsonify, request
 
@@ -26,7 +25,7 @@ from controller.oracle_desk import HISTORY
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
-from .helpers import desk
+from .helpers import desk, limit_arg
 from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
@@ -40,7 +39,6 @@ def _oracles():
     return oracles
 
 
-_LIMIT = re.compile(r"[0-9]{1,9}")     # ASCII digits: str.isdigit() also takes "²", which int() refuses
 
 
 def _body():
@@ -88,10 +86,7 @@ def state():
 def history(oracle):
     if oracle not in HISTORY:
         abort(404, "There is no oracle %r; the oracles are %s." % (oracle, ", ".join(HISTORY)))
-    raw = request.args.get("limit", "50")
-    if not _LIMIT.fullmatch(raw) or not 1 <= int(raw) <= 500:
-        abort(400, "limit must be a whole number from 1 to 500, got %r." % raw)
-    return jsonify(oracle=oracle, results=_oracles().history(oracle, int(raw)))
+    return jsonify(oracle=oracle, results=_oracles().history(oracle, limit_arg(50, 500)))
 
 
 @bp.get("/distributions")

@@ -25,7 +25,7 @@ def _since():
     raw = request.headers.get("Last-Event-ID") or request.args.get("since")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         abort(400, "Last-Event-ID / since must be an event id (a whole number), got %r." % raw)
     return int(raw)
 
