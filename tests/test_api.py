@@ -123,3 +123,18 @@ def test_a_limit_that_is_no_plain_number_is_a_400_not_a_crash(client, url):
 def test_a_superscript_event_id_is_a_400(client):
     r = client.get("/stream?since=%C2%B2")
     assert r.status_code == 400 and b"event id" in r.data
+
+
+def test_the_panel_rings_the_phone_and_stops_it(client, desk):
+    rung = []
+    desk.sounds.ring = lambda times=None: rung.append(times)
+    desk.sounds.stop_ringing = lambda: rung.append("stop")
+    assert client.post("/api/phone/ring", json={"times": 2}).status_code == 202
+    assert client.post("/api/phone/ring", json={}).status_code == 202
+    assert client.post("/api/phone/ring", json={"stop": True}).status_code == 202
+    assert rung == [2, None, "stop"]
+
+
+def test_a_silly_ring_count_is_refused_in_words(client):
+    r = client.post("/api/phone/ring", json={"times": 0})
+    assert r.status_code == 400 and "rings 1 to" in r.get_json()["message"]

@@ -55,6 +55,20 @@ def sim_hook():
     return jsonify(accepted=True, state=state), 202
 
 
+@bp.post("/phone/ring")
+def phone_ring():
+    """Ring the phone so the table picks up (``times`` cycles; leave it out to ring until someone
+    lifts the handset), or stop it with {"stop": true}."""
+    data = json_body()
+    sounds = desk().sounds
+    if data.get("stop") is True:
+        sounds.stop_ringing()
+        return jsonify(accepted=True, ringing=False), 202
+    times = data.get("times")
+    sounds.ring(times)          # a silly count is a BadRequest, which says what a count is
+    return jsonify(accepted=True, ringing=True, times=times), 202
+
+
 # ---------------------------------------------------------------- the health strip
 
 def _pinmap(nd):

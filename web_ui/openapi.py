@@ -118,6 +118,7 @@ SCHEMAS = {
     "Verdicts": obj(["verdicts"], verdicts=arr(OBJ)),
     "DialRequest": obj(["digit"], digit=dict(INT, minimum=0, maximum=9)),
     "HookRequest": obj(["state"], state={"enum": ["off", "on"]}),
+    "RingRequest": obj([], times=dict(INT, minimum=1, maximum=100), stop=BOOL),
     "Accepted": obj(["accepted"], extra=True, accepted=BOOL),
 }
 
@@ -252,6 +253,8 @@ def document(app=None):
         "/api/sim/hook": _post("Lift or hang up the simulated phone's handset.", "HookRequest", "Accepted",
                                "simHook", "202", None,
                                ("409", "The phone is real hardware here: lift it, the panel can't.")),
+        "/api/phone/ring": _post("Ring the phone so the table picks up (times cycles, or until lifted), or "
+                                 "stop it ({\"stop\": true}).", "RingRequest", "Accepted", "ringPhone", "202"),
         "/api/games/catalogue": read("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"),
         "/api/games/current": read("The game being played (null with none).", "Current", op="currentGame"),
         "/api/games": _post("Start a game.", "StartRequest", "Outcome", "startGame", "201",
