@@ -147,11 +147,13 @@ class Table:
         assert self.phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
             "the phone page scrolls sideways"
 
-    def start(self, title, players, variant=None):
+    def start(self, title, players, variant=None, minutes=None):
         page = self.host
         page.get_by_label(title).check()
         if variant:
             page.get_by_label(variant).check()
+        if minutes:
+            page.fill("#time-limit", str(minutes))
         rows = page.locator(".player-row")
         while rows.count() < len(players):
             page.click("#add-player")
@@ -249,6 +251,19 @@ def test_scan_on_two_devices(table):
     hand(t.phone, [(13, 13, 0, 0), (0, 0, 13, 13)])      # North reach 225: over 155
     t.finish(t.phone, "Ann and Cat won!")
     t.shot("scan-end")
+
+
+def test_a_scan_game_against_the_clock_counts_down_on_both_devices(table):
+    """SCAN: "a time-limit game with a countdown and the highest score at the end"."""
+    t = table
+    t.start("SCAN (Parker Brothers, 1988)", [("Ann", "North"), ("Bob", "East"), ("Cat", "North"), ("Dan", "East")],
+            variant="Team SCAN: 4 players, partners opposite; deal 7.", minutes=30)
+    for p in t.pages:
+        p.wait_for_function("/^Time left: (30:00|29:\\d\\d)$/.test((document.querySelector('.countdown') || {}).textContent || '')",
+                            timeout=WAIT)
+    t.tap(t.phone, "Time is up: the highest score wins")
+    for p in t.pages:
+        p.wait_for_function("(document.querySelector('.countdown') || {}).textContent === 'Time is up.'", timeout=WAIT)
 
 
 def test_get_the_scoop_on_two_devices(table):

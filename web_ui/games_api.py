@@ -52,10 +52,11 @@ def catalogue_items():
     out = []
     for item in registry.catalogue():
         item = dict(item)
-        item.update(players=None, colours=None, teams=item["name"] == "scan",
+        item.update(players=None, colours=None, teams=item["name"] == "scan", timed=False,
                     variant_option=None, variant_choice=None)
         if item["available"]:
             module = registry.load(item["name"])
+            item["timed"] = "time_limit" in getattr(module, "OPTIONS", ())   # can be played against the clock
             item["players"] = _seats(module)
             colours = getattr(module, "COLOURS", None)
             item["colours"] = list(colours) if colours else None

@@ -103,10 +103,11 @@ SCHEMAS = {
                    play=dict(OBJ, description="BG Stats' createPlay data: board, durationMin, comments, game, "
                                               "location, playDate, players.")),
     "Catalogue": obj(["games"], games=arr(obj(
-        ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "variant_option",
-         "variant_choice"], name=STR, title=STR, variants=OBJ, available=BOOL, problem=nullable(STR),
+        ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "timed",
+         "variant_option", "variant_choice"], name=STR, title=STR, variants=OBJ, available=BOOL,
+        problem=nullable(STR),
         players=nullable(obj(["min", "max", "by_variant"], min=INT, max=INT, by_variant=nullable(OBJ))),
-        colours=nullable(arr(STR)), teams=BOOL, variant_option=nullable(STR),
+        colours=nullable(arr(STR)), teams=BOOL, timed=BOOL, variant_option=nullable(STR),
         variant_choice=nullable({"enum": ["one", "many"]})))),
     "Health": obj(["simulated", "pins", "overall", "parts"], simulated=BOOL, pins=STR,
                   overall={"enum": ["ok", "warn", "fault"]},

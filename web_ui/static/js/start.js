@@ -95,9 +95,16 @@ export function renderStart(area, catalogue, ctx) {
       row.name.setAttribute("aria-label", `Player ${i + 1}'s name`);
     });
     add.hidden = rows.length >= seats.max;
+    limitBox.hidden = !chosen.timed;
     hint.textContent = seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`
       + (chosen.teams ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
   }
+
+  // A game that can be played against the clock (SCAN): its countdown starts with the game.
+  const limit = h("input", { type: "number", id: "time-limit", min: "1", max: "600", step: "1", inputmode: "numeric",
+    placeholder: "none", class: "limit-input" });
+  const limitBox = h("p", { class: "time-limit", hidden: true },
+    h("label", { for: "time-limit" }, "Time limit in minutes (leave empty to race to the target): "), limit);
 
   const form = h("form", { class: "card start-card", id: "start-form", "aria-labelledby": "start-h" },
     h("h2", { id: "start-h" }, "New game"),
@@ -105,6 +112,7 @@ export function renderStart(area, catalogue, ctx) {
       `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? ctx.lastGame.winners.join(" and ") + " won" : ctx.lastGame.status}`)) : null,
     ctx.canWrite ? null : h("p", { class: "notice" }, "This device is watching. ", h("a", { href: "/join" }, "Join the table"), " to start a game."),
     h("h3", { id: "pick-h", class: "offer-heading" }, "Which game?"), list, variantBox,
+    limitBox,
     h("h3", { class: "offer-heading" }, "Who's playing?"), hint, playersBox, add, error, go);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -120,6 +128,11 @@ export function renderStart(area, catalogue, ctx) {
     const chosenVariants = variantsChosen();
     if (chosen.variant_option === "variants") options.variants = chosenVariants;
     else if (chosen.variant_option && chosenVariants.length) options[chosen.variant_option] = chosenVariants[0];
+    const minutes = chosen.timed ? parseInt(limit.value, 10) : NaN;
+    if (minutes > 0) {
+      options.time_limit = minutes;
+      options.ends_at = new Date(Date.now() + minutes * 60000).toISOString();
+    }
     go.disabled = true;
     const message = await ctx.start(chosen.name, players, options);
     go.disabled = !ctx.canWrite;

@@ -40,11 +40,33 @@ function sheet(view) {
       h("thead", null, head), h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: String(view.columns.length + 1), class: "muted" }, "No hands yet.")))));
 }
 
+// A time-limit game's countdown: the engine keeps no clock, so the page counts down to ends_at.
+let ticker = null;
+function countdown(view) {
+  clearInterval(ticker);
+  const c = view.countdown;
+  if (!c) return null;
+  const out = h("p", { class: "countdown", role: "timer", "aria-live": "off" });
+  const end = c.ends_at ? Date.parse(c.ends_at) : NaN;
+  const show = () => {
+    if (c.time_up) { out.textContent = "Time is up."; return; }
+    if (Number.isNaN(end)) { out.textContent = `Time limit: ${c.minutes} minutes.`; return; }
+    const left = Math.max(0, Math.round((end - Date.now()) / 1000));
+    out.textContent = left > 0
+      ? `Time left: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`
+      : "Time is up: tap “Time is up” to end the game.";
+    if (!left) clearInterval(ticker);
+  };
+  show();
+  if (!c.time_up && !Number.isNaN(end)) ticker = setInterval(() => { if (out.isConnected) show(); else clearInterval(ticker); }, 1000);
+  return out;
+}
+
 export function render(view) {
   const values = view.suit_values || {};
   return h("div", { class: "scan" },
     h("p", { class: "small muted" }, view.variant_name, ` · dealer: ${view.dealer} · deal ${view.deal} · ${view.trump}`),
-    race(view), sheet(view),
+    countdown(view), race(view), sheet(view),
     h("p", { class: "legend small" }, Object.keys(SUITS).map((s) => [suitTag(s, values[s]), " "])));
 }
 
