@@ -75,7 +75,9 @@ function handForm(offer, view, act) {
   const inputs = {};
   const preview = {};
   const count = h("p", { class: "small", "aria-live": "polite" });
-  const expected = Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
+  const choices = view.cards_per_hand_choices;   // No Trump: one count or another, never a range
+  const expected = Array.isArray(choices) && choices.length > 1 ? choices.join(" or ")
+    : Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
   const update = () => {
     let cards = 0;
     for (const side of offer.sides) {
