@@ -83,3 +83,25 @@ def drive(phone_pins, line, state):
         pin.drive_high()
     else:
         pin.drive_low()
+
+
+class Clocks:
+    """A wall clock and a monotonic clock, moved together by the test (join tokens expire by the
+    wall clock; rate limits count by the monotonic one)."""
+
+    def __init__(self):
+        self.t = 0.0
+
+    def wall(self):
+        return 1_800_000_000.0 + self.t
+
+    def mono(self):
+        return 1000.0 + self.t
+
+    def advance(self, seconds):
+        self.t += seconds
+
+
+@pytest.fixture
+def clocks():
+    return Clocks()

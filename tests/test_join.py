@@ -17,23 +17,6 @@ from web_ui.devices import (CODE_DIGITS, DIAL_FAILURES, DIAL_GAP, MAX_WAITING, D
 from web_ui.join import qr_svg
 
 
-class Clocks:
-    def __init__(self):
-        self.t = 0.0
-
-    def wall(self):
-        return 1_800_000_000.0 + self.t
-
-    def mono(self):
-        return 1000.0 + self.t
-
-    def advance(self, seconds):
-        self.t += seconds
-
-
-@pytest.fixture
-def clocks():
-    return Clocks()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 from flask import render_template_string
 
 from controller.errors import ConfigError
+from conftest import Clocks
 from controller.table import VERDICT
 from web_ui import create_app, security
 from web_ui.security import Limiter, box_names, split_host
@@ -15,25 +16,6 @@ from web_ui.security import Limiter, box_names, split_host
 LAN = "192.168.1.23"
 
 
-class Clocks:
-    """Wall clock and monotonic clock, moved together by the test."""
-
-    def __init__(self):
-        self.t = 0.0
-
-    def wall(self):
-        return 1_800_000_000.0 + self.t
-
-    def mono(self):
-        return 1000.0 + self.t
-
-    def advance(self, seconds):
-        self.t += seconds
-
-
-@pytest.fixture
-def clocks():
-    return Clocks()
 
 
 @pytest.fixture
