@@ -212,3 +212,13 @@ def test_no_sequence_of_edges_crashes_the_decoder(edges, dial_map, offnormal):
     assert times == sorted(times)
     assert all(e.kind in ("digit", "hook", "fault", "fault_cleared") for e in events)
     assert all(0 <= e.value <= 9 for e in events if e.kind == "digit")
+
+
+def test_a_trace_can_say_the_handset_was_already_lifted():
+    """"Every line starts at state 0 ... unless the file says otherwise": a recording that starts
+    with the handset up has no lift in it, only the hang-up."""
+    text = "# newsdesk dial trace v1\n# initial state: hook=1\nt,line,state\n1.0,pulse,1\n1.06,pulse,0\n3.0,hook,0\n"
+    trace = parse_trace(text, "lifted.csv")
+    assert trace.initial == {"hook": 1}
+    events = replay(trace.edges, initial=trace.initial)
+    assert digits(events) == [1] and hooks(events) == ["on"]

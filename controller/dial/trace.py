@@ -40,7 +40,7 @@ def _comment(text, trace, where):
         trace.dial_map = value
     elif key == "off-normal contacts":
         trace.offnormal = {"wired": True, "not wired": False}.get(value)
-    elif key == "initial":
+    elif key in ("initial", "initial state", "initial states", "start", "starting state"):
         for part in value.replace(",", " ").split():
             line, eq, state = part.partition("=")
             if line not in LINES or state not in ("0", "1"):
