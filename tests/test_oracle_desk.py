@@ -2,7 +2,6 @@
 from the pins' edges; distributions for the session and all time; and the panel's endpoints."""
 
 import io
-import queue
 import random
 import threading
 

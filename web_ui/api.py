@@ -1,7 +1,7 @@
 """JSON API: state reads, the health strip, and the simulated phone. Errors are 4xx with a plain
 sentence (the games' own API is in games_api.py)."""
 
-from flask import Blueprint, abort, current_app, jsonify, request
+from flask import Blueprint, abort, current_app, jsonify
 
 from .helpers import desk, json_body, limit_arg
 

@@ -11,7 +11,7 @@ import json
 from datetime import datetime
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, jsonify
 
 from controller.errors import BadRequest
 from controller.games import base, registry

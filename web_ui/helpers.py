@@ -8,13 +8,22 @@ def desk():
     return current_app.extensions["newsdesk"]
 
 
-def json_body():
-    """The request's JSON object, or a 400 that says what to send."""
+def request_object(allow_empty=False):
+    """The request's JSON object, {} for no body at all when ``allow_empty``, else None (anything
+    that isn't an object, including JSON nested deeper than the parser goes)."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:
         data = None
-    if not isinstance(data, dict):
+    if data is None and allow_empty and not request.get_data():
+        return {}
+    return data if isinstance(data, dict) else None
+
+
+def json_body(allow_empty=False):
+    """The request's JSON object, or a 400 that says what to send."""
+    data = request_object(allow_empty)
+    if data is None:
         abort(400, "Send a JSON object in the request body, with Content-Type: application/json.")
     return data
 

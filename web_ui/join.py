@@ -26,7 +26,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 from controller.errors import BadRequest
 
 from .devices import JoinRefused, UnknownDevice, describe_agent, iso
-from .helpers import desk
+from .helpers import desk, request_object
 from .openapi import BOOL, INT, STR, arr, nullable, obj, read, ref, write
 from .security import (SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role,
                        split_host, wait_words)
@@ -41,19 +41,6 @@ def _error(status, message, **headers):
     response.status_code = status
     response.headers.update(headers)
     return response
-
-
-def _json_body():
-    """The request's JSON object ({} for no body at all), or None for anything else."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:      # nested deeper than the parser goes: not a body anyone means
-        data = None
-    if data is None and not request.get_data():
-        return {}
-    if not isinstance(data, dict):
-        return None
-    return data
 
 
 def _address():
@@ -148,7 +135,7 @@ def host_page():
 @bp.post("/api/join/tokens")
 @require_role("host")
 def make_token():
-    data = _json_body()
+    data = request_object(allow_empty=True)
     if data is None:
         return _error(400, "Send a JSON object such as {\"role\": \"player\"}, with Content-Type: application/json.")
     role = data.get("role", "player")
@@ -177,7 +164,7 @@ def _dial_status(device):
 @bp.post("/api/join/dial")
 @public
 def request_dial():
-    if _json_body() is None:
+    if request_object(allow_empty=True) is None:
         return _error(400, "Send {} (or no body) to ask for a code, with Content-Type: application/json.")
     viewer = current_viewer()
     if viewer.device is not None and viewer.device.active:
@@ -231,7 +218,7 @@ def rename():
     viewer = current_viewer()
     if viewer.device is None or not viewer.device.active:
         return _error(409, "The box's own screen is the host without being a device; there's nothing to name.")
-    data = _json_body()
+    data = request_object(allow_empty=True)
     if data is None:
         return _error(400, "Send a JSON object such as {\"name\": \"Ann's phone\"}.")
     try:
@@ -244,7 +231,7 @@ def rename():
 @bp.post("/api/join/leave")
 @public
 def leave():
-    if _json_body() is None:
+    if request_object(allow_empty=True) is None:
         return _error(400, "Send {} (or no body) to leave, with Content-Type: application/json.")
     device = guard().devices.device(session.get(SESSION_DEVICE))
     if device is not None and device.status == "joined":

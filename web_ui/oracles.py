@@ -25,7 +25,7 @@ from controller.oracle_desk import HISTORY
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
-from .helpers import desk, limit_arg
+from .helpers import desk, json_body, limit_arg
 from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
@@ -37,21 +37,6 @@ def _oracles():
     if oracles is None:
         abort(503, "The dice and stopwatch aren't set up on this box.")
     return oracles
-
-
-
-
-def _body():
-    """The request's JSON object ({} for no body at all), or a 400 that says what to send."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:      # nested deeper than the parser goes: not a body anyone means
-        data = None
-    if data is None and not request.get_data():
-        return {}
-    if not isinstance(data, dict):
-        abort(400, "Send a JSON object in the request body, with Content-Type: application/json.")
-    return data
 
 
 def _sim_buttons():
@@ -110,7 +95,7 @@ def window_png():
 
 @bp.post("/dice")
 def set_dice():
-    data = _body()
+    data = json_body(allow_empty=True)
     oracles = _oracles()
     if data.get("next") is True:
         event = oracles.next_dice()
@@ -123,7 +108,7 @@ def set_dice():
 
 @bp.post("/stopwatch/mode")
 def stopwatch_mode():
-    mode = _body().get("mode")
+    mode = json_body(allow_empty=True).get("mode")
     if not isinstance(mode, str):
         abort(400, "Send {\"mode\": \"stopwatch\"} or {\"mode\": \"d10\"}.")
     event = _oracles().set_stopwatch_mode(mode)
@@ -132,13 +117,13 @@ def stopwatch_mode():
 
 @bp.post("/stopwatch/reset")
 def stopwatch_reset():
-    _body()
+    json_body(allow_empty=True)
     return jsonify(was_running=_oracles().reset_stopwatch())
 
 
 @bp.post("/sim/dice")
 def sim_dice():
-    long = _body().get("long", False)
+    long = json_body(allow_empty=True).get("long", False)
     if not isinstance(long, bool):
         abort(400, "long must be true (a long press: change the dice) or false (a press: roll), got %r." % (long,))
     _sim_buttons().press("dice_button", long=long)
@@ -147,7 +132,7 @@ def sim_dice():
 
 @bp.post("/sim/stopwatch")
 def sim_stopwatch():
-    _body()
+    json_body(allow_empty=True)
     _sim_buttons().press("stopwatch_button")
     return jsonify(accepted=True, button="stopwatch_button"), 202
 

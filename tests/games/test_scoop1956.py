@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.games import ledger
 from controller.games import scoop1956 as game
-from controller.games.base import GameError, fold
+from controller.games.base import GameError
 from walk import Walk
 from controller.oracles.editor import SIGNALS
 
