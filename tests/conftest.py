@@ -1,4 +1,7 @@
 import os
+import posixpath
+import re
+import shutil
 import time
 from pathlib import Path
 
@@ -105,3 +108,43 @@ class Clocks:
 @pytest.fixture
 def clocks():
     return Clocks()
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def need_browser():
+    """Skip (or, in CI, fail) a browser test when Playwright or Debian's Chromium is missing."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        reason = "playwright is not installed"
+    else:
+        if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
+            return
+        reason = "Debian's chromium is not installed (apt-get install chromium)"
+    if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def page_assets(client, page):
+    """{path: bytes} for ``page`` and every static file it loads, following the scripts' relative
+    imports; each must be served (200) by the box itself."""
+    html = client.get(page).get_data()
+    found = {page: html}
+    todo = [p.decode() for p in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)]
+    while todo:
+        path = todo.pop()
+        if path in found:
+            continue
+        r = client.get(path)
+        body = r.get_data()
+        r.close()
+        assert r.status_code == 200, path
+        found[path] = body
+        if path.endswith(".js"):
+            base = posixpath.dirname(path)
+            for rel in re.findall(rb'(?:from|import) "(\.{1,2}/[^"]+)"', body):
+                todo.append(posixpath.normpath(posixpath.join(base, rel.decode())))
+    return found

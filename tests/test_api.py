@@ -3,7 +3,7 @@ from html import unescape
 import pytest
 
 from controller.table import VERDICT
-from conftest import wait_for
+from conftest import page_assets, wait_for
 
 WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
 
@@ -79,31 +79,9 @@ def test_a_real_phone_cannot_be_dialed_from_the_panel(client, desk):
 
 def test_every_script_the_pages_load_is_served_by_the_pi(client):
     """Each page's modules and their imports resolve to files served here (no CDN, no build)."""
-    import re
-    seen, todo = set(), []
+    seen = set()
     for page in ("/", "/history"):
-        html = client.get(page).get_data(as_text=True)
-        todo += re.findall(r'src="(/static/[^"]+)"', html) + re.findall(r'href="(/static/[^"]+)"', html)
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        r = client.get(path)
-        body = r.get_data(as_text=True)
-        r.close()
-        assert r.status_code == 200, path
-        if path.endswith(".js"):
-            base = path.rsplit("/", 1)[0]
-            for rel in re.findall(r'from "(\.{1,2}/[^"]+)"', body):
-                parts = (base + "/" + rel).split("/")
-                out = []
-                for part in parts:
-                    if part == "..":
-                        out.pop()
-                    elif part != ".":
-                        out.append(part)
-                todo.append("/".join(out))
+        seen |= set(page_assets(client, page))
     assert len([p for p in seen if p.endswith(".js")]) >= 10
 
 

@@ -6,35 +6,20 @@ address, with an invitation the host made). After every move both pages must sho
 game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review.
 """
 
-import os
-import shutil
 import socket
 import threading
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+from conftest import CHROMIUM, need_browser
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
 WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
 
 pytestmark = pytest.mark.browser
-
-
-def _need_browser():
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        reason = "playwright is not installed"
-    else:
-        if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
-            return
-        reason = "Debian's chromium is not installed (apt-get install chromium)"
-    if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 def _lan_address():
@@ -62,7 +47,7 @@ def server(app):
 
 @pytest.fixture(scope="module")
 def browser():
-    _need_browser()
+    need_browser()
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[

@@ -3,16 +3,14 @@ weight, and in a real browser its tables (captions, headers, a face outside its 
 in words) and their update when a roll arrives on the stream, at phone and tablet sizes."""
 
 import json
-import os
-import re
-import shutil
 import threading
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+from conftest import CHROMIUM, need_browser, page_assets
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
@@ -121,48 +119,13 @@ def test_the_page_has_a_language_landmarks_and_unique_ids(client):
 
 def test_the_page_and_all_its_assets_weigh_under_200_kb(client):
     """Uncompressed: the HTML, the stylesheet and every module it imports, followed import by import."""
-    html = client.get("/oracles").get_data()
-    total = len(html)
-    todo = [p.decode() for p in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)]
-    seen = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        r = client.get(path)
-        assert r.status_code == 200, path
-        body = r.get_data()
-        r.close()
-        total += len(body)
-        if path.endswith(".js"):
-            base = path.rsplit("/", 1)[0]
-            for rel in re.findall(rb'(?:from|import) "(\.{1,2}/[^"]+)"', body):
-                parts = []
-                for part in (base + "/" + rel.decode()).split("/"):
-                    if part == "..":
-                        parts.pop()
-                    elif part != ".":
-                        parts.append(part)
-                todo.append("/".join(parts))
-    assert "/static/js/oracles.js" in seen and "/static/js/panel.js" in seen
+    assets = page_assets(client, "/oracles")
+    assert "/static/js/oracles.js" in assets and "/static/js/panel.js" in assets
+    total = sum(len(body) for body in assets.values())
     assert total < 200 * 1024, total
 
 
 # ---------------------------------------------------------------- in a real browser
-
-def _need_browser():
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        reason = "playwright is not installed"
-    else:
-        if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
-            return
-        reason = "Debian's chromium is not installed (apt-get install chromium)"
-    if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 @pytest.fixture
@@ -179,7 +142,7 @@ def server(app):
 
 @pytest.fixture
 def chromium():
-    _need_browser()
+    need_browser()
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[

@@ -7,6 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
+from conftest import page_assets
+
 WRITE = {"X-Newsdesk": "1"}
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 GUEST = {"REMOTE_ADDR": "192.0.2.77"}      # a phone on the Wi-Fi that hasn't joined the table
@@ -133,29 +135,7 @@ def test_every_control_the_scripts_build_is_labelled():
 def test_the_table_page_and_all_its_assets_weigh_under_200_kb(client):
     """Uncompressed: the HTML, the stylesheet and every module it imports (the bench measures
     each game's screen in a browser)."""
-    html = client.get("/").get_data()
-    total = len(html)
-    todo = re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)
-    seen = set()
-    while todo:
-        path = todo.pop().decode() if isinstance(todo[-1], bytes) else todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        r = client.get(path)
-        body = r.get_data()
-        r.close()
-        total += len(body)
-        if path.endswith(".js"):
-            base = path.rsplit("/", 1)[0]
-            for rel in re.findall(rb'from "(\.{1,2}/[^"]+)"', body):
-                parts = []
-                for part in (base + "/" + rel.decode()).split("/"):
-                    if part == "..":
-                        parts.pop()
-                    elif part != ".":
-                        parts.append(part)
-                todo.append("/".join(parts))
+    total = sum(len(body) for body in page_assets(client, "/").values())
     assert total < 200 * 1024, total
 
 

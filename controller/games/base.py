@@ -81,6 +81,18 @@ def player_name(state, p):
     return state["players"][p]["name"]
 
 
+def say_events(says, state, events):
+    """A move in one sentence from what each of its events says: ``says`` maps an event type to
+    ``fn(state, event)`` returning words or None (state: the game before the move)."""
+    out = []
+    for ev in events:
+        say = says.get(ev["type"])
+        text = say(state, ev) if say else None
+        if text:
+            out.append(text)
+    return "; ".join(out)
+
+
 def effective(events):
     """The (id, event) pairs still in force after undo/redo events, in order.
 

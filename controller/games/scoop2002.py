@@ -45,7 +45,7 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
 
 import copy
 
-from .base import GameError
+from .base import GameError, say_events
 
 NAME = "scoop2002"
 TITLE = "Scoop! (Invisible City Productions, 2002)"
@@ -447,13 +447,7 @@ def view(state):
 def describe(state, action, events):
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    out = []
-    for ev in events:
-        say = _SAYS.get(ev["type"])
-        text = say(state, ev) if say else None
-        if text:
-            out.append(text)
-    return "; ".join(out)
+    return say_events(_SAYS, state, events)
 
 
 def _rolled(value):

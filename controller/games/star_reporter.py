@@ -48,7 +48,7 @@ Where the rules are silent, newsdesk's choices:
 
 import copy
 
-from .base import GameError, check_options, check_players
+from .base import GameError, check_options, check_players, say_events
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 
 NAME = "star_reporter"
@@ -458,13 +458,7 @@ _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eigh
 def describe(state, action, events):
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    out = []
-    for ev in events:
-        say = _SAYS.get(ev["type"])
-        text = say(state, ev) if say else None
-        if text:
-            out.append(text)
-    return "; ".join(out)
+    return say_events(_SAYS, state, events)
 
 
 def _threw(state, p, dice):
