@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 ARGS   ?=
+TEST_JOBS ?= auto
 
 .PHONY: run test bench replay clean install install-plan schematics flash firmware-pins bench-link
 
@@ -11,8 +12,9 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.run-deps: requirements.txt pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e . || $(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/pip install --quiet -r requirements.txt "setuptools>=77"
+	@# setuptools warns, at every editable install, that a folder named like a package may shadow it
+	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 $(VENV)/.test-deps: requirements-dev.txt $(VENV)/.run-deps
@@ -22,8 +24,8 @@ $(VENV)/.test-deps: requirements-dev.txt $(VENV)/.run-deps
 run: $(VENV)/.run-deps
 	$(BIN)/newsdesk serve $(ARGS)
 
-test: $(VENV)/.test-deps
-	$(BIN)/python -m pytest $(ARGS)
+test: $(VENV)/.test-deps   # on as many workers as cores (TEST_JOBS=0 runs in this process)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python bench/dial_decoder.py

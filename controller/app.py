@@ -10,7 +10,7 @@ from .dial.decoder import DialDecoder
 from .dial.listener import DialListener
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
-from .hw.simphone import SimulatedPhone
+from .hw.simphone import PlayClock, SimulatedPhone
 from .hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
 from .hw.display import Window, WindowDriver, open_device
 from .hw.leds import OracleLeds
@@ -81,6 +81,8 @@ class Newsdesk:
             self._closers.append(self.phone_link.close)
             return
         decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
+        play_clock = PlayClock(clock) if self.simulated else None   # see PlayClock: why
+        clock = play_clock or clock
         self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
 
         def phone_edge(t, line, state):
@@ -91,7 +93,7 @@ class Newsdesk:
         self._closers.append(self.phone_pins.close)
         if self.simulated:
             self.sim_phone = SimulatedPhone(self.phone_pins, dial_map=config["dial_map"],
-                                            offnormal=config["offnormal"] != "none")
+                                            offnormal=config["offnormal"] != "none", play_clock=play_clock)
             self._closers.append(self.sim_phone.close)
         self.listener.start(initial=self.phone_pins.states())
         self._closers.append(self.listener.stop)

@@ -30,6 +30,7 @@ def cmd_serve(args):
     try:
         app = create_app(newsdesk=desk)
         host, port = config.bind_host, config["port"]
+        app.config["LISTEN_HOST"] = host      # an invitation says when a tablet can't reach it
         log.info("data in %s", config.data_dir)
         log.info("panel at http://%s:%d/ (waitress, %d threads)", host, port, config["threads"])
         waitress.serve(app, host=host, port=port, threads=config["threads"], ident="newsdesk",
@@ -126,11 +127,13 @@ def _run_recording(args, recorder, view, sim):
 
 
 def cmd_dial_record(args):
+    import time
+
     from .config import load_config
     from .dial.recorder import Recorder
     from .hw.phone import PhonePins
     from .hw.pinfactory import choose_pin_factory, is_simulated
-    from .hw.simphone import SimulatedPhone
+    from .hw.simphone import PlayClock, SimulatedPhone
     from .pinmap import load_pinmap
 
     config = load_config(args.data)
@@ -140,7 +143,8 @@ def cmd_dial_record(args):
         print("newsdesk dial record: --simulate takes digits 0-9, e.g. --simulate 4711", file=sys.stderr)
         return 2
     view = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
-    recorder = Recorder(view)
+    clock = PlayClock() if digits else time.monotonic     # the virtual phone's schedule (see PlayClock)
+    recorder = Recorder(view, clock=clock)
     if config["phone"] == "serial":
         if digits:
             print("newsdesk dial record: --simulate needs simulated hardware; the phone is on USB: "
@@ -153,11 +157,12 @@ def cmd_dial_record(args):
             print("newsdesk dial record: --simulate needs simulated hardware (pin_factory=mock); this "
                   "is a real phone: just dial it", file=sys.stderr)
             return 2
-        pins = PhonePins(load_pinmap(config["pinmap"] or None), recorder.edge, factory)
+        pins = PhonePins(load_pinmap(config["pinmap"] or None), recorder.edge, factory, clock=clock)
         sim = None
         try:
             if digits:
-                sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none")
+                sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none",
+                                     play_clock=clock)
             with _open_recording(args.file) as f:
                 recorder.begin(f, dial_map=dial_map, initial=pins.states(),
                                note="recorded by newsdesk dial record; pins: %s" % said)
@@ -229,12 +234,24 @@ def cmd_doctor(args):
     return report.exit_status
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every command and subcommand takes the global options too, before or after its name:
+    `newsdesk --data DIR serve` and `newsdesk serve --data DIR` (what `make run ARGS="..."`
+    builds) mean the same. A subcommand's copy has no default of its own, so it never undoes
+    one given before the command's name."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.add_argument("--data", metavar="DIR", default=argparse.SUPPRESS,
+                          help="where the store and config.toml live (default: NEWSDESK_DATA, "
+                               "else the platform's data folder)")
+        self.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                          help="debug logging")
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="newsdesk", description=__doc__)
-    parser.add_argument("--data", metavar="DIR",
-                        help="where the store and config.toml live (default: NEWSDESK_DATA, "
-                             "else the platform's data folder)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    parser = _Parser(prog="newsdesk", description=__doc__)
+    parser.set_defaults(data=None, verbose=False)
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the table panel (waitress) with the phone attached")

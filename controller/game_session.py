@@ -25,6 +25,10 @@ from .store import GameNotActive, KeyReused, StaleVersion, check_key
 
 log = logging.getLogger("newsdesk.games")
 
+# What an undo or a redo says it did, before the words of the move it takes back or puts back:
+# the table's words ("Took back: Cy paid Ann $50"), not the store's versions.
+UNDO_WORDS = {"undo": "Took back: ", "redo": "Put back: "}
+
 
 def stacks(entries):
     """(done, undone): versions of the moves in force, oldest first, and of the moves that can
@@ -368,7 +372,7 @@ class GameSession:
             target = pool[-1]
             said = dict(self._entries)[target].get("said", "")
             entry = {"type": kind, "target": target,
-                     "said": "%s version %d: %s" % ("undid" if kind == "undo" else "redid", target, said)}
+                     "said": UNDO_WORDS[kind] + said}
             base.effective(self._entries + [(self.version + 1, entry)])   # refuses a double undo
             stored, event = self._append(expected_version, entry, key)
             if event is None:

@@ -21,6 +21,7 @@ all before the call returns.
 import json
 import sqlite3
 import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -186,7 +187,7 @@ class Store:
         self._lock = threading.Lock()
         try:
             self._db.execute("PRAGMA busy_timeout=5000")
-            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            mode = self._enter_wal()
             if mode.lower() != "wal":
                 raise StoreError("the store %s can't use WAL (got %s)" % (self.path, mode))
             self._db.execute("PRAGMA synchronous=FULL")
@@ -198,6 +199,25 @@ class Store:
         except StoreError:
             self._db.close()
             raise
+
+    def _enter_wal(self, timeout=5.0):
+        """Switch the file to WAL, waiting out another connection that holds it.
+
+        SQLite answers ``PRAGMA journal_mode=WAL`` with "database is locked" at once, without
+        calling the busy handler, when another connection is switching the same file or
+        recovering its WAL at that moment (two servers, or the migration test, opening an old
+        file together). So the switch is retried here for as long as busy_timeout would wait.
+        """
+        deadline = time.monotonic() + timeout
+        delay = 0.002
+        while True:
+            try:
+                return self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                    raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
 
     def _migrate(self):
         while True:

@@ -75,3 +75,22 @@ def test_record_refuses_bad_simulated_digits(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("NEWSDESK_PIN_FACTORY", "mock")
     assert main(["--data", str(tmp_path), "dial", "record", str(tmp_path / "x.csv"), "--simulate", "4a"]) == 2
     assert "--simulate takes digits" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["--data", "DIR", "serve", "--port", "8081"],
+    ["serve", "--port", "8081", "--data", "DIR"],      # what make run ARGS="--port 8081 --data DIR" builds
+    ["serve", "--data", "OTHER", "--port", "8081", "--data", "DIR"],
+])
+def test_the_global_options_are_taken_before_or_after_the_command(argv):
+    from controller.cli import build_parser
+    args = build_parser().parse_args(argv)
+    assert (args.command, args.data, args.port, args.verbose) == ("serve", "DIR", 8081, False)
+
+
+def test_a_global_option_before_the_command_is_not_undone_by_the_command():
+    from controller.cli import build_parser
+    args = build_parser().parse_args(["--data", "DIR", "-v", "dial", "replay", "a.csv"])
+    assert (args.data, args.verbose, args.files) == ("DIR", True, ["a.csv"])
+    args = build_parser().parse_args(["dial", "replay", "a.csv", "--data", "DIR", "-v"])
+    assert (args.data, args.verbose, args.files) == ("DIR", True, ["a.csv"])

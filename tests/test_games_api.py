@@ -137,10 +137,10 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
             "13 clubs and scored 0 (cards worth -100)")
     assert game["undo"] == hand
     r = post(client, "/api/games/current/undo", {"version": game["version"]})
-    assert r.status_code == 200 and r.get_json()["said"] == "undid version 2: " + hand
+    assert r.status_code == 200 and r.get_json()["said"] == "Took back: " + hand
     assert r.get_json()["redo"] == hand and r.get_json()["undo"] is None
     r = post(client, "/api/games/current/redo", {"version": r.get_json()["version"]})
-    assert r.get_json()["said"] == "redid version 2: " + hand
+    assert r.get_json()["said"] == "Put back: " + hand
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     assert r.get_json()["status"] == "abandoned"
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()

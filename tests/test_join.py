@@ -136,6 +136,24 @@ def test_the_qr_code_points_at_an_address_tablets_reach(app, guard, host, monkey
     assert invite(host)["url"].startswith("http://table.example:9000/join?token=")
 
 
+@pytest.mark.parametrize("listening, reachable", [
+    ("127.0.0.1", False), ("::1", False), ("localhost", False),     # a laptop's default: loopback only
+    ("0.0.0.0", True), ("192.168.4.1", True), (None, True),        # every address, the LAN one, unknown
+])
+def test_an_invitation_says_when_a_tablet_cant_reach_the_panel(app, guard, host, monkeypatch, listening, reachable):
+    monkeypatch.setattr(guard, "lan_address", lambda: "192.168.4.1")
+    app.config["LISTEN_HOST"] = listening
+    answer = invite(host)
+    assert answer["url"].startswith("http://192.168.4.1:8080/join?token=")
+    assert answer["reachable"] is reachable
+    if reachable:
+        assert answer["warning"] is None
+    else:
+        assert "listens on %s only" % listening in answer["warning"] and "--host 0.0.0.0" in answer["warning"]
+    app.config["JOIN_BASE_URL"] = "http://127.0.0.1:8080"          # a link to loopback itself is fine
+    assert invite(host)["reachable"] is True
+
+
 def test_the_lan_address_is_a_private_one(guard, monkeypatch):
     monkeypatch.setattr(security, "_interface_addresses", lambda: {"127.0.0.1", "169.254.1.2", "192.168.4.1", "fd00::1"})
     assert guard.lan_address() == "192.168.4.1"

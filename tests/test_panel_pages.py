@@ -162,3 +162,36 @@ def test_a_reloaded_scoop_screen_still_has_the_last_verdict(client):
     assert boot["game"]["view"]["verdict"] is None           # the turn moved on ...
     assert boot["gameVerdict"]["signal"] == "SYND"            # ... the page still knows
     assert boot["gameVerdict"]["player"] == 0 and boot["gameVerdict"]["story_type"] == "crime"
+
+
+@pytest.mark.parametrize("path", ["/games/999", "/games/99999999999999999999", "/no-such-page"])
+def test_a_page_that_isnt_there_says_so_in_the_panel_with_a_way_back(client, path):
+    r = client.get(path)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 404 and r.mimetype == "text/html"
+    assert 'href="/">Back to the table</a>' in html and 'href="/history"' in html
+    assert 'class="masthead"' in html                     # the panel's own page, not Flask's bare one
+    if path == "/games/999":
+        assert "There is no game #999; the games kept are listed in the history." in html
+
+
+def test_an_api_path_that_isnt_there_still_answers_json(client):
+    r = client.get("/api/no-such-thing")
+    assert r.status_code == 404 and r.get_json()["error"] == "Not Found"
+
+
+def test_the_icon_is_served_so_no_page_asks_in_vain(client):
+    with client.get("/favicon.ico") as r:          # a file answer: closed when read
+        assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").get_data(as_text=True)
+
+
+def test_history_shows_money_in_dollars_and_scores_in_their_unit(client):
+    client.post("/api/games", json={"engine": "scan", "players": PLAYERS}, headers=WRITE)
+    version = client.get("/api/games/current").get_json()["game"]["version"]
+    client.post("/api/games/current/actions", headers=WRITE, json={"version": version, "action": {
+        "type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13}, "Bob & Dan": {"diamonds": 13, "clubs": 13}}}})
+    client.post("/api/games/current/finish", json={"version": version + 1}, headers=WRITE)
+    html = client.get("/history").get_data(as_text=True)
+    assert re.search(r"SCAN: best -?[\d,]+ points, average -?[\d,.]+ points", html), html
+    assert "avg" not in html

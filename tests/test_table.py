@@ -272,12 +272,12 @@ def test_undo_and_redo_say_what_they_did_and_never_rewrite_history(desk):
     desk.games.act({"type": "pay", "player": 2, "to": 0, "amount": 50}, 2)
     assert desk.games.current()["undo"] == "Cy's pay (to 0, amount 50); Cy paid Ann $50"
     out = desk.games.undo(3)
-    assert out["said"] == "undid version 3: Cy's pay (to 0, amount 50); Cy paid Ann $50"
-    assert desk.games.undo(4)["said"].startswith("undid version 2: Ann's pay")
+    assert out["said"] == "Took back: Cy's pay (to 0, amount 50); Cy paid Ann $50"
+    assert desk.games.undo(4)["said"].startswith("Took back: Ann's pay")
     assert money(desk.games) == {"Ann": START, "Bob": START, "Cy": START}
     with pytest.raises(BadRequest, match="nothing to undo in game #1"):
         desk.games.undo(5)
-    assert desk.games.redo(5)["said"].startswith("redid version 2: Ann's pay")
+    assert desk.games.redo(5)["said"].startswith("Put back: Ann's pay")
     assert money(desk.games)["Bob"] == START + 100
     entries = [(e.version, e.entry) for e in desk.store.entries(1)]
     assert [e["type"] for _, e in entries] == ["setup", "action", "action", "undo", "undo", "redo"]
@@ -322,7 +322,7 @@ def test_a_restart_resumes_the_unfinished_game_where_it_was(desk):
     again = restart(desk)
     try:
         assert again.games.current() == before
-        assert again.games.redo(4)["said"].startswith("redid version 3: Cy's pay")
+        assert again.games.redo(4)["said"].startswith("Put back: Cy's pay")
     finally:
         again.close()
 

@@ -13,7 +13,7 @@ import logging
 import os
 import secrets
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 log = logging.getLogger("newsdesk.web")
@@ -93,10 +93,15 @@ def _error_handlers(app):
 
     @app.errorhandler(HTTPException)
     def _json_error(e):
-        """API clients get a JSON error with one plain sentence; pages get Flask's HTML."""
+        """API clients get a JSON error with one plain sentence; pages get the panel's own page
+        with the same sentence and a way back to the table."""
         if _api():
             return jsonify(error=e.name, message=e.description), e.code
-        return e
+        if e.code is None or e.code < 400:
+            return e
+        response = e.get_response()           # keeps the headers the error carries (Allow, Retry-After)
+        response.set_data(render_template("pages/error.html", error=e))
+        return response
 
     @app.errorhandler(NewsdeskError)
     def _refused(e):

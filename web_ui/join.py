@@ -18,6 +18,7 @@ OPENAPI below describes the JSON endpoints for /api/openapi.json (the /join page
 """
 
 import logging
+from urllib.parse import urlsplit
 
 from flask import (Blueprint, current_app, jsonify, redirect, render_template, request, session,
                    url_for)
@@ -88,6 +89,24 @@ def join_base_url():
     return "%s://%s%s" % (request.scheme, name, "" if port in (None, default) else ":%d" % port)
 
 
+def unreachable(url):
+    """Why a tablet can't open ``url``, or None: the server listens on loopback only (on a laptop
+    `newsdesk serve` binds 127.0.0.1 unless told otherwise) while the link names another address.
+    The invitation then says so and how to open the panel to the network, rather than showing a
+    QR code that leads nowhere (docs/security.md says why loopback stays the laptop default)."""
+    listening = current_app.config.get("LISTEN_HOST")
+    if not listening or not (listening == "localhost" or is_loopback(listening)):
+        return None
+    parsed = split_host(urlsplit(url).netloc)
+    name = parsed[0] if parsed else ""
+    if name == "localhost" or is_loopback(name.strip("[]")):
+        return None
+    return ("This panel listens on %s only, so a tablet that opens this link reaches nothing. To let "
+            "devices on your network join, restart it with `make run ARGS=\"--host 0.0.0.0\"` "
+            "(or host = \"0.0.0.0\" in config.toml, or NEWSDESK_HOST=0.0.0.0); joining still needs "
+            "an invitation." % listening)
+
+
 def qr_svg(url):
     """The QR code of ``url`` as an inline SVG: dark modules on white with a quiet zone."""
     import segno  # here, so a box without it still serves everything but the QR code
@@ -145,8 +164,9 @@ def make_token():
     made_by = viewer.device.id if viewer.device is not None and viewer.device.active else "loopback"
     token, expires = guard().devices.issue_token(role, made_by, ttl=current_app.config["JOIN_TOKEN_TTL"])
     url = "%s%s?token=%s" % (join_base_url(), url_for("join.page"), token)
-    return jsonify(role=role, token=token, url=url, qr_svg=qr_svg(url),
-                   expires=iso(expires), expires_in=_seconds_left(expires)), 201
+    warning = unreachable(url)
+    return jsonify(role=role, token=token, url=url, qr_svg=qr_svg(url), reachable=warning is None,
+                   warning=warning, expires=iso(expires), expires_in=_seconds_left(expires)), 201
 
 
 # -- dialing in --------------------------------------------------------------------------
@@ -309,7 +329,12 @@ OPENAPI = {
         "JoinTokenRequest": obj(role=dict(_ROLE, description="The role the link gives (default player).")),
         "JoinToken": obj(["role", "token", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
                          url=dict(STR, description="What the QR code opens: /join?token=..."),
-                         qr_svg=dict(STR, description="The QR code as inline SVG."), expires=STR,
+                         qr_svg=dict(STR, description="The QR code as inline SVG."),
+                         optional={"reachable": dict(BOOL, description="False when the panel listens on "
+                                                     "loopback only, so the link can't be opened by another device."),
+                                   "warning": dict(nullable(STR), description="When not reachable: why, and "
+                                                   "how to open the panel to the network.")},
+                         expires=STR,
                          expires_in=dict(INT, description="Seconds left.")),
         "DialJoinRequest": _BODY,
         "DialJoin": obj(["status"], status={"enum": ["none", "waiting", "joined", "lapsed", "revoked"]},

@@ -79,6 +79,13 @@ def _last_game_verdict(nd, game):
     return found
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon a browser asks for on its own, where a page's <link rel="icon"> isn't read
+    (a JSON answer opened in a tab, a bookmark): the same drawing, so no request ends in 404."""
+    return current_app.send_static_file("favicon.svg")
+
+
 @bp.get("/games/<int:game_id>")
 def kept_game(game_id):
     nd = desk()
@@ -94,12 +101,12 @@ def kept_game(game_id):
 
 @bp.get("/history")
 def history():
-    from .games_api import HISTORY_LIMIT, stats
+    from .games_api import CHART_UNIT, HISTORY_LIMIT, stats
     nd = desk()
     games = nd.table.games.history(HISTORY_LIMIT)
     per_player = stats().get_json()
     boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
-    return render_template("pages/history.html", games=games, stats=per_player, boot=boot)
+    return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=CHART_UNIT)
 
 
 ORACLE_HISTORY = 12         # results per oracle the oracles page lists (the stream adds newer ones)

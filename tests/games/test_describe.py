@@ -93,9 +93,9 @@ def test_scoop1956_says_claims_verdicts_and_money_and_undo_repeats_it(session):
     ]
     assert games.current()["undo"] == said[-1]
     out = games.undo(games.version)
-    assert out["said"] == "undid version 11: " + said[-1]
+    assert out["said"] == "Took back: " + said[-1]
     assert out["undo"] == said[-2] and out["redo"] == said[-1]
-    assert games.redo(out["version"])["said"] == "redid version 11: " + said[-1]
+    assert games.redo(out["version"])["said"] == "Put back: " + said[-1]
 
 
 def test_scoop1956_says_who_couldnt_pay_an_extra_and_the_bankrupts_sale():
@@ -188,7 +188,7 @@ def test_scoop2002_says_each_roll_what_it_did(session):
         "Bob rolled 5: a mark at University",
         "Ann stayed on the scene at Downtown: +1 Steno mark",
     ]
-    assert games.undo(games.version)["said"] == "undid version 13: Ann stayed on the scene at Downtown: +1 Steno mark"
+    assert games.undo(games.version)["said"] == "Took back: Ann stayed on the scene at Downtown: +1 Steno mark"
 
 
 def test_scoop2002_says_a_pitch_and_n_ickels_turn():
@@ -363,7 +363,7 @@ def test_a_describe_that_fails_never_costs_the_move(session, caplog, told):
     assert out["version"] == 2 and out["said"] == "hand"
     assert out["view"]["race"][0]["total"] == 195
     assert "scan's describe()" in caplog.text and "plainer words" in caplog.text
-    assert games.undo(2)["said"] == "undid version 2: hand"
+    assert games.undo(2)["said"] == "Took back: hand"
 
 
 def test_describe_sees_the_state_before_the_move_and_cant_change_it():

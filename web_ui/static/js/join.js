@@ -120,6 +120,8 @@ for (const button of document.querySelectorAll("[data-invite]")) {
     $("invite-qr").innerHTML = invite.qr_svg; // made by the server from its own URL
     $("invite-role").textContent = invite.role;
     $("invite-url").textContent = invite.url;
+    $("invite-warning").hidden = !invite.warning;
+    $("invite-warning").textContent = invite.warning || "";
     if (stopInviteTimer) stopInviteTimer();
     stopInviteTimer = countdown($("invite-left"), invite.expires_in, (t) => "Works once, for " + t + " more.",
       () => { $("invite").hidden = true; });

@@ -127,7 +127,7 @@ export function waiting(view) {
 
 // "hand" says little: the sheet's newest row says what it did.
 export function lastMove(view, said) {
-  if (!said || !/^(hand|undid|redid)/.test(said) || !view.rows.length) return null;
+  if (!said || !/^(hand|Took back|Put back)/.test(said) || !view.rows.length) return null;
   const r = view.rows[view.rows.length - 1];
   const sides = view.columns.map((c, i) => `${c.label} ${r.points[i] > 0 ? "+" : ""}${r.points[i]} (${r.totals[i]})`).join(", ");
   return said.startsWith("hand") ? `hand ${r.hand} scored: ${sides}` : `${said}; the sheet now ends at hand ${r.hand}: ${sides}`;
