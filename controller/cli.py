@@ -211,7 +211,8 @@ def cmd_phone_ring(args):
 
     config = load_config(args.data)
     factory, _ = choose_pin_factory(config["pin_factory"])
-    ringer = Ringer(load_pinmap(config["pinmap"] or None), factory, cadence=config["tone_plan"])
+    ringer = Ringer(load_pinmap(config["pinmap"] or None), factory, cadence=config["tone_plan"],
+                    strike_hz=config["bell_strike_hz"])
     try:
         ringer.ring(times=args.times)
         time.sleep(args.times * ringer.period)
