@@ -19,6 +19,9 @@ PULLS = ("up", "down", "none")
 PHONE_LINES = ("pulse", "offnormal", "hook")
 KINDS = ("input", "output", "i2c", "i2s")
 BUS_PINS = {"i2c": ("sda", "scl"), "i2s": ("bclk", "lrclk", "din")}
+# roles a bus may name or leave out: the amplifier's SD (shutdown/mode) pin, driven by the
+# max98357a overlay when named (its sdmode-pin), left to the module's own pull when not
+OPTIONAL_BUS_PINS = {"i2s": ("sd",)}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 RAILS = ("GND", "3V3", "5V")
 LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
@@ -167,6 +170,9 @@ def _spec(source, board, name, raw):
         raise PinMapError("%s: what must be text" % where)
     if kind in BUS_PINS:
         pins = {role: _pin_number(where, board, role, raw.get(role)) for role in BUS_PINS[kind]}
+        for role in OPTIONAL_BUS_PINS.get(kind, ()):
+            if raw.get(role) is not None:
+                pins[role] = _pin_number(where, board, role, raw[role])
         address = raw.get("address")
         if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
             raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))

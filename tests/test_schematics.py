@@ -123,8 +123,9 @@ def test_led_pads_follow_kicad_cathode_first(rendered):
     tree = _sexpr(rendered["schematics/newsdesk-pi.net"].decode())
     nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")[1:]
     nets = {net[2][1]: [(n[1][1], n[2][1]) for n in net[3:]] for net in nets}
-    assert ("D2", "2") in nets["STATUS_LED_LED"]      # the anode, after the resistor
-    assert ("D2", "1") in nets["GND"]
+    (led,) = [p.ref for p in build(parse_pinmap(PINMAP_TEXT), load_parts()).of(line="status_led") if p.role == "led"]
+    assert (led, "2") in nets["STATUS_LED_LED"]       # the anode, after the resistor
+    assert (led, "1") in nets["GND"]
 
 
 def test_bom_counts_and_total(rendered):
