@@ -73,7 +73,8 @@ class Newsdesk:
             pinmap, pin_factory, audio=config["audio"] != "off", audio_device=config["audio_device"] or None,
             tone_plan=config["tone_plan"], speech=config["speech"] != "off",
             speech_voice=config["speech_voice"] or None, busy_after=config["busy_after"],
-            clock=clock, notify=self.bus.publish, ringer_switch=switch, strike_hz=config["bell_strike_hz"])
+            clock=clock, notify=self.bus.publish, ringer_switch=switch, strike_hz=config["bell_strike_hz"],
+            volume=config["audio_volume"])
         self._closers.append(self.sounds.close)
         self.sounds.follow(self.bus)   # before the phone starts, so no hook change is missed
         self.table.games.on_ring = lambda: self.sounds.ring(times=GAME_RINGS)

@@ -187,7 +187,7 @@ def cmd_phone_sound(args):
         print("newsdesk phone sound: --signal is one of %s" % ", ".join(SIGNALS), file=sys.stderr)
         return 2
     player = Player(open_output(config["audio_device"] or None), plan=config["tone_plan"],
-                    speech=Speech.find() if config["speech"] != "off" else None)
+                    speech=Speech.find() if config["speech"] != "off" else None, volume=config["audio_volume"])
     try:
         if args.sound == "verdict":
             clip = player.verdict_clip(args.signal, SIGNALS[args.signal][0])
