@@ -10,7 +10,7 @@ optocoupler). The rules follow those joins to find what can reach a GPIO.
 from controller.pinmap import PHONE_LINES, BusSpec
 
 SUBSYSTEMS = {
-    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio"),
+    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "cable"),
     "pico": ("pico",),
 }
 BOARD_REF = {"pi": "J1", "pico": "U1"}

@@ -282,6 +282,30 @@ def draw_pico(c):
     return sheet.svg()
 
 
+def draw_cable(c):
+    """The connector between the box and the phone: each pin, what it carries, both ends."""
+    from .cable import CONNECTOR, PINS, wires
+    d = schemdraw.Drawing(show=False, canvas="svg")
+    d.config(unit=2.0, fontsize=FONT, font="sans-serif", lw=1.5, margin=1.0, bgcolor="white")
+    ws = wires(c)
+    pins = [elm.IcPin(name="(spare)", pin=str(n), side="left", anchorname="p%d" % n)
+            for n in range(PINS, len(ws), -1)]
+    pins += [elm.IcPin(name=w.signal, pin=str(w.pin), side="left", anchorname="p%d" % w.pin) for w in reversed(ws)]
+    box = d.add(elm.Ic(pins=pins, pinspacing=1.0, edgepadW=2.5, edgepadH=0.6, plblsize=FONT - 1)
+                .label(CONNECTOR.split(":")[0], loc="top"))
+    for w in ws:
+        at = getattr(box, "p%d" % w.pin)
+        d.add(elm.Line().left(1.0).at(at))
+        d.add(elm.Label().label(w.box, loc="left", halign="right", fontsize=FONT - 1))
+        if w.phone:
+            d.add(elm.Label().at(at + Point((6.2, 0))).label("→ " + w.phone, loc="right", halign="left",
+                                                               fontsize=FONT - 1))
+    d.add(elm.Label().at((box.p1[0] - 8, getattr(box, "p%d" % PINS)[1] - 1.6)).label(
+        "The cable to the phone: box end on the left, phone end on the right", loc="center",
+        halign="left", fontsize=FONT + 1))
+    return svg_bytes(d)
+
+
 DRAWINGS = {
     "dial-and-hook": draw_dial_and_hook,
     "ringer": draw_ringer,
@@ -289,6 +313,7 @@ DRAWINGS = {
     "display": draw_display,
     "audio": draw_audio,
     "pico": draw_pico,
+    "cable": draw_cable,
 }
 
 

@@ -310,6 +310,16 @@ def check_bell(circuit, report):
                    "unregulated adapter reads well above its rating at light load; use a regulated "
                    "one (regulated = true) or fit the zener (gate_zener_v)")
     gate = min(supply, zener) if zener else supply
+    led_ma = report.currents.get(line)
+    if zener and led_ma and "ctr_max" in opto and "pc_max_mw" in opto:
+        # with the gate clamped, the optocoupler's output drops the rest of the supply at up to
+        # its highest transfer ratio's current
+        mw = (supply - zener) * led_ma * float(opto["ctr_max"])
+        if mw > float(opto["pc_max_mw"]):
+            report.add("bell", "error", line,
+                       "with the gate clamped at %g V, the optocoupler's output may dissipate %.0f mW from "
+                       "the %g V supply: over its %g mW; keep the bell supply at 12 V", zener, mw, supply,
+                       float(opto["pc_max_mw"]))
     if "vgs_max" in fet and gate > float(fet["vgs_max"]):
         report.add("bell", "error", line,
                    "the MOSFET's gate sees up to %g V from the %g V bell supply: over its %g V limit "

@@ -271,8 +271,10 @@ def test_a_48_volt_bell_supply_without_the_zener_is_over_the_gate_limit():
     messages = [f.message for f in _only(check_parts(parts), "bell")]
     assert any("gate sees up to 48 V" in m and "16 V limit" in m for m in messages)
     assert any("optocoupler's output" in m for m in messages)       # and the PC817's 35 V
-    clamped = parts_with("supply_v = 12.0", "supply_v = 24.0")
+    clamped = parts_with("supply_v = 12.0", "supply_v = 15.0")
     assert check_parts(clamped).findings == []                      # the zener holds the gate at 10 V
+    (hot,) = _only(check_parts(parts_with("supply_v = 12.0", "supply_v = 24.0")), "bell")
+    assert "may dissipate 193 mW" in hot.message                    # (24 - 10) V x 2.3 mA x 600 %
 
 
 def test_an_unregulated_supply_needs_the_zener():
