@@ -132,8 +132,13 @@ schematics in `schematics/`. The phone's own contacts and receiver come with the
 def bom_doc(all_circuits):
     out = [BOM_HEAD]
     for board, circuit in all_circuits.items():
-        title = "The box on a Raspberry Pi" if board == "pi" else "The phone in a box (a Pico in the phone) adds"
-        out += ["## %s" % title, "", bom.bom_markdown(circuit)]
+        title = "The box on a Raspberry Pi" if board == "pi" else "The phone in a box (a Pico in the phone)"
+        out += ["## %s" % title, ""]
+        if board != "pi":
+            out += ["With a Pico the bell driver moves into the phone: these parts take the place of the "
+                    "Pi build's bell driver, its fuse and its cable to the phone (the Pi, the amplifier "
+                    "with its pad, the buttons, the LEDs and the phone itself stay as above).", ""]
+        out.append(bom.bom_markdown(circuit))
     return "\n".join(out).encode("utf-8")
 
 
