@@ -30,7 +30,7 @@ DEFAULTS = {
     "stopwatch_mode": "stopwatch",  # stopwatch (two presses, the hundredths digit) | d10 (one press)
     "display": "auto",          # the phone's window: auto | ssd1306 | dummy | none
     "audio": "auto",            # auto (aplay when installed) | off
-    "audio_device": "",         # "" = ALSA's default; the installer sets the I2S amplifier's (plughw:CARD=MAX98357A,DEV=0)
+    "audio_device": "",         # "" = ALSA's default; make install names the amplifier's card here
     "audio_volume": 60,         # percent of the loudest the hardware allows (1-100); the pad in the wiring caps 100
     "tone_plan": "north-america",  # call-progress tones and the ring cadence: north-america | uk
     "bell_strike_hz": 20,       # solenoid strikes a second within each ring: 0 (held on) or 5-40

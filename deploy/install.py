@@ -7,8 +7,8 @@ It installs the system packages the box needs (lgpio for the pins, i2c-tools, al
 avahi for <hostname>.local), enables I2C (and the I2S amplifier's overlay when the pin map has
 an I2S line, leaving GPIO4 alone unless the pin map wires the amplifier's SD pin; and names the
 amplifier's card in the data directory's config.toml, so the handset doesn't play on the Pi's
-own HDMI or headphone output, ALSA's default), puts the service user in the gpio/i2c/audio/dialout groups, creates the virtual
-environment (with the system's site packages, for the apt-installed lgpio), creates the data
+own HDMI or headphone output, ALSA's default), puts the service user in the
+gpio/i2c/audio/dialout groups, creates the virtual environment (with the system's site packages, for the apt-installed lgpio), creates the data
 directory after checking it is on durable storage, installs a systemd service that starts the
 panel at boot and restarts it when it fails, starts it, and prints the panel's address.
 

@@ -49,9 +49,10 @@ def ring_steps(cadence, strike_hz=STRIKE_HZ, duty=STRIKE_DUTY):
         period = 1.0 / strike_hz
         count = max(1, int(round(on * strike_hz)))
         pulse = period * duty
+        last_rest = max(0.0, on - (count - 1) * period - pulse) + off
         for n in range(count):
             steps.append((True, pulse))
-            steps.append((False, period - pulse if n < count - 1 else max(0.0, on - (count - 1) * period - pulse) + off))
+            steps.append((False, period - pulse if n < count - 1 else last_rest))
     return _merged(steps)
 
 
