@@ -320,8 +320,10 @@ class _Doctor:
                 self.add(OK, spec.name, "something answers at 0x%02X on I2C bus %d (%s)" % (spec.address, bus, spec.what))
             else:
                 self.add(FAIL, spec.name, "nothing answers at 0x%02X on I2C bus %d" % (spec.address, bus),
-                         "check the display's four wires: VCC to 3V3, GND, SDA to GPIO%d, SCL to GPIO%d; "
-                         "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D)"
+                         "check the display's four wires: VCC to 3V3, GND (modules differ in which of "
+                         "the two comes first: read the labels), SDA to GPIO%d, SCL to GPIO%d; "
+                         "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D; a module "
+                         "printed 0x78 is at 0x3C, 0x7A at 0x3D)"
                          % (spec.pins["sda"], spec.pins["scl"], bus))
 
     def check_audio(self):
