@@ -136,7 +136,7 @@ def _isolated_driver(sheet, spec, opto_part):
     gate = d.add(elm.Dot())
     d.add(elm.Line().right(2.2))
     clamp = d.add(elm.Dot()) if "clamp" in parts else None
-    d.add(elm.Line().right(1.5))
+    d.add(elm.Line().right(2.4 if clamp is not None else 1.5))
     fet = d.add(elm.NFet().reverse().anchor("gate").label(_label(parts["switch"], "IRLZ44N"), loc="bottom", ofst=(-0.6, 0)))
     d.add(elm.Resistor().down().at(gate.center).label(_label(parts["pulldown"]), loc="bottom"))
     d.add(elm.GroundChassis().label("bell GND", loc="right", ofst=0.2))
