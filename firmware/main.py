@@ -5,7 +5,8 @@ what the contacts mean is decoder.DialDecoder's (the Pi's own decoder, copied be
 by the flash step); here edges are stamped in interrupts, the watchdog is fed, bytes are moved
 and pins are set.
 
-At power-up the loop runs forever. If the file ``maintenance`` exists (the host's
+At power-up the watchdog is armed and Ctrl-C turned into a plain byte before anything else is
+imported, then the loop runs forever. If the file ``maintenance`` exists (the host's
 ``C,n,maint,1`` wrote it and rebooted), it is deleted and the board stays at the REPL for one
 boot, with no watchdog and Ctrl-C working, so ``mpremote`` can copy new files.
 """
@@ -76,8 +77,8 @@ def board_name():
 
 
 def wireless(name):
-    """A Pico W or Pico 2 W: there the plain Pico's LED pin is the wireless chip's select line, and the
-    LED hangs off the wireless chip (MicroPython's Pin("LED"))."""
+    """A Pico W or Pico 2 W: there the plain Pico's LED pin is the wireless chip's select line,
+    and the LED hangs off the wireless chip (MicroPython's Pin("LED"))."""
     return " W " in name + " "
 
 
