@@ -66,13 +66,15 @@ class Newsdesk:
                 phone_port(config["phone_port"], config["phone_usb_id"]), self.table.on_dial_event,
                 on_edge=lambda t, line, state: self.sounds.edge(t, line, state),
                 on_status=self.table.on_phone_status, clock=clock,
-                settings={"dial_map": config["dial_map"], "offnormal": config["offnormal"], "raw": "1"})
+                settings={"dial_map": config["dial_map"], "offnormal": config["offnormal"], "raw": "1",
+                          "strike": str(config["bell_strike_hz"])})
             switch = RingerSwitch(self.phone_link)   # the bell hangs off the Pico then
         self.sounds = build_phone_sounds(
             pinmap, pin_factory, audio=config["audio"] != "off", audio_device=config["audio_device"] or None,
             tone_plan=config["tone_plan"], speech=config["speech"] != "off",
             speech_voice=config["speech_voice"] or None, busy_after=config["busy_after"],
-            clock=clock, notify=self.bus.publish, ringer_switch=switch)
+            clock=clock, notify=self.bus.publish, ringer_switch=switch, strike_hz=config["bell_strike_hz"],
+            volume=config["audio_volume"])
         self._closers.append(self.sounds.close)
         self.sounds.follow(self.bus)   # before the phone starts, so no hook change is missed
         self.table.games.on_ring = lambda: self.sounds.ring(times=GAME_RINGS)

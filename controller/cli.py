@@ -192,7 +192,7 @@ def cmd_phone_sound(args):
         print("newsdesk phone sound: --signal is one of %s" % ", ".join(SIGNALS), file=sys.stderr)
         return 2
     player = Player(open_output(config["audio_device"] or None), plan=config["tone_plan"],
-                    speech=Speech.find() if config["speech"] != "off" else None)
+                    speech=Speech.find() if config["speech"] != "off" else None, volume=config["audio_volume"])
     try:
         if args.sound == "verdict":
             clip = player.verdict_clip(args.signal, SIGNALS[args.signal][0])
@@ -216,7 +216,8 @@ def cmd_phone_ring(args):
 
     config = load_config(args.data)
     factory, _ = choose_pin_factory(config["pin_factory"])
-    ringer = Ringer(load_pinmap(config["pinmap"] or None), factory, cadence=config["tone_plan"])
+    ringer = Ringer(load_pinmap(config["pinmap"] or None), factory, cadence=config["tone_plan"],
+                    strike_hz=config["bell_strike_hz"])
     try:
         ringer.ring(times=args.times)
         time.sleep(args.times * ringer.period)

@@ -30,8 +30,10 @@ DEFAULTS = {
     "stopwatch_mode": "stopwatch",  # stopwatch (two presses, the hundredths digit) | d10 (one press)
     "display": "auto",          # the phone's window: auto | ssd1306 | dummy | none
     "audio": "auto",            # auto (aplay when installed) | off
-    "audio_device": "",         # "" = ALSA's default; e.g. "plughw:1,0" for a USB sound card
+    "audio_device": "",         # "" = ALSA's default; make install names the amplifier's card here
+    "audio_volume": 60,         # percent of the loudest the hardware allows (1-100); the pad in the wiring caps 100
     "tone_plan": "north-america",  # call-progress tones and the ring cadence: north-america | uk
+    "bell_strike_hz": 20,       # solenoid strikes a second within each ring: 0 (held on) or 5-40
     "speech": "auto",           # auto (espeak-ng when installed) | off
     "speech_voice": "",         # "" = espeak-ng's default voice
     "busy_after": 20,           # seconds of off-hook silence before busy (newsdesk's choice)
@@ -89,6 +91,10 @@ def _coerce(key, value, source):
         parse_usb_id(value)      # raises ConfigError naming the value
     if key == "busy_after" and not 1 <= value <= 3600:
         raise ConfigError("%s: busy_after must be 1-3600 seconds, got %d" % (source, value))
+    if key == "audio_volume" and not 1 <= value <= 100:
+        raise ConfigError("%s: audio_volume must be 1-100 (percent of the wiring's loudest), got %d" % (source, value))
+    if key == "bell_strike_hz" and value != 0 and not 5 <= value <= 40:
+        raise ConfigError("%s: bell_strike_hz must be 0 (held on) or 5-40 strikes a second, got %d" % (source, value))
     if key == "threads" and not 4 <= value <= 256:
         raise ConfigError("%s: threads must be 4-256, got %d" % (source, value))
     return value

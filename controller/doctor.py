@@ -5,7 +5,8 @@ and how to fix it.
     pins      which pin factory gpiozero gives (real pins, or simulated ones, said as such)
     inputs    each input's level at rest: dial at rest, handset down, no button pressed
     display   the I2C bus is on and something answers at the display's address
-    audio     aplay is there and a sound card for the receiver
+    audio     aplay is there, and the card that will play (audio_device, or ALSA's default
+              card 0) is the receiver's, not the Pi's own HDMI or headphone output
     phone     the Pico-in-the-phone on USB, when it is used
     store     the data directory is durable and writable, the store opens and checks out
 
@@ -23,6 +24,7 @@ import socket
 import sqlite3
 from pathlib import Path
 
+from .audio.device import AMP_CARD, AMP_DEVICE, card_of, overlay_line
 from .durability import OVERRIDE, DataDirNotDurable, check_data_dir
 from .errors import NewsdeskError
 from .pinmap import PHONE_LINES, load_pinmap
@@ -318,8 +320,10 @@ class _Doctor:
                 self.add(OK, spec.name, "something answers at 0x%02X on I2C bus %d (%s)" % (spec.address, bus, spec.what))
             else:
                 self.add(FAIL, spec.name, "nothing answers at 0x%02X on I2C bus %d" % (spec.address, bus),
-                         "check the display's four wires: VCC to 3V3, GND, SDA to GPIO%d, SCL to GPIO%d; "
-                         "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D)"
+                         "check the display's four wires: VCC to 3V3, GND (modules differ in which of "
+                         "the two comes first: read the labels), SDA to GPIO%d, SCL to GPIO%d; "
+                         "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D; a module "
+                         "printed 0x78 is at 0x3C, 0x7A at 0x3D)"
                          % (spec.pins["sda"], spec.pins["scl"], bus))
 
     def check_audio(self):
@@ -333,19 +337,51 @@ class _Doctor:
                      "sudo apt install alsa-utils (make install does it)")
             return
         cards = sound_cards(self.probes.sound_cards())
-        own = [c for c in cards if c[1] not in BUILTIN_CARDS]
         wants_i2s = bool(self.pinmap.lines("i2s"))
-        if own:
-            self.add(OK, "audio", "sound card %d: %s (%s)" % own[0])
-        elif cards:
-            self.add(WARN if wants_i2s else OK, "audio",
-                     "only the Pi's own outputs: %s" % ", ".join("%d %s" % c[:2] for c in cards),
-                     "for the I2S amplifier add dtoverlay=max98357a to /boot/firmware/config.txt and "
-                     "reboot (make install does it); or plug in a USB sound card" if wants_i2s else "")
-        else:
+        if not cards:
             self.add(FAIL, "audio", "no sound card at all",
-                     "add dtoverlay=max98357a to /boot/firmware/config.txt and reboot, or plug in a USB "
-                     "sound card")
+                     "add %s to /boot/firmware/config.txt and reboot (make install does it), or plug "
+                     "in a USB sound card" % overlay_line(self._sd_pin()))
+            return
+        listed = ", ".join("%d %s" % c[:2] for c in cards)
+        device = self.config["audio_device"]
+        card = card_of(device)
+        if card is None:
+            # ALSA's default: card 0, unless an asound.conf says otherwise (not looked at here)
+            playing, how = cards[0] if cards[0][0] == 0 else None, "ALSA's default card (card 0)"
+        elif card[0] == "other":
+            self.add(WARN, "audio", "audio_device = %r: not a card this check understands; cards: %s"
+                     % (device, listed), "for the amplifier set audio_device = \"%s\"" % AMP_DEVICE)
+            return
+        else:
+            key = 0 if card[0] == "index" else 1
+            playing = next((c for c in cards if c[key] == card[1]), None)
+            how = "audio_device = %r" % device
+            if playing is None:
+                self.add(FAIL, "audio", "%s names no sound card here (cards: %s): the handset will be silent"
+                         % (how, listed), self._audio_fix(wants_i2s, cards))
+                return
+        amp = any(c[1] == AMP_CARD for c in cards)
+        if playing is not None and playing[1] not in BUILTIN_CARDS:
+            self.add(OK, "audio", "the handset plays on sound card %d: %s (%s), through %s" % (playing + (how,)))
+        elif wants_i2s or any(c[1] not in BUILTIN_CARDS for c in cards):
+            self.add(WARN, "audio", "%s is %s, the Pi's own output, not the receiver's (cards: %s)"
+                     % (how, "card %d %s" % playing[:2] if playing else "no card", listed),
+                     self._audio_fix(wants_i2s, cards) if amp or not wants_i2s else
+                     "the amplifier's card isn't there: add %s to /boot/firmware/config.txt and reboot "
+                     "(make install does it); or plug in a USB sound card" % overlay_line(self._sd_pin()))
+        else:
+            self.add(OK, "audio", "only the Pi's own outputs: %s; the pin map has no I2S amplifier" % listed)
+
+    def _sd_pin(self):
+        buses = self.pinmap.lines("i2s")
+        return buses[0].pins.get("sd") if buses else None
+
+    def _audio_fix(self, wants_i2s, cards):
+        own = [c for c in cards if c[1] not in BUILTIN_CARDS]
+        target = AMP_DEVICE if wants_i2s or not own else "plughw:CARD=%s,DEV=0" % own[0][1]
+        return ("set audio_device = \"%s\" in config.toml (make install does it for the amplifier); "
+                "aplay -l lists the cards" % target)
 
     def check_phone(self):
         from .serial.finder import PICO_USB_ID, parse_usb_id

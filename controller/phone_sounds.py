@@ -26,8 +26,9 @@ import time
 
 from .audio.callprogress import BUSY_AFTER, CallProgress
 from .audio.errors import AudioError
-from .audio.player import Player, open_output
+from .audio.player import VOLUME_MAX, Player, open_output
 from .audio.speech import Speech
+from .hw.bell import STRIKE_HZ
 from .hw.ringer import Ringer, check_times
 
 log = logging.getLogger("newsdesk.sounds")
@@ -210,15 +211,16 @@ class PhoneSounds:
 
 def build_phone_sounds(pinmap, pin_factory, audio=True, audio_device=None, tone_plan="north-america",
                        speech=True, speech_voice=None, busy_after=BUSY_AFTER, flash_max=1.0,
-                       clock=time.monotonic, notify=None, ringer_switch=None):
+                       clock=time.monotonic, notify=None, ringer_switch=None, strike_hz=STRIKE_HZ,
+                       volume=VOLUME_MAX):
     """The phone's sounds as the running product has them: aplay when installed (else silent),
     espeak-ng when installed (else figures), the ringer on the pin map's line, one ``tone_plan``
     for the tones and the ring cadence. Either all of it is built or nothing stays open."""
     progress = CallProgress(flash_max=flash_max, busy_after=busy_after)
     voice = Speech.find(voice=speech_voice) if speech else None
-    player = Player(open_output(audio_device, enabled=audio), plan=tone_plan, speech=voice)
+    player = Player(open_output(audio_device, enabled=audio), plan=tone_plan, speech=voice, volume=volume)
     try:
-        ringer = Ringer(pinmap, pin_factory, cadence=tone_plan, switch=ringer_switch)
+        ringer = Ringer(pinmap, pin_factory, cadence=tone_plan, switch=ringer_switch, strike_hz=strike_hz)
     except Exception:
         player.close()
         raise

@@ -19,6 +19,9 @@ PULLS = ("up", "down", "none")
 PHONE_LINES = ("pulse", "offnormal", "hook")
 KINDS = ("input", "output", "i2c", "i2s")
 BUS_PINS = {"i2c": ("sda", "scl"), "i2s": ("bclk", "lrclk", "din")}
+# roles a bus may name or leave out: the amplifier's SD (shutdown/mode) pin, driven by the
+# max98357a overlay when named (its sdmode-pin), left to the module's own pull when not
+OPTIONAL_BUS_PINS = {"i2s": ("sd",)}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 RAILS = ("GND", "3V3", "5V")
 LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
@@ -29,12 +32,13 @@ class PinSpec:
     logically; for an output whether HIGH switches it on."""
 
     __slots__ = ("name", "bcm", "pull", "high_means", "what", "kind", "board", "active_high",
-                 "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor")
+                 "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor", "in_phone")
 
     def __init__(self, name, bcm, pull=None, high_means=None, what="", kind="input", board="pi",
                  active_high=True, to="GND", pull_resistor=None, pull_to=None, load=None,
-                 colour="", vf=None, resistor=None):
+                 colour="", vf=None, resistor=None, in_phone=False):
         self.name = name
+        self.in_phone = in_phone            # its far end is in the phone: a wire of the cable
         self.bcm = bcm          # the pin number on its board (BCM on the Pi, GPn on the Pico)
         self.pull = pull
         self.high_means = high_means
@@ -76,10 +80,11 @@ class PinSpec:
 class BusSpec:
     """A bus that takes several pins: i2c (sda, scl, bus number, device address) or i2s."""
 
-    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply")
+    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply", "in_phone")
 
-    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None):
+    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None, in_phone=False):
         self.name = name
+        self.in_phone = in_phone
         self.kind = kind
         self.board = board
         self.pins = pins        # role -> pin number, e.g. {"sda": 2, "scl": 3}
@@ -165,13 +170,19 @@ def _spec(source, board, name, raw):
     what = raw.get("what", "")
     if not isinstance(what, str):
         raise PinMapError("%s: what must be text" % where)
+    in_phone = raw.get("in_phone", name in PHONE_LINES)
+    if not isinstance(in_phone, bool):
+        raise PinMapError("%s: in_phone must be true or false, got %r" % (where, in_phone))
     if kind in BUS_PINS:
         pins = {role: _pin_number(where, board, role, raw.get(role)) for role in BUS_PINS[kind]}
+        for role in OPTIONAL_BUS_PINS.get(kind, ()):
+            if raw.get(role) is not None:
+                pins[role] = _pin_number(where, board, role, raw[role])
         address = raw.get("address")
         if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
             raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))
         supply = _rail(where, "supply", raw.get("supply"))
-        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply)
+        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply, in_phone)
     number_key = BOARDS[board][0]
     number = _pin_number(where, board, number_key, raw.get(number_key))
     if kind == "output":
@@ -179,7 +190,7 @@ def _spec(source, board, name, raw):
         if not isinstance(active_high, bool):
             raise PinMapError("%s: active_high must be true or false, got %r" % (where, active_high))
         return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high,
-                       **_output(where, raw))
+                       in_phone=in_phone, **_output(where, raw))
     pull = raw.get("pull")
     if pull not in PULLS:
         raise PinMapError("%s: pull must be one of %s, got %r" % (where, ", ".join(PULLS), pull))
@@ -192,7 +203,7 @@ def _spec(source, board, name, raw):
     if (pull_resistor is None) != (pull_to is None):
         raise PinMapError("%s: an external pull needs both pull_resistor (ohms) and pull_to (a rail)" % where)
     return PinSpec(name, number, pull, high, what, board=board, to=to,
-                   pull_resistor=pull_resistor, pull_to=pull_to)
+                   pull_resistor=pull_resistor, pull_to=pull_to, in_phone=in_phone)
 
 
 def _pins_of(spec):

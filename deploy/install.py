@@ -5,8 +5,10 @@
 
 It installs the system packages the box needs (lgpio for the pins, i2c-tools, alsa-utils,
 avahi for <hostname>.local), enables I2C (and the I2S amplifier's overlay when the pin map has
-an I2S line), puts the service user in the gpio/i2c/audio/dialout groups, creates the virtual
-environment (with the system's site packages, for the apt-installed lgpio), creates the data
+an I2S line, leaving GPIO4 alone unless the pin map wires the amplifier's SD pin; and names the
+amplifier's card in the data directory's config.toml, so the handset doesn't play on the Pi's
+own HDMI or headphone output, ALSA's default), puts the service user in the
+gpio/i2c/audio/dialout groups, creates the virtual environment (with the system's site packages, for the apt-installed lgpio), creates the data
 directory after checking it is on durable storage, installs a systemd service that starts the
 panel at boot and restarts it when it fails, starts it, and prints the panel's address.
 
@@ -31,7 +33,6 @@ UNIT_PATH = "/etc/systemd/system/newsdesk.service"
 DEFAULT_DATA = "/var/lib/newsdesk"
 PACKAGES = ("python3-venv", "python3-lgpio", "i2c-tools", "alsa-utils", "avahi-daemon")
 GROUPS = ("gpio", "i2c", "audio", "dialout")
-I2S_OVERLAY = "dtoverlay=max98357a"
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")   # Bookworm on, then older
 MIN_PYTHON = (3, 11)
 
@@ -78,6 +79,8 @@ class Facts:
         self.addresses = tuple(kw.get("addresses", ()))
         self.port = kw.get("port", 8080)
         self.buses = set(kw.get("buses", ()))               # "i2c", "i2s": what the pin map uses
+        self.sd_pin = kw.get("sd_pin")                      # the amplifier's SD pin, if the pin map wires it
+        self.config_text = kw.get("config_text")            # the data directory's config.toml, or None
         self.mountinfo = kw.get("mountinfo")                # None: don't check
         self.allow_volatile = kw.get("allow_volatile", False)
 
@@ -88,6 +91,12 @@ def _controller():
         sys.path.insert(0, str(REPO))
     from controller import config, durability, pinmap
     return config, durability, pinmap
+
+
+def _audio():
+    _controller()
+    from controller.audio import device
+    return device
 
 
 def gather(args, environ=os.environ):
@@ -116,6 +125,8 @@ def gather(args, environ=os.environ):
     except (config.ConfigError, OSError):
         port = config.DEFAULTS["port"]
     mountinfo = Path("/proc/self/mountinfo")
+    i2s = pm.lines("i2s")
+    config_toml = data / "config.toml"
     return Facts(
         repo=REPO, user=user, user_exists=user_exists, group=group, data=data, is_pi="Raspberry Pi" in model, model=model,
         euid=os.geteuid(), python=sys.version_info[:2], boot_config=boot,
@@ -123,6 +134,8 @@ def gather(args, environ=os.environ):
         groups=[g for g in GROUPS if _group_exists(g)] if "Raspberry Pi" in model else GROUPS, venv=venv,
         hostname=socket.gethostname(), addresses=addresses, port=port,
         buses={spec.kind for spec in pm.lines() if spec.kind in ("i2c", "i2s")},
+        sd_pin=i2s[0].pins.get("sd") if i2s else None,
+        config_text=config_toml.read_text(encoding="utf-8") if config_toml.is_file() else None,
         mountinfo=mountinfo.read_text() if mountinfo.exists() else None,
         allow_volatile=args.allow_volatile)
 
@@ -180,7 +193,31 @@ def check(facts, dry_run):
             raise InstallError(str(e)) from None
     if facts.boot_config is None and facts.buses:
         notes.append("no config.txt in /boot/firmware or /boot: I2C and the I2S overlay can't be enabled")
+    other = _other_amp_overlay(facts)
+    if other:
+        notes.append("%s already has %r; newsdesk's wiring wants %r (without no-sdmode the driver takes "
+                     "GPIO4 for the SD pin): change that line by hand and reboot"
+                     % (facts.boot_config, other, _audio().overlay_line(facts.sd_pin)))
     return notes
+
+
+def _amp_overlays(facts):
+    device = _audio()
+    return [line.strip() for line in facts.boot_config_text.splitlines()
+            if line.strip().split(",")[0] == "dtoverlay=" + device.OVERLAY]
+
+
+def _other_amp_overlay(facts):
+    """A max98357a line in config.txt that isn't the one the pin map wants, or None."""
+    if "i2s" not in facts.buses:
+        return None
+    wanted = _audio().overlay_line(facts.sd_pin)
+    lines = _amp_overlays(facts)
+    return lines[0] if lines and wanted not in lines else None
+
+
+def _has_setting(text, key):
+    return any(line.split("=")[0].strip() == key for line in (text or "").splitlines() if "=" in line)
 
 
 def _user_problems(facts):
@@ -198,9 +235,10 @@ def plan(facts):
     ]
     if "i2c" in facts.buses:
         steps.append(Step("enable I2C (the display)", ["raspi-config", "nonint", "do_i2c", "0"]))
-    if "i2s" in facts.buses and facts.boot_config and I2S_OVERLAY not in facts.boot_config_text.split():
+    device = _audio()
+    if "i2s" in facts.buses and facts.boot_config and not _amp_overlays(facts):
         steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config,
-                          content="%s\n" % I2S_OVERLAY, append=True, reboot=True))
+                          content="%s\n" % device.overlay_line(facts.sd_pin), append=True, reboot=True))
     if facts.groups:
         steps.append(Step("let %s use the pins, I2C, audio and serial" % facts.user,
                           ["usermod", "-aG", ",".join(facts.groups), facts.user]))
@@ -215,6 +253,14 @@ def plan(facts):
         Step("install newsdesk's pinned requirements", as_user(facts, [pip, "install", "--quiet", "-r", str(facts.repo / "requirements.txt")])),
         Step("install newsdesk itself", as_user(facts, [pip, "install", "--quiet", "--no-deps", "-e", str(facts.repo)])),
         Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),
+    ]
+    if "i2s" in facts.buses and not _has_setting(facts.config_text, "audio_device"):
+        steps.append(Step("play the handset on the amplifier, not the Pi's own output",
+                          path=str(facts.data / "config.toml"), append=True,
+                          content="%saudio_device = \"%s\"   # the I2S amplifier's card (make install)\n"
+                          % ("\n" if facts.config_text and not facts.config_text.endswith("\n") else "",
+                             device.AMP_DEVICE)))
+    steps += [
         Step("install the service", path=UNIT_PATH, content=render_unit(facts)),
         Step("reload systemd", ["systemctl", "daemon-reload"]),
         Step("start the panel at every boot", ["systemctl", "enable", "newsdesk.service"]),

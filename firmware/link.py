@@ -21,8 +21,8 @@ from decoder import LINES, DialDecoder
 from protocol import (ACK, BEAT, COMMAND, EDGE, EVENT, HELLO, PROTOCOL, QUERY, REPLY,
                       FrameReader, encode, event_fields, format_states, number)
 
-FIRMWARE = "1.0.0"
-CAPS = "dial+raw+ringer+led+maint"
+FIRMWARE = "1.1.0"
+CAPS = "dial+raw+ringer+led+maint+strike"
 QUEUE_SIZE = 128          # pending frames kept for the host (about 60 bytes each)
 RESEND_US = 250000        # first resend of an unacknowledged frame
 RESEND_MAX_US = 2000000   # resends back off to this while nobody answers
@@ -30,6 +30,8 @@ RESEND_BURST = 32         # frames sent again per resend
 BEAT_US = 1000000         # heartbeat period
 HOST_GONE_US = 3500000    # no frame from the host this long (it acks every beat): host gone
 LED_MODES = ("auto", "on", "off", "blink")
+STRIKE_HZ = 20            # the solenoid's strikes a second while the ringer is on (the host's
+STRIKE_DUTY_PCT = 40      # bell_strike_hz, sent at each connection, replaces it); 0 = held on
 OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
 
 
@@ -49,6 +51,10 @@ class Link(object):
             self.states[line] = 0
         self.raw = False
         self.ringer = False
+        self.strike_hz = STRIKE_HZ
+        self._ring_at = 0
+        self._now = None          # the last poll's time
+        self.lost_edges = 0       # edges the pins' ring could not keep, as last reported
         self.led = "auto"
         self.maintenance = False
         self.dropped = 0          # pending frames thrown away because the queue was full
@@ -77,6 +83,7 @@ class Link(object):
 
     def poll(self, now):
         """Let time run to ``now``: digits the decoder decides, resends, the heartbeat."""
+        self._now = now
         self._events(self.decoder.advance(now), now)
         if self._host_at is not None and now - self._host_at > HOST_GONE_US:
             self._host_gone()
@@ -89,7 +96,7 @@ class Link(object):
     def deadline(self):
         """When ``poll`` next has something to do."""
         due = self._beat_at
-        for t in (self.decoder.deadline(), self._resend_at,
+        for t in (self.decoder.deadline(), self._resend_at, self._strike_due(),
                   None if self._host_at is None else self._host_at + HOST_GONE_US):
             if t is not None and t < due:
                 due = t
@@ -107,7 +114,7 @@ class Link(object):
                 elif kind == ACK:
                     self._ack(fields[1], number(fields[2]), now)
                 elif kind == COMMAND:
-                    self._command(fields[1], fields[2], fields[3])
+                    self._command(fields[1], fields[2], fields[3], now)
                 else:
                     continue          # a device message (an echo?): not for us
             except ValueError:
@@ -123,9 +130,21 @@ class Link(object):
         self._out = []
         return out
 
+    def lost(self, total, now):
+        """The pins' edge ring has lost ``total`` edges since boot (it was full): say so once per
+        new loss, as a fault the host logs and shows. main.py then re-reads every contact's
+        level, so the decoder's idea of each line is right again."""
+        if total <= self.lost_edges:
+            return
+        fresh = total - self.lost_edges
+        self.lost_edges = total
+        self._data(now, EVENT, [now, "fault", "%d contact edge(s) lost: the edge ring on the Pico "
+                                "was full; the contacts were read again" % fresh], False)
+
     def outputs(self, now):
-        """(ringer on, status LED on) at ``now``. The LED, left on auto, is lit while a host
-        is there and flashes once a second without one."""
+        """(ringer on, status LED on) at ``now``. While the ringer is on, the line strikes the
+        solenoid ``strike_hz`` times a second (held on when 0). The LED, left on auto, is lit
+        while a host is there and flashes once a second without one."""
         led = self.led
         if led == "auto":
             lit = self._host_at is not None or now % 1000000 < 100000
@@ -133,7 +152,11 @@ class Link(object):
             lit = (now // 250000) % 2 == 0
         else:
             lit = led == "on"
-        return self.ringer, lit
+        ringer = self.ringer
+        if ringer and self.strike_hz:
+            period = 1000000 // self.strike_hz
+            ringer = (now - self._ring_at) % period < period * STRIKE_DUTY_PCT // 100
+        return ringer, lit
 
     @property
     def host(self):
@@ -141,6 +164,16 @@ class Link(object):
         return self._host_at is not None
 
     # ------------------------------------------------------------ inside
+
+    def _strike_due(self):
+        """When the ringer line next changes within a strike, or None while it is steady."""
+        if not (self.ringer and self.strike_hz):
+            return None
+        period = 1000000 // self.strike_hz
+        pulse = period * STRIKE_DUTY_PCT // 100
+        now = self._ring_at if self._now is None else self._now
+        into = (now - self._ring_at) % period
+        return now - into + (pulse if into < pulse else period)
 
     def _low(self):
         return self._pending[0][0] if self._pending else self._seq + 1
@@ -202,10 +235,17 @@ class Link(object):
             if self._pending:
                 self._schedule(now)
 
-    def _command(self, cmd, name, value):
+    def _command(self, cmd, name, value, now):
         text = None
         if name == "ringer" and value in ("0", "1"):
+            if value == "1" and not self.ringer:
+                self._ring_at = now           # each ring starts with a whole strike
             self.ringer = value == "1"
+        elif name == "strike":
+            hz = number(value) if value.isdigit() else -1
+            if hz != 0 and not 5 <= hz <= 40:
+                return self._reply(cmd, "err", "strike is 0 (held on) or 5-40 strikes a second, not %s" % value)
+            self.strike_hz = hz
         elif name == "led" and value in LED_MODES:
             self.led = value
         elif name == "raw" and value in ("0", "1"):

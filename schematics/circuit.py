@@ -10,7 +10,7 @@ optocoupler). The rules follow those joins to find what can reach a GPIO.
 from controller.pinmap import PHONE_LINES, BusSpec
 
 SUBSYSTEMS = {
-    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio"),
+    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "cable"),
     "pico": ("pico",),
 }
 BOARD_REF = {"pi": "J1", "pico": "U1"}
@@ -162,6 +162,9 @@ def _output(c, spec, sub):
     bell = c.parts_data.bell
     c.add("resistor", bell["gate_pulldown"], {"1": gate, "2": gnd}, [("1", "2")], line=spec.name,
           role="pulldown", subsystem=sub)
+    if bell.get("gate_zener_v"):
+        c.add("zener", "%g V" % bell["gate_zener_v"], {"K": gate, "A": gnd}, [("K", "A")],
+              line=spec.name, role="clamp", subsystem=sub)
     c.add("mosfet", "", {"G": gate, "D": sol, "S": gnd}, [("D", "S")], line=spec.name,
           role="switch", subsystem=sub)
     c.add("solenoid", "%g V" % bell["supply_v"], {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
@@ -186,11 +189,20 @@ def _bus(c, spec, sub):
         return
     vin = c.rail(spec.supply or "5V")
     out_p, out_n = name + "_OUT+", name + "_OUT-"
-    c.add("amplifier", "",
-          {"LRC": nets["lrclk"], "BCLK": nets["bclk"], "DIN": nets["din"], "GND": gnd, "VIN": vin,
-           "OUT+": out_p, "OUT-": out_n},
-          [("OUT+", "OUT-")], line=spec.name, role="module", subsystem=sub)
-    c.add("receiver", "", {"1": out_p, "2": out_n}, [("1", "2")], line=spec.name,
+    pins = {"LRC": nets["lrclk"], "BCLK": nets["bclk"], "DIN": nets["din"], "GND": gnd, "VIN": vin,
+            "OUT+": out_p, "OUT-": out_n}
+    if "sd" in nets:
+        pins["SD"] = nets["sd"]
+    c.add("amplifier", "", pins, [("OUT+", "OUT-")], line=spec.name, role="module", subsystem=sub)
+    pad = c.parts_data.audio.get("pad_ohms")
+    ends = (out_p, out_n)
+    if pad:
+        # a resistor in each leg: with the receiver, a pad the amplifier can't overdrive
+        ends = (name + "_RX+", name + "_RX-")
+        for out, end in zip((out_p, out_n), ends):
+            c.add("resistor", pad, {"1": out, "2": end}, [("1", "2")], line=spec.name, role="pad",
+                  subsystem=sub)
+    c.add("receiver", "", {"1": ends[0], "2": ends[1]}, [("1", "2")], line=spec.name,
           role="receiver", subsystem=sub)
 
 

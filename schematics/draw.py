@@ -134,10 +134,16 @@ def _isolated_driver(sheet, spec, opto_part):
     d.add(elm.Vdd().label(supply))
     d.add(elm.Line().right(1.5).at(opto.emitter))
     gate = d.add(elm.Dot())
-    d.add(elm.Line().right(1.5))
+    d.add(elm.Line().right(2.2))
+    clamp = d.add(elm.Dot()) if "clamp" in parts else None
+    d.add(elm.Line().right(2.4 if clamp is not None else 1.5))
     fet = d.add(elm.NFet().reverse().anchor("gate").label(_label(parts["switch"], "IRLZ44N"), loc="bottom", ofst=(-0.6, 0)))
     d.add(elm.Resistor().down().at(gate.center).label(_label(parts["pulldown"]), loc="bottom"))
     d.add(elm.GroundChassis().label("bell GND", loc="right", ofst=0.2))
+    if clamp is not None:
+        d.add(elm.Zener().down().reverse().at(clamp.center).label(
+            _label(parts["clamp"], "%s zener" % parts["clamp"].value), loc="bottom"))
+        d.add(elm.GroundChassis())
     d.add(elm.Line().down(0.4).at(fet.source))
     d.add(elm.GroundChassis())
     d.add(elm.Line().up(0.4).at(fet.drain))
@@ -223,7 +229,7 @@ def _draw_bus(c, subsystem, title):
     sheet.board(rows, c.limits["title"])
     for module in modules:
         spec = c.board_lines[module.line]
-        roles = {"sda": "SDA", "scl": "SCL", "bclk": "BCLK", "lrclk": "LRC", "din": "DIN"}
+        roles = {"sda": "SDA", "scl": "SCL", "bclk": "BCLK", "lrclk": "LRC", "din": "DIN", "sd": "SD"}
         left = [("%s_%s" % (spec.name, role), roles[role]) for role in spec.pins]
         left += [("supply_" + module.ref, "VCC" if "VCC" in module.pins else "VIN"), ("gnd", "GND")]
         right = [("out_p", "OUT+"), ("out_n", "OUT-")] if "OUT+" in module.pins else ()
@@ -231,10 +237,17 @@ def _draw_bus(c, subsystem, title):
         box = _module(sheet, module, rows, left, right, words)
         if right:
             (receiver,) = [p for p in c.of(line=spec.name) if p.role == "receiver"]
-            sheet.d.add(elm.Line().right(2).at(box.m_out_p))
+            pads = [p for p in c.of(line=spec.name) if p.role == "pad"]
+            sheet.d.add(elm.Line().right(1).at(box.m_out_p))
+            if pads:
+                sheet.d.add(elm.Resistor().right().label(_label(pads[0]), loc="top"))
+            sheet.d.add(elm.Line().right(1))
             speaker = sheet.d.add(elm.Speaker().right().anchor("in1").label(
                 _label(receiver, "handset receiver"), loc="right", ofst=0.3))
-            sheet.d.add(elm.Line().at(box.m_out_n).tox(speaker.in2[0] - 0.6))
+            sheet.d.add(elm.Line().right(1).at(box.m_out_n))
+            if pads:
+                sheet.d.add(elm.Resistor().right().label(_label(pads[1]), loc="bottom"))
+            sheet.d.add(elm.Line().tox(speaker.in2[0] - 0.6))
             sheet.d.add(elm.Line().toy(speaker.in2))
             sheet.d.add(elm.Line().tox(speaker.in2))
     return sheet.svg()
@@ -247,7 +260,8 @@ def draw_display(c):
 
 
 def draw_audio(c):
-    return _draw_bus(c, "audio", "Audio: I2S to a class-D amplifier; the receiver across OUT+ and OUT-, neither to GND")
+    return _draw_bus(c, "audio", "Audio: I2S to a class-D amplifier; the receiver across OUT+ and OUT- through "
+                     "a resistor in each leg (a pad), neither to GND")
 
 
 def draw_pico(c):
@@ -268,6 +282,30 @@ def draw_pico(c):
     return sheet.svg()
 
 
+def draw_cable(c):
+    """The connector between the box and the phone: each pin, what it carries, both ends."""
+    from .cable import CONNECTOR, PINS, wires
+    d = schemdraw.Drawing(show=False, canvas="svg")
+    d.config(unit=2.0, fontsize=FONT, font="sans-serif", lw=1.5, margin=1.0, bgcolor="white")
+    ws = wires(c)
+    pins = [elm.IcPin(name="(spare)", pin=str(n), side="left", anchorname="p%d" % n)
+            for n in range(PINS, len(ws), -1)]
+    pins += [elm.IcPin(name=w.signal, pin=str(w.pin), side="left", anchorname="p%d" % w.pin) for w in reversed(ws)]
+    box = d.add(elm.Ic(pins=pins, pinspacing=1.0, edgepadW=2.5, edgepadH=0.6, plblsize=FONT - 1)
+                .label(CONNECTOR.split(":")[0], loc="top"))
+    for w in ws:
+        at = getattr(box, "p%d" % w.pin)
+        d.add(elm.Line().left(1.0).at(at))
+        d.add(elm.Label().label(w.box, loc="left", halign="right", fontsize=FONT - 1))
+        if w.phone:
+            d.add(elm.Label().at(at + Point((6.2, 0))).label("→ " + w.phone, loc="right", halign="left",
+                                                               fontsize=FONT - 1))
+    d.add(elm.Label().at((box.p1[0] - 8, getattr(box, "p%d" % PINS)[1] - 1.6)).label(
+        "The cable to the phone: box end on the left, phone end on the right", loc="center",
+        halign="left", fontsize=FONT + 1))
+    return svg_bytes(d)
+
+
 DRAWINGS = {
     "dial-and-hook": draw_dial_and_hook,
     "ringer": draw_ringer,
@@ -275,6 +313,7 @@ DRAWINGS = {
     "display": draw_display,
     "audio": draw_audio,
     "pico": draw_pico,
+    "cable": draw_cable,
 }
 
 

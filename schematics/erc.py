@@ -2,15 +2,23 @@
 
     pull       every input has a defined level when its contact is open (an internal pull or
                a resistor to a rail), and its contact pulls the other way
-    pins       no pin serves two lines, each line sits on a pin the board brings out, and a bus
-               sits on the pins that carry that bus (I2C1 SDA/SCL, PCM CLK/FS/DOUT)
+    pins       no pin serves two lines, each line sits on a pin the board brings out, a bus
+               sits on the pins that carry that bus (I2C1 SDA/SCL, PCM CLK/FS/DOUT), and no
+               line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
+               pins, GPIO20 too, and the amplifier's SD pin when one is named)
     current    each output's current (logic volts - LED forward volts) / resistor stays within
                the board's per-pin limit (a warning above its default drive strength), and all
-               outputs together within its total
+               outputs together within its total; and is enough: an LED's at least its
+               ``min_ma``, an optocoupler's enough to pull the MOSFET's gate up to its ``vgs_on``
+               through the gate resistor at the optocoupler's least current transfer ratio
     voltage    no rail above the logic voltage reaches a GPIO through any part's pins
                (contacts count as closed, modules' pull-ups count, LEDs count as conducting)
     isolation  the ringer drives an isolator, and nothing on the bell driver's side shares a
                conductor with the board
+    bell       the bell supply stays within the optocoupler's output rating, and the MOSFET's gate
+               within its limit (the supply regulated, or a zener clamping the gate)
+    level      the loudest the amplifier can drive the handset's receiver, through the pad,
+               stays under the ceiling in parts.toml [audio]
 
 Each finding names the line, the pin and the parts involved.
 """
@@ -24,6 +32,9 @@ BUS_FUNCTIONS = {
 }
 RESERVED = {"pi": {"GPIO0": "the HAT ID EEPROM (ID_SD)", "GPIO1": "the HAT ID EEPROM (ID_SC)"}}
 ISOLATED_LINES = ("ringer",)
+# the functions a bus's overlay sets up for itself on the Pi, used or not
+OVERLAY_CLAIMS = {"i2s": ("PCM CLK", "PCM FS", "PCM DIN", "PCM DOUT"), "i2c": ("I2C{bus} SDA", "I2C{bus} SCL")}
+OVERLAY_NAMES = {"i2s": "the I2S amplifier's overlay (max98357a)", "i2c": "the I2C overlay"}
 
 
 class Finding:
@@ -45,6 +56,7 @@ class Report:
         self.findings = []
         self.currents = {}          # line -> mA it draws from its pin
         self.total_ma = 0.0
+        self.receiver_mv = {}       # audio line -> the loudest its receiver can get, mV rms
 
     def add(self, rule, severity, line, message, *args):
         self.findings.append(Finding(rule, severity, line, message % args if args else message))
@@ -145,11 +157,46 @@ def check_pins(circuit, report):
             if name not in circuit.header.pins and getattr(spec, "load", None) != "board_led":
                 report.add("pins", "error", spec.name, "%s is on %s, which reaches no pin of the %s",
                            spec.name, name, circuit.limits["title"])
-            if isinstance(spec, BusSpec) and name in circuit.header.functions:
+            if isinstance(spec, BusSpec) and name in circuit.header.functions \
+                    and role in BUS_FUNCTIONS[spec.kind]:
                 wanted = BUS_FUNCTIONS[spec.kind][role].format(bus=spec.bus if spec.bus is not None else 1)
                 if wanted not in circuit.header.functions[name]:
                     report.add("pins", "error", spec.name, "%s's %s is on %s (pin %s), which can't be %s",
                                spec.name, role, name, pin, wanted)
+
+
+def check_overlays(circuit, report):
+    """A line on a pin that a bus's overlay has taken: the kernel holds that pin, so an LED there
+    never lights (or the audio breaks)."""
+    claimed = {}
+    for spec in circuit.board_lines.values():
+        if not isinstance(spec, BusSpec) or circuit.board != "pi":
+            continue
+        wanted = {f.format(bus=spec.bus if spec.bus is not None else 1) for f in OVERLAY_CLAIMS.get(spec.kind, ())}
+        for name, functions in circuit.header.functions.items():
+            if functions & wanted:
+                claimed[name] = spec
+        if "sd" in spec.pins:
+            claimed[circuit.board_pin(spec.pins["sd"])[0]] = spec
+    for spec in circuit.board_lines.values():
+        pins = spec.pins if isinstance(spec, BusSpec) else {"": spec.bcm}
+        for number in pins.values():
+            name, pin = circuit.board_pin(number)
+            owner = claimed.get(name)
+            if owner is not None and owner is not spec:
+                report.add("pins", "error", spec.name,
+                           "%s is on %s (pin %s), which %s claims for %s: move %s to a free pin",
+                           spec.name, name, pin, OVERLAY_NAMES[owner.kind], owner.name, spec.name)
+
+
+def _opto_ma_needed(circuit):
+    """The least LED current that turns the bell's MOSFET on: the gate resistor must see the
+    MOSFET's vgs_on, fed by the optocoupler at its least current transfer ratio."""
+    opto, fet = circuit.parts_data.part("optocoupler"), circuit.parts_data.part("mosfet")
+    bell = circuit.parts_data.bell
+    if not ("ctr_min" in opto and "vgs_on" in fet):
+        return None
+    return float(fet["vgs_on"]) / float(bell["gate_pulldown"]) / float(opto["ctr_min"]) * 1000.0
 
 
 def check_currents(circuit, report):
@@ -168,6 +215,7 @@ def check_currents(circuit, report):
         else:
             ma = max(0.0, logic_v - spec.vf) / spec.resistor * 1000.0
         report.currents[spec.name] = ma
+        _check_enough(circuit, report, spec, ma, logic_v)
         if ma > limits["pin_ma"]:
             report.add("current", "error", spec.name,
                        "%s draws %.1f mA through its %s ohm resistor: over the %s mA a pin may give; "
@@ -183,6 +231,23 @@ def check_currents(circuit, report):
         report.add("current", "error", None, "the outputs draw %.1f mA together: over the %s's %s mA total (%s)",
                    report.total_ma, limits["title"], limits["total_ma"],
                    ", ".join("%s %.1f" % kv for kv in sorted(report.currents.items())))
+
+
+def _check_enough(circuit, report, spec, ma, logic_v):
+    if spec.load == "led":
+        least = float(circuit.parts_data.part("led").get("min_ma", 0))
+        what = "its LED is hardly lit"
+    elif spec.load == "optocoupler":
+        least = _opto_ma_needed(circuit) or 0.0
+        what = ("the optocoupler can't pull the MOSFET's gate to %g V through %s ohms"
+                % (circuit.parts_data.part("mosfet").get("vgs_on", 0), circuit.parts_data.bell["gate_pulldown"]))
+    else:
+        return
+    if ma < least:
+        report.add("current", "error", spec.name,
+                   "%s gives only %.2f mA through its %s ohm resistor, under the %.1f mA it needs: %s; "
+                   "use at most %d ohms", _where(circuit, spec.name), ma, spec.resistor, least, what,
+                   int((logic_v - spec.vf) * 1000 / least + 1e-6))
 
 
 def _ohms_for(volts, ma):
@@ -224,6 +289,78 @@ def check_isolation(circuit, report):
             return
 
 
+def check_bell(circuit, report):
+    """What the bell supply does to the parts on its side. With the optocoupler on, its output
+    puts (nearly) the whole supply on the MOSFET's gate, unless a zener clamps it."""
+    drivers = [p for p in circuit.parts if p.role == "isolator"]
+    if not drivers:
+        return
+    line = drivers[0].line
+    bell = circuit.parts_data.bell
+    opto, fet = circuit.parts_data.part("optocoupler"), circuit.parts_data.part("mosfet")
+    supply = float(bell["supply_v"])
+    zener = float(bell.get("gate_zener_v") or 0)
+    if "vceo_max" in opto and supply > float(opto["vceo_max"]):
+        report.add("bell", "error", line,
+                   "the %g V bell supply is over the %g V the optocoupler's output (%s) may stand off",
+                   supply, float(opto["vceo_max"]), opto["number"])
+    if not zener and not bell.get("regulated", False):
+        report.add("bell", "error", line,
+                   "the bell supply is not regulated and no zener guards the MOSFET's gate: an "
+                   "unregulated adapter reads well above its rating at light load; use a regulated "
+                   "one (regulated = true) or fit the zener (gate_zener_v)")
+    gate = min(supply, zener) if zener else supply
+    led_ma = report.currents.get(line)
+    if zener and led_ma and "ctr_max" in opto and "pc_max_mw" in opto:
+        # with the gate clamped, the optocoupler's output drops the rest of the supply at up to
+        # its highest transfer ratio's current
+        mw = (supply - zener) * led_ma * float(opto["ctr_max"])
+        if mw > float(opto["pc_max_mw"]):
+            report.add("bell", "error", line,
+                       "with the gate clamped at %g V, the optocoupler's output may dissipate %.0f mW from "
+                       "the %g V supply: over its %g mW; keep the bell supply at 12 V", zener, mw, supply,
+                       float(opto["pc_max_mw"]))
+    if "vgs_max" in fet and gate > float(fet["vgs_max"]):
+        report.add("bell", "error", line,
+                   "the MOSFET's gate sees up to %g V from the %g V bell supply: over its %g V limit "
+                   "(%s); fit a zener of about 10 V from gate to source (gate_zener_v)",
+                   gate, supply, float(fet["vgs_max"]), fet["number"])
+    if zener and "vgs_on" in fet and zener < float(fet["vgs_on"]):
+        report.add("bell", "error", line,
+                   "the %g V zener holds the MOSFET's gate under the %g V it needs to be fully on",
+                   zener, float(fet["vgs_on"]))
+
+
+def check_level(circuit, report):
+    """The loudest the receiver can get: the amplifier at clipping, through the pad."""
+    audio = circuit.parts_data.audio
+    for module in (p for p in circuit.parts if p.kind == "amplifier"):
+        if not audio:
+            continue
+        pads = [p.value for p in circuit.of(line=module.line) if p.role == "pad"]
+        rx = float(audio["receiver_ohms"])
+        mv = float(audio["amp_max_vrms"]) * rx / (rx + sum(pads)) * 1000.0
+        report.receiver_mv[module.line] = mv
+        if mv > float(audio["receiver_max_mv"]):
+            report.add("level", "error", module.line,
+                       "the amplifier can drive the %g ohm receiver at up to %.0f mV through %s: over "
+                       "the %g mV ceiling, and it is held against an ear; fit a resistor of at least "
+                       "%d ohms in each output leg (pad_ohms)", rx, mv,
+                       " and ".join(bom_ohms(v) for v in pads) or "no pad at all",
+                       float(audio["receiver_max_mv"]), _pad_for(audio))
+
+
+def _pad_for(audio):
+    rx = float(audio["receiver_ohms"])
+    total = rx * (float(audio["amp_max_vrms"]) * 1000.0 / float(audio["receiver_max_mv"]) - 1)
+    return int(-(-total // 2))
+
+
+def bom_ohms(value):
+    from .bom import ohms_text
+    return ohms_text(value)
+
+
 def _describe(circuit, ref):
     part = next(p for p in circuit.parts if p.ref == ref)
     what = {"contact": "contact", "button": "button", "resistor": "resistor", "display": "display module",
@@ -233,7 +370,8 @@ def _describe(circuit, ref):
     return "%s (%s)" % (ref, what)
 
 
-RULES = (check_pulls, check_pins, check_currents, check_voltages, check_isolation)
+RULES = (check_pulls, check_pins, check_overlays, check_currents, check_voltages, check_isolation,
+         check_bell, check_level)
 
 
 def check(circuit):

@@ -66,6 +66,7 @@ class Parts:
             self.catalogue = data["part"]
             self.kit = data.get("kit", [])
             self.bell = data["bell_driver"]
+            self.audio = data.get("audio", {})
         except KeyError as e:
             raise PartsError("%s has no [%s] section" % (source, e.args[0])) from None
         for name, board in self.boards.items():

@@ -186,6 +186,27 @@ def load_firmware(folder, board):
     return modules
 
 
+class flashed:
+    """While open, ``import link`` (and the rest) finds a loaded folder's modules, as on the Pico."""
+
+    def __init__(self, modules):
+        self.modules = modules
+        self.saved = {}
+
+    def __enter__(self):
+        for name, module in self.modules.items():
+            self.saved[name] = sys.modules.get(name)
+            sys.modules[name] = module
+        return self
+
+    def __exit__(self, *exc):
+        for name, module in self.saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
 class Board:
     """What survives a reboot: the pins' levels, the clock, the flash filesystem."""
 
@@ -324,12 +345,14 @@ class Emulator:
         self.modules = load_firmware(self.board.folder, self.board)
         main = self.modules["main"]
         self._idle_levels()
-        kwargs = {"maintenance_flag": str(self.board.folder / main.MAINTENANCE_FLAG)}
+        kwargs = {"maintenance_flag": str(self.board.folder / main.MAINTENANCE_FLAG),
+                  "reset_flag": str(self.board.folder / main.RESET_FLAG)}
         if self.watchdog_ms:
             kwargs["watchdog_ms"] = self.watchdog_ms
         self.board.kbd_intr = 3
         self.board.watchdog = None
-        self.fw = main.boot(self.cable, **kwargs)
+        with flashed(self.modules):     # main.boot imports the rest after arming the watchdog
+            self.fw = main.boot(self.cable, **kwargs)
         self.cable.hung.clear()
         self.cable._unhang = threading.Event()
         self.cable.plug()

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from controller.config import load_config
@@ -29,3 +31,16 @@ def test_bad_settings_name_the_setting(tmp_path, text, words):
     (tmp_path / "config.toml").write_text(text)
     with pytest.raises(ConfigError, match=words):
         load_config(tmp_path, environ={})
+
+
+@pytest.mark.parametrize("key, good, bad, words", [
+    ("audio_volume", (1, 60, 100), (0, 101), "audio_volume must be 1-100"),
+    ("bell_strike_hz", (0, 5, 20, 40), (3, 41), "bell_strike_hz must be 0 (held on) or 5-40"),
+])
+def test_the_handset_volume_and_the_bells_strike_rate_have_bounds(tmp_path, key, good, bad, words):
+    assert load_config(tmp_path, environ={})[key] in good          # the default is inside
+    for value in good:
+        assert load_config(tmp_path, overrides={key: value}, environ={})[key] == value
+    for value in bad:
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            load_config(tmp_path, environ={"NEWSDESK_" + key.upper(): str(value)})

@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from controller import doctor
 from controller.config import load_config
+from controller.audio.device import AMP_DEVICE
 from controller.pinmap import load_pinmap
 from controller.store import Store
 
@@ -69,7 +70,8 @@ def probes(factory, simulated=False, **over):
 
 @pytest.fixture
 def config(tmp_path):
-    return load_config(tmp_path / "data", environ={})
+    """An installed box: the installer names the amplifier's card in audio_device."""
+    return load_config(tmp_path / "data", overrides={"audio_device": AMP_DEVICE}, environ={})
 
 
 def findings(report, status=None):
@@ -168,15 +170,24 @@ def test_display_permission(config, factory):
     assert display.status == "fail" and "usermod -aG i2c" in display.fix
 
 
-@pytest.mark.parametrize("over, status, words", [
-    ({"which": lambda name: None}, "fail", "aplay is not installed"),
-    ({"sound_cards": lambda: CARDS_BUILTIN}, "warn", "only the Pi's own outputs: 0 vc4hdmi, 1 Headphones"),
-    ({"sound_cards": lambda: "--- no soundcards ---\n"}, "fail", "no sound card"),
+@pytest.mark.parametrize("device, over, status, words, fix", [
+    (AMP_DEVICE, {"which": lambda name: None}, "fail", "aplay is not installed", "alsa-utils"),
+    (AMP_DEVICE, {}, "ok", "plays on sound card 1: MAX98357A (simple-card - MAX98357A), through audio_device", ""),
+    ("hw:1,0", {}, "ok", "plays on sound card 1: MAX98357A", ""),
+    # the installer's setting missing: ALSA's default is card 0, HDMI on a Pi 5
+    ("", {}, "warn", "ALSA's default card (card 0) is card 0 vc4hdmi, the Pi's own output", AMP_DEVICE),
+    ("hw:0", {}, "warn", "card 0 vc4hdmi, the Pi's own output", AMP_DEVICE),
+    (AMP_DEVICE, {"sound_cards": lambda: CARDS_BUILTIN}, "fail", "names no sound card here", AMP_DEVICE),
+    ("", {"sound_cards": lambda: CARDS_BUILTIN}, "warn", "the Pi's own output",
+     "dtoverlay=max98357a,no-sdmode"),
+    (AMP_DEVICE, {"sound_cards": lambda: "--- no soundcards ---\n"}, "fail", "no sound card", "no-sdmode"),
 ])
-def test_audio_faults(config, factory, over, status, words):
+def test_audio_checks_the_card_that_will_play(tmp_path, factory, device, over, status, words, fix):
     at_rest(factory)
+    config = load_config(tmp_path / "data", overrides={"audio_device": device}, environ={})
     audio = findings(doctor.run_doctor(config, probes(factory, **over)))["audio"]
-    assert audio.status == status and words in audio.said
+    assert audio.status == status and words in audio.said, audio
+    assert fix in audio.fix
 
 
 def test_the_serial_phone_is_found_or_missed(tmp_path, factory):

@@ -15,7 +15,7 @@ if str(REPO) not in sys.path:
 
 from schematics import erc  # noqa: E402
 from schematics.circuit import build  # noqa: E402
-from schematics.parts import load_parts  # noqa: E402
+from schematics.parts import load_parts, parse_parts  # noqa: E402
 
 PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
 PARTS = load_parts()
@@ -215,3 +215,89 @@ def test_the_bell_side_never_reaches_a_gpio_while_isolated():
     circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
     assert circuit.isolated and max(circuit.rails[n] for n in circuit.isolated if n in circuit.rails) > 3.3
     assert erc.check(circuit).errors == []
+
+
+# --- pins an overlay claims; enough current; the bell supply; the receiver's level ---
+
+PARTS_TEXT = (REPO / "hardware" / "parts.toml").read_text(encoding="utf-8")
+
+
+def parts_with(old, new):
+    assert old in PARTS_TEXT, old
+    return parse_parts(PARTS_TEXT.replace(old, new, 1))
+
+
+def check_parts(parts, text=PINMAP_TEXT, board="pi"):
+    return erc.check(build(parse_pinmap(text), parts, board))
+
+
+def test_an_led_on_a_pin_the_i2s_overlay_claims_is_an_error():
+    report = check(replace_in("pi.stopwatch_led", "bcm = 16", "bcm = 20"))    # PCM DIN: unused, but taken
+    (finding,) = _only(report, "pins")
+    assert finding.line == "stopwatch_led"
+    assert "GPIO20 (pin 38)" in finding.message and "I2S amplifier's overlay" in finding.message
+    without_audio = replace_in("pi.stopwatch_led", "bcm = 16", "bcm = 20",
+                               PINMAP_TEXT.replace(PINMAP_TEXT[PINMAP_TEXT.index("[pi.audio]"):PINMAP_TEXT.index("# The phone in a box")], ""))
+    assert check(without_audio).findings == []             # no I2S line: GPIO20 is free
+
+
+def test_the_amplifiers_sd_pin_is_claimed_when_named():
+    text = replace_in("pi.audio", "din = 21", "din = 21\nsd = 4")
+    assert check(text).findings == []
+    assert build(parse_pinmap(text), PARTS).of(line="audio", subsystem="audio")[0].pins["SD"] == "AUDIO_SD"
+    clash = with_line("pi.spare_led", 'kind = "output"\nbcm = 4\nload = "led"\ncolour = "red"\nvf = 1.8\nresistor = 330', text)
+    with pytest.raises(PinMapError, match="GPIO4 is used by both audio and spare_led"):
+        parse_pinmap(clash)
+
+
+def test_an_led_resistor_too_large_to_light_it_is_an_error():
+    report = check(replace_in("pi.dice_led", "resistor = 330", "resistor = 100000"))
+    (finding,) = _only(report, "current")
+    assert "dice_led (GPIO25, pin 22) gives only 0.01 mA" in finding.message
+    assert "use at most 1500 ohms" in finding.message
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_an_optocoupler_resistor_too_large_to_switch_the_bell_is_an_error(board):
+    report = check(replace_in("%s.ringer" % board, "resistor = 1000", "resistor = 100000"), board)
+    (finding,) = _only(report, "current")
+    assert finding.line == "ringer" and "0.02 mA" in finding.message and "MOSFET's gate" in finding.message
+    assert "at most 2300 ohms" in finding.message          # 1 mA: 5 V on 10 kohm at a CTR of 50 %
+
+
+def test_a_48_volt_bell_supply_without_the_zener_is_over_the_gate_limit():
+    parts = parse_parts(PARTS_TEXT.replace("supply_v = 12.0", "supply_v = 48.0", 1)
+                        .replace("gate_zener_v = 10.0", "gate_zener_v = 0", 1))
+    messages = [f.message for f in _only(check_parts(parts), "bell")]
+    assert any("gate sees up to 48 V" in m and "16 V limit" in m for m in messages)
+    assert any("optocoupler's output" in m for m in messages)       # and the PC817's 35 V
+    clamped = parts_with("supply_v = 12.0", "supply_v = 15.0")
+    assert check_parts(clamped).findings == []                      # the zener holds the gate at 10 V
+    (hot,) = _only(check_parts(parts_with("supply_v = 12.0", "supply_v = 24.0")), "bell")
+    assert "may dissipate 193 mW" in hot.message                    # (24 - 10) V x 2.3 mA x 600 %
+
+
+def test_an_unregulated_supply_needs_the_zener():
+    parts = parse_parts(PARTS_TEXT.replace("regulated = true", "regulated = false", 1)
+                        .replace("gate_zener_v = 10.0", "gate_zener_v = 0", 1))
+    (finding,) = _only(check_parts(parts), "bell")
+    assert "not regulated" in finding.message
+    assert check_parts(parts_with("regulated = true", "regulated = false")).findings == []
+
+
+def test_a_zener_below_the_gates_on_voltage_is_an_error():
+    (finding,) = _only(check_parts(parts_with("gate_zener_v = 10.0", "gate_zener_v = 3.3")), "bell")
+    assert "under the 5 V" in finding.message
+
+
+def test_the_receiver_can_never_be_driven_loud():
+    report = check()
+    assert report.receiver_mv["audio"] == pytest.approx(3.5 * 150 / (150 + 2 * 4700) * 1000)
+    assert report.receiver_mv["audio"] < 100
+    pads = [p for p in build(parse_pinmap(PINMAP_TEXT), PARTS).of(line="audio") if p.role == "pad"]
+    assert [p.value for p in pads] == [4700, 4700]
+    (finding,) = _only(check_parts(parts_with("pad_ohms = 4700", "pad_ohms = 0")), "level")
+    assert "up to 3500 mV through no pad at all" in finding.message
+    assert "at least 2550 ohms" in finding.message                  # 3.5 V -> 100 mV on 150 ohms
+    (finding,) = _only(check_parts(parts_with("pad_ohms = 4700", "pad_ohms = 1000")), "level")
+    assert "up to 244 mV" in finding.message

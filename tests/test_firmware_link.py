@@ -210,3 +210,38 @@ def test_deadline_is_the_next_thing_to_do(fw, link):
     assert link.deadline() == 10_000 + HOOK_SETTLE        # the hook's debounce
     link.poll(40_000)
     assert link.deadline() == 40_000 + Link.RESEND_US
+
+
+# --- the bell: the Pico strikes the solenoid itself; only the cadence crosses the cable ---
+
+def test_the_ringer_strikes_at_the_rate_the_host_sends(fw, link):
+    Link = fw["link"]
+    from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ
+    assert Link.STRIKE_HZ == STRIKE_HZ and Link.STRIKE_DUTY_PCT == round(STRIKE_DUTY * 100)
+    send(link, 7 * S, p.COMMAND, "1", "ringer", "1")       # the ring starts on a whole strike
+    on = [link.outputs(7 * S + ms * 1000)[0] for ms in range(0, 100, 5)]
+    assert on == [True] * 4 + [False] * 6 + [True] * 4 + [False] * 6       # 20 ms of each 50 ms
+    link.poll(7 * S + 3000)
+    assert link.deadline() == 7 * S + 20_000                # the loop wakes for the strike's end
+    send(link, 7 * S, p.COMMAND, "2", "strike", "25")
+    assert [link.outputs(7 * S + us)[0] for us in (0, 15_999, 16_000, 40_000)] == [True, True, False, True]
+    send(link, 7 * S, p.COMMAND, "3", "strike", "0")       # held on, for a driver that wants a level
+    assert all(link.outputs(7 * S + ms * 1000)[0] for ms in range(0, 100, 7))
+    for n, bad in enumerate(("4", "41", "fast", "-5", "")):
+        send(link, 0, p.COMMAND, str(10 + n), "strike", bad)
+    replies = [f for f in frames(link) if f[0] == "K"]
+    assert [r[2] for r in replies] == ["ok"] * 3 + ["err"] * 5
+    assert link.strike_hz == 0 and "5-40" in replies[-1][3]
+    send(link, 8 * S, p.COMMAND, "20", "ringer", "0")
+    assert link.outputs(8 * S)[0] is False
+
+
+def test_lost_edges_are_reported_once_per_loss(link):
+    link.lost(0, 1000)
+    assert frames(link) == []
+    link.lost(3, 2000)
+    link.lost(3, 3000)                                      # nothing new lost: nothing said
+    link.lost(5, 4000)
+    faults = [f for f in frames(link) if f[0] == "E"]
+    assert [p.parse_event(f)[:2] for f in faults] == [(2000, "fault"), (4000, "fault")]
+    assert faults[0][5].startswith("3 contact edge(s) lost") and faults[1][5].startswith("2 contact")

@@ -6,7 +6,7 @@ import time
 import serial
 
 from controller.serial import protocol as p
-from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, load_firmware, stage
+from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
 
 WAIT = 5.0
 
@@ -123,3 +123,88 @@ def test_the_edge_ring_counts_what_it_could_not_keep(tmp_path):
     assert [ring.pop() for _ in range(4)] == [(0, 0), (1, 1), (2, 2), None]
     ring.push(9, 1)
     assert ring.pop() == (9, 1)
+
+
+# --- a real Pico: what went wrong is said, and deliberate resets aren't crashes ---
+
+def test_a_full_edge_ring_is_reported_and_the_contacts_read_again():
+    with Emulator() as emu:
+        ask(emu.port, p.encode(p.QUERY, 1))
+        hook = emu.board.pins[emu.modules["pins"].INPUTS["hook"][0]]
+        with emu.lock:                                 # the loop is held off: edges pile up
+            for n in range(emu.modules["main"].EDGE_RING + 9):
+                hook.drive(n % 2)                      # chatter; it ends LOW: handset lifted
+            lost = emu.fw.ring.lost
+            assert lost > 0
+        event = ask(emu.port, p.encode(p.QUERY, 1), want="E")
+        while event[4] != "fault":
+            event = ask(emu.port, p.encode(p.ACK, emu.fw.link.boot, event[2]), want="E")
+        assert event[5].startswith("%d contact edge(s) lost" % lost)
+        emu.settle(50)
+        assert emu.fw.link.states["hook"] == 1         # read again: the handset is up
+
+
+def test_a_deliberate_reset_after_maintenance_is_not_called_a_crash():
+    with Emulator() as emu:
+        assert ask(emu.port, p.encode(p.QUERY, 1))[8] == "power"
+        try:
+            ask(emu.port, p.encode(p.COMMAND, "7", "maint", "1"), want="K")
+        except serial.SerialException:
+            pass
+        end = time.monotonic() + WAIT
+        while emu.stopped != "maintenance" and time.monotonic() < end:
+            time.sleep(0.01)
+        # `mpremote reset` is machine.reset(), which the RP2040 reports as a watchdog reset
+        wdt_reset = emu.board.reset_cause = 3
+        emu.reboot(cause=wdt_reset)
+        assert ask(emu.port, p.encode(p.QUERY, 1))[8] == "reset"
+        emu.reboot(cause=wdt_reset)                    # the flag is used up: a bite is a bite
+        assert ask(emu.port, p.encode(p.QUERY, 1))[8] == "watchdog"
+
+
+def test_the_watchdog_and_ctrl_c_guard_are_set_before_the_heavy_imports(tmp_path):
+    folder = stage(tmp_path)
+    board = Board(folder, Clock())
+    modules = load_firmware(folder, board)
+    main = modules["main"]
+    seen = {}
+
+    def load():
+        seen["watchdog"], seen["kbd_intr"] = board.watchdog, board.kbd_intr
+        raise ImportError("no module named 'link'")
+
+    main._load_modules = load
+    flag = folder / main.MAINTENANCE_FLAG
+    try:
+        main.boot(None, maintenance_flag=str(flag), reset_flag=str(folder / main.RESET_FLAG))
+    except Reset:
+        pass
+    else:
+        raise AssertionError("a firmware whose files don't load must reset")
+    assert seen["watchdog"] is not None and seen["kbd_intr"] == -1
+    assert flag.exists()                               # the next boot waits at the REPL, for flashing
+    assert main.boot(None, maintenance_flag=str(flag), reset_flag=str(folder / main.RESET_FLAG)) is None
+    # main.py itself imports nothing heavy before boot() has armed the watchdog
+    import ast
+    top = ast.parse((folder / "main.py").read_text()).body
+    imported = {a.name for n in top if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module for n in top if isinstance(n, ast.ImportFrom)}
+    assert imported == {"os", "select", "sys", "machine", "micropython"}
+
+
+def test_a_pico_w_lights_its_led_by_name_not_gp25(tmp_path):
+    folder = stage(tmp_path)
+    board = Board(folder, Clock())
+    modules = load_firmware(folder, board)
+    main, pins = modules["main"], modules["pins"]
+    assert main.wireless("Raspberry Pi Pico W with RP2040") and main.wireless("Raspberry Pi Pico 2 W with RP2350")
+    assert not main.wireless("Raspberry Pi Pico with RP2040") and not main.wireless("Raspberry Pi Pico2")
+    led_gp = pins.OUTPUTS["status_led"][0]
+    with flashed(modules):
+        main._load_modules()
+        main.board_name = lambda: "Raspberry Pi Pico W with RP2040"
+        fw = main.Firmware(None, None)
+    assert "status_led" in pins.BOARD_LEDS
+    assert "LED" in board.pins and led_gp not in board.pins
+    fw._set("status_led", True)
+    assert board.levels["LED"] == 1

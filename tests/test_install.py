@@ -49,7 +49,11 @@ def test_the_plan_on_a_pi():
     assert cmds[-3:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
                          "systemctl restart newsdesk.service"]
     (overlay,) = [s for s in steps if s.path == "/boot/firmware/config.txt"]
-    assert overlay.append and overlay.content == "dtoverlay=max98357a\n" and overlay.reboot
+    # the amplifier's SD pin isn't wired: the driver must leave GPIO4 alone
+    assert overlay.append and overlay.content == "dtoverlay=max98357a,no-sdmode\n" and overlay.reboot
+    (audio,) = [s for s in steps if s.path == "/var/lib/newsdesk/config.toml"]
+    assert audio.append and audio.content.startswith('audio_device = "plughw:CARD=MAX98357A,DEV=0"')
+    assert steps.index(audio) > [i for i, s in enumerate(steps) if s.argv and "install" in s.argv[:1]][0]
     (unit,) = [s for s in steps if s.path == install.UNIT_PATH]
     assert not unit.append and "[Service]" in unit.content
     # the unit is written before systemd is told to load it
@@ -65,6 +69,24 @@ def test_steps_already_done_are_left_out():
     assert any("venv --system-site-packages --upgrade" in c for c in isolated)
     no_display = commands(install.plan(pi(buses=set())))
     assert not [c for c in no_display if "do_i2c" in c]
+
+
+def test_the_amplifier_is_made_the_card_that_plays_and_its_sd_pin_handled():
+    wired = install.plan(pi(sd_pin=4))
+    assert [s.content for s in wired if s.path and s.path.endswith("config.txt")] == ["dtoverlay=max98357a,sdmode-pin=4\n"]
+    # a config.toml of the user's own keeps its choice; one without audio_device gets it added
+    kept = install.plan(pi(config_text='audio_device = "plughw:CARD=Device,DEV=0"\n'))
+    assert not [s for s in kept if s.path and s.path.endswith("config.toml")]
+    (added,) = [s for s in install.plan(pi(config_text='port = 8081')) if s.path and s.path.endswith("config.toml")]
+    assert added.content.startswith('\naudio_device = ')           # on a line of its own
+    assert not [s for s in install.plan(pi(buses={"i2c"})) if s.path and s.path.endswith("config.toml")]
+    # an old line that lets the driver take GPIO4 is named, not appended to (two overlays would clash)
+    old = pi(boot_config_text="dtparam=audio=on\ndtoverlay=max98357a\n")
+    assert not [s for s in install.plan(old) if s.path and s.path.endswith("config.txt")]
+    (note,) = [n for n in install.check(old, dry_run=True) if "max98357a" in n]
+    assert "'dtoverlay=max98357a,no-sdmode'" in note and "GPIO4" in note
+    fine = pi(boot_config_text="dtoverlay=max98357a,no-sdmode\n")
+    assert not [n for n in install.check(fine, dry_run=True) if "max98357a" in n]
 
 
 def test_the_unit_file():
@@ -126,7 +148,7 @@ def test_a_real_run_does_every_step_in_order():
     status = install.main([], facts=pi(), out=out, run=lambda argv, check: ran.append(argv), write=wrote.append)
     assert status == 0
     assert [" ".join(a) for a in ran] == commands(install.plan(pi()))
-    assert [s.path for s in wrote] == ["/boot/firmware/config.txt", install.UNIT_PATH]
+    assert [s.path for s in wrote] == ["/boot/firmware/config.txt", "/var/lib/newsdesk/config.toml", install.UNIT_PATH]
     assert "The panel is at:" in out.getvalue()
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from controller.errors import PinMapError
-from controller.pinmap import PHONE_LINES, load_pinmap, parse_pinmap
+from controller.pinmap import DEFAULT_PINMAP, PHONE_LINES, load_pinmap, parse_pinmap
 
 GOOD = """
 [pi.pulse]
@@ -95,3 +95,15 @@ def test_electrical_fields_are_read():
     assert pm.line("hook").to == "GND" and pm.line("hook").pull_resistor is None
     assert pm.line("display").supply == "3V3"
     assert pm.line("status_led", board="pico").load == "board_led"
+
+
+def test_in_phone_and_the_amplifiers_sd_pin_are_read():
+    pm = load_pinmap()
+    assert all(pm.line(name).in_phone for name in ("pulse", "offnormal", "hook"))   # always
+    assert not pm.line("dice_button").in_phone and "sd" not in pm.line("audio").pins
+    text = DEFAULT_PINMAP.read_text().replace("din = 21\n", "din = 21\nsd = 4\n")
+    assert parse_pinmap(text).line("audio").pins["sd"] == 4
+    with pytest.raises(PinMapError, match="in_phone must be true or false"):
+        parse_pinmap(DEFAULT_PINMAP.read_text().replace('in_phone = true', 'in_phone = "yes"', 1))
+    with pytest.raises(PinMapError, match="sd must be a pin number"):
+        parse_pinmap(text.replace("sd = 4", "sd = 99"))

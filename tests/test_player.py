@@ -7,7 +7,8 @@ import pytest
 
 from controller.audio import tones
 from controller.audio.errors import SpeechError
-from controller.audio.player import AplayOutput, CaptureOutput, NullOutput, Player, open_output
+from controller.audio.player import (VOLUME_MAX, AplayOutput, CaptureOutput, NullOutput, Player, open_output,
+                                     scale_pcm)
 from controller.audio.speech import Speech
 from controller.errors import ConfigError
 from tests.conftest import wait_for
@@ -50,6 +51,30 @@ def test_warming_up_synthesizes_each_tone_once():
     assert set(loops) == {"dial", "ringback", "busy"}
     player.play("busy")
     assert player._loops["busy"] is loops["busy"]
+
+
+def test_the_volume_scales_every_sound_down_and_never_past_the_wirings_loudest():
+    full, half = CaptureOutput(keep=1.0), CaptureOutput(keep=1.0)
+    Player(full).play("dial")
+    Player(half, volume=50, speech=FakeSpeech()).play("dial")
+    loud, soft = full.plays[0].samples(), half.plays[0].samples()
+    assert max(map(abs, soft)) == pytest.approx(max(map(abs, loud)) / 2, abs=1)
+    assert [a * 50 // 100 for a in loud[:500]] == soft[:500]
+    spoken = Player(CaptureOutput(), speech=FakeSpeech(), volume=30).verdict_clip("OK", "Passed.")
+    assert set(tones_of(spoken.pcm)) == {100 * 30 // 100}                # speech is scaled too
+    figure = Player(CaptureOutput(), volume=10).verdict_clip("X", "")
+    assert max(map(abs, tones_of(figure.pcm))) <= 32767 // 10 + 1
+    for bad in (0, 101, 150, -5, 50.5, True, "60"):
+        with pytest.raises(ValueError, match="1-100 percent"):
+            Player(NullOutput(), volume=bad)
+    assert VOLUME_MAX == 100 and scale_pcm(tones.pcm_bytes([32767, -32768]), 100) == tones.pcm_bytes([32767, -32768])
+
+
+def tones_of(pcm):
+    import array
+    a = array.array("h")
+    a.frombytes(pcm)
+    return a.tolist()
 
 
 def test_the_uk_plan_sounds_british():

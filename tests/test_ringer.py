@@ -3,6 +3,7 @@ import threading
 import pytest
 
 from controller.errors import BadRequest, ConfigError, PinMapError
+from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, ring_steps, strikes_per_cycle
 from controller.hw.ringer import CADENCES, Ringer
 from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
 from tests.conftest import FakeClock
@@ -41,8 +42,11 @@ def _history(pin):
 
 
 def _make(mock_factory, clock, **kw):
+    """A ringer on a mock pin. The cadence tests hold the line through each ring (strike_hz=0),
+    so the pin's history is the cadence itself; the strike tests ask for strikes."""
     wait = FakeWait(clock, kw.pop("block_after", None))
-    ringer = Ringer(load_pinmap(), mock_factory, wait=wait, **kw)
+    kw.setdefault("strike_hz", 0)
+    ringer = Ringer(load_pinmap(), mock_factory, wait=wait, clock=clock, **kw)
     ringer.pin.clear_states()
     return ringer, wait
 
@@ -55,7 +59,7 @@ def test_north_american_cadence_on_the_pin_maps_ringer_line(mock_factory, clock)
     ringer._thread.join(5)
     assert not ringer.is_ringing
     assert _history(ringer.pin) == [(0.0, True), (2.0, False)] + [(4.0, True), (2.0, False)] * 2
-    assert wait.asked == [2.0, 4.0] * 3
+    assert wait.asked == pytest.approx([2.0, 4.0] * 3)
     ringer.close()
 
 
@@ -63,7 +67,7 @@ def test_uk_double_ring(mock_factory, clock):
     ringer, wait = _make(mock_factory, clock, cadence="uk")
     ringer.ring(times=2)
     ringer._thread.join(5)
-    assert wait.asked == [0.4, 0.2, 0.4, 2.0] * 2
+    assert wait.asked == pytest.approx([0.4, 0.2, 0.4, 2.0] * 2)
     assert _history(ringer.pin) == [(0.0, True), (0.4, False), (0.2, True), (0.4, False),
                                     (2.0, True), (0.4, False), (0.2, True), (0.4, False)]
     assert ringer.period == 3.0
@@ -96,7 +100,7 @@ def test_ringing_again_starts_the_cadence_over(mock_factory, clock):
 
 def test_an_active_low_ringer_is_driven_low_to_ring(mock_factory, clock):
     text = DEFAULT_PINMAP.read_text().replace('bcm = 23\nactive_high = true', 'bcm = 23\nactive_high = false')
-    ringer = Ringer(parse_pinmap(text), mock_factory, wait=FakeWait(clock))
+    ringer = Ringer(parse_pinmap(text), mock_factory, wait=FakeWait(clock), clock=clock, strike_hz=0)
     assert ringer.pin.state == 1          # idle: high, the relay off
     ringer.pin.clear_states()
     ringer.ring(times=1)
@@ -149,7 +153,8 @@ class LoggedSwitch:
 
 def test_a_handed_in_switch_rings_in_the_same_cadence(clock):
     switch = LoggedSwitch(clock)
-    ringer = Ringer(switch=switch, cadence="uk", wait=FakeWait(clock))
+    ringer = Ringer(switch=switch, cadence="uk", wait=FakeWait(clock), clock=clock, strike_hz=20)
+    assert ringer.strike_hz == 0          # only the cadence crosses the cable: the Pico strikes
     ringer.ring(times=1)
     ringer._thread.join(5)
     assert [(round(t, 3), s) for t, s in switch.log] == [(0.0, "off"),   # ring() first stops any ring
@@ -160,10 +165,69 @@ def test_a_handed_in_switch_rings_in_the_same_cadence(clock):
 
 def test_a_failing_switch_is_logged_and_stop_still_works(clock, caplog):
     switch = LoggedSwitch(clock, fail_on=2)          # the third "on" fails
-    ringer = Ringer(switch=switch, wait=FakeWait(clock, block_after=10))
+    ringer = Ringer(switch=switch, wait=FakeWait(clock, block_after=10), clock=clock)
     ringer.ring()
     ringer._thread.join(5)
     assert "the ringer failed" in caplog.text and not ringer.is_ringing
     ringer.stop()
     assert switch.log[-1][1] == "off"
     ringer.close()
+
+
+# --- the solenoid is struck, not held ---
+
+def test_the_default_strikes_the_solenoid_twenty_times_a_second_through_each_ring(mock_factory, clock):
+    ringer, wait = _make(mock_factory, clock, strike_hz=STRIKE_HZ)
+    assert STRIKE_HZ == 20 and 15 <= STRIKE_HZ <= 25
+    ringer.ring(times=2)
+    ringer._thread.join(5)
+    history = _history(ringer.pin)
+    ons = [s for s in ringer.pin.states[1:] if s.state]
+    assert len(ons) == 2 * 40                               # 2 s of ring at 20 Hz, twice
+    # each strike: 20 ms on, 30 ms off; the last one's rest runs on into the 4 s silence
+    assert history[:4] == [(0.0, True), (0.02, False), (0.03, True), (0.02, False)]
+    assert history[79] == (0.02, False) and history[80] == (4.03, True)
+    assert sum(wait.asked) == pytest.approx(2 * ringer.period)
+    assert not ringer.pin.state
+    ringer.close()
+
+
+def test_strikes_stay_on_their_deadlines_when_the_waits_run_late(mock_factory, clock):
+    class LateWait(FakeWait):
+        def __call__(self, stop, seconds):
+            self.clock.t += 0.004              # every wake-up comes 4 ms late
+            return super().__call__(stop, seconds)
+
+    ringer = Ringer(load_pinmap(), mock_factory, wait=LateWait(clock), clock=clock, strike_hz=20)
+    ringer.pin.clear_states()
+    ringer.ring(times=1)
+    ringer._thread.join(5)
+    stamps = []
+    t = 0.0
+    for s in ringer.pin.states[1:]:
+        t += s.timestamp
+        stamps.append(round(t, 3))
+    rises = stamps[0::2]
+    # each change comes 4 ms late, but the lateness doesn't add up: strike 40 is 4 ms late too
+    assert rises[:3] == [0.0, 0.054, 0.104] and rises[39] == pytest.approx(1.954, abs=0.001)
+    ringer.close()
+
+
+def test_ring_steps_are_whole_strikes_inside_the_cadence():
+    for cadence in CADENCES.values():
+        for hz in (15, 20, 25):
+            steps = ring_steps(cadence, hz)
+            assert sum(s for _, s in steps) == pytest.approx(sum(on + off for on, off in cadence))
+            assert steps[0][0] is True and steps[-1][0] is False
+            assert all(a[0] != b[0] for a, b in zip(steps, steps[1:]))      # strictly alternating
+            assert all(s == pytest.approx(STRIKE_DUTY / hz) for level, s in steps if level)
+    assert strikes_per_cycle(CADENCES["uk"], 20) == 2 * 8
+    assert strikes_per_cycle(CADENCES["north-america"], 25) == 50
+    assert ring_steps(CADENCES["uk"], 0) == [(True, 0.4), (False, 0.2), (True, 0.4), (False, 2.0)]
+    assert ring_steps(((0.01, 1.0),), 20)[0] == (True, pytest.approx(STRIKE_DUTY / 20))   # a short ring: one strike
+
+
+@pytest.mark.parametrize("hz", [-1, 3, 41, "fast", None])
+def test_a_strike_rate_outside_the_range_is_refused(mock_factory, hz):
+    with pytest.raises(ConfigError, match="strike"):
+        Ringer(load_pinmap(), mock_factory, strike_hz=hz)

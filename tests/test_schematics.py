@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from schematics import bom, generate  # noqa: E402
+from schematics import bom, cable, generate  # noqa: E402
 from schematics.circuit import SUBSYSTEMS, build  # noqa: E402
 from schematics.parts import load_parts  # noqa: E402
 
@@ -44,16 +44,18 @@ def test_checked_in_files_match_the_pin_map(rendered):
 
 def test_one_drawing_per_subsystem_and_both_netlists(rendered):
     names = {Path(p).stem for p in rendered if p.endswith(".svg")}
-    assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico"}
+    assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico", "cable"}
     assert {"schematics/newsdesk-pi.net", "schematics/newsdesk-pico.net", "hardware/bom.csv",
-            "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md"} <= set(rendered)
+            "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md", "docs/build.md"} <= set(rendered)
 
 
 def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
     moved = parse_pinmap(PINMAP_TEXT.replace("bcm = 17\n", "bcm = 12\n"))
     files = generate.render(REPO, generate.circuits(pinmap=moved))
     changed = {p for p in files if files[p] != rendered[p]}
-    assert changed == {"schematics/dial-and-hook.svg", "schematics/newsdesk-pi.net", "docs/wiring.md"}
+    assert changed == {"schematics/dial-and-hook.svg", "schematics/newsdesk-pi.net", "docs/wiring.md",
+                       "schematics/cable.svg", "docs/build.md"}
+    assert "| 1 | pulse | GPIO12 (header pin 32) |" in files["docs/build.md"].decode()
     svg = files["schematics/dial-and-hook.svg"].decode()
     assert "GPIO12" in svg and "GPIO17" not in svg
     assert ">32<" in svg                       # GPIO12 is header pin 32 (gpiozero's board data)
@@ -123,8 +125,9 @@ def test_led_pads_follow_kicad_cathode_first(rendered):
     tree = _sexpr(rendered["schematics/newsdesk-pi.net"].decode())
     nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")[1:]
     nets = {net[2][1]: [(n[1][1], n[2][1]) for n in net[3:]] for net in nets}
-    assert ("D2", "2") in nets["STATUS_LED_LED"]      # the anode, after the resistor
-    assert ("D2", "1") in nets["GND"]
+    (led,) = [p.ref for p in build(parse_pinmap(PINMAP_TEXT), load_parts()).of(line="status_led") if p.role == "led"]
+    assert (led, "2") in nets["STATUS_LED_LED"]       # the anode, after the resistor
+    assert (led, "1") in nets["GND"]
 
 
 def test_bom_counts_and_total(rendered):
@@ -176,3 +179,21 @@ def test_circuit_numbers_refs_per_letter():
     refs = [p.ref for p in circuit.parts]
     assert len(refs) == len(set(refs))
     assert refs[0] == "J1" and "J2" in refs        # the board, then the bell supply's jack
+
+
+def test_the_cable_carries_the_lines_in_the_phone_and_only_them():
+    pm = parse_pinmap(PINMAP_TEXT)
+    wires = cable.wires(build(pm, load_parts()))
+    signals = [w.signal for w in wires]
+    assert signals[:4] == ["pulse", "offnormal", "hook", "GND"]
+    assert signals[-3:] == ["(empty)", "bell +12V", "bell switched"]   # the bell's pair last, a pin apart
+    assert [w.pin for w in wires] == list(range(1, len(wires) + 1)) and len(wires) <= cable.PINS
+    assert not any(w.signal.startswith("dice") or w.signal.startswith("stopwatch") for w in wires)
+    boxed = PINMAP_TEXT.replace('supply = "3V3"\nin_phone = true', 'supply = "3V3"\nin_phone = false')
+    signals = [w.signal for w in cable.wires(build(parse_pinmap(boxed), load_parts()))]
+    assert not [s for s in signals if s.startswith("display")] and "receiver +" in signals
+    crowded = PINMAP_TEXT
+    for n, pin in enumerate((7, 8, 9, 10, 11, 12)):
+        crowded += '\n[pi.extra%d]\nbcm = %d\npull = "up"\nhigh_means = 0\nin_phone = true\n' % (n, pin)
+    with pytest.raises(cable.CableError, match="need 20 wires"):
+        cable.wires(build(parse_pinmap(crowded), load_parts()))

@@ -89,7 +89,7 @@ def test_digits_and_hooks_cross_as_the_dial_events_the_table_takes(emu):
         times = [ev.t for ev in events]
         assert times == sorted(times)
         assert events[1].as_dict() == {"t": events[1].t, "event": "digit", "digit": 4}
-        assert host.bridge.device["caps"] == ["dial", "raw", "ringer", "led", "maint"]
+        assert host.bridge.device["caps"] == ["dial", "raw", "ringer", "led", "maint", "strike"]
         host.no_more_events()
 
 
@@ -137,9 +137,10 @@ def test_a_recording_over_usb_replays_to_the_digits_dialed(emu, tmp_path):
 
 
 def test_commands_drive_the_ringer_and_the_led_and_settings_survive_a_reboot(emu):
-    with Host(lambda: emu.port, settings={"dial_map": "sweden", "offnormal": "wired"}) as host:
+    with Host(lambda: emu.port, settings={"dial_map": "sweden", "offnormal": "wired", "strike": "15"}) as host:
         host.status(True)
         host.bridge.set_ringer(True)
+        assert emu.fw.link.strike_hz == 15            # the host's bell_strike_hz, sent at connection
         emu.settle(1)
         assert emu.output("ringer")
         host.bridge.set_ringer(False)
@@ -155,7 +156,7 @@ def test_commands_drive_the_ringer_and_the_led_and_settings_survive_a_reboot(emu
         host.status(True)
         emu.dial(8, dial_map="sweden")                  # the new boot was told the dial map again
         assert host.digits(1) == [8]
-        assert emu.fw.link.offnormal == "wired"
+        assert emu.fw.link.offnormal == "wired" and emu.fw.link.strike_hz == 15
 
 
 def test_commands_to_an_absent_phone_fail_naming_it(emu):

@@ -10,6 +10,7 @@ keeps what would have been played), NullOutput when there is no aplay (audio is 
 once in the log).
 """
 
+import array
 import logging
 import queue
 import shutil
@@ -22,6 +23,24 @@ from .errors import SpeechError
 log = logging.getLogger("newsdesk.audio")
 
 TONES = ("dial", "ringback", "busy")
+VOLUME_MAX = 100            # percent: the loudest the wiring allows (the pad in docs/build.md sets it)
+
+
+def check_volume(volume):
+    """A volume is a whole percent 1-100; ValueError otherwise (it never goes above the wiring's)."""
+    if isinstance(volume, bool) or not isinstance(volume, int) or not 1 <= volume <= VOLUME_MAX:
+        raise ValueError("the handset's volume is 1-%d percent, not %r" % (VOLUME_MAX, volume))
+    return volume
+
+
+def scale_pcm(pcm, volume):
+    """16-bit mono PCM at ``volume`` percent: every sample scaled down, never up (so it can't clip)."""
+    if volume >= VOLUME_MAX:
+        return bytes(pcm)
+    samples = array.array("h")
+    samples.frombytes(bytes(pcm))
+    samples = array.array("h", [s * volume // VOLUME_MAX for s in samples])
+    return samples.tobytes()
 
 
 class Clip:
@@ -219,9 +238,10 @@ class Player:
     """The handset's receiver: call-progress tones of a ``plan`` and the editor's verdicts,
     spoken with ``speech`` (a Speech) or, without it, as each verdict's two-note figure."""
 
-    def __init__(self, output, plan="north-america", speech=None, rate=tones.RATE):
+    def __init__(self, output, plan="north-america", speech=None, rate=tones.RATE, volume=VOLUME_MAX):
         for name in TONES:
             tones.cadence(name, plan)  # ConfigError now, not at the first call
+        self.volume = check_volume(volume)
         self.output = output
         self.plan = plan
         self.speech = speech
@@ -267,7 +287,7 @@ class Player:
         if self.speech is not None and message and not self._speech_failed:
             try:
                 rate, pcm = self.speech.render(message)
-                return Clip(pcm, rate, "speech:%s" % signal)
+                return Clip(scale_pcm(pcm, self.volume), rate, "speech:%s" % signal)
             except SpeechError as e:
                 # once: a broken espeak-ng would otherwise cost a timeout at every call
                 self._speech_failed = True
@@ -276,12 +296,13 @@ class Player:
             samples = tones.verdict_figure(signal, self.rate)
         else:
             samples = tones.tone((440.0,), 0.5, self.rate)  # a signal without a figure: one plain note
-        return Clip(tones.pcm_bytes(samples), self.rate, "figure:%s" % signal)
+        return Clip(scale_pcm(tones.pcm_bytes(samples), self.volume), self.rate, "figure:%s" % signal)
 
     def _loop(self, name):
         if name not in self._loops:
             head, cycle = tones.loop(name, self.plan, self.rate)
-            self._loops[name] = (tones.pcm_bytes(head), tones.pcm_bytes(cycle))
+            self._loops[name] = (scale_pcm(tones.pcm_bytes(head), self.volume),
+                                 scale_pcm(tones.pcm_bytes(cycle), self.volume))
         return self._loops[name]
 
 

@@ -1,28 +1,34 @@
-"""The phone's bell: the pin map's ringer line, switched on and off in the ring cadence.
+"""The phone's bell: the pin map's ringer line, pulsed in the ring cadence.
 
-The line enables a relay or a ring-generator module (never the bell itself: that takes some
-90 V AC). One cadence cycle, North American and British::
+The line lights the optocoupler of the isolated bell driver (a MOSFET and a 12 V solenoid that
+strikes the gong; never the bell's own ring voltage). Within each ring the solenoid is struck
+``strike_hz`` times a second (hw.bell.ring_steps, pure and tested on its own): held on, it would
+strike once and then rest on the gong. One cadence cycle, North American and British::
 
     north-america  ┌──── 2 s ────┐                         ┌────
                    ┘             └───────── 4 s ───────────┘
     uk             ┌ 0.4 ┐     ┌ 0.4 ┐                     ┌──
                    ┘     └ 0.2 ┘     └─────── 2.0 ─────────┘
 
-A small thread walks the cadence and waits on an Event, so ``stop()`` silences the bell at once
-(mid-ring too). ``wait`` can be handed in: tests pass one that moves a fake clock instead of
-sleeping, and read the cadence back from the mock pin's state history.
+A small thread walks the steps against ``clock`` (each step ends at its own deadline, so the
+strikes don't drift) and waits on an Event, so ``stop()`` silences the bell at once (mid-ring
+too). ``wait`` and ``clock`` can be handed in: tests pass a wait that moves a fake clock instead
+of sleeping, and read the steps back from the mock pin's state history.
 
 The phone-in-a-box variant has its ringer line on the Pico: hand in ``switch``, anything with
 ``on()`` and ``off()`` (e.g. one that calls the serial bridge's ``set_ringer``), instead of a
-pin map, and the same cadence drives it.
+pin map. Only the cadence goes over USB then (the switch is held on through each ring); the
+Pico's firmware strikes the solenoid itself, at the rate the bridge sends it.
 """
 
 import logging
 import threading
+import time
 
 from gpiozero import OutputDevice
 
 from ..errors import BadRequest, ConfigError, PinMapError
+from .bell import STRIKE_HZ, check_strike_hz, ring_steps
 
 log = logging.getLogger("newsdesk.hw")
 
@@ -66,11 +72,17 @@ class Ringer:
     """Rings the bell in ``cadence`` (a name from CADENCES, or (on, off) pairs) on the pin map's
     ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` when None."""
 
-    __slots__ = ("cadence", "_device", "_wait", "_lock", "_thread", "_stop", "__weakref__")
+    __slots__ = ("cadence", "strike_hz", "steps", "_device", "_wait", "_clock", "_lock", "_thread",
+                 "_stop", "__weakref__")
 
-    def __init__(self, pinmap=None, pin_factory=None, cadence="north-america", wait=_wait, switch=None):
+    def __init__(self, pinmap=None, pin_factory=None, cadence="north-america", wait=_wait, switch=None,
+                 strike_hz=STRIKE_HZ, clock=time.monotonic):
         self.cadence = _cadence(cadence)
+        # a handed-in switch is held on through each ring: the far end makes the strikes
+        self.strike_hz = 0.0 if switch is not None else check_strike_hz(strike_hz)
+        self.steps = ring_steps(self.cadence, self.strike_hz)
         self._wait = wait
+        self._clock = clock
         self._lock = threading.Lock()
         self._thread = None
         self._stop = None
@@ -128,13 +140,17 @@ class Ringer:
 
     def _run(self, times, stop):
         done = 0
+        due = self._clock()
+        device = self._device
         try:
             while times is None or done < times:
-                for on, off in self.cadence:
-                    self._device.on()
-                    stopped = self._wait(stop, on)
-                    self._device.off()
-                    if stopped or self._wait(stop, off):
+                for level, seconds in self.steps:
+                    if level:
+                        device.on()
+                    else:
+                        device.off()
+                    due += seconds
+                    if self._wait(stop, max(0.0, due - self._clock())):
                         return
                 done += 1
         except Exception:

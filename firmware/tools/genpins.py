@@ -44,6 +44,8 @@ def render(pinmap):
         "",
         "INPUTS: line -> (GPn, pull, the logical state a HIGH level means).",
         "OUTPUTS: line -> (GPn, True if driving the pin HIGH switches it on).",
+        "BOARD_LEDS: the outputs that are the board's own LED (not GP25 on a Pico W: main.py",
+        "asks for it by name there).",
         "What each line is wired to is said once, in the pin map.",
         '"""',
         "",
@@ -57,6 +59,8 @@ def render(pinmap):
     for spec in outputs:
         out.append("    %r: (%d, %r)," % (spec.name, spec.bcm, spec.active_high))
     out.append("}")
+    out.append("")
+    out.append("BOARD_LEDS = (%s)" % "".join("%r, " % s.name for s in outputs if s.load == "board_led").rstrip(" "))
     return "\n".join(out) + "\n"
 
 
