@@ -184,7 +184,10 @@ def test_the_first_hour_of_a_new_user(browser, server, desk):  # noqa: F811
         assert "/join?token=" in link and page.locator("#invite-warning").is_hidden()
         problems += look_at_every_size(host, "invite")
         guest.page.goto(link)
-        guest.page.wait_for_selector("#join-name, form", timeout=WAIT)
+        guest.page.fill("#device-name", "Bob's phone")
+        guest.page.get_by_role("button", name="Save the name").click()
+        guest.page.wait_for_selector("#name-saved:not([hidden])", timeout=WAIT)
+        assert guest.page.inner_text("#name-saved") == "Saved: the host sees this device as \u201cBob's phone\u201d."
         problems += look_at_every_size(guest, "joined")
         guest_base = link.split("/join?", 1)[0]
         guest.page.goto(guest_base + "/")
@@ -208,6 +211,10 @@ def test_the_first_hour_of_a_new_user(browser, server, desk):  # noqa: F811
         page.wait_for_selector("#winner", timeout=WAIT)
         page.wait_for_selector(".end-card .chart-box, .end-card .end-bar", timeout=WAIT)
         assert page.inner_text("#winner") == "Bob won!"      # $2,800 + $1,500 for going to press
+        ticks = [int(t.replace("$", "").replace(",", "").replace("\u2212", "-"))
+                 for t in page.locator(".end-card svg.chart text.axis").all_text_contents() if t.startswith(("$", "-"))]
+        steps = {b - a for a, b in zip(ticks, ticks[1:])}
+        assert len(steps) == 1 and steps.pop() in (100, 200, 250, 500, 1000, 2000, 2500, 5000), ticks
         problems += look_at_every_size(host, "end")
         with page.expect_download() as download:
             page.click("#export-csv")
@@ -220,6 +227,10 @@ def test_the_first_hour_of_a_new_user(browser, server, desk):  # noqa: F811
         problems += look_at_every_size(host, "history")
         page.goto(base + "/oracles")
         problems += look_at_every_size(host, "odds")
+        page.set_viewport_size(SIZES["phone"])
+        cut = page.evaluate("[...document.querySelectorAll('.table-scroll')].filter(d => d.scrollWidth > d.clientWidth + 1).length")
+        assert cut == 0, "an odds table scrolls sideways on a phone"
+        page.set_viewport_size(SIZES["tablet"])
         page.goto(base + "/games/999")
         assert page.get_by_role("link", name="Back to the table").is_visible()
         host.troubles = [t for t in host.troubles if "/games/999" not in t]   # the 404 asked for

@@ -558,11 +558,27 @@ def _where(state, place):
     return "at %s (#%d)" % (state["locations"][place - 1], place)
 
 
+CHOICE_WORDS = {"move": "move", "stay": "stay on the scene", "pitch": "pitch"}
+
+
+def _choices(state):
+    """What the player whose turn it is can choose now, in words: only what is offered (at
+    the Times there's no scene to stay on; away from it, no pitch)."""
+    kinds = []
+    for offer in offers(state):
+        if offer["type"] in CHOICE_WORDS and CHOICE_WORDS[offer["type"]] not in kinds:
+            kinds.append(CHOICE_WORDS[offer["type"]])
+    if len(kinds) == 1:
+        return "%ss" % kinds[0] if kinds[0] == "move" else kinds[0]
+    return "chooses to " + ", ".join(kinds[:-1]) + " or " + kinds[-1]
+
+
 def _waiting_for(state):
     who = _name(state, state["turn"])
+    if state["phase"] == "choose":
+        return "%s %s" % (who, _choices(state))
     return {
         "beats": "%s rolls for a beat" % who,
-        "choose": "%s chooses to move, stay on the scene or pitch" % who,
         "move_roll": "%s rolls to move" % who,
         "arrive": "%s says where the coin stopped" % who,
         "pitch_roll": "%s rolls for the pitch" % who,

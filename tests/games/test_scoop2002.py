@@ -513,3 +513,13 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
     check_junk_setup(game, data, JUNK, ["variants", "locations", "street_chart", "ickel_start", "resell"])
+
+
+def test_the_turn_names_only_the_choices_offered():
+    """"Choose one of these options: Move, Stay on the Scene, Pitch": only what the player can do
+    where they stand is named (no scene to stay on at the Times; no pitch away from it)."""
+    from controller.games import scoop2002
+    state = {"started": True, "phase": "choose", "turn": 0, "players": [{"name": "Ann", "place": None}]}
+    for place, words in ((None, "Ann moves"), (3, "Ann chooses to move or stay on the scene")):
+        state["players"][0]["place"] = place
+        assert scoop2002._waiting_for(state) == words

@@ -31,6 +31,20 @@ function mark(kind, x, y, colour) {
 
 // A line per player; each has its own dash pattern, marker shape and a label at its end, so
 // colour never tells two lines apart on its own.
+// A round number near ``x``: 1, 2 or 5 times a power of ten (Heckbert's "nice numbers",
+// Graphics Gems, 1990), so the axis reads $1,000, $2,000 ... rather than $1,125, $3,375.
+function nice(x, round) {
+  const e = Math.floor(Math.log10(x)), f = x / 10 ** e;
+  const n = round ? (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) : (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10);
+  return n * 10 ** e;
+}
+
+// The axis from lo to hi in about ``count`` round steps: [first, last, step].
+export function niceAxis(lo, hi, count = 4) {
+  const step = Math.max(1, nice(nice(hi - lo, false) / count, true));
+  return [Math.floor(lo / step) * step, Math.ceil(hi / step) * step, step];
+}
+
 export function chart(data, width = 640) {
   if (data.problem || !data.points.length) return h("p", { class: "muted" }, data.problem || "Nothing to chart yet.");
   let points = data.points;
@@ -42,15 +56,13 @@ export function chart(data, width = 640) {
   // Drawn at the width it is shown at, so its words stay legible on a phone.
   const W = Math.max(300, Math.min(760, Math.round(width))), H = W < 500 ? 240 : 300, L = 56, R = W < 500 ? 92 : 120, T = 16, B = 36;
   const values = points.flatMap((p) => p.values.filter((v) => typeof v === "number"));
-  let lo = Math.min(0, ...values), hi = Math.max(1, ...values);
-  if (hi === lo) hi = lo + 1;
+  const [lo, hi, step] = niceAxis(Math.min(0, ...values), Math.max(1, ...values));
   const x = (i) => L + (points.length === 1 ? 0 : (i / (points.length - 1)) * (W - L - R));
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
   const fmt = (v) => data.prefix === "$" ? dollars(v) : String(v);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `${data.unit} over the game: ` + data.players.map((n, i) => `${n} ended with ${fmt(points[points.length - 1].values[i])}`).join(", ") });
-  for (let k = 0; k <= 4; k++) {
-    const v = Math.round(lo + ((hi - lo) * k) / 4);
+  for (let v = lo; v <= hi; v += step) {
     svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
       s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(fmt(v))));
   }

@@ -98,7 +98,11 @@ if (nameForm) {
   nameForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const done = await call("POST", "/api/join/name", { name: $("device-name").value });
-    if (done) $("device-name").value = done.device.name;
+    if (done) {
+      $("device-name").value = done.device.name;
+      $("name-saved").hidden = false;
+      $("name-saved").textContent = `Saved: the host sees this device as “${done.device.name}”.`;
+    }
   });
 }
 const leaveButton = $("leave-button");
