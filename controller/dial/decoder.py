@@ -69,14 +69,17 @@ PROFILE_SIZE = 16         # make/break ratios remembered from earlier digits of 
 class DialEvent(object):
     """One decision: ``kind`` is "hook" (value "off"/"on"), "digit" (value 0-9), "fault" (value:
     a sentence) or "fault_cleared". ``t`` is when the decoder decided; for a digit,
-    ``last_edge`` is the time of its last pulse edge and ``pulses`` how many it counted."""
+    ``last_edge`` is the time of its last pulse edge and ``pulses`` how many it counted; ``breaks``
+    and ``makes`` are its pulses' lengths as the decoder measured them."""
 
-    def __init__(self, t, kind, value, pulses=None, last_edge=None):
+    def __init__(self, t, kind, value, pulses=None, last_edge=None, breaks=None, makes=None):
         self.t = t
         self.kind = kind
         self.value = value
         self.pulses = pulses
         self.last_edge = last_edge
+        self.breaks = breaks    # a digit's breaks, debounced, in time order (the dial tester reads them)
+        self.makes = makes      # and the makes between them (one fewer)
 
     def as_dict(self):
         if self.kind == "digit":
@@ -151,9 +154,8 @@ class DialDecoder(object):
         self._stuck_break = self._ticks(STUCK_BREAK)
         self._stuck_offnormal = self._ticks(STUCK_OFFNORMAL)
         self._now = None
-        if ratio is not None and not (0.1 <= ratio <= RATIO_MAX):
-            raise ValueError("a dial's make/break ratio is 0.1 to %.2f, not %r" % (RATIO_MAX, ratio))
-        self._start_ratio = ratio  # from the phone's profile
+        self._start_ratio = None
+        self.set_ratio(ratio)     # from the phone's profile
         self._profile = []        # make/break ratios of mid-train pulses, from earlier digits
         self._faults = {}         # line -> message while a fault stands
         self._reset_train()
@@ -178,6 +180,13 @@ class DialDecoder(object):
         return int(d * factor + 0.5) if self._int else d * factor
 
     # ------------------------------------------------------------ public
+
+    def set_ratio(self, ratio):
+        """A new starting point for the dial's make/break ratio (a phone's profile); what this
+        call's own pulses show still counts first. None forgets it."""
+        if ratio is not None and not (0.1 <= ratio <= RATIO_MAX):
+            raise ValueError("a dial's make/break ratio is 0.1 to %.2f, not %r" % (RATIO_MAX, ratio))
+        self._start_ratio = ratio
 
     def feed(self, t, line, state):
         """One raw edge: ``line`` is "hook", "pulse" or "offnormal", ``state`` 0 or 1 (the trace
@@ -329,8 +338,9 @@ class DialDecoder(object):
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
         if mids or self._profile:
             return max(mids + self._profile), False
-        if self._start_ratio is not None:
-            return self._start_ratio, False
+        if self._start_ratio is not None:   # the profile, unless this pulse's own make says more
+            first = self._makes[0] / self._breaks[0] if self._makes and self._breaks[0] > 0 else 0
+            return max(self._start_ratio, first), False
         if self._makes and self._breaks[0] > 0:
             first = self._makes[0] / self._breaks[0] * FIRST_RATIO_SLACK
             return (first if first < RATIO_MAX else RATIO_MAX), False
@@ -353,7 +363,7 @@ class DialDecoder(object):
         self._end_digit(now, out)
 
     def _end_digit(self, now, out):
-        count, last = self._count, self._last_make
+        count, last, breaks, makes = self._count, self._last_make, self._breaks, self._makes
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
         if mids:
             self._profile = (self._profile + mids)[-PROFILE_SIZE:]
@@ -363,7 +373,7 @@ class DialDecoder(object):
             out.append(DialEvent(now, "fault", "%d pulses in one train is no digit on a %s dial "
                                  "(dial map setting?)" % (count, self.dial_map)))
             return
-        out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last))
+        out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last, breaks=breaks, makes=makes))
 
     def _stuck_pulse(self, now, out):
         self._faults[PULSE] = True
