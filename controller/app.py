@@ -137,6 +137,10 @@ class Newsdesk:
         self._closers.append(self.button_listener.stop)
         self.leds.ready(True)
 
+    def on_close(self, closer):
+        """Call ``closer()`` when the box closes (before what was built earlier)."""
+        self._closers.append(closer)
+
     def close(self):
         while self._closers:
             closer = self._closers.pop()

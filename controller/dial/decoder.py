@@ -31,7 +31,8 @@ make of one pulse stretch together: the dial's make/break *ratio* holds while it
 So the make to wait for is ``ratio * (the last break)``: the ratio learned from the pulses
 between the first and the last (the first pulse is never evidence of it), from earlier digits
 of the same call, or from the phone's profile, taking the largest seen (it is an upper bound
-we want, not an average); ``end_after`` is that make times 1 + ``END_SLACK``. A train whose
+we want, not an average); ``end_after`` is that make times 1 + ``END_SLACK`` (more when the
+ratios seen spread: a jittery dial gets the slack its jitter asks for). A train whose
 only pulse so far is its first allows its make to be ``FIRST_MAKE_SLACK`` times that.
 With nothing learned yet the ratio is the physical bound of a 52 % break. Never more than
 ``end_max``. With an off-normal contact, its return to rest ends the digit as soon as the
@@ -52,6 +53,8 @@ LINES = (HOOK, PULSE, OFFNORMAL)
 # Seconds; scaled by ticks_per_second. Shortest real make is ~20 ms (13 pps, 72 % break).
 SETTLE = {PULSE: 0.004, OFFNORMAL: 0.010, HOOK: 0.025}
 END_SLACK = 0.30          # the last make may run this much past ratio * its break
+SPREAD_PART = 0.5         # plus this much of how far the dial's ratios have spread (at most SPREAD_MAX)
+SPREAD_MAX = 0.4
 END_MARGIN = 0.004
 END_MIN = 0.025
 END_MAX = 0.250           # never wait longer than this after a make (digits are >= 0.3 s apart)
@@ -61,6 +64,8 @@ FIRST_RATIO_SLACK = 1.7   # the dial's ratio may be this many times the first pu
 REST_PART = 0.35          # off-normal at rest ends the digit after this much of the expected make
 MIN_BREAK = 0.012         # a shorter break is a blip in a make: real ones are 25 ms or more
 MIN_MAKE = 0.008          # a shorter make is a blip in a break: real ones are 12 ms or more
+START_FLOOR = 0.45        # a profile's ratio is never taken below this (a 69 % break): a wrong one is safe
+SPLIT_GAP = 0.2           # a break this soon after a digit ends means that digit was cut short
 STUCK_BREAK = 0.6         # a break longer than this is a broken or unwired pulse contact
 STUCK_OFFNORMAL = 20.0    # nobody holds a dial off rest this long
 PROFILE_SIZE = 16         # make/break ratios remembered from earlier digits of the same dial
@@ -157,6 +162,8 @@ class DialDecoder(object):
         self._start_ratio = None
         self.set_ratio(ratio)     # from the phone's profile
         self._profile = []        # make/break ratios of mid-train pulses, from earlier digits
+        self._ended = None        # (last make, last break) of the digit just ended
+        self._split_gap = self._ticks(SPLIT_GAP)
         self._faults = {}         # line -> message while a fault stands
         self._reset_train()
         for line, state in (initial or {}).items():
@@ -294,6 +301,12 @@ class DialDecoder(object):
             return
         if self._count:
             self._makes.append(edge - self._last_make)
+        elif self._ended is not None and edge - self._ended[0] < self._split_gap:
+            # a break this soon after a digit ended: that digit was cut short (its make was no
+            # end; a profile from another dial?). What that make was is evidence of the ratio.
+            ratio = (edge - self._ended[0]) / self._ended[1] if self._ended[1] > 0 else RATIO_MAX
+            self._profile = (self._profile + [ratio if ratio < RATIO_MAX else RATIO_MAX])[-PROFILE_SIZE:]
+        self._ended = None
         self._count += 1
         self._break_start = edge
 
@@ -334,24 +347,30 @@ class DialDecoder(object):
         return self._last_make + wait
 
     def _ratio(self):
-        """An upper estimate of the dial's make/break ratio, and whether it is only the bound."""
+        """An upper estimate of the dial's make/break ratio, and how much the ratios seen spread
+        (a jittery dial, or a simulator on a busy machine, is given more slack)."""
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
         if mids or self._profile:
-            return max(mids + self._profile), False
+            seen = mids + self._profile
+            top = max(seen)
+            return top, (top - min(seen)) / top if top > 0 else 0
         if self._start_ratio is not None:   # the profile, unless this pulse's own make says more
             first = self._makes[0] / self._breaks[0] if self._makes and self._breaks[0] > 0 else 0
-            return max(self._start_ratio, first), False
+            start = self._start_ratio if self._start_ratio > START_FLOOR else START_FLOOR
+            return max(start, first), 0
         if self._makes and self._breaks[0] > 0:
             first = self._makes[0] / self._breaks[0] * FIRST_RATIO_SLACK
-            return (first if first < RATIO_MAX else RATIO_MAX), False
-        return RATIO_MAX, True
+            return (first if first < RATIO_MAX else RATIO_MAX), 0
+        return RATIO_MAX, 0
 
     def _end_after(self):
         """How long the make after the last break must last to end the digit, and how long it
         is expected to last."""
-        ratio, _ = self._ratio()
+        ratio, spread = self._ratio()
         expected = self._scale(self._breaks[-1], ratio) if self._breaks else self._end_max
-        slack = FIRST_MAKE_SLACK if len(self._breaks) == 1 else 1 + END_SLACK
+        if spread > SPREAD_MAX:
+            spread = SPREAD_MAX
+        slack = FIRST_MAKE_SLACK if len(self._breaks) == 1 else 1 + END_SLACK + SPREAD_PART * spread
         wait = self._scale(expected, slack) + self._end_margin
         if wait < self._end_min:
             wait = self._end_min
@@ -364,6 +383,7 @@ class DialDecoder(object):
 
     def _end_digit(self, now, out):
         count, last, breaks, makes = self._count, self._last_make, self._breaks, self._makes
+        self._ended = (last, breaks[-1]) if breaks else None
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
         if mids:
             self._profile = (self._profile + mids)[-PROFILE_SIZE:]

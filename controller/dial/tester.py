@@ -9,7 +9,7 @@ Pure: edges in, numbers and text out. The standards' figures and where they come
 docs/dial-tester.md; a figure no source gave us is marked as newsdesk's choice there and here.
 """
 
-from .decoder import LINES
+from .decoder import LINES, DialDecoder
 from .trace import HEADER, MAGIC, replay
 
 # name -> what the dial is judged by. pps: the range an exchange accepts; adjust: the range a
@@ -107,10 +107,19 @@ class DigitTest(object):
                 "standard": standard, "passed": passed, "notes": notes}
 
 
-def measure(edges, dial_map="standard", offnormal="auto", initial=None):
-    """Every digit in a recording, measured: a list of DigitTest in time order."""
+def measure(edges, dial_map="standard", offnormal="auto", initial=None, until=None):
+    """Every digit in a recording, measured: a list of DigitTest in time order. ``until``: the
+    recording is still going on and this is the time now (a digit being dialed isn't one yet)."""
     out = []
-    for ev in replay(edges, dial_map=dial_map, offnormal=offnormal, initial=initial):
+    if until is None:
+        events = replay(edges, dial_map=dial_map, offnormal=offnormal, initial=initial)
+    else:
+        decoder = DialDecoder(dial_map=dial_map, offnormal=offnormal, initial=initial)
+        events = []
+        for t, line, state in edges:
+            events.extend(decoder.feed(t, line, state))
+        events.extend(decoder.advance(until))
+    for ev in events:
         if ev.kind != "digit" or not ev.breaks:
             continue
         start = ev.last_edge - sum(ev.breaks) - sum(ev.makes)
