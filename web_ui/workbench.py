@@ -37,6 +37,7 @@ EXTENSION = "newsdesk.workbench"
 MAX_EDGES = 20000      # raw edges kept (a few minutes of dialing; bounce makes many)
 SHOWN = 8              # digits shown, newest first
 PAD_BEFORE, PAD_AFTER = 0.3, 0.4   # seconds of recording around a digit
+SETTLED = 0.1          # seconds: edges stamped earlier may still be on their way (a busy thread)
 
 
 class Workbench(object):
@@ -85,7 +86,7 @@ class Workbench(object):
     def tests(self):
         edges, before = self.recording()
         tests = tester.measure(edges, dial_map=self.dial_map, offnormal=self.offnormal, initial=before,
-                               until=self._clock())
+                               until=self._clock() - SETTLED)
         return tests, edges, before
 
     def state(self, standard):
