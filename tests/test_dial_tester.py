@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from conftest import wait_for
+from conftest import CHROMIUM, need_browser, page_assets, wait_for
 from controller import cli
 from controller.bringup import Checklist
 from controller.dial import tester, tracegen
@@ -231,9 +231,52 @@ def test_the_workbench_measures_a_digit_from_the_virtual_phone(desk, client):
     assert client.get("/api/workbench/digit/12.svg").status_code == 404
     assert client.get("/api/workbench?standard=mars").status_code == 400
     kept = client.post("/api/workbench/profile", json={"name": "Desk phone"})
-    assert kept.status_code == 200 and kept.get_json()["profile"]["digits"] == 1
+    timed = [d for d in state["digits"] if d["pps"] is not None]
+    assert kept.status_code == 200 and kept.get_json()["profile"]["digits"] == len(timed)
     assert client.post("/api/workbench/profile", json={"name": ""}).status_code == 400
     desk.sim_buttons.press("dice_button")
     assert wait_for(lambda: steps()["dice"])
     assert client.post("/api/workbench/bringup/reset").status_code == 200
     assert not any(s["seen"] for s in client.get("/api/workbench").get_json()["steps"])
+
+
+def test_the_workbench_page_loads_only_what_the_box_serves(client):
+    assets = page_assets(client, "/workbench")
+    assert "/static/js/workbench.js" in assets and "/static/js/api.js" in assets
+
+
+@pytest.mark.browser
+def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(app, desk):
+    """The page itself: the virtual phone's buttons, a tick, a measured digit with its picture."""
+    need_browser()
+    import threading
+
+    from playwright.sync_api import sync_playwright
+    from waitress import create_server
+
+    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = int(srv.effective_port)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto("http://127.0.0.1:%d/workbench" % port)
+            page.click("[data-sim=dice]")
+            page.wait_for_selector("#step-dice.seen", timeout=10000)
+            page.click("[data-sim=dial0]")
+            page.wait_for_selector(".digit-test img.logic", timeout=15000)
+            assert page.wait_for_function(
+                "() => [...document.querySelectorAll('img.logic')].some((i) => i.complete && i.naturalWidth > 0)",
+                timeout=10000)
+            assert page.locator("#step-lift.seen").count() == 1
+            assert page.locator(".digit-test a[download]").count() >= 1
+            assert errors == []
+            browser.close()
+    finally:
+        desk.sim_phone.idle()
+        srv.close()
+        thread.join(timeout=5)

@@ -33,7 +33,7 @@ between the first and the last (the first pulse is never evidence of it), from e
 of the same call, or from the phone's profile, taking the largest seen (it is an upper bound
 we want, not an average); ``end_after`` is that make times 1 + ``END_SLACK`` (more when the
 ratios seen spread: a jittery dial gets the slack its jitter asks for), and never less than a
-make the train has already shown after its first pulse. A train whose
+make the train has shown after its first two pulses (those a finger can drag). A train whose
 only pulse so far is its first allows its make to be ``FIRST_MAKE_SLACK`` times that.
 With nothing learned yet the ratio is the physical bound of a 52 % break. Never more than
 ``end_max``. With an off-normal contact, its return to rest ends the digit as soon as the
@@ -369,7 +369,7 @@ class DialDecoder(object):
         is expected to last."""
         ratio, spread = self._ratio()
         expected = self._scale(self._breaks[-1], ratio) if self._breaks else self._end_max
-        for make in self._makes[1:]:     # nor shorter than a make this train has already shown
+        for make in self._makes[2:]:     # nor shorter than a make shown after the finger let go
             if make > expected:
                 expected = make
         if spread > SPREAD_MAX:
