@@ -280,3 +280,19 @@ def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(app, desk):
         desk.sim_phone.idle()
         srv.close()
         thread.join(timeout=5)
+
+
+def test_dial_test_live_records_the_virtual_phone_then_measures_it(tmp_path, capsys, monkeypatch):
+    """No file: `dial test` records first (as `dial record` does), measures, keeps the recording
+    only when asked (--save), and says what it measured."""
+    monkeypatch.setenv("NEWSDESK_PIN_FACTORY", "mock")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    saved = tmp_path / "kept.csv"
+    status = cli.main(["--data", str(tmp_path / "data"), "dial", "test", "--simulate", "4",
+                       "--save", str(saved), "--json"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status in (0, 1) and sum(r["pulses"] for r in rows) == 4 and rows[0]["trace"] == "kept.csv"
+    assert parse_trace(saved.read_text(), "kept.csv").edges
+    assert cli.main(["--data", str(tmp_path / "data"), "dial", "test", "--simulate", "2"]) in (0, 1)
+    assert "pulses" in capsys.readouterr().out
+    assert not list(tmp_path.glob("dial-test-*.csv"))       # the unsaved recording is gone
