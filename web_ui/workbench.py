@@ -13,6 +13,7 @@ pins) are kept in a bounded buffer here; the measuring, drawing and checklist ar
 (controller.dial.tester, controller.bringup).
 """
 
+import bisect
 import collections
 import logging
 import threading
@@ -22,7 +23,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from controller.bringup import Checklist
 from controller.dial import tester
-from controller.dial.decoder import LINES
+from controller.dial.decoder import LINES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
 from controller.pinmap import load_pinmap
 
@@ -36,12 +37,14 @@ bp = Blueprint("workbench", __name__, template_folder="templates")
 EXTENSION = "newsdesk.workbench"
 MAX_EDGES = 20000      # raw edges kept (a few minutes of dialing; bounce makes many)
 SHOWN = 8              # digits shown, newest first
+KEEP_DIGITS = 32       # digits measured and kept (the picture and the recording need their edges too)
 PAD_BEFORE, PAD_AFTER = 0.3, 0.4   # seconds of recording around a digit
 SETTLED = 0.1          # seconds: edges stamped earlier may still be on their way (a busy thread)
 
 
 class Workbench(object):
-    """The edge buffer and the checklist, fed from the box's threads (locked)."""
+    """The edge buffer, a decoder of its own measuring each digit as it is decided, and the
+    checklist; fed from the box's threads (locked)."""
 
     def __init__(self, nd, clock=time.monotonic):
         config = nd.config
@@ -53,8 +56,13 @@ class Workbench(object):
         self.profiles = nd.dial_profiles
         self._clock = clock
         self._lock = threading.Lock()
+        initial = nd.phone_pins.states() if nd.phone_pins is not None else {}
         self._edges = collections.deque()
-        self._before = dict((line, 0) for line in LINES)   # levels before the oldest kept edge
+        self._dropped = None      # the time of the newest edge let go (the buffer is bounded)
+        self._before = dict((line, initial.get(line, 0)) for line in LINES)   # levels before the oldest kept edge
+        self._decoder = DialDecoder(dial_map=self.dial_map, offnormal=self.offnormal, initial=initial,
+                                    ratio=self.profiles.ratio(self.profile_name))
+        self._tests = collections.deque(maxlen=KEEP_DIGITS)
         self.checklist = Checklist(load_pinmap(config["pinmap"] or None), self.board)
         self._sub = nd.bus.subscribe()
         self._closed = threading.Event()
@@ -63,10 +71,25 @@ class Workbench(object):
 
     def edge(self, t, line, state):
         with self._lock:
-            self._edges.append((t, line, state))
+            if self._edges and t < self._edges[-1][0]:     # two threads' edges crossed: keep time order
+                edges = list(self._edges)
+                bisect.insort(edges, (t, line, state))
+                self._edges = collections.deque(edges)
+            else:
+                self._edges.append((t, line, state))
             while len(self._edges) > MAX_EDGES:
-                _, old_line, old_state = self._edges.popleft()
+                self._dropped, old_line, old_state = self._edges.popleft()
                 self._before[old_line] = old_state
+            try:
+                self._take(self._decoder.feed(t, line, state))
+            except ValueError as e:
+                log.info("the workbench's tester skipped an edge that came too late: %s", e)
+
+    def _take(self, events):
+        for ev in events:
+            test = tester.digit_test(ev)
+            if test is not None:
+                self._tests.append(test)
 
     def _pump(self):
         while not self._closed.is_set():
@@ -79,15 +102,15 @@ class Workbench(object):
         self._closed.set()
         self._sub.close()
 
-    def recording(self):
+    def reset_checklist(self):
         with self._lock:
-            return list(self._edges), dict(self._before)
+            self.checklist.reset()
 
     def tests(self):
-        edges, before = self.recording()
-        tests = tester.measure(edges, dial_map=self.dial_map, offnormal=self.offnormal, initial=before,
-                               until=self._clock() - SETTLED)
-        return tests, edges, before
+        """The digits measured so far (oldest first), and the recording with its levels before."""
+        with self._lock:
+            self._take(self._decoder.advance(self._clock() - SETTLED))
+            return list(self._tests), list(self._edges), dict(self._before)
 
     def state(self, standard):
         tests, _, _ = self.tests()
@@ -108,7 +131,7 @@ class Workbench(object):
     def find(self, ident):
         tests, edges, before = self.tests()
         for t in tests:
-            if digit_id(t) == ident:
+            if digit_id(t) == ident and (self._dropped is None or self._dropped < t.start - PAD_BEFORE):
                 return t, edges, before
         abort(404, "No digit %d in the recording kept (it keeps the last %d edges): dial it again." % (ident, MAX_EDGES))
 
@@ -170,9 +193,7 @@ def digit_trace(ident):
 @bp.post("/api/workbench/bringup/reset")
 def reset():
     json_body(allow_empty=True)
-    wb = bench()
-    with wb._lock:
-        wb.checklist.reset()
+    bench().reset_checklist()
     return jsonify(reset=True)
 
 

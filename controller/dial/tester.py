@@ -120,11 +120,18 @@ def measure(edges, dial_map="standard", offnormal="auto", initial=None, until=No
             events.extend(decoder.feed(t, line, state))
         events.extend(decoder.advance(until))
     for ev in events:
-        if ev.kind != "digit" or not ev.breaks:
-            continue
-        start = ev.last_edge - sum(ev.breaks) - sum(ev.makes)
-        out.append(DigitTest(ev.value, ev.breaks, ev.makes, start, ev.last_edge, ev.t))
+        test = digit_test(ev)
+        if test is not None:
+            out.append(test)
     return out
+
+
+def digit_test(event):
+    """The DigitTest of a decoder's digit event, or None for any other event."""
+    if event.kind != "digit" or not event.breaks:
+        return None
+    start = event.last_edge - sum(event.breaks) - sum(event.makes)
+    return DigitTest(event.value, event.breaks, event.makes, start, event.last_edge, event.t)
 
 
 def summary(tests):
