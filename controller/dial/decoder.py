@@ -36,7 +36,9 @@ ratios seen spread: a jittery dial gets the slack its jitter asks for), and neve
 make the train has shown after its first two pulses (those a finger can drag). A train whose
 only pulse so far is its first allows its make to be ``FIRST_MAKE_SLACK`` times that.
 With nothing learned yet the ratio is the physical bound of a 52 % break. Never more than
-``end_max``. With an off-normal contact, its return to rest ends the digit as soon as the
+``end_max``. A profile is only a starting point: never taken below ``START_FLOOR``, overruled by
+the train's own first make, and a break coming within ``SPLIT_GAP`` of a digit's end (a digit
+cut short) teaches the decoder the real ratio for the rest of the call. With an off-normal contact, its return to rest ends the digit as soon as the
 last make has clearly begun (it can come back a few ms *before* that make; a contact bouncing
 on its way back is debounced first, and a rest seen early in a make doesn't end the digit until
 a third of the expected make has passed), and a pull without pulses is no digit. A break far longer
