@@ -224,7 +224,7 @@ def keep_profile():
 def init_app(app):
     """Register the Workbench and start its edge tap and checklist."""
     nd = app.extensions["newsdesk"]
-    wb = Workbench(nd)
+    wb = Workbench(nd, clock=getattr(nd, "phone_clock", time.monotonic))
     app.extensions[EXTENSION] = wb
     nd.phone_taps.append(wb.edge)
     nd.on_close(wb.close)
