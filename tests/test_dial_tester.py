@@ -293,3 +293,49 @@ def test_dial_test_live_records_the_virtual_phone_then_measures_it(tmp_path, cap
     assert cli.main(["--data", str(tmp_path / "data"), "dial", "test", "--simulate", "2"]) == 0
     assert "PASS  digit 2: 2 pulses" in capsys.readouterr().out
     assert not list(tmp_path.glob("dial-test-*.csv"))       # the unsaved recording is gone
+
+
+def _keep_profile(data_dir, ratio=0.4 / 0.6):
+    Profiles(data_dir).save("default", {"pps": 10.0, "break_pct": 60.0, "ratio": round(ratio, 3), "digits": 3},
+                            "bell", "standard")
+
+
+def test_the_phones_profile_starts_the_boxs_decoder(config, mock_factory, monkeypatch):
+    from controller import app as app_module
+    made = []
+
+    def decoder(**kw):
+        made.append(kw)
+        return DialDecoder(**kw)
+
+    monkeypatch.setattr(app_module, "DialDecoder", decoder)
+    app_module.Newsdesk(config, pin_factory=mock_factory).close()
+    assert made[-1]["ratio"] is None                      # no profile kept: the decoder starts from nothing
+    _keep_profile(config.data_dir)
+    app_module.Newsdesk(config, pin_factory=mock_factory).close()
+    assert made[-1]["ratio"] == pytest.approx(0.667)
+
+
+def test_the_phone_in_a_box_is_sent_the_profile_over_the_link(tmp_path, mock_factory, monkeypatch):
+    from controller.app import Newsdesk
+    from controller.config import load_config
+    from controller.serial import bridge
+
+    sent = {}
+
+    class Link:
+        def __init__(self, port, on_event, settings=None, **kw):
+            sent.update(settings)
+
+        def start(self):
+            pass
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(bridge, "SerialBridge", Link)
+    config = load_config(tmp_path / "data", environ={}, overrides={"audio": "off", "speech": "off", "phone": "serial",
+                                                                   "phone_port": "/dev/null"})
+    _keep_profile(config.data_dir)
+    Newsdesk(config, pin_factory=mock_factory).close()
+    assert sent["ratio"] == "0.667" and sent["dial_map"] == "standard"
