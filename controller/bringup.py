@@ -64,8 +64,12 @@ def hints(pinmap, phone_board="pi"):
 class Checklist(object):
     """Which bring-up steps the box has seen, from the bus's messages."""
 
-    def __init__(self, pinmap, phone_board="pi"):
+    def __init__(self, pinmap, phone_board="pi", audio=True):
         self._hints = hints(pinmap, phone_board)
+        self._audio = audio
+        if not audio:
+            self._hints["tone"] = ("The handset's sound is switched off (the audio setting is off): set audio = auto "
+                                   "and start the box again to hear the dial tone.")
         self.seen = {}      # step id -> time first seen
 
     def reset(self):
@@ -88,7 +92,7 @@ class Checklist(object):
             step = "stopwatch"
         elif kind == "phone.sound" and data.get("ringing") is True:
             step = "bell"
-        elif kind == "phone.sound" and data.get("receiver") == "dial":
+        elif kind == "phone.sound" and data.get("receiver") == "dial" and self._audio:
             step = "tone"
         if step is None or step in self.seen:
             return None

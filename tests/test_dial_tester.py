@@ -168,6 +168,13 @@ def test_the_checklist_ticks_what_the_box_sees_and_names_the_pins_for_the_rest()
     assert not any(s["seen"] for s in c.state())
 
 
+def test_with_the_sound_switched_off_the_dial_tone_is_never_ticked_and_the_hint_says_why():
+    c = Checklist(load_pinmap(), audio=False)
+    assert c.feed({"type": "phone.sound", "data": {"receiver": "dial", "ringing": False}}, 1.0) is None
+    assert "audio setting is off" in {s["id"]: s for s in c.state()}["tone"]["hint"]
+    assert Checklist(load_pinmap()).feed({"type": "phone.sound", "data": {"receiver": "dial"}}, 1.0) == "tone"
+
+
 def test_with_the_phone_in_a_box_the_hints_name_the_picos_pins():
     steps = {s["id"]: s for s in Checklist(load_pinmap(), "pico").state()}
     assert "GP4" in steps["lift"]["hint"] and "Pico" in steps["lift"]["hint"]

@@ -63,7 +63,7 @@ class Workbench(object):
         self._decoder = DialDecoder(dial_map=self.dial_map, offnormal=self.offnormal, initial=initial,
                                     ratio=self.profiles.ratio(self.profile_name))
         self._tests = collections.deque(maxlen=KEEP_DIGITS)
-        self.checklist = Checklist(load_pinmap(config["pinmap"] or None), self.board)
+        self.checklist = Checklist(load_pinmap(config["pinmap"] or None), self.board, audio=config["audio"] != "off")
         self._sub = nd.bus.subscribe()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="workbench", daemon=True)
