@@ -1,7 +1,11 @@
 """Dial decoder benchmark: a seeded corpus of realistic recordings, decoded by newsdesk's decoder
 and by a plain fixed-timeout edge counter, side by side. Prints figures; asserts nothing.
 
-    python bench/dial_decoder.py [--traces 360] [--seed 1956]
+    python bench/dial_decoder.py [--traces 360] [--worn 360] [--seed 1956]
+
+Two corpora: the plain one (real phones in good order, dirty contacts) and the worn one
+(``tracegen.Phone.worn``: first pulse off, a finger dragging the dial, governor drift, long
+bounce, repeated rows, quick dialing at 7-14 pps and 52-75 % break).
 
 Latency is the decoder's decision time minus the time of the digit's last pulse edge.
 """
@@ -17,8 +21,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from controller.dial.dialmaps import DIAL_MAPS, digit_for  # noqa: E402
+from controller.dial.decoder import DialDecoder  # noqa: E402
 from controller.dial.trace import replay  # noqa: E402
 from controller.dial.tracegen import Phone, session  # noqa: E402
+from controller.dial import tracegen  # noqa: E402
 
 
 class FixedTimeoutCounter(object):
@@ -59,6 +65,16 @@ def newsdesk_decode(rec):
     digits = [(e.t, e.value, e.last_edge) for e in events if e.kind == "digit"]
     hooks = [e.value for e in events if e.kind == "hook"]
     return digits, hooks
+
+
+def profiled_decode(rec):
+    """The decoder started from the phone's profile: its make/break ratio as the dial tester
+    would keep it (the dial's own, a few % high: the tester keeps the largest it saw)."""
+    p = rec.phone
+    decoder = DialDecoder(dial_map=p.dial_map, ratio=min(0.96, (1 - p.ratio) / p.ratio * 1.05))
+    events = replay(rec.sorted_edges(), decoder=decoder)
+    digits = [(e.t, e.value, e.last_edge) for e in events if e.kind == "digit"]
+    return digits, [e.value for e in events if e.kind == "hook"]
 
 
 def baseline_decode(rec):
@@ -107,6 +123,7 @@ def row(label, recs, decode):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--traces", type=int, default=360, help="recordings in the main corpus")
+    ap.add_argument("--worn", type=int, default=360, help="recordings in the worn-dial corpus")
     ap.add_argument("--seed", type=int, default=1956)
     args = ap.parse_args(argv)
 
@@ -120,6 +137,13 @@ def main(argv=None):
                                          for _ in range(per)]
     at10 = {wired: [session(rng, Phone.random(rng, offnormal=wired, pps=rng.uniform(9.7, 10.3)))
                     for _ in range(per)] for wired in (True, False)}
+    worn_rng = random.Random(args.seed + 1)
+    worn_per = max(1, args.worn // (len(DIAL_MAPS) * 2))
+    worn = {}
+    for dial_map in DIAL_MAPS:
+        for wired in (True, False):
+            worn[(dial_map, wired)] = [session(worn_rng, tracegen.Phone.worn(worn_rng, dial_map=dial_map, offnormal=wired))
+                                       for _ in range(worn_per)]
     made = time.perf_counter() - started
     everything = [r for g in groups.values() for r in g]
     n_digits = sum(len(r.digits) for r in everything)
@@ -129,6 +153,10 @@ def main(argv=None):
           "chatter, spikes, hook flashes), seed %d, made in %.1f s"
           % (len(everything), n_digits, edges, args.seed, made))
     print("plus %d recordings at 10 pps (+-3 %%) for the latency targets" % sum(len(v) for v in at10.values()))
+    worn_all = [r for g in worn.values() for r in g]
+    print("worn corpus: %d recordings (%d digits; 7-14 pps, 52-75 %% break, first pulse off, finger drag, "
+          "drift, bounce to 8 ms / 8 toggles, repeated rows, quick dialing), seed %d"
+          % (len(worn_all), sum(len(r.digits) for r in worn_all), args.seed + 1))
     header = "%-34s %5s  %8s   %8s   %7s   %7s" % ("group", "n", "traces", "digits", "med ms", "p95 ms")
     for name, decode in (("newsdesk decoder", newsdesk_decode),
                          ("fixed 300 ms timeout, edge counting", baseline_decode),
@@ -142,7 +170,18 @@ def main(argv=None):
         print(row("all", everything, decode))
         for wired, recs in at10.items():
             print(row("10 pps, %s" % ("off-normal" if wired else "no off-normal"), recs, decode))
+        for (dial_map, wired), recs in worn.items():
+            print(row("worn %s, %s" % (dial_map, "off-normal" if wired else "no off-normal"), recs, decode))
+        print(row("worn, all", worn_all, decode))
         print("(decoded in %.2f s)" % (time.perf_counter() - t0))
+    t0 = time.perf_counter()
+    print()
+    print("== newsdesk decoder started from each phone's profile (worn corpus)")
+    print(header)
+    for (dial_map, wired), recs in worn.items():
+        print(row("worn %s, %s" % (dial_map, "off-normal" if wired else "no off-normal"), recs, profiled_decode))
+    print(row("worn, all", worn_all, profiled_decode))
+    print("(decoded in %.2f s)" % (time.perf_counter() - t0))
     return 0
 
 

@@ -58,16 +58,21 @@ class Newsdesk:
     def _build_phone(self, config, pinmap, pin_factory, clock):
         """The dial, hook and handset: pins (or the Pico on USB) -> decoder -> table; sounds and bell beside."""
         self.phone_pins = self.sim_phone = self.listener = self.phone_link = None
+        self.phone_taps = []   # more sinks of the phone's raw edges (the Workbench's dial tester)
+        self.phone_clock = clock   # the clock the phone's edges are stamped on
+        from .dial.profile import Profiles
+        self.dial_profiles = Profiles(config.data_dir)
+        ratio = self.dial_profiles.ratio(config["phone_profile"])
         switch = None
         if config["phone"] == "serial":
             from .serial.bridge import RingerSwitch, SerialBridge
             from .serial.finder import phone_port
             self.phone_link = SerialBridge(
                 phone_port(config["phone_port"], config["phone_usb_id"]), self.table.on_dial_event,
-                on_edge=lambda t, line, state: self.sounds.edge(t, line, state),
-                on_status=self.table.on_phone_status, clock=clock,
-                settings={"dial_map": config["dial_map"], "offnormal": config["offnormal"], "raw": "1",
-                          "strike": str(config["bell_strike_hz"])})
+                on_edge=self._phone_edge, on_status=self.table.on_phone_status, clock=clock,
+                settings=dict({"dial_map": config["dial_map"], "offnormal": config["offnormal"], "raw": "1",
+                               "strike": str(config["bell_strike_hz"])},
+                              **({"ratio": "%.3f" % ratio} if ratio else {})))
             switch = RingerSwitch(self.phone_link)   # the bell hangs off the Pico then
         self.sounds = build_phone_sounds(
             pinmap, pin_factory, audio=config["audio"] != "off", audio_device=config["audio_device"] or None,
@@ -82,16 +87,12 @@ class Newsdesk:
             self.phone_link.start()
             self._closers.append(self.phone_link.close)
             return
-        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]])
+        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]], ratio=ratio)
         play_clock = PlayClock(clock) if self.simulated else None   # see PlayClock: why
         clock = play_clock or clock
+        self.phone_clock = clock
         self.listener = DialListener(decoder, self.table.on_dial_event, clock=clock)
-
-        def phone_edge(t, line, state):
-            self.listener.edge(t, line, state)
-            self.sounds.edge(t, line, state)   # the dial tone stops as the dial leaves rest
-
-        self.phone_pins = PhonePins(pinmap, phone_edge, pin_factory, clock=clock)
+        self.phone_pins = PhonePins(pinmap, self._phone_edge, pin_factory, clock=clock)
         self._closers.append(self.phone_pins.close)
         if self.simulated:
             self.sim_phone = SimulatedPhone(self.phone_pins, dial_map=config["dial_map"],
@@ -99,6 +100,16 @@ class Newsdesk:
             self._closers.append(self.sim_phone.close)
         self.listener.start(initial=self.phone_pins.states())
         self._closers.append(self.listener.stop)
+
+    def _phone_edge(self, t, line, state):
+        if self.listener is not None:
+            self.listener.edge(t, line, state)
+        self.sounds.edge(t, line, state)   # the dial tone stops as the dial leaves rest
+        for tap in list(self.phone_taps):
+            try:
+                tap(t, line, state)
+            except Exception:
+                log.exception("a phone edge tap failed")
 
     def _build_oracles(self, config, pinmap, pin_factory, clock):
         """The dice and stopwatch buttons, their LEDs and the phone's window display."""
@@ -125,6 +136,10 @@ class Newsdesk:
         self.button_listener.start(initial=self.button_pins.states())
         self._closers.append(self.button_listener.stop)
         self.leds.ready(True)
+
+    def on_close(self, closer):
+        """Call ``closer()`` when the box closes (before what was built earlier)."""
+        self._closers.append(closer)
 
     def close(self):
         while self._closers:

@@ -1,6 +1,7 @@
 """The `newsdesk` command: serve the panel, replay dial recordings."""
 
 import argparse
+import json
 import logging
 import sys
 
@@ -179,6 +180,74 @@ def cmd_dial_record(args):
     return 0
 
 
+def cmd_dial_test(args):
+    """`dial test`: a dial speed tester. Measures trace files, or records the live phone first."""
+    import os
+    import tempfile
+
+    from .config import load_config
+
+    config = load_config(args.data)
+    standard = args.standard or config["dial_standard"]
+    files = list(args.files)
+    if not files:   # live: record (as `dial record` does), then measure what was recorded
+        if args.seconds is None and args.simulate is None:
+            args.seconds = 15.0
+        args.file = args.save
+        if not args.save:
+            fd, args.file = tempfile.mkstemp(prefix="dial-test-", suffix=".csv")
+            os.close(fd)
+        print("dial a 0 (and any other digits) within %s" % ("%g s" % args.seconds if args.seconds else
+                                                             "the simulation"), file=sys.stderr)
+        try:
+            status = cmd_dial_record(args)
+            if status:
+                return status
+            return _dial_test_files(args, config, standard, [args.file])
+        finally:
+            if not args.save:
+                os.unlink(args.file)
+    return _dial_test_files(args, config, standard, files)
+
+
+def _dial_test_files(args, config, standard, files):
+    from .dial import tester
+    from .dial.profile import ProfileError, Profiles
+    from .dial.trace import TraceError, load_trace
+
+    all_tests, dial_map = [], args.dial_map or config["dial_map"]
+    for name in files:
+        try:
+            trace = load_trace(name)
+        except TraceError as e:
+            print("newsdesk dial test: %s" % e, file=sys.stderr)
+            return 2
+        dial_map = args.dial_map or trace.dial_map or config["dial_map"]
+        if dial_map not in DIAL_MAPS:
+            print("newsdesk dial test: %s: its '# dial-map: %s' is not one of %s; pass --dial-map"
+                  % (trace.name, dial_map, ", ".join(DIAL_MAPS)), file=sys.stderr)
+            return 2
+        tests = tester.measure(trace.edges, dial_map=dial_map, initial=trace.initial)
+        if args.json:
+            for t in tests:
+                print(json.dumps(dict(trace=trace.name, **t.as_dict(standard))))
+        else:
+            print("%s:" % trace.name)
+            for line in tester.format_report(tests, standard):
+                print("  " + line)
+        all_tests += tests
+    if args.keep:
+        try:
+            kept = Profiles(config.data_dir).save(args.keep, tester.summary(all_tests), standard, dial_map)
+        except (ProfileError, OSError) as e:
+            print("newsdesk dial test: can't keep the profile: %s" % e, file=sys.stderr)
+            return 2
+        print("kept as phone %r's profile: %.2f pps, %.0f %% break (set phone_profile = %r to use it)"
+              % (args.keep, kept["pps"], kept["break_pct"], args.keep), file=sys.stderr)
+    verdicts = [t.verdict(standard)[0] for t in all_tests]
+    return 1 if False in verdicts else 0
+
+
 def cmd_phone_sound(args):
     import time
 
@@ -283,6 +352,19 @@ def build_parser():
     record.add_argument("--simulate", metavar="DIGITS",
                         help="on simulated hardware, have the virtual phone dial these digits")
     record.set_defaults(func=cmd_dial_record)
+    test = dial_sub.add_parser("test", help="a dial speed tester: pulses, pps, %% break and their spread per "
+                                            "digit, pass or fail (exit 1 on a fail)")
+    test.add_argument("files", nargs="*", metavar="FILE",
+                      help="trace files to measure (default: record the live phone first)")
+    test.add_argument("--standard", choices=("bell", "gpo"), default=None,
+                      help="the standard the dial was built to (default: the dial_standard setting)")
+    test.add_argument("--dial-map", choices=DIAL_MAPS, default=None)
+    test.add_argument("--seconds", type=float, default=None, help="live: record this long (default 15)")
+    test.add_argument("--simulate", metavar="DIGITS", help="live, simulated hardware: the virtual phone dials these")
+    test.add_argument("--save", metavar="FILE", help="live: keep the recording in this trace file")
+    test.add_argument("--keep", metavar="PHONE", help="keep what was measured as this phone's profile")
+    test.add_argument("--json", action="store_true", help="one JSON object per digit")
+    test.set_defaults(func=cmd_dial_test)
 
     phone = sub.add_parser("phone", help="check the handset's sound and the bell")
     phone_sub = phone.add_subparsers(dest="phone_command", required=True)

@@ -22,6 +22,8 @@ DEFAULTS = {
     "pinmap": "",               # "" = the repo's hardware/pinmap.toml
     "dial_map": "standard",     # standard | sweden | new-zealand
     "offnormal": "auto",        # auto | wired | none
+    "phone_profile": "default",  # whose dial profile (<data>/dial-profiles.json) starts the decoder
+    "dial_standard": "bell",    # what the dial tester judges a dial by: bell | gpo (docs/dial-tester.md)
     "editor_mode": "mechanical",  # mechanical | fair
     "editor_disc": "",          # the mechanical disc's windows in order, comma-separated; "" = newsdesk's disc
     "editor_weights": "",       # fair mode's weights, "OK=5, X=2, ..."; "" = newsdesk's weights
@@ -43,6 +45,7 @@ CHOICES = {
     "dial_map": DIAL_MAPS,
     "phone": ("gpio", "serial"),
     "offnormal": ("auto", "wired", "none"),
+    "dial_standard": ("bell", "gpo"),
     "editor_mode": ("mechanical", "fair"),
     "stopwatch_mode": ("stopwatch", "d10"),
     "display": ("auto", "ssd1306", "dummy", "none"),

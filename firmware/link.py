@@ -43,6 +43,7 @@ class Link(object):
         self.reset_cause = reset_cause
         self.dial_map = dial_map
         self.offnormal = offnormal
+        self.ratio = None         # the phone's profile, from the host's "ratio" command
         self.decoder = DialDecoder(dial_map=dial_map, offnormal=OFFNORMAL[offnormal],
                                    ticks_per_second=1000000)
         self.reader = FrameReader()
@@ -259,11 +260,17 @@ class Link(object):
             if dial_map != self.dial_map or offnormal != self.offnormal:
                 try:
                     decoder = DialDecoder(dial_map=dial_map, offnormal=OFFNORMAL[offnormal],
-                                          ticks_per_second=1000000, initial=self.states)
+                                          ticks_per_second=1000000, initial=self.states, ratio=self.ratio)
                 except ValueError as e:
                     return self._reply(cmd, "err", str(e))
                 self.decoder = decoder
                 self.dial_map, self.offnormal = dial_map, offnormal
+        elif name == "ratio":   # the phone's profile: the dial's make/break ratio, a starting point
+            try:
+                self.decoder.set_ratio(float(value))
+            except ValueError as e:
+                return self._reply(cmd, "err", str(e))
+            self.ratio = float(value)
         elif name == "maint" and value == "1":
             self.maintenance = True
         else:

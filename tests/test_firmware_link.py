@@ -245,3 +245,22 @@ def test_lost_edges_are_reported_once_per_loss(link):
     faults = [f for f in frames(link) if f[0] == "E"]
     assert [p.parse_event(f)[:2] for f in faults] == [(2000, "fault"), (4000, "fault")]
     assert faults[0][5].startswith("3 contact edge(s) lost") and faults[1][5].startswith("2 contact")
+
+
+def test_the_phones_profile_ratio_is_the_decoders_starting_point(fw):
+    """The host sends the phone's profile ("ratio"): a one-pulse first digit is decided sooner,
+    the ratio outlives a change of dial map, and a ratio no dial has is refused."""
+    def one_pulse_deadline(link):
+        last = dial(link, 1, S, offnormal=False)
+        link.poll(last + 10_000)             # the make is under way, the digit not yet decided
+        return link.decoder.deadline()
+
+    plain, profiled = fw["link"].Link("0badcafe", 0), fw["link"].Link("0badcafe", 0)
+    send(profiled, 0, p.COMMAND, "1", "ratio", "0.667")
+    send(profiled, 0, p.COMMAND, "2", "dial_map", "sweden")
+    send(profiled, 0, p.COMMAND, "3", "dial_map", "standard")
+    send(profiled, 0, p.COMMAND, "4", "ratio", "7")
+    send(profiled, 0, p.COMMAND, "5", "ratio", "fast")
+    replies = [f[:3] for f in frames(profiled) if f[0] == "K"]
+    assert replies == [["K", "1", "ok"], ["K", "2", "ok"], ["K", "3", "ok"], ["K", "4", "err"], ["K", "5", "err"]]
+    assert one_pulse_deadline(profiled) < one_pulse_deadline(plain) - 20_000

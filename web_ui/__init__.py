@@ -7,6 +7,7 @@ openapi   - the OpenAPI document describing the JSON API
 stream    - Server-Sent Events: every change, live, to every open tablet
 oracles   - the dice and stopwatch buttons' and the editor's history, distributions, simulated presses
 security  - watching is open; changing the game needs a joined device (join: tokens, dialed codes)
+workbench - the dial tester and the guided bring-up, for whoever wires or restores the phone
 """
 
 import logging
@@ -70,6 +71,8 @@ def create_app(config=None, newsdesk=None, test_config=None):
     app.register_blueprint(openapi.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(oracles.bp)
+    from . import workbench
+    workbench.init_app(app)                 # the dial tester and the guided bring-up
     _error_handlers(app)
     security.init_app(app)                  # after ours: its catch-all for the unexpected wins
     dial = security.guard(app).dial         # a device joins by dialing the code it shows

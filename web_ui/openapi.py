@@ -223,7 +223,7 @@ LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR,
 
 # The modules of the blueprints every panel registers that describe themselves (OPENAPI); the
 # document built without an app (the file beside the code) includes them too.
-PANEL_MODULES = ("web_ui.oracles", "web_ui.join")
+PANEL_MODULES = ("web_ui.oracles", "web_ui.join", "web_ui.workbench")
 MINE = ("api", "games_api", "openapi")      # the blueprints this module describes
 
 

@@ -8,7 +8,9 @@ Times are in any unit: seconds as floats on the Pi, or integer microseconds on t
 
 Debouncing. A contact's level is accepted once it has held for ``settle``; the edge is dated
 at the *first* toggle of the burst, so bounce doesn't make pulses late, and any excursion
-shorter than ``settle`` (chatter inside a break or make, a spike on an idle line) is dropped::
+shorter than ``settle`` (chatter inside a break or make, a spike on an idle line) is dropped.
+A longer burst of bounce can leave a wrong level standing for a few ms: a break shorter than
+``MIN_BREAK`` or a make shorter than ``MIN_MAKE`` is such a blip and is taken back::
 
     raw     ──┐ ┌┐ ┌──────────────┐   ┌────  a 1 ms chatter in the make: dropped
               └─┘└─┘              └─┬─┘
@@ -17,19 +19,30 @@ shorter than ``settle`` (chatter inside a break or make, a spike on an idle line
               ^ edge dated here     |<settle>|  (held for settle: accepted)
 
 Digits. A digit is a train of breaks (pulse contacts open); it is over once the make after
-the last break has clearly outlasted the makes between the breaks::
+the last break has clearly outlasted the make that break calls for::
 
     pulse   ___┌──┐__┌──┐__┌──┐_________________   1 = break, 0 = make
                |brk|mk|   |   |<-- end_after -->| digit decided here
                               ^ last pulse edge (latency is measured from here)
 
-``end_after`` is 1.5 times the longest make seen in this train (+ a little); in a one-pulse
-train it comes from the dial's makes in earlier digits, and failing that from the break
-(physics: a make is at most ~0.96 of the first break for 55-72 % break ratios): safe, but
-never more than ``end_max``. With an off-normal contact, its return to rest ends the digit as
-soon as the last make has begun (it can come back a few ms *before* that make), and a pull
-without pulses is no digit. A break far longer than any dial's (``stuck``) is a wiring fault:
-the train is dropped, not decoded.
+Never trust a single make. A worn dial is slowed by a finger resting on it, its governor
+drifts along the train and its first pulse is off in both break and make, but the break and the
+make of one pulse stretch together: the dial's make/break *ratio* holds while its speed wanders.
+So the make to wait for is ``ratio * (the last break)``: the ratio learned from the pulses
+between the first and the last (the first pulse is never evidence of it), from earlier digits
+of the same call, or from the phone's profile, taking the largest seen (it is an upper bound
+we want, not an average); ``end_after`` is that make times 1 + ``END_SLACK`` (more when the
+ratios seen spread: a jittery dial gets the slack its jitter asks for), and never less than a
+make the train has shown after its first two pulses (those a finger can drag). A train whose
+only pulse so far is its first allows its make to be ``FIRST_MAKE_SLACK`` times that.
+With nothing learned yet the ratio is the physical bound of a 52 % break. Never more than
+``end_max``. A profile is only a starting point: never taken below ``START_FLOOR``, overruled by
+the train's own first make, and a break coming within ``SPLIT_GAP`` of a digit's end (a digit
+cut short) teaches the decoder the real ratio for the rest of the call. With an off-normal contact, its return to rest ends the digit as soon as the
+last make has clearly begun (it can come back a few ms *before* that make; a contact bouncing
+on its way back is debounced first, and a rest seen early in a make doesn't end the digit until
+a third of the expected make has passed), and a pull without pulses is no digit. A break far longer
+than any dial's (``stuck``) is a wiring fault: the train is dropped, not decoded.
 """
 
 try:
@@ -41,28 +54,40 @@ HOOK, PULSE, OFFNORMAL = "hook", "pulse", "offnormal"
 LINES = (HOOK, PULSE, OFFNORMAL)
 
 # Seconds; scaled by ticks_per_second. Shortest real make is ~20 ms (13 pps, 72 % break).
-SETTLE = {PULSE: 0.004, OFFNORMAL: 0.008, HOOK: 0.025}
-END_FACTOR = 1.5          # a make this much longer than the dial's makes ends the digit
+SETTLE = {PULSE: 0.004, OFFNORMAL: 0.010, HOOK: 0.025}
+END_SLACK = 0.30          # the last make may run this much past ratio * its break
+SPREAD_PART = 0.5         # plus this much of how far the dial's ratios have spread (at most SPREAD_MAX)
+SPREAD_MAX = 0.4
 END_MARGIN = 0.004
 END_MIN = 0.025
 END_MAX = 0.250           # never wait longer than this after a make (digits are >= 0.3 s apart)
-FIRST_BREAK_TO_MAKE = 1.0  # upper bound of make / first break (0.45/0.55, first break 15 % short)
+RATIO_MAX = 0.96          # make / break at a 52 % break, with a little jitter: the physical bound
+FIRST_MAKE_SLACK = 2.1    # a first make may be this many times ratio * its break (1.5 / 0.8, jitter)
+FIRST_RATIO_SLACK = 1.7   # the dial's ratio may be this many times the first pulse's (1.25 / 0.75)
+REST_PART = 0.35          # off-normal at rest ends the digit after this much of the expected make
+MIN_BREAK = 0.012         # a shorter break is a blip in a make: real ones are 25 ms or more
+MIN_MAKE = 0.008          # a shorter make is a blip in a break: real ones are 12 ms or more
+START_FLOOR = 0.45        # a profile's ratio is never taken below this (a 69 % break): a wrong one is safe
+SPLIT_GAP = 0.2           # a break this soon after a digit ends means that digit was cut short
 STUCK_BREAK = 0.6         # a break longer than this is a broken or unwired pulse contact
 STUCK_OFFNORMAL = 20.0    # nobody holds a dial off rest this long
-PROFILE_SIZE = 16         # makes remembered from earlier digits of the same dial
+PROFILE_SIZE = 16         # make/break ratios remembered from earlier digits of the same dial
 
 
 class DialEvent(object):
     """One decision: ``kind`` is "hook" (value "off"/"on"), "digit" (value 0-9), "fault" (value:
     a sentence) or "fault_cleared". ``t`` is when the decoder decided; for a digit,
-    ``last_edge`` is the time of its last pulse edge and ``pulses`` how many it counted."""
+    ``last_edge`` is the time of its last pulse edge and ``pulses`` how many it counted; ``breaks``
+    and ``makes`` are its pulses' lengths as the decoder measured them."""
 
-    def __init__(self, t, kind, value, pulses=None, last_edge=None):
+    def __init__(self, t, kind, value, pulses=None, last_edge=None, breaks=None, makes=None):
         self.t = t
         self.kind = kind
         self.value = value
         self.pulses = pulses
         self.last_edge = last_edge
+        self.breaks = breaks    # a digit's breaks, debounced, in time order (the dial tester reads them)
+        self.makes = makes      # and the makes between them (one fewer)
 
     def as_dict(self):
         if self.kind == "digit":
@@ -110,10 +135,12 @@ class _Contact(object):
 
 class DialDecoder(object):
     """Decodes one phone's contacts. ``offnormal``: True (wired), False (ignore it) or "auto"
-    (used once the line is seen to move). ``settle`` overrides SETTLE per line, in seconds."""
+    (used once the line is seen to move). ``settle`` overrides SETTLE per line, in seconds.
+    ``ratio``: the dial's make/break ratio from its profile, a starting point only: once this
+    call has shown its own pulses, they are what counts."""
 
     def __init__(self, dial_map="standard", offnormal="auto", ticks_per_second=1,
-                 settle=None, initial=None):
+                 settle=None, initial=None, ratio=None):
         digit_for(1, dial_map)  # raises ValueError for an unknown map
         if offnormal not in (True, False, "auto"):
             raise ValueError("offnormal must be True, False or 'auto', not %r" % (offnormal,))
@@ -128,12 +155,18 @@ class DialDecoder(object):
         for line in LINES:
             self._contacts[line] = _Contact(self._ticks(settle_s[line]))
         self._end_margin = self._ticks(END_MARGIN)
+        self._min_break = self._ticks(MIN_BREAK)
+        self._min_make = self._ticks(MIN_MAKE)
         self._end_min = self._ticks(END_MIN)
         self._end_max = self._ticks(END_MAX)
         self._stuck_break = self._ticks(STUCK_BREAK)
         self._stuck_offnormal = self._ticks(STUCK_OFFNORMAL)
         self._now = None
-        self._profile = []        # makes between breaks, from earlier digits
+        self._start_ratio = None
+        self.set_ratio(ratio)     # from the phone's profile
+        self._profile = []        # make/break ratios of mid-train pulses, from earlier digits
+        self._ended = None        # (last make, last break) of the digit just ended
+        self._split_gap = self._ticks(SPLIT_GAP)
         self._faults = {}         # line -> message while a fault stands
         self._reset_train()
         for line, state in (initial or {}).items():
@@ -157,6 +190,13 @@ class DialDecoder(object):
         return int(d * factor + 0.5) if self._int else d * factor
 
     # ------------------------------------------------------------ public
+
+    def set_ratio(self, ratio):
+        """A new starting point for the dial's make/break ratio (a phone's profile); what this
+        call's own pulses show still counts first. None forgets it."""
+        if ratio is not None and not (0.1 <= ratio <= RATIO_MAX):
+            raise ValueError("a dial's make/break ratio is 0.1 to %.2f, not %r" % (RATIO_MAX, ratio))
+        self._start_ratio = ratio
 
     def feed(self, t, line, state):
         """One raw edge: ``line`` is "hook", "pulse" or "offnormal", ``state`` 0 or 1 (the trace
@@ -221,12 +261,6 @@ class DialDecoder(object):
                 self._maybe_end(now, out)   # chatter in the last make: the digit may be over
         return handle
 
-    def _digit_due(self):
-        pulse = self._contacts[PULSE]
-        if self._count == 0 or pulse.stable != 0 or pulse.first is not None:
-            return None
-        return self._last_make + self._end_after()
-
     def _stuck_due(self, line):
         c = self._contacts[line]
         if c.stable != 1 or c.first is not None or line in self._faults or c.since is None:
@@ -264,52 +298,108 @@ class DialDecoder(object):
                 self._maybe_end(now, out)
 
     def _break(self, edge):
+        if self._count and self._last_make is not None and edge - self._last_make < self._min_make:
+            self._breaks.pop()           # a blip of make inside a break: the break goes on
+            self._last_make = self._prev_make
+            return
         if self._count:
             self._makes.append(edge - self._last_make)
+        elif self._ended is not None and edge - self._ended[0] < self._split_gap:
+            # a break this soon after a digit ended: that digit was cut short (its make was no
+            # end; a profile from another dial?). What that make was is evidence of the ratio.
+            ratio = (edge - self._ended[0]) / self._ended[1] if self._ended[1] > 0 else RATIO_MAX
+            self._profile = (self._profile + [ratio if ratio < RATIO_MAX else RATIO_MAX])[-PROFILE_SIZE:]
+        self._ended = None
         self._count += 1
         self._break_start = edge
 
     def _make(self, edge, now, out):
         if not self._count:
             return
+        if edge - self._break_start < self._min_break:
+            self._count -= 1             # a blip of break inside a make: no pulse, the make goes on
+            if self._makes:
+                self._makes.pop()
+            if not self._count:
+                self._reset_train()
+            self._maybe_end(now, out)
+            return
         self._breaks.append(edge - self._break_start)
+        self._prev_make = self._last_make
         self._last_make = edge
         self._maybe_end(now, out)
 
     def _maybe_end(self, now, out):
         """End the digit now if the make after its last break is under way and either the
-        off-normal contact is back at rest or the make has outlasted the dial's makes."""
+        off-normal contact is back at rest or the make has outlasted what its break calls for."""
         due = self._digit_due()
-        if due is not None and (self._offnormal_rested or due <= now):
+        if due is not None and due <= now:
             self._end_digit(now, out)
 
+    def _digit_due(self):
+        pulse = self._contacts[PULSE]
+        if self._count == 0 or pulse.stable != 0 or pulse.first is not None:
+            return None
+        wait, expected = self._end_after()
+        if self._offnormal_rested:
+            part = self._scale(expected, REST_PART)
+            if part < self._min_make:
+                part = self._min_make
+            if part < wait:
+                wait = part
+        return self._last_make + wait
+
+    def _ratio(self):
+        """An upper estimate of the dial's make/break ratio, and how much the ratios seen spread
+        (a jittery dial, or a simulator on a busy machine, is given more slack)."""
+        mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
+        if mids or self._profile:
+            seen = mids + self._profile
+            top = max(seen)
+            return top, (top - min(seen)) / top if top > 0 else 0
+        if self._start_ratio is not None:   # the profile, unless this pulse's own make says more
+            first = self._makes[0] / self._breaks[0] if self._makes and self._breaks[0] > 0 else 0
+            start = self._start_ratio if self._start_ratio > START_FLOOR else START_FLOOR
+            return max(start, first), 0
+        if self._makes and self._breaks[0] > 0:
+            first = self._makes[0] / self._breaks[0] * FIRST_RATIO_SLACK
+            return (first if first < RATIO_MAX else RATIO_MAX), 0
+        return RATIO_MAX, 0
+
     def _end_after(self):
-        """How long the make after the last break must last to end the digit."""
-        if self._makes:
-            longest = max(self._makes)
-        elif self._profile:
-            longest = max(self._profile)
-        else:
-            longest = self._scale(self._breaks[0], FIRST_BREAK_TO_MAKE) if self._breaks else self._end_max
-        wait = self._scale(longest, END_FACTOR) + self._end_margin
+        """How long the make after the last break must last to end the digit, and how long it
+        is expected to last."""
+        ratio, spread = self._ratio()
+        expected = self._scale(self._breaks[-1], ratio) if self._breaks else self._end_max
+        for make in self._makes[2:]:     # nor shorter than a make shown after the finger let go
+            if make > expected:
+                expected = make
+        if spread > SPREAD_MAX:
+            spread = SPREAD_MAX
+        slack = FIRST_MAKE_SLACK if len(self._breaks) == 1 else 1 + END_SLACK + SPREAD_PART * spread
+        wait = self._scale(expected, slack) + self._end_margin
         if wait < self._end_min:
-            return self._end_min
-        return self._end_max if wait > self._end_max else wait
+            wait = self._end_min
+        elif wait > self._end_max:
+            wait = self._end_max
+        return wait, expected
 
     def _end_digit_timed(self, now, out):
         self._end_digit(now, out)
 
     def _end_digit(self, now, out):
-        count, last = self._count, self._last_make
-        if self._makes:
-            self._profile = (self._profile + self._makes)[-PROFILE_SIZE:]
+        count, last, breaks, makes = self._count, self._last_make, self._breaks, self._makes
+        self._ended = (last, breaks[-1]) if breaks else None
+        mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
+        if mids:
+            self._profile = (self._profile + mids)[-PROFILE_SIZE:]
         self._reset_train()
         digit = digit_for(count, self.dial_map)
         if digit is None:
             out.append(DialEvent(now, "fault", "%d pulses in one train is no digit on a %s dial "
                                  "(dial map setting?)" % (count, self.dial_map)))
             return
-        out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last))
+        out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last, breaks=breaks, makes=makes))
 
     def _stuck_pulse(self, now, out):
         self._faults[PULSE] = True
@@ -330,4 +420,5 @@ class DialDecoder(object):
         self._breaks = []
         self._break_start = None
         self._last_make = None
+        self._prev_make = None
         self._offnormal_rested = False

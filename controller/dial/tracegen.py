@@ -6,6 +6,11 @@ condition in docs/dial-trace.md is a knob, so a test can turn one on alone. Seed
 
 A trace is a person's session: lift the handset, dial some digits (a pause to re-wind between
 them, sometimes a hook flash or a pull without pulses), hang up.
+
+``Phone.worn`` (and ``worn_corpus``) is a tired old phone on a quick dialer: the first pulse of a
+train off in both break and make, a finger resting on the returning dial, a governor drifting
+along the train, long bursts of bounce, repeated same-level rows and about half a second between
+digits. The decoder must be right on it too.
 """
 
 import random
@@ -20,7 +25,8 @@ class Phone(object):
 
     def __init__(self, pps=10.0, ratio=0.6, jitter=0.03, first_break=1.0, bounce=0.004,
                  hook_bounce=0.012, chatter=0.0, spikes=0.0, offnormal=True, early_rest=False,
-                 dial_map="standard"):
+                 dial_map="standard", first_make=(1.0, 1.0), drag=(0.0, 0.0), drift=0.0,
+                 toggles=0, repeats=0.0, gap=(0.4, 1.8)):
         self.pps = pps                  # pulses per second
         self.ratio = ratio              # break / period
         self.jitter = jitter            # per-pulse, as a fraction of the period
@@ -32,6 +38,12 @@ class Phone(object):
         self.offnormal = offnormal      # off-normal contacts wired
         self.early_rest = early_rest    # off-normal reaches rest just before the last make
         self.dial_map = dial_map
+        self.first_make = first_make    # the first make's length relative to the others: (lo, hi)
+        self.drag = drag                # a finger on the dial slows the first two pulses: (lo, hi)
+        self.drift = drift              # the governor drifts up to this much along a train (+-)
+        self.toggles = toggles          # most toggles in one burst of bounce (0: the old 2-8)
+        self.repeats = repeats          # chance of a row repeating the level just written
+        self.gap = gap                  # seconds from one digit's end to the next pull
 
     @classmethod
     def random(cls, rng, dial_map=None, offnormal=None, pps=None):
@@ -44,6 +56,20 @@ class Phone(object):
                    offnormal=rng.random() < 0.5 if offnormal is None else offnormal,
                    early_rest=rng.random() < 0.3,
                    dial_map=dial_map or rng.choice(DIAL_MAPS))
+
+    @classmethod
+    def worn(cls, rng, dial_map=None, offnormal=None):
+        """A tired phone: every condition of a worn dial at once (see the module's docstring)."""
+        return cls(pps=rng.uniform(7.0, 14.0), ratio=rng.uniform(0.52, 0.75),
+                   jitter=rng.uniform(0.0, 0.03),
+                   first_break=rng.choice((rng.uniform(0.8, 0.9), rng.uniform(1.1, 1.25))),
+                   first_make=(0.75, 1.5), drag=rng.choice(((0.0, 0.0), (0.10, 0.35))),
+                   drift=rng.uniform(0.0, 0.10), bounce=rng.uniform(0.001, 0.008),
+                   toggles=rng.randint(1, 8), hook_bounce=rng.uniform(0.002, 0.02),
+                   chatter=0.08, spikes=rng.choice((0.5, 2.0)), repeats=rng.choice((0.0, 0.05)),
+                   offnormal=rng.random() < 0.5 if offnormal is None else offnormal,
+                   early_rest=rng.random() < 0.4, dial_map=dial_map or rng.choice(DIAL_MAPS),
+                   gap=(0.1, 0.3))
 
     def describe(self):
         return ("%.1f pps, %d %% break, %s, %s" % (self.pps, round(self.ratio * 100), self.dial_map,
@@ -59,21 +85,40 @@ class Recording(object):
         self.digits = []
         self.digit_end = []
         self.hook = []
+        self.repeat_at = []   # fractions of the rows after which a repeated-level row follows
 
     def sorted_edges(self):
-        """Edges in time order with each line's repeated levels removed (as a GPIO library gives)."""
+        """Edges in time order with each line's repeated levels removed (as a GPIO library gives),
+        then the phone's repeated same-level rows put back in (as some libraries give)."""
         out, level = [], {}
         for t, line, state in sorted(self.edges, key=lambda e: e[0]):
             if level.get(line, 0) != state:
                 level[line] = state
                 out.append((round(t, 6), line, state))
+        if self.repeat_at and out:
+            for at in sorted(set(int(f * len(out)) for f in self.repeat_at), reverse=True):
+                t, line, state = out[min(at, len(out) - 1)]
+                out.insert(min(at, len(out) - 1) + 1, (t, line, state))
         return out
 
 
-def _bouncy_edge(rng, edges, t, line, state, bounce):
-    """A contact meeting or leaving: the new level, then a few toggles back within ``bounce``."""
+def _bouncy_edge(rng, edges, t, line, state, bounce, toggles=0):
+    """A contact meeting or leaving: the new level, then a few toggles back within ``bounce``
+    (``toggles``: at most this many toggles, in blips of the old level up to a millisecond)."""
     edges.append((t, line, state))
     if bounce <= 0:
+        return
+    if toggles:
+        blips = rng.randint(1, max(1, toggles // 2))
+        starts = sorted(rng.uniform(0.00005, max(0.0001, bounce - 0.001)) for _ in range(blips))
+        end = t
+        for s in starts:
+            u = max(t + s, end + 0.00003)
+            if u - t > bounce:
+                break
+            end = min(u + rng.uniform(0.00003, 0.001), t + bounce)
+            edges.append((u, line, 1 - state))
+            edges.append((end, line, state))
         return
     u = t
     for _ in range(rng.randint(1, 4)):
@@ -100,19 +145,30 @@ def dial_digit(rng, rec, t, digit, hold=None):
     period = 1.0 / p.pps
     edges = rec.edges
     if p.offnormal:
-        _bouncy_edge(rng, edges, t, "offnormal", 1, p.bounce)
+        _bouncy_edge(rng, edges, t, "offnormal", 1, p.bounce, p.toggles)
     t += rng.uniform(0.25, 0.7) if hold is None else hold   # the pull round to the finger stop
     last_make = None
+    worn = p.drift or p.drag[1] or p.first_make != (1.0, 1.0)
+    drift = first_make = 0.0
+    drag = (1, 1)
+    if worn:   # drawn only for worn phones, so the plain corpus stays what it was
+        drift = rng.uniform(-p.drift, p.drift)
+        first_make = rng.uniform(*p.first_make)
+        if p.drag[1] and rng.random() < 0.7:
+            drag = (1 + rng.uniform(*p.drag), 1 + rng.uniform(*p.drag))
     for i in range(n):
-        brk = period * (p.ratio + rng.uniform(-p.jitter, p.jitter))
+        slow = (1 + drift * i / max(1, n - 1)) * (drag[i] if i < 2 else 1)
+        brk = period * slow * (p.ratio + rng.uniform(-p.jitter, p.jitter))
         if i == 0:
             brk *= p.first_break
-        _bouncy_edge(rng, edges, t, "pulse", 1, p.bounce)
+        _bouncy_edge(rng, edges, t, "pulse", 1, p.bounce, p.toggles)
         _chatter(rng, edges, t, t + brk, "pulse", 1, p.chatter)
         t += brk
-        _bouncy_edge(rng, edges, t, "pulse", 0, p.bounce)
+        _bouncy_edge(rng, edges, t, "pulse", 0, p.bounce, p.toggles)
         last_make = t
-        make = period * (1 - p.ratio + rng.uniform(-p.jitter, p.jitter))
+        make = period * slow * (1 - p.ratio + rng.uniform(-p.jitter, p.jitter))
+        if i == 0 and worn:
+            make *= first_make
         if i < n - 1:
             _chatter(rng, edges, t, t + make, "pulse", 0, p.chatter)
         t += make
@@ -123,7 +179,7 @@ def dial_digit(rng, rec, t, digit, hold=None):
             rest = last_make - rng.uniform(0.001, 0.006)
         else:
             rest = last_make + rng.uniform(0.15, 0.35)
-        _bouncy_edge(rng, edges, rest, "offnormal", 0, p.bounce)
+        _bouncy_edge(rng, edges, rest, "offnormal", 0, p.bounce, p.toggles)
         return max(t, rest + 0.01)
     return t
 
@@ -131,9 +187,9 @@ def dial_digit(rng, rec, t, digit, hold=None):
 def pull_without_pulses(rng, rec, t):
     """A dial pulled a little and let go: the off-normal contact moves, no pulse is sent."""
     if rec.phone.offnormal:
-        _bouncy_edge(rng, rec.edges, t, "offnormal", 1, rec.phone.bounce)
+        _bouncy_edge(rng, rec.edges, t, "offnormal", 1, rec.phone.bounce, rec.phone.toggles)
         t += rng.uniform(0.1, 0.3)
-        _bouncy_edge(rng, rec.edges, t, "offnormal", 0, rec.phone.bounce)
+        _bouncy_edge(rng, rec.edges, t, "offnormal", 0, rec.phone.bounce, rec.phone.toggles)
     return t + 0.05
 
 
@@ -170,9 +226,10 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
         if pulls and phone.offnormal and rng.random() < 0.1:
             t = pull_without_pulses(rng, rec, t) + rng.uniform(0.4, 0.8)
         begin = t
-        t = dial_digit(rng, rec, t, d)
+        hold = rng.uniform(0.2, 0.3) if phone.gap[1] < 0.4 else None   # a quick dialer's pull
+        t = dial_digit(rng, rec, t, d, hold=hold)
         busy.append((begin - 0.02, t + 0.02))
-        t += rng.uniform(0.4, 1.8)     # the finger goes back to the next hole
+        t += rng.uniform(*phone.gap)     # the finger goes back to the next hole
         if flashes and i < len(digits) - 1 and rng.random() < 0.15:
             _hook(rng, rec, t, 0)
             t += rng.uniform(0.15, 0.8)   # a flash: the cradle tapped
@@ -192,6 +249,9 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
         rec.edges.append((s, line, 1 - level))
         rec.edges.append((s + width, line, level))
     del rec._spike_times
+    if phone.repeats:
+        rows = len(rec.edges)
+        rec.repeat_at = [rng.random() for _ in range(int(rows * phone.repeats))]
     return rec
 
 
@@ -213,6 +273,12 @@ def to_csv(rec):
             "t,line,state"]
     rows += ["%.6f,%s,%d" % e for e in rec.sorted_edges()]
     return "\n".join(rows) + "\n"
+
+
+def worn_corpus(seed, count, **phone_kw):
+    """``count`` sessions of quick dialing on worn phones (``Phone.worn``), from one seed."""
+    rng = random.Random(seed)
+    return [session(rng, Phone.worn(rng, **phone_kw)) for _ in range(count)]
 
 
 def corpus(seed, count, **phone_kw):
