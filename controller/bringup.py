@@ -17,7 +17,7 @@ STEPS = (
 
 
 def _pins(pinmap, name, board):
-    """'GPIO22' / 'GP4' for a contact or output line; the pins of a bus; None if not in the map."""
+    """'GPIO<n>' on the Pi / 'GP<n>' on the Pico for a contact or output line; the pins of a bus; None if not in the map."""
     lines = pinmap.pi if board == "pi" else pinmap.pico
     spec = lines.get(name)
     if spec is None:
