@@ -17,7 +17,8 @@ STEPS = (
 
 
 def _pins(pinmap, name, board):
-    """'GPIO<n>' on the Pi / 'GP<n>' on the Pico for a contact or output line; the pins of a bus; None if not in the map."""
+    """The label of a contact or output line ('GPIO<n>' on the Pi, 'GP<n>' on the Pico), the pins
+    of a bus, or None if it is not in the map."""
     lines = pinmap.pi if board == "pi" else pinmap.pico
     spec = lines.get(name)
     if spec is None:
