@@ -24,6 +24,7 @@ class LeagueFollower:
         self.problem = None
         self.connected = False
         self.version = 0
+        self._closing = False
         self._cond = threading.Condition()
         self._client = make_client(self.broker, client_id, ca)
         self._client.reconnect_delay_set(*backoff)
@@ -54,12 +55,15 @@ class LeagueFollower:
             self._say(refused(self.broker, reason_code))
             return
         self.connected, self.problem = True, None
-        client.subscribe([("%s/%s" % (self.tables, suffix), 1) for suffix in SUFFIXES])
+        # events at QoS 1 (each counts); the retained pictures at QoS 0 (the newest wins anyway)
+        client.subscribe([("%s/%s" % (self.tables, suffix), 1 if suffix == "events" else 0) for suffix in SUFFIXES])
         log.info("league: following %s on %s", self.tables, self.broker)
         self._bump()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected = False
+        if self._closing:
+            return
         self._say("lost the broker at %s (%s); reconnecting" % (self.broker, reason_code))
 
     def _on_message(self, client, userdata, message):
@@ -87,6 +91,7 @@ class LeagueFollower:
             return self.version
 
     def close(self):
+        self._closing = True
         self._client.disconnect()
         self._client.loop_stop()
 
