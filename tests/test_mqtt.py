@@ -4,6 +4,7 @@ that must be said in one sentence while the table keeps working."""
 
 import json
 import threading
+import types
 
 import pytest
 
@@ -104,17 +105,25 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
     try:
         assert wait_for(lambda: nd.mqtt.connected)
         rolled = nd.oracles.roll()
-        nd.table.on_dial_event(type("Ev", (), {"kind": "hook", "value": "off", "t": 1.0})())
-        verdict = nd.table.call_editor(7)
-        nd.table.on_dial_event(type("Ev", (), {"kind": "hook", "value": "on", "t": 2.0})())
-        assert listener.wait(lambda m: len(events_of(listener)) >= 2)
+        dial = lambda kind, value: nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))  # noqa: E731
+        dial("hook", "off")
+        dial("digit", 4)
+        dial("digit", 7)
+        dial("hook", "on")
+        assert listener.wait(lambda m: len(events_of(listener)) >= 3)
         got = events_of(listener)
+        verdicts = [e for e in got if e["type"] == "editor.verdict"]
         assert [(e["id"], e["type"], e["table"]) for e in got] == [
-            (rolled.id, "dice.roll", "t1"), (verdict.id, "editor.verdict", "t1")]
+            (rolled.id, "dice.roll", "t1"), (rolled.id + 1, "editor.verdict", "t1"), (rolled.id + 2, "editor.verdict", "t1")]
         assert got[0]["data"]["total"] == rolled.payload["total"]
-        assert listener.wait(lambda m: listener.on(BASE + "/state/handset")[-1:] == ["down"])
-        assert json.loads(listener.on(BASE + "/state/verdict")[-1])["signal"] == verdict.payload["signal"]
-        assert listener.on(BASE + "/trigger/verdict")[-1] == verdict.payload["signal"]
+        assert [v["data"]["digit"] for v in verdicts] == [4, 7]
+        assert listener.wait(lambda m: listener.on(BASE + "/state/number"))
+        assert json.loads(listener.on(BASE + "/state/number")[-1])["number"] == "47"
+        assert listener.on(BASE + "/state/handset")[-2:] == ["lifted", "down"]
+        assert json.loads(listener.on(BASE + "/state/digit")[-1])["digit"] == 7
+        assert listener.on(BASE + "/trigger/digit") == ["4", "7"]
+        assert json.loads(listener.on(BASE + "/state/verdict")[-1])["signal"] == verdicts[-1]["data"]["signal"]
+        assert listener.on(BASE + "/trigger/verdict") == [v["data"]["signal"] for v in verdicts]
         assert listener.on(BASE + "/trigger/dice") == [str(rolled.payload["total"])]
         assert listener.on(BASE + "/availability")[-1] == "online"
         assert wait_for(lambda: nd.mqtt.backlog == 0)
