@@ -94,6 +94,42 @@ def acks(broker, moves):
     return timed, sent, events
 
 
+def acks_in_process(broker, moves):
+    """The same moves without HTTP: GameSession.undo/redo on two Newsdesks (the store's commit,
+    the bus), MQTT off and on, taken in turns. What the publisher adds is one more bus queue and
+    its thread's share of the CPU; this measures that with less of the web server's noise."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.app import Newsdesk
+    from controller.config import load_config
+
+    timed = {"off": [], "on": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        desks = {}
+        for name, extra in (("off", {}), ("on", {"mqtt_url": broker.url, "table_name": "bench2"})):
+            desks[name] = Newsdesk(load_config(Path(tmp) / name, environ={}, overrides=dict(
+                extra, audio="off", speech="off")), pin_factory=MockFactory())
+        try:
+            deadline = time.monotonic() + 10
+            while not desks["on"].mqtt.connected and time.monotonic() < deadline:
+                time.sleep(0.01)
+            for desk in desks.values():
+                games = desk.table.games
+                games.start("scoop1956", [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")])
+                offer = next(o for o in games.current()["offers"] if not o.get("enter"))
+                games.act({k: v for k, v in offer.items() if k not in ("needs", "sides", "suits")}, games.version)
+            for i in range(moves):
+                for name in ("off", "on") if i % 2 else ("on", "off"):
+                    games = desks[name].table.games
+                    t = time.perf_counter()
+                    (games.undo if i % 2 == 0 else games.redo)(games.version)
+                    timed[name].append((time.perf_counter() - t) * 1000)
+        finally:
+            for desk in desks.values():
+                desk.close()
+    return timed
+
+
 class Table:
     """One simulated table: a store (with fsync), a bus, a publisher; moves through the Store's API."""
 
@@ -199,6 +235,11 @@ def main():
             print(line("MQTT on (mosquitto, 1 subscriber)", timed["on"]))
             print("p99 added by MQTT: %+.2f ms   (the broker acknowledged %d events; the subscriber got %d)"
                   % (pct(timed["on"], 0.99) - pct(timed["off"], 0.99), sent, events))
+            inner = acks_in_process(broker, args.moves * 5)
+            print("the same in the server, no HTTP (GameSession.undo/redo), %d moves on each" % (args.moves * 5))
+            print(line("MQTT off", inner["off"]))
+            print(line("MQTT on", inner["on"]))
+            print("p99 added by MQTT: %+.2f ms" % (pct(inner["on"], 0.99) - pct(inner["off"], 0.99)))
         finally:
             broker.stop()
         broker = Mosquitto(Path(tmp) / "league-broker").start()      # a broker of the league's own

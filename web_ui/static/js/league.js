@@ -27,16 +27,41 @@ function cell(text, num) {
   return h("td", num ? { class: "num" } : {}, text === null || text === undefined ? "\u2013" : String(text));
 }
 
+// Only what changed is redrawn: at a busy convention most pictures change one table's card.
+const drawn = { cards: new Map(), board: "" };
+
+function drawTables(tables) {
+  const list = $("#tables");
+  const keep = new Map();
+  tables.forEach((t, i) => {
+    const text = JSON.stringify(t);
+    const old = drawn.cards.get(t.base);
+    const card = old && old.text === text ? old.card : tableCard(t);
+    keep.set(t.base, { text, card });
+    if (list.children[i] !== card) list.insertBefore(card, list.children[i] || null);
+    if (old && old.card !== card) old.card.remove();
+  });
+  for (const [base, old] of drawn.cards) if (!keep.has(base)) old.card.remove();
+  drawn.cards = keep;
+}
+
+function drawBoard(board) {
+  const text = JSON.stringify(board);
+  if (text === drawn.board) return;
+  drawn.board = text;
+  $("#by-player tbody").replaceChildren(...board.by_player.map((r) =>
+    h("tr", {}, cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.tables.join(", ")))));
+  $("#by-game tbody").replaceChildren(...board.by_game.map((r) =>
+    h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.best, true))));
+}
+
 function draw(snap) {
   const link = $("#link");
   link.textContent = snap.connected ? "following " + snap.following + " on " + snap.broker
     : (snap.problem || "connecting to " + snap.broker);
   link.classList.toggle("down", !snap.connected);
-  $("#tables").replaceChildren(...snap.tables.map(tableCard));
-  $("#by-player tbody").replaceChildren(...snap.leaderboard.by_player.map((r) =>
-    h("tr", {}, cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.tables.join(", ")))));
-  $("#by-game tbody").replaceChildren(...snap.leaderboard.by_game.map((r) =>
-    h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.best, true))));
+  drawTables(snap.tables);
+  drawBoard(snap.leaderboard);
   document.body.dataset.version = snap.version;
 }
 
