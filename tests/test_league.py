@@ -94,6 +94,14 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     assert snap["leaderboard"]["games_counted"] == 2
 
 
+def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):
+    from controller.cli import main
+    assert main(["--data", str(tmp_path), "league"]) == 2
+    assert "--mqtt-url" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "league", "--mqtt-url", "mqtt://b", "--tables", "cafe/#"]) == 2
+    assert "--tables" in capsys.readouterr().err
+
+
 def test_a_league_pattern_is_a_topic_with_a_plus_for_the_table():
     assert check_tables("cafe/+") == "cafe/+"
     for bad in ("", "cafe/#", "/cafe/+", "cafe/+/"):

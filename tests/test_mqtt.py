@@ -36,7 +36,10 @@ def broker(tmp_path):
 
 @pytest.fixture
 def store(tmp_path):
+    """A store that skips fsync: durability has tests of its own, these are about delivery, and
+    a thousand fsyncs on a busy disk take seconds."""
     s = Store(tmp_path / "store.sqlite3")
+    s._db.execute("PRAGMA synchronous=OFF")
     yield s
     s.close()
 
@@ -104,14 +107,24 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
     nd = Newsdesk(config, pin_factory=mock_factory)
     try:
         assert wait_for(lambda: nd.mqtt.connected)
+        games = nd.table.games
+        games.start("scoop1956", [{"name": n} for n in ("Ann", "Bob", "Cat")])
+        games.abandon(games.version)
+        assert listener.wait(lambda m: len(events_of(listener)) >= 2)
+        started, ended = events_of(listener)
+        assert (started["type"], ended["type"]) == ("game.started", "game.abandoned")
+        assert [p["name"] for p in started["data"]["players"]] == ["Ann", "Bob", "Cat"]
+        assert [r["name"] for r in ended["data"]["standings"]] == ["Ann", "Bob", "Cat"]
+        assert listener.wait(lambda m: [json.loads(p)["games"][0]["status"] for p in listener.on(
+            BASE + "/state/results") if json.loads(p)["games"]] == ["abandoned"])
         rolled = nd.oracles.roll()
         dial = lambda kind, value: nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))  # noqa: E731
         dial("hook", "off")
         dial("digit", 4)
         dial("digit", 7)
         dial("hook", "on")
-        assert listener.wait(lambda m: len(events_of(listener)) >= 3)
-        got = events_of(listener)
+        assert listener.wait(lambda m: len(events_of(listener)) >= 5)
+        got = events_of(listener)[2:]
         verdicts = [e for e in got if e["type"] == "editor.verdict"]
         assert [(e["id"], e["type"], e["table"]) for e in got] == [
             (rolled.id, "dice.roll", "t1"), (rolled.id + 1, "editor.verdict", "t1"), (rolled.id + 2, "editor.verdict", "t1")]
@@ -158,9 +171,7 @@ DEVICE_FIELDS = {"identifiers", "name", "manufacturer", "model", "sw_version"}
 
 def test_discovery_payloads_carry_home_assistants_documented_fields(broker, store, tmp_path):
     listener = Listener(broker, ["homeassistant/#"], persistent=False)
-    pub = publisher(store, Bus(), broker.url, tmp_path, version="0.1.0",
-                    game=lambda: None)
-    pub.settings.discovery = "homeassistant"
+    pub = publisher(store, Bus(), broker.url, tmp_path, version="0.1.0")     # discovery is on by default
     try:
         expected = len(T.discovery("homeassistant", BASE, "t1", "0.1.0"))
         assert listener.wait(lambda m: len(m) >= expected)
@@ -197,7 +208,7 @@ def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, st
     pub = publisher(store, Bus(), broker.url, tmp_path, ring=rings.append, clock=lambda: clock[0])
     sender = Listener(broker, ["newsdesk/#"], client_id="sender", persistent=False)
     try:
-        assert wait_for(lambda: pub.connected)
+        assert wait_for(lambda: pub.taking_commands)
         for _ in range(5):
             sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
         sender.client.publish(BASE + "/dice/roll", "PRESS", qos=1)          # not a command the box takes
@@ -347,7 +358,7 @@ def test_a_press_while_the_broker_is_away_fires_no_late_trigger(broker, store, t
         broker.start()
         assert listener.wait(lambda m: events_of(listener))
         store_and_announce(store, bus, 1)
-        assert listener.wait(lambda m: listener.on(BASE + "/trigger/dice"))
+        assert listener.wait(lambda m: listener.on(BASE + "/trigger/dice") and len(events_of(listener)) == 2)
     finally:
         pub.close()
         listener.close()

@@ -76,6 +76,7 @@ class MqttPublisher:
         self.bell = BellCommands()
         self.problem = None           # one sentence while something is wrong
         self.connected = False
+        self.taking_commands = False  # the broker has confirmed the bell's subscription
         self.sent = 0                 # events the broker acknowledged since start
         self._closing = threading.Event()
         self._thread = None
@@ -97,6 +98,8 @@ class MqttPublisher:
         self._acked = set()
         self._inflight = set()
         self._retained = {}
+        self._dirty = set()
+        self._game_dirty = self._results_dirty = False
         self._digits = []
         self._next_attempt = 0.0
         self._delay = backoff[0]
@@ -152,6 +155,7 @@ class MqttPublisher:
         while message is not None:
             self._on_bus(message)
             message = self._sub.get(timeout=0)
+        self._flush_states()
         if self.connected:
             if now - self._polled_at >= POLL:
                 self._polled_at = now
@@ -178,6 +182,7 @@ class MqttPublisher:
                 self._client.on_disconnect = self._on_disconnect
                 self._client.on_publish = self._on_publish
                 self._client.on_message = self._on_message
+                self._client.on_subscribe = self._on_subscribe
                 self._client.connect(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
             else:
                 self._client.reconnect()
@@ -190,7 +195,7 @@ class MqttPublisher:
         if why != self.problem:
             log.warning("MQTT: %s; retrying in %.1f s", why, self._delay)
         self.problem = why
-        self.connected = self._connecting = False
+        self.connected = self._connecting = self.taking_commands = False
         self._next_attempt = self._clock() + self._delay
         self._delay = min(self._backoff[1], self._delay * 2)
 
@@ -216,6 +221,9 @@ class MqttPublisher:
                 client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
         for name, payload in self._retained.items():
             client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
+        self.taking_commands = not any(rc.is_failure for rc in reason_codes)
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         if self.connected or self._connecting:
@@ -253,7 +261,12 @@ class MqttPublisher:
             return
         batch = self.store.since(self._handed, limit=room)
         for event in batch:
-            info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event), qos=1)
+            final = None
+            if event.kind in T.GAME_ENDED:
+                game = self.store.game(event.payload.get("game"))
+                final = game.final if game is not None else None
+            info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event, final),
+                                        qos=1)
             self._pending.append((event.id, info.mid))
             self._inflight.add(info.mid)
             self._handed = event.id
@@ -280,10 +293,21 @@ class MqttPublisher:
             log.exception("MQTT: reading the game for its state topic failed")
 
     def _set(self, name, value):
+        """A retained state changed; it goes out once the bus is drained (a burst of moves sends
+        the game's state once, as it stands after them)."""
         payload = value if isinstance(value, str) else T.dumps(value)
-        self._retained[name] = payload
+        if self._retained.get(name) != payload:
+            self._retained[name] = payload
+            self._dirty.add(name)
+
+    def _flush_states(self):
+        if self._game_dirty:
+            self._refresh_game(results=self._results_dirty)
+            self._game_dirty = self._results_dirty = False
         if self.connected:
-            self._client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+            for name in self._dirty:
+                self._client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
+        self._dirty.clear()     # while away, the connection's start sends every state anyway
 
     def _fire(self, name, payload):
         if self.connected:
@@ -313,7 +337,8 @@ class MqttPublisher:
             self._set("stopwatch", T.stopwatch_state(message))
             self._fire("stopwatch", str(data.get("digit")))
         elif kind in ("game.started", "game.changed", "game.finished", "game.abandoned"):
-            self._refresh_game(results=kind in ("game.finished", "game.abandoned"))
+            self._game_dirty = True
+            self._results_dirty = self._results_dirty or kind in T.GAME_ENDED
         elif kind == "phone.link":
             ok = bool(data.get("connected"))
             self._set("health", T.health_state("ok" if ok else "fault", str(data.get("message") or (

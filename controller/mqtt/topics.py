@@ -40,9 +40,17 @@ def dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-def event_payload(table, event):
-    """An Event as sent on <base>/events: the id lets a subscriber drop repeats."""
-    return dumps({"table": table, "id": event.id, "at": event.at, "type": event.kind, "data": event.payload})
+GAME_ENDED = ("game.finished", "game.abandoned")
+
+
+def event_payload(table, event, final=None):
+    """An Event as sent on <base>/events: the id lets a subscriber drop repeats. A game's end
+    carries its final ``standings`` (``final``: the games row's final table, written in the same
+    transaction as the event)."""
+    data = event.payload
+    if event.kind in GAME_ENDED and isinstance(final, dict):
+        data = dict(data, standings=final.get("standings") or [])
+    return dumps({"table": table, "id": event.id, "at": event.at, "type": event.kind, "data": data})
 
 
 def _leader(rows):
@@ -109,8 +117,10 @@ def discovery(prefix, base, table, version, commands=("bell",)):
     stopwatch, the bell and the game as its entities and triggers."""
     node = node_id(base)
     device = {"identifiers": [node], "name": "newsdesk %s" % table, "manufacturer": MANUFACTURER,
-              "model": "rotary phone, dice and stopwatch", "sw_version": version}
-    origin = {"name": "newsdesk", "sw_version": version}
+              "model": "rotary phone, dice and stopwatch"}
+    origin = {"name": "newsdesk"}
+    if version:
+        device["sw_version"] = origin["sw_version"] = version
     avail = {"availability_topic": "%s/%s" % (base, AVAILABILITY), "payload_available": ONLINE,
              "payload_not_available": OFFLINE}
     out = []
