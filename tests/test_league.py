@@ -3,6 +3,7 @@ and its read-only page."""
 
 import json
 import random
+import re
 import threading
 
 import pytest
@@ -191,7 +192,8 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     assets = page_assets(client, "/")
     assert "Corner table" in assets["/"].decode()
     assert {"/static/js/league.js", "/static/css/league.css"} <= set(assets)
-    assert not any(b"http://" in body or b"https://" in body for body in assets.values())
+    remote = re.compile(rb"""(?:src|href)=["']?(?:https?:)?//|url\(["']?(?:https?:)?//|(?:from|import)\s*["'](?:https?:)?//""")
+    assert not [path for path, body in assets.items() if remote.search(body)]        # nothing from the network
     assert client.get("/api/league").get_json()["tables"][0]["game"]["leader"] == "Ann"
     assert client.post("/api/league").status_code == 405
     stream = client.get("/api/league/stream", buffered=False)
