@@ -199,6 +199,9 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
     assert {c.get("payload") for c in triggers if c["topic"].endswith("/digit")} == {str(d) for d in range(10)}
     unique = [c["unique_id"] for comp, cs in kinds.items() if comp != "device_automation" for c in cs]
     assert len(unique) == len(set(unique))
+    without_bell = T.discovery("homeassistant", BASE, "t1", "0.1.0", commands=())
+    assert [(t, c) for t, c in without_bell if "/button/" in t] == [
+        ("homeassistant/button/newsdesk_t1/bell/config", None)]     # an empty config takes the button away
     names = {c["name"] for c in kinds["sensor"]}
     assert {"Last digit", "Last number dialed", "Last roll", "Stopwatch digit", "Game", "Leader", "Seat 1"} <= names
 
@@ -305,6 +308,17 @@ def _fault_cases(locked_broker):
         "wrong password": ("mqtt://ann:wrong@127.0.0.1:%d" % port, "wrong user name or password"),
         "tls failure": ("mqtts://ann:right@127.0.0.1:%d" % locked_broker.tls_port, "doesn't trust"),
     }
+
+
+def test_a_missing_ca_file_is_said_in_one_sentence(broker, store, tmp_path):
+    pub = MqttPublisher(store, Bus(), Settings(broker.url.replace("mqtt:", "mqtts:"), BASE, "t1",
+                                               ca=str(tmp_path / "no-such-ca.pem")), tmp_path, backoff=FAST)
+    try:
+        assert wait_for(lambda: pub.problem)
+        assert pub.problem == "mqtt_ca names %s, which is not there" % (tmp_path / "no-such-ca.pem")
+        assert pub.health()["status"] == "warn"
+    finally:
+        pub.close()
 
 
 @pytest.mark.parametrize("case", ["bad url", "wrong password", "tls failure"])

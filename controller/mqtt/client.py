@@ -9,6 +9,8 @@ import ssl
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from ..errors import ConfigError
+
 CONNECT_TIMEOUT = 5.0     # seconds to reach the broker before saying it can't be reached
 
 
@@ -30,7 +32,12 @@ def make_client(broker, client_id, ca=""):
     if broker.username:
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:
-        context = ssl.create_default_context(cafile=ca or None)
+        try:
+            context = ssl.create_default_context(cafile=ca or None)
+        except FileNotFoundError:
+            raise ConfigError("mqtt_ca names %s, which is not there" % ca) from None
+        except (OSError, ssl.SSLError) as e:
+            raise ConfigError("mqtt_ca %s can't be read as certificates (%s)" % (ca, e)) from None
         context.sslsocket_class = _ClosingSSLSocket
         client.tls_set_context(context)
     return client
@@ -54,8 +61,8 @@ def connect_error(broker, error, ca=""):
         return "nothing accepts connections at %s: is the broker running, and is the port right?" % where
     if isinstance(error, (TimeoutError, socket.timeout)):
         return "the broker at %s did not answer within %.0f s" % (where, CONNECT_TIMEOUT)
-    if isinstance(error, FileNotFoundError) and ca:
-        return "mqtt_ca names %s, which is not there" % ca
+    if isinstance(error, ConfigError):
+        return str(error)
     if isinstance(error, OSError):
         return "can't reach the broker at %s: %s" % (where, error.strerror or error)
     return "can't connect to the broker at %s: %s" % (where, error)

@@ -129,7 +129,10 @@ class MqttPublisher:
                 self.broker, self.settings.base, "%d events waiting" % waiting if waiting else "nothing waiting"),
                 "detail": "%d events acknowledged since the start." % self.sent}
         if self.problem:
-            return {"status": "warn", "summary": "MQTT: %s." % _sentence_end(self.problem),
+            problem = _sentence_end(self.problem)
+            if "_" not in problem.split(" ", 1)[0]:          # a setting's name keeps its spelling
+                problem = problem[:1].upper() + problem[1:]
+            return {"status": "warn", "summary": problem + ".",
                     "detail": "The table keeps working; %d events wait and go out in order when the broker "
                               "takes them." % self.backlog}
         return {"status": "warn", "summary": "Connecting to the broker at %s." % self.broker}
