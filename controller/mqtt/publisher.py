@@ -92,7 +92,12 @@ class MqttPublisher:
         self._sub = bus.subscribe(maxsize=4096)    # now, so nothing announced from here on is missed
         self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
         # the first time on this broker, start from now: a year of history is not news to anyone
-        self.position = self.cursor.saved if self.cursor.saved is not None else store.last_id()
+        newest = store.last_id()
+        self.position = self.cursor.saved if self.cursor.saved is not None else newest
+        if self.position > newest:       # a store replaced or restored from an older copy
+            log.warning("MQTT: the cursor (%d) is past the store's newest event (%d); starting from there",
+                        self.position, newest)
+            self.position = newest
         self._handed = self.position
         self._pending = collections.deque()     # (event id, mid), in order
         self._acked = set()
