@@ -119,8 +119,10 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
             BASE + "/state/results") if json.loads(p)["games"]] == ["abandoned"])
         rolled = nd.oracles.roll()
         dial = lambda kind, value: nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))  # noqa: E731
+        nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="join") if digit == 9 else None)
         dial("hook", "off")
         dial("digit", 4)
+        dial("digit", 9)            # taken by a device joining: not sent
         dial("digit", 7)
         dial("hook", "on")
         assert listener.wait(lambda m: len(events_of(listener)) >= 5)

@@ -331,7 +331,8 @@ class MqttPublisher:
             if not lifted and self._digits:
                 self._set("number", {"number": "".join(self._digits), "at": _now()})
             self._digits = []
-        elif kind == "phone.digit" and isinstance(data.get("digit"), int):
+        elif kind == "phone.digit" and isinstance(data.get("digit"), int) and not data.get("taken"):
+            # a digit something above the table took (a device's join code) is not news: not sent
             self._digits.append(str(data["digit"]))
             self._set("digit", {"digit": data["digit"], "at": _now()})
             self._fire("digit", str(data["digit"]))

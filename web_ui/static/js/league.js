@@ -45,13 +45,18 @@ function drawTables(tables) {
   drawn.cards = keep;
 }
 
+// A wall shows the top of each board; /api/league has all of it.
+const TOP_PLAYERS = 20, TOP_PER_GAME = 8;
+
 function drawBoard(board) {
   const text = JSON.stringify(board);
   if (text === drawn.board) return;
   drawn.board = text;
-  $("#by-player tbody").replaceChildren(...board.by_player.map((r) =>
+  const perGame = {};
+  const byGame = board.by_game.filter((r) => (perGame[r.game] = (perGame[r.game] || 0) + 1) <= TOP_PER_GAME);
+  $("#by-player tbody").replaceChildren(...board.by_player.slice(0, TOP_PLAYERS).map((r) =>
     h("tr", {}, cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.tables.join(", ")))));
-  $("#by-game tbody").replaceChildren(...board.by_game.map((r) =>
+  $("#by-game tbody").replaceChildren(...byGame.map((r) =>
     h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.best, true))));
 }
 
