@@ -86,13 +86,25 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     league.take("newsdesk/t2/state/results", json.dumps({"table": "Table 2", "games": [
         {"id": 1, "title": "Tally", "status": "finished", "standings": [
             {"name": "Bob", "score": 12, "winner": True}, {"name": "Ann", "score": 2, "winner": False}]}]}))
+    # a game's end on the events topic counts too (a long day outlasts the retained last 20), once
+    league.take("newsdesk/t2/state/game", json.dumps({"table": "Table 2", "game": {
+        "id": 2, "engine": "tally", "title": "Tally", "version": 3, "standings": []}}))
+    ended = {"table": "Table 2", "id": 9, "type": "game.finished", "data": {
+        "game": 2, "engine": "tally", "status": "finished", "winners": ["Cleo"],
+        "standings": [{"name": "Cleo", "score": 20, "winner": True}, {"name": "ann", "score": 1, "winner": False}]}}
+    assert league.take("newsdesk/t2/events", json.dumps(ended))
+    league.take("newsdesk/t2/state/results", json.dumps({"table": "Table 2", "games": [
+        {"id": 2, "engine": "tally", "title": "Tally", "status": "finished", "standings": ended["data"]["standings"]},
+        {"id": 1, "title": "Tally", "status": "finished", "standings": [
+            {"name": "Bob", "score": 12, "winner": True}, {"name": "Ann", "score": 2, "winner": False}]}]}))
     snap = league.snapshot()
     t1 = snap["tables"][0]
     assert (t1["name"], t1["online"], t1["events"]) == ("Table 1", True, {"seen": 2, "repeats": 1, "skipped": 2,
                                                                           "last_id": 4})
     players = {r["player"]: (r["won"], r["played"], r["best"]) for r in snap["leaderboard"]["by_player"]}
-    assert players == {"Ann": (1, 2, 9), "bob": (1, 2, 12)}
-    assert snap["leaderboard"]["games_counted"] == 2
+    assert players == {"Ann": (1, 3, 9), "bob": (1, 2, 12), "Cleo": (1, 1, 20)}
+    assert snap["leaderboard"]["games_counted"] == 3
+    assert {r["game"] for r in snap["leaderboard"]["by_game"]} == {"Tally"}
 
 
 def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):

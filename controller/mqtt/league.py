@@ -6,6 +6,10 @@ event; and the count of events seen, repeats dropped (by event id) and ids skipp
 tables: a leaderboard of finished games by game and player (played, won, best score), and one
 by player over all games. A player is the same person at two tables when the name matches,
 ignoring case and spaces around it (a convention's badge names).
+
+Finished games come from two places: each table's retained results (its last 20 games, so a
+league started late catches up) and each game's end on the events topic (so a long day's games
+all count while the league runs). Each counts once, by table and game id.
 """
 
 import json
@@ -50,6 +54,8 @@ class League:
     def __init__(self):
         self.tables = {}
         self.ignored = 0          # messages that were not a table's (bad JSON, unknown topic)
+        self.ended = {}           # (base, game id) -> {"title", "status", "standings", "table"}
+        self._titles = {}         # engine -> title, as the tables' game states name them
 
     def take(self, topic, payload):
         """Fold one message in; True if the picture changed."""
@@ -80,10 +86,25 @@ class League:
             return self._event(table, data)
         if what == "state/game":
             table.game = data.get("game") if isinstance(data.get("game"), dict) else None
+            if table.game and isinstance(table.game.get("engine"), str) and table.game.get("title"):
+                self._titles[table.game["engine"]] = str(table.game["title"])
             return True
         games = data.get("games")
         table.results = [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
+        for game in table.results:
+            self._ended(table, game.get("id"), game.get("engine"), game.get("title"), game.get("status"),
+                        game.get("standings"))
         return True
+
+    def _ended(self, table, game_id, engine, title, status, standings):
+        if engine and title:
+            self._titles[str(engine)] = str(title)
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or (table.base, game_id) in self.ended:
+            return
+        self.ended[(table.base, game_id)] = {
+            "title": str(title or self._titles.get(engine) or engine or "?"), "status": status,
+            "standings": [r for r in standings if isinstance(r, dict)] if isinstance(standings, list) else [],
+            "table": table}
 
     def _event(self, table, data):
         event_id = data.get("id")
@@ -100,42 +121,43 @@ class League:
         payload = data.get("data") if isinstance(data.get("data"), dict) else {}
         table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"),
                       "said": payload.get("said") or payload.get("signal") or ""}
+        if data.get("type") in ("game.finished", "game.abandoned"):
+            self._ended(table, payload.get("game"), payload.get("engine"), None, payload.get("status"),
+                        payload.get("standings"))
         return True
 
     def leaderboard(self):
         """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once."""
-        by_game, by_player, counted = {}, {}, set()
-        for table in self.tables.values():
-            for game in table.results:
-                if game.get("status") != "finished" or (table.base, game.get("id")) in counted:
+        by_game, by_player, counted = {}, {}, 0
+        for game in self.ended.values():
+            if game["status"] != "finished":
+                continue
+            counted += 1
+            table, title = game["table"], game["title"]
+            for row in game["standings"]:
+                if not isinstance(row, dict) or not isinstance(row.get("name"), str):
                     continue
-                counted.add((table.base, game.get("id")))
-                title = str(game.get("title") or game.get("engine") or "?")
-                for row in game.get("standings") or []:
-                    if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-                        continue
-                    score = row.get("score") if isinstance(row.get("score"), int) else None
-                    won = bool(row.get("winner"))
-                    for board, key in ((by_game, (title, _key(row["name"]))), (by_player, _key(row["name"]))):
-                        entry = board.setdefault(key, {"player": " ".join(row["name"].split()), "played": 0,
-                                                       "won": 0, "best": None, "tables": set()})
-                        entry["played"] += 1
-                        entry["won"] += won
-                        entry["tables"].add(table.name)
-                        if score is not None and (entry["best"] is None or score > entry["best"]):
-                            entry["best"] = score
-                    by_game[(title, _key(row["name"]))]["game"] = title
+                score = row.get("score") if isinstance(row.get("score"), int) else None
+                won = bool(row.get("winner"))
+                for board, key in ((by_game, (title, _key(row["name"]))), (by_player, _key(row["name"]))):
+                    entry = board.setdefault(key, {"player": " ".join(row["name"].split()), "played": 0,
+                                                   "won": 0, "best": None, "tables": set()})
+                    entry["played"] += 1
+                    entry["won"] += won
+                    entry["tables"].add(table.name)
+                    if score is not None and (entry["best"] is None or score > entry["best"]):
+                        entry["best"] = score
+                by_game[(title, _key(row["name"]))]["game"] = title
 
         def rows(board):
-            out = []
-            for entry in board.values():
-                out.append(dict(entry, tables=sorted(entry["tables"])))
-            return out
+            return [dict(entry, tables=sorted(entry["tables"])) for entry in board.values()]
 
-        rank = lambda e: (-e["won"], -(e["best"] if e["best"] is not None else -10**12), e["player"])  # noqa: E731
+        def rank(e):
+            return (-e["won"], -(e["best"] if e["best"] is not None else -10**12), e["player"])
+
         games = sorted(rows(by_game), key=lambda e: (e["game"],) + rank(e))
         players = sorted(rows(by_player), key=rank)
-        return {"by_game": games, "by_player": players, "games_counted": len(counted)}
+        return {"by_game": games, "by_player": players, "games_counted": counted}
 
     def snapshot(self):
         tables = sorted(self.tables.values(), key=lambda t: t.name.casefold())

@@ -156,7 +156,7 @@ class MqttPublisher:
 
     def _step(self):
         now = self._clock()
-        if self._client is None or (not self.connected and not self._connecting and now >= self._next_attempt):
+        if not self.connected and not self._connecting and now >= self._next_attempt:
             self._connect(now)
         busy = self.connected and (self._pending or self._handed < self._announced)
         message = self._sub.get(timeout=0 if busy else self._idle)
