@@ -145,8 +145,9 @@ class Table:
         self.game, _, event = self.store.start_game("tally", [{"name": n} for n in self.scores], {}, {"type": "setup"})
         self.version = 1
         self.current = self._current()
-        self.publisher = MqttPublisher(self.store, self.bus, Settings(broker.url, self.base, "Table %d" % (i + 1), "off"),
-                                       folder, game=lambda: self.current, history=lambda: [])
+        settings = Settings(broker.url, self.base, "Table %d" % (i + 1), "off")
+        self.publisher = MqttPublisher(self.store, self.bus, settings, folder, game=lambda: self.current,
+                                       history=lambda: [])
         self.bus.publish(event.as_dict())
 
     def _current(self):

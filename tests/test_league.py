@@ -71,7 +71,9 @@ class SimTable:
 
 def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_once():
     league = League()
-    ev = lambda i: json.dumps({"table": "Table 1", "id": i, "type": "dice.roll", "data": {"said": "3 + 4"}})  # noqa: E731
+    def ev(i):
+        return json.dumps({"table": "Table 1", "id": i, "type": "dice.roll", "data": {"said": "3 + 4"}})
+
     assert league.take("newsdesk/t1/events", ev(1))
     assert not league.take("newsdesk/t1/events", ev(1))
     assert league.take("newsdesk/t1/events", ev(4))
@@ -80,7 +82,8 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     results = json.dumps({"table": "Table 1", "games": [
         {"id": 1, "title": "Tally", "status": "finished", "standings": [
             {"name": "Ann", "score": 9, "winner": True}, {"name": "bob ", "score": 3, "winner": False}]},
-        {"id": 2, "title": "Tally", "status": "abandoned", "standings": [{"name": "Ann", "score": 1, "winner": False}]}]})
+        {"id": 2, "title": "Tally", "status": "abandoned",
+         "standings": [{"name": "Ann", "score": 1, "winner": False}]}]})
     league.take("newsdesk/t1/state/results", results)
     league.take("newsdesk/t1/state/results", results)             # retained again on reconnect: counted once
     league.take("newsdesk/t2/state/results", json.dumps({"table": "Table 2", "games": [
@@ -204,7 +207,8 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     assets = page_assets(client, "/")
     assert "Corner table" in assets["/"].decode()
     assert {"/static/js/league.js", "/static/css/league.css"} <= set(assets)
-    remote = re.compile(rb"""(?:src|href)=["']?(?:https?:)?//|url\(["']?(?:https?:)?//|(?:from|import)\s*["'](?:https?:)?//""")
+    remote = re.compile(rb"""(?:src|href)=["']?(?:https?:)?//"""
+                        rb"""|url\(["']?(?:https?:)?//|(?:from|import)\s*["'](?:https?:)?//""")
     assert not [path for path, body in assets.items() if remote.search(body)]        # nothing from the network
     assert client.get("/api/league").get_json()["tables"][0]["game"]["leader"] == "Ann"
     assert client.post("/api/league").status_code == 405

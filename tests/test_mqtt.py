@@ -93,7 +93,8 @@ def test_bell_requests_are_taken_at_most_once_a_second():
 
 def test_without_a_broker_nothing_changes(desk, client):
     assert desk.mqtt is None
-    assert {p["part"] for p in client.get("/api/health").get_json()["parts"]} == {"phone", "buttons", "display", "audio"}
+    parts = {p["part"] for p in client.get("/api/health").get_json()["parts"]}
+    assert parts == {"phone", "buttons", "display", "audio"}
     assert not (desk.config.data_dir / CURSOR_FILE).exists()
 
 
@@ -118,7 +119,9 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
         assert listener.wait(lambda m: [json.loads(p)["games"][0]["status"] for p in listener.on(
             BASE + "/state/results") if json.loads(p)["games"]] == ["abandoned"])
         rolled = nd.oracles.roll()
-        dial = lambda kind, value: nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))  # noqa: E731
+        def dial(kind, value):
+            nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))
+
         nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="join") if digit == 9 else None)
         dial("hook", "off")
         dial("digit", 4)
@@ -129,12 +132,13 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
         got = events_of(listener)[2:]
         verdicts = [e for e in got if e["type"] == "editor.verdict"]
         assert [(e["id"], e["type"], e["table"]) for e in got] == [
-            (rolled.id, "dice.roll", "t1"), (rolled.id + 1, "editor.verdict", "t1"), (rolled.id + 2, "editor.verdict", "t1")]
+            (rolled.id, "dice.roll", "t1"), (rolled.id + 1, "editor.verdict", "t1"),
+            (rolled.id + 2, "editor.verdict", "t1")]
         assert got[0]["data"]["total"] == rolled.payload["total"]
         assert [v["data"]["digit"] for v in verdicts] == [4, 7]
         assert listener.wait(lambda m: listener.on(BASE + "/state/number"))
         assert json.loads(listener.on(BASE + "/state/number")[-1])["number"] == "47"
-        assert listener.on(BASE + "/state/handset")[-2:] == ["lifted", "down"]
+        assert listener.wait(lambda m: listener.on(BASE + "/state/handset")[-2:] == ["lifted", "down"])
         assert json.loads(listener.on(BASE + "/state/digit")[-1])["digit"] == 7
         assert listener.on(BASE + "/trigger/digit") == ["4", "7"]
         assert json.loads(listener.on(BASE + "/state/verdict")[-1])["signal"] == verdicts[-1]["data"]["signal"]

@@ -103,16 +103,20 @@ class MqttPublisher:
         self._acked = set()
         self._inflight = set()
         self._retained = {}
-        self._dirty = set()
+        self._dirty = {}                        # names of states changed, in the order they changed
         self._game_dirty = self._results_dirty = False
         self._digits = []
         self._next_attempt = 0.0
         self._delay = backoff[0]
         self._saved_at = 0.0
         self._polled_at = 0.0
-        self._load_retained(hook)
-        self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
-        self._thread.start()
+        try:
+            self._load_retained(hook)
+            self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
+            self._thread.start()
+        except Exception:
+            self._sub.close()      # built whole, or nothing left open
+            raise
 
     # ------------------------------------------------------------ what the panel reads
 
@@ -306,7 +310,8 @@ class MqttPublisher:
         payload = value if isinstance(value, str) else T.dumps(value)
         if self._retained.get(name) != payload:
             self._retained[name] = payload
-            self._dirty.add(name)
+            self._dirty.pop(name, None)
+            self._dirty[name] = True
 
     def _flush_states(self):
         if self._game_dirty:
