@@ -316,6 +316,23 @@ def _fault_cases(locked_broker):
     }
 
 
+def test_a_server_that_never_answers_as_a_broker_is_said_and_tried_again(store, tmp_path):
+    import socket
+    clock = [1000.0]
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)                        # takes the connection, never says a word
+        url = "mqtt://127.0.0.1:%d" % silent.getsockname()[1]
+        pub = publisher(store, Bus(), url, tmp_path, clock=lambda: clock[0])
+        try:
+            assert wait_for(lambda: pub.connecting)
+            clock[0] += 11
+            assert wait_for(lambda: pub.problem and "did not answer as an MQTT broker" in pub.problem)
+            assert pub.health()["status"] == "warn" and not pub.connected
+        finally:
+            pub.close()
+
+
 def test_a_missing_ca_file_is_said_in_one_sentence(broker, store, tmp_path):
     pub = MqttPublisher(store, Bus(), Settings(broker.url.replace("mqtt:", "mqtts:"), BASE, "t1",
                                                ca=str(tmp_path / "no-such-ca.pem")), tmp_path, backoff=FAST)

@@ -36,6 +36,7 @@ POLL = 1.0              # seconds between looks at the store for events nobody a
 SAVE_EVERY = 0.5        # seconds between writes of the cursor file
 BACKOFF = (1.0, 30.0)   # seconds before the first reconnect attempt, and the most between two
 KEEPALIVE = 30
+CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
 
 
 def _now():
@@ -121,6 +122,11 @@ class MqttPublisher:
     # ------------------------------------------------------------ what the panel reads
 
     @property
+    def connecting(self):
+        """True from a connection's start until the broker answers it (or it fails)."""
+        return self._connecting
+
+    @property
     def backlog(self):
         """Events stored but not yet acknowledged by the broker."""
         if self.broker is None:
@@ -173,6 +179,9 @@ class MqttPublisher:
                 self._polled_at = now
                 self._announced = max(self._announced, self.store.last_id())
             self._feed()
+        if self._connecting and now - self._connect_started > CONNACK_WAIT:
+            self._lost("%s:%d took the connection but did not answer as an MQTT broker within %.0f s"
+                       % (self.broker.host, self.broker.port, CONNACK_WAIT))
         if self._client is not None and (self.connected or self._connecting):
             rc = self._client.loop(timeout=0.005 if self._pending else 0)
             if rc != 0 and (self.connected or self._connecting):
@@ -182,6 +191,7 @@ class MqttPublisher:
             self.cursor.save(self.position)
 
     _connecting = False
+    _connect_started = 0.0
     _announced = 0
 
     def _connect(self, now):
@@ -202,6 +212,7 @@ class MqttPublisher:
             self._lost(connect_error(self.broker, e, self.settings.ca))
             return
         self._connecting = True
+        self._connect_started = now
 
     def _lost(self, why):
         if why != self.problem:
