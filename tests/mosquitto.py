@@ -130,7 +130,7 @@ class Listener:
             self.messages.append((message.topic, message.payload.decode("utf-8"), message.retain))
             self._cond.notify_all()
 
-    def wait(self, predicate, timeout=10.0):
+    def wait(self, predicate, timeout=20.0):
         """Wait until predicate(messages) is true; returns it (falsy on timeout)."""
         end = time.monotonic() + timeout
         with self._cond:

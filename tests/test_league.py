@@ -19,6 +19,7 @@ from web_ui.league import create_league_app
 from conftest import page_assets, wait_for
 from mosquitto import Mosquitto
 
+WAIT = 20.0             # deadline for a condition on a busy machine
 NAMES = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
@@ -130,7 +131,7 @@ def test_twenty_tables_of_500_events_into_one_league(tmp_path):
     follower = LeagueFollower(broker.url, client_id="league", backoff=(1, 2)).start()
     tables, pubs = [], []
     try:
-        assert wait_for(lambda: follower.connected)
+        assert wait_for(lambda: follower.connected, timeout=WAIT)
         for i in range(20):
             folder = tmp_path / ("t%02d" % i)
             table = SimTable(folder, random.Random(i))
@@ -139,7 +140,7 @@ def test_twenty_tables_of_500_events_into_one_league(tmp_path):
                                                                        "Table %d" % i, "off"),
                                       folder, game=lambda t=table: t.current, history=lambda t=table: t.history,
                                       backoff=(0.05, 0.2)))
-        assert wait_for(lambda: all(pub.connected for pub in pubs))
+        assert wait_for(lambda: all(pub.connected for pub in pubs), timeout=WAIT)
         players = [threading.Thread(target=table.play) for table in tables]
         for t in players:
             t.start()

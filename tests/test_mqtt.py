@@ -25,6 +25,7 @@ from mosquitto import Listener, Mosquitto
 
 BASE = "newsdesk/t1"
 FAST = (0.05, 0.2)      # reconnect back-off for tests: look again quickly
+WAIT = 20.0             # deadline for a condition on a busy machine (met in well under a second here)
 
 
 @pytest.fixture
@@ -107,7 +108,7 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
     from controller.app import Newsdesk
     nd = Newsdesk(config, pin_factory=mock_factory)
     try:
-        assert wait_for(lambda: nd.mqtt.connected)
+        assert wait_for(lambda: nd.mqtt.connected, timeout=WAIT)
         games = nd.table.games
         games.start("scoop1956", [{"name": n} for n in ("Ann", "Bob", "Cat")])
         games.abandon(games.version)
@@ -145,7 +146,7 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
         assert listener.on(BASE + "/trigger/verdict") == [v["data"]["signal"] for v in verdicts]
         assert listener.on(BASE + "/trigger/dice") == [str(rolled.payload["total"])]
         assert listener.on(BASE + "/availability")[-1] == "online"
-        assert wait_for(lambda: nd.mqtt.backlog == 0)
+        assert wait_for(lambda: nd.mqtt.backlog == 0, timeout=WAIT)
         assert nd.mqtt.health()["status"] == "ok" and "nothing waiting" in nd.mqtt.health()["summary"]
     finally:
         nd.close()
@@ -217,15 +218,15 @@ def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, st
     pub = publisher(store, Bus(), broker.url, tmp_path, ring=rings.append, clock=lambda: clock[0])
     sender = Listener(broker, ["newsdesk/#"], client_id="sender", persistent=False)
     try:
-        assert wait_for(lambda: pub.taking_commands)
+        assert wait_for(lambda: pub.taking_commands, timeout=WAIT)
         for _ in range(5):
             sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
         sender.client.publish(BASE + "/dice/roll", "PRESS", qos=1)          # not a command the box takes
-        assert wait_for(lambda: pub.bell.taken + pub.bell.refused == 5)
+        assert wait_for(lambda: pub.bell.taken + pub.bell.refused == 5, timeout=WAIT)
         assert rings == [2] and pub.bell.refused == 4
         clock[0] += 1.0
         sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
-        assert wait_for(lambda: len(rings) == 2)
+        assert wait_for(lambda: len(rings) == 2, timeout=WAIT)
         assert store.last_id() == 0          # nothing from MQTT is stored
     finally:
         pub.close()
@@ -237,15 +238,15 @@ def test_a_broker_down_for_1000_events_gets_them_all_once_in_order(broker, store
     bus = Bus()
     pub = publisher(store, bus, broker.url, tmp_path)
     try:
-        assert wait_for(lambda: pub.connected)
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
         broker.stop()
-        assert wait_for(lambda: not pub.connected)
+        assert wait_for(lambda: not pub.connected, timeout=WAIT)
         store_and_announce(store, bus, 1000)
         assert pub.backlog == 1000
         assert pub.health()["status"] == "warn"
         broker.start()
         assert listener.wait(lambda m: len(m) >= 1000, timeout=20)
-        assert wait_for(lambda: pub.position == 1000)
+        assert wait_for(lambda: pub.position == 1000, timeout=WAIT)
     finally:
         pub.close()
         listener.close()
@@ -259,9 +260,9 @@ def test_a_broker_restarted_mid_stream_loses_nothing_and_keeps_order(broker, sto
     bus = Bus()
     pub = publisher(store, bus, broker.url, tmp_path)
     try:
-        assert wait_for(lambda: pub.connected)
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
         store_and_announce(store, bus, 500)
-        assert wait_for(lambda: pub.position >= 200)
+        assert wait_for(lambda: pub.position >= 200, timeout=WAIT)
         broker.stop()                     # while the first 500 are going out ...
         writer = threading.Thread(target=store_and_announce, args=(store, bus, 500))
         writer.start()                    # ... and the next 500 are being stored
@@ -284,9 +285,9 @@ def test_a_restarted_publisher_starts_from_its_cursor(broker, store, tmp_path):
     store_and_announce(store, bus, 5)                    # before MQTT: not news to anyone
     pub = publisher(store, bus, broker.url, tmp_path)
     listener = Listener(broker, [BASE + "/events"], client_id="ha")
-    assert wait_for(lambda: pub.connected)
+    assert wait_for(lambda: pub.connected, timeout=WAIT)
     store_and_announce(store, bus, 3)
-    assert wait_for(lambda: pub.position == 8)
+    assert wait_for(lambda: pub.position == 8, timeout=WAIT)
     pub.close()
     store_and_announce(store, Bus(), 4)                  # stored while newsdesk was stopped
     pub = publisher(store, bus, broker.url, tmp_path)
@@ -325,9 +326,9 @@ def test_a_server_that_never_answers_as_a_broker_is_said_and_tried_again(store, 
         url = "mqtt://127.0.0.1:%d" % silent.getsockname()[1]
         pub = publisher(store, Bus(), url, tmp_path, clock=lambda: clock[0])
         try:
-            assert wait_for(lambda: pub.connecting)
+            assert wait_for(lambda: pub.connecting, timeout=WAIT)
             clock[0] += 11
-            assert wait_for(lambda: pub.problem and "did not answer as an MQTT broker" in pub.problem)
+            assert wait_for(lambda: pub.problem and "did not answer as an MQTT broker" in pub.problem, timeout=WAIT)
             assert pub.health()["status"] == "warn" and not pub.connected
         finally:
             pub.close()
@@ -337,7 +338,7 @@ def test_a_missing_ca_file_is_said_in_one_sentence(broker, store, tmp_path):
     pub = MqttPublisher(store, Bus(), Settings(broker.url.replace("mqtt:", "mqtts:"), BASE, "t1",
                                                ca=str(tmp_path / "no-such-ca.pem")), tmp_path, backoff=FAST)
     try:
-        assert wait_for(lambda: pub.problem)
+        assert wait_for(lambda: pub.problem, timeout=WAIT)
         assert pub.problem == "mqtt_ca names %s, which is not there" % (tmp_path / "no-such-ca.pem")
         assert pub.health()["status"] == "warn"
     finally:
@@ -356,7 +357,7 @@ def test_a_broker_fault_is_one_sentence_on_the_health_strip_and_in_doctor(case, 
         client = create_app(newsdesk=nd, test_config={"TESTING": True}).test_client()
         client.environ_base["HTTP_X_NEWSDESK"] = "1"
         part = wait_for(lambda: next((p for p in client.get("/api/health").get_json()["parts"]
-                                      if p["part"] == "mqtt" and words in p["summary"]), None))
+                                      if p["part"] == "mqtt" and words in p["summary"]), None), timeout=WAIT)
         assert part and part["status"] == "warn", client.get("/api/health").get_json()["parts"]
         assert part["summary"].count(". ") == 0 and part["summary"].endswith(".")
         assert "right" not in part["summary"] and "wrong@" not in part["summary"]
@@ -388,9 +389,9 @@ def test_a_press_while_the_broker_is_away_fires_no_late_trigger(broker, store, t
     bus = Bus()
     pub = publisher(store, bus, broker.url, tmp_path)
     try:
-        assert wait_for(lambda: pub.connected)
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
         broker.stop()
-        assert wait_for(lambda: not pub.connected)
+        assert wait_for(lambda: not pub.connected, timeout=WAIT)
         store_and_announce(store, bus, 1)
         broker.start()
         assert listener.wait(lambda m: events_of(listener))
