@@ -94,6 +94,15 @@ def acks(broker, moves):
     return timed, sent, events
 
 
+def thread_cpu(thread):
+    """CPU seconds a thread has used (Linux: /proc/self/task/<id>/stat), or None elsewhere."""
+    try:
+        fields = open("/proc/self/task/%d/stat" % thread.native_id).read().rsplit(")", 1)[1].split()
+    except (OSError, AttributeError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def acks_in_process(broker, moves):
     """The same moves without HTTP: GameSession.undo/redo on two Newsdesks (the store's commit,
     the bus), MQTT off and on, taken in turns. What the publisher adds is one more bus queue and
@@ -118,12 +127,20 @@ def acks_in_process(broker, moves):
                 games.start("scoop1956", [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")])
                 offer = next(o for o in games.current()["offers"] if not o.get("enter"))
                 games.act({k: v for k, v in offer.items() if k not in ("needs", "sides", "suits")}, games.version)
+            publisher = desks["on"].mqtt
+            cpu_before, sent_before = thread_cpu(publisher._thread), publisher.sent
             for i in range(moves):
                 for name in ("off", "on") if i % 2 else ("on", "off"):
                     games = desks[name].table.games
                     t = time.perf_counter()
                     (games.undo if i % 2 == 0 else games.redo)(games.version)
                     timed[name].append((time.perf_counter() - t) * 1000)
+            deadline = time.monotonic() + 10
+            while publisher.backlog and time.monotonic() < deadline:
+                time.sleep(0.01)
+            cpu_after = thread_cpu(publisher._thread)
+            if cpu_before is not None:
+                timed["cpu_per_event"] = (cpu_after - cpu_before) * 1000 / max(1, publisher.sent - sent_before)
         finally:
             for desk in desks.values():
                 desk.close()
@@ -241,6 +258,9 @@ def main():
             print(line("MQTT off", inner["off"]))
             print(line("MQTT on", inner["on"]))
             print("p99 added by MQTT: %+.2f ms" % (pct(inner["on"], 0.99) - pct(inner["off"], 0.99)))
+            if "cpu_per_event" in inner:
+                print("the publisher thread's CPU per event sent (events, retained game state, idle wake-ups "
+                      "included): %.3f ms" % inner["cpu_per_event"])
         finally:
             broker.stop()
         broker = Mosquitto(Path(tmp) / "league-broker").start()      # a broker of the league's own
