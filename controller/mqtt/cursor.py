@@ -2,9 +2,10 @@
 acknowledged with everything before it. Kept in ``mqtt-cursor.json`` beside the store, one
 entry per broker and topic, so a broker changed later starts from where that one stands.
 
-Written atomically (a temporary file, fsync, rename), and not after every acknowledgement: a
-power cut can cost the last fraction of a second of positions, and those events are then sent
-again. Subscribers drop repeats by the event id each one carries.
+Written atomically (a temporary file, fsync, rename), and not after every acknowledgement (an
+fsync competes with the store's own on the same SD card): a power cut can cost the last few
+seconds of positions, and those events are then sent again. Subscribers drop repeats by the
+event id each one carries. A clean stop writes the last position.
 """
 
 import json

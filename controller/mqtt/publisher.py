@@ -33,7 +33,7 @@ log = logging.getLogger("newsdesk.mqtt")
 
 WINDOW = 100            # events handed to the client and not yet acknowledged, at most
 POLL = 1.0              # seconds between looks at the store for events nobody announced on the bus
-SAVE_EVERY = 0.5        # seconds between writes of the cursor file
+SAVE_EVERY = 5.0        # seconds between writes of the cursor file (each an fsync on the store's disk)
 BACKOFF = (1.0, 30.0)   # seconds before the first reconnect attempt, and the most between two
 KEEPALIVE = 30
 CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
