@@ -24,8 +24,9 @@ PLAYERS = {
 
 
 @contextlib.contextmanager
-def panel(threads=24):
-    """(base url, Newsdesk) of a panel on a free loopback port, closed afterwards."""
+def panel(threads=24, overrides=None):
+    """(base url, Newsdesk) of a panel on a free loopback port, closed afterwards; ``overrides``:
+    settings as the command line gives them."""
     from gpiozero.pins.mock import MockFactory
     from waitress import create_server
 
@@ -35,7 +36,7 @@ def panel(threads=24):
 
     with tempfile.TemporaryDirectory() as data:
         factory = MockFactory()
-        desk = Newsdesk(load_config(Path(data) / "data", environ={}), pin_factory=factory)
+        desk = Newsdesk(load_config(Path(data) / "data", environ={}, overrides=overrides), pin_factory=factory)
         app = create_app(newsdesk=desk)
         srv = create_server(app, host="127.0.0.1", port=0, threads=threads)
         thread = threading.Thread(target=srv.run, daemon=True)

@@ -54,6 +54,24 @@ class Newsdesk:
                            hardware={"simulated": self.simulated, "pins": pins_said})
         self._build_oracles(config, pinmap, pin_factory, clock)
         self._build_phone(config, pinmap, pin_factory, clock)
+        self.mqtt = self._build_mqtt(config) if config.get("mqtt_url") else None
+
+    def _build_mqtt(self, config):
+        """The table on MQTT (docs/mqtt.md): off unless mqtt_url is set; a broker that can't be
+        reached, or an address that is wrong, is said on the health strip and the table goes on."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        from .mqtt.publisher import MqttPublisher, Settings
+        try:
+            ours = version("newsdesk")
+        except PackageNotFoundError:
+            ours = ""
+        publisher = MqttPublisher(self.store, self.bus, Settings.from_config(config), config.data_dir,
+                                  game=self.table.games.current, history=lambda: self.table.games.history(20),
+                                  hook=lambda: self.table.hook, ring=lambda times: self.sounds.ring(times=times),
+                                  version=ours)
+        self._closers.append(publisher.close)
+        return publisher
 
     def _build_phone(self, config, pinmap, pin_factory, clock):
         """The dial, hook and handset: pins (or the Pico on USB) -> decoder -> table; sounds and bell beside."""

@@ -41,6 +41,29 @@ def cmd_serve(args):
     return 0
 
 
+def cmd_league(args):
+    """A read-only page following many tables over MQTT (docs/mqtt.md, the league)."""
+    import waitress
+
+    from controller.config import load_config
+    from controller.mqtt.follower import LeagueFollower, check_tables
+    from web_ui.league import create_league_app
+
+    config = load_config(args.data, overrides={"host": args.host})
+    url = args.mqtt_url or config["mqtt_url"]
+    if not url:
+        raise NewsdeskError("league: say which broker the tables send to: --mqtt-url mqtt://host:1883")
+    follower = LeagueFollower(url, check_tables(args.tables), ca=config["mqtt_ca"]).start()
+    try:
+        host, port = config.bind_host, args.port
+        log.info("league following %s on %s: http://%s:%d/", args.tables, follower.broker, host, port)
+        waitress.serve(create_league_app(follower), host=host, port=port, threads=16, ident="newsdesk-league",
+                       channel_timeout=120)
+    finally:
+        follower.close()
+    return 0
+
+
 def cmd_dial_replay(args):
     from .dial.trace import TraceError, load_trace, replay, replay_lines
 
@@ -332,6 +355,15 @@ def build_parser():
     doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store and port, "
                                            "and say how to fix what is wrong")
     doctor.set_defaults(func=cmd_doctor)
+
+    league = sub.add_parser("league", help="a read-only page following many tables over MQTT, with a "
+                                           "leaderboard across them (docs/mqtt.md)")
+    league.add_argument("--mqtt-url", help="the broker the tables send to (default: the mqtt_url setting)")
+    league.add_argument("--port", type=int, default=8081, help="port to serve the page on (default 8081)")
+    league.add_argument("--host", help="address to bind (default: 0.0.0.0 on a Pi, 127.0.0.1 elsewhere)")
+    league.add_argument("--tables", default="newsdesk/+", help="the tables' base topics, + for the table "
+                                                                "(default newsdesk/+)")
+    league.set_defaults(func=cmd_league)
 
     dial = sub.add_parser("dial", help="dial recordings")
     dial_sub = dial.add_subparsers(dest="dial_command", required=True)

@@ -4,6 +4,8 @@ Only this module and the CLI read the environment; everything below is handed a 
 """
 
 import os
+import re
+import socket
 import sys
 import tomllib
 from pathlib import Path
@@ -40,6 +42,12 @@ DEFAULTS = {
     "speech_voice": "",         # "" = espeak-ng's default voice
     "busy_after": 20,           # seconds of off-hook silence before busy (newsdesk's choice)
     "volatile_data": "refuse",  # refuse | allow: run on a data directory that loses writes (RAM, overlay)
+    "table_name": "",           # what this table is called on MQTT and in a league; "" = the machine's host name
+    "mqtt_url": "",             # "" = no MQTT; mqtt://user:password@host:1883, mqtts://... for TLS (docs/mqtt.md)
+    "mqtt_topic": "",           # "" = newsdesk/<table_name>
+    "mqtt_discovery": "homeassistant",  # Home Assistant's discovery prefix; off = send no discovery
+    "mqtt_ca": "",              # mqtts: "" = the system's certificate authorities; or a CA file for the broker's
+    "mqtt_commands": "bell",    # what the box takes from MQTT: bell (a ring request, at most one a second) | none
 }
 CHOICES = {
     "dial_map": DIAL_MAPS,
@@ -53,7 +61,9 @@ CHOICES = {
     "speech": ("auto", "off"),
     "tone_plan": ("north-america", "uk"),
     "volatile_data": ("refuse", "allow"),
+    "mqtt_commands": ("bell", "none"),
 }
+TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")
 
 
 def is_raspberry_pi(model_file="/proc/device-tree/model"):
@@ -98,6 +108,10 @@ def _coerce(key, value, source):
         raise ConfigError("%s: audio_volume must be 1-100 (percent of the wiring's loudest), got %d" % (source, value))
     if key == "bell_strike_hz" and value != 0 and not 5 <= value <= 40:
         raise ConfigError("%s: bell_strike_hz must be 0 (held on) or 5-40 strikes a second, got %d" % (source, value))
+    if key in ("mqtt_topic", "mqtt_discovery") and value and (
+            any(c in value for c in "+#\0") or value.startswith("/") or value.endswith("/")):
+        raise ConfigError("%s: %s is an MQTT topic without + or # and without a leading or trailing /, "
+                          "got %r" % (source, key, value))
     if key == "threads" and not 4 <= value <= 256:
         raise ConfigError("%s: threads must be 4-256, got %d" % (source, value))
     return value
@@ -115,6 +129,16 @@ class Config(dict):
         if self["host"]:
             return self["host"]
         return "0.0.0.0" if is_raspberry_pi() else "127.0.0.1"
+
+    @property
+    def table(self):
+        """The table's name: table_name, else this machine's host name."""
+        return self["table_name"].strip() or socket.gethostname().split(".")[0] or "table"
+
+    @property
+    def mqtt_topic(self):
+        """Where the table's MQTT topics live: mqtt_topic, else newsdesk/<the table's name, topic-safe>."""
+        return self["mqtt_topic"] or "newsdesk/" + (TOPIC_SAFE.sub("-", self.table.lower()).strip("-") or "table")
 
 
 def load_config(data_dir=None, overrides=None, environ=None):

@@ -9,6 +9,7 @@ and how to fix it.
               card 0) is the receiver's, not the Pi's own HDMI or headphone output
     phone     the Pico-in-the-phone on USB, when it is used
     store     the data directory is durable and writable, the store opens and checks out
+    mqtt      when mqtt_url is set: the address reads, the broker answers and takes the user
 
 Everything it looks at comes through ``Probes``, so tests hand it MockFactory pins, a fake
 /proc/asound/cards, fake serial ports and a fake mountinfo. It returns a ``Report``: findings
@@ -148,7 +149,8 @@ class Probes:
     def __init__(self, pins=_default_pins, i2c_bus=lambda bus: os.path.exists("/dev/i2c-%d" % bus),
                  i2c_answers=i2c_answers, sound_cards=lambda: _read("/proc/asound/cards"),
                  which=shutil.which, serial_ports=_serial_ports, port=port_state,
-                 mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free):
+                 mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free,
+                 mqtt=None):
         self.pins = pins
         self.i2c_bus = i2c_bus
         self.i2c_answers = i2c_answers
@@ -158,6 +160,12 @@ class Probes:
         self.port = port
         self.mountinfo = mountinfo
         self.disk_free = disk_free
+        self.mqtt = mqtt or _mqtt_probe
+
+
+def _mqtt_probe(broker, ca):
+    from .mqtt.client import probe
+    return probe(broker, ca)
 
 
 # --- the checks ---
@@ -176,7 +184,7 @@ class _Doctor:
 
     def run(self):
         for step in (self.check_pinmap, self.check_port, self.check_pins, self.check_display,
-                     self.check_audio, self.check_phone, self.check_store):
+                     self.check_audio, self.check_phone, self.check_store, self.check_mqtt):
             try:
                 step()
             except Exception as e:  # one probe blowing up must not hide the others' findings
@@ -451,6 +459,26 @@ class _Doctor:
                      "stop newsdesk, copy the file somewhere safe, then restore a backup or move it aside")
         else:
             self.add(OK, "store", "%s checks out (%d events)" % (store, events))
+
+
+    def check_mqtt(self):
+        """Only when mqtt_url is set: without a broker, nothing about MQTT is said."""
+        if not self.config.get("mqtt_url"):
+            return
+        from .mqtt.url import parse_mqtt_url
+        try:
+            broker = parse_mqtt_url(self.config["mqtt_url"])
+        except NewsdeskError as e:
+            self.add(FAIL, "mqtt", str(e), "fix mqtt_url in config.toml or NEWSDESK_MQTT_URL (docs/mqtt.md); "
+                     "the table works meanwhile, without MQTT")
+            return
+        problem = self.probes.mqtt(broker, self.config.get("mqtt_ca") or "")
+        if problem:
+            self.add(FAIL, "mqtt", problem, "the table works meanwhile and sends its backlog once the broker "
+                     "takes it (docs/mqtt.md)")
+        else:
+            self.add(OK, "mqtt", "the broker at %s takes this box; topics under %s"
+                     % (broker, self.config.mqtt_topic if hasattr(self.config, "mqtt_topic") else "newsdesk/..."))
 
 
 def _rest_words(name):

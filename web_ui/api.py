@@ -206,6 +206,8 @@ def health_report(nd):
                     "detail": "The pin map puts the %s on %s." % (words, where) if where else
                               "The pin map doesn't name the %s." % words}
         parts.append(part)
+    if getattr(nd, "mqtt", None) is not None:      # only when mqtt_url is set: no broker, no change
+        parts.append(_part_says(nd.mqtt, "mqtt"))
     worst = "ok"
     for p in parts:
         if p["status"] == "fault" or (p["status"] == "warn" and worst == "ok"):

@@ -1,0 +1,53 @@
+"""Where the publisher got to in the store's log: the id of the newest event the broker has
+acknowledged with everything before it. Kept in ``mqtt-cursor.json`` beside the store, one
+entry per broker and topic, so a broker changed later starts from where that one stands.
+
+Written atomically (a temporary file, fsync, rename), and not after every acknowledgement (an
+fsync competes with the store's own on the same SD card): a power cut can cost the last few
+seconds of positions, and those events are then sent again. Subscribers drop repeats by the
+event id each one carries. A clean stop writes the last position.
+"""
+
+import json
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger("newsdesk.mqtt")
+
+CURSOR_FILE = "mqtt-cursor.json"
+
+
+class Cursor:
+    def __init__(self, data_dir, key):
+        self.path = Path(data_dir) / CURSOR_FILE
+        self.key = key
+        self._all = self._read()
+        self.saved = self._all.get(key)
+
+    def _read(self):
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as e:
+            log.warning("can't read %s (%s); MQTT starts from the newest event", self.path, e)
+            return {}
+        return {k: v for k, v in data.items() if isinstance(v, int) and not isinstance(v, bool)} \
+            if isinstance(data, dict) else {}
+
+    def save(self, position):
+        if position == self.saved:
+            return
+        self._all[self.key] = position
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(self._all, f, sort_keys=True)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as e:
+            log.warning("can't keep the MQTT position in %s: %s", self.path, e)
+            return
+        self.saved = position

@@ -1,0 +1,164 @@
+"""A league: many tables followed at once, for the screen on a cafe's or a convention's wall.
+
+Pure: each message a table sends (topic and payload) goes in, the league's picture comes out.
+Per table: its name, whether it is online, the game being played and its standings, the last
+event; and the count of events seen, repeats dropped (by event id) and ids skipped. Across
+tables: a leaderboard of finished games by game and player (played, won, best score), and one
+by player over all games. A player is the same person at two tables when the name matches,
+ignoring case and spaces around it (a convention's badge names).
+
+Finished games come from two places: each table's retained results (its last 20 games, so a
+league started late catches up) and each game's end on the events topic (so a long day's games
+all count while the league runs). Each counts once, by table and game id.
+"""
+
+import json
+
+SUFFIXES = ("availability", "events", "state/game", "state/results")
+
+
+class TableView:
+    __slots__ = ("base", "name", "online", "game", "results", "last_id", "seen", "repeats", "skipped", "last")
+
+    def __init__(self, base):
+        self.base = base
+        self.name = base.rsplit("/", 1)[-1]
+        self.online = None
+        self.game = None
+        self.results = []
+        self.last_id = None
+        self.seen = 0
+        self.repeats = 0
+        self.skipped = 0
+        self.last = None
+
+    def as_dict(self):
+        return {"base": self.base, "name": self.name, "online": self.online, "game": self.game,
+                "last_event": self.last, "events": {"seen": self.seen, "repeats": self.repeats,
+                                                    "skipped": self.skipped, "last_id": self.last_id}}
+
+
+def split(topic):
+    """(table's base topic, what) for a topic the league follows; (None, None) otherwise."""
+    for suffix in SUFFIXES:
+        if topic.endswith("/" + suffix) and len(topic) > len(suffix) + 1:
+            return topic[:-len(suffix) - 1], suffix
+    return None, None
+
+
+def _key(name):
+    return " ".join(str(name).split()).casefold()
+
+
+class League:
+    def __init__(self):
+        self.tables = {}
+        self.ignored = 0          # messages that were not a table's (bad JSON, unknown topic)
+        self.ended = {}           # (base, game id) -> {"title", "status", "standings", "table"}
+        self._titles = {}         # engine -> title, as the tables' game states name them
+
+    def take(self, topic, payload):
+        """Fold one message in; True if the picture changed."""
+        base, what = split(topic)
+        if base is None:
+            self.ignored += 1
+            return False
+        text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload)
+        table = self.tables.get(base)
+        if table is None:
+            table = self.tables[base] = TableView(base)
+        if what == "availability":
+            table.online = text == "online"
+            return True
+        if not text:                   # a retained message cleared
+            return False
+        try:
+            data = json.loads(text)
+        except ValueError:
+            self.ignored += 1
+            return False
+        if not isinstance(data, dict):
+            self.ignored += 1
+            return False
+        if isinstance(data.get("table"), str) and data["table"].strip():
+            table.name = data["table"].strip()
+        if what == "events":
+            return self._event(table, data)
+        if what == "state/game":
+            table.game = data.get("game") if isinstance(data.get("game"), dict) else None
+            if table.game and isinstance(table.game.get("engine"), str) and table.game.get("title"):
+                self._titles[table.game["engine"]] = str(table.game["title"])
+            return True
+        games = data.get("games")
+        table.results = [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
+        for game in table.results:
+            self._ended(table, game.get("id"), game.get("engine"), game.get("title"), game.get("status"),
+                        game.get("standings"))
+        return True
+
+    def _ended(self, table, game_id, engine, title, status, standings):
+        if engine and title:
+            self._titles[str(engine)] = str(title)
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or (table.base, game_id) in self.ended:
+            return
+        self.ended[(table.base, game_id)] = {
+            "title": str(title or self._titles.get(engine) or engine or "?"), "status": status,
+            "standings": [r for r in standings if isinstance(r, dict)] if isinstance(standings, list) else [],
+            "table": table}
+
+    def _event(self, table, data):
+        event_id = data.get("id")
+        if not isinstance(event_id, int) or isinstance(event_id, bool):
+            self.ignored += 1
+            return False
+        if table.last_id is not None and event_id <= table.last_id:
+            table.repeats += 1
+            return False
+        if table.last_id is not None and event_id > table.last_id + 1:
+            table.skipped += event_id - table.last_id - 1
+        table.last_id = event_id
+        table.seen += 1
+        payload = data.get("data") if isinstance(data.get("data"), dict) else {}
+        table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"),
+                      "said": payload.get("said") or payload.get("signal") or ""}
+        if data.get("type") in ("game.finished", "game.abandoned"):
+            self._ended(table, payload.get("game"), payload.get("engine"), None, payload.get("status"),
+                        payload.get("standings"))
+        return True
+
+    def leaderboard(self):
+        """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once."""
+        by_game, by_player, counted = {}, {}, 0
+        for game in self.ended.values():
+            if game["status"] != "finished":
+                continue
+            counted += 1
+            table, title = game["table"], game["title"]
+            for row in game["standings"]:
+                if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+                    continue
+                score = row.get("score") if isinstance(row.get("score"), int) else None
+                won = bool(row.get("winner"))
+                for board, key in ((by_game, (title, _key(row["name"]))), (by_player, _key(row["name"]))):
+                    entry = board.setdefault(key, {"player": " ".join(row["name"].split()), "played": 0,
+                                                   "won": 0, "best": None, "tables": set()})
+                    entry["played"] += 1
+                    entry["won"] += won
+                    entry["tables"].add(table.name)
+                    if score is not None and (entry["best"] is None or score > entry["best"]):
+                        entry["best"] = score
+                by_game[(title, _key(row["name"]))]["game"] = title
+
+        def rows(board):
+            return [dict(entry, tables=sorted(entry["tables"])) for entry in board.values()]
+
+        def rank(e):
+            return (-e["won"], -(e["best"] if e["best"] is not None else -10**12), e["player"])
+
+        games = sorted(rows(by_game), key=lambda e: (e["game"],) + rank(e))
+        players = sorted(rows(by_player), key=rank)
+        return {"by_game": games, "by_player": players, "games_counted": counted}
+
+    def snapshot(self):
+        tables = sorted(self.tables.values(), key=lambda t: t.name.casefold())
+        return {"tables": [t.as_dict() for t in tables], "leaderboard": self.leaderboard()}

@@ -1,0 +1,412 @@
+"""The table on MQTT: the store's log out to ``<base>/events`` through a kept cursor, the live
+state out to retained topics, Home Assistant's discovery, and the bell's button in.
+
+One thread owns the paho client (connects, reconnects, publishes, reads acknowledgements), so
+nothing here needs a lock and a move's acknowledgement never waits for the broker: the table
+stores and announces a move as before, and this thread, woken by the bus, reads the store.
+
+Events go out in id order with QoS 1, at most ``window`` unacknowledged at a time. The cursor
+moves over an event once the broker has acknowledged it and everything before it; paho resends
+what was unacknowledged when the connection comes back, and after a restart the publisher
+starts again from the cursor. So an outage of any length loses nothing and sends in order; a
+repeat is possible around a dropped connection, and each payload's id lets subscribers drop it.
+
+Live things (the handset, digits, presses) are not in the store's log: they update retained
+state topics and fire triggers only while connected. A trigger missed during an outage is not
+sent later (a doorbell an hour late is worse than none); its event, if stored, is in the backlog.
+"""
+
+import collections
+import logging
+import threading
+import time
+from datetime import datetime, timezone
+
+from ..errors import ConfigError
+from . import topics as T
+from .bell import BellCommands
+from .client import connect_error, make_client, refused
+from .cursor import Cursor
+from .url import parse_mqtt_url
+
+log = logging.getLogger("newsdesk.mqtt")
+
+WINDOW = 100            # events handed to the client and not yet acknowledged, at most
+POLL = 1.0              # seconds between looks at the store for events nobody announced on the bus
+SAVE_EVERY = 5.0        # seconds between writes of the cursor file (each an fsync on the store's disk)
+BACKOFF = (1.0, 30.0)   # seconds before the first reconnect attempt, and the most between two
+KEEPALIVE = 30
+CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Settings:
+    """What the publisher needs from the Config (one home for each setting stays config.py)."""
+
+    def __init__(self, url, base, table, discovery="homeassistant", ca="", commands=("bell",)):
+        self.url = url
+        self.base = base
+        self.table = table
+        self.discovery = None if discovery in ("", "off") else discovery
+        self.ca = ca
+        self.commands = tuple(commands)
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(config["mqtt_url"], config.mqtt_topic, config.table, config["mqtt_discovery"],
+                   config["mqtt_ca"], () if config["mqtt_commands"] == "none" else ("bell",))
+
+
+class MqttPublisher:
+    """``game`` -> GameSession.current(), ``history`` -> GameSession.history(), ``hook`` -> "on"/"off",
+    ``ring(times)`` rings the bell; all called on this publisher's thread."""
+
+    def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=lambda: [],
+                 hook=lambda: "on", ring=None, version="", clock=time.monotonic, backoff=BACKOFF,
+                 window=WINDOW, idle=0.05):
+        self.store = store
+        self.settings = settings
+        self._game, self._history, self._ring, self._clock = game, history, ring, clock
+        self._version = version
+        self._backoff = backoff
+        self._window = window
+        self._idle = idle
+        self.bell = BellCommands()
+        self.problem = None           # one sentence while something is wrong
+        self.connected = False
+        self.taking_commands = False  # the broker has confirmed the bell's subscription
+        self.sent = 0                 # events the broker acknowledged since start
+        self._closing = threading.Event()
+        self._thread = None
+        self._client = None
+        self._sub = None
+        try:
+            self.broker = parse_mqtt_url(settings.url)
+        except ConfigError as e:
+            self.broker = None
+            self.problem = str(e)
+            log.error("MQTT is off: %s", e)
+            return
+        self._sub = bus.subscribe(maxsize=4096)    # now, so nothing announced from here on is missed
+        self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
+        # the first time on this broker, start from now: a year of history is not news to anyone
+        newest = store.last_id()
+        self.position = self.cursor.saved if self.cursor.saved is not None else newest
+        if self.position > newest:       # a store replaced or restored from an older copy
+            log.warning("MQTT: the cursor (%d) is past the store's newest event (%d); starting from there",
+                        self.position, newest)
+            self.position = newest
+        self._handed = self.position
+        self._pending = collections.deque()     # (event id, mid), in order
+        self._acked = set()
+        self._inflight = set()
+        self._retained = {}
+        self._dirty = {}                        # names of states changed, in the order they changed
+        self._game_dirty = self._results_dirty = False
+        self._digits = []
+        self._next_attempt = 0.0
+        self._delay = backoff[0]
+        self._saved_at = 0.0
+        self._polled_at = 0.0
+        try:
+            self._load_retained(hook)
+            self._thread = threading.Thread(target=self._run, name="mqtt-publisher", daemon=True)
+            self._thread.start()
+        except Exception:
+            self._sub.close()      # built whole, or nothing left open
+            raise
+
+    # ------------------------------------------------------------ what the panel reads
+
+    @property
+    def connecting(self):
+        """True from a connection's start until the broker answers it (or it fails)."""
+        return self._connecting
+
+    @property
+    def backlog(self):
+        """Events stored but not yet acknowledged by the broker."""
+        if self.broker is None:
+            return 0
+        return max(0, self.store.last_id() - self.position)
+
+    def health(self):
+        """The health strip's "mqtt" part: one sentence, ok or warn (the table works either way)."""
+        if self.broker is None:
+            return {"status": "warn", "summary": "MQTT is off: %s." % _sentence_end(self.problem),
+                    "detail": "Fix mqtt_url in config.toml (or NEWSDESK_MQTT_URL); newsdesk doctor checks it."}
+        if self.connected and not self.problem:
+            waiting = self.backlog
+            return {"status": "ok", "summary": "Sending to %s as %s; %s." % (
+                self.broker, self.settings.base, "%d events waiting" % waiting if waiting else "nothing waiting"),
+                "detail": "%d events acknowledged since the start." % self.sent}
+        if self.problem:
+            problem = _sentence_end(self.problem)
+            if "_" not in problem.split(" ", 1)[0]:          # a setting's name keeps its spelling
+                problem = problem[:1].upper() + problem[1:]
+            return {"status": "warn", "summary": problem + ".",
+                    "detail": "The table keeps working; %d events wait and go out in order when the broker "
+                              "takes them." % self.backlog}
+        return {"status": "warn", "summary": "Connecting to the broker at %s." % self.broker}
+
+    # ------------------------------------------------------------ the thread
+
+    def _run(self):
+        try:
+            while not self._closing.is_set():
+                self._step()
+        except Exception:
+            log.exception("the MQTT publisher stopped")
+            self.problem = "the MQTT publisher stopped on an error (it is in the log)"
+        finally:
+            self._goodbye()
+
+    def _step(self):
+        now = self._clock()
+        if not self.connected and not self._connecting and now >= self._next_attempt:
+            self._connect(now)
+        busy = self.connected and (self._pending or self._handed < self._announced)
+        message = self._sub.get(timeout=0 if busy else self._idle)
+        while message is not None:
+            self._on_bus(message)
+            message = self._sub.get(timeout=0)
+        self._flush_states()
+        if self.connected:
+            if now - self._polled_at >= POLL:
+                self._polled_at = now
+                self._announced = max(self._announced, self.store.last_id())
+            self._feed()
+        if self._connecting and now - self._connect_started > CONNACK_WAIT:
+            self._lost("%s:%d took the connection but did not answer as an MQTT broker within %.0f s"
+                       % (self.broker.host, self.broker.port, CONNACK_WAIT))
+        if self._client is not None and (self.connected or self._connecting):
+            rc = self._client.loop(timeout=0.005 if self._pending else 0)
+            if rc != 0 and (self.connected or self._connecting):
+                self._lost("the connection to %s dropped (%s)" % (self.broker, _rc_text(rc)))
+        if now - self._saved_at >= SAVE_EVERY:
+            self._saved_at = now
+            self.cursor.save(self.position)
+
+    _connecting = False
+    _connect_started = 0.0
+    _announced = 0
+
+    def _connect(self, now):
+        try:
+            if self._client is None:
+                self._client = make_client(self.broker, "newsdesk-" + T.node_id(self.settings.base),
+                                           self.settings.ca)
+                self._client.will_set(self._topic(T.AVAILABILITY), T.OFFLINE, qos=1, retain=True)
+                self._client.on_connect = self._on_connect
+                self._client.on_disconnect = self._on_disconnect
+                self._client.on_publish = self._on_publish
+                self._client.on_message = self._on_message
+                self._client.on_subscribe = self._on_subscribe
+                self._client.connect(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
+            else:
+                self._client.reconnect()
+        except Exception as e:
+            self._lost(connect_error(self.broker, e, self.settings.ca))
+            return
+        self._connecting = True
+        self._connect_started = now
+
+    def _lost(self, why):
+        if why != self.problem:
+            log.warning("MQTT: %s; retrying in %.1f s", why, self._delay)
+        self.problem = why
+        self.connected = self._connecting = self.taking_commands = False
+        self._next_attempt = self._clock() + self._delay
+        self._delay = min(self._backoff[1], self._delay * 2)
+
+    def _topic(self, name):
+        return "%s/%s" % (self.settings.base, name)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties):
+        self._connecting = False
+        if reason_code.is_failure:
+            self._lost(refused(self.broker, reason_code))
+            return
+        log.info("MQTT: connected to %s as %s", self.broker, self.settings.base)
+        self.connected = True
+        self.problem = None
+        self._delay = self._backoff[0]
+        self._announced = max(self._announced, self.store.last_id())
+        if "bell" in self.settings.commands:
+            client.subscribe(self._topic(T.BELL), qos=1)
+        client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
+        if self.settings.discovery:
+            for topic, config in T.discovery(self.settings.discovery, self.settings.base, self.settings.table,
+                                             self._version, self.settings.commands):
+                client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
+        for name, payload in self._retained.items():
+            client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
+        self.taking_commands = not any(rc.is_failure for rc in reason_codes)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+        if self.connected or self._connecting:
+            self._lost("the broker at %s closed the connection (%s)" % (self.broker, reason_code))
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties):
+        if mid not in self._inflight:
+            return                       # a state topic's acknowledgement: nothing to move
+        self._acked.add(mid)
+        while self._pending and self._pending[0][1] in self._acked:
+            event_id, done = self._pending.popleft()
+            self._acked.discard(done)
+            self._inflight.discard(done)
+            self.position = event_id
+            self.sent += 1
+
+    def _on_message(self, client, userdata, message):
+        if message.topic != self._topic(T.BELL) or "bell" not in self.settings.commands:
+            return
+        ok, said = self.bell.request(message.payload, self._clock())
+        if not ok:
+            log.info("MQTT: bell request refused: %s", said)
+            return
+        log.info("MQTT: ringing the bell (%d rings), asked on %s", said, message.topic)
+        if self._ring is not None:
+            try:
+                self._ring(said)
+            except Exception:
+                log.exception("MQTT: ringing the bell failed")
+
+    def _feed(self):
+        """Hand the next stored events to the client, in id order, up to the window."""
+        room = self._window - len(self._pending)
+        if room <= 0:
+            return
+        batch = self.store.since(self._handed, limit=room)
+        for event in batch:
+            final = None
+            if event.kind in T.GAME_ENDED:
+                game = self.store.game(event.payload.get("game"))
+                final = game.final if game is not None else None
+            info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event, final),
+                                        qos=1)
+            self._pending.append((event.id, info.mid))
+            self._inflight.add(info.mid)
+            self._handed = event.id
+        self._announced = max(self._announced, self._handed)
+
+    # ------------------------------------------------------------ live state from the bus
+
+    def _load_retained(self, hook):
+        self._retained["handset"] = T.LIFTED if hook() == "off" else T.DOWN
+        for name, kind, shape in (("verdict", "editor.verdict", T.verdict_state), ("dice", "dice.roll", T.dice_state),
+                                  ("stopwatch", "stopwatch.roll", T.stopwatch_state)):
+            last = self.store.latest(kind)
+            if last:
+                self._retained[name] = T.dumps(shape(last[0].as_dict()))
+        self._refresh_game(results=True)
+        self._retained["health"] = T.dumps(T.health_state("ok", "The table is running."))
+
+    def _refresh_game(self, results=False):
+        try:
+            self._set("game", T.game_state(self.settings.table, self._game()))
+            if results:
+                self._set("results", T.results_state(self.settings.table, self._history()))
+        except Exception:
+            log.exception("MQTT: reading the game for its state topic failed")
+
+    def _set(self, name, value):
+        """A retained state changed; it goes out once the bus is drained (a burst of moves sends
+        the game's state once, as it stands after them)."""
+        payload = value if isinstance(value, str) else T.dumps(value)
+        if self._retained.get(name) != payload:
+            self._retained[name] = payload
+            self._dirty.pop(name, None)
+            self._dirty[name] = True
+
+    def _flush_states(self):
+        if self._game_dirty:
+            self._refresh_game(results=self._results_dirty)
+            self._game_dirty = self._results_dirty = False
+        if self.connected:
+            for name in self._dirty:
+                self._client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
+        self._dirty.clear()     # while away, the connection's start sends every state anyway
+
+    def _fire(self, name, payload):
+        if self.connected:
+            self._client.publish(self._topic(T.trigger(name)), payload, qos=0)
+
+    def _on_bus(self, message):
+        kind, data = message.get("type"), message.get("data") or {}
+        if isinstance(message.get("id"), int):
+            self._announced = max(self._announced, message["id"])
+        if kind == "phone.hook":
+            lifted = data.get("state") == "off"
+            self._set("handset", T.LIFTED if lifted else T.DOWN)
+            if not lifted and self._digits:
+                self._set("number", {"number": "".join(self._digits), "at": _now()})
+            self._digits = []
+        elif kind == "phone.digit" and isinstance(data.get("digit"), int) and not data.get("taken"):
+            # a digit something above the table took (a device's join code) is not news: not sent
+            self._digits.append(str(data["digit"]))
+            self._set("digit", {"digit": data["digit"], "at": _now()})
+            self._fire("digit", str(data["digit"]))
+        elif kind == "editor.verdict":
+            self._set("verdict", T.verdict_state(message))
+            self._fire("verdict", str(data.get("signal")))
+        elif kind == "dice.roll":
+            self._set("dice", T.dice_state(message))
+            self._fire("dice", str(data.get("total")))
+        elif kind == "stopwatch.roll":
+            self._set("stopwatch", T.stopwatch_state(message))
+            self._fire("stopwatch", str(data.get("digit")))
+        elif kind in ("game.started", "game.changed", "game.finished", "game.abandoned"):
+            self._game_dirty = True
+            self._results_dirty = self._results_dirty or kind in T.GAME_ENDED
+        elif kind == "phone.link":
+            ok = bool(data.get("connected"))
+            self._set("health", T.health_state("ok" if ok else "fault", str(data.get("message") or (
+                "The phone is on USB." if ok else "The phone's USB link is down.")), data))
+        elif kind == "phone.fault":
+            text = data.get("message") or ""
+            self._set("health", T.health_state("fault" if text else "ok",
+                                               "Wiring fault: %s." % text if text else "The table is running."))
+
+    # ------------------------------------------------------------ closing
+
+    def _goodbye(self):
+        if self._client is not None:
+            if self.connected:
+                try:
+                    info = self._client.publish(self._topic(T.AVAILABILITY), T.OFFLINE, qos=1, retain=True)
+                    end = time.monotonic() + 1.0
+                    while not info.is_published() and time.monotonic() < end:
+                        if self._client.loop(timeout=0.05) != 0:
+                            break
+                    self.connected = False       # leaving on purpose: not a lost connection
+                    self._client.disconnect()
+                except Exception:
+                    log.exception("MQTT: saying goodbye to the broker failed")
+        self.connected = False
+        if self.broker is not None:
+            self.cursor.save(self.position)
+
+    def close(self):
+        self._closing.set()
+        if self._thread is not None:
+            self._thread.join(10)
+        if self._sub is not None:
+            self._sub.close()
+
+
+def _rc_text(rc):
+    try:
+        from paho.mqtt.client import error_string
+        return error_string(rc)
+    except Exception:
+        return str(rc)
+
+
+def _sentence_end(text):
+    return str(text or "").rstrip(".")

@@ -1,0 +1,220 @@
+"""The league: many tables' MQTT folded into live standings and a leaderboard across tables,
+and its read-only page."""
+
+import json
+import random
+import re
+import threading
+
+import pytest
+
+from controller.bus import Bus
+from controller.mqtt.follower import LeagueFollower, check_tables
+from controller.mqtt.league import League
+from controller.mqtt.publisher import MqttPublisher, Settings
+from controller.errors import ConfigError
+from controller.store import Store
+from web_ui.league import create_league_app
+
+from conftest import page_assets, wait_for
+from mosquitto import Mosquitto
+
+WAIT = 20.0             # deadline for a condition on a busy machine
+NAMES = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal"]
+
+
+class SimTable:
+    """A table reduced to what the league sees: games stored through the Store's own API and
+    announced on a bus, its publisher reading them. Durability is tested elsewhere: these stores
+    skip fsync, so that 20 x 500 events take seconds."""
+
+    def __init__(self, folder, rng):
+        self.store = Store(folder / "store.sqlite3")
+        self.store._db.execute("PRAGMA synchronous=OFF")
+        self.bus = Bus()
+        self.rng = rng
+        self.current = None         # as GameSession.current() has it; replaced whole, never changed
+        self.history = []           # as GameSession.history() has it, the newest first
+
+    def _show(self, game, version, scores):
+        players = [{"name": n, "score": v} for n, v in scores.items()]
+        self.current = {"id": game.id, "engine": "tally", "title": "Tally", "version": version,
+                        "players": [{"name": n} for n in scores], "view": {"players": players}}
+
+    def play(self, games=5, events_per_game=100):
+        """500 stored events: four finished games of 100 events and a fifth left being played."""
+        for g in range(games):
+            scores = {n: 0 for n in self.rng.sample(NAMES, 3)}
+            game, _, event = self.store.start_game("tally", [{"name": n} for n in scores], {}, {"type": "setup"})
+            version = 1
+            self._show(game, version, scores)
+            self.bus.publish(event.as_dict())
+            for _ in range(events_per_game - (2 if g < games - 1 else 1)):
+                who, points = self.rng.choice(list(scores)), self.rng.randrange(1, 10)
+                scores[who] += points
+                _, event = self.store.append_entry(game.id, version, {"type": "action", "said": "%s +%d" % (
+                    who, points)})
+                version += 1
+                self._show(game, version, scores)
+                self.bus.publish(event.as_dict())
+            if g < games - 1:
+                best = max(scores.values())
+                rows = [{"name": n, "score": v, "winner": v == best} for n, v in scores.items()]
+                winners = [r["name"] for r in rows if r["winner"]]
+                game, event = self.store.end_game(game.id, version, "finished", winners,
+                                                  {"winners": winners, "standings": rows})
+                self.history.insert(0, {"id": game.id, "engine": "tally", "title": "Tally", "status": "finished",
+                                        "ended": game.ended, "players": list(scores), "winners": winners,
+                                        "standings": rows})
+                self.current = None
+                self.bus.publish(event.as_dict())
+
+
+def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_once():
+    league = League()
+    def ev(i):
+        return json.dumps({"table": "Table 1", "id": i, "type": "dice.roll", "data": {"said": "3 + 4"}})
+
+    assert league.take("newsdesk/t1/events", ev(1))
+    assert not league.take("newsdesk/t1/events", ev(1))
+    assert league.take("newsdesk/t1/events", ev(4))
+    assert not league.take("newsdesk/t1/events", "not json")
+    assert league.take("newsdesk/t1/availability", "online")
+    results = json.dumps({"table": "Table 1", "games": [
+        {"id": 1, "title": "Tally", "status": "finished", "standings": [
+            {"name": "Ann", "score": 9, "winner": True}, {"name": "bob ", "score": 3, "winner": False}]},
+        {"id": 2, "title": "Tally", "status": "abandoned",
+         "standings": [{"name": "Ann", "score": 1, "winner": False}]}]})
+    league.take("newsdesk/t1/state/results", results)
+    league.take("newsdesk/t1/state/results", results)             # retained again on reconnect: counted once
+    league.take("newsdesk/t2/state/results", json.dumps({"table": "Table 2", "games": [
+        {"id": 1, "title": "Tally", "status": "finished", "standings": [
+            {"name": "Bob", "score": 12, "winner": True}, {"name": "Ann", "score": 2, "winner": False}]}]}))
+    # a game's end on the events topic counts too (a long day outlasts the retained last 20), once
+    league.take("newsdesk/t2/state/game", json.dumps({"table": "Table 2", "game": {
+        "id": 2, "engine": "tally", "title": "Tally", "version": 3, "standings": []}}))
+    ended = {"table": "Table 2", "id": 9, "type": "game.finished", "data": {
+        "game": 2, "engine": "tally", "status": "finished", "winners": ["Cleo"],
+        "standings": [{"name": "Cleo", "score": 20, "winner": True}, {"name": "ann", "score": 1, "winner": False}]}}
+    assert league.take("newsdesk/t2/events", json.dumps(ended))
+    league.take("newsdesk/t2/state/results", json.dumps({"table": "Table 2", "games": [
+        {"id": 2, "engine": "tally", "title": "Tally", "status": "finished", "standings": ended["data"]["standings"]},
+        {"id": 1, "title": "Tally", "status": "finished", "standings": [
+            {"name": "Bob", "score": 12, "winner": True}, {"name": "Ann", "score": 2, "winner": False}]}]}))
+    snap = league.snapshot()
+    t1 = snap["tables"][0]
+    assert (t1["name"], t1["online"], t1["events"]) == ("Table 1", True, {"seen": 2, "repeats": 1, "skipped": 2,
+                                                                          "last_id": 4})
+    players = {r["player"]: (r["won"], r["played"], r["best"]) for r in snap["leaderboard"]["by_player"]}
+    assert players == {"Ann": (1, 3, 9), "bob": (1, 2, 12), "Cleo": (1, 1, 20)}
+    assert snap["leaderboard"]["games_counted"] == 3
+    assert {r["game"] for r in snap["leaderboard"]["by_game"]} == {"Tally"}
+
+
+def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):
+    from controller.cli import main
+    assert main(["--data", str(tmp_path), "league"]) == 2
+    assert "--mqtt-url" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "league", "--mqtt-url", "mqtt://b", "--tables", "cafe/#"]) == 2
+    assert "--tables" in capsys.readouterr().err
+
+
+def test_a_league_pattern_is_a_topic_with_a_plus_for_the_table():
+    assert check_tables("cafe/+") == "cafe/+"
+    for bad in ("", "cafe/#", "/cafe/+", "cafe/+/"):
+        with pytest.raises(ConfigError):
+            check_tables(bad)
+
+
+def test_twenty_tables_of_500_events_into_one_league(tmp_path):
+    broker = Mosquitto(tmp_path / "broker").start()
+    follower = LeagueFollower(broker.url, client_id="league", backoff=(1, 2)).start()
+    tables, pubs = [], []
+    try:
+        assert wait_for(lambda: follower.connected, timeout=WAIT)
+        for i in range(20):
+            folder = tmp_path / ("t%02d" % i)
+            table = SimTable(folder, random.Random(i))
+            tables.append(table)
+            pubs.append(MqttPublisher(table.store, table.bus, Settings(broker.url, "newsdesk/t%02d" % i,
+                                                                       "Table %d" % i, "off"),
+                                      folder, game=lambda t=table: t.current, history=lambda t=table: t.history,
+                                      backoff=(0.05, 0.2)))
+        assert wait_for(lambda: all(pub.connected for pub in pubs), timeout=WAIT)
+        players = [threading.Thread(target=table.play) for table in tables]
+        for t in players:
+            t.start()
+        for t in players:
+            t.join()
+        assert all(table.store.last_id() == 500 for table in tables)
+
+        def caught_up():
+            snap = follower.snapshot()
+            return len(snap["tables"]) == 20 and all(
+                t["events"]["last_id"] == 500 and t["game"] and t["game"]["version"] == 100 for t in snap["tables"]
+            ) and snap["leaderboard"]["games_counted"] == 80 and snap
+
+        snap = wait_for(caught_up, timeout=30)
+        assert snap, follower.snapshot()["tables"][:2]
+    finally:
+        for pub in pubs:
+            pub.close()
+        for table in tables:
+            table.store.close()
+        follower.close()
+        broker.stop()
+    by_name = {t["name"]: t for t in snap["tables"]}
+    played, won, best = {}, {}, {}
+    for i, table in enumerate(tables):
+        seen = by_name["Table %d" % i]
+        assert seen["events"] == {"seen": 500, "repeats": 0, "skipped": 0, "last_id": 500}
+        assert [(r["name"], r["score"]) for r in seen["game"]["standings"]] == [
+            (p["name"], p["score"]) for p in table.current["view"]["players"]]
+        assert seen["game"]["leader"] == " and ".join(
+            p["name"] for p in table.current["view"]["players"]
+            if p["score"] == max(q["score"] for q in table.current["view"]["players"]))
+        for game in table.history:
+            for row in game["standings"]:
+                played[row["name"]] = played.get(row["name"], 0) + 1
+                won[row["name"]] = won.get(row["name"], 0) + row["winner"]
+                best[row["name"]] = max(best.get(row["name"], 0), row["score"])
+    assert {r["player"]: (r["played"], r["won"], r["best"]) for r in snap["leaderboard"]["by_player"]} == {
+        n: (played[n], won[n], best[n]) for n in played}
+    assert sum(played.values()) == 80 * 3
+
+
+class _Still:
+    """A follower that holds one picture (the page's tests need no broker)."""
+
+    def __init__(self, league):
+        self.league = league
+        self.version = 1
+
+    def snapshot(self):
+        return dict(self.league.snapshot(), version=self.version, broker="mqtt://b:1883", following="newsdesk/+",
+                    connected=True, problem=None)
+
+    def changed(self, after, timeout):
+        return self.version
+
+
+def test_the_league_page_is_read_only_local_and_streams_the_picture():
+    league = League()
+    league.take("newsdesk/t1/state/game", json.dumps({"table": "Corner table", "game": {
+        "id": 3, "engine": "tally", "title": "Tally", "version": 7, "players": ["Ann", "Bob"], "leader": "Ann",
+        "standings": [{"name": "Ann", "score": 5, "winner": False}, {"name": "Bob", "score": 2, "winner": False}]}}))
+    app = create_league_app(_Still(league), keepalive=0.05)
+    client = app.test_client()
+    assets = page_assets(client, "/")
+    assert "Corner table" in assets["/"].decode()
+    assert {"/static/js/league.js", "/static/css/league.css"} <= set(assets)
+    remote = re.compile(rb"""(?:src|href)=["']?(?:https?:)?//"""
+                        rb"""|url\(["']?(?:https?:)?//|(?:from|import)\s*["'](?:https?:)?//""")
+    assert not [path for path, body in assets.items() if remote.search(body)]        # nothing from the network
+    assert client.get("/api/league").get_json()["tables"][0]["game"]["leader"] == "Ann"
+    assert client.post("/api/league").status_code == 405
+    stream = client.get("/api/league/stream", buffered=False)
+    chunks = stream.response
+    first = next(c for c in chunks if c.startswith(b"data:"))
+    assert json.loads(first[5:])["tables"][0]["name"] == "Corner table"
+    stream.close()

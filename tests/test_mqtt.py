@@ -1,0 +1,404 @@
+"""MQTT against a real broker (Debian's mosquitto, started here): the table's events out in order
+through the cursor, retained state, Home Assistant's discovery, the bell, outages, and faults
+that must be said in one sentence while the table keeps working."""
+
+import json
+import threading
+import types
+
+import pytest
+
+from controller.bus import Bus
+from controller.config import load_config
+from controller.doctor import Probes, run_doctor
+from controller.errors import ConfigError
+from controller.mqtt import topics as T
+from controller.mqtt.bell import BellCommands
+from controller.mqtt.cursor import CURSOR_FILE
+from controller.mqtt.publisher import MqttPublisher, Settings
+from controller.mqtt.url import parse_mqtt_url
+from controller.store import Store
+from web_ui import create_app
+
+from conftest import wait_for
+from mosquitto import Listener, Mosquitto
+
+BASE = "newsdesk/t1"
+FAST = (0.05, 0.2)      # reconnect back-off for tests: look again quickly
+WAIT = 20.0             # deadline for a condition on a busy machine (met in well under a second here)
+
+
+@pytest.fixture
+def broker(tmp_path):
+    b = Mosquitto(tmp_path / "broker").start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A store that skips fsync: durability has tests of its own, these are about delivery, and
+    a thousand fsyncs on a busy disk take seconds."""
+    s = Store(tmp_path / "store.sqlite3")
+    s._db.execute("PRAGMA synchronous=OFF")
+    yield s
+    s.close()
+
+
+def publisher(store, bus, url, data_dir, base=BASE, **kw):
+    return MqttPublisher(store, bus, Settings(url, base, base.rsplit("/", 1)[-1]), data_dir, backoff=FAST, **kw)
+
+
+def events_of(listener, base=BASE):
+    return [json.loads(p) for p in listener.on(base + "/events")]
+
+
+def store_and_announce(store, bus, n, kind="dice.roll"):
+    for i in range(n):
+        bus.publish(store.append(kind, {"total": i % 11 + 2, "faces": [1, 1]}).as_dict())
+
+
+# ---------------------------------------------------------------- settings (no broker needed)
+
+def test_broker_addresses_parse_and_bad_ones_say_why_without_the_password():
+    b = parse_mqtt_url("mqtts://ann:s%40cret@broker.lan")
+    assert (b.host, b.port, b.tls, b.username, b.password) == ("broker.lan", 8883, True, "ann", "s@cret")
+    assert str(b) == "mqtts://ann@broker.lan:8883"
+    assert parse_mqtt_url("mqtt://10.0.0.2:1884").port == 1884
+    for bad in ("http://ann:hunter2@host", "mqtt://", "mqtt://host:99999", "mqtt://host/path", "host:1883"):
+        with pytest.raises(ConfigError) as e:
+            parse_mqtt_url(bad)
+        assert "hunter2" not in str(e.value)
+
+
+def test_mqtt_settings_are_layered_and_off_by_default(tmp_path):
+    c = load_config(tmp_path, environ={})
+    assert c["mqtt_url"] == "" and c["mqtt_discovery"] == "homeassistant" and c["mqtt_commands"] == "bell"
+    c = load_config(tmp_path, environ={"NEWSDESK_MQTT_URL": "mqtt://b:1883", "NEWSDESK_TABLE_NAME": "Table 7"})
+    assert c["mqtt_url"] == "mqtt://b:1883" and c.table == "Table 7" and c.mqtt_topic == "newsdesk/table-7"
+    (tmp_path / "config.toml").write_text('mqtt_topic = "cafe/tables/7"\nmqtt_discovery = "off"\n')
+    c = load_config(tmp_path, environ={})
+    assert c.mqtt_topic == "cafe/tables/7" and Settings.from_config(c).discovery is None
+    with pytest.raises(ConfigError, match="mqtt_topic"):
+        load_config(tmp_path, environ={"NEWSDESK_MQTT_TOPIC": "newsdesk/#"})
+
+
+def test_bell_requests_are_taken_at_most_once_a_second():
+    bell = BellCommands()
+    assert bell.request(b"PRESS", 10.0) == (True, 2)
+    assert bell.request(b"PRESS", 10.5)[0] is False
+    assert bell.request(b"ring it", 12.0)[0] is False
+    assert bell.request(b"PRESS", 11.0)[0] is True
+    assert (bell.taken, bell.refused) == (2, 2)
+
+
+def test_without_a_broker_nothing_changes(desk, client):
+    assert desk.mqtt is None
+    parts = {p["part"] for p in client.get("/api/health").get_json()["parts"]}
+    assert parts == {"phone", "buttons", "display", "audio"}
+    assert not (desk.config.data_dir / CURSOR_FILE).exists()
+
+
+# ---------------------------------------------------------------- against the broker
+
+def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_factory):
+    listener = Listener(broker, ["newsdesk/#"], persistent=False)
+    config = load_config(tmp_path / "data", environ={}, overrides={
+        "audio": "off", "speech": "off", "mqtt_url": broker.url, "table_name": "t1", "mqtt_discovery": "off"})
+    from controller.app import Newsdesk
+    nd = Newsdesk(config, pin_factory=mock_factory)
+    try:
+        assert wait_for(lambda: nd.mqtt.connected, timeout=WAIT)
+        games = nd.table.games
+        games.start("scoop1956", [{"name": n} for n in ("Ann", "Bob", "Cat")])
+        games.abandon(games.version)
+        assert listener.wait(lambda m: len(events_of(listener)) >= 2)
+        started, ended = events_of(listener)
+        assert (started["type"], ended["type"]) == ("game.started", "game.abandoned")
+        assert [p["name"] for p in started["data"]["players"]] == ["Ann", "Bob", "Cat"]
+        assert [r["name"] for r in ended["data"]["standings"]] == ["Ann", "Bob", "Cat"]
+        assert listener.wait(lambda m: [json.loads(p)["games"][0]["status"] for p in listener.on(
+            BASE + "/state/results") if json.loads(p)["games"]] == ["abandoned"])
+        rolled = nd.oracles.roll()
+        def dial(kind, value):
+            nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))
+
+        nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="join") if digit == 9 else None)
+        dial("hook", "off")
+        dial("digit", 4)
+        dial("digit", 9)            # taken by a device joining: not sent
+        dial("digit", 7)
+        dial("hook", "on")
+        assert listener.wait(lambda m: len(events_of(listener)) >= 5)
+        got = events_of(listener)[2:]
+        verdicts = [e for e in got if e["type"] == "editor.verdict"]
+        assert [(e["id"], e["type"], e["table"]) for e in got] == [
+            (rolled.id, "dice.roll", "t1"), (rolled.id + 1, "editor.verdict", "t1"),
+            (rolled.id + 2, "editor.verdict", "t1")]
+        assert got[0]["data"]["total"] == rolled.payload["total"]
+        assert [v["data"]["digit"] for v in verdicts] == [4, 7]
+        assert listener.wait(lambda m: listener.on(BASE + "/state/number"))
+        assert json.loads(listener.on(BASE + "/state/number")[-1])["number"] == "47"
+        assert listener.wait(lambda m: listener.on(BASE + "/state/handset")[-2:] == ["lifted", "down"])
+        assert json.loads(listener.on(BASE + "/state/digit")[-1])["digit"] == 7
+        assert listener.on(BASE + "/trigger/digit") == ["4", "7"]
+        assert json.loads(listener.on(BASE + "/state/verdict")[-1])["signal"] == verdicts[-1]["data"]["signal"]
+        assert listener.on(BASE + "/trigger/verdict") == [v["data"]["signal"] for v in verdicts]
+        assert listener.on(BASE + "/trigger/dice") == [str(rolled.payload["total"])]
+        assert listener.on(BASE + "/availability")[-1] == "online"
+        assert wait_for(lambda: nd.mqtt.backlog == 0, timeout=WAIT)
+        assert nd.mqtt.health()["status"] == "ok" and "nothing waiting" in nd.mqtt.health()["summary"]
+    finally:
+        nd.close()
+    assert listener.wait(lambda m: listener.on(BASE + "/availability")[-1:] == ["offline"])
+    listener.close()
+    # a late subscriber still finds the retained state
+    late = Listener(broker, [BASE + "/state/#"], client_id="late", persistent=False)
+    assert late.wait(lambda m: {"handset", "verdict", "dice", "game"} <= {t.rsplit("/", 1)[-1] for t, _, r in m if r})
+    late.close()
+
+
+# Home Assistant's documented MQTT discovery fields (home-assistant.io/integrations/<component>.mqtt/):
+# what each component requires, and what it may carry, of the ones newsdesk uses.
+COMMON = {"name", "unique_id", "device", "origin", "availability_topic", "payload_available",
+          "payload_not_available", "icon", "entity_category", "json_attributes_topic",
+          "json_attributes_template", "qos"}
+HA_FIELDS = {
+    "binary_sensor": ({"state_topic"}, COMMON | {"state_topic", "payload_on", "payload_off", "device_class",
+                                                 "value_template"}),
+    "sensor": ({"state_topic"}, COMMON | {"state_topic", "value_template", "unit_of_measurement",
+                                          "device_class", "state_class"}),
+    "button": ({"command_topic"}, COMMON | {"command_topic", "payload_press", "retain"}),
+    "device_automation": ({"automation_type", "topic", "type", "subtype", "device"},
+                          {"automation_type", "topic", "type", "subtype", "device", "payload", "qos",
+                           "value_template", "origin"}),
+}
+DEVICE_FIELDS = {"identifiers", "name", "manufacturer", "model", "sw_version"}
+
+
+def test_discovery_payloads_carry_home_assistants_documented_fields(broker, store, tmp_path):
+    listener = Listener(broker, ["homeassistant/#"], persistent=False)
+    pub = publisher(store, Bus(), broker.url, tmp_path, version="0.1.0")     # discovery is on by default
+    try:
+        expected = len(T.discovery("homeassistant", BASE, "t1", "0.1.0"))
+        assert listener.wait(lambda m: len(m) >= expected)
+    finally:
+        pub.close()
+    configs = {t: json.loads(p) for t, p, retained in listener.messages}
+    listener.close()
+    kinds = {}
+    for topic, config in configs.items():
+        prefix, component, node, object_id, last = topic.split("/")
+        assert (prefix, node, last) == ("homeassistant", "newsdesk_t1", "config")
+        required, allowed = HA_FIELDS[component]
+        assert required <= set(config), (topic, required - set(config))
+        assert set(config) <= allowed, (topic, set(config) - allowed)
+        assert set(config["device"]) <= DEVICE_FIELDS and config["device"]["identifiers"] == ["newsdesk_t1"]
+        for key in ("state_topic", "command_topic", "topic", "availability_topic", "json_attributes_topic"):
+            if key in config:
+                assert config[key].startswith(BASE + "/")
+        kinds.setdefault(component, []).append(config)
+    assert {c["payload_on"] for c in kinds["binary_sensor"]} == {"lifted"}
+    assert kinds["button"][0]["command_topic"] == BASE + "/bell/ring"
+    triggers = kinds["device_automation"]
+    assert all(c["automation_type"] == "trigger" for c in triggers)
+    assert len({(c["type"], c["subtype"]) for c in triggers}) == len(triggers)       # unique per device
+    assert {c.get("payload") for c in triggers if c["topic"].endswith("/digit")} == {str(d) for d in range(10)}
+    unique = [c["unique_id"] for comp, cs in kinds.items() if comp != "device_automation" for c in cs]
+    assert len(unique) == len(set(unique))
+    without_bell = T.discovery("homeassistant", BASE, "t1", "0.1.0", commands=())
+    assert [(t, c) for t, c in without_bell if "/button/" in t] == [
+        ("homeassistant/button/newsdesk_t1/bell/config", None)]     # an empty config takes the button away
+    names = {c["name"] for c in kinds["sensor"]}
+    assert {"Last digit", "Last number dialed", "Last roll", "Stopwatch digit", "Game", "Leader", "Seat 1"} <= names
+
+
+def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, store, tmp_path):
+    rings, clock = [], [100.0]
+    pub = publisher(store, Bus(), broker.url, tmp_path, ring=rings.append, clock=lambda: clock[0])
+    sender = Listener(broker, ["newsdesk/#"], client_id="sender", persistent=False)
+    try:
+        assert wait_for(lambda: pub.taking_commands, timeout=WAIT)
+        for _ in range(5):
+            sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
+        sender.client.publish(BASE + "/dice/roll", "PRESS", qos=1)          # not a command the box takes
+        assert wait_for(lambda: pub.bell.taken + pub.bell.refused == 5, timeout=WAIT)
+        assert rings == [2] and pub.bell.refused == 4
+        clock[0] += 1.0
+        sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
+        assert wait_for(lambda: len(rings) == 2, timeout=WAIT)
+        assert store.last_id() == 0          # nothing from MQTT is stored
+    finally:
+        pub.close()
+        sender.close()
+
+
+def test_a_broker_down_for_1000_events_gets_them_all_once_in_order(broker, store, tmp_path):
+    listener = Listener(broker, [BASE + "/events"], client_id="ha")       # persistent session
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        broker.stop()
+        assert wait_for(lambda: not pub.connected, timeout=WAIT)
+        store_and_announce(store, bus, 1000)
+        assert pub.backlog == 1000
+        assert pub.health()["status"] == "warn"
+        broker.start()
+        assert listener.wait(lambda m: len(m) >= 1000, timeout=20)
+        assert wait_for(lambda: pub.position == 1000, timeout=WAIT)
+    finally:
+        pub.close()
+        listener.close()
+    ids = [e["id"] for e in events_of(listener)]
+    assert ids == list(range(1, 1001))
+    assert json.loads((tmp_path / CURSOR_FILE).read_text()) == {"%s %s" % (broker.url, BASE): 1000}
+
+
+def test_a_broker_restarted_mid_stream_loses_nothing_and_keeps_order(broker, store, tmp_path):
+    listener = Listener(broker, [BASE + "/events"], client_id="ha")
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        store_and_announce(store, bus, 500)
+        assert wait_for(lambda: pub.position >= 200, timeout=WAIT)
+        broker.stop()                     # while the first 500 are going out ...
+        writer = threading.Thread(target=store_and_announce, args=(store, bus, 500))
+        writer.start()                    # ... and the next 500 are being stored
+        broker.start()
+        writer.join()
+        assert listener.wait(lambda m: 1000 in {json.loads(p)["id"] for _, p, _ in m}, timeout=20)
+    finally:
+        pub.close()
+        listener.close()
+    seen, kept = 0, []
+    for e in events_of(listener):           # what a subscriber does: drop repeats by id
+        if e["id"] > seen:
+            kept.append(e["id"])
+            seen = e["id"]
+    assert kept == list(range(1, 1001))
+
+
+def test_a_restarted_publisher_starts_from_its_cursor(broker, store, tmp_path):
+    bus = Bus()
+    store_and_announce(store, bus, 5)                    # before MQTT: not news to anyone
+    pub = publisher(store, bus, broker.url, tmp_path)
+    listener = Listener(broker, [BASE + "/events"], client_id="ha")
+    assert wait_for(lambda: pub.connected, timeout=WAIT)
+    store_and_announce(store, bus, 3)
+    assert wait_for(lambda: pub.position == 8, timeout=WAIT)
+    pub.close()
+    store_and_announce(store, Bus(), 4)                  # stored while newsdesk was stopped
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert listener.wait(lambda m: len(m) >= 7)
+    finally:
+        pub.close()
+        listener.close()
+    assert [e["id"] for e in events_of(listener)] == list(range(6, 13))
+
+
+# ---------------------------------------------------------------- faults: one sentence, the table goes on
+
+@pytest.fixture
+def locked_broker(tmp_path):
+    b = Mosquitto(tmp_path / "locked", users={"ann": "right"}, tls=True).start()
+    yield b
+    b.stop()
+
+
+def _fault_cases(locked_broker):
+    port = locked_broker.port
+    return {
+        "bad url": ("http://ann:right@127.0.0.1:%d" % port, "must start with mqtt://"),
+        "wrong password": ("mqtt://ann:wrong@127.0.0.1:%d" % port, "wrong user name or password"),
+        "tls failure": ("mqtts://ann:right@127.0.0.1:%d" % locked_broker.tls_port, "doesn't trust"),
+    }
+
+
+def test_a_server_that_never_answers_as_a_broker_is_said_and_tried_again(store, tmp_path):
+    import socket
+    clock = [1000.0]
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)                        # takes the connection, never says a word
+        url = "mqtt://127.0.0.1:%d" % silent.getsockname()[1]
+        pub = publisher(store, Bus(), url, tmp_path, clock=lambda: clock[0])
+        try:
+            assert wait_for(lambda: pub.connecting, timeout=WAIT)
+            clock[0] += 11
+            assert wait_for(lambda: pub.problem and "did not answer as an MQTT broker" in pub.problem, timeout=WAIT)
+            assert pub.health()["status"] == "warn" and not pub.connected
+        finally:
+            pub.close()
+
+
+def test_a_missing_ca_file_is_said_in_one_sentence(broker, store, tmp_path):
+    pub = MqttPublisher(store, Bus(), Settings(broker.url.replace("mqtt:", "mqtts:"), BASE, "t1",
+                                               ca=str(tmp_path / "no-such-ca.pem")), tmp_path, backoff=FAST)
+    try:
+        assert wait_for(lambda: pub.problem, timeout=WAIT)
+        assert pub.problem == "mqtt_ca names %s, which is not there" % (tmp_path / "no-such-ca.pem")
+        assert pub.health()["status"] == "warn"
+    finally:
+        pub.close()
+
+
+@pytest.mark.parametrize("case", ["bad url", "wrong password", "tls failure"])
+def test_a_broker_fault_is_one_sentence_on_the_health_strip_and_in_doctor(case, locked_broker, tmp_path,
+                                                                          mock_factory):
+    url, words = _fault_cases(locked_broker)[case]
+    config = load_config(tmp_path / "data", environ={}, overrides={
+        "audio": "off", "speech": "off", "mqtt_url": url, "table_name": "t1"})
+    from controller.app import Newsdesk
+    nd = Newsdesk(config, pin_factory=mock_factory)
+    try:
+        client = create_app(newsdesk=nd, test_config={"TESTING": True}).test_client()
+        client.environ_base["HTTP_X_NEWSDESK"] = "1"
+        part = wait_for(lambda: next((p for p in client.get("/api/health").get_json()["parts"]
+                                      if p["part"] == "mqtt" and words in p["summary"]), None), timeout=WAIT)
+        assert part and part["status"] == "warn", client.get("/api/health").get_json()["parts"]
+        assert part["summary"].count(". ") == 0 and part["summary"].endswith(".")
+        assert "right" not in part["summary"] and "wrong@" not in part["summary"]
+        assert nd.oracles.roll().id == 1                       # the table keeps working
+    finally:
+        nd.close()
+    report = run_doctor(config, Probes(pins=lambda c: (mock_factory, "simulated (mock)", True),
+                                       serial_ports=lambda: [], port=lambda h, p: "free",
+                                       mountinfo=lambda: "", disk_free=lambda p: 10**10))
+    found = report.of("mqtt")
+    assert len(found) == 1 and found[0].status == "fail" and words in found[0].said
+    assert report.exit_status == 1
+
+
+def test_doctor_says_the_broker_takes_the_box(locked_broker, tmp_path, mock_factory):
+    config = load_config(tmp_path / "data", environ={}, overrides={
+        "mqtt_url": "mqtt://ann:right@127.0.0.1:%d" % locked_broker.port})
+    report = run_doctor(config, Probes(pins=lambda c: (mock_factory, "simulated (mock)", True),
+                                       serial_ports=lambda: [], port=lambda h, p: "free",
+                                       mountinfo=lambda: "", disk_free=lambda p: 10**10))
+    assert [f.status for f in report.of("mqtt")] == ["ok"]
+    assert run_doctor(load_config(tmp_path / "d2", environ={}), Probes(
+        pins=lambda c: (mock_factory, "simulated (mock)", True), serial_ports=lambda: [],
+        port=lambda h, p: "free", mountinfo=lambda: "", disk_free=lambda p: 10**10)).of("mqtt") == []
+
+
+def test_a_press_while_the_broker_is_away_fires_no_late_trigger(broker, store, tmp_path):
+    listener = Listener(broker, [BASE + "/trigger/#", BASE + "/events"], client_id="ha")
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        broker.stop()
+        assert wait_for(lambda: not pub.connected, timeout=WAIT)
+        store_and_announce(store, bus, 1)
+        broker.start()
+        assert listener.wait(lambda m: events_of(listener))
+        store_and_announce(store, bus, 1)
+        assert listener.wait(lambda m: listener.on(BASE + "/trigger/dice") and len(events_of(listener)) == 2)
+    finally:
+        pub.close()
+        listener.close()
+    assert [e["id"] for e in events_of(listener)] == [1, 2]
+    assert len(listener.on(BASE + "/trigger/dice")) == 1

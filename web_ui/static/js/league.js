@@ -1,0 +1,75 @@
+// The league's wall screen: draws the picture the page was served with, then every picture the
+// live stream pushes. Read-only: no buttons, nothing sent back.
+const $ = (sel) => document.querySelector(sel);
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+function tableCard(t) {
+  const state = t.online === true ? "online" : t.online === false ? "offline" : "unknown";
+  const g = t.game;
+  const rows = g && g.standings ? g.standings.map((r) =>
+    h("li", { class: g.leader && g.leader.split(" and ").includes(r.name) ? "lead" : "" },
+      r.name + (r.score !== null && r.score !== undefined ? ": " + r.score : ""))) : [];
+  const last = t.last_event ? "#" + t.last_event.id + " " + (t.last_event.said || t.last_event.type) : "";
+  return h("li", { class: "table-card " + state, "data-table": t.base },
+    h("h3", {}, t.name + (state === "offline" ? " (offline)" : "")),
+    h("p", { class: "game" }, g ? g.title + " \u2014 move " + g.version : "no game being played"),
+    rows.length ? h("ol", {}, rows) : null,
+    last ? h("p", { class: "last" }, last) : null);
+}
+
+function cell(text, num) {
+  return h("td", num ? { class: "num" } : {}, text === null || text === undefined ? "\u2013" : String(text));
+}
+
+// Only what changed is redrawn: at a busy convention most pictures change one table's card.
+const drawn = { cards: new Map(), board: "" };
+
+function drawTables(tables) {
+  const list = $("#tables");
+  const keep = new Map();
+  tables.forEach((t, i) => {
+    const text = JSON.stringify(t);
+    const old = drawn.cards.get(t.base);
+    const card = old && old.text === text ? old.card : tableCard(t);
+    keep.set(t.base, { text, card });
+    if (list.children[i] !== card) list.insertBefore(card, list.children[i] || null);
+    if (old && old.card !== card) old.card.remove();
+  });
+  for (const [base, old] of drawn.cards) if (!keep.has(base)) old.card.remove();
+  drawn.cards = keep;
+}
+
+// A wall shows the top of each board; /api/league has all of it.
+const TOP_PLAYERS = 20, TOP_PER_GAME = 8;
+
+function drawBoard(board) {
+  const text = JSON.stringify(board);
+  if (text === drawn.board) return;
+  drawn.board = text;
+  const perGame = {};
+  const byGame = board.by_game.filter((r) => (perGame[r.game] = (perGame[r.game] || 0) + 1) <= TOP_PER_GAME);
+  $("#by-player tbody").replaceChildren(...board.by_player.slice(0, TOP_PLAYERS).map((r) =>
+    h("tr", {}, cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.tables.join(", ")))));
+  $("#by-game tbody").replaceChildren(...byGame.map((r) =>
+    h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.best, true))));
+}
+
+function draw(snap) {
+  const link = $("#link");
+  link.textContent = snap.connected ? "following " + snap.following + " on " + snap.broker
+    : (snap.problem || "connecting to " + snap.broker);
+  link.classList.toggle("down", !snap.connected);
+  drawTables(snap.tables);
+  drawBoard(snap.leaderboard);
+  document.body.dataset.version = snap.version;
+}
+
+draw(JSON.parse($("#boot").textContent));
+const live = new EventSource("/api/league/stream");
+live.onmessage = (m) => draw(JSON.parse(m.data));
