@@ -174,6 +174,28 @@ def check_key(key):
     return key
 
 
+def check_store(path):
+    """Raise StoreError with one sentence if SQLite finds the store damaged; the file is opened
+    read-only, so a damaged store is left exactly as it was found (for copying aside, or repair).
+    A missing file is fine: the server creates it."""
+    path = Path(path)
+    if not path.exists():
+        return
+    try:
+        db = sqlite3.connect("%s?mode=ro" % path.resolve().as_uri(), uri=True)
+    except sqlite3.Error as e:
+        raise StoreError("can't open the store %s: %s" % (path, e)) from None
+    try:
+        found = "; ".join(r[0] for r in db.execute("PRAGMA quick_check").fetchall())
+    except sqlite3.Error as e:
+        found = str(e)
+    finally:
+        db.close()
+    if found != "ok":
+        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: copy it aside "
+                         "and start with an empty data folder, or restore a backup" % (path, found[:200]))
+
+
 class Store:
     """One SQLite file; one connection shared under a lock (writes are few and small)."""
 
@@ -241,7 +263,12 @@ class Store:
                 return
 
     def close(self):
+        """Fold the write-ahead log into the file and close it (a stopped server leaves one file)."""
         with self._lock:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass        # closing still checkpoints what it can
             self._db.close()
 
     # ------------------------------------------------------------ writing

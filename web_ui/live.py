@@ -1,0 +1,262 @@
+"""The panel as an ASGI application: Flask for every page and API call, the live feed on the loop.
+
+Why: a Server-Sent Events stream stays open for as long as a tablet is on the table. Under a WSGI
+server each one holds a worker thread, so a room's worth of tablets (or a guest's open tabs)
+starves every other request. Here ``/stream`` is a coroutine: an open tablet costs a few
+kilobytes and no thread, and Flask's views run in a small thread pool (a2wsgi) that only ever
+holds short requests.
+
+Flask still decides who may watch: each new stream is first put to the Flask view at /stream
+(Host check, the Last-Event-ID, who is asking), then followed here. The same feed rules as
+web_ui/stream.py apply: a reconnecting page gets every event it missed or one ``resync``.
+
+Limits that keep the table usable (all settings in controller/config.py):
+- ``streams_max`` open streams in all, ``streams_per_address`` from one address; past either the
+  answer is 503 with Retry-After, and the page polls until it may stream again. The last
+  ``streams_host_reserve`` of ``streams_max`` are kept for the host (the box's own screen).
+- a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages and a write that
+  can't go out within ``SEND_TIMEOUT`` seconds ends its stream, so memory never grows with it.
+"""
+
+import asyncio
+import collections
+import json
+import logging
+
+from a2wsgi import WSGIMiddleware
+
+from .stream import GATE, catch_up, resync_message, sse
+
+log = logging.getLogger("newsdesk.web")
+
+QUEUE_MAX = 256        # messages waiting for one page; past that it is behind and resyncs
+SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page counts as gone
+RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
+
+
+class Limits:
+    """Who may open one more stream: a total, a share per address, and a reserve for the host."""
+
+    def __init__(self, total, per_address, host_reserve):
+        self.total = total
+        self.per_address = per_address
+        self.host_reserve = min(host_reserve, total)
+        self.open = 0
+        self.by_address = collections.Counter()
+
+    def admit(self, address, host):
+        """None when admitted (call ``release``), else the sentence saying why not."""
+        if self.by_address[address] >= self.per_address and not host:
+            return ("This device already has %d live pages open (the most one device may have); close "
+                    "one, or this page keeps itself up to date by asking every few seconds." % self.per_address)
+        room = self.total if host else self.total - self.host_reserve
+        if self.open >= room:
+            return ("The newsdesk has %d live pages open, as many as it serves; this page keeps itself "
+                    "up to date by asking every few seconds." % self.open)
+        self.open += 1
+        self.by_address[address] += 1
+        return None
+
+    def release(self, address):
+        self.open -= 1
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
+
+
+class Feed:
+    """One open page's queue: messages from the bus, filled on the loop, emptied by its stream."""
+
+    __slots__ = ("queue", "ready", "lagged")
+
+    def __init__(self):
+        self.queue = collections.deque()
+        self.ready = asyncio.Event()
+        self.lagged = False
+
+    def offer(self, message):
+        if len(self.queue) >= QUEUE_MAX:
+            self.queue.clear()       # it will resync: what it missed is in the store
+            self.lagged = True
+        else:
+            self.queue.append(message)
+        self.ready.set()
+
+
+class Hub:
+    """The bus, brought onto the event loop: one bus subscriber for every open page.
+
+    The bus publishes on whichever thread made the change; each message crosses to the loop
+    once and is handed to every feed there, in the bus's order (which is the store's id order).
+    """
+
+    def __init__(self, bus, loop):
+        self._loop = loop
+        self._bus = bus
+        self.feeds = set()
+        bus.attach(self)
+
+    def _offer(self, message):     # the publisher's thread
+        try:
+            self._loop.call_soon_threadsafe(self._fan_out, message)
+        except RuntimeError:       # the loop has closed: the server is stopping
+            pass
+
+    def _fan_out(self, message):
+        for feed in self.feeds:
+            feed.offer(message)
+
+    def close(self):
+        self._bus.detach(self)
+
+
+async def _gate(wsgi, scope, receive):
+    """Put the stream request to Flask's /stream view; (admitted info, or the response to relay)."""
+    gate = {}
+    sent = []
+
+    async def capture(message):
+        sent.append(message)
+
+    await wsgi(dict(scope, **{GATE: gate}), receive, capture)
+    start = sent[0] if sent else {"status": 500, "headers": []}
+    if start.get("status") == 204 and "since" in gate:
+        return gate, None
+    return None, sent
+
+
+async def _refuse(send, sentence):
+    body = json.dumps({"error": "Service Unavailable", "message": sentence}).encode()
+    await send({"type": "http.response.start", "status": 503,
+                "headers": [(b"content-type", b"application/json"), (b"retry-after", str(RETRY_AFTER).encode()),
+                            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Panel:
+    """The ASGI application ``newsdesk serve`` runs: /stream here, everything else through Flask."""
+
+    def __init__(self, flask_app, threads, limits):
+        self.flask = flask_app
+        self.desk = flask_app.extensions["newsdesk"]
+        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.limits = limits
+        self.hub = None
+        self.streams = set()      # tasks, so a stopping server can end them at once
+
+    def start(self, loop):
+        self.hub = Hub(self.desk.bus, loop)
+
+    def stop(self):
+        for task in list(self.streams):
+            task.cancel()
+        if self.hub is not None:
+            self.hub.close()
+        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            return await self._lifespan(receive, send)
+
+        async def send_named(message):     # `newsdesk doctor` knows its panel by this header
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", ())) + [(b"server", b"newsdesk")])
+            await send(message)
+
+        send = send_named
+        if scope["type"] == "http" and scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
+            return await self._stream(scope, receive, send)
+        return await self.wsgi(scope, receive, send)
+
+    async def _lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                if self.hub is None:
+                    self.start(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _stream(self, scope, receive, send):
+        gate, answer = await _gate(self.wsgi, scope, receive)
+        if gate is None:
+            for message in answer:
+                await send(message)
+            return
+        address = (scope.get("client") or ("?", 0))[0]
+        refused = self.limits.admit(address, gate["host"])
+        if refused is not None:
+            return await _refuse(send, refused)
+        task = asyncio.current_task()
+        self.streams.add(task)
+        feed = Feed()
+        self.hub.feeds.add(feed)   # before reading the backlog, so nothing falls between the two
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(_watch_disconnect(receive, gone, feed))
+        try:
+            await self._follow(send, feed, gate["since"], gone)
+        except (asyncio.TimeoutError, OSError):
+            log.info("dropped a live page at %s that stopped reading", address)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            watcher.cancel()
+            self.hub.feeds.discard(feed)
+            self.limits.release(address)
+            self.streams.discard(task)
+
+    async def _follow(self, send, feed, since, gone):
+        loop = asyncio.get_running_loop()
+        store = self.desk.store
+        keepalive = self.flask.config["STREAM_KEEPALIVE"]
+
+        async def write(text):
+            await asyncio.wait_for(send({"type": "http.response.body", "body": text.encode(), "more_body": True}),
+                                   SEND_TIMEOUT)
+
+        backlog, resync = await loop.run_in_executor(None, catch_up, store, since)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+        last = since or 0
+        chunk = ["retry: 2000\n\n"]
+        if resync is not None:
+            chunk.append(sse(resync))
+        for ev in backlog:
+            last = ev.id
+            chunk.append(sse(ev.as_dict()))
+        await write("".join(chunk))
+        while not gone.is_set():
+            if not feed.queue and not feed.lagged:
+                feed.ready.clear()
+                try:
+                    await asyncio.wait_for(feed.ready.wait(), keepalive)
+                except asyncio.TimeoutError:
+                    if not gone.is_set():
+                        await write(": keepalive\n\n")
+                    continue
+            out = []
+            if feed.lagged:
+                feed.lagged = False
+                out.append(sse(resync_message("This page fell behind the live feed.", None)))
+            while feed.queue:
+                message = feed.queue.popleft()
+                if message.get("id") is not None:
+                    if message["id"] <= last:
+                        continue
+                    last = message["id"]
+                out.append(sse(message))
+            if out:
+                await write("".join(out))
+
+
+async def _watch_disconnect(receive, gone, feed):
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+            feed.ready.set()
+            return
