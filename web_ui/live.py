@@ -158,15 +158,16 @@ class Panel:
         if scope["type"] == "lifespan":
             return await self._lifespan(receive, send)
 
+        raw_send = send
+
         async def send_named(message):     # `newsdesk doctor` knows its panel by this header
             if message["type"] == "http.response.start":
                 message = dict(message, headers=list(message.get("headers", ())) + [(b"server", b"newsdesk")])
-            await send(message)
+            await raw_send(message)
 
-        send = send_named
         if scope["type"] == "http" and scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
-            return await self._stream(scope, receive, send)
-        return await self.wsgi(scope, receive, send)
+            return await self._stream(scope, receive, send_named)
+        return await self.wsgi(scope, receive, send_named)
 
     async def _lifespan(self, receive, send):
         while True:
