@@ -384,7 +384,7 @@ document.addEventListener("visibilitychange", () => {
 // ------------------------------------------------------------------ health strip
 
 const health = { report: boot.health || null, phoneFault: null };
-const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio" };
+const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio", store: "Store" };
 
 function showHealth() {
   const strip = $("#health");
