@@ -62,6 +62,8 @@ class Server:
         child_env["PYTHONPATH"] = str(REPO)
         if kind == "new":
             cmd = [sys.executable, "-m", "controller.cli", "--data", str(self.data), "serve", "--port", "0"]
+        elif kind == "uvicorn":
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-uvicorn", str(self.data)]
         else:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-old", str(self.data)]
         self.proc = subprocess.Popen(cmd, cwd=REPO, env=child_env, stdin=subprocess.DEVNULL,
@@ -87,6 +89,12 @@ class Server:
                     pass
             time.sleep(0.05)
         raise RuntimeError("the %s server did not start in %d s" % (self.kind, timeout))
+
+    def cpu_seconds(self):
+        """User + system CPU time the server process has used."""
+        with open("/proc/%d/stat" % self.proc.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def rss_mb(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
@@ -132,6 +140,32 @@ def serve_old(data):
             desk.close()
 
 
+def serve_uvicorn(data):
+    """The same ASGI panel under uvicorn instead of Hypercorn (the alternative weighed; needs
+    `pip install uvicorn`, which newsdesk itself does not)."""
+    sys.path.insert(0, str(REPO))
+    import uvicorn
+
+    from controller.app import Newsdesk
+    from controller.config import load_config
+    from controller.runlock import RunLock
+    from web_ui import create_app
+    from web_ui.server import bind, panel_for
+
+    config = load_config(data)
+    with RunLock(config.data_dir) as lock:
+        sock = bind("127.0.0.1", 0)
+        lock.note(url="http://127.0.0.1:%d/" % sock.getsockname()[1])
+        desk = Newsdesk(config)
+        try:
+            panel = panel_for(create_app(newsdesk=desk), config)
+            server = uvicorn.Server(uvicorn.Config(panel, lifespan="on", log_level="warning",
+                                                   timeout_keep_alive=config["header_timeout"]))
+            server.run(sockets=[sock])
+        finally:
+            desk.close()
+
+
 # ---------------------------------------------------------------- the host (127.0.0.1)
 
 def request(port, method, path, body=None, timeout=5.0):
@@ -166,20 +200,19 @@ class Writer(threading.Thread):
         self.failed = 0
 
     def run(self):
-        status, out, _ = request(self.port, "POST", "/api/games", {"engine": "scan", "players": PLAYERS})
-        if status not in (200, 201):
-            self.failed += 1
-            return
-        version = out.get("entry", 1)
-        status, out, took = request(self.port, "POST", "/api/games/current/actions", {"action": HAND, "version": version})
-        if status != 200:
-            self.failed += 1
-            return
-        version += 1
-        step = 1.0 / self.rate
         start = time.monotonic()
+        version = None
+        while version is None and time.monotonic() - start < self.seconds:   # the game to play in
+            status, out, _ = request(self.port, "POST", "/api/games", {"engine": "scan", "players": PLAYERS})
+            status, out, _ = request(self.port, "POST", "/api/games/current/actions", {"action": HAND, "version": 1})
+            if status == 200:
+                version = out["version"]
+            else:
+                self.failed += 1
+        step = 1.0 / self.rate
+        pace = time.monotonic()
         n = 0
-        while time.monotonic() - start < self.seconds:
+        while version is not None and time.monotonic() - start < self.seconds:
             path = "/api/games/current/undo" if n % 2 == 0 else "/api/games/current/redo"
             status, out, took = request(self.port, "POST", path, {"version": version})
             now = time.monotonic()
@@ -193,7 +226,7 @@ class Writer(threading.Thread):
                 if got and got.get("game"):
                     version = got["game"]["version"]
             n += 1
-            wait = start + n * step - time.monotonic()
+            wait = pace + n * step - time.monotonic()
             if wait > 0:
                 time.sleep(wait)
 
@@ -381,9 +414,11 @@ def run_pages(server, pages, seconds, rate, settle=3.0):
     room.pump(2.0)
     served = sum(1 for p in room.pages if p["status"] == 200)
     writer = Writer(port, rate, seconds)
+    cpu0, t0 = server.cpu_seconds(), time.monotonic()
     writer.start()
     while writer.is_alive():
         room.pump(0.5)
+    cpu = (server.cpu_seconds() - cpu0) / (time.monotonic() - t0)
     room.pump(settle)
     rss_open = server.rss_mb()
     acked = writer.acked
@@ -401,7 +436,7 @@ def run_pages(server, pages, seconds, rate, settle=3.0):
     room.close_all()
     time.sleep(3.0)
     rss_after = server.rss_mb()
-    return {"pages": pages, "served": served, "moves": len(acked), "moves_failed": writer.failed,
+    return {"pages": pages, "served": served, "cpu": cpu, "moves": len(acked), "moves_failed": writer.failed,
             "lost": lost, "out_of_order": out_of_order, "duplicated": duplicated,
             "delivery_median": statistics.median(delays) if delays else float("nan"),
             "delivery_p99": pct(delays, 0.99), "move_median": statistics.median(writer.times) if writer.times else float("nan"),
@@ -410,6 +445,7 @@ def run_pages(server, pages, seconds, rate, settle=3.0):
 
 def run_sockets(server, idle, trickle, seconds):
     """The sockets scenario; returns a dict of figures."""
+    request(server.port, "GET", "/")        # the first page load compiles templates: not what is measured
     room = Room(server.port)
     room.open_quiet(idle, trickle=False, first=0)
     room.open_quiet(trickle, trickle=True, first=idle)
@@ -435,17 +471,21 @@ def main():
     ap.add_argument("--idle", type=int, default=1000)
     ap.add_argument("--trickle", type=int, default=200)
     ap.add_argument("--socket-seconds", type=float, default=30)
-    ap.add_argument("--servers", default="old,new")
+    ap.add_argument("--servers", default="old,new", help="old, new and/or uvicorn, comma-separated")
     ap.add_argument("--serve-old", metavar="DATA", help=argparse.SUPPRESS)
+    ap.add_argument("--serve-uvicorn", metavar="DATA", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_old:
         return serve_old(args.serve_old)
+    if args.serve_uvicorn:
+        return serve_uvicorn(args.serve_uvicorn)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     print("pages: %d live pages, host moves %g/s for %gs; sockets: %d idle + %d trickling for %gs"
           % (args.pages, args.rate, args.seconds, args.idle, args.trickle, args.socket_seconds))
     for kind in args.servers.split(","):
-        label = {"old": "old (waitress, 24 threads)", "new": "new (Hypercorn, event loop)"}[kind]
+        label = {"old": "old (waitress, 24 threads)", "new": "new (Hypercorn, event loop)",
+                 "uvicorn": "the same panel under uvicorn (weighed, not chosen)"}[kind]
         server = Server(kind)
         try:
             p = run_pages(server, args.pages, args.seconds, args.rate)
@@ -463,6 +503,7 @@ def main():
               % (p["lost"], p["out_of_order"], p["duplicated"]))
         print("  delivery after the ack:  median %s, p99 %s" % (ms(p["delivery_median"]), ms(p["delivery_p99"])))
         print("  host's moves:            median %s, p99 %s" % (ms(p["move_median"]), ms(p["move_p99"])))
+        print("  server CPU while moving: %.0f%% of one core" % (p["cpu"] * 100))
         print("  server RSS:              %.1f MB at start, %.1f MB with the pages, %.1f MB after they left"
               % (p["rss_start"], p["rss_open"], p["rss_after"]))
         print("  host page under %d idle + %d trickling sockets: %d loads, %d failed, median %s, slowest %s"

@@ -14,12 +14,14 @@ Limits that keep the table usable (all settings in controller/config.py):
 - ``streams_max`` open streams in all, ``streams_per_address`` from one address; past either the
   answer is 503 with Retry-After, and the page polls until it may stream again. The last
   ``streams_host_reserve`` of ``streams_max`` are kept for the host (the box's own screen).
-- a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages and a write that
-  can't go out within ``SEND_TIMEOUT`` seconds ends its stream, so memory never grows with it.
+- a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages (past that it
+  gets a resync) and a write that can't go out within ``SEND_TIMEOUT`` seconds ends its stream,
+  so memory never grows with it.
 """
 
 import asyncio
 import collections
+import gc
 import json
 import logging
 
@@ -65,21 +67,27 @@ class Limits:
 
 
 class Feed:
-    """One open page's queue: messages from the bus, filled on the loop, emptied by its stream."""
+    """One open page's queue of (event id or None, SSE bytes): filled on the loop by the hub,
+    emptied by the page's stream. The bytes are shared by every feed (encoded once per message)."""
 
-    __slots__ = ("queue", "ready", "lagged")
+    __slots__ = ("queue", "ready", "lagged", "ping", "sending_since", "last_write", "task", "dropped")
 
-    def __init__(self):
+    def __init__(self, task, now):
         self.queue = collections.deque()
         self.ready = asyncio.Event()
         self.lagged = False
+        self.ping = False            # the ticker asks for a keepalive line
+        self.sending_since = None    # loop time the write in progress began
+        self.last_write = now
+        self.task = task
+        self.dropped = False
 
-    def offer(self, message):
+    def offer(self, item):
         if len(self.queue) >= QUEUE_MAX:
             self.queue.clear()       # it will resync: what it missed is in the store
             self.lagged = True
         else:
-            self.queue.append(message)
+            self.queue.append(item)
         self.ready.set()
 
 
@@ -87,7 +95,8 @@ class Hub:
     """The bus, brought onto the event loop: one bus subscriber for every open page.
 
     The bus publishes on whichever thread made the change; each message crosses to the loop
-    once and is handed to every feed there, in the bus's order (which is the store's id order).
+    once, is encoded once, and is handed to every feed there in the bus's order (which is the
+    store's id order).
     """
 
     def __init__(self, bus, loop):
@@ -103,11 +112,23 @@ class Hub:
             pass
 
     def _fan_out(self, message):
+        if not self.feeds:
+            return
+        item = (message.get("id"), sse(message).encode())
         for feed in self.feeds:
-            feed.offer(message)
+            feed.offer(item)
 
     def close(self):
         self._bus.detach(self)
+
+
+def _malloc_trim():
+    """Hand memory freed by pages that left back to the system (glibc only; elsewhere a no-op)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 async def _gate(wsgi, scope, receive):
@@ -142,17 +163,45 @@ class Panel:
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)
         self.limits = limits
         self.hub = None
+        self._ticker = None
         self.streams = set()      # tasks, so a stopping server can end them at once
 
     def start(self, loop):
         self.hub = Hub(self.desk.bus, loop)
+        self._ticker = loop.create_task(self._tick())
 
     def stop(self):
         for task in list(self.streams):
             task.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
         if self.hub is not None:
             self.hub.close()
         self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _tick(self):
+        """Once a second (or sooner): keepalives for quiet pages, and pages that stopped reading
+        (a write pending for SEND_TIMEOUT seconds) dropped. One timer for all pages, so an open
+        page costs no timer of its own."""
+        loop = asyncio.get_running_loop()
+        keepalive = self.flask.config["STREAM_KEEPALIVE"]
+        peak = 0
+        while True:
+            await asyncio.sleep(min(1.0, keepalive / 2, SEND_TIMEOUT / 2))
+            now = loop.time()
+            for feed in list(self.hub.feeds):
+                if feed.sending_since is not None:
+                    if now - feed.sending_since > SEND_TIMEOUT and not feed.dropped:
+                        feed.dropped = True
+                        feed.task.cancel()
+                elif now - feed.last_write >= keepalive:
+                    feed.ping = True
+                    feed.ready.set()
+            peak = max(peak, len(self.hub.feeds))
+            if peak - len(self.hub.feeds) >= 50:     # many pages left: give their memory back
+                gc.collect()
+                _malloc_trim()
+                peak = len(self.hub.feeds)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -193,16 +242,15 @@ class Panel:
             return await _refuse(send, refused)
         task = asyncio.current_task()
         self.streams.add(task)
-        feed = Feed()
+        feed = Feed(task, asyncio.get_running_loop().time())
         self.hub.feeds.add(feed)   # before reading the backlog, so nothing falls between the two
         gone = asyncio.Event()
         watcher = asyncio.ensure_future(_watch_disconnect(receive, gone, feed))
         try:
             await self._follow(send, feed, gate["since"], gone)
-        except (asyncio.TimeoutError, OSError):
-            log.info("dropped a live page at %s that stopped reading", address)
-        except asyncio.CancelledError:
-            pass
+        except (asyncio.CancelledError, OSError):
+            if feed.dropped:
+                log.info("dropped a live page at %s: it stopped reading", address)
         finally:
             watcher.cancel()
             self.hub.feeds.discard(feed)
@@ -211,14 +259,14 @@ class Panel:
 
     async def _follow(self, send, feed, since, gone):
         loop = asyncio.get_running_loop()
-        store = self.desk.store
-        keepalive = self.flask.config["STREAM_KEEPALIVE"]
 
-        async def write(text):
-            await asyncio.wait_for(send({"type": "http.response.body", "body": text.encode(), "more_body": True}),
-                                   SEND_TIMEOUT)
+        async def write(body):
+            feed.sending_since = loop.time()
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+            feed.sending_since = None
+            feed.last_write = loop.time()
 
-        backlog, resync = await loop.run_in_executor(None, catch_up, store, since)
+        backlog, resync = await loop.run_in_executor(None, catch_up, self.desk.store, since)
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
                                 (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
@@ -229,29 +277,28 @@ class Panel:
         for ev in backlog:
             last = ev.id
             chunk.append(sse(ev.as_dict()))
-        await write("".join(chunk))
+        await write("".join(chunk).encode())
         while not gone.is_set():
-            if not feed.queue and not feed.lagged:
+            if not (feed.queue or feed.lagged or feed.ping):
                 feed.ready.clear()
-                try:
-                    await asyncio.wait_for(feed.ready.wait(), keepalive)
-                except asyncio.TimeoutError:
-                    if not gone.is_set():
-                        await write(": keepalive\n\n")
-                    continue
+                await feed.ready.wait()
+                continue
             out = []
             if feed.lagged:
                 feed.lagged = False
-                out.append(sse(resync_message("This page fell behind the live feed.", None)))
+                out.append(sse(resync_message("This page fell behind the live feed.", None)).encode())
             while feed.queue:
-                message = feed.queue.popleft()
-                if message.get("id") is not None:
-                    if message["id"] <= last:
+                event_id, data = feed.queue.popleft()
+                if event_id is not None:
+                    if event_id <= last:
                         continue
-                    last = message["id"]
-                out.append(sse(message))
+                    last = event_id
+                out.append(data)
+            if feed.ping and not out:
+                out.append(b": keepalive\n\n")
+            feed.ping = False
             if out:
-                await write("".join(out))
+                await write(b"".join(out))
 
 
 async def _watch_disconnect(receive, gone, feed):
