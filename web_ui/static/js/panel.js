@@ -367,7 +367,7 @@ function connect() {
 // behind): read everything again instead of showing a table with a silent gap.
 function resync(m) {
   const last = m.data && m.data.last_event_id;
-  if (typeof last === "number") S.lastEventId = Math.max(S.lastEventId, last);
+  if (typeof last === "number") S.lastEventId = last;   // the store's word (it may have been replaced)
   refresh(true);     // draws the game afresh whatever its version
   pollHealth();
   refreshWindow();
