@@ -104,3 +104,12 @@ def test_a_tablet_away_for_too_long_is_told_to_resync_not_cut_silently(client, d
             assert first["data"]["last_event_id"] == desk.store.last_id() and first["_sse_id"] is None
         else:
             assert first["_sse_id"] == 3
+
+
+def test_a_head_request_leaves_no_subscriber_behind(client, desk):
+    before = desk.bus.subscriber_count
+    for _ in range(3):
+        resp = client.head("/stream")
+        assert resp.status_code == 200
+        resp.close()        # as a WSGI server does once it has sent the headers
+    assert desk.bus.subscriber_count == before

@@ -73,16 +73,13 @@ def stream():
         return Response(status=204)
     nd = desk()
     keepalive = current_app.config["STREAM_KEEPALIVE"]
+
     sub = nd.bus.subscribe()  # before reading the backlog, so nothing falls between the two
-    try:
-        backlog, resync = catch_up(nd.store, since)
-    except BaseException:
-        sub.close()
-        raise
 
     def events():
         last = since or 0
         try:
+            backlog, resync = catch_up(nd.store, since)
             yield "retry: 2000\n\n"
             if resync is not None:
                 yield sse(resync)
@@ -110,5 +107,7 @@ def stream():
         finally:
             sub.close()
 
-    return Response(events(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(sub.close)   # also when the body is never read (HEAD, a dropped client)
+    return response
