@@ -67,8 +67,10 @@ class Server:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-uvicorn", str(self.data)]
         else:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-old", str(self.data)]
+        # the log goes to a file: a pipe nobody reads would fill up and stall the server's logging
+        self._log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(cmd, cwd=REPO, env=child_env, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=self._log)
         self.port = self._wait_for_port()
 
     def _wait_for_port(self, timeout=30):
@@ -76,7 +78,7 @@ class Server:
         lock = self.data / "serve.lock"
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise RuntimeError("the %s server ended: %s" % (self.kind, self.proc.stderr.read().decode()[-2000:]))
+                raise RuntimeError("the %s server ended: %s" % (self.kind, self.log()[-2000:]))
             try:
                 url = json.loads(lock.read_text()).get("url")
             except (OSError, ValueError):
@@ -90,6 +92,11 @@ class Server:
                     pass
             time.sleep(0.05)
         raise RuntimeError("the %s server did not start in %d s" % (self.kind, timeout))
+
+    def log(self):
+        """What the server has written to its log so far."""
+        self._log.seek(0)
+        return self._log.read().decode("utf-8", "replace")
 
     def cpu_seconds(self):
         """User + system CPU time the server process has used."""
@@ -112,7 +119,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.proc.stderr.close()
+        self._log.close()
         if self._tmp:
             shutil.rmtree(self._tmp, ignore_errors=True)
 

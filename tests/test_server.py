@@ -114,7 +114,7 @@ def test_stopping_checkpoints_the_store_and_a_second_server_is_refused(tmp_path)
 
         server.proc.send_signal(signal.SIGTERM)
         assert server.proc.wait(timeout=10) == 0
-        err = server.proc.stderr.read().decode()
+        err = server.log()
         assert "Traceback" not in err and "stopped; the store is closed" in err
         assert not wal.exists() or wal.stat().st_size == 0
         assert json.loads((data / "serve.lock").read_text() or "{}") == {}
@@ -138,7 +138,7 @@ def test_ctrl_c_stops_the_server_cleanly_with_a_page_open(tmp_path):
             room.pump(0.05)
         server.proc.send_signal(signal.SIGINT)
         assert server.proc.wait(timeout=10) == 0
-        assert "Traceback" not in server.proc.stderr.read().decode()
+        assert "Traceback" not in server.log()
         assert not (data / (STORE_FILE + "-wal")).exists()
     finally:
         room.close_all()
