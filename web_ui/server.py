@@ -15,6 +15,7 @@ import errno
 import logging
 import signal
 import socket
+import sys
 
 from controller.errors import NewsdeskError
 
@@ -25,6 +26,10 @@ log = logging.getLogger("newsdesk.web")
 MAX_HEADERS = 16 * 1024     # bytes of request line and headers; a tablet sends well under 2 KB
 GRACE = 3.0                 # seconds requests in flight get to finish when the server stops
 BACKLOG = 1024
+# How long a thread may hold the interpreter before another gets it (Python's default: 5 ms). A
+# move is handed between the event loop and a Flask thread several times; while the loop is busy
+# writing to many pages, each hand-over waited up to the full 5 ms.
+SWITCH_INTERVAL = 0.001
 
 
 class PortBusy(NewsdeskError, OSError):
@@ -92,6 +97,7 @@ def serve(flask_app, settings, sock):
 
     panel = panel_for(flask_app, settings)
     hc = hypercorn_config(sock, settings)
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
     async def run():
         loop = asyncio.get_running_loop()
