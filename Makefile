@@ -34,6 +34,7 @@ bench: $(VENV)/.test-deps
 	$(BIN)/python bench/panel_weight.py
 	$(BIN)/python bench/panel_latency.py
 	$(BIN)/python bench/panel_memory.py
+	$(BIN)/python bench/panel_streams.py
 
 install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; prints the panel's address
 	sudo $(PYTHON) deploy/install.py $(ARGS)

@@ -48,6 +48,15 @@ class Bus:
             self._subs.add(sub)
         return sub
 
+    def attach(self, subscriber):
+        """Add a subscriber of one's own: anything with ``_offer(message)``, called on the
+        publisher's thread, which must return at once (the panel's event loop uses this)."""
+        with self._lock:
+            self._subs.add(subscriber)
+
+    def detach(self, subscriber):
+        self._unsubscribe(subscriber)
+
     def _unsubscribe(self, sub):
         with self._lock:
             self._subs.discard(sub)

@@ -17,48 +17,61 @@ def _setup_logging(verbose):
 
 
 def cmd_serve(args):
-    import waitress
-
     from controller.app import Newsdesk
     from controller.config import load_config
-    from web_ui import create_app
-
     from controller.durability import check_data_dir
+    from controller.runlock import RunLock
+    from controller.store import STORE_FILE, check_store
+    from web_ui import create_app
+    from web_ui import server
 
     config = load_config(args.data, overrides={"host": args.host, "port": args.port})
     check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
-    desk = Newsdesk(config)
-    try:
-        app = create_app(newsdesk=desk)
-        host, port = config.bind_host, config["port"]
-        app.config["LISTEN_HOST"] = host      # an invitation says when a tablet can't reach it
-        log.info("data in %s", config.data_dir)
-        log.info("panel at http://%s:%d/ (waitress, %d threads)", host, port, config["threads"])
-        waitress.serve(app, host=host, port=port, threads=config["threads"], ident="newsdesk",
-                       channel_timeout=120)
-    finally:
-        desk.close()
+    host, port = config.bind_host, config["port"]
+    with RunLock(config.data_dir) as lock:         # one server per data folder
+        sock = server.bind(host, port)              # a busy port: one sentence, before anything opens
+        port = sock.getsockname()[1]
+        url = "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
+        lock.note(url=url)
+        try:
+            check_store(config.data_dir / STORE_FILE)   # a damaged store is refused, and left as it is
+            desk = Newsdesk(config)
+        except BaseException:
+            sock.close()
+            raise
+        try:
+            app = create_app(newsdesk=desk)
+            app.config["LISTEN_HOST"] = host      # an invitation says when a tablet can't reach it
+            log.info("data in %s", config.data_dir)
+            log.info("panel at %s (Hypercorn; Flask views on %d threads, live pages on the event loop)",
+                     url, config["threads"])
+            server.raise_open_files_limit()
+            server.serve(app, config, sock)
+        finally:
+            desk.close()
+            log.info("stopped; the store is closed")
     return 0
 
 
 def cmd_league(args):
     """A read-only page following many tables over MQTT (docs/mqtt.md, the league)."""
-    import waitress
-
     from controller.config import load_config
     from controller.mqtt.follower import LeagueFollower, check_tables
+    from web_ui import server
     from web_ui.league import create_league_app
 
     config = load_config(args.data, overrides={"host": args.host})
     url = args.mqtt_url or config["mqtt_url"]
     if not url:
         raise NewsdeskError("league: say which broker the tables send to: --mqtt-url mqtt://host:1883")
-    follower = LeagueFollower(url, check_tables(args.tables), ca=config["mqtt_ca"]).start()
+    tables = check_tables(args.tables)
+    host = config.bind_host
+    sock = server.bind(host, args.port)             # a busy port: one sentence, before the broker
+    follower = LeagueFollower(url, tables, ca=config["mqtt_ca"]).start()
     try:
-        host, port = config.bind_host, args.port
-        log.info("league following %s on %s: http://%s:%d/", args.tables, follower.broker, host, port)
-        waitress.serve(create_league_app(follower), host=host, port=port, threads=16, ident="newsdesk-league",
-                       channel_timeout=120)
+        port = sock.getsockname()[1]
+        log.info("league following %s on %s: http://%s:%d/ (Hypercorn)", args.tables, follower.broker, host, port)
+        server.serve_wsgi(create_league_app(follower), sock)
     finally:
         follower.close()
     return 0
@@ -347,7 +360,7 @@ def build_parser():
     parser.set_defaults(data=None, verbose=False)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the table panel (waitress) with the phone attached")
+    serve = sub.add_parser("serve", help="run the table panel (Hypercorn) with the phone attached")
     serve.add_argument("--host", help="address to bind (default: 0.0.0.0 on a Pi, 127.0.0.1 elsewhere)")
     serve.add_argument("--port", type=int, help="port to bind (default 8080)")
     serve.set_defaults(func=cmd_serve)

@@ -16,7 +16,11 @@ from .errors import ConfigError
 DEFAULTS = {
     "host": "",                 # "" = 0.0.0.0 on a Raspberry Pi (tablets reach it), 127.0.0.1 elsewhere
     "port": 8080,
-    "threads": 24,              # WSGI worker threads: every open tablet holds one for its live stream
+    "threads": 8,               # worker threads for Flask's views (live streams hold none: they run on the event loop)
+    "streams_max": 600,         # open live pages in all; past it a page gets 503 + Retry-After and polls
+    "streams_per_address": 8,   # open live pages from one address (a device's tabs); the host has no such cap
+    "streams_host_reserve": 16,  # of streams_max, kept for the host (the box's own screen on loopback)
+    "header_timeout": 10,       # seconds a connection may take to send a request's headers, or sit idle between requests
     "phone": "gpio",            # gpio (contacts on the Pi's header) | serial (a Pico in the phone, on USB)
     "phone_port": "",           # serial: "" = find it by phone_usb_id; or e.g. /dev/ttyACM0
     "phone_usb_id": "2E8A:0005",  # serial: USB VID:PID to look for (newsdesk's default: MicroPython on a Pico)
@@ -114,6 +118,14 @@ def _coerce(key, value, source):
                           "got %r" % (source, key, value))
     if key == "threads" and not 4 <= value <= 256:
         raise ConfigError("%s: threads must be 4-256, got %d" % (source, value))
+    if key == "streams_max" and not 1 <= value <= 10000:
+        raise ConfigError("%s: streams_max must be 1-10000, got %d" % (source, value))
+    if key == "streams_per_address" and not 1 <= value <= 1000:
+        raise ConfigError("%s: streams_per_address must be 1-1000, got %d" % (source, value))
+    if key == "streams_host_reserve" and not 0 <= value <= 1000:
+        raise ConfigError("%s: streams_host_reserve must be 0-1000, got %d" % (source, value))
+    if key == "header_timeout" and not 1 <= value <= 300:
+        raise ConfigError("%s: header_timeout must be 1-300 seconds, got %d" % (source, value))
     return value
 
 

@@ -23,6 +23,7 @@ from .games import base, ledger, registry
 from .standings import final_table
 from .store import GameNotActive, KeyReused, StaleVersion, check_key
 
+READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
 log = logging.getLogger("newsdesk.games")
 
 # What an undo or a redo says it did, before the words of the move it takes back or puts back:
@@ -109,7 +110,7 @@ class GameSession:
         self._load = lambda name: extra[name] if name in extra else registry.load(name)
         self._lock = lock or threading.RLock()
         self.on_ring = None   # called when a move means the table should pick up the phone
-        self._clear()
+        self._clear()         # _shown: what current() last returned, served while a write is stuck
         self.resume()
 
     def _clear(self):
@@ -118,6 +119,7 @@ class GameSession:
         self._entries = []
         self._state = None
         self._problem = None
+        self._shown = None
 
     # ------------------------------------------------------------ reading
 
@@ -161,24 +163,37 @@ class GameSession:
                 self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another"
                                  % (game.id, game.engine, e))
                 log.error("%s", self._problem)
+            self._shown = self._current()
             return game.id
 
     def current(self):
-        """What the panel shows of the active game, or None."""
-        with self._lock:
-            if self._game is None:
-                return None
-            out = {"id": self._game.id, "engine": self._game.engine, "version": self.version,
-                   "players": self._game.players, "options": self._game.options,
-                   "created": self._game.created, "problem": self._problem}
-            if self._problem:
-                return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
-            done, undone = stacks(self._entries)
-            said = dict(self._entries)
-            return dict(out, title=self._engine.TITLE, view=self._engine.view(self._state),
-                        offers=self._engine.offers(self._state),
-                        undo=said[done[-1]].get("said") if done else None,
-                        redo=said[undone[-1]].get("said") if undone else None)
+        """What the panel shows of the active game, or None.
+
+        While a change holds the lock for longer than READ_WAIT (its write waits on a slow or
+        frozen disk), this is the last state shown, which is the last committed one: a page
+        never waits on the disk to read the table."""
+        if not self._lock.acquire(timeout=READ_WAIT):
+            return copy.deepcopy(self._shown)
+        try:
+            self._shown = self._current()
+            return copy.deepcopy(self._shown)
+        finally:
+            self._lock.release()
+
+    def _current(self):
+        if self._game is None:
+            return None
+        out = {"id": self._game.id, "engine": self._game.engine, "version": self.version,
+               "players": self._game.players, "options": self._game.options,
+               "created": self._game.created, "problem": self._problem}
+        if self._problem:
+            return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
+        done, undone = stacks(self._entries)
+        said = dict(self._entries)
+        return dict(out, title=self._engine.TITLE, view=self._engine.view(self._state),
+                    offers=self._engine.offers(self._state),
+                    undo=said[done[-1]].get("said") if done else None,
+                    redo=said[undone[-1]].get("said") if undone else None)
 
     def _names(self):
         """(names by seat, ledger account -> name) for describing a move."""

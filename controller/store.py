@@ -18,6 +18,7 @@ was made on are checked, the entry and its event are inserted, and the transacti
 all before the call returns.
 """
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -174,11 +175,40 @@ def check_key(key):
     return key
 
 
-class Store:
-    """One SQLite file; one connection shared under a lock (writes are few and small)."""
+def check_store(path):
+    """Raise StoreError with one sentence if SQLite finds the store damaged; the file is opened
+    read-only, so a damaged store is left exactly as it was found (for copying aside, or repair).
+    A missing file is fine: the server creates it."""
+    path = Path(path)
+    if not path.exists():
+        return
+    try:
+        db = sqlite3.connect("%s?mode=ro" % path.resolve().as_uri(), uri=True)
+    except sqlite3.Error as e:
+        raise StoreError("can't open the store %s: %s" % (path, e)) from None
+    try:
+        found = "; ".join(r[0] for r in db.execute("PRAGMA quick_check").fetchall())
+    except sqlite3.Error as e:
+        found = str(e)
+    finally:
+        db.close()
+    if found != "ok":
+        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: copy it aside "
+                         "and start with an empty data folder, or restore a backup" % (path, found[:200]))
 
-    def __init__(self, path):
+
+class Store:
+    """One SQLite file; one connection for writes under a lock (writes are few and small), and one
+    for reads under a lock of its own: in WAL mode a read sees the last committed state without
+    waiting for a write, so pages keep answering while a write waits on a slow or frozen disk."""
+
+    STUCK_AFTER = 2.0    # seconds a write may take before the health strip says the disk is stuck
+
+    def __init__(self, path, clock=time.monotonic):
         self.path = Path(path)
+        self._clock = clock
+        self._writing_since = None
+        self._read_db = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -193,12 +223,20 @@ class Store:
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
+            self._read_db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._read_db.execute("PRAGMA busy_timeout=5000")
         except sqlite3.Error as e:
-            self._db.close()
+            self._close_connections()
             raise StoreError("can't set up the store %s: %s" % (self.path, e)) from None
         except StoreError:
-            self._db.close()
+            self._close_connections()
             raise
+        self._read_lock = threading.Lock()
+
+    def _close_connections(self):
+        for db in (self._read_db, self._db):
+            if db is not None:
+                db.close()
 
     def _enter_wal(self, timeout=5.0):
         """Switch the file to WAL, waiting out another connection that holds it.
@@ -241,30 +279,51 @@ class Store:
                 return
 
     def close(self):
+        """Fold the write-ahead log into the file and close it (a stopped server leaves one file)."""
         with self._lock:
-            self._db.close()
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass        # closing still checkpoints what it can
+            with self._read_lock:
+                self._close_connections()
 
     # ------------------------------------------------------------ writing
 
     def _write(self, work):
         """Run ``work()`` in one BEGIN IMMEDIATE transaction and commit before returning its result."""
         with self._lock:
+            self._writing_since = self._clock()
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as e:
+                return self._write_now(work)
+            finally:
+                self._writing_since = None
+
+    def write_stuck_for(self):
+        """Seconds the write in progress has taken, when past STUCK_AFTER; else None."""
+        since = self._writing_since
+        if since is None:
+            return None
+        took = self._clock() - since
+        return took if took > self.STUCK_AFTER else None
+
+    def _write_now(self, work):
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
+        try:
+            result = work()
+            self._db.execute("COMMIT")
+        except BaseException as e:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass        # the failed COMMIT may already have ended the transaction
+            if isinstance(e, sqlite3.Error):
                 raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
-            try:
-                result = work()
-                self._db.execute("COMMIT")
-            except BaseException as e:
-                try:
-                    self._db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass        # the failed COMMIT may already have ended the transaction
-                if isinstance(e, sqlite3.Error):
-                    raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
-                raise
-            return result
+            raise
+        return result
 
     def _insert_event(self, at, kind, payload):
         cur = self._db.execute("INSERT INTO events (at, kind, payload) VALUES (?, ?, ?)",
@@ -385,56 +444,62 @@ class Store:
 
     # ------------------------------------------------------------ reading
 
-    def _entry_by_key(self, key):
-        row = self._db.execute("SELECT game, version, entry, key, event, created FROM game_entries "
+    @contextlib.contextmanager
+    def _reading(self):
+        """The read connection: the last committed state, never waiting for a write."""
+        with self._read_lock:
+            yield self._read_db
+
+    def _entry_by_key(self, key, db=None):
+        row = (db or self._db).execute("SELECT game, version, entry, key, event, created FROM game_entries "
                                "WHERE key = ?", (key,)).fetchone()
         return None if row is None else Entry(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5])
 
-    def _game_row(self, game_id):
-        row = self._db.execute(_GAME_COLUMNS + "WHERE g.id = ?", (game_id,)).fetchone()
+    def _game_row(self, game_id, db=None):
+        row = (db or self._db).execute(_GAME_COLUMNS + "WHERE g.id = ?", (game_id,)).fetchone()
         return None if row is None else _game(row)
 
-    def _active(self):
-        row = self._db.execute(_GAME_COLUMNS + "WHERE g.status = 'active'").fetchone()
+    def _active(self, db=None):
+        row = (db or self._db).execute(_GAME_COLUMNS + "WHERE g.status = 'active'").fetchone()
         return None if row is None else _game(row)
 
     def entry_by_key(self, key):
-        with self._lock:
-            return self._entry_by_key(key)
+        with self._reading() as db:
+            return self._entry_by_key(key, db)
 
     def game(self, game_id):
-        with self._lock:
-            return self._game_row(game_id)
+        with self._reading() as db:
+            return self._game_row(game_id, db)
 
     def game_by_end_key(self, key):
         """The game a request with this key finished or abandoned, or None."""
-        with self._lock:
-            row = self._db.execute(_GAME_COLUMNS + "WHERE g.end_key = ?", (key,)).fetchone()
+        with self._reading() as db:
+            row = db.execute(_GAME_COLUMNS + "WHERE g.end_key = ?", (key,)).fetchone()
         return None if row is None else _game(row)
 
     def active_game(self):
         """The game being played, or None."""
-        with self._lock:
-            return self._active()
+        with self._reading() as db:
+            return self._active(db)
 
     def games(self, statuses=("finished", "abandoned"), limit=100):
         """Games with one of ``statuses``, the newest first."""
         marks = ", ".join("?" for _ in statuses)
-        with self._lock:
-            rows = self._db.execute(_GAME_COLUMNS + "WHERE g.status IN (%s) ORDER BY g.id DESC LIMIT ?" % marks,
+        with self._reading() as db:
+            rows = db.execute(_GAME_COLUMNS + "WHERE g.status IN (%s) ORDER BY g.id DESC LIMIT ?" % marks,
                                     (*statuses, limit)).fetchall()
         return [_game(r) for r in rows]
 
     def entries(self, game_id):
         """A game's entries, version 1 first."""
-        with self._lock:
-            rows = self._db.execute("SELECT game, version, entry, key, event, created FROM game_entries "
+        with self._reading() as db:
+            rows = db.execute("SELECT game, version, entry, key, event, created FROM game_entries "
                                     "WHERE game = ? ORDER BY version", (game_id,)).fetchall()
         return [Entry(r[0], r[1], json.loads(r[2]), r[3], r[4], r[5]) for r in rows]
 
     def _rows(self, sql, args):
-        with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
+        with self._reading() as db:
+            rows = db.execute(sql, args).fetchall()
         return [Event(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
     def since(self, after_id, limit=500):
@@ -448,12 +513,12 @@ class Store:
                           (kind, limit))
 
     def last_id(self):
-        with self._lock:
-            row = self._db.execute("SELECT MAX(id) FROM events").fetchone()
+        with self._reading() as db:
+            row = db.execute("SELECT MAX(id) FROM events").fetchone()
         return row[0] or 0
 
     def integrity(self):
         """SQLite's own check of the file: "ok", or what it found."""
-        with self._lock:
-            rows = self._db.execute("PRAGMA integrity_check").fetchall()
+        with self._reading() as db:
+            rows = db.execute("PRAGMA integrity_check").fetchall()
         return "; ".join(r[0] for r in rows)

@@ -218,3 +218,43 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     first = next(c for c in chunks if c.startswith(b"data:"))
     assert json.loads(first[5:])["tables"][0]["name"] == "Corner table"
     stream.close()
+
+
+def test_newsdesk_league_serves_its_page_on_the_panels_server_and_stops_on_sigterm(tmp_path):
+    """The command as a person runs it: the page answers over Hypercorn (the panel's own server
+    software, installed by `make run`), and SIGTERM ends it cleanly."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(tmp_path / "data"), "league",
+                             "--mqtt-url", broker.url, "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    try:
+        end, page = time.monotonic() + 20, None
+        while time.monotonic() < end and page is None and proc.poll() is None:
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/" % port, timeout=2) as r:
+                    page = (r.status, r.read().decode())
+            except OSError:
+                time.sleep(0.1)
+        assert page is not None and page[0] == 200, proc.poll()
+        assert "<html" in page[1]
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=15)
+        assert proc.returncode == 0, out
+        assert "Traceback" not in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        broker.stop()

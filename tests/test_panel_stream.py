@@ -86,3 +86,30 @@ def test_the_page_and_the_api_give_an_event_id_read_before_the_game(client, desk
     boot = json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
     assert boot["lastEventId"] == desk.store.last_id()
     assert client.get("/api/games/current").get_json()["last_event_id"] == desk.store.last_id()
+
+
+def test_a_tablet_away_for_too_long_is_told_to_resync_not_cut_silently(client, desk, monkeypatch):
+    from web_ui import stream
+    monkeypatch.setattr(stream, "BACKLOG_MAX", 3)
+    for digit in range(1, 6):
+        desk.table.call_editor(digit)
+    for since, expected in ((1, "resync"), (2, "editor.verdict"), (99, "resync")):
+        resp = client.get("/stream", headers={"Last-Event-ID": str(since)}, buffered=False)
+        try:
+            (first,) = messages(resp, 1)
+        finally:
+            resp.close()
+        assert first["type"] == expected
+        if expected == "resync":          # the page reloads its state, then follows from the store's last id
+            assert first["data"]["last_event_id"] == desk.store.last_id() and first["_sse_id"] is None
+        else:
+            assert first["_sse_id"] == 3
+
+
+def test_a_head_request_leaves_no_subscriber_behind(client, desk):
+    before = desk.bus.subscriber_count
+    for _ in range(3):
+        resp = client.head("/stream")
+        assert resp.status_code == 200
+        resp.close()        # as a WSGI server does once it has sent the headers
+    assert desk.bus.subscriber_count == before

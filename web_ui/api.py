@@ -185,6 +185,17 @@ def _audio(nd):
             "summary": "Handset sound through %s; verdicts %s." % (device or "ALSA's default device", voice)}
 
 
+def _store_stuck(nd):
+    """The store's part, shown only while a write has waited on the disk for too long."""
+    took = nd.store.write_stuck_for() if callable(getattr(nd.store, "write_stuck_for", None)) else None
+    if took is None:
+        return None
+    return {"part": "store", "status": "fault",
+            "summary": "A write to the store has waited %.0f s on the disk (SD card or USB drive); pages show "
+                       "the last saved state, and changes wait until it finishes." % took,
+            "detail": "If this lasts, the disk may be failing or full: `newsdesk doctor` checks it."}
+
+
 def health_report(nd):
     """Each part as green ("ok") or saying in plain words what is wrong ("warn", "fault"), or
     "absent" when it isn't fitted or is turned off. A part that reports on itself (``health()``)
@@ -208,6 +219,9 @@ def health_report(nd):
         parts.append(part)
     if getattr(nd, "mqtt", None) is not None:      # only when mqtt_url is set: no broker, no change
         parts.append(_part_says(nd.mqtt, "mqtt"))
+    stuck = _store_stuck(nd)
+    if stuck is not None:
+        parts.append(stuck)
     worst = "ok"
     for p in parts:
         if p["status"] == "fault" or (p["status"] == "warn" and worst == "ok"):

@@ -227,6 +227,7 @@ function announce(text) {
 function onMessage(e) {
   let m;
   try { m = JSON.parse(e.data); } catch { return; }
+  if (m.type === "resync") { location.reload(); return; }   // it missed results: read the page again
   const o = BY_TYPE[m.type];
   if (!o || typeof m.id !== "number") return;
   const list = S.history[o.name] || (S.history[o.name] = []);

@@ -108,13 +108,13 @@ function takeGame(next, said) {
 }
 
 let refreshing = null;
-async function refresh() {
-  if (refreshing) return refreshing;
+async function refresh(force) {
+  if (refreshing && !force) return refreshing;
   refreshing = (async () => {
     try {
       const cur = await getJSON("/api/games/current");
       if (cur.game) {
-        if (!S.game || S.game.id !== cur.game.id || S.game.version !== cur.game.version) {
+        if (force || !S.game || S.game.id !== cur.game.id || S.game.version !== cur.game.version) {
           S.game = cur.game;
           S.lastSaid = cur.game.undo;
           S.ended = null;
@@ -315,17 +315,39 @@ function refreshWindow() {
 
 let source = null;
 let wasDown = false;
+let pollTimer = null;
+let retryTimer = null;
+const POLL_EVERY = 5000;     // ms between reads while the newsdesk has no live feed to spare
+const RETRY_AFTER = 30000;   // ms before asking for a live feed again (the server's Retry-After)
+
+// Turned away (the newsdesk serves as many live pages as it can) or the feed is gone for good:
+// the page keeps itself up to date by asking, says so, and asks for the live feed again later.
+function fallBackToPolling() {
+  const link = $("#link");
+  link.textContent = "updating every 5 s";
+  link.className = "badge badge-warn";
+  link.title = "The newsdesk has as many live pages open as it serves; this one asks for changes instead.";
+  if (!pollTimer) pollTimer = setInterval(() => { refresh(); }, POLL_EVERY);
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, RETRY_AFTER);
+}
+
 function connect() {
   const link = $("#link");
   if (source) source.close();
+  clearTimeout(retryTimer);
   source = new EventSource("/stream?since=" + encodeURIComponent(S.lastEventId || 0));
   source.onopen = () => {
     link.textContent = "live";
     link.className = "badge badge-ok";
+    link.title = "";
+    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
     if (wasDown) { wasDown = false; refresh(); }
   };
   source.onerror = () => {
     wasDown = true;
+    // CLOSED: the server answered but not with a feed (503 when it is full): the browser won't retry
+    if (source.readyState === EventSource.CLOSED) { fallBackToPolling(); return; }
     link.textContent = "reconnecting…";
     link.className = "badge badge-warn";
   };
@@ -333,11 +355,23 @@ function connect() {
     let m;
     try { m = JSON.parse(e.data); } catch { return; }
     if (typeof m.id === "number") S.lastEventId = Math.max(S.lastEventId, m.id);
+    if (m.type === "resync") { resync(m); return; }
     if (/^(phone|dice|stopwatch|editor|game)\./.test(m.type)) refreshWindow();
     if (GAME_TYPES.has(m.type) || m.type === "game.finished" || m.type === "game.abandoned") onGame(m);
     else if (handlers[m.type]) handlers[m.type](m);
     else if (/^(dice|stopwatch)\./.test(m.type)) showOracle(m);
   };
+}
+
+// The stream could not send what this page missed one by one (it was away too long, or fell
+// behind): read everything again instead of showing a table with a silent gap.
+function resync(m) {
+  const last = m.data && m.data.last_event_id;
+  if (typeof last === "number") S.lastEventId = last;   // the store's word (it may have been replaced)
+  refresh(true);     // draws the game afresh whatever its version
+  pollHealth();
+  refreshWindow();
+  announce("This page missed some changes while it was away; it has read the table again.");
 }
 
 // A tablet that slept: its EventSource may have died; reconnect (the store replays what it missed).
@@ -350,7 +384,7 @@ document.addEventListener("visibilitychange", () => {
 // ------------------------------------------------------------------ health strip
 
 const health = { report: boot.health || null, phoneFault: null };
-const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio", mqtt: "MQTT" };
+const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio", store: "Store", mqtt: "MQTT" };
 
 function showHealth() {
   const strip = $("#health");

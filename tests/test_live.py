@@ -1,0 +1,207 @@
+"""The live feed on the event loop (web_ui/live.py), driven in-process through its ASGI door:
+who gets a stream, who is turned away (503 + Retry-After), the host's reserve, a page that stops
+reading, and a page that falls behind (resync, never a silent gap)."""
+
+import asyncio
+import json
+
+import pytest
+
+from web_ui import live
+from web_ui.live import Limits, Panel
+
+GUEST = ("192.168.1.20", 50000)
+OTHER = ("192.168.1.21", 50000)
+HOST = ("127.0.0.1", 50000)
+
+
+def scope(client, query=b""):
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+            "scheme": "http", "path": "/stream", "raw_path": b"/stream", "query_string": query,
+            "root_path": "", "headers": [(b"host", b"127.0.0.1:8080")], "client": client,
+            "server": ("127.0.0.1", 8080)}
+
+
+class Page:
+    """One client of the ASGI app: what it was sent, and a switch to stop reading."""
+
+    def __init__(self, client, query=b""):
+        self.client = client
+        self.query = query
+        self.sent = []
+        self.reading = asyncio.Event()
+        self.reading.set()
+        self.gone = asyncio.Event()
+        self.task = None
+
+    async def receive(self):
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message):
+        if message["type"] == "http.response.body":
+            await self.reading.wait()
+        self.sent.append(message)
+
+    def open(self, panel):
+        self.task = asyncio.ensure_future(panel(scope(self.client, self.query), self.receive, self.send))
+        return self
+
+    @property
+    def status(self):
+        starts = [m for m in self.sent if m["type"] == "http.response.start"]
+        return starts[0]["status"] if starts else None
+
+    def header(self, name):
+        starts = [m for m in self.sent if m["type"] == "http.response.start"]
+        return dict(starts[0]["headers"]).get(name) if starts else None
+
+    def text(self):
+        return b"".join(m.get("body", b"") for m in self.sent if m["type"] == "http.response.body").decode()
+
+    def messages(self):
+        out = []
+        for block in self.text().split("\n\n"):
+            data = [line[6:] for line in block.split("\n") if line.startswith("data: ")]
+            if data:
+                out.append(json.loads("\n".join(data)))
+        return out
+
+
+async def until(predicate, timeout=5.0):
+    end = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > end:
+            raise AssertionError("not met within %.1f s" % timeout)
+        await asyncio.sleep(0.01)
+
+
+def run(panel, body):
+    async def main():
+        panel.start(asyncio.get_running_loop())
+        try:
+            await body()
+        finally:
+            panel.stop()
+    asyncio.run(main())
+
+
+@pytest.fixture
+def make_panel(app):
+    app.config["STREAM_KEEPALIVE"] = 5.0
+    return lambda total=10, per_address=2, reserve=1: Panel(app, 4, Limits(total, per_address, reserve))
+
+
+def test_limits_count_per_address_and_keep_the_hosts_reserve():
+    limits = Limits(total=3, per_address=1, host_reserve=1)
+    assert limits.admit("10.0.0.2", host=False) is None
+    assert "already has 1 live pages open" in limits.admit("10.0.0.2", host=False)
+    assert limits.admit("10.0.0.3", host=False) is None
+    assert "as many as it serves" in limits.admit("10.0.0.4", host=False)   # the last one is the host's
+    assert limits.admit("127.0.0.1", host=True) is None
+    assert limits.admit("127.0.0.1", host=True) is not None                # the host has a total too
+    limits.release("10.0.0.2")
+    assert limits.admit("10.0.0.4", host=False) is not None   # guests share total - reserve, host or not
+    limits.release("127.0.0.1")
+    assert limits.admit("10.0.0.4", host=False) is None
+    assert limits.open == 2 and limits.by_address == {"10.0.0.3": 1, "10.0.0.4": 1}
+
+
+def test_past_the_cap_a_page_gets_503_with_retry_after_and_the_host_still_gets_in(make_panel, desk):
+    panel = make_panel(total=2, per_address=1, reserve=1)
+
+    async def body():
+        first = Page(GUEST).open(panel)
+        await until(lambda: first.status == 200)
+        same = Page(GUEST).open(panel)
+        other = Page(OTHER).open(panel)
+        await asyncio.gather(same.task, other.task)
+        for refused in (same, other):
+            assert refused.status == 503 and refused.header(b"retry-after") == b"30"
+            assert "keeps itself up to date" in json.loads(refused.text())["message"]
+        host = Page(HOST).open(panel)
+        await until(lambda: host.status == 200)
+        desk.table.call_editor(3)
+        await until(lambda: any(m["type"] == "editor.verdict" for m in host.messages()))
+        await until(lambda: any(m["type"] == "editor.verdict" for m in first.messages()))
+        first.gone.set()
+        await first.task
+        assert panel.limits.open == 1 and len(panel.hub.feeds) == 1
+        host.gone.set()
+        await host.task
+        assert panel.limits.open == 0 and panel.hub.feeds == set()
+
+    run(panel, body)
+
+
+def test_a_bad_id_is_refused_by_flask_before_any_stream_opens(make_panel):
+    panel = make_panel()
+
+    async def body():
+        page = Page(GUEST, b"since=abc").open(panel)
+        await page.task
+        assert page.status == 400 and panel.limits.open == 0
+
+    run(panel, body)
+
+
+def test_a_page_that_stops_reading_is_dropped_and_its_place_freed(make_panel, desk, monkeypatch):
+    monkeypatch.setattr(live, "SEND_TIMEOUT", 0.3)
+    panel = make_panel()
+
+    async def body():
+        page = Page(GUEST).open(panel)
+        await until(lambda: page.status == 200)
+        page.reading.clear()            # from now on, every write waits for ever
+        for digit in range(1, 4):
+            desk.table.call_editor(digit)
+        await asyncio.wait_for(page.task, 3.0)   # dropped after SEND_TIMEOUT, not left hanging
+        assert panel.limits.open == 0 and panel.hub.feeds == set() and panel.streams == set()
+
+    run(panel, body)
+
+
+def test_a_page_that_falls_behind_gets_a_resync_not_a_gap(make_panel, desk, monkeypatch):
+    monkeypatch.setattr(live, "QUEUE_MAX", 5)
+    panel = make_panel()
+
+    async def body():
+        page = Page(GUEST).open(panel)
+        await until(lambda: page.status == 200)
+        page.reading.clear()
+        await asyncio.sleep(0.05)        # the stream is now waiting to write its first lines
+        for digit in range(1, 10):       # more than its queue holds
+            desk.table.call_editor(digit)
+        for _ in range(5):
+            await asyncio.sleep(0)       # the bus's messages reach the feed on the loop's next turns
+        page.reading.set()
+        last = desk.store.last_id()
+        desk.table.call_editor(1)
+        await until(lambda: any(m.get("id") == last + 1 for m in page.messages()))
+        kinds = [m["type"] for m in page.messages()]
+        assert "resync" in kinds and kinds.index("resync") < len(kinds) - 1
+        page.gone.set()
+        await page.task
+
+    run(panel, body)
+
+
+def test_a_page_back_after_too_many_events_gets_one_resync(make_panel, desk, monkeypatch):
+    from web_ui import stream
+    monkeypatch.setattr(stream, "BACKLOG_MAX", 3)
+    panel = make_panel()
+    for digit in range(1, 6):
+        desk.table.call_editor(digit)
+
+    async def body():
+        page = Page(GUEST, b"since=1").open(panel)
+        behind = Page(OTHER, b"since=2").open(panel)
+        await until(lambda: page.messages() and len(behind.messages()) == 3)
+        (resync,) = page.messages()
+        assert resync["type"] == "resync" and resync["data"]["last_event_id"] == desk.store.last_id()
+        assert [m["id"] for m in behind.messages()] == [3, 4, 5]     # within the backlog: every one
+        page.gone.set()
+        behind.gone.set()
+        await asyncio.gather(page.task, behind.task)
+
+    run(panel, body)

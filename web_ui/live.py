@@ -1,0 +1,310 @@
+"""The panel as an ASGI application: Flask for every page and API call, the live feed on the loop.
+
+Why: a Server-Sent Events stream stays open for as long as a tablet is on the table. Under a WSGI
+server each one holds a worker thread, so a room's worth of tablets (or a guest's open tabs)
+starves every other request. Here ``/stream`` is a coroutine: an open tablet costs a few
+kilobytes and no thread, and Flask's views run in a small thread pool (a2wsgi) that only ever
+holds short requests.
+
+Flask still decides who may watch: each new stream is first put to the Flask view at /stream
+(Host check, the Last-Event-ID, who is asking), then followed here. The same feed rules as
+web_ui/stream.py apply: a reconnecting page gets every event it missed or one ``resync``.
+
+Limits that keep the table usable (all settings in controller/config.py):
+- ``streams_max`` open streams in all, ``streams_per_address`` from one address; past either the
+  answer is 503 with Retry-After, and the page polls until it may stream again. The last
+  ``streams_host_reserve`` of ``streams_max`` are kept for the host (the box's own screen).
+- a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages (past that it
+  gets a resync) and a write that can't go out within ``SEND_TIMEOUT`` seconds ends its stream,
+  so memory never grows with it.
+"""
+
+import asyncio
+import collections
+import gc
+import json
+import logging
+
+from a2wsgi import WSGIMiddleware
+
+from .stream import GATE, catch_up, resync_message, sse
+
+log = logging.getLogger("newsdesk.web")
+
+QUEUE_MAX = 256        # messages waiting for one page; past that it is behind and resyncs
+SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page counts as gone
+RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
+
+
+class Limits:
+    """Who may open one more stream: a total, a share per address, and a reserve for the host."""
+
+    def __init__(self, total, per_address, host_reserve):
+        self.total = total
+        self.per_address = per_address
+        self.host_reserve = min(host_reserve, total)
+        self.open = 0
+        self.by_address = collections.Counter()
+
+    def admit(self, address, host):
+        """None when admitted (call ``release``), else the sentence saying why not."""
+        if self.by_address[address] >= self.per_address and not host:
+            return ("This device already has %d live pages open (the most one device may have); close "
+                    "one, or this page keeps itself up to date by asking every few seconds." % self.per_address)
+        room = self.total if host else self.total - self.host_reserve
+        if self.open >= room:
+            return ("The newsdesk has %d live pages open, as many as it serves; this page keeps itself "
+                    "up to date by asking every few seconds." % self.open)
+        self.open += 1
+        self.by_address[address] += 1
+        return None
+
+    def release(self, address):
+        self.open -= 1
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
+
+
+class Feed:
+    """One open page's queue of (event id or None, SSE bytes): filled on the loop by the hub,
+    emptied by the page's stream. The bytes are shared by every feed (encoded once per message)."""
+
+    __slots__ = ("queue", "ready", "lagged", "ping", "sending_since", "last_write", "task", "dropped")
+
+    def __init__(self, task, now):
+        self.queue = collections.deque()
+        self.ready = asyncio.Event()
+        self.lagged = False
+        self.ping = False            # the ticker asks for a keepalive line
+        self.sending_since = None    # loop time the write in progress began
+        self.last_write = now
+        self.task = task
+        self.dropped = False
+
+    def offer(self, item):
+        if len(self.queue) >= QUEUE_MAX:
+            self.queue.clear()       # it will resync: what it missed is in the store
+            self.lagged = True
+        else:
+            self.queue.append(item)
+        self.ready.set()
+
+
+class Hub:
+    """The bus, brought onto the event loop: one bus subscriber for every open page.
+
+    The bus publishes on whichever thread made the change; each message crosses to the loop
+    once, is encoded once, and is handed to every feed there in the bus's order (which is the
+    store's id order).
+    """
+
+    def __init__(self, bus, loop):
+        self._loop = loop
+        self._bus = bus
+        self.feeds = set()
+        bus.attach(self)
+
+    def _offer(self, message):     # the publisher's thread
+        try:
+            self._loop.call_soon_threadsafe(self._fan_out, message)
+        except RuntimeError:       # the loop has closed: the server is stopping
+            pass
+
+    def _fan_out(self, message):
+        if not self.feeds:
+            return
+        item = (message.get("id"), sse(message).encode())
+        for feed in self.feeds:
+            feed.offer(item)
+
+    def close(self):
+        self._bus.detach(self)
+
+
+def _malloc_trim():
+    """Hand memory freed by pages that left back to the system (glibc only; elsewhere a no-op)."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+async def _gate(wsgi, scope, receive):
+    """Put the stream request to Flask's /stream view; (admitted info, or the response to relay)."""
+    gate = {}
+    sent = []
+
+    async def capture(message):
+        sent.append(message)
+
+    await wsgi(dict(scope, **{GATE: gate}), receive, capture)
+    start = sent[0] if sent else {"status": 500, "headers": []}
+    if start.get("status") == 204 and "since" in gate:
+        return gate, None
+    return None, sent
+
+
+async def _refuse(send, sentence):
+    body = json.dumps({"error": "Service Unavailable", "message": sentence}).encode()
+    await send({"type": "http.response.start", "status": 503,
+                "headers": [(b"content-type", b"application/json"), (b"retry-after", str(RETRY_AFTER).encode()),
+                            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Panel:
+    """The ASGI application ``newsdesk serve`` runs: /stream here, everything else through Flask."""
+
+    def __init__(self, flask_app, threads, limits):
+        self.flask = flask_app
+        self.desk = flask_app.extensions["newsdesk"]
+        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.limits = limits
+        self.hub = None
+        self._ticker = None
+        self.streams = set()      # tasks, so a stopping server can end them at once
+
+    def start(self, loop):
+        self.hub = Hub(self.desk.bus, loop)
+        self._ticker = loop.create_task(self._tick())
+
+    def stop(self):
+        for task in list(self.streams):
+            task.cancel()
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self.hub is not None:
+            self.hub.close()
+        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _tick(self):
+        """Once a second (or sooner): keepalives for quiet pages, and pages that stopped reading
+        (a write pending for SEND_TIMEOUT seconds) dropped. One timer for all pages, so an open
+        page costs no timer of its own."""
+        loop = asyncio.get_running_loop()
+        keepalive = self.flask.config["STREAM_KEEPALIVE"]
+        peak = 0
+        while True:
+            await asyncio.sleep(min(1.0, keepalive / 2, SEND_TIMEOUT / 2))
+            now = loop.time()
+            for feed in list(self.hub.feeds):
+                if feed.sending_since is not None:
+                    if now - feed.sending_since > SEND_TIMEOUT and not feed.dropped:
+                        feed.dropped = True
+                        feed.task.cancel()
+                elif now - feed.last_write >= keepalive:
+                    feed.ping = True
+                    feed.ready.set()
+            peak = max(peak, len(self.hub.feeds))
+            if peak - len(self.hub.feeds) >= 50:     # many pages left: give their memory back
+                gc.collect()
+                _malloc_trim()
+                peak = len(self.hub.feeds)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            return await self._lifespan(receive, send)
+
+        raw_send = send
+
+        async def send_named(message):     # `newsdesk doctor` knows its panel by this header
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=list(message.get("headers", ())) + [(b"server", b"newsdesk")])
+            await raw_send(message)
+
+        if scope["type"] == "http" and scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
+            return await self._stream(scope, receive, send_named)
+        return await self.wsgi(scope, receive, send_named)
+
+    async def _lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                if self.hub is None:
+                    self.start(asyncio.get_running_loop())
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    async def _stream(self, scope, receive, send):
+        gate, answer = await _gate(self.wsgi, scope, receive)
+        if gate is None:
+            for message in answer:
+                await send(message)
+            return
+        address = (scope.get("client") or ("?", 0))[0]
+        refused = self.limits.admit(address, gate["host"])
+        if refused is not None:
+            return await _refuse(send, refused)
+        task = asyncio.current_task()
+        self.streams.add(task)
+        feed = Feed(task, asyncio.get_running_loop().time())
+        self.hub.feeds.add(feed)   # before reading the backlog, so nothing falls between the two
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(_watch_disconnect(receive, gone, feed))
+        try:
+            await self._follow(send, feed, gate["since"], gone)
+        except (asyncio.CancelledError, OSError):
+            if feed.dropped:
+                log.info("dropped a live page at %s: it stopped reading", address)
+        finally:
+            watcher.cancel()
+            self.hub.feeds.discard(feed)
+            self.limits.release(address)
+            self.streams.discard(task)
+
+    async def _follow(self, send, feed, since, gone):
+        loop = asyncio.get_running_loop()
+
+        async def write(body):
+            feed.sending_since = loop.time()
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+            feed.sending_since = None
+            feed.last_write = loop.time()
+
+        backlog, resync = await loop.run_in_executor(None, catch_up, self.desk.store, since)
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
+                                (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+        last = since or 0
+        chunk = ["retry: 2000\n\n"]
+        if resync is not None:
+            chunk.append(sse(resync))
+        for ev in backlog:
+            last = ev.id
+            chunk.append(sse(ev.as_dict()))
+        await write("".join(chunk).encode())
+        while not gone.is_set():
+            if not (feed.queue or feed.lagged or feed.ping):
+                feed.ready.clear()
+                await feed.ready.wait()
+                continue
+            out = []
+            if feed.lagged:
+                feed.lagged = False
+                out.append(sse(resync_message("This page fell behind the live feed.", None)).encode())
+            while feed.queue:
+                event_id, data = feed.queue.popleft()
+                if event_id is not None:
+                    if event_id <= last:
+                        continue
+                    last = event_id
+                out.append(data)
+            if feed.ping and not out:
+                out.append(b": keepalive\n\n")
+            feed.ping = False
+            if out:
+                await write(b"".join(out))
+
+
+async def _watch_disconnect(receive, gone, feed):
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+            feed.ready.set()
+            return

@@ -1,0 +1,139 @@
+"""Runs the panel for ``newsdesk serve``: Hypercorn on one asyncio event loop (web_ui/live.py).
+
+Why Hypercorn (docs/architecture.md has the measurements): it is pure Python (on a Pi Zero 2 W
+nothing is compiled), and it times out a connection from the moment it opens until its request's
+headers are in (``keep_alive_timeout``), so a socket that sends nothing, or trickles a header
+every few seconds, is closed after ``header_timeout`` seconds and never piles up.
+
+Lifecycle: SIGTERM and SIGINT end the open streams, let requests in flight finish (a few seconds
+at most) and return, so the caller closes the store (which checkpoints it). The port is bound
+here before anything else is opened, so a busy port is one sentence, not a traceback.
+"""
+
+import asyncio
+import errno
+import logging
+import signal
+import socket
+import sys
+
+from controller.errors import NewsdeskError
+
+from .live import Limits, Panel
+
+log = logging.getLogger("newsdesk.web")
+
+MAX_HEADERS = 16 * 1024     # bytes of request line and headers; a tablet sends well under 2 KB
+GRACE = 3.0                 # seconds requests in flight get to finish when the server stops
+BACKLOG = 1024
+# How long a thread may hold the interpreter before another gets it (Python's default: 5 ms). A
+# move is handed between the event loop and a Flask thread several times; while the loop is busy
+# writing to many pages, each hand-over waited up to the full 5 ms.
+SWITCH_INTERVAL = 0.001
+
+
+class PortBusy(NewsdeskError, OSError):
+    """The panel's port is taken by another program."""
+
+
+def bind(host, port):
+    """A listening socket on ``host:port``; PortBusy (one sentence naming the setting) if taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+        sock.listen(BACKLOG)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise PortBusy("port %d on %s is already in use by another program; stop it, or give the panel "
+                           "another port: --port, NEWSDESK_PORT or port = ... in config.toml" % (port, host)) from None
+        if e.errno == errno.EACCES:
+            raise PortBusy("port %d on %s needs privileges this user lacks; pick a port above 1023: --port, "
+                           "NEWSDESK_PORT or port = ... in config.toml" % (port, host)) from None
+        raise PortBusy("can't listen on %s port %d: %s; check the host and port settings"
+                       % (host, port, e.strerror or e)) from None
+    return sock
+
+
+def raise_open_files_limit():
+    """Every open page and idle socket is a file descriptor: use what the system allows."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def hypercorn_config(sock, settings):
+    from hypercorn.config import Config
+
+    hc = Config()
+    hc.bind = ["fd://%d" % sock.detach()]
+    hc.keep_alive_timeout = settings["header_timeout"]   # also the time to send a request's headers
+    hc.h11_max_incomplete_size = MAX_HEADERS
+    hc.graceful_timeout = GRACE
+    hc.backlog = BACKLOG
+    hc.include_server_header = False
+    hc.accesslog = None
+    hc.errorlog = logging.getLogger("newsdesk.web.server")
+    return hc
+
+
+def panel_for(flask_app, settings):
+    return Panel(flask_app, settings["threads"],
+                 Limits(settings["streams_max"], settings["streams_per_address"], settings["streams_host_reserve"]))
+
+
+def serve(flask_app, settings, sock):
+    """Serve until SIGTERM or SIGINT; returns once the server has stopped."""
+    from hypercorn.asyncio import serve as hypercorn_serve
+
+    panel = panel_for(flask_app, settings)
+    hc = hypercorn_config(sock, settings)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+
+    async def run():
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+
+        def on_signal(signum):
+            log.info("%s: the panel is stopping", signal.Signals(signum).name)
+            for task in list(panel.streams):
+                task.cancel()       # open pages reconnect to whoever serves next
+            stop.set()
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, on_signal, signum)
+        panel.start(loop)
+        try:
+            await hypercorn_serve(panel, hc, shutdown_trigger=stop.wait)
+        finally:
+            panel.stop()
+
+    asyncio.run(run())
+
+
+def serve_wsgi(wsgi_app, sock, threads=16, header_timeout=10):
+    """Serve a plain WSGI app (the league's wall page) on the same server software as the panel,
+    until SIGTERM or SIGINT. Its few long-lived streams each hold one of ``threads``: a wall
+    display has a handful of viewers, not a room of them."""
+    from a2wsgi import WSGIMiddleware
+    from hypercorn.asyncio import serve as hypercorn_serve
+
+    hc = hypercorn_config(sock, {"header_timeout": header_timeout})
+
+    async def run():
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await hypercorn_serve(WSGIMiddleware(wsgi_app, workers=threads), hc, shutdown_trigger=stop.wait)
+
+    asyncio.run(run())
