@@ -166,3 +166,24 @@ def test_a_damaged_store_is_one_sentence_and_left_untouched(tmp_path):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
     wal = data / (STORE_FILE + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0     # read, never written
+
+
+def test_a_page_that_closes_leaves_no_line_in_the_log(tmp_path):
+    """An evening's pages come and go: each closing wrote an INFO line under waitress ("Client
+    disconnected while serving /stream", 108 in one evening); a closed page is not news."""
+    server = bench.Server("new", data=tmp_path / "data")
+    room = bench.Room(server.port)
+    try:
+        room.open_pages(3)
+        end = time.monotonic() + 5
+        while any(p["status"] != 200 for p in room.pages) and time.monotonic() < end:
+            room.pump(0.05)
+        before = server.log()
+        room.close_all()
+        time.sleep(0.5)                                  # the server notices the closed sockets
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=10) == 0
+        during = server.log()[len(before):]
+        assert "disconnect" not in during.lower() and "/stream" not in during, during
+    finally:
+        server.stop()
