@@ -678,3 +678,18 @@ def test_a_whole_four_player_game_from_the_rules_setup():
                                        ["red2", "b2", "a2"], ["P1", "c2", "b2"]]
     assert ev["winners"] == [0] and s["phase"] == "over" and game.view(s)["winner_names"] == ["Ann"]
     assert "Ann wins" in game.describe(s, {}, [ev])
+
+
+def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_turn():
+    """'The goal is to get one Protester to your camera van and not have it leave during the
+    Protesters' turn.' / 'Check to see if anyone won!' comes after the Protesters move."""
+    s = journalists(placed(tracked(), red2="e2", P1="c2", red1="d3"))
+    s, ev = act(s, {"type": "move", "player": 0, "from": "d3", "to": "c2"})     # pushed up-left into b1
+    assert ev[0]["how"] == "push" and s["board"]["P1"] == "b1" and s["winners"] == []
+    for k in (0, 1, 2, 3):
+        if s["phase"] == "journalists":
+            s, _ = act(s, {"type": "end_turn", "player": s["journalist"]})
+    s, _ = act(s, {"type": "police", "player": 0})
+    assert s["winners"] == [] and s["board"]["P1"] == "b1"
+    s, ev = revealed(s)                                                         # nobody moves it
+    assert ev["winners"] == [0] and game.view(s)["winner_names"] == ["Ann"]
