@@ -92,8 +92,9 @@ DEFAULT_POLICE_TABLE = (
      5: "up-left", 6: "up-left", 7: "up-right", 8: "up-right"},
 )
 
-# Every option: its default and the choices (None: checked by its own function).
-OPTIONS = {
+# Every option's default (an option given as null takes its default), and the choices of those
+# that are one of a few.
+DEFAULTS = {
     "first": 0, "police_table": DEFAULT_POLICE_TABLE, "board": "tracked", "sides": list(SUITS),
     "journalist_step": "any", "protester_push": "one", "jump_counts_mover": False,
 }
@@ -115,13 +116,14 @@ def setup(players, options=None):
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise GameError("Get the Scoop!'s options are a dict: %s" % ", ".join(OPTIONS))
+        raise GameError("Get the Scoop!'s options are a dict: %s" % ", ".join(DEFAULTS))
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of the %d players, each {\"name\": ..., \"colour\": ...}" % PLAYERS)
-    unknown = set(map(str, options)) - set(OPTIONS)
+    unknown = set(map(str, options)) - set(DEFAULTS)
     if unknown:
         raise GameError("Get the Scoop! has no option %s; its options are %s"
-                        % (", ".join(sorted(unknown)), ", ".join(OPTIONS)))
+                        % (", ".join(sorted(unknown)), ", ".join(DEFAULTS)))
+    options = {k: v for k, v in options.items() if v is not None}
     if len(players) != PLAYERS:
         raise GameError("Get the Scoop! is for %d players, one per corner, not %d" % (PLAYERS, len(players)))
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
@@ -147,11 +149,11 @@ def setup(players, options=None):
     table = _police_table(options.get("police_table", DEFAULT_POLICE_TABLE))
     rules = {}
     for key, allowed in CHOICES.items():
-        value = options.get(key, OPTIONS[key])
+        value = options.get(key, DEFAULTS[key])
         if not any(value == a and type(value) is type(a) for a in allowed):
             raise GameError("%s is one of %s, not %r" % (key, ", ".join(map(_word, allowed)), value))
         rules[key] = value
-    sides = options.get("sides", OPTIONS["sides"])
+    sides = options.get("sides", DEFAULTS["sides"])
     if (not isinstance(sides, list) or len(sides) != 4 or any(_suit(s) is None for s in sides)
             or len({_suit(s) for s in sides}) != 4):
         raise GameError("sides lists the four suits in the order they label the board's top, "
@@ -505,7 +507,7 @@ def apply(state, event):
     kind = event.get("type")
     if kind == "setup":
         # a game stored before the box kept the board has no "rules": the table kept it
-        rules = dict(OPTIONS, **event.get("rules", {"board": "table"}))
+        rules = dict(DEFAULTS, **event.get("rules", {"board": "table"}))
         rules.pop("first"), rules.pop("police_table")
         colours = [p["colour"] for p in event["players"]]
         return {"started": True, "players": copy.deepcopy(event["players"]), "first": event["first"],

@@ -693,3 +693,11 @@ def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_t
     assert s["winners"] == [] and s["board"]["P1"] == "b1"
     s, ev = revealed(s)                                                         # nobody moves it
     assert ev["winners"] == [0] and game.view(s)["winner_names"] == ["Ann"]
+
+
+def test_an_option_given_as_null_takes_its_default():
+    """The start form and the API send null for an option left alone: the documented default."""
+    ev = game.setup([{"name": n} for n in NAMES], {k: None for k in game.DEFAULTS})[0]
+    assert ev["rules"] == {"board": "tracked", "journalist_step": "any", "protester_push": "one",
+                           "jump_counts_mover": False, "sides": ["hearts", "diamonds", "clubs", "spades"]}
+    assert ev["first"] == 0 and ev["police_table"][0]["1"] == "right"
