@@ -272,7 +272,9 @@ def test_get_the_scoop_on_two_devices(table):
     reveal(t.host, (0, 1, "9", "hearts"))                  # P1 up: f5, then Officer 1 blocks
     assert "blocked by Police Officer 1" in t.phone.inner_text(".gts")
     assert t.phone.get_attribute("[data-square='f5']", "aria-label") == "f5: Protester 1"
-    t.host.select_option("#gts-move", label="c3 → d4 (step)")
+    t.host.click("[data-square='c3']")                     # tap a Journalist, then where it goes
+    t.host.click("[data-square='d4']")
+    assert t.host.eval_on_selector("#gts-move", "s => s.options[s.selectedIndex].text") == "c3 → d4 (step)"
     t.tap(t.host, "Move the Journalist")
     assert "2 of 3 actions left" in t.phone.inner_text(".gts-actions")
     journalists_done(0)

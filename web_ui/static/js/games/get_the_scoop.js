@@ -47,7 +47,7 @@ function board(view) {
       else if (piece[0] === "O") { cls.push("gts-police"); text = "o" + piece.slice(1); label += ": Police Officer " + piece.slice(1); }
       else { const colour = colourOf(view, piece); cls.push("gts-j", "gts-j-" + colour); text = colour ? colour[0].toUpperCase() : "J"; label += ": " + colour + " Journalist"; }
     }
-    return h("td", { class: cls.join(" "), title: label, "aria-label": label, dataset: { square: sq } }, text);
+    return h("td", { class: cls.join(" "), title: label, "aria-label": label, dataset: { square: sq }, onclick: () => tapSquare(sq) }, text);
   })));
   return h("figure", { class: "gts-board", "aria-label": "The board" }, side("top"),
     h("div", { class: "gts-middle" }, side("left"),
@@ -125,11 +125,30 @@ function revealForm(offer, view, act) {
   return form;
 }
 
+// Tapping the board picks a move: a Journalist of the player whose turn it is, then where it goes.
+// The choice lands in the move form's list, so the table sees it before sending it.
+let tapped = null;
+
+function tapSquare(sq) {
+  const pick = document.getElementById("gts-move");
+  if (!pick) return;
+  const choices = JSON.parse(pick.dataset.choices || "[]");
+  const mark = (square, on) => { const td = document.querySelector(`[data-square='${square}']`); if (td) td.classList.toggle("gts-picked", on); };
+  if (tapped) mark(tapped, false);
+  const i = tapped ? choices.findIndex((c) => c.from === tapped && c.to === sq) : -1;
+  if (i >= 0) { pick.value = String(i); tapped = null; pick.focus(); return; }
+  tapped = choices.some((c) => c.from === sq) ? sq : null;
+  if (tapped) mark(tapped, true);
+}
+
 // One action: a Journalist's step, push or jump, chosen among the moves the box finds legal.
 function moveForm(offer, view, act) {
-  const pick = h("select", { id: "gts-move", class: "field-input", "aria-label": `${playerName(view, offer.player)}: Journalist move` },
+  tapped = null;
+  const pick = h("select", { id: "gts-move", class: "field-input", "aria-label": `${playerName(view, offer.player)}: Journalist move`,
+    dataset: { choices: JSON.stringify(offer.choices.map((c) => ({ from: c.from, to: c.to }))) } },
     offer.choices.map((c, i) => h("option", { value: String(i) }, `${c.from} → ${c.to} (${c.how})`)));
-  const form = h("form", { class: "hand-form" }, pick, h("button", { type: "submit", class: "offer" }, "Move the Journalist"));
+  const form = h("form", { class: "hand-form" }, h("p", { class: "small muted" }, "Tap a Journalist on the board, then where it goes, or pick the move here."),
+    pick, h("button", { type: "submit", class: "offer" }, "Move the Journalist"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const c = offer.choices[Number(pick.value)];
