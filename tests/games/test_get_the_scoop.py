@@ -291,11 +291,11 @@ def test_a_longer_game_with_shared_protesters_to_one_winner():
 # ---------------------------------------------------------------- junk and undo
 
 JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
-                    | st.text(max_size=4) | st.sampled_from(["hearts", "h", "A", "9", "²", "1"]),
+                    | st.text(max_size=4) | st.sampled_from(["hearts", "h", "A", "9", "²", "1", "c3", "d4", "a3", "l12", "m1", "a0", "c"]),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
                         st.sampled_from(["player", "protester", "rank", "suit", "1", "2", "x"]), inner, max_size=4),
                     max_leaves=10)
-KEYS = ["player", "plays", "order", "winners"]
+KEYS = ["player", "plays", "order", "winners", "from", "to", "discard"]
 
 
 def _choose(state, data):
@@ -323,7 +323,7 @@ def test_junk_actions_raise_game_error_only(data, steps, kind):
     actions in the wrong phase, unknown types, bad seats, cards, Protesters and orders, and
     anything after the game is over: always a GameError with a sentence, never another error."""
     rng = random.Random(steps)
-    state = start()
+    state = start(board=("table", "tracked")[steps % 2])      # the table keeps the board, or the box
     for _ in range(steps):                            # somewhere into a game (or past its end)
         action = _choose(state, data)
         if action is None:
@@ -707,3 +707,18 @@ def test_an_option_given_as_null_takes_its_default():
     assert ev["rules"] == {"board": "tracked", "journalist_step": "any", "protester_push": "one",
                            "jump_counts_mover": False, "sides": ["hearts", "diamonds", "clubs", "spades"]}
     assert ev["first"] == 0 and ev["police_table"][0]["1"] == "right"
+
+
+def test_the_undo_bar_says_each_journalist_action_and_what_is_left():
+    """Each of the 'three actions' gets its sentence, with the actions left, for the Undo button."""
+    s = journalists(placed(tracked(), red1="e6", P2="h2"))
+    said = []
+    for action in ({"type": "move", "player": 0, "from": "e6", "to": "f6"},
+                   {"type": "move", "player": 0, "from": "a3", "to": "d2"},
+                   {"type": "draw", "player": 0, "discard": 1}):
+        before = s
+        s, ev = act(s, action)
+        said.append(game.describe(before, action, ev))
+    assert said == ["Ann: a Journalist stepped e6 to f6, pushing Protester 1 to g6 (2 actions left)",
+                    "Ann: a Journalist jumped a3 to d2 (1 action left)",
+                    "Ann discarded 1 and drew a card (0 actions left); Ann's Journalists' turn is over"]
