@@ -280,12 +280,12 @@ def test_get_the_scoop_on_two_devices(table):
     journalists_done(0)
     t.shot("get_the_scoop")
     t.check_phone_fits()
-    t.tap(t.host, "Ann moved the police")
+    t.tap(t.host, "Ann moves the police")                 # the box moves them on its board
     assert "Bob" in t.phone.inner_text(".badge-first")     # the badge passed clockwise
     reveal(t.phone, (0, 1, "8", "hearts"), (3, 1, "A", "spades"))
     assert "order drawn by the box" in t.host.inner_text(".gts")
     journalists_done(1)
-    t.tap(t.phone, "Bob moved the police")
+    t.tap(t.phone, "Bob moves the police")
     reveal(t.host, (0, 1, "9", "spades"))                  # e2 to b2, pushing Ann's own Journalist
     t.finish(t.phone, "Ann won!")
     t.shot("get_the_scoop-end")

@@ -180,7 +180,7 @@ export function label(offer, view) {
   switch (offer.type) {
     case "check": return offer.winners.length ? `${playerName(view, offer.winners[0])}'s van holds a Protester` : "No van holds a Protester";
     case "end_turn": return `${playerName(view, offer.player)}'s Journalists are done`;
-    case "police": return `${playerName(view, offer.player)} moved the police`;
+    case "police": return view.board ? `${playerName(view, offer.player)} moves the police` : `${playerName(view, offer.player)} moved the police`;
     default: return null;
   }
 }
