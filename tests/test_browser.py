@@ -252,24 +252,42 @@ def test_a_scan_game_against_the_clock_counts_down_on_both_devices(table):
 
 
 def test_get_the_scoop_on_two_devices(table):
+    """The box keeps the board: three rounds from the rules' setup to Ann's win (the engine's
+    whole-game test, shortened), with a Journalist moved from the panel."""
     t = table
+
+    def reveal(page, *plays):
+        for seat, protester, rank, suit in plays:
+            page.select_option("#gts-%d-p" % seat, str(protester))
+            page.select_option("#gts-%d-r" % seat, rank)
+            page.select_option("#gts-%d-s" % seat, suit)
+        t.tap(page, "Reveal the cards")
+
+    def journalists_done(first):
+        for k in range(4):
+            seat = (first + k) % 4
+            t.tap((t.host, t.phone)[seat % 2], "%s's Journalists are done" % ("Ann", "Bob", "Cat", "Dan")[seat])
+
     t.start("Get the Scoop! (Cardboard Jam, 2011)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)])
-    t.host.select_option("#gts-0-p", "1")
-    t.host.select_option("#gts-0-r", "7")
-    t.host.select_option("#gts-1-p", "1")
-    t.host.select_option("#gts-1-r", "3")
-    t.host.select_option("#gts-1-s", "spades")
-    t.tap(t.host, "Reveal the cards")
-    t.tap(t.phone, "No van holds a Protester")
-    for name, page in (("Ann", t.host), ("Bob", t.phone), ("Cat", t.host), ("Dan", t.phone)):
-        t.tap(page, "%s's Journalists are done" % name)
+    reveal(t.host, (0, 1, "9", "hearts"))                  # P1 up: f5, then Officer 1 blocks
+    assert "blocked by Police Officer 1" in t.phone.inner_text(".gts")
+    assert t.phone.get_attribute("[data-square='f5']", "aria-label") == "f5: Protester 1"
+    t.host.click("[data-square='c3']")                     # tap a Journalist, then where it goes
+    t.host.click("[data-square='d4']")
+    assert t.host.eval_on_selector("#gts-move", "s => s.options[s.selectedIndex].text") == "c3 → d4 (step)"
+    t.tap(t.host, "Move the Journalist")
+    assert "2 of 3 actions left" in t.phone.inner_text(".gts-actions")
+    journalists_done(0)
     t.shot("get_the_scoop")
     t.check_phone_fits()
-    t.tap(t.host, "Ann moved the police")
+    t.tap(t.host, "Ann moves the police")                 # the box moves them on its board
     assert "Bob" in t.phone.inner_text(".badge-first")     # the badge passed clockwise
-    t.tap(t.phone, "Reveal the cards")
-    t.tap(t.host, "Cat's van holds a Protester")
-    t.finish(t.phone, "Cat won!")
+    reveal(t.phone, (0, 1, "8", "hearts"), (3, 1, "A", "spades"))
+    assert "order drawn by the box" in t.host.inner_text(".gts")
+    journalists_done(1)
+    t.tap(t.phone, "Bob moves the police")
+    reveal(t.host, (0, 1, "9", "spades"))                  # e2 to b2, pushing Ann's own Journalist
+    t.finish(t.phone, "Ann won!")
     t.shot("get_the_scoop-end")
 
 

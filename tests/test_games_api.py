@@ -164,7 +164,7 @@ def test_a_money_game_charts_each_papers_worth(client):
 
 def test_a_game_without_scores_says_so_instead_of_a_chart(client):
     players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
-    start(client, "get_the_scoop", players)
+    start(client, "get_the_scoop", players, options={"board": "table"})   # the table says who won
     act(client, {"type": "reveal", "plays": []})
     act(client, {"type": "check", "winners": [2]})
     r = post(client, "/api/games/current/finish", {"version": current(client)["version"]})

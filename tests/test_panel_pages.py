@@ -19,7 +19,7 @@ def boot_of(html):
 
 
 def finished_game(client):
-    client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS}, headers=WRITE)
+    client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS, "options": {"board": "table"}}, headers=WRITE)
     for action in ({"type": "reveal", "plays": []}, {"type": "check", "winners": [3]}):
         version = client.get("/api/games/current").get_json()["game"]["version"]
         client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=WRITE)

@@ -48,7 +48,7 @@ def test_a_move_reaches_an_open_tablet_with_the_view_to_draw(client, desk):
 
 
 def test_a_tablet_that_slept_gets_what_it_missed_in_order(client, desk):
-    first = client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS}, headers=WRITE).get_json()
+    first = client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS, "options": {"board": "table"}}, headers=WRITE).get_json()
     seen = first["event_id"]
     for action in ({"type": "reveal", "plays": []}, {"type": "check", "winners": []}):
         version = client.get("/api/games/current").get_json()["game"]["version"]
@@ -65,7 +65,7 @@ def test_a_tablet_that_slept_gets_what_it_missed_in_order(client, desk):
 
 
 def test_a_finished_game_is_announced_with_its_final_table(client, desk):
-    client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS}, headers=WRITE)
+    client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS, "options": {"board": "table"}}, headers=WRITE)
     for action in ({"type": "reveal", "plays": []}, {"type": "check", "winners": [1]}):
         version = client.get("/api/games/current").get_json()["game"]["version"]
         client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=WRITE)

@@ -485,7 +485,7 @@ def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):
 
 
 def test_a_finished_game_of_get_the_scoop_names_its_winner(desk):
-    desk.games.start("get_the_scoop", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
+    desk.games.start("get_the_scoop", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")], {"board": "table"})
     desk.games.act({"type": "reveal", "plays": []}, 1)
     desk.games.act({"type": "check", "winners": [2]}, 2)
     out = desk.games.finish(3)

@@ -317,7 +317,7 @@ def test_star_reporter_says_calls_that_fail_and_a_plane_sent_for():
 
 def test_get_the_scoop_says_the_rounds(session):
     games = session()
-    games.start("get_the_scoop", seats("Ann", "Bob", "Cat", "Dan"))
+    games.start("get_the_scoop", seats("Ann", "Bob", "Cat", "Dan"), {"board": "table"})
     said = play(games,
                 {"type": "reveal", "plays": [{"player": 0, "protester": 2, "rank": "7", "suit": "hearts"},
                                              {"player": 3, "protester": 1, "rank": 3, "suit": "s"}]},

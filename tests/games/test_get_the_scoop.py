@@ -14,6 +14,8 @@ NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 
 def start(colours=(None,) * 4, **options):
+    """A game where the table keeps the board (option board: table) unless told otherwise."""
+    options.setdefault("board", "table")
     state = game.initial()
     for ev in game.setup([{"name": n, "colour": c, "team": None} for n, c in zip(NAMES, colours)], options):
         state = game.apply(state, ev)
@@ -183,7 +185,7 @@ RANKS = st.sampled_from(["A", 2, 3, 4, 5, 6, 7, 8, 9])
 SUITS = st.sampled_from(["hearts", "diamonds", "clubs", "spades"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_random_play_never_crashes_and_replays_identically(data, seed):
     """Random legal actions (offers, and random reveals) keep the badge passing clockwise ('the
@@ -207,11 +209,15 @@ def test_random_play_never_crashes_and_replays_identically(data, seed):
             action = {"type": "reveal", "plays": plays}
         if action["type"] == "check" and data.draw(st.integers(0, 9)):
             action = {"type": "check", "winners": []}       # mostly nobody wins, so rounds go on
+        if action["type"] == "move":                        # any of the legal Journalist moves
+            action = dict(data.draw(st.sampled_from(action["choices"])), type="move", player=action["player"])
+        if action["type"] == "draw":
+            action = dict(action, discard=data.draw(st.integers(0, 3)))
         round_, first = state.get("round"), state.get("first")
         try:
             events = game.decide(state, action, rng)
         except GameError as e:
-            assert "already played" in str(e)               # two players drew the same card
+            assert any(w in str(e) for w in ("already played", "no card in hand", "discard"))
             continue
         for ev in events:
             state = game.apply(state, ev)
@@ -285,11 +291,11 @@ def test_a_longer_game_with_shared_protesters_to_one_winner():
 # ---------------------------------------------------------------- junk and undo
 
 JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False)
-                    | st.text(max_size=4) | st.sampled_from(["hearts", "h", "A", "9", "²", "1"]),
+                    | st.text(max_size=4) | st.sampled_from(["hearts", "h", "A", "9", "²", "1", "c3", "d4", "a3", "l12", "m1", "a0", "c"]),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
                         st.sampled_from(["player", "protester", "rank", "suit", "1", "2", "x"]), inner, max_size=4),
                     max_leaves=10)
-KEYS = ["player", "plays", "order", "winners"]
+KEYS = ["player", "plays", "order", "winners", "from", "to", "discard"]
 
 
 def _choose(state, data):
@@ -304,10 +310,12 @@ def _choose(state, data):
         action = {"type": "reveal", "plays": plays}
     if action["type"] == "check" and data.draw(st.integers(0, 9)):
         action = {"type": "check", "winners": []}
+    if action["type"] == "move":
+        action = dict(data.draw(st.sampled_from(action["choices"])), type="move", player=action["player"])
     return action
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(data=st.data(), steps=st.integers(0, 30),
        kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["reveal"]]))
 def test_junk_actions_raise_game_error_only(data, steps, kind):
@@ -315,7 +323,7 @@ def test_junk_actions_raise_game_error_only(data, steps, kind):
     actions in the wrong phase, unknown types, bad seats, cards, Protesters and orders, and
     anything after the game is over: always a GameError with a sentence, never another error."""
     rng = random.Random(steps)
-    state = start()
+    state = start(board=("table", "tracked")[steps % 2])      # the table keeps the board, or the box
     for _ in range(steps):                            # somewhere into a game (or past its end)
         action = _choose(state, data)
         if action is None:
@@ -339,7 +347,7 @@ def test_junk_actions_raise_game_error_only(data, steps, kind):
     game.offers(state)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
     """Any run of offered actions, undos (the newest move in force) and redos: an undo gives back
@@ -355,7 +363,7 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
         try:
             return action["type"], game.decide(state, action, rng)
         except GameError as e:
-            assert "already played" in str(e)
+            assert "already played" in str(e) or "no card in hand" in str(e)
             return SKIP
 
     for _ in range(data.draw(st.integers(5, 80))):
@@ -369,3 +377,348 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
     check_junk_setup(game, data, JUNK, ["first", "police_table"])
+
+
+# ---------------------------------------------------------------- the box keeps the board
+
+def tracked(first=0, **options):
+    return start(first=first, board="tracked", **options)
+
+
+def placed(state, **where):
+    """``state`` with pieces put on given squares (the board as a table might have it mid-game)."""
+    state = dict(state, board=dict(state["board"], **where))
+    assert len(set(state["board"].values())) == len(state["board"])      # one piece a square
+    return state
+
+
+def revealed(state, *plays, rng=None):
+    state, ev = act(state, {"type": "reveal", "plays": list(plays)}, rng)
+    return state, ev[0]
+
+
+def test_the_rules_setup_places_every_piece():
+    """'Place 5 Journalists (J) of a single color in each of the corners, surrounding a 2x2 block on
+    two sides' / 'Place 4 Protesters (P1-P4) in the center 2x2 block of the board' / 'Place 8
+    Police Officers (o), each 2 spaces orthoganal from each of the Protesters' / 'Deal 3 cards to
+    each player'."""
+    s = tracked()
+    board = s["board"]
+    assert sorted(sq for piece, sq in board.items() if piece.startswith("red")) == ["a3", "b3", "c1", "c2", "c3"]
+    assert sorted(sq for piece, sq in board.items() if piece.startswith("green")) == ["j10", "j11", "j12", "k10", "l10"]
+    assert {p: board[p] for p in ("P1", "P2", "P3", "P4")} == {"P1": "f6", "P2": "g6", "P3": "g7", "P4": "f7"}
+    assert sorted(board["O%d" % o] for o in range(1, 9)) == sorted(["f4", "g4", "i6", "i7", "g9", "f9", "d7", "d6"])
+    assert len(board) == 20 + 4 + 8 and s["hands"] == [3, 3, 3, 3]
+    view = game.view(s)
+    assert view["board"]["vans"]["a1"] == 0 and view["board"]["vans"]["l12"] == 2
+    assert view["board"]["rows"][5][5] == "P1" and view["actions_left"] is None
+
+
+def test_a_card_moves_its_protester_toward_its_suits_side():
+    """'The face value moves the Protester ... 1 = Ace, 2, or 3 / 2 = 4, 5, or 6 / 3 = 7, 8, or 9'
+    and 'The suit dictates the direction of movement, toward the side labeled with that suit'.
+    Which suit labels which side isn't said: the "sides" option, hearts on top by default."""
+    s, ev = revealed(tracked(), play(2, 3, 5, "clubs"))
+    assert ev["plays"][0]["moves"] == [["P3", "g7", "g8"]]                # clubs: down, 2 squares
+    assert s["board"]["P3"] == "g8" and ev["plays"][0]["stopped"] == "blocked by Police Officer 5"
+    s, ev = revealed(tracked(sides=["spades", "hearts", "diamonds", "clubs"]), play(0, 2, 4, "hearts"))
+    assert ev["plays"][0]["way"] == "right" and s["board"]["P2"] == "h6"     # hearts on the right
+    with pytest.raises(GameError, match="sides lists the four suits"):
+        tracked(sides=["hearts", "hearts", "clubs", "spades"])
+
+
+def test_without_a_3_6_or_9_a_protester_stops_at_the_first_piece():
+    """'Unless directed with a 3, 6, or 9 card, Protesters end their movement when they are blocked
+    by any other piece on the board.'"""
+    s, ev = revealed(tracked(), play(1, 2, "A", "spades"))
+    assert s["board"]["P2"] == "g6" and ev["plays"][0]["moves"] == []
+    assert ev["plays"][0]["stopped"] == "blocked by Protester 1"
+
+
+def test_a_3_6_or_9_pushes_protesters_and_journalists_but_not_police():
+    """'If the card value is 3, 6, or 9, Protesters will push other Protesters or Journalists in
+    their way, but not Police Officers' / 'Pushing always happens in the direction of movement and
+    only one square'."""
+    s, ev = revealed(tracked(), play(1, 2, 3, "spades"))
+    assert ev["plays"][0]["moves"] == [["P1", "f6", "e6"], ["P2", "g6", "f6"]]
+    s, ev = revealed(tracked(), play(0, 1, 9, "hearts"))              # P1 up: f5, then Officer 1
+    assert s["board"]["P1"] == "f5" and ev["plays"][0]["stopped"] == "blocked by Police Officer 1"
+    s, ev = revealed(placed(tracked(), red1="e6", O8="d4"), play(0, 1, 3, "spades"))  # a Journalist
+    assert s["board"]["P1"] == "e6" and s["board"]["red1"] == "d6"
+
+
+def test_a_push_moves_one_piece_unless_the_option_pushes_the_line():
+    """'Pushing always happens in the direction of movement and only one square': a second piece
+    behind the first blocks by default; option protester_push: line pushes the whole line."""
+    s, ev = revealed(placed(tracked(), red1="e6"), play(1, 2, 3, "spades"))
+    assert s["board"]["P2"] == "g6" and ev["plays"][0]["stopped"] == "blocked by Protester 1"
+    s, ev = revealed(placed(tracked(protester_push="line"), red1="e6", O8="d4"), play(1, 2, 3, "spades"))
+    assert [s["board"][p] for p in ("P2", "P1", "red1")] == ["f6", "e6", "d6"]
+
+
+def test_no_piece_goes_off_the_board():
+    """'No pieces may be pushed off the board.'"""
+    s, ev = revealed(placed(tracked(), P1="b6"), play(0, 1, 9, "spades"))
+    assert s["board"]["P1"] == "a6" and ev["plays"][0]["stopped"] == "the edge of the board"
+    s, ev = revealed(placed(tracked(), P1="b6", red1="a6"), play(0, 1, 3, "spades"))
+    assert s["board"]["P1"] == "b6" and s["board"]["red1"] == "a6"
+
+
+def test_the_box_checks_the_camera_vans_and_there_can_be_several_winners():
+    """'If there is a Protester in a Player's corner (the camera van), that Player wins and the game
+    is over!' / 'There can be multiple winners.'"""
+    s, ev = revealed(placed(tracked(), red2="e2", P1="c2", green4="h11", P3="j11"), play(0, 1, 2, "spades"), play(2, 3, "A", "diamonds"))
+    assert ev["winners"] == [0, 2] and s["phase"] == "over"
+    assert game.view(s)["winner_names"] == ["Ann", "Cat"] and game.offers(s) == []
+    with pytest.raises(GameError, match="the box checks the camera vans itself"):
+        game.decide(tracked(), {"type": "check", "winners": [1]}, random.Random(0))
+
+
+def journalists(state, *plays):
+    state, _ = revealed(state, *plays)
+    assert state["phase"] == "journalists"
+    return state
+
+
+def test_three_actions_per_player_then_the_next_player():
+    """'Each player has 3 actions - they can spend each action doing one of the following' and 'The
+    player with the First Player badge takes their turn first, followed by the next three Players,
+    in clockwise order.'"""
+    s = journalists(tracked(first=1))
+    assert game.view(s)["waiting_for"] == "Bob's Journalists' turn: 3 of 3 actions left"
+    s, ev = act(s, {"type": "move", "player": 1, "from": "j3", "to": "i4"})
+    s, ev = act(s, {"type": "move", "player": 1, "from": "i4", "to": "h4"})
+    assert s["actions_left"] == 1 and s["journalist"] == 1
+    s, ev = act(s, {"type": "move", "player": 1, "from": "h4", "to": "h5"})
+    assert [e["type"] for e in ev] == ["journalist_moved", "journalist_done"]
+    assert s["journalist"] == 2 and s["actions_left"] == 3
+    with pytest.raises(GameError, match="Bob can't move a Journalist: it is Cat's Journalists' turn"):
+        game.decide(s, {"type": "move", "player": 1, "from": "h5", "to": "h6"}, random.Random(0))
+    s, ev = act(s, {"type": "end_turn", "player": 2})                 # the rest unspent
+    assert s["journalist"] == 3
+
+
+def test_a_journalist_steps_one_square_in_any_direction_or_orthogonally_by_option():
+    """'Move 1 Journalist ... one square in any one direction'. Whether a diagonal is a direction
+    isn't said: option journalist_step, "any" by default."""
+    s = journalists(tracked())
+    s, _ = act(s, {"type": "move", "player": 0, "from": "c3", "to": "d4"})
+    assert s["board"]["red5"] == "d4"
+    s = journalists(tracked(journalist_step="orthogonal"))
+    with pytest.raises(GameError, match="Ann's Journalist on c3 can't go to d4: Journalists step orthogonally"):
+        game.decide(s, {"type": "move", "player": 0, "from": "c3", "to": "d4"}, random.Random(0))
+    for bad, message in (({"from": "b3", "to": "c3"}, "can't go to c3: a Journalist of Ann's \\(red\\) is there"),
+                         ({"from": "j3", "to": "i4"}, "Ann has no red Journalist on j3"),
+                         ({"from": "c3", "to": "z9"}, "named a1 to l12"),
+                         ({"from": "c3", "to": "h8"}, "or jumps to a square")):
+        with pytest.raises(GameError, match=message):
+            game.decide(journalists(tracked()), dict(bad, type="move", player=0), random.Random(0))
+
+
+def test_a_journalist_pushes_a_protester_but_not_journalists_or_police():
+    """'Players can push a Protester to move it one square in the direction of movement, but cannot
+    push any Journalists or Police' / 'Protester movement is blocked by other Protesters,
+    Journalists, or Police'."""
+    s = journalists(placed(tracked(), red1="e6", P2="h2"))
+    s, ev = act(s, {"type": "move", "player": 0, "from": "e6", "to": "f6"})
+    assert ev[0]["how"] == "push" and s["board"]["red1"] == "f6" and s["board"]["P1"] == "g6"
+    s = journalists(placed(tracked(), red1="e6"))                       # P2 behind P1
+    with pytest.raises(GameError, match="Protester 1 can't be pushed that way"):
+        game.decide(s, {"type": "move", "player": 0, "from": "e6", "to": "f6"}, random.Random(0))
+    s = journalists(placed(tracked(), red1="f3"))
+    with pytest.raises(GameError, match="Police Officer 1 is there"):
+        game.decide(s, {"type": "move", "player": 0, "from": "f3", "to": "f4"}, random.Random(0))
+
+
+def test_a_journalist_jumps_next_to_a_majority_of_its_own():
+    """'to any square with at least 2 of the player's Journalists adjacent, but more of that
+    player's Journalists than any other players' Journalists adjacent'."""
+    s = journalists(tracked())
+    s, ev = act(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"})     # c1, c2, c3 next to d2
+    assert ev[0]["how"] == "jump" and s["board"]["red3"] == "d2"
+    s = journalists(placed(tracked(), blue1="e1", blue2="e3"))                 # 3 red to 2 blue
+    act(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"})
+    s = journalists(placed(tracked(), blue1="e1", blue2="e3", blue3="e2"))     # 3 to 3
+    with pytest.raises(GameError, match="can't go to d2: a Journalist steps one square, or jumps"):
+        game.decide(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"}, random.Random(0))
+
+
+def test_the_jumper_counts_only_by_option():
+    """The rules don't say whether the Journalist that jumps counts among those adjacent: option
+    jump_counts_mover, false by default. (Diagonal neighbours are jumps when steps are orthogonal.)"""
+    s = placed(tracked(journalist_step="orthogonal"), red1="e5", red2="e6")
+    s = journalists(s)                            # d5 -> e4? e4 has e5 and d5 (the jumper) next to it
+    s = placed(s, red3="d5")
+    with pytest.raises(GameError, match="can't go to e4"):
+        game.decide(s, {"type": "move", "player": 0, "from": "d5", "to": "e4"}, random.Random(0))
+    s2 = journalists(placed(tracked(journalist_step="orthogonal", jump_counts_mover=True), red1="e5", red2="e6"))
+    act(placed(s2, red3="d5"), {"type": "move", "player": 0, "from": "d5", "to": "e4"})
+
+
+def test_drawing_is_an_action_discarding_is_not_and_hands_hold_three():
+    """'Players can have no more than 3 cards in their hand' / 'Players may discard in order to draw
+    - discarding does not count as an action'. Each card played is gone: 'Cards are then discarded
+    next to the deck'."""
+    s = journalists(tracked(), play(1, 2, 2, "hearts"))
+    assert s["hands"] == [3, 2, 3, 3]
+    with pytest.raises(GameError, match="Ann holds 3 cards and may hold no more than 3: discard one to draw"):
+        game.decide(s, {"type": "draw", "player": 0}, random.Random(0))
+    with pytest.raises(GameError, match="Ann holds 3 cards: discard 0 to 3"):
+        game.decide(s, {"type": "draw", "player": 0, "discard": 4}, random.Random(0))
+    s, ev = act(s, {"type": "draw", "player": 0, "discard": 2})
+    assert s["hands"][0] == 2 and s["actions_left"] == 2
+    s, _ = act(s, {"type": "end_turn", "player": 0})
+    s, _ = act(s, {"type": "draw", "player": 1})
+    assert s["hands"][1] == 3
+
+
+def test_a_player_without_cards_cannot_direct_a_protester():
+    """'Each player may choose 1 card to direct a Protester' -- from the hand, which may be empty."""
+    s = dict(tracked(), hands=[0, 3, 3, 3])
+    with pytest.raises(GameError, match="Ann has no card in hand to play"):
+        game.decide(s, {"type": "reveal", "plays": [play(0, 1, 2, "hearts")]}, random.Random(0))
+
+
+def police_turn(state):
+    state = journalists(state)
+    for k in range(4):
+        state, _ = act(state, {"type": "end_turn", "player": (state["first"] + k) % 4})
+    return state
+
+
+def test_the_police_push_lines_and_are_blocked_at_the_edge():
+    """'Police Officers push any number of Protesters and/or Journalists if they are in the way' /
+    'Non-Police pieces pushed by Police will push other pieces.' / 'If the line of Journalists and
+    Protesters have already reached the edge of the board, the police are blocked.' / 'Other
+    Police Officers will continue to move clockwise, until blocked in this manner or by other
+    Police Officers.'"""
+    s = police_turn(placed(tracked(), red1="h4", P2="i4"))
+    s, ev = act(s, {"type": "police", "player": 0})
+    assert [s["board"][p] for p in ("O1", "O2", "red1", "P2")] == ["g4", "h4", "i4", "j4"]
+    s = police_turn(placed(tracked(), red1="h4", red2="i4", red3="j4", red4="k4", red5="l4"))
+    s, ev = act(s, {"type": "police", "player": 0})
+    assert ev[0]["blocked"] == ["O1", "O2"] and [s["board"][p] for p in ("O1", "O2")] == ["f4", "g4"]
+    assert s["board"]["O3"] == "i7" and s["board"]["O4"] == "i8"       # the others went on
+    assert "Officers 1 and 2 blocked" in game.describe(s, {}, ev)
+
+
+def test_an_old_game_stored_before_the_box_kept_the_board_replays_as_the_tables():
+    """A store written by an earlier version holds a setup without "rules": it goes on as before."""
+    ev = game.setup([{"name": n} for n in NAMES], {})[0]
+    del ev["rules"]
+    s = game.apply(game.initial(), ev)
+    s, _ = act(s, {"type": "reveal", "plays": [play(0, 1, 2, "hearts")]})
+    assert s["phase"] == "check" and game.view(s)["board"] is None
+    with pytest.raises(GameError, match="the table keeps the board"):
+        game.decide(dict(s, phase="journalists", journalist=0), {"type": "move", "player": 0}, random.Random(0))
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"board": "box"}, "board is one of tracked, table, not 'box'"),
+    ({"journalist_step": "diagonal"}, "journalist_step is one of any, orthogonal"),
+    ({"protester_push": 2}, "protester_push is one of one, line"),
+    ({"jump_counts_mover": 1}, "jump_counts_mover is one of false, true, not 1"),
+    ({"sides": "hearts"}, "sides lists the four suits"),
+])
+def test_the_new_options_are_checked(options, message):
+    with pytest.raises(GameError, match=message):
+        game.setup([{"name": n} for n in NAMES], options)
+
+
+def test_a_whole_four_player_game_from_the_rules_setup():
+    """A whole game, the board kept by the box, worked by hand from the rule text: three rounds
+    from the rules' setup (Ann red top-left, Bob blue, Cat green, Dan white, clockwise; hearts on
+    top, diamonds right, clubs bottom, spades left), to Ann's win."""
+    s = tracked(first=0)
+    # Round 1, Protesters' turn: 'resolved in the order of lowest number Protester to highest'.
+    s, ev = revealed(s, play(0, 1, 9, "hearts"), play(1, 2, 5, "spades"), play(2, 3, 2, "clubs"))
+    p1, p2, p3 = ev["plays"]
+    assert p1["moves"] == [["P1", "f6", "f5"]] and p1["stopped"] == "blocked by Police Officer 1"  # no pushing police
+    assert p2["moves"] == [["P2", "g6", "f6"], ["P2", "f6", "e6"]]     # f6 is free: P1 went first
+    assert p3["moves"] == [["P3", "g7", "g8"]] and ev["abstained"] == [3] and ev["winners"] == []
+    assert s["hands"] == [2, 2, 2, 3]
+    # Journalists' turn: Ann (the badge) steps twice and draws: her third action ends her turn.
+    s, _ = act(s, {"type": "move", "player": 0, "from": "c3", "to": "d4"})
+    s, _ = act(s, {"type": "move", "player": 0, "from": "d4", "to": "d5"})
+    s, ev = act(s, {"type": "draw", "player": 0})
+    assert [e["type"] for e in ev] == ["drew", "journalist_done"] and s["journalist"] == 1
+    s, _ = act(s, {"type": "end_turn", "player": 1})                 # Bob bides his time
+    s, ev = act(s, {"type": "move", "player": 2, "from": "j12", "to": "k9"})   # j10, k10, l10 next to k9
+    assert ev[0]["how"] == "jump"
+    s, _ = act(s, {"type": "end_turn", "player": 2})
+    s, _ = act(s, {"type": "draw", "player": 3, "discard": 1})       # discarding is free
+    s, _ = act(s, {"type": "end_turn", "player": 3})
+    assert s["phase"] == "police" and s["hands"] == [3, 2, 2, 3]
+    # Police: '1 & 2 move 1 square Right / 5 & 6 ... Left / 3 & 4 ... Down / 7 & 8 ... Up'; Officer
+    # 8 going up from d6 pushes Ann's Journalist on d5 to d4.
+    s, ev = act(s, {"type": "police", "player": 0})
+    board = s["board"]
+    assert [board["O%d" % o] for o in range(1, 9)] == ["g4", "h4", "i7", "i8", "f9", "e9", "d6", "d5"]
+    assert ["red5", "d5", "d4"] in ev[0]["shoves"] and board["red5"] == "d4"
+    assert s["first"] == 1 and s["round"] == 2                       # the badge passed clockwise
+    # Round 2: Ann and Dan both direct Protester 1; the box draws their order, and records it.
+    before = s
+    s, ev = revealed(s, play(0, 1, 8, "hearts"), play(3, 1, "A", "spades"), play(1, 2, 4, "clubs"),
+                     rng=random.Random(5))
+    order = ev["orders"][0]
+    assert order["protester"] == 1 and order["how"] == "drawn" and sorted(order["players"]) == [0, 3]
+    # Either order ends on e2: up 3 from f5 to f2 then left to e2, or left to e5 then up 3 to e2.
+    assert s["board"]["P1"] == "e2" and s["board"]["P2"] == "e8"
+    for agreed in ([0, 3], [3, 0]):
+        other, _ = act(before, {"type": "reveal", "order": {"1": agreed},
+                                "plays": [play(0, 1, 8, "hearts"), play(3, 1, "A", "spades")]})
+        assert other["board"]["P1"] == "e2"
+    for k in (1, 2, 3):
+        s, _ = act(s, {"type": "end_turn", "player": k})
+    s, _ = act(s, {"type": "draw", "player": 0})
+    s, _ = act(s, {"type": "end_turn", "player": 0})
+    # The second police step ("they move diagonally, clockwise": newsdesk's default table);
+    # Officer 5 going up-left from f9 pushes Protester 2 from e8 to d7.
+    s, ev = act(s, {"type": "police", "player": 1})
+    assert ev[0]["step"] == 2 and ["P2", "e8", "d7"] in ev[0]["shoves"]
+    assert s["first"] == 2
+    # Round 3: Ann's 9 of spades walks Protester 1 left, pushing her own Journalist out of her van's
+    # way ('Protesters will push other Protesters or Journalists in their way') -- into the van.
+    s, ev = revealed(s, play(0, 1, 9, "spades"), play(1, 4, 2, "hearts"))
+    assert ev["plays"][0]["moves"] == [["P1", "e2", "d2"], ["red2", "c2", "b2"], ["P1", "d2", "c2"],
+                                       ["red2", "b2", "a2"], ["P1", "c2", "b2"]]
+    assert ev["winners"] == [0] and s["phase"] == "over" and game.view(s)["winner_names"] == ["Ann"]
+    assert "Ann wins" in game.describe(s, {}, [ev])
+
+
+def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_turn():
+    """'The goal is to get one Protester to your camera van and not have it leave during the
+    Protesters' turn.' / 'Check to see if anyone won!' comes after the Protesters move."""
+    s = journalists(placed(tracked(), red2="e2", P1="c2", red1="d3"))
+    s, ev = act(s, {"type": "move", "player": 0, "from": "d3", "to": "c2"})     # pushed up-left into b1
+    assert ev[0]["how"] == "push" and s["board"]["P1"] == "b1" and s["winners"] == []
+    for k in (0, 1, 2, 3):
+        if s["phase"] == "journalists":
+            s, _ = act(s, {"type": "end_turn", "player": s["journalist"]})
+    s, _ = act(s, {"type": "police", "player": 0})
+    assert s["winners"] == [] and s["board"]["P1"] == "b1"
+    s, ev = revealed(s)                                                         # nobody moves it
+    assert ev["winners"] == [0] and game.view(s)["winner_names"] == ["Ann"]
+
+
+def test_an_option_given_as_null_takes_its_default():
+    """The start form and the API send null for an option left alone: the documented default."""
+    ev = game.setup([{"name": n} for n in NAMES], {k: None for k in game.DEFAULTS})[0]
+    assert ev["rules"] == {"board": "tracked", "journalist_step": "any", "protester_push": "one",
+                           "jump_counts_mover": False, "sides": ["hearts", "diamonds", "clubs", "spades"]}
+    assert ev["first"] == 0 and ev["police_table"][0]["1"] == "right"
+
+
+def test_the_undo_bar_says_each_journalist_action_and_what_is_left():
+    """Each of the 'three actions' gets its sentence, with the actions left, for the Undo button."""
+    s = journalists(placed(tracked(), red1="e6", P2="h2"))
+    said = []
+    for action in ({"type": "move", "player": 0, "from": "e6", "to": "f6"},
+                   {"type": "move", "player": 0, "from": "a3", "to": "d2"},
+                   {"type": "draw", "player": 0, "discard": 1}):
+        before = s
+        s, ev = act(s, action)
+        said.append(game.describe(before, action, ev))
+    assert said == ["Ann: a Journalist stepped e6 to f6, pushing Protester 1 to g6 (2 actions left)",
+                    "Ann: a Journalist jumped a3 to d2 (1 action left)",
+                    "Ann discarded 1 and drew a card (0 actions left); Ann's Journalists' turn is over"]

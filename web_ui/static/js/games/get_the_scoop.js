@@ -1,33 +1,95 @@
-// Get the Scoop! (2011): the round and its phase, the First Player badge, the cards turned up.
+// Get the Scoop! (2011): the round and its phase, the First Player badge, the cards turned up
+// and what they did, and, when the box keeps the board, the 12x12 board itself, each player's
+// actions left in the Journalists' turn, the cards in hand and the police's step for the round.
 
 import { h, title, who } from "../dom.js";
 import { playerName } from "../offers.js";
 
-const PHASES = [["protesters", "Protesters"], ["check", "Camera vans"], ["journalists", "Journalists"], ["police", "Police"]];
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9"];
 const SUITS = ["hearts", "diamonds", "clubs", "spades"];
+const PIP = { hearts: "♥", diamonds: "♦", clubs: "♣", spades: "♠" };
+const ARROW = { up: "↑", down: "↓", left: "←", right: "→", "up-left": "↖", "up-right": "↗", "down-left": "↙", "down-right": "↘" };
+
+function phaseList(view) {
+  const list = [["protesters", "Protesters"]];
+  if (!view.board) list.push(["check", "Camera vans"]);
+  list.push(["journalists", "Journalists"], ["police", "Police"]);
+  return list;
+}
 
 function phases(view) {
-  return h("ol", { class: "phases", "aria-label": "Phases of the round" }, PHASES.map(([key, name]) =>
+  return h("ol", { class: "phases", "aria-label": "Phases of the round" }, phaseList(view).map(([key, name]) =>
     h("li", { class: view.phase === key ? "is-now" : "", "aria-current": view.phase === key ? "step" : null },
       name, view.phase === key ? h("span", { class: "sr-only" }, " (now)") : null)));
+}
+
+function colourOf(view, piece) {
+  const p = view.players.find((pl) => piece.startsWith(pl.colour));
+  return p ? p.colour : null;
+}
+
+// The board as a grid: Protesters P1-P4, Police o1-o8, Journalists as their colour's initial.
+function board(view) {
+  const b = view.board;
+  if (!b) return null;
+  const side = (where) => h("span", { class: "gts-side gts-side-" + where }, `${PIP[view.sides[where]]} ${view.sides[where]}`);
+  const moved = new Set();
+  for (const c of (view.last_reveal && view.last_reveal.plays) || []) for (const m of c.moves || []) moved.add(m[2]);
+  const rows = b.rows.map((row, r) => h("tr", null, h("th", { scope: "row" }, String(r + 1)), row.map((piece, c) => {
+    const sq = b.columns[c] + (r + 1);
+    const van = b.vans[sq];
+    const cls = ["gts-sq"];
+    if (van !== undefined) cls.push("gts-van", "gts-van-" + view.players[van].colour);
+    if (moved.has(sq)) cls.push("gts-moved");
+    let text = "", label = sq;
+    if (piece) {
+      if (piece[0] === "P") { cls.push("gts-protester"); text = piece; label += ": Protester " + piece.slice(1); }
+      else if (piece[0] === "O") { cls.push("gts-police"); text = "o" + piece.slice(1); label += ": Police Officer " + piece.slice(1); }
+      else { const colour = colourOf(view, piece); cls.push("gts-j", "gts-j-" + colour); text = colour ? colour[0].toUpperCase() : "J"; label += ": " + colour + " Journalist"; }
+    }
+    return h("td", { class: cls.join(" "), title: label, "aria-label": label, dataset: { square: sq }, onclick: () => tapSquare(sq) }, text);
+  })));
+  return h("figure", { class: "gts-board", "aria-label": "The board" }, side("top"),
+    h("div", { class: "gts-middle" }, side("left"),
+      h("div", { class: "table-scroll" }, h("table", { class: "gts-grid" },
+        h("thead", null, h("tr", null, h("th", null, ""), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", null, rows))), side("right")), side("bottom"));
 }
 
 function reveal(view) {
   const r = view.last_reveal;
   if (!r) return null;
   const plays = r.plays.map((c) => h("li", null, h("strong", null, playerName(view, c.player)), ` → Protester #${c.protester}: `,
-    h("span", { class: "card-face" }, `${c.rank} of ${c.suit}`), `, ${c.distance} toward ${c.toward}`, c.push ? h("strong", null, ", pushes") : null));
+    h("span", { class: "card-face" }, `${c.rank} of ${c.suit}`), `, ${c.distance} toward ${c.toward}`, c.push ? h("strong", null, ", pushes") : null,
+    c.moves ? ` — ${c.moves.filter((m) => m[0] === "P" + c.protester).map((m) => m[2]).join(" → ") || "stayed"}` : null,
+    c.stopped ? h("span", { class: "muted" }, ` (${c.stopped})`) : null));
   const orders = (r.orders || []).filter((o) => o.players.length > 1).map((o) =>
-    h("li", { class: "small muted" }, `Protester #${o.protester}: ${o.players.map((p) => playerName(view, p)).join(", then ")} (${o.how})`));
+    h("li", { class: "small muted" }, `Protester #${o.protester}: ${o.players.map((p) => playerName(view, p)).join(", then ")} (${o.how === "drawn" ? "order drawn by the box" : o.how})`));
   return h("section", { "aria-label": "Cards turned up" }, h("h3", { class: "offer-heading" }, `Round ${r.round}: cards turned up, in order`),
     plays.length ? h("ol", { class: "plays" }, plays) : h("p", { class: "muted" }, "Everyone abstained."),
     orders.length ? h("ul", { class: "plays" }, orders) : null,
     r.abstained && r.abstained.length && plays.length ? h("p", { class: "small muted" }, "Abstained: " + r.abstained.map((p) => playerName(view, p)).join(", ")) : null);
 }
 
+function police(view) {
+  const p = view.police_this_round;
+  if (!p) return null;
+  const last = view.last_police;
+  return h("details", { class: "small", open: view.phase === "police" ? true : null },
+    h("summary", null, `Police this round (step ${p.step}): ` + Object.entries(p.moves).map(([o, d]) => `${o}${ARROW[d] || d}`).join(" ")),
+    h("ul", null, Object.entries(p.moves).map(([o, d]) => h("li", null, `Officer ${o}: ${d}`))),
+    last && last.blocked && last.blocked.length ? h("p", { class: "muted" }, `Last police turn, blocked: ${last.blocked.map((o) => o.slice(1)).join(", ")}`) : null);
+}
+
+function journalistTurn(view) {
+  if (view.actions_left === null || view.actions_left === undefined || view.journalist === null) return null;
+  return h("p", { class: "gts-actions" }, h("strong", null, playerName(view, view.journalist)), "'s Journalists: ",
+    h("strong", { class: "num-big" }, String(view.actions_left)), ` of ${view.actions_per_turn} actions left`,
+    (view.turn_log || []).length ? h("span", { class: "small muted" }, " · " + view.turn_log.map((e) =>
+      e.type === "drew" ? "drew" : `${e.moves[e.moves.length - 1][1]}→${e.moves[e.moves.length - 1][2]} (${e.how})`).join(", ")) : null);
+}
+
 export function render(view) {
-  const police = view.police_this_round;
   return h("div", { class: "gts" },
     h("p", { class: "round" }, "Round ", h("strong", { class: "num-big" }, String(view.round))),
     phases(view),
@@ -35,11 +97,13 @@ export function render(view) {
     h("ul", { class: "players-row" }, view.players.map((p) => h("li", { class: "player-chip" + (p.badge ? " has-badge" : "") +
       (view.journalist === p.seat ? " is-turn" : "") + ((view.winners || []).includes(p.seat) ? " is-winner" : "") },
       who(p.name, p.colour), p.badge ? h("span", { class: "tag tag-turn" }, "★ First") : null,
+      typeof p.hand === "number" ? h("span", { class: "tag" }, `${p.hand} card${p.hand === 1 ? "" : "s"}`) : null,
       p.done ? h("span", { class: "tag" }, "✓ done") : null,
       (view.winners || []).includes(p.seat) ? h("span", { class: "tag tag-win" }, "winner") : null))),
+    journalistTurn(view),
+    board(view),
     reveal(view),
-    police ? h("details", { class: "small" }, h("summary", null, `Police this round (step ${police.step})`),
-      h("ul", null, Object.entries(police.moves).map(([o, d]) => h("li", null, `Officer ${o}: ${d}`)))) : null);
+    police(view));
 }
 
 function revealForm(offer, view, act) {
@@ -61,20 +125,72 @@ function revealForm(offer, view, act) {
   return form;
 }
 
+// Tapping the board picks a move: a Journalist of the player whose turn it is, then where it goes.
+// The choice lands in the move form's list, so the table sees it before sending it.
+let tapped = null;
+
+function tapSquare(sq) {
+  const pick = document.getElementById("gts-move");
+  if (!pick) return;
+  const choices = JSON.parse(pick.dataset.choices || "[]");
+  const mark = (square, on) => { const td = document.querySelector(`[data-square='${square}']`); if (td) td.classList.toggle("gts-picked", on); };
+  if (tapped) mark(tapped, false);
+  const i = tapped ? choices.findIndex((c) => c.from === tapped && c.to === sq) : -1;
+  if (i >= 0) { pick.value = String(i); tapped = null; pick.focus(); return; }
+  tapped = choices.some((c) => c.from === sq) ? sq : null;
+  if (tapped) mark(tapped, true);
+}
+
+// One action: a Journalist's step, push or jump, chosen among the moves the box finds legal.
+function moveForm(offer, view, act) {
+  tapped = null;
+  const pick = h("select", { id: "gts-move", class: "field-input", "aria-label": `${playerName(view, offer.player)}: Journalist move`,
+    dataset: { choices: JSON.stringify(offer.choices.map((c) => ({ from: c.from, to: c.to }))) } },
+    offer.choices.map((c, i) => h("option", { value: String(i) }, `${c.from} → ${c.to} (${c.how})`)));
+  const form = h("form", { class: "hand-form" }, h("p", { class: "small muted" }, "Tap a Journalist on the board, then where it goes, or pick the move here."),
+    pick, h("button", { type: "submit", class: "offer" }, "Move the Journalist"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const c = offer.choices[Number(pick.value)];
+    act({ type: "move", player: offer.player, from: c.from, to: c.to });
+  });
+  return form;
+}
+
+function drawForm(offer, view, act) {
+  const hand = (view.players[offer.player] || {}).hand || 0;
+  const discard = h("select", { id: "gts-discard", class: "field-input", "aria-label": "Cards discarded first (free)" },
+    Array.from({ length: hand + 1 }, (_, k) => h("option", { value: String(k), selected: k === offer.discard ? true : null }, `discard ${k}`)));
+  const form = h("form", { class: "hand-form" }, discard, h("button", { type: "submit", class: "offer" }, "Draw a card"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act({ type: "draw", player: offer.player, discard: Number(discard.value) });
+  });
+  return form;
+}
+
 export function form(offer, view, act) {
-  return offer.type === "reveal" ? revealForm(offer, view, act) : null;
+  if (offer.type === "reveal") return revealForm(offer, view, act);
+  if (offer.type === "move" && Array.isArray(offer.choices)) return moveForm(offer, view, act);
+  if (offer.type === "draw") return drawForm(offer, view, act);
+  return null;
 }
 
 export function label(offer, view) {
   switch (offer.type) {
     case "check": return offer.winners.length ? `${playerName(view, offer.winners[0])}'s van holds a Protester` : "No van holds a Protester";
     case "end_turn": return `${playerName(view, offer.player)}'s Journalists are done`;
-    case "police": return `${playerName(view, offer.player)} moved the police`;
+    case "police": return view.board ? `${playerName(view, offer.player)} moves the police` : `${playerName(view, offer.player)} moved the police`;
     default: return null;
   }
 }
 
 export function group(type, offers, view) {
-  return { check: "Check the camera vans", end_turn: `${playerName(view, offers[0].player)}'s Journalists' turn (${view.actions_per_turn} actions)`,
-    police: "The First Player moves the police" }[type] ?? null;
+  const left = view.actions_left ?? view.actions_per_turn;
+  return { check: "Check the camera vans",
+    move: `${playerName(view, offers[0].player)}: move a Journalist (1 action)`,
+    draw: `${playerName(view, offers[0].player)}: draw a card (1 action; discarding is free)`,
+    end_turn: view.board ? `${playerName(view, offers[0].player)}'s Journalists' turn (${left} of ${view.actions_per_turn} actions left)`
+      : `${playerName(view, offers[0].player)}'s Journalists' turn (${view.actions_per_turn} actions)`,
+    police: view.board ? "The First Player moves the police: the box moves them on its board" : "The First Player moves the police" }[type] ?? null;
 }

@@ -1,0 +1,130 @@
+"""Get the Scoop!'s 12x12 board: where the rules' setup puts every piece, and how pieces move
+and push. Pure geometry, kept apart from the round-and-turn rules in get_the_scoop.py so each
+file holds one thing.
+
+Squares are named like a chess board seen from the red corner: columns a-l left to right,
+rows 1-12 top to bottom ("a1" is the top-left corner). Inside, a square is (row, column), 0-11.
+
+Pieces are named "P1"-"P4" (Protesters), "O1"-"O8" (Police Officers) and "<colour>1"-"<colour>5"
+(Journalists). A board is a dict piece -> square name.
+"""
+
+SIZE = 12
+COLUMNS = "abcdefghijkl"
+
+STEPS = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1),
+         "up-left": (-1, -1), "up-right": (-1, 1), "down-left": (1, -1), "down-right": (1, 1)}
+ORTHOGONAL = ("up", "down", "left", "right")
+
+# The corners, one per seat, clockwise from the top-left (seat 0). Each corner's 2x2 block is
+# that player's camera van ("Place 5 Journalists ... in each of the corners, surrounding a 2x2
+# block on two sides").
+CORNERS = ((0, 0), (0, 1), (1, 1), (1, 0))      # (0 = top / left, 1 = bottom / right)
+
+# "Place 4 Protesters (P1-P4) in the center 2x2 block": P1 P2 over P4 P3, as the rules draw it.
+PROTESTER_START = {"P1": (5, 5), "P2": (5, 6), "P3": (6, 6), "P4": (6, 5)}
+
+# "Place 8 Police Officers, each 2 spaces orthogonal from each of the Protesters." The rules'
+# drawing of the numbers is lost in the text; they are numbered clockwise from the top-left one,
+# the only numbering under which the first police step ("1 & 2 move 1 square Right, 5 & 6 ...
+# Left, 3 & 4 ... Down, 7 & 8 ... Up") walks them clockwise round the Protesters.
+OFFICER_START = {"O1": (3, 5), "O2": (3, 6), "O3": (5, 8), "O4": (6, 8),
+                 "O5": (8, 6), "O6": (8, 5), "O7": (6, 3), "O8": (5, 3)}
+
+
+def name(rc):
+    return "%s%d" % (COLUMNS[rc[1]], rc[0] + 1)
+
+
+def parse(square):
+    """A square's name ("c3", "C3") as (row, column), or None."""
+    if not isinstance(square, str):
+        return None
+    text = square.strip().lower()
+    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isascii() or not text[1:].isdigit():
+        return None
+    row = int(text[1:]) - 1
+    return (row, COLUMNS.index(text[0])) if 0 <= row < SIZE else None
+
+
+def on_board(rc):
+    return 0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE
+
+
+def van(seat):
+    """The four squares of the camera van in ``seat``'s corner."""
+    down, right = CORNERS[seat]
+    rows = (10, 11) if down else (0, 1)
+    cols = (10, 11) if right else (0, 1)
+    return [(r, c) for r in rows for c in cols]
+
+
+def journalist_start(seat):
+    """The five squares round the van, on its two sides that face the board."""
+    down, right = CORNERS[seat]
+    edge_r, edge_c = (9 if down else 2), (9 if right else 2)
+    rows = (10, 11) if down else (0, 1)
+    cols = (10, 11) if right else (0, 1)
+    squares = [(r, edge_c) for r in rows] + [(edge_r, c) for c in cols] + [(edge_r, edge_c)]
+    return sorted(squares)
+
+
+def starting_board(colours):
+    board = {p: name(rc) for p, rc in PROTESTER_START.items()}
+    board.update({o: name(rc) for o, rc in OFFICER_START.items()})
+    for seat, colour in enumerate(colours):
+        for k, rc in enumerate(journalist_start(seat)):
+            board["%s%d" % (colour, k + 1)] = name(rc)
+    return board
+
+
+def occupant(board):
+    """square (row, column) -> piece."""
+    return {parse(sq): piece for piece, sq in board.items()}
+
+
+def is_police(piece):
+    return piece.startswith("O")
+
+
+def is_protester(piece):
+    return piece.startswith("P")
+
+
+def step(rc, way):
+    dr, dc = STEPS[way]
+    return (rc[0] + dr, rc[1] + dc)
+
+
+def push_line(at, rc, way, chain, pushes_police=False):
+    """The pieces pushed when something enters ``rc`` going ``way``: [] if ``rc`` is free, the
+    line of pieces in the way (nearest first) if they can all move one square, or None if it is
+    blocked (the edge, a Police Officer, or, unless ``chain``, a second piece behind the first)."""
+    line, here = [], rc
+    while here in at:
+        piece = at[here]
+        if is_police(piece) and not pushes_police:
+            return None
+        line.append(piece)
+        here = step(here, way)
+        if not on_board(here):
+            return None                   # "No pieces may be pushed off the board"
+        if here in at and not chain:
+            return None
+    return line
+
+
+def shove(board, at, mover, way, line):
+    """Move ``mover`` and the pushed ``line`` one square ``way``; the [piece, from, to] moves."""
+    moves = []
+    for piece in reversed(line):
+        src = parse(board[piece])
+        moves.append([piece, board[piece], name(step(src, way))])
+    src = parse(board[mover])
+    moves.append([mover, board[mover], name(step(src, way))])
+    for piece, frm, to in moves:
+        del at[parse(frm)]
+    for piece, frm, to in moves:
+        board[piece] = to
+        at[parse(to)] = piece
+    return moves
