@@ -372,7 +372,13 @@ def test_the_verdict_is_still_there_after_a_reload(server, browser, desk):
 
 def test_the_history_page_lists_games_and_players(table, desk):
     t = table
-    t.start("Get the Scoop! (Cardboard Jam, 2011)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)])
+    # a short game: Get the Scoop! with the board kept by the table, which says who won
+    status = t.host.evaluate("""() => fetch('/api/games', {method: 'POST',
+        headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+        body: JSON.stringify({engine: 'get_the_scoop', options: {board: 'table'},
+                              players: ['Ann', 'Bob', 'Cat', 'Dan'].map(name => ({name}))})}).then(r => r.status)""")
+    assert status == 201
+    t.settle(1)
     t.tap(t.host, "Reveal the cards")
     t.tap(t.host, "Dan's van holds a Protester")
     t.finish(t.host, "Dan won!")
