@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from panel_common import browser, call, panel
+from panel_common import browser, call, panel, pct
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
@@ -45,13 +45,6 @@ WATCH = """() => {
   new MutationObserver(look).observe(document.getElementById("tables"), { childList: true, subtree: true });
   look();
 }"""
-
-
-def pct(values, q):
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def line(name, ms):

@@ -87,3 +87,11 @@ def browser():
     p = sync_playwright().start()
     b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
     return p, b
+
+
+def pct(values, q):
+    """The q-quantile of ``values``, interpolated between the two nearest (numpy's default)."""
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)

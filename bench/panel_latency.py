@@ -15,7 +15,7 @@ and drawing the new screen.
 import argparse
 import statistics
 
-from panel_common import browser, call, panel
+from panel_common import browser, call, panel, pct
 
 WATCH = """() => {
   window.__seen = {};
@@ -25,13 +25,6 @@ WATCH = """() => {
   }).observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
   document.addEventListener("click", () => { window.__clicked = performance.timeOrigin + performance.now(); }, true);
 }"""
-
-
-def pct(values, q):
-    values = sorted(values)
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
 
 
 def main():
