@@ -25,7 +25,9 @@ Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_
 Where the rules are silent, these are newsdesk's choices, not the original's:
   * with no teams given, partners are the players opposite each other in the order given
     (Team SCAN says "Sit opposite your partner"; Triple SCAN and 6-player No Trump don't say);
-  * Triple SCAN puts aside the stock cards that can't go round, as Without Partners says;
+  * Triple SCAN's text says only "Deal 5 cards to each player.", so by default all 52 cards
+    are played out; "put_aside" (an option, off by default) applies Without Partners' rule
+    there too: the stock cards that can't go round are put aside, and 48 are taken;
   * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
     player still holds are played out isn't said, so a hand is accepted either way;
   * No Trump SCAN with 4 players may be played in two teams when teams are given;
@@ -60,6 +62,8 @@ DEAL = {"team": 7, "triple": 5, "individual": 7, "no_trump": 2}
 DEAL_FIVE_FROM = 5          # Without Partners: "For 5 and 6 players, deal 5 cards to each."
 DEAL_LARGE_TABLE = 5
 PLAYERS = {"team": (4, 4), "triple": (6, 6), "individual": (2, 6), "no_trump": (2, 6)}
+# Triple SCAN's own text ("Deal 5 cards to each player.") prints no put-aside rule: optional there
+PUT_ASIDE_OPTIONAL = ("triple",)
 TRUMP = {
     "team": "trump is the suit on top of the stock after everyone draws; no trump once the stock is gone",
     "triple": "trump is the suit on top of the stock after everyone draws; no trump once the stock is gone",
@@ -74,24 +78,27 @@ def deal_size(variant, n):
     return DEAL[variant]
 
 
-def hand_sizes(variant, n):
+def hand_sizes(variant, n, put_aside=False):
     """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
-    fewest, most = cards_out_of_play(variant, n)
+    fewest, most = cards_out_of_play(variant, n, put_aside)
     return sorted({DECK - most, DECK - fewest})
 
 
-def cards_out_of_play(variant, n):
+def cards_out_of_play(variant, n, put_aside=False):
     """(fewest, most) cards a hand can leave untaken.
 
     A trick takes one card from each player, so the last draw leaves ``stock % n`` cards that
-    can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says nothing,
-    but 6 x 5 dealt leaves 22 in the stock, so newsdesk applies the same rule there. No Trump's hand
+    can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says only
+    "Deal 5 cards to each player.": all 52 are played unless the table chose ``put_aside``
+    (6 x 5 dealt leaves 22 in the stock, 4 of which then go aside). No Trump's hand
     "ends when the stock pile has been exhausted": whether the cards still in hand are played out
     is not said, so newsdesk accepts both readings: the most is when they are not played
     (each player's last ``deal`` cards stay in hand), nothing in between.
     """
     deal = deal_size(variant, n)
     aside = (DECK - n * deal) % n
+    if variant in PUT_ASIDE_OPTIONAL and not put_aside:
+        aside = 0
     if variant == "no_trump":
         return aside, aside + n * deal
     return aside, aside
