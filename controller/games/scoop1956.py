@@ -124,6 +124,20 @@ OPTIONS = (
 PANEL = {"score": "money", "chart": {"unit": "worth", "prefix": "$"}, "editor": True}
 
 
+def headline(events):
+    """The newest editor's verdict among ``events`` (those still in force), with whose claim it
+    judged: the panel shows it in big type, after a reload too (the view holds only a pending one)."""
+    claim = found = None
+    for ev in events:
+        if ev.get("type") == "claimed":
+            claim = ev
+        elif ev.get("type") == "verdict" and ev.get("signal") in SIGNALS:
+            found = {"signal": ev["signal"], "digit": ev.get("digit"), "message": SIGNALS[ev["signal"]][0],
+                     "player": claim.get("player") if claim else None,
+                     "story_type": claim.get("story_type") if claim else None}
+    return found
+
+
 def account(seat):
     """The ledger account of the player in ``seat``."""
     return "p%d" % seat
