@@ -288,11 +288,14 @@ def panel(engine):
         seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
         editor: True when the editor on the phone judges this game's claims (its verdicts
                 reach the game as {"type": "verdict", "signal", "digit"} actions)
+        numbers: {field: {"minimum", "maximum", "label"}}  the bounds of every number an offer
+                asks the table to enter ("enter"), for the panel's inputs and the API document
+        words: {field: label}  how the panel asks for an entered text field
         headline(events) (a function in the module, optional): the event still in force the
                 screen shows in big type after a reload, or None
     """
     declared = dict(getattr(engine, "PANEL", None) or {})
     out = {"score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None,
-           "teams": False, "seats_by_variant": None, "editor": False}
+           "teams": False, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
     out.update(declared)
     return out

@@ -134,7 +134,8 @@ OPTIONS = (
            "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
            choices=TARGET_TIES, newsdesk=True),
 )
-PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": True}
+PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": True,
+         "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 
 def setup(players, options=None):

@@ -121,7 +121,8 @@ OPTIONS = (
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
            newsdesk=True),
 )
-PANEL = {"score": "money", "chart": {"unit": "worth", "prefix": "$"}, "editor": True}
+PANEL = {"score": "money", "chart": {"unit": "worth", "prefix": "$"}, "editor": True,
+         "numbers": {"value": {"minimum": 1, "maximum": MOST_PRINTED_VALUE, "label": "Printed value ($)"}}}
 
 
 def headline(events):

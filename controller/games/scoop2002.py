@@ -111,6 +111,7 @@ OPTIONS = (
                                                         "maxLength": 200}}),
 )
 PANEL = {"score": "points", "chart": {"unit": "stories sold", "prefix": ""},
+         "numbers": {"value": {"minimum": 0, "maximum": 9, "label": "The stopwatch's hundredths digit"}},
          "seats_by_variant": {"lonely_city": {"min": 1, "max": 1}}}
 
 

@@ -85,7 +85,9 @@ OPTIONS = (
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
            "highest total moves first", "Who moves first (empty: throw for it)"),
 )
-PANEL = {"score": "points", "chart": {"unit": "credits", "prefix": ""}}
+PANEL = {"score": "points", "chart": {"unit": "credits", "prefix": ""},
+         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"}},
+         "words": {"at": "Airport the pin is at", "airport": "Airport"}}
 NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
          TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
          TELEPHONE: "a total of seven, from a city"}      # shown on the panel's throw buttons
