@@ -121,12 +121,23 @@ def stats():
         for per in p["by_game"].values():
             scores = per.pop("scores")
             per["best"] = max(scores) if scores else None
-            per["average"] = round(sum(scores) / len(scores), 1) if scores else None
+            per["average"] = _average(scores)
             per_game.append(per)
         p["win_rate"] = round(p["won"] / p["played"], 3)
         p["by_game"] = per_game
         out.append(p)
     return jsonify(players=out, games_counted=len(games))
+
+
+def _average(scores):
+    """The mean to one decimal, or None; a sum too big for a float (a value an earlier version
+    kept) is averaged in whole numbers instead of failing."""
+    if not scores:
+        return None
+    try:
+        return round(sum(scores) / len(scores), 1)
+    except OverflowError:
+        return sum(scores) // len(scores)
 
 
 def _game_id(game_id):
