@@ -120,3 +120,21 @@ def test_a_store_holding_an_out_of_range_value_still_loads_shows_it_and_undoes_i
             assert c.get(url).status_code == 200, url
     finally:
         again.close()
+
+
+def test_a_restart_shows_the_same_game_offers_and_page_order_included(client, desk, config, mock_factory):
+    """The store keeps keys sorted; the live game is folded from events in that same order, so a
+    restart shows exactly what was shown before it (SCOOP's page layout and offers included)."""
+    page = {"stories": {"sport": 2, "crime": 1, "local": 1}, "advertisements": {"want ad": 1}}
+    r = post(client, "/api/games", {"engine": "scoop1956", "players": [{"name": "Ann"}, {"name": "Bob"}],
+                                    "options": {"page": page}})
+    assert r.status_code == 201, r.get_json()
+    before = current(client)
+    desk.close()
+    mock_factory.reset()
+    again = Newsdesk(config, pin_factory=mock_factory)
+    try:
+        c = create_app(newsdesk=again, test_config={"TESTING": True}).test_client()
+        assert current(c) == before
+    finally:
+        again.close()
