@@ -106,7 +106,7 @@ SHORT_OF_CASH_WORDS = {
 }
 OPTIONS = (
     option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
-           "dealer starts the play.", "Who deals (empty: the last player, so the first plays first)"),
+           "dealer plays first.", "Who deals (empty: the last player, so the first plays first)"),
     option("page", "mapping", None, "Even though a player may already have on his newspaper page two "
            "stories of any one type ... (The rules name the Three Star and Star Story spaces, a "
            "sport story and advertisements; the rest of the layout is printed on the pages.)",
@@ -116,8 +116,9 @@ OPTIONS = (
                key: {"type": "object", "maxProperties": 12, "additionalProperties": {
                    "type": "integer", "minimum": 1, "maximum": MAX_SPACES}}
                for key in ("stories", "advertisements")}}),
-    option("short_of_cash", "choice", PAYS_WHAT_THEY_HOLD, "If a player does not have sufficient "
-           "money to pay ... (said of buying cards; EXTRA and SYND are not covered)",
+    option("short_of_cash", "choice", PAYS_WHAT_THEY_HOLD, "If a player runs out of money, and is "
+           "unable to purchase enough cards to complete his hand, he is bankrupt. (Said of buying "
+           "cards; a player who can't pay an EXTRA or SYND is not covered.)",
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
            newsdesk=True),
 )

@@ -87,7 +87,8 @@ DEFAULT_LOCATIONS = ("Downtown", "City Hall", "Harbor", "Stadium", "University",
 
 
 OPTIONS = (
-    option("variants", "choices", [], "Variants: That's My Beat; The Lonely City.", "Variants",
+    option("variants", "choices", [], "Variants: That's My Beat: ... The Lonely City: This is a "
+           "solitaire version of Scoop!.", "Variants",
            choices=VARIANTS),
     option("locations", "names", None, "Spaces with names on them are Locations. (The rules print "
            "no names: give your board's ten, #1 first.)", "The board's ten Location names, #1 first",

@@ -78,8 +78,8 @@ OPTIONS = (
            "during the game.", "Disaster cards before the Catastrophe", minimum=1,
            maximum=DISASTER_CARDS, newsdesk=True,
            help="newsdesk's default is 4, within the rules' \"usually 3 to 5\"; the pile holds 9."),
-    option("airports", "names", [PLANE_START], "he may move his pin and his plane to any airport on "
-           "the board. (The rules name only Baytown's: list your board's.)", "The board's airports",
+    option("airports", "names", [PLANE_START], "When he shakes this second double he may move his pin "
+           "and his plane to any airport on the board. (The rules name only Baytown's: list your board's.)", "The board's airports",
            items=(1, MOST_AIRPORTS), newsdesk=True,
            help="The airports printed on your board, e.g. Baytown, ...; a plane flies only to these."),
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
