@@ -241,7 +241,7 @@ def strategy(schema, doc):
         return base
     if kind == "array":
         return st.lists(strategy(schema["items"], doc), min_size=schema.get("minItems", 0),
-                        max_size=min(schema.get("maxItems", 6), 6))
+                        max_size=max(min(schema.get("maxItems", 6), 6), schema.get("minItems", 0)))
     if kind == "string" and "pattern" in schema:
         return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda s: len(s) <= 30)
     if kind == "string":
