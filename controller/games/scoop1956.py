@@ -25,7 +25,10 @@ given to setup; play and every offer to buy pass to the left (the next seat).
     {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
     {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
      "value": v}                                         no call; the ad's printed value
-    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back
+    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back (at most
+                                                         four held: "two cards on each of his two
+                                                         reserve spaces"; a claim with fewer than
+                                                         three cards from the hand used the rest)
     {"type": "exchange", "player": p}                    one card swapped with the pile, free
     {"type": "buy", "player": q} / {"type": "pass", "player": q}
                                                          the player asked about a story for sale

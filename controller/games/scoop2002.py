@@ -4,10 +4,12 @@ the Action City Times, sell three to win.
 The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
 the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
 part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
-lets the box roll. The Locations are numbered 1-10 and a 0 reads as 10 (newsdesk's reading: the
-rules number the Locations from #1 and mark "the Location that matches the number you rolled",
-so the tenth Location is rolled as 0; it also makes N. Ickel certain to sell at #10, where he has
-no "next-highest" Location to move to).
+lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
+Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
+and for odd/even, the "zero" option decides: "ten" (newsdesk's default, as a ten-sided die's 0
+face reads: it also makes N. Ickel certain to sell at #10, where he has no "next-highest"
+Location to move to) or "as_read" (the rules' words: the digit "is the number you've rolled",
+so a 0 is the lowest roll).
 
 Every action names its player by seat (0-based, in the order given to setup; play passes left).
 
@@ -24,11 +26,13 @@ Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, m
 ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
 the roll that ends your turn also returns his whole turn, rolls included.
 
-Options: "variants" (list), "locations" (the board's ten names, #1 first), "street_chart"
-(roll -> the chart's words), "ickel_start" (a Location's number or name), "resell" (bool).
+Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten names, #1 first),
+"street_chart" (roll -> the chart's words), "ickel_start" (a Location's number or name), "resell"
+(bool), "zero" ("ten" or "as_read"), "ickel_rolls" ("box", or "table": the player enters N.
+Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
 
 Where the rules are silent, these are newsdesk's choices, not the original's:
-  * a roll of 0 reads as 10 (see above);
+  * a roll of 0 counts as 10 against a sum, unless "zero" is "as_read" (see above);
   * the default Location names are placeholders (the rules print none; only Downtown is named,
     and putting it at #1 is a guess), and the default On the Street entries only say to read
     the board's chart: give "locations" and "street_chart" from your board;

@@ -36,6 +36,9 @@ carries the facts the table looks for: total, doubles, even, seven, double_sixes
 
 Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
 
+Options (declared in OPTIONS): "disasters", "airports" (the board's airports: a plane flies only
+to these, matched without regard to case; the rules name only Baytown's, the default), "first".
+
 Where the rules are silent, newsdesk's choices:
 * the number of Disasters before the Catastrophe is an option, 1-9 (the pile holds 9; the rules'
   "usually 3 to 5"), default 4;
