@@ -204,8 +204,10 @@ def bgstats_play(rec, game):
                         "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})
     options = game.options or {}
     view = ((rec.get("final") or {}).get("view") or {})
-    board = (view.get("variant_name") or options.get("variant")
-             or ", ".join(map(str, options.get("variants") or [])) or "")
+    chosen = next((options.get(item["variant_option"]) for item in catalogue_items()
+                   if item["name"] == game.engine and item["variant_option"]), None)
+    board = (view.get("variant_name") or (chosen if isinstance(chosen, str) else None)
+             or ", ".join(map(str, chosen if isinstance(chosen, list) else [])) or "")
     return {
         "sourceName": "newsdesk",
         "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),

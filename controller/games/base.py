@@ -73,7 +73,7 @@ def seat(state, value):
     """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
     n = len(state["players"])
     if not is_int(value) or not 0 <= value < n:
-        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
+        raise GameError("say which player: \"player\" is a seat number 0-%d, not %s" % (n - 1, quoted(value)))
     return value
 
 
@@ -233,8 +233,15 @@ def check_declared(title, declared, options, players=None):
 
 
 def _short(value):
+    return quoted(value)
+
+
+def quoted(value, most=40):
+    """A refused entry as a sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
+    if is_int(value) and abs(value).bit_length() > 64:
+        return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
     text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def _option_problem(opt, value, players):

@@ -64,7 +64,7 @@ import copy
 
 from ..oracles.editor import EFFECTS, SIGNALS
 from . import ledger
-from .base import GameError, check_declared, check_options, check_players, option
+from .base import GameError, check_declared, check_options, check_players, option, quoted
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 from .ledger import BANK, dollars
 
@@ -1121,11 +1121,7 @@ def _value(state, p, value, what):
 
 
 def _shown(value):
-    """A refused entry as the sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
-    if _is_int(value) and abs(value).bit_length() > 64:
-        return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
-    text = repr(value)
-    return text if len(text) <= 30 else text[:27] + "..."
+    return quoted(value, 30)
 
 
 def _reserve_held(state, p):

@@ -51,7 +51,7 @@ Where the rules are silent, newsdesk's choices:
 
 import copy
 
-from .base import GameError, check_declared, check_options, check_players, option, say_events
+from .base import GameError, check_declared, check_options, check_players, option, quoted, say_events
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 
 NAME = "star_reporter"
@@ -113,7 +113,7 @@ def setup(players, options=None):
     disasters = DEFAULT_DISASTERS if disasters is None else disasters
     if not _is_int(disasters) or not 1 <= disasters <= DISASTER_CARDS:
         raise GameError("disasters is how many Disaster cards come before the Catastrophe: 1-%d "
-                        "(usually 3 to 5), not %r" % (DISASTER_CARDS, disasters))
+                        "(usually 3 to 5), not %s" % (DISASTER_CARDS, quoted(disasters)))
     first = options.get("first")
     if first is not None and (not _is_int(first) or not 0 <= first < len(players)):
         raise GameError("first is the seat (0-%d) that moves first; leave it out to throw for it"
@@ -650,11 +650,7 @@ def _points(state, p, value, what):
 
 
 def _shown(value):
-    """A refused entry as the sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
-    if _is_int(value) and abs(value).bit_length() > 64:
-        return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
-    text = repr(value)
-    return text if len(text) <= 30 else text[:27] + "..."
+    return quoted(value, 30)
 
 
 def airports(state):
