@@ -89,6 +89,8 @@ def fill_options(page, engine, names):
         elif opt["kind"] == "boolean":
             page.set_checked(sel, value)
         elif opt["kind"] in ("choice", "seat"):
+            if opt["kind"] == "choice":                 # the form says which choice is the default
+                assert page.inner_text("%s option[value='%s']" % (sel, opt["default"])).endswith("the default")
             page.select_option(sel, str(value))
         elif opt["kind"] == "names":
             page.fill(sel, ", ".join(value))
