@@ -66,3 +66,11 @@ def test_the_catalogue_and_the_api_document_are_made_from_the_declarations():
     disasters = schemas["OptionsStarReporter"]["properties"]["disasters"]["anyOf"][0]
     assert (disasters["minimum"], disasters["maximum"]) == (1, 9)
     assert schemas["NumbersScoop1956"]["properties"]["value"]["maximum"] == 100_000
+
+
+def test_docs_list_every_option_with_its_rule_line():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    for engine in ENGINES:
+        for opt in engine.OPTIONS:
+            assert "| `%s`" % opt["name"] in text and opt["rule"].replace("|", "/") in text, (engine.NAME, opt["name"])
