@@ -67,6 +67,16 @@ def catalogue_items():
     return out
 
 
+def chart_units():
+    """engine -> (what its chart and history plot, prefix), from each engine's PANEL facts
+    ((None, "") for a game that keeps no score)."""
+    out = {}
+    for item in registry.catalogue():
+        chart = item["panel"].get("chart")
+        out[item["name"]] = (chart.get("unit", "score"), chart.get("prefix", "")) if chart else (None, "")
+    return out
+
+
 def _seats(module, panel):
     """{"min", "max", "by_variant"} read off the engine's own constants and panel facts."""
     by_variant = None

@@ -99,12 +99,12 @@ def kept_game(game_id):
 
 @bp.get("/history")
 def history():
-    from .games_api import CHART_UNIT, HISTORY_LIMIT, stats
+    from .games_api import HISTORY_LIMIT, chart_units, stats
     nd = desk()
     games = nd.table.games.history(HISTORY_LIMIT)
     per_player = stats().get_json()
     boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
-    return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=CHART_UNIT)
+    return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=chart_units())
 
 
 ORACLE_HISTORY = 12         # results per oracle the oracles page lists (the stream adds newer ones)
