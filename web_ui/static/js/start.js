@@ -66,8 +66,8 @@ function optionControl(opt, seatNames) {
     // e.g. a page layout: one line per part, "sport 2, crime 2"
     const parts = Object.keys(opt.schema.properties).map((key) => {
       const box = h("input", { type: "text", id: `${id}-${key}`, class: "field-input field-text", autocomplete: "off",
-        placeholder: "name 2, name 1, ..." });
-      return { key, box, row: h("label", { for: `${id}-${key}`, class: "field" }, h("span", { class: "field-label" }, title(key)), box) };
+        placeholder: "sport 2, crime 1" });
+      return { key, box, row: h("div", { class: "option-part" }, h("label", { for: `${id}-${key}`, class: "option-label" }, title(key)), box) };
     });
     input = h("div", { id, class: "option-parts" }, parts.map((p) => p.row));
     read = () => {
