@@ -140,6 +140,7 @@ export function renderStart(area, catalogue, ctx) {
     const li = h("li", { class: "player-row" }, name, colour, team, remove);
     const row = { li, name, colour, team, wanted: p.colour || "" };
     remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); li.remove(); refresh(); });
+    name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
     rows.push(row);
     playersBox.append(li);
   }
