@@ -46,9 +46,8 @@ def star_reporter_news(client, points_json):
     return client.post("/api/games/current/actions", data=body, content_type="application/json", headers=WRITE)
 
 
-@pytest.mark.parametrize("points", ["1" + "0" * 4299, "9" * 4400, "10001", "1" + "0" * 18, "1e309", "-1",
-                                    "1.5", "NaN", "Infinity"],
-                         ids=["4300 digits", "4400 digits", "10001", "1e18", "1e309", "-1", "1.5", "NaN", "Infinity"])
+@pytest.mark.parametrize("points", ["1" + "0" * 4299, "9" * 4400, "10001", "1e309", "NaN"],
+                         ids=["4300 digits", "4400 digits", "10001", "1e309", "NaN"])
 def test_star_reporter_points_past_any_card_are_refused_with_a_sentence(client, points):
     """'he places it face down on the pile of news items he has secured': a card's points.
     4,300 digits were stored by an earlier version and broke the pages; now they are refused."""
