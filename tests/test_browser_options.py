@@ -23,7 +23,8 @@ CHANGED = {
     "star_reporter": {"disasters": 1, "airports": ["Baytown", "Lakeport", "Summit"], "first": 1},
     "scoop2002": {"variants": ["lonely_city"], "zero": "as_read", "resell": False, "ickel_rolls": "table",
                   "ickel_start": 3, "locations": ["L%d" % i for i in range(1, 11)]},
-    "get_the_scoop": {"first": 2},
+    "get_the_scoop": {"first": 2, "board": "table", "journalist_step": "orthogonal", "protester_push": "line",
+                      "jump_counts_mover": True},
 }
 
 
