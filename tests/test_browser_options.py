@@ -1,6 +1,7 @@
 """Every game started from the panel's start form with every option the form asks changed from
 its default, the options checked as the engine stored them, and the game played from the panel
-to its end (Get the Scoop!'s companion is being reworked: it is started and abandoned).
+to its end (Get the Scoop! is started with its options changed and abandoned: its whole game from
+the panel, with the default options, is test_browser's).
 
 One page, one browser: kept short. The options asked are the engines' own declarations, so a
 game whose declaration grows an option the form can't set fails here (CHANGED must name it).
@@ -166,7 +167,7 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     page.wait_for_selector("#winner", timeout=WAIT)
     page.goto(page.base + "/")
 
-    # Get the Scoop!: the First Player badge with Cat (seat 2); abandoned (its companion is reworked)
+    # Get the Scoop!: the First Player badge with Cat (seat 2), the table's board; abandoned
     fill_options(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
     page.click("#abandon")
     page.click("#abandon-yes")
