@@ -49,9 +49,11 @@ def stacks(entries):
     return done, undone
 
 
-def _plain(value):
-    """``value`` as it will read back from the store (tuples become lists, keys strings)."""
-    return json.loads(json.dumps(value))
+def _plain(value, sort=False):
+    """``value`` as it will read back from the store (tuples become lists, keys strings; with
+    ``sort``, keys in the store's sorted order: events are folded in that order live, so the game
+    folded again after a restart is the same, offers and page order included)."""
+    return json.loads(json.dumps(value, sort_keys=sort))
 
 
 def describe(action, events, names, accounts=None):
@@ -302,7 +304,7 @@ class GameSession:
                                  "starting another" % (self._game.id, self._game.engine))
             engine = self._load(engine_name)
             players, options = _plain(players), _plain(options)
-            events = _plain(engine.setup(players, options))
+            events = _plain(engine.setup(players, options), sort=True)
             names = ", ".join(str(p.get("name")) for p in players)
             entry = {"type": "setup", "events": events,
                      "said": "set up %s for %s" % (engine.TITLE, names or "nobody")}
@@ -330,7 +332,7 @@ class GameSession:
             self._require()
             self._check_version(expected_version)
             action = _plain(action)
-            events = _plain(self._engine.decide(copy.deepcopy(self._state), action, self._rng))
+            events = _plain(self._engine.decide(copy.deepcopy(self._state), action, self._rng), sort=True)
             if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
                 raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
                                 "not %r" % (self._game.engine, events))

@@ -13,14 +13,13 @@ import threading
 from .errors import NewsdeskError
 from .game_session import GameSession
 from .games import registry
+from .games import base
 from .games.base import GameError
 
 log = logging.getLogger("newsdesk.table")
 
 VERDICT = "editor.verdict"
 GAME_REFUSED = "game.refused"
-# the game whose claims the editor on the phone decides
-EDITOR_GAME = "scoop1956"
 
 
 class Table:
@@ -95,7 +94,8 @@ class Table:
         return event
 
     def _verdict_to_game(self, verdict, event):
-        if self.games.engine_name != EDITOR_GAME:
+        engine = self.games.engine      # a game whose claims the editor decides says so (PANEL "editor")
+        if engine is None or not base.panel(engine).get("editor"):
             return None
         action = {"type": "verdict", "signal": verdict.signal, "digit": verdict.digit}
         try:

@@ -103,6 +103,7 @@ def _editor_game():
 
     return types.SimpleNamespace(
         NAME="scoop1956", TITLE="SCOOP (test stand-in)", VARIANTS={}, setup=setup,
+        PANEL={"editor": True},           # the editor on the phone judges its claims
         initial=lambda: {"players": [], "claim": None, "judged": []}, decide=decide, apply=apply,
         offers=lambda state: [],
         view=lambda state: {"players": [{"name": n} for n in state["players"]], "claim": state["claim"],

@@ -54,6 +54,8 @@ def create_app(config=None, newsdesk=None, test_config=None):
     if newsdesk is None:
         newsdesk = Newsdesk(config or load_config())
     app = Flask(__name__)
+    from .safejson import SafeJSONProvider
+    app.json = SafeJSONProvider(app)        # a kept out-of-range number never breaks a page
     app.config.from_mapping(
         SECRET_KEY=_secret_key(newsdesk.config.data_dir),
         STREAM_KEEPALIVE=15.0,

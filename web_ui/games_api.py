@@ -26,12 +26,6 @@ MAX_NAME = 40
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
 HISTORY_LIMIT = 500
 
-# How each game's start form asks for its variants: one of several ("variant"), any number
-# combined ("variants"), or none. Panel glue: the variants themselves live in the engines.
-VARIANT_OPTION = {"scan": ("variant", "one"), "scoop2002": ("variants", "many")}
-# What a game's chart plots, per engine: the number the final table is scored by.
-CHART_UNIT = {"scoop1956": ("worth", "$"), "star_reporter": ("credits", ""),
-              "scoop2002": ("stories sold", ""), "scan": ("points", ""), "get_the_scoop": (None, "")}
 # BG Stats: the games' BoardGameGeek ids are left out (the format's bggId is "if any") rather than guessed.
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 
@@ -49,26 +43,42 @@ def catalogue():
 
 
 def catalogue_items():
+    """The registry's catalogue with what the start form needs, all read off each engine's own
+    declarations (OPTIONS, PANEL, its seat constants): no game is named here."""
     out = []
     for item in registry.catalogue():
         item = dict(item)
-        item.update(players=None, colours=None, teams=item["name"] == "scan", timed=False,
+        panel = item["panel"]
+        item.update(players=None, colours=None, teams=bool(panel.get("teams")), timed=False,
                     variant_option=None, variant_choice=None)
         if item["available"]:
             module = registry.load(item["name"])
-            item["timed"] = "time_limit" in getattr(module, "OPTIONS", ())   # can be played against the clock
-            item["players"] = _seats(module)
+            kinds = {o["name"]: o["kind"] for o in item["options"]}
+            item["timed"] = "minutes" in kinds.values()          # can be played against the clock
+            item["players"] = _seats(module, panel)
             colours = getattr(module, "COLOURS", None)
             item["colours"] = list(colours) if colours else None
-            if module.VARIANTS:
-                key, choice = VARIANT_OPTION.get(item["name"], ("variant", "one"))
-                item["variant_option"], item["variant_choice"] = key, choice
+            for opt in item["options"]:       # the option whose choices are the game's variants
+                if module.VARIANTS and opt.get("choices") == dict(module.VARIANTS):
+                    item["variant_option"] = opt["name"]
+                    item["variant_choice"] = "many" if opt["kind"] == "choices" else "one"
+                    break
         out.append(item)
     return out
 
 
-def _seats(module):
-    """{"min", "max", "by_variant"} read off the engine's own constants."""
+def chart_units():
+    """engine -> (what its chart and history plot, prefix), from each engine's PANEL facts
+    ((None, "") for a game that keeps no score)."""
+    out = {}
+    for item in registry.catalogue():
+        chart = item["panel"].get("chart")
+        out[item["name"]] = (chart.get("unit", "score"), chart.get("prefix", "")) if chart else (None, "")
+    return out
+
+
+def _seats(module, panel):
+    """{"min", "max", "by_variant"} read off the engine's own constants and panel facts."""
     by_variant = None
     players = getattr(module, "PLAYERS", None)
     if isinstance(players, dict):
@@ -78,8 +88,8 @@ def _seats(module):
         low = high = players
     else:
         low, high = getattr(module, "MIN_PLAYERS", 2), getattr(module, "MAX_PLAYERS", 6)
-    if "lonely_city" in module.VARIANTS:          # Scoop!'s solitaire
-        by_variant = {"lonely_city": {"min": 1, "max": 1}}
+    if panel.get("seats_by_variant"):
+        by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
     return {"min": low, "max": high, "by_variant": by_variant}
 
 
@@ -121,12 +131,23 @@ def stats():
         for per in p["by_game"].values():
             scores = per.pop("scores")
             per["best"] = max(scores) if scores else None
-            per["average"] = round(sum(scores) / len(scores), 1) if scores else None
+            per["average"] = _average(scores)
             per_game.append(per)
         p["win_rate"] = round(p["won"] / p["played"], 3)
         p["by_game"] = per_game
         out.append(p)
     return jsonify(players=out, games_counted=len(games))
+
+
+def _average(scores):
+    """The mean to one decimal, or None; a sum too big for a float (a value an earlier version
+    kept) is averaged in whole numbers instead of failing."""
+    if not scores:
+        return None
+    try:
+        return round(sum(scores) / len(scores), 1)
+    except OverflowError:
+        return sum(scores) // len(scores)
 
 
 def _game_id(game_id):
@@ -193,8 +214,10 @@ def bgstats_play(rec, game):
                         "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})
     options = game.options or {}
     view = ((rec.get("final") or {}).get("view") or {})
-    board = (view.get("variant_name") or options.get("variant")
-             or ", ".join(map(str, options.get("variants") or [])) or "")
+    chosen = next((options.get(item["variant_option"]) for item in catalogue_items()
+                   if item["name"] == game.engine and item["variant_option"]), None)
+    board = (view.get("variant_name") or (chosen if isinstance(chosen, str) else None)
+             or ", ".join(map(str, chosen if isinstance(chosen, list) else [])) or "")
     return {
         "sourceName": "newsdesk",
         "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),
@@ -212,17 +235,20 @@ def bgstats_play(rec, game):
 
 def _series(game):
     """Each player's number after every entry, folding the game once (undo/redo refold)."""
-    label, prefix = CHART_UNIT.get(game.engine, ("score", ""))
-    out = {"game": game.id, "engine": game.engine, "unit": label, "prefix": prefix, "players": [],
+    out = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
            "points": [], "problem": None}
-    if label is None:
-        out["problem"] = "This game keeps no score: the winner is whoever's camera van holds a Protester."
-        return out
     try:
         engine = registry.load(game.engine)
     except (registry.EngineUnavailable, BadRequest) as e:
         out["problem"] = "No chart: %s." % e
         return out
+    panel = base.panel(engine)
+    if not panel.get("chart"):
+        out["unit"] = None
+        out["problem"] = panel.get("no_chart") or "This game keeps no score to chart."
+        return out
+    label = out["unit"] = panel["chart"].get("unit", "score")
+    out["prefix"] = panel["chart"].get("prefix", "")
     entries = [(e.version, e.entry) for e in desk().store.entries(game.id)]
     state = engine.initial()
     for i, (version, entry) in enumerate(entries):

@@ -19,6 +19,8 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
+from controller.games import base, registry
+
 from . import security
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
@@ -102,9 +104,23 @@ SCHEMAS = {
     "BGStats": obj(["play", "link"], link=dict(STR, description="Opens BG Stats' import dialog on a phone."),
                    play=dict(OBJ, description="BG Stats' createPlay data: board, durationMin, comments, game, "
                                               "location, playDate, players.")),
+    "Option": obj(["name", "kind", "default", "label", "rule", "newsdesk", "form", "or_name"], extra=True,
+                  name=STR, kind={"enum": list(base.KINDS)}, default=ANY,
+                  label=dict(STR, description="How the start form asks for it."),
+                  rule=dict(STR, description="The rule text's line the option comes from."),
+                  newsdesk=dict(BOOL, description="True: the rules are silent and the default is newsdesk's choice."),
+                  form=dict(BOOL, description="False: only the API sets it."), or_name=BOOL,
+                  minimum=INT, maximum=INT, choices=OBJ, items=arr(INT), variant=STR, schema=OBJ, help=STR),
+    "PanelFacts": obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "editor", "numbers", "words"],
+                      extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
+                      no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ), editor=BOOL,
+                      numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "
+                                                    "each number an offer asks to be entered"),
+                      words=OBJ),
     "Catalogue": obj(["games"], games=arr(obj(
         ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "timed",
-         "variant_option", "variant_choice"], name=STR, title=STR, variants=OBJ, available=BOOL,
+         "variant_option", "variant_choice", "options", "panel"], name=STR, title=STR, variants=OBJ,
+        available=BOOL, options=arr(ref("Option")), panel=ref("PanelFacts"),
         problem=nullable(STR),
         players=nullable(obj(["min", "max", "by_variant"], min=INT, max=INT, by_variant=nullable(OBJ))),
         colours=nullable(arr(STR)), teams=BOOL, timed=BOOL, variant_option=nullable(STR),
@@ -239,6 +255,38 @@ def _merge(doc, fragment, source):
             target[key] = value
 
 
+def _camel(name):
+    return "".join(part.title() for part in name.split("_"))
+
+
+def game_schemas():
+    """Each game's "options" and the numbers its offers ask for, from its engine's declaration
+    (OPTIONS, PANEL["numbers"]); StartRequest's options are one of the games' option objects."""
+    out, starts = {}, []
+    for name in registry.names():
+        try:
+            engine = registry.load(name)
+        except registry.EngineUnavailable:
+            continue
+        key = "Options" + _camel(name)
+        out[key] = dict(base.options_schema(getattr(engine, "OPTIONS", ())),
+                        description="%s's options (engine %s); null or missing: the default." % (engine.TITLE, name))
+        starts.append(ref(key))
+        numbers = base.panel(engine)["numbers"]
+        if numbers:
+            out["Numbers" + _camel(name)] = dict(obj(**{
+                field: dict(INT, minimum=b["minimum"], maximum=b["maximum"], description=b["label"])
+                for field, b in numbers.items()}), description="The numbers %s's offers ask to be entered, "
+                "with their bounds; past them the move is refused (422) with a sentence." % engine.TITLE)
+    out["StartRequest"] = obj(["engine", "players"], engine={"enum": list(registry.names())},
+                              players=arr(ref("Player"), minItems=1, maxItems=12),
+                              options=dict(nullable({"anyOf": starts}) if starts else nullable(OBJ),
+                                           description="The game's settings, as its engine declares them "
+                                                       "(OptionsScan, OptionsScoop1956, ...)."),
+                              key=KEY)
+    return out
+
+
 def document(app=None):
     """The OpenAPI 3.1 document (a fresh dict): this module's endpoints, those of the panel's
     modules that describe theirs (PANEL_MODULES), and those any other blueprint of ``app``
@@ -296,7 +344,7 @@ def document(app=None):
                                 "changes arrive on /stream (Server-Sent Events, not described here); "
                                 "the join pages (/join, /join/host) are HTML."},
         "paths": paths,
-        "components": {"schemas": dict(SCHEMAS), **json.loads(json.dumps(COMPONENTS))},
+        "components": {"schemas": dict(SCHEMAS, **game_schemas()), **json.loads(json.dumps(COMPONENTS))},
     }
     modules = [importlib.import_module(name) for name in PANEL_MODULES]
     for name, blueprint in (app.blueprints.items() if app is not None else ()):

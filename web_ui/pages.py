@@ -59,24 +59,22 @@ def index():
 
 
 def _last_game_verdict(nd, game):
-    """The newest verdict still in force in a SCOOP (1956) game being played, with whose claim it
-    judged, so the screen shows it in big type after a reload too (its view only holds a pending one)."""
-    if not game or game.get("engine") != "scoop1956" or game.get("problem"):
+    """What the game being played wants shown in big type after a reload too (SCOOP's newest
+    verdict, with whose claim it judged): the engine's own ``headline(events)``, given the events
+    still in force. None when the engine has no headline."""
+    if not game or game.get("problem"):
         return None
-    from controller.games import base
-    from controller.oracles.editor import SIGNALS
+    from controller.games import base, registry
+    try:
+        engine = registry.load(game["engine"])
+    except Exception:
+        return None
+    headline = getattr(engine, "headline", None)
+    if not callable(headline):
+        return None
     entries = [(e.version, e.entry) for e in nd.store.entries(game["id"])]
-    claim = None
-    found = None
-    for _, entry in base.effective(entries):
-        for ev in entry.get("events", ()):
-            if ev.get("type") == "claimed":
-                claim = ev
-            elif ev.get("type") == "verdict" and ev.get("signal") in SIGNALS:
-                found = {"signal": ev["signal"], "digit": ev.get("digit"), "message": SIGNALS[ev["signal"]][0],
-                         "player": claim.get("player") if claim else None,
-                         "story_type": claim.get("story_type") if claim else None}
-    return found
+    events = [ev for _, entry in base.effective(entries) for ev in entry.get("events", ())]
+    return headline(events)
 
 
 @bp.get("/favicon.ico")
@@ -101,12 +99,12 @@ def kept_game(game_id):
 
 @bp.get("/history")
 def history():
-    from .games_api import CHART_UNIT, HISTORY_LIMIT, stats
+    from .games_api import HISTORY_LIMIT, chart_units, stats
     nd = desk()
     games = nd.table.games.history(HISTORY_LIMIT)
     per_player = stats().get_json()
     boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
-    return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=CHART_UNIT)
+    return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=chart_units())
 
 
 ORACLE_HISTORY = 12         # results per oracle the oracles page lists (the stream adds newer ones)

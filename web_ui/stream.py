@@ -12,10 +12,9 @@ hold no worker thread. The generator below is the same feed for a plain WSGI ser
 Flask test client).
 """
 
-import json
-
 from flask import Blueprint, Response, abort, current_app, request
 
+from . import safejson
 from .helpers import desk
 
 bp = Blueprint("stream", __name__)
@@ -29,7 +28,7 @@ def sse(message):
     lines = []
     if message.get("id") is not None:
         lines.append("id: %d" % message["id"])
-    lines.append("data: " + json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+    lines.append("data: " + safejson.dumps(message, ensure_ascii=False, separators=(",", ":")))
     return "\n".join(lines) + "\n\n"
 
 

@@ -73,7 +73,7 @@ def seat(state, value):
     """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
     n = len(state["players"])
     if not is_int(value) or not 0 <= value < n:
-        raise GameError("say which player: \"player\" is a seat number 0-%d, not %r" % (n - 1, value))
+        raise GameError("say which player: \"player\" is a seat number 0-%d, not %s" % (n - 1, quoted(value)))
     return value
 
 
@@ -131,3 +131,178 @@ def fold(engine, entries):
         for ev in entry["events"] if "events" in entry else (entry,):
             state = engine.apply(state, ev)
     return state
+
+
+# ---------------------------------------------------------------- what an engine says about itself
+#
+# Each engine module declares, in one place near its top:
+#
+#   OPTIONS = (option(...), ...)   its setup options: name, kind, default, bounds or choices and
+#                                  the rule line it comes from (or that newsdesk chose it, where
+#                                  the rules are silent). The start form, the OpenAPI document and
+#                                  the panel's request check are all made from it.
+#   PANEL = {...}                  what the panel shows for it (see panel()).
+#
+# A sixth game is one engine module with these two, and one screen script: no panel code names it.
+
+KINDS = ("integer", "boolean", "choice", "choices", "seat", "names", "counts", "minutes", "datetime",
+         "mapping")
+SEATS_MOST = 12                    # more than any game seats (the panel refuses longer lists)
+TEXT_MOST = 60                     # a name printed on a board or card
+
+
+def option(name, kind, default, rule, label, minimum=None, maximum=None, choices=None,
+           items=None, form=True, variant=None, schema=None, newsdesk=False, help=None, or_name=False):
+    """One setup option as the engine declares it.
+
+    kind: integer (minimum..maximum), boolean, choice (one of ``choices``, a dict value -> words),
+    choices (any of them, a list), seat (a player's seat number), names (a list of ``items``
+    (min, max) short names), counts (name -> a whole number minimum..maximum), minutes (a whole
+    number of minutes, minimum..maximum; ``or_name``: an integer option may be given as a
+    name printed on the board instead), datetime (ISO 8601 with an offset), mapping (an object
+    described by ``schema``; API only). ``rule``: the rule text's line it comes from, quoted;
+    ``newsdesk``: True when the rules are silent and the default is newsdesk's choice.
+    ``variant``: shown on the form only with that variant chosen. ``form``: False for options
+    only the API sets (worked out by the panel, or too long to type at the table).
+    """
+    if kind not in KINDS:
+        raise ValueError("option %s: kind %r is not one of %s" % (name, kind, ", ".join(KINDS)))
+    out = {"name": name, "kind": kind, "default": default, "label": label, "rule": rule,
+           "newsdesk": bool(newsdesk), "form": bool(form), "or_name": bool(or_name)}
+    for key, value in (("minimum", minimum), ("maximum", maximum), ("items", items),
+                       ("variant", variant), ("schema", schema), ("help", help)):
+        if value is not None:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    if choices is not None:
+        out["choices"] = dict(choices)
+    return out
+
+
+def option_schema(opt):
+    """The JSON Schema of one declared option's value (null allowed: null means its default)."""
+    kind = opt["kind"]
+    doc = opt["label"] + (". " + opt["rule"] if opt.get("rule") else "")
+    if kind in ("integer", "minutes"):
+        schema = {"type": "integer", "minimum": opt["minimum"], "maximum": opt["maximum"]}
+        if opt.get("or_name"):
+            schema = {"anyOf": [schema, {"type": "string", "minLength": 1, "maxLength": TEXT_MOST}]}
+    elif kind == "seat":
+        schema = {"type": "integer", "minimum": 0, "maximum": SEATS_MOST - 1}
+    elif kind == "boolean":
+        schema = {"type": "boolean"}
+    elif kind == "choice":
+        schema = {"type": "string", "enum": list(opt["choices"])}
+    elif kind == "choices":
+        schema = {"type": "array", "items": {"type": "string", "enum": list(opt["choices"])},
+                  "uniqueItems": True, "maxItems": len(opt["choices"])}
+    elif kind == "names":
+        low, high = opt["items"]
+        schema = {"type": "array", "minItems": low, "maxItems": high,
+                  "items": {"type": "string", "minLength": 1, "maxLength": TEXT_MOST}}
+    elif kind == "counts":
+        schema = {"type": "object", "maxProperties": 12,
+                  "additionalProperties": {"type": "integer", "minimum": opt["minimum"],
+                                           "maximum": opt["maximum"]}}
+    elif kind == "datetime":
+        schema = {"type": "string", "format": "date-time", "maxLength": 40}
+    else:
+        schema = dict(opt.get("schema") or {"type": "object"})
+    return {"anyOf": [dict(schema, description=doc), {"type": "null"}]}
+
+
+def options_schema(declared):
+    """The JSON Schema of a game's whole "options" object."""
+    return {"type": "object", "additionalProperties": False,
+            "properties": {o["name"]: option_schema(o) for o in declared}}
+
+
+def check_declared(title, declared, options, players=None):
+    """``options`` checked against the declaration: a dict of known names whose values have the
+    declared kind and lie within its bounds (null or missing: the default). Raises GameError
+    with one sentence; the engine's setup checks what only it knows (a page layout's sense, a
+    seat beyond the players at the table)."""
+    options = check_options(title, options, [o["name"] for o in declared])
+    for opt in declared:
+        value = options.get(opt["name"])
+        if value is not None:
+            problem = _option_problem(opt, value, players)
+            if problem:
+                raise GameError("%s's %s (%s) %s, not %s" % (title, opt["name"], opt["label"].lower(),
+                                                             problem, _short(value)))
+    return options
+
+
+def _short(value):
+    return quoted(value)
+
+
+def quoted(value, most=40):
+    """A refused entry as a sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
+    if is_int(value) and abs(value).bit_length() > 64:
+        return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _option_problem(opt, value, players):
+    kind = opt["kind"]
+    if kind in ("integer", "minutes"):
+        if opt.get("or_name") and isinstance(value, str) and 0 < len(value) <= TEXT_MOST:
+            return None
+        if not is_int(value) or not opt["minimum"] <= value <= opt["maximum"]:
+            return "is a whole number %d-%d" % (opt["minimum"], opt["maximum"])
+    elif kind == "seat":
+        most = (players - 1) if players else SEATS_MOST - 1
+        if not is_int(value) or not 0 <= value <= most:
+            return "is a seat number 0-%d" % most
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            return "is true or false"
+    elif kind == "choice":
+        if not isinstance(value, str) or value not in opt["choices"]:
+            return "is one of %s" % _and(opt["choices"])
+    elif kind == "choices":
+        if (not isinstance(value, (list, tuple)) or any(not isinstance(v, str) or v not in opt["choices"] for v in value)
+                or len(set(value)) != len(value)):
+            return "is a list of different ones of %s" % _and(opt["choices"])
+    elif kind == "names":
+        low, high = opt["items"]
+        if (not isinstance(value, (list, tuple)) or not low <= len(value) <= high
+                or any(not isinstance(v, str) or not v.strip() or len(v) > TEXT_MOST for v in value)):
+            return ("is a list of %s names of up to %d letters" %
+                    (low if low == high else "%d to %d" % (low, high), TEXT_MOST))
+    elif kind == "counts":
+        if (not isinstance(value, dict) or len(value) > 12
+                or any(not is_int(v) or not opt["minimum"] <= v <= opt["maximum"] for v in value.values())):
+            return "maps each name to a whole number %d-%d" % (opt["minimum"], opt["maximum"])
+    elif kind == "datetime":
+        if not isinstance(value, str) or len(value) > 40:
+            return "is an ISO 8601 time with its UTC offset"
+    return None
+
+
+def declared_defaults(declared):
+    return {o["name"]: o["default"] for o in declared}
+
+
+def panel(engine):
+    """What the panel shows for ``engine``, from its PANEL declaration (with the defaults a game
+    that declares less gets):
+
+        score: "money" | "points" | None   what the final table counts (None: no score)
+        chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
+        teams: True when players are given teams on the start form
+        seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
+        editor: True when the editor on the phone judges this game's claims (its verdicts
+                reach the game as {"type": "verdict", "signal", "digit"} actions)
+        numbers: {field: {"minimum", "maximum", "label"}}  the bounds of every number an offer
+                asks the table to enter ("enter"), for the panel's inputs and the API document
+        words: {field: label}  how the panel asks for an entered text field
+        headline(events) (a function in the module, optional): the event still in force the
+                screen shows in big type after a reload, or None
+    """
+    declared = dict(getattr(engine, "PANEL", None) or {})
+    out = {"score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None,
+           "teams": False, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
+    out.update(declared)
+    return out

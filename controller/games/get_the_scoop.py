@@ -102,6 +102,39 @@ CHOICES = {"board": ("tracked", "table"), "journalist_step": ("any", "orthogonal
            "protester_push": ("one", "line"), "jump_counts_mover": (False, True)}
 
 
+# What the panel's start form, API document and request check know of this game (base.option).
+from .base import option as _option  # noqa: E402  (kept beside its one use, so this block stands alone)
+
+OPTIONS = (
+    _option("first", "seat", 0, "The person who last watched the news gets the First Player badge.",
+            "Who has the First Player badge (who last watched the news)"),
+    _option("board", "choice", "tracked", "game board: a 12x12 grid of 1” squares",
+            "Who keeps the board", choices={"tracked": "the box keeps every piece (newsdesk's default)",
+                                            "table": "the pieces stay the table's; the box keeps the rounds"},
+            newsdesk=True),
+    _option("journalist_step", "choice", "any", "one square in any one direction",
+            "A Journalist's step", choices={"any": "any of the eight directions (diagonals too)",
+                                            "orthogonal": "up, down, left or right only"}, newsdesk=True),
+    _option("protester_push", "choice", "one", "Pushing always happens in the direction of movement "
+            "and only one square", "A pushing Protester (3, 6, 9) pushes",
+            choices={"one": "one piece; a second piece behind it blocks",
+                     "line": "the whole line, as the Police do"}, newsdesk=True),
+    _option("jump_counts_mover", "boolean", False, "to any square with at least 2 of the player’s "
+            "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True),
+    _option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
+            "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
+            form=False, newsdesk=True,
+            schema={"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "string", "maxLength": 10}}),
+    _option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
+            "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
+            "The police movement tables", form=False, newsdesk=True,
+            schema={"type": "array", "minItems": 1, "maxItems": 8,
+                    "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
+)
+PANEL = {"score": None, "chart": None,
+         "no_chart": "This game keeps no score: the winner is whoever's camera van holds a Protester."}
+
+
 def card(rank, suit, sides=SUITS):
     """A revealed card as the panel shows it: how far the Protester goes, which way, and whether
     it pushes (A-3: 1, 4-6: 2, 7-9: 3; pushing on 3, 6, 9)."""

@@ -7,6 +7,7 @@ a message saying which and why, instead of stopping the whole panel at start-up.
 import importlib
 
 from ..errors import BadRequest, NewsdeskError
+from . import base
 
 # name -> the module under controller.games that holds it, in the order the panel lists them
 ENGINES = {
@@ -59,15 +60,19 @@ def load(name):
 
 
 def catalogue():
-    """Every listed game for the panel's "new game" list: name, title, variants, and whether it
-    can be played now (with the reason when it can't)."""
+    """Every listed game for the panel's "new game" list: name, title, variants, its declared
+    options and panel facts (games/base.py), and whether it can be played now (with the reason
+    when it can't)."""
     out = []
     for name in ENGINES:
         try:
             module = load(name)
         except EngineUnavailable as e:
-            out.append({"name": name, "title": name, "variants": {}, "available": False, "problem": str(e)})
+            out.append({"name": name, "title": name, "variants": {}, "available": False, "problem": str(e),
+                        "options": [], "panel": base.panel(None)})
         else:
             out.append({"name": name, "title": module.TITLE, "variants": dict(module.VARIANTS),
-                        "available": True, "problem": None})
+                        "available": True, "problem": None,
+                        "options": [dict(o) for o in getattr(module, "OPTIONS", ())],
+                        "panel": base.panel(module)})
     return out

@@ -25,7 +25,9 @@ Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_
 Where the rules are silent, these are newsdesk's choices, not the original's:
   * with no teams given, partners are the players opposite each other in the order given
     (Team SCAN says "Sit opposite your partner"; Triple SCAN and 6-player No Trump don't say);
-  * Triple SCAN puts aside the stock cards that can't go round, as Without Partners says;
+  * Triple SCAN's text says only "Deal 5 cards to each player.", so by default all 52 cards
+    are played out; "put_aside" (an option, off by default) applies Without Partners' rule
+    there too: the stock cards that can't go round are put aside, and 48 are taken;
   * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
     player still holds are played out isn't said, so a hand is accepted either way;
   * No Trump SCAN with 4 players may be played in two teams when teams are given;
@@ -40,7 +42,7 @@ from datetime import datetime
 
 import copy
 
-from .base import GameError
+from .base import GameError, check_declared, check_options, option
 
 NAME = "scan"
 TITLE = "SCAN (Parker Brothers, 1988)"
@@ -60,6 +62,8 @@ DEAL = {"team": 7, "triple": 5, "individual": 7, "no_trump": 2}
 DEAL_FIVE_FROM = 5          # Without Partners: "For 5 and 6 players, deal 5 cards to each."
 DEAL_LARGE_TABLE = 5
 PLAYERS = {"team": (4, 4), "triple": (6, 6), "individual": (2, 6), "no_trump": (2, 6)}
+# Triple SCAN's own text ("Deal 5 cards to each player.") prints no put-aside rule: optional there
+PUT_ASIDE_OPTIONAL = ("triple",)
 TRUMP = {
     "team": "trump is the suit on top of the stock after everyone draws; no trump once the stock is gone",
     "triple": "trump is the suit on top of the stock after everyone draws; no trump once the stock is gone",
@@ -74,24 +78,27 @@ def deal_size(variant, n):
     return DEAL[variant]
 
 
-def hand_sizes(variant, n):
+def hand_sizes(variant, n, put_aside=False):
     """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
-    fewest, most = cards_out_of_play(variant, n)
+    fewest, most = cards_out_of_play(variant, n, put_aside)
     return sorted({DECK - most, DECK - fewest})
 
 
-def cards_out_of_play(variant, n):
+def cards_out_of_play(variant, n, put_aside=False):
     """(fewest, most) cards a hand can leave untaken.
 
     A trick takes one card from each player, so the last draw leaves ``stock % n`` cards that
-    can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says nothing,
-    but 6 x 5 dealt leaves 22 in the stock, so newsdesk applies the same rule there. No Trump's hand
+    can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says only
+    "Deal 5 cards to each player.": all 52 are played unless the table chose ``put_aside``
+    (6 x 5 dealt leaves 22 in the stock, 4 of which then go aside). No Trump's hand
     "ends when the stock pile has been exhausted": whether the cards still in hand are played out
     is not said, so newsdesk accepts both readings: the most is when they are not played
     (each player's last ``deal`` cards stay in hand), nothing in between.
     """
     deal = deal_size(variant, n)
     aside = (DECK - n * deal) % n
+    if variant in PUT_ASIDE_OPTIONAL and not put_aside:
+        aside = 0
     if variant == "no_trump":
         return aside, aside + n * deal
     return aside, aside
@@ -104,21 +111,37 @@ def score(taken):
 
 # ---------------------------------------------------------------- setup
 
-OPTIONS = ("variant", "dealer", "time_limit", "ends_at", "target_tie")
-TARGET_TIES = ("highest", "all")
+TARGET_TIES = {"highest": "the highest total past 155 wins; equal totals share (newsdesk's default)",
+               "all": "every side past 155 in the same hand wins"}
+LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
+
+OPTIONS = (
+    option("variant", "choice", "team", "HOW TO PLAY TEAM SCAN (For 4 players); VARIATIONS: TRIPLE "
+           "SCAN, SCAN WITHOUT PARTNERS, NO TRUMP SCAN", "Variant", choices=VARIANTS),
+    option("put_aside", "boolean", False, "If towards the end of the round there aren't enough cards "
+           "left in the stock pile for each player to draw one, put the remaining stock cards aside, "
+           "out of play. (Printed under SCAN Without Partners; Triple SCAN's text says only \"Deal 5 "
+           "cards to each player.\")", "Triple SCAN: put aside the stock cards that can't go round "
+           "(48 cards a hand, not 52)", variant="triple", newsdesk=True),
+    option("time_limit", "minutes", None, "Alternately, set a time limit: The winners are the team "
+           "with the highest score at the end of that time.", "Time limit in minutes (empty: race "
+           "to 155)", minimum=1, maximum=LONGEST_GAME),
+    option("ends_at", "datetime", None, "the end of that time", "When the countdown ends",
+           form=False),
+    option("dealer", "seat", None, "Cut for deal; highest card deals.", "Who deals first (empty: "
+           "the first player)"),
+    option("target_tie", "choice", "highest", "The first team to reach 155 points wins. (Two "
+           "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
+           choices=TARGET_TIES, newsdesk=True),
+)
+PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": True,
+         "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 
 def setup(players, options=None):
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise GameError("SCAN's options are a dict: %s" % ", ".join(OPTIONS))
+    options = check_options("SCAN", options, [o["name"] for o in OPTIONS])
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of players, each {\"name\": ..., \"team\": ...}")
-    unknown = set(map(str, options)) - set(OPTIONS)
-    if unknown:
-        raise GameError("SCAN has no option %s; its options are %s"
-                        % (", ".join(sorted(unknown)), ", ".join(OPTIONS)))
     variant = options.get("variant", "team")
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise GameError("SCAN has no variant %r; choose from %s" % (variant, ", ".join(VARIANTS)))
@@ -133,19 +156,29 @@ def setup(players, options=None):
         want = str(low) if low == high else "%d to %d" % (low, high)
         raise GameError("%s is for %s players, not %d" % (VARIANTS[variant].split(":")[0], want, n))
     limit = options.get("time_limit")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0):
-        raise GameError("time_limit is a whole number of minutes (or leave it out to race to %d)" % TARGET)
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                              or not 0 < limit <= LONGEST_GAME):
+        raise GameError("time_limit is a whole number of minutes, 1-%d (or leave it out to race to %d)"
+                        % (LONGEST_GAME, TARGET))
     ends_at = _ends_at(options.get("ends_at"))
     tie = options.get("target_tie", "highest")
     if not isinstance(tie, str) or tie not in TARGET_TIES:
         raise GameError("target_tie is \"highest\" (the highest total past %d wins) or \"all\" "
                         "(every side past %d in the same hand wins)" % (TARGET, TARGET))
-    dealer = options.get("dealer", 0)
+    dealer = options.get("dealer")
+    dealer = 0 if dealer is None else dealer
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
         raise GameError("dealer is the seat (0-%d) of the player who cut the highest card" % (n - 1))
+    put_aside = options.get("put_aside")
+    put_aside = False if put_aside is None else put_aside
+    if not isinstance(put_aside, bool):
+        raise GameError("put_aside is true (Triple SCAN puts aside the stock cards that can't go "
+                        "round) or false (all 52 are played), not %r" % (put_aside,))
     sides = _sides(variant, players)
+    check_declared("SCAN", OPTIONS, options, n)
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
-             "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer}]
+             "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer,
+             "put_aside": put_aside}]
 
 
 def _ends_at(value):
@@ -250,9 +283,9 @@ def _hand(state, action):
             raise GameError("hand %d: the %s add up to %d, but the deck has %d; check the counts"
                             % (number, suit, total, CARDS_PER_SUIT))
     n = len(state["players"])
-    sizes = hand_sizes(state["variant"], n)
+    sizes = hand_sizes(state["variant"], n, state.get("put_aside", False))
     total = sum(sum(r.values()) for r in clean.values())
-    if total not in sizes:        # (each is a multiple of n: a trick takes a card from every player)
+    if total not in sizes:
         raise GameError("hand %d: %d cards entered, but this game takes %s of the %d; check the counts"
                         % (number, total, " or ".join(map(str, sizes)), DECK))
     values = {s: score(clean[s]) for s in sides}
@@ -285,6 +318,7 @@ def apply(state, event):
         return {"started": True, "variant": event["variant"], "players": list(event["players"]),
                 "sides": copy.deepcopy(event["sides"]), "time_limit": event["time_limit"],
                 "ends_at": event.get("ends_at"), "target_tie": event.get("target_tie", "highest"),
+                "put_aside": bool(event.get("put_aside", False)),
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):
@@ -366,7 +400,7 @@ def view(state):
     sides = state["sides"]
     labels = ["WE", "THEY"] if len(sides) == 2 else [s["name"] for s in sides]
     n = len(state["players"])
-    fewest, most = cards_out_of_play(state["variant"], n)
+    fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False))
     timed = _timed(state)
     countdown = None
     if timed:
@@ -395,7 +429,7 @@ def view(state):
         "dealer": state["players"][state["dealer"]],
         "deal": deal_size(state["variant"], n), "trump": TRUMP[state["variant"]],
         "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
-        "cards_per_hand_choices": hand_sizes(state["variant"], n),
+        "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False)),
         "cards_aside": fewest,
         "suit_values": dict(SUIT_VALUES),
         "winners": state["winners"], "over": bool(state["winners"]),

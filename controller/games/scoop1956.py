@@ -25,7 +25,10 @@ given to setup; play and every offer to buy pass to the left (the next seat).
     {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
     {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
      "value": v}                                         no call; the ad's printed value
-    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back
+    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back (at most
+                                                         four held: "two cards on each of his two
+                                                         reserve spaces"; a claim with fewer than
+                                                         three cards from the hand used the rest)
     {"type": "exchange", "player": p}                    one card swapped with the pile, free
     {"type": "buy", "player": q} / {"type": "pass", "player": q}
                                                          the player asked about a story for sale
@@ -61,7 +64,7 @@ import copy
 
 from ..oracles.editor import EFFECTS, SIGNALS
 from . import ledger
-from .base import GameError, check_options, check_players
+from .base import GameError, check_declared, check_options, check_players, option, quoted
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 from .ledger import BANK, dollars
 
@@ -89,8 +92,55 @@ STAR_SPACES = 2            # "the two spaces marked 'Star Story'"
 DEFAULT_STORIES = {"sport": 2, "crime": 2, "society": 2, "local": 2}    # newsdesk's guess
 DEFAULT_ADS = {"advertisement": 2}                                      # newsdesk's guess
 MAX_SPACES = 6
+RESERVE_SPACES = 2          # "he may place two cards on each of his two reserve spaces"
+RESERVE_PER_SPACE = 2
+RESERVE_MOST = RESERVE_SPACES * RESERVE_PER_SPACE
+# newsdesk's bound on a printed value: the rules print none; no card of a real game comes near it,
+# so a value past it is a typing slip, refused before it can reach the money or the store
+MOST_PRINTED_VALUE = 100_000
 PAYS_WHAT_THEY_HOLD, BANKRUPTCY = "pays_what_they_hold", "bankruptcy"
 SHORT_OF_CASH = (PAYS_WHAT_THEY_HOLD, BANKRUPTCY)
+
+
+SHORT_OF_CASH_WORDS = {
+    PAYS_WHAT_THEY_HOLD: "pays what they hold (newsdesk's default: the rules' bankruptcy is about "
+                         "buying cards)",
+    BANKRUPTCY: "goes through the bankruptcy path (offers stories round the table)",
+}
+OPTIONS = (
+    option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
+           "dealer plays first.", "Who deals (empty: the last player, so the first plays first)"),
+    option("page", "mapping", None, "Even though a player may already have on his newspaper page two "
+           "stories of any one type ... (The rules name the Three Star and Star Story spaces, a "
+           "sport story and advertisements; the rest of the layout is printed on the pages.)",
+           "The newspaper page's layout: the story and advertisement spaces, which decide when a "
+           "page is full and goes to press", newsdesk=True,
+           schema={"type": "object", "additionalProperties": False, "properties": {
+               key: {"type": "object", "maxProperties": 12, "additionalProperties": {
+                   "type": "integer", "minimum": 1, "maximum": MAX_SPACES}}
+               for key in ("stories", "advertisements")}}),
+    option("short_of_cash", "choice", PAYS_WHAT_THEY_HOLD, "If a player runs out of money, and is "
+           "unable to purchase enough cards to complete his hand, he is bankrupt. (Said of buying "
+           "cards; a player who can't pay an EXTRA or SYND is not covered.)",
+           "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
+           newsdesk=True),
+)
+PANEL = {"score": "money", "chart": {"unit": "worth", "prefix": "$"}, "editor": True,
+         "numbers": {"value": {"minimum": 1, "maximum": MOST_PRINTED_VALUE, "label": "Printed value ($)"}}}
+
+
+def headline(events):
+    """The newest editor's verdict among ``events`` (those still in force), with whose claim it
+    judged: the panel shows it in big type, after a reload too (the view holds only a pending one)."""
+    claim = found = None
+    for ev in events:
+        if ev.get("type") == "claimed":
+            claim = ev
+        elif ev.get("type") == "verdict" and ev.get("signal") in SIGNALS:
+            found = {"signal": ev["signal"], "digit": ev.get("digit"), "message": SIGNALS[ev["signal"]][0],
+                     "player": claim.get("player") if claim else None,
+                     "story_type": claim.get("story_type") if claim else None}
+    return found
 
 
 def account(seat):
@@ -106,17 +156,20 @@ def unsold_value(value):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    options = check_options("SCOOP", options, ("dealer", "page", "short_of_cash"))
+    options = check_options("SCOOP", options, [o["name"] for o in OPTIONS])
     check_players("SCOOP", players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(players)
-    dealer = options.get("dealer", n - 1)
+    dealer = options.get("dealer")
+    dealer = n - 1 if dealer is None else dealer
     if not _is_int(dealer) or not 0 <= dealer < n:
         raise GameError("dealer is the seat (0-%d) of the player who deals; the player to the "
                         "dealer's left plays first" % (n - 1))
-    short = options.get("short_of_cash", PAYS_WHAT_THEY_HOLD)
+    short = options.get("short_of_cash")
+    short = PAYS_WHAT_THEY_HOLD if short is None else short
     if short not in SHORT_OF_CASH or not isinstance(short, str):
         raise GameError("short_of_cash is %s or %s, not %r" % (PAYS_WHAT_THEY_HOLD, BANKRUPTCY, short))
     stories, ads = _page_option(options.get("page"))
+    check_declared("SCOOP", OPTIONS, options, n)
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
              for p in players]
     events = [{"type": "setup", "players": seats, "dealer": dealer, "first": (dealer + 1) % n,
@@ -318,6 +371,13 @@ def _reserve(state, p, action):
     cards = action.get("cards")
     if not _is_int(cards) or cards not in RESERVE_PLAY:
         raise GameError("%s plays one or two cards to the reserve, not %r" % (_name(state, p), cards))
+    held = _reserve_held(state, p)
+    if held + cards > RESERVE_MOST:
+        raise GameError("%s has %d card%s in reserve; the rules allow two cards on each of the two "
+                        "reserve spaces (%d in all), so %s"
+                        % (_name(state, p), held, "" if held == 1 else "s", RESERVE_MOST,
+                           "the reserve is full" if held >= RESERVE_MOST else "only %d more can go there"
+                           % (RESERVE_MOST - held)))
     cost = CARD_PRICE * cards
     ledger.check_can_pay(_balances(state), account(p), cost, _name(state, p))
     return [{"type": "reserved", "player": p, "cards": cards},
@@ -606,6 +666,12 @@ def apply(state, event):
     me = s["players"][p]
     if kind == "claimed":
         s["claim"] = {k: event[k] for k in ("player", "story_type", "cards_from_hand", "scooped_from")}
+        # the cards that didn't come from the hand came from a reserve: the SCOOPed player's,
+        # else the player's own ("Cards placed in reserve cannot be removed until they are used
+        # as part of a complete story")
+        used = STORY_CARDS - event["cards_from_hand"]
+        src = s["players"][event["scooped_from"]] if _is_int(event.get("scooped_from")) else me
+        src["reserve"] = max(0, src.get("reserve", 0) - used)
         s["phase"] = "call"
     elif kind == "verdict":
         s["verdict"] = {"signal": event["signal"], "digit": event["digit"], "passed": event["passed"]}
@@ -619,6 +685,8 @@ def apply(state, event):
         s["next_id"] = max(s["next_id"], story["id"] + 1)
         s["phase"] = "done"
     elif kind in ("reserved", "exchanged"):
+        if kind == "reserved":
+            me["reserve"] = me.get("reserve", 0) + event["cards"]
         s["phase"] = "done"
     elif kind == "offered":
         story = event["story"]
@@ -715,7 +783,7 @@ def offers(state):
             out.append({"type": "claim", "player": p, "story_type": STAR})
         out += [{"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]} for a in state["ads"]]
         out += [{"type": "reserve", "player": p, "cards": k} for k in RESERVE_PLAY
-                if _cash(state, p) >= CARD_PRICE * k]
+                if _cash(state, p) >= CARD_PRICE * k and _reserve_held(state, p) + k <= RESERVE_MOST]
         return out + [{"type": "exchange", "player": p}]
     if step == "call":
         c = state["claim"]["player"]
@@ -755,6 +823,7 @@ def view(state):
         unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
         players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "account": account(i),
                         "cash": cash, "out": pl["out"], "page": slots, "kept": list(pl["kept"]),
+                        "reserve": pl.get("reserve", 0), "reserve_most": RESERVE_MOST,
                         "stories_value": on_page, "unsold_value": unsold,
                         "worth": cash + on_page + unsold, "page_full": _full(state, page)})
     sale = None
@@ -1045,10 +1114,20 @@ def _story_list(stories):
 
 
 def _value(state, p, value, what):
-    if not _is_int(value) or value <= 0:
-        raise GameError("%s: enter the value printed on %s in whole dollars, e.g. 500, not %r"
-                        % (_name(state, p), what, value))
+    if not _is_int(value) or not 0 < value <= MOST_PRINTED_VALUE:
+        raise GameError("%s: enter the value printed on %s in whole dollars, $1-$%s, e.g. 500, not %s"
+                        % (_name(state, p), what, format(MOST_PRINTED_VALUE, ","), _shown(value)))
     return value
+
+
+def _shown(value):
+    return quoted(value, 30)
+
+
+def _reserve_held(state, p):
+    """Cards in ``p``'s reserve: played there (reserved), less those a story used (a claim with
+    fewer than three cards from the hand, or a SCOOP taking them)."""
+    return state["players"][p].get("reserve", 0)
 
 
 def _creditor_account(debt):

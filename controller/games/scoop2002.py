@@ -4,10 +4,12 @@ the Action City Times, sell three to win.
 The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
 the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
 part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
-lets the box roll. The Locations are numbered 1-10 and a 0 reads as 10 (newsdesk's reading: the
-rules number the Locations from #1 and mark "the Location that matches the number you rolled",
-so the tenth Location is rolled as 0; it also makes N. Ickel certain to sell at #10, where he has
-no "next-highest" Location to move to).
+lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
+Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
+and for odd/even, the "zero" option decides: "ten" (newsdesk's default, as a ten-sided die's 0
+face reads: it also makes N. Ickel certain to sell at #10, where he has no "next-highest"
+Location to move to) or "as_read" (the rules' words: the digit "is the number you've rolled",
+so a 0 is the lowest roll).
 
 Every action names its player by seat (0-based, in the order given to setup; play passes left).
 
@@ -24,11 +26,13 @@ Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, m
 ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
 the roll that ends your turn also returns his whole turn, rolls included.
 
-Options: "variants" (list), "locations" (the board's ten names, #1 first), "street_chart"
-(roll -> the chart's words), "ickel_start" (a Location's number or name), "resell" (bool).
+Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten names, #1 first),
+"street_chart" (roll -> the chart's words), "ickel_start" (a Location's number or name), "resell"
+(bool), "zero" ("ten" or "as_read"), "ickel_rolls" ("box", or "table": the player enters N.
+Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
 
 Where the rules are silent, these are newsdesk's choices, not the original's:
-  * a roll of 0 reads as 10 (see above);
+  * a roll of 0 counts as 10 against a sum, unless "zero" is "as_read" (see above);
   * the default Location names are placeholders (the rules print none; only Downtown is named,
     and putting it at #1 is a guess), and the default On the Street entries only say to read
     the board's chart: give "locations" and "street_chart" from your board;
@@ -45,7 +49,7 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
 
 import copy
 
-from .base import GameError, say_events
+from .base import GameError, check_declared, check_options, option, say_events
 
 NAME = "scoop2002"
 TITLE = "Scoop! (Invisible City Productions, 2002)"
@@ -58,6 +62,21 @@ VARIANTS = {
 
 LOCATION_COUNT = 10
 ZERO_READS_AS = 10          # newsdesk's reading of a 0 on the stopwatch / d10 (see above)
+# The "zero" option: how a 0 counts against a pitch's sum and N. Ickel's Location.
+ZERO_TEN, ZERO_AS_READ = "ten", "as_read"
+ZERO_READINGS = {
+    ZERO_TEN: "0 counts as 10 (newsdesk's default, as a ten-sided die's 0 face is read): the "
+              "highest roll, so a pitch rolled 0 needs 10 marks",
+    ZERO_AS_READ: "0 counts as 0 (the rules' words: the hundredths digit \"is the number you've "
+                  "rolled\"): the lowest roll, so a pitch rolled 0 always sells",
+}
+# The "ickel_rolls" option (The Lonely City): who rolls N. Ickel's two rolls.
+ICKEL_BOX, ICKEL_TABLE = "box", "table"
+ICKEL_ROLLERS = {
+    ICKEL_BOX: "the box rolls for N. Ickel (newsdesk's default)",
+    ICKEL_TABLE: "the player rolls for N. Ickel (the rules say \"Roll\"): enter his rolls or press "
+                 "the stopwatch button for each",
+}
 MOVE_ODD, MOVE_EVEN = 3, 4  # "If your roll is odd ... up to three spaces ... even ... up to four"
 SALES_TO_WIN = 3
 ICKEL_SALES_TO_WIN = 5
@@ -71,29 +90,58 @@ DEFAULT_LOCATIONS = ("Downtown", "City Hall", "Harbor", "Stadium", "University",
                      "Airport", "Police HQ", "Museum", "Old Town", "Industrial Park")
 
 
+OPTIONS = (
+    option("variants", "choices", [], "Variants: That's My Beat: ... The Lonely City: This is a "
+           "solitaire version of Scoop!.", "Variants",
+           choices=VARIANTS),
+    option("locations", "names", None, "Spaces with names on them are Locations. (The rules print "
+           "no names: give your board's ten, #1 first.)", "The board's ten Location names, #1 first",
+           items=(LOCATION_COUNT, LOCATION_COUNT), newsdesk=True,
+           help="Leave empty for newsdesk's placeholder names."),
+    option("zero", "choice", ZERO_TEN, "That's the number you've \"rolled\".",
+           "A stopwatch 0 counts as", choices=ZERO_READINGS, newsdesk=True),
+    option("resell", "boolean", True, "Remove all marks at that story's Location. (Whether it can "
+           "be sold again is not said.)", "A Location's story can be sold again after a sale",
+           newsdesk=True),
+    option("ickel_rolls", "choice", ICKEL_BOX, "On Ickel's turns, all he ever does is try to sell "
+           "a story. Roll.", "Who rolls for N. Ickel", choices=ICKEL_ROLLERS, variant="lonely_city",
+           newsdesk=True),
+    option("ickel_start", "integer", None, "When you set up the game, place a nickel on Downtown.",
+           "N. Ickel's first Location (its number; empty: Downtown)", minimum=1,
+           maximum=LOCATION_COUNT, variant="lonely_city", or_name=True),
+    option("street_chart", "mapping", None, "find the number you rolled on the On the Street "
+           "chart on the board and act accordingly.", "The board's On the Street chart",
+           form=False, schema={"type": "object", "maxProperties": LOCATION_COUNT,
+                               "additionalProperties": {"type": "string", "minLength": 1,
+                                                        "maxLength": 200}}),
+)
+PANEL = {"score": "points", "chart": {"unit": "stories sold", "prefix": ""},
+         "numbers": {"value": {"minimum": 0, "maximum": 9, "label": "The stopwatch's hundredths digit"}},
+         "seats_by_variant": {"lonely_city": {"min": 1, "max": 1}}}
+
+
 def _street_default(reading):
     """newsdesk default: the On the Street chart is printed on the board, not in the rules."""
     return "On the Street %d: read entry %d on the board's chart and act accordingly." % (reading, reading)
 
 
 def reading(value):
-    """What a 0-9 roll counts as (1-10)."""
+    """The Location a 0-9 roll matches (1-10): a 0 is the tenth."""
     return ZERO_READS_AS if value == 0 else value
+
+
+def roll_value(state, value):
+    """What a 0-9 roll counts as against a sum (a pitch, N. Ickel's sale) and for odd/even:
+    the "zero" option says whether a 0 is 10 (newsdesk's default) or 0 as read."""
+    return value if state.get("zero", ZERO_TEN) == ZERO_AS_READ else reading(value)
 
 
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise GameError("Scoop!'s options are a dict: variants, locations, street_chart, ickel_start")
+    options = check_options("Scoop!", options, [o["name"] for o in OPTIONS])
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of players, each {\"name\": ...}")
-    unknown = set(map(str, options)) - {"variants", "locations", "street_chart", "ickel_start", "resell"}
-    if unknown:
-        raise GameError("Scoop! has no option %s; its options are variants, locations, "
-                        "street_chart, ickel_start and resell" % ", ".join(sorted(unknown)))
     variants = options.get("variants") or []
     if not isinstance(variants, (list, tuple)):
         raise GameError("variants is a list of variant names, from %s" % ", ".join(VARIANTS))
@@ -148,12 +196,23 @@ def setup(players, options=None):
     if not isinstance(resell, bool):
         raise GameError("resell is true (a Location's next story can be sold again) or false")
 
+    zero = options.get("zero", ZERO_TEN)
+    if not isinstance(zero, str) or zero not in ZERO_READINGS:
+        raise GameError("zero is \"ten\" (a 0 counts as 10) or \"as_read\" (a 0 counts as 0), not %r"
+                        % (zero,))
+    ickel_rolls = options.get("ickel_rolls", ICKEL_BOX)
+    if not isinstance(ickel_rolls, str) or ickel_rolls not in ICKEL_ROLLERS:
+        raise GameError("ickel_rolls is \"box\" (the box rolls for N. Ickel) or \"table\" (the "
+                        "player enters his rolls), not %r" % (ickel_rolls,))
+
+    check_declared("Scoop!", OPTIONS, options, len(players))     # and whatever else the declaration bounds
     seats = [{"name": p["name"], "colour": p.get("colour")} for p in players]
     if lonely:
         seats.append({"name": ICKEL_NAME, "colour": None, "box": True})
     return [{"type": "setup", "players": seats, "variants": variants, "locations": list(locations),
              "street_chart": [chart[r] for r in range(1, LOCATION_COUNT + 1)],
-             "ickel_start": start, "locations_given": given_names, "resell": resell}]
+             "ickel_start": start, "locations_given": given_names, "resell": resell,
+             "zero": zero, "ickel_rolls": ickel_rolls}]
 
 
 def initial():
@@ -182,7 +241,7 @@ def _actor(state, action):
     seats = len(state["players"])
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < seats:
         raise GameError("say which player acts: \"player\" is a seat number 0-%d, not %r" % (seats - 1, p))
-    if state["players"][p].get("box"):
+    if state["players"][p].get("box") and state.get("ickel_rolls", ICKEL_BOX) != ICKEL_TABLE:
         raise GameError("%s is played by the box; his turns take care of themselves" % ICKEL_NAME)
     if p != state["turn"]:
         raise GameError("%s can't act now: it is %s's turn" % (_name(state, p), _name(state, state["turn"])))
@@ -244,7 +303,9 @@ def _arrive(state, p, action, rng):
 
 def _roll(state, p, action, rng):
     phase = state["phase"]
-    if phase not in ("beats", "move_roll", "pitch_roll", "mark"):
+    if state["players"][p].get("box") and phase == "choose":
+        phase = "ickel_pitch"          # the table rolls N. Ickel's pitch (ickel_rolls "table")
+    if phase not in ("beats", "move_roll", "pitch_roll", "mark", "ickel_pitch"):
         raise GameError("%s can't roll now: %s" % (_name(state, p), _waiting_for(state)))
     value = action.get("value")
     if value is None:
@@ -253,11 +314,13 @@ def _roll(state, p, action, rng):
         raise GameError("%s's roll must be a digit 0-9 (a 10 on a die is entered as 0), not %r"
                         % (_name(state, p), value))
     r = reading(value)
+    if phase == "ickel_pitch":
+        return [_ickel_pitch(state, p, value)]
     if phase == "beats":
         taken = [q for q, pl in enumerate(state["players"]) if pl.get("beat") == r]
         return [{"type": "beat_rolled", "player": p, "value": value, "location": r, "taken": bool(taken)}]
     if phase == "move_roll":
-        steps = MOVE_ODD if r % 2 else MOVE_EVEN
+        steps = MOVE_ODD if roll_value(state, value) % 2 else MOVE_EVEN
         return [{"type": "move_rolled", "player": p, "value": value, "steps": steps,
                  "street": state["street_chart"][r - 1]}]
     if phase == "pitch_roll":
@@ -265,13 +328,15 @@ def _roll(state, p, action, rng):
         research = state["players"][p]["steno"][story - 1]
         news = state["marks"][story - 1]
         return [{"type": "pitch_rolled", "player": p, "story": story, "value": value,
-                 "research": research, "newsworthiness": news, "sold": r <= research + news}]
+                 "research": research, "newsworthiness": news,
+                 "sold": roll_value(state, value) <= research + news}]
     if phase == "mark":
         events = _end_turn(state, p, value)
         after = state
         for ev in events:
             after = apply(after, ev)
-        if after["phase"] != "over" and after["players"][after["turn"]].get("box"):
+        if (after["phase"] != "over" and after["players"][after["turn"]].get("box")
+                and state.get("ickel_rolls", ICKEL_BOX) == ICKEL_BOX):
             events += _ickel_turn(after, rng)
         return events
 
@@ -288,14 +353,20 @@ def _end_turn(state, p, value):
     return events
 
 
+def _ickel_pitch(state, p, value):
+    """N. Ickel's sale: "If the result is less than or equal to the number of the Location his
+    nickel is on, then mark off a story ... and put his nickel back on the Location #1.
+    Otherwise, move him to the Location with the next-highest number." """
+    at = state["ickel_at"]
+    sold = roll_value(state, value) <= at
+    nxt = 1 if sold else min(at + 1, LOCATION_COUNT)
+    return {"type": "ickel_pitched", "player": p, "value": value, "location": at, "sold": sold, "next": nxt}
+
+
 def _ickel_turn(state, rng):
     """N. Ickel's whole turn, rolled by the box: pitch from his nickel's Location, then the mark."""
     p = state["turn"]
-    at = state["ickel_at"]
-    value = rng.randrange(10)
-    sold = reading(value) <= at
-    nxt = 1 if sold else min(at + 1, LOCATION_COUNT)
-    pitch = {"type": "ickel_pitched", "player": p, "value": value, "location": at, "sold": sold, "next": nxt}
+    pitch = _ickel_pitch(state, p, rng.randrange(10))
     after = apply(state, pitch)
     return [pitch] + _end_turn(after, p, rng.randrange(10))
 
@@ -378,6 +449,7 @@ def _apply_setup(event):
             "pitch": None, "winner": None, "last": None, "last_ickel": None,
             "locations_given": bool(event.get("locations_given", True)),
             "resell": bool(event.get("resell", True)),
+            "zero": event.get("zero", ZERO_TEN), "ickel_rolls": event.get("ickel_rolls", ICKEL_BOX),
             "ickel_at": event["ickel_start"] if "lonely_city" in event["variants"] else None}
 
 
@@ -388,7 +460,7 @@ def offers(state):
         return []
     p, phase = state["turn"], state["phase"]
     me = state["players"][p]
-    if phase in ("beats", "move_roll", "pitch_roll", "mark"):
+    if phase in ("beats", "move_roll", "pitch_roll", "mark") or me.get("box"):
         return [{"type": "roll", "player": p}]
     if phase == "arrive":
         return ([{"type": "arrive", "player": p, "place": n} for n in range(1, LOCATION_COUNT + 1)]
@@ -434,7 +506,9 @@ def view(state):
         "location_names": ("as set for this board" if state.get("locations_given", True) else
                            "newsdesk's placeholder names (the rules don't print the board's); "
                            "set your board's names when starting a game"),
-        "zero_reads_as": ZERO_READS_AS, "resell": state.get("resell", True),
+        "zero_reads_as": ZERO_READS_AS if state.get("zero", ZERO_TEN) == ZERO_TEN else 0,
+        "zero": ZERO_READINGS[state.get("zero", ZERO_TEN)],
+        "ickel_rolls": state.get("ickel_rolls", ICKEL_BOX), "resell": state.get("resell", True),
     }
     if state["ickel_at"] is not None:
         out["ickel"] = {"nickel_on": state["ickel_at"], "nickel_on_name": locs[state["ickel_at"] - 1],
@@ -450,9 +524,10 @@ def describe(state, action, events):
     return say_events(_SAYS, state, events)
 
 
-def _rolled(value):
-    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"."""
-    r = reading(value)
+def _rolled(value, state=None):
+    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"; with ``state``, as it counts
+    against a sum (the "zero" option)."""
+    r = reading(value) if state is None else roll_value(state, value)
     return "rolled %d" % value if r == value else "rolled %d (%d)" % (value, r)
 
 
@@ -481,7 +556,7 @@ def _say_beat(state, ev):
 
 
 def _say_move_rolled(state, ev):
-    return "%s %s: move up to %d spaces" % (_name(state, ev["player"]), _rolled(ev["value"]), ev["steps"])
+    return "%s %s: move up to %d spaces" % (_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
 
 
 def _say_arrived(state, ev):
@@ -507,7 +582,7 @@ def _say_ickel(state, ev):
 
 def _pitch_words(state, p, value, story, needed, sold):
     return "%s %s pitching the %s story (%s): %s" % (
-        _name(state, p), _rolled(value), _place_words(state, story),
+        _name(state, p), _rolled(value, state), _place_words(state, story),
         "any roll sells" if needed >= LOCATION_COUNT else "needed %d or less" % needed if needed else "no roll sells",
         "sold!" if sold else "not sold")
 
@@ -575,6 +650,8 @@ def _choices(state):
 
 def _waiting_for(state):
     who = _name(state, state["turn"])
+    if state["phase"] == "choose" and state["players"][state["turn"]].get("box"):
+        return "%s rolls to sell a story (enter his roll or press the stopwatch)" % who
     if state["phase"] == "choose":
         return "%s %s" % (who, _choices(state))
     return {

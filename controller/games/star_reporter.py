@@ -36,6 +36,9 @@ carries the facts the table looks for: total, doubles, even, seven, double_sixes
 
 Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
 
+Options (declared in OPTIONS): "disasters", "airports" (the board's airports: a plane flies only
+to these, matched without regard to case; the rules name only Baytown's, the default), "first".
+
 Where the rules are silent, newsdesk's choices:
 * the number of Disasters before the Catastrophe is an option, 1-9 (the pile holds 9; the rules'
   "usually 3 to 5"), default 4;
@@ -48,7 +51,7 @@ Where the rules are silent, newsdesk's choices:
 
 import copy
 
-from .base import GameError, check_options, check_players, say_events
+from .base import GameError, check_declared, check_options, check_players, option, quoted, say_events
 from .base import is_int as _is_int, player_name as _name, seat as _seat
 
 NAME = "star_reporter"
@@ -67,6 +70,27 @@ AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE = "automobile", "train", "airplane", "tel
 METHODS = (AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE)
 NEWS, PLANE = "news", "plane"
 MAX_TEXT = 60
+MOST_AIRPORTS = 30          # more than a one-board map holds
+# newsdesk's bound on a card's points: the rules print none (the Catastrophe's count "is so high
+# that it usually wins the game"); no real card comes near it, so past it is a typing slip
+MOST_POINTS = 10_000
+
+OPTIONS = (
+    option("disasters", "integer", DEFAULT_DISASTERS, "Players may vary the length of a game by "
+           "deciding before it starts the number of Disaster Cards they wish to draw (usually 3 to 5) "
+           "during the game.", "Disaster cards before the Catastrophe", minimum=1,
+           maximum=DISASTER_CARDS, newsdesk=True,
+           help="newsdesk's default is 4, within the rules' \"usually 3 to 5\"; the pile holds 9."),
+    option("airports", "names", [PLANE_START], "When he shakes this second double he may move his pin "
+           "and his plane to any airport on the board. (The rules name only Baytown's: list your board's.)", "The board's airports",
+           items=(1, MOST_AIRPORTS), newsdesk=True,
+           help="The airports printed on your board, e.g. Baytown, ...; a plane flies only to these."),
+    option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
+           "highest total moves first", "Who moves first (empty: throw for it)"),
+)
+PANEL = {"score": "points", "chart": {"unit": "credits", "prefix": ""},
+         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"}},
+         "words": {"at": "Airport the pin is at", "airport": "Airport"}}
 NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
          TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
          TELEPHONE: "a total of seven, from a city"}      # shown on the panel's throw buttons
@@ -83,19 +107,34 @@ def facts(dice):
 # ---------------------------------------------------------------- setup
 
 def setup(players, options=None):
-    options = check_options("Star Reporter", options, ("disasters", "first"))
+    options = check_options("Star Reporter", options, [o["name"] for o in OPTIONS])
     check_players("Star Reporter", players, MIN_PLAYERS, MAX_PLAYERS)
-    disasters = options.get("disasters", DEFAULT_DISASTERS)
+    disasters = options.get("disasters")
+    disasters = DEFAULT_DISASTERS if disasters is None else disasters
     if not _is_int(disasters) or not 1 <= disasters <= DISASTER_CARDS:
         raise GameError("disasters is how many Disaster cards come before the Catastrophe: 1-%d "
-                        "(usually 3 to 5), not %r" % (DISASTER_CARDS, disasters))
+                        "(usually 3 to 5), not %s" % (DISASTER_CARDS, quoted(disasters)))
     first = options.get("first")
     if first is not None and (not _is_int(first) or not 0 <= first < len(players)):
         raise GameError("first is the seat (0-%d) that moves first; leave it out to throw for it"
                         % (len(players) - 1))
+    airports = options.get("airports")
+    airports = [PLANE_START] if airports is None else airports
+    if (not isinstance(airports, (list, tuple)) or not 1 <= len(airports) <= MOST_AIRPORTS
+            or any(not isinstance(a, str) or not a.strip() or len(a) > MAX_TEXT for a in airports)):
+        raise GameError("airports is the list of the airports printed on your board (1-%d names "
+                        "of up to %d letters), not %r" % (MOST_AIRPORTS, MAX_TEXT, airports))
+    airports = [a.strip() for a in airports]
+    if len({a.lower() for a in airports}) != len(airports):
+        raise GameError("an airport is named twice in airports; name each once")
+    if PLANE_START.lower() not in {a.lower() for a in airports}:
+        raise GameError("airports must include %s: every plane starts \"on the airport at Baytown "
+                        "near Urbania\"" % PLANE_START)
+    check_declared("Star Reporter", OPTIONS, options, len(players))
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
              for p in players]
-    return [{"type": "setup", "players": seats, "disasters": disasters, "first": first}]
+    return [{"type": "setup", "players": seats, "disasters": disasters, "first": first,
+             "airports": airports}]
 
 
 def initial():
@@ -149,7 +188,7 @@ def _throw(state, p, action, rng):
         at = action.get("at")
         if me["plane"]["chartered"]:
             if at is not None:
-                at = _text(state, p, at, "at")
+                at = _airport(state, p, at, "the airport the pin is at")
                 if at.lower() != me["plane"]["at"].lower():
                     raise GameError("%s's plane is at %s: the pin must be there to fly (or telephone "
                                     "for the plane)" % (who, me["plane"]["at"]))
@@ -158,7 +197,7 @@ def _throw(state, p, action, rng):
             if at is None:
                 raise GameError("%s: say which airport the pin is at (\"at\"), where a double "
                                 "secures the plane" % who)
-            at = _text(state, p, at, "at")
+            at = _airport(state, p, at, "the airport the pin is at")
     f = facts(dice)
     event = dict({"type": "thrown", "player": p, "method": method, "dice": list(dice), "purpose": purpose,
                   "at": at}, **f)
@@ -210,7 +249,7 @@ def _land(state, p, action, rng):
     if state["phase"] not in ("fly", "plane_call"):
         raise GameError("%s can't land a plane now: %s" % (_name(state, p), _waiting_for(state)))
     _check_mover(state, p, "say where the plane went")
-    airport = _text(state, p, action.get("airport"), "airport")
+    airport = _airport(state, p, action.get("airport"), "the airport")
     flew = state["phase"] == "fly"
     return [{"type": "landed", "player": p, "airport": airport, "with_pin": flew}] + (
         [] if flew else [_pass_turn(state, p)])
@@ -383,6 +422,7 @@ def _apply_setup(event):
                 "phone": {"on_board": False, "attempts": 0, "for": None}} for seat in event["players"]]
     first = event["first"]
     return {"started": True, "players": players, "disasters": event["disasters"], "disasters_drawn": 0,
+            "airports": list(event.get("airports") or [PLANE_START]),
             "open_disasters": [], "catastrophe": None,
             "phase": "order" if first is None else "turn", "turn": 0 if first is None else first,
             "first": first, "order": None if first is not None else {"round": list(range(len(players))), "throws": {}},
@@ -399,7 +439,7 @@ def offers(state):
         return [{"type": "throw", "player": p}]
     m = state["mover"]
     if phase in ("fly", "plane_call"):
-        return [{"type": "land", "player": m, "enter": ["airport"]}]
+        return [{"type": "land", "player": m, "enter": ["airport"], "choices": {"airport": airports(state)}}]
     if phase == "draw":
         return [{"type": "draw", "player": m}]
     me = state["players"][p]
@@ -408,7 +448,8 @@ def offers(state):
     if me["plane"]["chartered"]:
         out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE]})
     else:
-        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"]})
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"],
+                    "choices": {"at": airports(state)}})
     if me["assignment"]["status"] == "done":
         out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS, "needs": NEEDS[TELEPHONE]})
     if me["plane"]["chartered"]:
@@ -444,7 +485,7 @@ def view(state):
                       "open": list(state["open_disasters"])},
         "catastrophe": state["catastrophe"],
         "order": state["order"],
-        "scores": state["scores"], "winners": state["winners"],
+        "scores": state["scores"], "winners": state["winners"], "airports": airports(state),
         "star_reporter": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
     }
 
@@ -602,10 +643,32 @@ def _dice(state, p, dice, rng):
 
 
 def _points(state, p, value, what):
-    if not _is_int(value) or value <= 0:
-        raise GameError("%s: enter the points printed on %s (a whole number above 0), not %r"
-                        % (_name(state, p), what, value))
+    if not _is_int(value) or not 0 < value <= MOST_POINTS:
+        raise GameError("%s: enter the points printed on %s (a whole number 1-%s), not %s"
+                        % (_name(state, p), what, format(MOST_POINTS, ","), _shown(value)))
     return value
+
+
+def _shown(value):
+    return quoted(value, 30)
+
+
+def airports(state):
+    """The board's airports for this game (the "airports" option; Baytown's by default)."""
+    return state.get("airports") or [PLANE_START]
+
+
+def _airport(state, p, value, what):
+    """One of the board's airports, matched without regard to case ("baytown" is Baytown)."""
+    known = airports(state)
+    if isinstance(value, str):
+        found = [a for a in known if a.lower() == value.strip().lower()]
+        if found:
+            return found[0]
+    raise GameError("%s: %s is one of the board's airports, %s, not %s%s"
+                    % (_name(state, p), what, _and(known), _shown(value),
+                       "" if len(known) > 1 else " (this game was started with Baytown's only: "
+                       "the board's airports are listed when a game starts)"))
 
 
 def _text(state, p, value, field):

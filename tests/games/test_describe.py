@@ -253,7 +253,7 @@ def test_scan_says_time_running_out_and_shared_wins():
 
 def test_star_reporter_says_the_dice_and_what_they_allow(session):
     games = session()
-    games.start("star_reporter", seats("Ann", "Bob"), {"disasters": 1})
+    games.start("star_reporter", seats("Ann", "Bob"), {"disasters": 1, "airports": ["Baytown", "Capital City", "Lakeport", "Zenith"]})
     said = play(games,
                 {"type": "throw", "player": 0, "dice": [4, 4]},
                 {"type": "throw", "player": 1, "dice": [5, 3]},
@@ -296,7 +296,7 @@ def test_star_reporter_says_the_dice_and_what_they_allow(session):
 
 
 def test_star_reporter_says_calls_that_fail_and_a_plane_sent_for():
-    state = engine_game(star_reporter, ["Ann", "Bob"], {"first": 1})
+    state = engine_game(star_reporter, ["Ann", "Bob"], {"first": 1, "airports": ["Baytown", "Capital City", "Lakeport", "Zenith"]})
     state, words = engine_says(star_reporter, state, {"type": "throw", "player": 1, "method": "airplane",
                                                       "at": "Baytown", "dice": [1, 2]})
     assert words == "Bob rolled 1 and 2 (three): no double, so no plane yet"

@@ -95,21 +95,35 @@ def test_a_hand_is_checked_against_the_deck():
     assert s["sheet"] == []
 
 
-def test_triple_scan_three_teams_deal_five_and_cards_aside():
-    """'TRIPLE SCAN (For 6 players, playing in 3 teams) Deal 5 cards to each player.' 6 x 5 dealt
-    leaves 22 in the stock; the last 4 can't go round, so (as Without Partners says) they're put
-    aside: 48 cards are taken."""
+def test_triple_scan_three_teams_deal_five_and_all_52_cards():
+    """'TRIPLE SCAN (For 6 players, playing in 3 teams) Deal 5 cards to each player.' Its own text
+    says nothing of putting cards aside, so by default a hand takes all 52 cards."""
     names = ("A", "B", "C", "D", "E", "F")
     s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple")
     assert [c["players"] for c in game.view(s)["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
-    assert game.view(s)["deal"] == 5
+    assert game.view(s)["deal"] == 5 and game.view(s)["cards_per_hand"] == 52
+    s, ev = hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})   # 52
+    assert ev[0]["points"] == {"x": 195, "y": 0, "z": 0}
+    with pytest.raises(GameError, match="6 players make 3 teams of 2"):
+        start(names, teams=["x", "x", "x", "y", "y", "z"], variant="triple")
+
+
+def test_triple_scan_may_put_aside_the_cards_that_cant_go_round():
+    """Printed under SCAN Without Partners: 'If towards the end of the round there aren't enough
+    cards left in the stock pile for each player to draw one, put the remaining stock cards aside,
+    out of play.' An option in Triple SCAN: 6 x 5 dealt leaves 22 in the stock; the last 4 go
+    aside and 48 cards are taken."""
+    opt = next(o for o in game.OPTIONS if o["name"] == "put_aside")
+    assert opt["default"] is False and opt["variant"] == "triple" and opt["newsdesk"]
+    names = ("A", "B", "C", "D", "E", "F")
+    s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple", put_aside=True)
     taken = {"x": cards(13, 2, 0, 0), "y": cards(0, 10, 5, 0), "z": cards(0, 0, 7, 11)}   # 48
     s, ev = hand(s, taken)
     assert ev[0]["points"] == {"x": 130 + 10, "y": 50 - 25, "z": 0}
     with pytest.raises(GameError, match="52 cards entered, but this game takes 48"):
         hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})
-    with pytest.raises(GameError, match="6 players make 3 teams of 2"):
-        start(names, teams=["x", "x", "x", "y", "y", "z"], variant="triple")
+    with pytest.raises(GameError, match="put_aside is true"):
+        start(names, variant="triple", put_aside="yes")
 
 
 @pytest.mark.parametrize("n,deal,taken", [(2, 7, 52), (3, 7, 51), (4, 7, 52), (5, 5, 50), (6, 5, 48)])
@@ -293,7 +307,7 @@ def _legal_hand(rng, variant, n, sides):
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6),
-       tie=st.sampled_from(game.TARGET_TIES))
+       tie=st.sampled_from(sorted(game.TARGET_TIES)))
 def test_whole_games_end_when_a_side_reaches_155(seed, variant, n, tie):
     """'The first team to reach 155 points wins.' Legal hands until the game ends: it ends on the
     first hand that takes a side to 155, and the winners are at 155 or more (the highest of them

@@ -575,3 +575,38 @@ def test_junk_actions_raise_game_error_only(data, steps, kind):
     for ev in events:                                # whatever was accepted folds cleanly
         state = game.apply(state, ev)
     _check_money(state)
+
+
+def test_the_reserve_holds_two_cards_on_each_of_two_spaces():
+    """'No more than three cards may be held in a player's hand, but he may place two cards on
+    each of his two reserve spaces' (four in all); 'Cards placed in reserve cannot be removed
+    until they are used as part of a complete story.' A third play of two is refused, with no
+    money moved; a story made with reserve cards frees their places."""
+    s, _ = act(start(), {"type": "reserve", "player": ANN, "cards": 2})
+    s = until(s, ANN)
+    s, _ = act(s, {"type": "reserve", "player": ANN, "cards": 2})
+    s = until(s, ANN)
+    assert game.view(s)["players"][ANN]["reserve"] == 4 and cash(s)[ANN] == 2600
+    assert [o for o in game.offers(s) if o["type"] == "reserve"] == []
+    for cards in (1, 2):
+        with pytest.raises(GameError, match="Ann has 4 cards in reserve; the rules allow two cards on "
+                                            "each of the two reserve spaces \\(4 in all\\), so the reserve is full"):
+            game.decide(s, {"type": "reserve", "player": ANN, "cards": cards}, None)
+    s = story(s, ANN, "sport", "OK", 400, cards=1)          # two reserve cards and one from the hand
+    assert game.view(s)["players"][ANN]["reserve"] == 2
+    s = until(s, ANN)
+    s, _ = act(s, {"type": "reserve", "player": ANN, "cards": 2})
+    assert game.view(s)["players"][ANN]["reserve"] == 4
+
+
+def test_a_printed_value_past_any_real_card_is_refused_with_a_sentence():
+    """A story's 'printed value' is money: newsdesk bounds it (MOST_PRINTED_VALUE), so a typing slip
+    (or 1e309, or 4,300 digits) never reaches the money or the store."""
+    s, _ = act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})
+    s, _ = act(s, {"type": "verdict", "signal": "OK", "digit": 5})
+    for bad, said in ((game.MOST_PRINTED_VALUE + 1, "100001"), (10 ** 5000, "about 50.. digits"),
+                      (float("inf"), "inf"), (0, "not 0")):
+        with pytest.raises(GameError, match="\\$1-\\$100,000.*%s" % said):
+            game.decide(s, {"type": "place", "player": ANN, "value": bad}, None)
+    s, _ = act(s, {"type": "place", "player": ANN, "value": game.MOST_PRINTED_VALUE})
+    assert game.view(s)["players"][ANN]["stories_value"] == 100_000

@@ -431,7 +431,7 @@ def test_placeholder_location_names_are_said_to_be_placeholders():
 
 @pytest.mark.parametrize("players,options,message", [
     (None, {}, "players is a list"),
-    ([{"name": "Ann"}, {"name": "Bob"}], [1], "options are a dict"),
+    ([{"name": "Ann"}, {"name": "Bob"}], [1], "options are a mapping"),
     ([{"name": "Ann"}, {"name": "Bob"}], {"variants": "lonely_city"}, "variants is a list"),
     ([{"name": "Ann"}, {"name": "Bob"}], {"variants": [["x"]]}, "no variant"),
     ([{"name": "Ann"}, {"name": "Bob"}], {"street_chart": {"²": "x"}}, "street_chart entry"),
@@ -512,7 +512,7 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
-    check_junk_setup(game, data, JUNK, ["variants", "locations", "street_chart", "ickel_start", "resell"])
+    check_junk_setup(game, data, JUNK, [o["name"] for o in game.OPTIONS])
 
 
 def test_the_turn_names_only_the_choices_offered():
@@ -523,3 +523,52 @@ def test_the_turn_names_only_the_choices_offered():
     for place, words in ((None, "Ann moves"), (3, "Ann chooses to move or stay on the scene")):
         state["players"][0]["place"] = place
         assert scoop2002._waiting_for(state) == words
+
+
+
+def test_a_stopwatch_zero_reads_as_the_option_says():
+    """'Look at the number indicating 100ths of a second ... That's the number you've "rolled".'
+    The rules' words read a 0 as 0, the lowest roll; newsdesk's default reads it as 10, as a
+    ten-sided die's 0 face. Both are offered; the default is said on the form ("newsdesk")."""
+    opt = next(o for o in game.OPTIONS if o["name"] == "zero")
+    assert opt["default"] == "ten" and opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
+    assert "is the number you've" in opt["choices"]["as_read"]
+    s, ev = _research_then_pitch(0)                              # default: 0 is 10 > 4, not sold
+    assert not ev[0]["sold"] and game.view(s)["zero_reads_as"] == 10
+    s = start(zero="as_read")
+    s = move(s, ANN, 3, 4, 4)
+    s = move(s, BOB, 4, "street", 4)
+    s = stay(s, ANN, 9)
+    s = move(s, BOB, 1, "street", 9)
+    s = move(s, ANN, 4, "times", 9)
+    s = move(s, BOB, 3, "street", 1)
+    s, _ = act(s, {"type": "pitch", "player": ANN, "story": 4})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 0})
+    assert ev[0]["sold"] and game.view(s)["zero_reads_as"] == 0
+    assert "rolled 0 pitching" in game.describe(s, {}, ev[:1]).replace(" (0)", "")
+    # a 0 still marks the tenth Location either way (it is the only one a 0 can match)
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 0})
+    assert ev[0]["location"] == 10
+    with pytest.raises(GameError, match="zero .*\"ten\".*\"as_read\""):
+        start(zero="zero")
+
+
+def test_the_table_may_roll_for_n_ickel_with_the_stopwatch():
+    """The Lonely City: 'On Ickel's turns, all he ever does is try to sell a story. Roll. ...
+    Regardless of the outcome, roll again and add a mark to the Location rolled.' With
+    ickel_rolls "table" the player enters both rolls (or presses the stopwatch button)."""
+    s = start(("Ann",), variants=["lonely_city"], ickel_rolls="table")
+    s, _ = act(s, {"type": "move", "player": ANN})
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 1})
+    s, _ = act(s, {"type": "arrive", "player": ANN, "place": 2})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 3}, Dice())   # the box rolls nothing
+    assert ev[-1]["type"] == "turn_passed" and s["turn"] == 1
+    assert game.offers(s) == [{"type": "roll", "player": 1}]
+    assert "N. Ickel rolls to sell a story" in game.view(s)["waiting_for"]
+    s, ev = act(s, {"type": "roll", "player": 1, "value": 1})              # nickel on Downtown #1
+    assert ev == [{"type": "ickel_pitched", "player": 1, "value": 1, "location": 1, "sold": True, "next": 1}]
+    s, ev = act(s, {"type": "roll", "player": 1, "value": 6})
+    assert [e["type"] for e in ev] == ["marked", "turn_passed"] and s["marks"][5] == 1 and s["turn"] == 0
+    assert s["players"][1]["sales"] == [1]
+    with pytest.raises(GameError, match="played by the box"):
+        act(start(("Ann",), variants=["lonely_city"]), {"type": "roll", "player": 1, "value": 1})

@@ -22,8 +22,12 @@ class Dice:
         return self.faces.pop(0) - 1
 
 
+BOARD = ["Baytown", "Lakeport", "Summit", "Port Royal", "Gulf City", "Hilltop Field"]   # a test board's airports
+
+
 def start(names=("Ann", "Bob", "Cat"), **options):
     options.setdefault("first", 0)
+    options.setdefault("airports", BOARD)
     state = game.initial()
     for ev in game.setup([{"name": n, "colour": None, "team": None} for n in names], options):
         state = game.apply(state, ev)
@@ -309,8 +313,8 @@ def test_the_box_rolls_when_the_action_has_no_dice():
     ({"type": "throw", "player": 0, "method": "train", "dice": [0, 3]}, "two numbers 1-6"),
     ({"type": "throw", "player": 0, "method": "train", "dice": [3]}, "two numbers 1-6"),
     ({"type": "throw", "player": 0, "method": "train", "dice": "34"}, "two numbers 1-6"),
-    ({"type": "throw", "player": 0, "method": "airplane", "at": ""}, "at is a name"),
-    ({"type": "throw", "player": 0, "method": "airplane", "at": 7}, "at is a name"),
+    ({"type": "throw", "player": 0, "method": "airplane", "at": ""}, "is one of the board.s airports"),
+    ({"type": "throw", "player": 0, "method": "airplane", "at": 7}, "is one of the board.s airports, Baytown, .*, not 7"),
     ({"type": "land", "player": 0, "airport": "X"}, "can't land a plane now"),
     ({"type": "draw", "player": 0}, "can't draw a News card now"),
     ({"type": "catastrophe", "player": 0, "points": 5}, "only after moving there"),
@@ -380,19 +384,19 @@ def test_a_whole_game_from_the_first_throw_to_the_star_reporter():
 
 def _random_game(seed, n, disasters, steps):
     rng = random.Random(seed)
-    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"disasters": disasters})
+    setup = game.setup([{"name": "P%d" % i} for i in range(n)], {"disasters": disasters, "airports": BOARD})
     entries = [(0, {"type": "setup", "events": setup})]
     state = fold(game, entries)
     for i in range(steps):
         choices = game.offers(state)
         if not choices:
             break
-        action = {k: v for k, v in rng.choice(choices).items() if k not in ("enter", "needs")}
+        action = {k: v for k, v in rng.choice(choices).items() if k not in ("enter", "needs", "choices")}
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
             if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
                 action["points"] = rng.randint(1, 40)
         if action["type"] == "land":
-            action["airport"] = rng.choice(["Baytown", "Lakeport", "Summit"])
+            action["airport"] = rng.choice(["Baytown", "lakeport", "Summit"])
         if action.get("method") == "airplane" and not state["players"][action["player"]]["plane"]["chartered"]:
             action["at"] = rng.choice(["Baytown", "Lakeport"])
         if action["type"] == "throw" and rng.random() < 0.3:
@@ -450,3 +454,44 @@ def test_junk_actions_raise_game_error_only(data, seed, steps, kind):
     for ev in events:
         state = game.apply(state, ev)
     game.view(state)
+
+
+def test_airports_come_from_the_boards_list():
+    """'When he shakes this second double he may move his pin and his plane to any airport on the
+    board.' The airports are the board's (the "airports" option; the rules name only Baytown's):
+    a name is matched without regard to case, anything else is refused with the list."""
+    s = start(names=("Ann", "Bob"), airports=["Baytown", "Lakeport"])
+    throw_at = next(o for o in game.offers(s) if o.get("method") == "airplane")
+    assert throw_at["enter"] == ["at"] and throw_at["choices"] == {"at": ["Baytown", "Lakeport"]}
+    for bad in ("Nowhere", "", 7):
+        with pytest.raises(GameError, match="Ann: the airport the pin is at is one of the board's airports, "
+                                            "Baytown and Lakeport, not"):
+            game.decide(s, {"type": "throw", "player": ANN, "method": "airplane", "at": bad, "dice": [2, 2]}, None)
+    s, ev = throw(s, ANN, "airplane", (2, 2), at="baytown")
+    assert ev[0]["at"] == "Baytown" and s["players"][ANN]["plane"] == {"chartered": True, "at": "Baytown"}
+    s, _ = throw(s, BOB, "automobile", (1, 2))
+    s, _ = throw(s, ANN, "airplane", (3, 3))
+    with pytest.raises(GameError, match="not 'Nowhere'"):
+        act(s, {"type": "land", "player": ANN, "airport": "Nowhere"})
+    s, _ = act(s, {"type": "land", "player": ANN, "airport": " LAKEPORT "})
+    assert s["players"][ANN]["plane"]["at"] == "Lakeport"
+    # by default only Baytown, the one the rules name; the sentence says how to list the board's
+    d = start(names=("Ann", "Bob"), airports=None)
+    with pytest.raises(GameError, match="started with Baytown's only"):
+        game.decide(d, {"type": "throw", "player": ANN, "method": "airplane", "at": "Lakeport", "dice": [1, 1]}, None)
+    with pytest.raises(GameError, match="airports must include Baytown"):
+        start(airports=["Lakeport"])
+    with pytest.raises(GameError, match="named twice"):
+        start(airports=["Baytown", "baytown"])
+
+
+def test_the_number_of_disasters_is_set_before_the_game_and_points_are_bounded():
+    """'Players may vary the length of a game by deciding before it starts the number of Disaster
+    Cards they wish to draw (usually 3 to 5)'; a card's points are bounded (MOST_POINTS), so
+    4,300 digits are refused with a sentence and never stored."""
+    opt = next(o for o in game.OPTIONS if o["name"] == "disasters")
+    assert (opt["minimum"], opt["maximum"], opt["default"]) == (1, 9, 4) and "usually 3 to 5" in opt["rule"]
+    s = drive(start(), ANN)
+    for bad in (10 ** 4300, game.MOST_POINTS + 1, -5, 2.5):
+        with pytest.raises(GameError, match="a whole number 1-10,000"):
+            game.decide(s, {"type": "news", "player": ANN, "points": bad}, None)

@@ -4,8 +4,20 @@
 
 import { h, title, words } from "./dom.js";
 
-const PRESENTATION = new Set(["enter", "needs"]);   // how to ask, not part of the move
-const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);
+const PRESENTATION = new Set(["enter", "needs", "choices"]);   // how to ask, not part of the move
+const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);   // for a game that declares none
+
+// Each game's panel facts from the catalogue (its engine's PANEL declaration): the bounds and
+// labels of the numbers its offers ask for, the words for its text fields.
+let FACTS = {};
+export function knowGames(catalogue) {
+  FACTS = {};
+  for (const g of catalogue || []) if (g && g.panel) FACTS[g.name] = g.panel;
+}
+function factsOf(view) {
+  const f = FACTS[view && view.game] || {};
+  return { numbers: f.numbers || {}, words: f.words || {} };
+}
 
 // The action an offer stands for: the offer itself minus what only tells the panel how to ask.
 export function actionOf(offer, extra) {
@@ -29,15 +41,20 @@ export function genericLabel(offer, view) {
   return typeof offer.player === "number" ? `${playerName(view, offer.player)} — ${what}` : what;
 }
 
-function enterForm(offer, label, act) {
+function enterForm(offer, label, act, facts) {
   const fields = offer.enter.map((name) => {
     const id = "f-" + Math.random().toString(36).slice(2);
-    const numeric = NUMBERS.has(name);
-    const input = numeric
-      ? h("input", { id, name, type: "number", inputmode: "numeric", min: "1", step: "1", required: true,
-        class: "field-input", placeholder: name === "value" ? "e.g. 500" : "" })
+    const bound = facts.numbers[name];
+    const numeric = Boolean(bound) || NUMBERS.has(name);
+    const choices = offer.choices && Array.isArray(offer.choices[name]) ? offer.choices[name] : null;
+    const input = choices
+      ? h("select", { id, name, required: true, class: "field-input" }, choices.map((c) => h("option", { value: c }, c)))
+      : numeric
+      ? h("input", { id, name, type: "number", inputmode: "numeric", step: "1", required: true, class: "field-input",
+        min: bound ? String(bound.minimum) : "1", max: bound ? String(bound.maximum) : null,
+        placeholder: name === "value" && (!bound || bound.maximum > 9) ? "e.g. 500" : "" })
       : h("input", { id, name, type: "text", required: true, maxlength: "60", class: "field-input field-text", autocomplete: "off" });
-    const words = { value: "Printed value ($)", points: "Points on the card", at: "Airport the pin is at", airport: "Airport" }[name] || title(name);
+    const words = (bound && bound.label) || facts.words[name] || title(name);
     return h("label", { for: id, class: "field" }, h("span", { class: "field-label" }, words), input);
   });
   const form = h("form", { class: "offer-form" }, ...fields,
@@ -47,7 +64,8 @@ function enterForm(offer, label, act) {
     const extra = {};
     for (const name of offer.enter) {
       const raw = form.elements[name].value.trim();
-      extra[name] = NUMBERS.has(name) && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+      const numeric = Boolean(facts.numbers[name]) || NUMBERS.has(name);
+      extra[name] = numeric && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
     }
     act(actionOf(offer, extra));
   });
@@ -82,7 +100,7 @@ export function renderOffers(offers, view, component, act) {
         continue;
       }
       if (custom) section.append(custom);
-      else if (Array.isArray(offer.enter) && offer.enter.length) section.append(enterForm(offer, label, act));
+      else if (Array.isArray(offer.enter) && offer.enter.length) section.append(enterForm(offer, label, act, factsOf(view)));
       else {
         section.append(h("button", { type: "button", class: "offer", dataset: { offer: JSON.stringify(actionOf(offer)) },
           onclick: () => act(actionOf(offer)) }, label));

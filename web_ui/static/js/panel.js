@@ -5,6 +5,7 @@
 import { $, fill, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
 import { renderGame } from "./game.js";
+import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
@@ -23,6 +24,7 @@ const S = {
   lastGame: boot.lastGame || null,
   busy: false,
 };
+knowGames(S.catalogue);      // the bounds and words of what each game's offers ask for
 // For a look from the browser's console (and the tests): the state, and the live feed.
 window.NEWSDESK_PANEL = S;
 Object.defineProperty(S, "stream", { get: () => source });

@@ -19,6 +19,82 @@ function seatsFor(game, variants) {
   return { min: range.min, max: range.max };
 }
 
+// One control per option the game's engine declares (catalogue "options", see games/base.py):
+// its label, the rule line it comes from, its default (and whether that is newsdesk's choice).
+// read() gives the value to send, or undefined to leave the option to its default.
+function optionControl(opt, seatNames) {
+  const id = "opt-" + opt.name;
+  let input;
+  let read;
+  const dflt = opt.default;
+  if (opt.kind === "boolean") {
+    input = h("input", { type: "checkbox", id, checked: dflt === true });
+    read = () => (input.checked === (dflt === true) ? undefined : input.checked);
+  } else if (opt.kind === "choice") {
+    input = h("select", { id, class: "field-input" }, Object.entries(opt.choices).map(([value, words]) =>
+      h("option", { value }, words + (value === dflt ? " — the default" : ""))));
+    input.value = dflt;
+    read = () => (input.value === dflt ? undefined : input.value);
+  } else if (opt.kind === "seat") {
+    input = h("select", { id, class: "field-input" });
+    const fillSeats = () => {
+      const keep = input.value;
+      fill(input, h("option", { value: "" }, dflt === null || dflt === undefined ? "— (the default)" : `Player ${dflt + 1} (the default)`),
+        seatNames().map((name, i) => h("option", { value: String(i) }, name || `Player ${i + 1}`)));
+      input.value = keep && Number(keep) < seatNames().length ? keep : "";
+    };
+    fillSeats();
+    input.addEventListener("focus", fillSeats);
+    read = () => (input.value === "" ? undefined : Number(input.value));
+    input.refresh = fillSeats;
+  } else if (opt.kind === "integer" || opt.kind === "minutes") {
+    input = h("input", { type: "number", id, class: "field-input limit-input", inputmode: "numeric", step: "1",
+      min: String(opt.minimum), max: String(opt.maximum), placeholder: dflt === null || dflt === undefined ? "none" : String(dflt) });
+    read = () => {
+      const raw = input.value.trim();
+      if (!raw) return undefined;
+      return /^-?\d{1,9}$/.test(raw) ? Number(raw) : raw;
+    };
+  } else if (opt.kind === "names") {
+    input = h("input", { type: "text", id, class: "field-input field-text", autocomplete: "off",
+      placeholder: Array.isArray(dflt) ? dflt.join(", ") : "Names, separated by commas" });
+    read = () => {
+      const list = input.value.split(",").map((x) => x.trim()).filter(Boolean);
+      return list.length ? list : undefined;
+    };
+  } else if (opt.kind === "mapping" && opt.schema && opt.schema.properties) {
+    // e.g. a page layout: one line per part, "sport 2, crime 2"
+    const parts = Object.keys(opt.schema.properties).map((key) => {
+      const box = h("input", { type: "text", id: `${id}-${key}`, class: "field-input field-text", autocomplete: "off",
+        placeholder: "sport 2, crime 1" });
+      return { key, box, row: h("div", { class: "option-part" }, h("label", { for: `${id}-${key}`, class: "option-label" }, title(key)), box) };
+    });
+    input = h("div", { id, class: "option-parts" }, parts.map((p) => p.row));
+    read = () => {
+      if (parts.every((p) => !p.box.value.trim())) return undefined;
+      const out = {};
+      for (const p of parts) {
+        out[p.key] = {};
+        for (const item of p.box.value.split(",").map((x) => x.trim()).filter(Boolean)) {
+          const m = item.match(/^(.*?)\s+(\d{1,3})$/);
+          out[p.key][m ? m[1] : item] = m ? Number(m[2]) : item;
+        }
+      }
+      return out;
+    };
+  } else {
+    return null;           // not asked on the form (set through the API)
+  }
+  const said = [];
+  if (opt.help) said.push(opt.help);
+  if (opt.newsdesk) said.push("The rules are silent here: the default is newsdesk's choice.");
+  const label = h("label", { for: id, class: "option-label" }, opt.label);
+  const box = h("div", { class: "option field", dataset: { option: opt.name } },
+    opt.kind === "boolean" ? h("span", null, input, " ", label) : [label, input],
+    h("p", { class: "small muted option-rule" }, "Rules: “", opt.rule, "”", said.length ? " " + said.join(" ") : ""));
+  return { opt, box, read, input };
+}
+
 // ctx: {start(engine, players, options) -> Promise<bool>, canWrite, lastGame}
 export function renderStart(area, catalogue, ctx) {
   const games = catalogue.filter((g) => g);
@@ -32,6 +108,8 @@ export function renderStart(area, catalogue, ctx) {
 
   const list = h("div", { class: "game-picks", role: "radiogroup", "aria-labelledby": "pick-h" });
   const variantBox = h("div", { class: "variants" });
+  const optionBox = h("div", { class: "options", id: "game-options" });
+  let controls = [];
   const playersBox = h("ol", { class: "player-rows" });
   const hint = h("p", { class: "small muted", id: "seat-hint", "aria-live": "polite" });
   const error = h("p", { class: "error", role: "alert", id: "start-error", hidden: true });
@@ -62,6 +140,7 @@ export function renderStart(area, catalogue, ctx) {
     const li = h("li", { class: "player-row" }, name, colour, team, remove);
     const row = { li, name, colour, team, wanted: p.colour || "" };
     remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); li.remove(); refresh(); });
+    name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
     rows.push(row);
     playersBox.append(li);
   }
@@ -81,6 +160,10 @@ export function renderStart(area, catalogue, ctx) {
         });
         variantBox.append(h("fieldset", null, h("legend", null, legend), opts));
       }
+      const seatNames = () => rows.map((r) => r.name.value.trim());
+      controls = (chosen.options || []).filter((o) => o.form && o.name !== chosen.variant_option && o.kind !== "minutes")
+        .map((o) => optionControl(o, seatNames)).filter(Boolean);
+      optionBox.replaceChildren(...(controls.length ? [h("fieldset", null, h("legend", null, "Options"), controls.map((c) => c.box))] : []));
     }
     const seats = seatsFor(chosen, variantsChosen());
     while (rows.length < seats.min) addRow(seed[rows.length] || {});
@@ -96,6 +179,13 @@ export function renderStart(area, catalogue, ctx) {
     });
     add.hidden = rows.length >= seats.max;
     limitBox.hidden = !chosen.timed;
+    const picked = variantsChosen();
+    for (const c of controls) {
+      c.box.hidden = Boolean(c.opt.variant) && !picked.includes(c.opt.variant);
+      if (c.input.refresh) c.input.refresh();
+    }
+    const minutesOpt = (chosen.options || []).find((o) => o.kind === "minutes");
+    if (minutesOpt) { limit.min = String(minutesOpt.minimum); limit.max = String(minutesOpt.maximum); }
     hint.textContent = seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`
       + (chosen.teams ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
   }
@@ -112,7 +202,7 @@ export function renderStart(area, catalogue, ctx) {
       `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? ctx.lastGame.winners.join(" and ") + " won" : ctx.lastGame.status}`)) : null,
     ctx.canWrite ? null : h("p", { class: "notice" }, "This device is watching. ", h("a", { href: "/join" }, "Join the table"), " to start a game."),
     h("h3", { id: "pick-h", class: "offer-heading" }, "Which game?"), list, variantBox,
-    limitBox,
+    limitBox, optionBox,
     h("h3", { class: "offer-heading" }, "Who's playing?"), hint, playersBox, add, error, go);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -128,6 +218,11 @@ export function renderStart(area, catalogue, ctx) {
     const chosenVariants = variantsChosen();
     if (chosen.variant_option === "variants") options.variants = chosenVariants;
     else if (chosen.variant_option && chosenVariants.length) options[chosen.variant_option] = chosenVariants[0];
+    for (const c of controls) {
+      if (c.box.hidden) continue;
+      const value = c.read();
+      if (value !== undefined) options[c.opt.name] = value;
+    }
     const minutes = chosen.timed ? parseInt(limit.value, 10) : NaN;
     if (minutes > 0) {
       options.time_limit = minutes;

@@ -91,7 +91,8 @@ export function rememberStopwatch(digit) {
   stopwatch = typeof digit === "number" ? digit : null;
 }
 
-// Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (0 reads as 10).
+// Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (a 0 counts as the
+// game's "zero" option says: 10 by default, or 0 as read).
 export function form(offer, view, act, text) {
   if (offer.type !== "roll") return null;
   const use = stopwatch === null ? null : h("button", { type: "button", class: "offer offer-strong", id: "use-stopwatch",
@@ -101,5 +102,5 @@ export function form(offer, view, act, text) {
       onclick: () => act(actionOf(offer, { value: d })) }, String(d))));
   return h("div", { class: "roll" }, use,
     h("button", { type: "button", class: "offer", onclick: () => act(actionOf(offer)) }, text),
-    h("p", { class: "small muted" }, "…or the stopwatch's hundredths digit (0 counts as 10):"), digits);
+    h("p", { class: "small muted" }, `…or the stopwatch's hundredths digit (0 counts as ${view.zero_reads_as === 0 ? "0" : "10"}):`), digits);
 }

@@ -1,0 +1,176 @@
+"""Every game started from the panel's start form with every option the form asks changed from
+its default, the options checked as the engine stored them, and the game played from the panel
+to its end (Get the Scoop! is started with its options changed and abandoned: its whole game from
+the panel, with the default options, is test_browser's).
+
+One page, one browser: kept short. The options asked are the engines' own declarations, so a
+game whose declaration grows an option the form can't set fails here (CHANGED must name it).
+"""
+
+import pytest
+
+from controller.games import registry
+
+from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+
+WAIT = 10000
+pytestmark = pytest.mark.browser
+
+# engine -> what the test sets on the form for every option the form asks (form: true)
+CHANGED = {
+    "scan": {"variant": "triple", "put_aside": True, "dealer": 2, "target_tie": "all", "time_limit": 45},
+    "scoop1956": {"dealer": 0, "short_of_cash": "bankruptcy",
+                  "page": {"stories": {"sport": 1, "crime": 2}, "advertisements": {"want ad": 1}}},
+    "star_reporter": {"disasters": 1, "airports": ["Baytown", "Lakeport", "Summit"], "first": 1},
+    "scoop2002": {"variants": ["lonely_city"], "zero": "as_read", "resell": False, "ickel_rolls": "table",
+                  "ickel_start": 3, "locations": ["L%d" % i for i in range(1, 11)]},
+    "get_the_scoop": {"first": 2, "board": "table", "journalist_step": "orthogonal", "protester_push": "line",
+                      "jump_counts_mover": True},
+}
+
+
+class Sixes:
+    """The box's dice for Star Reporter: always double sixes (a Disaster, then the Catastrophe)."""
+
+    def randrange(self, n):
+        return n - 1
+
+    def random(self):
+        return 0.5
+
+
+@pytest.fixture
+def page(browser, app, server):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.base = "http://127.0.0.1:%d" % server
+    p.goto(p.base + "/")
+    p.wait_for_selector("#start-form", timeout=WAIT)
+    yield p
+    context.close()
+    assert not errors, errors
+
+
+def version(page):
+    return page.evaluate("(window.NEWSDESK_PANEL.game || {}).version || 0")
+
+
+def tap(page, name, exact=True):
+    before = version(page)
+    page.get_by_role("button", name=name, exact=exact).first.click()
+    page.wait_for_function("v => (window.NEWSDESK_PANEL.game || {}).version > v", arg=before, timeout=WAIT)
+
+
+def current(page):
+    return page.evaluate("fetch('/api/games/current').then(r => r.json())")["game"]
+
+
+def fill_options(page, engine, names):
+    """Pick the game, its variant(s), the players, and change every option the form asks."""
+    game = next(g for g in registry.catalogue() if g["name"] == engine)
+    page.get_by_label(game["title"]).check()
+    want = CHANGED[engine]
+    variant_option = {"scan": "variant", "scoop2002": "variants"}.get(engine)
+    if variant_option:
+        for v in ([want[variant_option]] if isinstance(want[variant_option], str) else want[variant_option]):
+            page.check("#variant-%s" % v)
+    rows = page.locator(".player-row")
+    while rows.count() < len(names):
+        page.click("#add-player")
+    for i, name in enumerate(names):
+        page.fill("#player-%d" % i, name)
+    asked = [o for o in game["options"] if o["form"] and o["name"] != variant_option]
+    assert {o["name"] for o in asked} == set(want) - {variant_option}, "CHANGED must set every option the form asks"
+    for opt in asked:
+        value, sel = want[opt["name"]], "#opt-%s" % opt["name"]
+        assert value != opt["default"], opt["name"]
+        if opt["kind"] == "minutes":
+            page.fill("#time-limit", str(value))
+        elif opt["kind"] == "boolean":
+            page.set_checked(sel, value)
+        elif opt["kind"] in ("choice", "seat"):
+            if opt["kind"] == "choice":                 # the form says which choice is the default
+                assert page.inner_text("%s option[value='%s']" % (sel, opt["default"])).endswith("the default")
+            page.select_option(sel, str(value))
+        elif opt["kind"] == "names":
+            page.fill(sel, ", ".join(value))
+        elif opt["kind"] == "mapping":
+            for part, counts in value.items():
+                page.fill("%s-%s" % (sel, part), ", ".join("%s %d" % kv for kv in counts.items()))
+        else:
+            page.fill(sel, str(value))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-options-%s.png" % engine)))
+    page.click("#start-game")
+    page.wait_for_function("(window.NEWSDESK_PANEL.game || {}).version === 1", timeout=WAIT)
+    stored = current(page)["options"]
+    for key, value in want.items():
+        assert stored[key] == value, (key, stored)
+    return stored
+
+
+def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, desk):
+    # SCAN, Triple with put-aside (48 cards), all past 155 win, against the clock: time runs out
+    fill_options(page, "scan", ["A", "B", "C", "D", "E", "F"])
+    assert current(page)["view"]["cards_per_hand"] == 48
+    tap(page, "Time is up: the highest score wins")
+    assert current(page)["view"]["over"]
+    page.click("#finish")
+    page.wait_for_selector("#winner", timeout=WAIT)
+    page.goto(page.base + "/")
+
+    # SCOOP (1956): Ann deals, so Bob plays first; his claim is met by PRESS and he goes to press
+    fill_options(page, "scoop1956", ["Ann", "Bob"])
+    view = current(page)["view"]
+    assert view["turn_name"] == "Bob" and {s["slot"] for s in view["players"][0]["page"]} == {"three_star", "star", "sport", "crime", "want ad"}
+    tap(page, "Claim a Sport story")
+    tap(page, "PRESS")
+    tap(page, "Bob goes to press!")
+    assert current(page)["view"]["step"] == "over"
+    page.click("#finish")
+    page.wait_for_selector("#winner", timeout=WAIT)
+    page.goto(page.base + "/")
+
+    # Star Reporter: one Disaster, then the Catastrophe; Bob moves first; the board's airports
+    desk.table.games._rng = Sixes()
+    fill_options(page, "star_reporter", ["Ann", "Bob", "Cat"])
+    assert current(page)["view"]["airports"] == ["Baytown", "Lakeport", "Summit"]
+    tap(page, "By automobile", exact=False)             # Bob: double sixes turn up the Disaster
+    tap(page, "By automobile", exact=False)             # Cat: the Catastrophe (one Disaster only)
+    tap(page, "By automobile", exact=False)             # Ann: an ordinary throw now, she moves
+    page.locator("form:has(button:text('Reached the Catastrophe!')) input[name=points]").fill("50")
+    tap(page, "Reached the Catastrophe!")
+    assert current(page)["view"]["star_reporter"] == ["Ann"]
+    page.click("#finish")
+    page.wait_for_selector("#winner", timeout=WAIT)
+    page.goto(page.base + "/")
+
+    # Scoop!, The Lonely City: the player rolls for N. Ickel, and a 0 read as 0 always sells
+    fill_options(page, "scoop2002", ["Ann"])
+    assert current(page)["view"]["ickel"]["nickel_on"] == 3
+    tap(page, "Move")
+    tap(page, "Stopwatch showed 1")
+    tap(page, "#1 L1")
+    tap(page, "Stopwatch showed 1")
+    for _ in range(5):
+        tap(page, "Stopwatch showed 0")                 # Ickel's sale: 0 <= any Location
+        tap(page, "Stopwatch showed 2")                 # his mark
+        if current(page)["view"]["phase"] == "over":
+            break
+        tap(page, "Stay on the scene (+1 mark)")
+        tap(page, "Stopwatch showed 4")
+    view = current(page)["view"]
+    assert view["winner_name"] == "N. Ickel" and view["players"][1]["sold"] == 5
+    page.click("#finish")
+    page.wait_for_selector("#winner", timeout=WAIT)
+    page.goto(page.base + "/")
+
+    # Get the Scoop!: the First Player badge with Cat (seat 2), the table's board; abandoned
+    fill_options(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
+    page.click("#abandon")
+    page.click("#abandon-yes")
+    page.wait_for_selector("#winner", timeout=WAIT)
+    for path in ("/", "/history", "/api/games/stats", "/api/games/history"):
+        assert page.evaluate("u => fetch(u).then(r => r.status)", path) == 200, path
