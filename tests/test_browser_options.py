@@ -22,7 +22,7 @@ CHANGED = {
     "scoop1956": {"dealer": 0, "short_of_cash": "bankruptcy",
                   "page": {"stories": {"sport": 1, "crime": 2}, "advertisements": {"want ad": 1}}},
     "star_reporter": {"disasters": 1, "airports": ["Baytown", "Lakeport", "Summit"], "first": 1},
-    "scoop2002": {"variants": ["lonely_city"], "zero": "as_read", "resell": False, "ickel_rolls": "table",
+    "scoop2002": {"variants": ["lonely_city"], "zero": "ten", "resell": False, "ickel_rolls": "table",
                   "ickel_start": 3, "locations": ["L%d" % i for i in range(1, 11)]},
     "get_the_scoop": {"first": 2, "board": "table", "journalist_step": "orthogonal", "protester_push": "line",
                       "jump_counts_mover": True},
@@ -147,7 +147,7 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     page.wait_for_selector("#winner", timeout=WAIT)
     page.goto(page.base + "/")
 
-    # Scoop!, The Lonely City: the player rolls for N. Ickel, and a 0 read as 0 always sells
+    # Scoop!, The Lonely City: the player rolls for N. Ickel (a 0 read as 10: newsdesk's option)
     fill_options(page, "scoop2002", ["Ann"])
     assert current(page)["view"]["ickel"]["nickel_on"] == 3
     tap(page, "Move")
@@ -155,7 +155,7 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     tap(page, "#1 L1")
     tap(page, "Stopwatch showed 1")
     for _ in range(5):
-        tap(page, "Stopwatch showed 0")                 # Ickel's sale: 0 <= any Location
+        tap(page, "Stopwatch showed 1")                 # Ickel's sale: 1 <= any Location
         tap(page, "Stopwatch showed 2")                 # his mark
         if current(page)["view"]["phase"] == "over":
             break

@@ -6,10 +6,11 @@ the marks at each Location, every Steno Pad, the stories sold, and whose turn it
 part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
 lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
 Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
-and for odd/even, the "zero" option decides: "ten" (newsdesk's default, as a ten-sided die's 0
-face reads: it also makes N. Ickel certain to sell at #10, where he has no "next-highest"
-Location to move to) or "as_read" (the rules' words: the digit "is the number you've rolled",
-so a 0 is the lowest roll).
+and for odd/even, the "zero" option decides: "as_read" (the default, the rules' words: the
+digit "is the number you've rolled", so a 0 is the lowest roll) or "ten" (newsdesk's option, as
+a ten-sided die's 0 face reads: it also makes N. Ickel certain to sell at #10, where he has no
+"next-highest" Location to move to). Games stored before the option existed counted a 0 as 10
+and still do.
 
 Every action names its player by seat (0-based, in the order given to setup; play passes left).
 
@@ -32,7 +33,7 @@ Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten n
 Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
 
 Where the rules are silent, these are newsdesk's choices, not the original's:
-  * a roll of 0 counts as 10 against a sum, unless "zero" is "as_read" (see above);
+  * a roll of 0 can count as 10 against a sum when "zero" is "ten" (see above);
   * the default Location names are placeholders (the rules print none; only Downtown is named,
     and putting it at #1 is a guess), and the default On the Street entries only say to read
     the board's chart: give "locations" and "street_chart" from your board;
@@ -65,10 +66,10 @@ ZERO_READS_AS = 10          # newsdesk's reading of a 0 on the stopwatch / d10 (
 # The "zero" option: how a 0 counts against a pitch's sum and N. Ickel's Location.
 ZERO_TEN, ZERO_AS_READ = "ten", "as_read"
 ZERO_READINGS = {
-    ZERO_TEN: "0 counts as 10 (newsdesk's default, as a ten-sided die's 0 face is read): the "
-              "highest roll, so a pitch rolled 0 needs 10 marks",
     ZERO_AS_READ: "0 counts as 0 (the rules' words: the hundredths digit \"is the number you've "
                   "rolled\"): the lowest roll, so a pitch rolled 0 always sells",
+    ZERO_TEN: "0 counts as 10 (newsdesk's option, as a ten-sided die's 0 face is read): the "
+              "highest roll, so a pitch rolled 0 needs 10 marks",
 }
 # The "ickel_rolls" option (The Lonely City): who rolls N. Ickel's two rolls.
 ICKEL_BOX, ICKEL_TABLE = "box", "table"
@@ -98,8 +99,8 @@ OPTIONS = (
            "no names: give your board's ten, #1 first.)", "The board's ten Location names, #1 first",
            items=(LOCATION_COUNT, LOCATION_COUNT), newsdesk=True,
            help="Leave empty for newsdesk's placeholder names."),
-    option("zero", "choice", ZERO_TEN, "That's the number you've \"rolled\".",
-           "A stopwatch 0 counts as", choices=ZERO_READINGS, newsdesk=True),
+    option("zero", "choice", ZERO_AS_READ, "That's the number you've \"rolled\".",
+           "A stopwatch 0 counts as", choices=ZERO_READINGS),
     option("resell", "boolean", True, "Remove all marks at that story's Location. (Whether it can "
            "be sold again is not said.)", "A Location's story can be sold again after a sale",
            newsdesk=True),
@@ -132,7 +133,7 @@ def reading(value):
 
 def roll_value(state, value):
     """What a 0-9 roll counts as against a sum (a pitch, N. Ickel's sale) and for odd/even:
-    the "zero" option says whether a 0 is 10 (newsdesk's default) or 0 as read."""
+    the "zero" option says whether a 0 is 0 as read (the default) or 10."""
     return value if state.get("zero", ZERO_TEN) == ZERO_AS_READ else reading(value)
 
 
@@ -196,7 +197,7 @@ def setup(players, options=None):
     if not isinstance(resell, bool):
         raise GameError("resell is true (a Location's next story can be sold again) or false")
 
-    zero = options.get("zero", ZERO_TEN)
+    zero = options.get("zero", ZERO_AS_READ)
     if not isinstance(zero, str) or zero not in ZERO_READINGS:
         raise GameError("zero is \"ten\" (a 0 counts as 10) or \"as_read\" (a 0 counts as 0), not %r"
                         % (zero,))
@@ -449,6 +450,7 @@ def _apply_setup(event):
             "pitch": None, "winner": None, "last": None, "last_ickel": None,
             "locations_given": bool(event.get("locations_given", True)),
             "resell": bool(event.get("resell", True)),
+            # a game stored before the option existed was played with a 0 as 10
             "zero": event.get("zero", ZERO_TEN), "ickel_rolls": event.get("ickel_rolls", ICKEL_BOX),
             "ickel_at": event["ickel_start"] if "lonely_city" in event["variants"] else None}
 
@@ -581,9 +583,11 @@ def _say_ickel(state, ev):
 
 
 def _pitch_words(state, p, value, story, needed, sold):
+    # the rolls there are: 0-9 with a 0 read as 0, or 1-10 with it read as 10
+    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
     return "%s %s pitching the %s story (%s): %s" % (
         _name(state, p), _rolled(value, state), _place_words(state, story),
-        "any roll sells" if needed >= LOCATION_COUNT else "needed %d or less" % needed if needed else "no roll sells",
+        "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else "needed %d or less" % needed,
         "sold!" if sold else "not sold")
 
 

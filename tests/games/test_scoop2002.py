@@ -127,9 +127,9 @@ def test_pitching_needs_the_times_and_a_marked_story():
     assert {"type": "pitch", "player": BOB, "story": 4} not in game.offers(s)
 
 
-def _research_then_pitch(roll):
+def _research_then_pitch(roll, **options):
     """Ann: 2 marks on her pad for #4; the board: marks at #4 from the end-of-turn rolls."""
-    s = start()
+    s = start(**options)
     s = move(s, ANN, 3, 4, 4)        # board #4: 1
     s = move(s, BOB, 3, 4, 4)        # board #4: 2
     s = stay(s, ANN, 1)              # Ann's pad #4: 1
@@ -142,12 +142,14 @@ def _research_then_pitch(roll):
     return act(s, {"type": "roll", "player": ANN, "value": roll})
 
 
-@pytest.mark.parametrize("roll,sold", [(1, True), (4, True), (5, False), (0, False)])
-def test_a_pitch_sells_when_the_roll_is_at_most_research_plus_newsworthiness(roll, sold):
+@pytest.mark.parametrize("roll,zero,sold", [(1, "as_read", True), (4, "as_read", True), (5, "as_read", False),
+                                             (0, "as_read", True), (0, "ten", False)])
+def test_a_pitch_sells_when_the_roll_is_at_most_research_plus_newsworthiness(roll, zero, sold):
     """'Add your marks for that story (your research) to the number of marks at that story's
     Location (its newsworthiness). Roll. If your roll is less than or equal to that sum, then
-    you sell the story.' Here research 2 + newsworthiness 2 = 4; a 0 reads as 10."""
-    s, ev = _research_then_pitch(roll)
+    you sell the story.' Here research 2 + newsworthiness 2 = 4; a 0 reads as 0 (the rules'
+    reading, the default) or as 10 (the "ten" option)."""
+    s, ev = _research_then_pitch(roll, zero=zero)
     assert (ev[0]["research"], ev[0]["newsworthiness"]) == (2, 2)
     assert ev[0]["sold"] is sold
 
@@ -338,8 +340,8 @@ def test_random_legal_play_never_crashes_and_replays_identically(seed, n, beat):
 def test_the_lonely_city_whole_game_won_by_the_player():
     """'Take your turns as you normally would. ... Ickel wins if he sells five stories. You win
     if you sell three.' Ann researches and sells three stories while Ickel keeps failing."""
-    s = start(("Ann",), variants=["lonely_city"])
-    ickel_rolls = (0, 1)                              # 0 reads as 10: fails below #10; mark #1
+    s = start(("Ann",), variants=["lonely_city"], zero="ten")
+    ickel_rolls = (0, 1)                              # 0 read as 10 (the option): fails below #10; mark #1
 
     def my_turn(state, *actions):
         for action in actions[:-1]:
@@ -528,14 +530,14 @@ def test_the_turn_names_only_the_choices_offered():
 
 def test_a_stopwatch_zero_reads_as_the_option_says():
     """'Look at the number indicating 100ths of a second ... That's the number you've "rolled".'
-    The rules' words read a 0 as 0, the lowest roll; newsdesk's default reads it as 10, as a
-    ten-sided die's 0 face. Both are offered; the default is said on the form ("newsdesk")."""
+    The rules' words read a 0 as 0, the lowest roll, and that is the default; newsdesk's option
+    reads it as 10, as a ten-sided die's 0 face. Both are offered and the form says which is which."""
     opt = next(o for o in game.OPTIONS if o["name"] == "zero")
-    assert opt["default"] == "ten" and opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
-    assert "is the number you've" in opt["choices"]["as_read"]
-    s, ev = _research_then_pitch(0)                              # default: 0 is 10 > 4, not sold
+    assert opt["default"] == "as_read" and not opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
+    assert "is the number you've" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
+    s, ev = _research_then_pitch(0, zero="ten")                  # 0 as 10 > 4: not sold
     assert not ev[0]["sold"] and game.view(s)["zero_reads_as"] == 10
-    s = start(zero="as_read")
+    s = start()                                                  # the rules' reading
     s = move(s, ANN, 3, 4, 4)
     s = move(s, BOB, 4, "street", 4)
     s = stay(s, ANN, 9)
