@@ -35,8 +35,7 @@ class Table:
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
         self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
-        last = store.latest(VERDICT)
-        self._position = last[0].payload.get("position") if last else None
+        self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
 
     def intercept_dialing(self, on_digit, on_hook=None):
