@@ -40,7 +40,8 @@ class Table:
 
     def intercept_dialing(self, on_digit, on_hook=None):
         """Let something above the table take digits first: ``on_digit(digit, t)`` returns None to
-        pass the digit on to the editor, or what it made of it (then the editor is not called)."""
+        pass the digit on to the editor, or what it made of it (then the editor is not called, but
+        hears every digit in its ``release``: digits held back that turned out to be calls)."""
         self._interceptors.append((on_digit, on_hook))
 
     def _intercepted(self, ev):
@@ -68,6 +69,9 @@ class Table:
                 "digit": ev.value, "t": ev.t, "taken": getattr(taken, "kind", None)}})
             if taken is None:
                 self.call_editor(ev.value)
+            else:                   # digits held as the start of a join code that turned out to be calls
+                for digit in getattr(taken, "release", ()):
+                    self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
             self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})

@@ -78,6 +78,7 @@ def create_app(config=None, newsdesk=None, test_config=None):
     _error_handlers(app)
     security.init_app(app)                  # after ours: its catch-all for the unexpected wins
     dial = security.guard(app).dial         # a device joins by dialing the code it shows
+    dial.pass_on = newsdesk.table.call_editor   # held digits that were calls after all
     newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)
     return app
 
