@@ -61,6 +61,7 @@ def create_app(config=None, newsdesk=None, test_config=None):
         STREAM_KEEPALIVE=15.0,
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=MAX_REQUEST,
+        HOST_ON_LOOPBACK=newsdesk.config.get("host_on_loopback", "yes") == "yes",   # see docs/security.md
     )
     if test_config:
         app.config.update(test_config)

@@ -298,13 +298,17 @@ class Guard:
         return _is_ip(name) and name in self.allowed_hosts(refresh=True)
 
     def lan_address(self):
-        """An address tablets can reach: the box's first private IPv4, else its hostname.local."""
-        addresses = sorted(a for a in _interface_addresses() if _is_ip(a) and "." in a)
-        for a in addresses:
-            ip = ipaddress.ip_address(a)
-            if ip.is_private and not ip.is_loopback and not ip.is_link_local:
-                return a
-        return socket.gethostname().lower() + ".local"
+        return lan_address()
+
+
+def lan_address():
+    """An address tablets can reach: the box's first private IPv4, else its hostname.local."""
+    addresses = sorted(a for a in _interface_addresses() if _is_ip(a) and "." in a)
+    for a in addresses:
+        ip = ipaddress.ip_address(a)
+        if ip.is_private and not ip.is_loopback and not ip.is_link_local:
+            return a
+    return socket.gethostname().lower() + ".local"
 
 
 def guard(app=None):
