@@ -36,6 +36,8 @@ class Table:
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
         self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
         self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
+        last = store.latest(VERDICT)
+        self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
 
     def intercept_dialing(self, on_digit, on_hook=None):
@@ -64,6 +66,7 @@ class Table:
                     on_hook(ev.value, ev.t)
             self.bus.publish({"type": "phone.hook", "data": {"state": ev.value, "t": ev.t}})
         elif ev.kind == "digit":
+            self.last_digit = ev.value
             taken = self._intercepted(ev)
             self.bus.publish({"type": "phone.digit", "data": {
                 "digit": ev.value, "t": ev.t, "taken": getattr(taken, "kind", None)}})
@@ -121,7 +124,7 @@ class Table:
         verdicts = self.recent_verdicts()
         return {
             "hardware": self.hardware,
-            "phone": {"hook": self.hook, "link": self.phone_link},
+            "phone": {"hook": self.hook, "link": self.phone_link, "last_digit": self.last_digit},
             "editor": {"mode": self.editor.mode,
                        "odds_note": "The editor's odds are newsdesk's own choice, not the 1956 original's."},
             "last_verdict": verdicts[0] if verdicts else None,

@@ -408,3 +408,24 @@ def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     assert t.phone.inner_text("#use-stopwatch") == "Use the stopwatch: %d" % digit
     t.tap(t.phone, "Use the stopwatch: %d" % digit)
     assert desk.table.games.state["last"]["value"] == digit
+
+
+def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, browser, desk, client):
+    """The handset lifted and 4 dialed before the page loads: it shows both, and Hang up hangs up."""
+    from conftest import wait_for
+    assert client.post("/api/sim/hook", json={"state": "off"}).status_code == 202
+    assert wait_for(lambda: desk.table.hook == "off")
+    assert client.post("/api/sim/dial", json={"digit": 4}).status_code == 202
+    assert wait_for(lambda: desk.store.latest("editor.verdict"))
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    assert page.inner_text("#hook-state") == "lifted"
+    assert page.inner_text("#last-digit") == "4"
+    assert page.inner_text("#verdict-meta") == "Dialed 4"
+    assert page.inner_text("#hook-button") == "Hang up"
+    page.click("#hook-button")
+    page.wait_for_function("document.getElementById('hook-state').textContent === 'on the cradle'")
+    assert page.inner_text("#hook-button") == "Lift the handset"
+    assert desk.table.hook == "on"
+    page.close()

@@ -250,7 +250,7 @@ function showHook(state) {
   const s = $("#hook-state");
   if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
   const button = $("#hook-button");
-  if (button) button.textContent = state === "off" ? "Hang up" : "Lift the handset";
+  if (button) { button.textContent = state === "off" ? "Hang up" : "Lift the handset"; button.dataset.hook = state; }
   document.body.dataset.hook = state;
 }
 
@@ -421,6 +421,7 @@ function simPost(url, body) {
 const dial = $("#dial");
 if (dial) dial.addEventListener("dial", (e) => simPost("/api/sim/dial", { digit: e.detail.digit }));
 const hookButton = $("#hook-button");
+if (hookButton) document.body.dataset.hook = hookButton.dataset.hook;   // the state the page was rendered with
 if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));
 for (const b of document.querySelectorAll("[data-sim-post]")) {
   b.addEventListener("click", () => simPost(b.dataset.simPost, JSON.parse(b.dataset.simBody || "{}")));
