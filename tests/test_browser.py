@@ -429,3 +429,53 @@ def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, browser, de
     assert page.inner_text("#hook-button") == "Lift the handset"
     assert desk.table.hook == "on"
     page.close()
+
+
+def _scoop_game(client, *actions):
+    w = {"X-Newsdesk": "1"}
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]}, headers=w)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    for action in actions:
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        r = client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=w)
+        assert r.status_code == 200, (action, r.get_data(as_text=True))
+
+
+def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, browser, desk, client):
+    desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    assert page.inner_text("#verdict-signal") == "Calling…"          # from the first paint
+    assert page.inner_text("#verdict-message") == "Ann claims a Sport story: dial the editor."
+    version = client.get("/api/games/current").get_json()["game"]["version"]
+    client.post("/api/games/current/actions", json={"action": {"type": "verdict", "signal": "PRESS"},
+                                                    "version": version}, headers={"X-Newsdesk": "1"})
+    page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'")
+    assert page.inner_text("#verdict-meta") == "On Ann's Sport story"
+    page.reload()                                                     # and so after a reload
+    assert page.inner_text("#verdict-signal") == "PRESS"
+    page.close()
+
+
+def test_a_finished_games_chart_leaves_out_the_undone_move(server, browser, desk, client):
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"},
+                {"type": "verdict", "signal": "EXTRA", "digit": 5},
+                {"type": "place", "player": 0, "slot": "sport", "value": 400})
+    w = {"X-Newsdesk": "1"}
+    version = client.get("/api/games/current").get_json()["game"]["version"]
+    r = client.post("/api/games/current/undo", json={"version": version}, headers=w)
+    assert r.status_code == 200
+    r = client.post("/api/games/current/abandon", json={"version": r.get_json()["version"]}, headers=w)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    game_id = r.get_json()["id"]
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+    page.wait_for_selector(".chart-box")
+    said = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.title)")
+    assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
+    assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
+    page.close()
