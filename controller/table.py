@@ -68,8 +68,10 @@ class Table:
         elif ev.kind == "digit":
             self.last_digit = ev.value
             taken = self._intercepted(ev)
-            self.bus.publish({"type": "phone.digit", "data": {
-                "digit": ev.value, "t": ev.t, "taken": getattr(taken, "kind", None)}})
+            kind = getattr(taken, "kind", None)
+            held = kind in ("collecting", "joined")       # else the digit went to the editor after all
+            self.bus.publish({"type": "phone.digit", "data": {     # taken: held for a join, not a call
+                "digit": ev.value, "t": ev.t, "taken": kind if held else None}})
             if taken is None:
                 self.call_editor(ev.value)
             else:                   # digits held as the start of a join code that turned out to be calls
