@@ -70,7 +70,7 @@ def test_the_page_carries_each_oracles_history_and_distributions(client, desk):
     assert groups["1d6: each die's faces"]["all_time"]["n"] == EARLIER
     editor = next(g for g in groups.values() if g["oracle"] == "editor")
     if editor["mode"] == "mechanical":
-        assert "the disc's windows, not a promise of chance" in editor["note"]
+        assert "each signal comes up with its share of the disc's windows" in editor["note"]
 
 
 def test_every_page_links_to_it(client):
