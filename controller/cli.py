@@ -25,7 +25,8 @@ def cmd_serve(args):
     from web_ui import create_app
     from web_ui import server
 
-    config = load_config(args.data, overrides={"host": args.host, "port": args.port})
+    config = load_config(args.data, overrides={"host": args.host, "port": args.port,
+                                               "host_on_loopback": args.host_on_loopback})
     check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
     host, port = config.bind_host, config["port"]
     with RunLock(config.data_dir) as lock:         # one server per data folder
@@ -74,6 +75,27 @@ def cmd_league(args):
         server.serve_wsgi(create_league_app(follower), sock)
     finally:
         follower.close()
+    return 0
+
+
+def cmd_host_link(args):
+    """Print a one-time link that makes the device opening it a host: the way in when
+    host_on_loopback is "no" (a reverse proxy on the box). Only someone at the box's console
+    (or logged in to it) can run this, so it proves the same thing the box's screen does."""
+    from controller.config import load_config
+    from web_ui.devices import Devices
+    from web_ui.security import lan_address
+
+    config = load_config(args.data)
+    devices = Devices(config.data_dir / "devices.sqlite3")
+    token, expires = devices.issue_token("host", "console", ttl=args.minutes * 60.0)
+    if args.base:
+        base = args.base.rstrip("/")
+    else:
+        base = "http://%s:%d" % (lan_address(), config["port"])
+    print("%s/join?token=%s" % (base, token))
+    print("Open it on the device that is to be a host, within %d minutes; it works once." % args.minutes,
+          file=sys.stderr)
     return 0
 
 
@@ -363,7 +385,16 @@ def build_parser():
     serve = sub.add_parser("serve", help="run the table panel (Hypercorn) with the phone attached")
     serve.add_argument("--host", help="address to bind (default: 0.0.0.0 on a Pi, 127.0.0.1 elsewhere)")
     serve.add_argument("--port", type=int, help="port to bind (default 8080)")
+    serve.add_argument("--host-on-loopback", choices=("yes", "no"), default=None,
+                       help="requests from 127.0.0.1/::1 are the host (default yes; no behind a reverse proxy)")
     serve.set_defaults(func=cmd_serve)
+
+    link = sub.add_parser("host-link", help="print a one-time link that makes a device a host (ten minutes)")
+    link.add_argument("--base", metavar="URL", help="the panel's address as devices reach it, e.g. "
+                      "https://newsdesk.lan (default: http://<this box's LAN address>:<port>)")
+    link.add_argument("--minutes", type=int, default=10, choices=range(1, 61), metavar="N",
+                      help="how long the link works (1-60, default 10)")
+    link.set_defaults(func=cmd_host_link)
 
     doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store and port, "
                                            "and say how to fix what is wrong")

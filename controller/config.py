@@ -52,6 +52,8 @@ DEFAULTS = {
     "mqtt_discovery": "homeassistant",  # Home Assistant's discovery prefix; off = send no discovery
     "mqtt_ca": "",              # mqtts: "" = the system's certificate authorities; or a CA file for the broker's
     "mqtt_commands": "bell",    # what the box takes from MQTT: bell (a ring request, at most one a second) | none
+    "host_on_loopback": "yes",  # yes: requests from 127.0.0.1 / ::1 (the box's screen) are the host; no:
+                                # behind a reverse proxy on the box (become host with `newsdesk host-link`)
 }
 CHOICES = {
     "dial_map": DIAL_MAPS,
@@ -66,6 +68,7 @@ CHOICES = {
     "tone_plan": ("north-america", "uk"),
     "volatile_data": ("refuse", "allow"),
     "mqtt_commands": ("bell", "none"),
+    "host_on_loopback": ("yes", "no"),
 }
 TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")
 

@@ -35,13 +35,15 @@ class Table:
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
         self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
+        self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
         last = store.latest(VERDICT)
-        self._position = last[0].payload.get("position") if last else None
+        self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
 
     def intercept_dialing(self, on_digit, on_hook=None):
         """Let something above the table take digits first: ``on_digit(digit, t)`` returns None to
-        pass the digit on to the editor, or what it made of it (then the editor is not called)."""
+        pass the digit on to the editor, or what it made of it (then the editor is not called, but
+        hears every digit in its ``release``: digits held back that turned out to be calls)."""
         self._interceptors.append((on_digit, on_hook))
 
     def _intercepted(self, ev):
@@ -64,11 +66,17 @@ class Table:
                     on_hook(ev.value, ev.t)
             self.bus.publish({"type": "phone.hook", "data": {"state": ev.value, "t": ev.t}})
         elif ev.kind == "digit":
+            self.last_digit = ev.value
             taken = self._intercepted(ev)
-            self.bus.publish({"type": "phone.digit", "data": {
-                "digit": ev.value, "t": ev.t, "taken": getattr(taken, "kind", None)}})
+            kind = getattr(taken, "kind", None)
+            held = kind in ("collecting", "joined")       # else the digit went to the editor after all
+            self.bus.publish({"type": "phone.digit", "data": {     # taken: held for a join, not a call
+                "digit": ev.value, "t": ev.t, "taken": kind if held else None}})
             if taken is None:
                 self.call_editor(ev.value)
+            else:                   # digits held as the start of a join code that turned out to be calls
+                for digit in getattr(taken, "release", ()):
+                    self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
             self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})
@@ -118,7 +126,7 @@ class Table:
         verdicts = self.recent_verdicts()
         return {
             "hardware": self.hardware,
-            "phone": {"hook": self.hook, "link": self.phone_link},
+            "phone": {"hook": self.hook, "link": self.phone_link, "last_digit": self.last_digit},
             "editor": {"mode": self.editor.mode,
                        "odds_note": "The editor's odds are newsdesk's own choice, not the 1956 original's."},
             "last_verdict": verdicts[0] if verdicts else None,

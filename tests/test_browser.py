@@ -408,3 +408,74 @@ def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     assert t.phone.inner_text("#use-stopwatch") == "Use the stopwatch: %d" % digit
     t.tap(t.phone, "Use the stopwatch: %d" % digit)
     assert desk.table.games.state["last"]["value"] == digit
+
+
+def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, browser, desk, client):
+    """The handset lifted and 4 dialed before the page loads: it shows both, and Hang up hangs up."""
+    from conftest import wait_for
+    assert client.post("/api/sim/hook", json={"state": "off"}).status_code == 202
+    assert wait_for(lambda: desk.table.hook == "off")
+    assert client.post("/api/sim/dial", json={"digit": 4}).status_code == 202
+    assert wait_for(lambda: desk.store.latest("editor.verdict"))
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    assert page.inner_text("#hook-state") == "lifted"
+    assert page.inner_text("#last-digit") == "4"
+    assert page.inner_text("#verdict-meta") == "Dialed 4"
+    assert page.inner_text("#hook-button") == "Hang up"
+    page.click("#hook-button")
+    page.wait_for_function("document.getElementById('hook-state').textContent === 'on the cradle'")
+    assert page.inner_text("#hook-button") == "Lift the handset"
+    assert desk.table.hook == "on"
+    page.close()
+
+
+def _scoop_game(client, *actions):
+    w = {"X-Newsdesk": "1"}
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]}, headers=w)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    for action in actions:
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        r = client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=w)
+        assert r.status_code == 200, (action, r.get_data(as_text=True))
+
+
+def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, browser, desk, client):
+    desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    assert page.inner_text("#verdict-signal") == "Calling…"          # from the first paint
+    assert page.inner_text("#verdict-message") == "Ann claims a Sport story: dial the editor."
+    version = client.get("/api/games/current").get_json()["game"]["version"]
+    client.post("/api/games/current/actions", json={"action": {"type": "verdict", "signal": "PRESS"},
+                                                    "version": version}, headers={"X-Newsdesk": "1"})
+    page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'")
+    assert page.inner_text("#verdict-meta") == "On Ann's Sport story"
+    page.reload()                                                     # and so after a reload
+    assert page.inner_text("#verdict-signal") == "PRESS"
+    page.close()
+
+
+def test_a_finished_games_chart_leaves_out_the_undone_move(server, browser, desk, client):
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"},
+                {"type": "verdict", "signal": "EXTRA", "digit": 5},
+                {"type": "place", "player": 0, "slot": "sport", "value": 400})
+    w = {"X-Newsdesk": "1"}
+    version = client.get("/api/games/current").get_json()["game"]["version"]
+    r = client.post("/api/games/current/undo", json={"version": version}, headers=w)
+    assert r.status_code == 200
+    r = client.post("/api/games/current/abandon", json={"version": r.get_json()["version"]}, headers=w)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    game_id = r.get_json()["id"]
+    page = browser.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+    page.wait_for_selector(".chart-box")
+    said = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.title)")
+    assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
+    assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
+    page.close()

@@ -20,18 +20,18 @@ def test_every_signal_carries_the_rules_words():
 def test_mechanical_disc_advances_by_the_digits_pulses():
     ed = Editor(mode="mechanical")
     rng = random.Random(0)
-    v = ed.call(3, 0, rng)
+    v = ed.call(3, 0, rng, spin=False)
     assert v.position == 3 and v.signal == DEFAULT_DISC[3]
-    v0 = ed.call(0, v.position, rng)  # 0 is ten pulses on a standard dial
+    v0 = ed.call(0, v.position, rng, spin=False)  # 0 is ten pulses on a standard dial
     assert v0.position == 13 and v0.signal == DEFAULT_DISC[13]
-    sweden = Editor(dial_map="sweden").call(0, 0, rng)  # 0 is one pulse in Sweden
+    sweden = Editor(dial_map="sweden").call(0, 0, rng, spin=False)  # 0 is one pulse in Sweden
     assert sweden.position == 1
 
 
 def test_mechanical_depends_on_history_not_only_the_digit():
     ed = Editor()
     rng = random.Random(0)
-    signals = {ed.call(5, start, rng).signal for start in range(len(DEFAULT_DISC))}
+    signals = {ed.call(5, start, rng, spin=False).signal for start in range(len(DEFAULT_DISC))}
     assert len(signals) > 3
 
 
@@ -62,14 +62,15 @@ def test_bad_editor_settings_are_refused(kwargs):
 
 
 def test_verdict_carries_the_rules_full_text_and_effects():
-    d = Editor().call(3, 2, random.Random(1)).as_dict()          # window 5 of the default disc: EXTRA
+    d = Editor().call(3, 2, random.Random(1), spin=False).as_dict()   # window 5 of the default disc: EXTRA
     assert d["signal"] == "EXTRA"
     assert d["text"] == ('EXTRA: "Your Story Excellent — Warrants Special Edition — Receive $200 from Each '
                          'Player." Take your story and in addition collect $200 from each player.')
     assert d["effects"] == {"take_story": True, "collect_from_each": 200}
     assert d["odds"] == disc_windows(DEFAULT_DISC)
     # the keys tables and games already read are still there
-    assert {"digit", "signal", "message", "instruction", "story_passed", "position", "mode"} <= set(d)
+    assert {"digit", "signal", "message", "instruction", "story_passed", "mode"} <= set(d)
+    assert "position" not in d          # a secret: it would tell the next verdict
 
 
 def test_every_signal_has_text_and_effects_the_engine_can_apply():
@@ -122,3 +123,19 @@ def test_the_test_catches_a_skewed_source_in_fair_mode():
     rng = Skewed(1956)
     counts = Counter(ed.call(7, 0, rng).signal for _ in range(100_000))
     assert chi_square(counts, ed.weights)[2] < ALPHA
+
+
+def test_the_disc_is_spun_between_calls_so_the_last_position_tells_nothing():
+    """Knowing where the last call left the disc and the next digit, the signal still follows the
+    disc's shares: every one of the 16 windows comes up for the same start and digit."""
+    ed = Editor()
+    rng = random.Random(7)
+    seen = Counter(ed.call(5, 0, rng).position for _ in range(800))
+    assert set(seen) == set(range(len(DEFAULT_DISC)))
+
+
+def test_describe_gives_the_shares_but_not_the_discs_order():
+    d = Editor().describe()
+    assert "disc" not in d and d["disc_windows"] == len(DEFAULT_DISC)
+    assert d["odds"] == disc_windows(DEFAULT_DISC)
+    assert abs(d["shares"]["OK"] - 5 / 16) < 1e-12

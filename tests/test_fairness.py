@@ -94,6 +94,18 @@ def test_report_for_the_panel():
 
     few = report(Counter({1: 2, 2: 1}), shares)
     assert not few["enough_data"] and few["verdict"].startswith("Too few")
-    assert report(Counter(), shares)["verdict"] == "No draws yet."
+    assert report(Counter(), shares)["verdict"].startswith("No draws yet: 30 draws are needed")
     # a face nobody expected is listed after the expected ones
     assert report(Counter({7: 1}), shares)["faces"][-1]["face"] == 7
+
+
+def test_eight_presses_get_no_verdict_however_lopsided():
+    """The issue's case: 8 stopwatch presses, all the same digit. A chi-square p of 1e-13 would say
+    "unfair"; the page says it needs 42 more draws (5 expected per digit)."""
+    digits = {d: 1 for d in range(10)}
+    r = report(Counter({7: 8}), digits)
+    assert r["judgement"] == "few" and r["draws_needed"] == 42 and not r["enough_data"]
+    assert r["verdict"].startswith("Too few draws to judge: 42 more needed")
+    assert r["p_value"] < ALPHA                    # the approximate test still shown, but not believed
+    assert report(Counter({0: 5, 1: 45}), {0: 1, 1: 1})["judgement"] == "unfair"
+    assert report(Counter({3: 1}), {0: 1, 1: 1})["verdict"].startswith("Not this source")

@@ -144,7 +144,19 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     assert r.get_json()["status"] == "abandoned"
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
-    assert [p["values"][0] for p in chart["points"]] == [0, 100, 0, 100]
+    assert [p["values"][0] for p in chart["points"]] == [0, 100]        # the undo and redo drop out
+
+
+def test_the_chart_leaves_out_undone_moves(client):
+    start(client)
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
+                                                                                    "diamonds": 13, "clubs": 13}}})
+    game = current(client)
+    r = post(client, "/api/games/current/undo", {"version": game["version"]})
+    r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
+    chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
+    assert [p["values"][0] for p in chart["points"]] == [0]
+    assert not any("undid" in p["said"] for p in chart["points"])
 
 
 def test_a_money_game_charts_each_papers_worth(client):

@@ -61,6 +61,7 @@ def create_app(config=None, newsdesk=None, test_config=None):
         STREAM_KEEPALIVE=15.0,
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=MAX_REQUEST,
+        HOST_ON_LOOPBACK=newsdesk.config.get("host_on_loopback", "yes") == "yes",   # see docs/security.md
     )
     if test_config:
         app.config.update(test_config)
@@ -78,6 +79,7 @@ def create_app(config=None, newsdesk=None, test_config=None):
     _error_handlers(app)
     security.init_app(app)                  # after ours: its catch-all for the unexpected wins
     dial = security.guard(app).dial         # a device joins by dialing the code it shows
+    dial.pass_on = newsdesk.table.call_editor   # held digits that were calls after all
     newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)
     return app
 

@@ -33,9 +33,10 @@ from controller.errors import BadRequest, StoreError
 
 ROLES = ("host", "player")
 TOKEN_TTL = 600.0        # an invitation's life, seconds
-DIAL_TTL = 600.0         # how long a dial code waits to be dialed
+DIAL_TTL = 180.0         # how long a dial code waits to be dialed
 CODE_DIGITS = 4
-MAX_WAITING = 4          # dial codes waiting at once, table-wide
+MAX_WAITING = 64         # dial codes waiting at once, table-wide (and one per address, one per device)
+DIAL_HOLD = 30.0         # a waiting code is safe this long; after it, a new request may push the oldest out
 DIAL_GAP = 8.0           # seconds between two digits of one code, at most
 DIAL_FAILURES = 3        # wrong codes dialed in a row before every waiting code is withdrawn
 KEEP_PAST = 86400.0      # lapsed devices and spent tokens are deleted a day later
@@ -246,17 +247,30 @@ class Devices:
 
     def request_dial(self, name, address, replace=None, ttl=DIAL_TTL):
         """A waiting device with a fresh code to dial. ``replace``: the id of this browser's
-        earlier waiting device, withdrawn first. JoinRefused("busy") when MAX_WAITING wait."""
+        earlier waiting device, withdrawn first.
+
+        One code waits per address (a new one replaces it) and at most MAX_WAITING in all. When
+        all are taken, the oldest that has waited DIAL_HOLD seconds gives way, so a flood of
+        requests can hold a genuine device back DIAL_HOLD seconds at most, and can't take its
+        code from it sooner. JoinRefused("busy") while every waiting code is younger."""
         now = self._now()
         with self._write() as db:
             self._lapse(db, now)
             if replace is not None:
                 db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE id = ? AND status = 'waiting'",
                            (replace,))
+            db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE address = ? AND status = 'waiting'",
+                       (address,))
             taken = {r[0] for r in db.execute("SELECT code FROM devices WHERE status = 'waiting'")}
             if len(taken) >= MAX_WAITING:
-                raise JoinRefused("%d devices are already waiting for their codes to be dialed; try again "
-                                  "in a few minutes, or scan the host's QR code." % len(taken), "busy")
+                oldest = db.execute("SELECT id, code, created FROM devices WHERE status = 'waiting' "
+                                    "ORDER BY created, id LIMIT 1").fetchone()
+                if oldest[2] > now - DIAL_HOLD:
+                    raise JoinRefused("%d devices are already waiting for their codes to be dialed; try again "
+                                      "in %d seconds, or scan the host's QR code."
+                                      % (len(taken), int(oldest[2] + DIAL_HOLD - now) + 1), "busy")
+                db.execute("UPDATE devices SET status = 'lapsed', code = NULL WHERE id = ?", (oldest[0],))
+                taken.discard(oldest[1])
             code = None
             while code is None or code in taken:
                 code = "%0*d" % (CODE_DIGITS, secrets.randbelow(10 ** CODE_DIGITS))
@@ -277,6 +291,13 @@ class Devices:
             db.execute("UPDATE devices SET status = 'joined', code = NULL, expires = NULL, joined = ?, "
                        "last_seen = ? WHERE id = ?", (now, now, row[0]))
         return self.device(row[0])
+
+    def waiting_codes(self):
+        """The codes waiting to be dialed now."""
+        now = self._now()
+        with self._connect() as db:
+            return [r[0] for r in db.execute("SELECT code FROM devices WHERE status = 'waiting' AND expires > ?",
+                                             (now,))]
 
     def waiting_count(self):
         now = self._now()
@@ -351,74 +372,107 @@ class Devices:
 
 
 class DialOutcome:
-    """What one dialed digit did: collecting (n digits so far), joined (``device``), wrong
-    (a full code no device waits for), closed (too many wrong: every waiting code withdrawn)."""
+    """What one dialed digit did: collecting (n digits so far, all the start of a waiting code),
+    joined (``device``), pass (not the start of any code: the digits go to the editor), wrong
+    (several digits began a code but went astray: they go to the editor too), closed (too many
+    wrong: every waiting code withdrawn). ``release``: the digits the editor is to hear now."""
 
-    __slots__ = ("kind", "digits", "device")
+    __slots__ = ("kind", "digits", "device", "release")
 
-    def __init__(self, kind, digits=0, device=None):
+    def __init__(self, kind, digits=0, device=None, release=()):
         self.kind = kind
         self.digits = digits
         self.device = device
+        self.release = tuple(release)
 
     def __repr__(self):
         return "<DialOutcome %s %d %r>" % (self.kind, self.digits, self.device)
 
 
 class DialJoin:
-    """Turns digits dialed on the phone into dial-joins. Digits count only while a code waits.
+    """Turns digits dialed on the phone into dial-joins, without ever swallowing a call.
 
-    A code is CODE_DIGITS digits dialed with at most DIAL_GAP seconds between them (and the
-    handset not put down between them, if on_hook is wired)::
+    A digit is held only while the digits held so far are the start of a waiting code, and only
+    for DIAL_GAP seconds; a full match joins that device. Anything else is a call: digits that
+    stop matching, a gap longer than DIAL_GAP (``flush``, run by a timer) or the handset put down
+    hand every held digit on to the editor (``pass_on``), late by the gap at most::
 
-        digit      4      7          1    9                2 ...
-        time  ----|------|----------|----|---- > gap ------|-----
-                  [ one code: "4719" is checked ]          a new code starts
+        waiting code 4719:  4 7 1 9 -> joined      4 7 3 -> the editor hears 4, 7 and 3
+                            5       -> the editor hears 5 at once (no code starts with 5)
 
-    Dialing DIAL_FAILURES wrong codes in a row withdraws every waiting code: the devices ask
-    again. ``now`` is the caller's clock (the dial listener's); it only measures the gaps.
+    Dialing DIAL_FAILURES codes that went astray after two or more matching digits withdraws
+    every waiting code: the devices ask again. ``now`` is the caller's clock; it measures gaps.
     """
 
-    def __init__(self, devices, gap=DIAL_GAP, failures=DIAL_FAILURES):
+    def __init__(self, devices, gap=DIAL_GAP, failures=DIAL_FAILURES, pass_on=None, timers=True):
         self.devices = devices
         self.gap = gap
         self.max_failures = failures
+        self.pass_on = pass_on       # digit -> None: the editor (the table's call_editor)
+        self.timers = timers         # False in tests, which call flush() themselves
         self._lock = threading.Lock()
         self._digits = []
         self._last = None
         self._failures = 0
+        self._timer = None
+
+    def _release(self, digits):
+        if self.pass_on is not None:
+            for d in digits:
+                self.pass_on(d)
+
+    def _arm(self):
+        if not self.timers:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(self.gap, self.flush)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def flush(self, now=None):
+        """Held digits whose gap ran out (or all, without ``now``) go to the editor. Returns them."""
+        with self._lock:
+            if not self._digits or (now is not None and self._last is not None and now - self._last <= self.gap):
+                return []
+            digits, self._digits, self._last = list(self._digits), [], None
+        self._release(digits)
+        return digits
 
     def on_digit(self, digit, now):
         """Feed one decoded digit; returns a DialOutcome, or None when no code is waiting."""
         if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= 9:
             raise ValueError("a dialed digit is a whole number from 0 to 9, got %r" % (digit,))
         with self._lock:
-            if self.devices.waiting_count() == 0:
-                self._digits.clear()
+            stale = []
+            if self._last is not None and now - self._last > self.gap:
+                stale, self._digits = self._digits, []
+            codes = self.devices.waiting_codes()
+            if not codes and not stale and not self._digits:
                 self._failures = 0
                 return None
-            if self._last is not None and now - self._last > self.gap:
-                self._digits.clear()
-            self._digits.append(digit)
-            self._last = now
-            if len(self._digits) < CODE_DIGITS:
-                return DialOutcome("collecting", len(self._digits))
-            code = "".join(map(str, self._digits))
-            self._digits.clear()
-            device = self.devices.complete_dial(code)
-            if device is not None:
+            held = self._digits + [digit]
+            typed = "".join(map(str, held))
+            if any(code.startswith(typed) for code in codes):
+                self._digits, self._last = held, now
+                if len(held) < CODE_DIGITS:
+                    self._arm()
+                    return DialOutcome("collecting", len(held), release=stale)
+                self._digits, self._last = [], None
                 self._failures = 0
-                return DialOutcome("joined", CODE_DIGITS, device)
+                return DialOutcome("joined", CODE_DIGITS, self.devices.complete_dial(typed), release=stale)
+            self._digits, self._last = [], None
+            release = stale + held
+            if len(held) < 3:
+                return DialOutcome("pass", len(held), release=release)
             self._failures += 1
             if self._failures >= self.max_failures:
                 self._failures = 0
                 self.devices.withdraw_waiting()
-                return DialOutcome("closed", CODE_DIGITS)
-            return DialOutcome("wrong", CODE_DIGITS)
+                return DialOutcome("closed", len(held), release=release)
+            return DialOutcome("wrong", len(held), release=release)
 
     def on_hook(self, state, now=None):
-        """Putting the handset down ("on") ends the code being dialed."""
+        """Putting the handset down ("on") ends the code being dialed: held digits were calls."""
         if state == "on":
-            with self._lock:
-                self._digits.clear()
-                self._last = None
+            self.flush()

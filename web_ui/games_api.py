@@ -14,6 +14,7 @@ from urllib.parse import quote
 from flask import Blueprint, Response, abort, jsonify
 
 from controller.errors import BadRequest
+from controller.game_session import stacks
 from controller.games import base, registry
 from controller.standings import final_table
 
@@ -234,7 +235,8 @@ def bgstats_play(rec, game):
 
 
 def _series(game):
-    """Each player's number after every entry, folding the game once (undo/redo refold)."""
+    """Each player's number after every move still in force (undone moves and the undo/redo
+    entries left out), folding the game once."""
     out = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
            "points": [], "problem": None}
     try:
@@ -250,13 +252,15 @@ def _series(game):
     label = out["unit"] = panel["chart"].get("unit", "score")
     out["prefix"] = panel["chart"].get("prefix", "")
     entries = [(e.version, e.entry) for e in desk().store.entries(game.id)]
+    done, _ = stacks(entries)
+    in_force = set(done)
     state = engine.initial()
-    for i, (version, entry) in enumerate(entries):
-        if entry.get("type") in ("undo", "redo"):
-            state = base.fold(engine, entries[:i + 1])
-        else:
-            for ev in entry.get("events", ()):
-                state = engine.apply(state, ev)
+    for version, entry in entries:
+        # what the caption promises: only the moves in force; undone moves and the undos drop out
+        if entry.get("type") in ("undo", "redo") or (entry.get("type") != "setup" and version not in in_force):
+            continue
+        for ev in entry.get("events", ()):
+            state = engine.apply(state, ev)
         rows = final_table(engine, state)["standings"]
         if not out["players"]:
             out["players"] = [r["name"] for r in rows]

@@ -20,7 +20,7 @@ Settings (app.config; init_app fills in the defaults):
     JOIN_BASE_URL         None   where the QR code points; None: this request's host, or the
                                  box's LAN address when asked from the box's own screen
     JOIN_TOKEN_TTL        600    seconds an invitation lasts
-    JOIN_DIAL_TTL         600    seconds a code waits to be dialed
+    JOIN_DIAL_TTL         180    seconds a code waits to be dialed
     JOIN_RATE_PER_MINUTE  5      join attempts per client address per minute
     JOIN_LOCKOUT_AFTER    10     failed attempts (within the lockout time) that lock an address out
     JOIN_LOCKOUT_SECONDS  600    how long a lockout lasts
@@ -64,7 +64,7 @@ DEFAULTS = {
     "EXTRA_HOSTS": (),
     "JOIN_BASE_URL": None,
     "JOIN_TOKEN_TTL": 600.0,
-    "JOIN_DIAL_TTL": 600.0,
+    "JOIN_DIAL_TTL": 180.0,
     "JOIN_RATE_PER_MINUTE": 5,
     "JOIN_LOCKOUT_AFTER": 10,
     "JOIN_LOCKOUT_SECONDS": 600.0,
@@ -268,7 +268,7 @@ class Guard:
         self.monotonic = monotonic  # rate limits (never jump with the wall clock); tests replace both
         self.devices = devices
         self.devices.clock = self.now
-        self.dial = DialJoin(devices)
+        self.dial = DialJoin(devices, timers=not app.config.get("TESTING"))   # tests call flush()
         cfg = app.config
         self.limiter = Limiter(cfg["JOIN_RATE_PER_MINUTE"], cfg["JOIN_LOCKOUT_AFTER"],
                                cfg["JOIN_LOCKOUT_SECONDS"], clock=lambda: self.monotonic())
@@ -298,13 +298,17 @@ class Guard:
         return _is_ip(name) and name in self.allowed_hosts(refresh=True)
 
     def lan_address(self):
-        """An address tablets can reach: the box's first private IPv4, else its hostname.local."""
-        addresses = sorted(a for a in _interface_addresses() if _is_ip(a) and "." in a)
-        for a in addresses:
-            ip = ipaddress.ip_address(a)
-            if ip.is_private and not ip.is_loopback and not ip.is_link_local:
-                return a
-        return socket.gethostname().lower() + ".local"
+        return lan_address()
+
+
+def lan_address():
+    """An address tablets can reach: the box's first private IPv4, else its hostname.local."""
+    addresses = sorted(a for a in _interface_addresses() if _is_ip(a) and "." in a)
+    for a in addresses:
+        ip = ipaddress.ip_address(a)
+        if ip.is_private and not ip.is_loopback and not ip.is_link_local:
+            return a
+    return socket.gethostname().lower() + ".local"
 
 
 def guard(app=None):

@@ -4,9 +4,11 @@ The 1956 rules name the signals and what each means, but not the toy's mechanism
 newsdesk offers two modes, both configurable; their defaults are newsdesk's choice, NOT the
 original's:
 
-* mechanical: a hidden signal disc of windows, advanced by the dialed digit's pulses, so (like a
-  toy) the verdict depends on the digit and on everything dialed before. The disc's position is
-  part of every verdict, so the state is derived from the stored verdicts.
+* mechanical: a hidden signal disc of windows, turned by the dialed digit's pulses. Between calls
+  the disc is given a secret random spin (as a toy's disc slips when the handset is hung up), so
+  nobody at the table can steer it: the order of its windows and its position are never
+  published, stored or logged, and each call shows window k with chance (windows showing k) /
+  (all windows). Only the disc's shares (windows per signal) are shown, as the odds.
 * fair: each call draws a signal with a configurable weight per signal, from a random source
   handed in (cryptographically strong in the running product).
 
@@ -118,7 +120,10 @@ def parse_weights(text):
 
 
 class Verdict:
-    """One call's outcome: the signal, the rules' words for it and the disc position after it."""
+    """One call's outcome: the signal, the rules' words for it and the disc position after it.
+
+    ``position`` stays in memory: ``as_dict`` (what is stored, streamed and served) leaves it out,
+    because a known position would tell the next verdict."""
 
     __slots__ = ("digit", "signal", "position", "mode", "odds")
 
@@ -152,7 +157,7 @@ class Verdict:
     def as_dict(self):
         d = {"digit": self.digit, "signal": self.signal, "message": self.message,
              "instruction": self.instruction, "story_passed": self.story_passed,
-             "position": self.position, "mode": self.mode, "text": self.text, "effects": self.effects}
+             "mode": self.mode, "text": self.text, "effects": self.effects}
         if self.odds is not None:
             d["odds"] = dict(self.odds)
         return d
@@ -197,21 +202,28 @@ class Editor:
         return disc_windows(self.disc) if self.mode == "mechanical" else dict(self.weights)
 
     def describe(self):
-        """The settings and what they mean, for the panel (with the note that the odds are ours)."""
+        """The settings and what they mean, for the panel (with the note that the odds are ours).
+
+        Public: the mode, the odds and shares and the disc's size, never the order of its windows."""
         odds = self.odds
         total = float(sum(odds.values()))
-        return {"mode": self.mode, "disc": list(self.disc), "weights": dict(self.weights),
+        return {"mode": self.mode, "disc_windows": len(self.disc), "weights": dict(self.weights),
                 "dial_map": self.dial_map, "odds": odds,
                 "shares": {code: w / total for code, w in odds.items()},
                 "signals": [{"signal": code, "text": RULES_TEXT[code], "effects": EFFECTS[code]}
                             for code in SIGNALS],
                 "odds_note": ODDS_NOTE}
 
-    def call(self, digit, position, rng):
-        """The verdict for ``digit``; ``position`` is the disc's position before (None: not yet known,
-        the disc starts somewhere at random, as a toy would); ``rng`` is a random.Random-like source."""
+    def call(self, digit, position, rng, spin=True):
+        """The verdict for ``digit``; ``rng`` is a random.Random-like source (secret in the box).
+
+        ``position`` is where the previous call left the disc; in mechanical mode the disc is then
+        spun by a secret random number of windows before the digit's pulses turn it (pass
+        ``spin=False`` only to test the disc's geometry), so what was seen can't tell what comes."""
         if position is None:
             position = rng.randrange(len(self.disc))
+        elif spin and self.mode == "mechanical":
+            position = (position + rng.randrange(len(self.disc))) % len(self.disc)
         steps = pulses_for(digit, self.dial_map)
         new_position = (position + steps) % len(self.disc)
         if self.mode == "mechanical":

@@ -6,8 +6,15 @@ a fair source lands in 95 % of the time. Pure: counts in, numbers and plain word
 
 Reading the p-value: it is the chance that a fair source gives counts at least this far from
 the expected ones. A tiny p-value (below ``ALPHA``) says the source is unlikely to be fair; a
-large one only says these counts can't tell. Below ``MIN_EXPECTED`` expected draws per face
-the approximation is rough and the report says so.
+large one only says these counts can't tell.
+
+The verdict a page shows ("unlikely to be fair", "consistent with fair") is given only once
+there are ``MIN_EXPECTED`` expected draws for the rarest face; before that the report says how
+many more draws it needs. It rests on an exact test, so a fair source is called unfair at most
+``ALPHA`` of the time at every number of draws (the chi-square approximation can't promise that
+with few draws; its p-value is still shown): each face's count is checked against the exact
+binomial tails, the smaller tail doubled and multiplied by the number of faces (Bonferroni), so
+the chance that any face of a fair source crosses its line is at most ``ALPHA``.
 """
 
 import math
@@ -150,6 +157,74 @@ def fair_range(n, p):
     return max(0, math.floor(mean - half)), min(n, math.ceil(mean + half)), "normal approximation"
 
 
+def _tail(count, n, p):
+    """The smaller exact tail of Binomial(n, p) at ``count``: P(X <= count) if count is below the
+    mean, else P(X >= count). Summed outwards from ``count``, where the terms fall fast."""
+    if p <= 0:
+        return 1.0 if count == 0 else 0.0
+    if p >= 1:
+        return 1.0 if count == n else 0.0
+    term = math.exp(math.lgamma(n + 1) - math.lgamma(count + 1) - math.lgamma(n - count + 1)
+                    + count * math.log(p) + (n - count) * math.log1p(-p))
+    odds = p / (1.0 - p)
+    total = 0.0
+    k = count
+    if count >= n * p:                      # upper tail: P(X = k + 1) = P(X = k) (n - k) / (k + 1) p / q
+        while k <= n:
+            total += term
+            if term < total * 1e-17:
+                break
+            term *= (n - k) / (k + 1.0) * odds
+            k += 1
+    else:                                   # lower tail: P(X = k - 1) = P(X = k) k / (n - k + 1) q / p
+        while k >= 0:
+            total += term
+            if term < total * 1e-17:
+                break
+            term *= k / (n - k + 1.0) / odds
+            k -= 1
+    return min(1.0, total)
+
+
+def exact_p(counts, shares, faces=None):
+    """The exact test's p-value: the smallest face's two-sided binomial tail (2 x the smaller
+    tail), times the number of faces that can come up. At most ALPHA for a fair source at most
+    ALPHA of the time, at any number of draws. A face with share 0 that came up gives 0."""
+    faces = list(faces if faces is not None else set(counts) | set(shares))
+    n = sum(counts.get(f, 0) for f in faces)
+    total_share = float(sum(shares.values())) or 1.0
+    live = [f for f in faces if shares.get(f, 0) > 0]
+    if any(counts.get(f, 0) > 0 for f in faces if shares.get(f, 0) <= 0):
+        return 0.0
+    if n == 0 or len(live) < 2:
+        return 1.0
+    smallest = min(_tail(counts.get(f, 0), n, shares[f] / total_share) for f in live)
+    return min(1.0, 2.0 * smallest * len(live))
+
+
+def draws_needed(shares):
+    """How many draws make the rarest possible face's expected count reach MIN_EXPECTED."""
+    total = float(sum(shares.values())) or 1.0
+    rarest = min((w / total for w in shares.values() if w > 0), default=1.0)
+    return int(math.ceil(MIN_EXPECTED / rarest - 1e-9))
+
+
+def judge(counts, shares, faces=None):
+    """(judgement, p): "none" (no draws), "few" (too few to judge), "unfair", "borderline" or
+    "fair", from the exact test's p-value (None while there are too few draws). A face that can't
+    come up but did is "unfair" at any count."""
+    faces = list(faces if faces is not None else set(counts) | set(shares))
+    n = sum(counts.get(f, 0) for f in faces)
+    if n == 0:
+        return "none", None
+    if any(counts.get(f, 0) > 0 for f in faces if shares.get(f, 0) <= 0):
+        return "unfair", 0.0
+    if n < draws_needed(shares):
+        return "few", None
+    p = exact_p(counts, shares, faces)
+    return ("unfair" if p < ALPHA else "borderline" if p < 0.01 else "fair"), p
+
+
 def wilson(count, n):
     """The Wilson 95 % interval of the observed share ``count / n``."""
     if n == 0:
@@ -187,19 +262,25 @@ def report(counts, shares, faces=None):
                      "fair_range95": [lo, hi],
                      "outside": bool(n) and not lo <= count <= hi})
     stat, df, p = chi_square(counts, shares)
-    min_expected = min((n * shares.get(f, 0) / total_share for f in faces if shares.get(f, 0) > 0), default=0)
-    enough = n > 0 and min_expected >= MIN_EXPECTED
-    if n == 0:
-        words = "No draws yet."
-    elif p < ALPHA:
-        words = ("Unlikely to be fair: a fair source gives counts this far from the expected ones "
-                 "less than %s of the time (p = %.3g)." % ("0.1 %" if ALPHA == 0.001 else "%g" % ALPHA, p))
-    elif not enough:
-        words = ("Too few draws to judge: the test wants at least %d expected per face (now %.1f)."
-                 % (MIN_EXPECTED, min_expected))
+    judgement, exact = judge(counts, shares, faces)
+    needed = max(0, draws_needed(shares) - n)
+    level = "0.1 %" if ALPHA == 0.001 else "%g" % ALPHA
+    if judgement == "none":
+        words = "No draws yet: %d draws are needed before the odds can be judged." % draws_needed(shares)
+    elif judgement == "few":
+        words = ("Too few draws to judge: %d more needed (at least %d expected for the rarest face)."
+                 % (needed, MIN_EXPECTED))
+    elif judgement == "unfair" and exact == 0.0:
+        words = "Not this source: a face that can't come up did."
+    elif judgement == "unfair":
+        words = ("Unlikely to be fair: a fair source gives a face this far from its expected count "
+                 "less than %s of the time (exact test, p = %.3g)." % (level, exact))
+    elif judgement == "borderline":
+        words = "Borderline (exact test, p = %.3g): keep counting before blaming the source." % exact
     else:
-        words = ("Consistent with fair: a fair source gives counts at least this far from the "
-                 "expected ones %.0f %% of the time (p = %.3g)." % (100 * p, p)) if p >= 0.01 else (
-                 "Borderline (p = %.3g): keep counting before blaming the source." % p)
+        words = ("Consistent with fair: nothing a fair source wouldn't give (exact test, p = %.3g; a fair "
+                 "source is called unfair here at most %s of the time)." % (exact, level))
     return {"n": n, "faces": rows, "chi_square": stat if math.isfinite(stat) else None, "df": df,
-            "p_value": p, "alpha": ALPHA, "enough_data": enough, "range_method": method, "verdict": words}
+            "p_value": p, "alpha": ALPHA, "enough_data": judgement not in ("none", "few"),
+            "range_method": method, "judgement": judgement, "exact_p": exact, "draws_needed": needed,
+            "verdict": words}

@@ -99,8 +99,8 @@ class Tallies:
         key = ("editor", mode, tuple(sorted(odds.items())))
         note = ODDS_NOTE
         if mode == "mechanical":
-            note += (" In mechanical mode the signal follows from the disc and the digits dialed, so "
-                     "the expected shares are the disc's windows, not a promise of chance.")
+            note += (" In mechanical mode the secret disc is spun between calls, so each signal comes "
+                     "up with its share of the disc's windows.")
         if not recorded:
             note += " These verdicts did not record their odds; newsdesk's default ones are assumed."
         g = self._group(key, lambda: _Group(

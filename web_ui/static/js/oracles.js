@@ -71,6 +71,9 @@ function unit(g) {
 }
 
 function verdictKind(r) {
+  const marks = { none: "–", unfair: "✕", few: "…", borderline: "!", fair: "✓" };
+  const kinds = { unfair: "bad", fair: "ok" };
+  if (r.judgement) return [kinds[r.judgement] || r.judgement, marks[r.judgement]];
   if (!r.n) return ["none", "–"];
   if (r.p_value < r.alpha) return ["bad", "✕"];
   if (!r.enough_data) return ["few", "…"];

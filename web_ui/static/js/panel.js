@@ -9,7 +9,7 @@ import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
-import { rememberVerdict } from "./games/scoop1956.js";
+import { callInProgress, rememberVerdict } from "./games/scoop1956.js";
 import { rememberStopwatch } from "./games/scoop2002.js";
 import { rememberDice } from "./games/star_reporter.js";
 
@@ -53,7 +53,39 @@ function toast(text, kind) {
 
 // ------------------------------------------------------------------ rendering
 
+// The sidebar's "The editor says" follows the SCOOP (1956) call in progress, hand-entered
+// signals included; with no call under way it keeps the last verdict the phone gave.
+function syncEditorCard() {
+  const box = $("#verdict");
+  if (!box) return;
+  const call = S.game && S.game.engine === "scoop1956" && !S.ended ? callInProgress(S.game.view) : null;
+  if (!call) {
+    // a call that was waiting gives the card back to the last verdict; a verdict stays shown
+    if (box.dataset.call === "waiting" && box.dataset.last) restoreLast(box);
+    box.dataset.call = "";
+    box.dataset.last = "";
+    return;
+  }
+  if (!box.dataset.last) {
+    box.dataset.last = JSON.stringify(["#verdict-signal", "#verdict-message", "#verdict-instruction", "#verdict-meta"].map((id) => $(id).textContent));
+  }
+  box.dataset.call = call.waiting ? "waiting" : "verdict";
+  $("#verdict-signal").textContent = call.signal;
+  $("#verdict-signal").classList.toggle("signal-wait", call.waiting);
+  $("#verdict-message").textContent = call.message;
+  $("#verdict-instruction").textContent = call.instruction || "";
+  $("#verdict-meta").textContent = call.meta || "";
+}
+
+function restoreLast(box) {
+  const saved = JSON.parse(box.dataset.last);
+  ["#verdict-signal", "#verdict-message", "#verdict-instruction", "#verdict-meta"].forEach((id, i) => { $(id).textContent = saved[i]; });
+  $("#verdict-signal").classList.remove("signal-wait");
+  box.dataset.last = "";
+}
+
 function render() {
+  syncEditorCard();
   if (!area) return;
   if (S.ended) return;  // the end screen stays until someone taps New game (or a game starts)
   if (S.game) {
@@ -229,6 +261,8 @@ function showVerdict(event) {
   const box = $("#verdict");
   if (!box) return;
   box.dataset.eventId = event.id;
+  box.dataset.last = "";
+  $("#verdict-signal").classList.remove("signal-wait");
   $("#verdict-signal").textContent = v.signal;
   $("#verdict-message").textContent = v.message;
   $("#verdict-instruction").textContent = v.instruction;
@@ -250,7 +284,7 @@ function showHook(state) {
   const s = $("#hook-state");
   if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
   const button = $("#hook-button");
-  if (button) button.textContent = state === "off" ? "Hang up" : "Lift the handset";
+  if (button) { button.textContent = state === "off" ? "Hang up" : "Lift the handset"; button.dataset.hook = state; }
   document.body.dataset.hook = state;
 }
 
@@ -421,6 +455,7 @@ function simPost(url, body) {
 const dial = $("#dial");
 if (dial) dial.addEventListener("dial", (e) => simPost("/api/sim/dial", { digit: e.detail.digit }));
 const hookButton = $("#hook-button");
+if (hookButton) document.body.dataset.hook = hookButton.dataset.hook;   // the state the page was rendered with
 if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));
 for (const b of document.querySelectorAll("[data-sim-post]")) {
   b.addEventListener("click", () => simPost(b.dataset.simPost, JSON.parse(b.dataset.simBody || "{}")));

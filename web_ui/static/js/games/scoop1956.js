@@ -34,6 +34,19 @@ function paper(p, view) {
   p.kept && p.kept.length ? h("p", { class: "small muted" }, "Kept: ", p.kept.map((s) => `${kind(s.kind)} ${dollars(s.value)}`).join(", ")) : null);
 }
 
+// What the sidebar's "The editor says" shows for this game now, or null to keep the last verdict:
+// a claim waiting for its call, or the verdict in force (dialed or entered by hand).
+export function callInProgress(view) {
+  if (!view) return null;
+  const claim = view.claim;
+  const v = view.verdict;
+  const whose = claim ? `${playerName(view, claim.player)}'s ${kind(claim.story_type)} story` : "";
+  if (v) return { signal: v.signal, message: v.message, instruction: v.instruction, meta: whose ? `On ${whose}` : "", waiting: false };
+  if (claim) return { signal: "Calling…", message: `${playerName(view, claim.player)} claims a ${kind(claim.story_type)} story: dial the editor.`,
+    instruction: "", meta: "", waiting: true };
+  return null;
+}
+
 // The last verdict stays in big type after the turn moves on (the view only holds the pending one).
 let remembered = null;
 export function rememberVerdict(v, said) {
