@@ -123,7 +123,7 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
         def dial(kind, value):
             nd.table.on_dial_event(types.SimpleNamespace(kind=kind, value=value, t=1.0))
 
-        nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="join") if digit == 9 else None)
+        nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="joined") if digit == 9 else None)
         dial("hook", "off")
         dial("digit", 4)
         dial("digit", 9)            # taken by a device joining: not sent
