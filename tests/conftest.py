@@ -1,3 +1,4 @@
+import math
 import os
 import posixpath
 import re
@@ -33,6 +34,17 @@ def shared_dir():
     if os.environ.get("NEWSDESK_REQUIRE_SHARED"):
         pytest.fail("shared/ is not beside the checkout (%s)" % SHARED.name)
     pytest.skip("shared/ is not beside the checkout")
+
+
+def binomial_upper(n, p, level=0.99):
+    """The smallest k with P(X <= k) >= level for X ~ Binomial(n, p): the top of chance's band
+    for the tests that say "no better than chance" (the editor's secrecy, the odds' false alarms)."""
+    acc = 0.0
+    for k in range(n + 1):
+        acc += math.comb(n, k) * p ** k * (1 - p) ** (n - k)
+        if acc >= level:
+            return k
+    return n
 
 
 def wait_for(predicate, timeout=5.0, interval=0.005):

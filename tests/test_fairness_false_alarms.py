@@ -16,6 +16,8 @@ from controller.oracles.dice import Dice
 from controller.oracles.editor import default_weights
 from controller.oracles.fairness import ALPHA, _tail, draws_needed, judge
 
+from conftest import binomial_upper
+
 N_MAX = 300
 SESSIONS = 2000
 SOURCES = {
@@ -55,16 +57,6 @@ def _lines(shares):
             row.append((low, high))
         lines[n] = prev = row
     return faces, lines
-
-
-def _band(n, p, level):
-    """The smallest k with P(X <= k) >= level for X ~ Binomial(n, p)."""
-    acc = 0.0
-    for k in range(n + 1):
-        acc += math.comb(n, k) * p ** k * (1 - p) ** (n - k)
-        if acc >= level:
-            return k
-    return n
 
 
 @pytest.mark.parametrize("name", list(SOURCES))
@@ -112,4 +104,4 @@ def test_a_fair_source_is_called_unfair_at_most_alpha_of_the_time(name):
     assert all(a == 0 for a in alarms[:first])
     # the simulation agrees with the exact bound: at no n do more sessions ring than chance allows a
     # page ringing ALPHA of the time (the 99 % band, shared among the 300 numbers of draws looked at)
-    assert max(alarms) <= _band(SESSIONS, ALPHA, 1 - 0.01 / N_MAX), alarms
+    assert max(alarms) <= binomial_upper(SESSIONS, ALPHA, 1 - 0.01 / N_MAX), alarms

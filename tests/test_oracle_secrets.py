@@ -5,11 +5,12 @@ default disc) and tracks every disc position consistent with what he saw, predic
 verdict no better than always naming the most common signal: within the 99 % band of chance.
 """
 
-import math
 import random
 
 from controller.dial.dialmaps import pulses_for
 from controller.oracles.editor import DEFAULT_DISC, disc_windows
+
+from conftest import binomial_upper
 
 CALLS = 300
 ANON = {"REMOTE_ADDR": "192.0.2.7"}      # a device on the table's network, never joined
@@ -25,16 +26,6 @@ def _keys(value):
     elif isinstance(value, list):
         for v in value:
             yield from _keys(v)
-
-
-def _binomial_upper(n, p, level=0.99):
-    """The smallest k with P(X <= k) >= level for X ~ Binomial(n, p)."""
-    acc = 0.0
-    for k in range(n + 1):
-        acc += math.comb(n, k) * p ** k * (1 - p) ** (n - k)
-        if acc >= level:
-            return k
-    return n
 
 
 class Attacker:
@@ -95,7 +86,7 @@ def test_an_attacker_reading_everything_public_cant_beat_the_shares(desk, app):
         attacker.saw(digit, verdict)
     windows = disc_windows(DEFAULT_DISC)
     best_share = max(windows.values()) / len(DEFAULT_DISC)       # always naming OK: 5 in 16
-    assert hits <= _binomial_upper(CALLS, best_share), "%d of %d predicted" % (hits, CALLS)
+    assert hits <= binomial_upper(CALLS, best_share), "%d of %d predicted" % (hits, CALLS)
 
 
 def test_the_attacker_would_win_if_the_disc_stood_still(desk):
