@@ -7,12 +7,11 @@ game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/
 """
 
 import socket
-import threading
 from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, need_browser
+from conftest import CHROMIUM, PanelServer, need_browser
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
@@ -35,14 +34,11 @@ def _lan_address():
 
 @pytest.fixture
 def server(app):
-    """The panel served by waitress on a free port on every address, as `newsdesk serve` on a Pi."""
-    from waitress import create_server
-    srv = create_server(app, host="0.0.0.0", port=0, threads=16)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield int(srv.effective_port)
+    """The panel served as `newsdesk serve` serves it (Hypercorn), on a free port on every
+    address, as on a Pi."""
+    srv = PanelServer(app, host="0.0.0.0")
+    yield srv.port
     srv.close()
-    thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")

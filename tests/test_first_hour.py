@@ -155,9 +155,12 @@ def test_the_first_hour_of_a_new_user(browser, server, desk):  # noqa: F811
         wait_version(page, 2)
         page.focus("rotary-dial")
         page.keyboard.press("7")
-        page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'", timeout=WAIT)
-        assert page.inner_text("#verdict-signal") == "EXTRA"
+        # the call's list keeps it; the sidebar goes on to follow the call in progress
+        page.wait_for_function("(document.querySelector('#calls li:first-child .call-digit') || {}).textContent"
+                               " === ' dialed 7'", timeout=WAIT)
+        assert page.inner_text("#calls li:first-child .call-signal") == "EXTRA"
         wait_version(page, 3)
+        assert page.inner_text("#verdict-signal") == "EXTRA"
         after = money(page)
         assert (after["cash:p0"], after["cash:p1"], after["cash:p2"]) == (3400, 2800, 2800)
         assert sum(after["cash:p%d" % i] for i in range(3)) == 9000

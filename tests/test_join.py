@@ -16,6 +16,8 @@ from web_ui.devices import (CODE_DIGITS, DIAL_FAILURES, DIAL_GAP, MAX_WAITING, D
                             JoinRefused, describe_agent)
 from web_ui.join import qr_svg
 
+from conftest import PanelServer
+
 
 
 
@@ -494,16 +496,12 @@ def browser():
 
 @pytest.fixture
 def served(app, guard):
-    from waitress import create_server
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    url = "http://127.0.0.1:%d" % int(srv.effective_port)
+    srv = PanelServer(app)                  # as `newsdesk serve` serves it
+    url = "http://127.0.0.1:%d" % srv.port
     app.config["JOIN_BASE_URL"] = url
     app.config["HOST_ON_LOOPBACK"] = False  # every page here is on loopback: make them devices
     yield url
     srv.close()
-    thread.join(timeout=5)
 
 
 @pytest.mark.browser

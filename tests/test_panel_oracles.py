@@ -3,13 +3,12 @@ weight, and in a real browser its tables (captions, headers, a face outside its 
 in words) and their update when a roll arrives on the stream, at phone and tablet sizes."""
 
 import json
-import threading
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from conftest import CHROMIUM, need_browser, page_assets
+from conftest import CHROMIUM, PanelServer, need_browser, page_assets
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
@@ -130,14 +129,10 @@ def test_the_page_and_all_its_assets_weigh_under_200_kb(client):
 
 @pytest.fixture
 def server(app):
-    """The panel served by waitress on a free loopback port."""
-    from waitress import create_server
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    yield "http://127.0.0.1:%d" % int(srv.effective_port)
+    """The panel served as `newsdesk serve` serves it, on a free loopback port."""
+    srv = PanelServer(app)
+    yield "http://127.0.0.1:%d" % srv.port
     srv.close()
-    thread.join(timeout=5)
 
 
 @pytest.fixture
