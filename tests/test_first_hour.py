@@ -52,12 +52,15 @@ LAYOUT_PROBLEMS = """() => {
     const clips = ["hidden", "clip"].includes(s.overflowX) || s.textOverflow === "ellipsis";
     if (clips && el.scrollWidth > el.clientWidth + 1 && el.textContent.trim())
       problems.push(`text is cut off in ${name(el)}: "${el.textContent.trim().slice(0, 40)}"`);
-    // a word broken inside itself ("Au / dio"): an element of one short word on two lines
+    // a word broken inside itself ("Au / dio", "Histor / y"): one word whose text takes more
+    // than one line box, whatever the element's display
     const words = el.childElementCount === 0 ? el.textContent.trim() : "";
-    if (words && !/\\s/.test(words) && words.length <= 12 && ["inline", "inline-block", "block"].includes(s.display)) {
-      const lines = Math.round(el.getBoundingClientRect().height / (parseFloat(s.lineHeight) || parseFloat(s.fontSize) * 1.2));
-      if (lines > 1 && el.getClientRects().length <= 1)
-        problems.push(`the word "${words}" in ${name(el)} breaks over ${lines} lines`);
+    if (words && !/\\s/.test(words) && words.length <= 20) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (tops.size > 1)
+        problems.push(`the word "${words}" in ${name(el)} breaks over ${tops.size} lines`);
     }
   }
   const ctx = document.createElement("canvas").getContext("2d");
