@@ -125,6 +125,9 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
 
         nd.table.intercept_dialing(lambda digit, t: types.SimpleNamespace(kind="joined") if digit == 9 else None)
         dial("hook", "off")
+        # A state topic carries the state as it stands once the bus is drained: a lift and a
+        # hang-up drained together send "down" alone. Wait for the lift before hanging up.
+        assert listener.wait(lambda m: listener.on(BASE + "/state/handset")[-1:] == ["lifted"])
         dial("digit", 4)
         dial("digit", 9)            # taken by a device joining: not sent
         dial("digit", 7)
