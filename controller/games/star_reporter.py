@@ -84,7 +84,9 @@ OPTIONS = (
     option("airports", "names", [PLANE_START], "When he shakes this second double he may move his pin "
            "and his plane to any airport on the board. (The rules name only Baytown's: list your board's.)", "The board's airports",
            items=(1, MOST_AIRPORTS), newsdesk=True,
-           help="The airports printed on your board, e.g. Baytown, ...; a plane flies only to these."),
+           help="The rules name one airport, Baytown's, where every plane starts; the others are printed "
+                "on your board. Add them, comma-separated (Baytown, then yours): until you do, "
+                "newsdesk knows Baytown alone and a plane can fly only there."),
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
            "highest total moves first", "Who moves first (empty: throw for it)"),
 )

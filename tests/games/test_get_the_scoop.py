@@ -686,6 +686,87 @@ def test_a_whole_four_player_game_from_the_rules_setup():
     assert "Ann wins" in game.describe(s, {}, [ev])
 
 
+def test_a_whole_game_on_the_boxs_board_with_every_other_option_changed():
+    """The box keeps the board (its default) while every other option is the table's choice: Cat
+    has the First Player badge, Journalists step orthogonally, a pushing Protester pushes the
+    whole line, the jumper counts among its neighbours, the suits label the sides spades (top),
+    hearts (right), diamonds (bottom), clubs (left), and the police walk outward by the table's
+    own one-step table. Cat walks Protester 3 into her camera van (bottom-right) and wins."""
+    table = [{"1": "up", "2": "up", "3": "right", "4": "right", "5": "down", "6": "down", "7": "left", "8": "left"}]
+    options = dict(first=2, board="tracked", journalist_step="orthogonal", protester_push="line",
+                   jump_counts_mover=True, sides=["spades", "hearts", "diamonds", "clubs"], police_table=table)
+    entries = [(0, {"type": "setup", "events": game.setup([{"name": n} for n in NAMES], options)})]
+    s = fold(game, entries)
+
+    def step(state, action):
+        state, events = act(state, action)
+        entries.append((len(entries), {"type": action["type"], "events": events}))
+        return state, events
+
+    def cat_directs_protester_3(state, rank, suit):
+        state, events = step(state, {"type": "reveal", "plays": [play(2, 3, rank, suit)]})
+        return state, events[0]["plays"][0]
+
+    def the_others_pass_and_the_police_move(state):
+        """The Journalists' turn (Cat draws a card if she has room; the others pass), then the
+        police by the table's step."""
+        while state["phase"] == "journalists":
+            p = state["journalist"]
+            if p == 2 and state["hands"][2] < 3:
+                state, _ = step(state, {"type": "draw", "player": 2})
+            if state["phase"] == "journalists" and state["journalist"] == p:
+                state, _ = step(state, {"type": "end_turn", "player": p})
+        badge = state["first"]
+        state, events = step(state, {"type": "police", "player": badge})
+        assert state["first"] == (badge + 1) % 4                 # the badge passes clockwise
+        return state, events[0]
+
+    # Round 1: hearts label the right side, so the 7 of hearts sends Protester 3 right, 3 squares,
+    # until Police Officer 4 stands in its way (a 7 doesn't push).
+    s, moved = cat_directs_protester_3(s, 7, "hearts")
+    assert moved["way"] == "right" and moved["moves"] == [["P3", "g7", "h7"]]
+    assert moved["stopped"] == "blocked by Police Officer 4"
+    # Cat holds the badge, so her Journalists go first. A diagonal is no step here; from j11 to
+    # i10 is a jump, allowed because the jumper counts: j10 and the jumper itself are next to i10.
+    assert game.view(s)["waiting_for"].startswith("Cat's Journalists' turn")
+    with pytest.raises(GameError, match="Journalists step orthogonally"):
+        game.decide(s, {"type": "move", "player": 2, "from": "j10", "to": "i9"}, random.Random(0))
+    s, events = step(s, {"type": "move", "player": 2, "from": "j11", "to": "i10"})
+    assert events[0]["how"] == "jump"
+    s, _ = step(s, {"type": "move", "player": 2, "from": "l10", "to": "l11"})
+    s, events = step(s, {"type": "move", "player": 2, "from": "l11", "to": "k11"})   # her third action
+    assert [e["type"] for e in events] == ["journalist_moved", "journalist_done"] and s["journalist"] == 3
+    assert s["hands"][2] == 2                                    # no action left to draw with
+    s, police = the_others_pass_and_the_police_move(s)
+    assert ["O1", "f4", "f3"] in police["shoves"] and ["O4", "i7", "j7"] in police["shoves"]   # the table's "up", "right"
+    # Rounds 2-4: right as far as Officer 4 lets it, to k7 once the officer stands at the edge.
+    for rank in (9, 4, 3):
+        s, moved = cat_directs_protester_3(s, rank, "hearts")
+        s, police = the_others_pass_and_the_police_move(s)
+    assert s["board"]["P3"] == "k7" and s["board"]["O4"] == "l7"
+    # Round 5: diamonds label the bottom: down, until Cat's own Journalist on k10 blocks it.
+    s, moved = cat_directs_protester_3(s, 7, "diamonds")
+    assert moved["way"] == "down" and s["board"]["P3"] == "k9"
+    assert moved["stopped"] == "blocked by a Journalist of Cat's (green)"
+    s, _ = the_others_pass_and_the_police_move(s)
+    # Round 6: a 6 pushes, and with protester_push "line" it shoves the whole line of Cat's two
+    # Journalists on k10 and k11 down one square, then the line meets the board's edge.
+    s, moved = cat_directs_protester_3(s, 6, "diamonds")
+    assert moved["moves"][:3] == [["green3", "k11", "k12"], ["green2", "k10", "k11"], ["P3", "k9", "k10"]]
+    assert s["board"]["P3"] == "k10" and s["winners"] == []
+    s, _ = the_others_pass_and_the_police_move(s)
+    # Round 7: an ace of hearts to l10 (Cat's Journalist left it in round 1); round 8: an ace of
+    # diamonds into l11, a square of her camera van: Cat wins.
+    s, moved = cat_directs_protester_3(s, "A", "hearts")
+    assert s["board"]["P3"] == "l10"
+    s, _ = the_others_pass_and_the_police_move(s)
+    s, moved = cat_directs_protester_3(s, "A", "diamonds")
+    assert moved["moves"] == [["P3", "l10", "l11"]]
+    assert s["winners"] == [2] and s["phase"] == "over" and game.view(s)["winner_names"] == ["Cat"]
+    assert "Cat wins" in game.describe(s, {}, [entries[-1][1]["events"][0]])
+    assert fold(game, entries) == s                              # the stored events give the same game
+
+
 def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_turn():
     """'The goal is to get one Protester to your camera van and not have it leave during the
     Protesters' turn.' / 'Check to see if anyone won!' comes after the Protesters move."""
