@@ -4,6 +4,7 @@ reading, and a page that falls behind (resync, never a silent gap)."""
 
 import asyncio
 import json
+import threading
 
 import pytest
 
@@ -203,5 +204,71 @@ def test_a_page_back_after_too_many_events_gets_one_resync(make_panel, desk, mon
         page.gone.set()
         behind.gone.set()
         await asyncio.gather(page.task, behind.task)
+
+    run(panel, body)
+
+
+def http_scope(client, path, cookie=None):
+    headers = [(b"host", b"127.0.0.1:8080")] + ([(b"cookie", cookie.encode())] if cookie else [])
+    return dict(scope(client), path=path, raw_path=path.encode(), headers=headers)
+
+
+def joined(app, address, role):
+    """A device on ``address`` that joined by QR code with ``role``: its Cookie header."""
+    host = app.test_client()
+    host.environ_base["HTTP_X_NEWSDESK"] = "1"
+    token = host.post("/api/join/tokens", json={"role": role}).get_json()["token"]
+    device = app.test_client()
+    device.environ_base["REMOTE_ADDR"] = address
+    assert device.get("/join?token=" + token).status_code == 303
+    cookie = device.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    return "%s=%s" % (cookie.key, cookie.value)
+
+
+def test_guests_filling_every_shared_thread_never_keep_the_host_waiting(app, desk):
+    """'Requests from the host (the box's own screen, a joined host device) always have capacity
+    kept for them.' Guests hold all four shared threads on a slow view; the box's screen and a
+    tablet that joined as host still get their answers at once, while a player's request waits
+    for a shared thread."""
+    release = threading.Event()
+
+    @app.get("/slow-for-the-test")
+    def slow():
+        release.wait(10)
+        return "slow"
+
+    host_tablet = joined(app, "192.168.1.40", "host")
+    player_phone = joined(app, "192.168.1.41", "player")
+    panel = Panel(app, 4, Limits(10, 2, 1))
+
+    async def ask(client, path, cookie=None):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await panel(http_scope(client, path, cookie), receive, send)
+        return sent[0]["status"]
+
+    async def body():
+        try:
+            guests = [asyncio.ensure_future(ask(("192.168.1.%d" % (50 + k), 50000), "/slow-for-the-test"))
+                      for k in range(6)]
+            await asyncio.sleep(0.3)                         # every shared thread now waits on the view
+            player = asyncio.ensure_future(ask(("192.168.1.41", 50000), "/api/state", player_phone))
+            assert await asyncio.wait_for(ask(HOST, "/api/state"), 3) == 200
+            assert await asyncio.wait_for(ask(("192.168.1.40", 50000), "/api/state", host_tablet), 3) == 200
+            assert not player.done()                          # the player waits its turn with the guests
+            forged = host_tablet[:-3] + ("AAA" if not host_tablet.endswith("AAA") else "BBB")
+            waits = asyncio.ensure_future(ask(("192.168.1.42", 50000), "/api/state", forged))
+            await asyncio.sleep(0.3)
+            assert not waits.done()                           # a cookie that doesn't verify is a guest's
+        finally:
+            release.set()
+        assert await asyncio.wait_for(player, 5) == 200 and await asyncio.wait_for(waits, 5) == 200
+        assert await asyncio.wait_for(asyncio.gather(*guests), 5) == [200] * 6
 
     run(panel, body)

@@ -160,6 +160,7 @@ class Devices:
                     raise StoreError("the devices file %s can't use WAL (got %s)" % (self.path, mode))
                 for statement in SCHEMA:
                     db.execute(statement)
+                self._note_hosts(db)
         except (OSError, sqlite3.Error) as e:
             raise StoreError("can't open the devices file %s: %s" % (self.path, e)) from None
 
@@ -181,6 +182,18 @@ class Devices:
                 db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
+            self._note_hosts(db)
+
+    def _note_hosts(self, db):
+        self._hosts = frozenset(row[0] for row in db.execute(
+            "SELECT id FROM devices WHERE role = 'host' AND status = 'joined'"))
+
+    def host_ids(self):
+        """The joined host devices' ids, from memory: the panel's event loop asks this for every
+        request (to keep the host's lane free) and must never wait on the disk. Every change to
+        the devices goes through _write, which notes them again; only one server runs on a data
+        folder (controller/runlock.py), so no other process changes them."""
+        return self._hosts
 
     def _now(self):
         return float(self.clock())

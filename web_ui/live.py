@@ -14,6 +14,9 @@ Limits that keep the table usable (all settings in controller/config.py):
 - ``streams_max`` open streams in all, ``streams_per_address`` from one address; past either the
   answer is 503 with Retry-After, and the page polls until it may stream again. The last
   ``streams_host_reserve`` of ``streams_max`` are kept for the host (the box's own screen).
+- Flask's views run in two thread pools: ``threads`` for everyone, and ``HOST_THREADS`` kept for
+  the host (the box's own screen, a joined host device; security.is_host_request), so guests
+  whose requests fill every shared thread never make the host's page or moves wait.
 - a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages (past that it
   gets a resync) and a write that can't go out within ``SEND_TIMEOUT`` seconds ends its stream,
   so memory never grows with it.
@@ -27,6 +30,7 @@ import logging
 
 from a2wsgi import WSGIMiddleware
 
+from .security import is_host_request
 from .stream import GATE, catch_up, resync_message, sse
 
 log = logging.getLogger("newsdesk.web")
@@ -34,6 +38,7 @@ log = logging.getLogger("newsdesk.web")
 QUEUE_MAX = 256        # messages waiting for one page; past that it is behind and resyncs
 SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page counts as gone
 RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
+HOST_THREADS = 2       # Flask threads only the host's requests use (its page, its moves)
 
 
 class Limits:
@@ -161,6 +166,7 @@ class Panel:
         self.flask = flask_app
         self.desk = flask_app.extensions["newsdesk"]
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.host_wsgi = WSGIMiddleware(flask_app, workers=HOST_THREADS)
         self.limits = limits
         self.hub = None
         self._ticker = None
@@ -177,7 +183,15 @@ class Panel:
             self._ticker.cancel()
         if self.hub is not None:
             self.hub.close()
-        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
+        for lane in (self.wsgi, self.host_wsgi):
+            lane.executor.shutdown(wait=False, cancel_futures=True)
+
+    def lane(self, scope):
+        """The host's own threads for the host's requests, the shared ones for everyone else."""
+        cookie = b"; ".join(v for k, v in scope.get("headers", ()) if k == b"cookie")
+        client = scope.get("client")
+        host = is_host_request(self.flask, client[0] if client else None, cookie.decode("latin-1"))
+        return self.host_wsgi if host else self.wsgi
 
     async def _tick(self):
         """Once a second (or sooner): keepalives for quiet pages, and pages that stopped reading
@@ -214,9 +228,12 @@ class Panel:
                 message = dict(message, headers=list(message.get("headers", ())) + [(b"server", b"newsdesk")])
             await raw_send(message)
 
-        if scope["type"] == "http" and scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
-            return await self._stream(scope, receive, send_named)
-        return await self.wsgi(scope, receive, send_named)
+        if scope["type"] != "http":
+            return await self.wsgi(scope, receive, send_named)
+        lane = self.lane(scope)
+        if scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
+            return await self._stream(lane, scope, receive, send_named)
+        return await lane(scope, receive, send_named)
 
     async def _lifespan(self, receive, send):
         while True:
@@ -230,8 +247,8 @@ class Panel:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def _stream(self, scope, receive, send):
-        gate, answer = await _gate(self.wsgi, scope, receive)
+    async def _stream(self, lane, scope, receive, send):
+        gate, answer = await _gate(lane, scope, receive)
         if gate is None:
             for message in answer:
                 await send(message)

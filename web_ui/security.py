@@ -40,7 +40,9 @@ import time
 from datetime import timedelta
 
 from flask import current_app, g, jsonify, render_template, request, session
+from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_cookie
 
 from .devices import DialJoin, Devices
 from .helpers import desk
@@ -237,6 +239,27 @@ def is_loopback(address):
         return False
     mapped = getattr(ip, "ipv4_mapped", None)
     return ip.is_loopback or bool(mapped and mapped.is_loopback)
+
+
+def is_host_request(app, address, cookie_header):
+    """Whether a request comes from the host (the box's own screen, or a joined host device),
+    worked out from its address and session cookie alone, with no request context and no disk:
+    the panel's event loop asks it for every request, to keep the host's lane for the host
+    (web_ui/live.py). Flask's own check (current_viewer) still decides what the request may do."""
+    if app.config["HOST_ON_LOOPBACK"] and is_loopback(address):
+        return True
+    if not cookie_header:
+        return False
+    value = parse_cookie(cookie_header).get(app.config["SESSION_COOKIE_NAME"])
+    if not value:
+        return False
+    serializer = app.session_interface.get_signing_serializer(app)
+    try:
+        data = serializer.loads(value, max_age=int(app.permanent_session_lifetime.total_seconds()))
+    except (BadSignature, ValueError, TypeError):
+        return False
+    device = data.get(SESSION_DEVICE) if isinstance(data, dict) else None
+    return isinstance(device, str) and device in guard(app).devices.host_ids()
 
 
 # -- the guard ---------------------------------------------------------------------------
