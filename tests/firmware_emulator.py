@@ -18,6 +18,7 @@ world around the board:
 - a stub watchdog that reboots the firmware when it isn't fed in time.
 """
 
+import contextlib
 import importlib
 import os
 import select
@@ -59,23 +60,47 @@ def stage(dest):
 
 
 class Clock:
-    """Microseconds: real time since the start, plus jumps, from a start near the 2**30 wrap."""
+    """Microseconds: real time since the start, plus jumps, from a start near the 2**30 wrap.
+
+    While ``frozen`` the time moves only by jumps: a dialed digit's edges are put on the pins at
+    the device times they are meant for, and a loaded machine that stops the dialing thread for
+    a while between two edges must not stretch a pulse (a 3 once came out as a 1 and a 2)."""
 
     def __init__(self, start=WRAP - 3_000_000):
         self._t0 = time.monotonic_ns()
         self._start = start
         self._skew = 0
+        self._frozen_at = None
         self._lock = threading.Lock()
+
+    def _now(self):
+        if self._frozen_at is not None:
+            return self._frozen_at
+        return self._start + (time.monotonic_ns() - self._t0) // 1000 + self._skew
 
     def us(self):
         with self._lock:
-            return self._start + (time.monotonic_ns() - self._t0) // 1000 + self._skew
+            return self._now()
 
     def jump_to(self, target):
         with self._lock:
-            now = self._start + (time.monotonic_ns() - self._t0) // 1000 + self._skew
+            now = self._now()
             if target > now:
-                self._skew += target - now
+                if self._frozen_at is not None:
+                    self._frozen_at = target
+                else:
+                    self._skew += target - now
+
+    @contextlib.contextmanager
+    def frozen(self):
+        with self._lock:
+            self._frozen_at = self._now()
+        try:
+            yield
+        finally:
+            with self._lock:          # real time runs on from where the device time stands
+                self._start, self._skew, self._t0 = self._frozen_at, 0, time.monotonic_ns()
+                self._frozen_at = None
 
 
 # ---------------------------------------------------------------- stub machine and micropython
@@ -369,7 +394,7 @@ class Emulator:
 
     def _idle_levels(self):
         pins = self.modules["pins"]
-        for line, (gp, pull, high_means) in pins.INPUTS.items():
+        for _line, (gp, _pull, high_means) in pins.INPUTS.items():
             self.board.levels.setdefault(gp, 0 if high_means else 1)   # every contact at logical 0
 
     def _run(self, generation, fw):
@@ -486,7 +511,7 @@ class Emulator:
 
     def dial(self, digit, pps=10.0, offnormal=True, **kw):
         """Dial one digit through the pins; returns when the firmware has decided it."""
-        with self.lock:
+        with self.lock, self.clock.frozen():
             start = self.clock.us() + 1000
             edges, _ = digit_edges(digit, pps=pps, offnormal=offnormal, **kw)
             for t, line, state in edges:

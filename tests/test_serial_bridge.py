@@ -8,15 +8,15 @@ import time
 
 import pytest
 import serial
+from firmware_emulator import Emulator
 
 from controller.dial.decoder import DialEvent
 from controller.dial.trace import TraceWriter, parse_trace, replay
 from controller.errors import ConfigError
-from controller.serial import protocol as p
 from controller.hw.ringer import Ringer
+from controller.serial import protocol as p
 from controller.serial.bridge import DeviceClock, RingerSwitch, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
-from firmware_emulator import Emulator
 
 WAIT = 5.0
 
@@ -266,13 +266,36 @@ def test_the_port_closed_in_the_middle_of_a_frame(emu):
         host.no_more_events()
 
 
+def test_the_emulated_dial_keeps_its_timing_when_the_machine_pauses_the_dialing_thread(emu, monkeypatch):
+    """The emulator puts each edge of a digit on the pins at the device time it is meant for. A
+    loaded machine once paused the dialing thread between two edges, the pulse came out long,
+    and a 3 arrived as a 1 and a 1 (the hundred unplug cycles below failed now and then)."""
+    put = emu.set_line
+    edges = []
+
+    def paused_once(line, state, at=None):
+        edges.append(line)
+        if len(edges) == 4:
+            time.sleep(0.15)
+        return put(line, state, at)
+
+    with Host(lambda: emu.port) as host:
+        host.status(True)
+        monkeypatch.setattr(emu, "set_line", paused_once)
+        emu.dial(3)
+        monkeypatch.setattr(emu, "set_line", put)
+        emu.dial(5)
+        assert host.digits(2) == [3, 5]
+        host.no_more_events()
+
+
 def test_a_hundred_unplug_replug_cycles(emu):
     rng = random.Random(2002)
     dialed = []
     reconnects = []
     with Host(lambda: emu.port) as host:
         host.status(True)
-        for cycle in range(100):
+        for _cycle in range(100):
             if rng.random() < 0.5:
                 dialed.append(rng.randrange(10))
                 emu.dial(dialed[-1])                   # plugged in
