@@ -272,3 +272,36 @@ def test_guests_filling_every_shared_thread_never_keep_the_host_waiting(app, des
         assert await asyncio.wait_for(asyncio.gather(*guests), 5) == [200] * 6
 
     run(panel, body)
+
+
+class Bus:
+    def attach(self, hub):
+        self.hub = hub
+
+    def detach(self, hub):
+        self.hub = None
+
+
+def test_the_hub_hands_out_messages_in_slices_in_order_and_lets_a_reply_in_between():
+    """Each page gets every message, in order, once; and a reply that becomes ready while a
+    message is being handed to 200 pages goes out before the last of those pages has it."""
+    async def main():
+        loop = asyncio.get_running_loop()
+        bus = Bus()
+        hub = live.Hub(bus, loop)
+        feeds = [live.Feed(None, 0.0) for _ in range(200)]
+        hub.feeds.update(feeds)
+        for n in range(1, 6):
+            bus.hub._offer({"id": n, "type": "editor.verdict"})
+        late = live.Feed(None, 0.0)
+        handed = []
+        loop.call_soon(lambda: handed.append(sum(1 for f in feeds if f.queue)))   # "the reply"
+        loop.call_soon(lambda: hub.feeds.add(late))
+        await until(lambda: not hub._pending and all(len(f.queue) == 5 for f in feeds))
+        for feed in feeds:
+            assert [event_id for event_id, _ in feed.queue] == [1, 2, 3, 4, 5]
+        assert [event_id for event_id, _ in late.queue] == sorted({i for i, _ in late.queue})
+        assert 0 < handed[0] < len(feeds)             # the reply ran between two slices
+        hub.close()
+
+    asyncio.run(main())
