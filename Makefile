@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test bench replay clean install install-plan schematics flash firmware-pins bench-link
+.PHONY: run test lint bench replay clean install install-plan schematics flash firmware-pins bench-link
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,12 @@ $(VENV)/.test-deps: requirements-dev.txt $(VENV)/.run-deps
 run: $(VENV)/.run-deps
 	$(BIN)/newsdesk serve $(ARGS)
 
-test: $(VENV)/.test-deps   # on as many workers as cores (TEST_JOBS=0 runs in this process)
+test: $(VENV)/.test-deps lint   # on as many workers as cores (TEST_JOBS=0 runs in this process)
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
+
+lint: $(VENV)/.test-deps   # ruff over everything, mypy over the pure floor (settings in pyproject.toml)
+	$(BIN)/ruff check --quiet .
+	$(BIN)/mypy
 
 bench: $(VENV)/.test-deps
 	$(BIN)/python bench/dial_decoder.py

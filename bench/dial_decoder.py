@@ -20,11 +20,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from controller.dial.dialmaps import DIAL_MAPS, digit_for  # noqa: E402
-from controller.dial.decoder import DialDecoder  # noqa: E402
-from controller.dial.trace import replay  # noqa: E402
-from controller.dial.tracegen import Phone, session  # noqa: E402
-from controller.dial import tracegen  # noqa: E402
+from controller.dial import tracegen
+from controller.dial.decoder import DialDecoder
+from controller.dial.dialmaps import DIAL_MAPS, digit_for
+from controller.dial.trace import replay
+from controller.dial.tracegen import Phone, session
 
 
 class FixedTimeoutCounter(object):

@@ -157,7 +157,7 @@ class Table:
         self.current = self._current()
         settings = Settings(broker.url, self.base, "Table %d" % (i + 1), "off")
         self.publisher = MqttPublisher(self.store, self.bus, settings, folder, game=lambda: self.current,
-                                       history=lambda: [])
+                                       history=list)
         self.bus.publish(event.as_dict())
 
     def _current(self):

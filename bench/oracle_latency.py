@@ -25,15 +25,15 @@ import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from flask import Flask  # noqa: E402
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from flask import Flask
+from gpiozero.pins.mock import MockFactory
 
-from controller.bus import Bus  # noqa: E402
-from controller.hw.buttons import ButtonListener, ButtonPins  # noqa: E402
-from controller.oracle_desk import OracleDesk  # noqa: E402
-from controller.pinmap import load_pinmap  # noqa: E402
-from controller.store import Store  # noqa: E402
-from web_ui import stream  # noqa: E402
+from controller.bus import Bus
+from controller.hw.buttons import ButtonListener, ButtonPins
+from controller.oracle_desk import OracleDesk
+from controller.pinmap import load_pinmap
+from controller.store import Store
+from web_ui import stream
 
 
 def quantile(values, q):

@@ -22,8 +22,7 @@ def cmd_serve(args):
     from controller.durability import check_data_dir
     from controller.runlock import RunLock
     from controller.store import STORE_FILE, check_store
-    from web_ui import create_app
-    from web_ui import server
+    from web_ui import create_app, server
 
     config = load_config(args.data, overrides={"host": args.host, "port": args.port,
                                                "host_on_loopback": args.host_on_loopback})

@@ -251,7 +251,7 @@ class GameSession:
             game_id = self._game.id
             self.resume()
             if self._game is None or self._game.id != game_id:
-                raise GameNotActive("game #%d is no longer being played; look at the board again" % game_id)
+                raise GameNotActive("game #%d is no longer being played; look at the board again" % game_id) from None
             raise self._stale(expected) from None
 
     def _outcome(self, version, entry, event_id, repeat=False, game_id=None):

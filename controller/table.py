@@ -12,8 +12,7 @@ import threading
 
 from .errors import NewsdeskError
 from .game_session import GameSession
-from .games import registry
-from .games import base
+from .games import base, registry
 from .games.base import GameError
 
 log = logging.getLogger("newsdesk.table")

@@ -18,8 +18,22 @@ events) and the heartbeat's ``low`` tells a later host where the kept ones begin
 """
 
 from decoder import LINES, DialDecoder
-from protocol import (ACK, BEAT, COMMAND, EDGE, EVENT, HELLO, PROTOCOL, QUERY, REPLY,
-                      FrameReader, encode, event_fields, format_states, number)
+from protocol import (
+    ACK,
+    BEAT,
+    COMMAND,
+    EDGE,
+    EVENT,
+    HELLO,
+    PROTOCOL,
+    QUERY,
+    REPLY,
+    FrameReader,
+    encode,
+    event_fields,
+    format_states,
+    number,
+)
 
 FIRMWARE = "1.1.0"
 CAPS = "dial+raw+ringer+led+maint+strike"

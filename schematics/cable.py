@@ -36,7 +36,7 @@ class Wire:
 
 
 def _where(circuit, net):
-    for n, (line, name) in circuit.gpio.items():
+    for n, (_line, name) in circuit.gpio.items():
         if n == net:
             pin = circuit.header.pins.get(name)
             return "%s (header pin %s)" % (name, pin) if pin is not None else name

@@ -137,7 +137,7 @@ def check_pulls(circuit, report):
 
 def check_pins(circuit, report):
     used = {}
-    for net, (line, name) in circuit.gpio.items():
+    for _net, (line, name) in circuit.gpio.items():
         if name in used and used[name] != line:
             report.add("pins", "error", line, "%s is used by both %s and %s", name, used[name], line)
         used[name] = line
@@ -277,7 +277,7 @@ def check_isolation(circuit, report):
     if not circuit.isolated:
         return
     joins = _joins(circuit, domain=True)
-    for net, (line, pin) in circuit.gpio.items():
+    for net, (line, _pin) in circuit.gpio.items():
         reached = _reach(joins, net, set())
         shared = sorted(n for n in circuit.isolated if n in reached)
         if shared:

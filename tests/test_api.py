@@ -1,9 +1,9 @@
 from html import unescape
 
 import pytest
+from conftest import page_assets, wait_for
 
 from controller.table import VERDICT
-from conftest import page_assets, wait_for
 
 WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
 

@@ -10,7 +10,6 @@ import socket
 from pathlib import Path
 
 import pytest
-
 from conftest import CHROMIUM, PanelServer, need_browser
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"

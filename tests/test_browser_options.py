@@ -8,10 +8,9 @@ game whose declaration grows an option the form can't set fails here (CHANGED mu
 """
 
 import pytest
+from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
 
 from controller.games import registry
-
-from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
 
 WAIT = 10000
 pytestmark = pytest.mark.browser

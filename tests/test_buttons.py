@@ -4,14 +4,13 @@ stamped by the pin; the listener runs the debouncer live; simulated presses driv
 import queue
 
 import pytest
+from conftest import FakeClock
 from gpiozero.pins import mock as gpiozero_mock
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from controller.hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
 from controller.oracles.presses import DOWN, HELD, UP, ButtonLogic
 from controller.pinmap import load_pinmap
-from conftest import FakeClock
 
 
 def kinds(presses):

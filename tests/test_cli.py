@@ -4,9 +4,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import shared_dir
 
 from controller.cli import main
-from conftest import shared_dir
 
 
 def _expected():

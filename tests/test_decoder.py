@@ -4,13 +4,13 @@ import json
 import random
 
 import pytest
+from conftest import shared_dir
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.dial import tracegen
 from controller.dial.decoder import DialDecoder
 from controller.dial.dialmaps import DIAL_MAPS, pulses_for
 from controller.dial.trace import parse_trace, replay
-from conftest import shared_dir
 
 
 def decode(edges, **kw):

@@ -6,8 +6,8 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from conftest import CHROMIUM, need_browser, page_assets, wait_for
+
 from controller import cli
 from controller.bringup import Checklist
 from controller.dial import tester, tracegen

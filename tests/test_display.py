@@ -5,16 +5,28 @@ decoded from its pins."""
 import logging
 
 import pytest
+from conftest import FakeClock, wait_for
 from gpiozero.pins.mock import MockFactory, MockPin
 from luma.core.device import dummy
 
 from controller.bus import Bus
-from controller.hw.display import (PIPS, SIZE, DisplayError, Window, WindowDriver, die_layout, open_device,
-                                   pip_centres, render, segment_boxes, segment_layout, view_for)
+from controller.hw.display import (
+    PIPS,
+    SIZE,
+    DisplayError,
+    Window,
+    WindowDriver,
+    die_layout,
+    open_device,
+    pip_centres,
+    render,
+    segment_boxes,
+    segment_layout,
+    view_for,
+)
 from controller.hw.segments import ADDRESS, DISPLAY_ON, DOT, SEGMENTS, TM1637, WRITE_AUTO, encode, stopwatch_digits
 from controller.oracles.editor import SIGNALS
 from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
-from conftest import FakeClock, wait_for
 
 ALL_PIPS = sorted({pos for face in PIPS.values() for pos in face})
 
@@ -41,7 +53,7 @@ def read_segments(image, text_len_hint):
         if "?" not in text and len(text) == len(template):
             # nothing may be lit left of the layout (a longer reading would be)
             left = layout[0][1]
-            if not any(lit(image, (x, y)) for x in range(0, left - 1) for y in range(4, 44)):
+            if not any(lit(image, (x, y)) for x in range(left - 1) for y in range(4, 44)):
                 return text
     return None
 

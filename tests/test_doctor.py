@@ -11,8 +11,8 @@ from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from controller import doctor
-from controller.config import load_config
 from controller.audio.device import AMP_DEVICE
+from controller.config import load_config
 from controller.pinmap import load_pinmap
 from controller.store import Store
 
@@ -59,7 +59,7 @@ def probes(factory, simulated=False, **over):
         i2c_answers=lambda bus, address: True,
         sound_cards=lambda: CARDS_WITH_AMP,
         which=lambda name: "/usr/bin/" + name,
-        serial_ports=lambda: [],
+        serial_ports=list,
         port=lambda host, port: "free",
         mountinfo=lambda: EXT4,
         disk_free=lambda path: 10 * 2**30,

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.durability import (DataDirNotDurable, OVERRIDE, check_data_dir, mount_of,
-                                   parse_mountinfo)
+from controller.durability import OVERRIDE, DataDirNotDurable, check_data_dir, mount_of, parse_mountinfo
 from controller.errors import ConfigError, NewsdeskError
 
 PROC = "22 27 0:21 / /proc rw,relatime - proc proc rw\n"

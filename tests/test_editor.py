@@ -4,8 +4,18 @@ from collections import Counter
 
 import pytest
 
-from controller.oracles.editor import (DEFAULT_DISC, EFFECTS, ODDS_NOTE, RULES_TEXT, SIGNALS, Editor,
-                                       default_weights, disc_windows, parse_disc, parse_weights)
+from controller.oracles.editor import (
+    DEFAULT_DISC,
+    EFFECTS,
+    ODDS_NOTE,
+    RULES_TEXT,
+    SIGNALS,
+    Editor,
+    default_weights,
+    disc_windows,
+    parse_disc,
+    parse_weights,
+)
 from controller.oracles.errors import OracleSettingError
 from controller.oracles.fairness import ALPHA, chi_square
 

@@ -7,8 +7,7 @@ from collections import Counter
 
 import pytest
 
-from controller.oracles.fairness import (ALPHA, chi2_sf, chi_square, fair_range, gammaincc, report,
-                                         wilson)
+from controller.oracles.fairness import ALPHA, chi2_sf, chi_square, fair_range, gammaincc, report, wilson
 
 # chi-square critical values from the standard tables: (df, x, upper-tail probability)
 TABLE = [

@@ -11,12 +11,11 @@ import math
 import random
 
 import pytest
+from conftest import binomial_upper
 
 from controller.oracles.dice import Dice
 from controller.oracles.editor import default_weights
 from controller.oracles.fairness import ALPHA, _tail, draws_needed, judge
-
-from conftest import binomial_upper
 
 N_MAX = 300
 SESSIONS = 2000
@@ -77,7 +76,7 @@ def test_a_fair_source_is_called_unfair_at_most_alpha_of_the_time(name):
     rings = [[bytearray(N_MAX + 2) for _ in range(N_MAX + 2)] for _ in faces]
     for n, row in lines.items():
         for i, (low, high) in enumerate(row):
-            for c in list(range(0, low + 1)) + list(range(high, n + 1)):
+            for c in list(range(low + 1)) + list(range(high, n + 1)):
                 rings[i][c][n] = 1
     rng = random.Random(sum(map(ord, name)))
     cum, acc = [], 0.0

@@ -1,11 +1,11 @@
 """The device's end of the protocol (firmware/link.py), as flashed, with time driven by hand."""
 
 import pytest
+from firmware_emulator import Board, Clock, load_firmware, stage
 
 from controller.dial.decoder import SETTLE
 from controller.dial.pulses import digit_edges
 from controller.serial import protocol as p
-from firmware_emulator import Board, Clock, load_firmware, stage
 
 S = 1_000_000   # microseconds
 HOOK_SETTLE = int(SETTLE["hook"] * S + 0.5)

@@ -4,9 +4,9 @@ import importlib.util
 import time
 
 import serial
+from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
 
 from controller.serial import protocol as p
-from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
 
 WAIT = 5.0
 

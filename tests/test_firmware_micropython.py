@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import shared_dir
+from firmware_emulator import REPO, TOOLS, Board, Clock, load_firmware, manifest, stage
+
 from controller.dial.decoder import DialDecoder
 from controller.dial.trace import load_trace
-from firmware_emulator import REPO, TOOLS, Board, Clock, load_firmware, manifest, stage
 
 MPRUN = TOOLS / "mprun.mjs"
 MP_PACKAGE = TOOLS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
@@ -132,7 +132,7 @@ def test_the_decoder_passes_the_shared_traces_under_micropython(micropython):
         events = got[e["name"]]
         assert [v for _, k, v in events if k == "digit"] == e["digits"], e["name"]
         assert [v for _, k, v in events if k == "hook"] == e["hook"], e["name"]
-        for (t, k, v), end in zip([ev for ev in events if ev[1] == "digit"], e["digit_end"]):
+        for (t, _k, _v), end in zip([ev for ev in events if ev[1] == "digit"], e["digit_end"]):
             assert end <= t / 1e6 < end + 0.35, (e["name"], t, end)
         # and exactly what CPython decides from the same integer microseconds
         d = DialDecoder(dial_map=job["map"], offnormal=job["offnormal"], ticks_per_second=1000000,

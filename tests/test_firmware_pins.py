@@ -4,10 +4,10 @@ import importlib.util
 import re
 
 import pytest
+from firmware_emulator import REPO, TOOLS
 
 from controller.errors import PinMapError
 from controller.pinmap import load_pinmap, parse_pinmap
-from firmware_emulator import REPO, TOOLS
 
 
 def _genpins():

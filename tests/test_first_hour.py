@@ -12,10 +12,9 @@ for its own example, and any console error or failed request (a missing icon cou
 from pathlib import Path
 
 import pytest
+from test_browser import WAIT, browser, server  # noqa: F401  (the same browser and server fixtures)
 
 from controller.config import load_config
-
-from test_browser import WAIT, browser, server  # noqa: F401  (the same browser and server fixtures)
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 SIZES = {"tablet": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024},

@@ -2,10 +2,11 @@
 
 import json
 
+from conftest import FakeClock, drive, wait_for
+
 from controller.app import Newsdesk
 from controller.dial.pulses import digit_edges
 from controller.table import VERDICT
-from conftest import FakeClock, drive, wait_for
 
 
 def _messages(sub, until_type, timeout=3.0):

@@ -10,15 +10,20 @@ from html import unescape
 
 import pytest
 import segno
-
-from web_ui import create_app, security
-from web_ui.devices import (CODE_DIGITS, DIAL_FAILURES, DIAL_GAP, MAX_WAITING, DialJoin, Devices,
-                            JoinRefused, describe_agent)
-from web_ui.join import qr_svg
-
 from conftest import PanelServer
 
-
+from web_ui import create_app, security
+from web_ui.devices import (
+    CODE_DIGITS,
+    DIAL_FAILURES,
+    DIAL_GAP,
+    MAX_WAITING,
+    Devices,
+    DialJoin,
+    JoinRefused,
+    describe_agent,
+)
+from web_ui.join import qr_svg
 
 
 @pytest.fixture
@@ -569,7 +574,7 @@ def test_a_flood_of_code_requests_cant_hijack_the_phone(app, guard, clocks, desk
     flood()
     genuine = client_at(app, "192.168.1.77")
     code = None
-    for second in range(0, 61, 5):                 # keeps asking, while the flood keeps coming
+    for _second in range(0, 61, 5):                 # keeps asking, while the flood keeps coming
         r = genuine.post("/api/join/dial")
         if r.status_code == 201:
             code = r.get_json()["code"]

@@ -7,17 +7,16 @@ import re
 import threading
 
 import pytest
+from conftest import page_assets, wait_for
+from mosquitto import Mosquitto
 
 from controller.bus import Bus
+from controller.errors import ConfigError
 from controller.mqtt.follower import LeagueFollower, check_tables
 from controller.mqtt.league import League
 from controller.mqtt.publisher import MqttPublisher, Settings
-from controller.errors import ConfigError
 from controller.store import Store
 from web_ui.league import create_league_app
-
-from conftest import page_assets, wait_for
-from mosquitto import Mosquitto
 
 WAIT = 20.0             # deadline for a condition on a busy machine
 NAMES = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal"]

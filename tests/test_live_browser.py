@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import CHROMIUM, need_browser
 
 REPO = Path(__file__).resolve().parents[1]

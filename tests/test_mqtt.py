@@ -7,6 +7,8 @@ import threading
 import types
 
 import pytest
+from conftest import wait_for
+from mosquitto import Listener, Mosquitto
 
 from controller.bus import Bus
 from controller.config import load_config
@@ -19,9 +21,6 @@ from controller.mqtt.publisher import MqttPublisher, Settings
 from controller.mqtt.url import parse_mqtt_url
 from controller.store import Store
 from web_ui import create_app
-
-from conftest import wait_for
-from mosquitto import Listener, Mosquitto
 
 BASE = "newsdesk/t1"
 FAST = (0.05, 0.2)      # reconnect back-off for tests: look again quickly
@@ -368,7 +367,7 @@ def test_a_broker_fault_is_one_sentence_on_the_health_strip_and_in_doctor(case, 
     finally:
         nd.close()
     report = run_doctor(config, Probes(pins=lambda c: (mock_factory, "simulated (mock)", True),
-                                       serial_ports=lambda: [], port=lambda h, p: "free",
+                                       serial_ports=list, port=lambda h, p: "free",
                                        mountinfo=lambda: "", disk_free=lambda p: 10**10))
     found = report.of("mqtt")
     assert len(found) == 1 and found[0].status == "fail" and words in found[0].said
@@ -379,11 +378,11 @@ def test_doctor_says_the_broker_takes_the_box(locked_broker, tmp_path, mock_fact
     config = load_config(tmp_path / "data", environ={}, overrides={
         "mqtt_url": "mqtt://ann:right@127.0.0.1:%d" % locked_broker.port})
     report = run_doctor(config, Probes(pins=lambda c: (mock_factory, "simulated (mock)", True),
-                                       serial_ports=lambda: [], port=lambda h, p: "free",
+                                       serial_ports=list, port=lambda h, p: "free",
                                        mountinfo=lambda: "", disk_free=lambda p: 10**10))
     assert [f.status for f in report.of("mqtt")] == ["ok"]
     assert run_doctor(load_config(tmp_path / "d2", environ={}), Probes(
-        pins=lambda c: (mock_factory, "simulated (mock)", True), serial_ports=lambda: [],
+        pins=lambda c: (mock_factory, "simulated (mock)", True), serial_ports=list,
         port=lambda h, p: "free", mountinfo=lambda: "", disk_free=lambda p: 10**10)).of("mqtt") == []
 
 

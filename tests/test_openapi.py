@@ -12,12 +12,11 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import quote
 
+from conftest import Clocks
 from gpiozero.pins.mock import MockFactory
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conftest import Clocks
 from controller.app import Newsdesk
 from controller.config import load_config
 from web_ui import create_app, openapi, security
@@ -41,10 +40,10 @@ def test_every_route_of_the_api_is_documented_and_nothing_else(app):
     """Every route under /api/, whichever blueprint serves it; the pages (/join too) are HTML."""
     doc = openapi.document(app)
     routes = set()
-    for rule in app.url_map.iter_rules():
-        if rule.rule.startswith("/api/"):
-            for method in rule.methods - {"HEAD", "OPTIONS"}:
-                routes.add((_rule_to_path(rule.rule), method.lower()))
+    for url_rule in app.url_map.iter_rules():
+        if url_rule.rule.startswith("/api/"):
+            for method in url_rule.methods - {"HEAD", "OPTIONS"}:
+                routes.add((_rule_to_path(url_rule.rule), method.lower()))
     documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
     assert routes == documented
 

@@ -6,6 +6,7 @@ import random
 import threading
 
 import pytest
+from conftest import FakeClock, wait_for
 from gpiozero.pins import mock as gpiozero_mock
 from luma.core.device import dummy
 from PIL import Image
@@ -21,7 +22,6 @@ from controller.oracles.errors import OracleBusy, OracleSettingError
 from controller.oracles.presses import DOWN, HELD, UP, Press
 from controller.pinmap import load_pinmap
 from controller.store import Store
-from conftest import FakeClock, wait_for
 from web_ui import create_app
 
 
@@ -131,7 +131,7 @@ def test_shared_lock_keeps_the_bus_in_id_order(store):
     desk = OracleDesk(store, bus, random.Random(1), lock=lock)
 
     def table_side():
-        for i in range(150):
+        for _i in range(150):
             with lock:
                 bus.publish(store.append("editor.verdict", {"signal": "OK", "mode": "fair", "digit": 1}).as_dict())
 

@@ -7,10 +7,10 @@ verdict no better than always naming the most common signal: within the 99 % ban
 
 import random
 
+from conftest import binomial_upper
+
 from controller.dial.dialmaps import pulses_for
 from controller.oracles.editor import DEFAULT_DISC, disc_windows
-
-from conftest import binomial_upper
 
 CALLS = 300
 ANON = {"REMOTE_ADDR": "192.0.2.7"}      # a device on the table's network, never joined

@@ -30,7 +30,7 @@ def pages_answer(client, game_id=None):
         r = client.get(url)
         assert r.status_code in (200, 302), (url, r.status_code, r.data[:300])
         if url.startswith("/api/"):          # JSON a browser's JSON.parse reads: no NaN or Infinity
-            json.loads(r.data, parse_constant=lambda c: pytest.fail("%s answered %s" % (url, c)))
+            json.loads(r.data, parse_constant=lambda c, url=url: pytest.fail("%s answered %s" % (url, c)))
     return True
 
 

@@ -7,7 +7,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from conftest import CHROMIUM, PanelServer, need_browser, page_assets
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"

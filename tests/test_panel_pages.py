@@ -6,7 +6,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-
 from conftest import page_assets
 
 WRITE = {"X-Newsdesk": "1"}

@@ -7,8 +7,7 @@ import pytest
 
 from controller.audio import tones
 from controller.audio.errors import SpeechError
-from controller.audio.player import (VOLUME_MAX, AplayOutput, CaptureOutput, NullOutput, Player, open_output,
-                                     scale_pcm)
+from controller.audio.player import VOLUME_MAX, AplayOutput, CaptureOutput, NullOutput, Player, open_output, scale_pcm
 from controller.audio.speech import Speech
 from controller.errors import ConfigError
 from tests.conftest import wait_for

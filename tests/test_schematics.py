@@ -86,7 +86,7 @@ def test_drawings_are_deterministic_well_formed_and_free_of_ids(rendered):
 def test_every_line_appears_on_its_boards_drawings(rendered):
     for board, circuit in generate.circuits().items():
         svgs = "".join(rendered["schematics/%s.svg" % s].decode() for s in SUBSYSTEMS[board])
-        for net, (line, gpio) in circuit.gpio.items():
+        for _net, (line, gpio) in circuit.gpio.items():
             assert re.search(r">%s\b" % gpio, svgs), (board, line, gpio)
         for part in circuit.parts:
             assert re.search(r"[> (]%s[<)\n]" % part.ref, svgs) or part.role == "board", (board, part)

@@ -5,10 +5,10 @@ import logging
 import stat
 
 import pytest
+from conftest import Clocks
 from flask import render_template_string
 
 from controller.errors import ConfigError
-from conftest import Clocks
 from controller.table import VERDICT
 from web_ui import create_app, security
 from web_ui.security import Limiter, box_names, split_host

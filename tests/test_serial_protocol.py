@@ -4,12 +4,11 @@ at the next frame whatever came before it."""
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from firmware_emulator import REPO
+from hypothesis import given, settings, strategies as st
 
 from controller.dial.decoder import DialEvent
 from controller.serial import protocol as p
-from firmware_emulator import REPO
 
 FRAMES = [
     p.encode(p.EVENT, "3fa2c901", 17, 52113000, "digit", 7, 7, 52009000),

@@ -35,7 +35,7 @@ def test_centiseconds_truncate_like_a_stopwatch_without_float_slips(elapsed, cen
 def test_float_edge_times_never_lose_a_hundredth():
     # 0.29 s measured between two large monotonic stamps is still 29 hundredths
     for base in (0.0, 1234.5, 98765.4321):
-        for c in range(0, 300):
+        for c in range(300):
             sw = Stopwatch()
             sw.press(base)
             assert sw.press(base + c / 100)["centiseconds"] == c

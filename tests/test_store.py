@@ -47,7 +47,7 @@ def test_an_unopenable_store_says_where(tmp_path):
 # ---------------------------------------------------------------- schema 2: games and their entries
 
 from controller.errors import BadRequest  # noqa: E402
-from controller.store import GameNotActive, KeyReused, SCHEMA_VERSION, StaleVersion  # noqa: E402
+from controller.store import SCHEMA_VERSION, GameNotActive, KeyReused, StaleVersion  # noqa: E402
 
 V1_SCHEMA = """
 CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, kind TEXT NOT NULL,
@@ -207,14 +207,14 @@ def test_two_openings_of_a_schema_1_file_at_once_migrate_it_once(tmp_path):
         barrier = threading.Barrier(2)
         opened, failed = [], []
 
-        def open_it():
+        def open_it(barrier, path, opened, failed):
             barrier.wait()
             try:
                 opened.append(Store(path))
             except StoreError as e:
                 failed.append(e)
 
-        threads = [threading.Thread(target=open_it) for _ in range(2)]
+        threads = [threading.Thread(target=open_it, args=(barrier, path, opened, failed)) for _ in range(2)]
         for t in threads:
             t.start()
         for t in threads:

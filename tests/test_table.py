@@ -11,8 +11,7 @@ import types
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.bus import Bus
 from controller.errors import BadRequest
@@ -511,7 +510,7 @@ def test_a_missing_engine_is_a_clear_error_not_an_import_crash(monkeypatch):
 
 def test_an_engine_without_the_interface_is_refused(monkeypatch):
     monkeypatch.setitem(registry.ENGINES, "scan", "ledger")   # a module, but not a game
-    with pytest.raises(registry.EngineUnavailable, match="lacks NAME, TITLE, VARIANTS, setup"):
+    with pytest.raises(registry.EngineUnavailable, match="lacks NAME, TITLE, VARIANTS, PANEL, OPTIONS, setup"):
         registry.load("scan")
 
 

@@ -1,5 +1,16 @@
-from controller.audio.tones import (PLANS, RATE, VERDICT_NOTES, call_progress, goertzel_power, loop,
-                                    pcm_bytes, read_wav, tone, verdict_figure, wav_bytes)
+from controller.audio.tones import (
+    PLANS,
+    RATE,
+    VERDICT_NOTES,
+    call_progress,
+    goertzel_power,
+    loop,
+    pcm_bytes,
+    read_wav,
+    tone,
+    verdict_figure,
+    wav_bytes,
+)
 
 
 def _strongest(samples, candidates):
@@ -105,6 +116,7 @@ def test_read_wav_takes_what_is_there_even_when_the_header_guessed_the_size():
 
 def test_read_wav_refuses_what_it_cant_play():
     import pytest
+
     from controller.audio.errors import BadWav
     with pytest.raises(BadWav, match="not a WAV"):
         read_wav(b"hello")
@@ -116,6 +128,7 @@ def test_read_wav_refuses_what_it_cant_play():
 
 def test_unknown_plans_are_a_config_error():
     import pytest
+
     from controller.errors import ConfigError
     with pytest.raises(ConfigError, match="no tone plan 'mars'"):
         loop("dial", plan="mars")

@@ -20,8 +20,7 @@ OPENAPI below describes the JSON endpoints for /api/openapi.json (the /join page
 import logging
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, current_app, jsonify, redirect, render_template, request, session,
-                   url_for)
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.http import HTTP_STATUS_CODES
 
 from controller.errors import BadRequest
@@ -29,8 +28,7 @@ from controller.errors import BadRequest
 from .devices import JoinRefused, UnknownDevice, describe_agent, iso
 from .helpers import desk, request_object
 from .openapi import BOOL, INT, STR, arr, nullable, obj, read, ref, write
-from .security import (SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role,
-                       split_host, wait_words)
+from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role, split_host, wait_words
 
 log = logging.getLogger("newsdesk.web.join")
 

@@ -44,7 +44,7 @@ from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_cookie
 
-from .devices import DialJoin, Devices
+from .devices import Devices, DialJoin
 from .helpers import desk
 
 log = logging.getLogger("newsdesk.web.security")

@@ -48,7 +48,7 @@ than any dial's (``stuck``) is a wiring fault: the train is dropped, not decoded
 try:
     from .dialmaps import digit_for
 except ImportError:  # MicroPython firmware: the modules sit side by side, not in a package
-    from dialmaps import digit_for
+    from dialmaps import digit_for  # type: ignore[no-redef]
 
 HOOK, PULSE, OFFNORMAL = "hook", "pulse", "offnormal"
 LINES = (HOOK, PULSE, OFFNORMAL)
@@ -168,6 +168,9 @@ class DialDecoder(object):
         self._ended = None        # (last make, last break) of the digit just ended
         self._split_gap = self._ticks(SPLIT_GAP)
         self._faults = {}         # line -> message while a fault stands
+        # (type comments, not annotations: this file runs on the Pico's MicroPython too)
+        self._last_make = None  # type: float | None
+        self._prev_make = None  # type: float | None
         self._reset_train()
         for line, state in (initial or {}).items():
             if line not in self._contacts:
@@ -218,7 +221,7 @@ class DialDecoder(object):
         """Let time run to ``t``: every debounce and timeout due by then is decided."""
         if self._now is not None and t < self._now:
             return []
-        out = []
+        out = []  # type: list[DialEvent]
         while True:
             when, what = self._next_due()
             if when is None or when > t:

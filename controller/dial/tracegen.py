@@ -15,9 +15,9 @@ digits. The decoder must be right on it too.
 
 import random
 
-CHATTER_MAX = 0.0015  # seconds: "a toggle of a millisecond or so"
-
 from .dialmaps import DIAL_MAPS, pulses_for
+
+CHATTER_MAX = 0.0015  # seconds: "a toggle of a millisecond or so"
 
 
 class Phone(object):

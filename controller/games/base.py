@@ -1,22 +1,9 @@
 """What every game engine is, and how a game's history folds into its state.
 
-A game engine is a module (scoop1956, scoop2002, scan, star_reporter, get_the_scoop) with:
-
-    NAME: str                      short id, e.g. "scoop1956"
-    TITLE: str                     "SCOOP (Parker Brothers, 1956)"
-    VARIANTS: dict                 variant id -> plain description
-    def setup(players, options) -> list[dict]
-        The events that start a game (validated; raises GameError).
-        players: [{"name": str, "colour": str, "team": str|None}, ...]
-    def initial() -> state         the empty state the setup events fold onto
-    def decide(state, action, rng) -> list[dict]
-        Check an action a tablet asked for against the rules and the state; return the events
-        it causes (facts, JSON-able dicts with a "type"), or raise GameError with one sentence a
-        person can act on. rng: random.Random-like, handed in (dice the box rolls itself).
-    def apply(state, event) -> state
-        Pure fold; never raises for events decide() produced. Returns a NEW state (do not mutate).
-    def offers(state) -> list[dict]  the actions the panel can offer now (for one-tap buttons)
-    def view(state) -> dict          JSON for the panel: players, money/score, whose turn, winner
+A game engine is a module (scoop1956, scoop2002, scan, star_reporter, get_the_scoop) that is an
+``Engine`` (the Protocol below: its names, its options and panel facts, and seven functions).
+The registry (registry.py) loads engines by name and refuses a module that lacks part of it;
+mypy checks every engine module against it (``make test``).
 
 Events and actions are plain dicts so they store as JSON and replay identically. Rules'
 constants (prices, bonuses, targets) live in the game's module, once.
@@ -26,14 +13,72 @@ of the effective history, {"type": "redo", "target": id} puts it back; the state
 the effective events. ``effective`` works that out for any game.
 """
 
+import random
+from typing import Any, Protocol, TypeGuard
+
 from ..errors import NewsdeskError
+
+State = dict[str, Any]      # a game's state: JSON-able, never mutated in place
+Event = dict[str, Any]      # a fact, with a "type": stored as JSON, replayed identically
+Action = dict[str, Any]     # what a tablet asks for, with a "type"
 
 
 class GameError(NewsdeskError, ValueError):
     """An action the rules (or the state of the game) don't allow; the message says why."""
 
 
-def _and(words):
+class Engine(Protocol):
+    """One game's rules. Pure: no clock, no I/O; randomness is handed in."""
+
+    NAME: str                           # short id, e.g. "scoop1956"
+    TITLE: str                          # "SCOOP (Parker Brothers, 1956)"
+    VARIANTS: dict[str, str]            # variant id -> plain description
+    PANEL: dict[str, Any]               # the panel's facts (see panel_facts)
+
+    @property
+    def OPTIONS(self) -> tuple[dict[str, Any], ...]:
+        """Each made by option(): the start form, the API document and the request checks."""
+        ...
+
+    def setup(self, players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
+        """The events that start a game (validated; raises GameError). players: [{"name": str,
+        "colour": str, "team": str|None}, ...]"""
+        ...
+
+    def initial(self) -> State:
+        """The empty state the setup events fold onto."""
+        ...
+
+    def decide(self, state: State, action: Action, rng: random.Random) -> list[Event]:
+        """Check an action against the rules and the state; return the events it causes, or
+        raise GameError with one sentence a person can act on."""
+        ...
+
+    def apply(self, state: State, event: Event) -> State:
+        """Pure fold; never raises for events decide() produced. Returns a NEW state."""
+        ...
+
+    def offers(self, state: State) -> list[Action]:
+        """The actions the panel can offer now (its one-tap buttons)."""
+        ...
+
+    def view(self, state: State) -> dict[str, Any]:
+        """JSON for the panel: players, money or score, whose turn, winner."""
+        ...
+
+    def describe(self, state: State, action: Action, events: list[Event]) -> str:
+        """One sentence for the table: what a move did (the undo bar, the log)."""
+        ...
+
+
+# The names every engine module must have (registry.py checks them when it loads one).
+INTERFACE = tuple(Engine.__annotations__) + tuple(
+    name for name, value in vars(Engine).items()
+    if not name.startswith("_") and (callable(value) or isinstance(value, property)))
+
+
+def and_list(words):
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat": how every engine lists names in a sentence."""
     words = list(words)
     return words[0] if len(words) == 1 else "%s and %s" % (", ".join(words[:-1]), words[-1])
 
@@ -41,12 +86,12 @@ def _and(words):
 def check_options(title, options, known):
     """A setup's options as a dict, refusing anything but the ``known`` ones by name."""
     if options is not None and not isinstance(options, dict):
-        raise GameError("%s's options are a mapping of %s" % (title, _and(known)))
+        raise GameError("%s's options are a mapping of %s" % (title, and_list(known)))
     options = dict(options or {})
     unknown = set(map(str, options)) - set(known)
     if unknown:
         raise GameError("%s has no option %s; its options are %s"
-                        % (title, ", ".join(sorted(unknown)), _and(known)))
+                        % (title, ", ".join(sorted(unknown)), and_list(known)))
     return options
 
 
@@ -64,7 +109,7 @@ def check_players(title, players, fewest, most):
     return names
 
 
-def is_int(value):
+def is_int(value: object) -> TypeGuard[int]:
     """A whole number, and not a bool (JSON's true is no seat number)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -260,11 +305,11 @@ def _option_problem(opt, value, players):
             return "is true or false"
     elif kind == "choice":
         if not isinstance(value, str) or value not in opt["choices"]:
-            return "is one of %s" % _and(opt["choices"])
+            return "is one of %s" % and_list(opt["choices"])
     elif kind == "choices":
         if (not isinstance(value, (list, tuple)) or any(not isinstance(v, str) or v not in opt["choices"] for v in value)
                 or len(set(value)) != len(value)):
-            return "is a list of different ones of %s" % _and(opt["choices"])
+            return "is a list of different ones of %s" % and_list(opt["choices"])
     elif kind == "names":
         low, high = opt["items"]
         if (not isinstance(value, (list, tuple)) or not low <= len(value) <= high

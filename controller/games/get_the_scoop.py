@@ -58,13 +58,15 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
 """
 
 import copy
+import random
+from typing import Any
 
 from . import get_the_scoop_board as grid
-from .base import GameError
+from .base import Action, Event, GameError, State, and_list
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
-VARIANTS = {}
+VARIANTS: dict[str, str] = {}
 
 COLOURS = ("red", "blue", "green", "white")
 PLAYERS = len(COLOURS)
@@ -145,7 +147,7 @@ def card(rank, suit, sides=SUITS):
 
 # ---------------------------------------------------------------- setup
 
-def setup(players, options=None):
+def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -164,8 +166,7 @@ def setup(players, options=None):
         raise GameError("every player needs a name")
     if len(set(names)) != len(names):
         raise GameError("two players share a name; give each player a different name")
-    wanted = [p.get("colour").lower() if isinstance(p.get("colour"), str) and p.get("colour") else None
-              for p in players]
+    wanted = [c.lower() if isinstance(c := p.get("colour"), str) and c else None for p in players]
     for name, p, c in zip(names, players, wanted):
         if c is None and p.get("colour"):
             c = p.get("colour")
@@ -223,7 +224,7 @@ def _police_table(table):
     return steps
 
 
-def initial():
+def initial() -> State:
     return {"started": False}
 
 
@@ -233,7 +234,7 @@ def _tracked(state):
 
 # ---------------------------------------------------------------- decide
 
-def decide(state, action, rng):
+def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if not state.get("started"):
         raise GameError("set up a game of Get the Scoop! first")
     if state["winners"]:
@@ -241,9 +242,9 @@ def decide(state, action, rng):
     if not isinstance(action, dict):
         raise GameError("an action is a dict with a \"type\"")
     kind = action.get("type")
-    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    if not isinstance(kind, str) or kind not in _ACTIONS:
         raise GameError("Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
+    handler = _ACTIONS[kind]
     if kind in ("move", "draw") and not _tracked(state):
         raise GameError("the table keeps the board in this game (option board: table): move the "
                         "pieces and the cards by hand, then say the Journalists are done")
@@ -327,7 +328,8 @@ def _walk_protester(state, board, c):
     one, they push Protesters or Journalists "in the direction of movement and only one square",
     "but not Police Officers". Returns the moves made and why it stopped (None: went the
     distance)."""
-    at, piece, moves = grid.occupant(board), "P%d" % c["protester"], []
+    at, piece = grid.occupant(board), "P%d" % c["protester"]
+    moves: list[list[str]] = []
     chain = state["rules"]["protester_push"] == "line"
     for _ in range(c["distance"]):
         ahead = grid.step(grid.parse(board[piece]), c["way"])
@@ -433,7 +435,7 @@ def _journalist_moves(state, p):
 def _jump_squares(colour, at):
     """Each free square with a Journalist of ``colour`` next to it: (square, how many of
     ``colour``'s are next to it, the most any other colour has next to it)."""
-    near = {}
+    near: dict[tuple[int, int], dict[str, int]] = {}
     for rc, piece in at.items():
         if grid.is_police(piece) or grid.is_protester(piece):
             continue
@@ -536,7 +538,7 @@ def _shift(s, moves):
         s["board"][piece] = to
 
 
-def apply(state, event):
+def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         # a game stored before the box kept the board has no "rules": the table kept it
@@ -598,7 +600,7 @@ def apply(state, event):
 
 # ---------------------------------------------------------------- offers / view
 
-def offers(state):
+def offers(state: State) -> list[Action]:
     if not state.get("started") or state["winners"]:
         return []
     phase = state["phase"]
@@ -622,7 +624,7 @@ def offers(state):
     return [{"type": "police", "player": state["first"]}]
 
 
-def view(state):
+def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     step = (state["round"] - 1) % len(state["police_table"])
@@ -669,7 +671,7 @@ def _piece_words(state, piece):
 
 # ---------------------------------------------------------------- describe
 
-def describe(state, action, events):
+def describe(state: State, action: Action, events: list[Event]) -> str:
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
     out = []
@@ -685,14 +687,14 @@ def describe(state, action, events):
             if ev.get("winners"):
                 names = [_name(state, w) for w in ev["winners"]]
                 out.append("a Protester is in %s camera van%s: %s win%s" % (
-                    _and(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
-                    _and(names), "" if len(names) > 1 else "s"))
+                    and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
+                    and_list(names), "" if len(names) > 1 else "s"))
         elif kind == "checked":
             if ev["winners"]:
                 names = [_name(state, w) for w in ev["winners"]]
                 out.append("round %d: a Protester is in %s camera van%s: %s win%s" % (
-                    ev["round"], _and(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
-                    _and(names), "" if len(names) > 1 else "s"))
+                    ev["round"], and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
+                    and_list(names), "" if len(names) > 1 else "s"))
             else:
                 out.append("round %d: no camera van holds a Protester" % ev["round"])
         elif kind == "journalist_moved":
@@ -709,14 +711,13 @@ def describe(state, action, events):
             out.append("round %d: %s moved the police" % (ev["round"], _name(state, state["first"])))
             if ev.get("blocked"):
                 out.append("Officer%s %s blocked" % ("s" if len(ev["blocked"]) > 1 else "",
-                                                     _and([o[1:] for o in ev["blocked"]])))
+                                                     and_list([o[1:] for o in ev["blocked"]])))
         elif kind == "round_ended":
             out.append("%s has the First Player badge" % _name(state, ev["first"]))
     return "; ".join(out)
 
 
 def _moved_words(state, ev):
-    piece = ev["piece"]
     frm, to = ev["moves"][-1][1], ev["moves"][-1][2]
     if ev["how"] == "push":
         pushed = ev["moves"][0]
@@ -728,9 +729,6 @@ def _moved_words(state, ev):
 def _rank_words(rank):
     return "ace" if rank == "A" else rank
 
-
-def _and(items):
-    return items[0] if len(items) == 1 else "%s and %s" % (", ".join(items[:-1]), items[-1])
 
 
 # ---------------------------------------------------------------- helpers

@@ -122,9 +122,9 @@ def shove(board, at, mover, way, line):
         moves.append([piece, board[piece], name(step(src, way))])
     src = parse(board[mover])
     moves.append([mover, board[mover], name(step(src, way))])
-    for piece, frm, to in moves:
+    for _piece, frm, _to in moves:
         del at[parse(frm)]
-    for piece, frm, to in moves:
+    for piece, _frm, to in moves:
         board[piece] = to
         at[parse(to)] = piece
     return moves

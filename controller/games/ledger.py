@@ -41,7 +41,7 @@ def apply_transfer(balances, event):
 
 def balances(events):
     """Balances after the transfer events among ``events`` (other events are ignored)."""
-    out = {}
+    out: dict[str, int] = {}
     for ev in events:
         if ev.get("type") == TRANSFER:
             out = apply_transfer(out, ev)

@@ -5,6 +5,7 @@ a message saying which and why, instead of stopping the whole panel at start-up.
 """
 
 import importlib
+from typing import TYPE_CHECKING
 
 from ..errors import BadRequest, NewsdeskError
 from . import base
@@ -18,7 +19,15 @@ ENGINES = {
     "get_the_scoop": "get_the_scoop",
 }
 
-INTERFACE = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view")
+INTERFACE = base.INTERFACE
+
+if TYPE_CHECKING:     # mypy checks every engine module against the Engine protocol
+    from . import get_the_scoop, scan, scoop1956, scoop2002, star_reporter
+    _scoop1956: base.Engine = scoop1956
+    _star_reporter: base.Engine = star_reporter
+    _scoop2002: base.Engine = scoop2002
+    _scan: base.Engine = scan
+    _get_the_scoop: base.Engine = get_the_scoop
 
 
 class EngineUnavailable(NewsdeskError, RuntimeError):

@@ -38,11 +38,12 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
     tied on the highest score share the win.
 """
 
-from datetime import datetime
-
 import copy
+import random
+from datetime import datetime
+from typing import Any
 
-from .base import GameError, check_declared, check_options, option
+from .base import Action, Event, GameError, State, and_list, check_declared, check_options, option
 
 NAME = "scan"
 TITLE = "SCAN (Parker Brothers, 1988)"
@@ -138,7 +139,7 @@ PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": 
          "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 
-def setup(players, options=None):
+def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     options = check_options("SCAN", options, [o["name"] for o in OPTIONS])
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of players, each {\"name\": ..., \"team\": ...}")
@@ -217,20 +218,21 @@ def _sides(variant, players):
     for t in teams:
         if t not in order:
             order.append(t)
-    sides = [{"name": t, "players": [p["name"] for p, pt in zip(players, teams) if pt == t]} for t in order]
+    sides: list[dict[str, Any]] = [{"name": t, "players": [p["name"] for p, pt in zip(players, teams) if pt == t]}
+                                   for t in order]
     if len(sides) != want or any(len(s["players"]) != 2 for s in sides):
         raise GameError("%d players make %d teams of 2; the teams given are %s" % (
             n, want, ", ".join("%s (%d)" % (s["name"], len(s["players"])) for s in sides)))
     return sides
 
 
-def initial():
+def initial() -> State:
     return {"started": False}
 
 
 # ---------------------------------------------------------------- decide
 
-def decide(state, action, rng):
+def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if not state.get("started"):
         raise GameError("set up a game of SCAN first")
     if state["winners"]:
@@ -312,7 +314,7 @@ def _leaders(totals):
 
 # ---------------------------------------------------------------- apply
 
-def apply(state, event):
+def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return {"started": True, "variant": event["variant"], "players": list(event["players"]),
@@ -340,7 +342,7 @@ def apply(state, event):
 
 # ---------------------------------------------------------------- describe
 
-def describe(state, action, events):
+def describe(state: State, action: Action, events: list[Event]) -> str:
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
     labels = _labels(state)
@@ -367,9 +369,9 @@ def describe(state, action, events):
             if len(winners) == 1:
                 out.append("%s won with %d" % (labels[winners[0]], totals[winners[0]]))
             elif len({totals[s] for s in winners}) == 1:
-                out.append("%s shared the win on %d" % (_and([labels[s] for s in winners]), totals[winners[0]]))
+                out.append("%s shared the win on %d" % (and_list([labels[s] for s in winners]), totals[winners[0]]))
             else:
-                out.append("%s won" % _and(["%s (%d)" % (labels[s], totals[s]) for s in winners]))
+                out.append("%s won" % and_list(["%s (%d)" % (labels[s], totals[s]) for s in winners]))
     return "; ".join(out)
 
 
@@ -379,13 +381,10 @@ def _labels(state):
     return dict(zip(sides, ["WE", "THEY"])) if len(sides) == 2 else {s: s for s in sides}
 
 
-def _and(items):
-    return items[0] if len(items) == 1 else "%s and %s" % (", ".join(items[:-1]), items[-1])
-
 
 # ---------------------------------------------------------------- offers / view
 
-def offers(state):
+def offers(state: State) -> list[Action]:
     if not state.get("started") or state["winners"]:
         return []
     out = [{"type": "hand", "sides": [s["name"] for s in state["sides"]], "suits": list(SUIT_VALUES)}]
@@ -394,7 +393,7 @@ def offers(state):
     return out
 
 
-def view(state):
+def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     sides = state["sides"]

@@ -61,16 +61,31 @@ Where the rules are silent, newsdesk's choices (options where sensible):
 """
 
 import copy
+import random
+from typing import Any
 
 from ..oracles.editor import EFFECTS, SIGNALS
 from . import ledger
-from .base import GameError, check_declared, check_options, check_players, option, quoted
-from .base import is_int as _is_int, player_name as _name, seat as _seat
+from .base import (
+    Action,
+    Event,
+    GameError,
+    State,
+    and_list,
+    check_declared,
+    check_options,
+    check_players,
+    is_int as _is_int,
+    option,
+    player_name as _name,
+    quoted,
+    seat as _seat,
+)
 from .ledger import BANK, dollars
 
 NAME = "scoop1956"
 TITLE = "SCOOP (Parker Brothers, 1956)"
-VARIANTS = {}
+VARIANTS: dict[str, str] = {}
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 START_CASH = 3000          # "$3,000 (two $500 bills and twenty $100 bills)"
@@ -155,7 +170,7 @@ def unsold_value(value):
 
 # ---------------------------------------------------------------- setup
 
-def setup(players, options=None):
+def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     options = check_options("SCOOP", options, [o["name"] for o in OPTIONS])
     check_players("SCOOP", players, MIN_PLAYERS, MAX_PLAYERS)
     n = len(players)
@@ -208,13 +223,13 @@ def _page_option(page):
     return stories, ads
 
 
-def initial():
+def initial() -> State:
     return {"started": False}
 
 
 # ---------------------------------------------------------------- decide
 
-def decide(state, action, rng=None):
+def decide(state: State, action: Action, rng: random.Random | None = None) -> list[Event]:
     if not isinstance(state, dict) or not state.get("started"):
         raise GameError("set up a game of SCOOP first")
     if not isinstance(action, dict):
@@ -647,7 +662,7 @@ def _find_story(player, sid):
 
 # ---------------------------------------------------------------- apply
 
-def apply(state, event):
+def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return _apply_setup(event)
@@ -759,7 +774,7 @@ def _next_asked(state):
 
 # ---------------------------------------------------------------- offers / view
 
-def offers(state):
+def offers(state: State) -> list[Action]:
     if not state.get("started") or state["phase"] == "over":
         return []
     step = _step(state)
@@ -802,7 +817,7 @@ def offers(state):
     return []
 
 
-def view(state):
+def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     balances = _balances(state)
@@ -852,7 +867,7 @@ def view(state):
 
 # ---------------------------------------------------------------- describe
 
-def describe(state, action, events):
+def describe(state: State, action: Action, events: list[Event]) -> str:
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
     say = _SAYS[action["type"]]
@@ -898,11 +913,11 @@ def _collect_words(state, events, c, fee):
         payer = _name(state, seat_of[ev["from"]])
         parts.append("%s from %s%s" % (dollars(ev["amount"]), payer,
                                        "" if ev["amount"] == fee else " (all %s held)" % payer))
-    text = "%s collects %s" % (who, _and(parts)) if parts else "%s collects nothing" % who
+    text = "%s collects %s" % (who, and_list(parts)) if parts else "%s collects nothing" % who
     short = [q for q in others if account(q) not in {ev["from"] for ev in paid}
              and q not in {ev["player"] for ev in broke}]
     if short:
-        text += "; %s had nothing to pay" % _and([_name(state, q) for q in short])
+        text += "; %s had nothing to pay" % and_list([_name(state, q) for q in short])
     for ev in broke:
         text += "; %s can't pay %s and is bankrupt" % (_name(state, ev["player"]), dollars(ev["owes"]))
     return text
@@ -1024,7 +1039,7 @@ def _aftermath(state, action, events):
             names = [_name(state, w) for w in ev["winners"]]
             worth = dollars(best[ev["winners"][0]])
             out.append("%s wins with %s" % (names[0], worth) if len(names) == 1
-                       else "%s share the win with %s each" % (_and(names), worth))
+                       else "%s share the win with %s each" % (and_list(names), worth))
     return out
 
 
@@ -1055,10 +1070,6 @@ def _a(words):
         return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
     return "an" if words[:1].lower() in "aeiou" else "a"
 
-
-def _and(items):
-    items = list(items)
-    return items[0] if len(items) == 1 else "%s and %s" % (", ".join(items[:-1]), items[-1])
 
 
 # ---------------------------------------------------------------- helpers

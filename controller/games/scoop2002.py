@@ -49,8 +49,10 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
 """
 
 import copy
+import random
+from typing import Any
 
-from .base import GameError, check_declared, check_options, option, say_events
+from .base import Action, Event, GameError, State, check_declared, check_options, option, say_events
 
 NAME = "scoop2002"
 TITLE = "Scoop! (Invisible City Productions, 2002)"
@@ -139,7 +141,7 @@ def roll_value(state, value):
 
 # ---------------------------------------------------------------- setup
 
-def setup(players, options=None):
+def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     options = check_options("Scoop!", options, [o["name"] for o in OPTIONS])
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of players, each {\"name\": ...}")
@@ -216,13 +218,13 @@ def setup(players, options=None):
              "zero": zero, "ickel_rolls": ickel_rolls}]
 
 
-def initial():
+def initial() -> State:
     return {"started": False}
 
 
 # ---------------------------------------------------------------- decide
 
-def decide(state, action, rng):
+def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if not state.get("started"):
         raise GameError("set up a game of Scoop! first")
     if state["phase"] == "over":
@@ -378,7 +380,7 @@ _ACTIONS = {"move": _choose_move, "stay": _choose_stay, "pitch": _choose_pitch,
 
 # ---------------------------------------------------------------- apply
 
-def apply(state, event):
+def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return _apply_setup(event)
@@ -457,7 +459,7 @@ def _apply_setup(event):
 
 # ---------------------------------------------------------------- offers / view
 
-def offers(state):
+def offers(state: State) -> list[Action]:
     if not state.get("started") or state["phase"] == "over":
         return []
     p, phase = state["turn"], state["phase"]
@@ -478,7 +480,7 @@ def offers(state):
     return out
 
 
-def view(state):
+def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     locs = state["locations"]
@@ -520,7 +522,7 @@ def view(state):
 
 # ---------------------------------------------------------------- describe
 
-def describe(state, action, events):
+def describe(state: State, action: Action, events: list[Event]) -> str:
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
     return say_events(_SAYS, state, events)

@@ -50,13 +50,29 @@ Where the rules are silent, newsdesk's choices:
 """
 
 import copy
+import random
+from typing import Any
 
-from .base import GameError, check_declared, check_options, check_players, option, quoted, say_events
-from .base import is_int as _is_int, player_name as _name, seat as _seat
+from .base import (
+    Action,
+    Event,
+    GameError,
+    State,
+    and_list,
+    check_declared,
+    check_options,
+    check_players,
+    is_int as _is_int,
+    option,
+    player_name as _name,
+    quoted,
+    say_events,
+    seat as _seat,
+)
 
 NAME = "star_reporter"
 TITLE = "Star Reporter (Parker Brothers, 1937)"
-VARIANTS = {}
+VARIANTS: dict[str, str] = {}
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 DIE_FACES = 6
@@ -108,7 +124,7 @@ def facts(dice):
 
 # ---------------------------------------------------------------- setup
 
-def setup(players, options=None):
+def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     options = check_options("Star Reporter", options, [o["name"] for o in OPTIONS])
     check_players("Star Reporter", players, MIN_PLAYERS, MAX_PLAYERS)
     disasters = options.get("disasters")
@@ -139,13 +155,13 @@ def setup(players, options=None):
              "airports": airports}]
 
 
-def initial():
+def initial() -> State:
     return {"started": False}
 
 
 # ---------------------------------------------------------------- decide
 
-def decide(state, action, rng):
+def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if not isinstance(state, dict) or not state.get("started"):
         raise GameError("set up a game of Star Reporter first")
     if not isinstance(action, dict):
@@ -345,7 +361,7 @@ def _check_moved(state, p, doing):
 
 # ---------------------------------------------------------------- apply
 
-def apply(state, event):
+def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return _apply_setup(event)
@@ -433,7 +449,7 @@ def _apply_setup(event):
 
 # ---------------------------------------------------------------- offers / view
 
-def offers(state):
+def offers(state: State) -> list[Action]:
     if not state.get("started") or state["phase"] == "over":
         return []
     phase, p = state["phase"], state["turn"]
@@ -469,7 +485,7 @@ def offers(state):
     return out
 
 
-def view(state):
+def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     players = []
@@ -498,7 +514,7 @@ _NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eigh
             "eleven", "twelve")
 
 
-def describe(state, action, events):
+def describe(state: State, action: Action, events: list[Event]) -> str:
     """The move in one short sentence for the table and the Undo button: ``state`` is the game
     as it was before ``action``, ``events`` what the action caused (decide's answer)."""
     return say_events(_SAYS, state, events)
@@ -517,7 +533,7 @@ def _say_order_thrown(state, ev):
 
 def _say_order_decided(state, ev):
     if ev["first"] is None:
-        return "%s tie on %d and roll again" % (_and([_name(state, q) for q in ev["tied"]]), ev["total"])
+        return "%s tie on %d and roll again" % (and_list([_name(state, q) for q in ev["tied"]]), ev["total"])
     return "%s moves first" % _name(state, ev["first"])
 
 
@@ -570,15 +586,12 @@ def _say_ended(state, ev):
     best = ev["scores"][ev["winners"][0]]
     if len(names) == 1:
         return "%s is the Star Reporter with %d points" % (names[0], best)
-    return "%s share the title of Star Reporter with %d points each" % (_and(names), best)
+    return "%s share the title of Star Reporter with %d points each" % (and_list(names), best)
 
 
 _SAYS = {"order_thrown": _say_order_thrown, "order_decided": _say_order_decided, "thrown": _say_thrown,
          "landed": _say_landed, "drew": _say_drew, "won_card": _say_won_card, "ended": _say_ended}
 
-
-def _and(items):
-    return items[0] if len(items) == 1 else "%s and %s" % (", ".join(items[:-1]), items[-1])
 
 
 # ---------------------------------------------------------------- helpers
@@ -668,7 +681,7 @@ def _airport(state, p, value, what):
         if found:
             return found[0]
     raise GameError("%s: %s is one of the board's airports, %s, not %s%s"
-                    % (_name(state, p), what, _and(known), _shown(value),
+                    % (_name(state, p), what, and_list(known), _shown(value),
                        "" if len(known) > 1 else " (this game was started with Baytown's only: "
                        "the board's airports are listed when a game starts)"))
 

@@ -54,6 +54,7 @@ def choose_pin_factory(setting="auto", environ=None, on_pi=None):
 def _load_named(name):
     """Load a factory by gpiozero's entry-point name (lgpio, rpigpio, native, mock, ...)."""
     from importlib.metadata import entry_points
+
     from gpiozero.exc import BadPinFactory
 
     for ep in entry_points(group="gpiozero_pin_factories"):

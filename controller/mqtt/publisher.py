@@ -64,7 +64,7 @@ class MqttPublisher:
     """``game`` -> GameSession.current(), ``history`` -> GameSession.history(), ``hook`` -> "on"/"off",
     ``ring(times)`` rings the bell; all called on this publisher's thread."""
 
-    def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=lambda: [],
+    def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=list,
                  hook=lambda: "on", ring=None, version="", clock=time.monotonic, backoff=BACKOFF,
                  window=WINDOW, idle=0.05):
         self.store = store

@@ -53,7 +53,7 @@ class Dice:
         """Ways to make each total with ``count`` dice (relative shares of the totals)."""
         ways = {0: 1}
         for _ in range(self.count):
-            nxt = {}
+            nxt: dict[int, int] = {}
             for total, w in ways.items():
                 for face in range(1, self.sides + 1):
                     nxt[total + face] = nxt.get(total + face, 0) + w

@@ -19,6 +19,8 @@ apply (EFFECTS, e.g. {"collect_from_each": 200}) and the odds it was drawn with,
 Pure: no clock, no I/O; randomness is passed in.
 """
 
+from typing import Any
+
 from ..dial.dialmaps import DIAL_MAPS, pulses_for
 from .errors import OracleSettingError
 
@@ -53,7 +55,7 @@ for _code, (_words, _todo, _passed) in SIGNALS.items():
         RULES_TEXT[_code] += " " + REFUSED_TEXT
 
 # What the game must apply for each signal (the SCOOP engine does; these say it in data).
-EFFECTS = {
+EFFECTS: dict[str, dict[str, Any]] = {
     "THREE STARS": {"take_story": True, "may_take_three_star": True},
     "EXTRA": {"take_story": True, "collect_from_each": 200},
     "PRESS": {"take_story": True, "may_go_to_press": True},
@@ -104,7 +106,7 @@ def parse_weights(text):
         raise OracleSettingError("editor_weights is text like \"OK=5, X=2\", not %r" % (text,))
     if not text.strip():
         return default_weights()
-    weights = {code: 0 for code in SIGNALS}
+    weights: dict[str, float] = {code: 0 for code in SIGNALS}
     for part in text.split(","):
         code, sep, raw = part.partition("=")
         code = code.strip().upper()

@@ -28,8 +28,8 @@ class _Group:
         self.faces = faces
         self.shares = shares
         self.extra = extra or {}
-        self.all_time = Counter()
-        self.session = Counter()
+        self.all_time: Counter[object] = Counter()
+        self.session: Counter[object] = Counter()
 
     def count(self, faces, in_session):
         self.all_time.update(faces)

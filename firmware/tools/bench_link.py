@@ -14,8 +14,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO), str(REPO / "tests")]
 
-from controller.serial.bridge import SerialBridge  # noqa: E402
 from firmware_emulator import Emulator  # noqa: E402
+
+from controller.serial.bridge import SerialBridge  # noqa: E402
 
 
 def summary(xs):

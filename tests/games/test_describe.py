@@ -12,7 +12,7 @@ import pytest
 
 from controller.bus import Bus
 from controller.game_session import GameSession, describe as plain_words, say
-from controller.games import ledger, scan, scoop1956, scoop2002, star_reporter, get_the_scoop
+from controller.games import get_the_scoop, ledger, scan, scoop1956, scoop2002, star_reporter
 from controller.store import Store
 
 ENGINE_PARTS = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view")

@@ -5,10 +5,10 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from walk import SKIP, Walk, check_junk_setup
 
 from controller.games import get_the_scoop as game
 from controller.games.base import GameError, fold
-from walk import SKIP, Walk, check_junk_setup
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -773,7 +773,7 @@ def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_t
     s = journalists(placed(tracked(), red2="e2", P1="c2", red1="d3"))
     s, ev = act(s, {"type": "move", "player": 0, "from": "d3", "to": "c2"})     # pushed up-left into b1
     assert ev[0]["how"] == "push" and s["board"]["P1"] == "b1" and s["winners"] == []
-    for k in (0, 1, 2, 3):
+    for _k in (0, 1, 2, 3):
         if s["phase"] == "journalists":
             s, _ = act(s, {"type": "end_turn", "player": s["journalist"]})
     s, _ = act(s, {"type": "police", "player": 0})

@@ -4,10 +4,10 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from walk import SKIP, Walk, check_junk_setup
 
 from controller.games import scan as game
 from controller.games.base import GameError, fold
-from walk import SKIP, Walk, check_junk_setup
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DECK = [suit for suit in SUITS for _ in range(13)]

@@ -4,11 +4,10 @@ import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-
-from controller.games import ledger
-from controller.games import scoop1956 as game
-from controller.games.base import GameError
 from walk import Walk
+
+from controller.games import ledger, scoop1956 as game
+from controller.games.base import GameError
 from controller.oracles.editor import SIGNALS
 
 ANN, BOB, CAT, DAN = 0, 1, 2, 3

@@ -4,10 +4,10 @@ import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from walk import Walk, check_junk_setup
 
 from controller.games import scoop2002 as game
 from controller.games.base import GameError, fold
-from walk import Walk, check_junk_setup
 
 ANN, BOB, CY = 0, 1, 2
 
@@ -348,7 +348,7 @@ def test_the_lonely_city_whole_game_won_by_the_player():
             state, _ = act(state, dict(action, player=ANN))
         return act(state, dict(actions[-1], player=ANN), Dice(*ickel_rolls))
 
-    for n, story in enumerate((3, 6, 8), 1):
+    for _n, story in enumerate((3, 6, 8), 1):
         s, _ = my_turn(s, {"type": "move"}, {"type": "roll", "value": 1},
                        {"type": "arrive", "place": story}, {"type": "roll", "value": 2})
         s, _ = my_turn(s, {"type": "stay"}, {"type": "roll", "value": 2})
