@@ -22,7 +22,7 @@ from .pinmap import load_pinmap
 from .store import STORE_FILE, Store
 from .table import Table
 
-log = logging.getLogger("newsdesk")
+log = logging.getLogger(__name__)
 
 OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
 GAME_RINGS = 3   # rings when a game wants the table to pick up (newsdesk's choice); lifting stops them

@@ -6,6 +6,8 @@ The Workbench page shows it; the same messages come from a real phone, the phone
 Pico on USB) or the virtual phone, so the checklist works on all three.
 """
 
+from . import events
+
 STEPS = (
     ("lift", "Lift the handset"),
     ("dial0", "Dial 0"),
@@ -83,17 +85,17 @@ class Checklist(object):
         kind, data = message.get("type"), message.get("data")
         data = data if isinstance(data, dict) else {}
         step = None
-        if kind == "phone.hook" and data.get("state") == "off":
+        if kind == events.PHONE_HOOK and data.get("state") == "off":
             step = "lift"
-        elif kind == "phone.digit" and data.get("digit") == 0:
+        elif kind == events.PHONE_DIGIT and data.get("digit") == 0:
             step = "dial0"
-        elif kind == "dice.roll" and data.get("source") == "button":
+        elif kind == events.DICE_ROLL and data.get("source") == "button":
             step = "dice"
-        elif kind in ("stopwatch.started", "stopwatch.roll") and data.get("source") == "button":
+        elif kind in (events.STOPWATCH_STARTED, events.STOPWATCH_ROLL) and data.get("source") == "button":
             step = "stopwatch"
-        elif kind == "phone.sound" and data.get("ringing") is True:
+        elif kind == events.PHONE_SOUND and data.get("ringing") is True:
             step = "bell"
-        elif kind == "phone.sound" and data.get("receiver") == "dial" and self._audio:
+        elif kind == events.PHONE_SOUND and data.get("receiver") == "dial" and self._audio:
             step = "tone"
         if step is None or step in self.seen:
             return None

@@ -8,7 +8,7 @@ import sys
 from .dial.dialmaps import DIAL_MAPS
 from .errors import NewsdeskError
 
-log = logging.getLogger("newsdesk")
+log = logging.getLogger(__name__)
 
 
 def _setup_logging(verbose):

@@ -24,7 +24,7 @@ from .standings import final_table
 from .store import GameNotActive, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
-log = logging.getLogger("newsdesk.games")
+log = logging.getLogger(__name__)
 
 # What an undo or a redo says it did, before the words of the move it takes back or puts back:
 # the table's words ("Took back: Cy paid Ann $50"), not the store's versions.

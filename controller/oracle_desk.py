@@ -14,20 +14,16 @@ import logging
 import threading
 import time
 
+from . import events
 from .errors import StoreError
 from .oracles.dice import DEFAULT_CHOICES, DiceChoices
 from .oracles.presses import DOWN, HELD, UP
 from .oracles.stopwatch import Stopwatch, centiseconds, shown
-from .oracles.tally import DICE_ROLL, EDITOR_VERDICT, STOPWATCH_ROLL, Tallies
+from .oracles.tally import Tallies
 
-log = logging.getLogger("newsdesk.oracles")
+log = logging.getLogger(__name__)
 
-DICE_SET = "dice.set"
-STOPWATCH_SET = "stopwatch.set"
-STOPWATCH_STARTED = "stopwatch.started"
-STOPWATCH_RESET = "stopwatch.reset"
-ORACLE_FAULT = "oracle.fault"
-HISTORY = {"dice": DICE_ROLL, "stopwatch": STOPWATCH_ROLL, "editor": EDITOR_VERDICT}
+HISTORY = {"dice": events.DICE_ROLL, "stopwatch": events.STOPWATCH_ROLL, "editor": events.VERDICT}
 DICE_BUTTON, STOPWATCH_BUTTON = "dice_button", "stopwatch_button"
 
 
@@ -44,11 +40,11 @@ class OracleDesk:
         self._lock = lock if lock is not None else threading.RLock()
         self.leds = leds
         self._clock = clock
-        last = store.latest(DICE_SET)
+        last = store.latest(events.DICE_SET)
         if last and isinstance(last[0].payload.get("dice"), str):
             dice = last[0].payload["dice"]        # what was set last survives a restart
         self.dice = DiceChoices(dice_choices, current=dice)
-        last = store.latest(STOPWATCH_SET)
+        last = store.latest(events.STOPWATCH_SET)
         if last and last[0].payload.get("mode") in ("stopwatch", "d10"):
             stopwatch_mode = last[0].payload["mode"]
         self.stopwatch = Stopwatch(stopwatch_mode)
@@ -74,7 +70,7 @@ class OracleDesk:
             event = self.store.append(kind, payload)
         except StoreError as e:
             log.error("a %s was decided but not stored: %s", kind, e)
-            self.bus.publish({"type": ORACLE_FAULT, "data": {
+            self.bus.publish({"type": events.ORACLE_FAULT, "data": {
                 "kind": kind, "result": payload,
                 "message": "The %s could not be saved, so it doesn't count: %s. Try again." % (kind, e)}})
             raise
@@ -87,14 +83,14 @@ class OracleDesk:
             roll = self.dice.current.roll(self._rng)
             payload = roll.as_dict()
             payload["source"] = source
-            event = self._store_and_publish(DICE_ROLL, payload)
+            event = self._store_and_publish(events.DICE_ROLL, payload)
         log.info("dice (%s): %s", source, payload["said"])
         if self.leds is not None:
             self.leds.rolled()
         return event
 
     def _dice_set(self, source):
-        return self._store_and_publish(DICE_SET, {"dice": self.dice.current.name, "source": source,
+        return self._store_and_publish(events.DICE_SET, {"dice": self.dice.current.name, "source": source,
                                                   "choices": [d.name for d in self.dice.choices]})
 
     def next_dice(self, source="panel"):
@@ -114,7 +110,7 @@ class OracleDesk:
         with self._lock:
             result = self.stopwatch.press(t, self._rng)
             if "digit" not in result:          # the first press: the stopwatch now runs
-                self.bus.publish({"type": STOPWATCH_STARTED, "data": {
+                self.bus.publish({"type": events.STOPWATCH_STARTED, "data": {
                     "mode": "stopwatch", "t": t, "elapsed": max(0.0, self._clock() - t), "source": source}})
                 if self.leds is not None:
                     self.leds.stopwatch(True)
@@ -122,7 +118,7 @@ class OracleDesk:
             payload = {key: result[key] for key in ("mode", "digit", "centiseconds", "shown", "elapsed")
                        if key in result}
             payload["source"] = source
-            event = self._store_and_publish(STOPWATCH_ROLL, payload)
+            event = self._store_and_publish(events.STOPWATCH_ROLL, payload)
         log.info("stopwatch (%s): %s -> %d", source, payload.get("shown", "d10"), payload["digit"])
         if self.leds is not None:
             self.leds.stopwatch(False)
@@ -133,7 +129,7 @@ class OracleDesk:
             was = self.stopwatch.running
             self.stopwatch.reset()
             if was:
-                self.bus.publish({"type": STOPWATCH_RESET, "data": {}})
+                self.bus.publish({"type": events.STOPWATCH_RESET, "data": {}})
         if self.leds is not None:
             self.leds.stopwatch(False)
         return was
@@ -142,7 +138,7 @@ class OracleDesk:
         """OracleSettingError for an unknown mode, OracleBusy while the stopwatch runs."""
         with self._lock:
             self.stopwatch.mode = mode
-            return self._store_and_publish(STOPWATCH_SET, {"mode": mode, "source": source})
+            return self._store_and_publish(events.STOPWATCH_SET, {"mode": mode, "source": source})
 
     # ------------------------------------------------------------ what the panel reads
 

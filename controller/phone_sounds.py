@@ -24,6 +24,7 @@ import queue
 import threading
 import time
 
+from . import events
 from .audio.callprogress import BUSY_AFTER, CallProgress
 from .audio.errors import AudioError
 from .audio.player import VOLUME_MAX, Player, open_output
@@ -31,7 +32,7 @@ from .audio.speech import Speech
 from .hw.bell import STRIKE_HZ
 from .hw.ringer import Ringer, check_times
 
-log = logging.getLogger("newsdesk.sounds")
+log = logging.getLogger(__name__)
 
 DIAL_LINES = ("pulse", "offnormal")
 
@@ -131,11 +132,11 @@ class PhoneSounds:
             if message is None:
                 continue
             kind, data = message.get("type"), message.get("data") or {}
-            if kind == "phone.hook":
+            if kind == events.PHONE_HOOK:
                 self._q.put(("hook", data.get("state")))
-            elif kind == "phone.digit":
+            elif kind == events.PHONE_DIGIT:
                 self._q.put(("digit", data.get("digit")))
-            elif kind == "editor.verdict":
+            elif kind == events.VERDICT:
                 self._q.put(("verdict", data))
 
     def _run(self):
@@ -192,9 +193,9 @@ class PhoneSounds:
                 self.ringing = False
                 self._safely("stopping the bell", self.ringer.stop)
             elif cue.sound == "answered":
-                self._tell({"type": "phone.answered", "data": {}})
+                self._tell({"type": events.PHONE_ANSWERED, "data": {}})
                 continue
-            self._tell({"type": "phone.sound", "data": {"receiver": self.receiver, "ringing": self.ringing,
+            self._tell({"type": events.PHONE_SOUND, "data": {"receiver": self.receiver, "ringing": self.ringing,
                                                         "verdict": self.verdict}})
 
     def _safely(self, what, action, *args):

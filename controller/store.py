@@ -26,6 +26,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import events
 from .errors import BadRequest, StoreError
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
@@ -71,9 +72,6 @@ MIGRATIONS = {
     ),
 }
 
-GAME_STARTED = "game.started"
-GAME_CHANGED = "game.changed"
-GAME_ENDED = {"finished": "game.finished", "abandoned": "game.abandoned"}
 MAX_KEY = 200
 
 
@@ -363,7 +361,7 @@ class Store:
                 "INSERT INTO games (engine, options, players, created) VALUES (?, ?, ?, ?)",
                 (engine, _dumps(options), _dumps(players), at))
             game_id = cur.lastrowid
-            event = self._insert_event(at, GAME_STARTED, {"game": game_id, "engine": engine, "version": 1,
+            event = self._insert_event(at, events.GAME_STARTED, {"game": game_id, "engine": engine, "version": 1,
                                                           "players": players, "options": options,
                                                           "said": setup_entry.get("said", "")})
             self._db.execute("INSERT INTO game_entries (game, version, entry, key, event, created) "
@@ -400,7 +398,7 @@ class Store:
                                    "again and retry" % (game_id, game.version, expected_version),
                                    game_id, expected_version, game.version)
             version = expected_version + 1
-            event = self._insert_event(at, GAME_CHANGED, {"game": game_id, "engine": game.engine,
+            event = self._insert_event(at, events.GAME_CHANGED, {"game": game_id, "engine": game.engine,
                                                           "version": version, "kind": entry.get("type"),
                                                           "said": entry.get("said", "")})
             self._db.execute("INSERT INTO game_entries (game, version, entry, key, event, created) "
@@ -412,7 +410,7 @@ class Store:
     def end_game(self, game_id, expected_version, status, winners=None, final=None, key=None):
         """Close a game as finished or abandoned, with its winners and final table; returns
         (Game, Event or None). A key already used to close a game returns that game unchanged."""
-        if status not in GAME_ENDED:
+        if status not in events.GAME_ENDED:
             raise ValueError("a game ends finished or abandoned, not %r" % (status,))
         key = check_key(key)
         at = _now()
@@ -433,7 +431,7 @@ class Store:
                 raise StaleVersion("game #%d is at version %d, not %s: someone else acted first; look "
                                    "again and retry" % (game_id, game.version, expected_version),
                                    game_id, expected_version, game.version)
-            event = self._insert_event(at, GAME_ENDED[status], {"game": game_id, "engine": game.engine,
+            event = self._insert_event(at, events.GAME_ENDED[status], {"game": game_id, "engine": game.engine,
                                                                 "version": game.version, "status": status,
                                                                 "winners": winners})
             self._db.execute("UPDATE games SET status = ?, ended = ?, winners = ?, final = ?, end_key = ? "

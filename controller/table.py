@@ -10,15 +10,14 @@ covers the append and the publish, so the bus hands out events in the order of t
 import logging
 import threading
 
+from . import events
 from .errors import NewsdeskError
 from .game_session import GameSession
 from .games import base, registry
 from .games.base import GameError
 
-log = logging.getLogger("newsdesk.table")
+log = logging.getLogger(__name__)
 
-VERDICT = "editor.verdict"
-GAME_REFUSED = "game.refused"
 
 
 class Table:
@@ -35,7 +34,7 @@ class Table:
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
         self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
         self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
-        last = store.latest(VERDICT)
+        last = store.latest(events.VERDICT)
         self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
 
@@ -63,13 +62,13 @@ class Table:
             for _, on_hook in self._interceptors:
                 if on_hook is not None:
                     on_hook(ev.value, ev.t)
-            self.bus.publish({"type": "phone.hook", "data": {"state": ev.value, "t": ev.t}})
+            self.bus.publish({"type": events.PHONE_HOOK, "data": {"state": ev.value, "t": ev.t}})
         elif ev.kind == "digit":
             self.last_digit = ev.value
             taken = self._intercepted(ev)
             kind = getattr(taken, "kind", None)
             held = kind in ("collecting", "joined")       # else the digit went to the editor after all
-            self.bus.publish({"type": "phone.digit", "data": {     # taken: held for a join, not a call
+            self.bus.publish({"type": events.PHONE_DIGIT, "data": {     # taken: held for a join, not a call
                 "digit": ev.value, "t": ev.t, "taken": kind if held else None}})
             if taken is None:
                 self.call_editor(ev.value)
@@ -78,22 +77,22 @@ class Table:
                     self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
-            self.bus.publish({"type": "phone.fault", "data": {"message": ev.value, "t": ev.t}})
+            self.bus.publish({"type": events.PHONE_FAULT, "data": {"message": ev.value, "t": ev.t}})
         elif ev.kind == "fault_cleared":
             log.info("phone wiring: the %s line is behaving again", ev.value)
-            self.bus.publish({"type": "phone.fault", "data": {"message": "", "line": ev.value, "t": ev.t}})
+            self.bus.publish({"type": events.PHONE_FAULT, "data": {"message": "", "line": ev.value, "t": ev.t}})
 
     def on_phone_status(self, status):
         """The phone on USB came or went (called on the serial bridge's thread)."""
         self.phone_link = status.as_dict()
-        self.bus.publish({"type": "phone.link", "data": self.phone_link})
+        self.bus.publish({"type": events.PHONE_LINK, "data": self.phone_link})
 
     def call_editor(self, digit):
         """The editor's verdict on ``digit``: stored and shown whatever the game makes of it, then
         handed to a SCOOP (1956) game being played."""
         with self._lock:
             verdict = self.editor.call(digit, self._position, self._rng)
-            event = self.store.append(VERDICT, verdict.as_dict())
+            event = self.store.append(events.VERDICT, verdict.as_dict())
             self._position = verdict.position
             log.info("dialed %d: the editor says %s", digit, verdict.signal)
             self.bus.publish(event.as_dict())
@@ -106,11 +105,11 @@ class Table:
             return None
         action = {"type": "verdict", "signal": verdict.signal, "digit": verdict.digit}
         try:
-            return self.games.act(action, self.games.version, key="%s:%d" % (VERDICT, event.id))
+            return self.games.act(action, self.games.version, key="%s:%d" % (events.VERDICT, event.id))
         except (GameError, registry.EngineUnavailable) as e:
             log.info("game #%s did not take the editor's %s on %d: %s",
                      self.games.game_id, verdict.signal, verdict.digit, e)
-            self.bus.publish({"type": GAME_REFUSED, "data": {
+            self.bus.publish({"type": events.GAME_REFUSED, "data": {
                 "game": self.games.game_id, "verdict_id": event.id, "action": action,
                 "message": "The editor's %s was shown but not applied to the game: %s." % (verdict.signal, e)}})
         except NewsdeskError:
@@ -119,7 +118,7 @@ class Table:
         return None
 
     def recent_verdicts(self, limit=10):
-        return [e.as_dict() for e in self.store.latest(VERDICT, limit)]
+        return [e.as_dict() for e in self.store.latest(events.VERDICT, limit)]
 
     def state(self):
         verdicts = self.recent_verdicts()

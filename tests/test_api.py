@@ -3,7 +3,7 @@ from html import unescape
 import pytest
 from conftest import page_assets, wait_for
 
-from controller.table import VERDICT
+from controller.events import VERDICT
 
 WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
 

@@ -170,7 +170,7 @@ def test_open_device_choices(caplog):
     assert d.size == SIZE and d.mode == "1"
     d.cleanup()
     open_device("dummy", spec).cleanup()
-    with caplog.at_level(logging.WARNING, logger="newsdesk.hw"):
+    with caplog.at_level(logging.WARNING, logger="controller.hw.display"):
         assert open_device("auto", spec, simulated=False) is None            # no I2C bus on this machine
     assert "window display: off" in caplog.text and "0x%02X" % spec.address in caplog.text
     with pytest.raises(DisplayError, match="I2C bus %d" % spec.bus):

@@ -6,7 +6,7 @@ from conftest import FakeClock, drive, wait_for
 
 from controller.app import Newsdesk
 from controller.dial.pulses import digit_edges
-from controller.table import VERDICT
+from controller.events import VERDICT
 
 
 def _messages(sub, until_type, timeout=3.0):

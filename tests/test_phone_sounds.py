@@ -130,7 +130,7 @@ def test_a_failing_sound_device_does_not_stop_the_sounds(rig, caplog):
         raise OSError("device gone")
 
     sounds.player.play = broken
-    with caplog.at_level(logging.ERROR, "newsdesk.sounds"):
+    with caplog.at_level(logging.ERROR, "controller.phone_sounds"):
         _hook(sounds, "off")
         assert heard.receiver() == "dial"     # the machine went on; the panel still hears of it
         sounds.on_dial_event(DialEvent(0.0, "digit", 3))

@@ -121,7 +121,7 @@ def test_with_speech_the_verdict_is_its_message_spoken():
 def test_speech_that_fails_falls_back_to_figures_and_is_not_tried_again(caplog):
     speech = FakeSpeech(fail=True)
     player = Player(CaptureOutput(), speech=speech)
-    with caplog.at_level(logging.WARNING, "newsdesk.audio"):
+    with caplog.at_level(logging.WARNING, "controller.audio.player"):
         assert player.verdict_clip("OK", "Take your story.").label == "figure:OK"
         assert player.verdict_clip("X", "No.").label == "figure:X"
     assert speech.said == ["Take your story."]
@@ -226,7 +226,7 @@ def test_aplay_gets_raw_pcm_at_the_clip_rate_on_the_chosen_device(tmp_path):
 def test_an_endless_tone_stops_at_once_and_the_next_replaces_it(tmp_path, caplog):
     out = AplayOutput(program=_fake_aplay(tmp_path))
     player = Player(out)
-    with caplog.at_level(logging.WARNING, "newsdesk.audio"):
+    with caplog.at_level(logging.WARNING, "controller.audio.player"):
         player.play("dial")
         assert wait_for(lambda: (tmp_path / "pcm.raw").exists() and (tmp_path / "pcm.raw").stat().st_size > 64000)
         assert out.playing
@@ -241,7 +241,7 @@ def test_an_endless_tone_stops_at_once_and_the_next_replaces_it(tmp_path, caplog
 
 def test_a_failing_aplay_is_said_once_and_the_game_goes_on(tmp_path, caplog):
     out = AplayOutput(program=_fake_aplay(tmp_path, fail=True))
-    with caplog.at_level(logging.WARNING, "newsdesk.audio"):
+    with caplog.at_level(logging.WARNING, "controller.audio.player"):
         for _ in range(3):
             out.start(16000, [b"\0\0" * 100], "figure:OK")
             assert wait_for(lambda: not out.playing)
@@ -253,7 +253,7 @@ def test_a_failing_aplay_is_said_once_and_the_game_goes_on(tmp_path, caplog):
 
 
 def test_open_output_without_aplay_turns_audio_off_and_says_so(caplog):
-    with caplog.at_level(logging.INFO, "newsdesk.audio"):
+    with caplog.at_level(logging.INFO, "controller.audio.player"):
         assert isinstance(open_output(enabled=False), NullOutput)
         assert isinstance(open_output(program="no-such-aplay-here"), NullOutput)
     assert [r.getMessage() for r in caplog.records] == [
@@ -265,7 +265,7 @@ def test_open_output_without_aplay_turns_audio_off_and_says_so(caplog):
 def test_real_aplay_plays_to_alsas_null_device(caplog):
     out = open_output(device="null")
     assert isinstance(out, AplayOutput)
-    with caplog.at_level(logging.WARNING, "newsdesk.audio"):
+    with caplog.at_level(logging.WARNING, "controller.audio.player"):
         out.start(16000, [tones.pcm_bytes(tones.call_progress("busy", 0.5))], "busy")
         assert wait_for(lambda: not out.playing)
         out.close()

@@ -9,7 +9,7 @@ from conftest import Clocks
 from flask import render_template_string
 
 from controller.errors import ConfigError
-from controller.table import VERDICT
+from controller.events import VERDICT
 from web_ui import create_app, security
 from web_ui.security import Limiter, box_names, split_host
 

@@ -533,7 +533,7 @@ def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypat
 def test_a_verdict_with_no_claim_is_stored_and_shown_and_the_refusal_logged(desk, caplog):
     desk.games.start("scoop1956", PLAYERS)
     desk.messages()
-    with caplog.at_level(logging.INFO, logger="newsdesk.table"):
+    with caplog.at_level(logging.INFO, logger="controller.table"):
         event = desk.table.call_editor(4)
     assert desk.store.latest("editor.verdict")[0].id == event.id
     assert desk.games.version == 1
@@ -604,9 +604,10 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
 
     from controller.bus import Bus
     from controller.dial.decoder import DialEvent
+    from controller.events import VERDICT
     from controller.oracles.editor import Editor
     from controller.store import Store
-    from controller.table import VERDICT, Table
+    from controller.table import Table
 
     store = Store(tmp_path / "s.sqlite3")
     try:

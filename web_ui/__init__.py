@@ -17,7 +17,7 @@ import secrets
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-log = logging.getLogger("newsdesk.web")
+log = logging.getLogger(__name__)
 
 MAX_REQUEST = 64 * 1024     # the largest JSON a tablet sends is a SCAN hand or a setup: a few hundred bytes
 

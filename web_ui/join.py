@@ -30,7 +30,7 @@ from .helpers import desk, request_object
 from .openapi import BOOL, INT, STR, arr, nullable, obj, read, ref, write
 from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role, split_host, wait_words
 
-log = logging.getLogger("newsdesk.web.join")
+log = logging.getLogger(__name__)
 
 bp = Blueprint("join", __name__, template_folder="templates")
 

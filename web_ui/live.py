@@ -33,7 +33,7 @@ from a2wsgi import WSGIMiddleware
 from .security import is_host_request
 from .stream import GATE, catch_up, resync_message, sse
 
-log = logging.getLogger("newsdesk.web")
+log = logging.getLogger(__name__)
 
 QUEUE_MAX = 256        # messages waiting for one page; past that it is behind and resyncs
 SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page counts as gone

@@ -47,7 +47,7 @@ from werkzeug.http import parse_cookie
 from .devices import Devices, DialJoin
 from .helpers import desk
 
-log = logging.getLogger("newsdesk.web.security")
+log = logging.getLogger(__name__)
 
 WRITE_HEADER = "X-Newsdesk"
 WRITE_HEADER_VALUE = "1"

@@ -21,7 +21,7 @@ from controller.errors import NewsdeskError
 
 from .live import Limits, Panel
 
-log = logging.getLogger("newsdesk.web")
+log = logging.getLogger(__name__)
 
 MAX_HEADERS = 16 * 1024     # bytes of request line and headers; a tablet sends well under 2 KB
 GRACE = 3.0                 # seconds requests in flight get to finish when the server stops
@@ -82,7 +82,7 @@ def hypercorn_config(sock, settings):
     hc.backlog = BACKLOG
     hc.include_server_header = False
     hc.accesslog = None
-    hc.errorlog = logging.getLogger("newsdesk.web.server")
+    hc.errorlog = log
     return hc
 
 

@@ -31,7 +31,7 @@ from .helpers import desk, json_body
 from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, write
 from .security import require_role
 
-log = logging.getLogger("newsdesk.web.workbench")
+log = logging.getLogger(__name__)
 
 bp = Blueprint("workbench", __name__, template_folder="templates")
 EXTENSION = "newsdesk.workbench"

@@ -20,7 +20,7 @@ import threading
 from . import tones
 from .errors import SpeechError
 
-log = logging.getLogger("newsdesk.audio")
+log = logging.getLogger(__name__)
 
 TONES = ("dial", "ringback", "busy")
 VOLUME_MAX = 100            # percent: the loudest the wiring allows (the pad in docs/build.md sets it)

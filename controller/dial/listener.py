@@ -9,7 +9,7 @@ import queue
 import threading
 import time
 
-log = logging.getLogger("newsdesk.dial")
+log = logging.getLogger(__name__)
 
 
 class DialListener:

@@ -16,7 +16,7 @@ import time
 from .decoder import RATIO_MAX
 from .tester import STANDARDS
 
-log = logging.getLogger("newsdesk.dial")
+log = logging.getLogger(__name__)
 
 PROFILE_FILE = "dial-profiles.json"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")

@@ -19,7 +19,7 @@ import time
 from ..oracles.presses import ButtonLogic
 from .contacts import ContactPins
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 BUTTONS = ("dice_button", "stopwatch_button")
 

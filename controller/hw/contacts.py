@@ -11,7 +11,7 @@ import time
 
 from gpiozero import InputDevice
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 
 class TickClock:

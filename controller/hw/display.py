@@ -17,11 +17,12 @@ import time
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .. import events
 from ..errors import NewsdeskError
 from ..oracles.stopwatch import centiseconds, shown
 from .segments import SEGMENTS
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 SIZE = (128, 64)
 DISPLAYS = ("auto", "ssd1306", "dummy", "none")
@@ -182,20 +183,20 @@ def view_for(message):
     """The view a bus message puts in the window, or None for messages the window ignores."""
     kind = message.get("type")
     data = message.get("data") or {}
-    if kind == "editor.verdict":
+    if kind == events.VERDICT:
         return {"kind": "verdict", "signal": data["signal"], "digit": data.get("digit")}
-    if kind == "dice.roll":
+    if kind == events.DICE_ROLL:
         return {"kind": "dice", "faces": data["faces"], "total": data["total"], "sides": data["sides"],
                 "dice": data["dice"], "flags": data.get("flags", {})}
-    if kind == "dice.set":
+    if kind == events.DICE_SET:
         return {"kind": "dice_set", "dice": data["dice"]}
-    if kind == "stopwatch.started":
+    if kind == events.STOPWATCH_STARTED:
         return {"kind": "stopwatch", "running": True, "t0": data["t"]}
-    if kind == "stopwatch.roll":
+    if kind == events.STOPWATCH_ROLL:
         if data.get("mode") == "d10":
             return {"kind": "d10", "digit": data["digit"]}
         return {"kind": "stopwatch", "running": False, "shown": data["shown"], "digit": data["digit"]}
-    if kind == "stopwatch.reset":
+    if kind == events.STOPWATCH_RESET:
         return {"kind": "stopwatch", "running": False, "shown": "0.00", "digit": None}
     return None
 

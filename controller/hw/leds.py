@@ -6,7 +6,7 @@ import logging
 
 from gpiozero import LED
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 LEDS = ("dice_led", "stopwatch_led", "status_led")
 

@@ -11,7 +11,7 @@ import os
 from ..config import is_raspberry_pi
 from ..errors import ConfigError
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 
 def is_simulated(factory):

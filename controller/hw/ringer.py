@@ -30,7 +30,7 @@ from gpiozero import OutputDevice
 from ..errors import BadRequest, ConfigError, PinMapError
 from .bell import STRIKE_HZ, check_strike_hz, ring_steps
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 # (on, off) seconds pairs of one cycle
 CADENCES = {

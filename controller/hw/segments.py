@@ -15,7 +15,7 @@ n, 0x88 + b display on with brightness b (0-7).
 
 import logging
 
-log = logging.getLogger("newsdesk.hw")
+log = logging.getLogger(__name__)
 
 # segments of each character, a to g:   a
 #                                      f b

@@ -11,7 +11,7 @@ import time
 
 from ..dial.pulses import digit_edges
 
-log = logging.getLogger("newsdesk.sim")
+log = logging.getLogger(__name__)
 
 
 class PlayClock:

@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-log = logging.getLogger("newsdesk.mqtt")
+log = logging.getLogger(__name__)
 
 CURSOR_FILE = "mqtt-cursor.json"
 

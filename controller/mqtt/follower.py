@@ -11,7 +11,7 @@ from .client import connect_error, make_client, refused
 from .league import SUFFIXES, League
 from .url import parse_mqtt_url
 
-log = logging.getLogger("newsdesk.league")
+log = logging.getLogger(__name__)
 
 TABLES = "newsdesk/+"     # the tables' base topics the league follows (each table's mqtt_topic default)
 

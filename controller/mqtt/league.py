@@ -14,6 +14,8 @@ all count while the league runs). Each counts once, by table and game id.
 
 import json
 
+from .. import events
+
 SUFFIXES = ("availability", "events", "state/game", "state/results")
 
 
@@ -121,7 +123,7 @@ class League:
         payload = data.get("data") if isinstance(data.get("data"), dict) else {}
         table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"),
                       "said": payload.get("said") or payload.get("signal") or ""}
-        if data.get("type") in ("game.finished", "game.abandoned"):
+        if data.get("type") in (events.GAME_FINISHED, events.GAME_ABANDONED):
             self._ended(table, payload.get("game"), payload.get("engine"), None, payload.get("status"),
                         payload.get("standings"))
         return True

@@ -22,6 +22,7 @@ import threading
 import time
 from datetime import datetime, timezone
 
+from .. import events
 from ..errors import ConfigError
 from . import topics as T
 from .bell import BellCommands
@@ -29,7 +30,7 @@ from .client import connect_error, make_client, refused
 from .cursor import Cursor
 from .url import parse_mqtt_url
 
-log = logging.getLogger("newsdesk.mqtt")
+log = logging.getLogger(__name__)
 
 WINDOW = 100            # events handed to the client and not yet acknowledged, at most
 POLL = 1.0              # seconds between looks at the store for events nobody announced on the bus
@@ -299,8 +300,8 @@ class MqttPublisher:
 
     def _load_retained(self, hook):
         self._retained["handset"] = T.LIFTED if hook() == "off" else T.DOWN
-        for name, kind, shape in (("verdict", "editor.verdict", T.verdict_state), ("dice", "dice.roll", T.dice_state),
-                                  ("stopwatch", "stopwatch.roll", T.stopwatch_state)):
+        for name, kind, shape in (("verdict", events.VERDICT, T.verdict_state), ("dice", events.DICE_ROLL, T.dice_state),
+                                  ("stopwatch", events.STOPWATCH_ROLL, T.stopwatch_state)):
             last = self.store.latest(kind)
             if last:
                 self._retained[name] = T.dumps(shape(last[0].as_dict()))
@@ -341,34 +342,34 @@ class MqttPublisher:
         kind, data = message.get("type"), message.get("data") or {}
         if isinstance(message.get("id"), int):
             self._announced = max(self._announced, message["id"])
-        if kind == "phone.hook":
+        if kind == events.PHONE_HOOK:
             lifted = data.get("state") == "off"
             self._set("handset", T.LIFTED if lifted else T.DOWN)
             if not lifted and self._digits:
                 self._set("number", {"number": "".join(self._digits), "at": _now()})
             self._digits = []
-        elif kind == "phone.digit" and isinstance(data.get("digit"), int) and not data.get("taken"):
+        elif kind == events.PHONE_DIGIT and isinstance(data.get("digit"), int) and not data.get("taken"):
             # a digit something above the table took (a device's join code) is not news: not sent
             self._digits.append(str(data["digit"]))
             self._set("digit", {"digit": data["digit"], "at": _now()})
             self._fire("digit", str(data["digit"]))
-        elif kind == "editor.verdict":
+        elif kind == events.VERDICT:
             self._set("verdict", T.verdict_state(message))
             self._fire("verdict", str(data.get("signal")))
-        elif kind == "dice.roll":
+        elif kind == events.DICE_ROLL:
             self._set("dice", T.dice_state(message))
             self._fire("dice", str(data.get("total")))
-        elif kind == "stopwatch.roll":
+        elif kind == events.STOPWATCH_ROLL:
             self._set("stopwatch", T.stopwatch_state(message))
             self._fire("stopwatch", str(data.get("digit")))
-        elif kind in ("game.started", "game.changed", "game.finished", "game.abandoned"):
+        elif kind in (events.GAME_STARTED, events.GAME_CHANGED, events.GAME_FINISHED, events.GAME_ABANDONED):
             self._game_dirty = True
             self._results_dirty = self._results_dirty or kind in T.GAME_ENDED
-        elif kind == "phone.link":
+        elif kind == events.PHONE_LINK:
             ok = bool(data.get("connected"))
             self._set("health", T.health_state("ok" if ok else "fault", str(data.get("message") or (
                 "The phone is on USB." if ok else "The phone's USB link is down.")), data))
-        elif kind == "phone.fault":
+        elif kind == events.PHONE_FAULT:
             text = data.get("message") or ""
             self._set("health", T.health_state("fault" if text else "ok",
                                                "Wiring fault: %s." % text if text else "The table is running."))

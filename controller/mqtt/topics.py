@@ -12,6 +12,7 @@ payload) out; docs/mqtt.md describes the same for people.
 import json
 import re
 
+from .. import events
 from ..oracles.editor import SIGNALS
 from ..standings import from_view
 
@@ -40,7 +41,7 @@ def dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-GAME_ENDED = ("game.finished", "game.abandoned")
+GAME_ENDED = (events.GAME_FINISHED, events.GAME_ABANDONED)
 
 
 def event_payload(table, event, final=None):

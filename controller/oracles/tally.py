@@ -8,14 +8,12 @@ verdict was drawn with (each verdict records them). Pure.
 
 from collections import Counter
 
+from .. import events
 from . import fairness
 from .dice import Dice
 from .editor import ODDS_NOTE, SIGNALS, default_weights
 
-DICE_ROLL = "dice.roll"
-STOPWATCH_ROLL = "stopwatch.roll"
-EDITOR_VERDICT = "editor.verdict"
-KINDS = (DICE_ROLL, STOPWATCH_ROLL, EDITOR_VERDICT)
+KINDS = (events.DICE_ROLL, events.STOPWATCH_ROLL, events.VERDICT)
 DIGITS = tuple(range(10))
 
 
@@ -63,9 +61,9 @@ class Tallies:
             return
         now = event_id > self.session_after
         try:
-            if kind == DICE_ROLL:
+            if kind == events.DICE_ROLL:
                 self._dice(payload, now)
-            elif kind == STOPWATCH_ROLL:
+            elif kind == events.STOPWATCH_ROLL:
                 mode = payload["mode"]
                 g = self._group(("stopwatch", mode), lambda: _Group(
                     "stopwatch", "Stopwatch (%s): the digit rolled" % mode, DIGITS, {d: 1 for d in DIGITS},

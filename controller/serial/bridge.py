@@ -29,7 +29,7 @@ from ..errors import ConfigError
 from . import protocol as p
 from .errors import CommandRefused, PhoneLinkError, ProtocolMismatch
 
-log = logging.getLogger("newsdesk.serial")
+log = logging.getLogger(__name__)
 
 BAUDRATE = 115200         # USB CDC ignores it; a UART bridge in its place would need it
 READ_TIMEOUT = 0.05       # how often the reader looks up from the port

@@ -11,7 +11,7 @@ from serial.tools import list_ports
 
 from ..errors import ConfigError
 
-log = logging.getLogger("newsdesk.serial")
+log = logging.getLogger(__name__)
 
 PICO_USB_ID = "2E8A:0005"
 

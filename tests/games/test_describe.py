@@ -357,7 +357,7 @@ def test_a_describe_that_fails_never_costs_the_move(session, caplog, told):
 
     games = session({"scan": without_describe(scan, describe=broken)})
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
-    with caplog.at_level(logging.ERROR, logger="newsdesk.games"):
+    with caplog.at_level(logging.ERROR, logger="controller.game_session"):
         out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
                                                    "Bob & Dan": {"diamonds": 13, "clubs": 13}}}, 1)
     assert out["version"] == 2 and out["said"] == "hand"
