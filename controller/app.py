@@ -39,7 +39,7 @@ class Newsdesk:
             raise
 
     def _build(self, config, pin_factory, clock):
-        pinmap = load_pinmap(config["pinmap"] or None)
+        self.pinmap = pinmap = load_pinmap(config["pinmap"] or None)   # read once: the panel asks here
         if pin_factory is None:
             pin_factory, pins_said = choose_pin_factory(config["pin_factory"])
         else:

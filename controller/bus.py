@@ -28,7 +28,13 @@ class Subscription:
             return None
 
     def close(self):
+        """Stop receiving; a thread waiting in ``get`` wakes at once (with None, as on a timeout),
+        so whoever closes it need not wait out the reader's poll."""
         self._bus._unsubscribe(self)
+        try:
+            self._q.put_nowait(None)
+        except queue.Full:      # a full queue wakes its reader anyway
+            pass
 
     def __enter__(self):
         return self

@@ -1,8 +1,19 @@
-"""The controller's exceptions: each names the thing involved and subclasses the builtin it resembles."""
+"""The controller's exceptions: each names the thing involved and subclasses the builtin it resembles.
+
+Each carries ``status``, the HTTP status the panel answers with when one reaches a request (one
+handler, web_ui/errors.py): 400 the request is malformed, 409 the table has moved on or is busy
+with something else (re-read it), 422 the rules say no, 503 the box can't do it now.
+"""
 
 
 class NewsdeskError(Exception):
     """Base of every error newsdesk raises on purpose."""
+
+    status = 503
+
+    def details(self):
+        """Fields the panel's JSON answer carries beside the sentence (none by default)."""
+        return {}
 
 
 class ConfigError(NewsdeskError, ValueError):
@@ -15,6 +26,15 @@ class PinMapError(ConfigError):
 
 class BadRequest(NewsdeskError, ValueError):
     """An action from the panel or the API that can't be applied as asked."""
+
+    status = 400
+
+
+class Conflict(BadRequest):
+    """The table has moved on, or is busy with something else (a game still being played): look
+    at it again before asking."""
+
+    status = 409
 
 
 class StoreError(NewsdeskError, RuntimeError):

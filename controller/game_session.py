@@ -21,7 +21,7 @@ from datetime import datetime
 from .errors import BadRequest
 from .games import base, ledger, registry
 from .standings import final_table
-from .store import GameNotActive, KeyReused, StaleVersion, check_key
+from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
 log = logging.getLogger(__name__)
@@ -300,8 +300,7 @@ class GameSession:
                                         "(game #%d); send a new key" % (key, found.game))
                     return self._outcome(1, found.entry, found.event_id, repeat=True, game_id=found.game)
             if self._game is not None:
-                raise BadRequest("game #%d (%s) is still being played; finish or abandon it before "
-                                 "starting another" % (self._game.id, self._game.engine))
+                raise GameInPlay(self._game.id, self._game.engine)
             engine = self._load(engine_name)
             players, options = _plain(players), _plain(options)
             events = _plain(engine.setup(players, options), sort=True)

@@ -114,8 +114,8 @@ class PhoneSounds:
     def close(self):
         self._closing.set()
         if self._pump is not None:
+            self._sub.close()       # wakes the pump from its wait for a message
             self._pump.join()
-            self._sub.close()
         self._q.put(None)
         self._worker.join()
         try:

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import events
-from .errors import BadRequest, StoreError
+from .errors import BadRequest, Conflict, StoreError
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 SCHEMA_VERSION = 2
@@ -75,7 +75,7 @@ MIGRATIONS = {
 MAX_KEY = 200
 
 
-class StaleVersion(BadRequest):
+class StaleVersion(Conflict):
     """An action was made on a version of the game that is no longer the newest."""
 
     def __init__(self, message, game, expected, current):
@@ -84,13 +84,26 @@ class StaleVersion(BadRequest):
         self.expected = expected
         self.current = current
 
+    def details(self):
+        return {"stale": True, "game": self.game, "version": self.current}
 
-class GameNotActive(BadRequest):
+
+class GameNotActive(Conflict):
     """An action names a game that is not being played (unknown, finished or abandoned)."""
+
+
+class GameInPlay(Conflict):
+    """A new game was asked for while another is still being played."""
+
+    def __init__(self, game_id, engine):
+        super().__init__("game #%d (%s) is still being played; finish or abandon it before starting another"
+                         % (game_id, engine))
 
 
 class KeyReused(BadRequest):
     """An idempotency key came back with a different request than the one it was first used for."""
+
+    status = 422
 
 
 class Event:
@@ -355,8 +368,7 @@ class Store:
                     return game, found, None
             active = self._active()
             if active is not None:
-                raise BadRequest("game #%d (%s) is still being played; finish or abandon it before "
-                                 "starting another" % (active.id, active.engine))
+                raise GameInPlay(active.id, active.engine)
             cur = self._db.execute(
                 "INSERT INTO games (engine, options, players, created) VALUES (?, ?, ?, ?)",
                 (engine, _dumps(options), _dumps(players), at))

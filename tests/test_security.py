@@ -10,7 +10,7 @@ from flask import render_template_string
 
 from controller.errors import ConfigError
 from controller.events import VERDICT
-from web_ui import create_app, security
+from web_ui import create_app, errors, security
 from web_ui.security import Limiter, box_names, split_host
 
 LAN = "192.168.1.23"
@@ -311,13 +311,13 @@ def test_an_unexpected_error_is_logged_and_answered_without_details(app, guard, 
     assert app.debug is False
 
 
-def test_security_own_error_handler_hides_details_too(app, guard):
-    """The handler init_app registers, for an app whose factory adds none of its own."""
+def test_the_catch_all_handler_hides_details_too(app, guard):
+    """The panel's one handler for the unexpected (web_ui/errors.py), called directly."""
     with app.test_request_context("/api/x"):
-        body, status = security._unexpected(RuntimeError("secret"))
+        body, status = errors.unexpected(RuntimeError("secret"))
         assert status == 500 and "secret" not in body.get_data(as_text=True)
     with app.test_request_context("/page"):
-        html, status, headers = security._unexpected(RuntimeError("secret"))
+        html, status, headers = errors.unexpected(RuntimeError("secret"))
         assert status == 500 and "secret" not in html and headers["Content-Type"].startswith("text/html")
 
 

@@ -6,7 +6,9 @@ games_api - the games: start, act, undo/redo, finish/abandon, history, statistic
 openapi   - the OpenAPI document describing the JSON API
 stream    - Server-Sent Events: every change, live, to every open tablet
 oracles   - the dice and stopwatch buttons' and the editor's history, distributions, simulated presses
-security  - watching is open; changing the game needs a joined device (join: tokens, dialed codes)
+security  - watching is open; changing the game needs a joined device
+join      - joining the table: QR codes, dialed codes, the devices list
+errors    - how an error reaches a tablet (one set of handlers)
 workbench - the dial tester and the guided bring-up, for whoever wires or restores the phone
 """
 
@@ -14,8 +16,7 @@ import logging
 import os
 import secrets
 
-from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError
+from flask import Flask
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def create_app(config=None, newsdesk=None, test_config=None):
         app.config.update(test_config)
     app.extensions["newsdesk"] = newsdesk
 
-    from . import api, games_api, openapi, oracles, pages, security, stream
+    from . import api, errors, games_api, join, openapi, oracles, pages, security, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games_api.bp)
@@ -76,62 +77,10 @@ def create_app(config=None, newsdesk=None, test_config=None):
     app.register_blueprint(oracles.bp)
     from . import workbench
     workbench.init_app(app)                 # the dial tester and the guided bring-up
-    _error_handlers(app)
-    security.init_app(app)                  # after ours: its catch-all for the unexpected wins
+    errors.init_app(app)                    # how an error reaches a tablet: one set of handlers
+    security.init_app(app)
+    app.register_blueprint(join.bp)         # joining the table: QR codes, dialed codes, devices
     dial = security.guard(app).dial         # a device joins by dialing the code it shows
     dial.pass_on = newsdesk.table.call_editor   # held digits that were calls after all
     newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)
     return app
-
-
-def _error_handlers(app):
-    from controller.errors import BadRequest, NewsdeskError
-    from controller.games.base import GameError
-    from controller.games.registry import EngineUnavailable
-    from controller.store import GameNotActive, KeyReused, StaleVersion
-
-    def _sentence(text):
-        text = str(text).strip()
-        text = text[:1].upper() + text[1:]
-        return text if text.endswith((".", "!", "?")) else text + "."
-
-    def _api():
-        return request.path.startswith("/api/")
-
-    @app.errorhandler(HTTPException)
-    def _json_error(e):
-        """API clients get a JSON error with one plain sentence; pages get the panel's own page
-        with the same sentence and a way back to the table."""
-        if _api():
-            return jsonify(error=e.name, message=e.description), e.code
-        if e.code is None or e.code < 400:
-            return e
-        response = e.get_response()           # keeps the headers the error carries (Allow, Retry-After)
-        response.set_data(render_template("pages/error.html", error=e))
-        return response
-
-    @app.errorhandler(NewsdeskError)
-    def _refused(e):
-        """A refusal from the table, mapped to the status that says whose move it is:
-        409 the table moved on (re-read it), 422 the rules say no, 400 the request is malformed."""
-        if isinstance(e, StaleVersion):
-            body = dict(error="Conflict", message=_sentence(e), stale=True, game=e.game, version=e.current)
-            return jsonify(body), 409
-        if isinstance(e, (GameNotActive, EngineUnavailable)):
-            return jsonify(error="Conflict", message=_sentence(e)), 409
-        if isinstance(e, (GameError, KeyReused)):
-            return jsonify(error="Unprocessable Content", message=_sentence(e)), 422
-        if isinstance(e, BadRequest):
-            return jsonify(error="Bad Request", message=_sentence(e)), 400
-        log.exception("the panel could not do %s %s", request.method, request.path)
-        return jsonify(error="Service Unavailable", message=_sentence(e)), 503
-
-    @app.errorhandler(Exception)
-    def _crash(e):
-        if isinstance(e, HTTPException):
-            return _json_error(e)
-        log.exception("unexpected error on %s %s", request.method, request.path)
-        if _api():
-            return jsonify(error="Internal Server Error",
-                           message="Something went wrong on the newsdesk; it is in the log. Reload and try again."), 500
-        return InternalServerError(original_exception=e)

@@ -1,7 +1,7 @@
 """JSON API: state reads, the health strip, and the simulated phone. Errors are 4xx with a plain
 sentence (the games' own API is in games_api.py)."""
 
-from flask import Blueprint, abort, current_app, jsonify
+from flask import Blueprint, abort, jsonify
 
 from .helpers import desk, json_body, limit_arg
 
@@ -70,19 +70,6 @@ def phone_ring():
 
 
 # ---------------------------------------------------------------- the health strip
-
-def _pinmap(nd):
-    """The pin map the box was wired by (read once per app), or None if it can't be read."""
-    cache = current_app.extensions.setdefault("newsdesk.pinmap", {})
-    if "map" not in cache:
-        from controller.errors import NewsdeskError
-        from controller.pinmap import load_pinmap
-        try:
-            cache["map"] = load_pinmap(nd.config.get("pinmap") or None)
-        except (NewsdeskError, OSError):
-            cache["map"] = None
-    return cache["map"]
-
 
 def _pins_of(pinmap, *names):
     """"GPIO5, GPIO6" for the named lines the pin map has (buses: their pins)."""
@@ -202,7 +189,7 @@ def health_report(nd):
     is taken at its word; parts the Newsdesk doesn't have degrade to what the pin map says."""
     simulated = bool(nd.table.hardware.get("simulated"))
     pins_said = nd.table.hardware.get("pins", "")
-    pinmap = _pinmap(nd)
+    pinmap = nd.pinmap
     parts = [_part_says(getattr(nd, "phone_link", None), "phone") or _phone(nd, pinmap, simulated, pins_said)]
     found = {"buttons": _buttons(nd, pinmap), "display": _display(nd), "audio": _audio(nd)}
     for name, lines, words in (("buttons", ("dice_button", "stopwatch_button"), "dice and stopwatch buttons"),

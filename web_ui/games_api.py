@@ -318,12 +318,7 @@ def start():
         options = {}
     if not isinstance(options, dict):
         abort(400, "Send the game's settings as \"options\", a JSON object (or leave it out).")
-    key = _key(data)
-    session = _session()
-    if session.game_id is not None and (key is None or desk().store.entry_by_key(key) is None):
-        abort(409, "Game #%d (%s) is still being played; finish or abandon it before starting another."
-              % (session.game_id, session.engine_name))
-    outcome = session.start(engine, clean, options, key)
+    outcome = _session().start(engine, clean, options, _key(data))
     return jsonify(outcome), 200 if outcome["repeat"] else 201
 
 

@@ -41,7 +41,6 @@ from datetime import timedelta
 
 from flask import current_app, g, jsonify, render_template, request, session
 from itsdangerous import BadSignature
-from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_cookie
 
 from .devices import Devices, DialJoin
@@ -474,18 +473,6 @@ def _headers(response):
     return response
 
 
-def _unexpected(e):
-    """Anything not meant: logged here in full, answered with a plain 500 and no details."""
-    if isinstance(e, HTTPException):
-        return e
-    log.error("%s %s failed", request.method, request.path, exc_info=e)
-    message = "Something went wrong on the box; it has been logged. Try again, or restart newsdesk."
-    if request.path.startswith("/api/"):
-        return jsonify(error="Internal Server Error", message=message), 500
-    return ("<!doctype html><meta charset=utf-8><title>newsdesk: something went wrong</title>"
-            "<p>%s</p>" % message, 500, {"Content-Type": "text/html; charset=utf-8"})
-
-
 def check_secret_key(key):
     """Refuse a missing, short or example secret key (the one that signs every device's cookie)."""
     from controller.errors import ConfigError
@@ -497,8 +484,7 @@ def check_secret_key(key):
 
 
 def init_app(app, clock=None, monotonic=None):
-    """Put the checks on ``app`` and register the join blueprint. Calling it again only
-    replaces the clocks (tests hand them in)."""
+    """Put the checks on ``app``. Calling it again only replaces the clocks (tests hand them in)."""
     if EXTENSION in app.extensions:
         state = app.extensions[EXTENSION]
         state.clock = clock or state.clock
@@ -517,10 +503,7 @@ def init_app(app, clock=None, monotonic=None):
     app.extensions[EXTENSION] = state = Guard(app, devices, clock or time.time, monotonic or time.monotonic)
     app.before_request(_check_request)
     app.after_request(_headers)
-    app.register_error_handler(Exception, _unexpected)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.context_processor(lambda: {"viewer": current_viewer()})
 
-    from . import join
-    app.register_blueprint(join.bp)
     return state

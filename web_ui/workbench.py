@@ -25,7 +25,6 @@ from controller.bringup import Checklist
 from controller.dial import tester
 from controller.dial.decoder import LINES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
-from controller.pinmap import load_pinmap
 
 from .helpers import desk, json_body
 from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, write
@@ -63,7 +62,7 @@ class Workbench(object):
         self._decoder = DialDecoder(dial_map=self.dial_map, offnormal=self.offnormal, initial=initial,
                                     ratio=self.profiles.ratio(self.profile_name))
         self._tests = collections.deque(maxlen=KEEP_DIGITS)
-        self.checklist = Checklist(load_pinmap(config["pinmap"] or None), self.board, audio=config["audio"] != "off")
+        self.checklist = Checklist(nd.pinmap, self.board, audio=config["audio"] != "off")
         self._sub = nd.bus.subscribe()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="workbench", daemon=True)

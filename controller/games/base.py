@@ -26,6 +26,8 @@ Action = dict[str, Any]     # what a tablet asks for, with a "type"
 class GameError(NewsdeskError, ValueError):
     """An action the rules (or the state of the game) don't allow; the message says why."""
 
+    status = 422
+
 
 class Engine(Protocol):
     """One game's rules. Pure: no clock, no I/O; randomness is handed in."""

@@ -33,6 +33,8 @@ if TYPE_CHECKING:     # mypy checks every engine module against the Engine proto
 class EngineUnavailable(NewsdeskError, RuntimeError):
     """A listed game's engine can't be imported or doesn't have the engine interface."""
 
+    status = 409      # the game can't go on here: abandon it, or start another
+
 
 def names():
     return tuple(ENGINES)

@@ -302,5 +302,5 @@ class WindowDriver:
 
     def close(self):
         self._stop.set()
+        self._sub.close()           # wakes the thread from its wait for a message
         self._thread.join(timeout=2)
-        self._sub.close()

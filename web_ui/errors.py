@@ -1,0 +1,72 @@
+"""How an error reaches a tablet: the panel's one set of error handlers.
+
+- An HTTP error (a 404, a 405, an ``abort`` with a sentence): JSON {error, message} under /api/,
+  else the panel's own error page with the same sentence and a way back to the table.
+- A NewsdeskError: the status its class carries (controller/errors.py: 400 malformed, 409 the
+  table moved on, 422 the rules say no, 503 the box can't now) and one sentence, plus any
+  fields it adds (a stale version says which version the game is at).
+- Anything else is a bug: logged in full, answered with a plain 500 and no details.
+"""
+
+import logging
+
+from flask import jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
+
+from controller.errors import NewsdeskError
+
+log = logging.getLogger(__name__)
+
+UNEXPECTED = "Something went wrong on the box; it has been logged. Try again, or restart newsdesk."
+
+
+def sentence(text):
+    """``text`` as a sentence: a capital first, a full stop last."""
+    text = str(text).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _api():
+    return request.path.startswith("/api/")
+
+
+def http_error(e):
+    """API clients get a JSON error with one plain sentence; pages get the panel's own page with
+    the same sentence and a way back to the table."""
+    if _api():
+        return jsonify(error=e.name, message=e.description), e.code
+    if e.code is None or e.code < 400:
+        return e
+    response = e.get_response()           # keeps the headers the error carries (Allow, Retry-After)
+    response.set_data(render_template("pages/error.html", error=e))
+    return response
+
+
+def refused(e):
+    """A refusal from the table, with the status its class carries."""
+    status = e.status
+    if status >= 500:
+        log.exception("the panel could not do %s %s", request.method, request.path)
+    body = dict(error=HTTP_STATUS_CODES.get(status, "Error"), message=sentence(e), **e.details())
+    if status == 422:
+        body["error"] = "Unprocessable Content"     # RFC 9110's name for it
+    return jsonify(body), status
+
+
+def unexpected(e):
+    """Anything not meant: logged here in full, answered with a plain 500 and no details."""
+    if isinstance(e, HTTPException):
+        return e
+    log.error("%s %s failed", request.method, request.path, exc_info=e)
+    if _api():
+        return jsonify(error="Internal Server Error", message=UNEXPECTED), 500
+    return ("<!doctype html><meta charset=utf-8><title>newsdesk: something went wrong</title>"
+            "<p>%s</p>" % UNEXPECTED, 500, {"Content-Type": "text/html; charset=utf-8"})
+
+
+def init_app(app):
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(NewsdeskError, refused)
+    app.register_error_handler(Exception, unexpected)
