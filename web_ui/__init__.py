@@ -3,7 +3,7 @@
 pages     - the HTML the tablets load (the table, a kept game, the history)
 api       - JSON reads (state, verdicts, health) and the simulated phone
 games_api - the games: start, act, undo/redo, finish/abandon, history, statistics, exports
-openapi   - the OpenAPI document describing the JSON API
+openapi   - the OpenAPI document describing the JSON API (apidoc: how an endpoint is described)
 stream    - Server-Sent Events: every change, live, to every open tablet
 oracles   - the dice and stopwatch buttons' and the editor's history, distributions, simulated presses
 security  - watching is open; changing the game needs a joined device

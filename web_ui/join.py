@@ -25,9 +25,9 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from controller.errors import BadRequest
 
+from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, write
 from .devices import JoinRefused, UnknownDevice, describe_agent, iso
 from .helpers import desk, request_object
-from .openapi import BOOL, INT, STR, arr, nullable, obj, read, ref, write
 from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role, split_host, wait_words
 
 log = logging.getLogger(__name__)

@@ -5,14 +5,16 @@ Built here, in Python, and kept beside as web_ui/openapi.json for reading withou
 from this document, so every request body says exactly what the server accepts.
 
 Another blueprint's module describes its own endpoints with a module-level ``OPENAPI`` dict
-({"paths": {...}, "components": {"schemas": {...}, ...}}), built with ``read`` and ``write``
-below; the document merges it in (the panel's own such modules always, PANEL_MODULES, so the
-file beside the code has them too). A change (``write``) documents the X-Newsdesk header every
-write must carry and the role it needs (security scheme "device": a joined device's session
-cookie; the box's own screen, on loopback, is the host).
+({"paths": {...}, "components": {"schemas": {...}, ...}}), built with web_ui/apidoc.py's ``read``
+and ``write``; the document merges it in (the panel's own such modules always, PANEL_MODULES, so
+the file beside the code has them too). A change (``write``) documents the X-Newsdesk header
+every write must carry and the role it needs (security scheme "device": a joined device's
+session cookie; the box's own screen, on loopback, is the host).
+
+Imports point one way: the blueprints import apidoc to describe themselves, this module imports
+them to put the document together; apidoc imports no blueprint.
 """
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -21,44 +23,30 @@ from flask import Blueprint, current_app, jsonify
 
 from controller.games import base, registry
 
-from . import security
+from . import join, oracles, workbench
+from .apidoc import (
+    ANY,
+    BOOL,
+    COMPONENTS,
+    GAME_ID,
+    INT,
+    KEY,
+    LIMIT,
+    OBJ,
+    STR,
+    VERSION,
+    arr,
+    json_response,
+    nullable,
+    obj,
+    read,
+    ref,
+    write,
+)
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
 FILE = Path(__file__).with_name("openapi.json")
-
-# ---------------------------------------------------------------- schema helpers
-
-STR = {"type": "string"}
-INT = {"type": "integer"}
-BOOL = {"type": "boolean"}
-OBJ = {"type": "object"}
-ANY = {}
-
-
-def nullable(schema):
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def ref(name):
-    return {"$ref": "#/components/schemas/%s" % name}
-
-
-def obj(required=(), optional=None, extra=False, **props):
-    props.update(optional or {})
-    out = {"type": "object", "properties": props, "additionalProperties": extra}
-    if required:
-        out["required"] = list(required)
-    return out
-
-
-def arr(items, **kw):
-    return dict({"type": "array", "items": items}, **kw)
-
-
-KEY = dict(STR, minLength=1, maxLength=200,
-           description="Idempotency key: a fresh random string per request, reused when retrying it.")
-VERSION = dict(INT, description="The game's version as this tablet last showed it.")
 
 SCHEMAS = {
     "Error": obj(["error", "message"], error=STR, message=dict(STR, description="One sentence a person can act on."),
@@ -140,106 +128,13 @@ SCHEMAS = {
 }
 
 
-def _json(schema, description):
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-ERRORS = {
-    "400": "The request is malformed; the message says what to send.",
-    "401": "This device hasn't joined the table, or the host removed it: join it (GET /join), then try again.",
-    "403": "Refused: the X-Newsdesk: 1 header is missing, or the request came from another site.",
-    "404": "No such game.",
-    "409": "The table has moved on (stale version, no game, another game in play): read it again. "
-           "A stale refusal carries the game's current version.",
-    "413": "The request body is too large.",
-    "415": "Send JSON.",
-    "422": "The rules refuse this move, or the key was used for another request.",
-    "429": "Too many tries from this address; wait as long as Retry-After says.",
-}
-
-
-def errors(*codes):
-    """Error responses: each a status ("409", described as in ERRORS) or (status, description)."""
-    out = {}
-    for code in codes:
-        code, description = code if isinstance(code, tuple) else (code, ERRORS[code])
-        out[code] = _json(ref("Error"), description)
-    return out
-
-
-HOST_ONLY = ("403", "Only the host may do this, and this device joined as a player; or the X-Newsdesk: 1 "
-                   "header is missing, or the request came from another site.")
-
-
-def read(summary, response, *errs, op, params=None, content=None, role=None):
-    """A GET: anyone may make it (watching is open) unless ``role`` is "host". ``response``
-    names the answer's schema, or ``content`` is the whole 200 response (a CSV, a picture)."""
-    if role not in (None, "host"):
-        raise ValueError("a read is open to anyone, or to the host only; not to %r" % (role,))
-    refusals = ("401", ("403", "Only the host may see this; this device joined as a player.")) if role else ()
-    out = {"summary": summary, "operationId": op,
-           "responses": dict({"200": content or _json(ref(response), summary)}, **errors(*refusals, *errs))}
-    if params:
-        out["parameters"] = list(params)
-    if role:
-        out["security"] = [{"device": [role]}]
-    return {"get": out}
-
-
-WRITE_HEADER = {"$ref": "#/components/parameters/WriteHeader"}
-
-
-def write(method, summary, response, *errs, op, request=None, body_required=True, ok="200", more=None,
-          role="player", params=None):
-    """A change: it carries the X-Newsdesk header, and needs a joined device with ``role``
-    ("player": any joined device; "host"; None: any device, joined or not). ``request`` names
-    the body's schema (None: no body is read); ``more``: other success responses."""
-    responses = {ok: _json(ref(response), summary)}
-    responses.update(more or {})
-    if request is not None:
-        responses.update(errors("400", "413"))
-    responses.update(errors(*(("401",) if role else ()), HOST_ONLY if role == "host" else "403", *errs))
-    out = {"summary": summary, "operationId": op, "parameters": [WRITE_HEADER] + list(params or ()),
-           "responses": responses}
-    if request is not None:
-        out["requestBody"] = {"required": body_required,
-                              "content": {"application/json": {"schema": ref(request)}}}
-    if role:
-        out["security"] = [{"device": [role]}]
-    return {method: out}
-
-
 def _post(summary, request, response, op, ok="200", more=None, *errs):
     return write("post", summary, response, *errs, op=op, request=request, ok=ok, more=more)
 
 
-COMPONENTS = {
-    "parameters": {
-        "WriteHeader": {
-            "name": security.WRITE_HEADER, "in": "header", "required": True,
-            "schema": dict(STR, enum=[security.WRITE_HEADER_VALUE]),
-            "description": "Every change carries %s: %s (newsdesk's pages send it); a page on another site "
-                           "can't, so without it a change is refused (403)."
-                           % (security.WRITE_HEADER, security.WRITE_HEADER_VALUE)},
-    },
-    "securitySchemes": {
-        "device": {
-            "type": "apiKey", "in": "cookie", "name": "session",
-            "description": "A joined device's session cookie (signed, HttpOnly, SameSite=Strict), set when it "
-                           "joins: by opening the host's QR code (GET /join?token=...) or by dialing on the "
-                           "table's phone the code POST /api/join/dial shows. The role each operation needs "
-                           "is named in its requirement: player (any joined device) or host. The box's own "
-                           "screen (a request from loopback) is the host without a cookie."},
-    },
-}
-
-GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": dict(INT, minimum=0)}]
-LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
-          "description": "How many, 1-500."}]
-
 # The modules of the blueprints every panel registers that describe themselves (OPENAPI); the
 # document built without an app (the file beside the code) includes them too.
-PANEL_MODULES = ("web_ui.oracles", "web_ui.join", "web_ui.workbench")
+PANEL_MODULES = (oracles, join, workbench)
 MINE = ("api", "games_api", "openapi")      # the blueprints this module describes
 
 
@@ -307,7 +202,7 @@ def document(app=None):
         "/api/games/catalogue": read("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"),
         "/api/games/current": read("The game being played (null with none).", "Current", op="currentGame"),
         "/api/games": _post("Start a game.", "StartRequest", "Outcome", "startGame", "201",
-                            {"200": _json(ref("Outcome"), "The same start, sent again with its key.")}, "409", "422"),
+                            {"200": json_response(ref("Outcome"), "The same start, sent again with its key.")}, "409", "422"),
         "/api/games/current/actions": _post("Make a move (one of the offers).", "ActionRequest", "Outcome",
                                             "act", "200", None, "409", "422"),
         "/api/games/current/undo": _post("Take back the newest move still in force.", "VersionRequest", "Outcome",
@@ -346,7 +241,7 @@ def document(app=None):
         "paths": paths,
         "components": {"schemas": dict(SCHEMAS, **game_schemas()), **json.loads(json.dumps(COMPONENTS))},
     }
-    modules = [importlib.import_module(name) for name in PANEL_MODULES]
+    modules = list(PANEL_MODULES)
     for name, blueprint in (app.blueprints.items() if app is not None else ()):
         if name not in MINE:
             modules.append(sys.modules.get(blueprint.import_name))

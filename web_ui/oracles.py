@@ -25,8 +25,8 @@ from controller.oracle_desk import HISTORY
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
+from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
 from .helpers import desk, json_body, limit_arg
-from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
 

@@ -26,8 +26,8 @@ from controller.dial import tester
 from controller.dial.decoder import LINES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
 
+from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, write
 from .helpers import desk, json_body
-from .openapi import BOOL, INT, OBJ, STR, arr, nullable, obj, read, write
 from .security import require_role
 
 log = logging.getLogger(__name__)

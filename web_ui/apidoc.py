@@ -1,0 +1,133 @@
+"""How the panel's JSON endpoints are described in the OpenAPI document: the schema helpers,
+the error answers and the two kinds of operation (``read``, ``write``), shared by every blueprint
+that describes its own routes (join, oracles, workbench) and by web_ui/openapi.py, which puts the
+document together. It imports no blueprint, so any blueprint may import it.
+"""
+
+from . import security
+
+STR = {"type": "string"}
+INT = {"type": "integer"}
+BOOL = {"type": "boolean"}
+OBJ = {"type": "object"}
+ANY = {}
+
+
+def nullable(schema):
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def ref(name):
+    return {"$ref": "#/components/schemas/%s" % name}
+
+
+def obj(required=(), optional=None, extra=False, **props):
+    props.update(optional or {})
+    out = {"type": "object", "properties": props, "additionalProperties": extra}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def arr(items, **kw):
+    return dict({"type": "array", "items": items}, **kw)
+
+
+KEY = dict(STR, minLength=1, maxLength=200,
+           description="Idempotency key: a fresh random string per request, reused when retrying it.")
+VERSION = dict(INT, description="The game's version as this tablet last showed it.")
+
+
+
+def json_response(schema, description):
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERRORS = {
+    "400": "The request is malformed; the message says what to send.",
+    "401": "This device hasn't joined the table, or the host removed it: join it (GET /join), then try again.",
+    "403": "Refused: the X-Newsdesk: 1 header is missing, or the request came from another site.",
+    "404": "No such game.",
+    "409": "The table has moved on (stale version, no game, another game in play): read it again. "
+           "A stale refusal carries the game's current version.",
+    "413": "The request body is too large.",
+    "415": "Send JSON.",
+    "422": "The rules refuse this move, or the key was used for another request.",
+    "429": "Too many tries from this address; wait as long as Retry-After says.",
+}
+
+
+def errors(*codes):
+    """Error responses: each a status ("409", described as in ERRORS) or (status, description)."""
+    out = {}
+    for code in codes:
+        code, description = code if isinstance(code, tuple) else (code, ERRORS[code])
+        out[code] = json_response(ref("Error"), description)
+    return out
+
+
+HOST_ONLY = ("403", "Only the host may do this, and this device joined as a player; or the X-Newsdesk: 1 "
+                   "header is missing, or the request came from another site.")
+
+
+def read(summary, response, *errs, op, params=None, content=None, role=None):
+    """A GET: anyone may make it (watching is open) unless ``role`` is "host". ``response``
+    names the answer's schema, or ``content`` is the whole 200 response (a CSV, a picture)."""
+    if role not in (None, "host"):
+        raise ValueError("a read is open to anyone, or to the host only; not to %r" % (role,))
+    refusals = ("401", ("403", "Only the host may see this; this device joined as a player.")) if role else ()
+    out = {"summary": summary, "operationId": op,
+           "responses": dict({"200": content or json_response(ref(response), summary)}, **errors(*refusals, *errs))}
+    if params:
+        out["parameters"] = list(params)
+    if role:
+        out["security"] = [{"device": [role]}]
+    return {"get": out}
+
+
+WRITE_HEADER = {"$ref": "#/components/parameters/WriteHeader"}
+
+
+def write(method, summary, response, *errs, op, request=None, body_required=True, ok="200", more=None,
+          role="player", params=None):
+    """A change: it carries the X-Newsdesk header, and needs a joined device with ``role``
+    ("player": any joined device; "host"; None: any device, joined or not). ``request`` names
+    the body's schema (None: no body is read); ``more``: other success responses."""
+    responses = {ok: json_response(ref(response), summary)}
+    responses.update(more or {})
+    if request is not None:
+        responses.update(errors("400", "413"))
+    responses.update(errors(*(("401",) if role else ()), HOST_ONLY if role == "host" else "403", *errs))
+    out = {"summary": summary, "operationId": op, "parameters": [WRITE_HEADER] + list(params or ()),
+           "responses": responses}
+    if request is not None:
+        out["requestBody"] = {"required": body_required,
+                              "content": {"application/json": {"schema": ref(request)}}}
+    if role:
+        out["security"] = [{"device": [role]}]
+    return {method: out}
+
+
+COMPONENTS = {
+    "parameters": {
+        "WriteHeader": {
+            "name": security.WRITE_HEADER, "in": "header", "required": True,
+            "schema": dict(STR, enum=[security.WRITE_HEADER_VALUE]),
+            "description": "Every change carries %s: %s (newsdesk's pages send it); a page on another site "
+                           "can't, so without it a change is refused (403)."
+                           % (security.WRITE_HEADER, security.WRITE_HEADER_VALUE)},
+    },
+    "securitySchemes": {
+        "device": {
+            "type": "apiKey", "in": "cookie", "name": "session",
+            "description": "A joined device's session cookie (signed, HttpOnly, SameSite=Strict), set when it "
+                           "joins: by opening the host's QR code (GET /join?token=...) or by dialing on the "
+                           "table's phone the code POST /api/join/dial shows. The role each operation needs "
+                           "is named in its requirement: player (any joined device) or host. The box's own "
+                           "screen (a request from loopback) is the host without a cookie."},
+    },
+}
+
+GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": dict(INT, minimum=0)}]
+LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+          "description": "How many, 1-500."}]
