@@ -3,8 +3,12 @@ import os
 import posixpath
 import re
 import shutil
+import sys
 import time
 from pathlib import Path
+
+# The Pico on the bench (firmware/tools/pico_emulator.py) is a product tool the tests use too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware" / "tools"))
 
 import pytest
 from gpiozero.pins.mock import MockFactory

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from firmware_emulator import REPO, TOOLS, manifest
+from pico_emulator import REPO, TOOLS, manifest
 
 
 def test_the_dry_run_copies_every_file_flat_then_resets():

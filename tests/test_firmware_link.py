@@ -1,7 +1,7 @@
 """The device's end of the protocol (firmware/link.py), as flashed, with time driven by hand."""
 
 import pytest
-from firmware_emulator import Board, Clock, load_firmware, stage
+from pico_emulator import Board, Clock, load_firmware, stage
 
 from controller.dial.decoder import SETTLE
 from controller.dial.pulses import digit_edges

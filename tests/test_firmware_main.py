@@ -4,7 +4,7 @@ import importlib.util
 import time
 
 import serial
-from firmware_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
+from pico_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
 
 from controller.serial import protocol as p
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_dir
-from firmware_emulator import REPO, TOOLS, Board, Clock, load_firmware, manifest, stage
+from pico_emulator import REPO, TOOLS, Board, Clock, load_firmware, manifest, stage
 
 from controller.dial.decoder import DialDecoder
 from controller.dial.trace import load_trace

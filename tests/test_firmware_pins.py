@@ -4,7 +4,7 @@ import importlib.util
 import re
 
 import pytest
-from firmware_emulator import REPO, TOOLS
+from pico_emulator import REPO, TOOLS
 
 from controller.errors import PinMapError
 from controller.pinmap import load_pinmap, parse_pinmap

@@ -8,7 +8,7 @@ import time
 
 import pytest
 import serial
-from firmware_emulator import Emulator
+from pico_emulator import Emulator
 
 from controller.dial.decoder import DialEvent
 from controller.dial.trace import TraceWriter, parse_trace, replay

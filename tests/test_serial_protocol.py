@@ -4,8 +4,8 @@ at the next frame whatever came before it."""
 import random
 
 import pytest
-from firmware_emulator import REPO
 from hypothesis import given, settings, strategies as st
+from pico_emulator import REPO
 
 from controller.dial.decoder import DialEvent
 from controller.serial import protocol as p

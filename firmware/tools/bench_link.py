@@ -1,4 +1,4 @@
-"""Measures the serial link against the emulated Pico (tests/firmware_emulator.py) over a
+"""Measures the serial link against the emulated Pico (firmware/tools/pico_emulator.py) over a
 pseudo-terminal: delivery latency, how fast an unplug is noticed, and reconnection times.
 
     .venv/bin/python firmware/tools/bench_link.py
@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path[:0] = [str(REPO), str(REPO / "firmware" / "tools")]
 
-from firmware_emulator import Emulator  # noqa: E402
+from pico_emulator import Emulator  # noqa: E402
 
 from controller.serial.bridge import SerialBridge  # noqa: E402
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from controller.dial.pulses import digit_edges
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TOOLS = REPO / "firmware" / "tools"
 WRAP = 1 << 30
 
