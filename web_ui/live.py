@@ -148,6 +148,7 @@ class Hub:
     def close(self):
         self._bus.detach(self)
 
+
 def _malloc_trim():
     """Hand memory freed by pages that left back to the system (glibc only; elsewhere a no-op)."""
     try:
