@@ -37,8 +37,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from controller.game_session import stacks  # noqa: E402
 from controller.games import base, ledger  # noqa: E402
+from controller.history import stacks  # noqa: E402
 from controller.store import Store  # noqa: E402
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")

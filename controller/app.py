@@ -67,7 +67,7 @@ class Newsdesk:
         except PackageNotFoundError:
             ours = ""
         publisher = MqttPublisher(self.store, self.bus, Settings.from_config(config), config.data_dir,
-                                  game=self.table.games.current, history=lambda: self.table.games.history(20),
+                                  game=self.table.games.current, history=lambda: self.table.kept.history(20),
                                   hook=lambda: self.table.hook, ring=lambda times: self.sounds.ring(times=times),
                                   version=ours)
         self._closers.append(publisher.close)

@@ -30,6 +30,12 @@ class BadRequest(NewsdeskError, ValueError):
     status = 400
 
 
+class NotFound(BadRequest, LookupError):
+    """What was asked for isn't kept here (a game number that was never played)."""
+
+    status = 404
+
+
 class Conflict(BadRequest):
     """The table has moved on, or is busy with something else (a game still being played): look
     at it again before asking."""

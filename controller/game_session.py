@@ -1,4 +1,4 @@
-"""The game being played at the table, and the games kept after it.
+"""The game being played at the table (the games kept after it: controller/history.py).
 
 Every change follows one order: check the request (its idempotency key, then the version it was
 made on), let the engine decide, store the entry (committed), fold it into the state, and only
@@ -11,15 +11,13 @@ were decided on a state that no longer holds).
 """
 
 import copy
-import csv
-import io
 import json
 import logging
 import threading
-from datetime import datetime
 
 from .errors import BadRequest
 from .games import base, ledger, registry
+from .history import stacks, summary
 from .standings import final_table
 from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
 
@@ -29,24 +27,6 @@ log = logging.getLogger(__name__)
 # What an undo or a redo says it did, before the words of the move it takes back or puts back:
 # the table's words ("Took back: Cy paid Ann $50"), not the store's versions.
 UNDO_WORDS = {"undo": "Took back: ", "redo": "Put back: "}
-
-
-def stacks(entries):
-    """(done, undone): versions of the moves in force, oldest first, and of the moves that can
-    be redone, the next one to redo last. ``entries`` are (version, entry) pairs."""
-    done, undone = [], []
-    for version, entry in entries:
-        kind = entry.get("type")
-        if kind == "undo":
-            done.remove(entry["target"])
-            undone.append(entry["target"])
-        elif kind == "redo":
-            undone.remove(entry["target"])
-            done.append(entry["target"])
-        elif kind != "setup":
-            done.append(version)
-            undone.clear()
-    return done, undone
 
 
 def _plain(value, sort=False):
@@ -92,12 +72,6 @@ def say(engine, state, action, events, plain):
             log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
                       "plainer words", name, text, action.get("type"))
     return plain()
-
-
-def _csv_cell(text):
-    """A spreadsheet must not run a player's name as a formula."""
-    text = str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class GameSession:
@@ -436,7 +410,7 @@ class GameSession:
 
     def _ended_by(self, key):
         game = self.store.game_by_end_key(key)
-        return None if game is None else dict(self._summary(game), repeat=True)
+        return None if game is None else dict(summary(game), repeat=True)
 
     def _end(self, status, expected_version, table, key):
         try:
@@ -446,55 +420,9 @@ class GameSession:
             self.resume()
             raise self._stale(expected_version) from None
         if event is None:
-            return dict(self._summary(game), repeat=True)
+            return dict(summary(game), repeat=True)
         self._clear()
         self._publish(event, final=table)
         log.info("game #%d %s; winners: %s", game.id, status, ", ".join(game.winners or []) or "none")
-        return dict(self._summary(game), repeat=False)
+        return dict(summary(game), repeat=False)
 
-    # ------------------------------------------------------------ the games kept
-
-    def _summary(self, game):
-        final = game.final or {}
-        title = (final.get("view") or {}).get("title") or game.engine
-        return {"id": game.id, "engine": game.engine, "title": title, "status": game.status,
-                "created": game.created, "ended": game.ended, "version": game.version,
-                "players": [p.get("name") for p in game.players], "winners": game.winners or [],
-                "standings": final.get("standings")}
-
-    def history(self, limit=100):
-        """Finished and abandoned games, the newest first."""
-        return [self._summary(g) for g in self.store.games(limit=limit)]
-
-    def _kept(self, game_id):
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            raise BadRequest("a game is named by its number (a whole number), not %r" % (game_id,))
-        game = self.store.game(game_id)
-        if game is None:
-            raise BadRequest("there is no game #%d; the games kept are listed in the history" % game_id)
-        return game
-
-    def record(self, game_id):
-        """One game as kept: its summary, final table and what happened, move by move."""
-        game = self._kept(game_id)
-        log_ = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
-                 "at": e.created} for e in self.store.entries(game.id)]
-        return dict(self._summary(game), final=game.final, log=log_)
-
-    def export_csv(self, game_id):
-        """A finished game's final table as CSV: one row per player."""
-        game = self._kept(game_id)
-        if game.status == "active":
-            raise BadRequest("game #%d is still being played; finish or abandon it to export its table"
-                             % game.id)
-        summary = self._summary(game)
-        rows = summary["standings"] or [{"name": n, "score": None, "winner": False}
-                                         for n in summary["players"]]
-        date = datetime.fromisoformat(game.ended).astimezone().date().isoformat()
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["game", "title", "date", "status", "player", "score", "winner"])
-        for row in rows:
-            writer.writerow([game.id, _csv_cell(summary["title"]), date, game.status, _csv_cell(row["name"]),
-                             "" if row["score"] is None else row["score"], "yes" if row["winner"] else "no"])
-        return out.getvalue()

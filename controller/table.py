@@ -15,6 +15,7 @@ from .errors import NewsdeskError
 from .game_session import GameSession
 from .games import base, registry
 from .games.base import GameError
+from .history import KeptGames
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class Table:
         last = store.latest(events.VERDICT)
         self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
+        self.kept = KeptGames(store)
 
     def intercept_dialing(self, on_digit, on_hook=None):
         """Let something above the table take digits first: ``on_digit(digit, t)`` returns None to

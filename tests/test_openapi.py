@@ -318,7 +318,7 @@ def observe(desk, app, clients):
     oracles = desk.oracles.state()
     return {
         "store": desk.store.last_id(),
-        "games": (json.dumps(games.current(), sort_keys=True), len(games.history(500))),
+        "games": (json.dumps(games.current(), sort_keys=True), len(desk.table.kept.history(500))),
         "oracles": (oracles["dice"], oracles["stopwatch"]["mode"], oracles["stopwatch"]["running"]),
         "devices": devices_file(app),
         "sessions": {name: session_device(app, c) for name, c in clients.items()},
@@ -358,7 +358,7 @@ def _request(doc, data, desk, app):
     path, method, op = data.draw(st.sampled_from(operations(doc)), label="operation")
     url = path
     if "{game_id}" in path:
-        games = [g["id"] for g in desk.table.games.history(5)] + ([desk.table.games.game_id]
+        games = [g["id"] for g in desk.table.kept.history(5)] + ([desk.table.games.game_id]
                                                                  if desk.table.games.game_id else [])
         # every draw is made whatever the state, so a replay makes the same draws
         existing = data.draw(st.booleans(), label="a game that exists")

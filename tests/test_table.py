@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.bus import Bus
 from controller.errors import BadRequest
-from controller.game_session import stacks
 from controller.games import base, ledger, registry
 from controller.games.base import GameError
+from controller.history import stacks
 from controller.oracles.editor import Editor
 from controller.store import GameNotActive, KeyReused, StaleVersion, Store
 from controller.table import Table
@@ -125,6 +125,7 @@ class Desk:
         self.table = Table(self.store, self.bus, Editor(), rng or random.Random(7),
                            hardware={"simulated": True, "pins": "test"}, engines=FAKES)
         self.games = self.table.games
+        self.kept = self.table.kept
 
     def messages(self):
         out = []
@@ -432,7 +433,7 @@ def test_a_game_without_a_winner_cannot_be_finished_only_abandoned(desk):
     assert (out["status"], out["winners"], out["repeat"]) == ("abandoned", [], False)
     assert desk.games.abandon(1, key="give-up")["repeat"]
     assert desk.games.current() is None and desk.table.state()["game"] is None
-    assert [g["id"] for g in desk.games.history()] == [1]
+    assert [g["id"] for g in desk.kept.history()] == [1]
 
 
 def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
@@ -453,11 +454,11 @@ def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
         desk.games.act({"type": "call_it"}, 3)
     late = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1, key="pay-1")
     assert late["repeat"] and late["game"] == 1 and late["entry"] == 2      # a retry that arrives late
-    [kept] = desk.games.history()
+    [kept] = desk.kept.history()
     assert kept["winners"] == ["=Bob"] and kept["title"] == "Purse" and kept["players"] == ["Ann", "=Bob"]
-    record = desk.games.record(1)
+    record = desk.kept.record(1)
     assert [line["said"] for line in record["log"]][-1] == "call it"
-    rows = list(csv.reader(io.StringIO(desk.games.export_csv(1))))
+    rows = list(csv.reader(io.StringIO(desk.kept.export_csv(1)[1])))
     assert rows[0] == ["game", "title", "date", "status", "player", "score", "winner"]
     assert [r[4:] for r in rows[1:]] == [["Ann", "600", "no"], ["'=Bob", "1400", "yes"]]
     assert rows[1][:2] == ["1", "Purse"] and rows[1][3] == "finished" and len(rows[1][2]) == 10
@@ -465,10 +466,10 @@ def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
 
 def test_only_a_kept_game_exports(desk):
     with pytest.raises(BadRequest, match="no game #4"):
-        desk.games.export_csv(4)
+        desk.kept.export_csv(4)
     desk.games.start("purse", PLAYERS)
     with pytest.raises(BadRequest, match="game #1 is still being played"):
-        desk.games.export_csv(1)
+        desk.kept.export_csv(1)
 
 
 def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):
@@ -479,7 +480,7 @@ def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):
     desk.games.act({"type": "hand", "taken": {sides[0]: full, sides[1]: rest}}, 1)
     out = desk.games.finish(2)
     assert out["winners"] == ["Ann", "Cy"]
-    rows = list(csv.reader(io.StringIO(desk.games.export_csv(out["id"]))))
+    rows = list(csv.reader(io.StringIO(desk.kept.export_csv(out["id"])[1])))
     assert [r[4:] for r in rows[1:]] == [["Ann", "195", "yes"], ["Cy", "195", "yes"],
                                          ["Bob", "0", "no"], ["Dee", "0", "no"]]
 

@@ -9,6 +9,7 @@
 """
 
 import logging
+from types import SimpleNamespace
 
 from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -45,14 +46,16 @@ def http_error(e):
 
 
 def refused(e):
-    """A refusal from the table, with the status its class carries."""
+    """A refusal from the table, with the status its class carries (a page gets it as the
+    panel's error page)."""
     status = e.status
     if status >= 500:
         log.exception("the panel could not do %s %s", request.method, request.path)
-    body = dict(error=HTTP_STATUS_CODES.get(status, "Error"), message=sentence(e), **e.details())
-    if status == 422:
-        body["error"] = "Unprocessable Content"     # RFC 9110's name for it
-    return jsonify(body), status
+    name = "Unprocessable Content" if status == 422 else HTTP_STATUS_CODES.get(status, "Error")  # RFC 9110's name
+    if not _api():
+        page = SimpleNamespace(name=name, description=sentence(e))
+        return render_template("pages/error.html", error=page), status
+    return jsonify(dict(error=name, message=sentence(e), **e.details())), status
 
 
 def unexpected(e):

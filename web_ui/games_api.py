@@ -8,15 +8,12 @@ sentence a person can act on: 400 for a malformed request, 409 when the table ha
 """
 
 import json
-from datetime import datetime
 from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, jsonify
 
-from controller.errors import BadRequest
-from controller.game_session import stacks
 from controller.games import base, registry
-from controller.standings import final_table
+from controller.history import HISTORY_LIMIT
 
 from .helpers import desk, json_body, limit_arg
 
@@ -24,10 +21,7 @@ bp = Blueprint("games_api", __name__, url_prefix="/api/games")
 
 MAX_PLAYERS_SENT = 12        # more than any game seats; refuses a huge list before any engine sees it
 MAX_NAME = 40
-MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
-HISTORY_LIMIT = 500
 
-# BG Stats: the games' BoardGameGeek ids are left out (the format's bggId is "if any") rather than guessed.
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 
 
@@ -59,11 +53,9 @@ def catalogue_items():
             item["players"] = _seats(module, panel)
             colours = getattr(module, "COLOURS", None)
             item["colours"] = list(colours) if colours else None
-            for opt in item["options"]:       # the option whose choices are the game's variants
-                if module.VARIANTS and opt.get("choices") == dict(module.VARIANTS):
-                    item["variant_option"] = opt["name"]
-                    item["variant_choice"] = "many" if opt["kind"] == "choices" else "one"
-                    break
+            variant = base.variant_option(module)   # the option whose choices are the game's variants
+            if variant:
+                item["variant_option"], item["variant_choice"] = variant
         out.append(item)
     return out
 
@@ -103,85 +95,38 @@ def current():
     return jsonify(game=_session().current(), last_event_id=last)
 
 
+def _kept():
+    return desk().table.kept
+
+
 @bp.get("/history")
 def history():
-    return jsonify(games=_session().history(limit_arg(100, HISTORY_LIMIT)))
+    return jsonify(games=_kept().history(limit_arg(100, HISTORY_LIMIT)))
 
 
 @bp.get("/stats")
 def stats():
     """Simple statistics per player over the finished games: played, won, and per game the best
     and average final number."""
-    games = [g for g in _session().history(HISTORY_LIMIT) if g["status"] == "finished"]
-    players = {}
-    for g in games:
-        rows = g["standings"] or [{"name": n, "score": None, "winner": n in g["winners"]} for n in g["players"]]
-        for row in rows:
-            p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})
-            p["played"] += 1
-            p["won"] += 1 if row["winner"] else 0
-            per = p["by_game"].setdefault(g["engine"], {"engine": g["engine"], "title": g["title"],
-                                                        "played": 0, "won": 0, "scores": []})
-            per["played"] += 1
-            per["won"] += 1 if row["winner"] else 0
-            if isinstance(row.get("score"), int):
-                per["scores"].append(row["score"])
-    out = []
-    for p in sorted(players.values(), key=lambda p: (-p["won"], -p["played"], p["name"].lower())):
-        per_game = []
-        for per in p["by_game"].values():
-            scores = per.pop("scores")
-            per["best"] = max(scores) if scores else None
-            per["average"] = _average(scores)
-            per_game.append(per)
-        p["win_rate"] = round(p["won"] / p["played"], 3)
-        p["by_game"] = per_game
-        out.append(p)
-    return jsonify(players=out, games_counted=len(games))
-
-
-def _average(scores):
-    """The mean to one decimal, or None; a sum too big for a float (a value an earlier version
-    kept) is averaged in whole numbers instead of failing."""
-    if not scores:
-        return None
-    try:
-        return round(sum(scores) / len(scores), 1)
-    except OverflowError:
-        return sum(scores) // len(scores)
-
-
-def _game_id(game_id):
-    if game_id > MAX_ID:
-        abort(404, "There is no game #%d; the games kept are listed in the history." % game_id)
-    game = desk().store.game(game_id)
-    if game is None:
-        abort(404, "There is no game #%d; the games kept are listed in the history." % game_id)
-    return game
+    return jsonify(_kept().stats())
 
 
 @bp.get("/<int:game_id>")
 def record(game_id):
     """A game as kept: summary, final table and what happened, move by move."""
-    _game_id(game_id)
-    return jsonify(_session().record(game_id))
+    return jsonify(_kept().record(game_id))
 
 
 @bp.get("/<int:game_id>/chart")
 def chart(game_id):
     """Money or score of each player after every move still in force (undone moves drop out)."""
-    game = _game_id(game_id)
-    return jsonify(_series(game))
+    return jsonify(_kept().chart(game_id))
 
 
 @bp.get("/<int:game_id>/export.csv")
 def export_csv(game_id):
-    game = _game_id(game_id)
-    if game.status == "active":
-        abort(409, "Game #%d is still being played; finish or abandon it to export it." % game.id)
-    text = _session().export_csv(game_id)
-    return Response(text, mimetype="text/csv", headers={
-        "Content-Disposition": "attachment; filename=newsdesk-game-%d-%s.csv" % (game.id, game.engine)})
+    name, text = _kept().export_csv(game_id)
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": "attachment; filename=" + name})
 
 
 @bp.get("/<int:game_id>/bgstats.json")
@@ -189,86 +134,9 @@ def export_bgstats(game_id):
     """The game in BG Stats' documented format for pushing a play from another app
     (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/),
     and the link that opens the BG Stats app on a phone with it."""
-    game = _game_id(game_id)
-    if game.status == "active":
-        abort(409, "Game #%d is still being played; finish or abandon it to export it." % game.id)
-    play = bgstats_play(_session().record(game_id), game)
+    play = _kept().bgstats(game_id)
     data = json.dumps(play, ensure_ascii=False, separators=(",", ":"))
     return jsonify(play=play, link=BGSTATS_LINK + quote(data, safe=""))
-
-
-def bgstats_play(rec, game):
-    """One play as BG Stats' createPlay data: board, durationMin, comments, game, location,
-    playDate, players (name, score, winner, rank, startPlayer, role, sourcePlayerId)."""
-    started = datetime.fromisoformat(game.created).astimezone()
-    ended = datetime.fromisoformat(game.ended).astimezone() if game.ended else started
-    rows = rec["standings"] or [{"name": n, "score": None, "winner": n in rec["winners"]} for n in rec["players"]]
-    scored = [r["score"] for r in rows if isinstance(r.get("score"), int)]
-    ranks = sorted(set(scored), reverse=True)
-    teams = {p.get("name"): p.get("team") for p in game.players if isinstance(p, dict)}
-    players = []
-    for seat, row in enumerate(rows):
-        rank = (ranks.index(row["score"]) + 1 if isinstance(row.get("score"), int)
-                else (1 if row["winner"] else 0))
-        players.append({"name": row["name"], "score": row["score"] if row["score"] is not None else "",
-                        "winner": bool(row["winner"]), "rank": rank, "startPlayer": seat == 0,
-                        "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})
-    options = game.options or {}
-    view = ((rec.get("final") or {}).get("view") or {})
-    chosen = next((options.get(item["variant_option"]) for item in catalogue_items()
-                   if item["name"] == game.engine and item["variant_option"]), None)
-    board = (view.get("variant_name") or (chosen if isinstance(chosen, str) else None)
-             or ", ".join(map(str, chosen if isinstance(chosen, list) else [])) or "")
-    return {
-        "sourceName": "newsdesk",
-        "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),
-        "board": board,
-        "durationMin": max(0, round((ended - started).total_seconds() / 60)),
-        "comments": "Kept by newsdesk as game #%d (%s, %d moves)%s."
-                    % (game.id, game.status, game.version, "" if game.status == "finished" else ", not finished"),
-        "game": {"name": rec["title"], "highestWins": True, "noPoints": not scored,
-                 "sourceGameId": game.engine},
-        "location": "newsdesk",
-        "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
-        "players": players,
-    }
-
-
-def _series(game):
-    """Each player's number after every move still in force (undone moves and the undo/redo
-    entries left out), folding the game once."""
-    out = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
-           "points": [], "problem": None}
-    try:
-        engine = registry.load(game.engine)
-    except (registry.EngineUnavailable, BadRequest) as e:
-        out["problem"] = "No chart: %s." % e
-        return out
-    panel = base.panel(engine)
-    if not panel.get("chart"):
-        out["unit"] = None
-        out["problem"] = panel.get("no_chart") or "This game keeps no score to chart."
-        return out
-    label = out["unit"] = panel["chart"].get("unit", "score")
-    out["prefix"] = panel["chart"].get("prefix", "")
-    entries = [(e.version, e.entry) for e in desk().store.entries(game.id)]
-    done, _ = stacks(entries)
-    in_force = set(done)
-    state = engine.initial()
-    for version, entry in entries:
-        # what the caption promises: only the moves in force; undone moves and the undos drop out
-        if entry.get("type") in ("undo", "redo") or (entry.get("type") != "setup" and version not in in_force):
-            continue
-        for ev in entry.get("events", ()):
-            state = engine.apply(state, ev)
-        rows = final_table(engine, state)["standings"]
-        if not out["players"]:
-            out["players"] = [r["name"] for r in rows]
-        out["points"].append({"version": version, "said": entry.get("said", ""),
-                              "values": [r["score"] for r in rows]})
-    if all(v is None for p in out["points"] for v in p["values"]):
-        out["problem"] = "This game's view shows no %s to chart." % label
-    return out
 
 
 # ---------------------------------------------------------------- writing

@@ -1,10 +1,12 @@
 """The pages the tablets load. Each page carries what it shows at load as JSON (a script block
 of type application/json, never run) and the stream keeps it current."""
 
-from flask import Blueprint, abort, current_app, redirect, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
+
+from controller.history import HISTORY_LIMIT
 
 from .api import health_report
-from .games_api import MAX_ID, catalogue_items
+from .games_api import catalogue_items
 from .helpers import desk
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -41,7 +43,7 @@ def index():
     nd = desk()
     last = nd.store.last_id()          # before the state: whatever lands meanwhile is replayed
     state = nd.table.state()
-    history = nd.table.games.history(1)
+    history = nd.table.kept.history(1)
     boot = {
         "lastEventId": last,
         "simulated": state["hardware"]["simulated"],
@@ -87,9 +89,7 @@ def favicon():
 @bp.get("/games/<int:game_id>")
 def kept_game(game_id):
     nd = desk()
-    game = nd.store.game(game_id) if game_id <= MAX_ID else None
-    if game is None:
-        abort(404, "There is no game #%d; the games kept are listed in the history." % game_id)
+    game = nd.table.kept.game(game_id)       # NotFound: the panel's 404 page, with a way back
     if game.status == "active":
         return redirect(url_for("pages.index"))
     boot = {"lastEventId": nd.store.last_id(), "showEnd": game.id, "health": health_report(nd),
@@ -99,10 +99,10 @@ def kept_game(game_id):
 
 @bp.get("/history")
 def history():
-    from .games_api import HISTORY_LIMIT, chart_units, stats
+    from .games_api import chart_units
     nd = desk()
-    games = nd.table.games.history(HISTORY_LIMIT)
-    per_player = stats().get_json()
+    games = nd.table.kept.history(HISTORY_LIMIT)
+    per_player = nd.table.kept.stats()
     boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
     return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=chart_units())
 

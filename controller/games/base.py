@@ -73,6 +73,14 @@ class Engine(Protocol):
         ...
 
 
+def variant_option(engine):
+    """(name, "one" or "many") of the option whose choices are the engine's VARIANTS, or None."""
+    for opt in engine.OPTIONS:
+        if engine.VARIANTS and opt.get("choices") == dict(engine.VARIANTS):
+            return opt["name"], "many" if opt["kind"] == "choices" else "one"
+    return None
+
+
 # The names every engine module must have (registry.py checks them when it loads one).
 INTERFACE = tuple(Engine.__annotations__) + tuple(
     name for name, value in vars(Engine).items()

@@ -1,0 +1,224 @@
+"""The games kept: the history, one game's record and chart, statistics per player, and the
+exports (CSV, BG Stats). One home for what the table has played, read from the store; the
+panel's handlers (web_ui/games_api.py, web_ui/pages.py) only turn these into HTTP.
+
+A store written by an earlier version may hold a number past any real game: every answer here
+still comes out (a sum too big for a float is averaged in whole numbers), so the history never
+breaks on an old game.
+"""
+
+import csv
+import io
+from datetime import datetime
+
+from .errors import Conflict, NotFound
+from .games import base, registry
+from .standings import final_table
+
+HISTORY_LIMIT = 500          # games the history, the statistics and the history page look at
+MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
+UNDO_KINDS = ("undo", "redo")
+
+
+def summary(game):
+    """A kept (or ending) game as the history lists it."""
+    final = game.final or {}
+    title = (final.get("view") or {}).get("title") or game.engine
+    return {"id": game.id, "engine": game.engine, "title": title, "status": game.status,
+            "created": game.created, "ended": game.ended, "version": game.version,
+            "players": [p.get("name") for p in game.players], "winners": game.winners or [],
+            "standings": final.get("standings")}
+
+
+def stacks(entries):
+    """(done, undone): versions of the moves in force, oldest first, and of the moves that can
+    be redone, the next one to redo last. ``entries`` are (version, entry) pairs."""
+    done, undone = [], []
+    for version, entry in entries:
+        kind = entry.get("type")
+        if kind == "undo":
+            done.remove(entry["target"])
+            undone.append(entry["target"])
+        elif kind == "redo":
+            undone.remove(entry["target"])
+            done.append(entry["target"])
+        elif kind != "setup":
+            done.append(version)
+            undone.clear()
+    return done, undone
+
+
+def _csv_cell(text):
+    """A spreadsheet must not run a player's name as a formula."""
+    text = str(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _average(scores):
+    """The mean to one decimal, or None; a sum too big for a float (a value an earlier version
+    kept) is averaged in whole numbers instead of failing."""
+    if not scores:
+        return None
+    try:
+        return round(sum(scores) / len(scores), 1)
+    except OverflowError:
+        return sum(scores) // len(scores)
+
+
+def _rows(kept):
+    """A kept game's final table, or its players with no scores when it kept none."""
+    return kept["standings"] or [{"name": n, "score": None, "winner": n in kept["winners"]} for n in kept["players"]]
+
+
+class KeptGames:
+    """The games the store keeps, finished, abandoned or still being played."""
+
+    def __init__(self, store):
+        self.store = store
+
+    def history(self, limit=100):
+        """Finished and abandoned games, the newest first."""
+        return [summary(g) for g in self.store.games(limit=limit)]
+
+    def game(self, game_id):
+        """The store's row for game ``game_id``; NotFound (404) when there is none."""
+        if isinstance(game_id, bool) or not isinstance(game_id, int):
+            raise NotFound("a game is named by its number (a whole number), not %r" % (game_id,))
+        game = self.store.game(game_id) if 0 <= game_id <= MAX_ID else None
+        if game is None:
+            raise NotFound("there is no game #%d; the games kept are listed in the history" % game_id)
+        return game
+
+    def _ended(self, game_id, what):
+        game = self.game(game_id)
+        if game.status == "active":
+            raise Conflict("game #%d is still being played; finish or abandon it to %s" % (game.id, what))
+        return game
+
+    def record(self, game_id):
+        """One game as kept: its summary, final table and what happened, move by move."""
+        game = self.game(game_id)
+        moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
+                  "at": e.created} for e in self.store.entries(game.id)]
+        return dict(summary(game), final=game.final, log=moves)
+
+    def stats(self, limit=HISTORY_LIMIT):
+        """Per player over the finished games: played, won, and per game the best and average
+        final number."""
+        games = [g for g in self.history(limit) if g["status"] == "finished"]
+        players = {}
+        for g in games:
+            for row in _rows(g):
+                p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})
+                p["played"] += 1
+                p["won"] += 1 if row["winner"] else 0
+                per = p["by_game"].setdefault(g["engine"], {"engine": g["engine"], "title": g["title"],
+                                                            "played": 0, "won": 0, "scores": []})
+                per["played"] += 1
+                per["won"] += 1 if row["winner"] else 0
+                if isinstance(row.get("score"), int):
+                    per["scores"].append(row["score"])
+        out = []
+        for p in sorted(players.values(), key=lambda p: (-p["won"], -p["played"], p["name"].lower())):
+            per_game = []
+            for per in p["by_game"].values():
+                scores = per.pop("scores")
+                per["best"] = max(scores) if scores else None
+                per["average"] = _average(scores)
+                per_game.append(per)
+            p["win_rate"] = round(p["won"] / p["played"], 3)
+            p["by_game"] = per_game
+            out.append(p)
+        return {"players": out, "games_counted": len(games)}
+
+    def chart(self, game_id):
+        """Each player's number after every move still in force (undone moves and the undo/redo
+        entries left out), folding the game once."""
+        game = self.game(game_id)
+        out = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
+               "points": [], "problem": None}
+        try:
+            engine = registry.load(game.engine)
+        except (registry.EngineUnavailable, ValueError) as e:
+            out["problem"] = "No chart: %s." % e
+            return out
+        panel = base.panel(engine)
+        if not panel.get("chart"):
+            out["unit"] = None
+            out["problem"] = panel.get("no_chart") or "This game keeps no score to chart."
+            return out
+        label = out["unit"] = panel["chart"].get("unit", "score")
+        out["prefix"] = panel["chart"].get("prefix", "")
+        entries = [(e.version, e.entry) for e in self.store.entries(game.id)]
+        done, _ = stacks(entries)
+        in_force = set(done)
+        state = engine.initial()
+        for version, entry in entries:
+            # what the caption promises: only the moves in force; undone moves and the undos drop out
+            if entry.get("type") in UNDO_KINDS or (entry.get("type") != "setup" and version not in in_force):
+                continue
+            for ev in entry.get("events", ()):
+                state = engine.apply(state, ev)
+            rows = final_table(engine, state)["standings"]
+            if not out["players"]:
+                out["players"] = [r["name"] for r in rows]
+            out["points"].append({"version": version, "said": entry.get("said", ""),
+                                  "values": [r["score"] for r in rows]})
+        if all(v is None for p in out["points"] for v in p["values"]):
+            out["problem"] = "This game's view shows no %s to chart." % label
+        return out
+
+    def export_csv(self, game_id):
+        """A kept game's final table as CSV, one row per player: (file name, text)."""
+        game = self._ended(game_id, "export it")
+        kept = summary(game)
+        date = datetime.fromisoformat(game.ended).astimezone().date().isoformat()
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["game", "title", "date", "status", "player", "score", "winner"])
+        for row in _rows(dict(kept, winners=[])):
+            writer.writerow([game.id, _csv_cell(kept["title"]), date, game.status, _csv_cell(row["name"]),
+                             "" if row["score"] is None else row["score"], "yes" if row["winner"] else "no"])
+        return "newsdesk-game-%d-%s.csv" % (game.id, game.engine), out.getvalue()
+
+    def bgstats(self, game_id):
+        """One play as BG Stats' createPlay data (board, durationMin, comments, game, location,
+        playDate, players: name, score, winner, rank, startPlayer, role, sourcePlayerId). The
+        games' BoardGameGeek ids are left out (the format's bggId is "if any") rather than guessed."""
+        game = self._ended(game_id, "export it")
+        rec = self.record(game_id)
+        started = datetime.fromisoformat(game.created).astimezone()
+        ended = datetime.fromisoformat(game.ended).astimezone() if game.ended else started
+        rows = _rows(rec)
+        scored = [r["score"] for r in rows if isinstance(r.get("score"), int)]
+        ranks = sorted(set(scored), reverse=True)
+        teams = {p.get("name"): p.get("team") for p in game.players if isinstance(p, dict)}
+        players = []
+        for seat, row in enumerate(rows):
+            rank = (ranks.index(row["score"]) + 1 if isinstance(row.get("score"), int)
+                    else (1 if row["winner"] else 0))
+            players.append({"name": row["name"], "score": row["score"] if row["score"] is not None else "",
+                            "winner": bool(row["winner"]), "rank": rank, "startPlayer": seat == 0,
+                            "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})
+        options = game.options or {}
+        view = ((rec.get("final") or {}).get("view") or {})
+        try:
+            variant = base.variant_option(registry.load(game.engine))
+        except (registry.EngineUnavailable, ValueError):
+            variant = None
+        chosen = options.get(variant[0]) if variant else None
+        board = (view.get("variant_name") or (chosen if isinstance(chosen, str) else None)
+                 or ", ".join(map(str, chosen if isinstance(chosen, list) else [])) or "")
+        return {
+            "sourceName": "newsdesk",
+            "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),
+            "board": board,
+            "durationMin": max(0, round((ended - started).total_seconds() / 60)),
+            "comments": "Kept by newsdesk as game #%d (%s, %d moves)%s."
+                        % (game.id, game.status, game.version, "" if game.status == "finished" else ", not finished"),
+            "game": {"name": rec["title"], "highestWins": True, "noPoints": not scored,
+                     "sourceGameId": game.engine},
+            "location": "newsdesk",
+            "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
+            "players": players,
+        }
