@@ -155,6 +155,21 @@ class Newsdesk:
         self._closers.append(self.button_listener.stop)
         self.leds.ready(True)
 
+    # -- what the panel reads (it goes through these, never to the store itself) -------------
+
+    def last_event_id(self):
+        """The newest stored event's id: a page reads it before the state, then opens its
+        stream after it, so whatever lands in between is replayed, never lost."""
+        return self.store.last_id()
+
+    def events_after(self, event_id, limit):
+        """The stored events after ``event_id``, oldest first, at most ``limit``."""
+        return self.store.since(event_id, limit=limit)
+
+    def write_stuck_for(self):
+        """Seconds the store's write in progress has waited on the disk, or None."""
+        return self.store.write_stuck_for()
+
     def on_close(self, closer):
         """Call ``closer()`` when the box closes (before what was built earlier)."""
         self._closers.append(closer)

@@ -156,6 +156,20 @@ class GameSession:
         finally:
             self._lock.release()
 
+    def headline(self):
+        """What the game being played wants shown in big type after a reload too (SCOOP's newest
+        verdict, with whose claim it judged): its engine's own ``headline(events)`` of the events
+        still in force; None with no game, or an engine without a headline (an optional extra)."""
+        if not self._lock.acquire(timeout=READ_WAIT):
+            return None
+        try:
+            told = getattr(self._engine, "headline", None)
+            if self._game is None or self._problem or not callable(told):
+                return None
+            return told([ev for _, entry in base.effective(self._entries) for ev in entry.get("events", ())])
+        finally:
+            self._lock.release()
+
     def _current(self):
         if self._game is None:
             return None

@@ -18,7 +18,7 @@ def _simulated_phone():
 @bp.get("/state")
 def state():
     nd = desk()
-    last = nd.store.last_id()       # before the state, so a tablet's stream replays what lands meanwhile
+    last = nd.last_event_id()       # before the state, so a tablet's stream replays what lands meanwhile
     out = nd.table.state()
     out["last_event_id"] = last
     return jsonify(out)
@@ -174,7 +174,7 @@ def _audio(nd):
 
 def _store_stuck(nd):
     """The store's part, shown only while a write has waited on the disk for too long."""
-    took = nd.store.write_stuck_for() if callable(getattr(nd.store, "write_stuck_for", None)) else None
+    took = nd.write_stuck_for()
     if took is None:
         return None
     return {"part": "store", "status": "fault",

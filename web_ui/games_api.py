@@ -91,7 +91,7 @@ def current():
     """The game being played (null with none), and the id of the newest event: a tablet opens
     its stream after that id so nothing falls between this read and the live feed."""
     nd = desk()
-    last = nd.store.last_id()       # read first: an event landing meanwhile is replayed, never lost
+    last = nd.last_event_id()       # read first: an event landing meanwhile is replayed, never lost
     return jsonify(game=_session().current(), last_event_id=last)
 
 

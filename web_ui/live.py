@@ -305,7 +305,7 @@ class Panel:
             feed.sending_since = None
             feed.last_write = loop.time()
 
-        backlog, resync = await loop.run_in_executor(None, catch_up, self.desk.store, since)
+        backlog, resync = await loop.run_in_executor(None, catch_up, self.desk, since)
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
                                 (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})

@@ -41,7 +41,7 @@ def _sim_buttons():
 @bp.get("/")
 def index():
     nd = desk()
-    last = nd.store.last_id()          # before the state: whatever lands meanwhile is replayed
+    last = nd.last_event_id()          # before the state: whatever lands meanwhile is replayed
     state = nd.table.state()
     history = nd.table.kept.history(1)
     boot = {
@@ -53,30 +53,13 @@ def index():
         "health": health_report(nd),
         "lastGame": history[0] if history else None,
         "lastVerdict": state["last_verdict"],
-        "gameVerdict": _last_game_verdict(nd, state["game"]),
+        "gameVerdict": nd.table.games.headline(),
     }
     window = (nd.table.hardware.get("simulated") and getattr(nd, "window", None) is not None
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window)
 
 
-def _last_game_verdict(nd, game):
-    """What the game being played wants shown in big type after a reload too (SCOOP's newest
-    verdict, with whose claim it judged): the engine's own ``headline(events)``, given the events
-    still in force. None when the engine has no headline."""
-    if not game or game.get("problem"):
-        return None
-    from controller.games import base, registry
-    try:
-        engine = registry.load(game["engine"])
-    except Exception:
-        return None
-    headline = getattr(engine, "headline", None)
-    if not callable(headline):
-        return None
-    entries = [(e.version, e.entry) for e in nd.store.entries(game["id"])]
-    events = [ev for _, entry in base.effective(entries) for ev in entry.get("events", ())]
-    return headline(events)
 
 
 @bp.get("/favicon.ico")
@@ -92,7 +75,7 @@ def kept_game(game_id):
     game = nd.table.kept.game(game_id)       # NotFound: the panel's 404 page, with a way back
     if game.status == "active":
         return redirect(url_for("pages.index"))
-    boot = {"lastEventId": nd.store.last_id(), "showEnd": game.id, "health": health_report(nd),
+    boot = {"lastEventId": nd.last_event_id(), "showEnd": game.id, "health": health_report(nd),
             "canWrite": can_write()}
     return render_template("pages/game.html", game=game, boot=boot)
 
@@ -103,7 +86,7 @@ def history():
     nd = desk()
     games = nd.table.kept.history(HISTORY_LIMIT)
     per_player = nd.table.kept.stats()
-    boot = {"lastEventId": nd.store.last_id(), "health": health_report(nd), "canWrite": can_write()}
+    boot = {"lastEventId": nd.last_event_id(), "health": health_report(nd), "canWrite": can_write()}
     return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=chart_units())
 
 
@@ -117,7 +100,7 @@ def oracles():
     from controller.oracle_desk import HISTORY
     from controller.oracles.fairness import ALPHA
     nd = desk()
-    last = nd.store.last_id()          # before the tallies: whatever lands meanwhile is replayed
+    last = nd.last_event_id()          # before the tallies: whatever lands meanwhile is replayed
     desk_ = getattr(nd, "oracles", None)
     found = None
     if desk_ is not None:

@@ -37,15 +37,15 @@ def resync_message(why, last_id):
     return {"type": RESYNC, "data": {"why": why, "last_event_id": last_id}}
 
 
-def catch_up(store, since):
+def catch_up(nd, since):
     """(events after ``since``, None) or ([], a resync message) when they can't all be replayed."""
     if since is None:
         return [], None
-    last = store.last_id()
+    last = nd.last_event_id()
     if since > last:
         return [], resync_message("This page's last event (#%d) is newer than the store's (#%d)." % (since, last),
                                   last)
-    backlog = store.since(since, limit=BACKLOG_MAX + 1)
+    backlog = nd.events_after(since, BACKLOG_MAX + 1)
     if len(backlog) > BACKLOG_MAX:
         return [], resync_message("%d or more events happened while this page was away." % (BACKLOG_MAX + 1),
                                   last)
@@ -78,7 +78,7 @@ def stream():
     def events():
         last = since or 0
         try:
-            backlog, resync = catch_up(nd.store, since)
+            backlog, resync = catch_up(nd, since)
             yield "retry: 2000\n\n"
             if resync is not None:
                 yield sse(resync)
@@ -89,7 +89,7 @@ def stream():
                 message = sub.get(timeout=keepalive)
                 if sub.lagged:
                     sub.lagged = False
-                    missed, again = catch_up(nd.store, last)
+                    missed, again = catch_up(nd, last)
                     if again is not None:
                         yield sse(again)
                     for ev in missed:
