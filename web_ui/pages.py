@@ -3,9 +3,9 @@ of type application/json, never run) and the stream keeps it current."""
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from controller.health import report as health_report
 from controller.history import HISTORY_LIMIT
 
-from .api import health_report
 from .games_api import catalogue_items
 from .helpers import desk
 
