@@ -22,11 +22,40 @@ from .standings import final_table
 from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
+MAX_PLAYERS_SENT = 12   # more than any game seats; refuses a huge list before any engine sees it
+NAME_MAX = 40           # a player's name, colour or team (the API document says the same)
 log = logging.getLogger(__name__)
 
 # What an undo or a redo says it did, before the words of the move it takes back or puts back:
 # the table's words ("Took back: Cy paid Ann $50"), not the store's versions.
 UNDO_WORDS = {"undo": "Took back: ", "redo": "Put back: "}
+
+
+def clean_players(players):
+    """The players a start asks for, checked once for every way in (the panel, the API, a
+    test): 1 to MAX_PLAYERS_SENT of {"name", "colour", "team"}, names and the two short texts
+    trimmed and at most NAME_MAX characters; empty colours and teams dropped. Each engine then
+    checks the seats its rules take."""
+    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS_SENT:
+        raise BadRequest("list the people at the table as \"players\" (1 to %d), each as {\"name\": ...}"
+                         % MAX_PLAYERS_SENT)
+    clean = []
+    for i, p in enumerate(players, 1):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
+            raise BadRequest("player %d needs a name: each player is {\"name\": ..., \"colour\": ..., "
+                             "\"team\": ...}" % i)
+        name = p["name"].strip()
+        if len(name) > NAME_MAX:
+            raise BadRequest("player %d's name is longer than %d characters; shorten it" % (i, NAME_MAX))
+        row = {"name": name}
+        for field in ("colour", "team"):
+            value = p.get(field)
+            if value not in (None, "") and (not isinstance(value, str) or len(value) > NAME_MAX):
+                raise BadRequest("%s's %s is a short text (up to %d characters), got %r" % (name, field, NAME_MAX, value))
+            if value not in (None, ""):
+                row[field] = value.strip()
+        clean.append(row)
+    return clean
 
 
 def _plain(value, sort=False):
@@ -96,6 +125,7 @@ class GameSession:
         self._state = None
         self._problem = None
         self._shown = None
+        self._shown_for = None    # (game, version, problem) _shown was computed for
 
     # ------------------------------------------------------------ reading
 
@@ -139,7 +169,7 @@ class GameSession:
                 self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another"
                                  % (game.id, game.engine, e))
                 log.error("%s", self._problem)
-            self._shown = self._current()
+            self._seen()
             return game.id
 
     def current(self):
@@ -151,10 +181,17 @@ class GameSession:
         if not self._lock.acquire(timeout=READ_WAIT):
             return copy.deepcopy(self._shown)
         try:
-            self._shown = self._current()
-            return copy.deepcopy(self._shown)
+            return copy.deepcopy(self._seen())
         finally:
             self._lock.release()
+
+    def _seen(self):
+        """_current(), worked out once per version of the game: a move's answer, its message to
+        every page and the next page load share one view and one list of offers."""
+        key = (self.game_id, self.version, self._problem)
+        if self._shown_for != key:
+            self._shown, self._shown_for = self._current(), key
+        return self._shown
 
     def headline(self):
         """What the game being played wants shown in big type after a reload too (SCOOP's newest
@@ -270,15 +307,13 @@ class GameSession:
         """Set up a new game of ``engine_name``; refused while another is being played."""
         with self._lock:
             key = check_key(key)
-            if not isinstance(engine_name, str):
-                raise BadRequest("say which game to start: one of %s" % ", ".join(registry.names()))
-            if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
-                raise BadRequest("players is a list of {\"name\": ..., \"colour\": ..., \"team\": ...}, "
-                                 "one per player at the table")
+            if not isinstance(engine_name, str) or not engine_name:
+                raise BadRequest("say which game to start: \"engine\" is one of %s" % ", ".join(registry.names()))
+            players = clean_players(players)
             if options is None:
                 options = {}
             if not isinstance(options, dict):
-                raise BadRequest("options is a JSON object of the game's settings (or leave it out)")
+                raise BadRequest("send the game's settings as \"options\", a JSON object (or leave it out)")
             if key is not None:
                 found = self.store.entry_by_key(key)
                 if found is not None:

@@ -10,7 +10,7 @@ sentence a person can act on: 400 for a malformed request, 409 when the table ha
 import json
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, jsonify
+from flask import Blueprint, Response, jsonify
 
 from controller.games import base, registry
 from controller.history import HISTORY_LIMIT
@@ -18,9 +18,6 @@ from controller.history import HISTORY_LIMIT
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("games_api", __name__, url_prefix="/api/games")
-
-MAX_PLAYERS_SENT = 12        # more than any game seats; refuses a huge list before any engine sees it
-MAX_NAME = 40
 
 BGSTATS_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 
@@ -141,83 +138,39 @@ def export_bgstats(game_id):
 
 # ---------------------------------------------------------------- writing
 
-def _version(data):
-    version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        abort(400, "Say which version of the game this tablet was showing: send \"version\", a whole "
-                   "number (the game's \"version\" as the panel last read it), not %r." % (version,))
-    return version
-
-
-def _key(data):
-    key = data.get("key")
-    if key is not None and not isinstance(key, str):
-        abort(400, "The request's idempotency \"key\" is a string (reuse it on a retry), not %r." % (key,))
-    return key
-
-
 @bp.post("")
 def start():
+    """The checks of a start (the players, the options, the key) are the game session's, once."""
     data = json_body()
-    engine = data.get("engine")
-    if not isinstance(engine, str) or not engine:
-        abort(400, "Say which game to start: \"engine\" is one of %s." % ", ".join(registry.names()))
-    players = data.get("players")
-    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS_SENT:
-        abort(400, "List the people at the table as \"players\" (1 to %d), each as {\"name\": ...}."
-              % MAX_PLAYERS_SENT)
-    clean = []
-    for i, p in enumerate(players, 1):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
-            abort(400, "Player %d needs a name: each player is {\"name\": ..., \"colour\": ..., \"team\": ...}." % i)
-        name = p["name"].strip()
-        if len(name) > MAX_NAME:
-            abort(400, "Player %d's name is longer than %d characters; shorten it." % (i, MAX_NAME))
-        row = {"name": name}
-        for field in ("colour", "team"):
-            value = p.get(field)
-            if value not in (None, "") and (not isinstance(value, str) or len(value) > MAX_NAME):
-                abort(400, "%s's %s is a short text (up to %d characters), got %r." % (name, field, MAX_NAME, value))
-            if value not in (None, ""):
-                row[field] = value.strip()
-        clean.append(row)
-    options = data.get("options", {})
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        abort(400, "Send the game's settings as \"options\", a JSON object (or leave it out).")
-    outcome = _session().start(engine, clean, options, _key(data))
+    outcome = _session().start(data.get("engine"), data.get("players"), data.get("options"), data.get("key"))
     return jsonify(outcome), 200 if outcome["repeat"] else 201
 
 
 @bp.post("/current/actions")
 def act():
     data = json_body()
-    action = data.get("action")
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        abort(400, "Send the move as \"action\": a JSON object with a \"type\", one of the offers the panel shows.")
-    return jsonify(_session().act(action, _version(data), _key(data)))
+    return jsonify(_session().act(data.get("action"), data.get("version"), data.get("key")))
 
 
 @bp.post("/current/undo")
 def undo():
     data = json_body()
-    return jsonify(_session().undo(_version(data), _key(data)))
+    return jsonify(_session().undo(data.get("version"), data.get("key")))
 
 
 @bp.post("/current/redo")
 def redo():
     data = json_body()
-    return jsonify(_session().redo(_version(data), _key(data)))
+    return jsonify(_session().redo(data.get("version"), data.get("key")))
 
 
 @bp.post("/current/finish")
 def finish():
     data = json_body()
-    return jsonify(_session().finish(_version(data), _key(data)))
+    return jsonify(_session().finish(data.get("version"), data.get("key")))
 
 
 @bp.post("/current/abandon")
 def abandon():
     data = json_body()
-    return jsonify(_session().abandon(_version(data), _key(data)))
+    return jsonify(_session().abandon(data.get("version"), data.get("key")))

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
+from controller.game_session import MAX_PLAYERS_SENT, NAME_MAX
 from controller.games import base, registry
 
 from . import join, oracles, workbench
@@ -51,10 +52,10 @@ FILE = Path(__file__).with_name("openapi.json")
 SCHEMAS = {
     "Error": obj(["error", "message"], error=STR, message=dict(STR, description="One sentence a person can act on."),
                  stale=BOOL, game=INT, version=INT),
-    "Player": obj(["name"], extra=False, name=dict(STR, minLength=1, maxLength=40),
-                  colour=nullable(dict(STR, maxLength=40)), team=nullable(dict(STR, maxLength=40))),
+    "Player": obj(["name"], extra=False, name=dict(STR, minLength=1, maxLength=NAME_MAX),
+                  colour=nullable(dict(STR, maxLength=NAME_MAX)), team=nullable(dict(STR, maxLength=NAME_MAX))),
     "StartRequest": obj(["engine", "players"], engine=dict(STR, minLength=1),
-                        players=arr(ref("Player"), minItems=1, maxItems=12),
+                        players=arr(ref("Player"), minItems=1, maxItems=MAX_PLAYERS_SENT),
                         options=nullable(dict(OBJ, description="The game's settings: variant(s), dealer, ...")),
                         key=KEY),
     "Action": dict(obj(["type"], extra=True, type=dict(STR, description="One of the offers' types.")),
@@ -174,7 +175,7 @@ def game_schemas():
                 for field, b in numbers.items()}), description="The numbers %s's offers ask to be entered, "
                 "with their bounds; past them the move is refused (422) with a sentence." % engine.TITLE)
     out["StartRequest"] = obj(["engine", "players"], engine={"enum": list(registry.names())},
-                              players=arr(ref("Player"), minItems=1, maxItems=12),
+                              players=arr(ref("Player"), minItems=1, maxItems=MAX_PLAYERS_SENT),
                               options=dict(nullable({"anyOf": starts}) if starts else nullable(OBJ),
                                            description="The game's settings, as its engine declares them "
                                                        "(OptionsScan, OptionsScoop1956, ...)."),
