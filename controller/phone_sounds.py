@@ -2,8 +2,8 @@
 and the bell.
 
 A thin adapter around the pure CallProgress machine, like DialListener around the decoder: one
-worker thread owns the machine, takes inputs from a queue, reads the clock, and wakes at the
-machine's deadlines; it hands each Cue to the Player (the receiver) or the Ringer (the bell).
+worker thread (controller/worker.py, the runner both share) owns the machine, takes inputs from
+a queue, reads the clock, and wakes at the machine's deadlines; it hands each Cue to the Player (the receiver) or the Ringer (the bell).
 
 Inputs, from any thread:
 
@@ -20,7 +20,6 @@ the panel's virtual phone can show what the handset would sound like.
 """
 
 import logging
-import queue
 import threading
 import time
 
@@ -31,6 +30,7 @@ from .audio.player import VOLUME_MAX, Player, open_output
 from .audio.speech import Speech
 from .hw.bell import STRIKE_HZ
 from .hw.ringer import Ringer, check_times
+from .worker import Worker
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +50,14 @@ class PhoneSounds:
         self._clock = clock
         self._notify = notify
         self._poll = poll
-        self._q = queue.Queue()
         self._closing = threading.Event()
         self._sub = None
         self._pump = None
         self.receiver = "silence"
         self.ringing = False
         self.verdict = None
-        self._worker = threading.Thread(target=self._run, name="phone-sounds", daemon=True)
+        self._worker = Worker("phone-sounds", self._apply, lambda now: self._cp.advance(now), self._cp.deadline,
+                              self._perform, clock=clock, bad=(), first=self.player.warm, done=self._synced)
         self._worker.start()
 
     # --- inputs (any thread) -------------------------------------------------------------------
@@ -75,18 +75,18 @@ class PhoneSounds:
     def on_dial_event(self, ev):
         """A DialEvent from the decoder (hook changes and digits; faults are not heard)."""
         if ev.kind == "hook":
-            self._q.put(("hook", ev.value))
+            self._worker.put(("hook", ev.value))
         elif ev.kind == "digit":
-            self._q.put(("digit", ev.value))
+            self._worker.put(("digit", ev.value))
 
     def on_verdict(self, data):
         """The editor's verdict, as the bus carries it: {"signal": ..., "message": ..., ...}."""
-        self._q.put(("verdict", data))
+        self._worker.put(("verdict", data))
 
     def edge(self, t, line, state):
         """A raw contact edge: the dial leaving rest or breaking the line means dialing."""
         if line in DIAL_LINES and state:
-            self._q.put(("moved",))
+            self._worker.put(("moved",))
 
     def ring(self, times=None):
         """Ring ``times`` cycles (None: until lifted or stopped); a lifted handset can't ring.
@@ -95,20 +95,20 @@ class PhoneSounds:
             log.warning("asked to ring, but this phone has no ringer")
             return
         check_times(times)
-        self._q.put(("ring", times))
+        self._worker.put(("ring", times))
 
     def stop_ringing(self):
-        self._q.put(("stop_ring",))
+        self._worker.put(("stop_ring",))
 
     def wake(self):
         """Look at the clock now (tests move a fake clock, then wake the worker)."""
-        self._q.put(("wake",))
+        self._worker.put(("wake",))
 
     def idle(self, timeout=5.0):
         """Wait until everything handed in so far has been heard (for tests and the CLI);
         False if that took longer than ``timeout``."""
         done = threading.Event()
-        self._q.put(("sync", done))
+        self._worker.put(("sync", done))
         return done.wait(timeout)
 
     def close(self):
@@ -116,8 +116,7 @@ class PhoneSounds:
         if self._pump is not None:
             self._sub.close()       # wakes the pump from its wait for a message
             self._pump.join()
-        self._q.put(None)
-        self._worker.join()
+        self._worker.stop(timeout=None)
         try:
             self.player.close()
         finally:
@@ -133,29 +132,16 @@ class PhoneSounds:
                 continue
             kind, data = message.get("type"), message.get("data") or {}
             if kind == events.PHONE_HOOK:
-                self._q.put(("hook", data.get("state")))
+                self._worker.put(("hook", data.get("state")))
             elif kind == events.PHONE_DIGIT:
-                self._q.put(("digit", data.get("digit")))
+                self._worker.put(("digit", data.get("digit")))
             elif kind == events.VERDICT:
-                self._q.put(("verdict", data))
+                self._worker.put(("verdict", data))
 
-    def _run(self):
-        self._safely("preparing the tones", self.player.warm)
-        while True:
-            deadline = self._cp.deadline()
-            timeout = None if deadline is None else max(0.0, deadline - self._clock())
-            try:
-                item = self._q.get(timeout=timeout)
-            except queue.Empty:
-                item = ("wake",)
-            if item is None:
-                break
-            try:
-                self._perform(self._apply(item))
-            except Exception:
-                log.exception("phone sounds: handling %r failed", item)
-            if item[0] == "sync":
-                item[1].set()
+    @staticmethod
+    def _synced(item):
+        if item[0] == "sync":          # idle(): everything handed in before it has been heard
+            item[1].set()
 
     def _apply(self, item):
         kind = item[0]

@@ -1,19 +1,19 @@
 """Runs the pure decoder live: edges arrive from any thread, timeouts fire on a real clock.
 
-The only place the decoder meets time. GPIO callbacks and the serial bridge call ``edge``;
-one worker thread owns the decoder, so it never needs a lock.
+The only place the decoder meets time. GPIO callbacks and the serial bridge call ``edge``; one
+worker thread (controller/worker.py) owns the decoder, so it never needs a lock.
 """
 
 import logging
-import queue
-import threading
 import time
+
+from ..worker import Worker
 
 log = logging.getLogger(__name__)
 
 
 class DialListener:
-    """Feeds a DialDecoder from a queue and calls ``on_event(DialEvent)`` for what it decides.
+    """Feeds a DialDecoder and calls ``on_event(DialEvent)`` for what it decides.
 
     ``lag`` holds timeouts back a little so an edge already on its way (stamped before the
     deadline, delivered after it) is still counted in the digit it belongs to.
@@ -23,28 +23,22 @@ class DialListener:
         self._decoder = decoder
         self._on_event = on_event
         self._clock = clock
-        self._lag = lag
-        self._q = queue.Queue()
-        self._stop = threading.Event()
-        self._thread = None
+        self._worker = Worker("dial-listener", lambda item: decoder.feed(*item), decoder.advance,
+                              decoder.deadline, self._emit, clock=clock, lag=lag, idle=1.0)
 
     def edge(self, t, line, state):
-        self._q.put((t, line, state))
+        self._worker.put((t, line, state))
 
     def start(self, initial=None):
         """Start the worker; ``initial`` maps lines to their state now (e.g. a lifted handset)."""
         now = self._clock()
         for line, state in (initial or {}).items():
             if state:
-                self._q.put((now, line, state))
-        self._thread = threading.Thread(target=self._run, name="dial-listener", daemon=True)
-        self._thread.start()
+                self._worker.put((now, line, state))
+        self._worker.start()
 
     def stop(self):
-        self._stop.set()
-        self._q.put(None)
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        self._worker.stop()
 
     def _emit(self, events):
         for ev in events:
@@ -52,19 +46,3 @@ class DialListener:
                 self._on_event(ev)
             except Exception:
                 log.exception("handling %s failed", ev.as_dict())
-
-    def _run(self):
-        while not self._stop.is_set():
-            deadline = self._decoder.deadline()
-            timeout = 1.0 if deadline is None else max(0.0, deadline + self._lag - self._clock())
-            try:
-                item = self._q.get(timeout=timeout)
-            except queue.Empty:
-                self._emit(self._decoder.advance(self._clock() - self._lag))
-                continue
-            if item is None:
-                break
-            try:
-                self._emit(self._decoder.feed(*item))
-            except ValueError as e:
-                log.warning("dropped a bad edge %r: %s", item, e)

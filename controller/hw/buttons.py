@@ -5,8 +5,8 @@ Three parts, as for the phone:
 * ``ButtonPins``: a gpiozero InputDevice per button with bounce_time None; gpiozero calls
   ``pin.when_changed(ticks, level)`` on its thread and the edge is handed on, stamped with the
   pin's own tick mapped onto our clock (TickClock), never with the time software noticed it.
-* ``ButtonListener``: one thread that owns each button's pure ButtonLogic, feeds it the edges
-  from a queue and advances it at its deadlines; it calls ``on_press(Press)``.
+* ``ButtonListener``: each button's pure ButtonLogic on one worker thread (controller/worker.py),
+  fed the edges and advanced at its deadlines; it calls ``on_press(Press)``.
 * ``SimulatedButtons``: a person pressing the buttons, played onto the MockFactory pins that
   ButtonPins listens to, so simulated presses run the same code as real ones.
 """
@@ -17,6 +17,7 @@ import threading
 import time
 
 from ..oracles.presses import ButtonLogic
+from ..worker import Worker
 from .contacts import ContactPins
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,8 @@ class ButtonPins(ContactPins):
 
 
 class ButtonListener:
-    """Runs each button's ButtonLogic live: edges from any thread, deadlines on a real clock.
+    """Runs each button's ButtonLogic live: edges from any thread, deadlines on a real clock, on
+    one worker thread (controller/worker.py) that owns every button's logic.
 
     ``lag`` holds a deadline back a little so an edge already on its way (stamped before the
     deadline, delivered after it) is still seen first.
@@ -44,14 +46,12 @@ class ButtonListener:
     def __init__(self, on_press, names=BUTTONS, clock=time.monotonic, settle=0.005, hold_time=1.0,
                  lag=0.002):
         self._on_press = on_press
-        self._clock = clock
-        self._lag = lag
         self._logic = {name: ButtonLogic(name, settle=settle, hold_time=hold_time) for name in names}
-        self._q = queue.Queue()
-        self._thread = None
+        self._worker = Worker("buttons", self._feed, self._advance, self._deadline, self._emit, clock=clock,
+                              lag=lag, idle=1.0)
 
     def edge(self, t, name, state):
-        self._q.put((t, name, state))
+        self._worker.put((t, name, state))
 
     def start(self, initial=None):
         """Start the worker; ``initial`` maps buttons to their state now (one held at power-up
@@ -60,14 +60,18 @@ class ButtonListener:
             if name in self._logic:
                 self._logic[name] = ButtonLogic(name, self._logic[name].settle, self._logic[name].hold_time,
                                                 state=state)
-        self._thread = threading.Thread(target=self._run, name="buttons", daemon=True)
-        self._thread.start()
+        self._worker.start()
 
     def stop(self):
-        self._q.put(None)
-        if self._thread is not None:
-            self._thread.join(timeout=2)
-            self._thread = None
+        self._worker.stop()
+
+    def _feed(self, item):
+        t, name, state = item
+        logic = self._logic.get(name)
+        return [] if logic is None else logic.feed(t, state)
+
+    def _advance(self, now):
+        return [press for logic in self._logic.values() for press in logic.advance(now)]
 
     def _deadline(self):
         times = [d for d in (logic.deadline() for logic in self._logic.values()) if d is not None]
@@ -79,28 +83,6 @@ class ButtonListener:
                 self._on_press(press)
             except Exception:
                 log.exception("handling %r failed", press)
-
-    def _run(self):
-        while True:
-            deadline = self._deadline()
-            timeout = 1.0 if deadline is None else max(0.0, deadline + self._lag - self._clock())
-            try:
-                item = self._q.get(timeout=timeout)
-            except queue.Empty:
-                now = self._clock() - self._lag
-                for logic in self._logic.values():
-                    self._emit(logic.advance(now))
-                continue
-            if item is None:
-                return
-            t, name, state = item
-            logic = self._logic.get(name)
-            if logic is None:
-                continue
-            try:
-                self._emit(logic.feed(t, state))
-            except ValueError as e:
-                log.warning("dropped a bad edge %r: %s", item, e)
 
 
 class SimulatedButtons:
