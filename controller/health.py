@@ -9,7 +9,7 @@ from .serial.bridge import SILENCE
 
 
 def _pins_of(pinmap, *names):
-    """"GPIO5, GPIO6" for the named lines the pin map has (buses: their pins)."""
+    """The named lines' pins as the pin map has them ("GPIO<n>, GPIO<m>"; a bus: its pins)."""
     found = []
     for name in names:
         try:
