@@ -5,7 +5,7 @@ part that reports on itself (``health()``: the phone's USB link, the MQTT bridge
 driver) is taken at its word, and the rest is read off the Newsdesk and the pin map.
 """
 
-from .serial.bridge import SILENCE
+from .serial.session import SILENCE
 
 
 def _pins_of(pinmap, *names):

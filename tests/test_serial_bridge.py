@@ -15,8 +15,9 @@ from controller.dial.trace import TraceWriter, parse_trace, replay
 from controller.errors import ConfigError
 from controller.hw.ringer import Ringer
 from controller.serial import protocol as p
-from controller.serial.bridge import DeviceClock, RingerSwitch, SerialBridge
+from controller.serial.bridge import RingerSwitch, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
+from controller.serial.session import DeviceClock
 
 WAIT = 5.0
 
