@@ -8,12 +8,12 @@ import time
 from .bus import Bus
 from .dial.decoder import DialDecoder
 from .dial.listener import DialListener
-from .hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
+from .hw.buttons import ButtonListener, ButtonPins
 from .hw.display import Window, WindowDriver, open_device
 from .hw.leds import OracleLeds
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
-from .hw.simphone import PlayClock, SimulatedPhone
+from .hw.simulated import PlayClock, SimulatedButtons, SimulatedPhone
 from .oracle_desk import OracleDesk
 from .oracles.dice import parse_choices
 from .oracles.editor import Editor, parse_disc, parse_weights

@@ -191,7 +191,7 @@ def cmd_dial_record(args):
     from .dial.recorder import Recorder
     from .hw.phone import PhonePins
     from .hw.pinfactory import choose_pin_factory, is_simulated
-    from .hw.simphone import PlayClock, SimulatedPhone
+    from .hw.simulated import PlayClock, SimulatedPhone
     from .pinmap import load_pinmap
 
     config = load_config(args.data)

@@ -8,7 +8,8 @@ from conftest import FakeClock
 from gpiozero.pins import mock as gpiozero_mock
 from hypothesis import given, settings, strategies as st
 
-from controller.hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
+from controller.hw.buttons import ButtonListener, ButtonPins
+from controller.hw.simulated import SimulatedButtons
 from controller.oracles.presses import DOWN, HELD, UP, ButtonLogic
 from controller.pinmap import load_pinmap
 

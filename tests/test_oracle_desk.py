@@ -13,9 +13,10 @@ from PIL import Image
 
 from controller.bus import Bus
 from controller.errors import StoreError
-from controller.hw.buttons import ButtonListener, ButtonPins, SimulatedButtons
+from controller.hw.buttons import ButtonListener, ButtonPins
 from controller.hw.display import Window
 from controller.hw.leds import OracleLeds
+from controller.hw.simulated import SimulatedButtons
 from controller.oracle_desk import OracleDesk
 from controller.oracles.editor import Editor
 from controller.oracles.errors import OracleBusy, OracleSettingError

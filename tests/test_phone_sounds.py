@@ -11,7 +11,7 @@ from controller.dial.listener import DialListener
 from controller.errors import BadRequest
 from controller.hw.phone import PhonePins
 from controller.hw.ringer import Ringer
-from controller.hw.simphone import SimulatedPhone
+from controller.hw.simulated import SimulatedPhone
 from controller.oracles.editor import SIGNALS
 from controller.phone_sounds import PhoneSounds
 from controller.pinmap import load_pinmap

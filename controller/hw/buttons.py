@@ -1,19 +1,17 @@
 """The dice and stopwatch buttons on the Pi's GPIO: raw timestamped edges in, debounced presses out.
 
-Three parts, as for the phone:
+Two parts, as for the phone:
 
 * ``ButtonPins``: a gpiozero InputDevice per button with bounce_time None; gpiozero calls
   ``pin.when_changed(ticks, level)`` on its thread and the edge is handed on, stamped with the
   pin's own tick mapped onto our clock (TickClock), never with the time software noticed it.
 * ``ButtonListener``: each button's pure ButtonLogic on one worker thread (controller/worker.py),
   fed the edges and advanced at its deadlines; it calls ``on_press(Press)``.
-* ``SimulatedButtons``: a person pressing the buttons, played onto the MockFactory pins that
-  ButtonPins listens to, so simulated presses run the same code as real ones.
+A person pressing them without a Pi is ``hw.simulated.SimulatedButtons``, played onto the
+MockFactory pins ButtonPins listens to, so simulated presses run the same code as real ones.
 """
 
 import logging
-import queue
-import threading
 import time
 
 from ..oracles.presses import ButtonLogic
@@ -83,68 +81,3 @@ class ButtonListener:
                 self._on_press(press)
             except Exception:
                 log.exception("handling %r failed", press)
-
-
-class SimulatedButtons:
-    """Queues a person's presses and plays them on the pins, one at a time, on a worker thread."""
-
-    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3, gap=0.05):
-        self._pins = button_pins
-        self._sleep = sleep
-        self.tap = tap              # how long a quick press holds the button down
-        self.long = long            # and a long one (over the listener's hold_time)
-        self.gap = gap              # a finger needs this long before it presses again
-        self._actions = queue.Queue()
-        for name in button_pins.names:
-            self._drive(name, 0)
-        self._thread = threading.Thread(target=self._run, name="simulated-buttons", daemon=True)
-        self._thread.start()
-
-    def press(self, name, long=False, bounce=()):
-        """Press and release ``name``; ``bounce``: offsets (s) of extra edges after each change,
-        as a real contact makes."""
-        if name not in self._pins.names:
-            raise ValueError("there is no button %r (buttons: %s)" % (name, ", ".join(self._pins.names)))
-        self._actions.put((name, self.long if long else self.tap, tuple(bounce)))
-
-    def idle(self):
-        """Wait until every queued press has been played."""
-        self._actions.join()
-
-    def close(self):
-        self._actions.put(None)
-
-    def _drive(self, name, state):
-        pin = self._pins.pin(name)
-        if self._pins.spec(name).level(state):
-            pin.drive_high()
-        else:
-            pin.drive_low()
-
-    def _change(self, name, state, bounce):
-        self._drive(name, state)
-        flip = state
-        waited = 0.0
-        for offset in bounce:
-            self._sleep(max(0.0, offset - waited))
-            waited = offset
-            flip = 1 - flip
-            self._drive(name, flip)
-        if flip != state:
-            self._drive(name, state)
-
-    def _run(self):
-        while True:
-            action = self._actions.get()
-            try:
-                if action is None:
-                    return
-                name, hold, bounce = action
-                self._change(name, 1, bounce)
-                self._sleep(hold)
-                self._change(name, 0, bounce)
-                self._sleep(self.gap)
-            except Exception:
-                log.exception("the simulated buttons failed to play %r", action)
-            finally:
-                self._actions.task_done()

@@ -1,0 +1,213 @@
+"""A person at the table, played onto MockFactory pins: lifting the handset, dialing, pressing
+the dice and stopwatch buttons.
+
+Both drive the very pins that PhonePins and ButtonPins listen to, in real time, so the decoder,
+the button logic, the listeners and everything above them run exactly as they would on a Pi.
+One driver, ``SimulatedContacts``, queues a person's actions and plays them one at a time on a
+thread of its own; the phone and the buttons each say what one action is. Pulse trains come from
+dial.pulses.
+"""
+
+import logging
+import queue
+import threading
+import time
+
+from ..dial.pulses import digit_edges
+
+log = logging.getLogger(__name__)
+
+
+class PlayClock:
+    """The time as the simulated person's schedule has it, for whatever times the phone's edges.
+
+    A pulse train is a schedule (break 60 ms, make 40 ms, ...), played by a thread that a busy
+    machine can wake late. Left alone that has two effects no real dial has: the edges after a
+    late one come in a rush (a make squeezed to nothing, read as bounce), and the listener,
+    seeing silence, ends a digit in the middle of its train. So the phone stamps each edge with
+    the time it was due, and this clock, while a train is playing, never runs past the next edge
+    due: the decoder waits for that edge however late the thread is. Between trains (and on a
+    real phone, which doesn't use it) it is the plain clock.
+    """
+
+    __slots__ = ("_clock", "_hold")
+
+    def __init__(self, clock=time.monotonic):
+        self._clock = clock
+        self._hold = None
+
+    def __call__(self):
+        now = self._clock()
+        hold = self._hold
+        return now if hold is None or now < hold else hold
+
+    def hold(self, due):
+        """Don't pass ``due`` (the next edge's time) until ``release`` or the next ``hold``."""
+        self._hold = due
+
+    def release(self):
+        self._hold = None
+
+
+def _drive_at(pin, high, at):
+    """Drive a MockPin, its edge stamped ``at`` rather than the moment the thread got to it
+    (gpiozero's MockPin stamps with monotonic() when driven, as its drive_high does)."""
+    if pin._change_state(high):
+        pin._last_change = at
+        if pin._edges in ("both", "rising" if high else "falling") and pin._when_changed is not None:
+            pin._call_when_changed()
+
+
+class SimulatedContacts:
+    """Queues a person's actions on ``pins`` (a ContactPins) and plays them, one at a time, on a
+    thread called ``name``. Every contact starts at rest (logical 0). A subclass says what one
+    action does in ``_play``; an action that fails is logged and the next one is played."""
+
+    def __init__(self, pins, name, sleep=time.sleep):
+        self._pins = pins
+        self._sleep = sleep
+        self._actions = queue.Queue()
+        for line in pins.names:
+            self._drive(line, 0)
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def is_idle(self):
+        """True once every queued action has been played."""
+        return self._actions.unfinished_tasks == 0
+
+    def idle(self):
+        """Wait until every queued action has been played (for tests and the CLI)."""
+        self._actions.join()
+
+    def close(self):
+        self._actions.put(None)
+
+    def _drive(self, line, state, at=None):
+        """Put ``line`` in logical ``state``; ``at``: the time its edge is stamped with."""
+        pin = self._pins.pin(line)
+        high = self._pins.spec(line).level(state)
+        if at is not None and hasattr(pin, "_last_change"):
+            _drive_at(pin, high, at)
+        elif high:
+            pin.drive_high()
+        else:
+            pin.drive_low()
+
+    def _play(self, action):
+        raise NotImplementedError
+
+    def _run(self):
+        while True:
+            action = self._actions.get()
+            try:
+                if action is None:
+                    return
+                self._play(action)
+            except Exception:
+                log.exception("%s failed to play %r", self._thread.name, action)
+            finally:
+                self._actions.task_done()
+
+
+class SimulatedPhone(SimulatedContacts):
+    """A person with the handset and the dial. ``play_clock``, when given, is the PlayClock the
+    phone's listener reads (see PlayClock)."""
+
+    def __init__(self, phone_pins, pps=10.0, break_ratio=0.6, dial_map="standard", offnormal=True,
+                 sleep=time.sleep, clock=time.monotonic, play_clock=None):
+        self._play_clock = play_clock
+        self.pps = pps
+        self.break_ratio = break_ratio
+        self.dial_map = dial_map
+        self.offnormal = offnormal
+        self._clock = clock
+        self._hook = 0            # a phone at rest: on the cradle, dial home, pulse contacts closed
+        super().__init__(phone_pins, "simulated-phone", sleep=sleep)
+
+    @property
+    def off_hook(self):
+        return bool(self._hook)
+
+    def lift(self):
+        self._actions.put(("hook", 1))
+
+    def hang_up(self):
+        self._actions.put(("hook", 0))
+
+    def dial(self, digit):
+        """Dial ``digit`` (0-9); lifts the handset first if it is on the cradle."""
+        if not (isinstance(digit, int) and not isinstance(digit, bool) and 0 <= digit <= 9):
+            raise ValueError("a dial digit is 0 to 9, not %r" % (digit,))
+        self._actions.put(("digit", digit))
+
+    def _train(self, edges):
+        """Each edge at its time in the schedule, stamped with that time (see PlayClock)."""
+        start = self._clock()
+        t0 = edges[0][0]
+        try:
+            for t, line, state in edges:
+                due = start + (t - t0)
+                if self._play_clock is not None:
+                    self._play_clock.hold(due)
+                delay = due - self._clock()
+                if delay > 0:
+                    self._sleep(delay)
+                self._drive(line, state, at=due)
+        finally:
+            if self._play_clock is not None:
+                self._play_clock.release()
+
+    def _play(self, action):
+        kind, value = action
+        if kind == "hook":
+            if value != self._hook:
+                self._drive("hook", value)
+                self._hook = value
+                self._sleep(0.3)  # a person doesn't dial the instant the handset moves
+            return
+        if not self._hook:
+            self._drive("hook", 1)
+            self._hook = 1
+            self._sleep(0.4)
+        edges, _ = digit_edges(value, pps=self.pps, break_ratio=self.break_ratio,
+                               dial_map=self.dial_map, offnormal=self.offnormal, wind_up=0.25)
+        self._train(edges)
+        self._sleep(0.35)  # the finger goes back to the next hole
+
+
+class SimulatedButtons(SimulatedContacts):
+    """A person pressing the dice and stopwatch buttons: a tap, or a long press (over the
+    listener's hold_time), with the contact's bounce if asked for."""
+
+    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3, gap=0.05):
+        self.tap = tap              # how long a quick press holds the button down
+        self.long = long            # and a long one
+        self.gap = gap              # a finger needs this long before it presses again
+        super().__init__(button_pins, "simulated-buttons", sleep=sleep)
+
+    def press(self, name, long=False, bounce=()):
+        """Press and release ``name``; ``bounce``: offsets (s) of extra edges after each change,
+        as a real contact makes."""
+        if name not in self._pins.names:
+            raise ValueError("there is no button %r (buttons: %s)" % (name, ", ".join(self._pins.names)))
+        self._actions.put((name, self.long if long else self.tap, tuple(bounce)))
+
+    def _change(self, name, state, bounce):
+        self._drive(name, state)
+        flip = state
+        waited = 0.0
+        for offset in bounce:
+            self._sleep(max(0.0, offset - waited))
+            waited = offset
+            flip = 1 - flip
+            self._drive(name, flip)
+        if flip != state:
+            self._drive(name, state)
+
+    def _play(self, action):
+        name, hold, bounce = action
+        self._change(name, 1, bounce)
+        self._sleep(hold)
+        self._change(name, 0, bounce)
+        self._sleep(self.gap)
