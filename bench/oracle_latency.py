@@ -30,6 +30,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.bus import Bus
 from controller.hw.buttons import ButtonListener, ButtonPins
+from controller.journal import Journal
 from controller.oracle_desk import OracleDesk
 from controller.pinmap import load_pinmap
 from controller.store import Store
@@ -68,8 +69,7 @@ def run(presses, settle, seed):
     with tempfile.TemporaryDirectory() as folder:
         store = Store(os.path.join(folder, "bench.sqlite3"))
         bus = Bus()
-        lock = threading.RLock()
-        desk = OracleDesk(store, bus, random.SystemRandom(), lock=lock)
+        desk = OracleDesk(Journal(store, bus), random.SystemRandom())
         listener = ButtonListener(desk.on_press, settle=settle)
         pins = ButtonPins(load_pinmap(), listener.edge, factory)
         listener.start()

@@ -133,10 +133,10 @@ class Newsdesk:
         """The dice and stopwatch buttons, their LEDs and the phone's window display."""
         self.leds = OracleLeds(pinmap, pin_factory)
         self._closers.append(self.leds.close)
-        self.oracles = OracleDesk(self.store, self.bus, secrets.SystemRandom(),
+        self.oracles = OracleDesk(self.table.journal, secrets.SystemRandom(),
                                   dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
                                   stopwatch_mode=config["stopwatch_mode"], leds=self.leds,
-                                  lock=self.table.lock, clock=clock)
+                                  clock=clock)
         self.window = self.window_driver = None
         device = open_device(config["display"], pinmap.line("display"), simulated=self.simulated)
         if device is not None:

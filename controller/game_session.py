@@ -13,7 +13,6 @@ were decided on a state that no longer holds).
 import copy
 import json
 import logging
-import threading
 
 from .errors import BadRequest
 from .games import base, ledger, registry
@@ -106,14 +105,15 @@ def say(engine, state, action, events, plain):
 class GameSession:
     """Holds the active game (at most one) and applies requests to it; thread-safe."""
 
-    def __init__(self, store, bus, rng, engines=None, lock=None):
-        """``engines``: name -> engine module, consulted before the registry (tests bring their own)."""
-        self.store = store
-        self.bus = bus
+    def __init__(self, journal, rng, engines=None):
+        """``journal``: the table's (journal.py), whose lock every change holds; ``engines``: name ->
+        engine module, consulted before the registry (tests bring their own)."""
+        self.journal = journal
+        self.store = journal.store
         self._rng = rng
         extra = dict(engines or {})
         self._load = lambda name: extra[name] if name in extra else registry.load(name)
-        self._lock = lock or threading.RLock()
+        self._lock = journal.lock
         self.on_ring = None   # called when a move means the table should pick up the phone
         self._clear()         # _shown: what current() last returned, served while a write is stuck
         self.resume()
@@ -291,15 +291,10 @@ class GameSession:
                        offers=current["offers"], undo=current["undo"], redo=current["redo"])
         return out
 
-    def _publish(self, event, **extra):
-        message = event.as_dict()
-        message["data"] = dict(event.payload, **extra)
-        self.bus.publish(message)
-
     def _announce(self, event):
         current = self.current()
-        self._publish(event, view=current["view"], offers=current["offers"],
-                      undo=current["undo"], redo=current["redo"])
+        self.journal.announce(event, view=current["view"], offers=current["offers"],
+                              undo=current["undo"], redo=current["redo"])
 
     # ------------------------------------------------------------ changing
 
@@ -471,7 +466,7 @@ class GameSession:
         if event is None:
             return dict(summary(game), repeat=True)
         self._clear()
-        self._publish(event, final=table)
+        self.journal.announce(event, final=table)
         log.info("game #%d %s; winners: %s", game.id, status, ", ".join(game.winners or []) or "none")
         return dict(summary(game), repeat=False)
 

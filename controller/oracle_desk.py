@@ -1,8 +1,8 @@
 """The oracle desk: a button press in, an oracle's result stored and then shown everywhere.
 
-The same order as the table's: decide (the pure oracle, with the box's random source), append
-to the store (committed), then publish the stored event on the bus, under the table's lock so
-the bus hands out events in the order of their ids. The dice button rolls on a short press
+Through the table's journal (journal.py): decide (the pure oracle, with the box's random
+source), append to the store (committed), then publish the stored event on the bus, under the
+one lock, so the bus hands out events in the order of their ids. The dice button rolls on a short press
 (decided at its release) and steps to the next dice on a long one; the stopwatch button starts
 and stops the stopwatch (or rolls a d10) on each press, timed from the press's first edge.
 
@@ -28,16 +28,16 @@ DICE_BUTTON, STOPWATCH_BUTTON = "dice_button", "stopwatch_button"
 
 
 class OracleDesk:
-    """``rng``: the random source (secrets.SystemRandom() in the box); ``lock``: the table's, so
-    stored events reach the bus in id order; ``leds``: OracleLeds or None; ``clock``: the clock the
-    button edges are stamped on (for the running stopwatch's reading)."""
+    """``journal``: the table's (journal.py), so stored events reach the bus in id order; ``rng``:
+    the random source (secrets.SystemRandom() in the box); ``leds``: OracleLeds or None;
+    ``clock``: the clock the button edges are stamped on (for the running stopwatch's reading)."""
 
-    def __init__(self, store, bus, rng, dice_choices=DEFAULT_CHOICES, dice=None, stopwatch_mode="stopwatch",
-                 leds=None, lock=None, clock=time.monotonic):
-        self.store = store
-        self.bus = bus
+    def __init__(self, journal, rng, dice_choices=DEFAULT_CHOICES, dice=None, stopwatch_mode="stopwatch",
+                 leds=None, clock=time.monotonic):
+        self.journal = journal
+        self.store = store = journal.store
         self._rng = rng
-        self._lock = lock if lock is not None else threading.RLock()
+        self._lock = journal.lock
         self.leds = leds
         self._clock = clock
         last = store.latest(events.DICE_SET)
@@ -67,15 +67,13 @@ class OracleDesk:
 
     def _store_and_publish(self, kind, payload):
         try:
-            event = self.store.append(kind, payload)
+            return self.journal.record(kind, payload)
         except StoreError as e:
             log.error("a %s was decided but not stored: %s", kind, e)
-            self.bus.publish({"type": events.ORACLE_FAULT, "data": {
+            self.journal.tell(events.ORACLE_FAULT, {
                 "kind": kind, "result": payload,
-                "message": "The %s could not be saved, so it doesn't count: %s. Try again." % (kind, e)}})
+                "message": "The %s could not be saved, so it doesn't count: %s. Try again." % (kind, e)})
             raise
-        self.bus.publish(event.as_dict())
-        return event
 
     def roll(self, source="panel"):
         """Roll the dice that are set; returns the stored event."""
@@ -110,8 +108,8 @@ class OracleDesk:
         with self._lock:
             result = self.stopwatch.press(t, self._rng)
             if "digit" not in result:          # the first press: the stopwatch now runs
-                self.bus.publish({"type": events.STOPWATCH_STARTED, "data": {
-                    "mode": "stopwatch", "t": t, "elapsed": max(0.0, self._clock() - t), "source": source}})
+                self.journal.tell(events.STOPWATCH_STARTED, {
+                    "mode": "stopwatch", "t": t, "elapsed": max(0.0, self._clock() - t), "source": source})
                 if self.leds is not None:
                     self.leds.stopwatch(True)
                 return None
@@ -129,7 +127,7 @@ class OracleDesk:
             was = self.stopwatch.running
             self.stopwatch.reset()
             if was:
-                self.bus.publish({"type": events.STOPWATCH_RESET, "data": {}})
+                self.journal.tell(events.STOPWATCH_RESET, {})
         if self.leds is not None:
             self.leds.stopwatch(False)
         return was

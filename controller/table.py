@@ -1,14 +1,12 @@
 """The table: the one place that applies what happens (a dialed digit, a hook change, a move
 from a tablet) to the game, stores it and tells every tablet.
 
-Order for anything that changes state: decide (pure), append to the store (durable), then
-publish on the bus. A tablet therefore never sees something the store could lose. One lock
-covers the append and the publish, so the bus hands out events in the order of their ids
-(a tablet's stream skips any id at or below the last it sent).
+Anything that changes state goes through the table's journal (journal.py): decide (pure),
+append to the store (durable), then publish on the bus, under the one lock the oracle desk and
+the game session share.
 """
 
 import logging
-import threading
 
 from . import events
 from .errors import NewsdeskError
@@ -16,6 +14,7 @@ from .game_session import GameSession
 from .games import base, registry
 from .games.base import GameError
 from .history import KeptGames
+from .journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +27,8 @@ class Table:
         self.bus = bus
         self.editor = editor
         self._rng = rng
-        self._lock = threading.RLock()
-        self.lock = self._lock   # shared with the oracle desk, so the bus stays in id order
+        self.journal = Journal(store, bus)   # shared with the oracle desk and the game session
+        self.lock = self.journal.lock
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
@@ -37,7 +36,7 @@ class Table:
         self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
         last = store.latest(events.VERDICT)
         self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
-        self.games = GameSession(store, bus, rng, engines=engines, lock=self._lock)
+        self.games = GameSession(self.journal, rng, engines=engines)
         self.kept = KeptGames(store)
 
     def intercept_dialing(self, on_digit, on_hook=None):
@@ -64,14 +63,14 @@ class Table:
             for _, on_hook in self._interceptors:
                 if on_hook is not None:
                     on_hook(ev.value, ev.t)
-            self.bus.publish({"type": events.PHONE_HOOK, "data": {"state": ev.value, "t": ev.t}})
+            self.journal.tell(events.PHONE_HOOK, {"state": ev.value, "t": ev.t})
         elif ev.kind == "digit":
             self.last_digit = ev.value
             taken = self._intercepted(ev)
             kind = getattr(taken, "kind", None)
             held = kind in ("collecting", "joined")       # else the digit went to the editor after all
-            self.bus.publish({"type": events.PHONE_DIGIT, "data": {     # taken: held for a join, not a call
-                "digit": ev.value, "t": ev.t, "taken": kind if held else None}})
+            self.journal.tell(events.PHONE_DIGIT, {     # taken: held for a join, not a call
+                "digit": ev.value, "t": ev.t, "taken": kind if held else None})
             if taken is None:
                 self.call_editor(ev.value)
             else:                   # digits held as the start of a join code that turned out to be calls
@@ -79,25 +78,24 @@ class Table:
                     self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
-            self.bus.publish({"type": events.PHONE_FAULT, "data": {"message": ev.value, "t": ev.t}})
+            self.journal.tell(events.PHONE_FAULT, {"message": ev.value, "t": ev.t})
         elif ev.kind == "fault_cleared":
             log.info("phone wiring: the %s line is behaving again", ev.value)
-            self.bus.publish({"type": events.PHONE_FAULT, "data": {"message": "", "line": ev.value, "t": ev.t}})
+            self.journal.tell(events.PHONE_FAULT, {"message": "", "line": ev.value, "t": ev.t})
 
     def on_phone_status(self, status):
         """The phone on USB came or went (called on the serial bridge's thread)."""
         self.phone_link = status.as_dict()
-        self.bus.publish({"type": events.PHONE_LINK, "data": self.phone_link})
+        self.journal.tell(events.PHONE_LINK, self.phone_link)
 
     def call_editor(self, digit):
         """The editor's verdict on ``digit``: stored and shown whatever the game makes of it, then
         handed to a SCOOP (1956) game being played."""
-        with self._lock:
+        with self.journal:
             verdict = self.editor.call(digit, self._position, self._rng)
-            event = self.store.append(events.VERDICT, verdict.as_dict())
+            event = self.journal.record(events.VERDICT, verdict.as_dict())
             self._position = verdict.position
             log.info("dialed %d: the editor says %s", digit, verdict.signal)
-            self.bus.publish(event.as_dict())
             self._verdict_to_game(verdict, event)
         return event
 
@@ -111,9 +109,9 @@ class Table:
         except (GameError, registry.EngineUnavailable) as e:
             log.info("game #%s did not take the editor's %s on %d: %s",
                      self.games.game_id, verdict.signal, verdict.digit, e)
-            self.bus.publish({"type": events.GAME_REFUSED, "data": {
+            self.journal.tell(events.GAME_REFUSED, {
                 "game": self.games.game_id, "verdict_id": event.id, "action": action,
-                "message": "The editor's %s was shown but not applied to the game: %s." % (verdict.signal, e)}})
+                "message": "The editor's %s was shown but not applied to the game: %s." % (verdict.signal, e)})
         except NewsdeskError:
             log.exception("game #%s: applying the editor's %s on %d failed",
                           self.games.game_id, verdict.signal, verdict.digit)

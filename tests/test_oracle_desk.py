@@ -17,6 +17,7 @@ from controller.hw.buttons import ButtonListener, ButtonPins
 from controller.hw.display import Window
 from controller.hw.leds import OracleLeds
 from controller.hw.simulated import SimulatedButtons
+from controller.journal import Journal
 from controller.oracle_desk import OracleDesk
 from controller.oracles.editor import Editor
 from controller.oracles.errors import OracleBusy, OracleSettingError
@@ -41,7 +42,7 @@ def messages(sub, n, timeout=5):
 
 def test_a_roll_is_stored_then_published(store):
     bus = Bus()
-    desk = OracleDesk(store, bus, random.Random(3))
+    desk = OracleDesk(Journal(store, bus), random.Random(3))
     with bus.subscribe() as sub:
         event = desk.roll(source="button")
         [msg] = messages(sub, 1)
@@ -55,19 +56,19 @@ def test_a_roll_is_stored_then_published(store):
 
 def test_dice_changes_are_stored_and_survive_a_restart(store):
     bus = Bus()
-    desk = OracleDesk(store, bus, random.Random(1))
+    desk = OracleDesk(Journal(store, bus), random.Random(1))
     assert desk.next_dice().payload["dice"] == "1d6"
     assert desk.set_dice("d20").payload["choices"][-1] == "1d20"
     assert desk.roll().payload["dice"] == "1d20"
     with pytest.raises(OracleSettingError):
         desk.set_dice("2x6")
-    again = OracleDesk(store, bus, random.Random(1))
+    again = OracleDesk(Journal(store, bus), random.Random(1))
     assert again.dice.current.name == "1d20" and again.state()["dice"]["current"] == "1d20"
 
 
 def test_presses_map_to_the_oracles(store):
     bus = Bus()
-    desk = OracleDesk(store, bus, random.Random(1))
+    desk = OracleDesk(Journal(store, bus), random.Random(1))
     with bus.subscribe() as sub:
         desk.on_press(Press("dice_button", DOWN, 1.0, 1.005))          # nothing until it's released
         desk.on_press(Press("dice_button", UP, 1.1, 1.105, 0.1, False))
@@ -88,7 +89,7 @@ def test_presses_map_to_the_oracles(store):
 
 def test_stopwatch_modes_and_reset(store):
     bus = Bus()
-    desk = OracleDesk(store, bus, random.Random(4), clock=lambda: 7.5)
+    desk = OracleDesk(Journal(store, bus), random.Random(4), clock=lambda: 7.5)
     desk.stopwatch_press(5.0)
     assert desk.state()["stopwatch"] == {"mode": "stopwatch", "running": True, "elapsed": 2.5, "shown": "2.50"}
     with pytest.raises(OracleBusy):
@@ -99,7 +100,7 @@ def test_stopwatch_modes_and_reset(store):
     assert desk.set_stopwatch_mode("d10").payload == {"mode": "d10", "source": "panel"}
     event = desk.stopwatch_press(9.0)
     assert event.payload["mode"] == "d10" and 0 <= event.payload["digit"] <= 9
-    assert OracleDesk(store, bus, random.Random(4)).stopwatch.mode == "d10"
+    assert OracleDesk(Journal(store, bus), random.Random(4)).stopwatch.mode == "d10"
     with pytest.raises(OracleSettingError):
         desk.set_stopwatch_mode("sundial")
 
@@ -117,7 +118,7 @@ class BrokenStore:
 
 def test_a_result_the_store_lost_is_not_shown_as_one(store):
     bus = Bus()
-    desk = OracleDesk(BrokenStore(store), bus, random.Random(1))
+    desk = OracleDesk(Journal(BrokenStore(store), bus), random.Random(1))
     with bus.subscribe() as sub:
         with pytest.raises(StoreError):
             desk.roll()
@@ -129,7 +130,7 @@ def test_a_result_the_store_lost_is_not_shown_as_one(store):
 def test_shared_lock_keeps_the_bus_in_id_order(store):
     bus = Bus()
     lock = threading.RLock()
-    desk = OracleDesk(store, bus, random.Random(1), lock=lock)
+    desk = OracleDesk(Journal(store, bus, lock), random.Random(1))
 
     def table_side():
         for _i in range(150):
@@ -148,7 +149,7 @@ def test_shared_lock_keeps_the_bus_in_id_order(store):
 
 def test_distributions_for_the_session_and_all_time(store):
     bus = Bus()
-    before = OracleDesk(store, bus, random.Random(1))
+    before = OracleDesk(Journal(store, bus), random.Random(1))
     for _ in range(30):
         before.roll()
     editor = Editor(mode="fair")
@@ -156,7 +157,7 @@ def test_distributions_for_the_session_and_all_time(store):
     for _ in range(20):
         store.append("editor.verdict", editor.call(5, None, rng).as_dict())
     store.append("editor.verdict", {"signal": "OK", "mode": "mechanical", "digit": 1})   # an old verdict, no odds
-    desk = OracleDesk(store, bus, random.Random(5))     # a restart: a new session
+    desk = OracleDesk(Journal(store, bus), random.Random(5))     # a restart: a new session
     for _ in range(12):
         desk.roll()
     desk.stopwatch_press(1.0)
@@ -183,7 +184,7 @@ def test_distributions_for_the_session_and_all_time(store):
 
 
 def test_history_newest_first(store):
-    desk = OracleDesk(store, Bus(), random.Random(1))
+    desk = OracleDesk(Journal(store, Bus()), random.Random(1))
     events = [desk.roll() for _ in range(3)]
     assert [e["id"] for e in desk.history("dice", 2)] == [events[2].id, events[1].id]
 
@@ -201,7 +202,7 @@ def test_stopwatch_times_from_the_pins_edges_not_from_when_it_was_noticed(store,
     bus = Bus()
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory)
-    desk = OracleDesk(store, bus, random.Random(1), leds=leds, clock=clock)
+    desk = OracleDesk(Journal(store, bus), random.Random(1), leds=leds, clock=clock)
     listener = ButtonListener(desk.on_press, clock=clock, settle=0.005)
     pins = ButtonPins(pinmap, listener.edge, mock_factory, clock=clock)
     listener.start(initial=pins.states())
@@ -232,7 +233,7 @@ def test_simulated_dice_button_rolls_and_changes_the_dice(store, mock_factory):
     bus = Bus()
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory, blink_time=0.005)
-    desk = OracleDesk(store, bus, random.Random(1), leds=leds)
+    desk = OracleDesk(Journal(store, bus), random.Random(1), leds=leds)
     listener = ButtonListener(desk.on_press, settle=0.005, hold_time=0.5)
     pins = ButtonPins(pinmap, listener.edge, mock_factory)
     listener.start()
@@ -265,7 +266,7 @@ def oracle_client(desk, mock_factory):
     closers = []
     if getattr(desk, "oracles", None) is None:
         pinmap = load_pinmap()
-        desk.oracles = OracleDesk(desk.store, desk.bus, random.Random(8))
+        desk.oracles = OracleDesk(desk.table.journal, random.Random(8))
         listener = ButtonListener(desk.oracles.on_press, settle=0.005, hold_time=0.5)
         pins = ButtonPins(pinmap, listener.edge, mock_factory)
         listener.start()

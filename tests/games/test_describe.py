@@ -13,6 +13,7 @@ import pytest
 from controller.bus import Bus
 from controller.game_session import GameSession, describe as plain_words, say
 from controller.games import get_the_scoop, ledger, scan, scoop1956, scoop2002, star_reporter
+from controller.journal import Journal
 from controller.store import Store
 
 ENGINE_PARTS = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view")
@@ -24,7 +25,7 @@ def session(tmp_path):
     made = []
 
     def open_session(engines=None, seed=0):
-        games = GameSession(store, Bus(), random.Random(seed), engines=engines)
+        games = GameSession(Journal(store, Bus()), random.Random(seed), engines=engines)
         made.append(games)
         return games
 
