@@ -5,6 +5,7 @@ import logging
 import secrets
 import time
 
+from . import health
 from .bus import Bus
 from .dial.decoder import DialDecoder
 from .dial.listener import DialListener
@@ -169,6 +170,15 @@ class Newsdesk:
     def write_stuck_for(self):
         """Seconds the store's write in progress has waited on the disk, or None."""
         return self.store.write_stuck_for()
+
+    def health(self):
+        """The health strip (controller/health.py): each part the box built, in one vocabulary."""
+        hardware = self.table.hardware
+        return health.report(
+            self.pinmap, bool(hardware.get("simulated")), hardware.get("pins", ""), phone_link=self.phone_link,
+            buttons="simulated" if self.sim_buttons is not None else "wired" if self.button_pins is not None else None,
+            window=self.window, display_setting=self.config["display"], player=self.sounds.player,
+            mqtt=self.mqtt, stuck_for=self.write_stuck_for())
 
     def on_close(self, closer):
         """Call ``closer()`` when the box closes (before what was built earlier)."""

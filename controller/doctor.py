@@ -13,7 +13,9 @@ and how to fix it.
 
 Everything it looks at comes through ``Probes``, so tests hand it MockFactory pins, a fake
 /proc/asound/cards, fake serial ports and a fake mountinfo. It returns a ``Report``: findings
-(ok, warn, fail or skip; what it saw; how to fix it) and an exit status, 1 if anything failed.
+(what it saw; how to fix it) and an exit status, 1 if anything is at fault. A finding's status
+is the health strip's word (controller/health.py: ok, warn, fault, absent) and its ``part`` the
+strip's part ("hook" belongs to the phone), so the two say the same thing of the same part.
 """
 
 import errno
@@ -28,10 +30,10 @@ from pathlib import Path
 from .audio.device import AMP_CARD, AMP_DEVICE, card_of, overlay_line
 from .durability import OVERRIDE, DataDirNotDurable, check_data_dir
 from .errors import NewsdeskError
+from .health import ABSENT, FAULT, OK, WARN, part_of
 from .pinmap import PHONE_LINES, load_pinmap
 from .store import STORE_FILE
 
-OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 LOW_SPACE = 200 * 1024 * 1024       # bytes free below which the store gets a warning
 I2C_SLAVE = 0x0703                  # the Linux i2c-dev ioctl that picks the device address
 # ALSA card ids of the Pi's own outputs (HDMI and the headphone jack): not the receiver's amplifier
@@ -40,11 +42,15 @@ WIRING = "docs/wiring.md"
 
 
 class Finding:
-    __slots__ = ("status", "check", "said", "fix")
+    """One thing the doctor looked at: ``check`` (a pin-map line, or "port", "pins"...), the
+    health ``part`` it belongs to (None for the box as a whole), what it ``said`` and the ``fix``."""
+
+    __slots__ = ("status", "check", "part", "said", "fix")
 
     def __init__(self, status, check, said, fix=""):
         self.status = status
         self.check = check
+        self.part = part_of(check)
         self.said = said
         self.fix = fix
 
@@ -58,7 +64,7 @@ class Report:
 
     @property
     def exit_status(self):
-        return 1 if any(f.status == FAIL for f in self.findings) else 0
+        return 1 if any(f.status == FAULT for f in self.findings) else 0
 
     def of(self, check):
         return [f for f in self.findings if f.check == check]
@@ -188,7 +194,7 @@ class _Doctor:
             try:
                 step()
             except Exception as e:  # one probe blowing up must not hide the others' findings
-                self.add(FAIL, step.__name__[6:], "the check itself failed: %s: %s" % (type(e).__name__, e),
+                self.add(FAULT, step.__name__[6:], "the check itself failed: %s: %s" % (type(e).__name__, e),
                          "report this with the output of newsdesk -v doctor")
         return Report(self.findings)
 
@@ -196,7 +202,7 @@ class _Doctor:
         try:
             self.pinmap = load_pinmap(self.config["pinmap"] or None)
         except NewsdeskError as e:
-            self.add(FAIL, "pinmap", str(e), "fix the pin map (hardware/pinmap.toml documents each key)")
+            self.add(FAULT, "pinmap", str(e), "fix the pin map (hardware/pinmap.toml documents each key)")
             return
         self.add(OK, "pinmap", "%d lines on the Pi, %d on the Pico (%s)"
                  % (len(self.pinmap.pi), len(self.pinmap.pico), self.pinmap.source))
@@ -212,10 +218,10 @@ class _Doctor:
             self.add(OK, "port", "the panel is already running on %s (the service, or newsdesk serve)" % where,
                      "")
         elif state == "denied":
-            self.add(FAIL, "port", "this user may not listen on port %d (ports below 1024 need root)" % port,
+            self.add(FAULT, "port", "this user may not listen on port %d (ports below 1024 need root)" % port,
                      "use a port above 1023: port = 8080 in config.toml, or --port 8080")
         else:
-            self.add(FAIL, "port", "another program holds %s" % where,
+            self.add(FAULT, "port", "another program holds %s" % where,
                      "find it with: sudo ss -ltnp 'sport = :%d'; or set port = ... in config.toml" % port)
 
     def check_pins(self):
@@ -224,7 +230,7 @@ class _Doctor:
         try:
             factory, reason, self.simulated = self.probes.pins(self.config)
         except NewsdeskError as e:
-            self.add(FAIL, "pins", str(e), "on a Raspberry Pi: sudo apt install python3-lgpio (make install "
+            self.add(FAULT, "pins", str(e), "on a Raspberry Pi: sudo apt install python3-lgpio (make install "
                      "does it); elsewhere set pin_factory = \"mock\"")
             return
         try:
@@ -235,7 +241,7 @@ class _Doctor:
                          "fine on a laptop. On a Raspberry Pi, gpiozero found no pin library: "
                          "sudo apt install python3-lgpio, and check GPIOZERO_PIN_FACTORY and pin_factory")
                 for spec in self.pinmap.lines("input"):
-                    self.add(SKIP, spec.name, "not read: simulated hardware")
+                    self.add(ABSENT, spec.name, "not read: simulated hardware")
                 return
             self.add(OK, "pins", "real pins: %s" % reason)
             self._inputs(factory)
@@ -255,7 +261,7 @@ class _Doctor:
         states, where = {}, {}
         for spec in self.pinmap.lines("input"):
             if spec.name == "offnormal" and self.config.get("offnormal") == "none":
-                self.add(SKIP, spec.name, "not used (offnormal = \"none\")")
+                self.add(ABSENT, spec.name, "not used (offnormal = \"none\")")
                 continue
             where[spec.name] = self._header_pin(factory, spec)
             try:
@@ -267,7 +273,7 @@ class _Doctor:
                     self.add(WARN, spec.name, "%s is held by the running panel" % where[spec.name],
                              "to check the wiring, stop it first: sudo systemctl stop newsdesk")
                 else:
-                    self.add(FAIL, spec.name, "can't read %s: %s" % (where[spec.name], e),
+                    self.add(FAULT, spec.name, "can't read %s: %s" % (where[spec.name], e),
                              "is another program using it? (sudo systemctl stop newsdesk, if the "
                              "service runs); is this user in the gpio group?")
                 continue
@@ -279,7 +285,7 @@ class _Doctor:
 
     def _judge(self, states, where):
         if states.get("pulse") == 1 and states.get("offnormal") == 1:
-            self.add(FAIL, "dial", "with the dial at rest, %s reads open and %s reads closed: the pulse and "
+            self.add(FAULT, "dial", "with the dial at rest, %s reads open and %s reads closed: the pulse and "
                      "off-normal wires look swapped" % (where["pulse"], where["offnormal"]),
                      "swap the two dial wires on those pins (the common wire stays on GND); %s" % WIRING)
             states = {k: v for k, v in states.items() if k not in ("pulse", "offnormal")}
@@ -291,11 +297,11 @@ class _Doctor:
                          "change %s" % (_act_words(name), "with newsdesk dial record" if name in PHONE_LINES
                                         else "on the panel"))
             elif name == "pulse":
-                self.add(FAIL, name, "%s reads the pulse contacts open with the dial at rest" % pin,
+                self.add(FAULT, name, "%s reads the pulse contacts open with the dial at rest" % pin,
                          "a loose wire, or it is on the wrong pair: the pulse pair is closed at rest "
                          "(%s, finding the dial's contacts)" % WIRING)
             elif name == "offnormal":
-                self.add(FAIL, name, "%s reads the off-normal contacts closed with the dial at rest" % pin,
+                self.add(FAULT, name, "%s reads the off-normal contacts closed with the dial at rest" % pin,
                          "use the pair that is open at rest and closes as you wind the dial (%s); or set "
                          "offnormal = \"none\" to do without" % WIRING)
             elif name == "hook":
@@ -303,7 +309,7 @@ class _Doctor:
                          "put it on the cradle and run doctor again. If it is down, the wire is on a pair "
                          "that is closed with the handset down: use the other pair (%s)" % WIRING)
             else:
-                self.add(FAIL, name, "%s reads pressed while nobody presses it" % pin,
+                self.add(FAULT, name, "%s reads pressed while nobody presses it" % pin,
                          "a short to GND, or a normally-closed button: it must close only when pressed")
 
     def check_display(self):
@@ -312,22 +318,22 @@ class _Doctor:
         for spec in self.pinmap.lines("i2c"):
             bus = spec.bus if spec.bus is not None else 1
             if self.simulated:
-                self.add(SKIP, spec.name, "not looked for: simulated hardware")
+                self.add(ABSENT, spec.name, "not looked for: simulated hardware")
                 continue
             if not self.probes.i2c_bus(bus):
-                self.add(FAIL, spec.name, "I2C bus %d is off (no /dev/i2c-%d)" % (bus, bus),
+                self.add(FAULT, spec.name, "I2C bus %d is off (no /dev/i2c-%d)" % (bus, bus),
                          "sudo raspi-config nonint do_i2c 0, then reboot (make install does it)")
                 continue
             try:
                 found = self.probes.i2c_answers(bus, spec.address)
             except PermissionError:
-                self.add(FAIL, spec.name, "this user may not open /dev/i2c-%d" % bus,
+                self.add(FAULT, spec.name, "this user may not open /dev/i2c-%d" % bus,
                          "sudo usermod -aG i2c $USER, then log in again")
                 continue
             if found:
                 self.add(OK, spec.name, "something answers at 0x%02X on I2C bus %d (%s)" % (spec.address, bus, spec.what))
             else:
-                self.add(FAIL, spec.name, "nothing answers at 0x%02X on I2C bus %d" % (spec.address, bus),
+                self.add(FAULT, spec.name, "nothing answers at 0x%02X on I2C bus %d" % (spec.address, bus),
                          "check the display's four wires: VCC to 3V3, GND (modules differ in which of "
                          "the two comes first: read the labels), SDA to GPIO%d, SCL to GPIO%d; "
                          "i2cdetect -y %d lists what is on the bus (some modules sit at 0x3D; a module "
@@ -338,16 +344,16 @@ class _Doctor:
         if self.pinmap is None:
             return
         if self.simulated:
-            self.add(SKIP, "audio", "not looked for: simulated hardware")
+            self.add(ABSENT, "audio", "not looked for: simulated hardware")
             return
         if self.probes.which("aplay") is None:
-            self.add(FAIL, "audio", "aplay is not installed: the handset will be silent",
+            self.add(FAULT, "audio", "aplay is not installed: the handset will be silent",
                      "sudo apt install alsa-utils (make install does it)")
             return
         cards = sound_cards(self.probes.sound_cards())
         wants_i2s = bool(self.pinmap.lines("i2s"))
         if not cards:
-            self.add(FAIL, "audio", "no sound card at all",
+            self.add(FAULT, "audio", "no sound card at all",
                      "add %s to /boot/firmware/config.txt and reboot (make install does it), or plug "
                      "in a USB sound card" % overlay_line(self._sd_pin()))
             return
@@ -366,7 +372,7 @@ class _Doctor:
             playing = next((c for c in cards if c[key] == card[1]), None)
             how = "audio_device = %r" % device
             if playing is None:
-                self.add(FAIL, "audio", "%s names no sound card here (cards: %s): the handset will be silent"
+                self.add(FAULT, "audio", "%s names no sound card here (cards: %s): the handset will be silent"
                          % (how, listed), self._audio_fix(wants_i2s, cards))
                 return
         amp = any(c[1] == AMP_CARD for c in cards)
@@ -400,19 +406,19 @@ class _Doctor:
         uses_serial = self.config.get("phone") == "serial" or bool(wanted)
         if wanted:
             if not any(p.device == wanted for p in ports) and not os.path.exists(wanted):
-                self.add(FAIL, "phone", "phone_port %s is not there" % wanted,
+                self.add(FAULT, "phone", "phone_port %s is not there" % wanted,
                          "plug the phone's USB cable in; python -m serial.tools.list_ports -v lists the ports")
                 return
             picos = [p for p in ports if p.device == wanted] or picos
         if picos:
             device = picos[0].device
             if not os.access(device, os.R_OK | os.W_OK) and os.path.exists(device):
-                self.add(FAIL, "phone", "the phone is on %s but this user may not open it" % device,
+                self.add(FAULT, "phone", "the phone is on %s but this user may not open it" % device,
                          "sudo usermod -aG dialout $USER, then log in again")
             else:
                 self.add(OK, "phone", "the phone in a box is on %s (USB %04X:%04X)" % (device, vid, pid))
         elif uses_serial:
-            self.add(FAIL, "phone", "no phone on USB (looking for USB %04X:%04X)" % (vid, pid),
+            self.add(FAULT, "phone", "no phone on USB (looking for USB %04X:%04X)" % (vid, pid),
                      "plug it in; if it is, flash its firmware (firmware/) and check the cable carries data")
         else:
             self.add(OK, "phone", "no phone on USB: not needed, the phone is wired to the GPIO")
@@ -423,7 +429,7 @@ class _Doctor:
         try:
             mount = check_data_dir(data, mountinfo, allow_volatile=self.config.get("volatile_data") == "allow")
         except DataDirNotDurable as e:
-            self.add(FAIL, "store", str(e), "see docs/hardware.md, keeping the SD card healthy")
+            self.add(FAULT, "store", str(e), "see docs/hardware.md, keeping the SD card healthy")
             return
         if mount is not None and self.config.get("volatile_data") == "allow":
             self.add(WARN, "store", "%s is on the %s mount at %s; %s is set, so a volatile mount is "
@@ -432,7 +438,7 @@ class _Doctor:
         while not existing.exists() and existing != existing.parent:
             existing = existing.parent
         if not os.access(existing, os.W_OK):
-            self.add(FAIL, "store", "this user may not write to %s" % existing,
+            self.add(FAULT, "store", "this user may not write to %s" % existing,
                      "sudo chown -R $USER %s (or run with --data pointing somewhere writable)" % existing)
             return
         free = self.probes.disk_free(existing)
@@ -451,11 +457,11 @@ class _Doctor:
             finally:
                 con.close()
         except sqlite3.Error as e:
-            self.add(FAIL, "store", "%s can't be read: %s" % (store, e),
+            self.add(FAULT, "store", "%s can't be read: %s" % (store, e),
                      "stop newsdesk and move the file aside (keep it); a new one is made at the next start")
             return
         if verdict != "ok":
-            self.add(FAIL, "store", "%s is damaged: %s" % (store, verdict),
+            self.add(FAULT, "store", "%s is damaged: %s" % (store, verdict),
                      "stop newsdesk, copy the file somewhere safe, then restore a backup or move it aside")
         else:
             self.add(OK, "store", "%s checks out (%d events)" % (store, events))
@@ -469,12 +475,12 @@ class _Doctor:
         try:
             broker = parse_mqtt_url(self.config["mqtt_url"])
         except NewsdeskError as e:
-            self.add(FAIL, "mqtt", str(e), "fix mqtt_url in config.toml or NEWSDESK_MQTT_URL (docs/mqtt.md); "
+            self.add(FAULT, "mqtt", str(e), "fix mqtt_url in config.toml or NEWSDESK_MQTT_URL (docs/mqtt.md); "
                      "the table works meanwhile, without MQTT")
             return
         problem = self.probes.mqtt(broker, self.config.get("mqtt_ca") or "")
         if problem:
-            self.add(FAIL, "mqtt", problem, "the table works meanwhile and sends its backlog once the broker "
+            self.add(FAULT, "mqtt", problem, "the table works meanwhile and sends its backlog once the broker "
                      "takes it (docs/mqtt.md)")
         else:
             self.add(OK, "mqtt", "the broker at %s takes this box; topics under %s"
@@ -494,19 +500,23 @@ def run_doctor(config, probes=None):
     return _Doctor(config, probes or Probes()).run()
 
 
-MARKS = {OK: " ok ", WARN: "WARN", FAIL: "FAIL", SKIP: "skip"}
+MARKS = {OK: "ok", WARN: "WARN", FAULT: "FAULT", ABSENT: "absent"}
+
+
+def _label(f):
+    return f.check if f.part in (None, f.check) else "%s %s" % (f.part, f.check)
 
 
 def format_report(report):
-    width = max([len(f.check) for f in report.findings] + [5])
+    width = max([len(_label(f)) for f in report.findings] + [5])
     lines = []
     for f in report.findings:
-        lines.append("%s  %-*s  %s" % (MARKS[f.status], width, f.check, f.said))
-        if f.fix and f.status in (WARN, FAIL):
-            lines.append("%s  %-*s  fix: %s" % (" " * 4, width, "", f.fix))
+        lines.append("%-6s  %-*s  %s" % (MARKS[f.status], width, _label(f), f.said))
+        if f.fix and f.status in (WARN, FAULT):
+            lines.append("%s  %-*s  fix: %s" % (" " * 6, width, "", f.fix))
         elif f.fix:
-            lines.append("%s  %-*s  (%s)" % (" " * 4, width, "", f.fix))
-    fails = sum(f.status == FAIL for f in report.findings)
+            lines.append("%s  %-*s  (%s)" % (" " * 6, width, "", f.fix))
+    fails = sum(f.status == FAULT for f in report.findings)
     warns = sum(f.status == WARN for f in report.findings)
     if fails or warns:
         lines.append("%d to fix, %d to look at" % (fails, warns))

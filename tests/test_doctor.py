@@ -93,21 +93,37 @@ def test_a_well_wired_box_is_all_good(config, factory):
     assert doctor.format_report(report).endswith("all good")
 
 
+def test_the_doctor_speaks_the_health_strips_words_for_the_strips_parts(config, factory):
+    from controller import health
+    wire(factory, pulse=False)                          # a loose pulse wire: a fault
+    report = doctor.run_doctor(config, probes(factory))
+    assert {f.status for f in report.findings} <= set(health.STATUSES)
+    parts = {f.check: f.part for f in report.findings}
+    assert parts["pulse"] == parts["hook"] == parts["offnormal"] == parts["phone"] == "phone"
+    assert parts["dice_button"] == parts["stopwatch_button"] == "buttons"
+    assert parts["display"] == "display" and parts["audio"] == "audio" and parts["store"] == "store"
+    assert parts["port"] is None and parts["pins"] is None
+    read = {spec.name for spec in PINMAP.lines("input")} | {"display", "audio"}     # what the doctor reads
+    assert read <= {line for lines in health.PARTS.values() for line in lines}
+    text = doctor.format_report(report)
+    assert "FAULT   phone pulse" in text and "ok      buttons dice_button" in text
+
+
 def test_a_loose_pulse_wire_fails_with_the_pin_and_the_fix(config, factory):
     report = doctor.run_doctor(config, probes(factory))       # nothing closed: pulse reads open
     pulse = findings(report)["pulse"]
-    assert pulse.status == "fail" and "GPIO17 (pin 11) reads the pulse contacts open" in pulse.said
+    assert pulse.status == "fault" and "GPIO17 (pin 11) reads the pulse contacts open" in pulse.said
     assert "loose wire" in pulse.fix and "docs/wiring.md" in pulse.fix
     assert report.exit_status == 1
     text = doctor.format_report(report)
-    assert "FAIL" in text and "fix: a loose wire" in text and text.endswith("1 to fix, 0 to look at")
+    assert "FAULT" in text and "fix: a loose wire" in text and text.endswith("1 to fix, 0 to look at")
 
 
 def test_swapped_dial_wires_are_named_as_such(config, factory):
     wire(factory, offnormal=True)                             # the pulse pair went to offnormal's pin
     report = doctor.run_doctor(config, probes(factory))
     dial = findings(report)["dial"]
-    assert dial.status == "fail" and "look swapped" in dial.said and "swap the two dial wires" in dial.fix
+    assert dial.status == "fault" and "look swapped" in dial.said and "swap the two dial wires" in dial.fix
     assert "pulse" not in findings(report) and "offnormal" not in findings(report)
 
 
@@ -120,22 +136,22 @@ def test_a_lifted_handset_is_a_warning(config, factory):
 def test_a_stuck_button_fails(config, factory):
     wire(factory, pulse=True, dice_button=True)
     hit = findings(doctor.run_doctor(config, probes(factory)))["dice_button"]
-    assert hit.status == "fail" and "GPIO5 (pin 29) reads pressed" in hit.said
+    assert hit.status == "fault" and "GPIO5 (pin 29) reads pressed" in hit.said
 
 
 def test_offnormal_not_used_is_skipped(tmp_path, factory):
     config = load_config(tmp_path, overrides={"offnormal": "none"}, environ={})
     wire(factory, pulse=True, offnormal=True)
     report = doctor.run_doctor(config, probes(factory))
-    assert findings(report)["offnormal"].status == "skip" and report.exit_status == 0
+    assert findings(report)["offnormal"].status == "absent" and report.exit_status == 0
 
 
 def test_simulated_hardware_is_said_honestly(config, factory):
     report = doctor.run_doctor(config, probes(factory, simulated=True, which=lambda name: None))
     said = findings(report)
     assert said["pins"].status == "warn" and said["pins"].said.startswith("simulated hardware")
-    assert all(said[s.name].status == "skip" for s in PINMAP.lines("input"))
-    assert said["display"].status == "skip" and said["audio"].status == "skip"
+    assert all(said[s.name].status == "absent" for s in PINMAP.lines("input"))
+    assert said["display"].status == "absent" and said["audio"].status == "absent"
     assert report.exit_status == 0
 
 
@@ -147,7 +163,7 @@ def test_pins_held_by_the_running_panel(config, factory):
         assert running["port"].status == "ok" and "already running" in running["port"].said
         assert running["hook"].status == "warn" and "systemctl stop newsdesk" in running["hook"].fix
         stray = findings(doctor.run_doctor(config, probes(factory)))
-        assert stray["hook"].status == "fail" and "can't read GPIO22" in stray["hook"].said
+        assert stray["hook"].status == "fault" and "can't read GPIO22" in stray["hook"].said
     finally:
         holder.close()
 
@@ -159,7 +175,7 @@ def test_pins_held_by_the_running_panel(config, factory):
 def test_display_faults(config, factory, over, words, fix):
     at_rest(factory)
     display = findings(doctor.run_doctor(config, probes(factory, **over)))["display"]
-    assert display.status == "fail" and words in display.said and fix in display.fix
+    assert display.status == "fault" and words in display.said and fix in display.fix
 
 
 def test_display_permission(config, factory):
@@ -167,20 +183,20 @@ def test_display_permission(config, factory):
         raise PermissionError(13, "Permission denied")
     at_rest(factory)
     display = findings(doctor.run_doctor(config, probes(factory, i2c_answers=denied)))["display"]
-    assert display.status == "fail" and "usermod -aG i2c" in display.fix
+    assert display.status == "fault" and "usermod -aG i2c" in display.fix
 
 
 @pytest.mark.parametrize("device, over, status, words, fix", [
-    (AMP_DEVICE, {"which": lambda name: None}, "fail", "aplay is not installed", "alsa-utils"),
+    (AMP_DEVICE, {"which": lambda name: None}, "fault", "aplay is not installed", "alsa-utils"),
     (AMP_DEVICE, {}, "ok", "plays on sound card 1: MAX98357A (simple-card - MAX98357A), through audio_device", ""),
     ("hw:1,0", {}, "ok", "plays on sound card 1: MAX98357A", ""),
     # the installer's setting missing: ALSA's default is card 0, HDMI on a Pi 5
     ("", {}, "warn", "ALSA's default card (card 0) is card 0 vc4hdmi, the Pi's own output", AMP_DEVICE),
     ("hw:0", {}, "warn", "card 0 vc4hdmi, the Pi's own output", AMP_DEVICE),
-    (AMP_DEVICE, {"sound_cards": lambda: CARDS_BUILTIN}, "fail", "names no sound card here", AMP_DEVICE),
+    (AMP_DEVICE, {"sound_cards": lambda: CARDS_BUILTIN}, "fault", "names no sound card here", AMP_DEVICE),
     ("", {"sound_cards": lambda: CARDS_BUILTIN}, "warn", "the Pi's own output",
      "dtoverlay=max98357a,no-sdmode"),
-    (AMP_DEVICE, {"sound_cards": lambda: "--- no soundcards ---\n"}, "fail", "no sound card", "no-sdmode"),
+    (AMP_DEVICE, {"sound_cards": lambda: "--- no soundcards ---\n"}, "fault", "no sound card", "no-sdmode"),
 ])
 def test_audio_checks_the_card_that_will_play(tmp_path, factory, device, over, status, words, fix):
     at_rest(factory)
@@ -198,14 +214,14 @@ def test_the_serial_phone_is_found_or_missed(tmp_path, factory):
     assert found.status == "ok" and "/dev/ttyACM0" in found.said
     config["phone_port"] = "/dev/ttyACM7"
     missing = findings(doctor.run_doctor(config, probes(factory)))["phone"]
-    assert missing.status == "fail" and "phone_port /dev/ttyACM7 is not there" in missing.said
+    assert missing.status == "fault" and "phone_port /dev/ttyACM7 is not there" in missing.said
 
 
 def test_a_volatile_data_directory_fails(config, factory):
     at_rest(factory)
     tmpfs = EXT4 + "30 27 0:30 / %s rw - tmpfs tmpfs rw\n" % config.data_dir.parent
     store = findings(doctor.run_doctor(config, probes(factory, mountinfo=lambda: tmpfs)))["store"]
-    assert store.status == "fail" and "tmpfs" in store.said and "recurse=0" in store.said
+    assert store.status == "fault" and "tmpfs" in store.said and "recurse=0" in store.said
 
 
 def test_an_existing_store_is_checked(config, factory):
@@ -216,7 +232,7 @@ def test_an_existing_store_is_checked(config, factory):
     assert store.status == "ok" and "checks out (0 events)" in store.said
     (config.data_dir / doctor.STORE_FILE).write_bytes(b"not a database at all" * 100)
     store = findings(doctor.run_doctor(config, probes(factory)))["store"]
-    assert store.status == "fail" and "can't be read" in store.said
+    assert store.status == "fault" and "can't be read" in store.said
 
 
 def test_low_disk_space_is_a_warning(config, factory):
@@ -230,7 +246,7 @@ def test_a_probe_that_blows_up_is_reported_not_raised(config, factory):
         raise RuntimeError("no /proc here")
     at_rest(factory)
     report = doctor.run_doctor(config, probes(factory, serial_ports=broken))
-    assert findings(report)["phone"].status == "fail" and "no /proc here" in findings(report)["phone"].said
+    assert findings(report)["phone"].status == "fault" and "no /proc here" in findings(report)["phone"].said
     assert "store" in findings(report)                        # later checks still ran
 
 

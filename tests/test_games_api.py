@@ -332,7 +332,7 @@ def test_a_part_that_reports_on_itself_is_taken_at_its_word(client, desk):
     class Display:
         def health(self):
             return {"status": "fault", "summary": "The display doesn't answer on I2C address 0x3C."}
-    desk.display = Display()
+    desk.window = Display()
     parts = {p["part"]: p for p in client.get("/api/health").get_json()["parts"]}
     assert parts["display"] == {"part": "display", "status": "fault",
                                 "summary": "The display doesn't answer on I2C address 0x3C."}
@@ -340,15 +340,14 @@ def test_a_part_that_reports_on_itself_is_taken_at_its_word(client, desk):
 
 
 def test_a_phone_on_usb_shows_its_link_and_says_when_it_is_gone(client, desk):
-    from types import SimpleNamespace
-    desk.phone_link = SimpleNamespace(status=SimpleNamespace(connected=True, port="/dev/ttyACM0", message="connected",
-                                                             firmware="1.2", boot=7))
+    from controller.serial.bridge import PhoneStatus, SerialBridge
+    desk.phone_link = SerialBridge("/dev/ttyACM0", lambda ev: None)     # not started: its status is set here
+    desk.phone_link.status = PhoneStatus(True, "/dev/ttyACM0", "connected", "1.2", "7")
     phone = client.get("/api/health").get_json()["parts"][0]
     assert phone["status"] == "ok" and phone["link"] == "USB" and "/dev/ttyACM0" in phone["summary"]
     assert phone["heartbeat"]
-    desk.phone_link.status = SimpleNamespace(connected=False, port="/dev/ttyACM0", firmware=None, boot=None,
-                                             message="phone disconnected: device reports readiness to read but "
-                                                     "returned no data")
+    desk.phone_link.status = PhoneStatus(False, "/dev/ttyACM0", "phone disconnected: device reports readiness to "
+                                                          "read but returned no data")
     phone = client.get("/api/health").get_json()["parts"][0]
     assert phone["status"] == "fault" and phone["summary"].startswith("Phone disconnected")
     assert "USB cable" in phone["summary"]

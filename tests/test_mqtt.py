@@ -370,7 +370,7 @@ def test_a_broker_fault_is_one_sentence_on_the_health_strip_and_in_doctor(case, 
                                        serial_ports=list, port=lambda h, p: "free",
                                        mountinfo=lambda: "", disk_free=lambda p: 10**10))
     found = report.of("mqtt")
-    assert len(found) == 1 and found[0].status == "fail" and words in found[0].said
+    assert len(found) == 1 and found[0].status == "fault" and words in found[0].said
     assert report.exit_status == 1
 
 

@@ -3,8 +3,6 @@ sentence (the games' own API is in games_api.py)."""
 
 from flask import Blueprint, abort, jsonify
 
-from controller.health import report as health_report
-
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -33,7 +31,7 @@ def verdicts():
 
 @bp.get("/health")
 def health():
-    return jsonify(health_report(desk()))
+    return jsonify(desk().health())
 
 
 @bp.post("/sim/dial")

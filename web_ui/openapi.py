@@ -21,6 +21,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
+from controller import health
 from controller.game_session import MAX_PLAYERS_SENT, NAME_MAX
 from controller.games import base, registry
 
@@ -115,9 +116,9 @@ SCHEMAS = {
         colours=nullable(arr(STR)), teams=BOOL, timed=BOOL, variant_option=nullable(STR),
         variant_choice=nullable({"enum": ["one", "many"]})))),
     "Health": obj(["simulated", "pins", "overall", "parts"], simulated=BOOL, pins=STR,
-                  overall={"enum": ["ok", "warn", "fault"]},
+                  overall={"enum": [health.OK, health.WARN, health.FAULT]},
                   parts=arr(obj(["part", "status", "summary"], extra=True, part=STR,
-                                status={"enum": ["ok", "warn", "fault", "absent"]}, summary=STR))),
+                                status={"enum": list(health.STATUSES)}, summary=STR))),
     "State": obj(["hardware", "phone", "editor", "last_verdict", "verdicts", "game", "engines", "last_event_id"],
                  extra=True, hardware=OBJ, phone=OBJ, editor=OBJ, last_verdict=nullable(OBJ), verdicts=arr(OBJ),
                  game=nullable(ref("Game")), engines=arr(OBJ), last_event_id=INT),

@@ -3,7 +3,6 @@ of type application/json, never run) and the stream keeps it current."""
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
-from controller.health import report as health_report
 from controller.history import HISTORY_LIMIT
 
 from .games_api import catalogue_items
@@ -50,7 +49,7 @@ def index():
         "game": state["game"],
         "catalogue": catalogue_items(),
         "canWrite": can_write(),
-        "health": health_report(nd),
+        "health": nd.health(),
         "lastGame": history[0] if history else None,
         "lastVerdict": state["last_verdict"],
         "gameVerdict": nd.table.games.headline(),
@@ -75,7 +74,7 @@ def kept_game(game_id):
     game = nd.table.kept.game(game_id)       # NotFound: the panel's 404 page, with a way back
     if game.status == "active":
         return redirect(url_for("pages.index"))
-    boot = {"lastEventId": nd.last_event_id(), "showEnd": game.id, "health": health_report(nd),
+    boot = {"lastEventId": nd.last_event_id(), "showEnd": game.id, "health": nd.health(),
             "canWrite": can_write()}
     return render_template("pages/game.html", game=game, boot=boot)
 
@@ -86,7 +85,7 @@ def history():
     nd = desk()
     games = nd.table.kept.history(HISTORY_LIMIT)
     per_player = nd.table.kept.stats()
-    boot = {"lastEventId": nd.last_event_id(), "health": health_report(nd), "canWrite": can_write()}
+    boot = {"lastEventId": nd.last_event_id(), "health": nd.health(), "canWrite": can_write()}
     return render_template("pages/history.html", games=games, stats=per_player, boot=boot, units=chart_units())
 
 
@@ -107,5 +106,5 @@ def oracles():
         found = {"distributions": desk_.distributions(),
                  "history": {name: desk_.history(name, ORACLE_HISTORY) for name in HISTORY},
                  "historyLimit": ORACLE_HISTORY}
-    boot = {"lastEventId": last, "health": health_report(nd), "canWrite": can_write(), "oracles": found}
+    boot = {"lastEventId": last, "health": nd.health(), "canWrite": can_write(), "oracles": found}
     return render_template("pages/oracles.html", boot=boot, alpha=ALPHA)

@@ -62,6 +62,12 @@ class Clip:
 
 
 class NullOutput:
+    """No sound. ``off``: because the settings say audio = off (else aplay is missing)."""
+
+    device = None
+
+    def __init__(self, off=False):
+        self.off = off
     """No sound device: everything is dropped."""
 
     def start(self, rate, chunks, label=""):
@@ -77,6 +83,8 @@ class NullOutput:
 class CaptureOutput:
     """Keeps what would be played: each start is a Played in ``plays`` and on a queue that a
     test waits on (``next(timeout)``). An endless sound is kept for its first ``keep`` seconds."""
+
+    device = "memory (a capture)"
 
     def __init__(self, keep=8.0):
         self.keep = keep
@@ -225,7 +233,7 @@ def open_output(device=None, enabled=True, program="aplay"):
     """AplayOutput when audio is on and ``program`` is on PATH; else NullOutput, logged once here."""
     if not enabled:
         log.info("handset audio is off (setting)")
-        return NullOutput()
+        return NullOutput(off=True)
     path = shutil.which(program)
     if path is None:
         log.warning("handset audio is off: %s (alsa-utils) is not installed", program)
@@ -282,6 +290,18 @@ class Player:
     def close(self):
         self.output.stop()
         self.output.close()
+
+    def health(self):
+        """The health strip's "audio" part (controller/health.py)."""
+        if isinstance(self.output, NullOutput):
+            if self.output.off:
+                return {"status": "absent", "summary": "Turned off in the settings (audio = off)."}
+            return {"status": "warn",
+                    "summary": "No sound: aplay (alsa-utils) is not installed, so the handset stays silent."}
+        voice = "spoken" if self.speech is not None else "as tones (espeak-ng is not installed)"
+        device = self.output.device
+        return {"status": "ok",
+                "summary": "Handset sound through %s; verdicts %s." % (device or "ALSA's default device", voice)}
 
     def _render(self, signal, message):
         if self.speech is not None and message and not self._speech_failed:

@@ -255,6 +255,13 @@ class Window:
         with self._lock:
             return None if self._last is None else self._last.copy()
 
+    def health(self):
+        """The health strip's "display" part (controller/health.py)."""
+        from luma.core.device import dummy
+        if isinstance(self.device, dummy):
+            return {"status": "ok", "summary": "Simulated window: the phone's display, drawn in memory."}
+        return {"status": "ok", "summary": "Window display working (%s)." % type(self.device).__name__}
+
     def close(self):
         with self._lock:
             try:

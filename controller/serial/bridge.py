@@ -149,6 +149,20 @@ class SerialBridge:
     def connected(self):
         return self.status.connected
 
+    def health(self):
+        """The health strip's "phone" part (controller/health.py) while the phone is on USB."""
+        status = self.status
+        if status.connected:
+            firmware = " (firmware %s)" % status.firmware if status.firmware else ""
+            return {"status": "ok", "link": "USB", "port": status.port,
+                    "summary": "Phone on USB at %s%s." % (status.port, firmware),
+                    "heartbeat": "within the last %.1f s" % self._session.silence,
+                    "detail": "The link drops itself after %.1f s without a heartbeat." % self._session.silence}
+        message = str(status.message or "the phone is not connected")
+        return {"status": "fault", "link": "USB", "port": status.port, "heartbeat": None,
+                "summary": message[:1].upper() + message[1:] + ": check its USB cable.",
+                "detail": "newsdesk keeps looking for it and reconnects by itself."}
+
     def _where(self):
         return self._port if isinstance(self._port, str) else str(self._port)
 
