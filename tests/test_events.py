@@ -28,9 +28,10 @@ def test_no_module_spells_a_message_type_but_the_vocabulary():
 
 
 def test_stored_and_live_messages_are_told_apart_and_every_name_is_listed():
-    assert not events.STORED & events.LIVE
+    assert not events.STORED & events.LIVE and not events.FEED & (events.STORED | events.LIVE)
     names = {v for k, v in vars(events).items() if k.isupper() and isinstance(v, str)}
-    assert names == events.ALL
+    assert names == events.ALL == set(events.SAID)
+    assert all(said.endswith(".") and said[0].isupper() for said in events.SAID.values())
 
 
 def test_the_panel_listens_only_for_messages_the_table_sends():

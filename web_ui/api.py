@@ -3,9 +3,28 @@ sentence (the games' own API is in games_api.py)."""
 
 from flask import Blueprint, abort, jsonify
 
+from controller import health as health_words
+
+from .apidoc import BOOL, INT, LIMIT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+schemas(
+    bp,
+    State=obj(["hardware", "phone", "editor", "last_verdict", "verdicts", "game", "engines", "last_event_id"],
+              extra=True, hardware=OBJ, phone=OBJ, editor=OBJ, last_verdict=nullable(OBJ), verdicts=arr(OBJ),
+              game=nullable(ref("Game")), engines=arr(OBJ), last_event_id=INT),
+    Verdicts=obj(["verdicts"], verdicts=arr(OBJ)),
+    Health=obj(["simulated", "pins", "overall", "parts"], simulated=BOOL, pins=STR,
+               overall={"enum": [health_words.OK, health_words.WARN, health_words.FAULT]},
+               parts=arr(obj(["part", "status", "summary"], extra=True, part=STR,
+                             status={"enum": list(health_words.STATUSES)}, summary=STR))),
+    DialRequest=obj(["digit"], digit=dict(INT, minimum=0, maximum=9)),
+    HookRequest=obj(["state"], state={"enum": ["off", "on"]}),
+    RingRequest=obj([], times=dict(INT, minimum=1, maximum=100), stop=BOOL),
+    Accepted=obj(["accepted"], extra=True, accepted=BOOL),
+)
 
 
 def _simulated_phone():
@@ -15,7 +34,8 @@ def _simulated_phone():
     return phone
 
 
-@bp.get("/state")
+@route(bp, "/state", read("Everything a tablet shows at load: hardware, phone, editor, game.", "State",
+                         op="state"))
 def state():
     nd = desk()
     last = nd.last_event_id()       # before the state, so a tablet's stream replays what lands meanwhile
@@ -24,17 +44,20 @@ def state():
     return jsonify(out)
 
 
-@bp.get("/verdicts")
+@route(bp, "/verdicts", read("The editor's latest verdicts, newest first.", "Verdicts", "400", params=LIMIT,
+                            op="verdicts"))
 def verdicts():
     return jsonify(verdicts=desk().table.recent_verdicts(limit_arg(20, 500)))
 
 
-@bp.get("/health")
+@route(bp, "/health", read("The health strip: phone, buttons, display, audio.", "Health", op="health"))
 def health():
     return jsonify(desk().health())
 
 
-@bp.post("/sim/dial")
+@route(bp, "/sim/dial", write("post", "Dial a digit on the simulated phone.", "Accepted",
+                             ("409", "The phone is real hardware here: dial it, the panel can't."),
+                             op="simDial", request="DialRequest", ok="202"))
 def sim_dial():
     data = json_body()
     digit = data.get("digit")
@@ -44,7 +67,9 @@ def sim_dial():
     return jsonify(accepted=True, digit=digit), 202
 
 
-@bp.post("/sim/hook")
+@route(bp, "/sim/hook", write("post", "Lift or hang up the simulated phone's handset.", "Accepted",
+                             ("409", "The phone is real hardware here: lift it, the panel can't."),
+                             op="simHook", request="HookRequest", ok="202"))
 def sim_hook():
     data = json_body()
     state = data.get("state")
@@ -55,7 +80,9 @@ def sim_hook():
     return jsonify(accepted=True, state=state), 202
 
 
-@bp.post("/phone/ring")
+@route(bp, "/phone/ring", write("post", "Ring the phone so the table picks up (times cycles, or until "
+                               "lifted), or stop it ({\"stop\": true}).", "Accepted", op="ringPhone",
+                               request="RingRequest", ok="202"))
 def phone_ring():
     """Ring the phone so the table picks up (``times`` cycles; leave it out to ring until someone
     lifts the handset), or stop it with {"stop": true}."""

@@ -1,8 +1,19 @@
-"""How the panel's JSON endpoints are described in the OpenAPI document: the schema helpers,
-the error answers and the two kinds of operation (``read``, ``write``), shared by every blueprint
-that describes its own routes (join, oracles, workbench) and by web_ui/openapi.py, which puts the
-document together. It imports no blueprint, so any blueprint may import it.
+"""How the panel's JSON endpoints are described in the OpenAPI document, and where: each route
+is written down once, beside its view, by ``route``:
+
+    @route(bp, "/current/undo", write("post", "Take back the newest move still in force.", "Outcome",
+                                      "409", "422", op="undo", request="VersionRequest"))
+    def undo(): ...
+
+``route`` registers the view with Flask for the method the description names, applies the role
+it names (a host-only route is checked as such; a change open to devices that haven't joined is
+marked public) and keeps the description on the blueprint, with the component schemas the
+blueprint adds through ``schemas``. web_ui/openapi.py puts the document together from the
+blueprints. Here are also the schema helpers, the error answers and the two kinds of operation
+(``read``, ``write``). It imports no blueprint, so any blueprint may import it.
 """
+
+import re
 
 from . import security
 
@@ -131,3 +142,60 @@ COMPONENTS = {
 GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": dict(INT, minimum=0)}]
 LIMIT = [{"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
           "description": "How many, 1-500."}]
+
+
+# ---------------------------------------------------------------- where a route is described
+
+_PARAMETER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")    # Flask's <int:game_id> is OpenAPI's {game_id}
+
+
+def described(bp):
+    """What ``bp`` describes of the document: {"paths": ..., "components": {"schemas": ...}}, and
+    the functions that work out more schemas when the document is put together."""
+    doc = getattr(bp, "openapi", None)
+    if doc is None:
+        doc = bp.openapi = {"paths": {}, "components": {"schemas": {}}, "later": []}
+    return doc
+
+
+def schemas_from(bp, work_out):
+    """Schemas ``work_out()`` returns when the document is put together (the games' options:
+    read off the engines, which are loaded only then)."""
+    described(bp)["later"].append(work_out)
+
+
+def schemas(bp, **named):
+    """Component schemas ``bp``'s descriptions refer to (``ref(name)``)."""
+    mine = described(bp)["components"]["schemas"]
+    for name, schema in named.items():
+        if name in mine:
+            raise ValueError("%s describes the schema %r twice" % (bp.name, name))
+        mine[name] = schema
+
+
+def role_of(operation):
+    """The role an operation's description asks for: "host", "player" or None (anyone)."""
+    needs = [role for need in operation.get("security", ()) for role in need.get("device", ())]
+    return needs[0] if needs else None
+
+
+def route(bp, rule, description):
+    """Register the decorated view on ``bp`` at ``rule`` for the one method ``description`` (a
+    ``read`` or a ``write``) names, checked for the role it names, and keep the description."""
+    (method, operation), = description.items()
+    role = role_of(operation)
+    path = _PARAMETER.sub(r"{\1}", (bp.url_prefix or "") + rule)
+
+    def decorate(view):
+        checked = view
+        if role == "host":
+            checked = security.require_role("host")(view)
+        elif role is None and method != "get":
+            checked = security.public(view)      # a change open to devices that haven't joined
+        ops = described(bp)["paths"].setdefault(path, {})
+        if method in ops:
+            raise ValueError("%s describes %s %s twice" % (bp.name, method.upper(), path))
+        ops[method] = operation
+        bp.add_url_rule(rule, view_func=checked, methods=[method.upper()])
+        return checked
+    return decorate

@@ -12,9 +12,31 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, jsonify
 
+from controller.game_session import MAX_PLAYERS_SENT, NAME_MAX
 from controller.games import base, registry
 from controller.history import HISTORY_LIMIT
 
+from .apidoc import (
+    ANY,
+    BOOL,
+    GAME_ID,
+    INT,
+    KEY,
+    LIMIT,
+    OBJ,
+    STR,
+    VERSION,
+    arr,
+    json_response,
+    nullable,
+    obj,
+    read,
+    ref,
+    route,
+    schemas,
+    schemas_from,
+    write,
+)
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("games_api", __name__, url_prefix="/api/games")
@@ -26,9 +48,109 @@ def _session():
     return desk().table.games
 
 
+def _camel(name):
+    return "".join(part.title() for part in name.split("_"))
+
+
+def game_schemas():
+    """Each game's "options" and the numbers its offers ask for, from its engine's declaration
+    (OPTIONS, PANEL["numbers"]); StartRequest's options are one of the games' option objects."""
+    out, starts = {}, []
+    for name in registry.names():
+        try:
+            engine = registry.load(name)
+        except registry.EngineUnavailable:
+            continue
+        key = "Options" + _camel(name)
+        out[key] = dict(base.options_schema(getattr(engine, "OPTIONS", ())),
+                        description="%s's options (engine %s); null or missing: the default." % (engine.TITLE, name))
+        starts.append(ref(key))
+        numbers = base.panel(engine)["numbers"]
+        if numbers:
+            out["Numbers" + _camel(name)] = dict(obj(**{
+                field: dict(INT, minimum=b["minimum"], maximum=b["maximum"], description=b["label"])
+                for field, b in numbers.items()}), description="The numbers %s's offers ask to be entered, "
+                "with their bounds; past them the move is refused (422) with a sentence." % engine.TITLE)
+    out["StartRequest"] = obj(["engine", "players"], engine={"enum": list(registry.names())},
+                              players=arr(ref("Player"), minItems=1, maxItems=MAX_PLAYERS_SENT),
+                              options=dict(nullable({"anyOf": starts}) if starts else nullable(OBJ),
+                                           description="The game's settings, as its engine declares them "
+                                                       "(OptionsScan, OptionsScoop1956, ...)."),
+                              key=KEY)
+    return out
+
+
+schemas(
+    bp,
+    Player=obj(["name"], extra=False, name=dict(STR, minLength=1, maxLength=NAME_MAX),
+               colour=nullable(dict(STR, maxLength=NAME_MAX)), team=nullable(dict(STR, maxLength=NAME_MAX))),
+    Action=dict(obj(["type"], extra=True, type=dict(STR, description="One of the offers' types.")),
+                description="One of the offers the game shows, with any fields it asks to be entered."),
+    ActionRequest=obj(["action", "version"], action=ref("Action"), version=VERSION, key=KEY),
+    VersionRequest=obj(["version"], version=VERSION, key=KEY),
+    Game=obj(["id", "engine", "version", "players", "options", "created", "problem", "title", "view",
+              "offers", "undo", "redo"], extra=False,
+             id=INT, engine=STR, version=INT, players=arr(OBJ), options=OBJ, created=STR,
+             problem=nullable(STR), title=STR, view=nullable(OBJ), offers=arr(OBJ),
+             undo=nullable(dict(STR, description="What an undo would take back, in words.")),
+             redo=nullable(STR)),
+    Current=obj(["game", "last_event_id"], game=nullable(ref("Game")), last_event_id=INT),
+    Outcome=obj(["game", "entry", "said", "repeat", "event_id"], extra=True,
+                game=INT, entry=INT, said=STR, repeat=BOOL, event_id=INT, engine=STR, version=INT,
+                view=nullable(OBJ), offers=arr(OBJ), undo=nullable(STR), redo=nullable(STR)),
+    Standing=obj(["name", "score", "winner"], name=STR, score=nullable(INT), winner=BOOL),
+    Summary=obj(["id", "engine", "title", "status", "created", "ended", "version", "players", "winners",
+                 "standings"], extra=True,
+                id=INT, engine=STR, title=STR, status={"enum": ["active", "finished", "abandoned"]},
+                created=STR, ended=nullable(STR), version=INT, players=arr(nullable(STR)), winners=arr(STR),
+                standings=nullable(arr(ref("Standing"))), repeat=BOOL),
+    Record={"allOf": [ref("Summary"), obj(["final", "log"], extra=True, final=nullable(OBJ),
+                                          log=arr(obj(["version", "type", "said", "at"], version=INT,
+                                                      type=nullable(STR), said=STR, at=STR)))]},
+    History=obj(["games"], games=arr(ref("Summary"))),
+    Stats=obj(["players", "games_counted"], games_counted=INT, players=arr(obj(
+        ["name", "played", "won", "win_rate", "by_game"], name=STR, played=INT, won=INT, win_rate={"type": "number"},
+        by_game=arr(obj(["engine", "title", "played", "won", "best", "average"], engine=STR, title=STR, played=INT,
+                        won=INT, best=nullable(INT), average=nullable({"type": "number"})))))),
+    Chart=obj(["game", "engine", "unit", "prefix", "players", "points", "problem"], game=INT, engine=STR,
+              unit=nullable(STR), prefix=STR, players=arr(STR), problem=nullable(STR),
+              points=arr(obj(["version", "said", "values"], version=INT, said=STR,
+                             values=arr(nullable(INT))))),
+    BGStats=obj(["play", "link"], link=dict(STR, description="Opens BG Stats' import dialog on a phone."),
+                play=dict(OBJ, description="BG Stats' createPlay data: board, durationMin, comments, game, "
+                                           "location, playDate, players.")),
+    Option=obj(["name", "kind", "default", "label", "rule", "newsdesk", "form", "or_name"], extra=True,
+               name=STR, kind={"enum": list(base.KINDS)}, default=ANY,
+               label=dict(STR, description="How the start form asks for it."),
+               rule=dict(STR, description="The rule text's line the option comes from."),
+               newsdesk=dict(BOOL, description="True: the rules are silent and the default is newsdesk's choice."),
+               form=dict(BOOL, description="False: only the API sets it."), or_name=BOOL,
+               minimum=INT, maximum=INT, choices=OBJ, items=arr(INT), variant=STR, schema=OBJ, help=STR),
+    PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "editor", "numbers", "words"],
+                   extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
+                   no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ), editor=BOOL,
+                   numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "
+                                                 "each number an offer asks to be entered"),
+                   words=OBJ),
+    Catalogue=obj(["games"], games=arr(obj(
+        ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "timed",
+         "variant_option", "variant_choice", "options", "panel"], name=STR, title=STR, variants=OBJ,
+        available=BOOL, options=arr(ref("Option")), panel=ref("PanelFacts"),
+        problem=nullable(STR),
+        players=nullable(obj(["min", "max", "by_variant"], min=INT, max=INT, by_variant=nullable(OBJ))),
+        colours=nullable(arr(STR)), teams=BOOL, timed=BOOL, variant_option=nullable(STR),
+        variant_choice=nullable({"enum": ["one", "many"]})))),
+)
+schemas_from(bp, game_schemas)      # worked out with the document: the engines are loaded then
+
+
+def _write(summary, request, response, op, *errs, ok="200", more=None):
+    return write("post", summary, response, *errs, op=op, request=request, ok=ok, more=more)
+
+
 # ---------------------------------------------------------------- reading
 
-@bp.get("/catalogue")
+@route(bp, "/catalogue", read("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"))
 def catalogue():
     """Every game for the start form: title, variants, seats, colours, availability."""
     return jsonify(games=catalogue_items())
@@ -83,7 +205,7 @@ def _seats(module, panel):
     return {"min": low, "max": high, "by_variant": by_variant}
 
 
-@bp.get("/current")
+@route(bp, "/current", read("The game being played (null with none).", "Current", op="currentGame"))
 def current():
     """The game being played (null with none), and the id of the newest event: a tablet opens
     its stream after that id so nothing falls between this read and the live feed."""
@@ -96,37 +218,43 @@ def _kept():
     return desk().table.kept
 
 
-@bp.get("/history")
+@route(bp, "/history", read("Finished and abandoned games, newest first.", "History", "400", params=LIMIT,
+                           op="history"))
 def history():
     return jsonify(games=_kept().history(limit_arg(100, HISTORY_LIMIT)))
 
 
-@bp.get("/stats")
+@route(bp, "/stats", read("Statistics per player over the finished games.", "Stats", op="stats"))
 def stats():
     """Simple statistics per player over the finished games: played, won, and per game the best
     and average final number."""
     return jsonify(_kept().stats())
 
 
-@bp.get("/<int:game_id>")
+@route(bp, "/<int:game_id>", read("One game as kept, move by move.", "Record", "404", params=GAME_ID,
+                                 op="record"))
 def record(game_id):
     """A game as kept: summary, final table and what happened, move by move."""
     return jsonify(_kept().record(game_id))
 
 
-@bp.get("/<int:game_id>/chart")
+@route(bp, "/<int:game_id>/chart", read("Each player's money or score after every move.", "Chart", "404",
+                                       params=GAME_ID, op="chart"))
 def chart(game_id):
     """Money or score of each player after every move still in force (undone moves drop out)."""
     return jsonify(_kept().chart(game_id))
 
 
-@bp.get("/<int:game_id>/export.csv")
+@route(bp, "/<int:game_id>/export.csv", read(
+    "A kept game's final table as CSV.", None, "404", "409", params=GAME_ID, op="exportCsv",
+    content={"description": "One row per player.", "content": {"text/csv": {"schema": STR}}}))
 def export_csv(game_id):
     name, text = _kept().export_csv(game_id)
     return Response(text, mimetype="text/csv", headers={"Content-Disposition": "attachment; filename=" + name})
 
 
-@bp.get("/<int:game_id>/bgstats.json")
+@route(bp, "/<int:game_id>/bgstats.json", read("A kept game in BG Stats' import format.", "BGStats", "404",
+                                              "409", params=GAME_ID, op="exportBgStats"))
 def export_bgstats(game_id):
     """The game in BG Stats' documented format for pushing a play from another app
     (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/),
@@ -138,7 +266,8 @@ def export_bgstats(game_id):
 
 # ---------------------------------------------------------------- writing
 
-@bp.post("")
+@route(bp, "", _write("Start a game.", "StartRequest", "Outcome", "startGame", "409", "422", ok="201",
+                     more={"200": json_response(ref("Outcome"), "The same start, sent again with its key.")}))
 def start():
     """The checks of a start (the players, the options, the key) are the game session's, once."""
     data = json_body()
@@ -146,31 +275,36 @@ def start():
     return jsonify(outcome), 200 if outcome["repeat"] else 201
 
 
-@bp.post("/current/actions")
+@route(bp, "/current/actions", _write("Make a move (one of the offers).", "ActionRequest", "Outcome", "act",
+                                     "409", "422"))
 def act():
     data = json_body()
     return jsonify(_session().act(data.get("action"), data.get("version"), data.get("key")))
 
 
-@bp.post("/current/undo")
+@route(bp, "/current/undo", _write("Take back the newest move still in force.", "VersionRequest", "Outcome",
+                                  "undo", "409", "422"))
 def undo():
     data = json_body()
     return jsonify(_session().undo(data.get("version"), data.get("key")))
 
 
-@bp.post("/current/redo")
+@route(bp, "/current/redo", _write("Put back the newest move undone.", "VersionRequest", "Outcome", "redo",
+                                  "409", "422"))
 def redo():
     data = json_body()
     return jsonify(_session().redo(data.get("version"), data.get("key")))
 
 
-@bp.post("/current/finish")
+@route(bp, "/current/finish", _write("Keep the game as finished, with its winners.", "VersionRequest",
+                                    "Summary", "finish", "409", "422"))
 def finish():
     data = json_body()
     return jsonify(_session().finish(data.get("version"), data.get("key")))
 
 
-@bp.post("/current/abandon")
+@route(bp, "/current/abandon", _write("Stop the game without a winner.", "VersionRequest", "Summary",
+                                     "abandon", "409", "422"))
 def abandon():
     data = json_body()
     return jsonify(_session().abandon(data.get("version"), data.get("key")))

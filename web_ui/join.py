@@ -14,7 +14,7 @@ host's list of devices.
     DELETE /api/devices/<id>     host: remove a device; its next change gets 401
 
 The writes take a JSON object (or no body at all) and carry X-Newsdesk: 1 like every change;
-OPENAPI below describes the JSON endpoints for /api/openapi.json (the /join pages are HTML).
+Each JSON endpoint's description for /api/openapi.json is beside its view (the /join pages are HTML).
 """
 
 import logging
@@ -25,14 +25,54 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from controller.errors import BadRequest
 
-from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, write
+from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .devices import JoinRefused, UnknownDevice, describe_agent, iso
 from .helpers import desk, request_object
-from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, public, require_role, split_host, wait_words
+from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, split_host, wait_words
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("join", __name__, template_folder="templates")
+
+# -- the OpenAPI description (each route's is beside its view) ----------------------------
+
+_ISO = nullable(dict(STR, description="ISO 8601, UTC."))
+_ROLE = {"enum": ["host", "player"]}
+_BODY = dict(obj(), description="No fields: send {} or no body.")
+
+schemas(
+    bp,
+    Device=obj(["id", "role", "name", "via", "address", "status", "created", "joined", "last_seen",
+                   "revoked"], id=STR, role=_ROLE, name=STR, via={"enum": ["token", "dial"]}, address=STR,
+                  status={"enum": ["waiting", "joined", "lapsed", "revoked"]}, created=_ISO, joined=_ISO,
+                  last_seen=_ISO, revoked=_ISO, code=dict(STR, description="While waiting: the digits to dial."),
+                  expires=_ISO),
+    JoinTokenRequest=obj(role=dict(_ROLE, description="The role the link gives (default player).")),
+    JoinToken=obj(["role", "token", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
+                     url=dict(STR, description="What the QR code opens: /join?token=..."),
+                     qr_svg=dict(STR, description="The QR code as inline SVG."),
+                     optional={"reachable": dict(BOOL, description="False when the panel listens on "
+                                                 "loopback only, so the link can't be opened by another device."),
+                               "warning": dict(nullable(STR), description="When not reachable: why, and "
+                                               "how to open the panel to the network.")},
+                     expires=STR,
+                     expires_in=dict(INT, description="Seconds left.")),
+    DialJoinRequest=_BODY,
+    DialJoin=obj(["status"], status={"enum": ["none", "waiting", "joined", "lapsed", "revoked"]},
+                    role=_ROLE, device=STR, code=dict(STR, description="The digits to dial."), expires=STR,
+                    expires_in=dict(INT, description="Seconds left.")),
+    Me=obj(["role", "loopback", "device", "why", "join"], role=nullable(_ROLE), loopback=BOOL,
+              device=nullable(ref("Device")),
+              why=nullable(dict(STR, description="Why this device's cookie no longer counts: revoked, "
+                                                 "lapsed, waiting, unknown.")),
+              join=dict(STR, description="The join page.")),
+    NameRequest=obj(["name"], name=dict(STR, minLength=1, maxLength=60)),
+    NamedDevice=obj(["device"], device=ref("Device")),
+    LeaveRequest=_BODY,
+    Left=obj(["left"], left=nullable(dict(STR, description="The device that left, if any."))),
+    DeviceList=obj(["devices"], devices=arr(ref("Device"))),
+    RevokedDevice=obj(["revoked"], revoked=ref("Device")),
+)
 
 
 def _error(status, message, **headers):
@@ -149,8 +189,9 @@ def host_page():
 # -- invitations -------------------------------------------------------------------------
 
 
-@bp.post("/api/join/tokens")
-@require_role("host")
+@route(bp, "/api/join/tokens", write(
+    "post", "Invite a device: a single-use join link and its QR code.", "JoinToken",
+    op="makeJoinToken", request="JoinTokenRequest", body_required=False, ok="201", role="host"))
 def make_token():
     data = request_object(allow_empty=True)
     if data is None:
@@ -179,8 +220,11 @@ def _dial_status(device):
     return out
 
 
-@bp.post("/api/join/dial")
-@public
+@route(bp, "/api/join/dial", write(
+    "post", "Ask for a code to dial on the table's phone; dialing it joins this device.",
+    "DialJoin", ("409", "This device has joined already, is the box's own screen, or too many "
+                        "devices wait for their codes: the message says which."), "429",
+    op="requestDialCode", request="DialJoinRequest", body_required=False, ok="201", role=None))
 def request_dial():
     if request_object(allow_empty=True) is None:
         return _error(400, "Send {} (or no body) to ask for a code, with Content-Type: application/json.")
@@ -204,13 +248,14 @@ def request_dial():
     return jsonify(_dial_status(device)), 201
 
 
-@bp.get("/api/join/dial")
+@route(bp, "/api/join/dial", read("This device's code: waiting to be dialed, joined, lapsed ... or none.",
+                                  "DialJoin", op="dialCodeStatus"))
 def dial_status():
     return jsonify(_dial_status(guard().devices.device(session.get(SESSION_DEVICE))))
 
 
-@bp.delete("/api/join/dial")
-@public
+@route(bp, "/api/join/dial", write("delete", "Give this device's waiting code up.", "DialJoin", op="cancelDialCode",
+                                   role=None))
 def cancel_dial():
     device = guard().devices.device(session.get(SESSION_DEVICE))
     if device is not None and device.status == "waiting":
@@ -222,7 +267,7 @@ def cancel_dial():
 # -- this device -------------------------------------------------------------------------
 
 
-@bp.get("/api/join/me")
+@route(bp, "/api/join/me", read("Who this device is to the table: its role and device.", "Me", op="me"))
 def me():
     viewer = current_viewer()
     return jsonify(role=viewer.role, loopback=viewer.loopback,
@@ -230,8 +275,10 @@ def me():
                    why=viewer.why, join=url_for("join.page"))
 
 
-@bp.post("/api/join/name")
-@require_role("player")
+@route(bp, "/api/join/name", write(
+    "post", "Name this device, as the host's list shows it.", "NamedDevice",
+    ("409", "The box's own screen isn't a device; there is nothing to name."), op="nameDevice",
+    request="NameRequest"))
 def rename():
     viewer = current_viewer()
     if viewer.device is None or not viewer.device.active:
@@ -246,8 +293,9 @@ def rename():
     return jsonify(device=device.as_dict())
 
 
-@bp.post("/api/join/leave")
-@public
+@route(bp, "/api/join/leave", write(
+    "post", "This device leaves the table (or gives up its waiting code).", "Left", op="leave",
+    request="LeaveRequest", body_required=False, role=None))
 def leave():
     if request_object(allow_empty=True) is None:
         return _error(400, "Send {} (or no body) to leave, with Content-Type: application/json.")
@@ -263,15 +311,19 @@ def leave():
 # -- the host's list ---------------------------------------------------------------------
 
 
-@bp.get("/api/devices")
-@require_role("host")
+@route(bp, "/api/devices", read(
+    "The host's list: joined and waiting devices, newest first.", "DeviceList", op="devices", role="host",
+    params=[{"name": "all", "in": "query", "required": False, "schema": {"enum": ["1", "true", "yes"]},
+             "description": "Past devices too (removed, lapsed)."}]))
 def list_devices():
     include_past = request.args.get("all") in ("1", "true", "yes")
     return jsonify(devices=[d.as_dict() for d in guard().devices.list(include_past=include_past)])
 
 
-@bp.delete("/api/devices/<device_id>")
-@require_role("host")
+@route(bp, "/api/devices/<device_id>", write(
+    "delete", "Remove a device from the table; its next change is refused (401).", "RevokedDevice",
+    ("404", "No device has this id; GET /api/devices lists them."), op="removeDevice",
+    role="host", params=[{"name": "device_id", "in": "path", "required": True, "schema": STR}]))
 def revoke_device(device_id):
     try:
         device = guard().devices.revoke(device_id)
@@ -279,75 +331,3 @@ def revoke_device(device_id):
         return _error(404, str(e))
     log.info("device %s (%s) removed by the host", device.id, device.name)
     return jsonify(revoked=device.as_dict())
-
-
-# -- the OpenAPI description -------------------------------------------------------------
-
-_ISO = nullable(dict(STR, description="ISO 8601, UTC."))
-_ROLE = {"enum": ["host", "player"]}
-_BODY = dict(obj(), description="No fields: send {} or no body.")
-
-OPENAPI = {
-    "paths": {
-        "/api/join/tokens": write(
-            "post", "Invite a device: a single-use join link and its QR code.", "JoinToken",
-            op="makeJoinToken", request="JoinTokenRequest", body_required=False, ok="201", role="host"),
-        "/api/join/dial": {
-            **write("post", "Ask for a code to dial on the table's phone; dialing it joins this device.",
-                    "DialJoin", ("409", "This device has joined already, is the box's own screen, or too many "
-                                        "devices wait for their codes: the message says which."), "429",
-                    op="requestDialCode", request="DialJoinRequest", body_required=False, ok="201", role=None),
-            **read("This device's code: waiting to be dialed, joined, lapsed ... or none.", "DialJoin",
-                   op="dialCodeStatus"),
-            **write("delete", "Give this device's waiting code up.", "DialJoin", op="cancelDialCode", role=None),
-        },
-        "/api/join/me": read("Who this device is to the table: its role and device.", "Me", op="me"),
-        "/api/join/name": write(
-            "post", "Name this device, as the host's list shows it.", "NamedDevice",
-            ("409", "The box's own screen isn't a device; there is nothing to name."), op="nameDevice",
-            request="NameRequest"),
-        "/api/join/leave": write(
-            "post", "This device leaves the table (or gives up its waiting code).", "Left", op="leave",
-            request="LeaveRequest", body_required=False, role=None),
-        "/api/devices": read(
-            "The host's list: joined and waiting devices, newest first.", "DeviceList", op="devices", role="host",
-            params=[{"name": "all", "in": "query", "required": False, "schema": {"enum": ["1", "true", "yes"]},
-                     "description": "Past devices too (removed, lapsed)."}]),
-        "/api/devices/{device_id}": write(
-            "delete", "Remove a device from the table; its next change is refused (401).", "RevokedDevice",
-            ("404", "No device has this id; GET /api/devices lists them."), op="removeDevice",
-            role="host", params=[{"name": "device_id", "in": "path", "required": True, "schema": STR}]),
-    },
-    "components": {"schemas": {
-        "Device": obj(["id", "role", "name", "via", "address", "status", "created", "joined", "last_seen",
-                       "revoked"], id=STR, role=_ROLE, name=STR, via={"enum": ["token", "dial"]}, address=STR,
-                      status={"enum": ["waiting", "joined", "lapsed", "revoked"]}, created=_ISO, joined=_ISO,
-                      last_seen=_ISO, revoked=_ISO, code=dict(STR, description="While waiting: the digits to dial."),
-                      expires=_ISO),
-        "JoinTokenRequest": obj(role=dict(_ROLE, description="The role the link gives (default player).")),
-        "JoinToken": obj(["role", "token", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
-                         url=dict(STR, description="What the QR code opens: /join?token=..."),
-                         qr_svg=dict(STR, description="The QR code as inline SVG."),
-                         optional={"reachable": dict(BOOL, description="False when the panel listens on "
-                                                     "loopback only, so the link can't be opened by another device."),
-                                   "warning": dict(nullable(STR), description="When not reachable: why, and "
-                                                   "how to open the panel to the network.")},
-                         expires=STR,
-                         expires_in=dict(INT, description="Seconds left.")),
-        "DialJoinRequest": _BODY,
-        "DialJoin": obj(["status"], status={"enum": ["none", "waiting", "joined", "lapsed", "revoked"]},
-                        role=_ROLE, device=STR, code=dict(STR, description="The digits to dial."), expires=STR,
-                        expires_in=dict(INT, description="Seconds left.")),
-        "Me": obj(["role", "loopback", "device", "why", "join"], role=nullable(_ROLE), loopback=BOOL,
-                  device=nullable(ref("Device")),
-                  why=nullable(dict(STR, description="Why this device's cookie no longer counts: revoked, "
-                                                     "lapsed, waiting, unknown.")),
-                  join=dict(STR, description="The join page.")),
-        "NameRequest": obj(["name"], name=dict(STR, minLength=1, maxLength=60)),
-        "NamedDevice": obj(["device"], device=ref("Device")),
-        "LeaveRequest": _BODY,
-        "Left": obj(["left"], left=nullable(dict(STR, description="The device that left, if any."))),
-        "DeviceList": obj(["devices"], devices=arr(ref("Device"))),
-        "RevokedDevice": obj(["revoked"], revoked=ref("Device")),
-    }},
-}

@@ -13,8 +13,8 @@ distributions ("are these dice fair?"), and the simulated buttons.
     POST /api/oracles/sim/stopwatch        {}: press the simulated stopwatch button
 
 Results themselves arrive on /stream like everything else (dice.roll, stopwatch.roll, ...).
-The writes take a JSON object or no body at all; OPENAPI below describes them all for
-/api/openapi.json.
+The writes take a JSON object or no body at all; each route's description for /api/openapi.json
+is beside its view (apidoc.route).
 """
 
 import io
@@ -25,10 +25,49 @@ from controller.oracle_desk import HISTORY
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
-from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, write
+from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
+
+
+# ---------------------------------------------------------------- the OpenAPI description
+
+_ORACLE = {"enum": list(HISTORY)}
+_EVENT = obj(["id", "at", "type", "data"], id=INT, at=dict(STR, description="When it was stored (ISO 8601)."),
+             type=STR, data=OBJ)
+_REPORT = dict(OBJ, required=["n", "faces", "chi_square", "df", "p_value", "verdict"],
+               description="Per face its count, observed and expected share, the 95 % range of counts a fair "
+                           "source gives; the chi-square test and a sentence saying what it means.")
+_EMPTY = dict(obj(), description="No fields: send {} or no body.")
+
+schemas(
+    bp,
+    OraclesState=obj(
+        ["dice", "stopwatch", "editor", "odds_note", "simulated"],
+        dice=obj(["current", "choices"], current=STR, choices=arr(STR)),
+        stopwatch=obj(["mode", "running", "elapsed", "shown"], mode={"enum": ["stopwatch", "d10"]},
+                      running=BOOL, elapsed=nullable({"type": "number"}), shown=nullable(STR)),
+        editor=nullable(OBJ), odds_note=STR, simulated=BOOL),
+    OracleEvent=_EVENT,
+    OracleHistory=obj(["oracle", "results"], oracle=_ORACLE, results=arr(ref("OracleEvent"))),
+    Distributions=obj(
+        ["session_after_event", "last_event", "groups"], session_after_event=INT, last_event=INT,
+        groups=arr(obj(["oracle", "label", "session", "all_time"], extra=True, oracle=_ORACLE, label=STR,
+                       session=_REPORT, all_time=_REPORT))),
+    DiceRequest={"anyOf": [
+        obj(["dice"], dice=dict(STR, pattern=r"^\s*[0-9]*\s*[dD]\s*[0-9]+\s*$",
+                                description="NdM: 1-10 dice of 2-100 sides each, like 2d6 or d10.")),
+        obj(["next"], next=dict(BOOL, enum=[True], description="Step to the next dice of the list."))]},
+    DiceSet=obj(["dice", "choices", "event"], dice=STR, choices=arr(STR), event=ref("OracleEvent")),
+    StopwatchModeRequest=obj(["mode"], mode={"enum": ["stopwatch", "d10"]}),
+    StopwatchModeSet=obj(["mode", "event"], mode={"enum": ["stopwatch", "d10"]}, event=ref("OracleEvent")),
+    StopwatchReset=obj(["was_running"], was_running=BOOL),
+    EmptyRequest=_EMPTY,
+    SimDiceRequest=obj(long=dict(BOOL, description="A long press (change the dice); default a press (roll).")),
+    SimPress=obj(["accepted", "button"], accepted=BOOL, button={"enum": ["dice_button", "stopwatch_button"]},
+                 long=BOOL),
+)
 
 
 def _oracles():
@@ -56,7 +95,7 @@ def _busy(e):
     return jsonify(error="Conflict", message=str(e)), 409
 
 
-@bp.get("")
+@route(bp, "", read("The dice, stopwatch and editor: their settings and state.", "OraclesState", op="oracles"))
 def state():
     out = _oracles().state()
     table = getattr(desk(), "table", None)
@@ -67,14 +106,23 @@ def state():
     return jsonify(out)
 
 
-@bp.get("/<oracle>/history")
+@route(bp, "/<oracle>/history", read(
+    "An oracle's newest results, newest first.", "OracleHistory",
+    "400", ("404", "There is no such oracle; they are dice, stopwatch and editor."), op="oracleHistory",
+    params=[{"name": "oracle", "in": "path", "required": True, "schema": _ORACLE},
+            {"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+             "description": "How many, 1-500 (default 50)."}]))
 def history(oracle):
     if oracle not in HISTORY:
         abort(404, "There is no oracle %r; the oracles are %s." % (oracle, ", ".join(HISTORY)))
     return jsonify(oracle=oracle, results=_oracles().history(oracle, limit_arg(50, 500)))
 
 
-@bp.get("/distributions")
+@route(bp, "/distributions", read(
+    "Each oracle's observed distribution, this session and all time, against the expected one.",
+    "Distributions", "400", op="oracleDistributions",
+    params=[{"name": "oracle", "in": "query", "required": False, "schema": _ORACLE,
+             "description": "Only this oracle's groups."}]))
 def distributions():
     oracle = request.args.get("oracle") or None
     if oracle is not None and oracle not in HISTORY:
@@ -82,7 +130,10 @@ def distributions():
     return jsonify(_oracles().distributions(oracle))
 
 
-@bp.get("/window.png")
+@route(bp, "/window.png", read(
+    "What the phone's window display shows now.", None,
+    ("404", "This box has no window display, or it hasn't shown anything yet."), op="windowPicture",
+    content={"description": "The window's picture.", "content": {"image/png": {}}}))
 def window_png():
     window = getattr(desk(), "window", None)
     image = window.image() if window is not None else None
@@ -93,7 +144,8 @@ def window_png():
     return Response(buf.getvalue(), mimetype="image/png", headers={"Cache-Control": "no-store"})
 
 
-@bp.post("/dice")
+@route(bp, "/dice", write("post", "Set the dice (NdM) or step to the next of the list.", "DiceSet", op="setDice",
+                         request="DiceRequest"))
 def set_dice():
     data = json_body(allow_empty=True)
     oracles = _oracles()
@@ -106,7 +158,10 @@ def set_dice():
     return jsonify(dice=event.payload["dice"], choices=event.payload["choices"], event=event.as_dict())
 
 
-@bp.post("/stopwatch/mode")
+@route(bp, "/stopwatch/mode", write(
+    "post", "Set the stopwatch button's mode.", "StopwatchModeSet",
+    ("409", "The stopwatch is running: stop or reset it first."), op="setStopwatchMode",
+    request="StopwatchModeRequest"))
 def stopwatch_mode():
     mode = json_body(allow_empty=True).get("mode")
     if not isinstance(mode, str):
@@ -115,13 +170,17 @@ def stopwatch_mode():
     return jsonify(mode=mode, event=event.as_dict())
 
 
-@bp.post("/stopwatch/reset")
+@route(bp, "/stopwatch/reset", write("post", "Stop the stopwatch without a roll.", "StopwatchReset",
+                                     op="resetStopwatch", request="EmptyRequest", body_required=False))
 def stopwatch_reset():
     json_body(allow_empty=True)
     return jsonify(was_running=_oracles().reset_stopwatch())
 
 
-@bp.post("/sim/dice")
+@route(bp, "/sim/dice", write(
+    "post", "Press the simulated dice button: a press rolls, a long press changes the dice.", "SimPress",
+    ("409", "The buttons are real hardware here: press them, the panel can't."), op="simDiceButton",
+    request="SimDiceRequest", body_required=False, ok="202"))
 def sim_dice():
     long = json_body(allow_empty=True).get("long", False)
     if not isinstance(long, bool):
@@ -130,85 +189,11 @@ def sim_dice():
     return jsonify(accepted=True, button="dice_button", long=long), 202
 
 
-@bp.post("/sim/stopwatch")
+@route(bp, "/sim/stopwatch", write(
+    "post", "Press the simulated stopwatch button.", "SimPress",
+    ("409", "The buttons are real hardware here: press them, the panel can't."), op="simStopwatchButton",
+    request="EmptyRequest", body_required=False, ok="202"))
 def sim_stopwatch():
     json_body(allow_empty=True)
     _sim_buttons().press("stopwatch_button")
     return jsonify(accepted=True, button="stopwatch_button"), 202
-
-
-# ---------------------------------------------------------------- the OpenAPI description
-
-_ORACLE = {"enum": list(HISTORY)}
-_EVENT = obj(["id", "at", "type", "data"], id=INT, at=dict(STR, description="When it was stored (ISO 8601)."),
-             type=STR, data=OBJ)
-_REPORT = dict(OBJ, required=["n", "faces", "chi_square", "df", "p_value", "verdict"],
-               description="Per face its count, observed and expected share, the 95 % range of counts a fair "
-                           "source gives; the chi-square test and a sentence saying what it means.")
-_EMPTY = dict(obj(), description="No fields: send {} or no body.")
-
-OPENAPI = {
-    "paths": {
-        "/api/oracles": read("The dice, stopwatch and editor: their settings and state.", "OraclesState",
-                             op="oracles"),
-        "/api/oracles/{oracle}/history": read(
-            "An oracle's newest results, newest first.", "OracleHistory",
-            "400", ("404", "There is no such oracle; they are dice, stopwatch and editor."), op="oracleHistory",
-            params=[{"name": "oracle", "in": "path", "required": True, "schema": _ORACLE},
-                    {"name": "limit", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
-                     "description": "How many, 1-500 (default 50)."}]),
-        "/api/oracles/distributions": read(
-            "Each oracle's observed distribution, this session and all time, against the expected one.",
-            "Distributions", "400", op="oracleDistributions",
-            params=[{"name": "oracle", "in": "query", "required": False, "schema": _ORACLE,
-                     "description": "Only this oracle's groups."}]),
-        "/api/oracles/window.png": read(
-            "What the phone's window display shows now.", None,
-            ("404", "This box has no window display, or it hasn't shown anything yet."), op="windowPicture",
-            content={"description": "The window's picture.", "content": {"image/png": {}}}),
-        "/api/oracles/dice": write(
-            "post", "Set the dice (NdM) or step to the next of the list.", "DiceSet", op="setDice",
-            request="DiceRequest"),
-        "/api/oracles/stopwatch/mode": write(
-            "post", "Set the stopwatch button's mode.", "StopwatchModeSet",
-            ("409", "The stopwatch is running: stop or reset it first."), op="setStopwatchMode",
-            request="StopwatchModeRequest"),
-        "/api/oracles/stopwatch/reset": write(
-            "post", "Stop the stopwatch without a roll.", "StopwatchReset", op="resetStopwatch",
-            request="EmptyRequest", body_required=False),
-        "/api/oracles/sim/dice": write(
-            "post", "Press the simulated dice button: a press rolls, a long press changes the dice.", "SimPress",
-            ("409", "The buttons are real hardware here: press them, the panel can't."), op="simDiceButton",
-            request="SimDiceRequest", body_required=False, ok="202"),
-        "/api/oracles/sim/stopwatch": write(
-            "post", "Press the simulated stopwatch button.", "SimPress",
-            ("409", "The buttons are real hardware here: press them, the panel can't."), op="simStopwatchButton",
-            request="EmptyRequest", body_required=False, ok="202"),
-    },
-    "components": {"schemas": {
-        "OraclesState": obj(
-            ["dice", "stopwatch", "editor", "odds_note", "simulated"],
-            dice=obj(["current", "choices"], current=STR, choices=arr(STR)),
-            stopwatch=obj(["mode", "running", "elapsed", "shown"], mode={"enum": ["stopwatch", "d10"]},
-                          running=BOOL, elapsed=nullable({"type": "number"}), shown=nullable(STR)),
-            editor=nullable(OBJ), odds_note=STR, simulated=BOOL),
-        "OracleEvent": _EVENT,
-        "OracleHistory": obj(["oracle", "results"], oracle=_ORACLE, results=arr(ref("OracleEvent"))),
-        "Distributions": obj(
-            ["session_after_event", "last_event", "groups"], session_after_event=INT, last_event=INT,
-            groups=arr(obj(["oracle", "label", "session", "all_time"], extra=True, oracle=_ORACLE, label=STR,
-                           session=_REPORT, all_time=_REPORT))),
-        "DiceRequest": {"anyOf": [
-            obj(["dice"], dice=dict(STR, pattern=r"^\s*[0-9]*\s*[dD]\s*[0-9]+\s*$",
-                                    description="NdM: 1-10 dice of 2-100 sides each, like 2d6 or d10.")),
-            obj(["next"], next=dict(BOOL, enum=[True], description="Step to the next dice of the list."))]},
-        "DiceSet": obj(["dice", "choices", "event"], dice=STR, choices=arr(STR), event=ref("OracleEvent")),
-        "StopwatchModeRequest": obj(["mode"], mode={"enum": ["stopwatch", "d10"]}),
-        "StopwatchModeSet": obj(["mode", "event"], mode={"enum": ["stopwatch", "d10"]}, event=ref("OracleEvent")),
-        "StopwatchReset": obj(["was_running"], was_running=BOOL),
-        "EmptyRequest": _EMPTY,
-        "SimDiceRequest": obj(long=dict(BOOL, description="A long press (change the dice); default a press (roll).")),
-        "SimPress": obj(["accepted", "button"], accepted=BOOL, button={"enum": ["dice_button", "stopwatch_button"]},
-                        long=BOOL),
-    }},
-}

@@ -14,14 +14,29 @@ Flask test client).
 
 from flask import Blueprint, Response, abort, current_app, request
 
+from controller import events
+
 from . import safejson
+from .apidoc import INT, OBJ, STR, obj, read, ref, route, schemas
 from .helpers import desk
 
 bp = Blueprint("stream", __name__)
 
 BACKLOG_MAX = 1000     # events replayed to a tablet that reconnects; past that it resyncs
 GATE = "newsdesk.stream_gate"   # the ASGI scope key the event-loop feed asks this view through
-RESYNC = "resync"
+
+
+def _message(kind):
+    """One kind of message on the feed, as events.SAID describes it; a stored one has its id."""
+    if kind in events.STORED:
+        return obj(["id", "at", "type", "data"], id=dict(INT, description="The store's id: Last-Event-ID."),
+                   at=dict(STR, description="When it was stored (ISO 8601)."), type={"const": kind}, data=OBJ,
+                   description=events.SAID[kind])
+    return obj(["type", "data"], type={"const": kind}, data=OBJ, description=events.SAID[kind])
+
+
+schemas(bp, StreamMessage={"oneOf": [_message(kind) for kind in sorted(events.ALL)],
+                           "description": "One message of the live feed: the JSON of an event's data line."})
 
 
 def sse(message):
@@ -34,7 +49,7 @@ def sse(message):
 
 def resync_message(why, last_id):
     """Tells a page that it missed events it can't be sent one by one: reload the state."""
-    return {"type": RESYNC, "data": {"why": why, "last_event_id": last_id}}
+    return {"type": events.RESYNC, "data": {"why": why, "last_event_id": last_id}}
 
 
 def catch_up(nd, since):
@@ -61,7 +76,17 @@ def _since():
     return int(raw)
 
 
-@bp.get("/stream")
+@route(bp, "/stream", read(
+    "The live feed: every stored event after the page's last, then each change as it happens.", None, "400",
+    op="stream", params=[
+        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+         "description": "The last event id this page had (the browser sends it when it reconnects)."},
+        {"name": "since", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+         "description": "The same, for the first connection: the last_event_id the page's state came with."}],
+    content={"description": "Server-Sent Events: a stored event has an id: line; every data: line is the "
+                            "JSON of a StreamMessage; comment lines keep the connection alive.",
+             "content": {"text/event-stream": {"schema": dict(STR, contentMediaType="application/json",
+                                                              contentSchema=ref("StreamMessage"))}}}))
 def stream():
     since = _since()
     gate = (request.environ.get("asgi.scope") or {}).get(GATE)

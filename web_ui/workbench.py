@@ -26,13 +26,38 @@ from controller.dial import tester
 from controller.dial.decoder import LINES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
 
-from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, write
+from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, route, schemas, write
 from .helpers import desk, json_body
-from .security import require_role
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("workbench", __name__, template_folder="templates")
+
+# ---------------------------------------------------------------- the OpenAPI description
+
+NUM = {"type": "number"}
+_DIGIT_ID = [{"name": "ident", "in": "path", "required": True, "schema": dict(INT, minimum=0),
+              "description": "The digit's id from GET /api/workbench (its first break's time in ms)."}]
+_NO_DIGIT = ("404", "No such digit in the recording kept: dial it again.")
+_STANDARD = {"enum": sorted(tester.STANDARDS)}
+_PROFILE = obj(["pps", "break_pct", "ratio", "digits", "standard", "dial_map", "updated"], extra=True,
+               pps=NUM, break_pct=NUM, ratio=nullable(NUM), digits=INT, standard=STR, dial_map=STR, updated=STR)
+schemas(
+    bp,
+    Workbench=obj(
+        ["steps", "digits", "standard", "standards", "dial_map", "board", "profile_name", "profile", "summary"],
+        steps=arr(obj(["id", "title", "seen", "at", "hint"], id=STR, title=STR, seen=BOOL,
+                      at=nullable(NUM), hint=nullable(STR))),
+        digits=arr(obj(["id", "digit", "pulses", "pps", "break_pct", "passed", "notes"], extra=True,
+                       id=INT, digit=INT, pulses=INT, pps=nullable(NUM), break_pct=nullable(NUM),
+                       passed=nullable(BOOL), notes=arr(STR))),
+        standard=_STANDARD, standards=OBJ, dial_map=STR, board={"enum": ["pi", "pico"]}, profile_name=STR,
+        profile=nullable(_PROFILE), summary=nullable(OBJ)),
+    WorkbenchReset=obj(["reset"], reset=BOOL),
+    WorkbenchProfileRequest=obj(name=dict(STR, description="The phone's name (default: the phone_profile "
+                                                           "setting)."), standard=_STANDARD),
+    WorkbenchProfile=obj(["name", "profile", "in_use"], name=STR, profile=_PROFILE, in_use=BOOL),
+)
 EXTENSION = "newsdesk.workbench"
 MAX_EDGES = 20000      # raw edges kept (a few minutes of dialing; bounce makes many)
 SHOWN = 8              # digits shown, newest first
@@ -163,12 +188,18 @@ def page():
     return render_template("pages/workbench.html", boot=boot)
 
 
-@bp.get("/api/workbench")
+@route(bp, "/api/workbench", read(
+    "The bring-up checklist and the digits dialed lately, measured against a standard.", "Workbench",
+    "400", op="workbench",
+    params=[{"name": "standard", "in": "query", "required": False, "schema": _STANDARD,
+             "description": "Judge the dial by this standard (default: the dial_standard setting)."}]))
 def state():
     return jsonify(bench().state(_standard()))
 
 
-@bp.get("/api/workbench/digit/<int:ident>.svg")
+@route(bp, "/api/workbench/digit/<int:ident>.svg", read(
+    "One digit's pulse train, drawn as a logic analyser does.", None, _NO_DIGIT, op="workbenchDigitPicture",
+    params=_DIGIT_ID, content={"description": "The picture.", "content": {"image/svg+xml": {}}}))
 def digit_svg(ident):
     t, edges, before = bench().find(ident)
     start, end = t.start - 0.05, t.decided + 0.05
@@ -176,7 +207,9 @@ def digit_svg(ident):
     return Response(tester.svg(cut, start, end, initial, test=t), mimetype="image/svg+xml")
 
 
-@bp.get("/api/workbench/digit/<int:ident>.csv")
+@route(bp, "/api/workbench/digit/<int:ident>.csv", read(
+    "The recording of one digit, as a dial trace file.", None, _NO_DIGIT, op="workbenchDigitTrace",
+    params=_DIGIT_ID, content={"description": "A dial trace (docs/dial-trace.md).", "content": {"text/csv": {}}}))
 def digit_trace(ident):
     wb = bench()
     t, edges, before = wb.find(ident)
@@ -189,22 +222,28 @@ def digit_trace(ident):
         "Content-Disposition": "attachment; filename=dial-digit-%d-%d.csv" % (t.digit, ident)})
 
 
-@bp.post("/api/workbench/bringup/reset")
+@route(bp, "/api/workbench/bringup/reset", write(
+    "post", "Start the bring-up checklist again.", "WorkbenchReset", op="workbenchReset",
+    request="EmptyRequest", body_required=False))
 def reset():
     json_body(allow_empty=True)
     bench().reset_checklist()
     return jsonify(reset=True)
 
 
-@bp.post("/api/workbench/ring")
+@route(bp, "/api/workbench/ring", write(
+    "post", "Ring the bell once (a bring-up step).", "Accepted", op="workbenchRing",
+    request="EmptyRequest", body_required=False, ok="202"))
 def ring():
     json_body(allow_empty=True)
     desk().sounds.ring(1)
     return jsonify(accepted=True, ringing=True), 202
 
 
-@bp.post("/api/workbench/profile")
-@require_role("host")
+@route(bp, "/api/workbench/profile", write(
+    "post", "Keep what the tester measured as a phone's profile (the decoder's starting point).",
+    "WorkbenchProfile", op="workbenchKeepProfile", request="WorkbenchProfileRequest",
+    body_required=False, role="host"))
 def keep_profile():
     wb = bench()
     data = json_body(allow_empty=True)
@@ -228,55 +267,3 @@ def init_app(app):
     nd.phone_taps.append(wb.edge)
     nd.on_close(wb.close)
     app.register_blueprint(bp)
-
-
-# ---------------------------------------------------------------- the OpenAPI description
-
-NUM = {"type": "number"}
-_DIGIT_ID = [{"name": "ident", "in": "path", "required": True, "schema": dict(INT, minimum=0),
-              "description": "The digit's id from GET /api/workbench (its first break's time in ms)."}]
-_NO_DIGIT = ("404", "No such digit in the recording kept: dial it again.")
-_STANDARD = {"enum": sorted(tester.STANDARDS)}
-_PROFILE = obj(["pps", "break_pct", "ratio", "digits", "standard", "dial_map", "updated"], extra=True,
-               pps=NUM, break_pct=NUM, ratio=nullable(NUM), digits=INT, standard=STR, dial_map=STR, updated=STR)
-OPENAPI = {
-    "paths": {
-        "/api/workbench": read(
-            "The bring-up checklist and the digits dialed lately, measured against a standard.", "Workbench",
-            "400", op="workbench",
-            params=[{"name": "standard", "in": "query", "required": False, "schema": _STANDARD,
-                     "description": "Judge the dial by this standard (default: the dial_standard setting)."}]),
-        "/api/workbench/digit/{ident}.svg": read(
-            "One digit's pulse train, drawn as a logic analyser does.", None, _NO_DIGIT, op="workbenchDigitPicture",
-            params=_DIGIT_ID, content={"description": "The picture.", "content": {"image/svg+xml": {}}}),
-        "/api/workbench/digit/{ident}.csv": read(
-            "The recording of one digit, as a dial trace file.", None, _NO_DIGIT, op="workbenchDigitTrace",
-            params=_DIGIT_ID, content={"description": "A dial trace (docs/dial-trace.md).",
-                                       "content": {"text/csv": {}}}),
-        "/api/workbench/bringup/reset": write(
-            "post", "Start the bring-up checklist again.", "WorkbenchReset", op="workbenchReset",
-            request="EmptyRequest", body_required=False),
-        "/api/workbench/ring": write(
-            "post", "Ring the bell once (a bring-up step).", "Accepted", op="workbenchRing",
-            request="EmptyRequest", body_required=False, ok="202"),
-        "/api/workbench/profile": write(
-            "post", "Keep what the tester measured as a phone's profile (the decoder's starting point).",
-            "WorkbenchProfile", op="workbenchKeepProfile", request="WorkbenchProfileRequest",
-            body_required=False, role="host"),
-    },
-    "components": {"schemas": {
-        "Workbench": obj(
-            ["steps", "digits", "standard", "standards", "dial_map", "board", "profile_name", "profile", "summary"],
-            steps=arr(obj(["id", "title", "seen", "at", "hint"], id=STR, title=STR, seen=BOOL,
-                          at=nullable(NUM), hint=nullable(STR))),
-            digits=arr(obj(["id", "digit", "pulses", "pps", "break_pct", "passed", "notes"], extra=True,
-                           id=INT, digit=INT, pulses=INT, pps=nullable(NUM), break_pct=nullable(NUM),
-                           passed=nullable(BOOL), notes=arr(STR))),
-            standard=_STANDARD, standards=OBJ, dial_map=STR, board={"enum": ["pi", "pico"]}, profile_name=STR,
-            profile=nullable(_PROFILE), summary=nullable(OBJ)),
-        "WorkbenchReset": obj(["reset"], reset=BOOL),
-        "WorkbenchProfileRequest": obj(name=dict(STR, description="The phone's name (default: the phone_profile "
-                                                                  "setting)."), standard=_STANDARD),
-        "WorkbenchProfile": obj(["name", "profile", "in_use"], name=STR, profile=_PROFILE, in_use=BOOL),
-    }},
-}
