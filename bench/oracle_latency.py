@@ -31,7 +31,7 @@ from gpiozero.pins.mock import MockFactory
 from controller.bus import Bus
 from controller.hw.buttons import ButtonListener, ButtonPins
 from controller.journal import Journal
-from controller.oracle_desk import OracleDesk
+from controller.oracle_service import OracleService
 from controller.pinmap import load_pinmap
 from controller.store import Store
 from web_ui import stream
@@ -69,8 +69,8 @@ def run(presses, settle, seed):
     with tempfile.TemporaryDirectory() as folder:
         store = Store(os.path.join(folder, "bench.sqlite3"))
         bus = Bus()
-        desk = OracleDesk(Journal(store, bus), random.SystemRandom())
-        listener = ButtonListener(desk.on_press, settle=settle)
+        oracles = OracleService(Journal(store, bus), random.SystemRandom())
+        listener = ButtonListener(oracles.on_press, settle=settle)
         pins = ButtonPins(load_pinmap(), listener.edge, factory)
         listener.start()
         app = Flask("bench")

@@ -15,7 +15,7 @@ from .hw.leds import OracleLeds
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
 from .hw.simulated import PlayClock, SimulatedButtons, SimulatedPhone
-from .oracle_desk import OracleDesk
+from .oracle_service import OracleService
 from .oracles.dice import parse_choices
 from .oracles.editor import Editor, parse_disc, parse_weights
 from .phone_sounds import build_phone_sounds
@@ -134,7 +134,7 @@ class Newsdesk:
         """The dice and stopwatch buttons, their LEDs and the phone's window display."""
         self.leds = OracleLeds(pinmap, pin_factory)
         self._closers.append(self.leds.close)
-        self.oracles = OracleDesk(self.table.journal, secrets.SystemRandom(),
+        self.oracles = OracleService(self.table.journal, secrets.SystemRandom(),
                                   dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
                                   stopwatch_mode=config["stopwatch_mode"], leds=self.leds,
                                   clock=clock)

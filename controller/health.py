@@ -39,7 +39,7 @@ def worst(statuses):
 
 
 def pins_of(pinmap, part):
-    """The part's pins as the pin map has them ("GPIO17, GPIO27"; a bus: its pins); "" if none."""
+    """The part's pins as the pin map names them ("GPIO<n>, GPIO<m>"; a bus: its pins); "" if none."""
     found = []
     for name in PARTS[part]:
         try:

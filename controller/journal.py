@@ -1,7 +1,7 @@
 """The one way a change is written down and told: decide, store, publish, under one lock.
 
 Every writer at the table (the editor's verdicts in table.py, the dice and the stopwatch in
-oracle_desk.py, the game's moves in game_session.py) does the same three steps in the same order:
+oracle_service.py, the game's moves in game_session.py) does the same three steps in the same order:
 
 1. decide, purely (the editor, the dice, the engine), while holding ``lock``;
 2. append what was decided to the store, committed and durable before anything is told;

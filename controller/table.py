@@ -2,7 +2,7 @@
 from a tablet) to the game, stores it and tells every tablet.
 
 Anything that changes state goes through the table's journal (journal.py): decide (pure),
-append to the store (durable), then publish on the bus, under the one lock the oracle desk and
+append to the store (durable), then publish on the bus, under the one lock the oracle service and
 the game session share.
 """
 
@@ -27,7 +27,7 @@ class Table:
         self.bus = bus
         self.editor = editor
         self._rng = rng
-        self.journal = Journal(store, bus)   # shared with the oracle desk and the game session
+        self.journal = Journal(store, bus)   # shared with the oracle service and the game session
         self.lock = self.journal.lock
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"

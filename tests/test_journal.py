@@ -10,7 +10,7 @@ from controller import events
 from controller.bus import Bus
 from controller.errors import StoreError
 from controller.journal import Journal
-from controller.oracle_desk import OracleDesk
+from controller.oracle_service import OracleService
 from controller.oracles.editor import Editor
 from controller.store import Store
 from controller.table import Table
@@ -50,10 +50,10 @@ def test_every_writer_shares_the_tables_lock_and_the_bus_gets_ids_in_order(tmp_p
     store = Store(str(tmp_path / "j.sqlite3"))
     bus = Bus()
     table = Table(store, bus, Editor(), random.Random(1), hardware={})
-    desk = OracleDesk(table.journal, random.Random(2))
-    assert table.games.journal is table.journal and desk.journal is table.journal
+    oracles = OracleService(table.journal, random.Random(2))
+    assert table.games.journal is table.journal and oracles.journal is table.journal
     sub = bus.subscribe()
-    threads = [threading.Thread(target=lambda: [desk.roll() for _ in range(40)]),
+    threads = [threading.Thread(target=lambda: [oracles.roll() for _ in range(40)]),
                threading.Thread(target=lambda: [table.call_editor(d % 10) for d in range(40)])]
     for t in threads:
         t.start()

@@ -336,7 +336,7 @@ class Raw(bytes):
 class RecordedPresses:
     """Stands in for the simulated buttons, which play each press on the pins in real time on
     their own thread (its result lands seconds later, in the middle of other requests): the
-    endpoints run whole and every press they ask for is kept here. tests/test_oracle_desk.py
+    endpoints run whole and every press they ask for is kept here. tests/test_oracle_service.py
     plays real presses."""
 
     names = ("dice_button", "stopwatch_button")

@@ -21,7 +21,7 @@ import io
 
 from flask import Blueprint, Response, abort, jsonify, request
 
-from controller.oracle_desk import HISTORY
+from controller.oracle_service import HISTORY
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
@@ -71,15 +71,14 @@ schemas(
 
 
 def _oracles():
-    desk_ = desk()
-    oracles = getattr(desk_, "oracles", None)
+    oracles = desk().oracles
     if oracles is None:
         abort(503, "The dice and stopwatch aren't set up on this box.")
     return oracles
 
 
 def _sim_buttons():
-    sim = getattr(desk(), "sim_buttons", None)
+    sim = desk().sim_buttons
     if sim is None:
         abort(409, "The buttons are real hardware here: press them, the panel can't.")
     return sim
@@ -97,12 +96,11 @@ def _busy(e):
 
 @route(bp, "", read("The dice, stopwatch and editor: their settings and state.", "OraclesState", op="oracles"))
 def state():
+    nd = desk()
     out = _oracles().state()
-    table = getattr(desk(), "table", None)
-    editor = getattr(table, "editor", None)
-    out["editor"] = editor.describe() if editor is not None else None
+    out["editor"] = nd.table.editor.describe()
     out["odds_note"] = ODDS_NOTE
-    out["simulated"] = getattr(desk(), "sim_buttons", None) is not None
+    out["simulated"] = nd.sim_buttons is not None
     return jsonify(out)
 
 
@@ -135,7 +133,7 @@ def distributions():
     ("404", "This box has no window display, or it hasn't shown anything yet."), op="windowPicture",
     content={"description": "The window's picture.", "content": {"image/png": {}}}))
 def window_png():
-    window = getattr(desk(), "window", None)
+    window = desk().window
     image = window.image() if window is not None else None
     if image is None:
         abort(404, "This box has no window display, or it hasn't shown anything yet.")

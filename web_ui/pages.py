@@ -30,7 +30,7 @@ SIM_BUTTONS = (      # (endpoint path, body, words): the oracles' simulated butt
 def _sim_buttons():
     """The simulated dice and stopwatch buttons, when the hardware is simulated and web_ui.oracles
     provides their endpoints."""
-    if getattr(desk(), "sim_buttons", None) is None:
+    if desk().sim_buttons is None:
         return []
     routes = {r.rule for r in current_app.url_map.iter_rules() if "POST" in (r.methods or ())}
     return [{"url": url, "body": body, "words": words, "id": "sim-" + words.split()[-1].strip(")").lower()}
@@ -54,7 +54,7 @@ def index():
         "lastVerdict": state["last_verdict"],
         "gameVerdict": nd.table.games.headline(),
     }
-    window = (nd.table.hardware.get("simulated") and getattr(nd, "window", None) is not None
+    window = (nd.table.hardware.get("simulated") and nd.window is not None
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window)
 
@@ -96,15 +96,14 @@ ORACLE_HISTORY = 12         # results per oracle the oracles page lists (the str
 def oracles():
     """Are these dice fair? Each oracle's recent results and its observed distribution, this
     session and all time, against what a fair one gives (the JSON of /api/oracles/distributions)."""
-    from controller.oracle_desk import HISTORY
+    from controller.oracle_service import HISTORY
     from controller.oracles.fairness import ALPHA
     nd = desk()
     last = nd.last_event_id()          # before the tallies: whatever lands meanwhile is replayed
-    desk_ = getattr(nd, "oracles", None)
     found = None
-    if desk_ is not None:
-        found = {"distributions": desk_.distributions(),
-                 "history": {name: desk_.history(name, ORACLE_HISTORY) for name in HISTORY},
+    if nd.oracles is not None:         # a box without the buttons' oracles: the page says so
+        found = {"distributions": nd.oracles.distributions(),
+                 "history": {name: nd.oracles.history(name, ORACLE_HISTORY) for name in HISTORY},
                  "historyLimit": ORACLE_HISTORY}
     boot = {"lastEventId": last, "health": nd.health(), "canWrite": can_write(), "oracles": found}
     return render_template("pages/oracles.html", boot=boot, alpha=ALPHA)

@@ -184,7 +184,7 @@ def page():
     wb = bench()
     nd = desk()
     boot = {"simulated": bool(nd.table.hardware.get("simulated")), "virtualPhone": nd.sim_phone is not None,
-            "virtualButtons": getattr(nd, "sim_buttons", None) is not None, "state": wb.state(wb.standard)}
+            "virtualButtons": nd.sim_buttons is not None, "state": wb.state(wb.standard)}
     return render_template("pages/workbench.html", boot=boot)
 
 
@@ -262,7 +262,7 @@ def keep_profile():
 def init_app(app):
     """Register the Workbench and start its edge tap and checklist."""
     nd = app.extensions["newsdesk"]
-    wb = Workbench(nd, clock=getattr(nd, "phone_clock", time.monotonic))
+    wb = Workbench(nd, clock=nd.phone_clock)
     app.extensions[EXTENSION] = wb
     nd.phone_taps.append(wb.edge)
     nd.on_close(wb.close)

@@ -1,4 +1,4 @@
-"""The oracle desk: presses become stored results published in id order; the stopwatch times
+"""The oracle oracles: presses become stored results published in id order; the stopwatch times
 from the pins' edges; distributions for the session and all time; and the panel's endpoints."""
 
 import io
@@ -18,7 +18,7 @@ from controller.hw.display import Window
 from controller.hw.leds import OracleLeds
 from controller.hw.simulated import SimulatedButtons
 from controller.journal import Journal
-from controller.oracle_desk import OracleDesk
+from controller.oracle_service import OracleService
 from controller.oracles.editor import Editor
 from controller.oracles.errors import OracleBusy, OracleSettingError
 from controller.oracles.presses import DOWN, HELD, UP, Press
@@ -42,9 +42,9 @@ def messages(sub, n, timeout=5):
 
 def test_a_roll_is_stored_then_published(store):
     bus = Bus()
-    desk = OracleDesk(Journal(store, bus), random.Random(3))
+    oracles = OracleService(Journal(store, bus), random.Random(3))
     with bus.subscribe() as sub:
-        event = desk.roll(source="button")
+        event = oracles.roll(source="button")
         [msg] = messages(sub, 1)
     assert msg == event.as_dict() and msg["type"] == "dice.roll"
     stored = store.latest("dice.roll")[0]
@@ -56,30 +56,30 @@ def test_a_roll_is_stored_then_published(store):
 
 def test_dice_changes_are_stored_and_survive_a_restart(store):
     bus = Bus()
-    desk = OracleDesk(Journal(store, bus), random.Random(1))
-    assert desk.next_dice().payload["dice"] == "1d6"
-    assert desk.set_dice("d20").payload["choices"][-1] == "1d20"
-    assert desk.roll().payload["dice"] == "1d20"
+    oracles = OracleService(Journal(store, bus), random.Random(1))
+    assert oracles.next_dice().payload["dice"] == "1d6"
+    assert oracles.set_dice("d20").payload["choices"][-1] == "1d20"
+    assert oracles.roll().payload["dice"] == "1d20"
     with pytest.raises(OracleSettingError):
-        desk.set_dice("2x6")
-    again = OracleDesk(Journal(store, bus), random.Random(1))
+        oracles.set_dice("2x6")
+    again = OracleService(Journal(store, bus), random.Random(1))
     assert again.dice.current.name == "1d20" and again.state()["dice"]["current"] == "1d20"
 
 
 def test_presses_map_to_the_oracles(store):
     bus = Bus()
-    desk = OracleDesk(Journal(store, bus), random.Random(1))
+    oracles = OracleService(Journal(store, bus), random.Random(1))
     with bus.subscribe() as sub:
-        desk.on_press(Press("dice_button", DOWN, 1.0, 1.005))          # nothing until it's released
-        desk.on_press(Press("dice_button", UP, 1.1, 1.105, 0.1, False))
+        oracles.on_press(Press("dice_button", DOWN, 1.0, 1.005))          # nothing until it's released
+        oracles.on_press(Press("dice_button", UP, 1.1, 1.105, 0.1, False))
         assert sub.get(timeout=5)["type"] == "dice.roll"
-        desk.on_press(Press("dice_button", HELD, 3.0, 3.0))
+        oracles.on_press(Press("dice_button", HELD, 3.0, 3.0))
         assert sub.get(timeout=5)["data"]["dice"] == "1d6"
-        desk.on_press(Press("dice_button", UP, 3.5, 3.505, 1.5, True))  # the end of a long press: no roll
-        desk.on_press(Press("stopwatch_button", DOWN, 10.0, 10.005))
+        oracles.on_press(Press("dice_button", UP, 3.5, 3.505, 1.5, True))  # the end of a long press: no roll
+        oracles.on_press(Press("stopwatch_button", DOWN, 10.0, 10.005))
         assert sub.get(timeout=5)["type"] == "stopwatch.started"
-        desk.on_press(Press("stopwatch_button", UP, 10.1, 10.105, 0.1, False))
-        desk.on_press(Press("stopwatch_button", DOWN, 12.3456, 12.35))
+        oracles.on_press(Press("stopwatch_button", UP, 10.1, 10.105, 0.1, False))
+        oracles.on_press(Press("stopwatch_button", DOWN, 12.3456, 12.35))
         msg = sub.get(timeout=5)
         assert sub.get(timeout=0.05) is None
     assert msg["type"] == "stopwatch.roll"
@@ -89,20 +89,20 @@ def test_presses_map_to_the_oracles(store):
 
 def test_stopwatch_modes_and_reset(store):
     bus = Bus()
-    desk = OracleDesk(Journal(store, bus), random.Random(4), clock=lambda: 7.5)
-    desk.stopwatch_press(5.0)
-    assert desk.state()["stopwatch"] == {"mode": "stopwatch", "running": True, "elapsed": 2.5, "shown": "2.50"}
+    oracles = OracleService(Journal(store, bus), random.Random(4), clock=lambda: 7.5)
+    oracles.stopwatch_press(5.0)
+    assert oracles.state()["stopwatch"] == {"mode": "stopwatch", "running": True, "elapsed": 2.5, "shown": "2.50"}
     with pytest.raises(OracleBusy):
-        desk.set_stopwatch_mode("d10")
+        oracles.set_stopwatch_mode("d10")
     with bus.subscribe() as sub:
-        assert desk.reset_stopwatch() is True
+        assert oracles.reset_stopwatch() is True
         assert sub.get(timeout=5)["type"] == "stopwatch.reset"
-    assert desk.set_stopwatch_mode("d10").payload == {"mode": "d10", "source": "panel"}
-    event = desk.stopwatch_press(9.0)
+    assert oracles.set_stopwatch_mode("d10").payload == {"mode": "d10", "source": "panel"}
+    event = oracles.stopwatch_press(9.0)
     assert event.payload["mode"] == "d10" and 0 <= event.payload["digit"] <= 9
-    assert OracleDesk(Journal(store, bus), random.Random(4)).stopwatch.mode == "d10"
+    assert OracleService(Journal(store, bus), random.Random(4)).stopwatch.mode == "d10"
     with pytest.raises(OracleSettingError):
-        desk.set_stopwatch_mode("sundial")
+        oracles.set_stopwatch_mode("sundial")
 
 
 class BrokenStore:
@@ -118,10 +118,10 @@ class BrokenStore:
 
 def test_a_result_the_store_lost_is_not_shown_as_one(store):
     bus = Bus()
-    desk = OracleDesk(Journal(BrokenStore(store), bus), random.Random(1))
+    oracles = OracleService(Journal(BrokenStore(store), bus), random.Random(1))
     with bus.subscribe() as sub:
         with pytest.raises(StoreError):
-            desk.roll()
+            oracles.roll()
         msg = sub.get(timeout=5)
     assert msg["type"] == "oracle.fault" and "doesn't count" in msg["data"]["message"] and "id" not in msg
     assert store.latest("dice.roll") == []
@@ -130,7 +130,7 @@ def test_a_result_the_store_lost_is_not_shown_as_one(store):
 def test_shared_lock_keeps_the_bus_in_id_order(store):
     bus = Bus()
     lock = threading.RLock()
-    desk = OracleDesk(Journal(store, bus, lock), random.Random(1))
+    oracles = OracleService(Journal(store, bus, lock), random.Random(1))
 
     def table_side():
         for _i in range(150):
@@ -141,7 +141,7 @@ def test_shared_lock_keeps_the_bus_in_id_order(store):
         t = threading.Thread(target=table_side)
         t.start()
         for _ in range(150):
-            desk.roll()
+            oracles.roll()
         t.join()
         ids = [sub.get(timeout=5)["id"] for _ in range(300)]
     assert ids == sorted(ids)
@@ -149,7 +149,7 @@ def test_shared_lock_keeps_the_bus_in_id_order(store):
 
 def test_distributions_for_the_session_and_all_time(store):
     bus = Bus()
-    before = OracleDesk(Journal(store, bus), random.Random(1))
+    before = OracleService(Journal(store, bus), random.Random(1))
     for _ in range(30):
         before.roll()
     editor = Editor(mode="fair")
@@ -157,12 +157,12 @@ def test_distributions_for_the_session_and_all_time(store):
     for _ in range(20):
         store.append("editor.verdict", editor.call(5, None, rng).as_dict())
     store.append("editor.verdict", {"signal": "OK", "mode": "mechanical", "digit": 1})   # an old verdict, no odds
-    desk = OracleDesk(Journal(store, bus), random.Random(5))     # a restart: a new session
+    oracles = OracleService(Journal(store, bus), random.Random(5))     # a restart: a new session
     for _ in range(12):
-        desk.roll()
-    desk.stopwatch_press(1.0)
-    desk.stopwatch_press(2.57)
-    report = desk.distributions()
+        oracles.roll()
+    oracles.stopwatch_press(1.0)
+    oracles.stopwatch_press(2.57)
+    report = oracles.distributions()
     groups = {(g["oracle"], g["label"]): g for g in report["groups"]}
     faces = groups[("dice", "2d6: each die's faces")]
     assert faces["all_time"]["n"] == 2 * 42 and faces["session"]["n"] == 2 * 12
@@ -179,14 +179,14 @@ def test_distributions_for_the_session_and_all_time(store):
         for r in (g["session"], g["all_time"]):
             assert {"n", "faces", "chi_square", "df", "p_value", "verdict", "enough_data"} <= set(r)
     # incremental: only what's new is read
-    desk.roll()
-    assert {g["label"]: g for g in desk.distributions("dice")["groups"]}["2d6: totals"]["session"]["n"] == 13
+    oracles.roll()
+    assert {g["label"]: g for g in oracles.distributions("dice")["groups"]}["2d6: totals"]["session"]["n"] == 13
 
 
 def test_history_newest_first(store):
-    desk = OracleDesk(Journal(store, Bus()), random.Random(1))
-    events = [desk.roll() for _ in range(3)]
-    assert [e["id"] for e in desk.history("dice", 2)] == [events[2].id, events[1].id]
+    oracles = OracleService(Journal(store, Bus()), random.Random(1))
+    events = [oracles.roll() for _ in range(3)]
+    assert [e["id"] for e in oracles.history("dice", 2)] == [events[2].id, events[1].id]
 
 
 # ---------------------------------------------------------------- from the pins
@@ -202,8 +202,8 @@ def test_stopwatch_times_from_the_pins_edges_not_from_when_it_was_noticed(store,
     bus = Bus()
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory)
-    desk = OracleDesk(Journal(store, bus), random.Random(1), leds=leds, clock=clock)
-    listener = ButtonListener(desk.on_press, clock=clock, settle=0.005)
+    oracles = OracleService(Journal(store, bus), random.Random(1), leds=leds, clock=clock)
+    listener = ButtonListener(oracles.on_press, clock=clock, settle=0.005)
     pins = ButtonPins(pinmap, listener.edge, mock_factory, clock=clock)
     listener.start(initial=pins.states())
     try:
@@ -233,8 +233,8 @@ def test_simulated_dice_button_rolls_and_changes_the_dice(store, mock_factory):
     bus = Bus()
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory, blink_time=0.005)
-    desk = OracleDesk(Journal(store, bus), random.Random(1), leds=leds)
-    listener = ButtonListener(desk.on_press, settle=0.005, hold_time=0.5)
+    oracles = OracleService(Journal(store, bus), random.Random(1), leds=leds)
+    listener = ButtonListener(oracles.on_press, settle=0.005, hold_time=0.5)
     pins = ButtonPins(pinmap, listener.edge, mock_factory)
     listener.start()
     sim = SimulatedButtons(pins, tap=0.01, long=0.6)
@@ -261,12 +261,12 @@ def test_simulated_dice_button_rolls_and_changes_the_dice(store, mock_factory):
 
 @pytest.fixture
 def oracle_client(desk, mock_factory):
-    """The panel around a Newsdesk, with the oracle desk, buttons and window attached as the
+    """The panel around a Newsdesk, with the oracle service, buttons and window attached as the
     Newsdesk builds them (kept here until it does)."""
     closers = []
     if getattr(desk, "oracles", None) is None:
         pinmap = load_pinmap()
-        desk.oracles = OracleDesk(desk.table.journal, random.Random(8))
+        desk.oracles = OracleService(desk.table.journal, random.Random(8))
         listener = ButtonListener(desk.oracles.on_press, settle=0.005, hold_time=0.5)
         pins = ButtonPins(pinmap, listener.edge, mock_factory)
         listener.start()

@@ -1,4 +1,4 @@
-"""The oracle desk: a button press in, an oracle's result stored and then shown everywhere.
+"""The oracle service: a button press in, an oracle's result stored and then shown everywhere.
 
 Through the table's journal (journal.py): decide (the pure oracle, with the box's random
 source), append to the store (committed), then publish the stored event on the bus, under the
@@ -27,7 +27,7 @@ HISTORY = {"dice": events.DICE_ROLL, "stopwatch": events.STOPWATCH_ROLL, "editor
 DICE_BUTTON, STOPWATCH_BUTTON = "dice_button", "stopwatch_button"
 
 
-class OracleDesk:
+class OracleService:
     """``journal``: the table's (journal.py), so stored events reach the bus in id order; ``rng``:
     the random source (secrets.SystemRandom() in the box); ``leds``: OracleLeds or None;
     ``clock``: the clock the button edges are stamped on (for the running stopwatch's reading)."""
