@@ -50,6 +50,10 @@ try:
 except ImportError:  # MicroPython firmware: the modules sit side by side, not in a package
     from dialmaps import digit_for  # type: ignore[no-redef]
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # the type checker's import only: the Pico's MicroPython has no typing module
+    from typing import Callable  # noqa: F401 (named in the type comments, which ruff does not read)
+
 HOOK, PULSE, OFFNORMAL = "hook", "pulse", "offnormal"
 LINES = (HOOK, PULSE, OFFNORMAL)
 
@@ -81,6 +85,7 @@ class DialEvent(object):
     and ``makes`` are its pulses' lengths as the decoder measured them."""
 
     def __init__(self, t, kind, value, pulses=None, last_edge=None, breaks=None, makes=None):
+        # type: (float, str, int | str, int | None, float | None, list[float] | None, list[float] | None) -> None
         self.t = t
         self.kind = kind
         self.value = value
@@ -90,6 +95,7 @@ class DialEvent(object):
         self.makes = makes      # and the makes between them (one fewer)
 
     def as_dict(self):
+        # type: () -> dict[str, object]
         if self.kind == "digit":
             return {"t": self.t, "event": "digit", "digit": self.value}
         if self.kind == "hook":
@@ -97,6 +103,7 @@ class DialEvent(object):
         return {"t": self.t, "event": self.kind, "message": self.value}
 
     def __repr__(self):
+        # type: () -> str
         return "DialEvent(%r, %r, %r)" % (self.t, self.kind, self.value)
 
 
@@ -104,17 +111,20 @@ class _Contact(object):
     """One contact's debouncer: the accepted level, and a pending burst of raw toggles."""
 
     def __init__(self, settle):
+        # type: (float) -> None
         self.settle = settle
         self.stable = 0
         self.raw = 0
-        self.raw_t = None    # time of the last raw toggle
-        self.first = None    # first raw toggle of the pending burst (None: nothing pending)
-        self.since = None    # when the stable level was entered (its first edge)
+        self.raw_t = 0.0     # time of the last raw toggle
+        self.first = None    # type: float | None  # first raw toggle of the pending burst (None: nothing pending)
+        self.since = None    # type: float | None  # when the stable level was entered (its first edge)
 
     def due(self):
+        # type: () -> float | None
         return None if self.first is None else self.raw_t + self.settle
 
     def toggle(self, t, state):
+        # type: (float, int) -> None
         if state == self.raw:
             return            # a repeated level: no edge
         self.raw = state
@@ -123,6 +133,7 @@ class _Contact(object):
             self.first = t
 
     def resolve(self):
+        # type: () -> float | None
         """Settle the pending burst; returns the accepted edge time, or None if it came to nothing."""
         first = self.first
         self.first = None
@@ -141,6 +152,7 @@ class DialDecoder(object):
 
     def __init__(self, dial_map="standard", offnormal="auto", ticks_per_second=1,
                  settle=None, initial=None, ratio=None):
+        # type: (str, bool | str, float, dict[str, float] | None, dict[str, int] | None, float | None) -> None
         digit_for(1, dial_map)  # raises ValueError for an unknown map
         if offnormal not in (True, False, "auto"):
             raise ValueError("offnormal must be True, False or 'auto', not %r" % (offnormal,))
@@ -161,16 +173,21 @@ class DialDecoder(object):
         self._end_max = self._ticks(END_MAX)
         self._stuck_break = self._ticks(STUCK_BREAK)
         self._stuck_offnormal = self._ticks(STUCK_OFFNORMAL)
-        self._now = None
-        self._start_ratio = None
-        self.set_ratio(ratio)     # from the phone's profile
-        self._profile = []        # make/break ratios of mid-train pulses, from earlier digits
-        self._ended = None        # (last make, last break) of the digit just ended
-        self._split_gap = self._ticks(SPLIT_GAP)
-        self._faults = {}         # line -> message while a fault stands
         # (type comments, not annotations: this file runs on the Pico's MicroPython too)
-        self._last_make = None  # type: float | None
-        self._prev_make = None  # type: float | None
+        self._now = None          # type: float | None
+        self._start_ratio = None  # type: float | None
+        self.set_ratio(ratio)     # from the phone's profile
+        self._profile = []        # type: list[float]  # make/break ratios of mid-train pulses, from earlier digits
+        self._ended = None        # type: tuple[float, float] | None  # (last make, last break) of the digit just ended
+        self._split_gap = self._ticks(SPLIT_GAP)
+        self._faults = {}         # type: dict[str, bool]  # line -> True while a fault stands
+        self._last_make = None    # type: float | None
+        self._prev_make = None    # type: float | None
+        self._count = 0
+        self._makes = []          # type: list[float]
+        self._breaks = []         # type: list[float]
+        self._break_start = 0.0
+        self._offnormal_rested = False
         self._reset_train()
         for line, state in (initial or {}).items():
             if line not in self._contacts:
@@ -185,16 +202,19 @@ class DialDecoder(object):
     # ------------------------------------------------------------ time units
 
     def _ticks(self, seconds):
+        # type: (float) -> float
         if self._int:
             return int(seconds * self._tps + 0.5)
         return seconds * self._tps
 
     def _scale(self, d, factor):
+        # type: (float, float) -> float
         return int(d * factor + 0.5) if self._int else d * factor
 
     # ------------------------------------------------------------ public
 
     def set_ratio(self, ratio):
+        # type: (float | None) -> None
         """A new starting point for the dial's make/break ratio (a phone's profile); what this
         call's own pulses show still counts first. None forgets it."""
         if ratio is not None and not (0.1 <= ratio <= RATIO_MAX):
@@ -202,6 +222,7 @@ class DialDecoder(object):
         self._start_ratio = ratio
 
     def feed(self, t, line, state):
+        # type: (float, str, int) -> list[DialEvent]
         """One raw edge: ``line`` is "hook", "pulse" or "offnormal", ``state`` 0 or 1 (the trace
         format's logical state). Returns the events decided up to ``t``, in time order."""
         contact = self._contacts.get(line)
@@ -218,13 +239,14 @@ class DialDecoder(object):
         return out
 
     def advance(self, t):
+        # type: (float) -> list[DialEvent]
         """Let time run to ``t``: every debounce and timeout due by then is decided."""
         if self._now is not None and t < self._now:
             return []
         out = []  # type: list[DialEvent]
         while True:
             when, what = self._next_due()
-            if when is None or when > t:
+            if when is None or what is None or when > t:
                 break
             self._now = when
             what(when, out)
@@ -232,17 +254,20 @@ class DialDecoder(object):
         return out
 
     def deadline(self):
+        # type: () -> float | None
         """When ``advance`` next has something to decide, or None if nothing is pending."""
         return self._next_due()[0]
 
     @property
     def in_digit(self):
+        # type: () -> bool
         """True while a digit is being dialed (pulses counted, or the dial off rest)."""
         return self._count > 0 or self._contacts[OFFNORMAL].stable == 1
 
     # ------------------------------------------------------------ scheduling
 
     def _next_due(self):
+        # type: () -> tuple[float | None, Callable[[float, list[DialEvent]], None] | None]
         best, what = None, None
         for line in LINES:
             due = self._contacts[line].due()
@@ -256,7 +281,9 @@ class DialDecoder(object):
         return best, what
 
     def _settle_handler(self, line):
+        # type: (str) -> Callable[[float, list[DialEvent]], None]
         def handle(now, out):
+            # type: (float, list[DialEvent]) -> None
             edge = self._contacts[line].resolve()
             if edge is not None:
                 self._accepted(line, edge, now, out)
@@ -265,6 +292,7 @@ class DialDecoder(object):
         return handle
 
     def _stuck_due(self, line):
+        # type: (str) -> float | None
         c = self._contacts[line]
         if c.stable != 1 or c.first is not None or line in self._faults or c.since is None:
             return None
@@ -275,6 +303,7 @@ class DialDecoder(object):
     # ------------------------------------------------------------ decisions
 
     def _accepted(self, line, edge, now, out):
+        # type: (str, float, float, list[DialEvent]) -> None
         """A debounced edge at time ``edge``, decided at ``now``."""
         state = self._contacts[line].stable
         if line in self._faults and state == 0:
@@ -301,11 +330,12 @@ class DialDecoder(object):
                 self._maybe_end(now, out)
 
     def _break(self, edge):
+        # type: (float) -> None
         if self._count and self._last_make is not None and edge - self._last_make < self._min_make:
             self._breaks.pop()           # a blip of make inside a break: the break goes on
             self._last_make = self._prev_make
             return
-        if self._count:
+        if self._count and self._last_make is not None:
             self._makes.append(edge - self._last_make)
         elif self._ended is not None and edge - self._ended[0] < self._split_gap:
             # a break this soon after a digit ended: that digit was cut short (its make was no
@@ -317,6 +347,7 @@ class DialDecoder(object):
         self._break_start = edge
 
     def _make(self, edge, now, out):
+        # type: (float, float, list[DialEvent]) -> None
         if not self._count:
             return
         if edge - self._break_start < self._min_break:
@@ -333,6 +364,7 @@ class DialDecoder(object):
         self._maybe_end(now, out)
 
     def _maybe_end(self, now, out):
+        # type: (float, list[DialEvent]) -> None
         """End the digit now if the make after its last break is under way and either the
         off-normal contact is back at rest or the make has outlasted what its break calls for."""
         due = self._digit_due()
@@ -340,6 +372,7 @@ class DialDecoder(object):
             self._end_digit(now, out)
 
     def _digit_due(self):
+        # type: () -> float | None
         pulse = self._contacts[PULSE]
         if self._count == 0 or pulse.stable != 0 or pulse.first is not None:
             return None
@@ -350,9 +383,10 @@ class DialDecoder(object):
                 part = self._min_make
             if part < wait:
                 wait = part
-        return self._last_make + wait
+        return None if self._last_make is None else self._last_make + wait
 
     def _ratio(self):
+        # type: () -> tuple[float, float]
         """An upper estimate of the dial's make/break ratio, and how much the ratios seen spread
         (a jittery dial, or a simulator on a busy machine, is given more slack)."""
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
@@ -370,6 +404,7 @@ class DialDecoder(object):
         return RATIO_MAX, 0
 
     def _end_after(self):
+        # type: () -> tuple[float, float]
         """How long the make after the last break must last to end the digit, and how long it
         is expected to last."""
         ratio, spread = self._ratio()
@@ -388,11 +423,13 @@ class DialDecoder(object):
         return wait, expected
 
     def _end_digit_timed(self, now, out):
+        # type: (float, list[DialEvent]) -> None
         self._end_digit(now, out)
 
     def _end_digit(self, now, out):
+        # type: (float, list[DialEvent]) -> None
         count, last, breaks, makes = self._count, self._last_make, self._breaks, self._makes
-        self._ended = (last, breaks[-1]) if breaks else None
+        self._ended = (last, breaks[-1]) if breaks and last is not None else None
         mids = [self._makes[i] / self._breaks[i] for i in range(1, len(self._makes)) if self._breaks[i] > 0]
         if mids:
             self._profile = (self._profile + mids)[-PROFILE_SIZE:]
@@ -405,6 +442,7 @@ class DialDecoder(object):
         out.append(DialEvent(now, "digit", digit, pulses=count, last_edge=last, breaks=breaks, makes=makes))
 
     def _stuck_pulse(self, now, out):
+        # type: (float, list[DialEvent]) -> None
         self._faults[PULSE] = True
         self._reset_train()
         out.append(DialEvent(now, "fault", "the dial's pulse contacts have stayed open for more "
@@ -412,16 +450,18 @@ class DialDecoder(object):
                              % STUCK_BREAK))
 
     def _stuck_offnormal_fault(self, now, out):
+        # type: (float, list[DialEvent]) -> None
         self._faults[OFFNORMAL] = True
         out.append(DialEvent(now, "fault", "the dial's off-normal contact has stayed off rest for "
                              "more than %d s: check its wiring, or set offnormal to none"
                              % STUCK_OFFNORMAL))
 
     def _reset_train(self):
+        # type: () -> None
         self._count = 0
         self._makes = []
         self._breaks = []
-        self._break_start = None
+        self._break_start = 0.0       # set by the train's first break, before anything reads it
         self._last_make = None
         self._prev_make = None
         self._offnormal_rested = False
