@@ -40,7 +40,7 @@ def worst(statuses):
 
 def pins_of(pinmap, part):
     """The part's pins as the pin map names them ("GPIO<n>, GPIO<m>"; a bus: its pins); "" if none."""
-    found = []
+    found: list[str] = []
     for name in PARTS[part]:
         try:
             spec = pinmap.line(name)

@@ -33,7 +33,8 @@ def summary(game):
 def stacks(entries):
     """(done, undone): versions of the moves in force, oldest first, and of the moves that can
     be redone, the next one to redo last. ``entries`` are (version, entry) pairs."""
-    done, undone = [], []
+    done: list[int] = []
+    undone: list[int] = []
     for version, entry in entries:
         kind = entry.get("type")
         if kind == "undo":
@@ -106,7 +107,7 @@ class KeptGames:
         """Per player over the finished games: played, won, and per game the best and average
         final number."""
         games = [g for g in self.history(limit) if g["status"] == "finished"]
-        players = {}
+        players: dict[str, dict] = {}
         for g in games:
             for row in _rows(g):
                 p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})

@@ -214,7 +214,7 @@ def _pins_of(spec):
 
 def _board(source, board, section):
     lines = {name: _spec(source, board, name, raw) for name, raw in section.items()}
-    used = {}
+    used: dict[int, str] = {}
     label = BOARDS[board][2]
     for spec in lines.values():
         for pin in _pins_of(spec):

@@ -198,7 +198,7 @@ class CallProgress:
 
     def advance(self, t):
         """Everything due by ``t``, each at the time it fell due."""
-        out = []
+        out: list = []
         while True:
             due = self._due()
             if due is None or due[0] > t:

@@ -16,7 +16,7 @@ from .errors import BadWav
 RATE = 16000
 
 # name -> (frequencies in Hz, cadence as (on, off) seconds pairs; () = continuous)
-PLANS = {
+PLANS: dict[str, dict[str, tuple[tuple[float, ...], tuple[tuple[float, float], ...]]]] = {
     "north-america": {
         "dial": ((350.0, 440.0), ()),
         "ringback": ((440.0, 480.0), ((2.0, 4.0),)),
@@ -67,7 +67,7 @@ def call_progress(name, seconds, plan="north-america", rate=RATE):
     freqs, steps = cadence(name, plan)
     if not steps:
         return tone(freqs, seconds, rate)
-    out = []
+    out: list[float] = []
     total = int(round(seconds * rate))
     while len(out) < total:
         for on, off in steps:

@@ -9,12 +9,14 @@ Pure: edges in, numbers and text out. The standards' figures and where they come
 docs/dial-tester.md; a figure no source gave us is marked as newsdesk's choice there and here.
 """
 
+from typing import Any
+
 from .decoder import LINES, DialDecoder
 from .trace import HEADER, MAGIC, replay
 
 # name -> what the dial is judged by. pps: the range an exchange accepts; adjust: the range a
 # dial was adjusted to in service, where a source gives one; break_pct: the % break accepted.
-STANDARDS = {
+STANDARDS: dict[str, dict[str, Any]] = {
     "bell": {
         "title": "Bell System (North America)",
         "nominal": "10 pps",
@@ -83,6 +85,7 @@ class DigitTest(object):
             notes.append("%.1f pps is accepted but outside the %g-%g pps dials were adjusted to"
                          % ((self.pps,) + spec["adjust"]))
         lo, hi = spec["break_pct"]
+        assert self.break_pct is not None          # timed with the pps, just above
         if not lo <= self.break_pct <= hi:
             ok = False
             notes.append("%.0f %% break is outside %g-%g %%: the pulse springs want adjusting"

@@ -90,7 +90,8 @@ class Recording(object):
     def sorted_edges(self):
         """Edges in time order with each line's repeated levels removed (as a GPIO library gives),
         then the phone's repeated same-level rows put back in (as some libraries give)."""
-        out, level = [], {}
+        out: list[tuple[float, str, int]] = []
+        level: dict[str, int] = {}
         for t, line, state in sorted(self.edges, key=lambda e: e[0]):
             if level.get(line, 0) != state:
                 level[line] = state
@@ -147,7 +148,7 @@ def dial_digit(rng, rec, t, digit, hold=None):
     if p.offnormal:
         _bouncy_edge(rng, edges, t, "offnormal", 1, p.bounce, p.toggles)
     t += rng.uniform(0.25, 0.7) if hold is None else hold   # the pull round to the finger stop
-    last_make = None
+    last_make = t                     # set again by each pulse's make (a digit has one or more)
     worn = p.drift or p.drag[1] or p.first_make != (1.0, 1.0)
     drift = first_make = 0.0
     drag = (1, 1)
@@ -199,23 +200,24 @@ def _hook(rng, rec, t, state):
 
 
 def _spikes(rng, rec, start, end):
-    """Isolated sub-millisecond spikes on idle lines."""
+    """Isolated sub-millisecond spikes on idle lines: (time, line), in no order."""
+    found: list[tuple[float, str]] = []
     if not rec.phone.spikes:
-        return
+        return found
     for line in ("pulse", "hook") + (("offnormal",) if rec.phone.offnormal else ()):
         t = start
         while True:
             t += rng.expovariate(rec.phone.spikes)
             if t >= end:
                 break
-            rec._spike_times.append((t, line))
+            found.append((t, line))
+    return found
 
 
 def session(rng, phone=None, digits=None, flashes=True, pulls=True):
     """A whole call: lift, dial ``digits`` (random if None), maybe flash or pull, hang up."""
     phone = phone or Phone.random(rng)
     rec = Recording(phone)
-    rec._spike_times = []
     t = rng.uniform(0.3, 1.0)
     start = t
     _hook(rng, rec, t, 1)
@@ -238,8 +240,7 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
             t += rng.uniform(0.6, 1.2)
     _hook(rng, rec, t, 0)
     end = t + rng.uniform(0.3, 1.0)
-    _spikes(rng, rec, start, end)
-    for s, line in rec._spike_times:
+    for s, line in _spikes(rng, rec, start, end):
         if line != "hook" and any(a <= s <= b for a, b in busy):
             continue
         if any(e[1] == line and abs(s - e[0]) < 0.05 for e in rec.edges):
@@ -248,7 +249,6 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
         width = rng.uniform(0.00005, 0.0008)
         rec.edges.append((s, line, 1 - level))
         rec.edges.append((s + width, line, level))
-    del rec._spike_times
     if phone.repeats:
         rows = len(rec.edges)
         rec.repeat_at = [rng.random() for _ in range(int(rows * phone.repeats))]

@@ -58,7 +58,7 @@ def ring_steps(cadence, strike_hz=STRIKE_HZ, duty=STRIKE_DUTY):
 
 def _merged(steps):
     """Adjacent steps at the same level joined (a held cadence's silences stay one step)."""
-    out = []
+    out: list[tuple[bool, float]] = []
     for level, seconds in steps:
         if seconds <= 0:
             continue

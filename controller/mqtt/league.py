@@ -130,7 +130,9 @@ class League:
 
     def leaderboard(self):
         """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once."""
-        by_game, by_player, counted = {}, {}, 0
+        by_game: dict = {}        # (title, player's key) -> the player's line for that game
+        by_player: dict = {}      # player's key -> the player's line over every game
+        counted = 0
         for game in self.ended.values():
             if game["status"] != "finished":
                 continue

@@ -124,7 +124,7 @@ def discovery(prefix, base, table, version, commands=("bell",)):
         device["sw_version"] = origin["sw_version"] = version
     avail = {"availability_topic": "%s/%s" % (base, AVAILABILITY), "payload_available": ONLINE,
              "payload_not_available": OFFLINE}
-    out = []
+    out: list[tuple[str, dict | None]] = []
 
     def entity(component, object_id, name, **fields):
         config = dict(name=name, unique_id="%s_%s" % (node, object_id), device=device, origin=origin,
