@@ -172,12 +172,12 @@ def _run_recording(args, recorder, view, sim):
 
     view("recording to %s; Ctrl-C stops" % args.file)
     end = None if args.seconds is None else time.monotonic() + args.seconds
-    if end is not None:
-        done = lambda: time.monotonic() >= end  # noqa: E731
-    elif sim is not None:
-        done = sim.is_idle
-    else:
-        done = lambda: False  # noqa: E731
+
+    def done():
+        """Stop after --seconds, or once the simulated phone has dialed; else at Ctrl-C."""
+        if end is not None:
+            return time.monotonic() >= end
+        return sim is not None and sim.is_idle()
     try:
         return recorder.run(done)
     except KeyboardInterrupt:
@@ -200,7 +200,8 @@ def cmd_dial_record(args):
     if args.simulate is not None and (not digits or len(digits) != len(args.simulate)):
         print("newsdesk dial record: --simulate takes digits 0-9, e.g. --simulate 4711", file=sys.stderr)
         return 2
-    view = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    def view(text):
+        print(text, file=sys.stderr, flush=True)
     clock = PlayClock() if digits else time.monotonic     # the virtual phone's schedule (see PlayClock)
     recorder = Recorder(view, clock=clock)
     if config["phone"] == "serial":

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify
 
 from controller.game_session import MAX_PLAYERS_SENT, NAME_MAX
 from controller.games import base, registry
+from controller.games.catalogue import start_form
 from controller.history import HISTORY_LIMIT
 
 from .apidoc import (
@@ -153,56 +154,7 @@ def _write(summary, request, response, op, *errs, ok="200", more=None):
 @route(bp, "/catalogue", read("The games newsdesk keeps, for the start form.", "Catalogue", op="catalogue"))
 def catalogue():
     """Every game for the start form: title, variants, seats, colours, availability."""
-    return jsonify(games=catalogue_items())
-
-
-def catalogue_items():
-    """The registry's catalogue with what the start form needs, all read off each engine's own
-    declarations (OPTIONS, PANEL, its seat constants): no game is named here."""
-    out = []
-    for item in registry.catalogue():
-        item = dict(item)
-        panel = item["panel"]
-        item.update(players=None, colours=None, teams=bool(panel.get("teams")), timed=False,
-                    variant_option=None, variant_choice=None)
-        if item["available"]:
-            module = registry.load(item["name"])
-            kinds = {o["name"]: o["kind"] for o in item["options"]}
-            item["timed"] = "minutes" in kinds.values()          # can be played against the clock
-            item["players"] = _seats(module, panel)
-            colours = getattr(module, "COLOURS", None)
-            item["colours"] = list(colours) if colours else None
-            variant = base.variant_option(module)   # the option whose choices are the game's variants
-            if variant:
-                item["variant_option"], item["variant_choice"] = variant
-        out.append(item)
-    return out
-
-
-def chart_units():
-    """engine -> (what its chart and history plot, prefix), from each engine's PANEL facts
-    ((None, "") for a game that keeps no score)."""
-    out = {}
-    for item in registry.catalogue():
-        chart = item["panel"].get("chart")
-        out[item["name"]] = (chart.get("unit", "score"), chart.get("prefix", "")) if chart else (None, "")
-    return out
-
-
-def _seats(module, panel):
-    """{"min", "max", "by_variant"} read off the engine's own constants and panel facts."""
-    by_variant = None
-    players = getattr(module, "PLAYERS", None)
-    if isinstance(players, dict):
-        by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
-        low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
-    elif isinstance(players, int):
-        low = high = players
-    else:
-        low, high = getattr(module, "MIN_PLAYERS", 2), getattr(module, "MAX_PLAYERS", 6)
-    if panel.get("seats_by_variant"):
-        by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
-    return {"min": low, "max": high, "by_variant": by_variant}
+    return jsonify(games=start_form())
 
 
 @route(bp, "/current", read("The game being played (null with none).", "Current", op="currentGame"))

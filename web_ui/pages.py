@@ -3,9 +3,9 @@ of type application/json, never run) and the stream keeps it current."""
 
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from controller.games.catalogue import chart_units, start_form
 from controller.history import HISTORY_LIMIT
 
-from .games_api import catalogue_items
 from .helpers import desk
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -47,7 +47,7 @@ def index():
         "lastEventId": last,
         "simulated": state["hardware"]["simulated"],
         "game": state["game"],
-        "catalogue": catalogue_items(),
+        "catalogue": start_form(),
         "canWrite": can_write(),
         "health": nd.health(),
         "lastGame": history[0] if history else None,
@@ -81,7 +81,6 @@ def kept_game(game_id):
 
 @bp.get("/history")
 def history():
-    from .games_api import chart_units
     nd = desk()
     games = nd.table.kept.history(HISTORY_LIMIT)
     per_player = nd.table.kept.stats()

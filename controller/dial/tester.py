@@ -98,7 +98,8 @@ class DigitTest(object):
 
     def as_dict(self, standard=DEFAULT_STANDARD):
         passed, notes = self.verdict(standard)
-        r = lambda x, n=1: None if x is None else round(x, n)  # noqa: E731
+        def r(x, n=1):
+            return None if x is None else round(x, n)
         return {"digit": self.digit, "pulses": self.pulses, "pps": r(self.pps, 2),
                 "break_pct": r(self.break_pct), "pps_min": r(self.pps_min, 2), "pps_max": r(self.pps_max, 2),
                 "spread_pct": r(self.spread_pct), "first_pps": r(self.first_pps, 2),
@@ -209,7 +210,8 @@ def svg(edges, start, end, initial=None, test=None, width=900):
     left, right, row, top = 90, 10, 46, 24
     height = top + row * len(LINES) + 30
     span = end - start
-    x = lambda t: left + (t - start) / span * (width - left - right)  # noqa: E731
+    def x(t):
+        return left + (t - start) / span * (width - left - right)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" role="img" '
            'aria-label="pulse train, %s" class="logic">' % (width, height, "digit %d" % test.digit if test else "recording"),
            '<rect x="0" y="0" width="%d" height="%d" fill="#10141a"/>' % (width, height)]
