@@ -428,6 +428,7 @@ class FuzzTheApi(RuleBasedStateMachine):
         # failure replays exactly and Hypothesis never meets a different state on replay
         self.clocks = Clocks()
         self.clients = {}
+        self.restarts = 0
         self.open_the_box()
         self.doc = openapi.document(self.app)
 
@@ -605,12 +606,15 @@ class FuzzTheApi(RuleBasedStateMachine):
         assert status in (200, 400, 409, 422), answer
         self.pages_and_money_hold()
 
-    @precondition(lambda self: self.desk.table.games.current() is not None)   # a restart costs 0.3 s
+    # A restart costs some 0.45 s (a new panel, its templates compiled again), so one run of the
+    # machine restarts twice at most: where it falls, and what went before, still vary.
+    @precondition(lambda self: self.desk.table.games.current() is not None and self.restarts < 2)
     @rule()
     def the_box_restarts(self):
         """A restart: the desk closed (its store checkpointed and closed, as on SIGTERM) and
         opened again from the data folder alone, with a new panel. The same game, the same
         offers, the same devices and sessions, and every page loads."""
+        self.restarts += 1
         before = observe(self.desk, self.app, self.clients)
         self.desk.close()
         self.open_the_box()
