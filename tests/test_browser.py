@@ -1,4 +1,5 @@
-"""The panel in a real browser: Debian's Chromium, driven by Playwright, against waitress.
+"""The panel in a real browser: Debian's Chromium, driven by Playwright, against the panel served
+as `newsdesk serve` serves it (Hypercorn).
 
 Each game is played through the UI on two pages at once: the host tablet (the box's own
 address) and a phone that joined the table the way a guest's phone does (over the box's LAN

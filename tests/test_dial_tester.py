@@ -249,25 +249,19 @@ def test_the_workbench_page_loads_only_what_the_box_serves(client):
 
 
 @pytest.mark.browser
-def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(app, desk):
-    """The page itself: the virtual phone's buttons, a tick, a measured digit with its picture."""
+def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(panel_server, desk):
+    """The page itself, served as `newsdesk serve` serves it: the virtual phone's buttons, a tick,
+    a measured digit with its picture."""
     need_browser()
-    import threading
-
     from playwright.sync_api import sync_playwright
-    from waitress import create_server
 
-    srv = create_server(app, host="127.0.0.1", port=0, threads=8)
-    port = int(srv.effective_port)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
             page = browser.new_page()
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto("http://127.0.0.1:%d/workbench" % port)
+            page.goto("http://127.0.0.1:%d/workbench" % panel_server)
             page.click("[data-sim=dice]")
             page.wait_for_selector("#step-dice.seen", timeout=10000)
             page.click("[data-sim=dial0]")
@@ -281,8 +275,6 @@ def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(app, desk):
             browser.close()
     finally:
         desk.sim_phone.idle()
-        srv.close()
-        thread.join(timeout=5)
 
 
 def test_dial_test_live_records_the_virtual_phone_then_measures_it(tmp_path, capsys, monkeypatch):
