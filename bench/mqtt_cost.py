@@ -4,7 +4,8 @@ asserts nothing.
 
     python bench/mqtt_cost.py [--moves 400] [--league-moves 400] [--rate 40]
 
-Acknowledgement: two panels served by waitress on fresh data folders, one without a broker and
+Acknowledgement: two panels served as `newsdesk serve` serves them (Hypercorn, in this process)
+on fresh data folders, one without a broker and
 one sending to Debian's mosquitto (started here on a free port, with a subscriber on
 newsdesk/# as Home Assistant would be). Each takes the same SCOOP (1956) game; undo and redo
 alternate, each a stored move, sent to the two panels in turn so they share the machine's
@@ -12,7 +13,8 @@ noise. Timed: the POST's round trip, as a tablet sees it.
 
 League: 20 tables (each a store of its own, moves written through the Store's API with fsync,
 announced on a bus, and its own publisher) send to the broker; `newsdesk league`'s page is
-served by waitress and drawn by Chromium. Moves go round the tables at --rate moves a second in
+served here by waitress in a thread (`newsdesk league` itself serves it with Hypercorn) and
+drawn by Chromium. Moves go round the tables at --rate moves a second in
 all; each is timed from its commit to the first moment the page shows that table at that move
 (or later). The bench and the browser share this machine's clock.
 """
@@ -58,7 +60,7 @@ def acks(broker, moves):
     players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
     watcher = Listener(broker, ["newsdesk/#"], client_id="home-assistant", persistent=False)
     timed = {"off": [], "on": []}
-    with panel() as (off, _), panel(overrides={"mqtt_url": broker.url, "table_name": "bench"}) as (on, desk):
+    with panel() as (off, _, _), panel(overrides={"mqtt_url": broker.url, "table_name": "bench"}) as (on, desk, _):
         deadline = time.monotonic() + 10
         while not desk.mqtt.connected and time.monotonic() < deadline:
             time.sleep(0.01)

@@ -1,12 +1,12 @@
-"""What the panel benchmarks share: a panel served by waitress on a fresh data folder (simulated
-pins), Debian's Chromium through Playwright, and a short game of each kind through the API."""
+"""What the panel benchmarks share: a panel served as `newsdesk serve` serves it (Hypercorn on an
+event loop) on a fresh data folder (simulated pins), Debian's Chromium through Playwright, and a
+short game of each kind through the API."""
 
 import contextlib
 import json
 import os
 import sys
 import tempfile
-import threading
 import urllib.request
 from pathlib import Path
 
@@ -24,28 +24,26 @@ PLAYERS = {
 
 
 @contextlib.contextmanager
-def panel(threads=24, overrides=None):
-    """(base url, Newsdesk) of a panel on a free loopback port, closed afterwards; ``overrides``:
-    settings as the command line gives them."""
+def panel(overrides=None):
+    """(base url, Newsdesk, server) of a panel on a free loopback port, closed afterwards;
+    ``overrides``: settings as the command line gives them. ``server.panel.streams`` are the open
+    live streams."""
     from gpiozero.pins.mock import MockFactory
-    from waitress import create_server
 
     from controller.app import Newsdesk
     from controller.config import load_config
-    from web_ui import create_app
+    from web_ui import create_app, server
 
     with tempfile.TemporaryDirectory() as data:
         factory = MockFactory()
         desk = Newsdesk(load_config(Path(data) / "data", environ={}, overrides=overrides), pin_factory=factory)
         app = create_app(newsdesk=desk)
-        srv = create_server(app, host="127.0.0.1", port=0, threads=threads)
-        thread = threading.Thread(target=srv.run, daemon=True)
-        thread.start()
+        sys.setswitchinterval(server.SWITCH_INTERVAL)     # as `newsdesk serve` sets it
+        srv = server.InThread(app)
         try:
-            yield "http://127.0.0.1:%d" % int(srv.effective_port), desk
+            yield "http://127.0.0.1:%d" % srv.port, desk, srv
         finally:
             srv.close()
-            thread.join(timeout=5)
             desk.close()
             factory.close()
 

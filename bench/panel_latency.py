@@ -4,7 +4,7 @@ pages connected. Prints figures; asserts nothing.
     python bench/panel_latency.py [--pages 12] [--actions 100]
 
 Twelve browser contexts (twelve devices: each its own cookies and connections) load the table
-panel from a panel served by waitress on a fresh data folder, in a game of SCOOP (1956). The
+panel from a panel served as `newsdesk serve` serves it, on a fresh data folder, in a game of SCOOP (1956). The
 first page taps an offer ("Exchange a card"), then "Undo", and so on; each tap is timed at the
 click, and every other page notes when its screen shows the new version (a MutationObserver on
 the version the page draws). All pages run in one Chromium on one machine, so they share one
@@ -35,10 +35,9 @@ def main():
     p, b = browser()
     samples = []
     try:
-        with panel(threads=args.pages + 12) as (base, desk):
+        with panel() as (base, desk, srv):
             players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
             assert call(base, "/api/games", {"engine": "scoop1956", "players": players})[0] == 201
-            idle = desk.bus.subscriber_count       # the box's own listeners, before any page
             contexts = [b.new_context(viewport={"width": 1024, "height": 768}) for _ in range(args.pages)]
             pages = [c.new_page() for c in contexts]
             for page in pages:
@@ -46,7 +45,7 @@ def main():
             for page in pages:
                 page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=20000)
                 page.evaluate(WATCH)
-            streams = desk.bus.subscriber_count - idle
+            streams = len(srv.panel.streams)     # the pages' streams, on the server's event loop
             actor, others = pages[0], pages[1:]
             for i in range(args.actions):
                 version = int(actor.evaluate("document.body.dataset.version"))

@@ -45,7 +45,7 @@ def main():
     rows = []
     p, b = browser()
     try:
-        with panel() as (base, desk):
+        with panel() as (base, desk, _):
             rows.append(("start form (no game)",) + weigh(b, base + "/"))
             last = None
             for engine in PLAYERS:

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, settings
 from controller.app import Newsdesk
 from controller.config import load_config
 from web_ui import create_app
+from web_ui.server import InThread
 
 # Hypothesis draws the same examples on every run ("newsdesk"), so a run of `make test` can't pass
 # once and fail the next on a different draw: a flaky test rejects good changes and hides bad
@@ -176,55 +177,11 @@ def page_assets(client, page):
     return found
 
 
-class PanelServer:
-    """The panel as `newsdesk serve` runs it (Hypercorn on an event loop, web_ui/live.py), in a
-    thread of the test's process so the test can reach its newsdesk. Stopped by setting the
-    shutdown trigger on the loop and waiting for it to finish, so no thread is left writing to a
-    closed socket when the test ends (waitress's close() from another thread raced its own loop)."""
-
-    def __init__(self, app, host="127.0.0.1"):
-        import asyncio
-        import threading
-
-        from web_ui import server
-
-        self._asyncio = asyncio
-        sock = server.bind(host, 0)
-        self.port = sock.getsockname()[1]
-        config = app.extensions["newsdesk"].config
-        self.panel = server.panel_for(app, config)
-        self._hc = server.hypercorn_config(sock, config)
-        self._loop = asyncio.new_event_loop()
-        self._stop = None
-        started = threading.Event()
-
-        async def run():
-            from hypercorn.asyncio import serve
-            self._stop = asyncio.Event()
-            self.panel.start(asyncio.get_running_loop())
-            started.set()
-            try:
-                await serve(self.panel, self._hc, shutdown_trigger=self._stop.wait)
-            finally:
-                self.panel.stop()
-
-        self._thread = threading.Thread(target=lambda: self._loop.run_until_complete(run()),
-                                        name="panel-server", daemon=True)
-        self._thread.start()
-        started.wait(10)
-
-    def close(self):
-        for task in list(self.panel.streams):
-            self._loop.call_soon_threadsafe(task.cancel)
-        self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join(timeout=10)
-        if not self._thread.is_alive():
-            self._loop.close()
 
 
 @pytest.fixture
 def panel_server(app):
     """(host, port) of the panel served on every address, as on a Pi."""
-    srv = PanelServer(app, host="0.0.0.0")
+    srv = InThread(app, host="0.0.0.0")
     yield srv.port
     srv.close()

@@ -11,7 +11,9 @@ import socket
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, PanelServer, need_browser
+from conftest import CHROMIUM, need_browser
+
+from web_ui.server import InThread
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
@@ -36,7 +38,7 @@ def _lan_address():
 def server(app):
     """The panel served as `newsdesk serve` serves it (Hypercorn), on a free port on every
     address, as on a Pi."""
-    srv = PanelServer(app, host="0.0.0.0")
+    srv = InThread(app, host="0.0.0.0")
     yield srv.port
     srv.close()
 

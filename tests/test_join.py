@@ -10,7 +10,6 @@ from html import unescape
 
 import pytest
 import segno
-from conftest import PanelServer
 
 from web_ui import create_app, security
 from web_ui.devices import (
@@ -24,6 +23,7 @@ from web_ui.devices import (
     describe_agent,
 )
 from web_ui.join import qr_svg
+from web_ui.server import InThread
 
 
 @pytest.fixture
@@ -503,7 +503,7 @@ def browser():
 
 @pytest.fixture
 def served(app, guard):
-    srv = PanelServer(app)                  # as `newsdesk serve` serves it
+    srv = InThread(app)                     # as `newsdesk serve` serves it
     url = "http://127.0.0.1:%d" % srv.port
     app.config["JOIN_BASE_URL"] = url
     app.config["HOST_ON_LOOPBACK"] = False  # every page here is on loopback: make them devices

@@ -7,7 +7,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, PanelServer, need_browser, page_assets
+from conftest import CHROMIUM, need_browser, page_assets
+
+from web_ui.server import InThread
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
@@ -129,7 +131,7 @@ def test_the_page_and_all_its_assets_weigh_under_200_kb(client):
 @pytest.fixture
 def server(app):
     """The panel served as `newsdesk serve` serves it, on a free loopback port."""
-    srv = PanelServer(app)
+    srv = InThread(app)
     yield "http://127.0.0.1:%d" % srv.port
     srv.close()
 

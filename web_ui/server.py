@@ -16,6 +16,7 @@ import logging
 import signal
 import socket
 import sys
+import threading
 
 from controller.errors import NewsdeskError
 
@@ -137,3 +138,50 @@ def serve_wsgi(wsgi_app, sock, threads=16, header_timeout=10):
         await hypercorn_serve(WSGIMiddleware(wsgi_app, workers=threads), hc, shutdown_trigger=stop.wait)
 
     asyncio.run(run())
+
+
+class InThread:
+    """The panel served as ``serve`` serves it (Hypercorn on an event loop, web_ui/live.py), but
+    on a thread of this process, so the tests and the benchmarks can reach its Newsdesk. ``port``
+    is where it listens (0: a free one). ``close`` ends the open streams, stops the server and
+    waits for its thread, so nothing is left writing to a closed socket."""
+
+    def __init__(self, flask_app, host="127.0.0.1", port=0):
+        sock = bind(host, port)
+        self.port = sock.getsockname()[1]
+        settings = flask_app.extensions["newsdesk"].config
+        self.panel = panel_for(flask_app, settings)
+        self._hc = hypercorn_config(sock, settings)
+        self._loop = asyncio.new_event_loop()
+        self._stop = None
+        started = threading.Event()
+
+        async def run():
+            from hypercorn.asyncio import serve as hypercorn_serve
+            self._stop = asyncio.Event()
+            self.panel.start(asyncio.get_running_loop())
+            started.set()
+            try:
+                await hypercorn_serve(self.panel, self._hc, shutdown_trigger=self._stop.wait)
+            finally:
+                self.panel.stop()
+
+        self._thread = threading.Thread(target=lambda: self._loop.run_until_complete(run()),
+                                        name="panel-server", daemon=True)
+        self._thread.start()
+        if not started.wait(10):
+            raise RuntimeError("the panel's server did not start within 10 s")
+
+    def close(self):
+        for task in list(self.panel.streams):
+            self._loop.call_soon_threadsafe(task.cancel)
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(timeout=10)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
