@@ -135,9 +135,8 @@ class Newsdesk:
         self.leds = OracleLeds(pinmap, pin_factory)
         self._closers.append(self.leds.close)
         self.oracles = OracleService(self.table.journal, secrets.SystemRandom(),
-                                  dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
-                                  stopwatch_mode=config["stopwatch_mode"], leds=self.leds,
-                                  clock=clock)
+                                     dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
+                                     stopwatch_mode=config["stopwatch_mode"], leds=self.leds, clock=clock)
         self.window = self.window_driver = None
         device = open_device(config["display"], pinmap.line("display"), simulated=self.simulated)
         if device is not None:
