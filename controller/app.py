@@ -177,7 +177,7 @@ class Newsdesk:
             self.pinmap, bool(hardware.get("simulated")), hardware.get("pins", ""), phone_link=self.phone_link,
             buttons="simulated" if self.sim_buttons is not None else "wired" if self.button_pins is not None else None,
             window=self.window, display_setting=self.config["display"], player=self.sounds.player,
-            mqtt=self.mqtt, stuck_for=self.write_stuck_for())
+            mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage)
 
     def on_close(self, closer):
         """Call ``closer()`` when the box closes (before what was built earlier)."""

@@ -19,7 +19,7 @@ def _setup_logging(verbose):
 def cmd_serve(args):
     from controller.app import Newsdesk
     from controller.config import load_config
-    from controller.durability import check_data_dir
+    from controller.durability import check_data_dir, check_usable
     from controller.runlock import RunLock
     from controller.store import STORE_FILE, check_store
     from web_ui import create_app, server
@@ -27,6 +27,7 @@ def cmd_serve(args):
     config = load_config(args.data, overrides={"host": args.host, "port": args.port,
                                                "host_on_loopback": args.host_on_loopback})
     check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
+    check_usable(config.data_dir)                   # a file, someone else's folder, a full disk: one sentence
     host, port = config.bind_host, config["port"]
     with RunLock(config.data_dir) as lock:         # one server per data folder
         sock = server.bind(host, port)              # a busy port: one sentence, before anything opens

@@ -161,7 +161,12 @@ def load_config(data_dir=None, overrides=None, environ=None):
     data = Path(data_dir or environ.get("NEWSDESK_DATA") or default_data_dir()).expanduser()
     values = dict(DEFAULTS)
     path = data / "config.toml"
-    if path.is_file():
+    try:
+        filed_here = path.is_file()
+    except OSError as e:            # the folder itself can't be read: say so, as serve would
+        from .durability import unusable
+        raise unusable(data, e) from None
+    if filed_here:
         try:
             filed = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:

@@ -17,6 +17,7 @@ An overlay whose upper layer lies outside this mount namespace (a container's) i
 durable: that is the container's business, and refusing it would stop every container.
 """
 
+import errno
 import os
 from pathlib import Path
 
@@ -154,3 +155,96 @@ def check_data_dir(path, mountinfo=None, allow_volatile=False):
         "or turn the overlay off (sudo raspi-config, Performance Options, Overlay File System); "
         "or, to run on it anyway and lose the data, set %s in config.toml."
         % (where, mount.fstype, mount.mount_point, mount.source, why, OVERRIDE))
+
+
+# -- can this user keep anything there at all -------------------------------------------
+
+PROBE_FILE = ".newsdesk-write-probe"
+PROBE_BYTES = 256 * 1024    # room for a few hundred moves in the store's log; less is a full disk
+HOW_TO_POINT_ELSEWHERE = "or give newsdesk another folder with --data DIR or NEWSDESK_DATA"
+
+
+class DataDirUnusable(ConfigError):
+    """The data folder can't be made, read or written by this user, or its disk is full."""
+
+
+def _owner(stat_result):
+    try:
+        import pwd
+        return pwd.getpwuid(stat_result.st_uid).pw_name
+    except (ImportError, KeyError):
+        return "user %d" % stat_result.st_uid
+
+
+def _me():
+    try:
+        import pwd
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError, AttributeError):
+        return "this user"
+
+
+def unusable(path, error):
+    """The one sentence for ``error`` (an OSError met while using the data folder ``path``)."""
+    path = Path(path)
+    if isinstance(error, (FileExistsError, NotADirectoryError)) or (path.exists() and not path.is_dir()):
+        return DataDirUnusable("the data folder %s is a file, not a folder: move the file aside, %s"
+                               % (path, HOW_TO_POINT_ELSEWHERE))
+    if isinstance(error, PermissionError):
+        try:
+            owner = _owner(path.stat())
+        except OSError:
+            owner = None
+        me = _me()
+        if owner is not None and owner != me:
+            as_owner = "" if owner == "root" else "run newsdesk as %s, or " % owner
+            return DataDirUnusable(
+                "the data folder %s belongs to %s, and the user %s can't read and write it: %sgive it to "
+                "this user (sudo chown -R %s: %s), %s" % (path, owner, me, as_owner, me, path,
+                                                          HOW_TO_POINT_ELSEWHERE))
+        return DataDirUnusable("the user %s can't read and write the data folder %s (%s): let it (chmod u+rwx %s), "
+                               "%s" % (me, path, error.strerror or error, path, HOW_TO_POINT_ELSEWHERE))
+    if getattr(error, "errno", None) in (errno.ENOSPC, errno.EDQUOT):
+        try:
+            free = os.statvfs(path)
+            left = " (%d KB free)" % (free.f_bavail * free.f_frsize // 1024)
+        except OSError:
+            left = ""
+        return DataDirUnusable("the disk holding the data folder %s is full%s: newsdesk could not keep a single "
+                               "move; free some space (old logs: sudo journalctl --vacuum-size=50M), %s"
+                               % (path, left, HOW_TO_POINT_ELSEWHERE))
+    if getattr(error, "errno", None) == errno.EROFS:
+        return DataDirUnusable("the data folder %s is on a read-only disk; %s" % (path, HOW_TO_POINT_ELSEWHERE))
+    return DataDirUnusable("can't use the data folder %s: %s; %s" % (path, error.strerror or error,
+                                                                      HOW_TO_POINT_ELSEWHERE))
+
+
+def check_usable(path, probe_bytes=PROBE_BYTES):
+    """Make the data folder if it is missing, and prove this user can list it and write, sync and
+    remove a file of ``probe_bytes`` in it; DataDirUnusable (one sentence saying what to do)
+    otherwise. Why a real write: a full disk, a folder owned by root after a `sudo make run`, or
+    a file where the folder should be would each surface later as a traceback from whichever
+    part wrote first (the lock, the secret key, SQLite)."""
+    path = Path(path)
+    probe = path / PROBE_FILE
+    failed = None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        os.listdir(path)
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            block = b"\0" * 65536
+            left = probe_bytes
+            while left > 0:
+                left -= os.write(fd, block[:left])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        failed = e
+    try:
+        probe.unlink()
+    except OSError:
+        pass
+    if failed is not None:      # said after the probe is gone, so the free space it gives is true
+        raise unusable(path, failed) from None

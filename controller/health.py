@@ -108,14 +108,22 @@ def _store_stuck(took):
             "detail": "If this lasts, the disk may be failing or full: `newsdesk doctor` checks it."}
 
 
+def _store_damaged(sentence):
+    """The store's part after a start found its log damaged (controller/store.py, log_damage)."""
+    return {"part": "store", "status": WARN, "summary": sentence,
+            "detail": "What could be read is kept and the table goes on from there; restoring a backup "
+                      "brings back what is missing."}
+
+
 def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=None, display_setting="auto",
-           player=None, mqtt=None, stuck_for=None):
+           player=None, mqtt=None, stuck_for=None, store_damage=None):
     """The health strip: each part, and the worst of them as ``overall``.
 
     ``phone_link``: the serial bridge when the phone is on USB (else the phone is on the pins);
     ``buttons``: "simulated", "wired" or None; ``window``: the window display or None (then
     ``display_setting`` says why); ``player``: the handset's; ``mqtt``: the publisher, only when
-    mqtt_url is set; ``stuck_for``: seconds the store's write has waited on the disk, or None.
+    mqtt_url is set; ``stuck_for``: seconds the store's write has waited on the disk, or None;
+    ``store_damage``: the sentence a start said about a damaged log, or None.
     """
     parts = [says(phone_link, "phone") if phone_link is not None else _gpio_phone(pinmap, simulated, pins_said),
              _buttons(pinmap, buttons) or _not_driven(pinmap, "buttons"),
@@ -125,5 +133,7 @@ def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=N
         parts.append(says(mqtt, "mqtt"))
     if stuck_for is not None:
         parts.append(_store_stuck(stuck_for))
+    elif store_damage:
+        parts.append(_store_damaged(store_damage))
     parts = [p for p in parts if p is not None]
     return {"simulated": simulated, "pins": pins_said, "overall": worst(p["status"] for p in parts), "parts": parts}

@@ -20,6 +20,9 @@ all before the call returns.
 
 import contextlib
 import json
+import logging
+import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -28,6 +31,9 @@ from pathlib import Path
 
 from . import events
 from .errors import BadRequest, Conflict, StoreError
+from .walcheck import read_log
+
+log = logging.getLogger(__name__)
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 SCHEMA_VERSION = 2
@@ -208,6 +214,52 @@ def check_store(path):
                          "and start with an empty data folder, or restore a backup" % (path, found[:200]))
 
 
+def keep_damaged(path, clock=time.time):
+    """Copy the store and its log, as found, into a folder beside it (``damaged-<UTC time>``),
+    each file synced, before SQLite checkpoints anything away; the folder's path."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+    folder = path.parent / ("damaged-" + stamp)
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = path.parent / ("damaged-%s-%d" % (stamp, n))
+    folder.mkdir()
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(str(path) + suffix)
+        if source.exists():
+            target = folder / source.name
+            shutil.copyfile(source, target)
+            with open(target, "rb+") as f:
+                os.fsync(f.fileno())
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return folder
+
+
+def log_damage(path, clock=time.time):
+    """None if the store's write-ahead log replays whole; else the sentence for the host, once the
+    damaged files are kept aside (controller/walcheck.py says why SQLite alone would say nothing)."""
+    path = Path(path)
+    try:
+        reading = read_log(Path(str(path) + "-wal").read_bytes())
+    except (FileNotFoundError, NotADirectoryError):
+        return None     # no log (or no folder: opening the store says so)
+    if not reading.damaged:
+        return None
+    try:
+        kept = "the files as found are kept in %s" % keep_damaged(path, clock)
+    except OSError as e:
+        kept = "they could not be kept aside (%s): copy %s and its -wal file somewhere safe now" % (
+            e.strerror or e, path)
+    return ("The store's log was damaged: %d saved changes after the damage could not be read and are "
+            "missing from this table; %s. To go back to a backup: stop newsdesk, copy the backup over %s, "
+            "and start it again (docs/hardware.md, Keeping the SD card healthy)." % (reading.lost_commits, kept, path))
+
+
 class Store:
     """One SQLite file; one connection for writes under a lock (writes are few and small), and one
     for reads under a lock of its own: in WAL mode a read sees the last committed state without
@@ -220,6 +272,13 @@ class Store:
         self._clock = clock
         self._writing_since = None
         self._read_db = None
+        try:
+            # before SQLite opens the log (and a later checkpoint folds what it could read away)
+            self.damage = log_damage(self.path)
+        except OSError as e:
+            raise StoreError("can't read the store's log beside %s: %s" % (self.path, e.strerror or e)) from None
+        if self.damage:
+            log.warning("%s", self.damage)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)

@@ -34,8 +34,12 @@ class Page:
         self.reading.set()
         self.gone = asyncio.Event()
         self.task = None
+        self.asked = False
 
     async def receive(self):
+        if not self.asked:              # as a server does: the (empty) request body first
+            self.asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
         await self.gone.wait()
         return {"type": "http.disconnect"}
 
@@ -305,3 +309,75 @@ def test_the_hub_hands_out_messages_in_slices_in_order_and_lets_a_reply_in_betwe
         hub.close()
 
     asyncio.run(main())
+
+
+def body_scope(length=None):
+    headers = [(b"host", b"127.0.0.1:8080"), (b"content-type", b"application/json"), (b"x-newsdesk", b"1")]
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+            "scheme": "http", "path": "/api/join/dial", "raw_path": b"/api/join/dial", "query_string": b"",
+            "root_path": "", "headers": headers, "client": ("192.168.1.30", 5000), "server": ("127.0.0.1", 8080)}
+
+
+class Upload:
+    """A client sending a body in ``pieces`` (None: then it stalls), and what it was answered."""
+
+    def __init__(self, pieces):
+        self.pieces = list(pieces)
+        self.sent = []
+        self.disconnected = asyncio.Event()
+
+    async def receive(self):
+        if self.pieces:
+            piece = self.pieces.pop(0)
+            if piece is not None:
+                return {"type": "http.request", "body": piece, "more_body": True}
+        await self.disconnected.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message):
+        self.sent.append(message)
+        if message["type"] == "http.response.body" and not message.get("more_body"):
+            self.disconnected.set()     # as Hypercorn does once the answer is out and the connection closes
+
+    def answer(self):
+        start = self.sent[0]
+        body = json.loads(b"".join(m.get("body", b"") for m in self.sent[1:]))
+        return start["status"], dict(start["headers"]), body
+
+
+def test_a_body_over_the_limit_is_refused_on_the_loop_and_its_connection_closed(app, make_panel):
+    panel = make_panel()
+    most = app.config["MAX_CONTENT_LENGTH"]
+
+    async def body():
+        declared = Upload([b"x" * 1000] * 3)
+        await panel(body_scope(most * 100), declared.receive, declared.send)
+        chunked = Upload([b"x" * 10_000] * (most // 10_000 + 5))
+        await panel(body_scope(), chunked.receive, chunked.send)
+        for upload in (declared, chunked):
+            status, headers, answer = upload.answer()
+            assert status == 413 and headers[b"connection"] == b"close"
+            assert answer["error"] == "Content Too Large" and str(most) in answer["message"]
+        assert declared.pieces == [b"x" * 1000] * 3      # refused by its declared length, unread
+    run(panel, body)
+
+
+def test_a_stalled_body_times_out_and_a_stopping_server_refuses_one_still_arriving(app):
+    panel = Panel(app, 4, Limits(10, 2, 1), body_timeout=0.2)
+
+    async def body():
+        stalled = Upload([b"{", None])
+        await asyncio.wait_for(panel(body_scope(100), stalled.receive, stalled.send), 2)
+        assert stalled.answer()[0] == 408
+        panel.body_timeout = 60             # only the stop can end the next one
+        arriving = Upload([b"{", None])
+        task = asyncio.ensure_future(panel(body_scope(100), arriving.receive, arriving.send))
+        await asyncio.sleep(0.05)
+        panel.begin_stop()
+        await asyncio.wait_for(task, 1)
+        status, headers, answer = arriving.answer()
+        assert status == 503 and headers[b"connection"] == b"close" and "stopping" in answer["message"]
+
+    run(panel, body)

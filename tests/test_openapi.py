@@ -491,7 +491,7 @@ class FuzzTheApi(RuleBasedStateMachine):
         status = r.status_code
         said = (who, method, url, repr(body)[:300], status, r.data[:500])
         assert status < 500, said
-        documented = set(op["responses"]) | {"404", "405"}
+        documented = set(op["responses"])         # from the document alone
         assert str(status) in documented, said
         answer = r.get_json(silent=True) if r.mimetype == "application/json" else None
         if status >= 400:

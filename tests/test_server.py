@@ -7,16 +7,21 @@ then nothing else answers).
 """
 
 import hashlib
+import http.client
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from controller.store import STORE_FILE, Store
 
@@ -28,7 +33,7 @@ _spec.loader.exec_module(bench)
 
 def serve(data, *args, env=None):
     """Run `newsdesk serve` to its end (for the refusals); (exit status, stderr)."""
-    child_env = dict(os.environ, **bench.SERVER_ENV, **(env or {}))
+    child_env = dict(os.environ, **dict(bench.SERVER_ENV, **(env or {})))
     done = subprocess.run([sys.executable, "-m", "controller.cli", "--data", str(data), "serve", *args],
                           cwd=REPO, env=child_env, capture_output=True, text=True, timeout=30)
     return done.returncode, done.stderr
@@ -187,3 +192,221 @@ def test_a_page_that_closes_leaves_no_line_in_the_log(tmp_path):
         assert "disconnect" not in during.lower() and "/stream" not in during, during
     finally:
         server.stop()
+
+
+def server_sockets(pid):
+    """How many sockets the server process holds open (listening ones included)."""
+    fd_dir = Path("/proc/%d/fd" % pid)
+    count = 0
+    for fd in fd_dir.iterdir():
+        try:
+            count += os.readlink(fd).startswith("socket:")
+        except OSError:
+            pass
+    return count
+
+
+def oversized_upload(port, chunked):
+    """A guest's upload far over the limit: headers, then as much body as the server will take
+    within a moment; the socket is kept open (a client that stalls rather than hangs up).
+    Returns (the socket, the status line the server answered, if any)."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    head = ("POST /api/join/dial HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Newsdesk: 1\r\n"
+            + ("Transfer-Encoding: chunked\r\n" if chunked else "Content-Length: %d\r\n" % (50 << 20)) + "\r\n")
+    sock.sendall(head.encode())
+    block = b"x" * 65536
+    piece = (b"%x\r\n" % len(block) + block + b"\r\n") if chunked else block
+    sock.setblocking(False)
+    answered = b""
+    end = time.monotonic() + 1.0
+    while time.monotonic() < end and b"\r\n" not in answered:
+        try:
+            sock.send(piece)
+        except (BlockingIOError, InterruptedError):
+            time.sleep(0.005)
+        except OSError:
+            pass        # the server closed its side: what it answered is in the receive buffer
+        try:
+            got = sock.recv(4096)
+            answered += got
+            if not got:
+                break
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            break
+    return sock, answered.split(b"\r\n", 1)[0]
+
+
+def table_page(port):
+    """(status, seconds) of the table's page, on a connection the server closes after it (an idle
+    keep-alive connection would be held until header_timeout, and counted)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    t0 = time.monotonic()
+    try:
+        conn.request("GET", "/", headers={"Connection": "close"})
+        response = conn.getresponse()
+        response.read()
+        return response.status, time.monotonic() - t0
+    finally:
+        conn.close()
+
+
+def test_oversized_uploads_from_a_guest_are_refused_and_release_their_connections(tmp_path):
+    """A body over the panel's limit (declared or chunked) gets 413 and its connection is closed
+    at once: a hundred of them leave the server's sockets and memory where they were, and the
+    table's page answers within a second throughout. (Before: the connection stayed in the server
+    until it stopped, and a chunked one got 400.)"""
+    server = bench.Server("new", data=tmp_path / "data", env={"NEWSDESK_HOST_ON_LOOPBACK": "no"})
+    held = []
+    try:
+        assert table_page(server.port)[0] == 200
+        baseline_sockets = server_sockets(server.proc.pid)
+        baseline_mb = server.rss_mb()
+        slowest = 0.0
+        for i in range(100):
+            sock, status_line = oversized_upload(server.port, chunked=bool(i % 2))
+            held.append(sock)
+            assert status_line == b"HTTP/1.1 413 ", (i, status_line)
+            if i % 10 == 9:
+                status, took = table_page(server.port)
+                assert status == 200
+                slowest = max(slowest, took)
+        assert slowest < 1.0, slowest
+        end = time.monotonic() + 5
+        while server_sockets(server.proc.pid) > baseline_sockets and time.monotonic() < end:
+            time.sleep(0.1)
+        assert server_sockets(server.proc.pid) <= baseline_sockets, "connections still held by the server"
+        assert server.rss_mb() - baseline_mb < 8, (baseline_mb, server.rss_mb())
+        for sock in held:       # the server's side is closed: the client reads the end of the stream
+            sock.setblocking(True)
+            sock.settimeout(2)
+            rest = b""
+            while True:
+                got = sock.recv(65536)
+                if not got:
+                    break
+                rest += got
+            assert b'"Content Too Large"' in rest or rest == b""
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=10) == 0
+        assert "Traceback" not in server.log() and "ERROR" not in server.log(), server.log()[-3000:]
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+
+
+AS_NOBODY = """
+import os, pwd, sys
+import controller.app, controller.cli, controller.config, controller.durability, controller.runlock
+import controller.store, web_ui, web_ui.server
+os.setgroups([]); os.setgid(65534); os.setuid(65534)
+sys.exit(controller.cli.main(sys.argv[1:]))
+"""
+
+
+def serve_as_nobody(data):
+    """`newsdesk serve` run as the user nobody (only root can). The interpreter may sit where
+    nobody can't reach it (a root's own Python), so the child starts as root, loads what `serve`
+    loads, and drops to nobody before it runs: (exit status, stderr)."""
+    child_env = dict(os.environ, **bench.SERVER_ENV)
+    done = subprocess.run([sys.executable, "-c", AS_NOBODY, "--data", str(data), "serve", "--port", "0"],
+                          cwd=REPO, env=child_env, capture_output=True, text=True, timeout=30)
+    return done.returncode, done.stderr
+
+
+@pytest.fixture
+def open_tmp():
+    """A folder anyone may enter (pytest's own is its owner's only), removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix="newsdesk-startup-"))
+    path.chmod(0o755)
+    yield path
+    for sub in path.iterdir():
+        sub.chmod(0o755)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_a_data_folder_that_is_a_file_is_one_sentence(tmp_path):
+    data = tmp_path / "data"
+    data.write_text("not a folder\n")
+    code, err = serve(data, "--port", "0")
+    said = one_sentence(err)
+    assert code == 2 and "%s is a file, not a folder" % data in said and "--data" in said
+    assert data.read_text() == "not a folder\n"
+
+
+def test_a_data_folder_this_user_cannot_read_is_one_sentence(tmp_path, open_tmp):
+    data = open_tmp / "data"
+    data.mkdir(mode=0)
+    if os.geteuid() == 0:
+        os.chown(data, 65534, 65534)       # nobody's own folder, which nobody may not read
+        code, err = serve_as_nobody(data)
+    else:
+        code, err = serve(data, "--port", "0")
+    said = one_sentence(err)
+    assert code == 2 and "can't read and write the data folder %s" % data in said and "chmod u+rwx" in said
+
+
+def test_a_data_folder_owned_by_another_user_is_one_sentence(open_tmp):
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to run the server as another user than the folder's owner")
+    data = open_tmp / "data"
+    data.mkdir(mode=0o755)                 # root's, as a `sudo make run` leaves it
+    code, err = serve_as_nobody(data)
+    said = one_sentence(err)
+    assert code == 2 and "%s belongs to root, and the user nobody can't read and write it" % data in said
+    assert "sudo chown -R nobody: %s" % data in said
+
+
+def test_a_data_folder_on_a_full_disk_is_one_sentence(open_tmp):
+    if os.geteuid() != 0:
+        pytest.skip("needs root, to mount a small disk to fill")
+    disk = open_tmp / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k", "tmpfs", str(disk)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("can't mount a small disk here: %s" % mounted.stderr.decode().strip())
+    try:
+        (disk / "filler").write_bytes(b"x" * (100 * 1024))
+        code, err = serve(disk / "data", "--port", "0", env={"NEWSDESK_VOLATILE_DATA": "allow"})
+        said = one_sentence(err)
+        assert code == 2 and "the disk holding the data folder %s is full" % (disk / "data") in said
+        assert not (disk / "data" / ".newsdesk-write-probe").exists()
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+def test_a_stop_with_everything_busy_is_quiet(tmp_path):
+    """SIGTERM with live pages open, an upload half sent, a broker connected and a queue of
+    simulated digits still to dial: the server stops at once with exit 0, and its log holds no
+    traceback and no error (before: one traceback for each digit still queued)."""
+    from mosquitto import Mosquitto
+
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    server = bench.Server("new", data=tmp_path / "data", env={"NEWSDESK_MQTT_URL": broker.url})
+    room = bench.Room(server.port)
+    upload = None
+    try:
+        room.open_pages(3)
+        end = time.monotonic() + 5
+        while any(p["status"] != 200 for p in room.pages) and time.monotonic() < end:
+            room.pump(0.05)
+        upload = socket.create_connection(("127.0.0.1", server.port))
+        upload.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                       b"X-Newsdesk: 1\r\nContent-Length: 4000\r\n\r\n{\"engine\": ")
+        for digit in (4, 7, 1, 0, 9, 2, 8):
+            status, _, _ = bench.request(server.port, "POST", "/api/sim/dial", {"digit": digit})
+            assert status == 202
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=10) == 0
+        log = server.log()
+        assert "stopped; the store is closed" in log
+        assert "Traceback" not in log and " ERROR " not in log, log[-4000:]
+    finally:
+        room.close_all()
+        if upload is not None:
+            upload.close()
+        server.stop()
+        broker.stop()

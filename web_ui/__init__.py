@@ -67,6 +67,9 @@ def create_app(config=None, newsdesk=None, test_config=None):
     if test_config:
         app.config.update(test_config)
     app.extensions["newsdesk"] = newsdesk
+    # "/api/devices/%2Fx" arrives as /api/devices//x: never redirect it to /api/devices/x, another
+    # resource (werkzeug merges slashes by default); it is simply not found
+    app.url_map.merge_slashes = False
 
     from . import api, errors, games_api, join, openapi, oracles, pages, security, stream
     app.register_blueprint(pages.bp)

@@ -29,8 +29,13 @@ def sentence(text):
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+# What the API document describes (web_ui/openapi.py): the JSON API and the live feed, whose
+# errors it promises as its Error object; everything else is a page.
+DOCUMENTED = ("/api/", "/stream")
+
+
 def _api():
-    return request.path.startswith("/api/")
+    return request.path.startswith(DOCUMENTED)
 
 
 def http_error(e):

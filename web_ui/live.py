@@ -20,6 +20,10 @@ Limits that keep the table usable (all settings in controller/config.py):
 - a page that stops reading is dropped: its queue holds ``QUEUE_MAX`` messages (past that it
   gets a resync) and a write that can't go out within ``SEND_TIMEOUT`` seconds ends its stream,
   so memory never grows with it.
+- a request's body is read here, on the loop, before any thread is given to it (``read_body``):
+  one over the panel's limit (Flask's MAX_CONTENT_LENGTH, declared or chunked) is answered 413
+  at once, and one that trickles longer than ``header_timeout`` seconds 408; either way the
+  connection is closed and nothing is held for it. A view's thread never waits on a slow body.
 """
 
 import asyncio
@@ -39,6 +43,7 @@ QUEUE_MAX = 256        # messages waiting for one page; past that it is behind a
 SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page counts as gone
 RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
 HOST_THREADS = 2       # Flask threads only the host's requests use (its page, its moves)
+BODY_TIMEOUT = 10.0    # seconds a request's body may take to arrive (settings: header_timeout)
 
 
 class Limits:
@@ -181,22 +186,130 @@ async def _refuse(send, sentence):
     await send({"type": "http.response.body", "body": body})
 
 
+class BodyRefused(Exception):
+    """A request's body the panel will not take: ``status`` and the sentence saying why."""
+
+    def __init__(self, status, reason, sentence):
+        super().__init__(sentence)
+        self.status = status
+        self.reason = reason
+        self.sentence = sentence
+
+
+def _declared_length(scope):
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:      # h11 refuses a malformed length before the app sees it
+                return None
+    return None
+
+
+async def read_body(scope, receive, most, timeout, stopping=None):
+    """The whole body of a request, read on the loop: at most ``most`` bytes, within ``timeout``
+    seconds. BodyRefused past either, or when ``stopping`` (an asyncio.Event) is set first; a
+    declared length over the limit is refused unread.
+
+    Why here: a body read lazily by a Flask thread (a2wsgi) holds that thread for as long as the
+    sender trickles, and a view that refuses a large body stops reading it, which left Hypercorn
+    waiting to hand over the rest for ever (its queue to the app is full, and the connection is
+    only released once that queue takes one more message)."""
+    too_large = BodyRefused(413, b"Content Too Large",
+                            "The request body is larger than the %d bytes the panel takes." % most)
+    declared = _declared_length(scope)
+    if declared is not None and declared > most:
+        raise too_large
+    body = bytearray()
+
+    async def gather():
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return message              # the client went away mid-body
+            body.extend(message.get("body", b""))
+            if len(body) > most:
+                raise too_large
+            if not message.get("more_body", False):
+                return None
+
+    reading = asyncio.ensure_future(gather())
+    waits = {reading}
+    if stopping is not None:
+        waits.add(asyncio.ensure_future(stopping.wait()))
+    try:
+        await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in waits:
+            if not task.done():
+                task.cancel()
+    if reading.done() and not reading.cancelled():
+        return bytes(body), reading.result()        # raises the BodyRefused it met, if it met one
+    if stopping is not None and stopping.is_set():
+        raise BodyRefused(503, b"Service Unavailable", "The newsdesk is stopping; send it again in a moment.")
+    raise BodyRefused(408, b"Request Timeout", "The request body took longer than %g seconds to arrive; "
+                      "send it again." % timeout)
+
+
+def _replayed(body, gone, receive):
+    """A receive that hands over the body already read, then whatever the connection says next."""
+    first = [gone if gone is not None else {"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay():
+        if first:
+            return first.pop()
+        return await receive()
+    return replay
+
+
+async def _refuse_body(send, receive, refusal):
+    """Answer ``refusal`` and close the connection, reading (and dropping) what the client still
+    sends while the answer goes out, so Hypercorn can release the connection at once."""
+    body = json.dumps({"error": refusal.reason.decode(), "message": refusal.sentence}).encode()
+
+    async def drain():
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
+    drainer = asyncio.ensure_future(drain())
+    try:
+        await send({"type": "http.response.start", "status": refusal.status,
+                    "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
+                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+        await send({"type": "http.response.body", "body": body})
+    finally:
+        drainer.cancel()
+
+
 class Panel:
     """The ASGI application ``newsdesk serve`` runs: /stream here, everything else through Flask."""
 
-    def __init__(self, flask_app, threads, limits):
+    def __init__(self, flask_app, threads, limits, body_timeout=BODY_TIMEOUT):
         self.flask = flask_app
+        self.body_most = flask_app.config["MAX_CONTENT_LENGTH"]
+        self.body_timeout = body_timeout
         self.desk = flask_app.extensions["newsdesk"]
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)
         self.host_wsgi = WSGIMiddleware(flask_app, workers=HOST_THREADS)
         self.limits = limits
         self.hub = None
         self._ticker = None
+        self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
 
     def start(self, loop):
         self.hub = Hub(self.desk.bus, loop)
+        self._stopping = asyncio.Event()
         self._ticker = loop.create_task(self._tick())
+
+    def begin_stop(self):
+        """The server is stopping (on the loop): open pages end at once, and a body still arriving
+        is answered 503 and its connection closed, rather than cancelled mid-read when the
+        server's grace runs out (which asyncio logs as an error with a traceback)."""
+        if self._stopping is not None:
+            self._stopping.set()
+        for task in list(self.streams):
+            task.cancel()       # open pages reconnect to whoever serves next
 
     def stop(self):
         for task in list(self.streams):
@@ -252,6 +365,11 @@ class Panel:
 
         if scope["type"] != "http":
             return await self.wsgi(scope, receive, send_named)
+        try:
+            body, gone = await read_body(scope, receive, self.body_most, self.body_timeout, self._stopping)
+        except BodyRefused as refusal:
+            return await _refuse_body(send_named, receive, refusal)
+        receive = _replayed(body, gone, receive)
         lane = self.lane(scope)
         if scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
             return await self._stream(lane, scope, receive, send_named)

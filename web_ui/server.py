@@ -89,7 +89,18 @@ def hypercorn_config(sock, settings):
 
 def panel_for(flask_app, settings):
     return Panel(flask_app, settings["threads"],
-                 Limits(settings["streams_max"], settings["streams_per_address"], settings["streams_host_reserve"]))
+                 Limits(settings["streams_max"], settings["streams_per_address"], settings["streams_host_reserve"]),
+                 body_timeout=settings["header_timeout"])
+
+
+def _quiet_when_cancelled(loop, context):
+    """The loop's exception handler: a connection's task cancelled as the server stops is not an
+    error. (Python 3.11's streams report a cancelled connection task as "Exception in callback
+    ... CancelledError" with a traceback; everything else goes to the default handler.)"""
+    if isinstance(context.get("exception"), asyncio.CancelledError):
+        log.debug("cancelled as the server stopped: %s", context.get("message"))
+        return
+    loop.default_exception_handler(context)
 
 
 def serve(flask_app, settings, sock):
@@ -106,9 +117,10 @@ def serve(flask_app, settings, sock):
 
         def on_signal(signum):
             log.info("%s: the panel is stopping", signal.Signals(signum).name)
-            for task in list(panel.streams):
-                task.cancel()       # open pages reconnect to whoever serves next
+            panel.begin_stop()
             stop.set()
+
+        loop.set_exception_handler(_quiet_when_cancelled)
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, on_signal, signum)
@@ -159,6 +171,7 @@ class InThread:
         async def run():
             from hypercorn.asyncio import serve as hypercorn_serve
             self._stop = asyncio.Event()
+            asyncio.get_running_loop().set_exception_handler(_quiet_when_cancelled)
             self.panel.start(asyncio.get_running_loop())
             started.set()
             try:
@@ -173,8 +186,7 @@ class InThread:
             raise RuntimeError("the panel's server did not start within 10 s")
 
     def close(self):
-        for task in list(self.panel.streams):
-            self._loop.call_soon_threadsafe(task.cancel)
+        self._loop.call_soon_threadsafe(self.panel.begin_stop)
         self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(timeout=10)
         if not self._thread.is_alive():

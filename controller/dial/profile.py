@@ -69,7 +69,7 @@ class Profiles(object):
         name = check_name(name)
         if not summary:
             raise ProfileError("nothing to keep: dial a digit with two or more pulses (0 is best)")
-        if standard not in STANDARDS:
+        if not isinstance(standard, str) or standard not in STANDARDS:
             raise ProfileError("standard is one of %s, not %r" % (", ".join(STANDARDS), standard))
         data = self.load()
         data[name] = {"pps": summary["pps"], "break_pct": summary["break_pct"], "ratio": summary["ratio"],

@@ -61,11 +61,16 @@ def _drive_at(pin, high, at):
 class SimulatedContacts:
     """Queues a person's actions on ``pins`` (a ContactPins) and plays them, one at a time, on a
     thread called ``name``. Every contact starts at rest (logical 0). A subclass says what one
-    action does in ``_play``; an action that fails is logged and the next one is played."""
+    action does in ``_play``; an action that fails is logged and the next one is played.
 
-    def __init__(self, pins, name, sleep=time.sleep):
+    Closing drops what is still queued and cuts short the action being played (its sleeps end at
+    once, and the pins it drives may already be closed): the person has left the table, and a
+    stop with digits still queued is not a fault to log."""
+
+    def __init__(self, pins, name, sleep=None):
         self._pins = pins
-        self._sleep = sleep
+        self._closed = threading.Event()
+        self._sleep = sleep or self._closed.wait    # a pause that a close ends at once
         self._actions = queue.Queue()
         for line in pins.names:
             self._drive(line, 0)
@@ -80,8 +85,13 @@ class SimulatedContacts:
         """Wait until every queued action has been played (for tests and the CLI)."""
         self._actions.join()
 
-    def close(self):
+    def close(self, timeout=2.0):
+        """Stop playing: drop what is queued, end the action in progress, and wait (``timeout``
+        seconds at most) for the thread, so nothing drives the pins once their owner closes them."""
+        self._closed.set()
         self._actions.put(None)
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout)
 
     def _drive(self, line, state, at=None):
         """Put ``line`` in logical ``state``; ``at``: the time its edge is stamped with."""
@@ -103,9 +113,13 @@ class SimulatedContacts:
             try:
                 if action is None:
                     return
-                self._play(action)
+                if not self._closed.is_set():
+                    self._play(action)
             except Exception:
-                log.exception("%s failed to play %r", self._thread.name, action)
+                if self._closed.is_set():   # cut short by the close: the pins went with it
+                    log.debug("%s stopped in the middle of %r", self._thread.name, action)
+                else:
+                    log.exception("%s failed to play %r", self._thread.name, action)
             finally:
                 self._actions.task_done()
 
@@ -115,7 +129,7 @@ class SimulatedPhone(SimulatedContacts):
     phone's listener reads (see PlayClock)."""
 
     def __init__(self, phone_pins, pps=10.0, break_ratio=0.6, dial_map="standard", offnormal=True,
-                 sleep=time.sleep, clock=time.monotonic, play_clock=None):
+                 sleep=None, clock=time.monotonic, play_clock=None):
         self._play_clock = play_clock
         self.pps = pps
         self.break_ratio = break_ratio
@@ -180,7 +194,7 @@ class SimulatedButtons(SimulatedContacts):
     """A person pressing the dice and stopwatch buttons: a tap, or a long press (over the
     listener's hold_time), with the contact's bounce if asked for."""
 
-    def __init__(self, button_pins, sleep=time.sleep, tap=0.08, long=1.3, gap=0.05):
+    def __init__(self, button_pins, sleep=None, tap=0.08, long=1.3, gap=0.05):
         self.tap = tap              # how long a quick press holds the button down
         self.long = long            # and a long one
         self.gap = gap              # a finger needs this long before it presses again

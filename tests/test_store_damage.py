@@ -1,0 +1,119 @@
+"""A damaged write-ahead log is said, and kept: SQLite drops every frame past a bad checksum by
+design, so a log damaged in the middle loses acknowledged changes in silence; a start notices
+(controller/walcheck.py), keeps the files as found beside the store before anything checkpoints
+them, says so in the log and on the health strip, and tells the host how to restore a backup.
+A write torn by a power cut (the last, unacknowledged commit) is not damage and says nothing."""
+
+import logging
+import shutil
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.app import Newsdesk
+from controller.config import load_config
+from controller.store import STORE_FILE, Store
+from controller.walcheck import FRAME_HEADER, HEADER, read_log
+
+ENTRIES = 82
+
+
+def crashed_store(tmp_path):
+    """A store with ENTRIES entries, as a crash leaves it: the file and its log, never checkpointed."""
+    live = tmp_path / "live"
+    store = Store(live / STORE_FILE)
+    for i in range(ENTRIES):
+        store.append("test.filler", {"n": i, "text": "x" * 300})
+    image = tmp_path / "data"
+    image.mkdir()
+    for suffix in ("", "-wal"):
+        shutil.copyfile(str(live / STORE_FILE) + suffix, str(image / STORE_FILE) + suffix)
+    store.close()
+    return image / STORE_FILE
+
+
+def frame_size(wal):
+    page = int.from_bytes(wal.read_bytes()[8:12], "big")
+    return FRAME_HEADER + page
+
+
+def damage_frame(path, index):
+    """Flip bytes in the page of the log's ``index``-th frame (a bad sector, a worn card)."""
+    wal = path.with_name(path.name + "-wal")
+    raw = bytearray(wal.read_bytes())
+    at = HEADER + index * frame_size(wal) + FRAME_HEADER + 100
+    raw[at:at + 16] = bytes(b ^ 0xFF for b in raw[at:at + 16])
+    wal.write_bytes(bytes(raw))
+    return bytes(raw)
+
+
+def test_an_intact_log_and_a_torn_last_write_say_nothing(tmp_path):
+    path = crashed_store(tmp_path)
+    wal = path.with_name(path.name + "-wal")
+    whole = read_log(wal.read_bytes())
+    assert whole.commits >= ENTRIES and whole.lost_commits == 0 and not whole.damaged
+    size = frame_size(wal)
+    torn = wal.read_bytes()[:-size // 2]          # the power cut came in the middle of the last frame
+    assert not read_log(torn).damaged
+    wal.write_bytes(torn)
+    store = Store(path)
+    try:
+        assert store.damage is None
+        assert not list(path.parent.glob("damaged-*"))
+    finally:
+        store.close()
+
+
+def test_a_log_damaged_in_the_middle_is_said_and_kept_before_it_is_checkpointed(tmp_path, caplog):
+    path = crashed_store(tmp_path)
+    wal = path.with_name(path.name + "-wal")
+    frames = read_log(wal.read_bytes()).frames
+    damaged = damage_frame(path, frames // 3)
+    reading = read_log(damaged)
+    assert reading.damaged and reading.lost_commits > 20
+
+    with caplog.at_level(logging.WARNING, logger="controller.store"):
+        store = Store(path)
+    try:
+        kept = store.last_id()
+        assert kept < ENTRIES                                   # what SQLite could read
+        said = store.damage
+        assert said and "%d saved changes" % reading.lost_commits in said
+        assert "To go back to a backup: stop newsdesk, copy the backup over %s" % path in said
+        assert said in caplog.text
+        folders = list(path.parent.glob("damaged-*"))
+        assert len(folders) == 1 and str(folders[0]) in said
+        assert (folders[0] / (STORE_FILE + "-wal")).read_bytes() == damaged     # the evidence, as found
+        assert (folders[0] / STORE_FILE).exists()
+    finally:
+        store.close()                                           # a clean stop checkpoints the log away
+    assert (folders[0] / (STORE_FILE + "-wal")).read_bytes() == damaged
+    again = Store(path)
+    try:
+        assert again.damage is None and again.last_id() == kept  # said once; the table goes on
+    finally:
+        again.close()
+
+
+def test_the_health_strip_says_the_store_was_damaged(tmp_path):
+    path = crashed_store(tmp_path)
+    frames = read_log(path.with_name(path.name + "-wal").read_bytes()).frames
+    damage_frame(path, frames // 2)
+    config = load_config(path.parent, environ={}, overrides={"audio": "off", "speech": "off"})
+    factory = MockFactory()
+    desk = Newsdesk(config, pin_factory=factory)
+    try:
+        health = desk.health()
+        store_part = [p for p in health["parts"] if p["part"] == "store"]
+        assert len(store_part) == 1 and store_part[0]["status"] == "warn"
+        assert "damaged" in store_part[0]["summary"] and "backup" in store_part[0]["summary"]
+        assert health["overall"] == "warn"
+    finally:
+        desk.close()
+        factory.close()
+
+
+@pytest.mark.parametrize("junk", [b"", b"\0" * 31, b"\0" * 4096, b"\x37\x7f\x06\x82" + b"\0" * 60])
+def test_a_log_that_is_not_one_reads_as_empty(junk):
+    reading = read_log(junk)
+    assert (reading.frames, reading.lost_commits, reading.damaged) == (0, 0, False)
