@@ -4,6 +4,8 @@ and how to fix it.
     port      is the panel's port free, or is newsdesk already serving on it
     pins      which pin factory gpiozero gives (real pins, or simulated ones, said as such)
     inputs    each input's level at rest: dial at rest, handset down, no button pressed
+    ringer    the bell's line is off when nothing rings: a program killed mid-strike leaves it
+              on (the kernel keeps a line's last level), holding the solenoid on and heating
     display   the I2C bus is on and something answers at the display's address
     audio     aplay is there, and the card that will play (audio_device, or ALSA's default
               card 0) is the receiver's, not the Pi's own HDMI or headphone output
@@ -25,6 +27,7 @@ import re
 import shutil
 import socket
 import sqlite3
+import subprocess
 from pathlib import Path
 
 from .audio.device import AMP_CARD, AMP_DEVICE, card_of, overlay_line
@@ -118,6 +121,37 @@ def sound_cards(text):
     return cards
 
 
+def parse_line_level(text):
+    """("output" or "input", True if HIGH) from what ``pinctrl get N`` or ``raspi-gpio get N``
+    print; None if it reads as neither."""
+    # pinctrl (Raspberry Pi OS bookworm): "<n>: op dh pd | hi // GPIO<n> = output"
+    m = re.search(r"^\s*\d+:\s*(\w+)\b[^|]*\|\s*(hi|lo)\b", text or "", re.M)
+    if m:
+        return ("output" if m.group(1) == "op" else "input"), m.group(2) == "hi"
+    # raspi-gpio (older releases): "GPIO <n>: level=1 fsel=1 func=OUTPUT pull=DOWN"
+    m = re.search(r"level=([01])\b.*\bfunc=(\w+)", text or "")
+    if m:
+        return ("output" if m.group(2) == "OUTPUT" else "input"), m.group(1) == "1"
+    return None
+
+
+def line_level(number, which=shutil.which):
+    """How the Pi's GPIO ``number`` stands now, read from the chip's registers without claiming
+    the line (gpiozero would claim it as an input, which changes what is to be seen): see
+    parse_line_level; None where neither pinctrl nor raspi-gpio is installed."""
+    for tool in ("pinctrl", "raspi-gpio"):
+        if which(tool) is None:
+            continue
+        try:
+            out = subprocess.run([tool, "get", str(number)], capture_output=True, text=True, timeout=5).stdout
+        except (OSError, subprocess.SubprocessError):
+            continue
+        seen = parse_line_level(out)
+        if seen is not None:
+            return seen
+    return None
+
+
 def _serial_ports():
     from serial.tools import list_ports
     return list_ports.comports()
@@ -156,7 +190,7 @@ class Probes:
                  i2c_answers=i2c_answers, sound_cards=lambda: _read("/proc/asound/cards"),
                  which=shutil.which, serial_ports=_serial_ports, port=port_state,
                  mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free,
-                 mqtt=None):
+                 mqtt=None, line_level=line_level):
         self.pins = pins
         self.i2c_bus = i2c_bus
         self.i2c_answers = i2c_answers
@@ -167,6 +201,7 @@ class Probes:
         self.mountinfo = mountinfo
         self.disk_free = disk_free
         self.mqtt = mqtt or _mqtt_probe
+        self.line_level = line_level
 
 
 def _mqtt_probe(broker, ca):
@@ -245,8 +280,34 @@ class _Doctor:
                 return
             self.add(OK, "pins", "real pins: %s" % reason)
             self._inputs(factory)
+            self._ringer(factory)
         finally:
             factory.close()
+
+    def _ringer(self, factory):
+        """The bell's line, off unless the panel is ringing it. Looked at, never claimed: taking
+        the line would change it."""
+        spec = self.pinmap.pi.get("ringer")
+        if spec is None or spec.kind != "output" or self.config.get("phone") == "serial":
+            return      # no bell on the Pi's header (with the serial phone it hangs off the Pico)
+        where = self._header_pin(factory, spec)
+        seen = self.probes.line_level(spec.bcm)
+        if seen is None:
+            self.add(ABSENT, "ringer", "%s not looked at: neither pinctrl nor raspi-gpio is installed" % where)
+            return
+        function, high = seen
+        if not (function == "output" and high == spec.active_high):
+            self.add(OK, "ringer", "%s, the bell's line, is off" % where)
+        elif self.panel_running:
+            self.add(WARN, "ringer", "%s, the bell's line, is %s (on): the phone is ringing, or the line is "
+                     "stuck on" % (where, "high" if high else "low"), "if the phone isn't ringing, unplug the bell's 12 V and restart newsdesk "
+                     "(sudo systemctl restart newsdesk), which drives the line off")
+        else:
+            self.add(FAULT, "ringer", "%s, the bell's line, is %s (on) with nothing ringing: the solenoid is "
+                     "held on and heating" % (where, "high" if high else "low"),
+                     "unplug the bell's 12 V adapter now, then drive the line off (pinctrl set %d op %s, or "
+                     "start newsdesk) before plugging it back; a newsdesk killed mid-strike leaves it so "
+                     "(docs/build.md, the bell's fail-safe)" % (spec.bcm, "dl" if spec.active_high else "dh"))
 
     def _header_pin(self, factory, spec):
         try:

@@ -167,7 +167,9 @@ def _output(c, spec, sub):
               line=spec.name, role="clamp", subsystem=sub)
     c.add("mosfet", "", {"G": gate, "D": sol, "S": gnd}, [("D", "S")], line=spec.name,
           role="switch", subsystem=sub)
-    c.add("solenoid", "%g V" % bell["supply_v"], {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
+    # the coil's own rating, not the supply's: the rules check one against the other
+    rated = c.parts_data.part("solenoid").get("rated_v", bell["supply_v"])
+    c.add("solenoid", "%g V" % rated, {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
           role="solenoid", subsystem=sub)
     c.add("diode", "", {"A": sol, "K": vcc}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
     c.add("supply12", "%g V" % bell["supply_v"], {"+": vcc, "-": gnd}, (), line=spec.name,

@@ -6,23 +6,32 @@
                sits on the pins that carry that bus (I2C1 SDA/SCL, PCM CLK/FS/DOUT), and no
                line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
                pins, GPIO20 too, and the amplifier's SD pin when one is named)
-    current    each output's current (logic volts - LED forward volts) / resistor stays within
-               the board's per-pin limit (a warning above its default drive strength), and all
-               outputs together within its total; and is enough: an LED's at least its
-               ``min_ma``, an optocoupler's enough to pull the MOSFET's gate up to its ``vgs_on``
-               through the gate resistor at the optocoupler's least current transfer ratio
+    current    each output's most current (logic volts - the LOWEST forward volts, the pin map's
+               vf) / resistor stays within the board's per-pin limit (a warning above its default
+               drive strength), and all outputs together within its total; and its least current
+               (at the HIGHEST forward volts: its colour's vf_max for an LED, the optocoupler's
+               vf_max) is enough: an LED's at least its ``min_ma``, an optocoupler's enough to
+               pull the MOSFET's gate up to its ``vgs_on`` through the gate resistor at the worst
+               current transfer ratio (ctr_min x ctr_derate)
     voltage    no rail above the logic voltage reaches a GPIO through any part's pins
                (contacts count as closed, modules' pull-ups count, LEDs count as conducting)
     isolation  the ringer drives an isolator, and nothing on the bell driver's side shares a
                conductor with the board
-    bell       the bell supply stays within the optocoupler's output rating, and the MOSFET's gate
-               within its limit (the supply regulated, or a zener clamping the gate)
+    bell       everything on the bell's side at the supply's highest: a regulated adapter at the
+               top of its tolerance, an unregulated one unloaded (unloaded_ratio). That supply
+               stays within the optocoupler's output rating and dissipation, the MOSFET's gate
+               within its limit (the supply regulated, or a zener clamping the gate; a zener's
+               own top voltage counted too), the solenoid's rated voltage and its duty rating at
+               the strikes' worst on-time, and the drain's peak at turn-off (supply + coil
+               current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating
     level      the loudest the amplifier can drive the handset's receiver, through the pad,
                stays under the ceiling in parts.toml [audio]
 
 Each finding names the line, the pin and the parts involved.
 """
 
+from controller.hw.bell import ring_steps
+from controller.hw.ringer import CADENCES
 from controller.pinmap import BusSpec
 
 # the alternate function each bus role must sit on (gpiozero's names)
@@ -54,7 +63,9 @@ class Report:
     def __init__(self, board):
         self.board = board
         self.findings = []
-        self.currents = {}          # line -> mA it draws from its pin
+        self.currents = {}          # line -> the most mA it draws from its pin
+        self.least_ma = {}          # line -> the least mA it gives its LED (highest forward volts)
+        self.bell = {}              # the bell driver's worst-case figures (supply_max, drain_peak...)
         self.total_ma = 0.0
         self.receiver_mv = {}       # audio line -> the loudest its receiver can get, mV rms
 
@@ -189,14 +200,37 @@ def check_overlays(circuit, report):
                            spec.name, name, pin, OVERLAY_NAMES[owner.kind], owner.name, spec.name)
 
 
+def _ctr_worst(opto):
+    """The least current transfer ratio to design on: the datasheet's minimum is given at 5 mA
+    and 25 degC, and the optocoupler runs at 2-3 mA, warms up and ages, each of which lowers it."""
+    return float(opto["ctr_min"]) * float(opto.get("ctr_derate", 1.0))
+
+
 def _opto_ma_needed(circuit):
     """The least LED current that turns the bell's MOSFET on: the gate resistor must see the
-    MOSFET's vgs_on, fed by the optocoupler at its least current transfer ratio."""
+    MOSFET's vgs_on, fed by the optocoupler at its worst current transfer ratio."""
     opto, fet = circuit.parts_data.part("optocoupler"), circuit.parts_data.part("mosfet")
     bell = circuit.parts_data.bell
     if not ("ctr_min" in opto and "vgs_on" in fet):
         return None
-    return float(fet["vgs_on"]) / float(bell["gate_pulldown"]) / float(opto["ctr_min"]) * 1000.0
+    return float(fet["vgs_on"]) / float(bell["gate_pulldown"]) / _ctr_worst(opto) * 1000.0
+
+
+def _vf_max(circuit, report, spec):
+    """The highest forward voltage the line's LED can have, for its least current: the larger of
+    the pin map's vf and what parts.toml gives for the part (an LED's by its colour). Picking a
+    colour is picking a forward voltage: a blue or white LED needs about 3 V and more, which a
+    3.3 V pin through a resistor may not light."""
+    if spec.load == "optocoupler":
+        table = circuit.parts_data.part("optocoupler").get("vf_max")
+    else:
+        by_colour = circuit.parts_data.part("led").get("vf_max", {})
+        table = by_colour.get((spec.colour or "").lower())
+        if table is None:
+            report.add("current", "warning", spec.name,
+                       "%s's LED colour %r has no vf_max in parts.toml [part.led]: its least current is "
+                       "worked out from the pin map's vf alone", _where(circuit, spec.name), spec.colour)
+    return max(spec.vf, float(table)) if table is not None else spec.vf
 
 
 def check_currents(circuit, report):
@@ -214,8 +248,10 @@ def check_currents(circuit, report):
             ma = float(limits.get("board_led_ma", limits["drive_ma"]))
         else:
             ma = max(0.0, logic_v - spec.vf) / spec.resistor * 1000.0
+            vf_max = _vf_max(circuit, report, spec)
+            report.least_ma[spec.name] = max(0.0, logic_v - vf_max) / spec.resistor * 1000.0
+            _check_enough(circuit, report, spec, vf_max, logic_v)
         report.currents[spec.name] = ma
-        _check_enough(circuit, report, spec, ma, logic_v)
         if ma > limits["pin_ma"]:
             report.add("current", "error", spec.name,
                        "%s draws %.1f mA through its %s ohm resistor: over the %s mA a pin may give; "
@@ -233,21 +269,31 @@ def check_currents(circuit, report):
                    ", ".join("%s %.1f" % kv for kv in sorted(report.currents.items())))
 
 
-def _check_enough(circuit, report, spec, ma, logic_v):
+def _check_enough(circuit, report, spec, vf_max, logic_v):
+    """The least current, at the highest forward voltage, against what the load needs."""
     if spec.load == "led":
         least = float(circuit.parts_data.part("led").get("min_ma", 0))
         what = "its LED is hardly lit"
-    elif spec.load == "optocoupler":
-        least = _opto_ma_needed(circuit) or 0.0
-        what = ("the optocoupler can't pull the MOSFET's gate to %g V through %s ohms"
-                % (circuit.parts_data.part("mosfet").get("vgs_on", 0), circuit.parts_data.bell["gate_pulldown"]))
     else:
+        least = _opto_ma_needed(circuit) or 0.0
+        opto = circuit.parts_data.part("optocoupler")
+        what = ("the optocoupler, at its worst transfer ratio of %g %%, can't pull the MOSFET's gate to "
+                "%g V through %s ohms" % (_ctr_worst(opto) * 100, circuit.parts_data.part("mosfet").get("vgs_on", 0),
+                                         circuit.parts_data.bell["gate_pulldown"]))
+    ma = report.least_ma[spec.name]
+    if ma >= least:
         return
-    if ma < least:
+    if vf_max >= logic_v:
         report.add("current", "error", spec.name,
-                   "%s gives only %.2f mA through its %s ohm resistor, under the %.1f mA it needs: %s; "
-                   "use at most %d ohms", _where(circuit, spec.name), ma, spec.resistor, least, what,
-                   int((logic_v - spec.vf) * 1000 / least + 1e-6))
+                   "%s may give no current at all: its %s LED's forward voltage reaches %g V, not under "
+                   "the %g V the pin gives; %s (a red, amber, yellow or green LED lights from 3.3 V, "
+                   "or drive this one through a transistor from 5 V)", _where(circuit, spec.name),
+                   spec.colour or "", vf_max, logic_v, what)
+        return
+    report.add("current", "error", spec.name,
+               "%s gives as little as %.2f mA through its %s ohm resistor (at a forward voltage of %g V), "
+               "under the %.1f mA it needs: %s; use at most %d ohms", _where(circuit, spec.name), ma,
+               spec.resistor, vf_max, least, what, int((logic_v - vf_max) * 1000 / least + 1e-6))
 
 
 def _ohms_for(volts, ma):
@@ -289,70 +335,191 @@ def check_isolation(circuit, report):
             return
 
 
+def supply_max(parts):
+    """The most the bell supply can read. A regulated adapter stays within its tolerance of its
+    rating at any load; an unregulated one only comes down to its rating at full load, and the
+    solenoid, pulsed, is hardly a load: take it unloaded (a "12 V" one reads 14-16 V)."""
+    bell = parts.bell
+    supply = float(bell["supply_v"])
+    if bell.get("regulated", False):
+        return supply * (1 + float(bell.get("supply_tol", 0)))
+    return supply * float(parts.part("supply12").get("unloaded_ratio", 1))
+
+
+def _supply_words(parts):
+    bell = parts.bell
+    return "%g V %s" % (float(bell["supply_v"]), "regulated" if bell.get("regulated", False) else "unregulated, unloaded")
+
+
+def strike_duty():
+    """The most of its time the software keeps the coil on through a ring cycle, over every
+    cadence it knows: the strikes' on-time within each ring, times the rings' share of the
+    cycle. (bell_strike_hz = 0 holds the coil on through each ring: for other drivers, not this
+    one, and the docs say so.)"""
+    def duty(cadence):
+        steps = ring_steps(cadence)
+        return sum(s for on, s in steps if on) / sum(s for _, s in steps)
+    return max(duty(c) for c in CADENCES.values())
+
+
 def check_bell(circuit, report):
-    """What the bell supply does to the parts on its side. With the optocoupler on, its output
-    puts (nearly) the whole supply on the MOSFET's gate, unless a zener clamps it."""
+    """What the bell supply does to the parts on its side, at its highest. With the optocoupler
+    on, its output puts (nearly) the whole supply on the MOSFET's gate, unless a zener clamps it;
+    the coil takes the supply for each strike; and at each turn-off the coil's current, flowing
+    on through the flyback diode and any resistor in series with it, lifts the drain above the
+    supply."""
     drivers = [p for p in circuit.parts if p.role == "isolator"]
     if not drivers:
         return
     line = drivers[0].line
-    bell = circuit.parts_data.bell
-    opto, fet = circuit.parts_data.part("optocoupler"), circuit.parts_data.part("mosfet")
-    supply = float(bell["supply_v"])
+    parts = circuit.parts_data
+    bell = parts.bell
+    opto, fet = parts.part("optocoupler"), parts.part("mosfet")
+    top = supply_max(parts)
+    report.bell["supply_max"] = top
     zener = float(bell.get("gate_zener_v") or 0)
-    if "vceo_max" in opto and supply > float(opto["vceo_max"]):
+    ztol = float(parts.part("zener").get("tolerance", 0)) if zener else 0.0
+    z_hi, z_lo = zener * (1 + ztol), zener * (1 - ztol)
+    if "vceo_max" in opto and top > float(opto["vceo_max"]):
         report.add("bell", "error", line,
-                   "the %g V bell supply is over the %g V the optocoupler's output (%s) may stand off",
-                   supply, float(opto["vceo_max"]), opto["number"])
+                   "the bell supply reaches %.1f V (%s): over the %g V the optocoupler's output (%s) may "
+                   "stand off", top, _supply_words(parts), float(opto["vceo_max"]), opto["number"])
     if not zener and not bell.get("regulated", False):
         report.add("bell", "error", line,
                    "the bell supply is not regulated and no zener guards the MOSFET's gate: an "
                    "unregulated adapter reads well above its rating at light load; use a regulated "
                    "one (regulated = true) or fit the zener (gate_zener_v)")
-    gate = min(supply, zener) if zener else supply
     led_ma = report.currents.get(line)
     if zener and led_ma and "ctr_max" in opto and "pc_max_mw" in opto:
         # with the gate clamped, the optocoupler's output drops the rest of the supply at up to
         # its highest transfer ratio's current
-        mw = (supply - zener) * led_ma * float(opto["ctr_max"])
+        mw = (top - z_lo) * led_ma * float(opto["ctr_max"])
         if mw > float(opto["pc_max_mw"]):
             report.add("bell", "error", line,
-                       "with the gate clamped at %g V, the optocoupler's output may dissipate %.0f mW from "
-                       "the %g V supply: over its %g mW; keep the bell supply at 12 V", zener, mw, supply,
-                       float(opto["pc_max_mw"]))
-    if "vgs_max" in fet and gate > float(fet["vgs_max"]):
-        report.add("bell", "error", line,
-                   "the MOSFET's gate sees up to %g V from the %g V bell supply: over its %g V limit "
-                   "(%s); fit a zener of about 10 V from gate to source (gate_zener_v)",
-                   gate, supply, float(fet["vgs_max"]), fet["number"])
-    if zener and "vgs_on" in fet and zener < float(fet["vgs_on"]):
+                       "with the gate clamped at %.1f V, the optocoupler's output may dissipate %.0f mW from "
+                       "the bell supply at %.1f V: over its %g mW; keep the bell supply at 12 V, regulated",
+                       z_lo, mw, top, float(opto["pc_max_mw"]))
+    if "vgs_max" in fet:
+        limit = float(fet["vgs_max"])
+        if zener and z_hi > limit:
+            report.add("bell", "error", line,
+                       "the %g V zener lets the MOSFET's gate reach %.1f V (its %g %% tolerance): over the "
+                       "gate's %g V limit (%s); fit a 10 V zener (1N4740A)", zener, z_hi, ztol * 100,
+                       limit, fet["number"])
+        elif not zener and top > limit:
+            report.add("bell", "error", line,
+                       "the MOSFET's gate sees up to %g V from the bell supply (%s): over its %g V limit "
+                       "(%s); fit a zener of about 10 V from gate to source (gate_zener_v)",
+                       round(top, 1), _supply_words(parts), limit, fet["number"])
+    if zener and "vgs_on" in fet and z_lo < float(fet["vgs_on"]):
         report.add("bell", "error", line,
                    "the %g V zener holds the MOSFET's gate under the %g V it needs to be fully on",
                    zener, float(fet["vgs_on"]))
+    _check_solenoid(circuit, report, line, top)
+    _check_drain(circuit, report, line, top)
+
+
+def _check_solenoid(circuit, report, line, top):
+    """The coil at the supply's highest: within its rated voltage (held on, by a stuck line or a
+    held ring, that is all that limits its heat), and the strikes' share of time on, scaled by
+    the power the supply puts in over the rated (volts squared), within its duty rating."""
+    parts = circuit.parts_data
+    sol = parts.part("solenoid")
+    if "rated_v" not in sol:
+        return
+    rated = float(sol["rated_v"])
+    ceiling = rated * (1 + float(sol.get("over_v", 0)))
+    if top > ceiling:
+        report.add("bell", "error", line,
+                   "the bell supply reaches %.1f V (%s) on a %g V solenoid (%s): over the %.1f V its coil "
+                   "may take; held on it overheats. Use a regulated adapter of the coil's voltage, or a "
+                   "coil rated for the supply (rated_v)", top, _supply_words(parts), rated, sol["number"], ceiling)
+    if "duty_max" in sol:
+        duty = strike_duty()
+        heat = duty * (top / rated) ** 2
+        report.bell["coil_duty"] = heat
+        if heat > float(sol["duty_max"]):
+            report.add("bell", "error", line,
+                       "the strikes keep the solenoid on %.0f %% of each ring cycle, and at %.1f V it heats as "
+                       "much as %.0f %% on at its rated %g V: over the %.0f %% it is rated for (duty_max)",
+                       duty * 100, top, heat * 100, rated, float(sol["duty_max"]) * 100)
+
+
+def snubber_ohms_max(parts):
+    """The largest resistor in series with the flyback diode that keeps the drain's peak at
+    turn-off under vds_use of the MOSFET's rating, for the coil's highest current; None if the
+    parts don't say enough to work it out."""
+    figures = _drain_figures(parts)
+    if figures is None:
+        return None
+    top, amps, diode_v, limit = figures
+    return max(0.0, (limit - top - diode_v) / amps)
+
+
+def _drain_figures(parts):
+    fet, sol = parts.part("mosfet"), parts.part("solenoid")
+    if not ("vds_max" in fet and "coil_ohms" in sol):
+        return None
+    top = supply_max(parts)
+    amps = top / (float(sol["coil_ohms"]) * (1 - float(sol.get("coil_ohms_tol", 0))))
+    diode_v = float(parts.part("diode").get("vf_max", 0))
+    return top, amps, diode_v, float(fet["vds_max"]) * float(fet.get("vds_use", 1.0))
+
+
+def _check_drain(circuit, report, line, top):
+    """At turn-off the coil's current can't stop at once: it flows on through the flyback diode
+    and the resistor in series with it, so the drain stands at the supply plus that current
+    times the resistor plus the diode's drop. The highest current is the supply's highest over
+    the coil's lowest resistance."""
+    parts = circuit.parts_data
+    figures = _drain_figures(parts)
+    if figures is None:
+        return
+    top, amps, diode_v, limit = figures
+    ohms = float(parts.bell.get("snubber_ohms") or 0)
+    peak = top + amps * ohms + diode_v
+    report.bell["coil_a_max"] = amps
+    report.bell["drain_peak"] = peak
+    fet = parts.part("mosfet")
+    if peak > limit:
+        report.add("bell", "error", line,
+                   "at each turn-off the MOSFET's drain reaches %.1f V (%.1f V supply + %.2f A x %g ohms in "
+                   "series with the flyback diode + %.1f V across it): over the %.0f V kept under its %g V "
+                   "rating (%s); use at most %d ohms (snubber_ohms)", peak, top, amps, ohms, diode_v, limit,
+                   float(fet["vds_max"]), fet["number"], int(snubber_ohms_max(parts) or 0))
+
+
+def _loudest(audio):
+    """(volts rms, receiver ohms) of the worst case: the amplifier clipped to a square, into the
+    receiver at its highest impedance (above the DC ohms a builder measures)."""
+    volts = float(audio.get("amp_max_square_vrms", audio["amp_max_vrms"]))
+    return volts, float(audio.get("receiver_ohms_max", audio["receiver_ohms"]))
 
 
 def check_level(circuit, report):
-    """The loudest the receiver can get: the amplifier at clipping, through the pad."""
+    """The loudest the receiver can get, at worst: the amplifier clipped to a square, into the
+    receiver's highest impedance, through the pad's resistors at the low end of their tolerance."""
     audio = circuit.parts_data.audio
+    tolerance = float(circuit.parts_data.part("resistor").get("tolerance", 0.0))
     for module in (p for p in circuit.parts if p.kind == "amplifier"):
         if not audio:
             continue
         pads = [p.value for p in circuit.of(line=module.line) if p.role == "pad"]
-        rx = float(audio["receiver_ohms"])
-        mv = float(audio["amp_max_vrms"]) * rx / (rx + sum(pads)) * 1000.0
+        volts, rx = _loudest(audio)
+        mv = volts * rx / (rx + sum(pads) * (1 - tolerance)) * 1000.0
         report.receiver_mv[module.line] = mv
         if mv > float(audio["receiver_max_mv"]):
             report.add("level", "error", module.line,
-                       "the amplifier can drive the %g ohm receiver at up to %.0f mV through %s: over "
+                       "the amplifier, clipping, can drive a %g ohm receiver at up to %.0f mV through %s: over "
                        "the %g mV ceiling, and it is held against an ear; fit a resistor of at least "
                        "%d ohms in each output leg (pad_ohms)", rx, mv,
                        " and ".join(bom_ohms(v) for v in pads) or "no pad at all",
-                       float(audio["receiver_max_mv"]), _pad_for(audio))
+                       float(audio["receiver_max_mv"]), _pad_for(audio, tolerance))
 
 
-def _pad_for(audio):
-    rx = float(audio["receiver_ohms"])
-    total = rx * (float(audio["amp_max_vrms"]) * 1000.0 / float(audio["receiver_max_mv"]) - 1)
+def _pad_for(audio, tolerance):
+    volts, rx = _loudest(audio)
+    total = rx * (volts * 1000.0 / float(audio["receiver_max_mv"]) - 1) / (1 - tolerance)
     return int(-(-total // 2))
 
 

@@ -155,6 +155,16 @@ def need_browser():
     pytest.skip(reason)
 
 
+def need_ngspice():
+    """Skip (or, in CI, fail) a circuit simulation when Debian's ngspice is missing."""
+    if shutil.which("ngspice"):
+        return
+    reason = "ngspice is not installed (apt-get install ngspice): the circuit simulations are skipped"
+    if os.environ.get("NEWSDESK_REQUIRE_NGSPICE"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 def page_assets(client, page):
     """{path: bytes} for ``page`` and every static file it loads, following the scripts' relative
     imports; each must be served (200) by the box itself."""

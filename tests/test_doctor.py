@@ -63,6 +63,8 @@ def probes(factory, simulated=False, **over):
         port=lambda host, port: "free",
         mountinfo=lambda: EXT4,
         disk_free=lambda path: 10 * 2**30,
+        # the bell's line as pinctrl would show it: read off the mock pin, not claimed
+        line_level=lambda number: (factory.pin(number).function, bool(factory.pin(number).state)),
     )
     base.update(over)
     return doctor.Probes(**base)
@@ -166,6 +168,44 @@ def test_pins_held_by_the_running_panel(config, factory):
         assert stray["hook"].status == "fault" and "can't read GPIO22" in stray["hook"].said
     finally:
         holder.close()
+
+
+def _bell_line(factory, on):
+    """The ringer's line as a process left it: an output, driven on or off, nobody holding it."""
+    pin = factory.pin(PINMAP.line("ringer").bcm)
+    pin.function = "output"
+    pin.state = on
+
+
+def test_a_bell_line_left_on_is_said_in_one_sentence(config, factory):
+    """A newsdesk killed mid-strike leaves the ringer's line high (the kernel keeps it): the
+    solenoid is held on. Nothing rings while the panel is stopped, so that is a fault."""
+    at_rest(factory)
+    _bell_line(factory, True)
+    report = doctor.run_doctor(config, probes(factory))
+    said = findings(report)["ringer"]
+    assert said.status == "fault" and report.exit_status == 1
+    assert said.said == ("GPIO23 (pin 16), the bell's line, is high (on) with nothing ringing: "
+                         "the solenoid is held on and heating")
+    assert "unplug the bell's 12 V" in said.fix and "pinctrl set 23 op dl" in said.fix
+    _bell_line(factory, True)
+    ringing = findings(doctor.run_doctor(config, probes(factory, port=lambda h, p: "newsdesk")))["ringer"]
+    assert ringing.status == "warn" and "the phone is ringing, or the line is stuck on" in ringing.said
+    _bell_line(factory, False)
+    assert findings(doctor.run_doctor(config, probes(factory)))["ringer"].status == "ok"
+
+
+def test_the_bell_line_is_read_without_claiming_it(config, factory):
+    pinctrl = "23: op dh pd | hi // GPIO23 = output\n"
+    assert doctor.parse_line_level(pinctrl) == ("output", True)
+    assert doctor.parse_line_level("23: ip    pd | lo // GPIO23 = input\n") == ("input", False)
+    assert doctor.parse_line_level("GPIO 23: level=1 fsel=1 func=OUTPUT pull=DOWN\n") == ("output", True)
+    assert doctor.parse_line_level("GPIO 23: level=0 fsel=0 func=INPUT pull=DOWN\n") == ("input", False)
+    assert doctor.parse_line_level("pinctrl: command not found") is None
+    assert doctor.line_level(23, which=lambda name: None) is None
+    at_rest(factory)
+    unseen = findings(doctor.run_doctor(config, probes(factory, line_level=lambda number: None)))["ringer"]
+    assert unseen.status == "absent" and "neither pinctrl nor raspi-gpio" in unseen.said
 
 
 @pytest.mark.parametrize("over, words, fix", [

@@ -1,12 +1,18 @@
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from controller.errors import BadRequest, ConfigError, PinMapError
 from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, ring_steps, strikes_per_cycle
 from controller.hw.ringer import CADENCES, Ringer
 from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
-from tests.conftest import FakeClock
+from tests.conftest import FakeClock, wait_for
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 class FakeWait:
@@ -231,3 +237,89 @@ def test_ring_steps_are_whole_strikes_inside_the_cadence():
 def test_a_strike_rate_outside_the_range_is_refused(mock_factory, hz):
     with pytest.raises(ConfigError, match="strike"):
         Ringer(load_pinmap(), mock_factory, strike_hz=hz)
+
+
+# --- leaving: the line is driven off before it is let go of ---
+
+class WatchedPin(MockPin):
+    """A mock pin that writes down, in order, each level it is set to and each change of its
+    function: what the line did as the ringer let go of it."""
+
+    def __init__(self, factory, info):
+        self.log = []
+        super().__init__(factory, info)
+
+    def _set_function(self, value):
+        self.log.append(("function", value))
+        super()._set_function(value)
+
+    def _change_state(self, value):
+        self.log.append(("level", bool(value)))
+        return super()._change_state(value)
+
+
+def _let_go_low(pin):
+    """The line's last level while it was still an output, before it went back to an input."""
+    released = max(i for i, entry in enumerate(pin.log) if entry == ("function", "input"))
+    levels = [value for kind, value in pin.log[:released] if kind == "level"]
+    assert ("level", True) in pin.log[:released], pin.log       # it did strike
+    return levels[-1] is False
+
+
+def test_closing_mid_strike_drives_the_line_low_before_letting_it_go(clock):
+    factory = MockFactory(pin_class=WatchedPin)
+    try:
+        ringer, wait = _make(factory, clock, block_after=0)      # held on: blocks with the coil on
+        ringer.ring()
+        assert wait.blocking.wait(5) and ringer.pin.state
+        pin = ringer.pin
+        ringer.close()
+        assert _let_go_low(pin)
+        ringer.close()                                           # twice is harmless
+    finally:
+        factory.close()
+
+
+def test_the_box_closing_mid_ring_leaves_the_bell_line_low(config):
+    """What SIGTERM or Ctrl-C to newsdesk serve ends in: the box's close, while the bell rings."""
+    from controller.app import Newsdesk
+    factory = MockFactory(pin_class=WatchedPin)
+    try:
+        desk = Newsdesk(config, pin_factory=factory)
+        pin = factory.pin(load_pinmap().line("ringer").bcm)
+        desk.sounds.ring(times=None)
+        assert wait_for(lambda: pin.state)
+        desk.close()
+        assert _let_go_low(pin)
+    finally:
+        factory.close()
+
+
+EXIT_MID_STRIKE = """
+import sys
+from gpiozero.pins.mock import MockFactory, MockPin
+from controller.hw.ringer import Ringer
+from controller.pinmap import load_pinmap
+
+class Loud(MockPin):
+    def _change_state(self, value):
+        print("level", int(bool(value)), flush=True)
+        return super()._change_state(value)
+
+ringer = Ringer(load_pinmap(), MockFactory(pin_class=Loud), strike_hz=0)
+ringer.ring()
+while not ringer.pin.state:
+    pass
+print("exit", flush=True)
+sys.exit(0)                # never closed: an exit that skips the close
+"""
+
+
+def test_a_process_that_exits_mid_strike_without_closing_leaves_the_line_low():
+    done = subprocess.run([sys.executable, "-c", EXIT_MID_STRIKE], cwd=REPO, capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    assert "exit" in out and out[out.index("exit") - 1] == "level 1"     # exited mid-strike
+    after = out[out.index("exit") + 1:]
+    assert after[:1] == ["level 0"] and "level 1" not in after               # and the line went low

@@ -15,15 +15,25 @@ strikes don't drift) and waits on an Event, so ``stop()`` silences the bell at o
 too). ``wait`` and ``clock`` can be handed in: tests pass a wait that moves a fake clock instead
 of sleeping, and read the steps back from the mock pin's state history.
 
+Leaving: ``close()`` drives the line to off and only then lets go of it, and a ringer that is
+never closed (an exception, Ctrl-C or a SystemExit that skips the close) is silenced when the
+interpreter exits (SIGTERM and Ctrl-C to ``newsdesk serve`` end in the box's close, which
+closes the ringer). On a Pi the kernel keeps a line's last level when a process lets go of it,
+so a line let go of mid-strike would hold the solenoid on for as long as the box is powered.
+A process killed outright (SIGKILL, a hang, a crash of the interpreter) runs none of this:
+only the bell driver's hardware can cover that (docs/build.md, the fail-safe).
+
 The phone-in-a-box variant has its ringer line on the Pico: hand in ``switch``, anything with
 ``on()`` and ``off()`` (e.g. one that calls the serial bridge's ``set_ringer``), instead of a
 pin map. Only the cadence goes over USB then (the switch is held on through each ring); the
 Pico's firmware strikes the solenoid itself, at the rate the bridge sends it.
 """
 
+import atexit
 import logging
 import threading
 import time
+import weakref
 
 from gpiozero import OutputDevice
 
@@ -95,6 +105,8 @@ class Ringer:
         self._device = OutputDevice(spec.bcm, active_high=spec.active_high, initial_value=False,
                                     pin_factory=pin_factory)
         log.info("ringer on %s (%s)", spec.gpio, "active high" if spec.active_high else "active low")
+        # the ringer's thread is a daemon: at exit it stops wherever it is, perhaps mid-strike
+        _open.add(self)
 
     @property
     def period(self):
@@ -126,9 +138,18 @@ class Ringer:
             self._halt()
 
     def close(self):
+        """Silence the bell, drive its line to off, and only then let go of it: whatever fails on
+        the way, the line is driven off before it is released."""
         with self._lock:
-            self._halt()
-            self._device.close()
+            _open.discard(self)
+            try:
+                self._halt()
+            finally:
+                if not self._device.closed:
+                    try:
+                        self._device.off()
+                    finally:
+                        self._device.close()
 
     def _halt(self):
         if self._thread is not None:
@@ -156,6 +177,21 @@ class Ringer:
         except Exception:
             # a switch over a serial link can fail mid-ring: say so, and leave the bell to stop()
             log.exception("the ringer failed")
+
+
+# ringers on pins not yet closed: silenced at the interpreter's exit
+_open: "weakref.WeakSet[Ringer]" = weakref.WeakSet()
+
+
+@atexit.register
+def _silence_at_exit():
+    """A ringer nobody closed, silenced as the interpreter exits (before gpiozero's own exit
+    hook releases the pins, atexit running last-registered first)."""
+    for ringer in list(_open):
+        try:
+            ringer.close()
+        except Exception:
+            log.exception("silencing the bell at exit failed")
 
 
 class _Switch:

@@ -1,0 +1,179 @@
+"""The circuits simulated (schematics/spice.py, ngspice): the repo's parts keep the drain, the
+gate, the coil's current, the optocoupler and the receiver's level inside the parts' limits at
+every corner of their tolerances, and a copy of the parts broken on purpose shows the simulation
+catching what it exists for. Without ngspice these skip (in CI, NEWSDESK_REQUIRE_NGSPICE makes
+that a failure)."""
+
+import copy
+import math
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from conftest import need_ngspice
+
+from controller.pinmap import load_pinmap
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from schematics import generate, spice  # noqa: E402
+from schematics.circuit import build  # noqa: E402
+from schematics.parts import DEFAULT_PARTS, Parts  # noqa: E402
+
+PARTS_DATA = tomllib.loads(DEFAULT_PARTS.read_text(encoding="utf-8"))
+PINMAP = load_pinmap()
+
+
+@pytest.fixture(scope="module")
+def results():
+    need_ngspice()
+    return spice.simulate(generate.circuits())
+
+
+def broken(**changes):
+    """The Pi's circuit from a copy of the parts with ``changes`` ({"part.solenoid": {...}} or
+    {"bell_driver": {...}}) made to it."""
+    data = copy.deepcopy(PARTS_DATA)
+    for where, values in changes.items():
+        table = data
+        for key in where.split("."):
+            table = table[key]
+        table.update(values)
+    return build(PINMAP, Parts(data, "broken parts.toml"), "pi")
+
+
+def test_both_boards_bell_drivers_and_the_receiver_are_simulated(results):
+    assert set(results.bell) == set(results.opto) == set(generate.circuits())
+    assert results.receiver is not None
+    for result in results.bell.values():
+        # every corner measured, both gate drives among them
+        assert all(None not in (m["drain"], m["gate_max"], m["gate_min"], m["i_on"]) for _, m in result.rows)
+        assert {c["drive"] for c, _ in result.rows} == {"weak", "strong"}
+
+
+def test_the_drain_peaks_under_the_mosfets_rating_with_margin(results):
+    for board, result in results.bell.items():
+        v = result.values
+        assert result.drain_peak < v["vds_limit"] <= v["vds_max"], (board, result.worst("drain"))
+
+
+def test_the_drain_peak_is_the_supply_plus_what_the_flyback_path_drops(results):
+    """A cross-check of the deck's wiring: at turn-off the coil's current flows on through the
+    diode and its resistor, so the drain sits that drop above the supply, and no higher than the
+    datasheet's diode drop and the resistor at the largest current allow."""
+    for board, result in results.bell.items():
+        v = result.values
+        peak, corner = result.worst("drain")
+        current = corner["supply"] / corner["rcoil"]
+        diode_max = v["diode_rs"] * current + spice.THERMAL_V * math.log(current / spice.SPICE_IS)
+        assert corner["supply"] < peak <= corner["supply"] + current * corner["rsnub"] + diode_max, (board, corner)
+
+
+def test_the_gate_stays_within_its_limits(results):
+    for board, result in results.bell.items():
+        limit = result.values["vgs_max"]
+        assert -limit < result.gate_min and result.gate_max < limit, (board, result.worst("gate_max"))
+
+
+def test_the_coil_reaches_its_pull_in_current_within_the_shortest_strike(results):
+    for board, result in results.bell.items():
+        assert result.pull_in_time is not None, (board, result.worst("i_on", min))
+        assert result.pull_in_time < result.strike.on
+        assert result.current_at_end >= result.values["pull_in"]
+
+
+def test_the_optocoupler_at_its_weakest_turns_the_mosfet_on(results):
+    for board, result in results.opto.items():
+        v = result.values
+        corner = result.rows[0][0]
+        assert corner["ctr"] == v["ctr"][0] and corner["vf"] == v["vf"][1] and corner["drive"] == "weak"
+        assert result.gate >= v["vgs_on"], (board, result.gate)
+        assert result.least_ctr is not None and result.least_ctr <= corner["ctr"], (board, result.least_ctr)
+
+
+def test_an_unclipped_sine_through_the_pad_is_the_divider(results):
+    """A cross-check: where the amplifier doesn't clip, the receiver's level is the full-scale
+    output times the gain, divided by the pad and the receiver."""
+    rx = results.receiver
+    v = rx.values
+    checked = 0
+    for corner, m in rx.rows:
+        out_peak = v["fullscale"] * 10 ** ((corner["gain"] + v["gain_tol"]) / 20.0)
+        if corner["signal"] != "sine" or out_peak >= v["rail"]:
+            continue
+        z = corner["z"]
+        expected = out_peak / 2 ** 0.5 * z / (z + sum(v["pads"]) * corner["pad"])
+        assert m["rx"] == pytest.approx(expected, rel=0.01), corner
+        checked += 1
+    assert checked
+
+
+def test_the_receiver_stays_under_the_ceiling_at_every_gain_and_impedance(results):
+    rx = results.receiver
+    loud, corner = rx.loudest()
+    assert loud < rx.values["ceiling_mv"], (
+        "the receiver can get %.0f mV (%s at %g dB into %g ohms): over the %g mV ceiling"
+        % (loud, corner["signal"], corner["gain"], corner["z"], rx.values["ceiling_mv"]))
+
+
+# ------------------------------------------------------------------ parts broken on purpose
+
+
+def test_a_1_amp_coil_with_a_47_ohm_snubber_drives_the_drain_over_55_volts():
+    need_ngspice()
+    rated = PARTS_DATA["part"]["solenoid"]["rated_v"]
+    result = spice.simulate_bell(broken(**{"part.solenoid": {"coil_ohms": rated / 1.0},
+                                           "bell_driver": {"snubber_ohms": 47}}))
+    assert result.drain_peak > result.values["vds_max"]
+
+
+def test_no_zener_on_a_24_volt_supply_puts_the_gate_over_its_limit():
+    need_ngspice()
+    result = spice.simulate_bell(broken(bell_driver={"gate_zener_v": 0, "supply_v": 24.0}))
+    assert result.gate_max > result.values["vgs_max"]
+
+
+def test_a_coil_too_slow_for_a_strike_never_pulls_in():
+    need_ngspice()
+    mh = PARTS_DATA["part"]["solenoid"]["coil_mh"]
+    result = spice.simulate_bell(broken(**{"part.solenoid": {"coil_mh": mh * 100}}))
+    assert result.pull_in_time is None
+    assert result.current_at_end < result.values["pull_in"]
+
+
+def test_an_optocoupler_starved_of_current_leaves_the_mosfet_half_on():
+    need_ngspice()
+    circuit = build(PINMAP, Parts(copy.deepcopy(PARTS_DATA), "parts.toml"), "pi")
+    (series,) = [p for p in circuit.of(line=spice.bell_values(circuit)["line"]) if p.role == "series"]
+    series.value *= 10
+    result = spice.simulate_opto(circuit)
+    assert result.gate < result.values["vgs_on"]
+    assert result.least_ctr is None
+
+
+def test_a_small_pad_drives_the_receiver_over_the_ceiling():
+    need_ngspice()
+    circuit = broken(audio={"pad_ohms": PARTS_DATA["audio"]["pad_ohms"] // 10})
+    result = spice.simulate_receiver(circuit)
+    assert result.loudest()[0] > result.values["ceiling_mv"]
+
+
+# ------------------------------------------------------------------ the figures in docs/build.md
+
+
+def test_the_figures_in_build_md_are_what_the_simulations_give():
+    need_ngspice()
+    text = (REPO / generate.BUILD).read_text(encoding="utf-8")
+    start = text.index(generate.SIMULATIONS_BEGIN)
+    end = text.index(generate.SIMULATIONS_END) + len(generate.SIMULATIONS_END)
+    assert text[start:end] == generate.simulations_block(generate.circuits()), \
+        "regenerate with `python -m schematics.generate`"
+
+
+def test_a_deck_ngspice_cannot_run_is_an_error():
+    need_ngspice()
+    with pytest.raises(spice.SpiceError):
+        spice.run("* not a circuit\nQ1 nowhere\n.tran 1u 1m\n.end\n")
