@@ -4,6 +4,7 @@ reading, and a page that falls behind (resync, never a silent gap)."""
 
 import asyncio
 import json
+import logging
 import threading
 
 import pytest
@@ -378,6 +379,28 @@ def test_a_stalled_body_times_out_and_a_stopping_server_refuses_one_still_arrivi
         panel.begin_stop()
         await asyncio.wait_for(task, 1)
         status, headers, answer = arriving.answer()
-        assert status == 503 and headers[b"connection"] == b"close" and "stopping" in answer["message"]
+        assert status == 503 and headers[b"connection"] == b"close" and "restarting" in answer["message"]
 
     run(panel, body)
+
+
+def test_a_page_asking_while_the_panel_stops_gets_503_not_a_traceback(make_panel, caplog):
+    """A tablet reconnecting during a restart: before, its request reached the thread pools the
+    stop had shut down ("cannot schedule new futures after shutdown", with a traceback)."""
+    panel = make_panel()
+
+    async def main():
+        panel.start(asyncio.get_running_loop())
+        panel.stop()
+        page = Page(("192.168.1.20", 5000)).open(panel)
+        await asyncio.wait_for(page.task, 2)
+        upload = Upload([b"{}"])
+        await asyncio.wait_for(panel(body_scope(2), upload.receive, upload.send), 2)
+        return page, upload
+
+    with caplog.at_level(logging.WARNING):
+        page, upload = asyncio.run(main())
+    assert page.status == 503 and page.header(b"retry-after") == b"2"
+    assert "restarting" in json.loads(page.text())["message"]
+    assert upload.answer()[0] == 503
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text

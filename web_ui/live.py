@@ -44,6 +44,8 @@ SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page co
 RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
 HOST_THREADS = 2       # Flask threads only the host's requests use (its page, its moves)
 BODY_TIMEOUT = 10.0    # seconds a request's body may take to arrive (settings: header_timeout)
+RESTART_RETRY = 2      # seconds a page asking while the panel stops waits (it is back in a few)
+STOPPING = "The newsdesk is restarting; this page tries again by itself in a moment."
 
 
 class Limits:
@@ -186,8 +188,9 @@ async def _refuse(send, sentence):
     await send({"type": "http.response.body", "body": body})
 
 
-class BodyRefused(Exception):
-    """A request's body the panel will not take: ``status`` and the sentence saying why."""
+class Refusal(Exception):
+    """A request the panel answers itself and closes: a body it will not take, or any request
+    while it stops; ``status`` and the sentence saying why."""
 
     def __init__(self, status, reason, sentence):
         super().__init__(sentence)
@@ -208,14 +211,14 @@ def _declared_length(scope):
 
 async def read_body(scope, receive, most, timeout, stopping=None):
     """The whole body of a request, read on the loop: at most ``most`` bytes, within ``timeout``
-    seconds. BodyRefused past either, or when ``stopping`` (an asyncio.Event) is set first; a
+    seconds. Refusal past either, or when ``stopping`` (an asyncio.Event) is set first; a
     declared length over the limit is refused unread.
 
     Why here: a body read lazily by a Flask thread (a2wsgi) holds that thread for as long as the
     sender trickles, and a view that refuses a large body stops reading it, which left Hypercorn
     waiting to hand over the rest for ever (its queue to the app is full, and the connection is
     only released once that queue takes one more message)."""
-    too_large = BodyRefused(413, b"Content Too Large",
+    too_large = Refusal(413, b"Content Too Large",
                             "The request body is larger than the %d bytes the panel takes." % most)
     declared = _declared_length(scope)
     if declared is not None and declared > most:
@@ -244,10 +247,10 @@ async def read_body(scope, receive, most, timeout, stopping=None):
             if not task.done():
                 task.cancel()
     if reading.done() and not reading.cancelled():
-        return bytes(body), reading.result()        # raises the BodyRefused it met, if it met one
+        return bytes(body), reading.result()        # raises the Refusal it met, if it met one
     if stopping is not None and stopping.is_set():
-        raise BodyRefused(503, b"Service Unavailable", "The newsdesk is stopping; send it again in a moment.")
-    raise BodyRefused(408, b"Request Timeout", "The request body took longer than %g seconds to arrive; "
+        raise Refusal(503, b"Service Unavailable", STOPPING)
+    raise Refusal(408, b"Request Timeout", "The request body took longer than %g seconds to arrive; "
                       "send it again." % timeout)
 
 
@@ -262,10 +265,11 @@ def _replayed(body, gone, receive):
     return replay
 
 
-async def _refuse_body(send, receive, refusal):
+async def _refuse_and_close(send, receive, refusal):
     """Answer ``refusal`` and close the connection, reading (and dropping) what the client still
     sends while the answer goes out, so Hypercorn can release the connection at once."""
     body = json.dumps({"error": refusal.reason.decode(), "message": refusal.sentence}).encode()
+    later = [(b"retry-after", str(RESTART_RETRY).encode())] if refusal.status == 503 else []
 
     async def drain():
         while (await receive())["type"] != "http.disconnect":
@@ -275,7 +279,8 @@ async def _refuse_body(send, receive, refusal):
     try:
         await send({"type": "http.response.start", "status": refusal.status,
                     "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
-                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]
+                    + later})
         await send({"type": "http.response.body", "body": body})
     finally:
         drainer.cancel()
@@ -312,6 +317,8 @@ class Panel:
             task.cancel()       # open pages reconnect to whoever serves next
 
     def stop(self):
+        if self._stopping is not None:
+            self._stopping.set()        # its threads are going: a late request is answered here
         for task in list(self.streams):
             task.cancel()
         if self._ticker is not None:
@@ -365,10 +372,13 @@ class Panel:
 
         if scope["type"] != "http":
             return await self.wsgi(scope, receive, send_named)
+        if self._stopping is not None and self._stopping.is_set():
+            # a tablet reconnecting during a restart: its threads may be gone already
+            return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", STOPPING))
         try:
             body, gone = await read_body(scope, receive, self.body_most, self.body_timeout, self._stopping)
-        except BodyRefused as refusal:
-            return await _refuse_body(send_named, receive, refusal)
+        except Refusal as refusal:
+            return await _refuse_and_close(send_named, receive, refusal)
         receive = _replayed(body, gone, receive)
         lane = self.lane(scope)
         if scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
