@@ -18,6 +18,7 @@ def _setup_logging(verbose):
 
 def cmd_serve(args):
     from controller.app import Newsdesk
+    from controller.backup import finish_restore
     from controller.config import load_config
     from controller.durability import check_data_dir, check_usable
     from controller.runlock import RunLock
@@ -35,6 +36,8 @@ def cmd_serve(args):
         url = "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
         lock.note(url=url)
         try:
+            if finish_restore(config.data_dir):         # a restore cut off by a power cut: finished first
+                log.warning("finished a restore that was cut off (newsdesk restore): the backup's data is in place")
             check_store(config.data_dir / STORE_FILE)   # a damaged store is refused, and left as it is
             desk = Newsdesk(config)
         except BaseException:
@@ -83,11 +86,12 @@ def cmd_host_link(args):
     host_on_loopback is "no" (a reverse proxy on the box). Only someone at the box's console
     (or logged in to it) can run this, so it proves the same thing the box's screen does."""
     from controller.config import load_config
+    from controller.store import DEVICES_FILE
     from web_ui.devices import Devices
     from web_ui.security import lan_address
 
     config = load_config(args.data)
-    devices = Devices(config.data_dir / "devices.sqlite3")
+    devices = Devices(config.data_dir / DEVICES_FILE)
     token, expires = devices.issue_token("host", "console", ttl=args.minutes * 60.0)
     if args.base:
         base = args.base.rstrip("/")
@@ -363,6 +367,104 @@ def cmd_doctor(args):
     return report.exit_status
 
 
+def cmd_backup(args):
+    """`backup [FILE]`: the store, devices, settings and dial profiles in one file (controller/backup.py)."""
+    import os
+    from pathlib import Path
+
+    from .backup import describe, free_name, keep_in_folder, make_backup
+    from .config import load_config
+
+    config = load_config(args.data)
+    gone = []
+    if args.file is None and config["backup_dir"]:
+        dest, manifest, gone = keep_in_folder(config.data_dir, config["backup_dir"], config["backup_keep"],
+                                              with_secret=args.with_secret)
+    else:
+        dest = Path(args.file or ".").expanduser()
+        if dest.is_dir() or not args.file or args.file.endswith(("/", os.sep)):
+            dest = dest / free_name(os.listdir(dest) if dest.is_dir() else ())
+        manifest = make_backup(config.data_dir, dest, with_secret=args.with_secret)
+    print(dest)
+    print("backed up %s (%s) from %s: %s, newsdesk %s, store schema %d"
+          % (describe(manifest["store"]), ", ".join(manifest["files"]), config.data_dir, manifest["created"],
+             manifest["newsdesk"], manifest["schema"]), file=sys.stderr)
+    if args.with_secret:
+        print("It holds the panel's secret key (--with-secret): anyone with this file can sign in as a joined "
+              "device, so keep it as safe as the box.", file=sys.stderr)
+    else:
+        print("The panel's secret key is not in it: restored on a new box, the tablets join again "
+              "(--with-secret includes it).", file=sys.stderr)
+    if gone:
+        print("removed %d older backup%s (backup_keep = %d)" % (len(gone), "" if len(gone) == 1 else "s",
+                                                               config["backup_keep"]), file=sys.stderr)
+    return 0
+
+
+def _ask(words):
+    print(words, file=sys.stderr)
+    if not sys.stdin or not sys.stdin.isatty():
+        from .backup import BackupError
+        raise BackupError("restore: nothing was changed; there is no terminal to ask on, so say --yes to restore")
+    return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
+
+
+def cmd_restore(args):
+    """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
+    cut interrupted (controller/backup.py)."""
+    from .backup import BackupError, describe, finish_restore, restore
+    from .config import load_config
+    from .runlock import AlreadyServing, RunLock
+    from .store import SCHEMA_VERSION
+
+    config = load_config(args.data)
+    try:
+        lock = RunLock(config.data_dir).acquire()
+    except AlreadyServing:
+        raise BackupError("newsdesk is serving the data folder %s; stop it first (sudo systemctl stop newsdesk, "
+                          "or Ctrl-C), then restore" % config.data_dir) from None
+    except OSError as e:
+        raise BackupError("can't restore into %s: %s" % (config.data_dir, e.strerror or e)) from None
+    try:
+        if finish_restore(config.data_dir):
+            print("finished a restore into %s that was interrupted" % config.data_dir, file=sys.stderr)
+        elif args.file is None:
+            print("no interrupted restore to finish in %s" % config.data_dir, file=sys.stderr)
+        if args.file is None:
+            return 0
+        done = restore(config.data_dir, args.file, (lambda words: True) if args.yes else _ask)
+    finally:
+        lock.release()
+    if done is None:
+        print("nothing was changed", file=sys.stderr)
+        return 1
+    manifest, replaced = done
+    print("restored %s into %s: %s (made %s by newsdesk %s)" % (args.file, config.data_dir,
+                                                                describe(manifest["store"]), manifest["created"],
+                                                                manifest["newsdesk"]), file=sys.stderr)
+    if replaced is not None:
+        print("what it replaced is kept in %s" % replaced, file=sys.stderr)
+    if manifest["schema"] < SCHEMA_VERSION:
+        print("its store is at schema %d; newsdesk brings it to %d when it next opens it"
+              % (manifest["schema"], SCHEMA_VERSION), file=sys.stderr)
+    if not manifest["with_secret"]:
+        print("the backup has no secret key: this box keeps its own (on a new box, the tablets join again)",
+              file=sys.stderr)
+    return 0
+
+
+class _Version(argparse.Action):
+    """`newsdesk --version`: the installed package's version (pyproject.toml is its one home)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .backup import newsdesk_version
+        print("newsdesk %s" % newsdesk_version())
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """Every command and subcommand takes the global options too, before or after its name:
     `newsdesk --data DIR serve` and `newsdesk serve --data DIR` (what `make run ARGS="..."`
@@ -381,6 +483,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser():
     parser = _Parser(prog="newsdesk", description=__doc__)
     parser.set_defaults(data=None, verbose=False)
+    parser.add_argument("--version", action=_Version, help="print newsdesk's version and stop")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the table panel (Hypercorn) with the phone attached")
@@ -409,6 +512,20 @@ def build_parser():
     league.add_argument("--tables", default="newsdesk/+", help="the tables' base topics, + for the table "
                                                                 "(default newsdesk/+)")
     league.set_defaults(func=cmd_league)
+
+    backup = sub.add_parser("backup", help="the store, devices, settings and dial profiles in one file "
+                                           "(docs/hardware.md); safe while the panel runs")
+    backup.add_argument("file", nargs="?", metavar="FILE", help="the file, or a folder for a dated name "
+                        "(default: a dated name in backup_dir, whose oldest past backup_keep go; else here)")
+    backup.add_argument("--with-secret", action="store_true", help="include the panel's secret key, so the "
+                        "joined tablets stay joined on a new box")
+    backup.set_defaults(func=cmd_backup)
+
+    restore = sub.add_parser("restore", help="put a backup back, checked whole first (stop the panel first); "
+                                             "without FILE, finish a restore a power cut interrupted")
+    restore.add_argument("file", nargs="?", metavar="FILE")
+    restore.add_argument("--yes", action="store_true", help="don't ask before replacing what is there")
+    restore.set_defaults(func=cmd_restore)
 
     dial = sub.add_parser("dial", help="dial recordings")
     dial_sub = dial.add_subparsers(dest="dial_command", required=True)

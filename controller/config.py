@@ -52,6 +52,8 @@ DEFAULTS = {
     "mqtt_discovery": "homeassistant",  # Home Assistant's discovery prefix; off = send no discovery
     "mqtt_ca": "",              # mqtts: "" = the system's certificate authorities; or a CA file for the broker's
     "mqtt_commands": "bell",    # what the box takes from MQTT: bell (a ring request, at most one a second) | none
+    "backup_dir": "",           # "" = none; a folder (a USB stick) where `newsdesk backup` keeps dated backups
+    "backup_keep": 14,          # how many of them backup_dir keeps (the oldest go)
     "host_on_loopback": "yes",  # yes: requests from 127.0.0.1 / ::1 (the box's screen) are the host; no:
                                 # behind a reverse proxy on the box (become host with `newsdesk host-link`)
 }
@@ -127,6 +129,8 @@ def _coerce(key, value, source):
         raise ConfigError("%s: streams_per_address must be 1-1000, got %d" % (source, value))
     if key == "streams_host_reserve" and not 0 <= value <= 1000:
         raise ConfigError("%s: streams_host_reserve must be 0-1000, got %d" % (source, value))
+    if key == "backup_keep" and not 1 <= value <= 1000:
+        raise ConfigError("%s: backup_keep must be 1-1000 backups, got %d" % (source, value))
     if key == "header_timeout" and not 1 <= value <= 300:
         raise ConfigError("%s: header_timeout must be 1-300 seconds, got %d" % (source, value))
     return value

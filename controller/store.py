@@ -36,6 +36,7 @@ from .walcheck import read_log
 log = logging.getLogger(__name__)
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
+DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (web_ui/devices.py keeps it)
 SCHEMA_VERSION = 2
 
 # Each step takes a file from the version before it to its own; a file opens at whatever
@@ -256,8 +257,8 @@ def log_damage(path, clock=time.time):
         kept = "they could not be kept aside (%s): copy %s and its -wal file somewhere safe now" % (
             e.strerror or e, path)
     return ("The store's log was damaged: %d saved changes after the damage could not be read and are "
-            "missing from this table; %s. To go back to a backup: stop newsdesk, copy the backup over %s, "
-            "and start it again (docs/hardware.md, Keeping the SD card healthy)." % (reading.lost_commits, kept, path))
+            "missing from this table; %s. To go back to a backup: stop newsdesk and run newsdesk restore "
+            "with the backup's file (docs/hardware.md, Backups, and moving to a new card)." % (reading.lost_commits, kept))
 
 
 class Store:

@@ -79,7 +79,7 @@ def test_a_log_damaged_in_the_middle_is_said_and_kept_before_it_is_checkpointed(
         assert kept < ENTRIES                                   # what SQLite could read
         said = store.damage
         assert said and "%d saved changes" % reading.lost_commits in said
-        assert "To go back to a backup: stop newsdesk, copy the backup over %s" % path in said
+        assert "To go back to a backup: stop newsdesk and run newsdesk restore" in said
         assert said in caplog.text
         folders = list(path.parent.glob("damaged-*"))
         assert len(folders) == 1 and str(folders[0]) in said

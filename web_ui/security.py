@@ -43,6 +43,8 @@ from flask import current_app, g, jsonify, render_template, request, session
 from itsdangerous import BadSignature
 from werkzeug.http import parse_cookie
 
+from controller.store import DEVICES_FILE
+
 from .devices import Devices, DialJoin
 from .helpers import desk
 
@@ -499,7 +501,7 @@ def init_app(app, clock=None, monotonic=None):
         SESSION_COOKIE_SAMESITE="Strict",
         PERMANENT_SESSION_LIFETIME=timedelta(days=180),
     )
-    devices = Devices(app.extensions["newsdesk"].config.data_dir / "devices.sqlite3")
+    devices = Devices(app.extensions["newsdesk"].config.data_dir / DEVICES_FILE)
     app.extensions[EXTENSION] = state = Guard(app, devices, clock or time.time, monotonic or time.monotonic)
     app.before_request(_check_request)
     app.after_request(_headers)

@@ -1,0 +1,573 @@
+"""Backups of the data folder, and restores that a power cut can't leave half done.
+
+What ends a Raspberry Pi's data is most often its SD card, and then every kept game, the joined
+devices and the phone's profile go with it. ``newsdesk backup`` writes all of it into one file
+to keep elsewhere (a USB stick); ``newsdesk restore`` puts it back, on this box or a new card.
+
+The file (format 1) is a zip (docs/hardware.md says the same for people):
+
+    manifest.json       {"format": "newsdesk-backup", "format_version": 1, "newsdesk": "0.1.0",
+                         "schema": 2, "created": "2026-11-26T22:18:07Z", "with_secret": false,
+                         "store": {"games": 12, "events": 3400, ...},
+                         "files": {"newsdesk.sqlite3": {"sha256": "...", "bytes": 40960}, ...}}
+    newsdesk.sqlite3    the store: a consistent snapshot, one file (no write-ahead log beside it)
+    devices.sqlite3     the joined devices, likewise                       (when there are any)
+    config.toml         the settings                                       (when there is one)
+    dial-profiles.json  the phone's dial profiles                          (when there are any)
+    secret_key          the panel's key, only with --with-secret
+
+Why the online backup API, in steps, inside one read transaction: the panel may be running. In
+WAL mode a reader never blocks the writer, so the table's moves go on being committed while the
+copy is made; the read transaction pins one snapshot (the copy is of one moment, never half a
+move, and a move committed meanwhile doesn't restart it), and the steps hand the processor back
+between them, so a Pi Zero's one busy core still serves the panel.
+
+Why a restore goes through a journal: it replaces several files, and a power cut between two
+renames must not leave the new store beside the old devices. The backup is unpacked and checked
+whole into a staging folder inside the data folder (same disk: renames, not copies), each file
+synced; then a small journal naming the files is written (the commit point); then each old file
+is moved into ``replaced-<time>/`` and the new one renamed into its place, the folders synced
+after each rename. A start that finds the journal (``finish_restore``) does what is left; a
+start that finds only a staging folder (a cut before the commit) throws it away. Either way the
+box opens whole, with the old data or the new.
+"""
+
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+import shutil
+import sqlite3
+import time
+import zipfile
+from pathlib import Path
+
+from .dial.profile import PROFILE_FILE
+from .errors import NewsdeskError
+from .store import DEVICES_FILE, SCHEMA_VERSION, STORE_FILE
+
+FORMAT = "newsdesk-backup"
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+CONFIG_FILE = "config.toml"          # config.py's settings file
+SECRET_FILE = "secret_key"           # web_ui's key for signing sessions
+DATABASES = (STORE_FILE, DEVICES_FILE)
+MEMBERS = (STORE_FILE, DEVICES_FILE, CONFIG_FILE, PROFILE_FILE, SECRET_FILE)   # what a backup may hold
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+STEP_PAGES = 256        # pages copied per step (1 MB at SQLite's 4 KB pages)
+STEP_PAUSE = 0.002      # seconds handed back to the panel between steps
+
+NAME_PREFIX = "newsdesk-backup-"
+NAME_PATTERN = re.compile(r"^newsdesk-backup-\d{8}T\d{6}Z(-\d+)?\.zip$")
+STAGING = ".restore-staging"        # in the data folder: the backup's files, checked, before the swap
+JOURNAL = "restore-journal.json"    # in the data folder while a restore swaps files: its commit record
+REPLACED_PREFIX = "replaced-"
+
+
+class BackupError(NewsdeskError):
+    """A backup can't be made, read or restored; the sentence says why and what to do."""
+
+
+class NewerBackup(BackupError):
+    """The backup was made by a newer newsdesk: its store's schema is past what this one reads."""
+
+
+def newsdesk_version():
+    """newsdesk's version, from the installed package's metadata (pyproject.toml is its one home)."""
+    try:
+        return importlib.metadata.version("newsdesk")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown (not installed: pip install -e .)"
+
+
+def utc_stamp(clock=time.time):
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
+
+
+def default_name(clock=time.time):
+    """The backup's file name when none is given: sorts by time, and rotation recognises it."""
+    return "%s%s.zip" % (NAME_PREFIX, utc_stamp(clock))
+
+
+# ------------------------------------------------------------------ the pure part: manifests and words
+
+def build_manifest(files, schema, store, with_secret, version, created):
+    """The manifest for ``files`` ({name: (sha256 hex, bytes)}) and the store's ``schema`` and
+    summary ``store`` (see summarize)."""
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "newsdesk": version, "schema": schema,
+            "created": created, "with_secret": with_secret, "store": store,
+            "files": {name: {"sha256": digest, "bytes": size} for name, (digest, size) in sorted(files.items())}}
+
+
+def manifest_problem(manifest, names, where):
+    """One sentence on what makes ``manifest`` (read from the backup ``where``, whose zip holds
+    ``names``) unusable, or None. A newer format or schema is NewerBackup's sentence, raised by
+    the caller, so it is said first and alone."""
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return "%s is not a newsdesk backup (its manifest.json doesn't say so)" % where
+    files = manifest.get("files")
+    if not isinstance(files, dict) or STORE_FILE not in files or not isinstance(manifest.get("schema"), int):
+        return "%s is damaged: its manifest.json names no store or no schema version" % where
+    for name, facts in files.items():
+        if name not in MEMBERS:
+            return "%s holds %r, which is not a file newsdesk keeps: it is not a backup to restore" % (where, name)
+        if not isinstance(facts, dict) or not isinstance(facts.get("sha256"), str):
+            return "%s is damaged: its manifest.json has no checksum for %s" % (where, name)
+        if name not in names:
+            return "%s is damaged: its manifest.json lists %s, but the file is not in it" % (where, name)
+    extra = sorted(set(names) - set(files) - {MANIFEST})
+    if extra:
+        return "%s holds %s, which its manifest.json doesn't list: it is not a backup to restore" % (
+            where, ", ".join(extra))
+    return None
+
+
+def newer_sentence(manifest, where):
+    """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
+    if manifest.get("format_version", 0) > FORMAT_VERSION or manifest.get("schema", 0) > SCHEMA_VERSION:
+        return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): "
+                "update newsdesk (git pull && make install) before restoring it"
+                % (where, manifest.get("newsdesk", "unknown"), manifest.get("schema"), newsdesk_version(),
+                   SCHEMA_VERSION))
+    return None
+
+
+def describe(summary):
+    """A store's summary (see summarize) in words: "12 kept games (the last ended 2026-11-20), a
+    game being played, 3400 events"."""
+    if summary is None:
+        return "no store"
+    if "unreadable" in summary:
+        return "a store SQLite can't read (%s)" % summary["unreadable"]
+    parts = []
+    kept = summary.get("games", 0)
+    if kept:
+        last = summary.get("last_ended")
+        parts.append("%d kept game%s%s" % (kept, "" if kept == 1 else "s",
+                                            " (the last ended %s)" % last[:10] if last else ""))
+    else:
+        parts.append("no kept games")
+    if summary.get("active"):
+        parts.append("a game being played")
+    parts.append("%d event%s" % (summary.get("events", 0), "" if summary.get("events", 0) == 1 else "s"))
+    return ", ".join(parts)
+
+
+def replacing_words(here, backup, manifest, files_here, where, data_dir):
+    """What a restore will replace, in words, for the question the host answers; None if it
+    replaces nothing (an empty data folder: a new card)."""
+    replaced = [name for name in manifest["files"] if name in files_here]
+    if not replaced:
+        return None
+    kept = [name for name in files_here if name not in manifest["files"]]
+    text = ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
+            "%s with the backup's" % (data_dir, describe(here), where, manifest.get("created", "at an unknown time"),
+                                       manifest.get("newsdesk", "unknown"), describe(backup), ", ".join(replaced)))
+    if kept:
+        text += ", and leaves %s as it is (the backup has none)" % ", ".join(kept)
+    return text + "; what it replaces is kept in a replaced-<time> folder beside the store."
+
+
+def _made(name):
+    """A backup's name as (its time, its number within that second) for sorting."""
+    m = NAME_PATTERN.match(name)
+    assert m is not None
+    return name[len(NAME_PREFIX):len(NAME_PREFIX) + 16], int((m.group(1) or "-1")[1:])
+
+
+def backups_in(names):
+    """Of the file ``names`` in a folder, the backups newsdesk named, oldest first."""
+    return sorted((n for n in names if NAME_PATTERN.match(n)), key=_made)
+
+
+def free_name(names, clock=time.time):
+    """default_name, numbered (-2, -3 ...) if ``names`` already hold it (two backups in one second)."""
+    name = default_name(clock)
+    n = 1
+    while name in names:
+        n += 1
+        name = "%s%s-%d.zip" % (NAME_PREFIX, utc_stamp(clock), n)
+    return name
+
+
+def to_rotate(names, keep):
+    """Which of the folder's backups go so that the newest ``keep`` stay."""
+    found = backups_in(names)
+    return found[:-keep] if keep > 0 else found
+
+
+# ------------------------------------------------------------------ files
+
+def _sync_dir(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_file(path):
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_atomically(path, text):
+    """``text`` under ``path``: written to a temporary name, synced, renamed, the folder synced."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    _sync_dir(path.parent)
+
+
+def _ro_uri(path):
+    return "%s?mode=ro" % Path(path).resolve().as_uri()
+
+
+def summarize(path):
+    """The store at ``path`` in figures: kept games, a game being played, events, when the last
+    game ended. None if there is no store; {"unreadable": why} if SQLite can't read it. Read-only."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            summary = {"games": 0, "active": False, "last_ended": None, "events": 0}
+            if "events" in tables:
+                summary["events"] = db.execute("SELECT count(*) FROM events").fetchone()[0]
+            if "games" in tables:
+                row = db.execute("SELECT count(*), max(ended) FROM games WHERE status != 'active'").fetchone()
+                summary["games"], summary["last_ended"] = row[0], row[1]
+                summary["active"] = db.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0] > 0
+            return summary
+        finally:
+            db.close()
+    except sqlite3.Error as e:      # a damaged store is what a restore is for: said, not refused
+        return {"unreadable": str(e)}
+
+
+def snapshot(source, target, pages=STEP_PAGES, pause=STEP_PAUSE, progress=None):
+    """Copy the SQLite database ``source`` into the new file ``target`` with the online backup API,
+    ``pages`` at a time, inside one read transaction (the module's docstring says why); the copy
+    is made a single file (no WAL), checked with integrity_check, and synced. Returns its
+    user_version (the schema). ``progress(remaining, total)`` is called between steps."""
+    try:
+        src = sqlite3.connect(source, isolation_level=None)
+    except sqlite3.Error as e:
+        raise BackupError("can't open %s to back it up: %s" % (source, e)) from None
+    try:
+        src.execute("PRAGMA busy_timeout=5000")
+        dst = sqlite3.connect(target, isolation_level=None)
+        try:
+            src.execute("BEGIN")
+            src.execute("SELECT count(*) FROM sqlite_master").fetchone()   # the read snapshot starts here
+
+            def step(status, remaining, total):
+                if progress is not None:
+                    progress(remaining, total)
+                time.sleep(pause)
+
+            src.backup(dst, pages=pages, progress=step)
+            src.execute("COMMIT")
+            dst.execute("PRAGMA journal_mode=DELETE")
+            found = "; ".join(r[0] for r in dst.execute("PRAGMA integrity_check").fetchall())
+            if found != "ok":
+                raise BackupError("%s is damaged (SQLite says: %s), so it can't be backed up whole; newsdesk "
+                                  "doctor says more" % (source, found[:200]))
+            schema = dst.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            dst.close()
+    except sqlite3.Error as e:
+        raise BackupError("can't back up %s: %s" % (source, e)) from None
+    finally:
+        src.close()
+    _sync_file(target)
+    return schema
+
+
+def check_database(path, where):
+    """integrity_check of a database unpacked from a backup; its user_version."""
+    try:
+        db = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            found = "; ".join(r[0] for r in db.execute("PRAGMA integrity_check").fetchall())
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        found, version = str(e), None
+    if found != "ok":
+        raise BackupError("%s is damaged: its %s fails SQLite's integrity check (%s); nothing was changed"
+                          % (where, path.name, found[:200]))
+    return version
+
+
+def interrupted(data_dir):
+    """True if a restore into ``data_dir`` was cut off after its commit point and is not finished."""
+    return (Path(data_dir) / JOURNAL).exists()
+
+
+def make_backup(data_dir, dest, with_secret=False, clock=time.time, progress=None, before_rename=None):
+    """Back up ``data_dir`` into the file ``dest`` (written under a temporary name, synced, then
+    renamed, so ``dest`` is either whole or absent); returns the manifest.
+    ``before_rename()`` is the tests' moment to cut the power."""
+    data_dir, dest = Path(data_dir), Path(dest)
+    if interrupted(data_dir):
+        raise BackupError("a restore into %s was interrupted; finish it first with: newsdesk restore" % data_dir)
+    if not (data_dir / STORE_FILE).is_file():
+        raise BackupError("there is nothing to back up in %s: it has no store (%s)" % (data_dir, STORE_FILE))
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        work = dest.parent / (".%s.partial" % dest.name)
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir()
+    except OSError as e:
+        raise BackupError("can't write the backup into %s: %s" % (dest.parent, e.strerror or e)) from None
+    try:
+        files, schema = {}, None
+        for name in MEMBERS:
+            source = data_dir / name
+            if not source.is_file() or (name == SECRET_FILE and not with_secret):
+                continue
+            if name in DATABASES:
+                version = snapshot(source, work / name, progress=progress)
+                if name == STORE_FILE:
+                    schema = version
+            else:
+                shutil.copyfile(source, work / name)
+            files[name] = (_sha256(work / name), (work / name).stat().st_size)
+        if with_secret and SECRET_FILE not in files:
+            raise BackupError("--with-secret: there is no secret key in %s yet (the panel writes one when it "
+                              "first starts)" % data_dir)
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock()))
+        manifest = build_manifest(files, schema, summarize(work / STORE_FILE), with_secret, newsdesk_version(),
+                                  created)
+        partial = work / dest.name
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)   # it may hold the key and MQTT's password
+        with os.fdopen(fd, "wb") as raw:
+            with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED) as z:
+                z.writestr(MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+                for name in files:
+                    z.write(work / name, name)
+            raw.flush()
+            os.fsync(raw.fileno())
+        if before_rename is not None:
+            before_rename()
+        os.replace(partial, dest)
+        _sync_dir(dest.parent)
+    except OSError as e:
+        raise BackupError("can't write the backup %s: %s" % (dest, e.strerror or e)) from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return manifest
+
+
+def rotate(folder, keep):
+    """Remove the oldest of newsdesk's backups in ``folder`` so the newest ``keep`` stay; the
+    names removed. Files of other names are never touched."""
+    folder = Path(folder)
+    gone = to_rotate(os.listdir(folder), keep)
+    for name in gone:
+        (folder / name).unlink()
+    return gone
+
+
+def keep_in_folder(data_dir, folder, keep, with_secret=False, clock=time.time):
+    """A dated backup into ``folder`` (backup_dir), then the oldest past ``keep`` removed: what
+    `newsdesk backup` without a file does, and what a backup after a finished game or once a
+    day is to call. A missing folder is refused, not made: an unplugged USB stick's mount point
+    is on the SD card, the very card the backups are to outlive. Returns (file, manifest,
+    names removed)."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise BackupError("the backup folder %s (backup_dir) is missing: plug in and mount the USB stick, or "
+                          "name a file: newsdesk backup FILE" % folder)
+    dest = folder / free_name(os.listdir(folder), clock)
+    manifest = make_backup(data_dir, dest, with_secret=with_secret, clock=clock)
+    return dest, manifest, rotate(folder, keep)
+
+
+def newest_backup(folder):
+    """(name, mtime) of the newest of newsdesk's backups in ``folder``, or None."""
+    found = backups_in(os.listdir(folder))
+    if not found:
+        return None
+    return found[-1], (Path(folder) / found[-1]).stat().st_mtime
+
+
+# ------------------------------------------------------------------ restore
+
+def unpack(path, into):
+    """Unpack the backup ``path`` into the folder ``into``, checking it whole: every member's
+    SHA-256 against the manifest, each database's integrity_check, the schema. Returns the
+    manifest. A newer backup is NewerBackup; anything else wrong is BackupError."""
+    path, where = Path(path), str(path)
+    try:
+        z = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise BackupError("there is no backup at %s" % where) from None
+    except (zipfile.BadZipFile, OSError) as e:
+        raise BackupError("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, e)) from None
+    with z:
+        names = z.namelist()
+        if MANIFEST not in names:
+            raise BackupError("%s is not a newsdesk backup: it has no manifest.json" % where)
+        try:
+            manifest = json.loads(z.read(MANIFEST).decode("utf-8"))
+        except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
+            raise BackupError("%s is damaged: its manifest.json can't be read (%s)" % (where, e)) from None
+        if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
+            newer = newer_sentence(manifest, where)
+            if newer:
+                raise NewerBackup(newer)
+        problem = manifest_problem(manifest, names, where)
+        if problem:
+            raise BackupError(problem)
+        for name, facts in manifest["files"].items():
+            target = into / name
+            h = hashlib.sha256()
+            try:
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if name == SECRET_FILE else 0o644)
+                with os.fdopen(fd, "wb") as out, z.open(name) as member:
+                    for block in iter(lambda: member.read(1 << 20), b""):
+                        h.update(block)
+                        out.write(block)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except (zipfile.BadZipFile, EOFError) as e:
+                raise BackupError("%s is damaged: %s can't be unpacked (%s); nothing was changed"
+                                  % (where, name, e)) from None
+            if h.hexdigest() != facts["sha256"]:
+                raise BackupError("%s is damaged: %s doesn't match its checksum; nothing was changed" % (where, name))
+    for name in DATABASES:
+        if name in manifest["files"]:
+            version = check_database(into / name, where)
+            if name == STORE_FILE and version != manifest["schema"]:
+                raise BackupError("%s is damaged: its store is at schema %s, its manifest says %s; nothing was "
+                                  "changed" % (where, version, manifest["schema"]))
+    _sync_dir(into)
+    return manifest
+
+
+def _replaced_folder(data_dir, clock):
+    stamp = utc_stamp(clock)
+    name, n = REPLACED_PREFIX + stamp, 1
+    while (data_dir / name).exists():
+        n += 1
+        name = "%s%s-%d" % (REPLACED_PREFIX, stamp, n)
+    return name
+
+
+def _move(source, target, step):
+    os.rename(source, target)
+    _sync_dir(target.parent)
+    if source.parent != target.parent:
+        _sync_dir(source.parent)
+    step("moved %s to %s" % (source.name, target.parent.name))
+
+
+def _swap(data_dir, journal, step):
+    """Do what the journal says is left; each step is safe to repeat after a cut at any point:
+    a name still in the staging folder has not been placed, so whatever stands under its name
+    (and its -wal, -shm) is the old file and goes to the replaced folder first."""
+    staged, replaced = data_dir / STAGING, data_dir / journal["replaced"]
+    replaced.mkdir(exist_ok=True)
+    _sync_dir(data_dir)
+    for name in journal["files"]:
+        new = staged / name
+        if not new.exists():
+            continue                    # placed before the cut
+        for suffix in SQLITE_COMPANIONS + ("",):        # the log first: a store never stands beside a log not its own
+            old = data_dir / (name + suffix)
+            if old.exists():
+                _move(old, replaced / old.name, step)
+        _move(new, data_dir / name, step)
+    (data_dir / JOURNAL).unlink()
+    _sync_dir(data_dir)
+    step("journal removed")
+    shutil.rmtree(staged, ignore_errors=True)
+    try:
+        replaced.rmdir()                # nothing was replaced (a new card): no empty folder left
+    except OSError:
+        pass
+    return replaced if replaced.exists() else None
+
+
+def _no_step(what):
+    pass
+
+
+def finish_restore(data_dir, step=_no_step):
+    """What each start does before it opens anything: a restore cut off after its commit point is
+    finished (the new data), one cut off before it is thrown away (the old data, untouched).
+    True if a restore was finished."""
+    data_dir = Path(data_dir)
+    journal_path = data_dir / JOURNAL
+    try:
+        journal = json.loads(journal_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if (data_dir / STAGING).exists():
+            shutil.rmtree(data_dir / STAGING)
+        return False
+    except (OSError, ValueError) as e:
+        raise BackupError("the restore journal %s can't be read (%s): move it aside and restore the backup "
+                          "again" % (journal_path, e)) from None
+    try:
+        _swap(data_dir, journal, step)
+        return True
+    except OSError as e:
+        raise BackupError("can't finish the interrupted restore into %s: %s" % (data_dir, e.strerror or e)) from None
+
+
+def restore(data_dir, path, confirm, clock=time.time, step=_no_step):
+    """Restore the backup ``path`` into ``data_dir`` (the caller holds the run lock). Checks the
+    backup whole first; ``confirm(words)`` is asked when something will be replaced and may say
+    no. Returns (manifest, replaced folder or None), or None if not confirmed. ``step(what)`` is
+    called after each durable step: the tests' moments to cut the power."""
+    data_dir = Path(data_dir)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        staged = data_dir / STAGING
+        shutil.rmtree(staged, ignore_errors=True)
+        staged.mkdir()
+    except OSError as e:
+        raise BackupError("can't restore into %s: %s" % (data_dir, e.strerror or e)) from None
+    try:
+        manifest = unpack(path, staged)
+        step("unpacked")
+        here = [name for name in MEMBERS if (data_dir / name).exists()]
+        words = replacing_words(summarize(data_dir / STORE_FILE), summarize(staged / STORE_FILE), manifest,
+                                here, path, data_dir)
+        if words is not None and not confirm(words):
+            shutil.rmtree(staged, ignore_errors=True)
+            return None
+        journal = {"backup": str(path), "replaced": _replaced_folder(data_dir, clock),
+                   "files": [name for name in MEMBERS if name in manifest["files"]]}
+        _write_atomically(data_dir / JOURNAL, json.dumps(journal, indent=1) + "\n")     # the commit point
+        step("journal written")
+    except OSError as e:
+        shutil.rmtree(data_dir / STAGING, ignore_errors=True)
+        raise BackupError("can't restore into %s: %s; nothing was changed" % (data_dir, e.strerror or e)) from None
+    except BaseException:
+        if not interrupted(data_dir):
+            shutil.rmtree(data_dir / STAGING, ignore_errors=True)
+        raise
+    try:
+        return manifest, _swap(data_dir, journal, step)
+    except OSError as e:
+        raise BackupError("the restore into %s stopped part way (%s); run newsdesk restore again to finish it"
+                          % (data_dir, e.strerror or e)) from None
