@@ -106,7 +106,8 @@ class Newsdesk:
             self.phone_link.start()
             self._closers.append(self.phone_link.close)
             return
-        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]], ratio=ratio)
+        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]], ratio=ratio,
+                              min_flash=config["min_flash_ms"] / 1000.0)
         play_clock = PlayClock(clock) if self.simulated else None   # see PlayClock: why
         clock = play_clock or clock
         self.phone_clock = clock

@@ -103,6 +103,17 @@ def cmd_host_link(args):
     return 0
 
 
+def _flash_ms(text):
+    """--min-flash-ms: whole milliseconds, 0-2000 (argparse says so in one line otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 2000:
+        raise argparse.ArgumentTypeError("a whole number of milliseconds from 0 to 2000, not %r" % text)
+    return value
+
+
 def cmd_dial_replay(args):
     from .dial.trace import TraceError, load_trace, replay, replay_lines
 
@@ -122,7 +133,8 @@ def cmd_dial_replay(args):
         wired = offnormal
         if wired == "auto" and trace.offnormal is not None:
             wired = trace.offnormal   # the recording says whether the contact was connected
-        events = replay(trace.edges, dial_map=dial_map, offnormal=wired, initial=trace.initial)
+        events = replay(trace.edges, dial_map=dial_map, offnormal=wired, initial=trace.initial,
+                        min_flash=None if args.min_flash_ms is None else args.min_flash_ms / 1000.0)
         for ev in events:
             if ev.kind == "fault":
                 print("newsdesk dial replay: %s at t=%.3f: %s" % (trace.name, ev.t, ev.value), file=sys.stderr)
@@ -535,6 +547,9 @@ def build_parser():
                              "comment, else standard)")
     replay.add_argument("--offnormal", choices=("auto", "wired", "none"), default="auto",
                         help="use the off-normal contact: auto (if the trace has it), wired, none")
+    replay.add_argument("--min-flash-ms", type=_flash_ms, default=None, metavar="MS",
+                        help="the shortest on-hook that counts as hanging up (default: the min_flash_ms setting's "
+                             "default, 100; shorter ones are a hand on the cradle, no hook change)")
     replay.add_argument("files", nargs="+", metavar="FILE")
     replay.set_defaults(func=cmd_dial_replay)
     record = dial_sub.add_parser("record", help="record the phone's live contacts to a trace file, "

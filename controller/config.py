@@ -28,6 +28,7 @@ DEFAULTS = {
     "pinmap": "",               # "" = the repo's hardware/pinmap.toml
     "dial_map": "standard",     # standard | sweden | new-zealand
     "offnormal": "auto",        # auto | wired | none
+    "min_flash_ms": 100,        # the shortest on-hook that counts (a hand resting on the cradle is shorter; decoder.py)
     "phone_profile": "default",  # whose dial profile (<data>/dial-profiles.json) starts the decoder
     "dial_standard": "bell",    # what the dial tester judges a dial by: bell | gpo (docs/dial-tester.md)
     "editor_mode": "mechanical",  # mechanical | fair
@@ -113,6 +114,9 @@ def _coerce(key, value, source):
         parse_usb_id(value)      # raises ConfigError naming the value
     if key == "busy_after" and not 1 <= value <= 3600:
         raise ConfigError("%s: busy_after must be 1-3600 seconds, got %d" % (source, value))
+    if key == "min_flash_ms" and not 25 <= value <= 2000:
+        raise ConfigError("%s: min_flash_ms must be 25-2000 (milliseconds of on-hook that count as hanging "
+                          "up), got %d" % (source, value))
     if key == "audio_volume" and not 1 <= value <= 100:
         raise ConfigError("%s: audio_volume must be 1-100 (percent of the wiring's loudest), got %d" % (source, value))
     if key == "bell_strike_hz" and value != 0 and not 5 <= value <= 40:

@@ -8,7 +8,7 @@ from conftest import shared_dir
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.dial import tracegen
-from controller.dial.decoder import DialDecoder
+from controller.dial.decoder import HOOK, MIN_FLASH, SETTLE, DialDecoder
 from controller.dial.dialmaps import DIAL_MAPS, pulses_for
 from controller.dial.trace import parse_trace, replay
 
@@ -306,3 +306,56 @@ def test_a_trace_can_say_the_handset_was_already_lifted():
     assert trace.initial == {"hook": 1}
     events = replay(trace.edges, initial=trace.initial)
     assert digits(events) == [1] and hooks(events) == ["on"]
+
+
+# ---------------------------------------------------------------- the minimum flash
+
+def _call_with_a_hand_on_the_cradle(on_hook, bounce=0.0):
+    """Lift, dial 2, the cradle pressed for ``on_hook`` seconds (with ``bounce`` of chatter at
+    each end), dial 3, hang up: the edges, in time order."""
+    edges = [(0.5, "hook", 1)]
+    t = 1.0
+    for digit in (2, 3):
+        for _ in range(digit):
+            edges += [(t, "pulse", 1), (t + 0.06, "pulse", 0)]
+            t += 0.1
+        t += 0.5
+        if digit == 2:
+            edges += [(t, "hook", 0)]
+            if bounce:
+                edges += [(t + bounce / 2, "hook", 1), (t + bounce, "hook", 0)]
+            edges += [(t + on_hook, "hook", 1)]
+            if bounce:
+                edges += [(t + on_hook + bounce / 2, "hook", 0), (t + on_hook + bounce, "hook", 1)]
+            t += on_hook + 0.6
+    edges.append((t + 0.5, "hook", 0))
+    return edges
+
+
+@pytest.mark.parametrize("on_hook", [0.026, 0.035, 0.050, 0.080])
+def test_a_hand_resting_on_the_cradle_is_no_hook_change(on_hook):
+    """Held down 26-80 ms between two digits: before, reported as on then off (a flash: a new call,
+    the dial tone again, a code being dialed started over)."""
+    events = decode(sorted(_call_with_a_hand_on_the_cradle(on_hook, bounce=0.004)), dial_map="standard")
+    assert [e.value for e in events if e.kind == "digit"] == [2, 3]
+    assert hooks(events) == ["off", "on"]
+
+
+def test_a_flash_and_a_hang_up_still_count_and_a_lift_is_as_quick_as_before():
+    edges = sorted(_call_with_a_hand_on_the_cradle(0.25))
+    events = decode(edges, dial_map="standard")
+    assert hooks(events) == ["off", "on", "off", "on"]
+    lift = next(e for e in events if e.kind == "hook")
+    assert lift.t == pytest.approx(0.5 + SETTLE[HOOK])                     # the lift: after the settle only
+    pressed = [t for t, line, state in edges if line == "hook" and state == 0][0]
+    on = [e for e in events if e.kind == "hook" and e.value == "on"][0]
+    assert on.t == pytest.approx(pressed + MIN_FLASH)                      # the on-hook: once it has lasted
+
+
+def test_the_minimum_flash_is_a_setting_of_the_decoder():
+    edges = sorted(_call_with_a_hand_on_the_cradle(0.050))
+    assert hooks(decode(edges, dial_map="standard")) == ["off", "on"]
+    shorter = DialDecoder(dial_map="standard", min_flash=0.030)
+    assert hooks(replay(edges, decoder=shorter)) == ["off", "on", "off", "on"]
+    with pytest.raises(ValueError):
+        DialDecoder(min_flash=-1)

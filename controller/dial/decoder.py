@@ -59,6 +59,11 @@ LINES = (HOOK, PULSE, OFFNORMAL)
 
 # Seconds; scaled by ticks_per_second. Shortest real make is ~20 ms (13 pps, 72 % break).
 SETTLE = {PULSE: 0.004, OFFNORMAL: 0.010, HOOK: 0.025}
+# The shortest on-hook that counts as one: a hand resting on the cradle between two digits holds
+# it down 25-50 ms, and exchanges ignore an on-hook shorter than about 80-100 ms (a deliberate
+# tap of the cradle, a flash, lasts 200 ms or more). Shorter ones are no hook change at all; a
+# lift is still reported after SETTLE[HOOK]. Settable per phone (the min_flash_ms setting).
+MIN_FLASH = 0.100
 END_SLACK = 0.30          # the last make may run this much past ratio * its break
 SPREAD_PART = 0.5         # plus this much of how far the dial's ratios have spread (at most SPREAD_MAX)
 SPREAD_MAX = 0.4
@@ -148,11 +153,12 @@ class DialDecoder(object):
     """Decodes one phone's contacts. ``offnormal``: True (wired), False (ignore it) or "auto"
     (used once the line is seen to move). ``settle`` overrides SETTLE per line, in seconds.
     ``ratio``: the dial's make/break ratio from its profile, a starting point only: once this
-    call has shown its own pulses, they are what counts."""
+    call has shown its own pulses, they are what counts. ``min_flash``: the shortest on-hook, in
+    seconds, that is reported (MIN_FLASH by default; shorter ones are no change at all)."""
 
     def __init__(self, dial_map="standard", offnormal="auto", ticks_per_second=1,
-                 settle=None, initial=None, ratio=None):
-        # type: (str, bool | str, float, dict[str, float] | None, dict[str, int] | None, float | None) -> None
+                 settle=None, initial=None, ratio=None, min_flash=None):
+        # type: (str, bool | str, float, dict[str, float] | None, dict[str, int] | None, float | None, float | None) -> None
         digit_for(1, dial_map)  # raises ValueError for an unknown map
         if offnormal not in (True, False, "auto"):
             raise ValueError("offnormal must be True, False or 'auto', not %r" % (offnormal,))
@@ -163,6 +169,12 @@ class DialDecoder(object):
         settle_s = dict(SETTLE)
         if settle:
             settle_s.update(settle)
+        if min_flash is None:
+            min_flash = MIN_FLASH
+        if not 0 <= min_flash <= 2:
+            raise ValueError("the shortest on-hook is 0 to 2 seconds, not %r" % (min_flash,))
+        self._min_flash = self._ticks(min_flash)
+        self._on_since = None     # type: float | None  # a debounced on-hook not yet long enough to report
         self._contacts = {}
         for line in LINES:
             self._contacts[line] = _Contact(self._ticks(settle_s[line]))
@@ -273,7 +285,8 @@ class DialDecoder(object):
             due = self._contacts[line].due()
             if due is not None and (best is None or due < best):
                 best, what = due, self._settle_handler(line)
-        for due, handler in ((self._digit_due(), self._end_digit_timed),
+        for due, handler in ((self._flash_due(), self._hung_up),
+                             (self._digit_due(), self._end_digit_timed),
                              (self._stuck_due(PULSE), self._stuck_pulse),
                              (self._stuck_due(OFFNORMAL), self._stuck_offnormal_fault)):
             if due is not None and (best is None or due < best):
@@ -313,8 +326,18 @@ class DialDecoder(object):
                 self._reset_train()
             return
         if line == HOOK:
-            self.hook_off = state == 1
-            out.append(DialEvent(now, "hook", "off" if state else "on"))
+            if state == 0:
+                self._on_since = edge       # an on-hook: reported once it has lasted min_flash
+                return
+            if self._on_since is not None:
+                held = edge - self._on_since
+                self._on_since = None
+                if held < self._min_flash:
+                    return                  # lifted again sooner: a hand on the cradle, no change
+                self.hook_off = False       # long enough, though its lift was still settling: a flash
+                out.append(DialEvent(now, "hook", "on"))
+            self.hook_off = True
+            out.append(DialEvent(now, "hook", "off"))
         elif line == PULSE:
             if line in self._faults:
                 return
@@ -328,6 +351,26 @@ class DialDecoder(object):
             elif self._count:
                 self._offnormal_rested = True
                 self._maybe_end(now, out)
+
+    def _flash_due(self):
+        # type: () -> float | None
+        """When a standing on-hook has lasted min_flash; None while none stands, or while a lift
+        that began before then is still settling (its debounce decides: a hand, or a flash)."""
+        if self._on_since is None:
+            return None
+        due = self._on_since + self._min_flash
+        hook = self._contacts[HOOK]
+        if hook.first is not None and hook.first < due:
+            return None
+        return due if self._now is None or due > self._now else self._now
+
+    def _hung_up(self, now, out):
+        # type: (float, list[DialEvent]) -> None
+        if self._on_since is None:
+            return
+        self._on_since = None
+        self.hook_off = False
+        out.append(DialEvent(now, "hook", "on"))
 
     def _break(self, edge):
         # type: (float) -> None

@@ -99,9 +99,9 @@ def load_trace(path):
     return parse_trace(text, name)
 
 
-def replay(edges, dial_map="standard", offnormal="auto", initial=None, decoder=None):
+def replay(edges, dial_map="standard", offnormal="auto", initial=None, decoder=None, min_flash=None):
     """Decode a whole recording; after the last edge, virtual time runs on until nothing is pending."""
-    decoder = decoder or DialDecoder(dial_map=dial_map, offnormal=offnormal, initial=initial)
+    decoder = decoder or DialDecoder(dial_map=dial_map, offnormal=offnormal, initial=initial, min_flash=min_flash)
     events = []
     for t, line, state in edges:
         events.extend(decoder.feed(t, line, state))
