@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test lint bench replay clean install install-plan schematics flash firmware-pins bench-link
+.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,9 @@ run: $(VENV)/.run-deps
 
 test: $(VENV)/.test-deps lint   # on as many workers as cores (TEST_JOBS=0 runs in this process)
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
+
+check: $(VENV)/.test-deps lint   # the quick lane between edits: all but the slow and browser tests (under a minute)
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow and not browser" -q $(ARGS)
 
 lint: $(VENV)/.test-deps   # ruff over everything, mypy over the pure floor (settings in pyproject.toml)
 	$(BIN)/ruff check --quiet .

@@ -62,7 +62,7 @@ def cmd_league(args):
     from controller.config import load_config
     from controller.mqtt.follower import LeagueFollower, check_tables
     from web_ui import server
-    from web_ui.league import create_league_app
+    from web_ui.league import create_league_app, serve_league
 
     config = load_config(args.data, overrides={"host": args.host})
     url = args.mqtt_url or config["mqtt_url"]
@@ -75,7 +75,7 @@ def cmd_league(args):
     try:
         port = sock.getsockname()[1]
         log.info("league following %s on %s: http://%s:%d/ (Hypercorn)", args.tables, follower.broker, host, port)
-        server.serve_wsgi(create_league_app(follower), sock)
+        serve_league(create_league_app(follower), sock)
     finally:
         follower.close()
     return 0

@@ -97,6 +97,14 @@ class Mosquitto:
         self.stop()
         return self.start()
 
+    def forget(self):
+        """Restart with nothing kept: retained messages and sessions gone, as a broker whose
+        store was lost (or a new broker at the same address)."""
+        self.stop()
+        for kept in self.folder.glob("mosquitto.db*"):
+            kept.unlink()
+        return self.start()
+
 
 class Listener:
     """A subscriber the test reads from: every message kept in order; a persistent session

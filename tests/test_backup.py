@@ -522,6 +522,7 @@ backup.restore(Path(sys.argv[1]), Path(sys.argv[2]), confirm=lambda words: True,
 """
 
 
+@pytest.mark.slow
 def test_a_restore_killed_at_each_step_opens_whole(made, tmp_path):
     """The same with the process really killed (SIGKILL): no clean-up code runs at all. The
     steps are counted by a whole restore first; the kills run a few at a time."""
@@ -605,6 +606,7 @@ def test_a_backup_while_the_store_is_written_from_another_thread_is_whole(box, t
     assert manifest["store"]["events"] == len(_rows(fresh / STORE_FILE, "events")[0]) >= 6
 
 
+@pytest.mark.slow
 def test_the_next_start_of_the_server_finishes_a_cut_off_restore(made, tmp_path):
     """A power cut after the restore's commit point, then the box boots: `newsdesk serve` puts the
     backup's data in place before it opens the store (it never serves a mixture)."""

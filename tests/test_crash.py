@@ -23,6 +23,7 @@ def harness():
     return module
 
 
+@pytest.mark.slow
 def test_every_acknowledged_transfer_survives_200_kills(harness, tmp_path):
     report = harness.campaign(tmp_path / "crash.sqlite3", runs=200, mode="after")
     assert report["problems"] == [], "seed %d: %s" % (report["seed"], report["problems"][:5])

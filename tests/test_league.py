@@ -103,7 +103,7 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     snap = league.snapshot()
     t1 = snap["tables"][0]
     assert (t1["name"], t1["online"], t1["events"]) == ("Table 1", True, {"seen": 2, "repeats": 1, "skipped": 2,
-                                                                          "last_id": 4})
+                                                                          "last_id": 4, "installs": 1})
     players = {r["player"]: (r["won"], r["played"], r["best"]) for r in snap["leaderboard"]["by_player"]}
     assert players == {"Ann": (1, 3, 9), "bob": (1, 2, 12), "Cleo": (1, 1, 20)}
     assert snap["leaderboard"]["games_counted"] == 3
@@ -125,6 +125,7 @@ def test_a_league_pattern_is_a_topic_with_a_plus_for_the_table():
             check_tables(bad)
 
 
+@pytest.mark.slow
 def test_twenty_tables_of_500_events_into_one_league(tmp_path):
     broker = Mosquitto(tmp_path / "broker").start()
     follower = LeagueFollower(broker.url, client_id="league", backoff=(1, 2)).start()
@@ -166,7 +167,7 @@ def test_twenty_tables_of_500_events_into_one_league(tmp_path):
     played, won, best = {}, {}, {}
     for i, table in enumerate(tables):
         seen = by_name["Table %d" % i]
-        assert seen["events"] == {"seen": 500, "repeats": 0, "skipped": 0, "last_id": 500}
+        assert seen["events"] == {"seen": 500, "repeats": 0, "skipped": 0, "last_id": 500, "installs": 1}
         assert [(r["name"], r["score"]) for r in seen["game"]["standings"]] == [
             (p["name"], p["score"]) for p in table.current["view"]["players"]]
         assert seen["game"]["leader"] == " and ".join(
@@ -180,6 +181,83 @@ def test_twenty_tables_of_500_events_into_one_league(tmp_path):
     assert {r["player"]: (r["played"], r["won"], r["best"]) for r in snap["leaderboard"]["by_player"]} == {
         n: (played[n], won[n], best[n]) for n in played}
     assert sum(played.values()) == 80 * 3
+
+
+def test_a_table_reinstalled_under_the_same_name_keeps_its_history_and_counts_its_new_games(tmp_path):
+    """A table restarted on a fresh data folder numbers its events and games from 1 again: the
+    league must take them as new (not repeats of the old install's) and keep what came before."""
+    broker = Mosquitto(tmp_path / "broker").start()
+    follower = LeagueFollower(broker.url, client_id="league", backoff=(1, 2)).start()
+    settings = Settings(broker.url, "newsdesk/corner", "Corner", "off")
+    tables, pubs = [], []
+    try:
+        assert wait_for(lambda: follower.connected, timeout=WAIT)
+        for n, (games, folder) in enumerate(((3, "before"), (2, "after"))):
+            if pubs:
+                pubs[-1].close()
+            table = SimTable(tmp_path / folder, random.Random(n))
+            tables.append(table)
+            pubs.append(MqttPublisher(table.store, table.bus, settings, tmp_path / folder,
+                                      game=lambda t=table: t.current, history=lambda t=table: t.history,
+                                      backoff=(0.05, 0.2)))
+            assert wait_for(lambda: pubs[-1].connected, timeout=WAIT)
+            table.play(games=games, events_per_game=10)
+            assert wait_for(lambda t=table: pubs[-1].position == t.store.last_id(), timeout=WAIT)
+
+        def caught_up():
+            snap = follower.snapshot()
+            return snap["tables"] and snap["tables"][0]["events"]["seen"] == 50 and \
+                snap["leaderboard"]["games_counted"] == 3 and snap
+
+        snap = wait_for(caught_up, timeout=WAIT)
+        assert snap, follower.snapshot()
+    finally:
+        for pub in pubs:
+            pub.close()
+        for table in tables:
+            table.store.close()
+        follower.close()
+        broker.stop()
+    assert [t["name"] for t in snap["tables"]] == ["Corner"]
+    assert snap["tables"][0]["events"] == {"seen": 50, "repeats": 0, "skipped": 0, "last_id": 20, "installs": 2}
+    played = {}
+    for table in tables:
+        for game in table.history:
+            for row in game["standings"]:
+                played[row["name"]] = played.get(row["name"], 0) + 1
+    assert {r["player"]: r["played"] for r in snap["leaderboard"]["by_player"]} == played
+
+
+def test_events_sent_while_the_league_reconnects_after_a_broker_restart_are_not_lost(tmp_path):
+    """The tables come back to a restarted broker before the league does and send what they
+    stored meanwhile: the broker keeps it for the league (a session of its own), so no id is
+    skipped."""
+    from controller import events
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    # the league waits 3 s before reconnecting, the table 0.05 s: the table is back well before it
+    follower = LeagueFollower(broker.url, client_id="league", backoff=(3, 5)).start()
+    table = SimTable(tmp_path / "t", random.Random(1))
+    pub = MqttPublisher(table.store, table.bus, Settings(broker.url, "newsdesk/t", "T", "off"), tmp_path / "t",
+                        backoff=(0.05, 0.2))
+    try:
+        assert wait_for(lambda: follower.connected and pub.connected, timeout=WAIT)
+        table.bus.publish(table.store.append(events.DICE_ROLL, {"total": 7}).as_dict())
+        assert wait_for(lambda: (follower.snapshot()["tables"] or [{}])[0].get("events", {}).get("last_id") == 1,
+                        timeout=WAIT)
+        broker.restart()
+        assert wait_for(lambda: pub.connected and not follower.connected, timeout=WAIT)
+        for total in range(2, 12):              # sent while the league is still waiting to reconnect
+            table.bus.publish(table.store.append(events.DICE_ROLL, {"total": total}).as_dict())
+        assert wait_for(lambda: pub.position == 11, timeout=WAIT)
+        assert wait_for(lambda: follower.snapshot()["tables"][0]["events"]["last_id"] == 11, timeout=WAIT)
+        seen = follower.snapshot()["tables"][0]["events"]
+    finally:
+        pub.close()
+        table.store.close()
+        follower.close()
+        broker.stop()
+    assert (seen["seen"], seen["skipped"]) == (11, 0)
 
 
 class _Still:
@@ -257,3 +335,137 @@ def test_newsdesk_league_serves_its_page_on_the_panels_server_and_stops_on_sigte
             proc.kill()
             proc.communicate()
         broker.stop()
+
+
+def _league_command(tmp_path, broker):
+    """`newsdesk league` as a person runs it, on a free port; returns (process, the page's address)."""
+    import os
+    import subprocess
+    import sys
+
+    from mosquitto import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(tmp_path / "data"), "league",
+                             "--mqtt-url", broker.url, "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    return proc, "http://127.0.0.1:%d" % port
+
+
+def _get_json(url):
+    import urllib.request
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return json.loads(r.read())
+    except OSError:
+        return None
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_newsdesk_league_stays_quiet_as_pages_leave_and_stops_within_2_s_with_the_broker_gone(tmp_path, signum):
+    """Pages that go away while the picture keeps changing leave nothing in the log, and with the
+    broker gone the command still stops within 2 s of the signal, without a traceback."""
+    import http.client
+    import signal
+    import time
+    from urllib.parse import urlsplit
+
+    from mosquitto import Listener
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    proc, url = _league_command(tmp_path, broker)
+    sender = None
+    try:
+        assert wait_for(lambda: (_get_json(url + "/api/league") or {}).get("connected") or proc.poll() is not None,
+                        timeout=WAIT)
+        where = urlsplit(url)
+        gone = []
+        for _ in range(3):                       # pages that read the picture, then vanish
+            conn = http.client.HTTPConnection(where.hostname, where.port, timeout=5)
+            conn.request("GET", "/api/league/stream")
+            reply = conn.getresponse()
+            assert reply.status == 200 and reply.readline()
+            gone.append(conn)
+        staying = http.client.HTTPConnection(where.hostname, where.port, timeout=5)
+        staying.request("GET", "/api/league/stream")
+        assert staying.getresponse().status == 200
+        for conn in gone:
+            conn.sock.shutdown(2)
+            conn.close()
+        sender = Listener(broker, ["newsdesk/none"], client_id="tables", persistent=False)
+        for i in range(200):                     # the picture changes many times after they left
+            sender.client.publish("newsdesk/t%d/availability" % (i % 20), "online" if i % 2 else "offline", qos=1)
+        assert wait_for(lambda: len((_get_json(url + "/api/league") or {}).get("tables") or []) == 20, timeout=WAIT)
+        sender.close()
+        sender = None
+        broker.stop()
+        assert wait_for(lambda: (_get_json(url + "/api/league") or {}).get("connected") is False, timeout=WAIT)
+        started = time.monotonic()
+        proc.send_signal(getattr(signal, signum))
+        out, _ = proc.communicate(timeout=15)
+        took = time.monotonic() - started
+        staying.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        if sender is not None:
+            sender.close()
+        broker.stop()
+    assert proc.returncode == 0, out
+    assert took < 2.0, (took, out)
+    for noise in ("Traceback", "CancelledError", "socket.send()"):
+        assert noise not in out, out
+
+
+def test_the_league_page_reads_for_a_passer_by_at_a_phones_a_tablets_and_a_walls_size(tmp_path):
+    """Names, games and money with its unit; no ids, topics or broker; nothing wider than the
+    screen, whatever the length of a name."""
+    from conftest import CHROMIUM, need_browser
+    from werkzeug.serving import make_server
+
+    need_browser()
+    long_name = "Bartholomew-Fitzgerald Montgomery-Wolstenholme the Third"
+    league = League()
+    league.take("newsdesk/t1/state/game", json.dumps({"table": "Corner table", "game": {
+        "id": 3, "engine": "scoop1956", "title": "SCOOP (Parker Brothers, 1956)", "version": 7, "unit": "$",
+        "players": ["Ann", long_name], "leader": "Ann", "leaders": ["Ann"],
+        "standings": [{"name": "Ann", "score": 3500, "winner": False},
+                      {"name": long_name, "score": 1200, "winner": False}]}}))
+    league.take("newsdesk/t1/events", json.dumps({"table": "Corner table", "id": 213, "type": "game.abandoned",
+                                                  "data": {"game": 2}}))
+    league.take("newsdesk/t2/state/results", json.dumps({"table": "Window", "games": [
+        {"id": 1, "title": "Get the Scoop! (2011)", "status": "finished", "standings": [
+            {"name": long_name, "score": 41, "winner": True}, {"name": "Ann", "score": 12, "winner": False}]}]}))
+    app = create_league_app(_Still(league))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    serving = threading.Thread(target=server.serve_forever, daemon=True)
+    serving.start()
+    from playwright.sync_api import sync_playwright
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+            try:
+                for width, height in ((390, 844), (768, 1024), (1920, 1080)):
+                    page = browser.new_page(viewport={"width": width, "height": height})
+                    page.route("**/api/league/stream", lambda route: route.abort())     # the picture served is enough
+                    page.goto("http://127.0.0.1:%d/" % server.server_port)
+                    page.wait_for_selector("#tables li")
+                    text = page.inner_text("body")
+                    assert "$3,500" in text and long_name in text and "Corner table" in text, text
+                    assert "Game stopped" in text
+                    for internal in ("#213", "game.abandoned", "mqtt://", "newsdesk/", "following"):
+                        assert internal not in text, (width, internal)
+                    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+                        .map(e => e.tagName + '.' + e.className)""")
+                    assert page.evaluate("document.documentElement.scrollWidth") <= width and not wide, (width, wide)
+                    narrowest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('td.num, .score')]
+                        .map(e => e.getBoundingClientRect().width))""")
+                    assert narrowest >= 16, (width, narrowest)      # a number is never squeezed to a letter
+                    page.close()
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()

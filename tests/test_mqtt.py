@@ -3,6 +3,7 @@ through the cursor, retained state, Home Assistant's discovery, the bell, outage
 that must be said in one sentence while the table keeps working."""
 
 import json
+import re
 import threading
 import types
 
@@ -19,6 +20,7 @@ from controller.mqtt.bell import BellCommands
 from controller.mqtt.cursor import CURSOR_FILE
 from controller.mqtt.publisher import MqttPublisher, Settings
 from controller.mqtt.url import parse_mqtt_url
+from controller.oracles.editor import SIGNALS
 from controller.store import Store
 from web_ui import create_app
 
@@ -162,31 +164,40 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
 
 # Home Assistant's documented MQTT discovery fields (home-assistant.io/integrations/<component>.mqtt/):
 # what each component requires, and what it may carry, of the ones newsdesk uses.
-COMMON = {"name", "unique_id", "device", "origin", "availability_topic", "payload_available",
+COMMON = {"name", "unique_id", "object_id", "device", "origin", "availability_topic", "payload_available",
           "payload_not_available", "icon", "entity_category", "json_attributes_topic",
           "json_attributes_template", "qos"}
 HA_FIELDS = {
     "binary_sensor": ({"state_topic"}, COMMON | {"state_topic", "payload_on", "payload_off", "device_class",
                                                  "value_template"}),
     "sensor": ({"state_topic"}, COMMON | {"state_topic", "value_template", "unit_of_measurement",
-                                          "device_class", "state_class"}),
+                                          "device_class", "state_class", "options"}),
+    "event": ({"state_topic", "event_types"}, COMMON | {"state_topic", "event_types", "device_class",
+                                                        "value_template"}),
     "button": ({"command_topic"}, COMMON | {"command_topic", "payload_press", "retain"}),
     "device_automation": ({"automation_type", "topic", "type", "subtype", "device"},
                           {"automation_type", "topic", "type", "subtype", "device", "payload", "qos",
                            "value_template", "origin"}),
 }
-DEVICE_FIELDS = {"identifiers", "name", "manufacturer", "model", "sw_version"}
+DEVICE_FIELDS = {"identifiers", "name", "manufacturer", "model", "sw_version", "configuration_url"}
+ORIGIN_FIELDS = {"name", "sw_version", "support_url"}
+# of Home Assistant's documented device classes and state classes, the ones newsdesk uses
+DEVICE_CLASSES = {"sensor": {"enum"}, "binary_sensor": {"problem"}, "event": {"button"}}
+STATE_CLASSES = {"measurement"}
 
 
 def test_discovery_payloads_carry_home_assistants_documented_fields(broker, store, tmp_path):
     listener = Listener(broker, ["homeassistant/#"], persistent=False)
-    pub = publisher(store, Bus(), broker.url, tmp_path, version="0.1.0")     # discovery is on by default
+    pub = MqttPublisher(store, Bus(), Settings(broker.url, BASE, "t1", panel_url="http://box.local:8080/"),
+                        tmp_path, backoff=FAST, version="0.1.0")     # discovery is on by default
     try:
         expected = len(T.discovery("homeassistant", BASE, "t1", "0.1.0"))
         assert listener.wait(lambda m: len(m) >= expected)
     finally:
         pub.close()
-    configs = {t: json.loads(p) for t, p, retained in listener.messages}
+    configs = {t: json.loads(p) for t, p, retained in listener.messages if p}
+    removed = {t for t, p, retained in listener.messages if not p}
+    assert removed == {"homeassistant/sensor/newsdesk_t1/health/config"}     # now a problem binary sensor
     listener.close()
     kinds = {}
     for topic, config in configs.items():
@@ -196,11 +207,17 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
         assert required <= set(config), (topic, required - set(config))
         assert set(config) <= allowed, (topic, set(config) - allowed)
         assert set(config["device"]) <= DEVICE_FIELDS and config["device"]["identifiers"] == ["newsdesk_t1"]
+        assert set(config["origin"]) <= ORIGIN_FIELDS
+        assert config["device"]["configuration_url"] == config["origin"]["support_url"] == "http://box.local:8080/"
+        assert config.get("device_class") is None or config["device_class"] in DEVICE_CLASSES[component]
+        assert config.get("state_class") is None or config["state_class"] in STATE_CLASSES
+        if component != "device_automation":
+            assert re.fullmatch(r"newsdesk_t1_[a-z0-9_]+", config["object_id"]), config["object_id"]
         for key in ("state_topic", "command_topic", "topic", "availability_topic", "json_attributes_topic"):
             if key in config:
                 assert config[key].startswith(BASE + "/")
         kinds.setdefault(component, []).append(config)
-    assert {c["payload_on"] for c in kinds["binary_sensor"]} == {"lifted"}
+    assert {c["payload_on"] for c in kinds["binary_sensor"]} == {"lifted", "fault"}
     assert kinds["button"][0]["command_topic"] == BASE + "/bell/ring"
     triggers = kinds["device_automation"]
     assert all(c["automation_type"] == "trigger" for c in triggers)
@@ -213,6 +230,15 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
         ("homeassistant/button/newsdesk_t1/bell/config", None)]     # an empty config takes the button away
     names = {c["name"] for c in kinds["sensor"]}
     assert {"Last digit", "Last number dialed", "Last roll", "Stopwatch digit", "Game", "Leader", "Seat 1"} <= names
+    by_name = {c["name"]: c for cs in kinds.values() for c in cs if "name" in c}
+    # enum sensors offer their values to the automation editor; numbers have a state class
+    assert by_name["Editor's verdict"]["options"] == list(SIGNALS)
+    assert by_name["Last digit"]["options"] == by_name["Stopwatch digit"]["options"] == [str(d) for d in range(10)]
+    assert by_name["Last roll"]["state_class"] == "measurement"
+    assert (by_name["Health"]["device_class"], by_name["Health"]["payload_on"]) == ("problem", "fault")
+    events = {c["name"]: c["event_types"] for c in kinds["event"]}
+    assert events["Digit dialed"] == [str(d) for d in range(10)] and events["Editor's verdict given"] == list(SIGNALS)
+    assert set(events["Stopwatch pressed"]) == {"started", "reset", "stopped"} and "refused" in events["Bell"]
 
 
 def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, store, tmp_path):
@@ -226,6 +252,11 @@ def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, st
         sender.client.publish(BASE + "/dice/roll", "PRESS", qos=1)          # not a command the box takes
         assert wait_for(lambda: pub.bell.taken + pub.bell.refused == 5, timeout=WAIT)
         assert rings == [2] and pub.bell.refused == 4
+        # Home Assistant hears the answer: one rang, four refused (with why)
+        assert sender.wait(lambda m: len(sender.on(BASE + "/event/bell")) == 5)
+        answers = [json.loads(p) for p in sender.on(BASE + "/event/bell")]
+        assert sorted(a["event_type"] for a in answers) == ["rang"] + ["refused"] * 4
+        assert all("a second" in a["why"] for a in answers if a["event_type"] == "refused")
         clock[0] += 1.0
         sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
         assert wait_for(lambda: len(rings) == 2, timeout=WAIT)
@@ -404,3 +435,122 @@ def test_a_press_while_the_broker_is_away_fires_no_late_trigger(broker, store, t
         listener.close()
     assert [e["id"] for e in events_of(listener)] == [1, 2]
     assert len(listener.on(BASE + "/trigger/dice")) == 1
+
+
+# ---------------------------------------------------------------- what Home Assistant shows, after restarts
+
+def dial_a_call(store, bus, digits):
+    """A call as the table announces it: lift, each digit (live) and its stored verdict, hang up."""
+    from controller import events
+    bus.publish({"type": events.PHONE_HOOK, "data": {"state": "off"}})
+    for digit in digits:
+        bus.publish({"type": events.PHONE_DIGIT, "data": {"digit": digit, "taken": None}})
+        bus.publish(store.append(events.VERDICT, {"digit": digit, "signal": "OK", "message": "OK."}).as_dict())
+    bus.publish({"type": events.PHONE_HOOK, "data": {"state": "on"}})
+
+
+def retained(broker, client_id):
+    """Every state topic as Home Assistant starting finds it (retained, or sent as it subscribed)."""
+    late = Listener(broker, [BASE + "/state/#"], client_id=client_id, persistent=False)
+    try:
+        assert late.wait(lambda m: {"digit", "number", "game", "health"} <= {t.rsplit("/", 1)[-1] for t, _, _ in m})
+        return {t.rsplit("/", 1)[-1]: p for t, p, r in late.messages}
+    finally:
+        late.close()
+
+
+def test_every_state_comes_back_from_the_store_after_newsdesk_and_the_broker_restart(broker, store, tmp_path):
+    """Newsdesk restarts, then the broker loses its retained messages: Home Assistant starting
+    after that finds every state as it was, the last digit and number included."""
+    listener = Listener(broker, [BASE + "/state/#"], client_id="ha", persistent=False)
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        dial_a_call(store, bus, [4, 2])
+        assert listener.wait(lambda m: listener.on(BASE + "/state/number"))
+    finally:
+        pub.close()
+        listener.close()
+    before = retained(broker, "ha-before")
+    broker.forget()
+    pub = publisher(store, Bus(), broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        after = retained(broker, "ha-after")
+    finally:
+        pub.close()
+    assert json.loads(before["number"])["number"] == "42" and json.loads(before["digit"])["digit"] == 2
+    assert after == before
+
+
+def test_a_digit_dialed_again_is_seen_by_home_assistant(broker, store, tmp_path):
+    listener = Listener(broker, [BASE + "/state/digit", BASE + "/event/#"], client_id="ha", persistent=False)
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        for n in (1, 2):        # a state is sent as it stands once the bus is drained: one digit at a time
+            dial_a_call(store, bus, [2])
+            assert listener.wait(lambda m, n=n: len(listener.on(BASE + "/event/digit")) == n
+                                 and len(listener.on(BASE + "/state/digit")) == n)
+    finally:
+        pub.close()
+        listener.close()
+    states = [json.loads(p) for p in listener.on(BASE + "/state/digit")]
+    assert [s["digit"] for s in states] == [2, 2] and states[0] != states[1]     # its attributes change
+    assert [json.loads(p)["event_type"] for p in listener.on(BASE + "/event/digit")] == ["2", "2"]
+    config = dict(T.discovery("homeassistant", BASE, "t1", ""))["homeassistant/sensor/newsdesk_t1/last_digit/config"]
+    assert config["json_attributes_topic"] == BASE + "/state/digit"
+
+
+def render(template, payload):
+    """A discovery template rendered as Home Assistant's MQTT integration does: value_json is the payload."""
+    from jinja2 import Environment
+    env = Environment()
+    env.filters["tojson"] = json.dumps
+    return env.from_string(template).render(value_json=json.loads(payload), value=payload)
+
+
+def test_no_value_is_said_one_way_and_a_tie_as_a_person_says_it(broker, store, tmp_path):
+    listener = Listener(broker, [BASE + "/state/game"], client_id="ha", persistent=False)
+    pub = publisher(store, Bus(), broker.url, tmp_path)
+    try:
+        assert listener.wait(lambda m: listener.on(BASE + "/state/game"))
+    finally:
+        pub.close()
+        listener.close()
+    between_games = listener.on(BASE + "/state/game")[-1]
+    game_sensors = [c for t, c in T.discovery("homeassistant", BASE, "t1", "")
+                    if c and c.get("state_topic") == BASE + "/state/game"]
+    assert len(game_sensors) == 2 + T.SEATS
+    assert {render(c["value_template"], between_games) for c in game_sensors} == {T.NO_VALUE}
+    three = {"id": 1, "engine": "tally", "version": 2, "players": [], "view": {"players": [
+        {"name": n, "score": 5} for n in ("Ann", "Bob", "Cat")]}}
+    state = T.game_state("t1", three)
+    assert state["game"]["leader"] == "Ann, Bob and Cat" and state["game"]["leaders"] == ["Ann", "Bob", "Cat"]
+    leader = next(c for c in game_sensors if c["name"] == "Leader")
+    assert render(leader["value_template"], T.dumps(state)) == "Ann, Bob and Cat"
+    nobody = T.game_state("t1", dict(three, view={"players": [{"name": "Ann"}]}))
+    assert render(leader["value_template"], T.dumps(nobody)) == T.NO_VALUE
+
+
+def test_the_stopwatch_trigger_fires_on_every_press(broker, store, tmp_path):
+    from controller import events
+    listener = Listener(broker, [BASE + "/trigger/stopwatch", BASE + "/event/stopwatch"], client_id="ha",
+                        persistent=False)
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        bus.publish({"type": events.STOPWATCH_STARTED, "data": {}})
+        bus.publish(store.append(events.STOPWATCH_ROLL, {"digit": 3, "shown": "0:01.23"}).as_dict())
+        bus.publish({"type": events.STOPWATCH_STARTED, "data": {}})
+        bus.publish({"type": events.STOPWATCH_RESET, "data": {}})
+        assert listener.wait(lambda m: len(listener.on(BASE + "/event/stopwatch")) == 4)
+    finally:
+        pub.close()
+        listener.close()
+    assert listener.on(BASE + "/trigger/stopwatch") == ["started", "3", "started", "reset"]
+    assert [json.loads(p)["event_type"] for p in listener.on(BASE + "/event/stopwatch")] == [
+        "started", "stopped", "started", "reset"]

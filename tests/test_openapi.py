@@ -12,6 +12,7 @@ from contextlib import closing
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
 from conftest import Clocks
 from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, settings, strategies as st
@@ -641,4 +642,4 @@ class FuzzTheApi(RuleBasedStateMachine):
 FuzzTheApi.TestCase.settings = settings(max_examples=int(os.environ.get("NEWSDESK_FUZZ_RUNS", "40")),
                                         stateful_step_count=50, deadline=None,
                                         suppress_health_check=[HealthCheck.too_slow])
-test_no_input_from_the_document_gives_a_5xx_or_changes_what_it_shouldnt = FuzzTheApi.TestCase
+test_no_input_from_the_document_gives_a_5xx_or_changes_what_it_shouldnt = pytest.mark.slow(FuzzTheApi.TestCase)

@@ -290,6 +290,7 @@ def test_the_emulated_dial_keeps_its_timing_when_the_machine_pauses_the_dialing_
         host.no_more_events()
 
 
+@pytest.mark.slow
 def test_a_hundred_unplug_replug_cycles(emu):
     rng = random.Random(2002)
     dialed = []

@@ -25,6 +25,8 @@ import pytest
 
 from controller.store import STORE_FILE, Store
 
+pytestmark = pytest.mark.slow       # each test starts `newsdesk serve` in a process of its own
+
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("panel_streams", REPO / "bench" / "panel_streams.py")
 bench = importlib.util.module_from_spec(_spec)

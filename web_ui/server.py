@@ -93,7 +93,7 @@ def panel_for(flask_app, settings):
                  body_timeout=settings["header_timeout"])
 
 
-def _quiet_when_cancelled(loop, context):
+def quiet_when_cancelled(loop, context):
     """The loop's exception handler: a connection's task cancelled as the server stops is not an
     error. (Python 3.11's streams report a cancelled connection task as "Exception in callback
     ... CancelledError" with a traceback; everything else goes to the default handler.)"""
@@ -120,7 +120,7 @@ def serve(flask_app, settings, sock):
             panel.begin_stop()
             stop.set()
 
-        loop.set_exception_handler(_quiet_when_cancelled)
+        loop.set_exception_handler(quiet_when_cancelled)
 
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, on_signal, signum)
@@ -129,25 +129,6 @@ def serve(flask_app, settings, sock):
             await hypercorn_serve(panel, hc, shutdown_trigger=stop.wait)
         finally:
             panel.stop()
-
-    asyncio.run(run())
-
-
-def serve_wsgi(wsgi_app, sock, threads=16, header_timeout=10):
-    """Serve a plain WSGI app (the league's wall page) on the same server software as the panel,
-    until SIGTERM or SIGINT. Its few long-lived streams each hold one of ``threads``: a wall
-    display has a handful of viewers, not a room of them."""
-    from a2wsgi import WSGIMiddleware
-    from hypercorn.asyncio import serve as hypercorn_serve
-
-    hc = hypercorn_config(sock, {"header_timeout": header_timeout})
-
-    async def run():
-        loop = asyncio.get_running_loop()
-        stop = asyncio.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
-        await hypercorn_serve(WSGIMiddleware(wsgi_app, workers=threads), hc, shutdown_trigger=stop.wait)
 
     asyncio.run(run())
 
@@ -171,7 +152,7 @@ class InThread:
         async def run():
             from hypercorn.asyncio import serve as hypercorn_serve
             self._stop = asyncio.Event()
-            asyncio.get_running_loop().set_exception_handler(_quiet_when_cancelled)
+            asyncio.get_running_loop().set_exception_handler(quiet_when_cancelled)
             self.panel.start(asyncio.get_running_loop())
             started.set()
             try:

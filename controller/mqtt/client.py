@@ -25,9 +25,11 @@ class _ClosingSSLSocket(ssl.SSLSocket):
             raise
 
 
-def make_client(broker, client_id, ca=""):
+def make_client(broker, client_id, ca="", clean_session=True):
+    """``clean_session=False`` keeps the client's subscriptions and its QoS 1 messages on the
+    broker while it is away (the league: events sent while it reconnects are not lost to it)."""
     client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=paho.MQTTv311,
-                         clean_session=True)
+                         clean_session=clean_session)
     client.connect_timeout = CONNECT_TIMEOUT
     if broker.username:
         client.username_pw_set(broker.username, broker.password)

@@ -51,3 +51,64 @@ class Cursor:
             log.warning("can't keep the MQTT position in %s: %s", self.path, e)
             return
         self.saved = position
+
+
+KEPT_FILE = "mqtt-kept.json"
+
+
+class Kept:
+    """What MQTT shows that the store's log does not hold, kept in ``mqtt-kept.json`` beside the
+    store so that a restart of newsdesk (with a broker that lost its retained messages) shows the
+    same as before:
+
+    - ``install``: this data folder's id. Event ids start again at 1 in a fresh data folder (or a
+      store restored from an older copy), so subscribers tell a table's events apart by (install,
+      id); a fresh folder has no file and so gets a new id.
+    - ``number``: the last number dialed. The handset's lifts and hang-ups are live events, never
+      stored, so the store can't say where a number began; it is written once per hang-up.
+
+    Written atomically (a temporary file, fsync, rename), like the cursor.
+    """
+
+    def __init__(self, data_dir):
+        self.path = Path(data_dir) / KEPT_FILE
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            data = {}
+        except (OSError, ValueError) as e:
+            log.warning("can't read %s (%s); MQTT starts it again", self.path, e)
+            data = {}
+        self._data = data if isinstance(data, dict) else {}
+        if not isinstance(self._data.get("install"), str) or not self._data["install"]:
+            self.new_install()
+
+    @property
+    def install(self):
+        return self._data["install"]
+
+    def new_install(self):
+        """A new numbering of events: a fresh data folder, or a store older than the cursor."""
+        import secrets
+
+        self._data["install"] = secrets.token_hex(6)
+        self._write()
+
+    def get(self, name):
+        return self._data.get(name)
+
+    def put(self, name, value):
+        if self._data.get(name) != value:
+            self._data[name] = value
+            self._write()
+
+    def _write(self):
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(self._data, f, sort_keys=True)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except OSError as e:
+            log.warning("can't keep MQTT's state in %s: %s", self.path, e)

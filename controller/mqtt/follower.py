@@ -1,6 +1,9 @@
 """The league's adapter: a paho client subscribed to many tables' topics, feeding a League.
 
-``changed(after, timeout)`` lets a page's live stream wait for the next change without polling.
+``changed(after, timeout)`` lets a thread wait for the next change without polling; ``watch``
+calls a function at every change, which is how the league's pages, on an event loop, hear of one.
+``close`` returns within ``STOP_WAIT`` seconds even with the broker gone (paho's thread may be in
+a connection attempt then), so ``newsdesk league`` stops promptly.
 """
 
 import logging
@@ -14,6 +17,7 @@ from .url import parse_mqtt_url
 log = logging.getLogger(__name__)
 
 TABLES = "newsdesk/+"     # the tables' base topics the league follows (each table's mqtt_topic default)
+STOP_WAIT = 0.3           # seconds close() waits for paho's thread (a daemon: the process ends without it)
 
 
 class LeagueFollower:
@@ -26,7 +30,10 @@ class LeagueFollower:
         self.version = 0
         self._closing = False
         self._cond = threading.Condition()
-        self._client = make_client(self.broker, client_id, ca)
+        self._watchers = []
+        # a session the broker keeps: events a table sends while the league reconnects (a broker
+        # restarted, a network blip) wait for it, instead of showing as ids skipped
+        self._client = make_client(self.broker, client_id, ca, clean_session=False)
         self._client.reconnect_delay_set(*backoff)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
@@ -54,10 +61,12 @@ class LeagueFollower:
             self.connected = False
             self._say(refused(self.broker, reason_code))
             return
-        self.connected, self.problem = True, None
         # events at QoS 1 (each counts); the retained pictures at QoS 0 (the newest wins anyway)
         client.subscribe([("%s/%s" % (self.tables, suffix), 1 if suffix == "events" else 0) for suffix in SUFFIXES])
-        log.info("league: following %s on %s", self.tables, self.broker)
+        if self.problem is not None or not self._said_following:
+            log.info("league: following %s on %s", self.tables, self.broker)
+            self._said_following = True
+        self.connected, self.problem = True, None
         self._bump()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
@@ -66,16 +75,31 @@ class LeagueFollower:
             return
         self._say("lost the broker at %s (%s); reconnecting" % (self.broker, reason_code))
 
+    _said_following = False
+
     def _on_message(self, client, userdata, message):
         with self._cond:
-            if self.league.take(message.topic, message.payload):
-                self.version += 1
-                self._cond.notify_all()
+            if not self.league.take(message.topic, message.payload):
+                return
+            self.version += 1
+            self._cond.notify_all()
+        self._tell()
 
     def _bump(self):
         with self._cond:
             self.version += 1
             self._cond.notify_all()
+        self._tell()
+
+    def _tell(self):
+        for watcher in list(self._watchers):
+            watcher()
+
+    def watch(self, callback):
+        """Call ``callback()`` (on paho's thread: it must only hand over) at every change; returns
+        a function that stops it."""
+        self._watchers.append(callback)
+        return lambda: self._watchers.remove(callback) if callback in self._watchers else None
 
     def snapshot(self):
         with self._cond:
@@ -93,7 +117,11 @@ class LeagueFollower:
     def close(self):
         self._closing = True
         self._client.disconnect()
-        self._client.loop_stop()
+        # paho's loop_stop waits for its thread, which can be in a connection attempt to a broker
+        # that is gone (CONNECT_TIMEOUT): wait for it at most STOP_WAIT, then leave it (a daemon)
+        stopper = threading.Thread(target=self._client.loop_stop, name="league-mqtt-stop", daemon=True)
+        stopper.start()
+        stopper.join(STOP_WAIT)
 
 
 def check_tables(pattern):

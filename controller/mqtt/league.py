@@ -9,7 +9,12 @@ ignoring case and spaces around it (a convention's badge names).
 
 Finished games come from two places: each table's retained results (its last 20 games, so a
 league started late catches up) and each game's end on the events topic (so a long day's games
-all count while the league runs). Each counts once, by table and game id.
+all count while the league runs). Each counts once, by table, install and game id.
+
+A table's event ids and game ids start again at 1 when it is reinstalled on a fresh data folder
+under the same name, so everything it sends carries its ``install`` (the data folder's id): ids
+are repeats or skips only within one install, a new install starts a new numbering, and the games
+the table finished before stay counted. A table too old to send an install is one numbering.
 """
 
 import json
@@ -17,10 +22,15 @@ import json
 from .. import events
 
 SUFFIXES = ("availability", "events", "state/game", "state/results")
+# the last event in a passer-by's words, where its payload says nothing itself
+WORDS = {events.GAME_STARTED: "A game began", events.GAME_FINISHED: "Game over", events.GAME_ABANDONED:
+         "Game stopped", events.DICE_ROLL: "Dice rolled", events.STOPWATCH_ROLL: "Stopwatch stopped",
+         events.VERDICT: "The editor spoke"}
 
 
 class TableView:
-    __slots__ = ("base", "name", "online", "game", "results", "last_id", "seen", "repeats", "skipped", "last")
+    __slots__ = ("base", "name", "online", "game", "results", "last_id", "seen", "repeats", "skipped", "last",
+                 "install", "installs")
 
     def __init__(self, base):
         self.base = base
@@ -33,11 +43,14 @@ class TableView:
         self.repeats = 0
         self.skipped = 0
         self.last = None
+        self.install = None         # the install whose events came last
+        self.installs = {}          # install -> the last event id taken from it
 
     def as_dict(self):
         return {"base": self.base, "name": self.name, "online": self.online, "game": self.game,
                 "last_event": self.last, "events": {"seen": self.seen, "repeats": self.repeats,
-                                                    "skipped": self.skipped, "last_id": self.last_id}}
+                                                    "skipped": self.skipped, "last_id": self.last_id,
+                                                    "installs": len(self.installs)}}
 
 
 def split(topic):
@@ -48,6 +61,11 @@ def split(topic):
     return None, None
 
 
+def _install(data):
+    value = data.get("install")
+    return value if isinstance(value, str) and value else None
+
+
 def _key(name):
     return " ".join(str(name).split()).casefold()
 
@@ -56,7 +74,7 @@ class League:
     def __init__(self):
         self.tables = {}
         self.ignored = 0          # messages that were not a table's (bad JSON, unknown topic)
-        self.ended = {}           # (base, game id) -> {"title", "status", "standings", "table"}
+        self.ended = {}           # (base, install, game id) -> {"title", "status", "standings", "table"}
         self._titles = {}         # engine -> title, as the tables' game states name them
 
     def take(self, topic, payload):
@@ -94,16 +112,17 @@ class League:
         games = data.get("games")
         table.results = [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
         for game in table.results:
-            self._ended(table, game.get("id"), game.get("engine"), game.get("title"), game.get("status"),
-                        game.get("standings"))
+            self._ended(table, _install(data), game.get("id"), game.get("engine"), game.get("title"),
+                        game.get("status"), game.get("standings"))
         return True
 
-    def _ended(self, table, game_id, engine, title, status, standings):
+    def _ended(self, table, install, game_id, engine, title, status, standings):
         if engine and title:
             self._titles[str(engine)] = str(title)
-        if not isinstance(game_id, int) or isinstance(game_id, bool) or (table.base, game_id) in self.ended:
+        key = (table.base, install, game_id)
+        if not isinstance(game_id, int) or isinstance(game_id, bool) or key in self.ended:
             return
-        self.ended[(table.base, game_id)] = {
+        self.ended[key] = {
             "title": str(title or self._titles.get(engine) or engine or "?"), "status": status,
             "standings": [r for r in standings if isinstance(r, dict)] if isinstance(standings, list) else [],
             "table": table}
@@ -113,18 +132,21 @@ class League:
         if not isinstance(event_id, int) or isinstance(event_id, bool):
             self.ignored += 1
             return False
-        if table.last_id is not None and event_id <= table.last_id:
+        install = _install(data)
+        last = table.installs.get(install)
+        if last is not None and event_id <= last:
             table.repeats += 1
             return False
-        if table.last_id is not None and event_id > table.last_id + 1:
-            table.skipped += event_id - table.last_id - 1
-        table.last_id = event_id
+        if last is not None and event_id > last + 1:
+            table.skipped += event_id - last - 1
+        table.installs[install] = event_id
+        table.install, table.last_id = install, event_id
         table.seen += 1
         payload = data.get("data") if isinstance(data.get("data"), dict) else {}
-        table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"),
-                      "said": payload.get("said") or payload.get("signal") or ""}
+        said = payload.get("said") or payload.get("signal") or WORDS.get(data.get("type")) or ""
+        table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"), "said": str(said)}
         if data.get("type") in (events.GAME_FINISHED, events.GAME_ABANDONED):
-            self._ended(table, payload.get("game"), payload.get("engine"), None, payload.get("status"),
+            self._ended(table, install, payload.get("game"), payload.get("engine"), None, payload.get("status"),
                         payload.get("standings"))
         return True
 

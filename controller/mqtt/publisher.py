@@ -27,7 +27,7 @@ from ..errors import ConfigError
 from . import topics as T
 from .bell import BellCommands
 from .client import connect_error, make_client, refused
-from .cursor import Cursor
+from .cursor import Cursor, Kept
 from .url import parse_mqtt_url
 
 log = logging.getLogger(__name__)
@@ -47,18 +47,37 @@ def _now():
 class Settings:
     """What the publisher needs from the Config (one home for each setting stays config.py)."""
 
-    def __init__(self, url, base, table, discovery="homeassistant", ca="", commands=("bell",)):
+    def __init__(self, url, base, table, discovery="homeassistant", ca="", commands=("bell",), panel_url=None):
         self.url = url
         self.base = base
         self.table = table
         self.discovery = None if discovery in ("", "off") else discovery
         self.ca = ca
         self.commands = tuple(commands)
+        self.panel_url = panel_url
 
     @classmethod
     def from_config(cls, config):
         return cls(config["mqtt_url"], config.mqtt_topic, config.table, config["mqtt_discovery"],
-                   config["mqtt_ca"], () if config["mqtt_commands"] == "none" else ("bell",))
+                   config["mqtt_ca"], () if config["mqtt_commands"] == "none" else ("bell",),
+                   panel_url(config.bind_host, config["port"]))
+
+
+def panel_url(host, port):
+    """The panel's address as another machine on the network reaches it (Home Assistant's link
+    from the device page), as the README gives it: ``http://<host name>.local:<port>/``. None when
+    the panel listens on loopback only: no other machine could open the link."""
+    import ipaddress
+    import socket
+
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        if host in ("localhost", ""):
+            return None
+    name = socket.gethostname().split(".")[0]
+    return "http://%s.local:%d/" % (name, port)
 
 
 class MqttPublisher:
@@ -93,13 +112,16 @@ class MqttPublisher:
             return
         self._sub = bus.subscribe(maxsize=4096)    # now, so nothing announced from here on is missed
         self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
+        self.kept = Kept(data_dir)
         # the first time on this broker, start from now: a year of history is not news to anyone
         newest = store.last_id()
         self.position = self.cursor.saved if self.cursor.saved is not None else newest
         if self.position > newest:       # a store replaced or restored from an older copy
-            log.warning("MQTT: the cursor (%d) is past the store's newest event (%d); starting from there",
-                        self.position, newest)
+            log.warning("MQTT: the cursor (%d) is past the store's newest event (%d); starting from there, "
+                        "as a new install (its ids are used again)", self.position, newest)
             self.position = newest
+            self.kept.new_install()
+        self.install = self.kept.install
         self._handed = self.position
         self._pending = collections.deque()     # (event id, mid), in order
         self._acked = set()
@@ -241,7 +263,7 @@ class MqttPublisher:
         client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
         if self.settings.discovery:
             for topic, config in T.discovery(self.settings.discovery, self.settings.base, self.settings.table,
-                                             self._version, self.settings.commands):
+                                             self._version, self.settings.commands, self.settings.panel_url):
                 client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
         for name, payload in self._retained.items():
             client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
@@ -270,7 +292,9 @@ class MqttPublisher:
         ok, said = self.bell.request(message.payload, self._clock())
         if not ok:
             log.info("MQTT: bell request refused: %s", said)
+            self._happened("bell", "refused", why=said)
             return
+        self._happened("bell", "rang", rings=said)
         log.info("MQTT: ringing the bell (%d rings), asked on %s", said, message.topic)
         if self._ring is not None:
             try:
@@ -289,8 +313,8 @@ class MqttPublisher:
             if event.kind in T.GAME_ENDED:
                 game = self.store.game(event.payload.get("game"))
                 final = game.final if game is not None else None
-            info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event, final),
-                                        qos=1)
+            info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event, final,
+                                                                                self.install), qos=1)
             self._pending.append((event.id, info.mid))
             self._inflight.add(info.mid)
             self._handed = event.id
@@ -299,20 +323,25 @@ class MqttPublisher:
     # ------------------------------------------------------------ live state from the bus
 
     def _load_retained(self, hook):
+        """Every retained state as the store (and the kept file) hold it, so what Home Assistant
+        shows after any restart of newsdesk, the broker or itself is what it showed before."""
         self._retained["handset"] = T.LIFTED if hook() == "off" else T.DOWN
-        for name, kind, shape in (("verdict", events.VERDICT, T.verdict_state), ("dice", events.DICE_ROLL, T.dice_state),
+        for name, kind, shape in (("verdict", events.VERDICT, T.verdict_state), ("digit", events.VERDICT, T.digit_state),
+                                  ("dice", events.DICE_ROLL, T.dice_state),
                                   ("stopwatch", events.STOPWATCH_ROLL, T.stopwatch_state)):
             last = self.store.latest(kind)
             if last:
                 self._retained[name] = T.dumps(shape(last[0].as_dict()))
+        if isinstance(self.kept.get("number"), dict):
+            self._retained["number"] = T.dumps(self.kept.get("number"))
         self._refresh_game(results=True)
         self._retained["health"] = T.dumps(T.health_state("ok", "The table is running."))
 
     def _refresh_game(self, results=False):
         try:
-            self._set("game", T.game_state(self.settings.table, self._game()))
+            self._set("game", T.game_state(self.settings.table, self._game(), self.install))
             if results:
-                self._set("results", T.results_state(self.settings.table, self._history()))
+                self._set("results", T.results_state(self.settings.table, self._history(), self.install))
         except Exception:
             log.exception("MQTT: reading the game for its state topic failed")
 
@@ -334,9 +363,15 @@ class MqttPublisher:
                 self._client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
         self._dirty.clear()     # while away, the connection's start sends every state anyway
 
-    def _fire(self, name, payload):
+    def _fire(self, name, payload, **details):
+        """A device trigger's message, and the same for the event entity (live only, like a press)."""
         if self.connected:
             self._client.publish(self._topic(T.trigger(name)), payload, qos=0)
+        self._happened(name, payload, **details)
+
+    def _happened(self, name, event_type, **details):
+        if self.connected:
+            self._client.publish(self._topic(T.event(name)), T.dumps(dict(details, event_type=event_type)), qos=0)
 
     def _on_bus(self, message):
         kind, data = message.get("type"), message.get("data") or {}
@@ -346,22 +381,34 @@ class MqttPublisher:
             lifted = data.get("state") == "off"
             self._set("handset", T.LIFTED if lifted else T.DOWN)
             if not lifted and self._digits:
-                self._set("number", {"number": "".join(self._digits), "at": _now()})
+                number = {"number": "".join(self._digits), "at": _now()}
+                self.kept.put("number", number)      # the store can't say where a number began
+                self._set("number", number)
             self._digits = []
         elif kind == events.PHONE_DIGIT and isinstance(data.get("digit"), int) and not data.get("taken"):
             # a digit something above the table took (a device's join code) is not news: not sent
             self._digits.append(str(data["digit"]))
-            self._set("digit", {"digit": data["digit"], "at": _now()})
             self._fire("digit", str(data["digit"]))
         elif kind == events.VERDICT:
+            # the last digit's state comes from the stored verdict, as it does after a restart
+            self._set("digit", T.digit_state(message))
             self._set("verdict", T.verdict_state(message))
-            self._fire("verdict", str(data.get("signal")))
+            self._fire("verdict", str(data.get("signal")), digit=data.get("digit"), message=data.get("message"),
+                       id=message.get("id"))
         elif kind == events.DICE_ROLL:
             self._set("dice", T.dice_state(message))
-            self._fire("dice", str(data.get("total")))
+            if self.connected:
+                self._client.publish(self._topic(T.trigger("dice")), str(data.get("total")), qos=0)
+            self._happened("dice", "roll", **{k: v for k, v in T.dice_state(message).items() if k != "id"})
+        elif kind == events.STOPWATCH_STARTED:
+            self._fire("stopwatch", "started")
+        elif kind == events.STOPWATCH_RESET:
+            self._fire("stopwatch", "reset")
         elif kind == events.STOPWATCH_ROLL:
             self._set("stopwatch", T.stopwatch_state(message))
-            self._fire("stopwatch", str(data.get("digit")))
+            if self.connected:
+                self._client.publish(self._topic(T.trigger("stopwatch")), str(data.get("digit")), qos=0)
+            self._happened("stopwatch", "stopped", digit=data.get("digit"), shown=data.get("shown"))
         elif kind in (events.GAME_STARTED, events.GAME_CHANGED, events.GAME_FINISHED, events.GAME_ABANDONED):
             self._game_dirty = True
             self._results_dirty = self._results_dirty or kind in T.GAME_ENDED

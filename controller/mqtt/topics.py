@@ -6,6 +6,7 @@ payload) out; docs/mqtt.md describes the same for people.
     <base>/events             every stored event, in order, QoS 1: {"table", "id", "at", "type", "data"}
     <base>/state/<what>       retained: game, results, handset, digit, number, verdict, dice, stopwatch, health
     <base>/trigger/<what>     live presses for Home Assistant's device triggers: digit, dice, stopwatch, verdict
+    <base>/event/<what>       the same happenings as JSON for Home Assistant's event entities (and the bell's answer)
     <base>/bell/ring          the one command: PRESS (Home Assistant's button) rings the bell
 """
 
@@ -14,7 +15,7 @@ import re
 
 from .. import events
 from ..oracles.editor import SIGNALS
-from ..standings import from_view
+from ..standings import SCORE_KEYS, SCORE_MAPS, from_view
 
 AVAILABILITY = "availability"
 ONLINE, OFFLINE = "online", "offline"
@@ -23,6 +24,11 @@ BELL = "bell/ring"
 PRESS = "PRESS"
 STATES = ("game", "results", "handset", "digit", "number", "verdict", "dice", "stopwatch", "health")
 TRIGGERS = ("digit", "dice", "stopwatch", "verdict")
+# Home Assistant event entities: what -> its event types (a press's state is when it happened, so a
+# digit dialed twice shows twice; the device triggers stay for automations that use them)
+STOPWATCH_EVENTS = ("started", "reset", "stopped")    # the stopwatch's presses: a start, and two stops
+BELL_EVENTS = ("rang", "refused")                     # the bell's answer to a ring request
+DIGITS = tuple(str(d) for d in range(10))
 LIFTED, DOWN = "lifted", "down"
 SEATS = 6            # the most players any of newsdesk's games seats: one score sensor per seat
 RESULTS_KEPT = 20    # finished games in <base>/state/results, the newest first
@@ -37,6 +43,10 @@ def trigger(name):
     return "trigger/" + name
 
 
+def event(name):
+    return "event/" + name
+
+
 def dumps(value):
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -44,40 +54,78 @@ def dumps(value):
 GAME_ENDED = (events.GAME_FINISHED, events.GAME_ABANDONED)
 
 
-def event_payload(table, event, final=None):
-    """An Event as sent on <base>/events: the id lets a subscriber drop repeats. A game's end
-    carries its final ``standings`` (``final``: the games row's final table, written in the same
+def event_payload(table, event, final=None, install=None):
+    """An Event as sent on <base>/events. Event ids start again at 1 in a fresh data folder, so
+    ``install`` (the data folder's id, kept beside its store) says which numbering an id belongs
+    to: a subscriber drops repeats by (install, id), never by the id alone. A game's end carries
+    its final ``standings`` (``final``: the games row's final table, written in the same
     transaction as the event)."""
     data = event.payload
     if event.kind in GAME_ENDED and isinstance(final, dict):
         data = dict(data, standings=final.get("standings") or [])
-    return dumps({"table": table, "id": event.id, "at": event.at, "type": event.kind, "data": data})
+    return dumps({"table": table, "install": install, "id": event.id, "at": event.at, "type": event.kind,
+                  "data": data})
 
 
-def _leader(rows):
-    scored = [r for r in rows if isinstance(r.get("score"), int)]
+def leaders(rows):
+    """The names with the highest score, in seat order; [] before anyone scores."""
+    scored = [r for r in rows if isinstance(r.get("score"), int) and not isinstance(r.get("score"), bool)]
     if not scored:
-        return None
+        return []
     best = max(r["score"] for r in scored)
-    return " and ".join(r["name"] for r in scored if r["score"] == best)
+    return [r["name"] for r in scored if r["score"] == best]
 
 
-def game_state(table, current):
+def names(people):
+    """"Ann", "Ann and Bob", "Ann, Bob and Cat": a tie said as a person says it; None for nobody."""
+    people = [str(p) for p in people]
+    if not people:
+        return None
+    return people[0] if len(people) == 1 else "%s and %s" % (", ".join(people[:-1]), people[-1])
+
+
+def game_state(table, current, install=None):
     """<base>/state/game from GameSession.current(): the game being played and its standings,
-    or {"game": null} between games."""
+    or {"game": null} between games. ``leaders`` is the list, ``leader`` the same in words."""
     if current is None:
-        return {"table": table, "game": None}
+        return {"table": table, "install": install, "game": None}
     rows = from_view(current.get("view") or {})
-    return {"table": table, "game": {
+    top = leaders(rows)
+    return {"table": table, "install": install, "game": {
         "id": current["id"], "engine": current["engine"], "title": current.get("title") or current["engine"],
         "version": current["version"], "players": [p.get("name") for p in current.get("players") or []],
-        "standings": rows, "leader": _leader(rows)}}
+        "standings": rows, "leader": names(top), "leaders": top, "unit": unit(current)}}
 
 
-def results_state(table, history):
-    """<base>/state/results from GameSession.history(): the games kept, the newest first."""
+MONEY_KEYS = ("worth", "money", "cash", "balance", "balances")   # of standings' keys: these count dollars
+
+
+def unit(current):
+    """What a score counts, read the way standings reads the score: "$" when it came from money,
+    else "points"."""
+    view = current.get("view") or {}
+    for p in view.get("players") or []:
+        if isinstance(p, dict) and isinstance(p.get("name"), str):
+            key = next((k for k in SCORE_KEYS if isinstance(p.get(k), int)), None)
+            if key is not None:
+                return "$" if key in MONEY_KEYS else "points"
+    return "$" if any(isinstance(view.get(k), dict) for k in SCORE_MAPS if k in MONEY_KEYS) else "points"
+
+
+def results_state(table, history, install=None):
+    """<base>/state/results from GameSession.history(): the games kept, the newest first, with the
+    install their game ids belong to."""
     keep = ("id", "engine", "title", "status", "ended", "players", "winners", "standings")
-    return {"table": table, "games": [{k: g.get(k) for k in keep} for g in history[:RESULTS_KEPT]]}
+    return {"table": table, "install": install,
+            "games": [{k: g.get(k) for k in keep} for g in history[:RESULTS_KEPT]]}
+
+
+def digit_state(verdict):
+    """<base>/state/digit from a stored verdict: every digit that is not a join code's becomes
+    one, so the store holds the last digit and it comes back after any restart. ``id`` changes
+    when the same digit is dialed again."""
+    p = verdict["data"]
+    return {"digit": p.get("digit"), "at": verdict.get("at"), "id": verdict.get("id")}
 
 
 def verdict_state(event):
@@ -113,13 +161,29 @@ def signal_id(signal):
     return {"!!!": "see_the_editor"}.get(signal) or re.sub(r"[^a-z0-9]+", "_", signal.lower()).strip("_")
 
 
-def discovery(prefix, base, table, version, commands=("bell",)):
+def entity_slug(table):
+    """The start of every entity id: ``newsdesk_corner_table`` (Home Assistant's object ids are
+    lower case letters, digits and _)."""
+    return re.sub(r"[^a-z0-9]+", "_", ("newsdesk %s" % table).lower()).strip("_")
+
+
+# "No value" is said one way on every sensor: a template rendering None, which Home Assistant's
+# MQTT sensor shows as unknown.
+NO_VALUE = "None"
+
+
+def discovery(prefix, base, table, version, commands=("bell",), panel_url=None):
     """[(topic, config)] for Home Assistant: one device (the table) with the phone, the dice, the
-    stopwatch, the bell and the game as its entities and triggers."""
+    stopwatch, the bell and the game as its entities, event entities and device triggers. A config
+    of None is sent empty, which takes away an entity an earlier newsdesk made."""
     node = node_id(base)
+    slug = entity_slug(table)
     device = {"identifiers": [node], "name": "newsdesk %s" % table, "manufacturer": MANUFACTURER,
               "model": "rotary phone, dice and stopwatch"}
     origin = {"name": "newsdesk"}
+    if panel_url:
+        device["configuration_url"] = panel_url
+        origin["support_url"] = panel_url
     if version:
         device["sw_version"] = origin["sw_version"] = version
     avail = {"availability_topic": "%s/%s" % (base, AVAILABILITY), "payload_available": ONLINE,
@@ -127,12 +191,21 @@ def discovery(prefix, base, table, version, commands=("bell",)):
     out: list[tuple[str, dict | None]] = []
 
     def entity(component, object_id, name, **fields):
-        config = dict(name=name, unique_id="%s_%s" % (node, object_id), device=device, origin=origin,
-                      **avail, **fields)
+        config = dict(name=name, unique_id="%s_%s" % (node, object_id), object_id="%s_%s" % (slug, object_id),
+                      device=device, origin=origin, **avail, **fields)
         out.append(("%s/%s/%s/%s/config" % (prefix, component, node, object_id), config))
 
-    def sensor(object_id, name, what, template, **fields):
+    def gone(component, object_id):
+        out.append(("%s/%s/%s/%s/config" % (prefix, component, node, object_id), None))
+
+    def sensor(object_id, name, what, template, attributes=True, **fields):
+        if attributes:
+            fields.setdefault("json_attributes_topic", "%s/%s" % (base, state(what)))
         entity("sensor", object_id, name, state_topic="%s/%s" % (base, state(what)), value_template=template,
+               **fields)
+
+    def happening(object_id, name, what, types, **fields):
+        entity("event", object_id, name, state_topic="%s/%s" % (base, event(what)), event_types=list(types),
                **fields)
 
     def device_trigger(object_id, what, kind, subtype, payload=None):
@@ -144,39 +217,49 @@ def discovery(prefix, base, table, version, commands=("bell",)):
 
     entity("binary_sensor", "handset", "Handset lifted", state_topic="%s/%s" % (base, state("handset")),
            payload_on=LIFTED, payload_off=DOWN, icon="mdi:phone-classic")
-    sensor("last_digit", "Last digit", "digit", "{{ value_json.digit }}", icon="mdi:rotary-phone")
+    sensor("last_digit", "Last digit", "digit", "{{ value_json.digit }}", device_class="enum",
+           options=list(DIGITS), icon="mdi:rotary-phone")
     sensor("last_number", "Last number dialed", "number", "{{ value_json.number }}", icon="mdi:dialpad")
-    sensor("verdict", "Editor's verdict", "verdict", "{{ value_json.signal }}",
-           json_attributes_topic="%s/%s" % (base, state("verdict")), icon="mdi:newspaper")
-    sensor("dice", "Last roll", "dice", "{{ value_json.total }}",
-           json_attributes_topic="%s/%s" % (base, state("dice")), icon="mdi:dice-multiple")
-    sensor("stopwatch", "Stopwatch digit", "stopwatch", "{{ value_json.digit }}",
-           json_attributes_topic="%s/%s" % (base, state("stopwatch")), icon="mdi:timer-outline")
-    sensor("game", "Game", "game", "{{ value_json.game.title if value_json.game else 'none' }}",
-           json_attributes_topic="%s/%s" % (base, state("game")),
+    sensor("verdict", "Editor's verdict", "verdict", "{{ value_json.signal }}", device_class="enum",
+           options=list(SIGNALS), icon="mdi:newspaper")
+    sensor("dice", "Last roll", "dice", "{{ value_json.total }}", state_class="measurement",
+           icon="mdi:dice-multiple")
+    sensor("stopwatch", "Stopwatch digit", "stopwatch", "{{ value_json.digit }}", device_class="enum",
+           options=list(DIGITS), icon="mdi:timer-outline")
+    sensor("game", "Game", "game", "{{ value_json.game.title if value_json.game else %s }}" % NO_VALUE,
            json_attributes_template="{{ (value_json.game or {}) | tojson }}", icon="mdi:cards-playing")
     sensor("leader", "Leader", "game",
-           "{{ (value_json.game.leader or 'nobody yet') if value_json.game else 'none' }}", icon="mdi:trophy")
+           "{{ value_json.game.leader if value_json.game and value_json.game.leader else %s }}" % NO_VALUE,
+           attributes=False, icon="mdi:trophy")
     for seat in range(SEATS):
         row = "(value_json.game.standings[%d] if value_json.game and value_json.game.standings | length > %d " \
               "else none)" % (seat, seat)
         sensor("seat_%d" % (seat + 1), "Seat %d" % (seat + 1), "game",
-               "{%% set r = %s %%}{{ r.score if r and r.score is not none else none }}" % row,
-               json_attributes_topic="%s/%s" % (base, state("game")),
+               "{%% set r = %s %%}{{ r.score if r and r.score is not none else %s }}" % (row, NO_VALUE),
                json_attributes_template="{%% set r = %s %%}{{ {'player': r.name if r else none, "
-                                        "'winner': r.winner if r else false} | tojson }}" % row,
+                                        "'winner': r.winner if r else false, 'unit': value_json.game.unit "
+                                        "if r else none} | tojson }}" % row,
                state_class="measurement", icon="mdi:account")
-    sensor("health", "Health", "health", "{{ value_json.status }}",
-           json_attributes_topic="%s/%s" % (base, state("health")), entity_category="diagnostic",
-           icon="mdi:stethoscope")
+    entity("binary_sensor", "health", "Health", state_topic="%s/%s" % (base, state("health")),
+           value_template="{{ value_json.status }}", payload_on="fault", payload_off="ok", device_class="problem",
+           json_attributes_topic="%s/%s" % (base, state("health")), entity_category="diagnostic")
+    gone("sensor", "health")          # the health was a sensor before it was a problem binary sensor
+    happening("digit_dialed", "Digit dialed", "digit", DIGITS, device_class="button", icon="mdi:rotary-phone")
+    happening("verdict_given", "Editor's verdict given", "verdict", SIGNALS, icon="mdi:newspaper")
+    happening("dice_rolled", "Dice rolled", "dice", ("roll",), device_class="button", icon="mdi:dice-multiple")
+    happening("stopwatch_pressed", "Stopwatch pressed", "stopwatch", STOPWATCH_EVENTS, device_class="button",
+              icon="mdi:timer-outline")
     for digit in range(10):
         device_trigger("digit_%d" % digit, "digit", "button_short_press", "digit_%d" % digit, str(digit))
     device_trigger("dice", "dice", "button_short_press", "dice_button")
     device_trigger("stopwatch", "stopwatch", "button_short_press", "stopwatch_button")
     for signal in SIGNALS:
         device_trigger("verdict_%s" % signal_id(signal), "verdict", "verdict", signal_id(signal), signal)
-    entity("button", "bell", "Ring the bell", command_topic="%s/%s" % (base, BELL), payload_press=PRESS,
-           icon="mdi:bell-ring")
-    if "bell" not in commands:      # an empty retained config takes a button made earlier away
-        out[-1] = (out[-1][0], None)
+    if "bell" in commands:
+        entity("button", "bell", "Ring the bell", command_topic="%s/%s" % (base, BELL), payload_press=PRESS,
+               icon="mdi:bell-ring")
+        happening("bell_answer", "Bell", "bell", BELL_EVENTS, icon="mdi:bell-ring")
+    else:                             # an empty retained config takes a button made earlier away
+        gone("button", "bell")
+        gone("event", "bell_answer")
     return out

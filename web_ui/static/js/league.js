@@ -1,5 +1,6 @@
 // The league's wall screen: draws the picture the page was served with, then every picture the
-// live stream pushes. Read-only: no buttons, nothing sent back.
+// live stream pushes. Read-only: no buttons, nothing sent back. It shows what a passer-by reads
+// (tables, players, games, money with its unit); ids, topics and the broker are in /api/league.
 const $ = (sel) => document.querySelector(sel);
 
 function h(tag, attrs, ...children) {
@@ -9,18 +10,28 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+const number = new Intl.NumberFormat();
+
+// A score as the game counts it: "$3,500" for money, "12 points" otherwise.
+function score(value, unit) {
+  if (value === null || value === undefined) return "";
+  if (unit === "$") return (value < 0 ? "-$" : "$") + number.format(Math.abs(value));
+  return number.format(value) + (unit === "points" ? (value === 1 ? " point" : " points") : "");
+}
+
 function tableCard(t) {
   const state = t.online === true ? "online" : t.online === false ? "offline" : "unknown";
   const g = t.game;
+  const leaders = g ? (g.leaders || (g.leader ? [g.leader] : [])) : [];
   const rows = g && g.standings ? g.standings.map((r) =>
-    h("li", { class: g.leader && g.leader.split(" and ").includes(r.name) ? "lead" : "" },
-      r.name + (r.score !== null && r.score !== undefined ? ": " + r.score : ""))) : [];
-  const last = t.last_event ? "#" + t.last_event.id + " " + (t.last_event.said || t.last_event.type) : "";
+    h("li", { class: leaders.includes(r.name) ? "lead" : "" },
+      h("span", { class: "who" }, r.name), h("span", { class: "score" }, score(r.score, g.unit)))) : [];
+  const said = t.last_event && t.last_event.said;
   return h("li", { class: "table-card " + state, "data-table": t.base },
-    h("h3", {}, t.name + (state === "offline" ? " (offline)" : "")),
-    h("p", { class: "game" }, g ? g.title + " \u2014 move " + g.version : "no game being played"),
-    rows.length ? h("ol", {}, rows) : null,
-    last ? h("p", { class: "last" }, last) : null);
+    h("h3", {}, t.name, state === "offline" ? h("span", { class: "away" }, " (away)") : null),
+    h("p", { class: "game" }, g ? g.title + " \u2014 move " + g.version : "No game being played"),
+    rows.length ? h("ol", { class: "standings" }, rows) : null,
+    said ? h("p", { class: "last" }, said) : null);
 }
 
 function cell(text, num) {
@@ -57,13 +68,13 @@ function drawBoard(board) {
   $("#by-player tbody").replaceChildren(...board.by_player.slice(0, TOP_PLAYERS).map((r) =>
     h("tr", {}, cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.tables.join(", ")))));
   $("#by-game tbody").replaceChildren(...byGame.map((r) =>
-    h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true), cell(r.best, true))));
+    h("tr", {}, cell(r.game), cell(r.player), cell(r.won, true), cell(r.played, true),
+      cell(r.best === null ? null : number.format(r.best), true))));
 }
 
 function draw(snap) {
   const link = $("#link");
-  link.textContent = snap.connected ? "following " + snap.following + " on " + snap.broker
-    : (snap.problem || "connecting to " + snap.broker);
+  link.textContent = snap.connected ? "Live" : "Reconnecting to the tables\u2026";
   link.classList.toggle("down", !snap.connected);
   drawTables(snap.tables);
   drawBoard(snap.leaderboard);
