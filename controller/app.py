@@ -56,6 +56,11 @@ class Newsdesk:
         self._build_oracles(config, pinmap, pin_factory, clock)
         self._build_phone(config, pinmap, pin_factory, clock)
         self.mqtt = self._build_mqtt(config) if config.get("mqtt_url") else None
+        self.backups = None
+        if config.get("backup_dir"):
+            from .backup_keeper import BackupKeeper
+            self.backups = BackupKeeper(config.data_dir, config["backup_dir"], config["backup_keep"], self.bus)
+            self._closers.append(self.backups.close)
 
     def _build_mqtt(self, config):
         """The table on MQTT (docs/mqtt.md): off unless mqtt_url is set; a broker that can't be
@@ -178,7 +183,8 @@ class Newsdesk:
             self.pinmap, bool(hardware.get("simulated")), hardware.get("pins", ""), phone_link=self.phone_link,
             buttons="simulated" if self.sim_buttons is not None else "wired" if self.button_pins is not None else None,
             window=self.window, display_setting=self.config["display"], player=self.sounds.player,
-            mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage)
+            mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage,
+            backups=self.backups)
 
     def on_close(self, closer):
         """Call ``closer()`` when the box closes (before what was built earlier)."""

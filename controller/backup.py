@@ -401,6 +401,31 @@ def keep_in_folder(data_dir, folder, keep, with_secret=False, clock=time.time):
     return dest, manifest, rotate(folder, keep)
 
 
+BACKUP_STALE = 7 * 86400    # seconds after which the newest backup is too old to trust
+
+
+def folder_state(folder, now, free_bytes):
+    """How ``folder`` (backup_dir) stands, as ("ok" | "warn", what, what to do or ""): missing,
+    empty, its newest backup older than BACKUP_STALE, or too full for the next one. The one
+    judgement `newsdesk doctor` and the health strip both give; ``free_bytes(folder)`` asks the
+    disk."""
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        return ("warn", "the backup folder %s is missing" % folder,
+                "plug in the USB stick and mount it there, or set backup_dir to a folder that exists")
+    newest = newest_backup(folder)
+    if newest is None:
+        return "warn", "there is no backup in %s yet" % folder, "make one: newsdesk backup"
+    name, made = newest
+    age = now - made
+    if age > BACKUP_STALE:
+        return ("warn", "the newest backup in %s, %s, is %d days old" % (folder, name, age // 86400),
+                "make one: newsdesk backup")
+    if free_bytes(folder) < (folder / name).stat().st_size * 2:
+        return "warn", "%s is nearly full: the next backup may not fit" % folder, "free some space, or lower backup_keep"
+    return "ok", "the newest backup in %s is %s" % (folder, name), ""
+
+
 def newest_backup(folder):
     """(name, mtime) of the newest of newsdesk's backups in ``folder``, or None."""
     found = backups_in(os.listdir(folder))

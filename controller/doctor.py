@@ -40,7 +40,6 @@ from .pinmap import PHONE_LINES, load_pinmap
 from .store import STORE_FILE
 
 LOW_SPACE = 200 * 1024 * 1024       # bytes free below which the store gets a warning
-BACKUP_STALE = 7 * 86400            # seconds after which the newest backup is too old
 I2C_SLAVE = 0x0703                  # the Linux i2c-dev ioctl that picks the device address
 # ALSA card ids of the Pi's own outputs (HDMI and the headphone jack): not the receiver's amplifier
 BUILTIN_CARDS = ("vc4hdmi", "vc4hdmi0", "vc4hdmi1", "Headphones", "b1", "ALSA")
@@ -534,7 +533,7 @@ class _Doctor:
     def check_backup(self):
         """A restore cut off part way (it is finished before anything else); then backup_dir: there,
         with a backup newer than BACKUP_STALE, and room for the next one."""
-        from .backup import interrupted, newest_backup
+        from .backup import folder_state, interrupted
         if interrupted(self.config.data_dir):
             self.add(FAULT, "backup", "a restore into %s was cut off part way" % self.config.data_dir,
                      "run newsdesk restore (without a file) to finish it, before newsdesk serve")
@@ -543,25 +542,8 @@ class _Doctor:
             self.add(OK, "backup", "no backups are kept automatically (backup_dir is not set)",
                      "newsdesk backup FILE makes one; set backup_dir to a USB stick to keep them there")
             return
-        folder = Path(self.config["backup_dir"]).expanduser()
-        if not folder.is_dir():
-            self.add(WARN, "backup", "the backup folder %s is missing" % folder,
-                     "plug in the USB stick and mount it there, or set backup_dir to a folder that exists")
-            return
-        newest = newest_backup(folder)
-        if newest is None:
-            self.add(WARN, "backup", "there is no backup in %s yet" % folder, "make one: newsdesk backup")
-            return
-        name, made = newest
-        age = time.time() - made
-        if age > BACKUP_STALE:
-            self.add(WARN, "backup", "the newest backup in %s, %s, is %d days old" % (folder, name, age // 86400),
-                     "make one: newsdesk backup")
-        elif self.probes.disk_free(folder) < (folder / name).stat().st_size * 2:
-            self.add(WARN, "backup", "%s is nearly full: the next backup may not fit" % folder,
-                     "free some space, or lower backup_keep")
-        else:
-            self.add(OK, "backup", "the newest backup in %s is %s" % (folder, name))
+        status, said, fix = folder_state(self.config["backup_dir"], time.time(), self.probes.disk_free)
+        self.add(OK if status == "ok" else WARN, "backup", said, fix)
 
     def check_mqtt(self):
         """Only when mqtt_url is set: without a broker, nothing about MQTT is said."""

@@ -19,7 +19,7 @@ STATUSES = (OK, WARN, FAULT, ABSENT)
 
 # part -> the pin-map lines it owns (MQTT and the store own none)
 PARTS = {"phone": ("pulse", "offnormal", "hook"), "buttons": ("dice_button", "stopwatch_button"),
-         "display": ("display",), "audio": ("audio",), "mqtt": (), "store": ()}
+         "display": ("display",), "audio": ("audio",), "mqtt": (), "store": (), "backup": ()}
 WORDS = {"buttons": "dice and stopwatch buttons", "display": "display", "audio": "audio"}
 
 
@@ -116,14 +116,15 @@ def _store_damaged(sentence):
 
 
 def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=None, display_setting="auto",
-           player=None, mqtt=None, stuck_for=None, store_damage=None):
+           player=None, mqtt=None, stuck_for=None, store_damage=None, backups=None):
     """The health strip: each part, and the worst of them as ``overall``.
 
     ``phone_link``: the serial bridge when the phone is on USB (else the phone is on the pins);
     ``buttons``: "simulated", "wired" or None; ``window``: the window display or None (then
     ``display_setting`` says why); ``player``: the handset's; ``mqtt``: the publisher, only when
     mqtt_url is set; ``stuck_for``: seconds the store's write has waited on the disk, or None;
-    ``store_damage``: the sentence a start said about a damaged log, or None.
+    ``store_damage``: the sentence a start said about a damaged log, or None; ``backups``: the
+    backup keeper, only when backup_dir is set.
     """
     parts = [says(phone_link, "phone") if phone_link is not None else _gpio_phone(pinmap, simulated, pins_said),
              _buttons(pinmap, buttons) or _not_driven(pinmap, "buttons"),
@@ -131,6 +132,8 @@ def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=N
              says(player, "audio") or _not_driven(pinmap, "audio")]
     if mqtt is not None:
         parts.append(says(mqtt, "mqtt"))
+    if backups is not None:
+        parts.append(says(backups, "backup"))
     if stuck_for is not None:
         parts.append(_store_stuck(stuck_for))
     elif store_damage:
