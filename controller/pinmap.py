@@ -32,12 +32,18 @@ class PinSpec:
     logically; for an output whether HIGH switches it on."""
 
     __slots__ = ("name", "bcm", "pull", "high_means", "what", "kind", "board", "active_high",
-                 "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor", "in_phone")
+                 "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor", "in_phone",
+                 "series_resistor", "filter_nf", "filter_pull", "esd")
 
     def __init__(self, name, bcm, pull=None, high_means=None, what="", kind="input", board="pi",
                  active_high=True, to="GND", pull_resistor=None, pull_to=None, load=None,
-                 colour="", vf=None, resistor=None, in_phone=False):
+                 colour="", vf=None, resistor=None, in_phone=False, series_resistor=None, filter_nf=None,
+                 filter_pull=None, esd=False):
         self.name = name
+        self.series_resistor = series_resistor  # input: ohms between its filter node and the GPIO
+        self.filter_nf = filter_nf          # input: the filter's capacitor, node to GND (nF)
+        self.filter_pull = filter_pull      # input: the node's pull resistor (ohms), away from the contact's rail
+        self.esd = esd                      # an ESD (TVS) array's channel on its wire at the connector
         self.in_phone = in_phone            # its far end is in the phone: a wire of the cable
         self.bcm = bcm          # the pin number on its board (BCM on the Pi, GPn on the Pico)
         self.pull = pull
@@ -80,10 +86,12 @@ class PinSpec:
 class BusSpec:
     """A bus that takes several pins: i2c (sda, scl, bus number, device address) or i2s."""
 
-    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply", "in_phone")
+    __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply", "in_phone", "esd")
 
-    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None, in_phone=False):
+    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None, in_phone=False,
+                 esd=False):
         self.name = name
+        self.esd = esd          # an ESD array's channel on each signal wire at the connector
         self.in_phone = in_phone
         self.kind = kind
         self.board = board
@@ -98,12 +106,15 @@ class BusSpec:
 
 
 class PinMap:
-    """The lines by name, per board: ``pi`` and ``pico`` map a line name to a PinSpec or BusSpec."""
+    """The lines by name, per board: ``pi`` and ``pico`` map a line name to a PinSpec or BusSpec;
+    ``cable`` is the Pi build's connector to the phone (``box``: the sex of the box's connector,
+    ``pins``: connector pin number -> the wire it carries), or None if the file has no [cable]."""
 
-    def __init__(self, pi_lines, source, pico_lines=None):
+    def __init__(self, pi_lines, source, pico_lines=None, cable=None):
         self.pi = pi_lines
         self.pico = pico_lines or {}
         self.source = source
+        self.cable = cable
 
     def line(self, name, board="pi"):
         lines = self.pi if board == "pi" else self.pico
@@ -173,6 +184,9 @@ def _spec(source, board, name, raw):
     in_phone = raw.get("in_phone", name in PHONE_LINES)
     if not isinstance(in_phone, bool):
         raise PinMapError("%s: in_phone must be true or false, got %r" % (where, in_phone))
+    esd = raw.get("esd", False)
+    if not isinstance(esd, bool):
+        raise PinMapError("%s: esd must be true or false, got %r" % (where, esd))
     if kind in BUS_PINS:
         pins = {role: _pin_number(where, board, role, raw.get(role)) for role in BUS_PINS[kind]}
         for role in OPTIONAL_BUS_PINS.get(kind, ()):
@@ -182,7 +196,7 @@ def _spec(source, board, name, raw):
         if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
             raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))
         supply = _rail(where, "supply", raw.get("supply"))
-        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply, in_phone)
+        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply, in_phone, esd)
     number_key = BOARDS[board][0]
     number = _pin_number(where, board, number_key, raw.get(number_key))
     if kind == "output":
@@ -190,7 +204,7 @@ def _spec(source, board, name, raw):
         if not isinstance(active_high, bool):
             raise PinMapError("%s: active_high must be true or false, got %r" % (where, active_high))
         return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high,
-                       in_phone=in_phone, **_output(where, raw))
+                       in_phone=in_phone, esd=esd, **_output(where, raw))
     pull = raw.get("pull")
     if pull not in PULLS:
         raise PinMapError("%s: pull must be one of %s, got %r" % (where, ", ".join(PULLS), pull))
@@ -202,8 +216,12 @@ def _spec(source, board, name, raw):
     pull_to = _rail(where, "pull_to", raw.get("pull_to"))
     if (pull_resistor is None) != (pull_to is None):
         raise PinMapError("%s: an external pull needs both pull_resistor (ohms) and pull_to (a rail)" % where)
+    series = _number(where, "series_resistor", raw.get("series_resistor"), positive_int=True)
+    filter_nf = _number(where, "filter_nf", raw.get("filter_nf"))
+    filter_pull = _number(where, "filter_pull", raw.get("filter_pull"), positive_int=True)
     return PinSpec(name, number, pull, high, what, board=board, to=to,
-                   pull_resistor=pull_resistor, pull_to=pull_to, in_phone=in_phone)
+                   pull_resistor=pull_resistor, pull_to=pull_to, in_phone=in_phone,
+                   series_resistor=series, filter_nf=filter_nf, filter_pull=filter_pull, esd=esd)
 
 
 def _pins_of(spec):
@@ -230,6 +248,33 @@ def _board(source, board, section):
     return lines
 
 
+SEXES = ("female", "male")
+
+
+def _cable(source, raw):
+    """[cable]: the connector's pin for each wire to the phone. Only its form is checked here;
+    schematics/cable.py matches the wires to the circuit and schematics/erc.py judges the layout."""
+    where = "%s [cable]" % source
+    if not isinstance(raw, dict):
+        raise PinMapError("%s must be a table" % where)
+    box = raw.get("box")
+    if box not in SEXES:
+        raise PinMapError("%s: box must be one of %s (the box's connector), got %r" % (where, ", ".join(SEXES), box))
+    pins = raw.get("pins")
+    if not isinstance(pins, dict) or not pins:
+        raise PinMapError("%s: pins must be a table of pin number = \"wire\"" % where)
+    out: dict[int, str] = {}
+    for key, wire in pins.items():
+        if not key.isdigit() or int(key) < 1:
+            raise PinMapError("%s: pin %r is not a pin number" % (where, key))
+        if not isinstance(wire, str) or not wire:
+            raise PinMapError("%s: pin %s must name its wire, got %r" % (where, key, wire))
+        if wire in out.values():
+            raise PinMapError("%s: %r is on two pins" % (where, wire))
+        out[int(key)] = wire
+    return {"box": box, "pins": dict(sorted(out.items()))}
+
+
 def parse_pinmap(text, source="pinmap.toml"):
     try:
         data = tomllib.loads(text)
@@ -241,10 +286,12 @@ def parse_pinmap(text, source="pinmap.toml"):
     pico = data.get("pico")
     if pico is not None and not isinstance(pico, dict):
         raise PinMapError("%s: [pico] must be a section of lines" % source)
-    unknown = set(data) - set(BOARDS)
+    unknown = set(data) - set(BOARDS) - {"cable"}
     if unknown:
-        raise PinMapError("%s: unknown section(s) %s (boards are pi and pico)" % (source, ", ".join(sorted(unknown))))
-    return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {})
+        raise PinMapError("%s: unknown section(s) %s (boards are pi and pico, and the cable)"
+                          % (source, ", ".join(sorted(unknown))))
+    cable = _cable(source, data["cable"]) if "cable" in data else None
+    return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {}, cable)
 
 
 def load_pinmap(path=None):

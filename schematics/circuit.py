@@ -10,7 +10,8 @@ optocoupler). The rules follow those joins to find what can reach a GPIO.
 from controller.pinmap import PHONE_LINES, BusSpec
 
 SUBSYSTEMS = {
-    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "cable"),
+    "pi": ("dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "cable", "connector-box",
+           "connector-cable"),
     "pico": ("pico",),
 }
 BOARD_REF = {"pi": "J1", "pico": "U1"}
@@ -48,6 +49,7 @@ class Circuit:
         self.rails = {}
         self.gpio = {}
         self.isolated = set()
+        self.esd_channels = {}      # net -> (the ESD array's ref, its channel pin)
         ref = BOARD_REF[board]
         self._counts = {ref.rstrip("0123456789"): int(ref.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))}
         self.board_part = self._add_part(ref, board, self.limits["title"], {}, (), False, None,
@@ -124,14 +126,31 @@ def contact_closed_at_rest(spec):
 
 
 def _input(c, spec, sub):
+    """A contact between its GPIO and a rail. With a series resistor, the contact's wire lands on
+    a filter node of its own (<LINE>_IN) that reaches the GPIO through that resistor; the pull-up
+    and the filter's capacitor sit on the node, so a spike off the cable meets the capacitor, then
+    the resistor, before the pin."""
     net = c.wire_gpio(spec, spec.bcm, spec.name.upper())
+    node = net
+    if spec.series_resistor:
+        node = net + "_IN"
+        c.add("resistor", spec.series_resistor, {"1": net, "2": node}, [("1", "2")], line=spec.name,
+              role="input_series", subsystem=sub)
     kind = "contact" if spec.name in PHONE_LINES else "button"
     value = "NC" if contact_closed_at_rest(spec) else "NO"
-    c.add(kind, value, {"1": net, "2": c.rail(spec.to)}, [("1", "2")], line=spec.name,
+    c.add(kind, value, {"1": node, "2": c.rail(spec.to)}, [("1", "2")], line=spec.name,
           role="contact", subsystem=sub)
     if spec.pull_resistor:
-        c.add("resistor", spec.pull_resistor, {"1": net, "2": c.rail(spec.pull_to)}, [("1", "2")],
+        c.add("resistor", spec.pull_resistor, {"1": node, "2": c.rail(spec.pull_to)}, [("1", "2")],
               line=spec.name, role="pull", subsystem=sub)
+    if spec.filter_pull:
+        # the protective pull, away from the rail the contact closes to
+        c.add("resistor", spec.filter_pull, {"1": node, "2": c.rail("3V3" if spec.to == "GND" else "GND")},
+              [("1", "2")], line=spec.name, role="filter_pull", subsystem=sub)
+    if spec.filter_nf:
+        # no DC path: a capacitor joins nothing for the rules' reach
+        c.add("capacitor", "%g nF" % spec.filter_nf, {"1": node, "2": c.rail("GND")}, (), line=spec.name,
+              role="filter", subsystem=sub)
 
 
 def _led_pins(c, spec, mid):
@@ -208,6 +227,34 @@ def _bus(c, spec, sub):
           role="receiver", subsystem=sub)
 
 
+def esd_nets(c, spec):
+    """The nets of a line's wires that an ESD channel guards: a contact's wire (its filter node), an
+    LED's wire (after its resistor), an I2C bus's SDA and SCL; the bus's supply is clamped by the
+    array's rail pin."""
+    parts = c.of(line=spec.name)
+    if isinstance(spec, BusSpec):
+        return ["%s_%s" % (spec.name.upper(), role.upper()) for role in spec.pins] if spec.kind == "i2c" else []
+    if spec.kind == "input":
+        return [p.pins["1"] for p in parts if p.role == "contact"]
+    return [p.pins["2"] for p in parts if p.role == "series" and spec.load == "led"]
+
+
+def _esd(c):
+    """ESD arrays at the connector: one channel on each wire of the lines marked ``esd``, as many
+    arrays as the channels need, each clamping 3V3 with its rail pin."""
+    nets = [(spec.name, net) for spec in c.board_lines.values() if getattr(spec, "esd", False)
+            for net in esd_nets(c, spec)]
+    if not nets:
+        return
+    per = int(c.parts_data.part("esd").get("channels", 4))
+    for start in range(0, len(nets), per):
+        chunk = nets[start:start + per]
+        pins = {"I/O%d" % (n + 1): net for n, (_line, net) in enumerate(chunk)}
+        pins.update({"GND": c.rail("GND"), "VP": c.rail("3V3")})
+        c.add("esd", "", pins, (), line=None, role="esd", subsystem="cable")
+        c.esd_channels.update({net: (c.parts[-1].ref, "I/O%d" % (n + 1)) for n, (_line, net) in enumerate(chunk)})
+
+
 def build(pinmap, parts, board="pi"):
     """The circuit of one board (``pi`` or ``pico``) from the pin map's lines, in their order."""
     c = Circuit(board, parts, pinmap)
@@ -219,4 +266,5 @@ def build(pinmap, parts, board="pi"):
             _input(c, spec, sub)
         else:
             _output(c, spec, sub)
+    _esd(c)
     return c

@@ -73,13 +73,25 @@ def _rows(c, specs):
 
 def _contact_row(sheet, spec):
     d, c = sheet.d, sheet.circuit
-    (contact,) = [p for p in c.of(line=spec.name) if p.role == "contact"]
+    parts = {p.role: p for p in c.of(line=spec.name)}
+    contact = parts["contact"]
     d.add(elm.Line().right(1.5).at(getattr(sheet.ic, spec.name)))
+    if "input_series" in parts:
+        # the series resistor, then the filter node: what sits on it is written under its dot
+        d.add(elm.Resistor().right().label(_label(parts["input_series"]), loc="top"))
+        on_node = ["%s (%s) to %s" % (ohms_text(p.value) if p.kind == "resistor" else p.value, p.ref, p.pins["2"])
+                   for role in ("filter_pull", "filter") if role in parts for p in (parts[role],)]
+        channel = c.esd_channels.get(contact.pins["1"])
+        if channel:
+            on_node.append("ESD channel %s (%s)" % (channel[1], channel[0]))
+        d.add(elm.Dot().label(",\n".join(on_node), loc="bottom", ofst=0.3, fontsize=FONT - 2))
+        d.add(elm.Line().right(0.8))
     kind = elm.Button(nc=contact.value == "NC") if contact.kind == "button" else elm.Switch(nc=contact.value == "NC")
     words = "%s, %s" % ("button" if contact.kind == "button" else "contact", contact.value)
     d.add(kind.right().label(_label(contact, words), loc="top"))
     d.add(elm.Line().right(1))
-    for pull in (p for p in c.of(line=spec.name) if p.role == "pull"):
+    if "pull" in parts and "input_series" not in parts:
+        pull = parts["pull"]
         d.add(elm.Label().label("%s %s to %s" % (pull.ref, ohms_text(pull.value), pull.pins["2"]), loc="right"))
     _rail_end(d, contact.pins["2"])
 
@@ -180,7 +192,10 @@ def _module(sheet, module, rows, left_pins, right_pins=(), words=""):
 
 
 def draw_dial_and_hook(c):
-    sheet = _Sheet(c, "Dial and hook: each contact between its GPIO and GND")
+    filtered = any(p.role == "input_series" for p in c.of(subsystem="dial-and-hook"))
+    sheet = _Sheet(c, "Dial and hook: each contact between %s" % (
+        "a filter node (pull-up, capacitor, ESD channel) and GND, the node to its GPIO through a series resistor"
+        if filtered else "its GPIO and GND"))
     specs = c.specs("dial-and-hook")
     rows = _rows(c, specs)
     sheet.board(rows, c.limits["title"])
@@ -284,26 +299,99 @@ def draw_pico(c):
 
 def draw_cable(c):
     """The connector between the box and the phone: each pin, what it carries, both ends."""
-    from .cable import CONNECTOR, PINS, wires
+    from .cable import describe, wires
     d = schemdraw.Drawing(show=False, canvas="svg")
     d.config(unit=2.0, fontsize=FONT, font="sans-serif", lw=1.5, margin=1.0, bgcolor="white")
     ws = wires(c)
-    pins = [elm.IcPin(name="(spare)", pin=str(n), side="left", anchorname="p%d" % n)
-            for n in range(PINS, len(ws), -1)]
-    pins += [elm.IcPin(name=w.signal, pin=str(w.pin), side="left", anchorname="p%d" % w.pin) for w in reversed(ws)]
+    last = ws[-1].pin
+    pins = [elm.IcPin(name=w.signal, pin=str(w.pin), side="left", anchorname="p%d" % w.pin) for w in reversed(ws)]
     box = d.add(elm.Ic(pins=pins, pinspacing=1.0, edgepadW=2.5, edgepadH=0.6, plblsize=FONT - 1)
-                .label(CONNECTOR.split(":")[0], loc="top"))
+                .label(describe(c).split(":")[0], loc="top"))
     for w in ws:
         at = getattr(box, "p%d" % w.pin)
-        d.add(elm.Line().left(1.0).at(at))
-        d.add(elm.Label().label(w.box, loc="left", halign="right", fontsize=FONT - 1))
-        if w.phone:
-            d.add(elm.Label().at(at + Point((6.2, 0))).label("→ " + w.phone, loc="right", halign="left",
-                                                               fontsize=FONT - 1))
-    d.add(elm.Label().at((box.p1[0] - 8, getattr(box, "p%d" % PINS)[1] - 1.6)).label(
-        "The cable to the phone: box end on the left, phone end on the right", loc="center",
-        halign="left", fontsize=FONT + 1))
+        if w.box:
+            d.add(elm.Line().left(1.0).at(at))
+            d.add(elm.Label().label(w.box, loc="left", halign="right", fontsize=FONT - 1))
+        d.add(elm.Label().at(at + Point((6.2, 0))).label(("→ " if w.id else "") + w.phone, loc="right",
+                                                           halign="left", fontsize=FONT - 1))
+    d.add(elm.Label().at((box.p1[0] - 8, getattr(box, "p%d" % last)[1] - 1.6)).label(
+        "The cable to the phone: box end on the left, phone end on the right (%s)" % describe(c).split(": ")[1],
+        loc="center", halign="left", fontsize=FONT + 1))
     return svg_bytes(d)
+
+
+def _solder_side(c, end):
+    """One end of the cable's connector seen from its solder side (the tags the builder solders),
+    drawn straight from the pin map's [cable] and the connector's geometry in parts.toml: each pin
+    at its place with its number and wire, the bell's pair red, powered pins orange, empty pins
+    grey. Seen from the back a connector is the mirror of its face, and the female's face is the
+    mirror of the male's, so the female's pin 1 is on the left here and the male's on the right."""
+    from .cable import connector, describe, positions, sexes, wires
+    data = connector(c)
+    box_sex, lead_sex = sexes(c.pinmap)
+    sex = box_sex if end == "box" else lead_sex
+    pos = positions(data)
+    scale = 26.0                                   # px per mm
+    width_mm = max(x for x, _ in pos.values())
+    height_mm = max(y for _, y in pos.values())
+    left, top = 150.0, 150.0
+
+    def xy(pin):
+        x, y = pos[pin]
+        if sex == "male":                          # solder side of a male: its face mirrored
+            x = width_mm - x
+        return left + x * scale, top + y * scale
+
+    def f(v):
+        text = ("%.2f" % v).rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+
+    w_px = left * 2 + width_mm * scale
+    h_px = top + height_mm * scale + 240
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" '
+           'font-family="sans-serif" font-size="%d">' % (f(w_px), f(h_px), f(w_px), f(h_px), FONT),
+           '<rect x="0" y="0" width="%s" height="%s" fill="white"/>' % (f(w_px), f(h_px))]
+    # the shell: a trapezoid, the wide row on top
+    pad = 1.6 * scale
+    x0, x1 = left - pad, left + width_mm * scale + pad
+    y0, y1 = top - pad, top + height_mm * scale + pad
+    slant = (height_mm * scale + 2 * pad) * 0.18
+    out.append('<polygon points="%s,%s %s,%s %s,%s %s,%s" fill="none" stroke="black" stroke-width="1.5"/>'
+               % (f(x0), f(y0), f(x1), f(y0), f(x1 - slant), f(y1), f(x0 + slant), f(y1)))
+    for w in wires(c):
+        x, y = xy(w.pin)
+        fill = "#f2b8b5" if w.bell else "#ffd591" if w.powered else "white" if w.id else "#dddddd"
+        out.append('<circle cx="%s" cy="%s" r="%s" fill="%s" stroke="black" stroke-width="1.2"/>'
+                   % (f(x), f(y), f(0.55 * scale), fill))
+        out.append('<text x="%s" y="%s" text-anchor="middle">%d</text>' % (f(x), f(y + 4), w.pin))
+        label = w.signal if w.id else "empty"
+        upper = pos[w.pin][1] == 0
+        ly = y - 1.9 * scale if upper else y + 1.9 * scale
+        out.append('<text x="%s" y="%s" text-anchor="%s" transform="rotate(-50 %s %s)">%s</text>'
+                   % (f(x), f(ly), "start" if upper else "end", f(x), f(ly), _xml(label)))
+    where = ("on the box (panel mount), seen from inside the box" if end == "box"
+             else "on the cable, seen from the back, in its hood")
+    notes = ["%s %s, solder side: %s" % (data["name"], sex, where),
+             "%s;" % describe(c),
+             "seen from the solder side the male's pin 1 is on the right, the female's on the left (mirrored)",
+             "red: the bell's own 12 V pair; orange: a supply (live on the box's side); grey: left empty"]
+    for n, note in enumerate(notes):
+        out.append('<text x="20" y="%s" font-size="%d">%s</text>' % (f(h_px - 90 + n * 22), FONT + (1 if n == 0 else 0),
+                                                                      _xml(note)))
+    out.append("</svg>")
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _xml(text):
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def draw_connector_box(c):
+    return _solder_side(c, "box")
+
+
+def draw_connector_cable(c):
+    return _solder_side(c, "cable")
 
 
 DRAWINGS = {
@@ -314,6 +402,8 @@ DRAWINGS = {
     "audio": draw_audio,
     "pico": draw_pico,
     "cable": draw_cable,
+    "connector-box": draw_connector_box,
+    "connector-cable": draw_connector_cable,
 }
 
 

@@ -26,9 +26,21 @@
                current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating
     level      the loudest the amplifier can drive the handset's receiver, through the pad,
                stays under the ceiling in parts.toml [audio]
+    protection every line whose wire leaves the box (in_phone; the Pi build's cable) is protected
+               at the box end: a contact by a pull-up, a capacitor to GND and a series resistor to
+               its GPIO; every contact, LED and I2C wire by an ESD array's channel. And each
+               contact's filter passes the shortest break and make of the fastest, most worn dial
+               ([dial] in parts.toml) as the decoder needs them (its SETTLE, MIN_BREAK, MIN_MAKE),
+               and delays no edge by more than the decoder's own debounce for that line
+    connector  the cable to the phone (the pin map's [cable], on the connector's real two-row
+               geometry from parts.toml [connector]): every bell pin at least bell_clear_mm from
+               every other wire's pin (so no logic pin is its neighbour in either row), and the
+               box's connector, whose pins are live, the female one
 
 Each finding names the line, the pin and the parts involved.
 """
+
+import math
 
 from controller.hw.bell import ring_steps
 from controller.hw.ringer import CADENCES
@@ -68,6 +80,7 @@ class Report:
         self.bell = {}              # the bell driver's worst-case figures (supply_max, drain_peak...)
         self.total_ma = 0.0
         self.receiver_mv = {}       # audio line -> the loudest its receiver can get, mV rms
+        self.filters = {}           # contact line -> its filter's timing (filter_timing)
 
     def add(self, rule, severity, line, message, *args):
         self.findings.append(Finding(rule, severity, line, message % args if args else message))
@@ -129,13 +142,15 @@ def check_pulls(circuit, report):
     for spec in circuit.board_lines.values():
         if isinstance(spec, BusSpec) or spec.kind != "input":
             continue
-        resistors = [p for p in circuit.of(line=spec.name) if p.role == "pull"]
+        resistors = [p for p in circuit.of(line=spec.name) if p.role in ("pull", "filter_pull")]
         if spec.pull == "none" and not resistors:
             report.add("pull", "error", spec.name,
                        "%s floats while its contact is open: pull is \"none\" and no pull_resistor "
                        "goes to a rail", _where(circuit, spec.name))
             continue
-        if spec.pull != "none" and resistors:
+        if spec.pull != "none" and resistors and not spec.series_resistor:
+            # (behind a series resistor the internal pull is deliberate: it keeps the pin defined
+            # if the filter's board is missing, and the resistor keeps a closed contact LOW)
             report.add("pull", "warning", spec.name,
                        "%s has both the internal pull-%s and an external %s ohm resistor",
                        _where(circuit, spec.name), spec.pull, resistors[0].value)
@@ -537,8 +552,159 @@ def _describe(circuit, ref):
     return "%s (%s)" % (ref, what)
 
 
+def filter_timing(circuit, spec):
+    """A contact's filter, as the GPIO sees it: the node charges through the pull-up when the
+    contact opens and empties through the contact (at its worst resistance) when it closes, so
+    a break reaches the pin late by ``rise`` (to the input's HIGH threshold) and a make by
+    ``fall`` (to its LOW one). The internal pull-up, in parallel, only speeds the rise: left out,
+    on the safe side. Seconds; None if the line has no filter."""
+    parts = {p.role: p for p in circuit.of(line=spec.name)}
+    if "filter" not in parts or "filter_pull" not in parts or spec.to != "GND":
+        return None             # (a contact closing to a supply: the voltage rule has it already)
+    farads = float(parts["filter"].value.split()[0]) * 1e-9
+    pull = float(parts["filter_pull"].value)
+    rail = circuit.parts_data.rails[parts["filter_pull"].pins["2"]]
+    limits = circuit.limits
+    vih, vil = float(limits.get("vih_min", rail * 0.65)), float(limits.get("vil_max", rail * 0.25))
+    contact = float(circuit.parts_data.part("contact").get("ohms_max", 0))
+    tau = pull * farads
+    rise = tau * math.log(rail / (rail - vih)) if vih < rail else math.inf
+    low = rail * contact / (contact + pull)              # where a closed contact holds the node
+    tau_f = farads * contact * pull / (contact + pull)
+    fall = tau_f * math.log((rail - low) / (vil - low)) if vil > low else math.inf
+    return {"tau": tau, "rise": rise, "fall": fall, "vih": vih, "vil": vil}
+
+
+def worst_dial(parts):
+    """(the shortest break, the shortest make), seconds, of the fastest, most worn dial."""
+    dial = parts.dial
+    if not dial:
+        return None
+    period = 1.0 / float(dial["pps_max"])
+    ratio = float(dial["break_ratio"])
+    return period * ratio, period * (1 - ratio)
+
+
+def check_protection(circuit, report):
+    """A wire of 1-2 m into a phone people handle picks up clicks from the solenoid and the room
+    and carries a spark from a finger straight to a GPIO. On the box's side of the cable, then:
+    a contact's wire lands on a node with a pull-up (a defined level and some wetting current), a
+    capacitor to GND (the spike's energy goes there) and a series resistor to the GPIO (what gets
+    past is limited to a few mA in the pin's own clamp diodes); and an ESD array's channel sits on
+    every wire that reaches a GPIO, at the connector. The filter must not eat a pulse: its delay
+    at the GPIO shortens each break and lengthens each make (or the reverse), and the decoder
+    drops a level that doesn't hold for its SETTLE, and a break or make shorter than MIN_BREAK or
+    MIN_MAKE. Nor may it delay an edge by more than SETTLE, the decoder's own allowance for a
+    contact: past it, the breaks and makes the decoder times are the filter's, not the dial's."""
+    if circuit.board != "pi" or circuit.pinmap.cable is None:
+        return
+    from controller.dial import decoder
+    for spec in circuit.board_lines.values():
+        if not spec.in_phone or circuit.isolated & set(n for n in _nets_of(circuit, spec.name)):
+            continue
+        is_bus = isinstance(spec, BusSpec)
+        if is_bus and spec.kind != "i2c":
+            continue                    # the receiver's pair: behind the pad, no GPIO on it
+        if not is_bus and spec.kind == "input":
+            missing = [words for field, words in (("filter_pull", "pull-up to 3V3 (filter_pull)"),
+                                                   ("filter_nf", "capacitor to GND (filter_nf)"),
+                                                   ("series_resistor", "series resistor to the GPIO (series_resistor)"))
+                       if not getattr(spec, field)]
+            if missing:
+                report.add("protection", "error", spec.name,
+                           "%s goes into the phone on the cable with no %s at the box end: fit them (docs/build.md, "
+                           "protecting the contact lines)", _where(circuit, spec.name), " and no ".join(missing))
+        if not getattr(spec, "esd", False):
+            report.add("protection", "error", spec.name,
+                       "%s goes into the phone on the cable with no ESD array's channel on its wire at the connector, "
+                       "where a person touches (esd = true)", _where(circuit, spec.name))
+        if not is_bus and spec.kind == "input":
+            _check_filter(circuit, report, spec, decoder)
+
+
+def _nets_of(circuit, line):
+    return [net for p in circuit.of(line=line) for net in p.pins.values()]
+
+
+def _check_filter(circuit, report, spec, decoder):
+    timing = filter_timing(circuit, spec)
+    dial = worst_dial(circuit.parts_data)
+    if timing is None or dial is None:
+        return
+    report.filters[spec.name] = timing
+    settle = float(decoder.SETTLE.get(spec.name, decoder.SETTLE[decoder.PULSE]))
+    rise, fall = timing["rise"], timing["fall"]
+    slow = max(rise, fall)
+    if slow > settle:
+        report.add("protection", "error", spec.name,
+                   "%s's filter (%s x %s, %.2f ms) delays each edge at the GPIO by up to %.1f ms: over the "
+                   "decoder's %g ms debounce for it (SETTLE); use a smaller capacitor", _where(circuit, spec.name),
+                   bom_ohms(_value_of(circuit, spec.name, "filter_pull")), _value_of(circuit, spec.name, "filter"),
+                   timing["tau"] * 1000, slow * 1000, settle * 1000)
+    if spec.name != decoder.PULSE:
+        return
+    brk, make = dial
+    pps = float(circuit.parts_data.dial["pps_max"])
+    seen_break, seen_make = brk - rise + fall, make - fall + rise
+    for what, seen, real, least in (("break", seen_break, brk, max(settle, decoder.MIN_BREAK)),
+                                    ("make", seen_make, make, max(settle, decoder.MIN_MAKE))):
+        if seen < least:
+            report.add("protection", "error", spec.name,
+                       "%s's filter eats pulses: a %.0f ms %s of a worn dial at %g pulses a second reaches the GPIO "
+                       "as %.1f ms, under the %.0f ms the decoder needs to take it (SETTLE, MIN_%s); use a smaller "
+                       "capacitor or pull-up", _where(circuit, spec.name), real * 1000, what, pps, max(seen, 0) * 1000,
+                       least * 1000, what.upper())
+
+
+def _value_of(circuit, line, role):
+    return next(p.value for p in circuit.of(line=line) if p.role == role)
+
+
+def check_connector(circuit, report):
+    """The cable's layout on the connector as built. The bell's pair carries its own 12 V: a bent
+    pin, a stray strand or a solder bridge in the hood that joined it to a logic pin would put
+    12 V on a GPIO, so no other wire may be its neighbour, in its row or diagonally in the other
+    (a DA-15's 13 sits between 5 and 6, not "a pin away" from them). And the box's end is the live
+    one (3V3 and the bell's 12 V come from it): its connector must be the female, so unplugged its
+    powered contacts are recessed in sockets a finger or a dropped screwdriver can't reach."""
+    from . import cable
+    if circuit.board != "pi" or circuit.pinmap.cable is None or not any(s.in_phone for s in circuit.board_lines.values()):
+        return
+    try:
+        ws = cable.wires(circuit)
+    except cable.CableError as e:
+        report.add("connector", "error", None, "%s", e)
+        return
+    data = cable.connector(circuit)
+    pos = cable.positions(data)
+    clear = float(data.get("bell_clear_mm", 0))
+    used = [w for w in ws if w.id]
+    for bell in (w for w in used if w.bell):
+        for other in (w for w in used if not w.bell):
+            mm = cable.distance(pos, bell.pin, other.pin)
+            if mm < clear:
+                report.add("connector", "error", other.id,
+                           "%s on pin %d is %.2f mm from the bell's %s on pin %d (%s): under the %g mm kept "
+                           "between the bell's pair and everything else; leave the pins around the bell's "
+                           "pair empty (a corner: %s)", other.signal, other.pin, mm, bell.signal, bell.pin,
+                           "beside it" if mm <= cable.distance(pos, 1, 2) * 1.01 else "diagonally beside it",
+                           clear, _corner_hint(data))
+    powered = [w for w in used if w.powered]
+    box, lead = cable.sexes(circuit.pinmap)
+    if powered and box != "female":
+        report.add("connector", "error", None,
+                   "the box's connector is the %s, and its pins carry %s: unplugged, they are bare and live. Make "
+                   "the box's the female (sockets) and the cable's the %s (box = \"female\" in [cable])",
+                   box, ", ".join("%s (pin %d)" % (w.signal, w.pin) for w in powered), "male")
+
+
+def _corner_hint(data):
+    rows = data["rows"]
+    return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
+
+
 RULES = (check_pulls, check_pins, check_overlays, check_currents, check_voltages, check_isolation,
-         check_bell, check_level)
+         check_bell, check_level, check_protection, check_connector)
 
 
 def check(circuit):

@@ -67,6 +67,8 @@ class Parts:
             self.kit = data.get("kit", [])
             self.bell = data["bell_driver"]
             self.audio = data.get("audio", {})
+            self.connector = data.get("connector", {})
+            self.dial = data.get("dial", {})
         except KeyError as e:
             raise PartsError("%s has no [%s] section" % (source, e.args[0])) from None
         for name, board in self.boards.items():

@@ -1,6 +1,7 @@
 """Electrical rules over the pin map and the parts: each rule passes on the repo's wiring and
 catches the mistake it exists for."""
 
+import math
 import re
 import sys
 from pathlib import Path
@@ -68,9 +69,10 @@ def _only(report, rule, severity="error"):
 # --- every input has a defined pull, pulling away from its contact ---
 
 def test_an_input_with_no_pull_floats():
-    report = check(replace_in("pi.hook", 'pull = "up"', 'pull = "none"'))
+    report = check(replace_in("pi.dice_button", 'pull = "up"', 'pull = "none"'))
     (finding,) = _only(report, "pull")
-    assert "hook (GPIO22, pin 15) floats" in finding.message
+    assert "dice_button (GPIO5, pin 29) floats" in finding.message
+    assert check(replace_in("pi.hook", 'pull = "up"', 'pull = "none"')).findings == []   # its filter's pull-up
 
 
 def test_an_external_pull_resistor_counts():
@@ -173,7 +175,7 @@ def test_an_led_needs_its_values():
 def test_a_contact_to_5v_is_caught():
     report = check(replace_in("pi.hook", 'pull = "up"', 'pull = "down"\nto = "5V"'))
     (finding,) = _only(report, "voltage")
-    assert finding.message.startswith("GPIO22 reaches 5V (5 V) through S3 (hook contact)")
+    assert finding.message.startswith("GPIO22 reaches 5V (5 V) through R5 (hook resistor), S3 (hook contact)")
 
 
 def test_a_display_on_5v_puts_its_pull_ups_on_the_bus():
@@ -427,3 +429,166 @@ def test_the_snubber_figure_in_the_build_notes_is_the_rules_own():
     fits = max(v for v in E12 if v <= allowed)
     notes = " ".join((REPO / "docs" / "build.md").read_text(encoding="utf-8").split())
     assert "fit **at most %d Ω** with a coil of up to 1 A (%d Ω computed" % (fits, allowed) in notes
+
+
+# --- the connector to the phone: the bell's pair apart from logic, on the real geometry ---
+
+def with_cable(pins, box="female", text=PINMAP_TEXT):
+    """The pin map with its [cable] layout replaced: ``pins`` maps pin number -> wire."""
+    start = text.index("[cable]\n")
+    end = text.index("\n\n", start)
+    body = ", ".join('%d = "%s"' % kv for kv in sorted(pins.items()))
+    return text[:start] + '[cable]\nbox = "%s"\npins = { %s }' % (box, body) + text[end:]
+
+
+REPO_CABLE = parse_pinmap(PINMAP_TEXT).cable["pins"]
+
+
+def _connector(report):
+    return [f for f in report.errors if f.rule == "connector"]
+
+
+def test_the_repo_cable_keeps_every_logic_pin_clear_of_the_bell():
+    from schematics import cable
+    circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
+    data = cable.connector(circuit)
+    pos = cable.positions(data)
+    ws = [w for w in cable.wires(circuit) if w.id]
+    nearest = min(cable.distance(pos, b.pin, o.pin) for b in ws if b.bell for o in ws if not o.bell)
+    assert nearest == pytest.approx(5.03, abs=0.01)        # 6 to 15: across the empty 14 (or 7)
+    assert cable.neighbours(data, 13) == [5, 6, 12, 14]    # the second row sits between the first's pins
+    assert check().findings == []
+
+
+def test_the_old_layout_with_the_bell_on_13_is_caught():
+    """Issue 24, point 3: the bell's +12 V on 13 was called "one empty pin away" from the rest, but
+    13 sits diagonally between 5 and 6 (the status LED and 3V3 then)."""
+    old = {1: "pulse", 2: "offnormal", 3: "hook", 4: "GND", 5: "status_led", 6: "display VCC",
+           7: "display SDA", 8: "display SCL", 9: "display GND", 10: "receiver +", 11: "receiver -",
+           13: "bell +", 14: "bell switched"}
+    found = _connector(check(with_cable(old)))
+    near = {f.line for f in found}
+    assert {"status_led", "display VCC"} <= near             # 5 and 6: diagonally beside 13
+    message = next(f.message for f in found if f.line == "status_led")
+    assert "status_led on pin 5 is 3.16 mm from the bell's bell +12V on pin 13 (diagonally beside it)" in message
+
+
+def test_a_logic_wire_on_a_pin_beside_the_bell_is_caught():
+    moved = dict(REPO_CABLE)
+    moved[7] = moved.pop(3)                                    # the hook onto the empty pin beside 8
+    beside, diagonal = _connector(check(with_cable(moved)))         # 8 beside it, 15 below it
+    assert beside.line == diagonal.line == "hook"
+    assert "pin 7 is 2.77 mm from the bell's bell switched on pin 8 (beside it)" in beside.message
+    assert "pin 7 is 3.16 mm from the bell's bell +12V on pin 15 (diagonally" in diagonal.message
+    moved = dict(REPO_CABLE)
+    moved[14] = moved.pop(13)                                  # display GND beside 15 in the second row
+    (finding,) = _connector(check(with_cable(moved)))
+    assert finding.line == "display GND" and "pin 14 is 2.77 mm from the bell's bell +12V on pin 15" in finding.message
+
+
+def test_powered_pins_on_the_box_need_its_connector_to_be_the_female():
+    (finding,) = _connector(check(with_cable(REPO_CABLE, box="male")))
+    assert "box's connector is the male" in finding.message
+    assert "display 3V3 (pin 11)" in finding.message and "bell +12V (pin 15)" in finding.message
+
+
+def test_a_cable_layout_that_leaves_a_wire_out_is_an_error():
+    short = {k: v for k, v in REPO_CABLE.items() if v != "hook"}
+    (finding,) = _connector(check(with_cable(short)))
+    assert "give 'hook' a pin" in finding.message
+
+
+@pytest.mark.parametrize("cable, words", [
+    ('[cable]\nbox = "plug"\npins = { 1 = "pulse" }', "box must be one of female, male"),
+    ('[cable]\nbox = "female"\npins = { 1 = "pulse", 2 = "pulse" }', "'pulse' is on two pins"),
+    ('[cable]\nbox = "female"\npins = { one = "pulse" }', "is not a pin number"),
+    ('[cable]\nbox = "female"\npins = { 1 = 5 }', "must name its wire"),
+])
+def test_the_pin_maps_cable_is_read_with_care(cable, words):
+    start = PINMAP_TEXT.index("[cable]\n")
+    end = PINMAP_TEXT.index("\n\n", start)
+    with pytest.raises(PinMapError, match=words):
+        parse_pinmap(PINMAP_TEXT[:start] + cable + PINMAP_TEXT[end:])
+
+
+def test_a_cable_pin_the_connector_does_not_have_is_an_error():
+    moved = {k: v for k, v in REPO_CABLE.items() if k != 1}
+    (finding,) = _connector(check(with_cable({**moved, 16: "pulse"})))
+    assert "uses pin 16: the DA-15 has pins 1-15" in finding.message
+
+
+# --- protection on every line that leaves the box; the filter against the worst dial ---
+
+def test_every_contact_on_the_cable_has_its_pull_up_filter_series_resistor_and_esd():
+    circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
+    for line in ("pulse", "offnormal", "hook"):
+        roles = {p.role: p for p in circuit.of(line=line)}
+        assert {"input_series", "filter_pull", "filter", "contact"} <= set(roles), line
+        node = roles["contact"].pins["1"]
+        assert roles["input_series"].pins == {"1": line.upper(), "2": node}    # the GPIO behind the resistor
+        assert roles["filter"].pins["1"] == roles["filter_pull"].pins["1"] == node
+        assert node in circuit.esd_channels                                    # the wire itself, at the connector
+    for net in ("DISPLAY_SDA", "DISPLAY_SCL", "STATUS_LED_LED"):
+        assert net in circuit.esd_channels
+    assert all(p.pins["VP"] == "3V3" for p in circuit.parts if p.role == "esd")     # 3V3 clamped too
+    assert not any(p.role in ("filter", "esd") for p in build(parse_pinmap(PINMAP_TEXT), PARTS, "pico").parts)
+
+
+@pytest.mark.parametrize("field, words", [
+    ("series_resistor = 1000\n", "no series resistor to the GPIO (series_resistor)"),
+    ("filter_nf = 100\n", "no capacitor to GND (filter_nf)"),
+    ("filter_pull = 4700\n", "no pull-up to 3V3 (filter_pull)"),
+])
+def test_a_contact_line_without_its_protection_is_an_error(field, words):
+    (finding,) = _only(check(replace_in("pi.hook", field, "")), "protection")
+    assert finding.line == "hook" and "hook (GPIO22, pin 15) goes into the phone" in finding.message
+    assert words in finding.message
+
+
+@pytest.mark.parametrize("section", ["pi.pulse", "pi.display", "pi.status_led"])
+def test_a_wire_of_the_cable_without_esd_is_an_error(section):
+    (finding,) = _only(check(replace_in(section, "esd = true", "esd = false")), "protection")
+    assert "no ESD array's channel" in finding.message and finding.line == section.split(".")[1]
+
+
+def test_the_worst_dial_is_a_35_ms_break_and_a_15_ms_make():
+    assert erc.worst_dial(PARTS) == pytest.approx((0.035, 0.015))
+    timing = check().filters["pulse"]
+    assert timing["tau"] == pytest.approx(4700 * 100e-9)                 # 0.47 ms
+    assert timing["rise"] == pytest.approx(0.47e-3 * math.log(3.3 / 1.3))   # to the 2.0 V HIGH threshold
+
+
+def test_a_filter_slower_than_the_decoders_debounce_is_an_error():
+    """1 uF: 4.7 ms, a 4.4 ms delay to the HIGH threshold, over the pulse line's 4 ms SETTLE (the
+    off-normal's 10 ms and the hook's 25 ms allow it)."""
+    (finding,) = _only(check(replace_in("pi.pulse", "filter_nf = 100", "filter_nf = 1000")), "protection")
+    assert finding.line == "pulse"
+    assert "(4.7 kΩ x 1000 nF, 4.70 ms) delays each edge at the GPIO by up to 4.4 ms: over the decoder's 4 ms" in finding.message
+    assert check(replace_in("pi.hook", "filter_nf = 100", "filter_nf = 1000")).findings == []
+
+
+def test_the_filter_is_held_to_the_decoders_own_settle(monkeypatch):
+    from controller.dial import decoder
+    monkeypatch.setitem(decoder.SETTLE, decoder.HOOK, 0.0003)        # a debounce shorter than the filter
+    (finding,) = _only(check(), "protection")
+    assert finding.line == "hook" and "over the decoder's 0.3 ms debounce" in finding.message
+
+
+def test_a_filter_that_eats_the_worn_dials_break_is_an_error():
+    """10 uF on 4.7 kohm: the node takes 44 ms to reach the HIGH threshold, longer than the
+    35 ms break of a worn dial at 20 pulses a second: the break never shows."""
+    report = check(replace_in("pi.pulse", "filter_nf = 100", "filter_nf = 10000"))
+    eaten = [f for f in _only(report, "protection") if "eats pulses" in f.message]
+    assert len(eaten) == 1 and "a 35 ms break of a worn dial at 20 pulses a second reaches the GPIO as 0.0 ms" in eaten[0].message
+    faster = parts_with("pps_max = 20", "pps_max = 50")                # a 14 ms break: 3.9 uF (17 ms) eats it
+    report = check_parts(faster, replace_in("pi.pulse", "filter_nf = 100", "filter_nf = 3900"))
+    assert any("14 ms break" in f.message and "eats pulses" in f.message for f in report.errors)
+    assert not any("eats" in f.message for f in check(replace_in("pi.pulse", "filter_nf = 100", "filter_nf = 3900")).errors)
+
+
+def test_a_contact_too_worn_for_its_pull_up_eats_the_make():
+    """A closed contact of 20 kohm against the 4.7 kohm pull-up holds the node at 2.7 V, above the
+    0.8 V LOW threshold: the make never shows."""
+    report = check_parts(parts_with("ohms_max = 50", "ohms_max = 20000"))
+    eaten = [f for f in report.errors if f.line == "pulse" and "eats pulses" in f.message]
+    assert len(eaten) == 1 and "15 ms make" in eaten[0].message

@@ -9,10 +9,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder.py", "controller/dial/dialmaps.py",
         "controller/serial/protocol.py", "controller/serial/session.py", "controller/serial/errors.py",
-        "controller/oracles", "controller/games"]
+        "controller/oracles", "controller/games", "controller/walcheck.py"]
 PURE_STDLIB = {"random", "copy", "math", "re", "typing", "datetime", "collections", "itertools", "functools",
                "importlib", "dialmaps",   # dialmaps: the decoder's import under MicroPython (the Pico's flat folder)
-               "logging"}                 # a pure module may say what it saw; where it goes is the adapters' business
+               "logging",                 # a pure module may say what it saw; where it goes is the adapters' business
+               "struct"}                  # bytes it is handed, read as the format they are in (walcheck)
 
 
 def modules():

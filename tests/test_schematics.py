@@ -44,7 +44,8 @@ def test_checked_in_files_match_the_pin_map(rendered):
 
 def test_one_drawing_per_subsystem_and_both_netlists(rendered):
     names = {Path(p).stem for p in rendered if p.endswith(".svg")}
-    assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico", "cable"}
+    assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico", "cable",
+                     "connector-box", "connector-cable"}
     assert {"schematics/newsdesk-pi.net", "schematics/newsdesk-pico.net", "hardware/bom.csv",
             "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md", "docs/build.md"} <= set(rendered)
 
@@ -55,7 +56,7 @@ def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
     changed = {p for p in files if files[p] != rendered[p]}
     assert changed == {"schematics/dial-and-hook.svg", "schematics/newsdesk-pi.net", "docs/wiring.md",
                        "schematics/cable.svg", "docs/build.md"}
-    assert "| 1 | pulse | GPIO12 (header pin 32) |" in files["docs/build.md"].decode()
+    assert "| 1 | pulse | filter node, R1 to GPIO12 (header pin 32); ESD channel I/O1 (U4) |" in files["docs/build.md"].decode()
     svg = files["schematics/dial-and-hook.svg"].decode()
     assert "GPIO12" in svg and "GPIO17" not in svg
     assert ">32<" in svg                       # GPIO12 is header pin 32 (gpiozero's board data)
@@ -184,16 +185,70 @@ def test_circuit_numbers_refs_per_letter():
 def test_the_cable_carries_the_lines_in_the_phone_and_only_them():
     pm = parse_pinmap(PINMAP_TEXT)
     wires = cable.wires(build(pm, load_parts()))
-    signals = [w.signal for w in wires]
-    assert signals[:4] == ["pulse", "offnormal", "hook", "GND"]
-    assert signals[-3:] == ["(empty)", "bell +12V", "bell switched"]   # the bell's pair last, a pin apart
-    assert [w.pin for w in wires] == list(range(1, len(wires) + 1)) and len(wires) <= cable.PINS
+    assert [w.pin for w in wires] == list(range(1, 16))        # every pin of the DA-15, in order
+    signals = {w.pin: w.signal for w in wires}
+    assert [signals[n] for n in (1, 2, 3, 9)] == ["pulse", "offnormal", "hook", "GND"]
+    assert (signals[8], signals[15]) == ("bell switched", "bell +12V")     # the bell's pair in a corner
+    assert signals[7] == signals[14] == "(empty)"                          # and its neighbours empty
     assert not any(w.signal.startswith("dice") or w.signal.startswith("stopwatch") for w in wires)
     boxed = PINMAP_TEXT.replace('supply = "3V3"\nin_phone = true', 'supply = "3V3"\nin_phone = false')
-    signals = [w.signal for w in cable.wires(build(parse_pinmap(boxed), load_parts()))]
-    assert not [s for s in signals if s.startswith("display")] and "receiver +" in signals
+    with pytest.raises(cable.CableError, match="no such wire"):     # its pins must leave [cable] too
+        cable.wires(build(parse_pinmap(boxed), load_parts()))
     crowded = PINMAP_TEXT
     for n, pin in enumerate((7, 8, 9, 10, 11, 12)):
         crowded += '\n[pi.extra%d]\nbcm = %d\npull = "up"\nhigh_means = 0\nin_phone = true\n' % (n, pin)
-    with pytest.raises(cable.CableError, match="need 20 wires"):
+    with pytest.raises(cable.CableError, match="need 19 wires"):
         cable.wires(build(parse_pinmap(crowded), load_parts()))
+
+
+def test_every_pin_is_in_the_table_and_the_live_end_is_the_female(rendered):
+    """Issue 24, point 3: pin 15 was missing, and the powered pins were on the box's male."""
+    text = rendered["docs/build.md"].decode()
+    for n in range(1, 16):
+        assert re.search(r"^\| %d \| " % n, text, re.M), n
+    assert "a female on the box, a male on the phone's cable" in text
+
+
+def _pin_x(svg, pin):
+    """The x of a pin's circle on a solder-side drawing (its number is the text after it)."""
+    match = re.search(r'<circle cx="([\d.]+)"[^>]*/>\n<text [^>]*>%d</text>' % pin, svg)
+    assert match, pin
+    return float(match.group(1))
+
+
+def test_the_solder_side_drawings_of_the_two_ends_are_mirrored(rendered):
+    box = rendered["schematics/connector-box.svg"].decode()
+    lead = rendered["schematics/connector-cable.svg"].decode()
+    assert "DA-15 female, solder side" in box and "DA-15 male, solder side" in lead
+    assert _pin_x(box, 1) < _pin_x(box, 8) and _pin_x(lead, 1) > _pin_x(lead, 8)
+    for n in range(1, 16):
+        assert _pin_x(box, n) + _pin_x(lead, n) == pytest.approx(_pin_x(box, 1) + _pin_x(lead, 1))
+    for svg in (box, lead):
+        assert ">bell switched<" in svg and ">display 3V3<" in svg and svg.count(">empty<") == 2
+
+
+def test_the_solder_side_drawings_follow_the_pin_map(rendered):
+    swapped = PINMAP_TEXT.replace('1 = "pulse", 2 = "offnormal"', '1 = "offnormal", 2 = "pulse"')
+    files = generate.render(REPO, generate.circuits(pinmap=parse_pinmap(swapped)))
+    for end in ("box", "cable"):
+        before, after = (f["schematics/connector-%s.svg" % end].decode() for f in (rendered, files))
+        assert before != after
+        assert re.search(r">1</text>\n<text [^>]*>offnormal<", after)
+
+
+def test_the_contact_protection_is_drawn_listed_and_in_the_build_notes(rendered):
+    """Issue 24, point 2: the series resistor, filter and pull-up were "optional above about 1 m"
+    and in neither the bill of materials nor the schematics."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts())
+    svg = rendered["schematics/dial-and-hook.svg"].decode()
+    for line in ("pulse", "offnormal", "hook"):
+        for part in circuit.of(line=line):
+            if part.role in ("input_series", "filter_pull", "filter"):
+                assert re.search(r"[> (]%s[<)\n]" % part.ref, svg), part
+    rows = list(csv.DictReader(io.StringIO(rendered["hardware/bom.csv"].decode())))
+    values = {r["value"]: r for r in rows}
+    assert values["100 nF"]["quantity"] == "3" and values["1 kΩ"]["quantity"] == "3"
+    assert any("SRV05-4" in r["part_number"] and r["quantity"] == "2" for r in rows)
+    notes = rendered["docs/build.md"].decode()
+    assert "| pulse | R1 1 kΩ | R2 4.7 kΩ | C1 100 nF | 0.47 ms | 0.44 ms |" in notes
+    assert "above about 1 m" not in notes and "For a cable longer than" not in notes

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import need_ngspice
 
-from controller.pinmap import load_pinmap
+from controller.pinmap import load_pinmap, parse_pinmap
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
@@ -177,3 +177,43 @@ def test_a_deck_ngspice_cannot_run_is_an_error():
     need_ngspice()
     with pytest.raises(spice.SpiceError):
         spice.run("* not a circuit\nQ1 nowhere\n.tran 1u 1m\n.end\n")
+
+
+# ------------------------------------------------------------------ the contact inputs' filter
+
+
+def test_the_pulse_contacts_filter_passes_the_fastest_and_slowest_dial(results):
+    """At the GPIO, through the filter at both ends of its tolerances: the break and make of a worn
+    dial at 20 pulses a second (35 ms, 15 ms) and of the slowest both outlast what the decoder
+    needs, and no edge is late by more than its debounce."""
+    from controller.dial import decoder
+    result = results.contacts
+    assert result is not None and {c["pps"] for c, _ in result.rows} == set(result.values["pps"])
+    assert all(None not in m.values() for _, m in result.rows)
+    settle = decoder.SETTLE[decoder.PULSE]
+    for pps in result.values["pps"]:
+        brk, make = result.dial(pps)
+        assert max(settle, decoder.MIN_BREAK) <= result.least("seen_break", pps) <= brk
+        assert max(settle, decoder.MIN_MAKE) <= make <= result.least("seen_make", pps)
+        assert result.most("rise", pps) < settle and result.most("fall", pps) < settle
+    assert result.dial(max(result.values["pps"])) == pytest.approx((0.035, 0.015))
+
+
+def test_the_simulated_edge_is_the_rules_own_formula(results):
+    """A cross-check of the deck against schematics/erc.py: at the slowest corner the break's
+    edge reaches the HIGH threshold when the rules' RC formula says it does."""
+    v = results.contacts.values
+    slow = [(c, m) for c, m in results.contacts.rows if c["filter"] == "slowest"][0]
+    corner, measured = slow
+    expected = corner["pull"] * corner["farads"] * math.log(v["rail"] / (v["rail"] - v["vih"]))
+    assert measured["rise"] == pytest.approx(expected, rel=0.03)
+
+
+def test_a_filter_a_hundred_times_too_slow_eats_the_worn_dials_break():
+    need_ngspice()
+    text = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
+    slow = parse_pinmap(text.replace("filter_nf = 100\n", "filter_nf = 10000\n", 1))     # the pulse line's
+    result = spice.simulate_contacts(build(slow, Parts(copy.deepcopy(PARTS_DATA), "parts.toml"), "pi"))
+    fastest = max(result.values["pps"])
+    seen = result.least("seen_break", fastest)
+    assert seen is None or seen < result.dial(fastest)[0] / 2
