@@ -45,7 +45,7 @@ from pathlib import Path
 
 from .dial.profile import PROFILE_FILE
 from .errors import NewsdeskError
-from .store import DEVICES_FILE, SCHEMA_VERSION, STORE_FILE
+from .store import ACKED, DEVICES_FILE, SCHEMA_VERSION, STORE_FILE
 
 FORMAT = "newsdesk-backup"
 FORMAT_VERSION = 1
@@ -54,7 +54,7 @@ CONFIG_FILE = "config.toml"          # config.py's settings file
 SECRET_FILE = "secret_key"           # web_ui's key for signing sessions
 DATABASES = (STORE_FILE, DEVICES_FILE)
 MEMBERS = (STORE_FILE, DEVICES_FILE, CONFIG_FILE, PROFILE_FILE, SECRET_FILE)   # what a backup may hold
-SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal", ACKED)   # ACKED: the store's mark goes with its store
 
 STEP_PAGES = 256        # pages copied per step (1 MB at SQLite's 4 KB pages)
 STEP_PAUSE = 0.002      # seconds handed back to the panel between steps

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (web_ui/devices.py keeps it)
+ACKED = "-acked"                  # beside the store: the last event id it acknowledged (see AckedMark)
 SCHEMA_VERSION = 2
 
 # Each step takes a file from the version before it to its own; a file opens at whatever
@@ -215,6 +216,48 @@ def check_store(path):
                          "and start with an empty data folder, or restore a backup" % (path, found[:200]))
 
 
+class AckedMark:
+    """The last event id the store acknowledged, in a small file beside it, so a start can tell a
+    log that came back shorter than it was (a lost tail: acknowledged changes gone, which SQLite
+    itself can't know).
+
+    Written after each commit without an fsync, on purpose: the commit's own fsync already put
+    the change on the disk, so a mark that survives a power cut never names a change that didn't,
+    and a mark that is lost is only lower (no false alarm). It moves with the store: a restore
+    takes it aside with the old store's log (backup.SQLITE_COMPANIONS)."""
+
+    WIDTH = 21
+
+    def __init__(self, store_path):
+        self.path = Path(str(store_path) + ACKED)
+        self._fd = None
+
+    def read(self):
+        try:
+            return int(self.path.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            return 0
+
+    def open(self):
+        try:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            log.warning("can't keep the store's acknowledged mark %s (%s): a lost log tail would go unnoticed",
+                        self.path, e.strerror or e)
+
+    def note(self, last_id):
+        if self._fd is not None:
+            try:
+                os.pwrite(self._fd, (b"%d" % last_id).rjust(self.WIDTH - 1) + b"\n", 0)
+            except OSError:
+                pass        # the write itself succeeded; only the check at the next start is weaker
+
+    def close(self):
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 def keep_damaged(path, clock=time.time):
     """Copy the store and its log, as found, into a folder beside it (``damaged-<UTC time>``),
     each file synced, before SQLite checkpoints anything away; the folder's path."""
@@ -273,6 +316,8 @@ class Store:
         self._clock = clock
         self._writing_since = None
         self._read_db = None
+        self._mark = AckedMark(self.path)
+        acked = self._mark.read() if self.path.exists() else 0     # a store deleted on purpose starts anew
         try:
             # before SQLite opens the log (and a later checkpoint folds what it could read away)
             self.damage = log_damage(self.path)
@@ -303,6 +348,23 @@ class Store:
             self._close_connections()
             raise
         self._read_lock = threading.Lock()
+        last = self.last_id()
+        if acked > last and not self.damage:
+            self.damage = self._shorter(acked, last)
+            log.warning("%s", self.damage)
+        self._mark.open()
+        self._mark.note(last)
+
+    def _shorter(self, acked, last):
+        """The sentence for a log that came back shorter than it was, once its files are kept."""
+        try:
+            kept = "the files as found are kept in %s" % keep_damaged(self.path)
+        except OSError as e:
+            kept = "they could not be kept aside (%s)" % (e.strerror or e)
+        return ("The store came back shorter than it was: it had acknowledged changes up to #%d, and holds only "
+                "up to #%d (%d missing: the disk lost the end of its log); %s. To go back to a backup: stop "
+                "newsdesk and run newsdesk restore with the backup's file (docs/hardware.md, Backups, and "
+                "moving to a new card)." % (acked, last, acked - last, kept))
 
     def _close_connections(self):
         for db in (self._read_db, self._db):
@@ -358,6 +420,7 @@ class Store:
                 pass        # closing still checkpoints what it can
             with self._read_lock:
                 self._close_connections()
+        self._mark.close()
 
     # ------------------------------------------------------------ writing
 
@@ -394,6 +457,10 @@ class Store:
             if isinstance(e, sqlite3.Error):
                 raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
             raise
+        try:
+            self._mark.note(self._db.execute("SELECT MAX(id) FROM events").fetchone()[0] or 0)
+        except sqlite3.Error:
+            pass            # committed all the same; only the next start's check is weaker
         return result
 
     def _insert_event(self, at, kind, payload):

@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.app import Newsdesk
 from controller.config import load_config
-from controller.store import STORE_FILE, Store
+from controller.store import ACKED, STORE_FILE, Store
 from controller.walcheck import FRAME_HEADER, HEADER, read_log
 
 ENTRIES = 82
@@ -26,7 +26,7 @@ def crashed_store(tmp_path):
         store.append("test.filler", {"n": i, "text": "x" * 300})
     image = tmp_path / "data"
     image.mkdir()
-    for suffix in ("", "-wal"):
+    for suffix in ("", "-wal", ACKED):
         shutil.copyfile(str(live / STORE_FILE) + suffix, str(image / STORE_FILE) + suffix)
     store.close()
     return image / STORE_FILE
@@ -56,6 +56,8 @@ def test_an_intact_log_and_a_torn_last_write_say_nothing(tmp_path):
     torn = wal.read_bytes()[:-size // 2]          # the power cut came in the middle of the last frame
     assert not read_log(torn).damaged
     wal.write_bytes(torn)
+    # that write was never acknowledged: the mark beside the store still names the one before it
+    path.with_name(path.name + ACKED).write_text("%d\n" % (ENTRIES - 1))
     store = Store(path)
     try:
         assert store.damage is None
@@ -117,3 +119,42 @@ def test_the_health_strip_says_the_store_was_damaged(tmp_path):
 def test_a_log_that_is_not_one_reads_as_empty(junk):
     reading = read_log(junk)
     assert (reading.frames, reading.lost_commits, reading.damaged) == (0, 0, False)
+
+
+def test_a_log_that_came_back_shorter_than_it_was_is_said_and_kept(tmp_path):
+    """The end of the log lost (a card that acknowledged writes it never kept): no frame is bad,
+    so SQLite and the log's own reading see nothing; the mark of what was acknowledged does."""
+    path = crashed_store(tmp_path)
+    wal = path.with_name(path.name + "-wal")
+    size = frame_size(wal)
+    reading = read_log(wal.read_bytes())
+    cut = wal.read_bytes()[:HEADER + (reading.frames // 2) * size]     # whole frames, half of them
+    wal.write_bytes(cut)
+    assert not read_log(cut).damaged
+    store = Store(path)
+    try:
+        last = store.last_id()
+        assert last < ENTRIES
+        said = store.damage
+        assert said and "acknowledged changes up to #%d, and holds only up to #%d" % (ENTRIES, last) in said
+        folders = list(path.parent.glob("damaged-*"))
+        assert len(folders) == 1 and (folders[0] / (STORE_FILE + "-wal")).read_bytes() == cut
+        store.append("test.after", {})                  # the table goes on from what is there
+    finally:
+        store.close()
+    again = Store(path)
+    try:
+        assert again.damage is None                     # said once
+    finally:
+        again.close()
+
+
+def test_a_store_deleted_on_purpose_starts_anew_without_an_alarm(tmp_path):
+    path = crashed_store(tmp_path)
+    for suffix in ("", "-wal"):
+        path.with_name(path.name + suffix).unlink()
+    store = Store(path)
+    try:
+        assert store.damage is None and store.last_id() == 0
+    finally:
+        store.close()
