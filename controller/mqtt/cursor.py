@@ -18,6 +18,22 @@ log = logging.getLogger(__name__)
 CURSOR_FILE = "mqtt-cursor.json"
 
 
+def _write_json(path, data, what):
+    """``data`` into ``path`` atomically (a temporary file, fsync, rename); a failure is logged as
+    ``what`` could not be kept, and the table goes on."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(data, f, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        log.warning("can't keep %s in %s: %s", what, path, e)
+        return False
+    return True
+
+
 class Cursor:
     def __init__(self, data_dir, key):
         self.path = Path(data_dir) / CURSOR_FILE
@@ -40,17 +56,8 @@ class Cursor:
         if position == self.saved:
             return
         self._all[self.key] = position
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(self._all, f, sort_keys=True)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except OSError as e:
-            log.warning("can't keep the MQTT position in %s: %s", self.path, e)
-            return
-        self.saved = position
+        if _write_json(self.path, self._all, "the MQTT position"):
+            self.saved = position
 
 
 KEPT_FILE = "mqtt-kept.json"
@@ -103,12 +110,4 @@ class Kept:
             self._write()
 
     def _write(self):
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                json.dump(self._data, f, sort_keys=True)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except OSError as e:
-            log.warning("can't keep MQTT's state in %s: %s", self.path, e)
+        _write_json(self.path, self._data, "MQTT's state")
