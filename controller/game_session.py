@@ -13,6 +13,7 @@ were decided on a state that no longer holds).
 import copy
 import json
 import logging
+import unicodedata
 
 from .errors import BadRequest
 from .games import base, ledger, registry
@@ -33,12 +34,15 @@ UNDO_WORDS = {"undo": "Took back: ", "redo": "Put back: "}
 def clean_players(players):
     """The players a start asks for, checked once for every way in (the panel, the API, a
     test): 1 to MAX_PLAYERS_SENT of {"name", "colour", "team"}, names and the two short texts
-    trimmed and at most NAME_MAX characters; empty colours and teams dropped. Each engine then
-    checks the seats its rules take."""
+    trimmed and at most NAME_MAX characters, with nothing the table can't see in them (a line
+    break, a tab, an invisible character); empty colours and teams dropped. Two names the table
+    would read as one ("Ann" and "ann") are refused: the panel says whose turn it is by name.
+    Each engine then checks the seats its rules take."""
     if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS_SENT:
         raise BadRequest("list the people at the table as \"players\" (1 to %d), each as {\"name\": ...}"
                          % MAX_PLAYERS_SENT)
     clean = []
+    seen = {}
     for i, p in enumerate(players, 1):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
             raise BadRequest("player %d needs a name: each player is {\"name\": ..., \"colour\": ..., "
@@ -46,15 +50,47 @@ def clean_players(players):
         name = p["name"].strip()
         if len(name) > NAME_MAX:
             raise BadRequest("player %d's name is longer than %d characters; shorten it" % (i, NAME_MAX))
+        _visible(name, "player %d's name" % i)
+        same = _as_read(name)
+        if same in seen:
+            first, earlier = seen[same]
+            also = "" if earlier == name else " (%s and %s are one name at the table)" % (earlier, name)
+            raise BadRequest("players %d and %d are both called %s%s: give each player a different name"
+                             % (first, i, earlier, also))
+        seen[same] = (i, name)
         row = {"name": name}
         for field in ("colour", "team"):
             value = p.get(field)
             if value not in (None, "") and (not isinstance(value, str) or len(value) > NAME_MAX):
                 raise BadRequest("%s's %s is a short text (up to %d characters), got %r" % (name, field, NAME_MAX, value))
             if value not in (None, ""):
+                _visible(value, "%s's %s" % (name, field))
                 row[field] = value.strip()
         clean.append(row)
     return clean
+
+
+# Unicode categories of characters nobody sees as part of a name: control characters (a line
+# break, a tab), format characters (a zero-width space or joiner, a direction mark), line and
+# paragraph separators, and unassigned or private code points.
+UNSEEN = {"Cc": "a line break, tab or other control character", "Cf": "an invisible character",
+          "Zl": "a line break", "Zp": "a paragraph break", "Co": "a private character",
+          "Cn": "an unassigned character", "Cs": "a broken character"}
+
+
+def _visible(text, what):
+    """Refuse ``text`` (``what`` says whose) holding a character the table can't see: two names
+    that look alike would be two players, and a line break would split a name on the screen."""
+    for ch in text:
+        kind = UNSEEN.get(unicodedata.category(ch))
+        if kind:
+            raise BadRequest("%s has %s in it (U+%04X): type it again without it" % (what, kind, ord(ch)))
+
+
+def _as_read(name):
+    """A name as the table reads it: the same letters whatever their case, spacing or Unicode
+    form ("Ann", "ann" and "ANN" are one name; so are an accent typed as one character or two)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _plain(value, sort=False):
@@ -124,6 +160,7 @@ class GameSession:
         self._entries = []
         self._state = None
         self._problem = None
+        self._started_event = None   # the id of the event that started the game (see _current)
         self._shown = None
         self._shown_for = None    # (game, version, problem) _shown was computed for
 
@@ -160,7 +197,9 @@ class GameSession:
             if game is None:
                 return None
             self._game = game
-            self._entries = [(e.version, e.entry) for e in self.store.entries(game.id)]
+            stored = self.store.entries(game.id)
+            self._entries = [(e.version, e.entry) for e in stored]
+            self._started_event = stored[0].event_id if stored else None
             try:
                 self._engine = self._load(game.engine)
                 self._state = base.fold(self._engine, self._entries)
@@ -210,9 +249,12 @@ class GameSession:
     def _current(self):
         if self._game is None:
             return None
+        # started_event: what came before it (the editor's calls among it) belongs to other
+        # games, and a page must not show an older verdict as this game's
         out = {"id": self._game.id, "engine": self._game.engine, "version": self.version,
                "players": self._game.players, "options": self._game.options,
-               "created": self._game.created, "problem": self._problem}
+               "created": self._game.created, "started_event": self._started_event,
+               "problem": self._problem}
         if self._problem:
             return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
         done, undone = stacks(self._entries)
@@ -330,6 +372,7 @@ class GameSession:
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
             self._game, self._engine, self._problem = game, engine, None
             self._entries = [(1, entry)]
+            self._started_event = event.id
             self._state = base.fold(engine, self._entries)
             self._announce(event)
             log.info("game #%d: %s", game.id, entry["said"])

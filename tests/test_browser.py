@@ -477,3 +477,123 @@ def test_a_finished_games_chart_leaves_out_the_undone_move(server, browser, desk
     assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
     assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
     page.close()
+
+
+def test_a_new_game_opens_without_the_last_games_verdict(server, browser, desk, client):
+    """The editor's calls from before a game started are not this game's: neither the page that
+    watched them live nor one loaded afterwards shows them in big type, in the sidebar or in
+    "Calls to the editor"; a call made during the game is shown as usual."""
+    page = browser.new_page(viewport=TABLET)
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    page.wait_for_function("document.getElementById('link').textContent === 'live'")
+    desk.table.call_editor(4)                         # before the game, with the page watching
+    page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 4'")
+    _scoop_game(client)
+    page.wait_for_function("document.body.dataset.version === '1'")
+    fresh = browser.new_page(viewport=TABLET)
+    fresh.set_default_timeout(WAIT)
+    fresh.goto("http://127.0.0.1:%d/" % server)
+    fresh.wait_for_function("document.body.dataset.version === '1'")
+    for p in (page, fresh):
+        assert p.inner_text(".verdict-box .signal") == "—"
+        assert "Last verdict" not in p.inner_text("#game-area")
+        assert p.inner_text("#verdict-signal") == "—"
+        assert p.inner_text("#verdict-message") == "No call to the editor in this game yet."
+        assert p.inner_text("#verdict-meta") == ""
+        assert p.inner_text("#calls") == "No calls in this game yet."
+    ARTIFACTS.mkdir(exist_ok=True)
+    fresh.screenshot(path=str(ARTIFACTS / "new-game-no-old-verdict-tablet.png"), full_page=True)
+    event = desk.table.call_editor(7)                 # a call during the game is this game's
+    for p in (page, fresh):
+        p.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'")
+        assert p.inner_text("#calls .call-signal") == event.payload["signal"]
+        assert p.locator("#calls li").count() == 1
+    page.close()
+    fresh.close()
+
+
+# Every word on the page that is drawn on more than one line: a word broken inside itself
+# ("THRE / E / STARS"). Words are split at spaces, hyphens, dashes and slashes, where a line may
+# rightly end.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest("script, style, noscript, [hidden]") || !el.getClientRects().length) continue;
+    const words = /[^\\s\\-–—\\/·]+/g;
+    let m;
+    while ((m = words.exec(n.data))) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const lines = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
+                         ids=["1024x768", "768x1024", "390x844"])
+def test_no_word_is_broken_inside_itself(server, browser, desk, client, size):
+    """THREE STARS in big type, in the game and in the sidebar, at a tablet's two orientations
+    and a phone's size: every word whole on its line."""
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"},
+                {"type": "verdict", "signal": "THREE STARS"})
+    page = browser.new_page(viewport=size)
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    page.wait_for_function("document.body.dataset.version === '3'")
+    assert page.inner_text("#verdict-signal") == "THREE STARS"
+    assert page.inner_text(".verdict-box .signal") == "THREE STARS"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / ("three-stars-%dx%d.png" % (size["width"], size["height"]))), full_page=True)
+    assert page.evaluate(BROKEN_WORDS) == []
+    page.close()
+
+
+def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):
+    """"Ann" and "ann" are one player's name at the table: the start form says so in words and no
+    game starts."""
+    t = table
+    page = t.host
+    page.get_by_label("SCOOP (Parker Brothers, 1956)").check()
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "ann")
+    page.click("#start-game")
+    page.wait_for_selector("#start-error:not([hidden])", timeout=WAIT)
+    said = page.inner_text("#start-error")
+    assert said.startswith("Players 1 and 2 are both called Ann (Ann and ann are one name at the table)"), said
+    assert "{" not in said and "name\"" not in said
+    assert t.version(page) == 0
+
+
+@pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
+                         ids=["1024x768", "768x1024", "390x844"])
+def test_a_long_unbroken_name_leaves_its_colour_whole(server, browser, client, size):
+    """A 40-letter name with no space breaks where it must, but its colour beside it stays one
+    word on one line (it was squeezed into a column a letter wide)."""
+    from controller.game_session import NAME_MAX
+    long = "W" * NAME_MAX
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+        {"name": long, "colour": "green"}, {"name": "Bob", "colour": "blue"}]}, headers={"X-Newsdesk": "1"})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    page = browser.new_page(viewport=size)
+    page.set_default_timeout(WAIT)
+    page.goto("http://127.0.0.1:%d/" % server)
+    page.wait_for_function("document.body.dataset.version === '1'")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / ("long-name-%dx%d.png" % (size["width"], size["height"]))), full_page=True)
+    colours = page.evaluate("""() => [...document.querySelectorAll('.who-colour')].map((el) => {
+        const r = document.createRange();
+        r.selectNodeContents(el);
+        return [el.textContent, new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom))).size];
+    })""")
+    assert colours and all(lines == 1 for _, lines in colours), colours
+    broken = [w for w in page.evaluate(BROKEN_WORDS) if long not in w]     # the name itself must break
+    assert broken == []
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    page.close()

@@ -174,3 +174,48 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     page.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Dan won!'", timeout=WAIT)
     for path in ("/", "/history", "/api/games/stats", "/api/games/history"):
         assert page.evaluate("u => fetch(u).then(r => r.status)", path) == 200, path
+
+
+def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_where_played(page):
+    """Each game's variant preselected is the one its engine plays when none is sent (SCAN: Team
+    SCAN), whatever order the catalogue lists them in; SCAN's team fields and their hint are there
+    for the variants played in teams and gone for SCAN Without Partners."""
+    from controller.games import base
+    for item in registry.catalogue():
+        module = registry.load(item["name"])
+        declared = base.variant_option(module)
+        if not declared:
+            continue
+        default = next(o["default"] for o in module.OPTIONS if o["name"] == declared[0])
+        page.get_by_label(item["title"]).check()
+        checked = page.eval_on_selector_all(".variants input:checked", "xs => xs.map(x => x.value)")
+        assert checked == ([default] if isinstance(default, str) else list(default)), item["name"]
+    page.get_by_label(registry.load("scan").TITLE).check()
+    assert page.is_checked("#variant-team")
+    assert page.is_visible("#team-0") and "Teams:" in page.inner_text("#seat-hint")
+    page.check("#variant-individual")
+    page.wait_for_function("document.getElementById('team-0').hidden")
+    assert "Teams" not in page.inner_text("#seat-hint")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#start-form").screenshot(path=str(ARTIFACTS / "start-scan-without-partners.png"))
+    page.check("#variant-no_trump")
+    page.wait_for_function("!document.getElementById('team-0').hidden")
+
+
+def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
+    """SCOOP's page layout typed as "sport lots": the refusal names the field as the form does and
+    shows how to write it, never the JSON the API takes."""
+    page.get_by_label(registry.load("scoop1956").TITLE).check()
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Bob")
+    page.fill("#opt-page-stories", "sport lots")
+    page.click("#start-game")
+    page.wait_for_selector("#start-error:not([hidden])", timeout=WAIT)
+    said = page.inner_text("#start-error")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#start-form").screenshot(path=str(ARTIFACTS / "start-page-layout-refused.png"))
+    assert said.startswith("“The newspaper page's layout”: Stories has “sport lots”, not a type and its number of "
+                           "spaces; list each a type and its number of spaces (1-6)"), said
+    assert "e.g. “sport 2, crime 1”" in said
+    assert "{" not in said and "stories" not in said and "page is" not in said, said
+    assert version(page) == 0

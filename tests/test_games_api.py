@@ -45,7 +45,8 @@ def act(client, action, version=None, key=None):
 def message(r):
     body = r.get_json()
     assert set(body) >= {"error", "message"}, body
-    assert body["message"].endswith((".", "!", "?")) and body["message"][0].isupper(), body["message"]
+    # a sentence: a capital first (after an opening quote, as a field named as the form names it is)
+    assert body["message"].endswith((".", "!", "?")) and body["message"].lstrip("“\"")[0].isupper(), body["message"]
     return body["message"]
 
 
@@ -227,6 +228,12 @@ def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
     ({"engine": "scan", "players": [{"name": ""}]}, "Player 1 needs a name"),
     ({"engine": "scan", "players": [{"name": "x" * 41}]}, "longer than 40"),
     ({"engine": "scan", "players": [{"name": "Ann", "colour": 7}]}, "colour"),
+    ({"engine": "scan", "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "ann"}, {"name": "Dan"}]},
+     "Players 1 and 3 are both called Ann (Ann and ann are one name at the table): give each player a different name."),
+    ({"engine": "scan", "players": [{"name": "Ann"}, {"name": " ANN  "}]}, "both called Ann"),
+    ({"engine": "scan", "players": [{"name": "An\u200bn"}]}, "Player 1's name has an invisible character in it (U+200B)"),
+    ({"engine": "scan", "players": [{"name": "An\nn"}]}, "Player 1's name has a line break"),
+    ({"engine": "scan", "players": [{"name": "Ann", "team": "A\tB"}]}, "Ann's team has a line break, tab"),
     ({"engine": "scan", "players": SCAN_PLAYERS, "options": [1]}, "options"),
     ({"engine": "scan", "players": SCAN_PLAYERS, "key": 5}, "idempotency"),
     ({"engine": "chess", "players": SCAN_PLAYERS}, "no game called"),
@@ -234,6 +241,25 @@ def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
 def test_a_start_that_says_too_little_is_a_400(client, body, words):
     r = post(client, "/api/games", body)
     assert r.status_code == 400 and words in message(r)
+
+
+@pytest.mark.parametrize("engine, options, words", [
+    ("scan", {"time_limit": 0}, "“Time limit in minutes” is a whole number 1-1440 (or leave it empty to race to 155), not 0."),
+    ("scan", {"time_limit": 2000}, "“Time limit in minutes” is a whole number 1-1440"),
+    ("star_reporter", {"disasters": 99}, "“Disaster cards before the Catastrophe” is how many Disaster cards come before"),
+    ("scoop1956", {"page": {"stories": {"sport lots": "sport lots"}}},
+     "“The newspaper page's layout”: Stories has “sport lots”, not a type and its number of spaces; list each a type "
+     "and its number of spaces (1-6) as printed on your newspaper page, separated by commas, e.g. “sport 2, crime 1”"),
+])
+def test_a_refused_option_is_named_as_the_form_names_it_with_what_would_do(client, engine, options, words):
+    """No JSON and no internal names ("time_limit", {"stories": ...}) in what the table reads."""
+    from controller.games import registry
+    players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
+    r = start(client, engine, players, options)
+    said = message(r)
+    assert r.status_code == 422 and said.startswith(words), said
+    assert "{" not in said and not any(o["name"] in said for o in registry.load(engine).OPTIONS if "_" in o["name"]), said
+    assert not said.startswith(tuple(options)), said      # "time_limit is ...", "page is ..."
 
 
 def test_a_start_the_rules_refuse_is_a_422_and_a_second_game_a_409(client):

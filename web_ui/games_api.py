@@ -89,9 +89,11 @@ schemas(
                 description="One of the offers the game shows, with any fields it asks to be entered."),
     ActionRequest=obj(["action", "version"], action=ref("Action"), version=VERSION, key=KEY),
     VersionRequest=obj(["version"], version=VERSION, key=KEY),
-    Game=obj(["id", "engine", "version", "players", "options", "created", "problem", "title", "view",
-              "offers", "undo", "redo"], extra=False,
+    Game=obj(["id", "engine", "version", "players", "options", "created", "started_event", "problem", "title",
+              "view", "offers", "undo", "redo"], extra=False,
              id=INT, engine=STR, version=INT, players=arr(OBJ), options=OBJ, created=STR,
+             started_event=nullable(dict(INT, description="The id of the event that started this game: the "
+                                         "editor's calls before it belong to other games.")),
              problem=nullable(STR), title=STR, view=nullable(OBJ), offers=arr(OBJ),
              undo=nullable(dict(STR, description="What an undo would take back, in words.")),
              redo=nullable(STR)),
@@ -130,6 +132,8 @@ schemas(
     PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "editor", "numbers", "words"],
                    extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
                    no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ), editor=BOOL,
+                   team_variants=nullable(dict(arr(STR), description="The variants played in teams, where "
+                                                                    "only some are (null: all of them).")),
                    numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "
                                                  "each number an offer asks to be entered"),
                    words=OBJ),

@@ -282,9 +282,23 @@ def check_declared(title, declared, options, players=None):
         if value is not None:
             problem = _option_problem(opt, value, players)
             if problem:
-                raise GameError("%s's %s (%s) %s, not %s" % (title, opt["name"], opt["label"].lower(),
-                                                             problem, _short(value)))
+                raise GameError("%s: %s %s, not %s" % (title, form_name(opt), problem, _short(value)))
     return options
+
+
+def form_name(opt, asides=(" (", ": ")):
+    """An option named in a refusal as the start form names it: its declared label, without the
+    label's aside ("Time limit in minutes (empty: ...)"; ``asides`` say where one starts), in
+    quotes. The table never sees an option's internal name ("time_limit")."""
+    label = opt["label"]
+    for aside in asides:
+        label = label.split(aside)[0]
+    return "“%s”" % label
+
+
+def declared(options, name):
+    """The declaration of the option ``name`` among an engine's OPTIONS."""
+    return next(o for o in options if o["name"] == name)
 
 
 def _short(value):
@@ -347,6 +361,7 @@ def panel(engine):
         score: "money" | "points" | None   what the final table counts (None: no score)
         chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
         teams: True when players are given teams on the start form
+        team_variants: the variants played in teams, where only some are (None: all, when teams)
         seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
         editor: True when the editor on the phone judges this game's claims (its verdicts
                 reach the game as {"type": "verdict", "signal", "digit"} actions)
@@ -358,6 +373,6 @@ def panel(engine):
     """
     declared = dict(getattr(engine, "PANEL", None) or {})
     out = {"score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None,
-           "teams": False, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
+           "teams": False, "team_variants": None, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
     out.update(declared)
     return out

@@ -62,7 +62,7 @@ import random
 from typing import Any
 
 from . import get_the_scoop_board as grid
-from .base import Action, Event, GameError, State, and_list
+from .base import Action, Event, GameError, State, and_list, declared, form_name
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
@@ -179,7 +179,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     colours = [c if c else free.pop(0) for c in wanted]
     first = options.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < PLAYERS:
-        raise GameError("first is the seat (0-3) of whoever last watched the news")
+        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat (0-3) of whoever last watched the news")
     table = _police_table(options.get("police_table", DEFAULT_POLICE_TABLE))
     rules = {}
     for key, allowed in CHOICES.items():

@@ -43,7 +43,19 @@ import random
 from datetime import datetime
 from typing import Any
 
-from .base import Action, Event, GameError, State, and_list, check_declared, check_options, option
+from .base import (
+    Action,
+    Event,
+    GameError,
+    State,
+    and_list,
+    check_declared,
+    check_options,
+    declared,
+    form_name,
+    option,
+    quoted,
+)
 
 NAME = "scan"
 TITLE = "SCAN (Parker Brothers, 1988)"
@@ -54,6 +66,9 @@ VARIANTS = {
     "no_trump": "No Trump SCAN: 2-6 players, no trump suit; deal 2; the hand ends when the stock runs out. "
                 "6 players play in 3 teams.",
 }
+# The variants played in teams (No Trump SCAN only with 4 or 6 players); SCAN Without Partners
+# has none, so the start form hides its team fields and a start giving it teams is refused.
+TEAM_VARIANTS = ("team", "triple", "no_trump")
 
 SUIT_VALUES = {"spades": 10, "hearts": 5, "diamonds": -5, "clubs": -10}
 CARDS_PER_SUIT = 13
@@ -136,6 +151,7 @@ OPTIONS = (
            choices=TARGET_TIES, newsdesk=True),
 )
 PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": True,
+         "team_variants": TEAM_VARIANTS,
          "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 
@@ -159,22 +175,23 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     limit = options.get("time_limit")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
                               or not 0 < limit <= LONGEST_GAME):
-        raise GameError("time_limit is a whole number of minutes, 1-%d (or leave it out to race to %d)"
-                        % (LONGEST_GAME, TARGET))
+        raise GameError("%s is a whole number 1-%d (or leave it empty to race to %d), not %s"
+                        % (form_name(declared(OPTIONS, "time_limit")), LONGEST_GAME, TARGET, _said(limit)))
     ends_at = _ends_at(options.get("ends_at"))
     tie = options.get("target_tie", "highest")
     if not isinstance(tie, str) or tie not in TARGET_TIES:
-        raise GameError("target_tie is \"highest\" (the highest total past %d wins) or \"all\" "
-                        "(every side past %d in the same hand wins)" % (TARGET, TARGET))
+        raise GameError("%s is %s" % (form_name(declared(OPTIONS, "target_tie")),
+                                      " or ".join("“%s”" % words for words in TARGET_TIES.values())))
     dealer = options.get("dealer")
     dealer = 0 if dealer is None else dealer
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise GameError("dealer is the seat (0-%d) of the player who cut the highest card" % (n - 1))
+        raise GameError("%s is one of the %d players at the table (seat 0-%d), the one who cut the "
+                        "highest card" % (form_name(declared(OPTIONS, "dealer")), n, n - 1))
     put_aside = options.get("put_aside")
     put_aside = False if put_aside is None else put_aside
     if not isinstance(put_aside, bool):
-        raise GameError("put_aside is true (Triple SCAN puts aside the stock cards that can't go "
-                        "round) or false (all 52 are played), not %r" % (put_aside,))
+        raise GameError("%s is yes (Triple SCAN puts aside the stock cards that can't go round) or no "
+                        "(all 52 are played), not %s" % (form_name(declared(OPTIONS, "put_aside"), asides=(" (",)), _said(put_aside)))
     sides = _sides(variant, players)
     check_declared("SCAN", OPTIONS, options, n)
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
@@ -193,16 +210,25 @@ def _ends_at(value):
         except ValueError:
             when = None
     if when is None or when.tzinfo is None:
-        raise GameError("ends_at is when the countdown ends, as an ISO 8601 time with its UTC "
+        raise GameError(form_name(declared(OPTIONS, "ends_at")) + " is an ISO 8601 time with its UTC "
                         "offset (e.g. 2024-05-01T21:30:00+01:00), not %r" % (value,))
     return when.isoformat()
+
+
+def _said(value):
+    """A refused value as a sentence quotes it: a short text or a number, never a JSON structure."""
+    return quoted(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else "that"
 
 
 def _sides(variant, players):
     n = len(players)
     teams = [None if p.get("team") in (None, "") else str(p["team"]) for p in players]
     given = [t for t in teams if t not in (None, "")]
-    if variant == "individual" or (variant == "no_trump" and not given and n != 6):
+    if variant not in TEAM_VARIANTS and given:
+        raise GameError("%s is played without teams: leave every Team field empty, or choose a variant "
+                        "played in teams (%s)" % (VARIANTS[variant].split(":")[0],
+                                                  ", ".join(VARIANTS[v].split(":")[0] for v in TEAM_VARIANTS)))
+    if variant not in TEAM_VARIANTS or (variant == "no_trump" and not given and n != 6):
         return [{"name": p["name"], "players": [p["name"]]} for p in players]
     if given and len(given) != n:
         raise GameError("give every player a team, or none (partners then sit opposite)")

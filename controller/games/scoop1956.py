@@ -75,6 +75,8 @@ from .base import (
     check_declared,
     check_options,
     check_players,
+    declared,
+    form_name,
     is_int as _is_int,
     option,
     player_name as _name,
@@ -177,12 +179,12 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     dealer = options.get("dealer")
     dealer = n - 1 if dealer is None else dealer
     if not _is_int(dealer) or not 0 <= dealer < n:
-        raise GameError("dealer is the seat (0-%d) of the player who deals; the player to the "
+        raise GameError(form_name(declared(OPTIONS, "dealer")) + " is the seat (0-%d) of the player who deals; the player to the "
                         "dealer's left plays first" % (n - 1))
     short = options.get("short_of_cash")
     short = PAYS_WHAT_THEY_HOLD if short is None else short
     if short not in SHORT_OF_CASH or not isinstance(short, str):
-        raise GameError("short_of_cash is %s or %s, not %r" % (PAYS_WHAT_THEY_HOLD, BANKRUPTCY, short))
+        raise GameError(form_name(declared(OPTIONS, "short_of_cash")) + " is %s or %s, not %r" % (PAYS_WHAT_THEY_HOLD, BANKRUPTCY, short))
     stories, ads = _page_option(options.get("page"))
     check_declared("SCOOP", OPTIONS, options, n)
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
@@ -196,22 +198,30 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
 
 
 def _page_option(page):
+    """The page layout option, refused in the start form's words: its two parts as the form
+    names them ("Stories", "Advertisements") and an entry as typed there ("sport 2")."""
     if page is None:
         return dict(DEFAULT_STORIES), dict(DEFAULT_ADS)
-    msg = ("page is {\"stories\": {type: spaces}, \"advertisements\": {type: spaces}}, as printed "
-           "on your newspaper layouts (1-%d spaces each; the Three Star and Star Story spaces are "
-           "the rules' own and need no entry)" % MAX_SPACES)
+    name_it = form_name(declared(OPTIONS, "page"))
+    how = ("each a type and its number of spaces (1-%d) as printed on your newspaper page, separated "
+           "by commas, e.g. “sport 2, crime 1”; the Three Star and Star Story spaces are the rules' own "
+           "and need no entry" % MAX_SPACES)
     if not isinstance(page, dict) or set(page) - {"stories", "advertisements"}:
-        raise GameError(msg)
+        raise GameError("%s lists Stories and Advertisements, %s" % (name_it, how))
     out = []
     for key in ("stories", "advertisements"):
         kinds = page.get(key, {})
         if not isinstance(kinds, dict):
-            raise GameError(msg)
+            raise GameError("%s: %s lists %s" % (name_it, key.capitalize(), how))
         for name, spaces in kinds.items():
-            if (not isinstance(name, str) or not name.strip() or name in (THREE_STAR, STAR)
+            if name in (THREE_STAR, STAR):
+                raise GameError("%s: %s need no %s entry: the Three Star and Star Story spaces are the "
+                                "rules' own" % (name_it, key.capitalize(), quoted(name)))
+            if (not isinstance(name, str) or not name.strip()
                     or not _is_int(spaces) or not 1 <= spaces <= MAX_SPACES):
-                raise GameError(msg + "; bad entry %r: %r" % (name, spaces))
+                typed = name if spaces == name else "%s %s" % (name, spaces)
+                raise GameError("%s: %s has “%s”, not a type and its number of spaces; list %s"
+                                % (name_it, key.capitalize(), str(typed)[:40], how))
         out.append(dict(kinds))
     stories, ads = out
     if not stories:

@@ -52,7 +52,18 @@ import copy
 import random
 from typing import Any
 
-from .base import Action, Event, GameError, State, check_declared, check_options, option, say_events
+from .base import (
+    Action,
+    Event,
+    GameError,
+    State,
+    check_declared,
+    check_options,
+    declared,
+    form_name,
+    option,
+    say_events,
+)
 
 NAME = "scoop2002"
 TITLE = "Scoop! (Invisible City Productions, 2002)"
@@ -147,7 +158,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         raise GameError("players is a list of players, each {\"name\": ...}")
     variants = options.get("variants") or []
     if not isinstance(variants, (list, tuple)):
-        raise GameError("variants is a list of variant names, from %s" % ", ".join(VARIANTS))
+        raise GameError(form_name(declared(OPTIONS, "variants")) + " is a list of variant names, from %s" % ", ".join(VARIANTS))
     variants = list(variants)
     for v in variants:
         if not isinstance(v, str) or v not in VARIANTS:
@@ -174,7 +185,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if (not isinstance(locations, (list, tuple)) or len(locations) != LOCATION_COUNT
             or any(not isinstance(n, str) or not n.strip() for n in locations)
             or len(set(locations)) != LOCATION_COUNT):
-        raise GameError("locations must be %d different names, #1 first, as printed on your "
+        raise GameError(form_name(declared(OPTIONS, "locations")) + " must be %d different names, #1 first, as printed on your "
                         "board" % LOCATION_COUNT)
     chart = {r: _street_default(r) for r in range(1, LOCATION_COUNT + 1)}
     given = options.get("street_chart") or {}
@@ -193,19 +204,19 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         start = locations.index("Downtown") + 1 if "Downtown" in locations else 1
     start = _location_number(start, locations)
     if start is None:
-        raise GameError("ickel_start must be a Location's number (1-10) or name")
+        raise GameError(form_name(declared(OPTIONS, "ickel_start")) + " must be a Location's number (1-10) or name")
 
     resell = options.get("resell", True)
     if not isinstance(resell, bool):
-        raise GameError("resell is true (a Location's next story can be sold again) or false")
+        raise GameError(form_name(declared(OPTIONS, "resell")) + " is true (a Location's next story can be sold again) or false")
 
     zero = options.get("zero", ZERO_AS_READ)
     if not isinstance(zero, str) or zero not in ZERO_READINGS:
-        raise GameError("zero is \"ten\" (a 0 counts as 10) or \"as_read\" (a 0 counts as 0), not %r"
+        raise GameError(form_name(declared(OPTIONS, "zero")) + " is \"ten\" (a 0 counts as 10) or \"as_read\" (a 0 counts as 0), not %r"
                         % (zero,))
     ickel_rolls = options.get("ickel_rolls", ICKEL_BOX)
     if not isinstance(ickel_rolls, str) or ickel_rolls not in ICKEL_ROLLERS:
-        raise GameError("ickel_rolls is \"box\" (the box rolls for N. Ickel) or \"table\" (the "
+        raise GameError(form_name(declared(OPTIONS, "ickel_rolls")) + " is \"box\" (the box rolls for N. Ickel) or \"table\" (the "
                         "player enters his rolls), not %r" % (ickel_rolls,))
 
     check_declared("Scoop!", OPTIONS, options, len(players))     # and whatever else the declaration bounds

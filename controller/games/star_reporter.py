@@ -62,6 +62,8 @@ from .base import (
     check_declared,
     check_options,
     check_players,
+    declared,
+    form_name,
     is_int as _is_int,
     option,
     player_name as _name,
@@ -130,23 +132,23 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     disasters = options.get("disasters")
     disasters = DEFAULT_DISASTERS if disasters is None else disasters
     if not _is_int(disasters) or not 1 <= disasters <= DISASTER_CARDS:
-        raise GameError("disasters is how many Disaster cards come before the Catastrophe: 1-%d "
+        raise GameError(form_name(declared(OPTIONS, "disasters")) + " is how many Disaster cards come before the Catastrophe: 1-%d "
                         "(usually 3 to 5), not %s" % (DISASTER_CARDS, quoted(disasters)))
     first = options.get("first")
     if first is not None and (not _is_int(first) or not 0 <= first < len(players)):
-        raise GameError("first is the seat (0-%d) that moves first; leave it out to throw for it"
+        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat (0-%d) that moves first; leave it out to throw for it"
                         % (len(players) - 1))
     airports = options.get("airports")
     airports = [PLANE_START] if airports is None else airports
     if (not isinstance(airports, (list, tuple)) or not 1 <= len(airports) <= MOST_AIRPORTS
             or any(not isinstance(a, str) or not a.strip() or len(a) > MAX_TEXT for a in airports)):
-        raise GameError("airports is the list of the airports printed on your board (1-%d names "
+        raise GameError(form_name(declared(OPTIONS, "airports")) + " is the list of the airports printed on your board (1-%d names "
                         "of up to %d letters), not %r" % (MOST_AIRPORTS, MAX_TEXT, airports))
     airports = [a.strip() for a in airports]
     if len({a.lower() for a in airports}) != len(airports):
-        raise GameError("an airport is named twice in airports; name each once")
+        raise GameError(form_name(declared(OPTIONS, "airports")) + " names an airport twice; name each once")
     if PLANE_START.lower() not in {a.lower() for a in airports}:
-        raise GameError("airports must include %s: every plane starts \"on the airport at Baytown "
+        raise GameError(form_name(declared(OPTIONS, "airports")) + " must include %s: every plane starts \"on the airport at Baytown "
                         "near Urbania\"" % PLANE_START)
     check_declared("Star Reporter", OPTIONS, options, len(players))
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}

@@ -49,8 +49,8 @@ def test_numbers_past_their_bounds_are_refused_with_a_sentence(engine):
             for bad in (opt["maximum"] + 1, opt["minimum"] - 1, 10 ** 400, True, 2.5):
                 with pytest.raises(base.GameError) as caught:
                     engine.setup(players(engine), {opt["name"]: bad})
-                said = str(caught.value)
-                assert opt["name"] in said and len(said) < 300, said
+                said = str(caught.value)      # named as the start form names it, never by its key
+                assert base.form_name(opt) in said and opt["name"] not in said and len(said) < 300, said
 
 
 def test_the_catalogue_and_the_api_document_are_made_from_the_declarations():

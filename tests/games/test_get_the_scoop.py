@@ -257,7 +257,7 @@ def test_orders_and_police_tables_are_checked():
 @pytest.mark.parametrize("players,options,message", [
     (None, {}, "players is a list"),
     ([{"name": n} for n in NAMES], [1], "options are a dict"),
-    ([{"name": n} for n in NAMES], {"first": "Ann"}, "first is the seat"),
+    ([{"name": n} for n in NAMES], {"first": "Ann"}, "“Who has the First Player badge” is the seat"),
     ([{"name": n} for n in NAMES], {"seed": 1}, "no option seed"),
     (list(NAMES), {}, "every player needs a name"),
     ([{"name": n, "colour": ["red"]} for n in NAMES], {}, "has no Journalists"),

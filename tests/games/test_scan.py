@@ -95,6 +95,15 @@ def test_a_hand_is_checked_against_the_deck():
     assert s["sheet"] == []
 
 
+def test_teams_given_to_scan_without_partners_are_refused_not_ignored():
+    with pytest.raises(GameError) as e:
+        start(teams=["A", "B", "C", "A"], variant="individual")
+    said = str(e.value)
+    assert said.startswith("SCAN Without Partners is played without teams: leave every Team field empty")
+    assert "Team SCAN, Triple SCAN, No Trump SCAN" in said and "individual" not in said
+    assert start(variant="individual")["started"]           # without teams it starts
+
+
 def test_triple_scan_three_teams_deal_five_and_all_52_cards():
     """'TRIPLE SCAN (For 6 players, playing in 3 teams) Deal 5 cards to each player.' Its own text
     says nothing of putting cards aside, so by default a hand takes all 52 cards."""
@@ -122,7 +131,7 @@ def test_triple_scan_may_put_aside_the_cards_that_cant_go_round():
     assert ev[0]["points"] == {"x": 130 + 10, "y": 50 - 25, "z": 0}
     with pytest.raises(GameError, match="52 cards entered, but this game takes 48"):
         hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})
-    with pytest.raises(GameError, match="put_aside is true"):
+    with pytest.raises(GameError, match="“Triple SCAN: put aside the stock cards that can't go round” is yes .* or no"):
         start(names, variant="triple", put_aside="yes")
 
 
@@ -192,7 +201,7 @@ def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
     assert events[-1] == {"type": "won", "sides": [THEY], "reason": "time"}
     with pytest.raises(GameError, match="races to 155; there is no time limit"):
         game.decide(start(), {"type": "time_up"}, random.Random(0))
-    with pytest.raises(GameError, match="time_limit is a whole number of minutes"):
+    with pytest.raises(GameError, match="“Time limit in minutes” is a whole number 1-1440"):
         start(time_limit="soon")
     assert game.view(start())["countdown"] is None
 
@@ -204,7 +213,7 @@ def test_the_countdown_can_be_given_by_its_end_alone_and_is_checked():
     assert game.view(s)["countdown"]["ends_at"] == "2024-05-01T21:30:00+01:00"
     assert game.view(s)["countdown"]["minutes"] is None and game.view(s)["target"] is None
     for bad in ("2024-05-01T21:30:00", "at half past nine", "", 1714595400):
-        with pytest.raises(GameError, match="ends_at is when the countdown ends"):
+        with pytest.raises(GameError, match="“When the countdown ends” is an ISO 8601 time"):
             start(ends_at=bad)
 
 
@@ -227,7 +236,7 @@ def test_two_sides_reaching_155_in_the_same_hand(tie, winners):
     s, _ = hand(s, {"A": cards(0, 6, 0, 0), "B": cards(13, 0, 0, 0), "C": cards(0, 7, 13, 12)})
     assert s["totals"] == {"A": 160, "B": 195, "C": 0}
     assert s["winners"] == winners and game.view(s)["winners"] == winners
-    with pytest.raises(GameError, match="target_tie"):
+    with pytest.raises(GameError, match="“Two sides past 155 in one hand” is “the highest total"):
         start(target_tie="coin")
 
 

@@ -82,7 +82,7 @@ def test_each_player_gets_three_thousand_from_the_bank_and_the_dealers_left_play
         start(names=("Ann",))
     with pytest.raises(GameError, match="2 to 6 players, not 7"):
         start(names=tuple("ABCDEFG"))
-    with pytest.raises(GameError, match="dealer is the seat"):
+    with pytest.raises(GameError, match="“Who deals” is the seat"):
         start(dealer=3)
     with pytest.raises(GameError, match="no option colour_scheme"):
         start(colour_scheme=1)
@@ -450,11 +450,14 @@ def test_bad_actions_are_refused_with_a_reason(action, message):
 
 @pytest.mark.parametrize("page,message", [
     ({"stories": {}}, "at least one type of story"),
-    ({"stories": {"star": 2}}, "bad entry 'star'"),
-    ({"stories": {"sport": 0}}, "bad entry 'sport'"),
+    ({"stories": {"star": 2}}, "“The newspaper page's layout”: Stories need no 'star' entry"),
+    ({"stories": {"sport": 0}}, "“The newspaper page's layout”: Stories has “sport 0”, not a type and its number of spaces"),
+    ({"stories": {"sport lots": "sport lots"}}, "Stories has “sport lots”, not a type and its number of spaces; list each a "
+                                                "type and its number of spaces \\(1-6\\) .* e.g. “sport 2, crime 1”"),
+    ({"advertisements": {"want ad": [1]}}, "Advertisements has “want ad \\[1\\]”"),
     ({"stories": {"sport": 2}, "advertisements": {"sport": 1}}, "both a story and an advertisement"),
-    ({"columns": 3}, "page is"),
-    ("sport", "page is"),
+    ({"columns": 3}, "“The newspaper page's layout” lists Stories and Advertisements, each a type and its number"),
+    ("sport", "“The newspaper page's layout” lists Stories and Advertisements"),
 ])
 def test_the_page_layout_option_is_checked(page, message):
     with pytest.raises(GameError, match=message):

@@ -218,7 +218,7 @@ def test_locations_are_configurable_per_board():
     names = ["L%d" % i for i in range(1, 11)]
     view = game.view(start(locations=names))
     assert [loc["name"] for loc in view["locations"]] == names
-    with pytest.raises(GameError, match="locations must be 10 different names"):
+    with pytest.raises(GameError, match="“The board's ten Location names, #1 first” must be 10 different names"):
         start(locations=names[:9])
     with pytest.raises(GameError, match="2 to 6 players"):
         start(("Ann",))
@@ -420,7 +420,7 @@ def test_resell_is_an_option():
     assert {"type": "pitch", "player": ANN, "story": 4} not in game.offers(s)
     with pytest.raises(GameError, match="Ann has already sold the Stadium story"):
         game.decide(s, {"type": "pitch", "player": ANN, "story": 4}, Dice())
-    with pytest.raises(GameError, match="resell is true"):
+    with pytest.raises(GameError, match="“A Location's story can be sold again after a sale” is true"):
         start(resell="no")
 
 
@@ -434,12 +434,12 @@ def test_placeholder_location_names_are_said_to_be_placeholders():
 @pytest.mark.parametrize("players,options,message", [
     (None, {}, "players is a list"),
     ([{"name": "Ann"}, {"name": "Bob"}], [1], "options are a mapping"),
-    ([{"name": "Ann"}, {"name": "Bob"}], {"variants": "lonely_city"}, "variants is a list"),
+    ([{"name": "Ann"}, {"name": "Bob"}], {"variants": "lonely_city"}, "“Variants” is a list"),
     ([{"name": "Ann"}, {"name": "Bob"}], {"variants": [["x"]]}, "no variant"),
     ([{"name": "Ann"}, {"name": "Bob"}], {"street_chart": {"²": "x"}}, "street_chart entry"),
     (["Ann", "Bob"], {}, "every player needs a name"),
     ([{"name": "Ann"}, {"name": "Ann"}], {}, "share a name"),
-    ([{"name": "Ann"}], {"variants": ["lonely_city"], "ickel_start": "Mars"}, "ickel_start"),
+    ([{"name": "Ann"}], {"variants": ["lonely_city"], "ickel_start": "Mars"}, "“N. Ickel's first Location” must be"),
 ])
 def test_setup_refuses_bad_settings_with_a_sentence(players, options, message):
     with pytest.raises(GameError, match=message):
@@ -551,7 +551,7 @@ def test_a_stopwatch_zero_reads_as_the_option_says():
     # a 0 still marks the tenth Location either way (it is the only one a 0 can match)
     s, ev = act(s, {"type": "roll", "player": ANN, "value": 0})
     assert ev[0]["location"] == 10
-    with pytest.raises(GameError, match="zero .*\"ten\".*\"as_read\""):
+    with pytest.raises(GameError, match="“A stopwatch 0 counts as” is .*\"ten\".*\"as_read\""):
         start(zero="zero")
 
 

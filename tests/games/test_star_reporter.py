@@ -58,9 +58,9 @@ def test_setup_players_disasters_and_who_starts():
     assert start(first=None)["disasters"] == game.DEFAULT_DISASTERS
     with pytest.raises(GameError, match="2 to 6 players, not 1"):
         start(names=("Ann",))
-    with pytest.raises(GameError, match="disasters is how many Disaster cards"):
+    with pytest.raises(GameError, match="“Disaster cards before the Catastrophe” is how many Disaster cards"):
         start(disasters=10)
-    with pytest.raises(GameError, match="first is the seat"):
+    with pytest.raises(GameError, match="“Who moves first” is the seat"):
         start(first=5)
 
 
@@ -479,9 +479,9 @@ def test_airports_come_from_the_boards_list():
     d = start(names=("Ann", "Bob"), airports=None)
     with pytest.raises(GameError, match="started with Baytown's only"):
         game.decide(d, {"type": "throw", "player": ANN, "method": "airplane", "at": "Lakeport", "dice": [1, 1]}, None)
-    with pytest.raises(GameError, match="airports must include Baytown"):
+    with pytest.raises(GameError, match="“The board's airports” must include Baytown"):
         start(airports=["Lakeport"])
-    with pytest.raises(GameError, match="named twice"):
+    with pytest.raises(GameError, match="“The board's airports” names an airport twice"):
         start(airports=["Baytown", "baytown"])
 
 

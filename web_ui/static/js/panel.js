@@ -9,7 +9,7 @@ import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
-import { callInProgress, rememberVerdict } from "./games/scoop1956.js";
+import { callInProgress, forgetVerdict, rememberVerdict } from "./games/scoop1956.js";
 import { rememberStopwatch } from "./games/scoop2002.js";
 import { rememberDice } from "./games/star_reporter.js";
 
@@ -84,7 +84,42 @@ function restoreLast(box) {
   box.dataset.last = "";
 }
 
+// Whether the event with this id came during the game being played (or no game is being played):
+// the editor's calls from before it started belong to other games and are not shown as its own.
+function duringThisGame(id) {
+  const since = S.game && typeof S.game.started_event === "number" ? S.game.started_event : null;
+  return since === null || Number(id) > since;
+}
+
+// A game newly on the screen: the sidebar keeps only the editor's calls made during it and says
+// plainly when there has been none (idempotent, so the page's first render may run it too).
+let gameShown = null;
+function forgetOtherGames() {
+  const id = S.game ? S.game.id : null;
+  if (id === gameShown) return;
+  gameShown = id;
+  if (id === null) return;
+  forgetVerdict();
+  const box = $("#verdict");
+  if (box && !duringThisGame(box.dataset.eventId || 0)) {
+    $("#verdict-signal").textContent = "—";
+    $("#verdict-signal").classList.remove("signal-wait");
+    $("#verdict-message").textContent = box.dataset.none || "";
+    $("#verdict-instruction").textContent = "";
+    $("#verdict-meta").textContent = "";
+    box.dataset.eventId = "";
+    box.dataset.last = "";
+    box.dataset.call = "";
+  }
+  const list = $("#calls");
+  if (list) {
+    for (const li of list.querySelectorAll("li[data-event-id]")) if (!duringThisGame(li.dataset.eventId)) li.remove();
+    if (!list.children.length) list.append(h("li", { class: "empty" }, list.dataset.none || ""));
+  }
+}
+
 function render() {
+  forgetOtherGames();
   syncEditorCard();
   if (!area) return;
   if (S.ended) return;  // the end screen stays until someone taps New game (or a game starts)
@@ -223,7 +258,7 @@ async function start(engine, players, options) {
   if (!r.ok) return r.data.message || "The game couldn't be started.";
   const o = r.data;
   takeGame({ id: o.game, engine: o.engine, version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
-    title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
+    started_event: o.event_id, title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
   $("#game-title") && $("#game-title").focus();
   return null;
 }
@@ -247,7 +282,7 @@ function onGame(m) {
   if (m.type === "game.started") {
     const title = (S.catalogue.find((g) => g.name === d.engine) || {}).title || d.engine;
     takeGame({ id: d.game, engine: d.engine, version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
-      title, players: d.players, options: d.options, problem: null }, d.said);
+      started_event: m.id, title, players: d.players, options: d.options, problem: null }, d.said);
   } else if (S.game && S.game.id === d.game) {
     if (takeGame(Object.assign({}, S.game, { version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo }), d.said)) play("move");
   } else {
@@ -256,6 +291,7 @@ function onGame(m) {
 }
 
 function showVerdict(event) {
+  if (!duringThisGame(event.id)) return;      // replayed from before this game started
   const v = event.data;
   rememberVerdict(v, "dialed " + v.digit);
   const box = $("#verdict");
@@ -420,7 +456,7 @@ document.addEventListener("visibilitychange", () => {
 // ------------------------------------------------------------------ health strip
 
 const health = { report: boot.health || null, phoneFault: null };
-const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio", store: "Store", mqtt: "MQTT" };
+const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", audio: "Audio", store: "Store", mqtt: "MQTT", backup: "Backup" };
 
 function showHealth() {
   const strip = $("#health");
@@ -478,7 +514,7 @@ if (soundButton) {
   label();
 }
 
-if (boot.lastVerdict) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
+if (boot.lastVerdict && duringThisGame(boot.lastVerdict.id)) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
 if (boot.gameVerdict && boot.game) {
   const v = boot.gameVerdict;
   const who = typeof v.player === "number" && boot.game.view ? (boot.game.view.players[v.player] || {}).name : null;

@@ -145,6 +145,13 @@ export function renderStart(area, catalogue, ctx) {
     playersBox.append(li);
   }
 
+  // Whether the players are given teams: the game has teams, in the variant chosen (SCAN
+  // Without Partners has none).
+  function teamsNow() {
+    const only = chosen.panel && chosen.panel.team_variants;
+    return Boolean(chosen.teams) && (!only || variantsChosen().some((v) => only.includes(v)));
+  }
+
   function refresh(gameChanged) {
     if (gameChanged) {
       variantBox.replaceChildren();
@@ -152,9 +159,15 @@ export function renderStart(area, catalogue, ctx) {
       if (entries.length) {
         const many = chosen.variant_choice === "many";
         const legend = many ? "Variants (any)" : "Variant";
+        // the variant the engine plays when none is sent (its option's declared default), not the
+        // first listed: the catalogue's keys may come in any order
+        const declared = (chosen.options || []).find((o) => o.name === chosen.variant_option);
+        const dflt = declared ? declared.default : null;
+        const isDefault = (key) => (Array.isArray(dflt) ? dflt.includes(key) : key === dflt);
         const opts = entries.map(([key, text], i) => {
           const id = `variant-${key}`;
-          const input = h("input", { type: many ? "checkbox" : "radio", name: "variant", id, value: key, checked: !many && i === 0 });
+          const input = h("input", { type: many ? "checkbox" : "radio", name: "variant", id, value: key,
+            checked: dflt === null || dflt === undefined ? !many && i === 0 : isDefault(key) });
           input.addEventListener("change", () => refresh());
           return h("label", { for: id, class: "variant" }, input, h("span", null, text));
         });
@@ -173,7 +186,7 @@ export function renderStart(area, catalogue, ctx) {
       const keep = row.colour.value || row.wanted;
       fill(row.colour, h("option", { value: "" }, "Colour…"), palette.map((c) => h("option", { value: c }, title(c))));
       row.colour.value = palette.includes(keep) ? keep : (chosen.colours ? chosen.colours[i] || "" : palette[i] || "");
-      row.team.hidden = !chosen.teams;
+      row.team.hidden = !teamsNow();
       row.li.querySelector(".remove").hidden = rows.length <= seats.min;
       row.name.setAttribute("aria-label", `Player ${i + 1}'s name`);
     });
@@ -186,8 +199,8 @@ export function renderStart(area, catalogue, ctx) {
     }
     const minutesOpt = (chosen.options || []).find((o) => o.kind === "minutes");
     if (minutesOpt) { limit.min = String(minutesOpt.minimum); limit.max = String(minutesOpt.maximum); }
-    hint.textContent = seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`
-      + (chosen.teams ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
+    hint.textContent = (seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`)
+      + (teamsNow() ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
   }
 
   // A game that can be played against the clock (SCAN): its countdown starts with the game.
@@ -206,7 +219,7 @@ export function renderStart(area, catalogue, ctx) {
     h("h3", { class: "offer-heading" }, "Who's playing?"), hint, playersBox, add, error, go);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: chosen.teams && r.team.value.trim() ? r.team.value.trim() : null }));
+    const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: teamsNow() && r.team.value.trim() ? r.team.value.trim() : null }));
     const empty = players.findIndex((p) => !p.name);
     if (empty >= 0) {
       error.textContent = `Player ${empty + 1} needs a name.`;

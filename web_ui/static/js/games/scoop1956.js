@@ -53,6 +53,12 @@ export function rememberVerdict(v, said) {
   if (v && v.signal) remembered = { signal: v.signal, message: v.message, said: said || remembered?.said || "" };
 }
 
+// A new game forgets the last one's verdict: a fresh game showing "Last verdict OK" would tell the
+// table a call was made in it.
+export function forgetVerdict() {
+  remembered = null;
+}
+
 export function render(view) {
   const v = view.verdict;
   const claim = view.claim;
