@@ -300,11 +300,16 @@ def test_oversized_uploads_from_a_guest_are_refused_and_release_their_connection
 
 
 AS_NOBODY = """
-import os, pwd, sys
-import controller.app, controller.cli, controller.config, controller.durability, controller.runlock
-import controller.store, web_ui, web_ui.server
+import importlib, os, pkgutil, pwd, sys
+import controller, web_ui
+for package in (controller, web_ui):     # every module `serve` may load, while still root
+    for found in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(found.name)
+        except Exception:
+            pass
 os.setgroups([]); os.setgid(65534); os.setuid(65534)
-sys.exit(controller.cli.main(sys.argv[1:]))
+sys.exit(importlib.import_module("controller.cli").main(sys.argv[1:]))
 """
 
 
