@@ -195,3 +195,17 @@ def panel_server(app):
     srv = InThread(app, host="0.0.0.0")
     yield srv.port
     srv.close()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files that take longest go first (those holding a slow or a browser test), each kept
+    whole and in its own order: `make test` hands whole files to its workers in this order, so
+    the long ones start at once and the short ones fill in behind them, rather than a long file
+    starting last while the other worker sits idle."""
+    def heavy(item):
+        return item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None
+    files = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    ordered = sorted(files.values(), key=lambda group: not any(heavy(i) for i in group))
+    items[:] = [item for group in ordered for item in group]
