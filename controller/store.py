@@ -315,6 +315,7 @@ class Store:
         self.path = Path(path)
         self._clock = clock
         self._writing_since = None
+        self._inserted = None
         self._read_db = None
         self._mark = AckedMark(self.path)
         acked = self._mark.read() if self.path.exists() else 0     # a store deleted on purpose starts anew
@@ -446,6 +447,7 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
+        self._inserted = None       # the id of the last event this transaction adds, if it adds one
         try:
             result = work()
             self._db.execute("COMMIT")
@@ -457,15 +459,14 @@ class Store:
             if isinstance(e, sqlite3.Error):
                 raise StoreError("can't write to the store %s: %s" % (self.path, e)) from None
             raise
-        try:
-            self._mark.note(self._db.execute("SELECT MAX(id) FROM events").fetchone()[0] or 0)
-        except sqlite3.Error:
-            pass            # committed all the same; only the next start's check is weaker
+        if self._inserted is not None:
+            self._mark.note(self._inserted)
         return result
 
     def _insert_event(self, at, kind, payload):
         cur = self._db.execute("INSERT INTO events (at, kind, payload) VALUES (?, ?, ?)",
                                (at, kind, _dumps(payload)))
+        self._inserted = cur.lastrowid
         return Event(cur.lastrowid, at, kind, payload)
 
     def append(self, kind, payload):
