@@ -40,7 +40,7 @@ DEFAULTS = {
     "display": "auto",          # the phone's window: auto | ssd1306 | dummy | none
     "audio": "auto",            # auto (aplay when installed) | off
     "audio_device": "",         # "" = ALSA's default; make install names the amplifier's card here
-    "audio_volume": 60,         # percent of the loudest the hardware allows (1-100); the pad in the wiring caps 100
+    "audio_volume": 100,        # percent of the loudest the pad in the wiring allows (1-100); docs/build.md, levels
     "tone_plan": "north-america",  # call-progress tones and the ring cadence: north-america | uk
     "bell_strike_hz": 20,       # solenoid strikes a second within each ring: 0 (held on) or 5-40
     "speech": "auto",           # auto (espeak-ng when installed) | off

@@ -157,8 +157,11 @@ def needed(circuit):
         (solenoid,) = of(spec.name, "solenoid")
         (diode,) = of(spec.name, "flyback")
         (supply,) = of(spec.name, "supply")
-        wire("bell +", "bell +%s" % supply.value.replace(" ", ""), "%s + (the bell supply)" % supply.ref,
-             "%s and %s's cathode" % (solenoid.ref, diode.ref), supply.pins["+"])
+        fuses = of(spec.name, "fuse")
+        source = ("%s after the fuse (%s +, the bell supply)" % (fuses[0].ref, supply.ref) if fuses
+                  else "%s + (the bell supply)" % supply.ref)
+        wire("bell +", "bell +%s" % supply.value.replace(" ", ""), source,
+             "%s and %s's cathode" % (solenoid.ref, diode.ref), solenoid.pins["1"])
         wire("bell switched", "bell switched", "%s drain" % of(spec.name, "switch")[0].ref,
              "%s's other end and %s's anode" % (solenoid.ref, diode.ref), solenoid.pins["2"])
     return out

@@ -161,14 +161,33 @@ def _led_pins(c, spec, mid):
     return c.rail("3V3"), mid
 
 
+def _failsafe(c, spec, sub, cpl, anode):
+    """The bell's fail-safe: a capacitor in series with the optocoupler's resistor (only a rising
+    line passes: held high, the LED's current dies away), a Schottky diode from GND to the LED's
+    anode that empties the capacitor when the line falls, and a bleed resistor across the LED
+    that takes the last of its current. On the board's side of the optocoupler."""
+    fs = c.parts_data.failsafe
+    gnd = c.rail("GND")
+    # no DC path: a capacitor joins nothing for the rules' reach
+    c.add("coupling", "%g µF" % fs["coupling_uf"], {"+": cpl, "-": anode}, (), line=spec.name,
+          role="coupling", subsystem=sub)
+    c.add("schottky", "", {"K": anode, "A": gnd}, [("K", "A")], line=spec.name, role="reset", subsystem=sub)
+    if fs.get("bleed_ohms"):
+        c.add("resistor", fs["bleed_ohms"], {"1": anode, "2": gnd}, [("1", "2")], line=spec.name,
+              role="bleed", subsystem=sub)
+
+
 def _output(c, spec, sub):
     name = spec.name.upper()
     net = c.wire_gpio(spec, spec.bcm, name)
     if spec.load in (None, "board_led"):
         return
     mid = name + ("_LED" if spec.load == "led" else "_OPTO")
-    c.add("resistor", spec.resistor, {"1": net, "2": mid}, [("1", "2")], line=spec.name,
-          role="series", subsystem=sub)
+    failsafe = spec.load == "optocoupler" and spec.active_high and c.parts_data.failsafe.get("coupling_uf")
+    c.add("resistor", spec.resistor, {"1": net, "2": name + "_CPL" if failsafe else mid}, [("1", "2")],
+          line=spec.name, role="series", subsystem=sub)
+    if failsafe:
+        _failsafe(c, spec, sub, name + "_CPL", mid)
     anode, cathode = _led_pins(c, spec, mid)
     if spec.load == "led":
         c.add("led", spec.colour, {"A": anode, "K": cathode}, [("A", "K")], line=spec.name,
@@ -191,7 +210,15 @@ def _output(c, spec, sub):
     c.add("solenoid", "%g V" % rated, {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
           role="solenoid", subsystem=sub)
     c.add("diode", "", {"A": sol, "K": vcc}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
-    c.add("supply12", "%g V" % bell["supply_v"], {"+": vcc, "-": gnd}, (), line=spec.name,
+    supply_plus = vcc
+    if bell.get("fuse_a"):
+        # the slow-blow fuse in the supply's + lead, right after the jack
+        supply_plus = name + "_12V_IN"
+        c.add("fuse", "T%gA" % bell["fuse_a"], {"1": supply_plus, "2": vcc}, [("1", "2")], line=spec.name,
+              role="fuse", subsystem=sub)
+        c.isolated.add(supply_plus)
+        c.rails[supply_plus] = float(bell["supply_v"])
+    c.add("supply12", "%g V" % bell["supply_v"], {"+": supply_plus, "-": gnd}, (), line=spec.name,
           role="supply", subsystem=sub)
     c.rails[vcc] = float(bell["supply_v"])
     c.rails[gnd] = 0.0

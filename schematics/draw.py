@@ -111,6 +111,12 @@ def _led_row(sheet, spec):
         d.add(elm.Label().label("on the board (its own resistor)", loc="right"))
         return
     d.add(elm.Resistor().right().label(_label(parts["series"]), loc="top"))
+    channel = c.esd_channels.get(parts["series"].pins["2"])
+    if channel:
+        # the wire leaves the box: an ESD array's channel on it, at the connector
+        d.add(elm.Dot())
+        d.add(elm.Label().label("ESD %s %s" % channel, loc="bottom", ofst=0.5, fontsize=FONT - 1))
+        d.add(elm.Line().right(0.8))
     led = parts["led"]
     if spec.active_high:
         d.add(elm.LED().right().label(_label(led, "%s LED" % led.value), loc="top"))
@@ -130,10 +136,27 @@ def _isolated_driver(sheet, spec, opto_part):
     """The optocoupler and the bell driver on its own supply, right of a dashed barrier."""
     d, c = sheet.d, sheet.circuit
     parts = {p.role: p for p in c.of(line=spec.name)}
+    fuse = parts.get("fuse")
     supply = "+%s (%s)" % (parts["supply"].value, parts["supply"].ref)
+    fused = "+%s (after %s)" % (parts["supply"].value, fuse.ref) if fuse else supply
     d.add(elm.Line().right(1.5).at(getattr(sheet.ic, spec.name)))
     d.add(elm.Resistor().right().label(_label(parts["series"]), loc="top"))
-    d.add(elm.Line().right(0.5))
+    if "coupling" in parts:
+        # the fail-safe: only a rising line passes the capacitor; the diode and the bleed
+        # resistor, down to GND, empty it and take the LED's last current
+        d.add(elm.Capacitor(polar=True).right().label(_label(parts["coupling"]),
+                                                       loc="top"))
+        node = d.add(elm.Dot())
+        d.add(elm.Diode().down().reverse().at(node.center).label(_label(parts["reset"], "BAT85"), loc="bottom"))
+        d.add(elm.Ground())
+        d.add(elm.Line().right(2.4).at(node.center))
+        bleed = d.add(elm.Dot())
+        if "bleed" in parts:
+            d.add(elm.Resistor().down().at(bleed.center).label(_label(parts["bleed"]), loc="bottom"))
+            d.add(elm.Ground())
+        d.add(elm.Line().right(2.2).at(bleed.center))
+    else:
+        d.add(elm.Line().right(0.5))
     opto = d.add(elm.Optocoupler().anchor("anode").label(_label(opto_part, "PC817"), loc="top"))
     d.add(elm.Line().down(0.6).at(opto.cathode))
     d.add(elm.Ground())
@@ -143,7 +166,7 @@ def _isolated_driver(sheet, spec, opto_part):
     d.add(elm.Label().at((barrier_x, bottom - 0.4)).label("isolation barrier", loc="center", fontsize=FONT - 1))
     # the bell's side: its own supply and ground (J), nothing shared with the board
     d.add(elm.Line().up(0.8).at(opto.collector))
-    d.add(elm.Vdd().label(supply))
+    d.add(elm.Vdd().label(fused))
     d.add(elm.Line().right(1.5).at(opto.emitter))
     gate = d.add(elm.Dot())
     d.add(elm.Line().right(2.2))
@@ -163,6 +186,9 @@ def _isolated_driver(sheet, spec, opto_part):
     coil = d.add(elm.Inductor2(loops=3).up().length(2.0).label(
         _label(parts["solenoid"], "solenoid"), loc="top", ofst=0.3))
     top_node = d.add(elm.Dot())
+    if fuse:
+        # the slow-blow fuse in the supply's + lead, right after the jack
+        d.add(elm.Fuse().up().label(_label(fuse, "%s slow-blow" % fuse.value), loc="bottom"))
     d.add(elm.Vdd().label(supply))
     d.add(elm.Line().right(1.6).at(bottom_node.center))
     d.add(elm.Diode().up().toy(coil.end).label(_label(parts["flyback"], "1N4007"), loc="bottom"))
@@ -250,6 +276,18 @@ def _draw_bus(c, subsystem, title):
         right = [("out_p", "OUT+"), ("out_n", "OUT-")] if "OUT+" in module.pins else ()
         words = ("SSD1306 at %s" % module.value) if module.kind == "display" else "MAX98357A"
         box = _module(sheet, module, rows, left, right, words)
+        for role in spec.pins:
+            channel = c.esd_channels.get("%s_%s" % (spec.name.upper(), role.upper()))
+            if channel:
+                # the bus's wires leave the box: an ESD array's channel on each, at the connector
+                at = getattr(sheet.ic, "%s_%s" % (spec.name, role)) + Point((4.5, 0))
+                sheet.d.add(elm.Dot().at(at))
+                sheet.d.add(elm.Label().at(at + Point((0, 0.45))).label("ESD %s %s" % channel, fontsize=FONT - 1))
+        supply = module.pins.get("VCC")
+        if supply and any(p.pins.get("VP") == supply for p in c.parts if p.kind == "esd") and module.kind == "display":
+            at = getattr(sheet.ic, "supply_" + module.ref) + Point((4.5, 0))
+            sheet.d.add(elm.Label().at(at + Point((0, 0.45))).label(
+                "clamped by the ESD arrays' VP", fontsize=FONT - 1))
         if right:
             (receiver,) = [p for p in c.of(line=spec.name) if p.role == "receiver"]
             pads = [p for p in c.of(line=spec.name) if p.role == "pad"]

@@ -24,6 +24,9 @@
                own top voltage counted too), the solenoid's rated voltage and its duty rating at
                the strikes' worst on-time, and the drain's peak at turn-off (supply + coil
                current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating
+    failsafe   the ringer lights its optocoupler through a capacitor (the fail-safe), so a line
+               left high lets the coil go by itself: the drive stays full through a strike at the
+               default rate, and a held line leaves the LED dark within one strike at the slowest
     level      the loudest the amplifier can drive the handset's receiver, through the pad,
                stays under the ceiling in parts.toml [audio]
     protection every line whose wire leaves the box (in_phone; the Pi build's cable) is protected
@@ -42,7 +45,7 @@ Each finding names the line, the pin and the parts involved.
 
 import math
 
-from controller.hw.bell import ring_steps
+from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, ring_steps
 from controller.hw.ringer import CADENCES
 from controller.pinmap import BusSpec
 
@@ -81,6 +84,7 @@ class Report:
         self.total_ma = 0.0
         self.receiver_mv = {}       # audio line -> the loudest its receiver can get, mV rms
         self.filters = {}           # contact line -> its filter's timing (filter_timing)
+        self.failsafe = None        # the bell fail-safe's timing (failsafe_timing)
 
     def add(self, rule, severity, line, message, *args):
         self.findings.append(Finding(rule, severity, line, message % args if args else message))
@@ -431,6 +435,7 @@ def check_bell(circuit, report):
                    "the %g V zener holds the MOSFET's gate under the %g V it needs to be fully on",
                    zener, float(fet["vgs_on"]))
     _check_solenoid(circuit, report, line, top)
+    _check_fuse(circuit, report, line)
     _check_drain(circuit, report, line, top)
 
 
@@ -458,6 +463,127 @@ def _check_solenoid(circuit, report, line, top):
                        "the strikes keep the solenoid on %.0f %% of each ring cycle, and at %.1f V it heats as "
                        "much as %.0f %% on at its rated %g V: over the %.0f %% it is rated for (duty_max)",
                        duty * 100, top, heat * 100, rated, float(sol["duty_max"]) * 100)
+
+
+FUSE_RATIO = (1.5, 2.5)     # a slow-blow fuse at this many times the coil's rated current: above
+                            # its pulses (and the supply's tolerance), low enough to blow on a short
+
+
+def _check_fuse(circuit, report, line):
+    """The slow-blow fuse in the bell supply's + lead: fitted, and rated between FUSE_RATIO times
+    the coil's current at its rated voltage. It protects the cable and the driver from a short
+    in the phone; too small, it blows on strikes, too large, it never blows."""
+    parts = circuit.parts_data
+    sol = parts.part("solenoid")
+    fuse = float(parts.bell.get("fuse_a") or 0)
+    if not fuse:
+        report.add("bell", "error", line,
+                   "the bell supply has no fuse: a short in the phone (the solenoid's wires, the cable) "
+                   "is fed the adapter's whole current; fit a slow-blow fuse in its + lead (fuse_a)")
+        return
+    if "coil_ohms" not in sol or "rated_v" not in sol:
+        return
+    amps = float(sol["rated_v"]) / float(sol["coil_ohms"])
+    low, high = (amps * k for k in FUSE_RATIO)
+    if not low <= fuse <= high:
+        report.add("bell", "error", line,
+                   "the bell's %g A fuse is %s for a coil drawing %.2f A at its rated %g V: rate it %.1f-%.1f A "
+                   "(slow-blow, fuse_a)", fuse, "too small: it blows on the strikes" if fuse < low
+                   else "too large: a short in the phone never blows it", amps, float(sol["rated_v"]), low, high)
+
+
+def default_strike_on():
+    """The on-time of one strike at newsdesk's default rate, seconds: what the fail-safe must let
+    through at full drive."""
+    return STRIKE_DUTY / STRIKE_HZ
+
+
+def failsafe_limit():
+    """The longest a line held high may keep the coil on, seconds: one strike at the slowest rate
+    newsdesk allows (its whole period)."""
+    return 1.0 / STRIKE_HZ_RANGE[0]
+
+
+def failsafe_timing(circuit):
+    """The fail-safe's two times, worked out with every part at the end that hurts, or None if
+    the ringer has no coupling capacitor. While the LED conducts its anode stands at its forward
+    voltage, so the current through the resistor falls as exp(-t / RC) from (logic V - vf -
+    what the capacitor still holds) / R; the bleed resistor takes vf / R_bleed of it.
+
+    full   how long the LED keeps the current that puts the MOSFET's gate at vgs_on (the
+           rules' own, _opto_ma_needed) plus the bleed's share: the weakest case (the resistor
+           high for the current, R and C low for the time constant, the LED's highest forward
+           voltage, the capacitor still holding the reset diode's forward voltage)
+    off    how long until the current through the resistor is all the bleed's (the LED dark),
+           and at most what leaves the gate under the MOSFET's lowest threshold at the
+           optocoupler's highest CTR: the strongest case (R low for the current, R and C high for
+           the time constant, the LED's lowest forward voltage)."""
+    found = [p for p in circuit.parts if p.role == "isolator"]
+    if not found:
+        return None
+    line = found[0].line
+    roles = {p.role: p for p in circuit.of(line=line)}
+    if "coupling" not in roles:
+        return None
+    data = circuit.parts_data
+    spec = circuit.board_lines[line]
+    rtol = float(data.part("resistor").get("tolerance", 0))
+    ctol = float(data.part("coupling").get("tolerance", 0))
+    opto, fet = data.part("optocoupler"), data.part("mosfet")
+    logic_v = float(circuit.limits["logic_v"])
+    r, farads = float(roles["series"].value), float(roles["coupling"].value.split()[0]) * 1e-6
+    bleed = float(roles["bleed"].value) if "bleed" in roles else math.inf
+    vf_lo, vf_hi = float(spec.vf), float(opto.get("vf_max", spec.vf))
+    residual = float(data.part("schottky").get("vf_max", 0))
+    need = (_opto_ma_needed(circuit) or 0.0) / 1000.0 + vf_hi / (bleed * (1 - rtol))
+    start = (logic_v - vf_hi - residual) / (r * (1 + rtol))
+    tau_min = r * (1 - rtol) * farads * (1 - ctol)
+    full = tau_min * math.log(start / need) if start > need else 0.0
+    pulldown = float(data.bell["gate_pulldown"]) * (1 + rtol)
+    dark = vf_lo / (bleed * (1 + rtol)) + float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
+    top = (logic_v - vf_lo) / (r * (1 - rtol))
+    tau_max = r * (1 + rtol) * farads * (1 + ctol)
+    off = tau_max * math.log(top / dark) if top > dark else 0.0
+    return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
+            "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
+            "limit": failsafe_limit()}
+
+
+def check_failsafe(circuit, report):
+    """A line held high (newsdesk hung, killed or crashed mid-strike, the kernel keeping the pin's
+    last level) must not hold the coil on: the ringer lights its optocoupler through the
+    fail-safe's capacitor, which must keep the drive full through a strike at the default rate
+    and end it within one strike at the slowest rate."""
+    drivers = [p for p in circuit.parts if p.role == "isolator"]
+    if not drivers:
+        return
+    line = drivers[0].line
+    timing = failsafe_timing(circuit)
+    if timing is None and not circuit.board_lines[line].active_high:
+        report.add("failsafe", "error", line,
+                   "%s lights the optocoupler active-low, from 3V3 into the pin: the fail-safe as drawn takes a "
+                   "line that goes high to strike (active_high = true), so a stuck line holds the coil on",
+                   _where(circuit, line))
+        return
+    if timing is None:
+        report.add("failsafe", "error", line,
+                   "%s lights the optocoupler straight through its resistor: held high (newsdesk killed "
+                   "mid-strike), it holds the bell's coil on for as long as the 12 V is plugged in; fit the "
+                   "fail-safe's capacitor in series (coupling_uf in parts.toml [failsafe])", _where(circuit, line))
+        return
+    report.failsafe = timing
+    if timing["full"] < timing["strike_on"]:
+        report.add("failsafe", "error", line,
+                   "the fail-safe's capacitor (%s, a time constant as short as %.1f ms) keeps the gate fully on "
+                   "for only %.1f ms at worst: under the %.0f ms of a strike at the default rate; use a larger "
+                   "capacitor (coupling_uf)", _value_of(circuit, line, "coupling"), timing["tau_min"] * 1000,
+                   timing["full"] * 1000, timing["strike_on"] * 1000)
+    if timing["off"] > timing["limit"]:
+        report.add("failsafe", "error", line,
+                   "the fail-safe's capacitor (%s, a time constant up to %.1f ms) lets a line held high keep the "
+                   "coil on for up to %.0f ms: over the %.0f ms of one strike at the slowest rate; use a smaller "
+                   "capacitor (coupling_uf)", _value_of(circuit, line, "coupling"), timing["tau_max"] * 1000,
+                   timing["off"] * 1000, timing["limit"] * 1000)
 
 
 def snubber_ohms_max(parts):
@@ -704,7 +830,7 @@ def _corner_hint(data):
 
 
 RULES = (check_pulls, check_pins, check_overlays, check_currents, check_voltages, check_isolation,
-         check_bell, check_level, check_protection, check_connector)
+         check_bell, check_failsafe, check_level, check_protection, check_connector)
 
 
 def check(circuit):

@@ -69,6 +69,7 @@ class Parts:
             self.audio = data.get("audio", {})
             self.connector = data.get("connector", {})
             self.dial = data.get("dial", {})
+            self.failsafe = data.get("failsafe", {})
         except KeyError as e:
             raise PartsError("%s has no [%s] section" % (source, e.args[0])) from None
         for name, board in self.boards.items():

@@ -13,6 +13,10 @@ so the pin map and hardware/parts.toml), run by ngspice in batch mode, and read 
                GAIN strap setting, clipped at its supply rail, through the pad into a receiver of
                the DC ohms up to receiver_ohms_max (each a resistance of that many ohms). Read
                back: the rms level at the receiver.
+    failsafe   the same driver lit through the fail-safe's capacitor (its reset diode and bleed
+               resistor): trains of strikes at the slowest, the default and the fastest rate, and
+               the line held high. Read back: the gate through the train's last strike, whether
+               the coil pulls in on every strike, and when a held line lets the coil go.
     opto       the driver's input side at its weakest (least CTR, highest LED forward voltage,
                lowest GPIO high level): the LED's current and the gate voltage it gives, and the
                least CTR that still turns the MOSFET on.
@@ -45,7 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from controller.audio.tones import RATE as TONE_RATE
-from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ_RANGE
+from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE
 
 NGSPICE = "ngspice"
 TIMEOUT = 60                # seconds one ngspice run may take before it counts as hung
@@ -177,6 +181,24 @@ def bell_values(circuit):
         "diode_rs": (float(diode["vf_max"]) - THERMAL_V * math.log(float(diode["vf_at_a"]) / SPICE_IS))
         / float(diode["vf_at_a"]),
         "pull_in": float(sol["pull_in_fraction"]) * float(sol["rated_v"]) / float(sol["coil_ohms"]),
+        "rated_a": float(sol["rated_v"]) / float(sol["coil_ohms"]),
+        **_failsafe_values(circuit, roles, rtol),
+    }
+
+
+def _failsafe_values(circuit, roles, rtol):
+    """The fail-safe's capacitor, bleed resistor and reset diode, as (low, high) pairs; None for a
+    driver without them (the GPIO straight through its resistor to the LED)."""
+    if "coupling" not in roles:
+        return {"coupling": None, "bleed": None, "reset_is": None}
+    data = circuit.parts_data
+    cap, schottky = data.part("coupling"), data.part("schottky")
+    bleed = roles.get("bleed")
+    return {
+        "coupling": _corners(float(roles["coupling"].value.split()[0]) * 1e-6, float(cap["tolerance"])),
+        "bleed": _corners(float(bleed.value), rtol) if bleed else None,
+        # the reset diode: a junction with the datasheet's maximum forward voltage at its test current
+        "reset_is": float(schottky["vf_at_a"]) / math.exp(float(schottky["vf_max"]) / THERMAL_V),
     }
 
 
@@ -187,6 +209,9 @@ def _drive(values, weak):
     out = {"rgpio": values["rgpio"][pick], "rser": values["rser"][1 - pick], "vf": values["vf"][1 - pick],
            "ctr": values["ctr"][pick], "rpd": values["rpd"][pick], "vth": values["vth"][1 - pick]}
     out["vz"] = values["vz"][pick] if values["vz"] else None
+    # the fail-safe at its quickest to fade for the weak drive, its slowest for the strong
+    out["cpl"] = values["coupling"][pick] if values["coupling"] else None
+    out["bleed"] = values["bleed"][pick] if values["bleed"] else None
     out["drive"] = "weak" if weak else "strong"
     return out
 
@@ -204,17 +229,32 @@ def bell_corners(values):
     return out
 
 
-def _driver_cards(i, c, values, strike):
-    """One copy of the bell driver, its nodes suffixed with ``i``; ground (0) is the bell
-    driver's own ground (each copy has its own supply, so the copies don't meet)."""
+def _strikes(values, strike):
+    """The GPIO's strikes: high for each strike's on-time, low for its rest, from the start."""
+    return "PULSE(0 %s 0 %s %s %s %s)" % (_g(values["logic_v"]), _g(strike.edge), _g(strike.edge), _g(strike.on),
+                                          _g(strike.period))
+
+
+def _driver_cards(i, c, values, wave):
+    """One copy of the bell driver, its nodes suffixed with ``i``, its GPIO making ``wave``;
+    ground (0) is the bell driver's own ground (each copy has its own supply, so the copies
+    don't meet). With the fail-safe, the resistor reaches the LED through its capacitor, with
+    the reset diode and the bleed resistor across the LED."""
     vf, ctr, vsat = c["vf"], c["ctr"], values["vce_sat"]
     kp = 1.0 / (values["rds_on"] * (values["vgs_on"] - c["vth"]))
+    if c.get("cpl"):
+        front = ["Rser%d gpio%d cpl%d %s" % (i, i, i, _g(c["rser"])),
+                 "Ccpl%d cpl%d led%d %s" % (i, i, i, _g(c["cpl"])),
+                 "Dreset%d 0 led%d DRESET" % (i, i)]
+        if c.get("bleed"):
+            front.append("Rbleed%d led%d 0 %s" % (i, i, _g(c["bleed"])))
+    else:
+        front = ["Rser%d gpio%d led%d %s" % (i, i, i, _g(c["rser"]))]
     cards = [
         "* corner %d: %s" % (i, ", ".join("%s=%s" % (k, c[k]) for k in sorted(c))),
-        "Vgpio%d pin%d 0 PULSE(0 %s 0 %s %s %s %s)" % (i, i, _g(values["logic_v"]), _g(strike.edge),
-                                                      _g(strike.edge), _g(strike.on), _g(strike.period)),
+        "Vgpio%d pin%d 0 %s" % (i, i, wave),
         ("Rgpio%d pin%d gpio%d %s" % (i, i, i, _g(c["rgpio"])) if c["rgpio"] else "Vpin%d pin%d gpio%d 0" % (i, i, i)),
-        "Rser%d gpio%d led%d %s" % (i, i, i, _g(c["rser"])),
+        *front,
         # the LED as its forward voltage and a near-ideal junction that only conducts forwards
         "Vled%d led%d ledk%d DC %s" % (i, i, i, _g(vf)),
         "Dled%d ledk%d ledc%d DIDEAL" % (i, i, i),
@@ -259,12 +299,19 @@ def _bell_meas(i, values, strike):
     ]
 
 
-def _bell_deck(title, corners, values, strike, tstop):
+def _models(title, values):
     cards = ["* %s: generated by schematics/spice.py from hardware/pinmap.toml and hardware/parts.toml" % title,
              ".model DIDEAL D(n=0.05)",
              ".model DFLY D(is=%s rs=%s)" % (_g(SPICE_IS), _g(values["diode_rs"]))]
+    if values.get("reset_is"):
+        cards.append(".model DRESET D(is=%s)" % _g(values["reset_is"]))
+    return cards
+
+
+def _bell_deck(title, corners, values, strike, tstop):
+    cards = _models(title, values)
     for i, c in enumerate(corners):
-        cards += _driver_cards(i, c, values, strike)
+        cards += _driver_cards(i, c, values, _strikes(values, strike))
     for i in range(len(corners)):
         cards += _bell_meas(i, values, strike)
     # Gear integration: the switching edges are stiff, and the trapezoidal rule rings on them and
@@ -400,6 +447,137 @@ def simulate_opto(circuit):
     corners = opto_corners(values)
     rows = _run_bell("the optocoupler (%s), weakest drive" % circuit.board, corners, values, strike, strike.on)
     return OptoResult(circuit.board, values, rows)
+
+
+# ------------------------------------------------------------------ the fail-safe
+
+TRAIN_STEPS = 20            # output steps per strike in a train (the gate moves slowly there)
+TRAIN_S = 0.5               # a train's length: over ten of the fail-safe's time constants, so its
+                            # capacitor has settled to what each strike leaves it, as in a whole ring
+OFF_SHARE = 0.01            # "off": the coil's current under this share of its rated current
+FAILSAFE_MEASURES = ("gate_first", "gate_last", "i_last", "pulled", "t_off", "i_limit", "gate_limit")
+
+
+def failsafe_corners(values):
+    """The drive at its weakest on the slowest coil and at its strongest on the quickest, each
+    with the fail-safe's capacitor at both ends of its tolerance (a small one fades sooner within
+    a strike, a large one empties more slowly between strikes and lets a held line on longer)."""
+    out = []
+    for weak in (True, False):
+        for cpl in sorted(set(values["coupling"])) if values["coupling"] else [None]:
+            corner = _drive(values, weak)
+            side = 0 if weak else 1
+            corner.update(cpl=cpl, supply=values["supply"][side], rcoil=values["rcoil"][1 - side],
+                          lcoil=values["lcoil"][1 - side], rsnub=values["rsnub"][1 - side])
+            out.append(corner)
+    return out
+
+
+def _failsafe_deck(title, corners, values, wave, tstop, step, marks):
+    """``marks``: (name, .meas card body with {i}) measured on every copy."""
+    cards = _models(title, values)
+    for i, c in enumerate(corners):
+        cards += _driver_cards(i, c, values, wave)
+    for i in range(len(corners)):
+        cards += [".meas tran %s_%d %s" % (name, i, body.format(i=i)) for name, body in marks]
+    cards += [".options method=gear", ".tran %s %s" % (_g(step), _g(tstop)), ".end", ""]
+    return "\n".join(cards)
+
+
+def train_strikes(hz):
+    """The strikes of a train at ``hz``."""
+    return max(1, int(round(TRAIN_S * hz)))
+
+
+def _train(values, corners, hz, full):
+    """A train of strikes at ``hz``: the gate ``full`` seconds into the first and the
+    last strike (or at its end, if sooner: the default strike's on-time, which the drive must
+    last), the coil's current then, and whether the coil reached pull-in on every strike."""
+    strike = Strike()
+    strike.hz, strike.period = hz, 1.0 / hz
+    strike.on = STRIKE_DUTY * strike.period
+    strike.step = strike.on / STEPS
+    count = train_strikes(hz)
+    at = min(full, strike.on)
+    last = (count - 1) * strike.period + at
+    marks = [("gate_first", "FIND v(g{i}) AT=%s" % _g(at)),
+             ("gate_last", "FIND v(g{i}) AT=%s" % _g(last)),
+             ("i_last", "FIND i(Vcoil{i}) AT=%s" % _g(last)),
+             ("pulled", "WHEN i(Vcoil{i})=%s RISE=%d" % (_g(values["pull_in"]), count))]
+    deck = _failsafe_deck("the bell's fail-safe, %d strikes at %g Hz" % (count, hz), corners, values,
+                          _strikes(values, strike), count * strike.period, strike.on / TRAIN_STEPS, marks)
+    return _results(run(deck), corners, [m for m, _ in marks])
+
+
+def _held(values, corners, limit):
+    """The line goes high and stays high: when the coil's current falls under OFF_SHARE of its
+    rated current, and what is left of it and of the gate at the limit."""
+    edge = Strike().edge
+    off = values["rated_a"] * OFF_SHARE
+    marks = [("t_off", "WHEN i(Vcoil{i})=%s FALL=1" % _g(off)),
+             ("i_limit", "FIND i(Vcoil{i}) AT=%s" % _g(limit)),
+             ("gate_limit", "FIND v(g{i}) AT=%s" % _g(limit))]
+    wave = "PWL(0 0 %s %s)" % (_g(edge), _g(values["logic_v"]))
+    deck = _failsafe_deck("the bell's fail-safe, the line held high", corners, values, wave, limit * 1.25,
+                          limit / STEPS, marks)
+    return _results(run(deck), corners, [m for m, _ in marks])
+
+
+class FailsafeResult:
+    """One board's fail-safe: strike trains at each rate, and the line held high."""
+
+    def __init__(self, board, values, rates, trains, held, limit):
+        self.board = board
+        self.values = values
+        self.rates = rates          # strike rates simulated, Hz
+        self.trains = trains        # hz -> [(corner, measures)]
+        self.held = held            # [(corner, measures)]
+        self.limit = limit          # seconds: the longest a held line may keep the coil on
+        self.off_a = values["rated_a"] * OFF_SHARE
+
+    def least_gate(self, hz):
+        """The lowest gate voltage at the end of any corner's last strike at ``hz``."""
+        return min(m["gate_last"] for _, m in self.trains[hz])
+
+    def pulls_in(self, hz):
+        """True if at every corner the coil reaches pull-in on each strike of the train."""
+        return all(m["pulled"] is not None for _, m in self.trains[hz])
+
+    @property
+    def off_time(self):
+        """The latest, over the corners, the coil's current falls to "off" with the line held
+        high; None if at some corner it never does within the simulated time."""
+        times = [m["t_off"] for _, m in self.held]
+        return None if None in times else max(times)
+
+    @property
+    def current_at_limit(self):
+        return max(abs(m["i_limit"]) for _, m in self.held)
+
+
+def simulate_held(circuit):
+    """The line held high, with the fail-safe or without it (the driver as first drawn):
+    [(corner, measures)], or None for a board without a bell driver."""
+    from .erc import failsafe_limit
+    values = bell_values(circuit)
+    if values is None:
+        return None
+    return _held(values, failsafe_corners(values), failsafe_limit())
+
+
+def simulate_failsafe(circuit):
+    """Strike trains at the slowest, the default and the fastest rate, and the line held high,
+    through the fail-safe; None for a driver without it."""
+    from .erc import default_strike_on, failsafe_limit
+    values = bell_values(circuit)
+    if values is None or values["coupling"] is None:
+        return None
+    corners = failsafe_corners(values)
+    rates = sorted({STRIKE_HZ_RANGE[0], STRIKE_HZ, STRIKE_HZ_RANGE[1]})
+    limit = failsafe_limit()
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        trains = dict(zip(rates, pool.map(lambda hz: _train(values, corners, hz, default_strike_on()), rates)))
+    return FailsafeResult(circuit.board, values, rates, trains, simulate_held(circuit), limit)
 
 
 # ------------------------------------------------------------------ the receiver
@@ -617,11 +795,12 @@ def simulate_contacts(circuit):
 
 
 class Results:
-    def __init__(self, bell, opto, receiver, contacts=None):
+    def __init__(self, bell, opto, receiver, contacts=None, failsafe=None):
         self.bell = bell            # board -> BellResult
         self.opto = opto            # board -> OptoResult
         self.receiver = receiver    # ReceiverResult of the Pi's amplifier, or None
         self.contacts = contacts    # ContactResult of the Pi's pulse line (the cable's), or None
+        self.failsafe = failsafe or {}  # board -> FailsafeResult
 
 
 def simulate(all_circuits):
@@ -629,7 +808,7 @@ def simulate(all_circuits):
     receiver's only for the Pi: the Pico variant's sound is the Pi's amplifier too; the contacts'
     filter only where a board has one: the Pi build, whose contacts come over the cable)."""
     kinds = {"bell": simulate_bell, "opto": simulate_opto, "receiver": simulate_receiver,
-             "contacts": simulate_contacts}
+             "contacts": simulate_contacts, "failsafe": simulate_failsafe}
     with ThreadPoolExecutor(max_workers=JOBS) as pool:
         jobs = {(kind, board): pool.submit(fn, circuit) for board, circuit in all_circuits.items()
                 for kind, fn in kinds.items() if kind not in ("receiver", "contacts") or board == "pi"}
@@ -637,7 +816,7 @@ def simulate(all_circuits):
 
     def of(kind):
         return {board: r for (k, board), r in done.items() if k == kind and r is not None}
-    return Results(of("bell"), of("opto"), of("receiver").get("pi"), of("contacts").get("pi"))
+    return Results(of("bell"), of("opto"), of("receiver").get("pi"), of("contacts").get("pi"), of("failsafe"))
 
 
 # ------------------------------------------------------------------ the figures for docs/build.md
@@ -705,6 +884,8 @@ def markdown(results, names):
         ]
         for label, fn, limit in rows:
             out.append("| %s | %s | %s |" % (label, " | ".join(fn(optos[b]) for b in boards), limit))
+    if results.failsafe:
+        out += [""] + _failsafe_markdown(results.failsafe, names)
     rx = results.receiver
     if rx is not None:
         v = rx.values
@@ -729,6 +910,39 @@ def markdown(results, names):
     if results.contacts is not None:
         out += [""] + _contacts_markdown(results.contacts, names)
     return "\n".join(out)
+
+
+def _failsafe_markdown(results, names):
+    """The fail-safe: strike trains at each rate, and the line held high."""
+    from .erc import default_strike_on
+    boards = list(results)
+    first = results[boards[0]]
+    v = first.values
+    full = default_strike_on()
+    out = ["The fail-safe (the optocoupler lit through %g µF ±%g %%, with the bleed resistor and the reset "
+           "diode): a %g s train of strikes at %s a second, the capacitor empty as the train starts and settling "
+           "to what each rest leaves it; and the line held high. Four corners per board: the drive at its weakest on the slowest coil and at its strongest "
+           "on the quickest, each with the capacitor at both ends of its tolerance."
+           % (_mid(v["coupling"]) * 1e6, _pct(v["coupling"]), TRAIN_S, ", ".join("%g" % hz for hz in first.rates)),
+           "", "| | %s | limit |" % " | ".join(names[b] for b in boards),
+           "| --- | %s | --- |" % " | ".join("---:" for _ in boards)]
+    rows = []
+    for hz in first.rates:
+        on = STRIKE_DUTY / hz
+        at = "its end" if on <= full else "%s in (of %s)" % (_ms(full), _ms(on))
+        rows.append(("gate at %s, %g a second, the train's last strike, least" % (at, hz),
+                     lambda r, hz=hz: _v(r.least_gate(hz)), "at least %g V (fully on)" % v["vgs_on"]))
+        rows.append(("coil pulls in on every strike, %g a second" % hz,
+                     lambda r, hz=hz: "yes" if r.pulls_in(hz) else "NO", ""))
+    rows += [
+        ("line held high: coil under %.0f mA after, at the latest" % (first.off_a * 1000),
+         lambda r: _ms(r.off_time) if r.off_time is not None else "never",
+         "within %s (one strike at %g a second)" % (_ms(first.limit), 1 / first.limit)),
+        ("line held high: coil current at %s, most" % _ms(first.limit), lambda r: "%.3f A" % r.current_at_limit, ""),
+    ]
+    for label, fn, limit in rows:
+        out.append("| %s | %s | %s |" % (label, " | ".join(fn(results[b]) for b in boards), limit))
+    return out
 
 
 def _contacts_markdown(result, names):

@@ -284,7 +284,7 @@ def test_an_optocoupler_resistor_too_large_to_switch_the_bell_is_an_error(board)
     report = check(with_resistor("%s.ringer" % board, 100000), board)
     (finding,) = _only(report, "current")
     assert finding.line == "ringer" and "0.02 mA" in finding.message and "MOSFET's gate" in finding.message
-    assert "at most 950 ohms" in finding.message    # 2 mA: 5 V on 10 kohm at a worst CTR of 25 %, from 1.4 V
+    assert "at most 4465 ohms" in finding.message   # 0.43 mA: 5 V on 47 kohm at a worst CTR of 25 %, from 1.4 V
 
 
 def test_a_48_volt_bell_supply_without_the_zener_is_over_the_gate_limit():
@@ -293,7 +293,8 @@ def test_a_48_volt_bell_supply_without_the_zener_is_over_the_gate_limit():
     messages = [f.message for f in _only(check_parts(parts), "bell")]
     assert any("gate sees up to 50.4 V" in m and "16 V limit" in m for m in messages)   # 48 V + 5 %
     assert any("optocoupler's output" in m for m in messages)       # and the PC817's 35 V
-    clamped = parts_edited(("supply_v = 12.0", "supply_v = 15.0"), ("rated_v = 12.0", "rated_v = 15.0"))
+    clamped = parts_edited(("supply_v = 12.0", "supply_v = 15.0"), ("rated_v = 12.0", "rated_v = 15.0"),
+                           ("fuse_a = 1.0 ", "fuse_a = 1.6 "))     # the fuse for the 0.75 A coil
     assert check_parts(clamped).findings == []      # a 15 V coil: the zener holds the gate at 10 V
     hot = [f for f in _only(check_parts(parts_with("supply_v = 12.0", "supply_v = 24.0")), "bell")
            if "dissipate" in f.message]
@@ -374,14 +375,66 @@ def test_an_18_volt_zener_with_an_unregulated_adapter_is_over_the_gate_limit():
     assert _bell(regulated, "the 18 V zener")      # whatever the supply: a zener that high guards nothing
 
 
-def test_a_2200_ohm_optocoupler_resistor_is_too_weak_at_the_worst_case():
-    """2.2 kohm gives 1.05 mA at the optocoupler's lowest forward voltage, over the 1 mA its
-    datasheet CTR of 50 % needs; at its highest (1.4 V) and a worst CTR of 25 % it is short."""
-    report = check(with_resistor("pi.ringer", 2200))
+def test_a_4700_ohm_optocoupler_resistor_is_too_weak_at_the_worst_case():
+    """4.7 kohm gives 0.49 mA at the optocoupler's lowest forward voltage, over the 0.43 mA that
+    puts 5 V on the 47 kohm pull-down at a CTR of 25 %; at its highest (1.4 V) it is short."""
+    report = check(with_resistor("pi.ringer", 4700))
     (finding,) = _only(report, "current")
-    assert "ringer (GPIO23, pin 16) gives as little as 0.86 mA" in finding.message
-    assert "under the 2.0 mA it needs" in finding.message and "25 %" in finding.message
-    assert report.currents["ringer"] == pytest.approx(2.3 / 2.2)    # the pin's load: the lowest vf
+    assert "ringer (GPIO23, pin 16) gives as little as 0.40 mA" in finding.message
+    assert "under the 0.4 mA it needs" in finding.message and "25 %" in finding.message
+    assert report.currents["ringer"] == pytest.approx(2.3 / 4.7)    # the pin's load: the lowest vf
+
+
+# --- the bell's fail-safe: a line held high lets the coil go ---
+
+def test_the_ringer_lights_its_optocoupler_through_the_failsafe():
+    """The repo's ringer: its resistor reaches the LED through the capacitor, with the reset
+    diode and the bleed resistor across the LED, on both boards; full drive through a strike at
+    the default rate (20 ms), the coil let go within one strike at the slowest rate (200 ms)."""
+    for board in ("pi", "pico"):
+        circuit = build(parse_pinmap(PINMAP_TEXT), PARTS, board)
+        roles = {p.role: p for p in circuit.of(line="ringer")}
+        assert roles["coupling"].pins == {"+": roles["series"].pins["2"], "-": roles["isolator"].pins["1"]}
+        assert roles["reset"].pins == {"K": roles["isolator"].pins["1"], "A": "GND"}
+        assert roles["bleed"].pins == {"1": roles["isolator"].pins["1"], "2": "GND"}
+        report = erc.check(circuit)
+        t = report.failsafe
+        assert report.findings == [] and t["strike_on"] == pytest.approx(0.020) and t["limit"] == pytest.approx(0.2)
+        assert t["strike_on"] < t["full"] and t["off"] < t["limit"]
+        # the weakest: 680 ohm +5 %, the LED at 1.4 V, the capacitor still holding the BAT85's 0.32 V
+        start = (3.3 - 1.4 - 0.32) / (680 * 1.05)
+        need = 5 / 47000 / 0.25 + 1.4 / (10000 * 0.95)
+        assert t["full"] == pytest.approx(680 * 0.95 * 47e-6 * 0.8 * math.log(start / need))
+        dark = 1.0 / (10000 * 1.05) + 1.0 / (6.0 * 47000 * 1.05)
+        assert t["off"] == pytest.approx(680 * 1.05 * 47e-6 * 1.2 * math.log((3.3 - 1.0) / (680 * 0.95) / dark))
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_a_ringer_without_the_failsafe_capacitor_is_an_error(board):
+    """The driver as first drawn: the GPIO straight through its resistor to the LED. Held high,
+    it holds the coil on for as long as the 12 V is plugged in."""
+    parts = parts_with("coupling_uf = 47 ", "coupling_uf = 0 ")
+    circuit = build(parse_pinmap(PINMAP_TEXT), parts, board)
+    assert not [p for p in circuit.parts if p.role in ("coupling", "reset", "bleed")]
+    (finding,) = _only(erc.check(circuit), "failsafe")
+    assert finding.line == "ringer" and "straight through its resistor" in finding.message
+    assert "coupling_uf" in finding.message
+
+
+def test_an_active_low_ringer_has_no_failsafe_and_is_an_error():
+    text = replace_in("pi.ringer", "active_high = true", "active_high = false")
+    (finding,) = _only(check(text), "failsafe")
+    assert "active-low" in finding.message and "active_high = true" in finding.message
+
+
+def test_a_failsafe_capacitor_too_large_holds_the_coil_on_too_long():
+    (finding,) = _only(check_parts(parts_with("coupling_uf = 47 ", "coupling_uf = 100 ")), "failsafe")
+    assert "keep the coil on for up to 307 ms: over the 200 ms of one strike at the slowest rate" in finding.message
+
+
+def test_a_failsafe_capacitor_too_small_cuts_the_strike_short():
+    (finding,) = _only(check_parts(parts_with("coupling_uf = 47 ", "coupling_uf = 22 ")), "failsafe")
+    assert "fully on for only 15.4 ms at worst: under the 20 ms of a strike at the default rate" in finding.message
 
 
 def test_a_blue_led_is_caught_by_its_colour():
@@ -409,7 +462,8 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     (finding,) = _bell(report, "drain")
     assert "reaches 71.8 V (12.6 V supply + 1.24 A x 47 ohms" in finding.message
     assert "over the 44 V kept under its 55 V rating (IRLZ44N); use at most 24 ohms" in finding.message
-    assert check_parts(parts_edited(coil, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
+    fuse = ("fuse_a = 1.0 ", "fuse_a = 2.0 ")          # the fuse for a 1 A coil
+    assert check_parts(parts_edited(coil, fuse, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
 
@@ -592,3 +646,17 @@ def test_a_contact_too_worn_for_its_pull_up_eats_the_make():
     report = check_parts(parts_with("ohms_max = 50", "ohms_max = 20000"))
     eaten = [f for f in report.errors if f.line == "pulse" and "eats pulses" in f.message]
     assert len(eaten) == 1 and "15 ms make" in eaten[0].message
+
+
+def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
+    """T1A for the 0.6 A coil (12 V on 20 ohms): 1.5-2.5 times its current. None, or one that
+    blows on the strikes or never blows, is an error."""
+    assert PARTS.bell["fuse_a"] == 1.0 and not [f for f in check().findings if "fuse" in f.message]
+    (none,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 0 ")), "no fuse")
+    assert "fuse_a" in none.message
+    (small,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 0.5 ")), "fuse")
+    assert "0.5 A fuse is too small" in small.message and "0.60 A" in small.message and "0.9-1.5 A" in small.message
+    (large,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 3.15 ")), "fuse")
+    assert "too large" in large.message
+    unfused = build(parse_pinmap(PINMAP_TEXT), parts_with("fuse_a = 1.0 ", "fuse_a = 0 "))
+    assert not [p for p in unfused.parts if p.kind == "fuse"]

@@ -45,7 +45,7 @@ def test_checked_in_files_match_the_pin_map(rendered):
 def test_one_drawing_per_subsystem_and_both_netlists(rendered):
     names = {Path(p).stem for p in rendered if p.endswith(".svg")}
     assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico", "cable",
-                     "connector-box", "connector-cable"}
+                     "connector-box", "connector-cable", "stripboard"}
     assert {"schematics/newsdesk-pi.net", "schematics/newsdesk-pico.net", "hardware/bom.csv",
             "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md", "docs/build.md"} <= set(rendered)
 
@@ -55,7 +55,7 @@ def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
     files = generate.render(REPO, generate.circuits(pinmap=moved))
     changed = {p for p in files if files[p] != rendered[p]}
     assert changed == {"schematics/dial-and-hook.svg", "schematics/newsdesk-pi.net", "docs/wiring.md",
-                       "schematics/cable.svg", "docs/build.md"}
+                       "schematics/cable.svg", "docs/build.md", "schematics/stripboard.svg"}
     assert "| 1 | pulse | filter node, R1 to GPIO12 (header pin 32); ESD channel I/O1 (U4) |" in files["docs/build.md"].decode()
     svg = files["schematics/dial-and-hook.svg"].decode()
     assert "GPIO12" in svg and "GPIO17" not in svg
@@ -252,3 +252,51 @@ def test_the_contact_protection_is_drawn_listed_and_in_the_build_notes(rendered)
     notes = rendered["docs/build.md"].decode()
     assert "| pulse | R1 1 kΩ | R2 4.7 kΩ | C1 100 nF | 0.47 ms | 0.44 ms |" in notes
     assert "above about 1 m" not in notes and "For a cable longer than" not in notes
+
+
+@pytest.mark.parametrize("board, sheet", [("pi", "ringer"), ("pico", "pico")])
+def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, sheet):
+    """The bell's fail-safe (capacitor, reset diode, bleed resistor) and the T1A fuse, which was
+    on the bill of materials but on no schematic: drawn on the bell driver's sheet, in the netlist
+    between the jack's + and the coil, and on the board's bill of materials as parts with refs."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts(), board)
+    roles = {p.role: p for p in circuit.of(line="ringer")}
+    svg = rendered["schematics/%s.svg" % sheet].decode()
+    for role in ("coupling", "reset", "bleed", "fuse"):
+        assert re.search(r"[> (]%s[<)\n]" % roles[role].ref, svg), role
+    assert "T1A slow-blow" in svg
+    fuse, supply, coil = roles["fuse"], roles["supply"], roles["solenoid"]
+    assert fuse.pins["1"] == supply.pins["+"] and fuse.pins["2"] == coil.pins["1"] != supply.pins["+"]
+    netlist = rendered["schematics/newsdesk-%s.net" % board].decode()
+    assert '(comp (ref "%s")' % fuse.ref in netlist
+    csv_name = "hardware/bom.csv" if board == "pi" else "hardware/bom-pico.csv"
+    rows = list(csv.DictReader(io.StringIO(rendered[csv_name].decode())))
+    fuses = [r for r in rows if "slow-blow" in r["description"]]
+    assert len(fuses) == 1 and fuses[0]["refs"] == fuse.ref and fuses[0]["part_number"] == "5 x 20 mm, T1A"
+    assert any(r["refs"] == roles["coupling"].ref and r["value"] == "47 µF" for r in rows)
+
+
+def test_the_solenoid_is_listed_at_its_own_rating_not_the_supplys():
+    """L1 carries the coil's rated voltage (parts.toml rated_v), never the bell supply's."""
+    text = (REPO / "hardware" / "parts.toml").read_text(encoding="utf-8")
+    from schematics.parts import parse_parts
+    parts = parse_parts(text.replace("rated_v = 12.0", "rated_v = 13.5", 1))
+    circuit = build(parse_pinmap(PINMAP_TEXT), parts)
+    (coil,) = [p for p in circuit.parts if p.kind == "solenoid"]
+    (supply,) = [p for p in circuit.parts if p.kind == "supply12"]
+    assert coil.value == "13.5 V" and supply.value == "12 V"
+    assert any(r.refs == [coil.ref] and r.value == "13.5 V" for r in bom.rows(circuit))
+
+
+def test_the_esd_channels_are_drawn_on_the_led_and_display_sheets_too(rendered):
+    """Every wire that leaves the box has an ESD channel (the rules require it); the contact
+    sheet showed them, the LED and display sheets didn't. Each channel is named where its line
+    is drawn."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts())
+    sheets = {"status_led": "buttons-and-leds", "display": "display"}
+    assert {spec.name for spec in circuit.board_lines.values() if getattr(spec, "esd", False)} >= set(sheets)
+    for net, (ref, pin) in circuit.esd_channels.items():
+        line = next(p.line for p in circuit.parts if net in p.pins.values() and p.line)
+        if line in sheets:
+            assert "ESD %s %s" % (ref, pin) in rendered["schematics/%s.svg" % sheets[line]].decode(), (line, net)
+    assert "clamped by the ESD arrays" in rendered["schematics/display.svg"].decode()

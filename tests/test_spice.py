@@ -94,6 +94,37 @@ def test_the_optocoupler_at_its_weakest_turns_the_mosfet_on(results):
         assert result.least_ctr is not None and result.least_ctr <= corner["ctr"], (board, result.least_ctr)
 
 
+def test_the_failsafe_passes_every_strike_of_a_train_at_every_rate(results):
+    """Through the fail-safe's capacitor, a train of strikes at the slowest, the default and the
+    fastest rate: at every corner the gate is still fully on at the end of the train's last
+    strike (or, at a rate slower than the default, a default strike's on-time into it), and the
+    coil pulls in on every strike."""
+    from controller.hw.bell import STRIKE_HZ, STRIKE_HZ_RANGE
+    from schematics.erc import default_strike_on
+    assert set(results.failsafe) == set(results.bell)
+    for board, result in results.failsafe.items():
+        assert result.rates == sorted({STRIKE_HZ_RANGE[0], STRIKE_HZ, STRIKE_HZ_RANGE[1]})
+        for hz in result.rates:
+            assert len(result.trains[hz]) == 4 and all(None not in m.values() for _, m in result.trains[hz])
+            assert result.least_gate(hz) >= result.values["vgs_on"], (board, hz, result.trains[hz])
+            assert result.pulls_in(hz), (board, hz)
+        assert default_strike_on() == pytest.approx(0.020)
+
+
+def test_a_line_held_high_lets_the_coil_go_within_one_strike(results):
+    """The line goes high and stays high (newsdesk killed mid-strike): the coil pulls in once,
+    then its current falls under 1 % of its rating within one strike at the slowest rate, at
+    every corner, and no later than the rules' own bound; at the limit it is all but nothing."""
+    from schematics import erc
+    circuits = generate.circuits()
+    for board, result in results.failsafe.items():
+        assert result.off_time is not None, (board, result.held)
+        bound = erc.failsafe_timing(circuits[board])["off"]
+        assert result.off_time <= bound <= result.limit == pytest.approx(0.2), (board, result.off_time, bound)
+        assert result.current_at_limit < result.off_a / 100, board
+        assert all(abs(m["gate_limit"]) < result.values["vth"][0] for _, m in result.held)
+
+
 def test_an_unclipped_sine_through_the_pad_is_the_divider(results):
     """A cross-check: where the amplifier doesn't clip, the receiver's level is the full-scale
     output times the gain, divided by the pad and the receiver."""
@@ -152,6 +183,29 @@ def test_an_optocoupler_starved_of_current_leaves_the_mosfet_half_on():
     result = spice.simulate_opto(circuit)
     assert result.gate < result.values["vgs_on"]
     assert result.least_ctr is None
+
+
+def test_without_the_failsafe_a_held_line_keeps_the_coil_on():
+    """The driver as first drawn (no capacitor): held high, the coil's current never falls, and
+    at the limit it is still all of it; that is what the fail-safe is for."""
+    need_ngspice()
+    circuit = broken(failsafe={"coupling_uf": 0})
+    assert spice.simulate_failsafe(circuit) is None
+    rows = spice.simulate_held(circuit)
+    values = spice.bell_values(circuit)
+    assert rows and all(m["t_off"] is None for _, m in rows)
+    assert min(m["i_limit"] for _, m in rows) > values["pull_in"]
+
+
+def test_a_failsafe_capacitor_too_large_holds_the_coil_on_past_the_limit():
+    """Three times the capacitor: held high, the coil is still on at the limit at some corner."""
+    from schematics.erc import failsafe_limit
+    need_ngspice()
+    circuit = broken(failsafe={"coupling_uf": PARTS_DATA["failsafe"]["coupling_uf"] * 3})
+    rows = spice.simulate_held(circuit)
+    off = spice.bell_values(circuit)["rated_a"] * spice.OFF_SHARE
+    assert any(m["t_off"] is None or m["t_off"] > failsafe_limit() for _, m in rows)
+    assert max(m["i_limit"] for _, m in rows) > off
 
 
 def test_a_small_pad_drives_the_receiver_over_the_ceiling():

@@ -1,0 +1,263 @@
+"""A stripboard layout of the box's board, drawn from the circuit (schematics/circuit.py): every
+part that sits on the board (the contact lines' protection, the LEDs' and the optocoupler's
+resistors, the bell's fail-safe and driver, the ESD arrays, the receiver's pad), placed in
+blocks along rows of the board, the strips cut between blocks, and wire links joining the pieces
+of strip that carry the same net. A net that goes off the board (to the Pi's header, the
+connector, the jack, the amplifier) ends on a numbered hole, listed under the drawing.
+
+It is a simple layout, not a compact one: every part stands upright across the strips (a
+resistor or diode on its end, 2.54 mm between its leads), one block of columns each, so the
+builder can follow it hole by hole and the electrical rules' netlist is the only source. Seen
+from the component side; the strips run left to right underneath, so from the copper side (where
+the cuts are made) it is the mirror image.
+"""
+
+from .bom import ohms_text
+
+PITCH = 2.54                # mm between holes
+COLUMNS = 37                # holes across a 100 mm board, leaving a margin
+SCALE = 9.0                 # px per mm
+# the kinds of part that sit on the board, and how their pins stand: a list of columns, each the
+# pins from the top row down (a DIP's second column counted back up, as its pins are numbered)
+ON_BOARD = {
+    "resistor": [["1", "2"]], "capacitor": [["1", "2"]], "coupling": [["+", "-"]],
+    "schottky": [["K", "A"]], "zener": [["K", "A"]], "mosfet": [["G", "D", "S"]],
+    "optocoupler": [["1", "2"], ["4", "3"]],
+    "esd": [["I/O1", "GND", "I/O2"], ["I/O4", "VP", "I/O3"]],
+}
+SPARE = 2                   # free holes beside each pin's column, for links and wires
+LANE_ROWS = 3               # the tallest part's pins
+
+
+class Block:
+    """One part's columns: its pins' holes, the spare holes beside them, and the cut after."""
+
+    def __init__(self, part, columns):
+        self.part = part
+        self.columns = columns      # [[pin, ...] per pin column]
+        self.x = self.lane = 0
+
+    @property
+    def width(self):
+        # a DIP: spare, spare, pins, cut, cut, pins, spare, spare; else pins, spare, spare
+        return (SPARE * 2 + 4) if len(self.columns) == 2 else 1 + SPARE
+
+    def holes(self):
+        """(pin, column, row offset) of each pin, and [(column, row offset, pin)] of the spares."""
+        pins, spares = [], []
+        if len(self.columns) == 2:
+            left, right = self.x + SPARE, self.x + SPARE + 3
+            for n, pin in enumerate(self.columns[0]):
+                pins.append((pin, left, n))
+                spares += [(self.x + k, n, pin) for k in range(SPARE)]
+            for n, pin in enumerate(self.columns[1]):
+                pins.append((pin, right, n))
+                spares += [(right + 1 + k, n, pin) for k in range(SPARE)]
+        else:
+            for n, pin in enumerate(self.columns[0]):
+                pins.append((pin, self.x, n))
+                spares += [(self.x + 1 + k, n, pin) for k in range(SPARE)]
+        return pins, spares
+
+    def inner_cuts(self):
+        """The columns cut inside the block (between a DIP's two sides), on its rows."""
+        if len(self.columns) == 2:
+            return [self.x + SPARE + 1, self.x + SPARE + 2]
+        return []
+
+
+class Layout:
+    """Blocks placed in lanes, the strips' pieces (segments) with their nets, the cuts, the links
+    and the wires off the board."""
+
+    def __init__(self, circuit):
+        self.circuit = circuit
+        self.blocks = []
+        x, lane = 0, 0
+        for part in circuit.parts:
+            if part.kind not in ON_BOARD:
+                continue
+            block = Block(part, ON_BOARD[part.kind])
+            if x + block.width + 1 > COLUMNS:
+                x, lane = 0, lane + 1
+            block.x, block.lane = x, lane
+            x += block.width + 1            # the column after a block is its cut
+            self.blocks.append(block)
+        self.rows = (max(b.lane for b in self.blocks) + 1) * LANE_ROWS if self.blocks else 0
+        self.hole_net = {}                  # (column, row) -> net, for every used hole
+        self.pins = []                      # (block, pin, column, row)
+        spare_holes = []
+        for b in self.blocks:
+            pins, spares = b.holes()
+            top = b.lane * LANE_ROWS
+            for pin, col, n in pins:
+                net = b.part.pins.get(pin)      # None: a pin the part leaves unconnected
+                self.pins.append((b, pin, col, top + n))
+                if net is not None:
+                    self.hole_net[(col, top + n)] = net
+            for col, n, pin in spares:
+                if pin in b.part.pins:
+                    self.hole_net[(col, top + n)] = b.part.pins[pin]
+                    spare_holes.append((col, top + n))
+        self.cuts = self._cuts()
+        self.segments = self._segments()
+        self.links, self.wires = self._connect(set(spare_holes))
+
+    def _cuts(self):
+        """Every row of a lane is cut after each block (and between a DIP's sides), except where
+        the strip carries the same net on both sides of the cut: then it is left whole."""
+        cuts = set()
+        for b in self.blocks:
+            top = b.lane * LANE_ROWS
+            for row in range(top, top + LANE_ROWS):
+                for col in b.inner_cuts():
+                    cuts.add((col, row))
+                col = b.x + b.width
+                left, right = self.hole_net.get((col - 1, row)), self.hole_net.get((col + 1, row))
+                if not (left is not None and left == right):
+                    cuts.add((col, row))
+        return cuts
+
+    def _segments(self):
+        """The pieces of strip between cuts that carry a net: [(row, first column, last column, net)]."""
+        out = []
+        for row in range(self.rows):
+            start, net = None, None
+            for col in range(COLUMNS + 1):
+                here = self.hole_net.get((col, row))
+                if (col, row) in self.cuts or col == COLUMNS:
+                    if start is not None and net is not None:
+                        out.append((row, start, col - 1, net))
+                    start, net = None, None
+                    continue
+                if start is None:
+                    start = col
+                if here is not None:
+                    net = here
+        return out
+
+    def _connect(self, spares):
+        """Links chaining each net's segments in board order, from spare holes; then each net that
+        leaves the board gets a wire on a spare hole of its first segment."""
+        by_net = {}
+        for seg in self.segments:
+            by_net.setdefault(seg[3], []).append(seg)
+        free = {seg: [(c, seg[0]) for c in range(seg[1], seg[2] + 1) if (c, seg[0]) in spares]
+                for seg in self.segments}
+        links, wires = [], []
+        for net, segs in by_net.items():
+            for a, b in zip(segs, segs[1:]):
+                links.append((free[a].pop(), free[b].pop(0), net))
+        away = self.off_board()
+        for n, net in enumerate(sorted(away, key=self._net_order), start=1):
+            hole = free[by_net[net][0]].pop(0)
+            wires.append((n, hole, net, away[net]))
+        return links, wires
+
+    def _net_order(self, net):
+        for b, pin, col, row in self.pins:
+            if b.part.pins.get(pin) == net:
+                return (row, col)
+        return (0, 0)
+
+    def off_board(self):
+        """net -> the words for where its wire goes: the Pi's header pin, a module's pin, the
+        connector's wire, the jack."""
+        on = {b.part.ref for b in self.blocks}
+        board_nets = {net for b in self.blocks for net in b.part.pins.values()}
+        out = {}
+        for net, members in self.circuit.nets().items():
+            if net not in board_nets:
+                continue
+            where = []
+            for ref, pin in members:
+                if ref in on:
+                    continue
+                if ref == self.circuit.board_part.ref:
+                    where.append("Pi pin %s" % pin)
+                else:
+                    where.append("%s %s" % (ref, pin))
+            if where:
+                out[net] = "%s: %s" % (net, ", ".join(sorted(set(where))))
+        return out
+
+
+def _f(v):
+    text = ("%.1f" % v).rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _xml(text):
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _label(part):
+    if part.kind == "resistor":
+        return "%s %s" % (part.ref, ohms_text(part.value))
+    return "%s %s" % (part.ref, part.value) if part.value else part.ref
+
+
+def draw(circuit):
+    """The SVG bytes of the box's board."""
+    lay = Layout(circuit)
+    step = PITCH * SCALE
+    left, top = 40.0, 80.0
+
+    def xy(col, row):
+        return left + col * step, top + row * step
+
+    width = left * 2 + (COLUMNS - 1) * step
+    board_h = top + (lay.rows - 1) * step + 40
+    height = board_h + 30 + 18 * (len(lay.wires) + 6)
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" '
+           'font-family="sans-serif" font-size="10">' % (_f(width), _f(height), _f(width), _f(height)),
+           '<rect x="0" y="0" width="%s" height="%s" fill="white"/>' % (_f(width), _f(height)),
+           '<text x="20" y="24" font-size="13">The box\'s stripboard (%d x %d holes used), seen from the component '
+           'side: %s</text>' % (COLUMNS, lay.rows, _xml(circuit.limits["title"])),
+           '<text x="20" y="40">Strips run left to right underneath. X: cut the strip at that hole (from the copper '
+           'side, where left and right are swapped).</text>',
+           '<text x="20" y="54">Blue: wire links. Numbered holes: wires off the board, listed below.</text>']
+    for row in range(lay.rows):
+        x0, y = xy(0, row)
+        x1, _ = xy(COLUMNS - 1, row)
+        out.append('<rect x="%s" y="%s" width="%s" height="%s" fill="#f3d9b1" stroke="#d9b98a"/>'
+                   % (_f(x0 - step / 2), _f(y - step * 0.4), _f(x1 - x0 + step), _f(step * 0.8)))
+        for col in range(COLUMNS):
+            cx, cy = xy(col, row)
+            out.append('<circle cx="%s" cy="%s" r="2" fill="#8a6d3b"/>' % (_f(cx), _f(cy)))
+    for col, row in sorted(lay.cuts):
+        cx, cy = xy(col, row)
+        d = step * 0.3
+        out.append('<path d="M%s %s L%s %s M%s %s L%s %s" stroke="#c0392b" stroke-width="2"/>'
+                   % (_f(cx - d), _f(cy - d), _f(cx + d), _f(cy + d), _f(cx - d), _f(cy + d), _f(cx + d), _f(cy - d)))
+    for b in lay.blocks:
+        pins, _ = b.holes()
+        cols = sorted({c for _p, c, _n in pins})
+        rows = max(len(c) for c in b.columns)
+        x0, y0 = xy(cols[0], b.lane * LANE_ROWS)
+        x1, y1 = xy(cols[-1], b.lane * LANE_ROWS + rows - 1)
+        out.append('<rect x="%s" y="%s" width="%s" height="%s" rx="3" fill="#d6e4f0" fill-opacity="0.85" '
+                   'stroke="#34495e"/>' % (_f(x0 - step * 0.35), _f(y0 - step * 0.35), _f(x1 - x0 + step * 0.7),
+                                           _f(y1 - y0 + step * 0.7)))
+        for _pin, col, n in pins:
+            cx, cy = xy(col, b.lane * LANE_ROWS + n)
+            out.append('<circle cx="%s" cy="%s" r="3.2" fill="#34495e"/>' % (_f(cx), _f(cy)))
+        out.append('<text x="%s" y="%s" font-size="8" text-anchor="middle" transform="rotate(-90 %s %s)">%s</text>'
+                   % (_f((x0 + x1) / 2 - step * 0.45), _f((y0 + y1) / 2), _f((x0 + x1) / 2 - step * 0.45),
+                      _f((y0 + y1) / 2), _xml(_label(b.part))))
+    for (c0, r0), (c1, r1), _net in lay.links:
+        (x0, y0), (x1, y1) = xy(c0, r0), xy(c1, r1)
+        out.append('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#2e86de" stroke-width="1.6" stroke-opacity="0.8"/>'
+                   % (_f(x0), _f(y0), _f(x1), _f(y1)))
+    for n, (col, row), _net, _words in lay.wires:
+        cx, cy = xy(col, row)
+        out.append('<circle cx="%s" cy="%s" r="5" fill="#27ae60"/>' % (_f(cx), _f(cy)))
+        out.append('<text x="%s" y="%s" font-size="7" fill="white" text-anchor="middle">%d</text>'
+                   % (_f(cx), _f(cy + 2.5), n))
+    y = board_h + 20
+    out.append('<text x="20" y="%s" font-size="11">Wires off the board (net: where it goes):</text>' % _f(y))
+    for n, _hole, _net, words in lay.wires:
+        y += 18
+        out.append('<text x="30" y="%s">%d  %s</text>' % (_f(y), n, _xml(words)))
+    out.append("</svg>")
+    return ("\n".join(out) + "\n").encode("utf-8")
