@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link
+.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link icons update rollback
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,12 +42,19 @@ bench: $(VENV)/.test-deps
 	$(BIN)/python bench/panel_latency.py
 	$(BIN)/python bench/panel_memory.py
 	$(BIN)/python bench/panel_streams.py
+	$(BIN)/python bench/static_cache.py
 
 install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; prints the panel's address
 	sudo $(PYTHON) deploy/install.py $(ARGS)
 
 install-plan:   # what make install would do, without doing it
 	$(PYTHON) deploy/install.py --dry-run $(ARGS)
+
+update: $(VENV)/.run-deps   # back up, git pull --ff-only, reinstall, migrate the store; prints the way back (ARGS=--dry-run: the plan)
+	$(BIN)/python deploy/update.py $(ARGS)
+
+rollback: $(VENV)/.run-deps   # back to the code and data before the last update (or BACKUP=FILE COMMIT=SHA)
+	$(BIN)/python deploy/update.py --rollback $(if $(BACKUP),--backup "$(BACKUP)") $(if $(COMMIT),--commit "$(COMMIT)") $(ARGS)
 
 firmware-pins: $(VENV)/.run-deps
 	$(BIN)/python firmware/tools/genpins.py
@@ -60,6 +67,9 @@ bench-link: $(VENV)/.test-deps
 
 schematics: $(VENV)/.test-deps
 	$(BIN)/python -m schematics.generate
+
+icons: $(VENV)/.test-deps   # the home-screen icons, drawn from web_ui/static/favicon.svg (docs/tablet.md)
+	$(BIN)/python -m web_ui.icons
 
 replay: $(VENV)/.run-deps
 	$(BIN)/newsdesk dial replay ../shared/traces/*.csv

@@ -30,6 +30,12 @@ is moved into ``replaced-<time>/`` and the new one renamed into its place, the f
 after each rename. A start that finds the journal (``finish_restore``) does what is left; a
 start that finds only a staging folder (a cut before the commit) throws it away. Either way the
 box opens whole, with the old data or the new.
+
+A restore is two halves with the question between them: ``stage`` (unpacked and checked whole,
+nothing else touched; it answers what would be replaced) and ``commit`` (the journal). The
+command asks on the terminal and swaps at once; the panel (web_ui/backups.py) asks the host on
+the tablet, commits, and has ``serve`` restart, whose start swaps (``finish_restore``), because
+the running panel holds the files open.
 """
 
 import hashlib
@@ -70,8 +76,17 @@ class BackupError(NewsdeskError):
     """A backup can't be made, read or restored; the sentence says why and what to do."""
 
 
-class NewerBackup(BackupError):
+class BadBackup(BackupError):
+    """The file is not a backup this newsdesk can restore (not one, damaged, incomplete): the
+    file's fault, not the box's, so the panel answers it as a bad request."""
+
+    status = 400
+
+
+class NewerBackup(BadBackup):
     """The backup was made by a newer newsdesk: its store's schema is past what this one reads."""
+
+    status = 422
 
 
 def newsdesk_version():
@@ -311,7 +326,7 @@ def check_database(path, where):
     except sqlite3.Error as e:
         found, version = str(e), None
     if found != "ok":
-        raise BackupError("%s is damaged: its %s fails SQLite's integrity check (%s); nothing was changed"
+        raise BadBackup("%s is damaged: its %s fails SQLite's integrity check (%s); nothing was changed"
                           % (where, path.name, found[:200]))
     return version
 
@@ -436,32 +451,34 @@ def newest_backup(folder):
 
 # ------------------------------------------------------------------ restore
 
-def unpack(path, into):
+def unpack(path, into, where=None):
     """Unpack the backup ``path`` into the folder ``into``, checking it whole: every member's
     SHA-256 against the manifest, each database's integrity_check, the schema. Returns the
-    manifest. A newer backup is NewerBackup; anything else wrong is BackupError."""
-    path, where = Path(path), str(path)
+    manifest. A newer backup is NewerBackup; anything else wrong is BackupError. ``where`` names
+    the backup in those sentences (default: its path; the panel names the file the host chose)."""
+    path = Path(path)
+    where = str(path) if where is None else where
     try:
         z = zipfile.ZipFile(path)
     except FileNotFoundError:
-        raise BackupError("there is no backup at %s" % where) from None
+        raise BadBackup("there is no backup at %s" % where) from None
     except (zipfile.BadZipFile, OSError) as e:
-        raise BackupError("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, e)) from None
+        raise BadBackup("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, e)) from None
     with z:
         names = z.namelist()
         if MANIFEST not in names:
-            raise BackupError("%s is not a newsdesk backup: it has no manifest.json" % where)
+            raise BadBackup("%s is not a newsdesk backup: it has no manifest.json" % where)
         try:
             manifest = json.loads(z.read(MANIFEST).decode("utf-8"))
         except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
-            raise BackupError("%s is damaged: its manifest.json can't be read (%s)" % (where, e)) from None
+            raise BadBackup("%s is damaged: its manifest.json can't be read (%s)" % (where, e)) from None
         if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
             newer = newer_sentence(manifest, where)
             if newer:
                 raise NewerBackup(newer)
         problem = manifest_problem(manifest, names, where)
         if problem:
-            raise BackupError(problem)
+            raise BadBackup(problem)
         for name, facts in manifest["files"].items():
             target = into / name
             h = hashlib.sha256()
@@ -474,15 +491,15 @@ def unpack(path, into):
                     out.flush()
                     os.fsync(out.fileno())
             except (zipfile.BadZipFile, EOFError) as e:
-                raise BackupError("%s is damaged: %s can't be unpacked (%s); nothing was changed"
+                raise BadBackup("%s is damaged: %s can't be unpacked (%s); nothing was changed"
                                   % (where, name, e)) from None
             if h.hexdigest() != facts["sha256"]:
-                raise BackupError("%s is damaged: %s doesn't match its checksum; nothing was changed" % (where, name))
+                raise BadBackup("%s is damaged: %s doesn't match its checksum; nothing was changed" % (where, name))
     for name in DATABASES:
         if name in manifest["files"]:
             version = check_database(into / name, where)
             if name == STORE_FILE and version != manifest["schema"]:
-                raise BackupError("%s is damaged: its store is at schema %s, its manifest says %s; nothing was "
+                raise BadBackup("%s is damaged: its store is at schema %s, its manifest says %s; nothing was "
                                   "changed" % (where, version, manifest["schema"]))
     _sync_dir(into)
     return manifest
@@ -558,12 +575,16 @@ def finish_restore(data_dir, step=_no_step):
         raise BackupError("can't finish the interrupted restore into %s: %s" % (data_dir, e.strerror or e)) from None
 
 
-def restore(data_dir, path, confirm, clock=time.time, step=_no_step):
-    """Restore the backup ``path`` into ``data_dir`` (the caller holds the run lock). Checks the
-    backup whole first; ``confirm(words)`` is asked when something will be replaced and may say
-    no. Returns (manifest, replaced folder or None), or None if not confirmed. ``step(what)`` is
-    called after each durable step: the tests' moments to cut the power."""
+def stage(data_dir, path, where=None):
+    """The first half of a restore: the backup ``path`` unpacked and checked whole into the
+    staging folder of ``data_dir``, nothing else touched. Returns (manifest, what it will replace
+    in words, or None: see replacing_words). Until ``commit`` the staging folder is only a
+    draft: a start throws it away (finish_restore)."""
     data_dir = Path(data_dir)
+    where = str(path) if where is None else where
+    if interrupted(data_dir):       # its staged files are the restore's own: never thrown away here
+        raise BackupError("a restore into %s is committed and not finished yet: newsdesk finishes it when it next "
+                          "starts (or run: newsdesk restore)" % data_dir)
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         staged = data_dir / STAGING
@@ -572,24 +593,59 @@ def restore(data_dir, path, confirm, clock=time.time, step=_no_step):
     except OSError as e:
         raise BackupError("can't restore into %s: %s" % (data_dir, e.strerror or e)) from None
     try:
-        manifest = unpack(path, staged)
-        step("unpacked")
+        manifest = unpack(path, staged, where)
         here = [name for name in MEMBERS if (data_dir / name).exists()]
         words = replacing_words(summarize(data_dir / STORE_FILE), summarize(staged / STORE_FILE), manifest,
-                                here, path, data_dir)
-        if words is not None and not confirm(words):
-            shutil.rmtree(staged, ignore_errors=True)
-            return None
-        journal = {"backup": str(path), "replaced": _replaced_folder(data_dir, clock),
-                   "files": [name for name in MEMBERS if name in manifest["files"]]}
-        _write_atomically(data_dir / JOURNAL, json.dumps(journal, indent=1) + "\n")     # the commit point
-        step("journal written")
+                                here, where, data_dir)
     except OSError as e:
-        shutil.rmtree(data_dir / STAGING, ignore_errors=True)
+        shutil.rmtree(staged, ignore_errors=True)
         raise BackupError("can't restore into %s: %s; nothing was changed" % (data_dir, e.strerror or e)) from None
     except BaseException:
+        shutil.rmtree(staged, ignore_errors=True)
+        raise
+    return manifest, words
+
+
+def discard(data_dir):
+    """Throw a staged, unconfirmed restore away (the host said no, or checked another file)."""
+    if not interrupted(data_dir):
+        shutil.rmtree(Path(data_dir) / STAGING, ignore_errors=True)
+
+
+def commit(data_dir, manifest, where, clock=time.time):
+    """The commit point of a restore staged by ``stage``: the journal naming the files, written
+    atomically. From here a start (finish_restore) or ``swap`` puts the backup in place, whatever
+    is cut off. Returns the journal."""
+    data_dir = Path(data_dir)
+    journal = {"backup": str(where), "replaced": _replaced_folder(data_dir, clock),
+               "files": [name for name in MEMBERS if name in manifest["files"]]}
+    try:
+        if not (data_dir / STAGING).is_dir():
+            raise BackupError("there is no checked backup waiting in %s: check it again" % data_dir)
+        _write_atomically(data_dir / JOURNAL, json.dumps(journal, indent=1) + "\n")     # the commit point
+    except OSError as e:
         if not interrupted(data_dir):
             shutil.rmtree(data_dir / STAGING, ignore_errors=True)
+        raise BackupError("can't restore into %s: %s; nothing was changed" % (data_dir, e.strerror or e)) from None
+    return journal
+
+
+def restore(data_dir, path, confirm, clock=time.time, step=_no_step):
+    """Restore the backup ``path`` into ``data_dir`` (the caller holds the run lock). Checks the
+    backup whole first; ``confirm(words)`` is asked when something will be replaced and may say
+    no. Returns (manifest, replaced folder or None), or None if not confirmed. ``step(what)`` is
+    called after each durable step: the tests' moments to cut the power."""
+    data_dir = Path(data_dir)
+    manifest, words = stage(data_dir, path)
+    step("unpacked")
+    try:
+        if words is not None and not confirm(words):
+            discard(data_dir)
+            return None
+        journal = commit(data_dir, manifest, path, clock)
+        step("journal written")
+    except BaseException:
+        discard(data_dir)
         raise
     try:
         return manifest, _swap(data_dir, journal, step)

@@ -4,6 +4,7 @@ import argparse
 import json
 import logging
 import sys
+import threading
 
 from .dial.dialmaps import DIAL_MAPS
 from .errors import NewsdeskError
@@ -30,6 +31,7 @@ def cmd_serve(args):
     check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
     check_usable(config.data_dir)                   # a file, someone else's folder, a full disk: one sentence
     host, port = config.bind_host, config["port"]
+    restart = threading.Event()                     # set when the host restored a backup from the panel
     with RunLock(config.data_dir) as lock:         # one server per data folder
         sock = server.bind(host, port)              # a busy port: one sentence, before anything opens
         port = sock.getsockname()[1]
@@ -37,7 +39,8 @@ def cmd_serve(args):
         lock.note(url=url)
         try:
             if finish_restore(config.data_dir):         # a restore cut off by a power cut: finished first
-                log.warning("finished a restore that was cut off (newsdesk restore): the backup's data is in place")
+                log.warning("finished a restore (confirmed on the panel, or cut off by a power cut): the backup's "
+                            "data is in place")
             check_store(config.data_dir / STORE_FILE)   # a damaged store is refused, and left as it is
             desk = Newsdesk(config)
         except BaseException:
@@ -46,6 +49,7 @@ def cmd_serve(args):
         try:
             app = create_app(newsdesk=desk)
             app.config["LISTEN_HOST"] = host      # an invitation says when a tablet can't reach it
+            app.config["RESTART"] = lambda: _restart_soon(restart)     # a restore from the panel (web_ui/backups.py)
             log.info("data in %s", config.data_dir)
             log.info("panel at %s (Hypercorn; Flask views on %d threads, live pages on the event loop)",
                      url, config["threads"])
@@ -54,7 +58,28 @@ def cmd_serve(args):
         finally:
             desk.close()
             log.info("stopped; the store is closed")
+    if restart.is_set():
+        _start_again()
     return 0
+
+
+def _restart_soon(restart):
+    """The panel's restore is committed: stop as on SIGTERM (the store checkpointed and closed,
+    the run lock released), then start again, whose start puts the backup in place."""
+    import os
+    import signal
+    restart.set()
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _start_again():
+    """The same `newsdesk ... serve` again, in this process (the same pid, so systemd's service
+    and a terminal's `make run` both carry on): its start finishes the restore (finish_restore)."""
+    import os
+    log.warning("restarting to put the restored backup in place")
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "controller.cli"] + sys.argv[1:])
 
 
 def cmd_league(args):
@@ -465,6 +490,51 @@ def cmd_restore(args):
     return 0
 
 
+def cmd_migrate(args):
+    """`migrate`: open the store as `serve` would, which brings its schema forward (what `make
+    update` runs after the new code is in, so a store a new newsdesk can't read is found then,
+    not at the table); says from which schema to which."""
+    import sqlite3
+
+    from .backup import interrupted
+    from .config import load_config
+    from .errors import StoreError
+    from .runlock import AlreadyServing, RunLock
+    from .store import SCHEMA_VERSION, STORE_FILE, Store
+
+    config = load_config(args.data)
+    path = config.data_dir / STORE_FILE
+    if not path.exists():
+        print("no store in %s yet: nothing to migrate (newsdesk makes one at schema %d when it first starts)"
+              % (config.data_dir, SCHEMA_VERSION), file=sys.stderr)
+        return 0
+    if interrupted(config.data_dir):
+        raise StoreError("a restore into %s is not finished: run newsdesk restore first, then migrate"
+                         % config.data_dir)
+    try:
+        lock = RunLock(config.data_dir).acquire()
+    except AlreadyServing:
+        raise StoreError("newsdesk is serving the data folder %s; stop it first (sudo systemctl stop newsdesk), "
+                         "then migrate" % config.data_dir) from None
+    try:
+        db = sqlite3.connect("%s?mode=ro" % path.resolve().as_uri(), uri=True)
+        try:
+            before = db.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.Error as e:
+            raise StoreError("can't read the store %s: %s; newsdesk doctor says more" % (path, e)) from None
+        finally:
+            db.close()
+        Store(path).close()     # opening it migrates it forward, one step per transaction
+    finally:
+        lock.release()
+    if before < SCHEMA_VERSION:
+        print("the store %s was brought from schema %d to %d" % (path, before, SCHEMA_VERSION), file=sys.stderr)
+    else:
+        print("the store %s is at schema %d, this newsdesk's: nothing to migrate" % (path, SCHEMA_VERSION),
+              file=sys.stderr)
+    return 0
+
+
 class _Version(argparse.Action):
     """`newsdesk --version`: the installed package's version (pyproject.toml is its one home)."""
 
@@ -538,6 +608,10 @@ def build_parser():
     restore.add_argument("file", nargs="?", metavar="FILE")
     restore.add_argument("--yes", action="store_true", help="don't ask before replacing what is there")
     restore.set_defaults(func=cmd_restore)
+
+    migrate = sub.add_parser("migrate", help="open the store, which brings it to this newsdesk's schema (stop the "
+                                             "panel first; make update runs it)")
+    migrate.set_defaults(func=cmd_migrate)
 
     dial = sub.add_parser("dial", help="dial recordings")
     dial_sub = dial.add_subparsers(dest="dial_command", required=True)

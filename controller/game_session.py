@@ -119,22 +119,23 @@ def describe(action, events, names, accounts=None):
 
 def say(engine, state, action, events, plain):
     """A move in a sentence the table understands: the engine's own ``describe(state, action,
-    events)`` (``state`` as it was before the move) when it has one, else ``plain()``, today's
-    plain words. A describe that fails never costs the move: it is logged and the plain words
-    stand in."""
-    told = getattr(engine, "describe", None)
-    if callable(told):
-        name = getattr(engine, "NAME", "the game")
-        try:
-            text = told(copy.deepcopy(state), copy.deepcopy(action), copy.deepcopy(events))
-        except Exception:
-            log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
-                          name, action.get("type"))
-        else:
-            if isinstance(text, str) and text.strip():
-                return " ".join(text.split())
-            log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
-                      "plainer words", name, text, action.get("type"))
+    events)`` (``state`` as it was before the move), else ``plain()``, today's plain words, for
+    an engine that keeps EngineBase's describe (it has no words of its own). A describe that
+    fails never costs the move: it is logged and the plain words stand in."""
+    engine = base.loaded(engine)
+    told = engine.describe
+    if told is base.EngineBase.describe:
+        return plain()
+    try:
+        text = told(copy.deepcopy(state), copy.deepcopy(action), copy.deepcopy(events))
+    except Exception:
+        log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
+                      engine.NAME, action.get("type"))
+    else:
+        if isinstance(text, str) and text.strip():
+            return " ".join(text.split())
+        log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
+                  "plainer words", engine.NAME, text, action.get("type"))
     return plain()
 
 
@@ -143,12 +144,13 @@ class GameSession:
 
     def __init__(self, journal, rng, engines=None):
         """``journal``: the table's (journal.py), whose lock every change holds; ``engines``: name ->
-        engine module, consulted before the registry (tests bring their own)."""
+        engine module, consulted before the registry (tests bring their own; either way the
+        engine comes with EngineBase's defaults for the parts it leaves out)."""
         self.journal = journal
         self.store = journal.store
         self._rng = rng
         extra = dict(engines or {})
-        self._load = lambda name: extra[name] if name in extra else registry.load(name)
+        self._load = lambda name: base.loaded(extra[name]) if name in extra else registry.load(name)
         self._lock = journal.lock
         self.on_ring = None   # called when a move means the table should pick up the phone
         self._clear()         # _shown: what current() last returned, served while a write is stuck
@@ -235,14 +237,14 @@ class GameSession:
     def headline(self):
         """What the game being played wants shown in big type after a reload too (SCOOP's newest
         verdict, with whose claim it judged): its engine's own ``headline(events)`` of the events
-        still in force; None with no game, or an engine without a headline (an optional extra)."""
+        still in force; None with no game, or an engine without a headline (EngineBase's)."""
         if not self._lock.acquire(timeout=READ_WAIT):
             return None
         try:
-            told = getattr(self._engine, "headline", None)
-            if self._game is None or self._problem or not callable(told):
+            if self._game is None or self._problem:
                 return None
-            return told([ev for _, entry in base.effective(self._entries) for ev in entry.get("events", ())])
+            return self._engine.headline([ev for _, entry in base.effective(self._entries)
+                                          for ev in entry.get("events", ())])
         finally:
             self._lock.release()
 
@@ -259,7 +261,9 @@ class GameSession:
             return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
         done, undone = stacks(self._entries)
         said = dict(self._entries)
-        return dict(out, title=self._engine.TITLE, view=self._engine.view(self._state),
+        # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
+        view = dict(self._engine.view(self._state), result=self._engine.result(self._state))
+        return dict(out, title=self._engine.TITLE, view=view,
                     offers=self._engine.offers(self._state),
                     undo=said[done[-1]].get("said") if done else None,
                     redo=said[undone[-1]].get("said") if undone else None)
@@ -382,7 +386,7 @@ class GameSession:
         """Apply one move a tablet (or the phone) asked for, made on ``expected_version``."""
         with self._lock:
             key = check_key(key)
-            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            if base.action_type(action) is None:
                 raise BadRequest("an action is a JSON object with a \"type\", such as one of the "
                                  "offers the panel shows")
             if key is not None:
@@ -412,13 +416,12 @@ class GameSession:
             return self._outcome(stored.version, entry, event.id)
 
     def _ring_if_wanted(self, events):
-        """An engine with ``rings(events)`` says when its moves ring the phone (a Star Reporter
-        Disaster breaking); the bell never stops a move."""
-        rings = getattr(self._engine, "rings", None)
-        if self.on_ring is None or rings is None:
+        """The engine's ``rings(events)`` says when its moves ring the phone (a Star Reporter
+        Disaster breaking; EngineBase's never does); the bell never stops a move."""
+        if self.on_ring is None:
             return
         try:
-            if rings(events):
+            if self._engine.rings(events):
                 self.on_ring()
         except Exception:
             log.exception("game #%s: ringing the phone failed", self.game_id)
@@ -461,7 +464,7 @@ class GameSession:
             return self._outcome(stored.version, entry, event.id)
 
     def finish(self, expected_version, key=None):
-        """Keep the game as finished, with the winners the engine's view shows."""
+        """Keep the game as finished, with the winners the engine's result names."""
         with self._lock:
             key = check_key(key)
             if key is not None:

@@ -13,7 +13,6 @@ from datetime import datetime
 
 from .errors import Conflict, NotFound
 from .games import base, registry
-from .standings import final_table
 
 HISTORY_LIMIT = 500          # games the history, the statistics and the history page look at
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
@@ -66,6 +65,15 @@ def _average(scores):
         return sum(scores) // len(scores)
 
 
+def _score_kind(engine_name):
+    """What a game's scores count, from its engine's panel facts: "money", "points", or None for a
+    game without a score (and for a game whose engine is gone)."""
+    try:
+        return base.panel(registry.load(engine_name))["score"]
+    except (registry.EngineUnavailable, ValueError):
+        return None
+
+
 def _rows(kept):
     """A kept game's final table, or its players with no scores when it kept none."""
     return kept["standings"] or [{"name": n, "score": None, "winner": n in kept["winners"]} for n in kept["players"]]
@@ -101,7 +109,7 @@ class KeptGames:
         game = self.game(game_id)
         moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
                   "at": e.created} for e in self.store.entries(game.id)]
-        return dict(summary(game), final=game.final, log=moves)
+        return dict(summary(game), final=game.final, log=moves, score_kind=_score_kind(game.engine))
 
     def stats(self, limit=HISTORY_LIMIT):
         """Per player over the finished games: played, won, and per game the best and average
@@ -160,7 +168,7 @@ class KeptGames:
                 continue
             for ev in entry.get("events", ()):
                 state = engine.apply(state, ev)
-            rows = final_table(engine, state)["standings"]
+            rows = engine.result(state)["standings"]
             if not out["players"]:
                 out["players"] = [r["name"] for r in rows]
             out["points"].append({"version": version, "said": entry.get("said", ""),

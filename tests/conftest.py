@@ -165,6 +165,12 @@ def need_ngspice():
     pytest.skip(reason)
 
 
+def unversioned(paths):
+    """``paths`` with the static files' version prefix (/static/<version>/...) taken out, so a test
+    can name a file as it lies in web_ui/static/."""
+    return {re.sub(r"^/static/[0-9a-f]{12}/", "/static/", p) for p in paths}
+
+
 def page_assets(client, page):
     """{path: bytes} for ``page`` and every static file it loads, following the scripts' relative
     imports; each must be served (200) by the box itself."""

@@ -91,7 +91,7 @@ def fill_options(page, engine, names):
             page.set_checked(sel, value)
         elif opt["kind"] in ("choice", "seat"):
             if opt["kind"] == "choice":                 # the form says which choice is the default
-                assert page.inner_text("%s option[value='%s']" % (sel, opt["default"])).endswith("the default")
+                assert page.inner_text("%s option[value='%s']" % (sel, opt["default"])).endswith("(default)")
             page.select_option(sel, str(value))
         elif opt["kind"] == "names":
             page.fill(sel, ", ".join(value))

@@ -17,6 +17,7 @@ from controller.hw.display import (
     Window,
     WindowDriver,
     die_layout,
+    next_view,
     open_device,
     pip_centres,
     render,
@@ -122,6 +123,15 @@ def test_view_for_bus_messages():
     assert view_for({"type": "stopwatch.started", "data": {"t": 5.0}})["t0"] == 5.0
     assert view_for({"type": "stopwatch.roll", "data": {"mode": "d10", "digit": 4}}) == {"kind": "d10", "digit": 4}
     assert view_for({"type": "phone.hook", "data": {}}) is None
+
+
+def test_a_new_game_keeps_the_tables_dice_and_stopwatch_in_the_window():
+    started = {"type": "game.started", "data": {"game": 3, "engine": "scan"}}
+    dice = {"kind": "dice", "faces": [3, 4], "total": 7, "sides": 6, "dice": "2d6", "flags": {}}
+    assert next_view(dice, started) is None                                  # kept
+    assert next_view({"kind": "stopwatch", "running": False, "shown": "3.51", "digit": 1}, started) is None
+    assert next_view({"kind": "verdict", "signal": "EXTRA", "digit": 7}, started) == {"kind": "idle"}
+    assert next_view({"kind": "idle"}, {"type": "editor.verdict", "data": {"signal": "OK", "digit": 3}})["signal"] == "OK"
 
 
 def test_window_on_the_dummy_device_keeps_the_frame():
@@ -250,3 +260,26 @@ def test_tm1637_needs_its_lines_in_the_pin_map(mock_factory):
     from controller.errors import PinMapError
     with pytest.raises(PinMapError, match="segments_clk"):
         TM1637(load_pinmap(), mock_factory)
+
+
+def test_a_new_game_clears_the_last_games_verdict_from_the_window():
+    """The window shows only the game being played's calls to the editor, as the panel does: a
+    verdict from the game before is gone the moment a new game starts (the dice and the
+    stopwatch are the table's, not a game's, and stay)."""
+    bus = Bus()
+    window = Window(dummy(width=128, height=64, mode="1"))
+    driver = WindowDriver(window, bus, fps=200.0, poll=0.05)
+    try:
+        idle = render({"kind": "idle"}, window.device.size)
+        assert wait_for(lambda: window.frames >= 1)
+        bus.publish({"type": "editor.verdict", "data": {"signal": "EXTRA", "digit": 7}})
+        assert wait_for(lambda: driver.view.get("signal") == "EXTRA")
+        assert wait_for(lambda: window.image().tobytes() != idle.tobytes())
+        bus.publish({"type": "game.started", "data": {"game": 2, "engine": "scoop1956"}})
+        assert wait_for(lambda: driver.view == {"kind": "idle"})
+        assert wait_for(lambda: window.image().tobytes() == idle.tobytes())
+        bus.publish({"type": "editor.verdict", "data": {"signal": "SYND", "digit": 2}})
+        assert wait_for(lambda: driver.view.get("signal") == "SYND")     # the new game's own calls show
+    finally:
+        driver.close()
+        window.close()

@@ -378,3 +378,40 @@ def test_a_phone_on_usb_shows_its_link_and_says_when_it_is_gone(client, desk):
     assert phone["status"] == "fault" and phone["summary"].startswith("Phone disconnected")
     assert "USB cable" in phone["summary"]
     assert client.get("/api/health").get_json()["overall"] == "fault"
+
+
+def _bad(opt):
+    """A value the option refuses, of the kind the form would send (or a person typing the API)."""
+    return {"integer": (opt.get("maximum") or 0) + 1, "minutes": (opt.get("maximum") or 0) + 1, "seat": 9,
+            "choice": "nonsense", "choices": ["nonsense"], "boolean": "maybe", "names": ["Somewhere"]}.get(opt["kind"])
+
+
+def test_every_refusal_of_a_form_option_names_it_as_the_form_does_and_says_what_would_do(client):
+    """Each option the start form asks, refused: the sentence opens with the field as the form
+    names it (never "Time_limit is ..."), a seat is named as the form's players are ("Player 1
+    to Player 4", not "seat 0-3") and a choice by the words its drop-down shows."""
+    from controller.games import base
+    from controller.games.catalogue import start_form
+    names = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+    for game in start_form():
+        for opt in game["options"]:
+            value = _bad(opt)
+            if not opt["form"] or value is None:
+                continue
+            options, seats = {opt["name"]: value}, game["players"]
+            played = opt.get("variant") or next((o["default"] for o in game["options"] if o["name"] == game["variant_option"]), None)
+            if isinstance(played, str):
+                seats = (seats.get("by_variant") or {}).get(played, seats)
+            if opt.get("variant"):
+                options[game["variant_option"]] = [opt["variant"]] if game["variant_choice"] == "many" else opt["variant"]
+            players = [{"name": n} for n in names[:seats["min"]]]
+            r = start(client, game["name"], players, options)
+            said = message(r)
+            assert r.status_code == 422, (game["name"], opt["name"], said)
+            named = said[1:said.index("”")] if said.startswith("“") else ""    # the form's label, or its start
+            assert named and opt["label"].startswith(named) and base.form_name(opt)[1:-1] in named, (opt["name"], said)
+            if opt["kind"] == "seat":
+                assert "Player 1 to Player %d" % len(players) in said and "0-" not in said, said
+            if opt["kind"] == "choice":
+                assert all("“%s”" % base.short_words(w) in said for w in opt["choices"].values()) \
+                    or all(w.split(":")[0] in said for w in opt["choices"].values()), said

@@ -70,8 +70,12 @@ def _purse():
                                               for n in state["players"]],
                 "bank": state["money"].get(ledger.BANK, 0), "winners": state["winners"]}
 
+    def result(state):
+        return base.result_of(bool(state["winners"]), [(n, state["money"].get(n, 0), n in state["winners"])
+                                                       for n in state["players"]], {"score": "money"})
+
     return types.SimpleNamespace(NAME="purse", TITLE="Purse", VARIANTS={}, setup=setup, initial=initial,
-                                 decide=decide, apply=apply, offers=lambda state: [], view=view)
+                                 decide=decide, apply=apply, offers=lambda state: [], view=view, result=result)
 
 
 def _editor_game():
@@ -106,7 +110,8 @@ def _editor_game():
         initial=lambda: {"players": [], "claim": None, "judged": []}, decide=decide, apply=apply,
         offers=lambda state: [],
         view=lambda state: {"players": [{"name": n} for n in state["players"]], "claim": state["claim"],
-                            "judged": state["judged"]})
+                            "judged": state["judged"]},
+        result=lambda state: base.result_of(False, [(n, None, False) for n in state["players"]], {"score": None}))
 
 
 PURSE = _purse()
@@ -511,7 +516,9 @@ def test_a_missing_engine_is_a_clear_error_not_an_import_crash(monkeypatch):
 
 def test_an_engine_without_the_interface_is_refused(monkeypatch):
     monkeypatch.setitem(registry.ENGINES, "scan", "ledger")   # a module, but not a game
-    with pytest.raises(registry.EngineUnavailable, match="lacks NAME, TITLE, VARIANTS, PANEL, OPTIONS, setup"):
+    # its optional parts (OPTIONS, PANEL, describe, ...) have defaults (base.EngineBase); its result has none
+    with pytest.raises(registry.EngineUnavailable,
+                       match="lacks NAME, TITLE, VARIANTS, setup, initial, decide, apply, offers, view, result,"):
         registry.load("scan")
 
 
@@ -584,19 +591,19 @@ def test_the_phone_judges_a_claim_in_the_real_scoop_1956_engine(tmp_path):
         store.close()
 
 
-def test_the_final_table_is_read_from_the_shapes_the_views_share():
-    from controller.standings import from_view
-    scoop_like = {"players": [{"name": "Ann", "cash": 900, "worth": 4100}, {"name": "Bob", "cash": 2000,
-                                                                         "worth": 3000}],
-                  "winners": [0], "winner_names": ["Ann"]}
-    assert from_view(scoop_like) == [{"name": "Ann", "score": 4100, "winner": True},
-                                     {"name": "Bob", "score": 3000, "winner": False}]
-    by_name = {"players": [{"name": "Ann"}, {"name": "Bob"}], "balances": {"Ann": 5, "Bob": 7},
-               "winner": "Bob"}
-    assert from_view(by_name) == [{"name": "Ann", "score": 5, "winner": False},
-                                  {"name": "Bob", "score": 7, "winner": True}]
-    assert from_view({"players": [{"name": "Ann"}], "winners": []}) == [
-        {"name": "Ann", "score": None, "winner": False}]
+def test_the_final_table_is_the_engines_result_not_a_reading_of_its_view():
+    """A view whose keys a reader of views would take for a score and a winner (worth, winner)
+    changes nothing: the final table is what the engine's result says."""
+    from controller.standings import final_table
+    decoy = dict(vars(PURSE), view=lambda state: {"players": [{"name": "Ann", "worth": 1}, {"name": "Bob", "worth": 9}],
+                                                  "winner": "Bob", "winners": [1]})
+    engine = types.SimpleNamespace(**decoy)
+    state = base.fold(engine, [(1, {"type": "setup", "events": engine.setup(PLAYERS[:2], {})})])
+    assert final_table(engine, state)["standings"] == [{"name": "Ann", "score": START, "winner": False},
+                                                       {"name": "Bob", "score": START, "winner": False}]
+    state = engine.apply(state, {"type": "won", "players": ["Ann", "Bob"]})      # a tie lists both
+    table = final_table(engine, state)
+    assert table["winners"] == ["Ann", "Bob"] and [r["winner"] for r in table["standings"]] == [True, True]
 
 
 def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):

@@ -71,18 +71,21 @@ def create_app(config=None, newsdesk=None, test_config=None):
     # resource (werkzeug merges slashes by default); it is simply not found
     app.url_map.merge_slashes = False
 
-    from . import api, errors, games_api, join, openapi, oracles, pages, security, stream
+    from . import api, app_shell, errors, games_api, join, openapi, oracles, pages, security, stream
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(oracles.bp)
+    app.register_blueprint(app_shell.bp)    # the home-screen app: manifest, icons, service worker, static caching
     from . import workbench
     workbench.init_app(app)                 # the dial tester and the guided bring-up
     errors.init_app(app)                    # how an error reaches a tablet: one set of handlers
     security.init_app(app)
     app.register_blueprint(join.bp)         # joining the table: QR codes, dialed codes, devices
+    from . import backups
+    app.register_blueprint(backups.bp)      # the host's backups: download, and restore from a tablet
     dial = security.guard(app).dial         # a device joins by dialing the code it shows
     dial.pass_on = newsdesk.table.call_editor   # held digits that were calls after all
     newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)

@@ -24,6 +24,8 @@ Limits that keep the table usable (all settings in controller/config.py):
   one over the panel's limit (Flask's MAX_CONTENT_LENGTH, declared or chunked) is answered 413
   at once, and one that trickles longer than ``header_timeout`` seconds 408; either way the
   connection is closed and nothing is held for it. A view's thread never waits on a slow body.
+  A host's request to a route in the app's HOST_BODIES ({path: (bytes, seconds)}: the backup
+  upload, web_ui/backups.py) has that limit instead; anyone else's has the panel's.
 """
 
 import asyncio
@@ -375,12 +377,15 @@ class Panel:
         if self._stopping is not None and self._stopping.is_set():
             # a tablet reconnecting during a restart: its threads may be gone already
             return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", STOPPING))
+        lane = self.lane(scope)
+        most, timeout = self.body_most, self.body_timeout
+        if lane is self.host_wsgi:      # a route of the host's with a larger body of its own (an upload)
+            most, timeout = self.flask.config.get("HOST_BODIES", {}).get(scope["path"], (most, timeout))
         try:
-            body, gone = await read_body(scope, receive, self.body_most, self.body_timeout, self._stopping)
+            body, gone = await read_body(scope, receive, most, timeout, self._stopping)
         except Refusal as refusal:
             return await _refuse_and_close(send_named, receive, refusal)
         receive = _replayed(body, gone, receive)
-        lane = self.lane(scope)
         if scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
             return await self._stream(lane, scope, receive, send_named)
         return await lane(scope, receive, send_named)

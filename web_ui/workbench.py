@@ -5,6 +5,7 @@
     GET  /api/workbench/digit/<id>.svg       one digit's pulse train, drawn as a logic analyser does
     GET  /api/workbench/digit/<id>.csv       the recording of that digit, a dial trace file
     POST /api/workbench/bringup/reset        start the checklist again
+    POST /api/workbench/bringup/confirm      the builder's answer: did the bell ring, was the tone heard
     POST /api/workbench/ring                 ring the bell once (a bring-up step)
     POST /api/workbench/profile              keep what was measured as a phone's profile (the host)
 
@@ -21,10 +22,13 @@ import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from controller import bringup
+from controller.audio.player import AplayOutput, NullOutput
 from controller.bringup import Checklist
 from controller.dial import tester
 from controller.dial.decoder import LINES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
+from controller.doctor import sound_cards
 
 from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, route, schemas, write
 from .helpers import desk, json_body
@@ -42,18 +46,32 @@ _NO_DIGIT = ("404", "No such digit in the recording kept: dial it again.")
 _STANDARD = {"enum": sorted(tester.STANDARDS)}
 _PROFILE = obj(["pps", "break_pct", "ratio", "digits", "standard", "dial_map", "updated"], extra=True,
                pps=NUM, break_pct=NUM, ratio=nullable(NUM), digits=INT, standard=STR, dial_map=STR, updated=STR)
+_STEP = obj(
+    ["id", "title", "seen", "at", "hint", "check"],
+    {"sent": dict(nullable(obj(["at", "count", "what"], at=NUM, count=INT, what=STR)),
+                  description="What newsdesk last did for a step the builder confirms, and how many times."),
+     "answer": dict(nullable({"enum": ["yes", "no"]}), description="The builder's answer, if given."),
+     "ask": dict(arr(STR), description="The two answers to offer: it did, it didn't."),
+     "blocked": dict(nullable(STR), description="Why the step can't be done here at all, and what to do.")},
+    id=STR, title=STR, seen=BOOL, at=nullable(NUM), hint=nullable(STR),
+    check=dict({"enum": [bringup.AUTO, bringup.BUILDER]},
+               description="Who ticks the step: the box (auto) or the builder's answer (builder)."))
 schemas(
     bp,
     Workbench=obj(
         ["steps", "digits", "standard", "standards", "dial_map", "board", "profile_name", "profile", "summary"],
-        steps=arr(obj(["id", "title", "seen", "at", "hint"], id=STR, title=STR, seen=BOOL,
-                      at=nullable(NUM), hint=nullable(STR))),
+        steps=arr(_STEP),
         digits=arr(obj(["id", "digit", "pulses", "pps", "break_pct", "passed", "notes"], extra=True,
                        id=INT, digit=INT, pulses=INT, pps=nullable(NUM), break_pct=nullable(NUM),
                        passed=nullable(BOOL), notes=arr(STR))),
         standard=_STANDARD, standards=OBJ, dial_map=STR, board={"enum": ["pi", "pico"]}, profile_name=STR,
         profile=nullable(_PROFILE), summary=nullable(OBJ)),
     WorkbenchReset=obj(["reset"], reset=BOOL),
+    WorkbenchConfirmRequest=obj(
+        ["step", "happened"],
+        step=dict({"enum": list(bringup.BUILDER_STEPS)}, description="A step only a person can sense."),
+        happened=dict(BOOL, description="true: it rang / I heard it; false: it didn't.")),
+    WorkbenchConfirm=obj(["step"], step=_STEP),
     WorkbenchProfileRequest=obj(name=dict(STR, description="The phone's name (default: the phone_profile "
                                                            "setting)."), standard=_STANDARD),
     WorkbenchProfile=obj(["name", "profile", "in_use"], name=STR, profile=_PROFILE, in_use=BOOL),
@@ -64,6 +82,7 @@ SHOWN = 8              # digits shown, newest first
 KEEP_DIGITS = 32       # digits measured and kept (the picture and the recording need their edges too)
 PAD_BEFORE, PAD_AFTER = 0.3, 0.4   # seconds of recording around a digit
 SETTLED = 0.1          # seconds: edges stamped earlier may still be on their way (a busy thread)
+SOUND_CARDS = "/proc/asound/cards"   # ALSA's list of the sound cards here (Linux)
 
 
 class Workbench(object):
@@ -87,7 +106,8 @@ class Workbench(object):
         self._decoder = DialDecoder(dial_map=self.dial_map, offnormal=self.offnormal, initial=initial,
                                     ratio=self.profiles.ratio(self.profile_name))
         self._tests = collections.deque(maxlen=KEEP_DIGITS)
-        self.checklist = Checklist(nd.pinmap, self.board, audio=config["audio"] != "off")
+        self.checklist = Checklist(nd.pinmap, self.board, audio=_audio(nd.sounds),
+                                   bell_strikes=_strikes(nd.sounds))
         self._sub = nd.bus.subscribe()
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="workbench", daemon=True)
@@ -130,6 +150,12 @@ class Workbench(object):
         with self._lock:
             self.checklist.reset()
 
+    def confirm(self, step, happened):
+        """The builder's answer; the step as it then stands."""
+        with self._lock:
+            self.checklist.confirm(step, happened, time.time())
+            return next(s for s in self.checklist.state() if s["id"] == step)
+
     def tests(self):
         """The digits measured so far (oldest first), and the recording with its levels before."""
         with self._lock:
@@ -158,6 +184,34 @@ class Workbench(object):
             if digit_id(t) == ident and (self._dropped is None or self._dropped < t.start - PAD_BEFORE):
                 return t, edges, before
         abort(404, "No digit %d in the recording kept (it keeps the last %d edges): dial it again." % (ident, MAX_EDGES))
+
+
+def _audio(sounds, read_cards=lambda: _read_text(SOUND_CARDS)):
+    """Whether the handset can play the dial tone: True, False (the audio setting is off) or why
+    not (no aplay; aplay but no sound card, or audio_device naming one that isn't here)."""
+    output = getattr(getattr(sounds, "player", None), "output", None)
+    if isinstance(output, NullOutput):
+        return False if output.off else bringup.AUDIO_MISSING
+    if isinstance(output, AplayOutput):
+        text = read_cards()
+        return bringup.no_audio_device(None if text is None else sound_cards(text), output.device) or True
+    return True
+
+
+def _read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _strikes(sounds):
+    """The solenoid's strikes in one ring, or None where the far end (the Pico) makes them."""
+    ringer = getattr(sounds, "ringer", None)
+    if ringer is None or not ringer.strike_hz:
+        return None
+    return sum(1 for level, _ in ringer.steps if level)
 
 
 def digit_id(test):
@@ -229,6 +283,22 @@ def reset():
     json_body(allow_empty=True)
     bench().reset_checklist()
     return jsonify(reset=True)
+
+
+@route(bp, "/api/workbench/bringup/confirm", write(
+    "post", "The builder's answer for a step only a person can sense (the bell rang, the dial tone was heard).",
+    "WorkbenchConfirm", ("409", "newsdesk hasn't rung the bell or played the tone yet, or can't here (the "
+                                "message says why and what to do)."),
+    op="workbenchConfirm", request="WorkbenchConfirmRequest"))
+def confirm():
+    data = json_body()
+    step, happened = data.get("step"), data.get("happened")
+    if not isinstance(step, str) or step not in bringup.BUILDER_STEPS:
+        abort(400, "step must be one of %s (the other steps are ticked by the box itself)."
+              % ", ".join(bringup.BUILDER_STEPS))
+    if not isinstance(happened, bool):
+        abort(400, "happened must be true (it did) or false (it didn't).")
+    return jsonify(step=bench().confirm(step, happened))
 
 
 @route(bp, "/api/workbench/ring", write(

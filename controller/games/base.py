@@ -1,9 +1,18 @@
 """What every game engine is, and how a game's history folds into its state.
 
 A game engine is a module (scoop1956, scoop2002, scan, star_reporter, get_the_scoop) that is an
-``Engine`` (the Protocol below: its names, its options and panel facts, and seven functions).
-The registry (registry.py) loads engines by name and refuses a module that lacks part of it;
-mypy checks every engine module against it (``make test``).
+``Engine`` (the Protocol below: its names and seven functions, ``result`` among them: the game
+says itself whether it is over, who won and what each player ended with; nothing reads that off
+its view). The registry (registry.py) loads engines by name, refuses a module that lacks part of
+it, and hands out each one as a ``Loaded`` engine: the module, with ``EngineBase``'s defaults for
+the optional parts it leaves out (describe, headline, rings, OPTIONS, PANEL, seats and colours),
+so no caller probes for them. mypy checks every engine module against the Protocol (``make test``).
+
+Engines stay modules rather than subclasses of EngineBase: each is a file of pure functions
+over plain dicts, edited by rule, and the defaults come from the registry at load instead (the
+way pyserial's platform classes take what they leave out from SerialBase, but without a class
+per game). ``guard`` is the refusal every decide() starts with (not set up, over, not an
+action, an action the game doesn't have), written once.
 
 Events and actions are plain dicts so they store as JSON and replay identically. Rules'
 constants (prices, bonuses, targets) live in the game's module, once.
@@ -13,8 +22,9 @@ of the effective history, {"type": "redo", "target": id} puts it back; the state
 the effective events. ``effective`` works that out for any game.
 """
 
+import copy
 import random
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Callable, Iterable, Protocol, TypedDict, TypeGuard
 
 from ..errors import NewsdeskError
 
@@ -29,18 +39,49 @@ class GameError(NewsdeskError, ValueError):
     status = 422
 
 
+class Standing(TypedDict):
+    """One player's line of a game's result."""
+
+    name: str
+    score: int | None        # money or points (Result.score_kind); None in a game without a score
+    winner: bool             # never True before the game is over
+
+
+class TeamStanding(TypedDict):
+    """One side's line, in a game played by sides (SCAN): its members share its score and win."""
+
+    side: str
+    members: list[str]
+    score: int | None
+    winner: bool
+
+
+class Result(TypedDict):
+    """What a game says of itself: over or not, who won and what each ended with.
+
+    ``winners`` is empty while the game is not over; a tie lists everyone who shares the win.
+    ``standings`` has one row per player, in the order the game lists its players (its seats;
+    SCAN: side by side), and the same rows the history, the exports and the league keep.
+    ``teams`` has a row per side in a game played by sides, [] otherwise. ``score_kind`` is the
+    engine's PANEL "score": "money", "points", or None for a game that keeps no score.
+    """
+
+    over: bool
+    winners: list[str]
+    standings: list[Standing]
+    teams: list[TeamStanding]
+    score_kind: str | None
+
+
 class Engine(Protocol):
-    """One game's rules. Pure: no clock, no I/O; randomness is handed in."""
+    """One game's rules. Pure: no clock, no I/O; randomness is handed in.
+
+    The parts an engine may leave out (its OPTIONS and PANEL, describe, headline, rings, its seats
+    and colours) are EngineBase's below, with their defaults."""
 
     NAME: str                           # short id, e.g. "scoop1956"
     TITLE: str                          # "SCOOP (Parker Brothers, 1956)"
     VARIANTS: dict[str, str]            # variant id -> plain description
-    PANEL: dict[str, Any]               # the panel's facts (see panel_facts)
-
-    @property
-    def OPTIONS(self) -> tuple[dict[str, Any], ...]:
-        """Each made by option(): the start form, the API document and the request checks."""
-        ...
 
     def setup(self, players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
         """The events that start a game (validated; raises GameError). players: [{"name": str,
@@ -68,9 +109,120 @@ class Engine(Protocol):
         """JSON for the panel: players, money or score, whose turn, winner."""
         ...
 
-    def describe(self, state: State, action: Action, events: list[Event]) -> str:
-        """One sentence for the table: what a move did (the undo bar, the log)."""
+    def result(self, state: State) -> Result:
+        """Whether the game is over, who won and each player's score, worked out from the
+        state by the rules (made by ``result_of``); any state, finished or not."""
         ...
+
+
+class EngineBase:
+    """The parts of an engine that are optional, each with what leaving it out means. An engine
+    module that has one is taken at its word; the registry fills in the rest (``Loaded``)."""
+
+    OPTIONS: tuple[dict[str, Any], ...] = ()     # each made by option(): the start form, the API document, the checks
+    PANEL: dict[str, Any] = {}                   # the panel's facts (see panel())
+    COLOURS: tuple[str, ...] | None = None       # the colours its pieces come in, when the box fixes them
+    PLAYERS: int | dict[str, tuple[int, int]] | None = None    # seats, when fixed or set by variant
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 6
+
+    @staticmethod
+    def describe(state: State, action: Action, events: list[Event]) -> str | None:
+        """One sentence for the table: what a move did (the undo bar, the log); None: the
+        session's plain words ("Ann's claim (story_type sport)") stand in."""
+        return None
+
+    @staticmethod
+    def headline(events: list[Event]) -> Event | None:
+        """The event still in force the screen shows in big type after a reload, or None."""
+        return None
+
+    @staticmethod
+    def rings(events: list[Event]) -> bool:
+        """Whether a move's events ring the phone (a Star Reporter Disaster breaking)."""
+        return False
+
+
+OPTIONAL = tuple(name for name in vars(EngineBase) if not name.startswith("_"))
+
+
+class Loaded:
+    """An engine module as the registry hands it out: its own names first, EngineBase's defaults
+    for the optional parts it leaves out. Read live, so the module stays the one home of its
+    rules (a test that patches the module patches the loaded engine too)."""
+
+    __slots__ = ("module",)
+
+    def __init__(self, module: Any):
+        self.module = module
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "module":            # not set yet (a copy being made): no module to ask
+            raise AttributeError(name)
+        try:
+            return getattr(self.module, name)
+        except AttributeError:
+            if name in OPTIONAL:
+                return getattr(EngineBase, name)
+            raise
+
+    def __copy__(self) -> "Loaded":
+        return self                     # an engine is its rules: a copy is the same engine
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Loaded":
+        return self
+
+    def __repr__(self) -> str:
+        return "<engine %s>" % getattr(self.module, "NAME", self.module)
+
+
+def loaded(engine: Any) -> Any:
+    """``engine`` with EngineBase's defaults (an engine already loaded is returned as it is)."""
+    return engine if isinstance(engine, Loaded) else Loaded(engine)
+
+
+# ---------------------------------------------------------------- the result and the guard
+
+def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: dict[str, Any] | None,
+              teams: Iterable[tuple[str, list[str], int | None, bool]] = ()) -> Result:
+    """A game's Result from its rows as the engine works them out: (name, score, won) per
+    player, (side, members, score, won) per side, and the engine's PANEL declaration (its
+    "score" is the result's score_kind). Nobody is a winner while the game is not over."""
+    standings = [Standing(name=str(name), score=score if is_int(score) else None, winner=bool(over and won))
+                 for name, score, won in rows]
+    sides = [TeamStanding(side=str(side), members=[str(m) for m in members],
+                          score=score if is_int(score) else None, winner=bool(over and won))
+             for side, members, score, won in teams]
+    return Result(over=bool(over), winners=[r["name"] for r in standings if r["winner"]], standings=standings,
+                  teams=sides, score_kind=dict(PANEL_DEFAULTS, **(panel or {}))["score"])
+
+
+NOT_AN_ACTION = "an action is a dict with a \"type\""
+
+
+def action_type(action: object) -> str | None:
+    """The type of ``action`` when it is an action at all (a dict with a text "type"), else None."""
+    if isinstance(action, dict) and isinstance(action.get("type"), str):
+        return action["type"]
+    return None
+
+
+def guard(state: State, action: Action, kinds: Iterable[str], result: Callable[[State], Result],
+          unset: str, over: Callable[[State], str], unknown: Callable[[object], str]) -> str:
+    """The refusals every decide() starts with, in one order: a game not set up (``unset``), a
+    game over (by the engine's own ``result``; ``over(state)`` says who won), something that is
+    not an action, and an action type not among ``kinds`` (``unknown(type)`` says which there
+    are). Returns the action's type."""
+    if not isinstance(state, dict) or not state.get("started"):
+        raise GameError(unset)
+    if result(state)["over"]:
+        raise GameError(over(state))
+    if not isinstance(action, dict):
+        raise GameError(NOT_AN_ACTION)
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in kinds:
+        raise GameError(unknown(kind))
+    return kind
 
 
 def variant_option(engine):
@@ -286,6 +438,31 @@ def check_declared(title, declared, options, players=None):
     return options
 
 
+def choice_words(opt):
+    """A choice option's choices as the start form lists them (each choice's words without their
+    aside, as form_name cuts a label), in quotes: “a”, “b” or “c”."""
+    return or_list("“%s”" % short_words(words) for words in opt["choices"].values())
+
+
+def short_words(words, asides=(" (", ": ", "; ")):
+    """A choice's words up to their first aside: what a drop-down shows (the whole words are the
+    field's hint), and what a refusal quotes. The panel's start.js cuts them the same way."""
+    for aside in asides:
+        words = words.split(aside)[0]
+    return words
+
+
+def or_list(words):
+    """"a", "a or b", "a, b or c": the choices a refusal offers."""
+    words = list(words)
+    return words[0] if len(words) == 1 else "%s or %s" % (", ".join(words[:-1]), words[-1])
+
+
+def seat_words(players):
+    """The seats a seat option may name, as the start form names them ("Player 1 to Player 4")."""
+    return "Player 1" if players == 1 else "Player 1 to Player %d" % players
+
+
 def form_name(opt, asides=(" (", ": ")):
     """An option named in a refusal as the start form names it: its declared label, without the
     label's aside ("Time limit in minutes (empty: ...)"; ``asides`` say where one starts), in
@@ -323,13 +500,13 @@ def _option_problem(opt, value, players):
     elif kind == "seat":
         most = (players - 1) if players else SEATS_MOST - 1
         if not is_int(value) or not 0 <= value <= most:
-            return "is a seat number 0-%d" % most
+            return "is one of the players at the table (%s)" % seat_words(most + 1)
     elif kind == "boolean":
         if not isinstance(value, bool):
             return "is true or false"
     elif kind == "choice":
         if not isinstance(value, str) or value not in opt["choices"]:
-            return "is one of %s" % and_list(opt["choices"])
+            return "is %s" % choice_words(opt)
     elif kind == "choices":
         if (not isinstance(value, (list, tuple)) or any(not isinstance(v, str) or v not in opt["choices"] for v in value)
                 or len(set(value)) != len(value)):
@@ -356,7 +533,7 @@ def declared_defaults(declared):
 
 def panel(engine):
     """What the panel shows for ``engine``, from its PANEL declaration (with the defaults a game
-    that declares less gets):
+    that declares less gets; ``engine`` None, one that can't be loaded, gets the defaults alone):
 
         score: "money" | "points" | None   what the final table counts (None: no score)
         chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
@@ -371,8 +548,11 @@ def panel(engine):
         headline(events) (a function in the module, optional): the event still in force the
                 screen shows in big type after a reload, or None
     """
-    declared = dict(getattr(engine, "PANEL", None) or {})
-    out = {"score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None,
-           "teams": False, "team_variants": None, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
-    out.update(declared)
-    return out
+    declared = dict(loaded(engine).PANEL or {}) if engine is not None else {}
+    return dict(copy.deepcopy(PANEL_DEFAULTS), **declared)
+
+
+# What a game that declares less gets (see panel()).
+PANEL_DEFAULTS: dict[str, Any] = {
+    "score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None, "teams": False,
+    "team_variants": None, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}

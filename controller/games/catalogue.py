@@ -21,8 +21,7 @@ def start_form():
             kinds = {o["name"]: o["kind"] for o in item["options"]}
             item["timed"] = "minutes" in kinds.values()          # can be played against the clock
             item["players"] = _seats(module, panel)
-            colours = getattr(module, "COLOURS", None)
-            item["colours"] = list(colours) if colours else None
+            item["colours"] = list(module.COLOURS) if module.COLOURS else None
             variant = base.variant_option(module)   # the option whose choices are the game's variants
             if variant:
                 item["variant_option"], item["variant_choice"] = variant
@@ -41,16 +40,17 @@ def chart_units():
 
 
 def _seats(module, panel):
-    """{"min", "max", "by_variant"} read off the engine's own constants and panel facts."""
+    """{"min", "max", "by_variant"} read off the engine's own constants (PLAYERS, or MIN_ and
+    MAX_PLAYERS: base.EngineBase has the defaults) and panel facts."""
     by_variant = None
-    players = getattr(module, "PLAYERS", None)
+    players = module.PLAYERS
     if isinstance(players, dict):
         by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
         low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
     elif isinstance(players, int):
         low = high = players
     else:
-        low, high = getattr(module, "MIN_PLAYERS", 2), getattr(module, "MAX_PLAYERS", 6)
+        low, high = module.MIN_PLAYERS, module.MAX_PLAYERS
     if panel.get("seats_by_variant"):
         by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
     return {"min": low, "max": high, "by_variant": by_variant}

@@ -62,7 +62,20 @@ import random
 from typing import Any
 
 from . import get_the_scoop_board as grid
-from .base import Action, Event, GameError, State, and_list, declared, form_name
+from .base import (
+    Action,
+    Event,
+    GameError,
+    Result,
+    State,
+    and_list,
+    choice_words,
+    declared,
+    form_name,
+    guard,
+    result_of,
+    seat_words,
+)
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
@@ -179,13 +192,17 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     colours = [c if c else free.pop(0) for c in wanted]
     first = options.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < PLAYERS:
-        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat (0-3) of whoever last watched the news")
+        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat of whoever last watched the news (%s)"
+                        % seat_words(PLAYERS))
     table = _police_table(options.get("police_table", DEFAULT_POLICE_TABLE))
     rules = {}
     for key, allowed in CHOICES.items():
         value = options.get(key, DEFAULTS[key])
         if not any(value == a and type(value) is type(a) for a in allowed):
-            raise GameError("%s is one of %s, not %r" % (key, ", ".join(map(_word, allowed)), value))
+            opt = declared(OPTIONS, key)      # the form's words first, then what the API sends
+            said = choice_words(opt) if opt["kind"] == "choice" else "yes or no"
+            raise GameError("%s is %s (sent as %s is one of %s, not %r)"
+                            % (form_name(opt), said, key, ", ".join(map(_word, allowed)), value))
         rules[key] = value
     sides = options.get("sides", DEFAULTS["sides"])
     if (not isinstance(sides, list) or len(sides) != 4 or any(_suit(s) is None for s in sides)
@@ -235,15 +252,9 @@ def _tracked(state):
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    if not state.get("started"):
-        raise GameError("set up a game of Get the Scoop! first")
-    if state["winners"]:
-        raise GameError("the game is over: %s won" % " and ".join(_name(state, w) for w in state["winners"]))
-    if not isinstance(action, dict):
-        raise GameError("an action is a dict with a \"type\"")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
-        raise GameError("Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
+    kind = guard(state, action, _ACTIONS, result, "set up a game of Get the Scoop! first",
+                 lambda state: "the game is over: %s won" % " and ".join(_name(state, w) for w in state["winners"]),
+                 lambda kind: "Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
     handler = _ACTIONS[kind]
     if kind in ("move", "draw") and not _tracked(state):
         raise GameError("the table keeps the board in this game (option board: table): move the "
@@ -253,6 +264,16 @@ def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if state["phase"] != _PHASE_OF[kind]:
         raise GameError("that's not for now: %s" % _waiting_for(state))
     return handler(state, action, rng)
+
+
+def result(state: State) -> Result:
+    """Over once a Protester stands in a camera van after the Protesters' turn ("If there is a
+    Protester in a Player's corner (the camera van), that Player wins and the game is over!
+    There can be multiple winners."). The game keeps no score: every score is None."""
+    if not state.get("started"):
+        return result_of(False, [], PANEL)
+    won = set(state["winners"])
+    return result_of(bool(won), [(pl["name"], None, i in won) for i, pl in enumerate(state["players"])], PANEL)
 
 
 def _reveal(state, action, rng):

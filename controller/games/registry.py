@@ -41,7 +41,8 @@ def names():
 
 
 def load(name):
-    """The engine module for game ``name``.
+    """The engine for game ``name``: its module, with EngineBase's defaults for the optional
+    parts it leaves out (base.Loaded), so no caller asks whether it has them.
 
     Raises BadRequest for a name that isn't listed, EngineUnavailable for a listed one whose
     module is missing, fails to import, or lacks part of the interface (see games/base.py).
@@ -67,7 +68,7 @@ def load(name):
     if module.NAME != name:
         raise EngineUnavailable("the %s game's engine (%s) calls itself %r; its NAME must be %r"
                                 % (name, path, module.NAME, name))
-    return module
+    return base.loaded(module)
 
 
 def catalogue():
@@ -84,6 +85,6 @@ def catalogue():
         else:
             out.append({"name": name, "title": module.TITLE, "variants": dict(module.VARIANTS),
                         "available": True, "problem": None,
-                        "options": [dict(o) for o in getattr(module, "OPTIONS", ())],
+                        "options": [dict(o) for o in module.OPTIONS],
                         "panel": base.panel(module)})
     return out

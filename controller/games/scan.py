@@ -47,14 +47,19 @@ from .base import (
     Action,
     Event,
     GameError,
+    Result,
     State,
     and_list,
     check_declared,
     check_options,
     declared,
     form_name,
+    guard,
     option,
+    or_list,
     quoted,
+    result_of,
+    seat_words,
 )
 
 NAME = "scan"
@@ -127,8 +132,8 @@ def score(taken):
 
 # ---------------------------------------------------------------- setup
 
-TARGET_TIES = {"highest": "the highest total past 155 wins; equal totals share (newsdesk's default)",
-               "all": "every side past 155 in the same hand wins"}
+TARGET_TIES = {"highest": "the highest total wins; equal totals share (newsdesk's default)",
+               "all": "all past 155 win (every side past 155 in the same hand)"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
 OPTIONS = (
@@ -161,7 +166,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         raise GameError("players is a list of players, each {\"name\": ..., \"team\": ...}")
     variant = options.get("variant", "team")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise GameError("SCAN has no variant %r; choose from %s" % (variant, ", ".join(VARIANTS)))
+        raise GameError("%s: SCAN has no variant %s; choose %s" % (form_name(declared(OPTIONS, "variant")), _said(variant),
+                                                                   or_list(w.split(":")[0] for w in VARIANTS.values())))
     names = [p.get("name") if isinstance(p, dict) else None for p in players]
     if any(not isinstance(n, str) or not n.strip() for n in names):
         raise GameError("every player needs a name for the scoresheet")
@@ -185,8 +191,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     dealer = options.get("dealer")
     dealer = 0 if dealer is None else dealer
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-        raise GameError("%s is one of the %d players at the table (seat 0-%d), the one who cut the "
-                        "highest card" % (form_name(declared(OPTIONS, "dealer")), n, n - 1))
+        raise GameError("%s is the seat of one of the %d players at the table (%s), the one who cut the "
+                        "highest card" % (form_name(declared(OPTIONS, "dealer")), n, seat_words(n)))
     put_aside = options.get("put_aside")
     put_aside = False if put_aside is None else put_aside
     if not isinstance(put_aside, bool):
@@ -259,20 +265,30 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    if not state.get("started"):
-        raise GameError("set up a game of SCAN first")
-    if state["winners"]:
-        raise GameError("the game is over: %s won" % " and ".join(state["winners"]))
-    if not isinstance(action, dict):
-        raise GameError("an action is a dict with a \"type\"")
-    kind = action.get("type")
+    kind = guard(state, action, ("hand", "time_up"), result, "set up a game of SCAN first",
+                 lambda state: "the game is over: %s won" % " and ".join(state["winners"]),
+                 lambda kind: "SCAN has no action %r; try \"hand\" or \"time_up\"" % (kind,))
     if kind == "hand":
         return _hand(state, action)
     if kind == "time_up":
         if not _timed(state):
             raise GameError("this game races to %d; there is no time limit to run out" % TARGET)
         return [{"type": "time_up"}, {"type": "won", "sides": _leaders(state["totals"]), "reason": "time"}]
-    raise GameError("SCAN has no action %r; try \"hand\" or \"time_up\"" % (kind,))
+    raise AssertionError(kind)      # guard() lets through only the kinds above
+
+
+def result(state: State) -> Result:
+    """Over once a side has won ("The first team to reach 155 points wins. Alternately, the team
+    with the highest score at the end of a designated time period wins"; sides tied share the
+    win). Sides score; each player's row carries the side's total and win, side by side in the
+    sheet's order (a side of one when played without partners)."""
+    if not state.get("started"):
+        return result_of(False, [], PANEL)
+    over = bool(state["winners"])
+    sides = [(s["name"], list(s["players"]), state["totals"][s["name"]], s["name"] in state["winners"])
+             for s in state["sides"]]
+    rows = [(member, total, won) for _, members, total, won in sides for member in members]
+    return result_of(over, rows, PANEL, teams=sides)
 
 
 def _timed(state):

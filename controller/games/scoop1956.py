@@ -70,18 +70,23 @@ from .base import (
     Action,
     Event,
     GameError,
+    Result,
     State,
     and_list,
     check_declared,
     check_options,
     check_players,
+    choice_words,
     declared,
     form_name,
+    guard,
     is_int as _is_int,
     option,
     player_name as _name,
     quoted,
+    result_of,
     seat as _seat,
+    seat_words,
 )
 from .ledger import BANK, dollars
 
@@ -122,7 +127,7 @@ SHORT_OF_CASH = (PAYS_WHAT_THEY_HOLD, BANKRUPTCY)
 SHORT_OF_CASH_WORDS = {
     PAYS_WHAT_THEY_HOLD: "pays what they hold (newsdesk's default: the rules' bankruptcy is about "
                          "buying cards)",
-    BANKRUPTCY: "goes through the bankruptcy path (offers stories round the table)",
+    BANKRUPTCY: "goes bankrupt (the rules' bankruptcy path: offers stories round the table)",
 }
 OPTIONS = (
     option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
@@ -179,12 +184,13 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     dealer = options.get("dealer")
     dealer = n - 1 if dealer is None else dealer
     if not _is_int(dealer) or not 0 <= dealer < n:
-        raise GameError(form_name(declared(OPTIONS, "dealer")) + " is the seat (0-%d) of the player who deals; the player to the "
-                        "dealer's left plays first" % (n - 1))
+        raise GameError(form_name(declared(OPTIONS, "dealer")) + " is the seat of the player who deals (%s); the player to the "
+                        "dealer's left plays first" % seat_words(n))
     short = options.get("short_of_cash")
     short = PAYS_WHAT_THEY_HOLD if short is None else short
     if short not in SHORT_OF_CASH or not isinstance(short, str):
-        raise GameError(form_name(declared(OPTIONS, "short_of_cash")) + " is %s or %s, not %r" % (PAYS_WHAT_THEY_HOLD, BANKRUPTCY, short))
+        raise GameError("%s is %s, not %r" % (form_name(declared(OPTIONS, "short_of_cash")),
+                                              choice_words(declared(OPTIONS, "short_of_cash")), short))
     stories, ads = _page_option(options.get("page"))
     check_declared("SCOOP", OPTIONS, options, n)
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
@@ -240,15 +246,9 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random | None = None) -> list[Event]:
-    if not isinstance(state, dict) or not state.get("started"):
-        raise GameError("set up a game of SCOOP first")
-    if not isinstance(action, dict):
-        raise GameError("an action is a dict with a \"type\"")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
-        raise GameError("SCOOP has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
-    if state["phase"] == "over":
-        raise GameError("the game has gone to press: %s" % _result_words(state))
+    kind = guard(state, action, _ACTIONS, result, "set up a game of SCOOP first",
+                 lambda state: "the game has gone to press: %s" % _result_words(state),
+                 lambda kind: "SCOOP has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
     handler, step, doing = _ACTIONS[kind]
     p = None
     if kind != "verdict":
@@ -262,6 +262,25 @@ def decide(state: State, action: Action, rng: random.Random | None = None) -> li
         raise GameError("%s can't %s now: %s" % (_name(state, p), doing, _waiting_for(state)))
     events = handler(state, p, action)
     return _settle(state, events)
+
+
+def result(state: State) -> Result:
+    """Over once the papers have gone to press. Each player's score is their worth: the money on
+    hand, the stories on their page at printed value and the Star stories kept unsold at half
+    ("All players immediately add the amount of money that they have on hand and the value of
+    the stories which they have already placed on their newspaper page"); the winners are the
+    highest total counted at press ("The player having the highest total value wins the game"),
+    all of them on a tie."""
+    if not state.get("started"):
+        return result_of(False, [], PANEL)
+    over = state["phase"] == "over"
+    won = set(state["winners"] or ()) if over else set()
+    rows = []
+    for i, pl in enumerate(state["players"]):
+        worth = (_cash(state, i) + sum(s["value"] for s in _page_stories(pl["page"]))
+                 + sum(unsold_value(s["value"]) for s in pl["kept"]))
+        rows.append((pl["name"], worth, i in won))
+    return result_of(over, rows, PANEL)
 
 
 def _check_turn(state, p, doing):

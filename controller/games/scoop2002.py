@@ -56,12 +56,17 @@ from .base import (
     Action,
     Event,
     GameError,
+    Result,
     State,
     check_declared,
     check_options,
+    choice_words,
     declared,
     form_name,
+    guard,
     option,
+    or_list,
+    result_of,
     say_events,
 )
 
@@ -162,7 +167,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     variants = list(variants)
     for v in variants:
         if not isinstance(v, str) or v not in VARIANTS:
-            raise GameError("Scoop! has no variant %r; choose from %s" % (v, ", ".join(VARIANTS)))
+            raise GameError("%s: Scoop! has no variant %r; choose %s" % (
+                form_name(declared(OPTIONS, "variants")), v, or_list(w.split(":")[0] for w in VARIANTS.values())))
     if len(set(variants)) != len(variants):
         raise GameError("a variant is named twice; name each once")
     lonely = "lonely_city" in variants
@@ -212,12 +218,12 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
 
     zero = options.get("zero", ZERO_AS_READ)
     if not isinstance(zero, str) or zero not in ZERO_READINGS:
-        raise GameError(form_name(declared(OPTIONS, "zero")) + " is \"ten\" (a 0 counts as 10) or \"as_read\" (a 0 counts as 0), not %r"
-                        % (zero,))
+        raise GameError("%s is %s (sent as \"ten\" or \"as_read\"), not %r"
+                        % (form_name(declared(OPTIONS, "zero")), choice_words(declared(OPTIONS, "zero")), zero))
     ickel_rolls = options.get("ickel_rolls", ICKEL_BOX)
     if not isinstance(ickel_rolls, str) or ickel_rolls not in ICKEL_ROLLERS:
-        raise GameError(form_name(declared(OPTIONS, "ickel_rolls")) + " is \"box\" (the box rolls for N. Ickel) or \"table\" (the "
-                        "player enters his rolls), not %r" % (ickel_rolls,))
+        raise GameError("%s is %s, not %r" % (form_name(declared(OPTIONS, "ickel_rolls")),
+                                              choice_words(declared(OPTIONS, "ickel_rolls")), ickel_rolls))
 
     check_declared("Scoop!", OPTIONS, options, len(players))     # and whatever else the declaration bounds
     seats = [{"name": p["name"], "colour": p.get("colour")} for p in players]
@@ -236,18 +242,23 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    if not state.get("started"):
-        raise GameError("set up a game of Scoop! first")
-    if state["phase"] == "over":
-        raise GameError("the game is over: %s won" % _name(state, state["winner"]))
-    if not isinstance(action, dict):
-        raise GameError("an action is a dict with a \"type\"")
-    kind = action.get("type")
-    handler = _ACTIONS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        raise GameError("Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    kind = guard(state, action, _ACTIONS, result, "set up a game of Scoop! first",
+                 lambda state: "the game is over: %s won" % _name(state, state["winner"]),
+                 lambda kind: "Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    handler = _ACTIONS[kind]
     p = _actor(state, action)
     return handler(state, p, action, rng)
+
+
+def result(state: State) -> Result:
+    """Over once a reporter has sold enough stories ("If you've sold three or more stories by the
+    end of your turn, then you win"; N. Ickel needs five); each player's score is the stories
+    they have sold, and the one winner is the reporter who got there."""
+    if not state.get("started"):
+        return result_of(False, [], PANEL)
+    over = state["phase"] == "over"
+    return result_of(over, [(pl["name"], len(pl["sales"]), i == state["winner"])
+                            for i, pl in enumerate(state["players"])], PANEL)
 
 
 def _actor(state, action):

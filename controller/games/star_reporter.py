@@ -57,6 +57,7 @@ from .base import (
     Action,
     Event,
     GameError,
+    Result,
     State,
     and_list,
     check_declared,
@@ -64,12 +65,15 @@ from .base import (
     check_players,
     declared,
     form_name,
+    guard,
     is_int as _is_int,
     option,
     player_name as _name,
     quoted,
+    result_of,
     say_events,
     seat as _seat,
+    seat_words,
 )
 
 NAME = "star_reporter"
@@ -136,8 +140,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
                         "(usually 3 to 5), not %s" % (DISASTER_CARDS, quoted(disasters)))
     first = options.get("first")
     if first is not None and (not _is_int(first) or not 0 <= first < len(players)):
-        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat (0-%d) that moves first; leave it out to throw for it"
-                        % (len(players) - 1))
+        raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat of the player who moves first (%s); leave it empty to throw for it"
+                        % seat_words(len(players)))
     airports = options.get("airports")
     airports = [PLANE_START] if airports is None else airports
     if (not isinstance(airports, (list, tuple)) or not 1 <= len(airports) <= MOST_AIRPORTS
@@ -164,17 +168,23 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    if not isinstance(state, dict) or not state.get("started"):
-        raise GameError("set up a game of Star Reporter first")
-    if not isinstance(action, dict):
-        raise GameError("an action is a dict with a \"type\"")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
-        raise GameError("Star Reporter has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
-    if state["phase"] == "over":
-        raise GameError("the game is over: %s" % _result_words(state))
+    kind = guard(state, action, _ACTIONS, result, "set up a game of Star Reporter first",
+                 lambda state: "the game is over: %s" % _result_words(state),
+                 lambda kind: "Star Reporter has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
     p = _seat(state, action.get("player"))
     return _ACTIONS[kind](state, p, action, rng)
+
+
+def result(state: State) -> Result:
+    """Over once the Catastrophe is reported ("when this story is obtained by the first player
+    reaching the scene, the game ends"); each player's score is the credits on the cards they
+    hold, and the winners are the highest credit ("the one having the highest credit becomes the
+    Star Reporter and Wins The Game"), all of them on a tie."""
+    if not state.get("started"):
+        return result_of(False, [], PANEL)
+    over = state["phase"] == "over"
+    won = set(state["winners"] or ())
+    return result_of(over, [(pl["name"], _score(pl), i in won) for i, pl in enumerate(state["players"])], PANEL)
 
 
 def _throw(state, p, action, rng):

@@ -201,6 +201,19 @@ def view_for(message):
     return None
 
 
+IDLE = {"kind": "idle"}
+
+
+def next_view(current, message):
+    """What the window shows after ``message`` when it shows ``current``: the message's own view,
+    or, for a new game, nothing of the editor's calls from the game before (the panel shows only
+    the game being played's verdicts too; the dice and the stopwatch belong to the table, not to
+    a game, so they stay), or None to keep ``current``."""
+    if message.get("type") == events.GAME_STARTED:
+        return dict(IDLE) if current.get("kind") == "verdict" else None
+    return view_for(message)
+
+
 # ---------------------------------------------------------------- the device
 
 def open_device(setting, spec=None, simulated=False):
@@ -280,7 +293,7 @@ class WindowDriver:
         self._poll = poll
         self._stop = threading.Event()
         self._sub = bus.subscribe(maxsize=64)
-        self.view = {"kind": "idle"}
+        self.view = dict(IDLE)
         self._thread = threading.Thread(target=self._run, name="window", daemon=True)
         self._thread.start()
 
@@ -292,7 +305,7 @@ class WindowDriver:
                 message = self._sub.get(timeout=self._period if running else self._poll)
                 if message is not None:
                     try:
-                        view = view_for(message)
+                        view = next_view(self.view, message)
                     except (KeyError, TypeError):
                         log.warning("the window can't show %r", message.get("type"))
                         view = None

@@ -15,7 +15,7 @@ import re
 
 from .. import events
 from ..oracles.editor import SIGNALS
-from ..standings import SCORE_KEYS, SCORE_MAPS, from_view
+from ..standings import rows as result_rows
 
 AVAILABILITY = "availability"
 ONLINE, OFFLINE = "online", "offline"
@@ -89,7 +89,7 @@ def game_state(table, current, install=None):
     or {"game": null} between games. ``leaders`` is the list, ``leader`` the same in words."""
     if current is None:
         return {"table": table, "install": install, "game": None}
-    rows = from_view(current.get("view") or {})
+    rows = result_rows(_result(current))
     top = leaders(rows)
     return {"table": table, "install": install, "game": {
         "id": current["id"], "engine": current["engine"], "title": current.get("title") or current["engine"],
@@ -97,19 +97,21 @@ def game_state(table, current, install=None):
         "standings": rows, "leader": names(top), "leaders": top, "unit": unit(current)}}
 
 
-MONEY_KEYS = ("worth", "money", "cash", "balance", "balances")   # of standings' keys: these count dollars
+def _result(current):
+    """The game's own result, which its view carries (games/base.py's Result); nothing while
+    the game can't be shown (its engine went missing). A view without one (a hand-made view,
+    as a test of the topics makes) gives its players' "score" and no winner."""
+    view = current.get("view") or {}
+    if isinstance(view.get("result"), dict):
+        return view["result"]
+    players = [p for p in view.get("players") or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
+    return {"standings": [{"name": p["name"], "score": p.get("score") if isinstance(p.get("score"), int) else None,
+                           "winner": False} for p in players], "score_kind": None}
 
 
 def unit(current):
-    """What a score counts, read the way standings reads the score: "$" when it came from money,
-    else "points"."""
-    view = current.get("view") or {}
-    for p in view.get("players") or []:
-        if isinstance(p, dict) and isinstance(p.get("name"), str):
-            key = next((k for k in SCORE_KEYS if isinstance(p.get(k), int)), None)
-            if key is not None:
-                return "$" if key in MONEY_KEYS else "points"
-    return "$" if any(isinstance(view.get(k), dict) for k in SCORE_MAPS if k in MONEY_KEYS) else "points"
+    """What a score counts: "$" in a game scored in money (its result's score_kind), else "points"."""
+    return "$" if _result(current).get("score_kind") == "money" else "points"
 
 
 def results_state(table, history, install=None):

@@ -16,7 +16,7 @@ from controller.games import get_the_scoop, ledger, scan, scoop1956, scoop2002, 
 from controller.journal import Journal
 from controller.store import Store
 
-ENGINE_PARTS = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view")
+ENGINE_PARTS = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view", "result")
 
 
 @pytest.fixture

@@ -83,7 +83,7 @@ export function chart(data, width = 640) {
   for (let k = 1; k < ends.length; k++) if (ends[k].y - ends[k - 1].y < 16) ends[k].y = ends[k - 1].y + 16;
   for (const e of ends) svg.append(s("text", { x: W - R + 10, y: e.y + 4, class: "line-label", fill: e.colour }, document.createTextNode(e.text)));
   const table = h("details", { class: "small" }, h("summary", null, "The numbers, move by move"),
-    h("div", { class: "table-scroll" }, h("table", { class: "sheet" },
+    h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "The numbers, move by move" }, h("table", { class: "sheet" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), data.players.map((n) => h("th", { scope: "col" }, n)))),
       h("tbody", null, data.points.map((p) => h("tr", null, h("th", { scope: "row", title: p.said }, String(p.version)),
         p.values.map((v) => h("td", null, typeof v === "number" ? fmt(v) : "—"))))))));
@@ -94,9 +94,10 @@ export function chart(data, width = 640) {
 export function finalTable(rec) {
   const rows = (rec.standings || rec.players.map((n) => ({ name: n, score: null, winner: rec.winners.includes(n) })))
     .slice().sort((a, b) => (b.winner - a.winner) || ((b.score ?? -Infinity) - (a.score ?? -Infinity)));
-  const money = rec.engine === "scoop1956";
+  const money = rec.score_kind === "money";     // the engine's panel facts: its scores count money
   return h("table", { class: "sheet final-table" }, h("caption", { class: "sr-only" }, "Final table"),
-    h("thead", null, h("tr", null, ["", "Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", null, h("tr", null, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Place")),
+      ["Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", null, rows.map((r, i) => h("tr", { class: r.winner ? "is-winner" : "" },
       h("td", null, r.winner ? h("span", { class: "tag tag-win" }, "winner") : String(i + 1)),
       h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));

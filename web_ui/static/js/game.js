@@ -26,10 +26,11 @@ function sentence(text) {
 // ctx: {act(action), undo(), redo(), finish(), abandon(), canWrite, lastSaid}
 export function renderGame(area, game, ctx) {
   const before = numbers(area);
-  const focusKey = document.activeElement && area.contains(document.activeElement) ? keyOf(document.activeElement) : null;
+  const focused = whereFocus(area);
   const view = game.view || {};
   const comp = component(game.engine);
-  const over = Boolean(view.over || (view.winners && view.winners.length) || view.winner_name || view.phase === "over" || view.step === "over");
+  // The game says itself whether it is over (its engine's result, which the view carries).
+  const over = Boolean(view.result && view.result.over);
 
   const head = h("header", { class: "game-head" },
     h("h2", { id: "game-title", tabindex: "-1" }, game.title),
@@ -68,10 +69,47 @@ export function renderGame(area, game, ctx) {
     head, waiting, last, undoBar, h("div", { class: "game-view" }, body),
     offers ? h("section", { class: "offers-card", "aria-label": "What you can do" }, offers) : null, end));
   animate(area, before);
-  if (focusKey) {
-    const again = $$("button, input, select, a", area).find((el) => keyOf(el) === focusKey);
-    (again || $$("#game-title", area)[0]).focus({ preventScroll: true });
-  }
+  if (focused) refocus(area, focused);
+  tellNext(game, waiting.textContent);
+}
+
+// Where focus goes after a move: the same control if the next state has it, else the one in its
+// place in the same part of the screen (the offers, the undo bar, ...), else the first offer. Never
+// the title: a keyboard or switch user would have to travel back to the controls after every move.
+const PARTS = [".offers-card", ".undo-bar", ".end-bar", ".game-view"];
+
+function usable(root) {
+  return $$("button, input, select, textarea, a[href], [tabindex]:not([tabindex='-1'])", root)
+    .filter((el) => !el.disabled && !el.closest("[hidden]") && el.getClientRects().length);
+}
+
+function whereFocus(area) {
+  const el = document.activeElement;
+  if (!el || !area.contains(el)) return null;
+  const part = PARTS.find((sel) => el.closest(sel)) || null;
+  const box = part ? el.closest(part) : area;
+  return { key: keyOf(el), part, index: Math.max(0, usable(box).indexOf(el)) };
+}
+
+function refocus(area, was) {
+  const all = usable(area);
+  const box = was.part && $$(was.part, area)[0];
+  const near = box ? usable(box) : [];
+  const offers = $$(".offers-card", area)[0];
+  const target = all.find((el) => keyOf(el) === was.key) || near[Math.min(was.index, near.length - 1)]
+    || (offers && usable(offers)[0]) || all[0] || $$("#game-title", area)[0];
+  target.focus({ preventScroll: true });
+}
+
+// What the next move waits for, said politely once the table has moved on (panel.js says the move
+// itself): focus stays where the hands are, and the news reaches a screen reader in words.
+let toldVersion = null;
+function tellNext(game, words) {
+  const box = document.getElementById("game-news");     // in the page from its load (index.html)
+  if (!box) return;
+  const key = game.id + ":" + game.version;
+  if (toldVersion !== null && toldVersion !== key && words) box.textContent = `Move ${game.version}. ${words}`;
+  toldVersion = key;
 }
 
 function winnerWords(view) {

@@ -57,17 +57,33 @@ function enterForm(offer, label, act, facts) {
     const words = (bound && bound.label) || facts.words[name] || title(name);
     return h("label", { for: id, class: "field" }, h("span", { class: "field-label" }, words), input);
   });
-  const form = h("form", { class: "offer-form" }, ...fields,
-    h("button", { type: "submit", class: "offer" }, label));
-  form.addEventListener("submit", (e) => {
+  // novalidate: a number out of its range gets the box's own sentence beside the field, not only
+  // the browser's bubble; the form checks first which field is out (to mark it), then asks the box
+  const problem = h("p", { class: "error field-problem", id: "p-" + Math.random().toString(36).slice(2), hidden: true });
+  const form = h("form", { class: "offer-form", novalidate: true }, ...fields,
+    h("button", { type: "submit", class: "offer" }, label), problem);
+  form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const extra = {};
+    const inputs = offer.enter.map((name) => form.elements[name]);
+    for (const input of inputs) { input.removeAttribute("aria-invalid"); input.removeAttribute("aria-describedby"); }
+    problem.hidden = true;
     for (const name of offer.enter) {
       const raw = form.elements[name].value.trim();
       const numeric = Boolean(facts.numbers[name]) || NUMBERS.has(name);
       extra[name] = numeric && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
     }
-    act(actionOf(offer, extra));
+    const wrong = inputs.find((input) => !input.checkValidity()) || (inputs.length === 1 ? inputs[0] : null);
+    const r = await act(actionOf(offer, extra));
+    if (r && r.refused && form.isConnected) {
+      problem.textContent = r.refused;
+      problem.hidden = false;
+      if (wrong) {
+        wrong.setAttribute("aria-invalid", "true");
+        wrong.setAttribute("aria-describedby", problem.id);
+        wrong.focus();
+      }
+    }
   });
   return form;
 }

@@ -41,7 +41,9 @@ function announce(text, urgent) {
 }
 
 let toastTimer = null;
-function toast(text, kind) {
+let toastAboutLink = false;     // the toast says the box can't be reached: it goes when the box is back
+function toast(text, kind, aboutLink) {
+  toastAboutLink = Boolean(text && aboutLink);
   const box = $("#toast");
   if (!box) return;
   fill(box, h("span", null, text), text && kind !== "ok" && /join/i.test(text) ? [" ", h("a", { href: "/join" }, "Join")] : null);
@@ -130,7 +132,7 @@ function render() {
       canWrite: S.canWrite, lastSaid: S.lastSaid,
     });
   } else {
-    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame });
+    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame, nameMax: boot.nameMax });
   }
   area.setAttribute("aria-busy", S.busy ? "true" : "false");
   const engine = S.game ? S.game.engine : "";
@@ -141,6 +143,7 @@ function render() {
   }
   document.body.dataset.version = S.game ? String(S.game.version) : "";
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
+  holdControls();
 }
 
 function showEnd(gameId, focus) {
@@ -195,7 +198,7 @@ async function refresh(force) {
         showEnd(gone);
       }
     } catch {
-      toast("The newsdesk can't be reached; check the Wi-Fi.", "bad");
+      checkTheBox();
     } finally {
       refreshing = null;
     }
@@ -205,7 +208,11 @@ async function refresh(force) {
 
 // ------------------------------------------------------------------ writing
 
+// The box's sentence for the newest refused write (a form shows it beside its field).
+let refused = null;
+
 async function write(url, body) {
+  refused = null;
   if (S.busy) return null;
   S.busy = true;
   area.setAttribute("aria-busy", "true");
@@ -219,11 +226,15 @@ async function write(url, body) {
     } else if (r.status === 409) {
       toast(r.data.message, "bad");
       await refresh();
+    } else if (r.status === 0) {
+      toast(r.data.message, "bad", true);
+      checkTheBox();
     } else {
       toast(r.data.message || "The newsdesk refused that.", "bad");
     }
     announce(r.data.message || "Refused.", true);
     play("refused");
+    refused = r.data.message || "The newsdesk refused that.";
     return null;
   } finally {
     S.busy = false;
@@ -236,9 +247,12 @@ function outcome(o) {
   takeGame(Object.assign({}, S.game, { version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said);
 }
 
+// A move; resolves to {refused: the box's sentence} when the box refused it, else null.
 async function act(action) {
-  if (!S.game) return;
-  outcome(await write("/api/games/current/actions", { action, version: S.game.version }));
+  if (!S.game) return null;
+  const o = await write("/api/games/current/actions", { action, version: S.game.version });
+  outcome(o);
+  return o ? null : { refused };
 }
 
 async function reverse(kind) {
@@ -410,6 +424,7 @@ function connect() {
   clearTimeout(retryTimer);
   source = new EventSource("/stream?since=" + encodeURIComponent(S.lastEventId || 0));
   source.onopen = () => {
+    backAgain();
     link.textContent = "live";
     link.className = "badge badge-ok";
     link.title = "";
@@ -420,8 +435,10 @@ function connect() {
     wasDown = true;
     // CLOSED: the server answered but not with a feed (503 when it is full): the browser won't retry
     if (source.readyState === EventSource.CLOSED) { fallBackToPolling(); return; }
+    if (offline.down) return;
     link.textContent = "reconnecting…";
     link.className = "badge badge-warn";
+    checkTheBox();
   };
   source.onmessage = (e) => {
     let m;
@@ -460,6 +477,14 @@ const PART_NAMES = { phone: "Phone", buttons: "Buttons", display: "Display", aud
 
 function showHealth() {
   const strip = $("#health");
+  if (strip && offline.down) {
+    // what the box last said of its parts is not known now: say that, never a stale "OK"
+    strip.replaceChildren(h("li", { class: "health-item health-fault", title: OFFLINE_WORDS },
+      h("span", { class: "health-mark", "aria-hidden": "true" }, "✕"),
+      h("span", { class: "health-name" }, "Box"),
+      h("span", { class: "health-words" }, "can't be reached")));
+    return;
+  }
   if (!strip || !health.report) return;
   strip.replaceChildren(...health.report.parts.map((p) => {
     let status = p.status;
@@ -476,7 +501,109 @@ function showHealth() {
 }
 
 async function pollHealth() {
-  try { health.report = await getJSON("/api/health"); showHealth(); } catch { /* the link badge already says so */ }
+  try { health.report = await getJSON("/api/health"); showHealth(); } catch { checkTheBox(); }
+}
+
+// ------------------------------------------------------------------ the box out of reach
+
+// The live feed lost and the box not answering (switched off, out of the Wi-Fi's reach): a
+// banner says so where the eye is, every control that needs the box is held (disabled, with the
+// banner as its reason) and the health strip stops claiming OK. The page asks the box often
+// while it is away, so all of it clears within a second of the box answering again.
+const OFFLINE_WORDS = "The box can't be reached — is it on, and is this device on its Wi-Fi? " +
+  "Nothing is lost: the buttons come back by themselves as soon as it answers.";
+const PROBE_EVERY = 400;       // ms between asks while the box is away
+const PROBE_WAIT = 1500;       // ms an ask may take before the box counts as away
+const offline = { down: false, timer: null, asking: false };
+
+async function boxAnswers() {
+  const stop = new AbortController();
+  const late = setTimeout(() => stop.abort(), PROBE_WAIT);
+  try {
+    const r = await fetch("/api/health", { headers: { Accept: "application/json" }, cache: "no-store", signal: stop.signal });
+    if (!r.ok) return false;
+    health.report = await r.json();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(late);
+  }
+}
+
+async function checkTheBox() {
+  if (offline.asking) return;
+  offline.asking = true;
+  try {
+    const there = await boxAnswers();
+    if (!there) goOffline();
+    else if (offline.down) { backAgain(); connect(); }
+  } finally {
+    offline.asking = false;
+  }
+}
+
+function goOffline() {
+  if (offline.down) return;
+  offline.down = true;
+  document.body.dataset.link = "down";
+  const link = $("#link");
+  if (link) { link.textContent = "offline"; link.className = "badge badge-warn"; link.title = OFFLINE_WORDS; }
+  let banner = $("#offline");
+  if (!banner) {
+    banner = h("div", { id: "offline", class: "offline-banner", role: "alert" },
+      h("strong", null, "Offline. "), h("span", { id: "offline-words" }, OFFLINE_WORDS));
+    const main = $("main");
+    if (main) main.prepend(banner);
+  }
+  banner.hidden = false;
+  holdControls();
+  showHealth();
+  clearInterval(offline.timer);
+  offline.timer = setInterval(checkTheBox, PROBE_EVERY);
+}
+
+function backAgain() {
+  clearInterval(offline.timer);
+  offline.timer = null;
+  if (toastAboutLink) toast("");
+  if (!offline.down) return;
+  offline.down = false;
+  delete document.body.dataset.link;
+  const banner = $("#offline");
+  if (banner) banner.hidden = true;
+  holdControls();
+  showHealth();
+  const link = $("#link");
+  if (link && link.textContent === "offline") { link.textContent = "reconnecting…"; link.title = ""; }
+  refresh(true);
+}
+
+// The controls that talk to the box: the game's moves and its undo, the start button, the
+// simulated phone and buttons. Typing (names, a printed value) and choosing stay free. Only what
+// this held is let go again (a button disabled for its own reason stays so).
+const NEEDS_THE_BOX = "#game-area button:not(.quiet), #game-area #abandon, #game-area #abandon-yes, .side button";
+function holdControls() {
+  if (offline.down) {
+    for (const el of document.querySelectorAll(NEEDS_THE_BOX)) {
+      if (el.disabled && !el.dataset.held) continue;
+      el.disabled = true;
+      el.dataset.held = "1";
+      el.setAttribute("aria-disabled", "true");
+      el.setAttribute("aria-describedby", "offline-words");
+      el.title = OFFLINE_WORDS;
+    }
+    for (const d of document.querySelectorAll("rotary-dial")) { d.inert = true; d.setAttribute("aria-disabled", "true"); }
+  } else {
+    for (const el of document.querySelectorAll("[data-held]")) {
+      el.disabled = false;
+      delete el.dataset.held;
+      el.removeAttribute("aria-disabled");
+      el.removeAttribute("aria-describedby");
+      el.removeAttribute("title");
+    }
+    for (const d of document.querySelectorAll("rotary-dial")) { d.inert = false; d.removeAttribute("aria-disabled"); }
+  }
 }
 
 // ------------------------------------------------------------------ simulated phone
@@ -489,7 +616,7 @@ function simPost(url, body) {
 }
 
 const dial = $("#dial");
-if (dial) dial.addEventListener("dial", (e) => simPost("/api/sim/dial", { digit: e.detail.digit }));
+if (dial) dial.addEventListener("dial", (e) => offline.down || simPost("/api/sim/dial", { digit: e.detail.digit }));
 const hookButton = $("#hook-button");
 if (hookButton) document.body.dataset.hook = hookButton.dataset.hook;   // the state the page was rendered with
 if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));

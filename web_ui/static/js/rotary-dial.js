@@ -1,6 +1,11 @@
 // <rotary-dial>: the simulated phone's dial. Drag a number round to the finger stop (as on a real
 // phone), tap it, or type a digit while the dial has focus; it fires a "dial" event with
 // detail.digit. The pulses themselves are made on the server, on the mock GPIO pins.
+//
+// Each finger hole is a button for everyone, not only for a finger: it takes focus (one tab stop
+// for the whole dial, a roving tabindex: the arrow keys move round the holes), and dials on a
+// plain click (what a screen reader or voice control sends), Enter or Space. With
+// prefers-reduced-motion the wheel does not spin: the digit is dialed all the same.
 
 const NS = "http://www.w3.org/2000/svg";
 const DIGITS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 0];
@@ -16,6 +21,10 @@ function polar(angle, r) {
   const a = (angle * Math.PI) / 180;
   return [C + r * Math.cos(a), C + r * Math.sin(a)];
 }
+
+const reducedMotion = () => Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+const NEXT_KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+const POINTER_CLICK_MS = 600;   // a click this soon after a tap or drag is that tap's own: not dialed twice
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(NS, name);
@@ -33,7 +42,7 @@ function travel(digit) {
 class RotaryDial extends HTMLElement {
   connectedCallback() {
     if (this._svg) return;
-    this.tabIndex = 0;
+    this.tabIndex = -1;            // focusable by a script; Tab stops on a hole, the roving one
     this.setAttribute("role", "group");
     if (!this.hasAttribute("aria-label")) this.setAttribute("aria-label", "Rotary dial");
     const svg = el("svg", { viewBox: `0 0 ${SIZE} ${SIZE}`, width: "100%", class: "dial-svg" });
@@ -44,7 +53,8 @@ class RotaryDial extends HTMLElement {
     for (const [i, d] of DIGITS.entries()) {
       const [x, y] = polar(FIRST_ANGLE - i * STEP, RING_R);
       const hole = el("circle", { cx: x, cy: y, r: HOLE_R, class: "dial-hole", "data-digit": d,
-        role: "button", "aria-label": `Dial ${d}` }, wheel);
+        role: "button", "aria-label": `Dial ${d}`, tabindex: i === 0 ? "0" : "-1" }, wheel);
+      hole.addEventListener("click", () => this._click(d));
       this._holes.set(hole, d);
     }
     // The numbers are printed on the plate: they stay put while the finger wheel turns.
@@ -68,12 +78,44 @@ class RotaryDial extends HTMLElement {
     svg.addEventListener("pointermove", (e) => this._move(e));
     svg.addEventListener("pointerup", (e) => this._up(e));
     svg.addEventListener("pointercancel", () => this._cancel());
-    this.addEventListener("keydown", (e) => {
-      if (/^[0-9]$/.test(e.key)) {
-        e.preventDefault();
-        this.dial(Number(e.key));
-      }
-    });
+    this.addEventListener("keydown", (e) => this._key(e));
+  }
+
+  _holeOf(digit) {
+    for (const [hole, d] of this._holes) if (d === digit) return hole;
+    return null;
+  }
+
+  // The roving tabindex: the hole last used (or moved to) is the dial's one tab stop.
+  _rove(digit, focus) {
+    for (const [hole, d] of this._holes) hole.setAttribute("tabindex", d === digit ? "0" : "-1");
+    if (focus) this._holeOf(digit).focus();
+  }
+
+  _key(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const digit = this._holes.get(e.target);
+    if (/^[0-9]$/.test(e.key)) {
+      e.preventDefault();
+      this._rove(Number(e.key), digit !== undefined);
+      this.dial(Number(e.key));
+    } else if (digit !== undefined && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      this.dial(digit);
+    } else if (digit !== undefined && (e.key in NEXT_KEYS || e.key === "Home" || e.key === "End")) {
+      e.preventDefault();
+      const i = DIGITS.indexOf(digit);
+      const to = e.key === "Home" ? 0 : e.key === "End" ? DIGITS.length - 1
+        : (i + NEXT_KEYS[e.key] + DIGITS.length) % DIGITS.length;
+      this._rove(DIGITS[to], true);
+    }
+  }
+
+  // A click with no tap or drag just before it: a screen reader, voice control or a script.
+  _click(digit) {
+    if (performance.now() - (this._pointerAt || -Infinity) < POINTER_CLICK_MS) return;
+    this._rove(digit, false);
+    this.dial(digit);
   }
 
   _angleOf(e) {
@@ -87,6 +129,7 @@ class RotaryDial extends HTMLElement {
     const digit = this._holes.get(e.target);
     if (digit === undefined || this._busy) return;
     e.preventDefault();
+    this._rove(digit, true);
     this._svg.setPointerCapture(e.pointerId);
     this._drag = { digit, start: this._angleOf(e), turned: 0, moved: false };
   }
@@ -108,6 +151,7 @@ class RotaryDial extends HTMLElement {
     const drag = this._drag;
     this._drag = null;
     if (!drag) return;
+    this._pointerAt = performance.now();
     const max = travel(drag.digit);
     if (!drag.moved) {
       this.dial(drag.digit);            // a tap
@@ -128,6 +172,7 @@ class RotaryDial extends HTMLElement {
   }
 
   _spring(from, to, ms) {
+    if (reducedMotion()) { this._rotate(to); return; }
     const start = performance.now();
     const step = (now) => {
       const k = Math.min(1, (now - start) / ms);
@@ -138,6 +183,11 @@ class RotaryDial extends HTMLElement {
   }
 
   _fire(digit, from) {
+    if (reducedMotion()) {          // no spin: the digit is dialed at once
+      this._rotate(0);
+      this.dispatchEvent(new CustomEvent("dial", { detail: { digit }, bubbles: true }));
+      return;
+    }
     this._busy = true;
     // The real dial returns at about 10 pulses a second: one finger-hole step per pulse.
     const ms = Math.max(300, (from / STEP) * 100);
@@ -150,7 +200,7 @@ class RotaryDial extends HTMLElement {
   dial(digit) {
     if (this._busy || !DIGITS.includes(digit)) return;
     const max = travel(digit);
-    this._rotate(max);
+    if (!reducedMotion()) this._rotate(max);
     this._fire(digit, max);
   }
 }

@@ -12,6 +12,22 @@ function remembered() {
   } catch { return []; }
 }
 
+// A choice's words up to their first aside, for its drop-down (cut short there, a long choice was
+// a riddle: "0 counts as 0 (the rules' words..."); the whole words are the hint under the field.
+// The same cut as the engines' short_words (controller/games/base.py), so a refusal quotes the
+// words the drop-down shows.
+const ASIDES = [" (", ": ", "; "];
+export function shortWords(words) {
+  let out = String(words);
+  for (const aside of ASIDES) out = out.split(aside)[0];
+  return out;
+}
+
+// An option's label as a refusal names it (base.form_name): without its aside, in quotes.
+function formName(label) {
+  return "“" + String(label).split(" (")[0].split(": ")[0] + "”";
+}
+
 function seatsFor(game, variants) {
   const range = game.players || { min: 2, max: 6 };
   const by = range.by_variant || {};
@@ -26,15 +42,21 @@ function optionControl(opt, seatNames) {
   const id = "opt-" + opt.name;
   let input;
   let read;
+  let hint = null;
   const dflt = opt.default;
   if (opt.kind === "boolean") {
     input = h("input", { type: "checkbox", id, checked: dflt === true });
     read = () => (input.checked === (dflt === true) ? undefined : input.checked);
   } else if (opt.kind === "choice") {
-    input = h("select", { id, class: "field-input" }, Object.entries(opt.choices).map(([value, words]) =>
-      h("option", { value }, words + (value === dflt ? " — the default" : ""))));
+    // said once: "(default)" after the default's short words, never after "(newsdesk's default)"
+    input = h("select", { id, class: "field-input", "aria-describedby": id + "-hint" }, Object.entries(opt.choices).map(([value, words]) =>
+      h("option", { value }, shortWords(words) + (value === dflt ? " (default)" : ""))));
     input.value = dflt;
     read = () => (input.value === dflt ? undefined : input.value);
+    hint = h("p", { class: "small option-hint", id: id + "-hint" });
+    const explain = () => { hint.textContent = opt.choices[input.value] || ""; };
+    input.addEventListener("change", explain);
+    explain();
   } else if (opt.kind === "seat") {
     input = h("select", { id, class: "field-input" });
     const fillSeats = () => {
@@ -56,10 +78,12 @@ function optionControl(opt, seatNames) {
       return /^-?\d{1,9}$/.test(raw) ? Number(raw) : raw;
     };
   } else if (opt.kind === "names") {
-    input = h("input", { type: "text", id, class: "field-input field-text", autocomplete: "off",
-      placeholder: Array.isArray(dflt) ? dflt.join(", ") : "Names, separated by commas" });
+    // a box with a line for each name it takes (ten Locations: ten lines), commas welcome too
+    const most = Array.isArray(opt.items) ? opt.items[1] : 6;
+    input = h("textarea", { id, class: "field-input field-names", autocomplete: "off", rows: String(Math.min(Math.max(most, 2), 10)),
+      placeholder: Array.isArray(dflt) ? dflt.join("\n") : "One name a line" });
     read = () => {
-      const list = input.value.split(",").map((x) => x.trim()).filter(Boolean);
+      const list = input.value.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
       return list.length ? list : undefined;
     };
   } else if (opt.kind === "mapping" && opt.schema && opt.schema.properties) {
@@ -88,11 +112,33 @@ function optionControl(opt, seatNames) {
   const said = [];
   if (opt.help) said.push(opt.help);
   if (opt.newsdesk) said.push("The rules are silent here: the default is newsdesk's choice.");
-  const label = h("label", { for: id, class: "option-label" }, opt.label);
+  const label = h("label", { for: id, class: "option-label" }, opt.label + (opt.kind === "names" ? " (one a line)" : ""));
+  const problem = fieldProblem(id);
   const box = h("div", { class: "option field", dataset: { option: opt.name } },
-    opt.kind === "boolean" ? h("span", null, input, " ", label) : [label, input],
+    opt.kind === "boolean" ? h("span", null, input, " ", label) : [label, input], hint, problem,
     h("p", { class: "small muted option-rule" }, "Rules: “", opt.rule, "”", said.length ? " " + said.join(" ") : ""));
-  return { opt, box, read, input };
+  return { opt, box, read, input, problem, name: formName(opt.label) };
+}
+
+// The place beside a field where the box's refusal of it is shown, in the box's own sentence.
+function fieldProblem(id) {
+  return h("p", { class: "error field-problem", id: id + "-problem", hidden: true });
+}
+
+function showProblem(entry, message) {
+  entry.problem.textContent = message || "";
+  entry.problem.hidden = !message;
+  const input = entry.input.matches("input, select, textarea") ? entry.input : entry.input.querySelector("input, select, textarea");
+  if (!input) return;
+  if (message) {
+    input.setAttribute("aria-invalid", "true");
+    const said = (input.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== entry.problem.id);
+    input.setAttribute("aria-describedby", [entry.problem.id, ...said].join(" "));
+  } else {
+    input.removeAttribute("aria-invalid");
+    const said = (input.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== entry.problem.id);
+    if (said.length) input.setAttribute("aria-describedby", said.join(" ")); else input.removeAttribute("aria-describedby");
+  }
 }
 
 // ctx: {start(engine, players, options) -> Promise<bool>, canWrite, lastGame}
@@ -131,14 +177,15 @@ export function renderStart(area, catalogue, ctx) {
 
   function addRow(p = {}) {
     const n = rows.length;
-    const name = h("input", { type: "text", class: "field-input", id: "player-" + n, maxlength: "40", autocomplete: "off",
+    const name = h("input", { type: "text", class: "field-input", id: "player-" + n, maxlength: String(ctx.nameMax), autocomplete: "off",
       value: p.name || "", placeholder: "Name", "aria-label": `Player ${n + 1}'s name` });
+    const number = h("label", { class: "player-no", for: "player-" + n }, `Player ${n + 1}`);
     const colour = h("select", { class: "field-input", id: "colour-" + n, "aria-label": `Player ${n + 1}'s colour` });
-    const team = h("input", { type: "text", class: "field-input team-input", id: "team-" + n, maxlength: "40", value: p.team || "",
+    const team = h("input", { type: "text", class: "field-input team-input", id: "team-" + n, maxlength: String(ctx.nameMax), value: p.team || "",
       placeholder: "Team", "aria-label": `Player ${n + 1}'s team` });
     const remove = h("button", { type: "button", class: "quiet remove", "aria-label": `Remove player ${n + 1}` }, "✕");
-    const li = h("li", { class: "player-row" }, name, colour, team, remove);
-    const row = { li, name, colour, team, wanted: p.colour || "" };
+    const li = h("li", { class: "player-row" }, number, name, colour, team, remove);
+    const row = { li, name, colour, team, number, wanted: p.colour || "" };
     remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); li.remove(); refresh(); });
     name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
     rows.push(row);
@@ -189,6 +236,8 @@ export function renderStart(area, catalogue, ctx) {
       row.team.hidden = !teamsNow();
       row.li.querySelector(".remove").hidden = rows.length <= seats.min;
       row.name.setAttribute("aria-label", `Player ${i + 1}'s name`);
+      row.number.textContent = `Player ${i + 1}`;       // "Who deals" offers "Player 2": this is the row it means
+      row.number.htmlFor = row.name.id;
     });
     add.hidden = rows.length >= seats.max;
     limitBox.hidden = !chosen.timed;
@@ -198,7 +247,12 @@ export function renderStart(area, catalogue, ctx) {
       if (c.input.refresh) c.input.refresh();
     }
     const minutesOpt = (chosen.options || []).find((o) => o.kind === "minutes");
-    if (minutesOpt) { limit.min = String(minutesOpt.minimum); limit.max = String(minutesOpt.maximum); }
+    if (minutesOpt) {
+      limit.min = String(minutesOpt.minimum);
+      limit.max = String(minutesOpt.maximum);
+      limitLabel.textContent = minutesOpt.label + " ";
+      limitEntry.name = formName(minutesOpt.label);
+    }
     hint.textContent = (seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`)
       + (teamsNow() ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
   }
@@ -206,10 +260,14 @@ export function renderStart(area, catalogue, ctx) {
   // A game that can be played against the clock (SCAN): its countdown starts with the game.
   const limit = h("input", { type: "number", id: "time-limit", min: "1", max: "600", step: "1", inputmode: "numeric",
     placeholder: "none", class: "limit-input" });
-  const limitBox = h("p", { class: "time-limit", hidden: true },
-    h("label", { for: "time-limit" }, "Time limit in minutes (leave empty to race to the target): "), limit);
+  const limitLabel = h("label", { for: "time-limit" }, "Time limit in minutes ");
+  const limitProblem = fieldProblem("time-limit");
+  const limitBox = h("div", { class: "time-limit", hidden: true }, h("p", { class: "field" }, limitLabel, limit), limitProblem);
+  const limitEntry = { input: limit, problem: limitProblem, name: "“Time limit in minutes”" };
 
-  const form = h("form", { class: "card start-card", id: "start-form", "aria-labelledby": "start-h" },
+  // novalidate: a number out of range is not the browser's bubble but the box's sentence, beside
+  // the field (the form checks the numbers first, so it knows which field to mark)
+  const form = h("form", { class: "card start-card", id: "start-form", "aria-labelledby": "start-h", novalidate: true },
     h("h2", { id: "start-h" }, "New game"),
     ctx.lastGame ? h("p", { class: "small" }, "Last game: ", h("a", { href: `/games/${ctx.lastGame.id}` },
       `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? ctx.lastGame.winners.join(" and ") + " won" : ctx.lastGame.status}`)) : null,
@@ -236,17 +294,27 @@ export function renderStart(area, catalogue, ctx) {
       const value = c.read();
       if (value !== undefined) options[c.opt.name] = value;
     }
-    const minutes = chosen.timed ? parseInt(limit.value, 10) : NaN;
-    if (minutes > 0) {
+    const rawLimit = chosen.timed ? limit.value.trim() : "";
+    if (rawLimit) {
+      const minutes = /^-?\d{1,9}$/.test(rawLimit) ? Number(rawLimit) : rawLimit;
       options.time_limit = minutes;
-      options.ends_at = new Date(Date.now() + minutes * 60000).toISOString();
+      if (limit.checkValidity() && minutes > 0) options.ends_at = new Date(Date.now() + minutes * 60000).toISOString();
     }
+    // the numbers out of their range, found before sending: the box is asked anyway, for its sentence
+    const entries = [limitEntry, ...controls].filter((c) => c.problem);
+    for (const c of entries) showProblem(c, "");
+    const wrong = entries.filter((c) => !(c.box && c.box.hidden) && c.input.matches("input") && !c.input.checkValidity());
     go.disabled = true;
     const message = await ctx.start(chosen.name, players, options);
     go.disabled = !ctx.canWrite;
     if (message) {
       error.textContent = message;
       error.hidden = false;
+      const at = entries.find((c) => message.includes(c.name)) || wrong[0];
+      if (at) {
+        showProblem(at, message);
+        (at.input.matches("input, select, textarea") ? at.input : at.input.querySelector("input, select, textarea")).focus();
+      }
     } else {
       localStorage.setItem(REMEMBERED, JSON.stringify(players));
     }

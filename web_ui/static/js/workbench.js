@@ -1,6 +1,9 @@
 // The Workbench: the guided bring-up checklist and the dial tester. Polls /api/workbench twice
 // a second (the box ticks steps and measures digits itself); each digit shows its numbers, its
 // pulse train as an SVG drawn by the box, and a link to download its recording as a trace file.
+// The steps only a person can sense (the bell, the dial tone) show what newsdesk sent and ask the
+// builder; the refresh redraws only what changed, so a button under a finger or a field being
+// typed in is never replaced, and a refusal stays until the builder acts again.
 
 import "./panel.js";
 import { $, $$, fill, h } from "./dom.js";
@@ -11,19 +14,56 @@ const HINT_AFTER = 15000;   // ms a step may wait before its hint shows
 const shownAt = Date.now();
 let standard = (boot.state && boot.state.standard) || "bell";
 let lastDigits = "";
+let lastSteps = "";
+let nameDirty = false;      // the builder has typed in the Phone field: the refresh leaves it alone
 
-function error(text) {
-  const el = $("#wb-error");
+// A message in one of the page's error lines: "#wb-error" (the page can't be read; the next good
+// read clears it), "#action-error" and "#profile-error" (a refusal; the builder's next try clears it).
+function say(sel, text) {
+  const el = $(sel);
   el.hidden = !text;
   el.textContent = text || "";
 }
 
+function clock(at) {
+  return new Date(at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+// A step only the builder can tick: what newsdesk did, and the two answers.
+function builderStep(s, waited) {
+  if (s.blocked) return h("p", { class: "small step-blocked" }, s.blocked);
+  const out = [];
+  if (s.sent) out.push(h("p", { class: "small sent" }, `At ${clock(s.sent.at)} ${s.sent.what}.`));
+  if (s.sent && !s.seen) {
+    out.push(h("div", { class: "wb-answer", role: "group", "aria-label": s.title + ": did it work?" },
+      h("button", { type: "button", class: "wb-yes", "data-confirm": s.id, "data-happened": "true" }, s.ask[0]),
+      h("button", { type: "button", class: "wb-no", "data-confirm": s.id, "data-happened": "false" }, s.ask[1])));
+  }
+  if (s.seen) out.push(h("p", { class: "small muted" }, `You confirmed it at ${clock(s.at)}.`));
+  if (!s.seen && s.hint) {
+    const failed = s.answer === "no";
+    out.push(h("p", { class: failed ? "small hint failed" : "small muted hint", hidden: !(failed || waited) }, s.hint));
+  }
+  return out;
+}
+
 function steps(list) {
   const waited = Date.now() - shownAt > HINT_AFTER;
-  fill($("#steps"), list.map((s) => h("li", { class: s.seen ? "step seen" : "step", id: "step-" + s.id },
+  const key = JSON.stringify(list) + waited;
+  if (key === lastSteps) return;
+  lastSteps = key;
+  const active = document.activeElement;
+  const focused = active && active.closest("#steps li");
+  const button = focused && active.dataset.confirm ? `[data-confirm="${active.dataset.confirm}"][data-happened="${active.dataset.happened}"]` : null;
+  fill($("#steps"), list.map((s) => h("li", { class: s.seen ? "step seen" : "step", id: "step-" + s.id, tabindex: "-1" },
     h("span", { class: "tick", "aria-hidden": "true" }, s.seen ? "✔" : "○"), " ",
-    h("span", { class: "step-title" }, s.title), s.seen ? h("span", { class: "sr-only" }, " (seen)") : null,
-    !s.seen && s.hint ? h("p", { class: "small muted hint", hidden: !waited }, s.hint) : null)));
+    h("span", { class: "step-title" }, s.title), s.seen ? h("span", { class: "sr-only" }, " (done)") : null,
+    s.check === "builder" ? builderStep(s, waited) :
+      !s.seen && s.hint ? h("p", { class: "small muted hint", hidden: !waited }, s.hint) : null)));
+  if (focused) {       // redrawn: keep the keyboard on the same button, or its step if the answer took it away
+    const again = (button && $(button)) || $("#" + focused.id);
+    if (again) again.focus();
+  }
 }
 
 function num(x, digits = 1, unit = "") {
@@ -65,7 +105,7 @@ function tester(state) {
       h("p", { class: "muted" }, "No digit dialed yet: lift the handset and dial a 0."));
   }
   const name = $("#profile-name");
-  if (!name.value) name.value = state.profile_name;
+  if (!nameDirty && document.activeElement !== name) name.value = state.profile_name;
   const p = state.profile;
   $("#profile").textContent = p ? `${state.profile_name}: ${p.pps} pps, ${p.break_pct} % break (kept ${p.updated}); ` +
     "the decoder starts from it" : `No profile kept for ${state.profile_name} yet.`;
@@ -76,29 +116,47 @@ async function refresh() {
     const state = await getJSON(`/api/workbench?standard=${encodeURIComponent(standard)}`);
     steps(state.steps);
     tester(state);
-    error("");
+    say("#wb-error", "");
   } catch (e) {
-    error(`The workbench can't be read: ${e.message}`);
+    say("#wb-error", `The workbench can't be read: ${e.message}`);
   }
 }
 
-async function act(url, body) {
+// POST an action; its refusal goes in ``where`` and stays there until the next try.
+async function act(url, body, where = "#action-error") {
   const r = await send(url, body || {});
-  error(r.ok ? "" : r.data.message);
+  say(where, r.ok ? "" : r.data.message);
   refresh();
+  return r;
 }
 
 const SIM = {
   lift: ["/api/sim/hook", { state: "off" }],
   hangup: ["/api/sim/hook", { state: "on" }],
-  dial0: ["/api/sim/dial", { digit: 0 }],
   dice: ["/api/oracles/sim/dice", {}],
   stopwatch: ["/api/oracles/sim/stopwatch", {}],
 };
+for (let d = 0; d <= 9; d++) SIM["dial" + d] = ["/api/sim/dial", { digit: d }];
+
+async function keep() {
+  const name = $("#profile-name");
+  const r = await act("/api/workbench/profile", { name: name.value, standard }, "#profile-error");
+  name.setAttribute("aria-invalid", r.ok ? "false" : "true");
+}
 
 $("#ring").addEventListener("click", () => act("/api/workbench/ring"));
 $("#reset").addEventListener("click", () => act("/api/workbench/bringup/reset"));
-$("#keep").addEventListener("click", () => act("/api/workbench/profile", { name: $("#profile-name").value, standard }));
+$("#steps").addEventListener("click", (e) => {
+  const b = e.target.closest("[data-confirm]");
+  if (b) act("/api/workbench/bringup/confirm", { step: b.dataset.confirm, happened: b.dataset.happened === "true" });
+});
+$("#keep").addEventListener("click", keep);
+$("#profile-name").addEventListener("input", (e) => {
+  nameDirty = true;
+  say("#profile-error", "");
+  e.target.removeAttribute("aria-invalid");
+});
+$("#profile-name").addEventListener("keydown", (e) => { if (e.key === "Enter") keep(); });
 $("#standard").addEventListener("change", (e) => { standard = e.target.value; lastDigits = ""; refresh(); });
 if (boot.virtualPhone) {
   $("#virtual").hidden = false;

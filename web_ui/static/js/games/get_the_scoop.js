@@ -51,9 +51,27 @@ function board(view) {
   })));
   return h("figure", { class: "gts-board", "aria-label": "The board" }, side("top"),
     h("div", { class: "gts-middle" }, side("left"),
-      h("div", { class: "table-scroll" }, h("table", { class: "gts-grid" },
-        h("thead", null, h("tr", null, h("th", null, ""), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
+      // on a phone the grid scrolls sideways: the scroller takes focus, so the arrow keys reach its far side
+      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "The board's squares" }, h("table", { class: "gts-grid" },
+        h("thead", null, h("tr", null, h("td", { class: "gts-corner" }), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", null, rows))), side("right")), side("bottom"));
+}
+
+// Which corner (camera van) is whose: read from the box's board where it keeps one; with the
+// table's own board, the engine's order (seat 0 top-left, then clockwise, as the players were listed).
+const CLOCKWISE = ["top-left", "top-right", "bottom-right", "bottom-left"];
+function cornerOf(view, seat) {
+  const b = view.board;
+  const squares = b ? Object.keys(b.vans).filter((sq) => b.vans[sq] === seat) : [];
+  if (!squares.length) return CLOCKWISE[seat] || "";
+  const col = squares.reduce((t, sq) => t + b.columns.indexOf(sq[0]), 0) / squares.length;
+  const row = squares.reduce((t, sq) => t + Number(sq.slice(1)) - 1, 0) / squares.length;
+  return (row < b.rows.length / 2 ? "top" : "bottom") + "-" + (col < b.columns.length / 2 ? "left" : "right");
+}
+
+function corners(view) {
+  return h("p", { class: "gts-corners small", id: "gts-corners" }, "Corners (camera vans): ",
+    view.players.map((p, i) => [i ? ", " : "", h("strong", null, p.name), ` (${p.colour}) ${cornerOf(view, p.seat)}`]));
 }
 
 function reveal(view) {
@@ -101,6 +119,7 @@ export function render(view) {
       p.done ? h("span", { class: "tag" }, "✓ done") : null,
       (view.winners || []).includes(p.seat) ? h("span", { class: "tag tag-win" }, "winner") : null))),
     journalistTurn(view),
+    corners(view),
     board(view),
     reveal(view),
     police(view));
@@ -113,6 +132,10 @@ function revealForm(offer, view, act) {
       h("option", { value: "" }, "abstains"), [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, "Protester " + n)));
     const rank = h("select", { id: id + "-r", class: "field-input", "aria-label": `${p.name}: card rank` }, RANKS.map((r) => h("option", { value: r }, r)));
     const suit = h("select", { id: id + "-s", class: "field-input", "aria-label": `${p.name}: card suit` }, SUITS.map((s) => h("option", { value: s }, title(s))));
+    // a player who abstains turns up no card: no rank or suit to read beside "abstains"
+    const card = () => { rank.hidden = suit.hidden = !prot.value; };
+    prot.addEventListener("change", card);
+    card();
     return { p, prot, rank, suit, el: h("fieldset", { class: "play-row" }, h("legend", null, p.name + (p.colour ? ` (${p.colour})` : "")), prot, rank, suit) };
   });
   const form = h("form", { class: "hand-form" }, h("h3", { class: "offer-heading" }, "Turn up the cards: who directs which Protester?"),

@@ -3,10 +3,11 @@
 import { h, num, who } from "../dom.js";
 import { actionOf, playerName } from "../offers.js";
 
+// The count is read out as text ("3 marks"): an aria-label on a span with no role is never heard.
 function marks(n) {
-  return h("span", { class: "marks", "aria-label": `${n} mark${n === 1 ? "" : "s"}` },
+  return h("span", { class: "marks" },
     h("span", { "aria-hidden": "true" }, n ? "●".repeat(Math.min(n, 8)) + (n > 8 ? "+" : "") : "○"),
-    h("span", { class: "marks-n", "aria-hidden": "true" }, String(n)));
+    h("span", { class: "marks-n" }, String(n)), h("span", { class: "sr-only" }, n === 1 ? " mark" : " marks"));
 }
 
 function placeName(view, place) {

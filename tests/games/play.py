@@ -1,0 +1,80 @@
+"""Random legal play of every game, as a table might tap it: one of the offers the panel shows,
+with what a card prints (a value, points, an airport) filled in from the offer's choices or a
+few likely numbers; SCAN's hands dealt from a shuffled deck (and Time up, when timed). A move
+the rules refuse is skipped, as the panel would show the refusal and the table tap again."""
+
+import random
+
+from controller.games import get_the_scoop, scan, scoop1956, scoop2002, star_reporter
+from controller.games.base import GameError
+
+# what a printed card says, by the field an offer asks for ("enter")
+PRINTED = {"value": (100, 200, 300, 500, 1000, 1500), "points": (5, 10, 20, 50, 100),
+           "airport": ("Baytown",), "at": ("Baytown",)}
+SUITS = tuple(scan.SUIT_VALUES)
+
+# (engine, names, options) a walk may start from
+TABLES = [
+    (scoop1956, ["Ann", "Bob"], {}), (scoop1956, ["Ann", "Bob", "Cy"], {}),
+    (scoop2002, ["Ann", "Bob"], {}), (scoop2002, ["Ann", "Bob", "Cy"], {}),
+    (star_reporter, ["Ann", "Bob"], {"disasters": 1}), (star_reporter, ["Ann", "Bob", "Cy"], {}),
+    (scan, ["Ann", "Bob", "Cy", "Dee"], {"variant": "team"}), (scan, ["Ann", "Bob", "Cy"], {"variant": "individual"}),
+    (scan, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], {"variant": "triple"}),
+    (scan, ["Ann", "Bob"], {"variant": "individual", "time_limit": 30}),
+    (get_the_scoop, ["Ann", "Bob", "Cy", "Dee"], {"board": "table"}),
+    (get_the_scoop, ["Ann", "Bob", "Cy", "Dee"], {}),
+]
+
+
+def start(engine, names, options):
+    state = engine.initial()
+    for ev in engine.setup([{"name": n} for n in names], dict(options)):
+        state = engine.apply(state, ev)
+    return state
+
+
+def _scan_hand(rng, state):
+    n = len(state["players"])
+    deck = [suit for suit in SUITS for _ in range(scan.CARDS_PER_SUIT)]
+    rng.shuffle(deck)
+    sides = [s["name"] for s in state["sides"]]
+    taken = {s: dict.fromkeys(SUITS, 0) for s in sides}
+    for suit in deck[:rng.choice(scan.hand_sizes(state["variant"], n, state.get("put_aside", False)))]:
+        taken[rng.choice(sides)][suit] += 1
+    return {"type": "hand", "taken": taken}
+
+
+def action_for(engine, state, offer, rng):
+    """A filled-in action for ``offer`` (an entry of engine.offers(state))."""
+    if engine is scan and offer["type"] == "hand":
+        return _scan_hand(rng, state)
+    action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+    choices = offer.get("choices")
+    if isinstance(choices, list) and choices:                 # Get the Scoop!'s moves
+        action.update({k: v for k, v in rng.choice(choices).items() if k in ("from", "to")})
+    for field in offer.get("enter", ()):
+        options = (choices or {}).get(field) if isinstance(choices, dict) else None
+        action[field] = rng.choice(list(options or PRINTED[field]))
+    return action
+
+
+def walk(engine, state, rng, steps):
+    """Yield each state of up to ``steps`` legal moves from ``state`` (the first yielded is
+    ``state`` itself); stops early when the panel offers nothing."""
+    yield state
+    for _ in range(steps):
+        offers = engine.offers(state)
+        if not offers:
+            return
+        if engine is scan and state.get("time_limit") and rng.random() < 0.1:
+            offer = {"type": "time_up"}
+        else:
+            offer = rng.choice(offers)
+        action = action_for(engine, state, offer, rng)
+        try:
+            events = engine.decide(state, action, random.Random(rng.randrange(2**32)))
+        except GameError:
+            continue
+        for ev in events:
+            state = engine.apply(state, ev)
+        yield state

@@ -1,0 +1,422 @@
+"""Every screen usable by everyone: each page of the panel, and the table screen during each game
+with something on it, audited by axe-core (WCAG 2.1 A and AA and axe's best practices) in Debian's
+Chromium at a tablet's and a phone's size; and the parts an automatic audit can't judge, tried
+by hand: the simulated phone's dial and where focus goes after a move, by keyboard only.
+
+axe-core comes from npm (tests/axe/package.json, a pinned version), installed with ``npm ci`` on
+first use and injected into each page from the disk: no CDN, nothing from the network.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from conftest import CHROMIUM, need_browser
+
+from web_ui.server import InThread
+
+AXE_DIR = Path(__file__).resolve().parent / "axe"
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
+WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
+W = {"X-Newsdesk": "1"}
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+# ---------------------------------------------------------------- axe-core and the browser
+
+@pytest.fixture(scope="module")
+def axe_js():
+    """axe.min.js on the disk; ``npm ci`` in tests/axe on first use (offline once it's there)."""
+    if not AXE_JS.exists():
+        npm = shutil.which("npm")
+        if npm is None or shutil.which("node") is None:
+            why = "node/npm are not installed: the accessibility audit needs axe-core from npm (apt-get install nodejs npm)"
+            if os.environ.get("NEWSDESK_REQUIRE_NODE"):
+                pytest.fail(why)
+            pytest.skip(why)
+        run = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=AXE_DIR,
+                             capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, "npm ci in tests/axe failed:\n" + run.stderr
+    return AXE_JS
+
+
+@pytest.fixture(scope="module")
+def browser():
+    need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def pages(browser):
+    """One page at each size, reused by every test of the module (each test its own server)."""
+    contexts = {name: browser.new_context(viewport=size) for name, size in SIZES.items()}
+    made = {name: c.new_page() for name, c in contexts.items()}
+    errors = []
+    for page in made.values():
+        page.set_default_timeout(WAIT)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    yield made
+    for c in contexts.values():
+        c.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def server(app):
+    srv = InThread(app, host="0.0.0.0")
+    yield "http://127.0.0.1:%d" % srv.port
+    srv.close()
+
+
+def begin_audit(page, axe_js, within=None):
+    """Start axe on the page as it is now (the whole document, or the part ``within`` selects);
+    the pages of both sizes are audited at once, each in its own renderer."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(axe_js))
+    page.evaluate("""([within, tags]) => { window.axeFound = axe.run(within ? document.querySelector(within) : document,
+        {runOnly: {type: "tag", values: tags}})
+        .then(r => r.violations.map(v => [v.id, v.help, v.nodes.map(n => n.target.join(" "))])); }""", [within, TAGS])
+
+
+def audit_result(page):
+    """The violations the audit begun on ``page`` found, [(id, help, [targets])]."""
+    return [(vid, words, targets) for vid, words, targets in page.evaluate("() => window.axeFound")]
+
+
+def report(where, violations):
+    lines = []
+    for vid, words, targets in violations:
+        more = " and %d more" % (len(targets) - 8) if len(targets) > 8 else ""
+        lines.append("%s: %s (%s): %s%s" % (where, vid, words, ", ".join(targets[:8]), more))
+    return "\n".join(lines)
+
+
+class Auditor:
+    """Audits each page it is shown at both sizes and gathers every violation, so one run says
+    everything that is wrong rather than the first thing."""
+
+    def __init__(self, pages, axe_js):
+        self.pages = pages
+        self.axe_js = axe_js
+        self.found = []
+        self.audited = []
+
+    def visit(self, url, ready=None, then=None, label=None):
+        for page in self.pages.values():
+            page.goto(url)
+            if ready:
+                page.wait_for_function(ready)
+            if then:
+                then(page)
+        self.check(label or url.split("/", 3)[-1] or "/")
+
+    def check(self, where, within=None):
+        """Audit both pages as they are now."""
+        for page in self.pages.values():
+            begin_audit(page, self.axe_js, within)
+        for size, page in self.pages.items():
+            violations = audit_result(page)
+            self.audited.append("%s @%s" % (where, size))
+            if violations:
+                print(report("%s @%s" % (where, size), violations))
+                self.found.append(report("%s @%s" % (where, size), violations))
+
+    def assert_clean(self):
+        assert self.audited
+        assert not self.found, "axe-core found violations:\n" + "\n".join(self.found)
+
+
+@pytest.fixture
+def auditor(pages, axe_js):
+    return Auditor(pages, axe_js)
+
+
+def _lan_address():
+    """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi uses), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 9))          # picks the outgoing address; sends nothing
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+# ---------------------------------------------------------------- games through the API
+
+PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
+LIVE = "document.getElementById('link') && document.getElementById('link').textContent === 'live'"
+
+
+def start(client, engine, players, options=None):
+    r = client.post("/api/games", json={"engine": engine, "options": options or {},
+                                        "players": [{"name": n} for n in PLAYERS[:players]]}, headers=W)
+    assert r.status_code == 201, r.get_data(as_text=True)
+
+
+def current(client):
+    return client.get("/api/games/current").get_json()["game"]
+
+
+def act(client, action):
+    r = client.post("/api/games/current/actions", json={"action": action, "version": current(client)["version"]},
+                    headers=W)
+    assert r.status_code == 200, (action, r.get_data(as_text=True))
+
+
+def shown(version):
+    return "document.body.dataset.version === '%d' && %s" % (version, LIVE)
+
+
+GAMES = {
+    # engine: (players, options, moves made through the API, what the screen shows then)
+    "scoop1956": (3, {}, [{"type": "claim", "player": 0, "story_type": "sport"},
+                          {"type": "verdict", "signal": "EXTRA", "digit": 5}], ".verdict-box"),
+    "get_the_scoop": (4, {}, [], ".gts-board"),
+    "scoop2002": (2, {}, [{"type": "move", "player": 0}, {"type": "roll", "player": 0, "value": 3},
+                          {"type": "arrive", "player": 0, "place": 3}, {"type": "roll", "player": 0, "value": 3}],
+                  ".locations"),
+    "scan": (4, {"variant": "team"}, [{"type": "hand", "taken": {
+        "Ann & Cat": {"spades": 10, "hearts": 5, "diamonds": 3, "clubs": 8},
+        "Bob & Dan": {"spades": 3, "hearts": 8, "diamonds": 10, "clubs": 5}}}], "[data-num]"),
+    "star_reporter": (3, {}, None, ".throw-box"),
+}
+
+
+def play_star_reporter(client):
+    """Throw for who moves first (ties throw again), then the first player drives."""
+    while current(client)["offers"][0]["type"] == "throw" and "method" not in current(client)["offers"][0]:
+        act(client, {"type": "throw", "player": current(client)["offers"][0]["player"]})
+    p = current(client)["offers"][0]["player"]
+    act(client, {"type": "throw", "player": p, "method": "automobile"})
+
+
+# ---------------------------------------------------------------- the audit
+
+@pytest.mark.parametrize("engine", list(GAMES))
+def test_the_table_screen_during_each_game_has_no_axe_violations(engine, client, server, auditor):
+    players, options, moves, content = GAMES[engine]
+    if engine == "star_reporter":
+        from controller.games import registry
+        try:
+            registry.load("star_reporter")
+        except registry.EngineUnavailable as e:
+            pytest.skip(str(e))
+    start(client, engine, players, options)
+    if moves is None:
+        play_star_reporter(client)
+    else:
+        for move in moves:
+            act(client, move)
+    version = current(client)["version"]
+    auditor.visit(server + "/", ready=shown(version), label=engine,
+                  then=lambda page: page.wait_for_selector("#game-area " + content))
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size, page in auditor.pages.items():
+        page.screenshot(path=str(ARTIFACTS / ("a11y-%s-%s.png" % (engine, size))), full_page=True)
+    auditor.assert_clean()
+
+
+def test_every_page_has_no_axe_violations(app, client, server, auditor):
+    # the start form, for each game the box can start: the whole page once, then the form for each
+    for page in auditor.pages.values():
+        page.goto(server + "/")
+        page.wait_for_function(LIVE)
+        page.wait_for_selector("#start-game")
+    auditor.check("start form")
+    engines = auditor.pages["tablet"].eval_on_selector_all("input[name=engine]:not(:disabled)", "rs => rs.map(r => r.value)")
+    assert len(engines) >= 5, engines
+    for engine in engines:
+        for page in auditor.pages.values():
+            page.check("input[name=engine][value='%s']" % engine)
+        auditor.check("start form: " + engine, within="#game-area")
+    # a kept game (a short SCOOP, abandoned), then its page and the history
+    start(client, "scoop1956", 2)
+    act(client, {"type": "claim", "player": 0, "story_type": "sport"})
+    r = client.post("/api/games/current/abandon", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    kept = r.get_json()["id"]
+    auditor.visit(server + "/games/%d" % kept, then=lambda page: page.wait_for_selector(".end-card .chart-box"))
+    auditor.visit(server + "/history", then=lambda page: page.wait_for_selector("#history a"))
+    auditor.visit(server + "/oracles")
+    auditor.visit(server + "/workbench")
+    auditor.visit(server + "/games/999999", label="not found")
+    auditor.visit(server + "/join")
+    auditor.visit(server + "/join/host")
+    lan = _lan_address()
+    if lan and "newsdesk.security" in app.extensions:          # a phone that hasn't joined yet
+        auditor.visit(server.replace("127.0.0.1", lan) + "/join", label="join (a guest)")
+        auditor.visit(server.replace("127.0.0.1", lan) + "/", label="table (a guest)", ready=LIVE)
+    auditor.assert_clean()
+
+
+def test_the_league_page_has_no_axe_violations(auditor):
+    from werkzeug.serving import make_server
+
+    from controller.mqtt.league import League
+    from web_ui.league import create_league_app
+
+    league = League()
+    league.take("newsdesk/t1/state/game", json.dumps({"table": "Corner table", "game": {
+        "id": 3, "engine": "scoop1956", "title": "SCOOP (Parker Brothers, 1956)", "version": 7, "unit": "$",
+        "players": ["Ann", "Bob"], "leader": "Ann", "leaders": ["Ann"],
+        "standings": [{"name": "Ann", "score": 3500, "winner": False}, {"name": "Bob", "score": 1200, "winner": False}]}}))
+    league.take("newsdesk/t2/state/results", json.dumps({"table": "Window", "games": [
+        {"id": 1, "title": "Get the Scoop! (2011)", "status": "finished", "standings": [
+            {"name": "Cat", "score": 41, "winner": True}, {"name": "Ann", "score": 12, "winner": False}]}]}))
+
+    class Still:
+        version = 1
+
+        def snapshot(self):
+            return dict(league.snapshot(), version=1, broker="mqtt://b:1883", following="newsdesk/+",
+                        connected=True, problem=None)
+
+        def changed(self, after, timeout):
+            return 1
+
+    srv = make_server("127.0.0.1", 0, create_league_app(Still()), threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        for page in auditor.pages.values():
+            page.route("**/api/league/stream", lambda route: route.abort())     # the picture served is enough
+        auditor.visit("http://127.0.0.1:%d/" % srv.server_port, label="league",
+                      then=lambda page: page.wait_for_selector("#tables li"))
+    finally:
+        for page in auditor.pages.values():
+            page.unroute("**/api/league/stream")
+        srv.shutdown()
+    auditor.assert_clean()
+
+
+# ---------------------------------------------------------------- the dial, for everyone
+
+DIALED = """() => { window.dialed = [];
+  document.querySelector('rotary-dial').addEventListener('dial', (e) => window.dialed.push(e.detail.digit)); }"""
+IDLE = "() => !document.querySelector('rotary-dial')._busy"
+FOCUSED = "() => { const a = document.activeElement; return a ? (a.getAttribute('aria-label') || a.id || a.textContent.trim()) : null; }"
+
+
+def _fresh(page, url):
+    page.goto(url)
+    page.wait_for_function(LIVE)
+    page.evaluate(DIALED)
+
+
+def test_the_dial_works_by_keyboard_alone(server, pages, desk):
+    """Tab reaches the dial once (a roving tabindex), the arrows go round it, Enter and Space dial."""
+    page = pages["tablet"]
+    _fresh(page, server + "/")
+    for _ in range(80):                       # Tab through the page until a finger hole has focus
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED).startswith("Dial "):
+            break
+    assert page.evaluate(FOCUSED) == "Dial 1"
+    assert page.eval_on_selector_all(".dial-hole", "hs => hs.filter(h => h.tabIndex === 0).length") == 1
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(FOCUSED) == "Dial 3"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("rotary-dial").screenshot(path=str(ARTIFACTS / "a11y-dial-focus.png"))
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 3'")
+    page.wait_for_function(IDLE)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Space")
+    page.wait_for_function(IDLE)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")          # round past the 1 to the 0
+    assert page.evaluate(FOCUSED) == "Dial 0"
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.dialed") == [3, 2, 0]
+    # one tab stop: the hole last used; Tab leaves the dial, Shift+Tab comes back to that hole
+    page.keyboard.press("Tab")
+    assert not page.evaluate(FOCUSED).startswith("Dial ")
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate(FOCUSED) == "Dial 0"
+
+
+def test_a_plain_click_or_a_tap_on_a_digit_dials_it_once(server, pages, browser):
+    """A click with no pointer before it (a screen reader's, voice control's) dials; a mouse
+    click and a finger's tap dial once, not twice."""
+    page = pages["phone"]
+    _fresh(page, server + "/")
+    page.dispatch_event(".dial-hole[data-digit='5']", "click")
+    assert page.evaluate("window.dialed") == [5]
+    page.wait_for_function(IDLE)
+    page.get_by_role("button", name="Dial 4", exact=True).click()
+    page.wait_for_function(IDLE)
+    assert page.evaluate("window.dialed") == [5, 4]
+    assert page.evaluate(FOCUSED) == "Dial 4"
+    touch = browser.new_context(viewport=SIZES["phone"], has_touch=True, is_mobile=True)
+    try:
+        phone = touch.new_page()
+        phone.set_default_timeout(WAIT)
+        _fresh(phone, server + "/")
+        phone.tap(".dial-hole[data-digit='8']")
+        phone.wait_for_function(IDLE)
+        assert phone.evaluate("window.dialed") == [8]
+    finally:
+        touch.close()
+
+
+def test_the_dial_does_not_spin_for_reduced_motion_and_still_dials(server, pages):
+    page = pages["tablet"]
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        _fresh(page, server + "/")
+        page.evaluate("""() => { window.turns = [];
+          new MutationObserver(() => window.turns.push(document.querySelector('.dial-wheel').getAttribute('transform')))
+            .observe(document.querySelector('.dial-wheel'), {attributes: true}); }""")
+        page.focus(".dial-hole[data-digit='1']")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")                     # the 0: the longest spin there is
+        page.get_by_role("button", name="Dial 9", exact=True).click()
+        page.keyboard.press("7")
+        page.wait_for_function("document.getElementById('verdict-meta').textContent.startsWith('Dialed')")
+        assert page.evaluate("window.dialed") == [0, 9, 7]          # no wait for a spin between digits
+        turns = page.evaluate("window.turns")
+        assert all(t is None or t.startswith("rotate(0 ") for t in turns), turns
+    finally:
+        page.emulate_media(reduced_motion="no-preference")
+
+
+# ---------------------------------------------------------------- focus after a move
+
+def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(client, server, pages):
+    start(client, "scoop1956", 2)
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    for _ in range(80):                       # by keyboard: Tab to the offer, Enter
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED) == "Claim a Sport story":
+            break
+    assert page.evaluate(FOCUSED) == "Claim a Sport story"
+    page.keyboard.press("Enter")              # the offer goes: the editor's signals take its place
+    page.wait_for_function(shown(2))
+    where = page.evaluate("""() => { const a = document.activeElement;
+        return [a.id, Boolean(a.closest('.offers-card')), a.tagName, a.textContent.trim()]; }""")
+    assert where[0] != "game-title" and where[1] and where[2] in ("BUTTON", "INPUT", "SELECT"), where
+    page.wait_for_function("(document.getElementById('game-news') || {}).textContent === "
+                           "'Move 2. ' + document.getElementById('waiting').textContent")
+    assert page.get_attribute("#game-news", "aria-live") == "polite"
+    # and the next move by keyboard alone from there: Enter on whatever has focus moves the game on
+    page.keyboard.press("Enter")
+    page.wait_for_function(shown(3))
+    assert page.evaluate("document.activeElement.id") != "game-title"
+    assert page.evaluate("Boolean(document.activeElement.closest('#game-area'))")

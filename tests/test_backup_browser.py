@@ -1,0 +1,85 @@
+"""The host's backups in a real browser (Debian's Chromium, Playwright), against the panel as
+`newsdesk serve` serves it: the history page's Backups section downloads a backup, and restores
+it from the tablet in two steps (check, then confirm) while the table went on meanwhile."""
+
+import pytest
+from conftest import CHROMIUM, need_browser, wait_for
+from gpiozero.pins.mock import MockFactory
+
+from controller import backup
+from controller.app import Newsdesk
+from controller.config import load_config
+from web_ui.server import InThread
+
+WAIT = 10000    # ms: generous for a loaded machine; conditions, never sleeps
+PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def play(desk, winner):
+    desk.table.games.start("get_the_scoop", PLAYERS, {"board": "table"})
+    version = desk.table.games.current()["version"]
+    desk.table.games.act({"type": "reveal", "plays": []}, version)
+    desk.table.games.act({"type": "check", "winners": [winner]}, version + 1)
+    return desk.table.games.finish(version + 2)
+
+
+def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, tmp_path):
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    play(desk, 3)
+    restarts = []
+    app.config["RESTART"] = lambda: restarts.append(True)
+    srv = InThread(app)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+            try:
+                page = browser.new_context(accept_downloads=True).new_page()
+                errors = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto("http://127.0.0.1:%d/history" % srv.port)
+                page.locator("#backup-secret").check()
+                assert page.locator("#backup-secret-note").is_visible()
+                page.locator("#backup-secret").uncheck()
+                with page.expect_download() as downloading:
+                    page.locator("#backup-download").click()
+                file = tmp_path / downloading.value.suggested_filename
+                downloading.value.save_as(file)
+                assert backup.NAME_PATTERN.match(file.name), file.name
+
+                play(desk, 1)                      # the table goes on: a game the backup doesn't have
+                page.locator("#restore-file").set_input_files(str(file))
+                page.locator("#restore-check-button").click()
+                words = page.locator("#restore-words")
+                words.wait_for(state="visible", timeout=WAIT)
+                page.locator("#restore-cancel").click()            # first the host thinks better of it
+                page.wait_for_function("() => document.querySelector('#restore-status').textContent"
+                                       " === 'Nothing was changed.'", timeout=WAIT)
+                assert not (desk.config.data_dir / backup.STAGING).exists()
+                page.locator("#restore-check-button").click()      # then restores it after all
+                words.wait_for(state="visible", timeout=WAIT)
+                said = words.inner_text()
+                assert "has 2 kept games" in said and "has 1 kept game" in said and file.name in said, said
+                page.locator("#restore-confirm").click()
+                page.wait_for_function("() => document.querySelector('#restore-status').textContent"
+                                       ".includes('restarts now')", timeout=WAIT)
+                assert page.locator("#restore-check").is_hidden() and not errors, errors
+            finally:
+                browser.close()
+        assert wait_for(lambda: restarts, timeout=5)
+    finally:
+        srv.close()
+    data = desk.config.data_dir
+    desk.close()                                   # what the restart does: stop, then the start finishes it
+    assert backup.finish_restore(data)
+    factory = MockFactory()
+    again = Newsdesk(load_config(data, environ={}, overrides={"audio": "off", "speech": "off"}), pin_factory=factory)
+    try:
+        assert [g["winners"] for g in again.table.kept.history()] == [["Dee"]]
+    finally:
+        again.close()
+        factory.close()

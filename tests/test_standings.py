@@ -1,0 +1,176 @@
+"""Who won, as the table keeps it: the game session, the history, its chart and record, and Home
+Assistant's leader all take the engine's own result (games/base.py's Result), never a reading of
+its view; and an engine that leaves out an optional part gets EngineBase's default for it."""
+
+import random
+import types
+
+import pytest
+from test_browser import WAIT, browser, server  # noqa: F401  (fixtures)
+
+from controller.bus import Bus
+from controller.errors import BadRequest
+from controller.game_session import GameSession
+from controller.games import base, registry, scan, scoop1956, star_reporter
+from controller.history import KeptGames
+from controller.journal import Journal
+from controller.mqtt import topics
+from controller.store import Store
+
+FOUR = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+WIN = {"type": "hand", "taken": {"Ann & Cy": {"spades": 13, "hearts": 13, "diamonds": 0, "clubs": 0},
+                                 "Bob & Dee": {"spades": 0, "hearts": 0, "diamonds": 13, "clubs": 13}}}
+SMALL = {"type": "hand", "taken": {"Ann & Cy": {"spades": 5, "hearts": 0, "diamonds": 0, "clubs": 0},
+                                   "Bob & Dee": {"spades": 8, "hearts": 13, "diamonds": 13, "clubs": 13}}}
+
+
+@pytest.fixture
+def table(tmp_path):
+    store = Store(tmp_path / "games.sqlite3")
+
+    def open_session(engines=None):
+        return GameSession(Journal(store, Bus()), random.Random(0), engines=engines), KeptGames(store)
+
+    yield open_session
+    store.close()
+
+
+def test_the_view_carries_the_games_result_and_finishing_keeps_it(table):
+    games, kept = table()
+    games.start("scan", FOUR, {"variant": "team"})
+    games.act(SMALL, 1)
+    playing = games.current()["view"]["result"]
+    assert (playing["over"], playing["winners"]) == (False, [])
+    assert [(r["name"], r["score"]) for r in playing["standings"]] == [("Ann", 50), ("Cy", 50), ("Bob", 0), ("Dee", 0)]
+    games.act(WIN, 2)
+    result = games.current()["view"]["result"]
+    assert result == scan.result(games.state)
+    assert (result["over"], result["winners"], result["score_kind"]) == (True, ["Ann", "Cy"], "points")
+    assert [t["side"] for t in result["teams"]] == ["Ann & Cy", "Bob & Dee"]
+    out = games.finish(3)
+    assert out["winners"] == ["Ann", "Cy"]
+    assert out["standings"] == [{"name": "Ann", "score": 245, "winner": True}, {"name": "Cy", "score": 245, "winner": True},
+                                {"name": "Bob", "score": 0, "winner": False}, {"name": "Dee", "score": 0, "winner": False}]
+    assert "result" not in kept.record(out["id"])["final"]["view"], "the kept final view is the engine's, as before"
+
+
+def test_the_record_says_what_the_scores_count_from_the_engines_panel_facts(table):
+    games, kept = table()
+    games.start("scan", FOUR, {"variant": "team"})
+    games.act(WIN, 1)
+    finished = games.finish(2)["id"]
+    games.start("scoop1956", FOUR[:2])
+    abandoned = games.abandon(1)["id"]
+    games.start("get_the_scoop", FOUR, {"board": "table"})
+    kept_no_score = games.abandon(1)["id"]
+    assert [kept.record(g)["score_kind"] for g in (finished, abandoned, kept_no_score)] == ["points", "money", None]
+    assert kept.record(abandoned)["standings"] == [{"name": "Ann", "score": 3000, "winner": False},
+                                                  {"name": "Bob", "score": 3000, "winner": False}]
+
+
+def test_the_chart_plots_each_players_result_after_every_move(table):
+    games, kept = table()
+    games.start("scan", FOUR, {"variant": "team"})
+    games.act(SMALL, 1)
+    games.act(WIN, 2)
+    chart = kept.chart(games.finish(3)["id"])
+    assert chart["players"] == ["Ann", "Cy", "Bob", "Dee"]
+    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [50, 50, 0, 0], [245, 245, 0, 0]]
+
+
+def test_home_assistants_leader_and_unit_come_from_the_result_not_the_views_keys(table):
+    games, _ = table()
+    games.start("scoop1956", FOUR[:2])
+    current = games.current()
+    state = topics.game_state("t1", current)["game"]
+    assert state["unit"] == "$" and state["leaders"] == ["Ann", "Bob"]
+    assert state["standings"] == [{"name": "Ann", "score": 3000, "winner": False},
+                                  {"name": "Bob", "score": 3000, "winner": False}]
+    # a view whose keys once read as a score (worth, cash) and a winner no longer decide anything
+    decoy = dict(current, view=dict(current["view"], winner_names=["Bob"],
+                                    players=[{"name": "Ann", "worth": 1}, {"name": "Bob", "worth": 99}]))
+    assert topics.game_state("t1", decoy)["game"]["standings"] == state["standings"]
+    scan_game = dict(current, view={"result": base.result_of(False, [("Ann", 7, False)], scan.PANEL)})
+    assert topics.unit(scan_game) == "points"
+
+
+def test_finishing_takes_the_winners_from_the_result_even_when_the_view_names_someone(table):
+    """An engine whose view says "winner" while its result says the game goes on can't be finished."""
+    chatty = types.SimpleNamespace(**dict({k: getattr(scan, k) for k in base.INTERFACE},
+                                          view=lambda state: dict(scan.view(state), winner="Ann", winners=["Ann & Cy"])))
+    games, _ = table({"scan": chatty})
+    games.start("scan", FOUR, {"variant": "team"})
+    with pytest.raises(BadRequest, match="has no winner yet"):
+        games.finish(1)
+
+
+# ---------------------------------------------------------------- EngineBase's defaults
+
+def bare(engine):
+    """``engine`` with only the parts every engine must have (base.INTERFACE)."""
+    return types.SimpleNamespace(**{k: getattr(engine, k) for k in base.INTERFACE})
+
+
+def test_an_engine_with_only_the_required_parts_gets_every_default():
+    loaded = base.loaded(bare(scan))
+    assert (loaded.OPTIONS, loaded.PANEL, loaded.COLOURS, loaded.PLAYERS) == ((), {}, None, None)
+    assert (loaded.MIN_PLAYERS, loaded.MAX_PLAYERS) == (2, 6)
+    assert loaded.headline([{"type": "anything"}]) is None and loaded.rings([{"type": "anything"}]) is False
+    assert loaded.describe({}, {"type": "hand"}, []) is None
+    assert base.loaded(loaded) is loaded
+    assert not hasattr(loaded, "no_such_part"), "only the optional parts have defaults"
+
+
+def test_the_registry_hands_out_engines_with_their_own_parts_first():
+    engine = registry.load("scoop1956")
+    assert engine.headline is scoop1956.headline and engine.OPTIONS is scoop1956.OPTIONS
+    assert registry.load("scan").headline([]) is None and registry.load("scan").rings([]) is False
+    assert registry.load("star_reporter").rings is star_reporter.rings
+    assert set(base.INTERFACE) == {"NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers",
+                                   "view", "result"}
+
+
+def test_a_bare_engine_plays_through_the_session_on_the_defaults(table):
+    rang = []
+    games, _ = table({"scan": bare(scan)})
+    games.on_ring = lambda: rang.append(1)
+    games.start("scan", FOUR, {"variant": "team"})
+    out = games.act(WIN, 1)
+    assert out["said"] == "hand" and games.headline() is None and rang == []
+    assert games.finish(2)["winners"] == ["Ann", "Cy"]
+
+
+# ---------------------------------------------------------------- the page
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_page_asks_the_result_if_the_game_is_over_and_the_end_table_its_score_kind(
+        browser, desk, server, monkeypatch):  # noqa: F811
+    """The game's screen shows Finish only when view.result says the game is over, whatever else
+    the view holds; the final table counts money when the engine's panel facts say so."""
+    shown = scan.view
+    monkeypatch.setattr(scan, "view", lambda state: dict(shown(state), over=True, winners=["Ann & Cy"],
+                                                         winner_name="Ann", phase="over", step="over"))
+    monkeypatch.setattr(scan, "PANEL", dict(scan.PANEL, score="money"))
+    games = desk.table.games
+    games.start("scan", FOUR, {"variant": "team"})
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    base_url = "http://127.0.0.1:%d" % server
+    try:
+        page.goto(base_url + "/")
+        page.wait_for_selector("#game-title", timeout=WAIT)
+        assert page.locator("#finish").count() == 0
+        assert "won" not in page.inner_text("#waiting")
+        games.act(WIN, 1)
+        page.wait_for_selector("#finish", timeout=WAIT)
+        game_id = games.finish(2)["id"]
+        page.goto(base_url + "/games/%d" % game_id)
+        page.wait_for_selector(".final-table tbody tr", timeout=WAIT)
+        assert "Worth" in page.inner_text(".final-table thead")
+        assert "$195" in page.inner_text(".final-table tbody")
+    finally:
+        context.close()
+    assert not errors, errors

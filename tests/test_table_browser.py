@@ -1,0 +1,279 @@
+"""The table screen as a group of friends met it on a tablet held either way and on a phone
+(1024x768, 768x1024, 390x844): where the simulated dial sits, what the undo bar covers, the box
+out of reach, Get the Scoop!'s board and reveal form, and the start form's words and refusals.
+Each test measures what a person sees (bounding boxes, what is disabled, the words beside a
+field) in Debian's Chromium, against the panel served as `newsdesk serve` serves it."""
+
+import time
+
+import pytest
+from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+
+from web_ui.server import InThread
+
+WAIT = 10000
+SIZES = {"tablet": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024},
+         "phone": {"width": 390, "height": 844}}
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def open_page(browser, port, size):  # noqa: F811
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.base = "http://127.0.0.1:%d" % port
+    page.goto(page.base + "/")
+    page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
+    return context, page
+
+
+def start_game(page, engine, names, options=None):
+    """A game started as the start form starts it (its POST), then the page read afresh."""
+    r = page.evaluate("""([engine, names, options]) => fetch('/api/games', {method: 'POST',
+        headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+        body: JSON.stringify({engine, players: names.map((name) => ({name})), options})}).then(r => r.status)""",
+                      [engine, names, options or {}])
+    assert r == 201
+    page.reload()
+    page.wait_for_function("document.body.dataset.version === '1'", timeout=WAIT)
+
+
+def tap(page, name):
+    before = int(page.evaluate("document.body.dataset.version"))
+    page.get_by_role("button", name=name, exact=True).first.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=WAIT)
+
+
+def box(page, selector):
+    """The element's box in page coordinates (scrolling left out)."""
+    return page.evaluate("""s => { const r = document.querySelector(s).getBoundingClientRect();
+        return {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right, height: r.height}; }""", selector)
+
+
+# ---------------------------------------------------------------- point 4: the dial beside the game
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_verdict(browser, server, size):  # noqa: F811
+    context, page = open_page(browser, server, size)
+    try:
+        start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
+        tap(page, "Claim a Sport story")
+        tap(page, "EXTRA")                                   # the verdict, shown big in the game
+        page.wait_for_selector(".game-view .verdict-box", timeout=WAIT)
+        screen = SIZES[size]["height"]
+        offers, dial = box(page, ".offers-card"), box(page, "#dial")
+        gap = max(0, dial["top"] - offers["bottom"], offers["top"] - dial["bottom"])
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / ("table-dial-%s.png" % size)), full_page=True)
+        # the offers and the whole dial on one screen: no scrolling between the game and the phone
+        span = max(offers["bottom"], dial["bottom"]) - min(offers["top"], dial["top"])
+        assert gap + dial["height"] <= screen, (size, offers, dial)
+        if size != "phone":
+            assert span <= screen, (size, offers, dial)
+        # scrolled anywhere, the undo bar never lies over the verdict
+        height = page.evaluate("document.documentElement.scrollHeight")
+        for y in range(0, height, 60):
+            page.evaluate("y => window.scrollTo(0, y)", y)
+            over = page.evaluate("""() => { const a = document.getElementById('undo').getBoundingClientRect();
+                const b = document.querySelector('.game-view .verdict-box').getBoundingClientRect();
+                return a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right; }""")
+            assert not over, (size, y)
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- point 5: the box out of reach
+
+def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(browser, app):  # noqa: F811
+    srv = InThread(app)
+    port = srv.port
+    context, page = open_page(browser, port, "tablet")
+    try:
+        start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
+        assert "OK" in page.inner_text("#health")
+        srv.close()                                                       # the box switched off
+        srv = None
+        page.wait_for_selector("#offline:not([hidden])", timeout=WAIT)
+        said = page.inner_text("#offline")
+        assert "The box can't be reached" in said and "is it on" in said, said
+        assert "OK" not in page.inner_text("#health")
+        held = page.eval_on_selector_all(".offer, #hook-button, [data-sim-post]", """els => els.map((e) => [e.textContent,
+            e.disabled, e.getAttribute('aria-disabled'),
+            (document.getElementById(e.getAttribute('aria-describedby') || '') || {}).textContent || ''])""")
+        assert held and all(d and a == "true" and "can't be reached" in why for _, d, a, why in held), held
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "table-offline-tablet.png"))
+        srv = InThread(app, port=port)                                    # back on
+        back = time.monotonic()
+        page.wait_for_function("""() => { const b = document.getElementById('offline');
+            return (!b || b.hidden) && !document.querySelector('.offer:disabled, #hook-button:disabled')
+                && /OK/.test(document.getElementById('health').textContent) && document.getElementById('toast').hidden; }""",
+                               timeout=WAIT, polling=20)
+        took = time.monotonic() - back
+        assert took < 1.0, took
+        page.get_by_role("button", name="Claim a Sport story", exact=True).click()
+        page.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+        if srv is not None:
+            srv.close()
+
+
+# ---------------------------------------------------------------- point 9: the start form's words and sizes
+
+def choose(page, engine):
+    from controller.games import registry
+    page.get_by_label(registry.load(engine).TITLE).check()
+
+
+@pytest.mark.parametrize("size", ["tablet", "phone"])
+def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_field(browser, server, size):  # noqa: F811
+    from controller.games.catalogue import start_form
+    context, page = open_page(browser, server, size)
+    try:
+        page.wait_for_selector("#start-form", timeout=WAIT)
+        for game in start_form():
+            choices = [o for o in game["options"] if o["form"] and o["kind"] == "choice" and o["name"] != game["variant_option"]]
+            if not choices:
+                continue
+            choose(page, game["name"])
+            for opt in choices:
+                if opt.get("variant"):
+                    page.check("#variant-%s" % opt["variant"])
+                sel = "#opt-%s" % opt["name"]
+                shown = page.eval_on_selector_all(sel + " option", "os => os.map((o) => [o.value, o.textContent])")
+                for value, text in shown:
+                    assert text.count("default") == (1 if value == opt["default"] else 0), text
+                # no choice cut off: the drop-down is as wide as it would be with room for its longest
+                # choice, and inside the screen
+                room = page.eval_on_selector(sel, """s => { const c = s.cloneNode(true);
+                    c.style.cssText = 'position:absolute; max-width:none; width:auto'; s.after(c);
+                    const need = c.getBoundingClientRect().width; c.remove();
+                    const r = s.getBoundingClientRect(); return [r.width, need, r.right, innerWidth]; }""")
+                assert room[0] >= room[1] - 1 and room[2] <= room[3], (size, opt["name"], room)
+                for value, words in opt["choices"].items():       # the whole words under the field
+                    page.select_option(sel, value)
+                    assert page.inner_text(sel + "-hint") == words
+        choose(page, "scoop2002")
+        locations = page.locator("#opt-locations")
+        assert locations.evaluate("e => e.tagName") == "TEXTAREA" and int(locations.get_attribute("rows")) >= 10
+        assert locations.bounding_box()["height"] >= 10 * 20
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-form-words-%s.png" % size)))
+        choose(page, "scoop1956")                                   # "Who deals" offers "Player 1", "Player 2"
+        page.click("#add-player")
+        numbers = page.eval_on_selector_all(".player-row", "rs => rs.map((r) => r.querySelector('.player-no').innerText)")
+        assert len(numbers) >= 3 and numbers == ["Player %d" % (i + 1) for i in range(len(numbers))], numbers
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
+def test_the_name_fields_stop_where_the_box_does(browser, app, server, monkeypatch):  # noqa: F811
+    """The names' limit is the server's NAME_MAX, sent with the page, not a number in the script."""
+    import web_ui.pages
+    monkeypatch.setattr(web_ui.pages, "NAME_MAX", 12)
+    context, page = open_page(browser, server, "tablet")
+    try:
+        page.wait_for_selector("#player-0", timeout=WAIT)
+        assert page.evaluate("JSON.parse(document.getElementById('boot').textContent).nameMax") == 12
+        assert page.get_attribute("#player-0", "maxlength") == "12" and page.get_attribute("#team-0", "maxlength") == "12"
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- point 8: refusals in the table's words
+
+@pytest.mark.parametrize("engine,names,field,typed,options", [
+    ("scan", ["Ann", "Bob", "Cat", "Dan"], "#time-limit", "9999", {"time_limit": 9999}),
+    ("star_reporter", ["Ann", "Bob"], "#opt-disasters", "99", {"disasters": 99}),
+    ("scoop2002", ["Ann", "Bob"], "#opt-locations", "Harbor, Docks", {"locations": ["Harbor", "Docks"]}),
+])
+def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(browser, server, engine, names, field, typed, options):  # noqa: F811
+    context, page = open_page(browser, server, "phone")
+    try:
+        page.wait_for_selector("#start-form", timeout=WAIT)
+        choose(page, engine)
+        for i, name in enumerate(names):
+            page.fill("#player-%d" % i, name)
+        page.fill(field, typed)
+        page.click("#start-game")
+        problem = page.locator(field + "-problem")
+        problem.wait_for(state="visible", timeout=WAIT)
+        said = problem.inner_text()
+        server_said = page.evaluate("""([engine, names, options]) => fetch('/api/games', {method: 'POST',
+            headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
+            body: JSON.stringify({engine, players: names.map((name) => ({name})), options})}).then(r => r.json())""",
+                                    [engine, names, options])["message"]
+        assert said == server_said, (said, server_said)             # the box's own sentence, on the page
+        assert said.startswith("“") and "_" not in said.split("”")[0], said   # the field as the form names it
+        assert page.get_attribute(field, "aria-invalid") == "true"
+        assert (field + "-problem")[1:] in page.get_attribute(field, "aria-describedby")
+        assert page.evaluate("document.activeElement.id") == field[1:]
+        # the sentence sits beside its field: just below it, on the same screen
+        a, b = page.locator(field).bounding_box(), problem.bounding_box()
+        assert 0 <= b["y"] - (a["y"] + a["height"]) < 80, (a, b)
+        assert page.evaluate("(window.NEWSDESK_PANEL.game || {}).version || 0") == 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-refused-%s.png" % engine)))
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- point 7: Get the Scoop! at the table
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_right(browser, server, size):  # noqa: F811
+    context, page = open_page(browser, server, size)
+    try:
+        start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
+        page.wait_for_selector(".gts-grid", timeout=WAIT)
+        sizes = page.eval_on_selector_all(".gts-sq", "tds => tds.map((t) => [t.getBoundingClientRect().width, t.getBoundingClientRect().height])")
+        assert len(sizes) == 144 and min(min(w, hgt) for w, hgt in sizes) >= 44, (size, min(sizes))
+        fits = page.evaluate("""() => { const s = document.querySelector('.gts-board .table-scroll');
+            return [s.scrollWidth, s.clientWidth, document.documentElement.scrollWidth, innerWidth]; }""")
+        assert fits[2] <= fits[3], (size, fits)                      # the page never scrolls sideways
+        if size != "phone":
+            assert fits[0] <= fits[1], (size, fits)                  # a tablet shows the whole board
+        # whose corner is whose, as the box's board has the vans
+        corners = page.inner_text("#gts-corners")
+        for name, where in (("Ann", "top-left"), ("Bob", "top-right"), ("Cat", "bottom-right"), ("Dan", "bottom-left")):
+            assert "%s (" % name in corners and corners.split(name)[1].split(",")[0].endswith(where), corners
+        # an abstaining player shows no card; one who plays shows its rank and suit
+        for seat in range(4):
+            assert page.is_hidden("#gts-%d-r" % seat) and page.is_hidden("#gts-%d-s" % seat)
+        page.select_option("#gts-1-p", "2")
+        assert page.is_visible("#gts-1-r") and page.is_visible("#gts-1-s") and page.is_hidden("#gts-0-r")
+        page.select_option("#gts-1-p", "")
+        assert page.is_hidden("#gts-1-r")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / ("table-gts-%s.png" % size)), full_page=True)
+        assert not page.errors, page.errors
+    finally:
+        context.close()
+
+
+def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(browser, server):  # noqa: F811
+    context, page = open_page(browser, server, "phone")
+    try:
+        start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
+        tap(page, "Claim a Sport story")
+        tap(page, "EXTRA")
+        page.fill("input[name=value]", "0")
+        page.get_by_role("button", name="Take the Sport story", exact=True).click()
+        problem = page.locator(".offer-form .field-problem")
+        problem.wait_for(state="visible", timeout=WAIT)
+        said = problem.inner_text()
+        assert said.startswith("Ann: enter the value printed on the story") and said.endswith("not 0."), said
+        field = page.locator("input[name=value]")
+        assert field.get_attribute("aria-invalid") == "true" and field.get_attribute("aria-describedby") == problem.get_attribute("id")
+        a, b = field.bounding_box(), problem.bounding_box()
+        assert 0 <= b["y"] - (a["y"] + a["height"]) < 120, (a, b)
+        assert page.evaluate("document.body.dataset.version") == "3"     # nothing was done
+        assert not page.errors, page.errors
+    finally:
+        context.close()

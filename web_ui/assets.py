@@ -1,0 +1,151 @@
+"""The panel's static files: versioned URLs cached for a year, text gzipped once at start.
+
+Every static URL the templates build (``url_for('static', filename=...)``) carries the version
+of the whole static folder as a path prefix, ``/static/<version>/js/panel.js``. A prefix rather
+than a query string because the scripts import each other by relative path (``./dom.js``): an
+import resolved from a versioned file lands on the same version, with no import map to keep in
+step. The version is a hash of every file's name and bytes, so any change to any file gives
+every URL a new name, and a tablet that kept last month's files for a year asks for the new
+ones at once. Under the current version a file is ``immutable`` for a year (a repeat visit asks
+the box for nothing); the plain ``/static/<path>`` (old links, the favicon a browser asks for
+on its own) and a version that isn't the current one are served too, but revalidated each time.
+
+Text files (scripts, stylesheets, the SVG) are gzipped once when the panel starts and kept in
+memory beside their bytes (about 50 KB on top of 220 KB), never recompressed per request. Brotli
+would save a little more but needs a compiled module; gzip is in the standard library. The folder
+is read once, at start: a file edited while the panel runs is served after a restart.
+
+HTML pages carry the game as it stood when they were made: they are ``no-cache`` (always asked
+again), as are the service worker and the manifest (web_ui/app_shell.py).
+"""
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from pathlib import Path
+
+from flask import Response, abort, current_app, request
+from werkzeug.routing import BaseConverter
+
+EXTENSION = "newsdesk.assets"
+VERSION_LENGTH = 12                     # hex digits of the folder's hash in every static URL
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"                 # may be kept, but asked again (a 304 when unchanged)
+COMPRESSIBLE = (".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt")
+MIN_GZIP = 256                          # bytes: below this the gzip header costs more than it saves
+GZIP_LEVEL = 9                          # once per file at start: the smallest is worth the time
+
+
+class VersionConverter(BaseConverter):
+    """A path segment that looks like a version (any version: an old page's late import of a
+    file it named under last release's version still gets the file, just not cached for long)."""
+
+    regex = "[0-9a-f]{%d}" % VERSION_LENGTH
+
+
+class Asset:
+    """One static file as served: its bytes, gzipped bytes when that is smaller, and its ETag."""
+
+    __slots__ = ("body", "gzipped", "etag", "mimetype")
+
+    def __init__(self, name, body):
+        self.body = body
+        digest = hashlib.sha256(body).hexdigest()[:20]
+        self.etag = digest
+        guessed = mimetypes.guess_type(name)[0]
+        if name.endswith(".js"):
+            guessed = "text/javascript"      # the one type module scripts must have, whatever the system's table says
+        elif name.endswith(".webmanifest"):
+            guessed = "application/manifest+json"
+        self.mimetype = guessed or "application/octet-stream"
+        self.gzipped = None
+        if name.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
+            packed = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
+            if len(packed) < len(body):
+                self.gzipped = packed
+
+
+def static_files(folder):
+    """{relative posix path: bytes} of every file under ``folder``, in name order."""
+    folder = Path(folder)
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+
+
+def folder_version(files):
+    """The version of a set of static files: a hash of each one's name and bytes."""
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode("utf-8") + b"\0" + hashlib.sha256(files[name]).digest())
+    return h.hexdigest()[:VERSION_LENGTH]
+
+
+class Assets:
+    """The static folder as loaded at start: every file, and the folder's version."""
+
+    def __init__(self, folder):
+        files = static_files(folder)
+        self.version = folder_version(files)
+        self.files = {name: Asset(name, body) for name, body in files.items()}
+
+    def names(self):
+        return list(self.files)
+
+
+def assets(app=None):
+    return (app or current_app).extensions[EXTENSION]
+
+
+def accepts_gzip():
+    """Whether this request takes a gzipped answer (an explicit q=0 refuses it)."""
+    for part in request.headers.get("Accept-Encoding", "").split(","):
+        coding, _, params = part.strip().partition(";")
+        if coding.strip().lower() in ("gzip", "x-gzip", "*"):
+            q = re.search(r"q\s*=\s*([0-9.]+)", params)
+            return not (q and float(q.group(1)) == 0)
+    return False
+
+
+def send(filename, version=None):
+    """The static endpoint's view: the file from memory, gzipped if the client takes it."""
+    found = assets()
+    asset = found.files.get(filename)
+    if asset is None:
+        abort(404)
+    body, etag = asset.body, asset.etag
+    headers = {"Vary": "Accept-Encoding"}
+    if asset.gzipped is not None and accepts_gzip():
+        body, etag = asset.gzipped, etag + "-gz"      # one ETag per encoding: they are different bytes
+        headers["Content-Encoding"] = "gzip"
+    response = Response(body, mimetype=asset.mimetype, headers=headers)
+    response.headers["Cache-Control"] = IMMUTABLE if version == found.version else REVALIDATE
+    response.set_etag(etag)
+    return response.make_conditional(request)
+
+
+def _add_version(endpoint, values):
+    if endpoint == "static" and "version" not in values:
+        values["version"] = assets().version
+
+
+def _html_revalidates(response):
+    """A page is the game as it was: a browser may keep it only to ask again (never shown stale)."""
+    if response.mimetype == "text/html" and "Cache-Control" not in response.headers:
+        response.headers["Cache-Control"] = REVALIDATE
+    return response
+
+
+def init_app(app):
+    """Serve ``app``'s static folder from memory under versioned URLs (once per app)."""
+    if EXTENSION in app.extensions:
+        return app.extensions[EXTENSION]
+    found = app.extensions[EXTENSION] = Assets(app.static_folder)
+    app.url_map.converters["static_version"] = VersionConverter
+    # a second rule for the static endpoint: url_for picks it (it takes more values) once
+    # _add_version supplies the version; the plain /static/<path> still answers
+    app.add_url_rule("%s/<static_version:version>/<path:filename>" % app.static_url_path, endpoint="static")
+    app.view_functions["static"] = send
+    app.url_defaults(_add_version)
+    app.after_request(_html_revalidates)
+    return found

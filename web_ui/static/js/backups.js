@@ -1,0 +1,119 @@
+// The host's backups, on the history page (web_ui/backups.py says how the box does each part).
+// Download: a link, with the secret key only when the box is asked for it. Restore, in two
+// steps as the command asks: the file is sent to be checked (the box answers what it would
+// replace), then the host confirms; newsdesk restarts to put it in place and this page comes
+// back by itself once the box answers again.
+
+import { $ } from "./dom.js";
+import { send } from "./api.js";
+
+const section = $("#backups");
+const download = $("#backup-download");
+const secret = $("#backup-secret");
+const form = $("#restore-form");
+const file = $("#restore-file");
+const checked = $("#restore-check");
+const status = $("#restore-status");
+const error = $("#restore-error");
+let token = null;
+
+function say(text) { status.textContent = text; }
+
+function fail(text) {
+  error.textContent = text;
+  error.hidden = !text;
+}
+
+function forget() {
+  token = null;
+  checked.hidden = true;
+  form.hidden = false;
+}
+
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function answering() {
+  try {
+    const r = await fetch("/api/health", { cache: "no-store" });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+// The box stops within a few seconds of the confirmation and starts again with the backup:
+// wait for it to go, then for it to answer, then show the restored table.
+async function comeBack() {
+  const until = Date.now() + 10000;
+  while (Date.now() < until && (await answering())) await wait(500);
+  for (;;) {
+    await wait(1000);
+    if (await answering()) break;
+  }
+  location.reload();
+}
+
+if (section) {
+  secret.addEventListener("change", () => {
+    download.href = "/api/backups/download" + (secret.checked ? "?secret=yes" : "");
+    $("#backup-secret-note").hidden = !secret.checked;
+  });
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const chosen = file.files[0];
+    if (!chosen) return;
+    fail("");
+    say("Checking " + chosen.name + "…");
+    // a header carries Latin-1 only: another name is left for the box to call "the uploaded file"
+    const name = /^[\x20-\x7e]{1,120}$/.test(chosen.name) ? chosen.name : "";
+    let r;
+    try {
+      r = await fetch("/api/backups/check", {
+        method: "POST",
+        headers: { "Content-Type": "application/zip", Accept: "application/json", "X-Newsdesk": "1",
+                   "X-Newsdesk-File-Name": name },
+        body: chosen,
+        credentials: "same-origin",
+      });
+    } catch {
+      say("");
+      fail("The newsdesk can't be reached; check the Wi-Fi, then try again.");
+      return;
+    }
+    const data = await r.json().catch(() => ({ message: r.statusText || "The box refused the file." }));
+    say("");
+    if (!r.ok) {
+      fail(data.message);
+      return;
+    }
+    token = data.token;
+    $("#restore-words").textContent = data.message;
+    form.hidden = true;
+    checked.hidden = false;
+    $("#restore-confirm").focus();
+  });
+
+  $("#restore-cancel").addEventListener("click", async () => {
+    forget();
+    const r = await fetch("/api/backups/check", {      // the box's checked copy goes too
+      method: "DELETE", headers: { Accept: "application/json", "X-Newsdesk": "1" }, credentials: "same-origin",
+    }).catch(() => null);
+    say(r && r.ok ? "Nothing was changed." : "Nothing was changed (the box keeps its checked copy until it restarts).");
+  });
+
+  $("#restore-confirm").addEventListener("click", async () => {
+    if (!token) return;
+    $("#restore-confirm").disabled = true;
+    const { ok, data } = await send("/api/backups/restore", { token });
+    $("#restore-confirm").disabled = false;
+    if (!ok) {
+      forget();
+      fail(data.message);
+      return;
+    }
+    checked.hidden = true;
+    say(data.message);
+    if (data.restarting) comeBack();
+  });
+}
