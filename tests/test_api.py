@@ -17,6 +17,7 @@ def test_index_says_the_hardware_is_simulated_and_shows_the_dial(client):
     assert "newsdesk's own choice" in html
 
 
+@pytest.mark.slow
 def test_static_assets_are_local(client):
     html = client.get("/").get_data(as_text=True)
     assert "http://" not in html and "https://" not in html
@@ -35,6 +36,7 @@ def test_state_reports_hardware_and_last_verdict(client, desk):
     assert s["last_verdict"]["type"] == VERDICT
 
 
+@pytest.mark.slow
 def test_sim_dial_reaches_the_editor(client, desk):
     r = client.post("/api/sim/dial", json={"digit": 2}, headers=WRITE)
     assert r.status_code == 202
@@ -49,17 +51,20 @@ def test_sim_dial_reaches_the_editor(client, desk):
     ({}, "digit must be"),
     ([1, 2], "Send a JSON object"),
 ])
+@pytest.mark.slow
 def test_bad_dial_requests_get_a_clear_400(client, body, words):
     r = client.post("/api/sim/dial", json=body, headers=WRITE)
     assert r.status_code == 400
     assert words in r.get_json()["message"]
 
 
+@pytest.mark.slow
 def test_non_json_body_gets_a_clear_400(client):
     r = client.post("/api/sim/dial", data="digit=3", content_type="application/x-www-form-urlencoded", headers=WRITE)
     assert r.status_code == 400 and "JSON object" in r.get_json()["message"]
 
 
+@pytest.mark.slow
 def test_bad_hook_state_and_unknown_routes(client):
     r = client.post("/api/sim/hook", json={"state": "sideways"}, headers=WRITE)
     assert r.status_code == 400 and "state must be" in r.get_json()["message"]
@@ -71,12 +76,14 @@ def test_bad_hook_state_and_unknown_routes(client):
     assert r.status_code == 400
 
 
+@pytest.mark.slow
 def test_a_real_phone_cannot_be_dialed_from_the_panel(client, desk):
     desk.sim_phone = None  # as on a Pi with real pins
     r = client.post("/api/sim/dial", json={"digit": 3}, headers=WRITE)
     assert r.status_code == 409 and "real hardware" in r.get_json()["message"]
 
 
+@pytest.mark.slow
 def test_every_script_the_pages_load_is_served_by_the_pi(client):
     """Each page's modules and their imports resolve to files served here (no CDN, no build)."""
     seen = set()
@@ -90,6 +97,7 @@ def test_the_state_read_gives_the_event_id_to_stream_from(client, desk):
     assert client.get("/api/state").get_json()["last_event_id"] == desk.store.last_id()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("url", ["/api/verdicts?limit=%C2%B2", "/api/games/history?limit=%C2%B2",
                                  "/api/oracles/dice/history?limit=%C2%B2", "/api/verdicts?limit=0"])
 def test_a_limit_that_is_no_plain_number_is_a_400_not_a_crash(client, url):
@@ -113,6 +121,7 @@ def test_the_panel_rings_the_phone_and_stops_it(client, desk):
     assert rung == [2, None, "stop"]
 
 
+@pytest.mark.slow
 def test_a_silly_ring_count_is_refused_in_words(client):
     r = client.post("/api/phone/ring", json={"times": 0})
     assert r.status_code == 400 and "rings 1 to" in r.get_json()["message"]

@@ -78,6 +78,7 @@ def dialed_box(desk, client):
     return client
 
 
+@pytest.mark.slow
 def test_every_endpoint_answers_malformed_requests_as_the_document_says(app, dialed_box):
     client = dialed_box
     doc = openapi.document(app)

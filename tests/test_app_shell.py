@@ -79,6 +79,7 @@ def test_each_icon_has_its_size_and_the_full_bleed_ones_leave_no_transparent_cor
 # -- the manifest ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_manifest_names_the_app_its_scope_and_icons_each_served_at_its_size(client):
     r = client.get("/manifest.webmanifest")
     assert r.status_code == 200 and r.mimetype == "application/manifest+json"
@@ -99,6 +100,7 @@ def test_the_manifest_names_the_app_its_scope_and_icons_each_served_at_its_size(
     assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= purposes
 
 
+@pytest.mark.slow
 def test_apples_own_request_for_the_touch_icon_is_answered(client):
     for path in ("/apple-touch-icon.png", "/apple-touch-icon-precomposed.png"):
         r = client.get(path)
@@ -106,6 +108,7 @@ def test_apples_own_request_for_the_touch_icon_is_answered(client):
         assert _image(r.data).size == (180, 180)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", FULL_PAGES)
 def test_every_full_page_links_the_manifest_the_touch_icon_and_the_app_metas(client, path):
     html = client.get(path).get_data(as_text=True)
@@ -144,6 +147,7 @@ def _shell(client):
     return r, json.loads(first[len("self.SHELL = "):-1]), source
 
 
+@pytest.mark.slow
 def test_the_worker_is_served_from_the_root_revalidated_with_its_own_policy(client):
     r, shell, source = _shell(client)
     assert r.status_code == 200 and r.mimetype == "text/javascript"
@@ -153,6 +157,7 @@ def test_the_worker_is_served_from_the_root_revalidated_with_its_own_policy(clie
     assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
 
 
+@pytest.mark.slow
 def test_the_worker_keeps_the_offline_page_and_every_static_file_of_this_version(client, app):
     _, shell, _ = _shell(client)
     version = _version(app)
@@ -200,6 +205,7 @@ def test_the_offline_page_says_what_to_check_and_where(client):
 # -- the static files: versioned, cached, compressed ------------------------------------
 
 
+@pytest.mark.slow
 def test_pages_load_their_files_under_the_version_and_the_relative_imports_follow(client, app):
     found = page_assets(client, "/")
     version = _version(app)
@@ -209,6 +215,7 @@ def test_pages_load_their_files_under_the_version_and_the_relative_imports_follo
     assert all(p.startswith("/static/%s/" % version) for p in statics)
 
 
+@pytest.mark.slow
 def test_a_versioned_file_is_kept_a_year_and_the_rest_revalidated(client, app):
     version = _version(app)
     r = client.get("/static/%s/css/panel.css" % version)
@@ -237,6 +244,7 @@ def test_text_is_gzipped_for_a_client_that_takes_it_and_plain_for_one_that_doesn
     assert "Content-Encoding" not in png.headers      # already compressed
 
 
+@pytest.mark.slow
 def test_a_repeat_visit_gets_304s_not_the_bytes_again(client, app):
     path = "/static/%s/js/dom.js" % _version(app)
     first = client.get(path, headers={"Accept-Encoding": "gzip"})
@@ -244,6 +252,7 @@ def test_a_repeat_visit_gets_304s_not_the_bytes_again(client, app):
     assert again.status_code == 304 and again.data == b""
 
 
+@pytest.mark.slow
 def test_nothing_is_recompressed_per_request(client, app, monkeypatch):
     """Gzipped once at start: a request that compressed again would fail here."""
     def refuse(*args, **kwargs):

@@ -457,6 +457,7 @@ def _opened(data):
     return {k: v for k, v in fingerprint(data).items()}
 
 
+@pytest.mark.slow
 def test_a_power_cut_at_any_step_of_a_restore_opens_whole(made, tmp_path):
     file, pristine, old, new = _states(made, tmp_path)
     steps = None
@@ -493,6 +494,7 @@ def _files_of(data):
     return fingerprint(copy)
 
 
+@pytest.mark.slow
 def test_a_second_cut_while_the_next_start_finishes_still_opens_whole(made, tmp_path):
     file, pristine, old, new = _states(made, tmp_path)
     for first in (3, 6, 9):

@@ -104,6 +104,7 @@ def rewritten(file, change):
 
 # ------------------------------------------------------------------ download
 
+@pytest.mark.slow
 def test_the_host_downloads_the_backup_the_command_writes(client, desk, tmp_path):
     play(desk, 2)
     r = client.get("/api/backups/download")
@@ -120,6 +121,7 @@ def test_the_host_downloads_the_backup_the_command_writes(client, desk, tmp_path
     assert manifest["store"]["games"] == 1 and backup.SECRET_FILE not in manifest["files"]
 
 
+@pytest.mark.slow
 def test_the_secret_key_only_when_the_host_asks_and_then_said(client, tmp_path):
     r = client.get("/api/backups/download?secret=yes")
     assert r.status_code == 200 and r.headers[backups.SECRET_HEADER] == "included"
@@ -132,6 +134,7 @@ def test_the_secret_key_only_when_the_host_asks_and_then_said(client, tmp_path):
 
 # ------------------------------------------------------------------ who may
 
+@pytest.mark.slow
 def test_a_player_is_refused_in_the_tables_words_and_a_stranger_asked_to_join(app, guard, source):
     file, _ = source
     tablet = player(app, guard)
@@ -152,6 +155,7 @@ def test_a_player_is_refused_in_the_tables_words_and_a_stranger_asked_to_join(ap
 
 # ------------------------------------------------------------------ checking the file
 
+@pytest.mark.slow
 def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk, source):
     data = desk.config.data_dir
     assert "not a newsdesk backup" in refusal(check(client, b"PK\x03\x04 not really a zip", "x.zip"), 400)
@@ -167,6 +171,7 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk,
     assert not (data / backup.STAGING).exists()
 
 
+@pytest.mark.slow
 def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(client, desk, source):
     file, _ = source
 
@@ -222,6 +227,7 @@ def test_check_names_what_is_replaced_then_the_confirmation_commits_and_restarts
     assert [p.name for p in data.iterdir() if p.name.startswith(backup.REPLACED_PREFIX)]
 
 
+@pytest.mark.slow
 def test_without_a_restart_to_ask_for_the_answer_says_the_next_start_does_it(client, desk, source):
     file, _ = source
     token = check(client, file.read_bytes()).get_json()["token"]
@@ -241,6 +247,7 @@ def test_keeping_what_is_here_throws_the_checked_copy_away(client, desk, source)
     assert refusal(client.post("/api/backups/restore", json={"token": token}, headers=WRITE), 409)
 
 
+@pytest.mark.slow
 def test_a_second_check_replaces_the_first_and_its_token(client, source):
     file, _ = source
     first = check(client, file.read_bytes()).get_json()["token"]
@@ -251,6 +258,7 @@ def test_a_second_check_replaces_the_first_and_its_token(client, source):
 
 # ------------------------------------------------------------------ the upload's body
 
+@pytest.mark.slow
 def test_the_upload_limit_is_the_hosts_alone_and_bounded(app):
     assert app.config["HOST_BODIES"] == {"/api/backups/check": (backups.UPLOAD_MOST, backups.UPLOAD_SECONDS)}
     assert app.config["MAX_CONTENT_LENGTH"] < backups.UPLOAD_MOST <= 64 * 1024 * 1024

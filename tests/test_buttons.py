@@ -88,6 +88,7 @@ def test_bad_settings_and_states():
         ButtonLogic("b").feed(1.0, 2)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(gaps=st.lists(st.lists(st.floats(0.00005, 0.003), min_size=0, max_size=8), min_size=1, max_size=6),
        holds=st.lists(st.floats(0.03, 2.0), min_size=6, max_size=6))
@@ -196,6 +197,7 @@ def test_a_failing_handler_doesnt_stop_the_listener(clock, pinmap, mock_factory)
         pins.close()
 
 
+@pytest.mark.slow
 def test_simulated_presses_drive_the_same_pins(pinmap, mock_factory):
     got = queue.Queue()
     # settle and hold well above a busy machine's scheduling delays, so only the pins' edge

@@ -56,6 +56,7 @@ def test_the_console_script_is_installed():
     assert r.returncode == 0 and "--dial-map" in r.stdout
 
 
+@pytest.mark.slow
 def test_record_writes_a_trace_that_replays_to_the_dialed_digits(tmp_path, capsys, monkeypatch):
     """`dial record` on simulated hardware, with the virtual phone dialing: the file is a valid
     trace, the live view shows the edges, and replaying the file gives the digits back."""

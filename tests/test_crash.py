@@ -5,6 +5,7 @@ The harness (writer, checker, kill loop) is bench/store_crash.py, which also pri
 """
 
 import importlib.util
+import os
 import sqlite3
 from pathlib import Path
 
@@ -13,6 +14,8 @@ import pytest
 from controller.store import Store
 
 HARNESS = Path(__file__).resolve().parents[1] / "bench" / "store_crash.py"
+# SIGKILLs in make test; NEWSDESK_KILLS=1000 for a longer campaign (bench/store_crash.py prints the figures)
+KILLS = int(os.environ.get("NEWSDESK_KILLS", "80"))
 
 
 @pytest.fixture(scope="module")
@@ -24,15 +27,16 @@ def harness():
 
 
 @pytest.mark.slow
-def test_every_acknowledged_transfer_survives_200_kills(harness, tmp_path):
-    report = harness.campaign(tmp_path / "crash.sqlite3", runs=200, mode="after")
+def test_every_acknowledged_transfer_survives_the_kills(harness, tmp_path):
+    report = harness.campaign(tmp_path / "crash.sqlite3", runs=KILLS, mode="after")
     assert report["problems"] == [], "seed %d: %s" % (report["seed"], report["problems"][:5])
-    assert report["runs"] == 200
+    assert report["runs"] == KILLS
     # the kills came while the writer was writing, not only before it began
-    assert report["killed_with_acks"] >= 50, report
+    assert report["killed_with_acks"] >= KILLS // 4, report
     assert report["entries"] > report["runs"], report
 
 
+@pytest.mark.slow
 def test_the_check_catches_a_writer_that_acknowledges_before_it_commits(harness, tmp_path):
     report = harness.campaign(tmp_path / "broken.sqlite3", runs=100, mode="before", stop_on_problem=True)
     assert any("is missing" in p for p in report["problems"]), report

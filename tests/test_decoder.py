@@ -229,6 +229,7 @@ phones = st.builds(
     dial_map=st.sampled_from(DIAL_MAPS))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(phone=phones, seed=st.integers(0, 2**32 - 1),
        dialed=st.lists(st.integers(0, 9), min_size=1, max_size=5))
@@ -242,6 +243,7 @@ def test_generated_sessions_decode_right_and_on_time(phone, seed, dialed):
         assert end <= ev.t <= end + 0.26      # never before the last pulse; never slow
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), dial_map=st.sampled_from(DIAL_MAPS), wired=st.booleans())
 def test_worn_phones_dialed_quickly_decode_right_and_on_time(seed, dial_map, wired):
@@ -269,6 +271,7 @@ def test_the_worn_corpus_has_every_condition_the_issue_lists():
     assert any(r.hook.count("off") > 1 for r in recs)                       # hook flashes
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), spikes=st.floats(0.5, 20.0), chatter_at=st.lists(
     st.tuples(st.floats(0.0, 30.0), st.floats(0.00005, 0.0025)), max_size=30))
@@ -286,6 +289,7 @@ def test_spikes_and_chatter_alone_never_make_a_digit(seed, spikes, chatter_at):
     assert digits(events) == [] and hooks(events) == []
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 1e4, allow_nan=False), st.sampled_from(["hook", "pulse", "offnormal"]),
                           st.integers(0, 1)), max_size=200),

@@ -206,6 +206,7 @@ def test_dial_test_measures_trace_files_and_keeps_a_profile(tmp_path, capsys):
 # ---------------------------------------------------------------- the Workbench
 
 
+@pytest.mark.slow
 def test_the_workbench_measures_a_digit_from_the_virtual_phone(desk, client):
     page = client.get("/workbench")
     assert page.status_code == 200 and b'href="/workbench"' in page.data and b"js/workbench.js" in page.data
@@ -243,6 +244,7 @@ def test_the_workbench_measures_a_digit_from_the_virtual_phone(desk, client):
     assert not any(s["seen"] for s in client.get("/api/workbench").get_json()["steps"])
 
 
+@pytest.mark.slow
 def test_the_workbench_page_loads_only_what_the_box_serves(client):
     assets = page_assets(client, "/workbench")
     assert {"/static/js/workbench.js", "/static/js/api.js"} <= unversioned(assets)
@@ -277,6 +279,7 @@ def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(panel_server
         desk.sim_phone.idle()
 
 
+@pytest.mark.slow
 def test_dial_test_live_records_the_virtual_phone_then_measures_it(tmp_path, capsys, monkeypatch):
     """No file: `dial test` records first (as `dial record` does), measures, keeps the recording
     only when asked (--save), and says what it measured."""
@@ -299,6 +302,7 @@ def _keep_profile(data_dir, ratio=0.4 / 0.6):
                             "bell", "standard")
 
 
+@pytest.mark.slow
 def test_the_phones_profile_starts_the_boxs_decoder(config, mock_factory, monkeypatch):
     from controller import app as app_module
     made = []

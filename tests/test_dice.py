@@ -80,6 +80,7 @@ def test_long_press_list():
         DiceChoices([])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sides", [4, 6, 10, 20])
 def test_each_die_is_fair_over_100000_throws(sides):
     die = Dice(1, sides)
@@ -87,6 +88,7 @@ def test_each_die_is_fair_over_100000_throws(sides):
     assert looks_fair(lambda: face_counts(die, rng, DRAWS), die.face_shares())
 
 
+@pytest.mark.slow
 def test_two_dice_totals_are_fair_over_100000_throws():
     dice = Dice(2, 6)
     rng = secrets.SystemRandom()
@@ -110,12 +112,14 @@ class Loaded(random.Random):
         return super().randrange(n)
 
 
+@pytest.mark.slow
 def test_the_test_catches_a_modulo_biased_d10():
     die = Dice(1, 10)
     rng = ModuloBiased(1)
     assert not looks_fair(lambda: face_counts(die, rng, DRAWS), die.face_shares())
 
 
+@pytest.mark.slow
 def test_the_test_catches_a_loaded_d6():
     die = Dice(1, 6)
     rng = Loaded(2)

@@ -296,6 +296,7 @@ def test_sound_cards_are_parsed():
     assert doctor.sound_cards(None) == []
 
 
+@pytest.mark.slow
 def test_port_state_free_taken_and_ours():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -113,6 +113,7 @@ def test_settings_from_text():
         Editor(dial_map="mars")
 
 
+@pytest.mark.slow
 def test_fair_mode_is_fair_over_100000_calls():
     ed = Editor(mode="fair")
     rng = secrets.SystemRandom()
@@ -128,6 +129,7 @@ class Skewed(random.Random):
         return super().random() ** 1.03
 
 
+@pytest.mark.slow
 def test_the_test_catches_a_skewed_source_in_fair_mode():
     ed = Editor(mode="fair")
     rng = Skewed(1956)

@@ -5,12 +5,15 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from controller import events
 
 REPO = Path(__file__).resolve().parents[1]
 TYPE = re.compile(r"^(editor|game|phone|dice|stopwatch|oracle)\.[a-z_]+$")
 
 
+@pytest.mark.slow
 def test_no_module_spells_a_message_type_but_the_vocabulary():
     spelled = []
     for path in sorted((REPO / "controller").rglob("*.py")) + sorted((REPO / "web_ui").rglob("*.py")):

@@ -58,6 +58,7 @@ def _lines(shares):
     return faces, lines
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SOURCES))
 def test_a_fair_source_is_called_unfair_at_most_alpha_of_the_time(name):
     shares = SOURCES[name]

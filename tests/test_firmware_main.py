@@ -3,6 +3,7 @@
 import importlib.util
 import time
 
+import pytest
 import serial
 from pico_emulator import TOOLS, WRAP, Board, Clock, Emulator, Reset, flashed, load_firmware, stage
 
@@ -36,6 +37,7 @@ def test_boot_arms_the_watchdog_and_listens_to_the_pins_interrupts():
         assert emu.board.kbd_intr == -1
 
 
+@pytest.mark.slow
 def test_a_handset_lifted_before_boot_is_reported_off_hook():
     with Emulator() as emu:
         emu.set_line("hook", 1)
@@ -87,6 +89,7 @@ def test_maintenance_reboots_to_the_repl_once():
         assert emu.stopped is None and len(emu.boots) == 2
 
 
+@pytest.mark.slow
 def test_flash_asks_running_firmware_for_maintenance():
     spec = importlib.util.spec_from_file_location("flash", TOOLS / "flash.py")
     flash = importlib.util.module_from_spec(spec)

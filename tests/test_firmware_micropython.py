@@ -125,6 +125,7 @@ result = json.dumps(out)
 """
 
 
+@pytest.mark.slow
 def test_the_decoder_passes_the_shared_traces_under_micropython(micropython):
     expected, jobs = _traces()
     got, _ = micropython(REPLAY, {"/data/traces.json": json.dumps(jobs)})
@@ -191,6 +192,7 @@ result = json.dumps({'out': [b.decode() for b in out], 'ring': popped, 'lost': r
 """
 
 
+@pytest.mark.slow
 def test_the_link_speaks_the_same_bytes_under_micropython_and_cpython(micropython, tmp_path):
     trace = load_trace(shared_dir() / "traces" / "public-001.csv")
     job = {"edges": [[int(round(t * 1e6)), line, state] for t, line, state in trace.edges]}
@@ -315,6 +317,7 @@ result = json.dumps({'stamped': stamped, 'kinds': [f[0] for f in frames], 'event
 """
 
 
+@pytest.mark.slow
 def test_main_boots_and_runs_under_micropython(micropython):
     got, _ = micropython(MAIN, {"/fw/machine.py": MACHINE_STUB})
     assert "H" in got["kinds"] and "B" in got["kinds"]

@@ -52,6 +52,7 @@ def message(r):
 
 # ---------------------------------------------------------------- reading
 
+@pytest.mark.slow
 def test_the_catalogue_lists_the_five_games_with_their_seats(client):
     games = {g["name"]: g for g in client.get("/api/games/catalogue").get_json()["games"]}
     assert set(games) == {"scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"}
@@ -129,6 +130,7 @@ def test_a_game_of_scan_from_start_to_its_exports(client, desk):
                                "won": 1, "best": 195, "average": 195.0}]
 
 
+@pytest.mark.slow
 def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     start(client)
     act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
@@ -148,6 +150,7 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     assert [p["values"][0] for p in chart["points"]] == [0, 100]        # the undo and redo drop out
 
 
+@pytest.mark.slow
 def test_the_chart_leaves_out_undone_moves(client):
     start(client)
     act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
@@ -160,6 +163,7 @@ def test_the_chart_leaves_out_undone_moves(client):
     assert not any("undid" in p["said"] for p in chart["points"])
 
 
+@pytest.mark.slow
 def test_a_money_game_charts_each_papers_worth(client):
     players = [{"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]
     assert start(client, "scoop1956", players).status_code == 201
@@ -175,6 +179,7 @@ def test_a_money_game_charts_each_papers_worth(client):
     assert chart["points"][-1]["values"] == [3600, 2800]
 
 
+@pytest.mark.slow
 def test_a_game_without_scores_says_so_instead_of_a_chart(client):
     players = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
     start(client, "get_the_scoop", players, options={"board": "table"})   # the table says who won
@@ -186,6 +191,7 @@ def test_a_game_without_scores_says_so_instead_of_a_chart(client):
     assert chart["points"] == [] and "keeps no score" in chart["problem"]
 
 
+@pytest.mark.slow
 def test_a_restart_resumes_the_game_exactly_where_it_was(client, desk, config, mock_factory):
     start(client)
     act(client, BIG_HAND)
@@ -203,6 +209,7 @@ def test_a_restart_resumes_the_game_exactly_where_it_was(client, desk, config, m
 
 # ---------------------------------------------------------------- refusals
 
+@pytest.mark.slow
 def test_a_move_on_an_old_version_is_a_409_with_the_version_to_read(client):
     start(client)
     act(client, BIG_HAND, version=1)
@@ -213,6 +220,7 @@ def test_a_move_on_an_old_version_is_a_409_with_the_version_to_read(client):
     assert "moved on" in message(r)
 
 
+@pytest.mark.slow
 def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
     start(client)
     before = desk.store.last_id()
@@ -238,6 +246,7 @@ def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
     ({"engine": "scan", "players": SCAN_PLAYERS, "key": 5}, "idempotency"),
     ({"engine": "chess", "players": SCAN_PLAYERS}, "no game called"),
 ])
+@pytest.mark.slow
 def test_a_start_that_says_too_little_is_a_400(client, body, words):
     r = post(client, "/api/games", body)
     assert r.status_code == 400 and words in message(r)
@@ -251,6 +260,7 @@ def test_a_start_that_says_too_little_is_a_400(client, body, words):
      "“The newspaper page's layout”: Stories has “sport lots”, not a type and its number of spaces; list each a type "
      "and its number of spaces (1-6) as printed on your newspaper page, separated by commas, e.g. “sport 2, crime 1”"),
 ])
+@pytest.mark.slow
 def test_a_refused_option_is_named_as_the_form_names_it_with_what_would_do(client, engine, options, words):
     """No JSON and no internal names ("time_limit", {"stories": ...}) in what the table reads."""
     from controller.games import registry
@@ -262,6 +272,7 @@ def test_a_refused_option_is_named_as_the_form_names_it_with_what_would_do(clien
     assert not said.startswith(tuple(options)), said      # "time_limit is ...", "page is ..."
 
 
+@pytest.mark.slow
 def test_a_start_the_rules_refuse_is_a_422_and_a_second_game_a_409(client):
     r = start(client, players=SCAN_PLAYERS[:3])
     assert r.status_code == 422 and "4 players" in message(r)
@@ -286,6 +297,7 @@ def test_an_engine_that_is_not_installed_is_a_409_saying_so(client, monkeypatch)
     ("/api/games/current/finish", {"version": "1"}, "version"),
     ("/api/games/current/abandon", {"version": 1, "key": ["k"]}, "key"),
 ])
+@pytest.mark.slow
 def test_writes_that_say_too_little_are_400s(client, url, body, words):
     start(client)
     r = post(client, url, body)
@@ -302,6 +314,7 @@ def test_writes_with_no_game_are_409s(client):
         assert r.status_code == 409 and "no game" in message(r).lower(), url
 
 
+@pytest.mark.slow
 def test_a_game_with_no_winner_yet_cannot_be_finished(client):
     start(client)
     r = post(client, "/api/games/current/finish", {"version": 1})
@@ -316,6 +329,7 @@ def test_a_key_reused_for_another_move_is_a_422(client):
     assert r.status_code == 422 and "different request" in message(r)
 
 
+@pytest.mark.slow
 def test_kept_games_that_are_not_there_are_404s_and_active_ones_dont_export(client):
     for url in ("/api/games/7", "/api/games/7/chart", "/api/games/7/export.csv", "/api/games/7/bgstats.json",
                 "/api/games/99999999999999999999999999", "/games/99999999999999999999"):
@@ -334,6 +348,7 @@ def test_history_limit_is_checked(client):
     assert client.get("/api/games/history?limit=5").get_json() == {"games": []}
 
 
+@pytest.mark.slow
 def test_a_body_that_is_not_a_json_object_is_a_400(client):
     start(client)
     for data in ("[1, 2]", "not json", "[" * 100000 + "]" * 100000):
@@ -343,6 +358,7 @@ def test_a_body_that_is_not_a_json_object_is_a_400(client):
 
 # ---------------------------------------------------------------- health
 
+@pytest.mark.slow
 def test_the_health_strip_reports_each_part_in_plain_words(client):
     h = client.get("/api/health").get_json()
     parts = {p["part"]: p for p in h["parts"]}

@@ -22,6 +22,7 @@ def test_the_switch_is_layered_like_every_setting(tmp_path):
         load_config(data, environ={"NEWSDESK_HOST_ON_LOOPBACK": "maybe"})
 
 
+@pytest.mark.slow
 def test_off_behind_a_proxy_and_the_console_link_makes_a_host(tmp_path, mock_factory, capsys):
     data = tmp_path / "data"
     config = load_config(data, environ={}, overrides={"audio": "off", "speech": "off",

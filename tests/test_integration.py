@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from conftest import FakeClock, drive, wait_for
 
 from controller.app import Newsdesk
@@ -44,6 +45,7 @@ def test_a_pulse_train_on_the_pins_becomes_a_stored_verdict_on_the_bus(config, m
         nd.close()
 
 
+@pytest.mark.slow
 def test_the_simulated_phone_dials_through_the_same_pins(desk):
     sub = desk.bus.subscribe()
     desk.sim_phone.dial(0)  # ten pulses, in real time, lifting the handset first
@@ -52,6 +54,7 @@ def test_the_simulated_phone_dials_through_the_same_pins(desk):
     assert any(m["type"] == "phone.hook" and m["data"]["state"] == "off" for m in got)
 
 
+@pytest.mark.slow
 def test_verdicts_survive_a_restart_without_storing_the_disc(config, mock_factory):
     nd = Newsdesk(config, pin_factory=mock_factory)
     first = nd.table.call_editor(4)
@@ -68,6 +71,7 @@ def test_verdicts_survive_a_restart_without_storing_the_disc(config, mock_factor
         nd2.close()
 
 
+@pytest.mark.slow
 def test_the_stream_pushes_a_verdict_to_a_connected_tablet(app, desk):
     client = app.test_client()
     resp = client.get("/stream?since=0", buffered=False)
@@ -86,6 +90,7 @@ def test_the_stream_pushes_a_verdict_to_a_connected_tablet(app, desk):
         resp.close()
 
 
+@pytest.mark.slow
 def test_a_tablet_that_slept_catches_up_from_its_last_event_id(app, desk):
     a = desk.table.call_editor(1)
     b = desk.table.call_editor(2)
@@ -138,6 +143,7 @@ def test_with_the_phone_on_usb_and_unplugged_the_panel_says_so_and_the_rest_runs
         nd.close()
 
 
+@pytest.mark.slow
 def test_a_tablet_joins_by_dialing_its_code_on_the_phone_and_those_digits_are_no_calls(app, desk):
     """The join code reaches the devices through the same decoded digits as the editor's calls,
     and while it is being dialed the editor is not called."""

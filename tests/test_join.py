@@ -61,6 +61,7 @@ def can_write(c):
 
 # -- QR invitations ----------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_host_invites_a_player_with_a_qr_code(app, guard, host):
     body = invite(host)
     assert body["role"] == "player" and body["expires_in"] == 600
@@ -99,12 +100,14 @@ def test_a_token_expires_after_ten_minutes(app, guard, host, clocks):
     assert r.status_code == 410 and "expired" in r.get_data(as_text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("token", ["", "x", "A" * 32, "A" * 400])
 def test_an_unknown_token_is_refused(app, guard, token):
     r = client_at(app, "192.168.1.30").get("/join?token=" + token)
     assert r.status_code == 400 and "not one the host made" in r.get_data(as_text=True)
 
 
+@pytest.mark.slow
 def test_a_host_invitation_makes_a_host(app, guard, host):
     token = invite(host, "host")["token"]
     second_host = client_at(app, "192.168.1.30")
@@ -118,16 +121,19 @@ def test_a_host_invitation_makes_a_host(app, guard, host):
 @pytest.mark.parametrize("body, words", [
     ({"role": "admin"}, "role must be"), ([1], "JSON object"), ({"role": None}, "role must be"),
 ])
+@pytest.mark.slow
 def test_bad_invitation_requests(host, body, words):
     r = host.post("/api/join/tokens", json=body)
     assert r.status_code == 400 and words in r.get_json()["message"]
 
 
+@pytest.mark.slow
 def test_an_empty_body_invites_a_player(host):
     r = host.post("/api/join/tokens")
     assert r.status_code == 201 and r.get_json()["role"] == "player"
 
 
+@pytest.mark.slow
 def test_the_qr_code_points_at_an_address_tablets_reach(app, guard, host, monkeypatch):
     monkeypatch.setattr(guard, "lan_address", lambda: "192.168.4.1")
     assert invite(host)["url"].startswith("http://192.168.4.1:8080/join?token=")
@@ -147,6 +153,7 @@ def test_the_qr_code_points_at_an_address_tablets_reach(app, guard, host, monkey
     ("127.0.0.1", False), ("::1", False), ("localhost", False),     # a laptop's default: loopback only
     ("0.0.0.0", True), ("192.168.4.1", True), (None, True),        # every address, the LAN one, unknown
 ])
+@pytest.mark.slow
 def test_an_invitation_says_when_a_tablet_cant_reach_the_panel(app, guard, host, monkeypatch, listening, reachable):
     monkeypatch.setattr(guard, "lan_address", lambda: "192.168.4.1")
     app.config["LISTEN_HOST"] = listening
@@ -161,6 +168,7 @@ def test_an_invitation_says_when_a_tablet_cant_reach_the_panel(app, guard, host,
     assert invite(host)["reachable"] is True
 
 
+@pytest.mark.slow
 def test_the_lan_address_is_a_private_one(guard, monkeypatch):
     monkeypatch.setattr(security, "_interface_addresses", lambda: {"127.0.0.1", "169.254.1.2", "192.168.4.1", "fd00::1"})
     assert guard.lan_address() == "192.168.4.1"
@@ -169,6 +177,7 @@ def test_the_lan_address_is_a_private_one(guard, monkeypatch):
     assert guard.lan_address() == "newsdesk.local"
 
 
+@pytest.mark.slow
 def test_tokens_are_kept_only_as_hashes(app, guard, host):
     token = invite(host)["token"]
     for path in guard.devices.path.parent.glob("devices.sqlite3*"):
@@ -177,6 +186,7 @@ def test_tokens_are_kept_only_as_hashes(app, guard, host):
 
 # -- rate limits --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_token_guesses_are_limited_to_a_handful_a_minute(app, guard, host, clocks):
     good = invite(host)["token"]
     guesser = client_at(app, "192.168.1.66")
@@ -190,6 +200,7 @@ def test_token_guesses_are_limited_to_a_handful_a_minute(app, guard, host, clock
     assert guesser.get("/join?token=" + good).status_code == 303
 
 
+@pytest.mark.slow
 def test_repeated_failures_lock_an_address_out_for_ten_minutes(app, guard, host, clocks):
     good = invite(host)["token"]
     guesser = client_at(app, "192.168.1.66")
@@ -206,6 +217,7 @@ def test_repeated_failures_lock_an_address_out_for_ten_minutes(app, guard, host,
     assert guesser.get("/join?token=" + invite(host)["token"]).status_code == 303
 
 
+@pytest.mark.slow
 def test_asking_for_dial_codes_is_limited_too(app, guard):
     c = client_at(app, "192.168.1.70")
     for _ in range(5):
@@ -217,6 +229,7 @@ def test_asking_for_dial_codes_is_limited_too(app, guard):
 
 # -- dialing in ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_device_without_a_camera_joins_by_dialing_its_code(app, guard, clocks):
     tablet = client_at(app, "192.168.1.30")
     page = tablet.get("/join").get_data(as_text=True)
@@ -239,6 +252,7 @@ def test_a_device_without_a_camera_joins_by_dialing_its_code(app, guard, clocks)
     assert tablet.get("/api/join/me").get_json()["role"] == "player"
 
 
+@pytest.mark.slow
 def test_digits_count_only_while_a_code_waits(app, guard):
     assert guard.dial.on_digit(3, 0.0) is None
     with pytest.raises(ValueError):
@@ -247,6 +261,7 @@ def test_digits_count_only_while_a_code_waits(app, guard):
         guard.dial.on_digit(True, 0.0)
 
 
+@pytest.mark.slow
 def test_a_long_pause_or_hanging_up_starts_the_code_again(app, guard, desk):
     tablet = client_at(app, "192.168.1.30")
     code = tablet.post("/api/join/dial").get_json()["code"]
@@ -272,6 +287,7 @@ def _astray(codes):
     return next(code[:3] + d for d in "0123456789" if code[:3] + d not in codes)
 
 
+@pytest.mark.slow
 def test_wrong_codes_withdraw_every_waiting_code(app, guard):
     tablets = [client_at(app, "192.168.1.%d" % (30 + i)) for i in range(2)]
     codes = {t.post("/api/join/dial").get_json()["code"] for t in tablets}
@@ -284,6 +300,7 @@ def test_wrong_codes_withdraw_every_waiting_code(app, guard):
     assert dial(guard, codes.pop(), t0=1000.0) is None  # nothing waits any more
 
 
+@pytest.mark.slow
 def test_a_right_code_clears_the_wrong_count(app, guard):
     a = client_at(app, "192.168.1.30")
     b = client_at(app, "192.168.1.31")
@@ -297,6 +314,7 @@ def test_a_right_code_clears_the_wrong_count(app, guard):
     assert b.get("/api/join/dial").get_json()["status"] == "waiting"
 
 
+@pytest.mark.slow
 def test_a_dial_code_lapses_after_three_minutes(app, guard, clocks):
     tablet = client_at(app, "192.168.1.30")
     code = tablet.post("/api/join/dial").get_json()["code"]
@@ -308,6 +326,7 @@ def test_a_dial_code_lapses_after_three_minutes(app, guard, clocks):
     assert not can_write(tablet)
 
 
+@pytest.mark.slow
 def test_only_a_few_codes_wait_at_once(app, guard):
     for i in range(MAX_WAITING):
         assert client_at(app, "192.168.1.%d" % (30 + i)).post("/api/join/dial").status_code == 201
@@ -317,6 +336,7 @@ def test_only_a_few_codes_wait_at_once(app, guard):
     assert len(set(codes)) == MAX_WAITING
 
 
+@pytest.mark.slow
 def test_asking_again_replaces_the_code_and_cancel_gives_it_up(app, guard):
     tablet = client_at(app, "192.168.1.30")
     first = tablet.post("/api/join/dial").get_json()["code"]
@@ -332,6 +352,7 @@ def test_asking_again_replaces_the_code_and_cancel_gives_it_up(app, guard):
     assert tablet.get("/api/join/dial").get_json() == {"status": "none"}
 
 
+@pytest.mark.slow
 def test_a_joined_device_or_the_host_needs_no_code(app, guard, host):
     assert host.post("/api/join/dial").status_code == 409
     player = client_at(app, "192.168.1.30")
@@ -354,6 +375,7 @@ def test_dial_join_without_the_web(tmp_path, clocks):
 
 # -- the host's list ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_host_lists_and_removes_devices(app, guard, host):
     player = client_at(app, "192.168.1.30")
     player.get("/join?token=" + invite(host)["token"])
@@ -443,6 +465,7 @@ def test_the_devices_file_is_wal_with_full_sync(guard):
     assert guard.devices.path.name == "devices.sqlite3"
 
 
+@pytest.mark.slow
 def test_joined_devices_survive_a_restart(app, guard, host, desk, clocks):
     player = client_at(app, "192.168.1.30")
     player.get("/join?token=" + invite(host)["token"])
@@ -560,6 +583,7 @@ def test_joining_in_a_browser(served, browser, guard, app):
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
 
 
+@pytest.mark.slow
 def test_a_flood_of_code_requests_cant_hijack_the_phone(app, guard, clocks, desk):
     """200 requests for codes from 50 addresses: the waiting codes stay bounded (one per address),
     a genuine device still gets a code within a minute and joins by dialing it, and the table's

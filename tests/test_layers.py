@@ -6,6 +6,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder.py", "controller/dial/dialmaps.py",
         "controller/serial/protocol.py", "controller/serial/session.py", "controller/serial/errors.py",
@@ -87,6 +89,7 @@ def cycles(edges):
     return found
 
 
+@pytest.mark.slow
 def test_no_module_imports_its_way_back_to_itself():
     assert cycles(graph()) == []
 
@@ -95,6 +98,7 @@ def test_the_cycle_check_finds_a_circle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+@pytest.mark.slow
 def test_the_controller_never_imports_the_panel():
     """Only the command line (controller/cli.py, which builds and serves the panel) sits above it."""
     edges = graph()
@@ -102,6 +106,7 @@ def test_the_controller_never_imports_the_panel():
             for t in sorted(edges[m]) if t.startswith("web_ui")] == []
 
 
+@pytest.mark.slow
 def test_the_pure_floor_imports_only_the_pure_floor_and_plain_stdlib():
     mods = modules()
     pure = {m for m, path in mods.items()

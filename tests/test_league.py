@@ -183,6 +183,7 @@ def test_twenty_tables_of_500_events_into_one_league(tmp_path):
     assert sum(played.values()) == 80 * 3
 
 
+@pytest.mark.slow
 def test_a_table_reinstalled_under_the_same_name_keeps_its_history_and_counts_its_new_games(tmp_path):
     """A table restarted on a fresh data folder numbers its events and games from 1 again: the
     league must take them as new (not repeats of the old install's) and keep what came before."""
@@ -228,6 +229,7 @@ def test_a_table_reinstalled_under_the_same_name_keeps_its_history_and_counts_it
     assert {r["player"]: r["played"] for r in snap["leaderboard"]["by_player"]} == played
 
 
+@pytest.mark.slow
 def test_events_sent_while_the_league_reconnects_after_a_broker_restart_are_not_lost(tmp_path):
     """The tables come back to a restarted broker before the league does and send what they
     stored meanwhile: the broker keeps it for the league (a session of its own), so no id is
@@ -297,6 +299,7 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     stream.close()
 
 
+@pytest.mark.slow
 def test_newsdesk_league_serves_its_page_on_the_panels_server_and_stops_on_sigterm(tmp_path):
     """The command as a person runs it: the page answers over Hypercorn (the panel's own server
     software, installed by `make run`), and SIGTERM ends it cleanly."""
@@ -362,6 +365,7 @@ def _get_json(url):
         return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
 def test_newsdesk_league_stays_quiet_as_pages_leave_and_stops_within_2_s_with_the_broker_gone(tmp_path, signum):
     """Pages that go away while the picture keeps changing leave nothing in the log, and with the
@@ -419,6 +423,7 @@ def test_newsdesk_league_stays_quiet_as_pages_leave_and_stops_within_2_s_with_th
         assert noise not in out, out
 
 
+@pytest.mark.slow
 def test_the_league_page_reads_for_a_passer_by_at_a_phones_a_tablets_and_a_walls_size(tmp_path):
     """Names, games and money with its unit; no ids, topics or broker; nothing wider than the
     screen, whatever the length of a name."""

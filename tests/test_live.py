@@ -113,6 +113,7 @@ def test_limits_count_per_address_and_keep_the_hosts_reserve():
     assert limits.open == 2 and limits.by_address == {"10.0.0.3": 1, "10.0.0.4": 1}
 
 
+@pytest.mark.slow
 def test_past_the_cap_a_page_gets_503_with_retry_after_and_the_host_still_gets_in(make_panel, desk):
     panel = make_panel(total=2, per_address=1, reserve=1)
 
@@ -140,6 +141,7 @@ def test_past_the_cap_a_page_gets_503_with_retry_after_and_the_host_still_gets_i
     run(panel, body)
 
 
+@pytest.mark.slow
 def test_a_bad_id_is_refused_by_flask_before_any_stream_opens(make_panel):
     panel = make_panel()
 
@@ -151,6 +153,7 @@ def test_a_bad_id_is_refused_by_flask_before_any_stream_opens(make_panel):
     run(panel, body)
 
 
+@pytest.mark.slow
 def test_a_page_that_stops_reading_is_dropped_and_its_place_freed(make_panel, desk, monkeypatch):
     monkeypatch.setattr(live, "SEND_TIMEOUT", 0.3)
     panel = make_panel()
@@ -167,6 +170,7 @@ def test_a_page_that_stops_reading_is_dropped_and_its_place_freed(make_panel, de
     run(panel, body)
 
 
+@pytest.mark.slow
 def test_a_page_that_falls_behind_gets_a_resync_not_a_gap(make_panel, desk, monkeypatch):
     monkeypatch.setattr(live, "QUEUE_MAX", 5)
     panel = make_panel()
@@ -230,6 +234,7 @@ def joined(app, address, role):
     return "%s=%s" % (cookie.key, cookie.value)
 
 
+@pytest.mark.slow
 def test_guests_filling_every_shared_thread_never_keep_the_host_waiting(app, desk):
     """'Requests from the host (the box's own screen, a joined host device) always have capacity
     kept for them.' Guests hold all four shared threads on a slow view; the box's screen and a
@@ -348,6 +353,7 @@ class Upload:
         return start["status"], dict(start["headers"]), body
 
 
+@pytest.mark.slow
 def test_a_body_over_the_limit_is_refused_on_the_loop_and_its_connection_closed(app, make_panel):
     panel = make_panel()
     most = app.config["MAX_CONTENT_LENGTH"]
@@ -365,6 +371,7 @@ def test_a_body_over_the_limit_is_refused_on_the_loop_and_its_connection_closed(
     run(panel, body)
 
 
+@pytest.mark.slow
 def test_a_stalled_body_times_out_and_a_stopping_server_refuses_one_still_arriving(app):
     panel = Panel(app, 4, Limits(10, 2, 1), body_timeout=0.2)
 
@@ -384,6 +391,7 @@ def test_a_stalled_body_times_out_and_a_stopping_server_refuses_one_still_arrivi
     run(panel, body)
 
 
+@pytest.mark.slow
 def test_a_page_asking_while_the_panel_stops_gets_503_not_a_traceback(make_panel, caplog):
     """A tablet reconnecting during a restart: before, its request reached the thread pools the
     stop had shut down ("cannot schedule new futures after shutdown", with a traceback)."""

@@ -93,6 +93,7 @@ def test_bell_requests_are_taken_at_most_once_a_second():
     assert (bell.taken, bell.refused) == (2, 2)
 
 
+@pytest.mark.slow
 def test_without_a_broker_nothing_changes(desk, client):
     assert desk.mqtt is None
     parts = {p["part"] for p in client.get("/api/health").get_json()["parts"]}
@@ -102,6 +103,7 @@ def test_without_a_broker_nothing_changes(desk, client):
 
 # ---------------------------------------------------------------- against the broker
 
+@pytest.mark.slow
 def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_factory):
     listener = Listener(broker, ["newsdesk/#"], persistent=False)
     config = load_config(tmp_path / "data", environ={}, overrides={
@@ -241,6 +243,7 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
     assert set(events["Stopwatch pressed"]) == {"started", "reset", "stopped"} and "refused" in events["Bell"]
 
 
+@pytest.mark.slow
 def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, store, tmp_path):
     rings, clock = [], [100.0]
     pub = publisher(store, Bus(), broker.url, tmp_path, ring=rings.append, clock=lambda: clock[0])
@@ -266,6 +269,7 @@ def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, st
         sender.close()
 
 
+@pytest.mark.slow
 def test_a_broker_down_for_1000_events_gets_them_all_once_in_order(broker, store, tmp_path):
     listener = Listener(broker, [BASE + "/events"], client_id="ha")       # persistent session
     bus = Bus()
@@ -288,6 +292,7 @@ def test_a_broker_down_for_1000_events_gets_them_all_once_in_order(broker, store
     assert json.loads((tmp_path / CURSOR_FILE).read_text()) == {"%s %s" % (broker.url, BASE): 1000}
 
 
+@pytest.mark.slow
 def test_a_broker_restarted_mid_stream_loses_nothing_and_keeps_order(broker, store, tmp_path):
     listener = Listener(broker, [BASE + "/events"], client_id="ha")
     bus = Bus()
@@ -378,6 +383,7 @@ def test_a_missing_ca_file_is_said_in_one_sentence(broker, store, tmp_path):
         pub.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["bad url", "wrong password", "tls failure"])
 def test_a_broker_fault_is_one_sentence_on_the_health_strip_and_in_doctor(case, locked_broker, tmp_path,
                                                                           mock_factory):
@@ -417,6 +423,7 @@ def test_doctor_says_the_broker_takes_the_box(locked_broker, tmp_path, mock_fact
         port=lambda h, p: "free", mountinfo=lambda: "", disk_free=lambda p: 10**10)).of("mqtt") == []
 
 
+@pytest.mark.slow
 def test_a_press_while_the_broker_is_away_fires_no_late_trigger(broker, store, tmp_path):
     listener = Listener(broker, [BASE + "/trigger/#", BASE + "/events"], client_id="ha")
     bus = Bus()
@@ -459,6 +466,7 @@ def retained(broker, client_id):
         late.close()
 
 
+@pytest.mark.slow
 def test_every_state_comes_back_from_the_store_after_newsdesk_and_the_broker_restart(broker, store, tmp_path):
     """Newsdesk restarts, then the broker loses its retained messages: Home Assistant starting
     after that finds every state as it was, the last digit and number included."""

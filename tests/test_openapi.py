@@ -27,6 +27,7 @@ def _rule_to_path(rule):
     return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule)
 
 
+@pytest.mark.slow
 def test_the_document_is_served_and_the_file_beside_the_code_is_current(app, client):
     served = client.get("/api/openapi.json").get_json()
     assert served == openapi.document(app)
@@ -37,6 +38,7 @@ def test_the_document_is_served_and_the_file_beside_the_code_is_current(app, cli
         assert served["paths"][path] == ops
 
 
+@pytest.mark.slow
 def test_every_route_of_the_api_is_documented_and_nothing_else(app):
     """Every route under /api/, whichever blueprint serves it, and the live feed; the pages (/join
     too) are HTML. The document of the running panel is the one beside the code."""
@@ -51,6 +53,7 @@ def test_every_route_of_the_api_is_documented_and_nothing_else(app):
     assert routes == documented
 
 
+@pytest.mark.slow
 def test_every_change_names_the_header_and_the_role_it_needs(client):
     doc = client.get("/api/openapi.json").get_json()
     header = doc["components"]["parameters"]["WriteHeader"]
@@ -639,7 +642,7 @@ class FuzzTheApi(RuleBasedStateMachine):
 
 
 
-FuzzTheApi.TestCase.settings = settings(max_examples=int(os.environ.get("NEWSDESK_FUZZ_RUNS", "40")),
+FuzzTheApi.TestCase.settings = settings(max_examples=int(os.environ.get("NEWSDESK_FUZZ_RUNS", "15")),
                                         stateful_step_count=50, deadline=None,
                                         suppress_health_check=[HealthCheck.too_slow])
 test_no_input_from_the_document_gives_a_5xx_or_changes_what_it_shouldnt = pytest.mark.slow(FuzzTheApi.TestCase)

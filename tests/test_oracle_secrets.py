@@ -7,6 +7,7 @@ verdict no better than always naming the most common signal: within the 99 % ban
 
 import random
 
+import pytest
 from conftest import binomial_upper
 
 from controller.dial.dialmaps import pulses_for
@@ -60,6 +61,7 @@ class Attacker:
         self.possible = after or {p for p in range(n) if self.disc[p] == verdict["signal"]}
 
 
+@pytest.mark.slow
 def test_an_attacker_reading_everything_public_cant_beat_the_shares(desk, app):
     desk.table._rng = random.Random(20261123)     # deterministic; the attacker doesn't know the seed
     anon = app.test_client()

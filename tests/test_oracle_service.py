@@ -229,6 +229,7 @@ def test_stopwatch_times_from_the_pins_edges_not_from_when_it_was_noticed(store,
         leds.close()
 
 
+@pytest.mark.slow
 def test_simulated_dice_button_rolls_and_changes_the_dice(store, mock_factory):
     bus = Bus()
     pinmap = load_pinmap()
@@ -325,6 +326,7 @@ def test_settings_over_http(oracle_client):
     assert client.post("/api/oracles/stopwatch/reset").get_json() == {"was_running": False}
 
 
+@pytest.mark.slow
 def test_distributions_and_errors_over_http(oracle_client):
     client, desk = oracle_client
     for _ in range(5):
@@ -338,6 +340,7 @@ def test_distributions_and_errors_over_http(oracle_client):
     assert client.post("/api/oracles/dice", data="nope", content_type="application/json").status_code == 400
 
 
+@pytest.mark.slow
 def test_window_picture(oracle_client):
     client, desk = oracle_client
     desk.window.show({"kind": "verdict", "signal": "PRESS"})

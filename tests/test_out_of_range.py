@@ -46,6 +46,7 @@ def star_reporter_news(client, points_json):
     return client.post("/api/games/current/actions", data=body, content_type="application/json", headers=WRITE)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("points", ["1" + "0" * 4299, "9" * 4400, "10001", "1e309", "NaN"],
                          ids=["4300 digits", "4400 digits", "10001", "1e309", "NaN"])
 def test_star_reporter_points_past_any_card_are_refused_with_a_sentence(client, points):
@@ -71,6 +72,7 @@ def test_star_reporter_points_past_any_card_are_refused_with_a_sentence(client, 
          {"type": "placed", "player": 1, "how": "advertisement", "story": {
              "id": 1, "kind": "advertisement", "value": float("inf")}, "dropped": None, "displaced": []}]}),
 ])
+@pytest.mark.slow
 def test_a_store_holding_an_out_of_range_value_still_loads_shows_it_and_undoes_it(
         client, desk, config, mock_factory, engine, players, entry):
     r = post(client, "/api/games", {"engine": engine, "players": [{"name": n} for n in players],
@@ -121,6 +123,7 @@ def test_a_store_holding_an_out_of_range_value_still_loads_shows_it_and_undoes_i
         again.close()
 
 
+@pytest.mark.slow
 def test_a_restart_shows_the_same_game_offers_and_page_order_included(client, desk, config, mock_factory):
     """The store keeps keys sorted; the live game is folded from events in that same order, so a
     restart shows exactly what was shown before it (SCOOP's page layout and offers included)."""

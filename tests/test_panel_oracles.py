@@ -49,6 +49,7 @@ def boot_of(html):
     return json.loads(html.split('<script type="application/json" id="boot">', 1)[1].split("</script>", 1)[0])
 
 
+@pytest.mark.slow
 def test_the_page_carries_each_oracles_history_and_distributions(client, desk):
     rolls = [desk.oracles.roll() for _ in range(3)]
     desk.table.call_editor(4)
@@ -73,16 +74,19 @@ def test_the_page_carries_each_oracles_history_and_distributions(client, desk):
         assert "each signal comes up with its share of the disc's windows" in editor["note"]
 
 
+@pytest.mark.slow
 def test_every_page_links_to_it(client):
     for path in ("/", "/history", "/oracles"):
         assert '<a href="/oracles">Odds</a>' in client.get(path).get_data(as_text=True), path
 
 
+@pytest.mark.slow
 def test_a_device_that_has_not_joined_may_look(app):
     r = app.test_client().get("/oracles", environ_base={"REMOTE_ADDR": "192.0.2.77"})
     assert r.status_code == 200 and boot_of(r.get_data(as_text=True))["canWrite"] is ("newsdesk.security" not in app.extensions)
 
 
+@pytest.mark.slow
 def test_without_the_oracles_the_page_says_so(client, desk):
     oracles = desk.oracles
     desk.oracles = None
@@ -110,6 +114,7 @@ class _Audit(HTMLParser):
             self.lang = a.get("lang")
 
 
+@pytest.mark.slow
 def test_the_page_has_a_language_landmarks_and_unique_ids(client):
     audit = _Audit()
     audit.feed(client.get("/oracles").get_data(as_text=True))
@@ -117,6 +122,7 @@ def test_the_page_has_a_language_landmarks_and_unique_ids(client):
     assert len(audit.ids) == len(set(audit.ids))
 
 
+@pytest.mark.slow
 def test_the_page_and_all_its_assets_weigh_under_200_kb(client):
     """Uncompressed: the HTML, the stylesheet and every module it imports, followed import by import."""
     assets = page_assets(client, "/oracles")

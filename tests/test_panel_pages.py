@@ -50,6 +50,7 @@ def test_the_game_being_played_has_no_page_of_its_own(client):
     assert r.status_code == 302 and r.headers["Location"].endswith("/")
 
 
+@pytest.mark.slow
 def test_a_device_that_has_not_joined_watches_and_is_told_how_to_play(app, client):
     if "newsdesk.security" not in app.extensions:
         pytest.skip("web_ui.security is not installed: every device may write")
@@ -103,6 +104,7 @@ class _Audit(HTMLParser):
             self.buttons[-1][1] += data
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/", "/history", "/games/1"])
 def test_pages_have_a_language_landmarks_labels_and_unique_ids(client, path):
     finished_game(client)
@@ -131,6 +133,7 @@ def test_every_control_the_scripts_build_is_labelled():
             assert "aria-label" in attrs or "id" in attrs, "%s: %s" % (path.name, attrs)
 
 
+@pytest.mark.slow
 def test_the_table_page_and_all_its_assets_weigh_under_200_kb(client):
     """Uncompressed: the HTML, the stylesheet and every module it imports (the bench measures
     each game's screen in a browser)."""
@@ -138,6 +141,7 @@ def test_the_table_page_and_all_its_assets_weigh_under_200_kb(client):
     assert total < 200 * 1024, total
 
 
+@pytest.mark.slow
 def test_the_simulated_buttons_show_when_the_hardware_is_simulated(client, desk):
     html = client.get("/").get_data(as_text=True)
     if getattr(desk, "sim_buttons", None) is None:
@@ -163,6 +167,7 @@ def test_a_reloaded_scoop_screen_still_has_the_last_verdict(client):
     assert boot["gameVerdict"]["player"] == 0 and boot["gameVerdict"]["story_type"] == "crime"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["/games/999", "/games/99999999999999999999", "/no-such-page"])
 def test_a_page_that_isnt_there_says_so_in_the_panel_with_a_way_back(client, path):
     r = client.get(path)
@@ -174,6 +179,7 @@ def test_a_page_that_isnt_there_says_so_in_the_panel_with_a_way_back(client, pat
         assert "There is no game #999; the games kept are listed in the history." in html
 
 
+@pytest.mark.slow
 def test_an_api_path_that_isnt_there_still_answers_json(client):
     r = client.get("/api/no-such-thing")
     assert r.status_code == 404 and r.get_json()["error"] == "Not Found"

@@ -3,6 +3,8 @@ that slept gets what it missed by Last-Event-ID (then reads the game once)."""
 
 import json
 
+import pytest
+
 WRITE = {"X-Newsdesk": "1"}
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 
@@ -26,6 +28,7 @@ def messages(resp, count):
     return out
 
 
+@pytest.mark.slow
 def test_a_move_reaches_an_open_tablet_with_the_view_to_draw(client, desk):
     resp = client.get("/stream", buffered=False)
     try:
@@ -64,6 +67,7 @@ def test_a_tablet_that_slept_gets_what_it_missed_in_order(client, desk):
     assert client.get("/api/games/current").get_json()["game"]["version"] == 3
 
 
+@pytest.mark.slow
 def test_a_finished_game_is_announced_with_its_final_table(client, desk):
     client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS, "options": {"board": "table"}}, headers=WRITE)
     for action in ({"type": "reveal", "plays": []}, {"type": "check", "winners": [1]}):
@@ -79,6 +83,7 @@ def test_a_finished_game_is_announced_with_its_final_table(client, desk):
     assert done["data"]["final"]["winners"] == ["Bob"]
 
 
+@pytest.mark.slow
 def test_the_page_and_the_api_give_an_event_id_read_before_the_game(client, desk):
     """Anything that lands between a tablet's first read and its stream is replayed, never lost."""
     desk.table.call_editor(2)
@@ -88,6 +93,7 @@ def test_the_page_and_the_api_give_an_event_id_read_before_the_game(client, desk
     assert client.get("/api/games/current").get_json()["last_event_id"] == desk.store.last_id()
 
 
+@pytest.mark.slow
 def test_a_tablet_away_for_too_long_is_told_to_resync_not_cut_silently(client, desk, monkeypatch):
     from web_ui import stream
     monkeypatch.setattr(stream, "BACKLOG_MAX", 3)
@@ -106,6 +112,7 @@ def test_a_tablet_away_for_too_long_is_told_to_resync_not_cut_silently(client, d
             assert first["_sse_id"] == 3
 
 
+@pytest.mark.slow
 def test_a_head_request_leaves_no_subscriber_behind(client, desk):
     before = desk.bus.subscriber_count
     for _ in range(3):

@@ -164,6 +164,7 @@ def test_following_the_bus(mock_factory):
     assert bus.subscriber_count == 0
 
 
+@pytest.mark.slow
 def test_on_the_simulated_phone_the_dial_tone_stops_as_the_dial_leaves_rest(mock_factory):
     """The panel's virtual phone drives mock pins; the same sounds follow, on the real clock."""
     heard = Heard()
@@ -201,6 +202,7 @@ def test_on_the_simulated_phone_the_dial_tone_stops_as_the_dial_leaves_rest(mock
     assert out.labels == ["dial", "ringback", "figure:OK"]
 
 
+@pytest.mark.slow
 def test_built_as_the_product_builds_it(mock_factory):
     from controller.audio.player import NullOutput
     from controller.errors import ConfigError

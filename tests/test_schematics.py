@@ -37,11 +37,13 @@ def rendered():
     return generate.render(REPO)
 
 
+@pytest.mark.slow
 def test_checked_in_files_match_the_pin_map(rendered):
     stale = generate.drifted(REPO, rendered)
     assert not stale, "regenerate with `python -m schematics.generate`: %s" % ", ".join(stale)
 
 
+@pytest.mark.slow
 def test_one_drawing_per_subsystem_and_both_netlists(rendered):
     names = {Path(p).stem for p in rendered if p.endswith(".svg")}
     assert names == {"dial-and-hook", "ringer", "buttons-and-leds", "display", "audio", "pico", "cable",
@@ -50,6 +52,7 @@ def test_one_drawing_per_subsystem_and_both_netlists(rendered):
             "hardware/bom-pico.csv", "docs/bom.md", "docs/wiring.md", "docs/build.md"} <= set(rendered)
 
 
+@pytest.mark.slow
 def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
     moved = parse_pinmap(PINMAP_TEXT.replace("bcm = 17\n", "bcm = 12\n"))
     files = generate.render(REPO, generate.circuits(pinmap=moved))
@@ -63,6 +66,7 @@ def test_moving_a_line_changes_its_drawing_netlist_and_table(rendered):
     assert "| pulse | GPIO12 | 32 |" in files["docs/wiring.md"].decode()
 
 
+@pytest.mark.slow
 def test_drift_is_reported_for_a_stale_file(tmp_path, rendered):
     for rel, data in rendered.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -73,6 +77,7 @@ def test_drift_is_reported_for_a_stale_file(tmp_path, rendered):
     assert generate.drifted(tmp_path, rendered) == ["schematics/ringer.svg", "hardware/bom.csv"]
 
 
+@pytest.mark.slow
 def test_drawings_are_deterministic_well_formed_and_free_of_ids(rendered):
     again = generate.render(REPO)
     for rel, data in rendered.items():
@@ -84,6 +89,7 @@ def test_drawings_are_deterministic_well_formed_and_free_of_ids(rendered):
             assert not re.search(r"\sid=", text), rel
 
 
+@pytest.mark.slow
 def test_every_line_appears_on_its_boards_drawings(rendered):
     for board, circuit in generate.circuits().items():
         svgs = "".join(rendered["schematics/%s.svg" % s].decode() for s in SUBSYSTEMS[board])
@@ -108,6 +114,7 @@ def _sexpr(text):
     return stack[0][0]
 
 
+@pytest.mark.slow
 def test_netlist_holds_every_pin_of_every_part_once(rendered):
     for board, circuit in generate.circuits().items():
         tree = _sexpr(rendered["schematics/newsdesk-%s.net" % board].decode())
@@ -122,6 +129,7 @@ def test_netlist_holds_every_pin_of_every_part_once(rendered):
         assert (circuit.board_part.ref, str(header)) in by_name["PULSE"]
 
 
+@pytest.mark.slow
 def test_led_pads_follow_kicad_cathode_first(rendered):
     tree = _sexpr(rendered["schematics/newsdesk-pi.net"].decode())
     nets = next(x for x in tree if isinstance(x, list) and x[0] == "nets")[1:]
@@ -131,6 +139,7 @@ def test_led_pads_follow_kicad_cathode_first(rendered):
     assert (led, "1") in nets["GND"]
 
 
+@pytest.mark.slow
 def test_bom_counts_and_total(rendered):
     rows = list(csv.DictReader(io.StringIO(rendered["hardware/bom.csv"].decode())))
     body, total = rows[:-1], rows[-1]
@@ -160,6 +169,7 @@ def test_generate_refuses_a_pinmap_that_breaks_the_rules():
     assert problems and "5V" in problems[0]
 
 
+@pytest.mark.slow
 def test_check_command_passes_on_the_repo():
     done = subprocess.run([sys.executable, "-m", "schematics.generate", "--check"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
@@ -201,6 +211,7 @@ def test_the_cable_carries_the_lines_in_the_phone_and_only_them():
         cable.wires(build(parse_pinmap(crowded), load_parts()))
 
 
+@pytest.mark.slow
 def test_every_pin_is_in_the_table_and_the_live_end_is_the_female(rendered):
     """Issue 24, point 3: pin 15 was missing, and the powered pins were on the box's male."""
     text = rendered["docs/build.md"].decode()
@@ -216,6 +227,7 @@ def _pin_x(svg, pin):
     return float(match.group(1))
 
 
+@pytest.mark.slow
 def test_the_solder_side_drawings_of_the_two_ends_are_mirrored(rendered):
     box = rendered["schematics/connector-box.svg"].decode()
     lead = rendered["schematics/connector-cable.svg"].decode()
@@ -227,6 +239,7 @@ def test_the_solder_side_drawings_of_the_two_ends_are_mirrored(rendered):
         assert ">bell switched<" in svg and ">display 3V3<" in svg and svg.count(">empty<") == 2
 
 
+@pytest.mark.slow
 def test_the_solder_side_drawings_follow_the_pin_map(rendered):
     swapped = PINMAP_TEXT.replace('1 = "pulse", 2 = "offnormal"', '1 = "offnormal", 2 = "pulse"')
     files = generate.render(REPO, generate.circuits(pinmap=parse_pinmap(swapped)))
@@ -236,6 +249,7 @@ def test_the_solder_side_drawings_follow_the_pin_map(rendered):
         assert re.search(r">1</text>\n<text [^>]*>offnormal<", after)
 
 
+@pytest.mark.slow
 def test_the_contact_protection_is_drawn_listed_and_in_the_build_notes(rendered):
     """Issue 24, point 2: the series resistor, filter and pull-up were "optional above about 1 m"
     and in neither the bill of materials nor the schematics."""
@@ -254,6 +268,7 @@ def test_the_contact_protection_is_drawn_listed_and_in_the_build_notes(rendered)
     assert "above about 1 m" not in notes and "For a cable longer than" not in notes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board, sheet", [("pi", "ringer"), ("pico", "pico")])
 def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, sheet):
     """The bell's fail-safe (capacitor, reset diode, bleed resistor) and the T1A fuse, which was
@@ -288,6 +303,7 @@ def test_the_solenoid_is_listed_at_its_own_rating_not_the_supplys():
     assert any(r.refs == [coil.ref] and r.value == "13.5 V" for r in bom.rows(circuit))
 
 
+@pytest.mark.slow
 def test_the_esd_channels_are_drawn_on_the_led_and_display_sheets_too(rendered):
     """Every wire that leaves the box has an ESD channel (the rules require it); the contact
     sheet showed them, the LED and display sheets didn't. Each channel is named where its line

@@ -53,6 +53,7 @@ def joined(app, guard, role="player", address="192.168.1.40"):
 
 # -- open to watch, a join to change -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_anyone_may_watch(stranger):
     assert stranger.get("/").status_code == 200
     assert stranger.get("/api/state").status_code == 200
@@ -89,6 +90,7 @@ def test_the_box_own_screen_is_the_host_unless_turned_off(app, host):
     assert host.get("/api/join/me").get_json()["role"] is None
 
 
+@pytest.mark.slow
 def test_a_revoked_device_is_refused_on_its_next_write(app, guard, host):
     player = joined(app, guard)
     assert player.post("/api/sim/hook", json={"state": "off"}).status_code == 202
@@ -98,6 +100,7 @@ def test_a_revoked_device_is_refused_on_its_next_write(app, guard, host):
     assert r.status_code == 401 and "removed this device" in r.get_json()["message"]
 
 
+@pytest.mark.slow
 def test_host_only_views_refuse_players(app, guard):
     player = joined(app, guard)
     for r in (player.get("/api/devices"), player.post("/api/join/tokens", json={"role": "player"})):
@@ -126,6 +129,7 @@ def test_session_cookie_is_httponly_samesite_strict_and_signed(app, guard):
     assert copied.post("/api/sim/hook", json={"state": "off"}).status_code == 202
 
 
+@pytest.mark.slow
 def test_a_cookie_signed_with_another_box_key_is_worthless(app, guard):
     import secrets
 
@@ -166,6 +170,7 @@ def test_writes_need_the_custom_header_even_from_the_host(app, guard):
     {"Origin": "localhost"},
     {"Origin": "http://localhost", "Sec-Fetch-Site": "cross-site"},
 ])
+@pytest.mark.slow
 def test_cross_site_writes_are_refused(host, headers, desk):
     r = host.post("/api/sim/dial", json={"digit": 1}, headers=headers)
     assert r.status_code == 403
@@ -179,6 +184,7 @@ def test_cross_site_writes_are_refused(host, headers, desk):
     {"Origin": "http://localhost:80"},
     {"Origin": "http://LOCALHOST"},
 ])
+@pytest.mark.slow
 def test_same_origin_writes_pass(host, headers):
     assert host.post("/api/sim/hook", json={"state": "off"}, headers=headers).status_code == 202
 
@@ -199,6 +205,7 @@ def test_cross_site_checks_cover_join_endpoints_too(stranger):
     assert bare.status_code == 403
 
 
+@pytest.mark.slow
 def test_a_plain_html_form_passes_with_the_session_csrf_token(app, guard):
     @app.get("/test-form")
     def form():
@@ -219,6 +226,7 @@ def test_a_plain_html_form_passes_with_the_session_csrf_token(app, guard):
     assert other.post("/test-form", data={"csrf_token": token}).status_code == 403
 
 
+@pytest.mark.slow
 def test_no_cors_is_offered(host):
     r = host.open("/api/sim/dial", method="OPTIONS", headers={"Origin": "http://evil.example",
                                                              "Access-Control-Request-Method": "POST"})
@@ -227,6 +235,7 @@ def test_no_cors_is_offered(host):
 
 # -- Host header (DNS rebinding) ---------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host_header", ["evil.example", "evil.example:8080", "192.168.1.99",
                                          "localhost.evil.example", "a b", "x:y:z", "[::1", "box:99999",
                                          "[::1]x"])
@@ -238,6 +247,7 @@ def test_foreign_host_is_refused_even_for_reads(app, guard, host_header):
         assert "doesn't answer to the name" in r.get_json()["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host_header", ["localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080",
                                          "box", "BOX.local:8080", "box.local.", "192.168.1.10:8080"])
 def test_the_box_own_names_are_allowed(app, guard, host_header):
@@ -259,6 +269,7 @@ def test_the_box_real_addresses_are_found():
     assert "127.0.0.1" in found or "::1" in found
 
 
+@pytest.mark.slow
 def test_a_new_address_of_the_box_is_picked_up(app, guard, clocks, monkeypatch):
     addresses = {"127.0.0.1"}
     monkeypatch.setattr(security, "_interface_addresses", lambda: set(addresses))
@@ -271,6 +282,7 @@ def test_a_new_address_of_the_box_is_picked_up(app, guard, clocks, monkeypatch):
     assert c.get("/api/state", headers={"Host": "evil.example"}).status_code == 400
 
 
+@pytest.mark.slow
 def test_extra_hosts_are_added_to_the_automatic_list(app, guard):
     app.config["EXTRA_HOSTS"] = ["newsdesk.lan"]
     assert client_at(app, LAN).get("/api/state", headers={"Host": "newsdesk.lan"}).status_code == 200
@@ -287,6 +299,7 @@ def test_split_host(raw, parsed):
 
 # -- errors, debugger, secret key ---------------------------------------------------------------
 
+@pytest.mark.slow
 def test_an_unexpected_error_is_logged_and_answered_without_details(app, guard, caplog):
     @app.get("/api/boom")
     def boom():
@@ -311,6 +324,7 @@ def test_an_unexpected_error_is_logged_and_answered_without_details(app, guard, 
     assert app.debug is False
 
 
+@pytest.mark.slow
 def test_the_catch_all_handler_hides_details_too(app, guard):
     """The panel's one handler for the unexpected (web_ui/errors.py), called directly."""
     with app.test_request_context("/api/x"):
@@ -321,6 +335,7 @@ def test_the_catch_all_handler_hides_details_too(app, guard):
         assert status == 500 and "secret" not in html and headers["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.slow
 def test_http_errors_keep_their_own_answers(stranger):
     r = stranger.get("/api/nothing-here")
     assert r.status_code == 404 and r.get_json()["error"] == "Not Found"
@@ -332,6 +347,7 @@ def test_debug_is_forced_off(desk):
     assert app.debug is False
 
 
+@pytest.mark.slow
 def test_requests_under_the_interactive_debugger_are_refused(app, guard):
     from werkzeug.debug import DebuggedApplication
     from werkzeug.test import Client
@@ -363,6 +379,7 @@ def test_the_secret_key_is_generated_per_box_and_kept_private(tmp_path):
     assert stat.S_IMODE((a / "secret_key").stat().st_mode) == 0o600
 
 
+@pytest.mark.slow
 def test_security_headers(stranger):
     r = stranger.get("/api/state")
     assert r.headers["X-Frame-Options"] == "DENY"
@@ -371,11 +388,13 @@ def test_security_headers(stranger):
     assert r.headers["Referrer-Policy"] == "same-origin"
 
 
+@pytest.mark.slow
 def test_init_app_twice_only_changes_the_clocks(app, guard, clocks):
     again = security.init_app(app, clock=lambda: 5.0)
     assert again is guard and guard.now() == 5.0
 
 
+@pytest.mark.slow
 def test_the_test_client_can_send_the_write_header_by_default(app, guard):
     c = app.test_client()
     c.environ_base["HTTP_X_NEWSDESK"] = "1"  # what tests/conftest.py's client does
@@ -432,6 +451,7 @@ def test_limiter_memory_is_bounded():
     assert len(limiter._keys) <= 50
 
 
+@pytest.mark.slow
 def test_each_route_asks_for_the_role_its_description_names(app, guard):
     """A route's role is written once, in its description (apidoc.route): a host-only one refuses
     a player (403) and a stranger (401), a change open to anyone lets a stranger through, and a

@@ -72,6 +72,7 @@ def emu():
         yield e
 
 
+@pytest.mark.slow
 def test_digits_and_hooks_cross_as_the_dial_events_the_table_takes(emu):
     with Host(lambda: emu.port) as host:
         status = host.status(True)
@@ -218,6 +219,7 @@ def _damage(rng):
     return tamper
 
 
+@pytest.mark.slow
 def test_garbage_cut_corrupted_and_duplicated_frames_both_ways(emu):
     rng = random.Random(1956)
     emu.cable.tamper = _damage(rng)
@@ -234,6 +236,7 @@ def test_garbage_cut_corrupted_and_duplicated_frames_both_ways(emu):
     assert stats["duplicates"] > 0 and stats["gaps"] + stats["bad_frames"] > 0
 
 
+@pytest.mark.slow
 def test_garbage_from_the_port_between_frames(emu):
     with Host(lambda: emu.port) as host:
         host.status(True)
@@ -244,6 +247,7 @@ def test_garbage_from_the_port_between_frames(emu):
         host.no_more_events()
 
 
+@pytest.mark.slow
 def test_the_port_closed_in_the_middle_of_a_frame(emu):
     with Host(lambda: emu.port) as host:
         host.status(True)
@@ -267,6 +271,7 @@ def test_the_port_closed_in_the_middle_of_a_frame(emu):
         host.no_more_events()
 
 
+@pytest.mark.slow
 def test_the_emulated_dial_keeps_its_timing_when_the_machine_pauses_the_dialing_thread(emu, monkeypatch):
     """The emulator puts each edge of a digit on the pins at the device time it is meant for. A
     loaded machine once paused the dialing thread between two edges, the pulse came out long,
@@ -315,6 +320,7 @@ def test_a_hundred_unplug_replug_cycles(emu):
     assert len(emu.boots) == 1
 
 
+@pytest.mark.slow
 def test_a_reboot_starts_a_new_sequence_that_is_not_taken_for_duplicates(emu):
     with Host(lambda: emu.port) as host:
         host.status(True)
@@ -330,6 +336,7 @@ def test_a_reboot_starts_a_new_sequence_that_is_not_taken_for_duplicates(emu):
         host.no_more_events()
 
 
+@pytest.mark.slow
 def test_a_hang_is_noticed_by_its_silence_and_ended_by_the_watchdog():
     with Emulator(watchdog_ms=1000) as emu:
         with Host(lambda: emu.port, silence=0.4) as host:
@@ -360,6 +367,7 @@ def test_events_the_device_could_not_keep_are_counted_lost(emu):
         assert host.bridge.stats["lost"] == 2
 
 
+@pytest.mark.slow
 def test_a_port_where_no_phone_answers(tmp_path):
     master, slave = os.openpty()
     try:
@@ -431,6 +439,7 @@ def test_a_callback_cannot_wait_for_the_reader_it_runs_on(emu):
         assert "a callback can't call it" in str(refused.get(timeout=WAIT))
 
 
+@pytest.mark.slow
 def test_after_a_long_unplug_the_backed_off_retries_still_reconnect_within_2_s(emu):
     looked = queue.Queue()
 

@@ -45,6 +45,7 @@ def test_fields_round_trip_with_escapes():
                       "the dial's pulse contacts, open: a $ * % \x03 é"]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.one_of(st.text(max_size=6), st.integers(min_value=-2**40, max_value=2**40)),
                 min_size=1, max_size=4))
@@ -54,6 +55,7 @@ def test_any_text_and_numbers_round_trip(values):
     assert got == [["C"] + [str(v) for v in (values + ["x"] * (3 - len(values)))[:3]]]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.binary(max_size=300), st.binary(max_size=300), st.integers(min_value=1, max_value=64))
 def test_garbage_around_frames_never_hides_them_and_chunking_does_not_matter(before, after, chunk):

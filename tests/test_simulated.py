@@ -4,11 +4,14 @@ still queued plays none of them, cuts the one in progress short, and logs nothin
 import logging
 import time
 
+import pytest
+
 from controller.hw.phone import PhonePins
 from controller.hw.simulated import SimulatedPhone
 from controller.pinmap import load_pinmap
 
 
+@pytest.mark.slow
 def test_closing_with_digits_queued_drops_them_quietly(mock_factory, caplog):
     edges = []
     pins = PhonePins(load_pinmap(), lambda t, line, state: edges.append((line, state)), mock_factory)

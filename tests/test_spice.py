@@ -45,6 +45,7 @@ def broken(**changes):
     return build(PINMAP, Parts(data, "broken parts.toml"), "pi")
 
 
+@pytest.mark.slow
 def test_both_boards_bell_drivers_and_the_receiver_are_simulated(results):
     assert set(results.bell) == set(results.opto) == set(generate.circuits())
     assert results.receiver is not None
@@ -54,12 +55,14 @@ def test_both_boards_bell_drivers_and_the_receiver_are_simulated(results):
         assert {c["drive"] for c, _ in result.rows} == {"weak", "strong"}
 
 
+@pytest.mark.slow
 def test_the_drain_peaks_under_the_mosfets_rating_with_margin(results):
     for board, result in results.bell.items():
         v = result.values
         assert result.drain_peak < v["vds_limit"] <= v["vds_max"], (board, result.worst("drain"))
 
 
+@pytest.mark.slow
 def test_the_drain_peak_is_the_supply_plus_what_the_flyback_path_drops(results):
     """A cross-check of the deck's wiring: at turn-off the coil's current flows on through the
     diode and its resistor, so the drain sits that drop above the supply, and no higher than the
@@ -72,12 +75,14 @@ def test_the_drain_peak_is_the_supply_plus_what_the_flyback_path_drops(results):
         assert corner["supply"] < peak <= corner["supply"] + current * corner["rsnub"] + diode_max, (board, corner)
 
 
+@pytest.mark.slow
 def test_the_gate_stays_within_its_limits(results):
     for board, result in results.bell.items():
         limit = result.values["vgs_max"]
         assert -limit < result.gate_min and result.gate_max < limit, (board, result.worst("gate_max"))
 
 
+@pytest.mark.slow
 def test_the_coil_reaches_its_pull_in_current_within_the_shortest_strike(results):
     for board, result in results.bell.items():
         assert result.pull_in_time is not None, (board, result.worst("i_on", min))
@@ -85,6 +90,7 @@ def test_the_coil_reaches_its_pull_in_current_within_the_shortest_strike(results
         assert result.current_at_end >= result.values["pull_in"]
 
 
+@pytest.mark.slow
 def test_the_optocoupler_at_its_weakest_turns_the_mosfet_on(results):
     for board, result in results.opto.items():
         v = result.values
@@ -94,6 +100,7 @@ def test_the_optocoupler_at_its_weakest_turns_the_mosfet_on(results):
         assert result.least_ctr is not None and result.least_ctr <= corner["ctr"], (board, result.least_ctr)
 
 
+@pytest.mark.slow
 def test_the_failsafe_passes_every_strike_of_a_train_at_every_rate(results):
     """Through the fail-safe's capacitor, a train of strikes at the slowest, the default and the
     fastest rate: at every corner the gate is still fully on at the end of the train's last
@@ -111,6 +118,7 @@ def test_the_failsafe_passes_every_strike_of_a_train_at_every_rate(results):
         assert default_strike_on() == pytest.approx(0.020)
 
 
+@pytest.mark.slow
 def test_a_line_held_high_lets_the_coil_go_within_one_strike(results):
     """The line goes high and stays high (newsdesk killed mid-strike): the coil pulls in once,
     then its current falls under 1 % of its rating within one strike at the slowest rate, at
@@ -125,6 +133,7 @@ def test_a_line_held_high_lets_the_coil_go_within_one_strike(results):
         assert all(abs(m["gate_limit"]) < result.values["vth"][0] for _, m in result.held)
 
 
+@pytest.mark.slow
 def test_an_unclipped_sine_through_the_pad_is_the_divider(results):
     """A cross-check: where the amplifier doesn't clip, the receiver's level is the full-scale
     output times the gain, divided by the pad and the receiver."""
@@ -142,6 +151,7 @@ def test_an_unclipped_sine_through_the_pad_is_the_divider(results):
     assert checked
 
 
+@pytest.mark.slow
 def test_the_receiver_stays_under_the_ceiling_at_every_gain_and_impedance(results):
     rx = results.receiver
     loud, corner = rx.loudest()
@@ -153,6 +163,7 @@ def test_the_receiver_stays_under_the_ceiling_at_every_gain_and_impedance(result
 # ------------------------------------------------------------------ parts broken on purpose
 
 
+@pytest.mark.slow
 def test_a_1_amp_coil_with_a_47_ohm_snubber_drives_the_drain_over_55_volts():
     need_ngspice()
     rated = PARTS_DATA["part"]["solenoid"]["rated_v"]
@@ -161,6 +172,7 @@ def test_a_1_amp_coil_with_a_47_ohm_snubber_drives_the_drain_over_55_volts():
     assert result.drain_peak > result.values["vds_max"]
 
 
+@pytest.mark.slow
 def test_no_zener_on_a_24_volt_supply_puts_the_gate_over_its_limit():
     need_ngspice()
     result = spice.simulate_bell(broken(bell_driver={"gate_zener_v": 0, "supply_v": 24.0}))
@@ -218,6 +230,7 @@ def test_a_small_pad_drives_the_receiver_over_the_ceiling():
 # ------------------------------------------------------------------ the figures in docs/build.md
 
 
+@pytest.mark.slow
 def test_the_figures_in_build_md_are_what_the_simulations_give():
     need_ngspice()
     text = (REPO / generate.BUILD).read_text(encoding="utf-8")
@@ -236,6 +249,7 @@ def test_a_deck_ngspice_cannot_run_is_an_error():
 # ------------------------------------------------------------------ the contact inputs' filter
 
 
+@pytest.mark.slow
 def test_the_pulse_contacts_filter_passes_the_fastest_and_slowest_dial(results):
     """At the GPIO, through the filter at both ends of its tolerances: the break and make of a worn
     dial at 20 pulses a second (35 ms, 15 ms) and of the slowest both outlast what the decoder
@@ -253,6 +267,7 @@ def test_the_pulse_contacts_filter_passes_the_fastest_and_slowest_dial(results):
     assert result.dial(max(result.values["pps"])) == pytest.approx((0.035, 0.015))
 
 
+@pytest.mark.slow
 def test_the_simulated_edge_is_the_rules_own_formula(results):
     """A cross-check of the deck against schematics/erc.py: at the slowest corner the break's
     edge reaches the HIGH threshold when the rules' RC formula says it does."""

@@ -80,16 +80,19 @@ def digits(stamp, rng, n=DRAWS):
     return counts
 
 
+@pytest.mark.slow
 def test_human_presses_give_a_fair_digit_over_100000_rolls():
     rng = random.Random(2002)
     assert chi_square(digits(lambda t: t, rng), DIGITS)[2] >= ALPHA
 
 
+@pytest.mark.slow
 def test_edge_stamps_at_lgpio_resolution_are_fair_too():
     rng = random.Random(20020515)
     assert chi_square(digits(lambda t: round(t * 1e9) / 1e9, rng), DIGITS)[2] >= ALPHA
 
 
+@pytest.mark.slow
 def test_the_test_catches_a_stamp_from_a_60hz_polling_loop():
     # software that notices the press on its next 1/60 s tick can only stop on multiples of
     # 1.67 hundredths: the digits 2, 4, 7 and 9 never come up
@@ -99,6 +102,7 @@ def test_the_test_catches_a_stamp_from_a_60hz_polling_loop():
     assert {2, 4, 7, 9}.isdisjoint(counts)
 
 
+@pytest.mark.slow
 def test_the_test_catches_a_too_regular_human():
     # someone who always waits 1.00 s, give or take 20 ms, rolls mostly 8s, 9s, 0s, 1s and 2s
     rng = random.Random(5)
@@ -110,6 +114,7 @@ def test_the_test_catches_a_too_regular_human():
     assert chi_square(counts, DIGITS)[2] < ALPHA
 
 
+@pytest.mark.slow
 def test_d10_mode_is_fair_over_100000_rolls():
     sw = Stopwatch(mode="d10")
     rng = secrets.SystemRandom()

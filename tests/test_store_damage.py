@@ -47,6 +47,7 @@ def damage_frame(path, index):
     return bytes(raw)
 
 
+@pytest.mark.slow
 def test_an_intact_log_and_a_torn_last_write_say_nothing(tmp_path):
     path = crashed_store(tmp_path)
     wal = path.with_name(path.name + "-wal")
@@ -97,6 +98,7 @@ def test_a_log_damaged_in_the_middle_is_said_and_kept_before_it_is_checkpointed(
         again.close()
 
 
+@pytest.mark.slow
 def test_the_health_strip_says_the_store_was_damaged(tmp_path):
     path = crashed_store(tmp_path)
     frames = read_log(path.with_name(path.name + "-wal").read_bytes()).frames

@@ -4,9 +4,12 @@ the current game answer from the last committed state, and the health strip says
 import threading
 import time
 
+import pytest
+
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 
 
+@pytest.mark.slow
 def test_pages_answer_from_the_last_committed_state_while_a_write_is_stuck(client, desk):
     started = client.post("/api/games", json={"engine": "scan", "players": PLAYERS}).get_json()
     now = [100.0]

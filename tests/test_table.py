@@ -356,6 +356,7 @@ OPS = st.lists(st.one_of(
     st.tuples(st.just("retry")), st.tuples(st.just("stale"))), max_size=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=OPS, seed=st.integers(0, 2 ** 16))
 def test_replaying_the_stored_events_gives_the_same_state(ops, seed):
@@ -404,6 +405,7 @@ def test_replaying_the_stored_events_gives_the_same_state(ops, seed):
         assert replayed(d.path) == (live_view, live_state)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(picks=st.lists(st.integers(0, 50), min_size=1, max_size=40), seed=st.integers(0, 2 ** 16),
        variants=st.sampled_from([[], ["thats_my_beat"], ["lonely_city"]]))
@@ -606,6 +608,7 @@ def test_the_final_table_is_the_engines_result_not_a_reading_of_its_view():
     assert table["winners"] == ["Ann", "Bob"] and [r["winner"] for r in table["standings"]] == [True, True]
 
 
+@pytest.mark.slow
 def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
     """A device joining by dialing its code: those digits are not calls to the editor."""
     import random as _random

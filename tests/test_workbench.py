@@ -91,6 +91,7 @@ def _step(client, sid):
     return {s["id"]: s for s in client.get("/api/workbench").get_json()["steps"]}[sid]
 
 
+@pytest.mark.slow
 def test_the_builder_confirms_the_bell_on_the_panel_and_the_answer_is_kept(client):
     confirm = "/api/workbench/bringup/confirm"
     assert client.post(confirm, json={"step": "bell", "happened": True}).status_code == 409   # not rung yet
@@ -110,6 +111,7 @@ def test_the_builder_confirms_the_bell_on_the_panel_and_the_answer_is_kept(clien
     assert not _step(client, "bell")["seen"] and _step(client, "bell")["sent"] is None
 
 
+@pytest.mark.slow
 def test_with_audio_off_the_panel_says_why_the_dial_tone_step_cant_tick(client, desk):
     desk.sim_phone.lift()
     assert wait_for(lambda: _step(client, "lift")["seen"], timeout=5)

@@ -103,6 +103,7 @@ def test_protesters_resolve_lowest_number_first():
     assert ev[0]["abstained"] == [3]
 
 
+@pytest.mark.slow
 def test_several_directors_get_a_fair_random_order_recorded_in_the_event():
     """'If more than one player directs the same Protester, the cards are shuffled face down, and
     turned over one at a time with each card resolved before the next is turned over.'"""
@@ -185,6 +186,7 @@ RANKS = st.sampled_from(["A", 2, 3, 4, 5, 6, 7, 8, 9])
 SUITS = st.sampled_from(["hearts", "diamonds", "clubs", "spades"])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_random_play_never_crashes_and_replays_identically(data, seed):
@@ -315,6 +317,7 @@ def _choose(state, data):
     return action
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(data=st.data(), steps=st.integers(0, 30),
        kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["reveal"]]))
@@ -347,6 +350,7 @@ def test_junk_actions_raise_game_error_only(data, steps, kind):
     game.offers(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=35, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32))
 def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
@@ -372,6 +376,7 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed):
     assert walk.refolds()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):

@@ -265,6 +265,7 @@ def _hand_from(draw, variant, n, sides):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6))
 def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, variant, n):
@@ -314,6 +315,7 @@ def _legal_hand(rng, variant, n, sides):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6),
        tie=st.sampled_from(sorted(game.TARGET_TIES)))
@@ -349,6 +351,7 @@ JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 14) | st.floats(
                     max_leaves=10)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), hands=st.integers(0, 6), timed=st.booleans(),
        kind=st.sampled_from(["hand", "hand", "time_up", "nope", None, 3, ["hand"]]))
@@ -376,6 +379,7 @@ def test_junk_actions_raise_game_error_only(data, hands, timed, kind):
     game.view(s)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)),
        n=st.integers(2, 6), timed=st.booleans())
@@ -406,6 +410,7 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, time
     assert state["totals"] == {x: sum(r["points"][x] for r in state["sheet"]) for x in sides}
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):

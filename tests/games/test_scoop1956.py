@@ -522,6 +522,7 @@ def _check_money(state):
         assert p["cash"] >= 0, "%s went below zero" % p["name"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), n=st.integers(2, 5), short=st.sampled_from(game.SHORT_OF_CASH))
 def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
@@ -555,6 +556,7 @@ KEYS = ["type", "player", "story_type", "cards_from_hand", "scooped_from", "sign
         "slot", "ad_type", "cards", "story"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), steps=st.integers(0, 12),
        kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))

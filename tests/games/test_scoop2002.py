@@ -325,6 +325,7 @@ def _random_game(seed, names, options, steps):
     return state, entries
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(1, 6), beat=st.booleans())
 def test_random_legal_play_never_crashes_and_replays_identically(seed, n, beat):
@@ -455,6 +456,7 @@ JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(
 KEYS = ["player", "story", "value", "place"]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32), steps=st.integers(0, 40),
        kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["roll"]]),
@@ -485,6 +487,7 @@ def test_junk_actions_raise_game_error_only(data, seed, steps, kind, variants):
     game.offers(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32), n=st.integers(1, 4), beat=st.booleans())
 def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
@@ -510,6 +513,7 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
     assert walk.refolds()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):

@@ -418,6 +418,7 @@ def _random_game(seed, n, disasters, steps):
     return state, entries
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 6), disasters=st.integers(1, 5))
 def test_random_legal_play_keeps_the_count_and_replays_identically(seed, n, disasters):
@@ -438,6 +439,7 @@ JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(
 KEYS = ["player", "method", "purpose", "at", "dice", "airport", "city", "points", "event", "grid", "card"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**16), steps=st.integers(0, 40),
        kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))
