@@ -1,8 +1,10 @@
+import contextlib
 import math
 import os
 import posixpath
 import re
 import shutil
+import socket
 import sys
 import time
 from pathlib import Path
@@ -153,6 +155,48 @@ def need_browser():
     if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
         pytest.fail(reason)
     pytest.skip(reason)
+
+
+FOUR = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+
+
+def play_a_game(desk, winner):
+    """A real game of Get the Scoop! (the table keeps the board), played through the table and
+    finished, won by seat ``winner``: the shortest whole game there is, for tests that need kept
+    games (backups, restores, migrations)."""
+    desk.table.games.start("get_the_scoop", FOUR, {"board": "table"})
+    version = desk.table.games.current()["version"]
+    desk.table.games.act({"type": "reveal", "plays": []}, version)
+    desk.table.games.act({"type": "check", "winners": [winner]}, version + 1)
+    return desk.table.games.finish(version + 2)
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+
+
+@contextlib.contextmanager
+def launched_chromium():
+    """Debian's Chromium, headless, driven by Playwright; skips (or, in CI, fails) like need_browser.
+    The background-networking flags keep it from reaching for Google's hosts on a closed network."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def lan_address():
+    """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi would use), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 9))          # picks the outgoing address; sends nothing
+            address = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
 
 
 def need_ngspice():

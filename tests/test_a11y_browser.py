@@ -10,13 +10,12 @@ first use and injected into each page from the disk: no CDN, nothing from the ne
 import json
 import os
 import shutil
-import socket
 import subprocess
 import threading
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, need_browser
+from conftest import lan_address, launched_chromium
 
 from web_ui.server import InThread
 
@@ -51,13 +50,8 @@ def axe_js():
 
 @pytest.fixture(scope="module")
 def browser():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+    with launched_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -145,15 +139,6 @@ def auditor(pages, axe_js):
     return Auditor(pages, axe_js)
 
 
-def _lan_address():
-    """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi uses), or None."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 9))          # picks the outgoing address; sends nothing
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
 
 
 # ---------------------------------------------------------------- games through the API
@@ -257,7 +242,7 @@ def test_every_page_has_no_axe_violations(app, client, server, auditor):
     auditor.visit(server + "/games/999999", label="not found")
     auditor.visit(server + "/join")
     auditor.visit(server + "/join/host")
-    lan = _lan_address()
+    lan = lan_address()
     if lan and "newsdesk.security" in app.extensions:          # a phone that hasn't joined yet
         auditor.visit(server.replace("127.0.0.1", lan) + "/join", label="join (a guest)")
         auditor.visit(server.replace("127.0.0.1", lan) + "/", label="table (a guest)", ready=LIVE)

@@ -3,7 +3,7 @@
 it from the tablet in two steps (check, then confirm) while the table went on meanwhile."""
 
 import pytest
-from conftest import CHROMIUM, need_browser, wait_for
+from conftest import CHROMIUM, need_browser, play_a_game, wait_for
 from gpiozero.pins.mock import MockFactory
 
 from controller import backup
@@ -12,24 +12,15 @@ from controller.config import load_config
 from web_ui.server import InThread
 
 WAIT = 10000    # ms: generous for a loaded machine; conditions, never sleeps
-PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def play(desk, winner):
-    desk.table.games.start("get_the_scoop", PLAYERS, {"board": "table"})
-    version = desk.table.games.current()["version"]
-    desk.table.games.act({"type": "reveal", "plays": []}, version)
-    desk.table.games.act({"type": "check", "winners": [winner]}, version + 1)
-    return desk.table.games.finish(version + 2)
 
 
 def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, tmp_path):
     need_browser()
     from playwright.sync_api import sync_playwright
 
-    play(desk, 3)
+    play_a_game(desk, 3)
     restarts = []
     app.config["RESTART"] = lambda: restarts.append(True)
     srv = InThread(app)
@@ -51,7 +42,7 @@ def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, 
                 downloading.value.save_as(file)
                 assert backup.NAME_PATTERN.match(file.name), file.name
 
-                play(desk, 1)                      # the table goes on: a game the backup doesn't have
+                play_a_game(desk, 1)                      # the table goes on: a game the backup doesn't have
                 page.locator("#restore-file").set_input_files(str(file))
                 page.locator("#restore-check-button").click()
                 words = page.locator("#restore-words")

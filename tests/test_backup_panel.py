@@ -9,7 +9,7 @@ import os
 import zipfile
 
 import pytest
-from conftest import wait_for
+from conftest import play_a_game, wait_for
 from gpiozero.pins.mock import MockFactory
 
 from controller import backup
@@ -21,16 +21,6 @@ from web_ui.server import InThread
 
 WRITE = {"X-Newsdesk": "1"}
 ZIP = {"Content-Type": "application/zip", **WRITE}
-PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
-
-
-def play(desk, winner):
-    """A real game of Get the Scoop!, played and finished through the table, won by ``winner``."""
-    desk.table.games.start("get_the_scoop", PLAYERS, {"board": "table"})
-    version = desk.table.games.current()["version"]
-    desk.table.games.act({"type": "reveal", "plays": []}, version)
-    desk.table.games.act({"type": "check", "winners": [winner]}, version + 1)
-    return desk.table.games.finish(version + 2)
 
 
 def what_the_table_shows(client):
@@ -50,7 +40,7 @@ def source(tmp_path_factory):
     other = Newsdesk(config, pin_factory=factory)
     try:
         for winner in (3, 1, 3):
-            play(other, winner)
+            play_a_game(other, winner)
         app = create_app(newsdesk=other, test_config={"TESTING": True})
         shown = what_the_table_shows(app.test_client())
     finally:
@@ -106,7 +96,7 @@ def rewritten(file, change):
 
 @pytest.mark.slow
 def test_the_host_downloads_the_backup_the_command_writes(client, desk, tmp_path):
-    play(desk, 2)
+    play_a_game(desk, 2)
     r = client.get("/api/backups/download")
     assert r.status_code == 200 and r.mimetype == "application/zip"
     assert r.headers[backups.SECRET_HEADER] == "not included" and r.headers["Cache-Control"] == "no-store"
@@ -189,7 +179,7 @@ def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(client, desk,
 @pytest.mark.slow
 def test_check_names_what_is_replaced_then_the_confirmation_commits_and_restarts(app, client, desk, source):
     file, shown = source
-    play(desk, 0)                                 # this box's own game, which the restore replaces
+    play_a_game(desk, 0)                                 # this box's own game, which the restore replaces
     restarts = []
     app.config["RESTART"] = lambda: restarts.append(True)
     r = check(client, file.read_bytes(), "other.zip")

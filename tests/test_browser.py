@@ -7,11 +7,10 @@ address, with an invitation the host made). After every move both pages must sho
 game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review.
 """
 
-import socket
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, need_browser
+from conftest import lan_address, launched_chromium
 
 from web_ui.server import InThread
 
@@ -23,15 +22,6 @@ WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
 pytestmark = pytest.mark.browser
 
 
-def _lan_address():
-    """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi would use), or None."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 9))          # picks the outgoing address; sends nothing
-            address = s.getsockname()[0]
-    except OSError:
-        return None
-    return None if address.startswith("127.") else address
 
 
 @pytest.fixture
@@ -45,14 +35,8 @@ def server(app):
 
 @pytest.fixture(scope="module")
 def browser():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update"])
+    with launched_chromium() as b:
         yield b
-        b.close()
 
 
 class Table:
@@ -60,7 +44,7 @@ class Table:
 
     def __init__(self, browser, app, port):
         self.host_url = "http://127.0.0.1:%d" % port
-        lan = _lan_address()
+        lan = lan_address()
         secured = "newsdesk.security" in app.extensions
         self.phone_url = "http://%s:%d" % (lan, port) if (lan and secured) else self.host_url
         self.contexts = [browser.new_context(viewport=TABLET), browser.new_context(viewport=PHONE)]

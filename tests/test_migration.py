@@ -11,6 +11,7 @@ import sqlite3
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from conftest import play_a_game
 from gpiozero.pins.mock import MockFactory
 
 from controller import backup
@@ -20,8 +21,6 @@ from controller.config import load_config
 from controller.errors import StoreError
 from controller.store import MIGRATIONS, SCHEMA_VERSION, STORE_FILE, Store
 from web_ui import create_app
-
-PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
 
 # Schema 1 as controller/store.py created it before schema 2 (the events table and its index,
 # user_version 1), and verdicts as its editor wrote them (Verdict.as_dict of that time).
@@ -67,14 +66,6 @@ def test_the_fixture_is_schema_1_as_the_migrations_describe_it():
     assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION + 1))     # every earlier schema has its step
 
 
-def play(desk, winner):
-    desk.table.games.start("get_the_scoop", PLAYERS, {"board": "table"})
-    version = desk.table.games.current()["version"]
-    desk.table.games.act({"type": "reveal", "plays": []}, version)
-    desk.table.games.act({"type": "check", "winners": [winner]}, version + 1)
-    return desk.table.games.finish(version + 2)
-
-
 def served(data):
     """(Newsdesk, factory, test client) for ``data``, as `serve` would open it."""
     factory = MockFactory()
@@ -106,7 +97,7 @@ def test_a_schema_1_box_opens_with_its_verdicts_and_keeps_games_from_then_on(tmp
             assert client.get(page).status_code == 200, page
         assert shown(client)[0] == [] and client.get("/api/games/stats").get_json()["games_counted"] == 0
         for winner in (3, 0):
-            play(desk, winner)
+            play_a_game(desk, winner)
         before = shown(client)
         assert [g["winners"] for g in before[0]] == [["Ann"], ["Dee"]]
     finally:

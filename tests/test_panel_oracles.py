@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, need_browser, page_assets, unversioned
+from conftest import launched_chromium, page_assets, unversioned
 
 from web_ui.server import InThread
 
@@ -144,13 +144,8 @@ def server(app):
 
 @pytest.fixture
 def chromium():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+    with launched_chromium() as b:
         yield b
-        b.close()
 
 
 SESSION_FACES = "#oracles table[data-oracle='dice'][data-scope='session']"

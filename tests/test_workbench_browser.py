@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import CHROMIUM, need_browser
+from conftest import launched_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -22,13 +22,8 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
 @pytest.fixture(scope="module")
 def browser():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+    with launched_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
