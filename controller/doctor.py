@@ -305,11 +305,13 @@ class _Doctor:
                      "stuck on" % (where, "high" if high else "low"), "if the phone isn't ringing, unplug the bell's 12 V and restart newsdesk "
                      "(sudo systemctl restart newsdesk), which drives the line off")
         else:
-            self.add(FAULT, "ringer", "%s, the bell's line, is %s (on) with nothing ringing: the solenoid is "
-                     "held on and heating" % (where, "high" if high else "low"),
-                     "unplug the bell's 12 V adapter now, then drive the line off (pinctrl set %d op %s, or "
-                     "start newsdesk) before plugging it back; a newsdesk killed mid-strike leaves it so "
-                     "(docs/build.md, the bell's fail-safe)" % (spec.bcm, "dl" if spec.active_high else "dh"))
+            self.add(FAULT, "ringer", "%s, the bell's line, is %s (on) with nothing ringing: the fail-safe's "
+                     "capacitor lets the coil go within one strike, but a board without it (or with it failed) "
+                     "holds the solenoid on and heating" % (where, "high" if high else "low"),
+                     "if the coil is warm or the bell buzzes, unplug the bell's 12 V adapter now; then drive the "
+                     "line off (pinctrl set %d op %s, or start newsdesk) before plugging it back; a newsdesk "
+                     "killed mid-strike leaves it so (docs/build.md, the bell's fail-safe)"
+                     % (spec.bcm, "dl" if spec.active_high else "dh"))
 
     def _header_pin(self, factory, spec):
         try:

@@ -179,14 +179,16 @@ def _bell_line(factory, on):
 
 def test_a_bell_line_left_on_is_said_in_one_sentence(config, factory):
     """A newsdesk killed mid-strike leaves the ringer's line high (the kernel keeps it): the
-    solenoid is held on. Nothing rings while the panel is stopped, so that is a fault."""
+    fail-safe lets the coil go, but a board built without it holds the solenoid on. Nothing rings
+    while the panel is stopped, so that is a fault either way."""
     at_rest(factory)
     _bell_line(factory, True)
     report = doctor.run_doctor(config, probes(factory))
     said = findings(report)["ringer"]
     assert said.status == "fault" and report.exit_status == 1
     assert said.said == ("GPIO23 (pin 16), the bell's line, is high (on) with nothing ringing: "
-                         "the solenoid is held on and heating")
+                         "the fail-safe's capacitor lets the coil go within one strike, but a board "
+                         "without it (or with it failed) holds the solenoid on and heating")
     assert "unplug the bell's 12 V" in said.fix and "pinctrl set 23 op dl" in said.fix
     _bell_line(factory, True)
     ringing = findings(doctor.run_doctor(config, probes(factory, port=lambda h, p: "newsdesk")))["ringer"]
