@@ -7,7 +7,7 @@ import time
 
 from . import health
 from .bus import Bus
-from .dial.decoder import DialDecoder
+from .dial.decoder import OFFNORMAL_MODES, DialDecoder
 from .dial.listener import DialListener
 from .hw.buttons import ButtonListener, ButtonPins
 from .hw.display import Window, WindowDriver, open_device
@@ -25,7 +25,6 @@ from .table import Table
 
 log = logging.getLogger(__name__)
 
-OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
 GAME_RINGS = 3   # rings when a game wants the table to pick up (newsdesk's choice); lifting stops them
 
 
@@ -111,7 +110,7 @@ class Newsdesk:
             self.phone_link.start()
             self._closers.append(self.phone_link.close)
             return
-        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL[config["offnormal"]], ratio=ratio,
+        decoder = DialDecoder(dial_map=config["dial_map"], offnormal=OFFNORMAL_MODES[config["offnormal"]], ratio=ratio,
                               min_flash=config["min_flash_ms"] / 1000.0)
         play_clock = PlayClock(clock) if self.simulated else None   # see PlayClock: why
         clock = play_clock or clock

@@ -6,6 +6,7 @@ import logging
 import sys
 import threading
 
+from .dial.decoder import OFFNORMAL_MODES
 from .dial.dialmaps import DIAL_MAPS
 from .errors import NewsdeskError
 
@@ -142,7 +143,7 @@ def _flash_ms(text):
 def cmd_dial_replay(args):
     from .dial.trace import TraceError, load_trace, replay, replay_lines
 
-    offnormal = {"auto": "auto", "wired": True, "none": False}[args.offnormal]
+    offnormal = OFFNORMAL_MODES[args.offnormal]
     status = 0
     for path in args.files:
         try:
@@ -619,7 +620,7 @@ def build_parser():
     replay.add_argument("--dial-map", choices=DIAL_MAPS, default=None,
                         help="how many pulses each digit gives (default: the trace's '# dial-map:' "
                              "comment, else standard)")
-    replay.add_argument("--offnormal", choices=("auto", "wired", "none"), default="auto",
+    replay.add_argument("--offnormal", choices=tuple(OFFNORMAL_MODES), default="auto",
                         help="use the off-normal contact: auto (if the trace has it), wired, none")
     replay.add_argument("--min-flash-ms", type=_flash_ms, default=None, metavar="MS",
                         help="the shortest on-hook that counts as hanging up (default: the min_flash_ms setting's "

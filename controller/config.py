@@ -10,8 +10,12 @@ import sys
 import tomllib
 from pathlib import Path
 
+from .dial.decoder import OFFNORMAL_MODES
 from .dial.dialmaps import DIAL_MAPS
 from .errors import ConfigError
+from .hw.display import DISPLAYS
+from .oracles.editor import MODES as EDITOR_MODES
+from .oracles.stopwatch import MODES as STOPWATCH_MODES
 
 DEFAULTS = {
     "host": "",                 # "" = 0.0.0.0 on a Raspberry Pi (tablets reach it), 127.0.0.1 elsewhere
@@ -61,11 +65,11 @@ DEFAULTS = {
 CHOICES = {
     "dial_map": DIAL_MAPS,
     "phone": ("gpio", "serial"),
-    "offnormal": ("auto", "wired", "none"),
+    "offnormal": tuple(OFFNORMAL_MODES),
     "dial_standard": ("bell", "gpo"),
-    "editor_mode": ("mechanical", "fair"),
-    "stopwatch_mode": ("stopwatch", "d10"),
-    "display": ("auto", "ssd1306", "dummy", "none"),
+    "editor_mode": EDITOR_MODES,
+    "stopwatch_mode": STOPWATCH_MODES,
+    "display": DISPLAYS,
     "audio": ("auto", "off"),
     "speech": ("auto", "off"),
     "tone_plan": ("north-america", "uk"),

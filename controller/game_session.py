@@ -22,7 +22,6 @@ from .standings import final_table
 from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
-MAX_PLAYERS_SENT = 12   # more than any game seats; refuses a huge list before any engine sees it
 NAME_MAX = 40           # a player's name, colour or team (the API document says the same)
 log = logging.getLogger(__name__)
 
@@ -33,14 +32,14 @@ UNDO_WORDS = {"undo": "Took back: ", "redo": "Put back: "}
 
 def clean_players(players):
     """The players a start asks for, checked once for every way in (the panel, the API, a
-    test): 1 to MAX_PLAYERS_SENT of {"name", "colour", "team"}, names and the two short texts
+    test): 1 to base.SEATS_MOST (more than any game seats) of {"name", "colour", "team"}, names and the two short texts
     trimmed and at most NAME_MAX characters, with nothing the table can't see in them (a line
     break, a tab, an invisible character); empty colours and teams dropped. Two names the table
     would read as one ("Ann" and "ann") are refused: the panel says whose turn it is by name.
     Each engine then checks the seats its rules take."""
-    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS_SENT:
+    if not isinstance(players, list) or not players or len(players) > base.SEATS_MOST:
         raise BadRequest("list the people at the table as \"players\" (1 to %d), each as {\"name\": ...}"
-                         % MAX_PLAYERS_SENT)
+                         % base.SEATS_MOST)
     clean = []
     seen = {}
     for i, p in enumerate(players, 1):

@@ -15,6 +15,7 @@ from .games import base, registry
 from .games.base import GameError
 from .history import KeptGames
 from .journal import Journal
+from .oracles.editor import ODDS_NOTE
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class Table:
             "hardware": self.hardware,
             "phone": {"hook": self.hook, "link": self.phone_link, "last_digit": self.last_digit},
             "editor": {"mode": self.editor.mode,
-                       "odds_note": "The editor's odds are newsdesk's own choice, not the 1956 original's."},
+                       "odds_note": ODDS_NOTE},
             "last_verdict": verdicts[0] if verdicts else None,
             "verdicts": verdicts,
             "game": self.games.current(),

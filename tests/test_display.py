@@ -1,12 +1,10 @@
 """The phone's window on luma's dummy device: each view rendered and read back from the pixels
-(pips counted, seven-segment digits decoded); the driver following the bus; the optional TM1637
-decoded from its pins."""
+(pips counted, seven-segment digits decoded); the driver following the bus."""
 
 import logging
 
 import pytest
 from conftest import FakeClock, wait_for
-from gpiozero.pins.mock import MockFactory, MockPin
 from luma.core.device import dummy
 
 from controller.bus import Bus
@@ -25,9 +23,9 @@ from controller.hw.display import (
     segment_layout,
     view_for,
 )
-from controller.hw.segments import ADDRESS, DISPLAY_ON, DOT, SEGMENTS, TM1637, WRITE_AUTO, encode, stopwatch_digits
+from controller.hw.segments import SEGMENTS
 from controller.oracles.editor import SIGNALS
-from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
+from controller.pinmap import load_pinmap
 
 ALL_PIPS = sorted({pos for face in PIPS.values() for pos in face})
 
@@ -187,79 +185,6 @@ def test_open_device_choices(caplog):
         open_device("ssd1306", spec)
     with pytest.raises(ValueError, match="display must be"):
         open_device("hologram", spec)
-
-
-# ---------------------------------------------------------------- the TM1637
-
-def test_stopwatch_digits_for_four_digits():
-    assert stopwatch_digits(1234) == [encode("1"), encode("2") | DOT, encode("3"), encode("4")]
-    assert stopwatch_digits(5) == [encode(" "), encode("0") | DOT, encode("0"), encode("5")]
-    assert stopwatch_digits(100 * 125) == [encode(" "), encode("2") | DOT, encode("0"), encode("5")]  # 2:05
-    assert encode("8") == 0x7F and encode("1") == 0x06 and encode("0") == 0x3F
-
-
-class RecordingPin(MockPin):
-    log = None
-
-    def _change_state(self, value):
-        changed = super()._change_state(value)
-        if changed and RecordingPin.log is not None:
-            RecordingPin.log.append((self._number, bool(value)))
-        return changed
-
-
-def decode_tm1637(log, clk, dio):
-    """Frames of bytes from the CLK/DIO changes, per the TM1637's start/bit/stop timing."""
-    level = {clk: True, dio: True}
-    frames, frame, bits = [], None, []
-    for number, value in log:
-        before = dict(level)
-        level[number] = value
-        if number == dio and before[clk]:
-            if not value and frame is None:
-                frame, bits = [], []                          # start
-            elif value and frame is not None:
-                frames.append(frame)                          # stop
-                frame = None
-        elif number == clk and value and frame is not None:
-            bits.append(level[dio])
-            if len(bits) == 9:                                # 8 data bits, LSB first, then the ack
-                frame.append(sum(1 << i for i, b in enumerate(bits[:8]) if b))
-                bits = []
-    return frames
-
-
-def free_pins(pinmap, n):
-    used = {p for spec in pinmap.lines() for p in (spec.pins.values() if hasattr(spec, "pins") else [spec.bcm])}
-    return [p for p in range(2, 28) if p not in used][:n]
-
-
-def test_tm1637_protocol_on_mock_pins():
-    base = load_pinmap()
-    clk, dio = free_pins(base, 2)
-    text = DEFAULT_PINMAP.read_text(encoding="utf-8") + (
-        '\n[pi.segments_clk]\nkind = "output"\nbcm = %d\n\n[pi.segments_dio]\nkind = "output"\nbcm = %d\n' % (clk, dio))
-    pinmap = parse_pinmap(text)
-    factory = MockFactory(pin_class=RecordingPin)
-    RecordingPin.log = []
-    try:
-        display = TM1637(pinmap, factory, brightness=5)
-        RecordingPin.log.clear()
-        display.show_centiseconds(1234)
-        display.close()
-        frames = decode_tm1637(RecordingPin.log, clk, dio)
-    finally:
-        RecordingPin.log = None
-        factory.close()
-    assert frames == [[WRITE_AUTO], [ADDRESS] + stopwatch_digits(1234), [DISPLAY_ON + 5]]
-    with pytest.raises(ValueError, match="brightness"):
-        TM1637(pinmap, factory, brightness=9)
-
-
-def test_tm1637_needs_its_lines_in_the_pin_map(mock_factory):
-    from controller.errors import PinMapError
-    with pytest.raises(PinMapError, match="segments_clk"):
-        TM1637(load_pinmap(), mock_factory)
 
 
 def test_a_new_game_clears_the_last_games_verdict_from_the_window():

@@ -4,11 +4,14 @@ nothing that touches pins, ports, files, sockets or clocks."""
 
 import ast
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+# The typed floor's one home is pyproject.toml's [tool.mypy] files; the pure floor below is part of it.
+TYPED = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
 PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder.py", "controller/dial/dialmaps.py",
         "controller/serial/protocol.py", "controller/serial/session.py", "controller/serial/errors.py",
         "controller/oracles", "controller/games", "controller/walcheck.py"]
@@ -118,3 +121,8 @@ def test_the_pure_floor_imports_only_the_pure_floor_and_plain_stdlib():
                 continue
             strays.append("%s:%d imports %s" % (m, line, target))
     assert strays == []
+
+
+def test_the_pure_floor_is_typed():
+    """Every pure module is one mypy checks (pyproject.toml's list, read, not restated here)."""
+    assert [p for p in PURE if p not in TYPED] == []

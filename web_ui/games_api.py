@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from flask import Blueprint, Response, jsonify
 
-from controller.game_session import MAX_PLAYERS_SENT, NAME_MAX
+from controller.game_session import NAME_MAX
 from controller.games import base, registry
 from controller.games.catalogue import start_form
 from controller.history import HISTORY_LIMIT
@@ -63,7 +63,7 @@ def game_schemas():
         except registry.EngineUnavailable:
             continue
         key = "Options" + _camel(name)
-        out[key] = dict(base.options_schema(getattr(engine, "OPTIONS", ())),
+        out[key] = dict(base.options_schema(engine.OPTIONS),
                         description="%s's options (engine %s); null or missing: the default." % (engine.TITLE, name))
         starts.append(ref(key))
         numbers = base.panel(engine)["numbers"]
@@ -73,7 +73,7 @@ def game_schemas():
                 for field, b in numbers.items()}), description="The numbers %s's offers ask to be entered, "
                 "with their bounds; past them the move is refused (422) with a sentence." % engine.TITLE)
     out["StartRequest"] = obj(["engine", "players"], engine={"enum": list(registry.names())},
-                              players=arr(ref("Player"), minItems=1, maxItems=MAX_PLAYERS_SENT),
+                              players=arr(ref("Player"), minItems=1, maxItems=base.SEATS_MOST),
                               options=dict(nullable({"anyOf": starts}) if starts else nullable(OBJ),
                                            description="The game's settings, as its engine declares them "
                                                        "(OptionsScan, OptionsScoop1956, ...)."),

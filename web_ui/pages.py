@@ -4,6 +4,7 @@ of type application/json, never run) and the stream keeps it current."""
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from controller.game_session import NAME_MAX
+from controller.games.base import TEXT_MOST
 from controller.games.catalogue import chart_units, start_form
 from controller.history import HISTORY_LIMIT
 
@@ -50,6 +51,7 @@ def index():
         "game": state["game"],
         "catalogue": start_form(),
         "nameMax": NAME_MAX,        # the start form's name and team fields stop where the API does
+        "textMost": TEXT_MOST,      # an offer's text field (a city, an airport) stops where the engines do
         "canWrite": can_write(),
         "health": nd.health(),
         "lastGame": history[0] if history else None,

@@ -26,7 +26,7 @@ from controller import bringup
 from controller.audio.player import AplayOutput, NullOutput
 from controller.bringup import Checklist
 from controller.dial import tester
-from controller.dial.decoder import LINES, DialDecoder
+from controller.dial.decoder import LINES, OFFNORMAL_MODES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
 from controller.doctor import sound_cards
 
@@ -92,7 +92,7 @@ class Workbench(object):
     def __init__(self, nd, clock=time.monotonic):
         config = nd.config
         self.dial_map = config["dial_map"]
-        self.offnormal = {"auto": "auto", "wired": True, "none": False}[config["offnormal"]]
+        self.offnormal = OFFNORMAL_MODES[config["offnormal"]]
         self.board = "pico" if config["phone"] == "serial" else "pi"
         self.profile_name = config["phone_profile"]
         self.standard = config["dial_standard"]

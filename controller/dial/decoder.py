@@ -80,6 +80,8 @@ START_FLOOR = 0.45        # a profile's ratio is never taken below this (a 69 % 
 SPLIT_GAP = 0.2           # a break this soon after a digit ends means that digit was cut short
 STUCK_BREAK = 0.6         # a break longer than this is a broken or unwired pulse contact
 STUCK_OFFNORMAL = 20.0    # nobody holds a dial off rest this long
+# the off-normal setting's words (config, `dial replay --offnormal`) and the decoder's value for each
+OFFNORMAL_MODES = {"auto": "auto", "wired": True, "none": False}
 PROFILE_SIZE = 16         # make/break ratios remembered from earlier digits of the same dial
 
 
@@ -269,12 +271,6 @@ class DialDecoder(object):
         # type: () -> float | None
         """When ``advance`` next has something to decide, or None if nothing is pending."""
         return self._next_due()[0]
-
-    @property
-    def in_digit(self):
-        # type: () -> bool
-        """True while a digit is being dialed (pulses counted, or the dial off rest)."""
-        return self._count > 0 or self._contacts[OFFNORMAL].stable == 1
 
     # ------------------------------------------------------------ scheduling
 

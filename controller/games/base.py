@@ -434,7 +434,7 @@ def check_declared(title, declared, options, players=None):
         if value is not None:
             problem = _option_problem(opt, value, players)
             if problem:
-                raise GameError("%s: %s %s, not %s" % (title, form_name(opt), problem, _short(value)))
+                raise GameError("%s: %s %s, not %s" % (title, form_name(opt), problem, quoted(value)))
     return options
 
 
@@ -476,10 +476,6 @@ def form_name(opt, asides=(" (", ": ")):
 def declared(options, name):
     """The declaration of the option ``name`` among an engine's OPTIONS."""
     return next(o for o in options if o["name"] == name)
-
-
-def _short(value):
-    return quoted(value)
 
 
 def quoted(value, most=40):
@@ -525,10 +521,6 @@ def _option_problem(opt, value, players):
         if not isinstance(value, str) or len(value) > 40:
             return "is an ISO 8601 time with its UTC offset"
     return None
-
-
-def declared_defaults(declared):
-    return {o["name"]: o["default"] for o in declared}
 
 
 def panel(engine):

@@ -54,6 +54,7 @@ import random
 from typing import Any
 
 from .base import (
+    TEXT_MOST,
     Action,
     Event,
     GameError,
@@ -91,7 +92,6 @@ PLANE_START = "Baytown"     # "places his airplane on the airport at Baytown nea
 AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE = "automobile", "train", "airplane", "telephone"
 METHODS = (AUTOMOBILE, TRAIN, AIRPLANE, TELEPHONE)
 NEWS, PLANE = "news", "plane"
-MAX_TEXT = 60
 MOST_AIRPORTS = 30          # more than a one-board map holds
 # newsdesk's bound on a card's points: the rules print none (the Catastrophe's count "is so high
 # that it usually wins the game"); no real card comes near it, so past it is a typing slip
@@ -145,9 +145,9 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     airports = options.get("airports")
     airports = [PLANE_START] if airports is None else airports
     if (not isinstance(airports, (list, tuple)) or not 1 <= len(airports) <= MOST_AIRPORTS
-            or any(not isinstance(a, str) or not a.strip() or len(a) > MAX_TEXT for a in airports)):
+            or any(not isinstance(a, str) or not a.strip() or len(a) > TEXT_MOST for a in airports)):
         raise GameError(form_name(declared(OPTIONS, "airports")) + " is the list of the airports printed on your board (1-%d names "
-                        "of up to %d letters), not %r" % (MOST_AIRPORTS, MAX_TEXT, airports))
+                        "of up to %d letters), not %r" % (MOST_AIRPORTS, TEXT_MOST, airports))
     airports = [a.strip() for a in airports]
     if len({a.lower() for a in airports}) != len(airports):
         raise GameError(form_name(declared(OPTIONS, "airports")) + " names an airport twice; name each once")
@@ -699,9 +699,9 @@ def _airport(state, p, value, what):
 
 
 def _text(state, p, value, field):
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+    if not isinstance(value, str) or not value.strip() or len(value) > TEXT_MOST:
         raise GameError("%s: %s is a name as printed on the board (up to %d letters), not %r"
-                        % (_name(state, p), field, MAX_TEXT, value))
+                        % (_name(state, p), field, TEXT_MOST, value))
     return value.strip()
 
 

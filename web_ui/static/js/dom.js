@@ -31,6 +31,12 @@ export function fill(node, ...children) {
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
+// What the page carried at load (its #boot JSON block), or {} on a page without one.
+export function bootData() {
+  const el = document.getElementById("boot");
+  return el ? JSON.parse(el.textContent || "{}") : {};
+}
+
 export function dollars(n) {
   if (typeof n !== "number") return "—";
   const sign = n < 0 ? "−" : "";

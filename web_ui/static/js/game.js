@@ -1,7 +1,7 @@
 // The screen of the game being played: what it waits for, the game's own view, the offers as
 // big buttons, and undo (which says what it takes back) one tap away.
 
-import { $$, h, signed } from "./dom.js";
+import { $$, dollars, h, signed } from "./dom.js";
 import { renderOffers } from "./offers.js";
 import * as scoop1956 from "./games/scoop1956.js";
 import * as scoop2002 from "./games/scoop2002.js";
@@ -172,7 +172,7 @@ export function animate(root, before) {
     chipFor(el, diff, money, SHOW_FOR);
     if (reduced()) continue;
     const start = performance.now();
-    const fmt = (v) => money ? (v < 0 ? "−$" : "$") + Math.abs(v).toLocaleString("en-US") : v.toLocaleString("en-US");
+    const fmt = (v) => money ? dollars(v) : v.toLocaleString("en-US");
     const final = el.textContent;
     const step = (t) => {
       const k = Math.min(1, (t - start) / 700);

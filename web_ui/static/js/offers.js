@@ -2,10 +2,12 @@
 // something entered: a printed value, a SCAN hand, the cards turned up). Each game's component
 // may label an offer, title a group of them, or supply its own form.
 
-import { h, title, words } from "./dom.js";
+import { bootData, h, title, words } from "./dom.js";
 
 const PRESENTATION = new Set(["enter", "needs", "choices"]);   // how to ask, not part of the move
 const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);   // for a game that declares none
+// the longest text an offer's field takes: the engines' TEXT_MOST, sent with the page (none: the box refuses)
+const TEXT_MOST = bootData().textMost || null;
 
 // Each game's panel facts from the catalogue (its engine's PANEL declaration): the bounds and
 // labels of the numbers its offers ask for, the words for its text fields.
@@ -53,7 +55,7 @@ function enterForm(offer, label, act, facts) {
       ? h("input", { id, name, type: "number", inputmode: "numeric", step: "1", required: true, class: "field-input",
         min: bound ? String(bound.minimum) : "1", max: bound ? String(bound.maximum) : null,
         placeholder: name === "value" && (!bound || bound.maximum > 9) ? "e.g. 500" : "" })
-      : h("input", { id, name, type: "text", required: true, maxlength: "60", class: "field-input field-text", autocomplete: "off" });
+      : h("input", { id, name, type: "text", required: true, maxlength: TEXT_MOST && String(TEXT_MOST), class: "field-input field-text", autocomplete: "off" });
     const words = (bound && bound.label) || facts.words[name] || title(name);
     return h("label", { for: id, class: "field" }, h("span", { class: "field-label" }, words), input);
   });
