@@ -379,14 +379,20 @@ class BellResult:
         return self.worst("i_on", min)[0]
 
 
-def simulate_bell(circuit):
+def _simulate_driver(circuit, what, corners_of, until):
+    """(values, strike, rows) of the bell driver's deck titled ``what % board``, run over
+    ``corners_of(values)`` until ``until(strike)`` seconds; None on a board without a bell driver."""
     values = bell_values(circuit)
     if values is None:
         return None
     strike = Strike()
-    corners = bell_corners(values)
-    rows = _run_bell("the bell driver (%s), one strike" % circuit.board, corners, values, strike, strike.period)
-    return BellResult(circuit.board, values, strike, rows)
+    rows = _run_bell(what % circuit.board, corners_of(values), values, strike, until(strike))
+    return values, strike, rows
+
+
+def simulate_bell(circuit):
+    ran = _simulate_driver(circuit, "the bell driver (%s), one strike", bell_corners, lambda strike: strike.period)
+    return None if ran is None else BellResult(circuit.board, *ran)
 
 
 # ------------------------------------------------------------------ the optocoupler
@@ -440,12 +446,10 @@ def opto_corners(values):
 
 
 def simulate_opto(circuit):
-    values = bell_values(circuit)
-    if values is None:
+    ran = _simulate_driver(circuit, "the optocoupler (%s), weakest drive", opto_corners, lambda strike: strike.on)
+    if ran is None:
         return None
-    strike = Strike()
-    corners = opto_corners(values)
-    rows = _run_bell("the optocoupler (%s), weakest drive" % circuit.board, corners, values, strike, strike.on)
+    values, _, rows = ran
     return OptoResult(circuit.board, values, rows)
 
 
