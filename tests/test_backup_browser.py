@@ -42,8 +42,12 @@ def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, 
                 downloading.value.save_as(file)
                 assert backup.NAME_PATTERN.match(file.name), file.name
 
-                play_a_game(desk, 1)                      # the table goes on: a game the backup doesn't have
                 page.locator("#restore-file").set_input_files(str(file))
+                # the table goes on while the file is chosen: a game the backup doesn't have, whose end
+                # reaches this page on its live feed (which used to reload it and empty the form)
+                play_a_game(desk, 1)
+                page.wait_for_function("() => document.body.dataset.restoring === 'yes'", timeout=WAIT)
+                page.wait_for_timeout(1000)   # the live feed's message arrives within it (a reload would follow)
                 page.locator("#restore-check-button").click()
                 words = page.locator("#restore-words")
                 words.wait_for(state="visible", timeout=WAIT)

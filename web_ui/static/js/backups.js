@@ -28,6 +28,7 @@ function forget() {
   token = null;
   checked.hidden = true;
   form.hidden = false;
+  restoring();
 }
 
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -53,7 +54,15 @@ async function comeBack() {
   location.reload();
 }
 
+// While a file is chosen or checked the page must not reload under the host (panel.js reads
+// the history again when a game ends): the body says so.
+function restoring() {
+  if (file.files.length || !checked.hidden) document.body.dataset.restoring = "yes";
+  else delete document.body.dataset.restoring;
+}
+
 if (section) {
+  file.addEventListener("change", restoring);
   secret.addEventListener("change", () => {
     download.href = "/api/backups/download" + (secret.checked ? "?secret=yes" : "");
     $("#backup-secret-note").hidden = !secret.checked;
@@ -91,6 +100,7 @@ if (section) {
     $("#restore-words").textContent = data.message;
     form.hidden = true;
     checked.hidden = false;
+    restoring();
     $("#restore-confirm").focus();
   });
 

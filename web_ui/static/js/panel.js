@@ -148,7 +148,9 @@ function render() {
 
 function showEnd(gameId, focus) {
   if (!area) {
-    if (document.body.dataset.page === "history") location.reload();
+    // the history page reads the new game again, unless the host is midway through a restore
+    // there (a file chosen or checked: backups.js marks the body), whose form a reload would empty
+    if (document.body.dataset.page === "history" && !document.body.dataset.restoring) location.reload();
     return;
   }
   S.ended = gameId;
