@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link icons update rollback
+.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,9 @@ bench-link: $(VENV)/.test-deps
 
 schematics: $(VENV)/.test-deps
 	$(BIN)/python -m schematics.generate
+
+docs: $(VENV)/.run-deps   # docs/games.md's options tables, from each game's declaration
+	$(BIN)/newsdesk games --write-doc docs/games.md
 
 icons: $(VENV)/.test-deps   # the home-screen icons, drawn from web_ui/static/favicon.svg (docs/tablet.md)
 	$(BIN)/python -m web_ui.icons

@@ -2,8 +2,9 @@
 
 The whole path of the box, on gpiozero's MockFactory pins: the pin's edge (stamped by the pin),
 the button listener and its debouncer, the oracle, the SQLite append (WAL, synchronous=FULL, in a
-temporary folder), the bus, and /stream's Server-Sent Events read by a client. Prints figures;
-asserts nothing.
+temporary folder), the bus, and the live feed's event loop (web_ui/live.py: the message crosses
+onto the loop, is written as /stream's Server-Sent Events and queued for a page; the socket's
+write is left out). Prints figures; asserts nothing.
 
     python bench/oracle_latency.py [--presses 200] [--settle 0.005]
 
@@ -12,6 +13,7 @@ that ends a short press (a short press is only known to be short once it is rele
 """
 
 import argparse
+import asyncio
 import json
 import os
 import queue
@@ -21,11 +23,9 @@ import sys
 import tempfile
 import threading
 import time
-import types
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from flask import Flask
 from gpiozero.pins.mock import MockFactory
 
 from controller.bus import Bus
@@ -34,7 +34,7 @@ from controller.journal import Journal
 from controller.oracle_service import OracleService
 from controller.pinmap import load_pinmap
 from controller.store import Store
-from web_ui import stream
+from web_ui import live
 
 
 def quantile(values, q):
@@ -42,20 +42,29 @@ def quantile(values, q):
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def read_stream(client, out, ready):
-    resp = client.get("/stream", buffered=False)
-    ready.set()
-    try:
-        for chunk in resp.response:
-            now = time.monotonic()
-            for line in chunk.decode("utf-8").splitlines():
-                if line.startswith("data: "):
-                    message = json.loads(line[6:])
+def read_stream(bus, out, ready):
+    """One open page's feed as the panel keeps it: the Hub takes each message onto an event loop,
+    writes it as Server-Sent Events once and queues it for the page (the Feed)."""
+    async def follow():
+        hub = live.Hub(bus, asyncio.get_running_loop())
+        feed = live.Feed(None, 0.0)
+        hub.feeds.add(feed)
+        ready.set()
+        try:
+            while True:
+                await feed.ready.wait()
+                feed.ready.clear()
+                now = time.monotonic()
+                while feed.queue:
+                    _, data = feed.queue.popleft()
+                    message = json.loads(data.decode("utf-8").split("data: ", 1)[1])
                     out.put((now, message))
                     if message.get("type") == "bench.done":
                         return
-    finally:
-        resp.close()
+        finally:
+            hub.close()
+
+    asyncio.run(follow())
 
 
 def drive(pins, name, state):
@@ -73,18 +82,11 @@ def run(presses, settle, seed):
         listener = ButtonListener(oracles.on_press, settle=settle)
         pins = ButtonPins(load_pinmap(), listener.edge, factory)
         listener.start()
-        app = Flask("bench")
-        app.config.update(STREAM_KEEPALIVE=0.5, TESTING=True)
-        app.extensions["newsdesk"] = types.SimpleNamespace(store=store, bus=bus)
-        app.register_blueprint(stream.bp)
         got = queue.Queue()
         ready = threading.Event()
-        reader = threading.Thread(target=read_stream, args=(app.test_client(), got, ready), daemon=True)
+        reader = threading.Thread(target=read_stream, args=(bus, got, ready), daemon=True)
         reader.start()
         ready.wait(5)
-        deadline = time.monotonic() + 5
-        while bus.subscriber_count == 0 and time.monotonic() < deadline:
-            time.sleep(0.001)        # the stream subscribes when its response first runs
 
         def wait_for(kind):
             while True:

@@ -14,13 +14,24 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
-PLAYERS = {
-    "scoop1956": ["Ann", "Bob", "Cat", "Dan"],
-    "scoop2002": ["Ann", "Bob", "Cat"],
-    "scan": ["Ann", "Bob", "Cat", "Dan"],
-    "get_the_scoop": ["Ann", "Bob", "Cat", "Dan"],
-    "star_reporter": ["Ann", "Bob", "Cat"],
-}
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+
+
+def games():
+    """The games the registry finds (no game is named here), in the start form's order."""
+    from controller.games import registry
+    return list(registry.names())
+
+
+def players_for(engine):
+    """Four players, or as many as the game's default variant seats (from its declaration)."""
+    from controller.games import catalogue
+    item = next(g for g in catalogue.start_form() if g["name"] == engine)
+    seats = item["players"]
+    variant = next((o["default"] for o in item["options"] if o["name"] == item["variant_option"]), None)
+    if seats["by_variant"] and isinstance(variant, str) and variant in seats["by_variant"]:
+        seats = seats["by_variant"][variant]
+    return NAMES[:max(seats["min"], min(4, seats["max"]))]
 
 
 @contextlib.contextmanager
@@ -61,7 +72,7 @@ def call(base, path, body=None):
 
 def play_a_little(base, engine, moves=6):
     """Start a game of ``engine`` and make up to ``moves`` moves from its offers (values filled in)."""
-    status, out = call(base, "/api/games", {"engine": engine, "players": [{"name": n} for n in PLAYERS[engine]]})
+    status, out = call(base, "/api/games", {"engine": engine, "players": [{"name": n} for n in players_for(engine)]})
     if status != 201:
         raise RuntimeError("can't start %s: %s" % (engine, out))
     for _ in range(moves):

@@ -138,7 +138,7 @@ def serve_old(data):
     with RunLock(config.data_dir) as lock:
         desk = Newsdesk(config)
         try:
-            srv = create_server(create_app(newsdesk=desk), host="127.0.0.1", port=0, threads=24,
+            srv = create_server(thread_per_stream(create_app(newsdesk=desk)), host="127.0.0.1", port=0, threads=24,
                                 ident="newsdesk", channel_timeout=120)
             lock.note(url="http://127.0.0.1:%s/" % srv.effective_port)
             import signal
@@ -146,6 +146,46 @@ def serve_old(data):
             srv.run()
         finally:
             desk.close()
+
+
+def thread_per_stream(flask_app):
+    """The panel with /stream as the old server served it: a generator that holds one of
+    waitress's threads for as long as its page stays open. The panel's own feed runs only on the
+    event loop (web_ui/live.py); this is its catch-up and wire format the old way, kept here as
+    the baseline the benchmark compares against."""
+    from urllib.parse import parse_qs
+
+    from web_ui import sse
+    from web_ui.live import catch_up
+
+    desk = flask_app.extensions["newsdesk"]
+    keepalive = flask_app.config["STREAM_KEEPALIVE"]
+
+    def app(environ, start_response):
+        if environ["PATH_INFO"] != "/stream":
+            return flask_app(environ, start_response)
+        raw = environ.get("HTTP_LAST_EVENT_ID") or parse_qs(environ["QUERY_STRING"]).get("since", [""])[0]
+        since = int(raw) if raw else None
+        sub = desk.bus.subscribe()      # before reading the backlog, so nothing falls between the two
+        backlog, resync = catch_up(desk, since)
+        start_response("200 OK", [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-cache")])
+
+        def feed():
+            last = backlog[-1].id if backlog else since or 0
+            try:
+                first = ([resync] if resync is not None else []) + [ev.as_dict() for ev in backlog]
+                yield sse.RETRY + "".join(sse.frame(m) for m in first).encode()
+                while True:
+                    message = sub.get(timeout=keepalive)
+                    if message is None:
+                        yield sse.KEEPALIVE
+                    elif message.get("id") is None or message["id"] > last:
+                        last = message.get("id") or last
+                        yield sse.frame(message).encode()
+            finally:
+                sub.close()
+        return feed()
+    return app
 
 
 def serve_uvicorn(data):

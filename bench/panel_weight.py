@@ -8,7 +8,7 @@ asserts nothing. Target: under 200 KB per screen.
 folder; the live stream (/stream) is left out: it never ends, and carries events, not the page.
 """
 
-from panel_common import PLAYERS, browser, call, panel, play_a_little
+from panel_common import browser, call, games, panel, play_a_little
 
 TARGET = 200 * 1024
 
@@ -48,7 +48,7 @@ def main():
         with panel() as (base, desk, _):
             rows.append(("start form (no game)",) + weigh(b, base + "/"))
             last = None
-            for engine in PLAYERS:
+            for engine in games():
                 game = play_a_little(base, engine)
                 rows.append(("%s, move %d" % (engine, game["version"]),) + weigh(b, base + "/"))
                 call(base, "/api/games/current/abandon", {"version": game["version"]})

@@ -7,6 +7,7 @@ import time
 
 from . import health
 from .bus import Bus
+from .devices import Devices
 from .dial.decoder import OFFNORMAL_MODES, DialDecoder
 from .dial.listener import DialListener
 from .hw.buttons import ButtonListener, ButtonPins
@@ -15,12 +16,13 @@ from .hw.leds import OracleLeds
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
 from .hw.simulated import PlayClock, SimulatedButtons, SimulatedPhone
+from .joins import JoinService
 from .oracle_service import OracleService
 from .oracles.dice import parse_choices
 from .oracles.editor import Editor, parse_disc, parse_weights
 from .phone_sounds import build_phone_sounds
 from .pinmap import load_pinmap
-from .store import STORE_FILE, Store
+from .store import DEVICES_FILE, STORE_FILE, Store
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -50,8 +52,11 @@ class Newsdesk:
         self.bus = Bus()
         editor = Editor(mode=config["editor_mode"], dial_map=config["dial_map"],
                         disc=parse_disc(config["editor_disc"]), weights=parse_weights(config["editor_weights"]))
+        self.joins = JoinService(Devices(config.data_dir / DEVICES_FILE))   # how devices join: the table and the panel
+        self._closers.append(self.joins.close)
         self.table = Table(self.store, self.bus, editor, secrets.SystemRandom(),
-                           hardware={"simulated": self.simulated, "pins": pins_said})
+                           hardware={"simulated": self.simulated, "pins": pins_said}, joins=self.joins)
+        self.joins.pass_on = self.table.call_editor   # digits held for a code whose gap ran out were calls
         self._build_oracles(config, pinmap, pin_factory, clock)
         self._build_phone(config, pinmap, pin_factory, clock)
         self.mqtt = self._build_mqtt(config) if config.get("mqtt_url") else None

@@ -47,7 +47,9 @@ import shutil
 import sqlite3
 import time
 import zipfile
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from .dial.profile import PROFILE_FILE
 from .errors import NewsdeskError
@@ -71,6 +73,12 @@ STAGING = ".restore-staging"        # in the data folder: the backup's files, ch
 JOURNAL = "restore-journal.json"    # in the data folder while a restore swaps files: its commit record
 REPLACED_PREFIX = "replaced-"
 
+StrPath = str | os.PathLike[str]
+Clock = Callable[[], float]
+Manifest = dict[str, Any]          # manifest.json, as JSON reads it
+Summary = dict[str, Any]           # summarize's figures, or {"unreadable": why}
+Step = Callable[[str], None]
+
 
 class BackupError(NewsdeskError):
     """A backup can't be made, read or restored; the sentence says why and what to do."""
@@ -89,7 +97,7 @@ class NewerBackup(BadBackup):
     status = 422
 
 
-def newsdesk_version():
+def newsdesk_version() -> str:
     """newsdesk's version, from the installed package's metadata (pyproject.toml is its one home)."""
     try:
         return importlib.metadata.version("newsdesk")
@@ -97,18 +105,19 @@ def newsdesk_version():
         return "unknown (not installed: pip install -e .)"
 
 
-def utc_stamp(clock=time.time):
+def utc_stamp(clock: Clock = time.time) -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(clock()))
 
 
-def default_name(clock=time.time):
+def default_name(clock: Clock = time.time) -> str:
     """The backup's file name when none is given: sorts by time, and rotation recognises it."""
     return "%s%s.zip" % (NAME_PREFIX, utc_stamp(clock))
 
 
 # ------------------------------------------------------------------ the pure part: manifests and words
 
-def build_manifest(files, schema, store, with_secret, version, created):
+def build_manifest(files: Mapping[str, tuple[str, int]], schema: int | None, store: Summary | None, with_secret: bool,
+                   version: str, created: str) -> Manifest:
     """The manifest for ``files`` ({name: (sha256 hex, bytes)}) and the store's ``schema`` and
     summary ``store`` (see summarize)."""
     return {"format": FORMAT, "format_version": FORMAT_VERSION, "newsdesk": version, "schema": schema,
@@ -116,7 +125,7 @@ def build_manifest(files, schema, store, with_secret, version, created):
             "files": {name: {"sha256": digest, "bytes": size} for name, (digest, size) in sorted(files.items())}}
 
 
-def manifest_problem(manifest, names, where):
+def manifest_problem(manifest: object, names: list[str], where: str) -> str | None:
     """One sentence on what makes ``manifest`` (read from the backup ``where``, whose zip holds
     ``names``) unusable, or None. A newer format or schema is NewerBackup's sentence, raised by
     the caller, so it is said first and alone."""
@@ -139,7 +148,7 @@ def manifest_problem(manifest, names, where):
     return None
 
 
-def newer_sentence(manifest, where):
+def newer_sentence(manifest: Manifest, where: str) -> str | None:
     """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
     if manifest.get("format_version", 0) > FORMAT_VERSION or manifest.get("schema", 0) > SCHEMA_VERSION:
         return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): "
@@ -149,7 +158,7 @@ def newer_sentence(manifest, where):
     return None
 
 
-def describe(summary):
+def describe(summary: Summary | None) -> str:
     """A store's summary (see summarize) in words: "12 kept games (the last ended 2026-11-20), a
     game being played, 3400 events"."""
     if summary is None:
@@ -170,7 +179,8 @@ def describe(summary):
     return ", ".join(parts)
 
 
-def replacing_words(here, backup, manifest, files_here, where, data_dir):
+def replacing_words(here: Summary | None, backup: Summary | None, manifest: Manifest, files_here: list[str],
+                    where: str, data_dir: StrPath) -> str | None:
     """What a restore will replace, in words, for the question the host answers; None if it
     replaces nothing (an empty data folder: a new card)."""
     replaced = [name for name in manifest["files"] if name in files_here]
@@ -185,19 +195,19 @@ def replacing_words(here, backup, manifest, files_here, where, data_dir):
     return text + "; what it replaces is kept in a replaced-<time> folder beside the store."
 
 
-def _made(name):
+def _made(name: str) -> tuple[str, int]:
     """A backup's name as (its time, its number within that second) for sorting."""
     m = NAME_PATTERN.match(name)
     assert m is not None
     return name[len(NAME_PREFIX):len(NAME_PREFIX) + 16], int((m.group(1) or "-1")[1:])
 
 
-def backups_in(names):
+def backups_in(names: Iterable[str]) -> list[str]:
     """Of the file ``names`` in a folder, the backups newsdesk named, oldest first."""
     return sorted((n for n in names if NAME_PATTERN.match(n)), key=_made)
 
 
-def free_name(names, clock=time.time):
+def free_name(names: Iterable[str], clock: Clock = time.time) -> str:
     """default_name, numbered (-2, -3 ...) if ``names`` already hold it (two backups in one second)."""
     name = default_name(clock)
     n = 1
@@ -207,7 +217,7 @@ def free_name(names, clock=time.time):
     return name
 
 
-def to_rotate(names, keep):
+def to_rotate(names: Iterable[str], keep: int) -> list[str]:
     """Which of the folder's backups go so that the newest ``keep`` stay."""
     found = backups_in(names)
     return found[:-keep] if keep > 0 else found
@@ -215,7 +225,7 @@ def to_rotate(names, keep):
 
 # ------------------------------------------------------------------ files
 
-def _sync_dir(path):
+def _sync_dir(path: StrPath) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -223,12 +233,12 @@ def _sync_dir(path):
         os.close(fd)
 
 
-def _sync_file(path):
+def _sync_file(path: StrPath) -> None:
     with open(path, "rb+") as f:
         os.fsync(f.fileno())
 
 
-def _sha256(path):
+def _sha256(path: StrPath) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -236,7 +246,7 @@ def _sha256(path):
     return h.hexdigest()
 
 
-def _write_atomically(path, text):
+def _write_atomically(path: Path, text: str) -> None:
     """``text`` under ``path``: written to a temporary name, synced, renamed, the folder synced."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -247,11 +257,11 @@ def _write_atomically(path, text):
     _sync_dir(path.parent)
 
 
-def _ro_uri(path):
+def _ro_uri(path: StrPath) -> str:
     return "%s?mode=ro" % Path(path).resolve().as_uri()
 
 
-def summarize(path):
+def summarize(path: StrPath) -> Summary | None:
     """The store at ``path`` in figures: kept games, a game being played, events, when the last
     game ended. None if there is no store; {"unreadable": why} if SQLite can't read it. Read-only."""
     path = Path(path)
@@ -261,7 +271,7 @@ def summarize(path):
         db = sqlite3.connect(_ro_uri(path), uri=True)
         try:
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            summary = {"games": 0, "active": False, "last_ended": None, "events": 0}
+            summary: Summary = {"games": 0, "active": False, "last_ended": None, "events": 0}
             if "events" in tables:
                 summary["events"] = db.execute("SELECT count(*) FROM events").fetchone()[0]
             if "games" in tables:
@@ -275,7 +285,8 @@ def summarize(path):
         return {"unreadable": str(e)}
 
 
-def snapshot(source, target, pages=STEP_PAGES, pause=STEP_PAUSE, progress=None):
+def snapshot(source: StrPath, target: StrPath, pages: int = STEP_PAGES, pause: float = STEP_PAUSE,
+             progress: Callable[[int, int], object] | None = None) -> int:
     """Copy the SQLite database ``source`` into the new file ``target`` with the online backup API,
     ``pages`` at a time, inside one read transaction (the module's docstring says why); the copy
     is made a single file (no WAL), checked with integrity_check, and synced. Returns its
@@ -291,7 +302,7 @@ def snapshot(source, target, pages=STEP_PAGES, pause=STEP_PAUSE, progress=None):
             src.execute("BEGIN")
             src.execute("SELECT count(*) FROM sqlite_master").fetchone()   # the read snapshot starts here
 
-            def step(status, remaining, total):
+            def step(status: int, remaining: int, total: int) -> None:
                 if progress is not None:
                     progress(remaining, total)
                 time.sleep(pause)
@@ -303,7 +314,7 @@ def snapshot(source, target, pages=STEP_PAGES, pause=STEP_PAUSE, progress=None):
             if found != "ok":
                 raise BackupError("%s is damaged (SQLite says: %s), so it can't be backed up whole; newsdesk "
                                   "doctor says more" % (source, found[:200]))
-            schema = dst.execute("PRAGMA user_version").fetchone()[0]
+            schema: int = dst.execute("PRAGMA user_version").fetchone()[0]
         finally:
             dst.close()
     except sqlite3.Error as e:
@@ -314,13 +325,13 @@ def snapshot(source, target, pages=STEP_PAGES, pause=STEP_PAUSE, progress=None):
     return schema
 
 
-def check_database(path, where):
+def check_database(path: Path, where: str) -> int | None:
     """integrity_check of a database unpacked from a backup; its user_version."""
     try:
         db = sqlite3.connect(_ro_uri(path), uri=True)
         try:
             found = "; ".join(r[0] for r in db.execute("PRAGMA integrity_check").fetchall())
-            version = db.execute("PRAGMA user_version").fetchone()[0]
+            version: int | None = db.execute("PRAGMA user_version").fetchone()[0]
         finally:
             db.close()
     except sqlite3.Error as e:
@@ -331,12 +342,14 @@ def check_database(path, where):
     return version
 
 
-def interrupted(data_dir):
+def interrupted(data_dir: StrPath) -> bool:
     """True if a restore into ``data_dir`` was cut off after its commit point and is not finished."""
     return (Path(data_dir) / JOURNAL).exists()
 
 
-def make_backup(data_dir, dest, with_secret=False, clock=time.time, progress=None, before_rename=None):
+def make_backup(data_dir: StrPath, dest: StrPath, with_secret: bool = False, clock: Clock = time.time,
+                progress: Callable[[int, int], object] | None = None,
+                before_rename: Callable[[], object] | None = None) -> Manifest:
     """Back up ``data_dir`` into the file ``dest`` (written under a temporary name, synced, then
     renamed, so ``dest`` is either whole or absent); returns the manifest.
     ``before_rename()`` is the tests' moment to cut the power."""
@@ -353,7 +366,8 @@ def make_backup(data_dir, dest, with_secret=False, clock=time.time, progress=Non
     except OSError as e:
         raise BackupError("can't write the backup into %s: %s" % (dest.parent, e.strerror or e)) from None
     try:
-        files, schema = {}, None
+        files: dict[str, tuple[str, int]] = {}
+        schema = None
         for name in MEMBERS:
             source = data_dir / name
             if not source.is_file() or (name == SECRET_FILE and not with_secret):
@@ -391,7 +405,7 @@ def make_backup(data_dir, dest, with_secret=False, clock=time.time, progress=Non
     return manifest
 
 
-def rotate(folder, keep):
+def rotate(folder: StrPath, keep: int) -> list[str]:
     """Remove the oldest of newsdesk's backups in ``folder`` so the newest ``keep`` stay; the
     names removed. Files of other names are never touched."""
     folder = Path(folder)
@@ -401,7 +415,8 @@ def rotate(folder, keep):
     return gone
 
 
-def keep_in_folder(data_dir, folder, keep, with_secret=False, clock=time.time):
+def keep_in_folder(data_dir: StrPath, folder: StrPath, keep: int, with_secret: bool = False,
+                   clock: Clock = time.time) -> tuple[Path, Manifest, list[str]]:
     """A dated backup into ``folder`` (backup_dir), then the oldest past ``keep`` removed: what
     `newsdesk backup` without a file does, and what a backup after a finished game or once a
     day is to call. A missing folder is refused, not made: an unplugged USB stick's mount point
@@ -419,7 +434,7 @@ def keep_in_folder(data_dir, folder, keep, with_secret=False, clock=time.time):
 BACKUP_STALE = 7 * 86400    # seconds after which the newest backup is too old to trust
 
 
-def folder_state(folder, now, free_bytes):
+def folder_state(folder: StrPath, now: float, free_bytes: Callable[[Path], int]) -> tuple[str, str, str]:
     """How ``folder`` (backup_dir) stands, as ("ok" | "warn", what, what to do or ""): missing,
     empty, its newest backup older than BACKUP_STALE, or too full for the next one. The one
     judgement `newsdesk doctor` and the health strip both give; ``free_bytes(folder)`` asks the
@@ -441,7 +456,7 @@ def folder_state(folder, now, free_bytes):
     return "ok", "the newest backup in %s is %s" % (folder, name), ""
 
 
-def newest_backup(folder):
+def newest_backup(folder: StrPath) -> tuple[str, float] | None:
     """(name, mtime) of the newest of newsdesk's backups in ``folder``, or None."""
     found = backups_in(os.listdir(folder))
     if not found:
@@ -451,7 +466,7 @@ def newest_backup(folder):
 
 # ------------------------------------------------------------------ restore
 
-def unpack(path, into, where=None):
+def unpack(path: StrPath, into: Path, where: str | None = None) -> Manifest:
     """Unpack the backup ``path`` into the folder ``into``, checking it whole: every member's
     SHA-256 against the manifest, each database's integrity_check, the schema. Returns the
     manifest. A newer backup is NewerBackup; anything else wrong is BackupError. ``where`` names
@@ -469,7 +484,7 @@ def unpack(path, into, where=None):
         if MANIFEST not in names:
             raise BadBackup("%s is not a newsdesk backup: it has no manifest.json" % where)
         try:
-            manifest = json.loads(z.read(MANIFEST).decode("utf-8"))
+            manifest: Manifest = json.loads(z.read(MANIFEST).decode("utf-8"))
         except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
             raise BadBackup("%s is damaged: its manifest.json can't be read (%s)" % (where, e)) from None
         if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
@@ -505,7 +520,7 @@ def unpack(path, into, where=None):
     return manifest
 
 
-def _replaced_folder(data_dir, clock):
+def _replaced_folder(data_dir: Path, clock: Clock) -> str:
     stamp = utc_stamp(clock)
     name, n = REPLACED_PREFIX + stamp, 1
     while (data_dir / name).exists():
@@ -514,7 +529,7 @@ def _replaced_folder(data_dir, clock):
     return name
 
 
-def _move(source, target, step):
+def _move(source: Path, target: Path, step: Step) -> None:
     os.rename(source, target)
     _sync_dir(target.parent)
     if source.parent != target.parent:
@@ -522,7 +537,7 @@ def _move(source, target, step):
     step("moved %s to %s" % (source.name, target.parent.name))
 
 
-def _swap(data_dir, journal, step):
+def _swap(data_dir: Path, journal: dict[str, Any], step: Step) -> Path | None:
     """Do what the journal says is left; each step is safe to repeat after a cut at any point:
     a name still in the staging folder has not been placed, so whatever stands under its name
     (and its -wal, -shm) is the old file and goes to the replaced folder first."""
@@ -549,11 +564,11 @@ def _swap(data_dir, journal, step):
     return replaced if replaced.exists() else None
 
 
-def _no_step(what):
+def _no_step(what: str) -> None:
     pass
 
 
-def finish_restore(data_dir, step=_no_step):
+def finish_restore(data_dir: StrPath, step: Step = _no_step) -> bool | None:
     """What each start does before it opens anything: a restore cut off after its commit point is
     finished (the new data), one cut off before it is thrown away (the old data, untouched).
     True if a restore was finished."""
@@ -575,7 +590,7 @@ def finish_restore(data_dir, step=_no_step):
         raise BackupError("can't finish the interrupted restore into %s: %s" % (data_dir, e.strerror or e)) from None
 
 
-def stage(data_dir, path, where=None):
+def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[Manifest, str | None]:
     """The first half of a restore: the backup ``path`` unpacked and checked whole into the
     staging folder of ``data_dir``, nothing else touched. Returns (manifest, what it will replace
     in words, or None: see replacing_words). Until ``commit`` the staging folder is only a
@@ -606,13 +621,13 @@ def stage(data_dir, path, where=None):
     return manifest, words
 
 
-def discard(data_dir):
+def discard(data_dir: StrPath) -> None:
     """Throw a staged, unconfirmed restore away (the host said no, or checked another file)."""
     if not interrupted(data_dir):
         shutil.rmtree(Path(data_dir) / STAGING, ignore_errors=True)
 
 
-def commit(data_dir, manifest, where, clock=time.time):
+def commit(data_dir: StrPath, manifest: Manifest, where: StrPath, clock: Clock = time.time) -> dict[str, Any]:
     """The commit point of a restore staged by ``stage``: the journal naming the files, written
     atomically. From here a start (finish_restore) or ``swap`` puts the backup in place, whatever
     is cut off. Returns the journal."""
@@ -630,7 +645,8 @@ def commit(data_dir, manifest, where, clock=time.time):
     return journal
 
 
-def restore(data_dir, path, confirm, clock=time.time, step=_no_step):
+def restore(data_dir: StrPath, path: StrPath, confirm: Callable[[str], bool], clock: Clock = time.time,
+            step: Step = _no_step) -> tuple[Manifest, Path | None] | None:
     """Restore the backup ``path`` into ``data_dir`` (the caller holds the run lock). Checks the
     backup whole first; ``confirm(words)`` is asked when something will be replaced and may say
     no. Returns (manifest, replaced folder or None), or None if not confirmed. ``step(what)`` is

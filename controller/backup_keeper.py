@@ -13,9 +13,12 @@ so a stick that was never plugged in is seen at the table, not discovered after 
 import logging
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from . import events
-from .backup import folder_state, keep_in_folder, newest_backup
+from .backup import StrPath, folder_state, keep_in_folder, newest_backup
 from .errors import NewsdeskError
 
 log = logging.getLogger(__name__)
@@ -24,7 +27,7 @@ DAILY = 24 * 3600     # seconds between backups when no game finishes
 LOOK = 600            # how often the keeper looks at the clock while the bus is quiet
 
 
-def _disk_free(folder):
+def _disk_free(folder: StrPath) -> int:
     import shutil
     return shutil.disk_usage(folder).free
 
@@ -34,7 +37,9 @@ class BackupKeeper:
     seconds; ``health()`` says how the folder stands. ``close()`` stops it (a backup under way
     finishes first: it is never left half made under its name)."""
 
-    def __init__(self, data_dir, folder, keep, bus, clock=time.time, look=LOOK, free=_disk_free):
+    # ``bus`` is the panel's (controller/bus.py), not typed yet
+    def __init__(self, data_dir: StrPath, folder: StrPath, keep: int, bus: Any, clock: Callable[[], float] = time.time,
+                 look: float = LOOK, free: Callable[[StrPath], int] = _disk_free) -> None:
         self.data_dir = data_dir
         self.folder = folder
         self.keep = keep
@@ -43,19 +48,19 @@ class BackupKeeper:
         self._free = free
         self._stop = threading.Event()
         self.made = 0                   # backups made since the start
-        self.failed = None              # the sentence of the last attempt that failed, until one works
+        self.failed: str | None = None           # the sentence of the last attempt that failed, until one works
         self._sub = bus.subscribe()
         self._thread = threading.Thread(target=self._run, name="backup-keeper", daemon=True)
         self._thread.start()
 
-    def _daily_due(self):
+    def _daily_due(self) -> bool:
         try:
             newest = newest_backup(self.folder)
         except OSError:
             return False                # the folder is missing: health says so; nothing to write to
         return newest is None or self._clock() - newest[1] >= DAILY
 
-    def _run(self):
+    def _run(self) -> None:
         why = "none for a day" if self._daily_due() else None       # at the start, too
         while not self._stop.is_set():
             if why:
@@ -66,7 +71,7 @@ class BackupKeeper:
             finished = isinstance(message, dict) and message.get("type") == events.GAME_FINISHED
             why = "a game was finished" if finished else "none for a day" if self._daily_due() else None
 
-    def backup(self, why):
+    def backup(self, why: str) -> Path | None:
         """Make one now; the file, or None (logged, and said by ``health``) when it failed."""
         try:
             dest, _, gone = keep_in_folder(self.data_dir, self.folder, self.keep, clock=self._clock)
@@ -79,7 +84,7 @@ class BackupKeeper:
         log.info("backed up to %s (%s)%s", dest, why, "; removed %d older" % len(gone) if gone else "")
         return dest
 
-    def health(self):
+    def health(self) -> dict[str, str]:
         """The health strip's "backup" part (controller/health.py's vocabulary)."""
         if self.failed:
             return {"status": "warn", "summary": self.failed,
@@ -89,7 +94,7 @@ class BackupKeeper:
         said = said[:1].upper() + said[1:] + "."
         return {"status": status, "summary": said, "detail": (fix[:1].upper() + fix[1:] + ".") if fix else ""}
 
-    def close(self):
+    def close(self) -> None:
         self._stop.set()
         self._sub.close()
         self._thread.join(timeout=30)

@@ -15,9 +15,13 @@ is kept in memory, like the rest of the Workbench: a reload of the page shows it
 restart of newsdesk starts it again.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import events
 from .audio.device import card_of
 from .errors import BadRequest, Conflict
+from .pinmap import PinMap
 
 AUTO, BUILDER = "auto", "builder"     # who ticks a step: the box, or the builder's answer
 
@@ -44,7 +48,7 @@ AUDIO_MISSING = ("newsdesk has no way to play sound here: aplay (alsa-utils) is 
                  "played. Install it (sudo apt-get install alsa-utils) and start newsdesk again.")
 
 
-def no_audio_device(cards, device):
+def no_audio_device(cards: Sequence[tuple[int, str, str]] | None, device: str | None) -> str | None:
     """Why aplay has nothing to play the dial tone on, or None: ``cards`` are the sound cards
     here as (index, id, name) (controller.doctor.sound_cards), ``device`` the audio_device
     setting. None too when it can't be told (no card list, a device name this doesn't parse)."""
@@ -65,7 +69,7 @@ def no_audio_device(cards, device):
             "newsdesk again." % (device, ", ".join("%d %s" % c[:2] for c in cards)))
 
 
-def _pins(pinmap, name, board):
+def _pins(pinmap: PinMap, name: str, board: str) -> str | None:
     """The label of a contact or output line ('GPIO<n>' on the Pi, 'GP<n>' on the Pico), the pins
     of a bus, or None if it is not in the map."""
     lines = pinmap.pi if board == "pi" else pinmap.pico
@@ -78,7 +82,7 @@ def _pins(pinmap, name, board):
     return spec.gpio
 
 
-def _wire(pinmap, name, board, words):
+def _wire(pinmap: PinMap, name: str, board: str, words: str) -> str:
     pins = _pins(pinmap, name, board)
     where = "the Pico inside the phone" if board == "pico" else "the Pi's header"
     if pins is None:
@@ -90,17 +94,17 @@ def _wire(pinmap, name, board, words):
     return "check %s: %s on %s (pin map [%s.%s])%s" % (words, pins, where, board, name, closes)
 
 
-def _bell_wiring(pinmap, pb):
+def _bell_wiring(pinmap: PinMap, pb: str) -> str:
     return _wire(pinmap, "ringer", pb, "the ringer enable line to the optocoupler") + ", and the bell driver's own supply"
 
 
-def _tone_wiring(pinmap):
+def _tone_wiring(pinmap: PinMap) -> str:
     return (_wire(pinmap, "audio", "pi", "the I2S amplifier's wires")
             + " (or the USB sound card and the audio_device setting), the audio_volume setting, "
               "and the receiver's two wires")
 
 
-def hints(pinmap, phone_board="pi"):
+def hints(pinmap: PinMap, phone_board: str = "pi") -> dict[str, str]:
     """Step id -> the sentence shown while the step isn't done."""
     pb = phone_board
     return {
@@ -119,7 +123,7 @@ def hints(pinmap, phone_board="pi"):
     }
 
 
-def failed_hints(pinmap, phone_board="pi"):
+def failed_hints(pinmap: PinMap, phone_board: str = "pi") -> dict[str, str]:
     """Step id -> what to check when the builder says it didn't happen although newsdesk sent it."""
     return {
         "bell": "newsdesk switched the bell's line on, but you heard no ring: " + _bell_wiring(pinmap, phone_board)
@@ -137,25 +141,26 @@ class Checklist(object):
     solenoid strikes in one ring, to say so beside the bell (None: not known here, e.g. the
     Pico makes the strikes)."""
 
-    def __init__(self, pinmap, phone_board="pi", audio=True, bell_strikes=None):
+    def __init__(self, pinmap: PinMap, phone_board: str = "pi", audio: bool | str = True,
+                 bell_strikes: int | None = None) -> None:
         self._hints = hints(pinmap, phone_board)
         self._failed = failed_hints(pinmap, phone_board)
         self._audio = audio is True
-        self.blocked = {}   # step id -> why it can't be done at all, and what to do
+        self.blocked: dict[str, str] = {}   # step id -> why it can't be done at all, and what to do
         if audio is not True:
             self.blocked["tone"] = AUDIO_OFF if audio is False else str(audio)
             self._hints["tone"] = self.blocked["tone"]
         self._bell_strikes = bell_strikes
-        self.seen = {}      # step id -> time it was ticked (seen by the box, or confirmed by the builder)
-        self.sent = {}      # builder step id -> [time newsdesk last did it, how many times]
-        self.denied = {}    # builder step id -> time the builder last said it didn't happen
+        self.seen: dict[str, float] = {}      # step id -> time it was ticked (seen by the box, or confirmed by the builder)
+        self.sent: dict[str, list[float]] = {}      # builder step id -> [time newsdesk last did it, how many times]
+        self.denied: dict[str, float] = {}    # builder step id -> time the builder last said it didn't happen
 
-    def reset(self):
+    def reset(self) -> None:
         self.seen.clear()
         self.sent.clear()
         self.denied.clear()
 
-    def feed(self, message, now):
+    def feed(self, message: object, now: float) -> str | None:
         """One bus message; returns the id of a step it newly moves on (a step the box ticks, or
         the first time newsdesk does what the builder is then asked about), or None."""
         if not isinstance(message, dict):
@@ -186,7 +191,7 @@ class Checklist(object):
         self.seen[step] = now
         return step
 
-    def confirm(self, step, happened, now):
+    def confirm(self, step: str, happened: bool, now: float) -> None:
         """The builder's answer for a step only a person can sense: ``happened`` True ticks it,
         False leaves it open and shows what to check. Raises BadRequest for a step the box
         ticks itself, Conflict when newsdesk hasn't done it yet (nothing to have heard)."""
@@ -205,7 +210,7 @@ class Checklist(object):
             self.seen.pop(step, None)
             self.denied[step] = now
 
-    def _what(self, step):
+    def _what(self, step: str) -> str:
         """What newsdesk did for a builder step, in words (its time goes beside, in the page's clock)."""
         at, count = self.sent[step]
         times = "" if count == 1 else " (%d times)" % count
@@ -214,17 +219,17 @@ class Checklist(object):
             return "newsdesk switched the bell on%s%s" % (times, strikes)
         return "newsdesk played the dial tone%s" % times
 
-    def _hint(self, sid):
+    def _hint(self, sid: str) -> str | None:
         if sid in self.seen:
             return None
         if sid in self.denied and sid in self._failed:
             return self._failed[sid]
         return self._hints[sid]
 
-    def state(self):
-        out = []
+    def state(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
         for sid, title, check in STEPS:
-            step = {"id": sid, "title": title, "seen": sid in self.seen, "at": self.seen.get(sid),
+            step: dict[str, Any] = {"id": sid, "title": title, "seen": sid in self.seen, "at": self.seen.get(sid),
                     "hint": self._hint(sid), "check": check}
             if check == BUILDER:
                 sent = self.sent.get(sid)

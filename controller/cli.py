@@ -112,8 +112,8 @@ def cmd_host_link(args):
     host_on_loopback is "no" (a reverse proxy on the box). Only someone at the box's console
     (or logged in to it) can run this, so it proves the same thing the box's screen does."""
     from controller.config import load_config
+    from controller.devices import Devices
     from controller.store import DEVICES_FILE
-    from web_ui.devices import Devices
     from web_ui.security import lan_address
 
     config = load_config(args.data)
@@ -405,6 +405,29 @@ def cmd_doctor(args):
     return report.exit_status
 
 
+def cmd_games(args):
+    """`games`: every game found (newsdesk's and any installed beside it), whether it can be played
+    and, if not, why; --write-doc FILE remakes the options in docs/games.md from the declarations."""
+    from .games import options_doc, registry
+
+    if args.write_doc:
+        from pathlib import Path
+        doc = Path(args.write_doc)
+        text = doc.read_text(encoding="utf-8")
+        made = options_doc.document(text)
+        if made != text:
+            doc.write_text(made, encoding="utf-8")
+        print("%s: the options of %d games%s" % (doc, len(options_doc.our_games()),
+                                                  " written" if made != text else ", already current"))
+        return 0
+    for item in registry.catalogue():
+        point = registry.found()[item["name"]]
+        dist = getattr(point, "dist", None)
+        print("%-16s %s (from %s)%s" % (item["name"], item["title"], dist.name if dist else point.value,
+                                        "" if item["available"] else ": " + str(item["problem"])))
+    return 0
+
+
 def cmd_backup(args):
     """`backup [FILE]`: the store, devices, settings and dial profiles in one file (controller/backup.py)."""
     import os
@@ -586,6 +609,11 @@ def build_parser():
     doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store and port, "
                                            "and say how to fix what is wrong")
     doctor.set_defaults(func=cmd_doctor)
+
+    games = sub.add_parser("games", help="list the games found (newsdesk's, and any installed beside it: "
+                                         "docs/new-game.md) and whether each can be played")
+    games.add_argument("--write-doc", metavar="FILE", help="remake the options tables in FILE (docs/games.md)")
+    games.set_defaults(func=cmd_games)
 
     league = sub.add_parser("league", help="a read-only page following many tables over MQTT, with a "
                                            "leaderboard across them (docs/mqtt.md)")

@@ -8,7 +8,9 @@ import re
 import socket
 import sys
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from .dial.decoder import OFFNORMAL_MODES
 from .dial.dialmaps import DIAL_MAPS
@@ -80,7 +82,7 @@ CHOICES = {
 TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")
 
 
-def is_raspberry_pi(model_file="/proc/device-tree/model"):
+def is_raspberry_pi(model_file: str = "/proc/device-tree/model") -> bool:
     try:
         with open(model_file, "rb") as f:
             return b"Raspberry Pi" in f.read()
@@ -88,7 +90,7 @@ def is_raspberry_pi(model_file="/proc/device-tree/model"):
         return False
 
 
-def default_data_dir():
+def default_data_dir() -> Path:
     """Where newsdesk keeps its store and config when neither --data nor NEWSDESK_DATA says."""
     home = Path.home()
     if sys.platform == "win32":
@@ -99,7 +101,7 @@ def default_data_dir():
     return (Path(xdg) if xdg else home / ".local" / "share") / "newsdesk"
 
 
-def _coerce(key, value, source):
+def _coerce(key: str, value: Any, source: str) -> Any:
     default = DEFAULTS[key]
     if isinstance(default, int) and not isinstance(value, int):
         try:
@@ -144,31 +146,33 @@ def _coerce(key, value, source):
     return value
 
 
-class Config(dict):
+class Config(dict[str, Any]):
     """A dict of settings plus the data folder they came with."""
 
-    def __init__(self, data_dir, values):
+    def __init__(self, data_dir: str | os.PathLike[str], values: dict[str, Any]) -> None:
         super().__init__(values)
         self.data_dir = Path(data_dir)
 
     @property
-    def bind_host(self):
-        if self["host"]:
-            return self["host"]
+    def bind_host(self) -> str:
+        host: str = self["host"]
+        if host:
+            return host
         return "0.0.0.0" if is_raspberry_pi() else "127.0.0.1"
 
     @property
-    def table(self):
+    def table(self) -> str:
         """The table's name: table_name, else this machine's host name."""
         return self["table_name"].strip() or socket.gethostname().split(".")[0] or "table"
 
     @property
-    def mqtt_topic(self):
+    def mqtt_topic(self) -> str:
         """Where the table's MQTT topics live: mqtt_topic, else newsdesk/<the table's name, topic-safe>."""
         return self["mqtt_topic"] or "newsdesk/" + (TOPIC_SAFE.sub("-", self.table.lower()).strip("-") or "table")
 
 
-def load_config(data_dir=None, overrides=None, environ=None):
+def load_config(data_dir: str | os.PathLike[str] | None = None, overrides: dict[str, Any] | None = None,
+                environ: Mapping[str, str] | None = None) -> Config:
     environ = os.environ if environ is None else environ
     data = Path(data_dir or environ.get("NEWSDESK_DATA") or default_data_dir()).expanduser()
     values = dict(DEFAULTS)

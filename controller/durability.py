@@ -184,7 +184,7 @@ def _me():
         return "this user"
 
 
-def unusable(path, error):
+def unusable(path: str | os.PathLike[str], error: OSError) -> "DataDirUnusable":
     """The one sentence for ``error`` (an OSError met while using the data folder ``path``)."""
     path = Path(path)
     if isinstance(error, (FileExistsError, NotADirectoryError)) or (path.exists() and not path.is_dir()):

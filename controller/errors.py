@@ -11,7 +11,7 @@ class NewsdeskError(Exception):
 
     status = 503
 
-    def details(self):
+    def details(self) -> dict[str, object]:
         """Fields the panel's JSON answer carries beside the sentence (none by default)."""
         return {}
 

@@ -17,6 +17,7 @@ import unicodedata
 
 from .errors import BadRequest
 from .games import base, ledger, registry
+from .games.game import no_description
 from .history import stacks, summary
 from .standings import final_table
 from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
@@ -116,25 +117,24 @@ def describe(action, events, names, accounts=None):
     return "; ".join([text] + money)
 
 
-def say(engine, state, action, events, plain):
-    """A move in a sentence the table understands: the engine's own ``describe(state, action,
+def say(game, state, action, events, plain):
+    """A move in a sentence the table understands: the game's own ``describe(state, action,
     events)`` (``state`` as it was before the move), else ``plain()``, today's plain words, for
-    an engine that keeps EngineBase's describe (it has no words of its own). A describe that
-    fails never costs the move: it is logged and the plain words stand in."""
-    engine = base.loaded(engine)
-    told = engine.describe
-    if told is base.EngineBase.describe:
+    a game that keeps Game's describe (it has no words of its own). A describe that fails never
+    costs the move: it is logged and the plain words stand in."""
+    told = game.describe
+    if told is no_description:
         return plain()
     try:
         text = told(copy.deepcopy(state), copy.deepcopy(action), copy.deepcopy(events))
     except Exception:
         log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
-                      engine.NAME, action.get("type"))
+                      game.name, action.get("type"))
     else:
         if isinstance(text, str) and text.strip():
             return " ".join(text.split())
         log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
-                  "plainer words", engine.NAME, text, action.get("type"))
+                  "plainer words", game.name, text, action.get("type"))
     return plain()
 
 
@@ -143,13 +143,12 @@ class GameSession:
 
     def __init__(self, journal, rng, engines=None):
         """``journal``: the table's (journal.py), whose lock every change holds; ``engines``: name ->
-        engine module, consulted before the registry (tests bring their own; either way the
-        engine comes with EngineBase's defaults for the parts it leaves out)."""
+        Game, consulted before the registry (tests bring their own)."""
         self.journal = journal
         self.store = journal.store
         self._rng = rng
         extra = dict(engines or {})
-        self._load = lambda name: base.loaded(extra[name]) if name in extra else registry.load(name)
+        self._load = lambda name: extra[name] if name in extra else registry.load(name)
         self._lock = journal.lock
         self.on_ring = None   # called when a move means the table should pick up the phone
         self._clear()         # _shown: what current() last returned, served while a write is stuck
@@ -236,7 +235,7 @@ class GameSession:
     def headline(self):
         """What the game being played wants shown in big type after a reload too (SCOOP's newest
         verdict, with whose claim it judged): its engine's own ``headline(events)`` of the events
-        still in force; None with no game, or an engine without a headline (EngineBase's)."""
+        still in force; None with no game, or a game without a headline (Game's default)."""
         if not self._lock.acquire(timeout=READ_WAIT):
             return None
         try:
@@ -262,7 +261,7 @@ class GameSession:
         said = dict(self._entries)
         # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
         view = dict(self._engine.view(self._state), result=self._engine.result(self._state))
-        return dict(out, title=self._engine.TITLE, view=view,
+        return dict(out, title=self._engine.title, view=view,
                     offers=self._engine.offers(self._state),
                     undo=said[done[-1]].get("said") if done else None,
                     redo=said[undone[-1]].get("said") if undone else None)
@@ -369,7 +368,7 @@ class GameSession:
             events = _plain(engine.setup(players, options), sort=True)
             names = ", ".join(str(p.get("name")) for p in players)
             entry = {"type": "setup", "events": events,
-                     "said": "set up %s for %s" % (engine.TITLE, names or "nobody")}
+                     "said": "set up %s for %s" % (engine.title, names or "nobody")}
             game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
             if event is None:      # the key was used between our look and the write
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
@@ -416,7 +415,7 @@ class GameSession:
 
     def _ring_if_wanted(self, events):
         """The engine's ``rings(events)`` says when its moves ring the phone (a Star Reporter
-        Disaster breaking; EngineBase's never does); the bell never stops a move."""
+        Disaster breaking; Game's default never does); the bell never stops a move."""
         if self.on_ring is None:
             return
         try:
@@ -475,7 +474,7 @@ class GameSession:
             table = final_table(self._engine, self._state)
             if not table["winners"]:
                 raise BadRequest("game #%d (%s) has no winner yet: play on, or abandon it"
-                                 % (self._game.id, self._engine.TITLE))
+                                 % (self._game.id, self._engine.title))
             return self._end("finished", expected_version, table, key)
 
     def abandon(self, expected_version, key=None):

@@ -12,7 +12,11 @@ display, the handset's player, the MQTT publisher) and is taken at its word; the
 the settings and the pin map.
 """
 
-from .pinmap import BusSpec, PinMapError
+from collections.abc import Iterable
+from typing import Any
+
+from .errors import PinMapError
+from .pinmap import BusSpec, PinMap
 
 OK, WARN, FAULT, ABSENT = "ok", "warn", "fault", "absent"
 STATUSES = (OK, WARN, FAULT, ABSENT)
@@ -21,9 +25,10 @@ STATUSES = (OK, WARN, FAULT, ABSENT)
 PARTS = {"phone": ("pulse", "offnormal", "hook"), "buttons": ("dice_button", "stopwatch_button"),
          "display": ("display",), "audio": ("audio",), "mqtt": (), "store": (), "backup": ()}
 WORDS = {"buttons": "dice and stopwatch buttons", "display": "display", "audio": "audio"}
+Part = dict[str, Any]   # {"part", "status", "summary", ...}: one part of the strip
 
 
-def part_of(name):
+def part_of(name: str) -> str | None:
     """The part a check or a pin-map line belongs to ("hook" -> "phone"), or None (the pin map
     itself, the panel's port, the pin factory: the box as a whole)."""
     for part, lines in PARTS.items():
@@ -32,13 +37,13 @@ def part_of(name):
     return None
 
 
-def worst(statuses):
+def worst(statuses: Iterable[str]) -> str:
     """The overall status of several: any fault, else any warning, else ok."""
-    statuses = set(statuses)
-    return FAULT if FAULT in statuses else WARN if WARN in statuses else OK
+    seen = set(statuses)
+    return FAULT if FAULT in seen else WARN if WARN in seen else OK
 
 
-def pins_of(pinmap, part):
+def pins_of(pinmap: PinMap, part: str) -> str:
     """The part's pins as the pin map names them ("GPIO<n>, GPIO<m>"; a bus: its pins); "" if none."""
     found: list[str] = []
     for name in PARTS[part]:
@@ -53,7 +58,7 @@ def pins_of(pinmap, part):
     return ", ".join(found)
 
 
-def says(part, name):
+def says(part: Any, name: str) -> Part | None:
     """What ``part`` says of itself (``health()`` -> {"status", "summary", ...}) under ``name``;
     None if it has nothing to say (or says it in other words than these)."""
     report = part.health() if part is not None else None
@@ -62,7 +67,7 @@ def says(part, name):
     return None
 
 
-def _gpio_phone(pinmap, simulated, pins_said):
+def _gpio_phone(pinmap: PinMap, simulated: bool, pins_said: str) -> Part:
     where = pins_of(pinmap, "phone") or "as mapped"
     if simulated:
         return {"part": "phone", "status": OK, "link": "GPIO (simulated)", "heartbeat": None,
@@ -73,7 +78,7 @@ def _gpio_phone(pinmap, simulated, pins_said):
             "detail": "%s. A direct GPIO link has no heartbeat: dial a digit to test it." % pins_said}
 
 
-def _buttons(pinmap, buttons):
+def _buttons(pinmap: PinMap, buttons: str | None) -> Part | None:
     where = pins_of(pinmap, "buttons")
     if buttons == "simulated":
         return {"part": "buttons", "status": OK, "summary": "Simulated buttons: press them on this panel.",
@@ -84,14 +89,14 @@ def _buttons(pinmap, buttons):
     return None
 
 
-def _no_window(display_setting):
+def _no_window(display_setting: str) -> Part:
     if display_setting == "none":
         return {"part": "display", "status": ABSENT, "summary": "Turned off in the settings (display = none)."}
     return {"part": "display", "status": WARN,
             "summary": "No window display answered: check the OLED's wiring on I2C (newsdesk doctor says more)."}
 
 
-def _not_driven(pinmap, name):
+def _not_driven(pinmap: PinMap, name: str) -> Part:
     words = WORDS[name]
     where = pins_of(pinmap, name)
     return {"part": name, "status": ABSENT,
@@ -100,7 +105,7 @@ def _not_driven(pinmap, name):
                       "The pin map doesn't name the %s." % words}
 
 
-def _store_stuck(took):
+def _store_stuck(took: float) -> Part:
     """The store's part, shown only while a write has waited on the disk for too long."""
     return {"part": "store", "status": FAULT,
             "summary": "A write to the store has waited %.0f s on the disk (SD card or USB drive); pages show "
@@ -108,15 +113,18 @@ def _store_stuck(took):
             "detail": "If this lasts, the disk may be failing or full: `newsdesk doctor` checks it."}
 
 
-def _store_damaged(sentence):
+def _store_damaged(sentence: str) -> Part:
     """The store's part after a start found its log damaged (controller/store.py, log_damage)."""
     return {"part": "store", "status": WARN, "summary": sentence,
             "detail": "What could be read is kept and the table goes on from there; restoring a backup "
                       "brings back what is missing."}
 
 
-def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=None, display_setting="auto",
-           player=None, mqtt=None, stuck_for=None, store_damage=None, backups=None):
+# The parts that say their own health (the bridge, the display, the player, the publisher, the keeper)
+# are adapters, not typed yet: Any until they are.
+def report(pinmap: PinMap, simulated: bool, pins_said: str, phone_link: Any = None, buttons: str | None = None,
+           window: Any = None, display_setting: str = "auto", player: Any = None, mqtt: Any = None,
+           stuck_for: float | None = None, store_damage: str | None = None, backups: Any = None) -> dict[str, Any]:
     """The health strip: each part, and the worst of them as ``overall``.
 
     ``phone_link``: the serial bridge when the phone is on USB (else the phone is on the pins);
@@ -138,5 +146,5 @@ def report(pinmap, simulated, pins_said, phone_link=None, buttons=None, window=N
         parts.append(_store_stuck(stuck_for))
     elif store_damage:
         parts.append(_store_damaged(store_damage))
-    parts = [p for p in parts if p is not None]
-    return {"simulated": simulated, "pins": pins_said, "overall": worst(p["status"] for p in parts), "parts": parts}
+    said = [p for p in parts if p is not None]
+    return {"simulated": simulated, "pins": pins_said, "overall": worst(p["status"] for p in said), "parts": said}

@@ -9,7 +9,9 @@ breaks on an old game.
 
 import csv
 import io
+from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import Any
 
 from .errors import Conflict, NotFound
 from .games import base, registry
@@ -18,8 +20,11 @@ HISTORY_LIMIT = 500          # games the history, the statistics and the history
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
 UNDO_KINDS = ("undo", "redo")
 
+# The store and its rows (controller/store.py: Game, Entry) are not typed yet: Any until they are.
+JSON = dict[str, Any]
 
-def summary(game):
+
+def summary(game: Any) -> JSON:
     """A kept (or ending) game as the history lists it."""
     final = game.final or {}
     title = (final.get("view") or {}).get("title") or game.engine
@@ -29,7 +34,7 @@ def summary(game):
             "standings": final.get("standings")}
 
 
-def stacks(entries):
+def stacks(entries: Iterable[tuple[int, JSON]]) -> tuple[list[int], list[int]]:
     """(done, undone): versions of the moves in force, oldest first, and of the moves that can
     be redone, the next one to redo last. ``entries`` are (version, entry) pairs."""
     done: list[int] = []
@@ -48,13 +53,13 @@ def stacks(entries):
     return done, undone
 
 
-def _csv_cell(text):
+def _csv_cell(value: object) -> str:
     """A spreadsheet must not run a player's name as a formula."""
-    text = str(text)
+    text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _average(scores):
+def _average(scores: Sequence[int]) -> float | int | None:
     """The mean to one decimal, or None; a sum too big for a float (a value an earlier version
     kept) is averaged in whole numbers instead of failing."""
     if not scores:
@@ -65,16 +70,17 @@ def _average(scores):
         return sum(scores) // len(scores)
 
 
-def _score_kind(engine_name):
+def _score_kind(engine_name: str) -> str | None:
     """What a game's scores count, from its engine's panel facts: "money", "points", or None for a
     game without a score (and for a game whose engine is gone)."""
     try:
-        return base.panel(registry.load(engine_name))["score"]
+        kind: str | None = base.panel(registry.load(engine_name))["score"]
     except (registry.EngineUnavailable, ValueError):
         return None
+    return kind
 
 
-def _rows(kept):
+def _rows(kept: JSON) -> list[JSON]:
     """A kept game's final table, or its players with no scores when it kept none."""
     return kept["standings"] or [{"name": n, "score": None, "winner": n in kept["winners"]} for n in kept["players"]]
 
@@ -82,14 +88,14 @@ def _rows(kept):
 class KeptGames:
     """The games the store keeps, finished, abandoned or still being played."""
 
-    def __init__(self, store):
+    def __init__(self, store: Any) -> None:
         self.store = store
 
-    def history(self, limit=100):
+    def history(self, limit: int = 100) -> list[JSON]:
         """Finished and abandoned games, the newest first."""
         return [summary(g) for g in self.store.games(limit=limit)]
 
-    def game(self, game_id):
+    def game(self, game_id: object) -> Any:
         """The store's row for game ``game_id``; NotFound (404) when there is none."""
         if isinstance(game_id, bool) or not isinstance(game_id, int):
             raise NotFound("a game is named by its number (a whole number), not %r" % (game_id,))
@@ -98,24 +104,24 @@ class KeptGames:
             raise NotFound("there is no game #%d; the games kept are listed in the history" % game_id)
         return game
 
-    def _ended(self, game_id, what):
+    def _ended(self, game_id: object, what: str) -> Any:
         game = self.game(game_id)
         if game.status == "active":
             raise Conflict("game #%d is still being played; finish or abandon it to %s" % (game.id, what))
         return game
 
-    def record(self, game_id):
+    def record(self, game_id: object) -> JSON:
         """One game as kept: its summary, final table and what happened, move by move."""
         game = self.game(game_id)
         moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
                   "at": e.created} for e in self.store.entries(game.id)]
         return dict(summary(game), final=game.final, log=moves, score_kind=_score_kind(game.engine))
 
-    def stats(self, limit=HISTORY_LIMIT):
+    def stats(self, limit: int = HISTORY_LIMIT) -> JSON:
         """Per player over the finished games: played, won, and per game the best and average
         final number."""
         games = [g for g in self.history(limit) if g["status"] == "finished"]
-        players: dict[str, dict] = {}
+        players: dict[str, JSON] = {}
         for g in games:
             for row in _rows(g):
                 p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})
@@ -127,7 +133,7 @@ class KeptGames:
                 per["won"] += 1 if row["winner"] else 0
                 if isinstance(row.get("score"), int):
                     per["scores"].append(row["score"])
-        out = []
+        out: list[JSON] = []
         for p in sorted(players.values(), key=lambda p: (-p["won"], -p["played"], p["name"].lower())):
             per_game = []
             for per in p["by_game"].values():
@@ -140,11 +146,11 @@ class KeptGames:
             out.append(p)
         return {"players": out, "games_counted": len(games)}
 
-    def chart(self, game_id):
+    def chart(self, game_id: object) -> JSON:
         """Each player's number after every move still in force (undone moves and the undo/redo
         entries left out), folding the game once."""
         game = self.game(game_id)
-        out = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
+        out: JSON = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
                "points": [], "problem": None}
         try:
             engine = registry.load(game.engine)
@@ -177,7 +183,7 @@ class KeptGames:
             out["problem"] = "This game's view shows no %s to chart." % label
         return out
 
-    def export_csv(self, game_id):
+    def export_csv(self, game_id: object) -> tuple[str, str]:
         """A kept game's final table as CSV, one row per player: (file name, text)."""
         game = self._ended(game_id, "export it")
         kept = summary(game)
@@ -190,7 +196,7 @@ class KeptGames:
                              "" if row["score"] is None else row["score"], "yes" if row["winner"] else "no"])
         return "newsdesk-game-%d-%s.csv" % (game.id, game.engine), out.getvalue()
 
-    def bgstats(self, game_id):
+    def bgstats(self, game_id: object) -> JSON:
         """One play as BG Stats' createPlay data (board, durationMin, comments, game, location,
         playDate, players: name, score, winner, rank, startPlayer, role, sourcePlayerId). The
         games' BoardGameGeek ids are left out (the format's bggId is "if any") rather than guessed."""
@@ -202,7 +208,7 @@ class KeptGames:
         scored = [r["score"] for r in rows if isinstance(r.get("score"), int)]
         ranks = sorted(set(scored), reverse=True)
         teams = {p.get("name"): p.get("team") for p in game.players if isinstance(p, dict)}
-        players = []
+        players: list[JSON] = []
         for seat, row in enumerate(rows):
             rank = (ranks.index(row["score"]) + 1 if isinstance(row.get("score"), int)
                     else (1 if row["winner"] else 0))

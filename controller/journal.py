@@ -14,6 +14,7 @@ and are not stored.
 """
 
 import threading
+from typing import Any
 
 
 class Journal:
@@ -21,19 +22,20 @@ class Journal:
 
     __slots__ = ("store", "bus", "lock")
 
-    def __init__(self, store, bus, lock=None):
+    # The store and the bus are adapters, not typed yet: Any until they are.
+    def __init__(self, store: Any, bus: Any, lock: "threading.RLock | None" = None) -> None:
         self.store = store
         self.bus = bus
         self.lock = lock if lock is not None else threading.RLock()
 
-    def __enter__(self):
+    def __enter__(self) -> "Journal":
         self.lock.acquire()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.lock.release()
 
-    def record(self, kind, payload):
+    def record(self, kind: str, payload: dict[str, Any]) -> Any:
         """Store an event of ``kind`` and publish it; returns the stored event. A StoreError is
         raised before anything is published."""
         with self.lock:
@@ -41,7 +43,7 @@ class Journal:
             self.bus.publish(event.as_dict())
             return event
 
-    def announce(self, event, **extra):
+    def announce(self, event: Any, **extra: object) -> None:
         """Publish an event the store has already committed (a game's entry, written with its
         version by the store's own method), its data with ``extra`` that is not stored: the
         game's view and offers after it, worked out once."""
@@ -50,6 +52,6 @@ class Journal:
             message["data"] = dict(event.payload, **extra)
         self.bus.publish(message)
 
-    def tell(self, kind, data):
+    def tell(self, kind: str, data: object) -> None:
         """Publish a live message that is not stored (the vocabulary in events.py says which)."""
         self.bus.publish({"type": kind, "data": data})

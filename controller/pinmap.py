@@ -9,8 +9,10 @@ optocoupler with its forward voltage and series resistor, a module's supply rail
 only checks that those values are well formed; schematics/erc.py judges them electrically.
 """
 
+import os
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from .errors import PinMapError
 
@@ -35,10 +37,12 @@ class PinSpec:
                  "to", "pull_resistor", "pull_to", "load", "colour", "vf", "resistor", "in_phone",
                  "series_resistor", "filter_nf", "filter_pull", "esd")
 
-    def __init__(self, name, bcm, pull=None, high_means=None, what="", kind="input", board="pi",
-                 active_high=True, to="GND", pull_resistor=None, pull_to=None, load=None,
-                 colour="", vf=None, resistor=None, in_phone=False, series_resistor=None, filter_nf=None,
-                 filter_pull=None, esd=False):
+    def __init__(self, name: str, bcm: int, pull: str | None = None, high_means: int | None = None, what: str = "",
+                 kind: str = "input", board: str = "pi", active_high: bool = True, to: str | None = "GND",
+                 pull_resistor: float | None = None, pull_to: str | None = None, load: str | None = None,
+                 colour: str = "", vf: float | None = None, resistor: float | None = None, in_phone: bool = False,
+                 series_resistor: float | None = None, filter_nf: float | None = None,
+                 filter_pull: float | None = None, esd: bool = False) -> None:
         self.name = name
         self.series_resistor = series_resistor  # input: ohms between its filter node and the GPIO
         self.filter_nf = filter_nf          # input: the filter's capacitor, node to GND (nF)
@@ -61,26 +65,29 @@ class PinSpec:
         self.resistor = resistor            # output: series resistor (ohms)
 
     @property
-    def pull_up(self):
+    def pull_up(self) -> bool | None:
         """gpiozero's pull_up argument: True, False, or None for an external resistor."""
-        return {"up": True, "down": False, "none": None}[self.pull]
+        pulls: dict[str | None, bool | None] = {"up": True, "down": False, "none": None}
+        return pulls[self.pull]
 
     @property
-    def gpio(self):
+    def gpio(self) -> str:
         return "%s%d" % (BOARDS[self.board][2], self.bcm)
 
-    def logical(self, level):
+    def logical(self, level: object) -> int:
         """The logical state (0/1) of a pin reading ``level`` (truthy = HIGH)."""
+        if self.high_means is None:
+            raise TypeError("%s is an output: only an input has a logical state" % self.name)
         return self.high_means if level else 1 - self.high_means
 
-    def level(self, logical):
+    def level(self, logical: object) -> bool:
         """The pin level (True = HIGH) that means logical state ``logical``."""
         return bool(logical) == bool(self.high_means)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.kind == "output":
             return "<PinSpec %s %s output active_high=%s>" % (self.name, self.gpio, self.active_high)
-        return "<PinSpec %s %s pull=%s high_means=%d>" % (self.name, self.gpio, self.pull, self.high_means)
+        return "<PinSpec %s %s pull=%s high_means=%s>" % (self.name, self.gpio, self.pull, self.high_means)
 
 
 class BusSpec:
@@ -88,8 +95,9 @@ class BusSpec:
 
     __slots__ = ("name", "kind", "board", "pins", "bus", "address", "what", "supply", "in_phone", "esd")
 
-    def __init__(self, name, kind, board, pins, bus=None, address=None, what="", supply=None, in_phone=False,
-                 esd=False):
+    def __init__(self, name: str, kind: str, board: str, pins: dict[str, int], bus: int | None = None,
+                 address: int | None = None, what: str = "", supply: str | None = None, in_phone: bool = False,
+                 esd: bool = False) -> None:
         self.name = name
         self.esd = esd          # an ESD array's channel on each signal wire at the connector
         self.in_phone = in_phone
@@ -101,8 +109,11 @@ class BusSpec:
         self.what = what
         self.supply = supply    # the rail the module is powered from (its pull-ups go there too)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<BusSpec %s %s %s>" % (self.name, self.kind, self.pins)
+
+
+Line = PinSpec | BusSpec
 
 
 class PinMap:
@@ -110,33 +121,34 @@ class PinMap:
     ``cable`` is the Pi build's connector to the phone (``box``: the sex of the box's connector,
     ``pins``: connector pin number -> the wire it carries), or None if the file has no [cable]."""
 
-    def __init__(self, pi_lines, source, pico_lines=None, cable=None):
+    def __init__(self, pi_lines: dict[str, Line], source: str, pico_lines: dict[str, Line] | None = None,
+                 cable: dict[str, Any] | None = None) -> None:
         self.pi = pi_lines
         self.pico = pico_lines or {}
         self.source = source
         self.cable = cable
 
-    def line(self, name, board="pi"):
+    def line(self, name: str, board: str = "pi") -> Line:
         lines = self.pi if board == "pi" else self.pico
         try:
             return lines[name]
         except KeyError:
             raise PinMapError("%s has no [%s.%s] line" % (self.source, board, name)) from None
 
-    def lines(self, kind=None, board="pi"):
+    def lines(self, kind: str | None = None, board: str = "pi") -> list[Line]:
         """The lines of one kind (or all), in the file's order."""
         lines = self.pi if board == "pi" else self.pico
         return [spec for spec in lines.values() if kind is None or spec.kind == kind]
 
 
-def _pin_number(where, board, key, value):
+def _pin_number(where: str, board: str, key: str, value: object) -> int:
     _, highest, _ = BOARDS[board]
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= highest:
         raise PinMapError("%s: %s must be a pin number 0-%d, got %r" % (where, key, highest, value))
     return value
 
 
-def _rail(where, key, value, default=None):
+def _rail(where: str, key: str, value: object, default: str | None = None) -> str | None:
     if value is None:
         return default
     if value not in RAILS:
@@ -144,7 +156,7 @@ def _rail(where, key, value, default=None):
     return value
 
 
-def _number(where, key, value, positive_int=False):
+def _number(where: str, key: str, value: object, positive_int: bool = False) -> float | None:
     """A resistance (whole ohms) or a voltage; None when the key is absent."""
     if value is None:
         return None
@@ -155,7 +167,7 @@ def _number(where, key, value, positive_int=False):
     return value
 
 
-def _output(where, raw):
+def _output(where: str, raw: dict[str, Any]) -> dict[str, Any]:
     """The electrical fields of an output line: what it drives."""
     load = raw.get("load")
     if load is not None and load not in LOADS:
@@ -171,7 +183,7 @@ def _output(where, raw):
     return {"load": load, "vf": vf, "resistor": resistor, "colour": colour}
 
 
-def _spec(source, board, name, raw):
+def _spec(source: str, board: str, name: str, raw: object) -> Line:
     where = "%s [%s.%s]" % (source, board, name)
     if not isinstance(raw, dict):
         raise PinMapError("%s must be a table" % where)
@@ -224,13 +236,13 @@ def _spec(source, board, name, raw):
                    series_resistor=series, filter_nf=filter_nf, filter_pull=filter_pull, esd=esd)
 
 
-def _pins_of(spec):
+def _pins_of(spec: Line) -> list[int]:
     if isinstance(spec, BusSpec):
         return list(spec.pins.values())
     return [spec.bcm]
 
 
-def _board(source, board, section):
+def _board(source: str, board: str, section: dict[str, Any]) -> dict[str, Line]:
     lines = {name: _spec(source, board, name, raw) for name, raw in section.items()}
     used: dict[int, str] = {}
     label = BOARDS[board][2]
@@ -251,7 +263,7 @@ def _board(source, board, section):
 SEXES = ("female", "male")
 
 
-def _cable(source, raw):
+def _cable(source: str, raw: object) -> dict[str, Any]:
     """[cable]: the connector's pin for each wire to the phone. Only its form is checked here;
     schematics/cable.py matches the wires to the circuit and schematics/erc.py judges the layout."""
     where = "%s [cable]" % source
@@ -275,7 +287,7 @@ def _cable(source, raw):
     return {"box": box, "pins": dict(sorted(out.items()))}
 
 
-def parse_pinmap(text, source="pinmap.toml"):
+def parse_pinmap(text: str, source: str = "pinmap.toml") -> PinMap:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -294,7 +306,7 @@ def parse_pinmap(text, source="pinmap.toml"):
     return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {}, cable)
 
 
-def load_pinmap(path=None):
+def load_pinmap(path: str | os.PathLike[str] | None = None) -> PinMap:
     path = Path(path) if path else DEFAULT_PINMAP
     try:
         text = path.read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ def final_table(engine, state):
     return {"winners": list(result["winners"]), "standings": rows(result), "view": engine.view(state)}
 
 
-def rows(result):
+def rows(result: dict) -> list[dict]:
     """A Result's standings as the games row keeps them (copies: a caller may strike the winners
     of an abandoned game)."""
     return [{"name": r["name"], "score": r["score"], "winner": r["winner"]} for r in result["standings"]]

@@ -36,7 +36,7 @@ from .walcheck import read_log
 log = logging.getLogger(__name__)
 
 STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
-DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (web_ui/devices.py keeps it)
+DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (controller/devices.py keeps it)
 ACKED = "-acked"                  # beside the store: the last event id it acknowledged (see AckedMark)
 SCHEMA_VERSION = 2
 

@@ -9,6 +9,7 @@ the game session share.
 import logging
 
 from . import events
+from .dial_join import DialOutcome, TakesDigits
 from .errors import NewsdeskError
 from .game_session import GameSession
 from .games import base, registry
@@ -22,8 +23,10 @@ log = logging.getLogger(__name__)
 
 
 class Table:
-    def __init__(self, store, bus, editor, rng, hardware, engines=None):
-        """``engines``: name -> engine module, for tests; the registry's lazy import by default."""
+    def __init__(self, store, bus, editor, rng, hardware, engines=None, joins: TakesDigits | None = None):
+        """``engines``: name -> Game, for tests; the games the registry finds by default.
+        ``joins``: asked about each dialed digit first, as a device may be dialing its join code
+        (controller/joins.py); None: every digit is a call to the editor."""
         self.store = store
         self.bus = bus
         self.editor = editor
@@ -33,49 +36,40 @@ class Table:
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
-        self._interceptors = []  # (on_digit, on_hook): e.g. a device joining by dialing its code
+        self.joins = joins
         self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
         last = store.latest(events.VERDICT)
         self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(self.journal, rng, engines=engines)
         self.kept = KeptGames(store)
 
-    def intercept_dialing(self, on_digit, on_hook=None):
-        """Let something above the table take digits first: ``on_digit(digit, t)`` returns None to
-        pass the digit on to the editor, or what it made of it (then the editor is not called, but
-        hears every digit in its ``release``: digits held back that turned out to be calls)."""
-        self._interceptors.append((on_digit, on_hook))
-
-    def _intercepted(self, ev):
-        for on_digit, _ in self._interceptors:
-            try:
-                taken = on_digit(ev.value, ev.t)
-            except Exception:
-                log.exception("a dial interceptor failed on digit %r", ev.value)
-                continue
-            if taken is not None:
-                return taken
-        return None
+    def _offer_to_joins(self, ev) -> DialOutcome | None:
+        """What the join service made of a dialed digit; None (a call) if it failed on it."""
+        if self.joins is None:
+            return None
+        try:
+            return self.joins.on_digit(ev.value, ev.t)
+        except Exception:
+            log.exception("joining by dialing failed on digit %r", ev.value)
+            return None
 
     def on_dial_event(self, ev):
         """Called by the dial listener's thread for each decoded event."""
         if ev.kind == "hook":
             self.hook = ev.value
-            for _, on_hook in self._interceptors:
-                if on_hook is not None:
-                    on_hook(ev.value, ev.t)
+            if self.joins is not None:      # digits held as the start of a join code were calls
+                for digit in self.joins.on_hook(ev.value, ev.t):
+                    self.call_editor(digit)
             self.journal.tell(events.PHONE_HOOK, {"state": ev.value, "t": ev.t})
         elif ev.kind == "digit":
             self.last_digit = ev.value
-            taken = self._intercepted(ev)
-            kind = getattr(taken, "kind", None)
-            held = kind in ("collecting", "joined")       # else the digit went to the editor after all
+            taken = self._offer_to_joins(ev)
             self.journal.tell(events.PHONE_DIGIT, {     # taken: held for a join, not a call
-                "digit": ev.value, "t": ev.t, "taken": kind if held else None})
+                "digit": ev.value, "t": ev.t, "taken": taken.kind if taken is not None and taken.held else None})
             if taken is None:
                 self.call_editor(ev.value)
             else:                   # digits held as the start of a join code that turned out to be calls
-                for digit in getattr(taken, "release", ()):
+                for digit in taken.release:
                     self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
@@ -101,8 +95,8 @@ class Table:
         return event
 
     def _verdict_to_game(self, verdict, event):
-        engine = self.games.engine      # a game whose claims the editor decides says so (PANEL "editor")
-        if engine is None or not base.panel(engine).get("editor"):
+        engine = self.games.engine      # a game whose claims the editor decides says so (its panel "listens")
+        if engine is None or "editor" not in base.panel(engine)["listens"]:
             return None
         action = {"type": "verdict", "signal": verdict.signal, "digit": verdict.digit}
         try:

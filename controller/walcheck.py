@@ -29,23 +29,23 @@ class LogReading:
 
     __slots__ = ("frames", "commits", "lost_frames", "lost_commits")
 
-    def __init__(self, frames=0, commits=0, lost_frames=0, lost_commits=0):
+    def __init__(self, frames: int = 0, commits: int = 0, lost_frames: int = 0, lost_commits: int = 0) -> None:
         self.frames = frames
         self.commits = commits
         self.lost_frames = lost_frames
         self.lost_commits = lost_commits
 
     @property
-    def damaged(self):
+    def damaged(self) -> bool:
         """True when acknowledged commits lie past the break (not just one torn, unacknowledged write)."""
         return self.lost_commits >= 2
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<LogReading %d frames, %d commits; past the break %d frames, %d commits>" % (
             self.frames, self.commits, self.lost_frames, self.lost_commits)
 
 
-def _checksum(data, s0, s1, fmt):
+def _checksum(data: bytes, s0: int, s1: int, fmt: str) -> tuple[int, int]:
     words = struct.unpack(fmt % (len(data) // 4), data)
     for i in range(0, len(words), 2):
         s0 = (s0 + words[i] + s1) & MASK
@@ -53,7 +53,7 @@ def _checksum(data, s0, s1, fmt):
     return s0, s1
 
 
-def read_log(data):
+def read_log(data: bytes) -> LogReading:
     """A LogReading of the log ``data`` (bytes); an empty or unreadable header is an empty log,
     as it is to SQLite."""
     if len(data) < HEADER:

@@ -12,6 +12,7 @@ from pathlib import Path
 # The Pico on the bench (firmware/tools/pico_emulator.py) is a product tool the tests use too.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware" / "tools"))
 
+import compiled_once
 import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, settings
@@ -29,6 +30,8 @@ settings.register_profile("newsdesk", derandomize=True, database=None, deadline=
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("explore", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("NEWSDESK_HYPOTHESIS", "newsdesk"))
+
+compiled_once.install()   # each test's panel reuses the routes and templates compiled for the first
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -81,6 +84,7 @@ def config(tmp_path):
 @pytest.fixture
 def desk(config, mock_factory):
     nd = Newsdesk(config, pin_factory=mock_factory)
+    nd.joins.timers = False   # tests hand in the times and end a code dialed half-way by hanging up
     yield nd
     nd.close()
 
@@ -237,6 +241,17 @@ def page_assets(client, page):
     return found
 
 
+
+
+def install_game(monkeypatch, name, where):
+    """As if the distribution declaring game ``name`` now named ``where`` ("module:attribute") in
+    the newsdesk.games entry-point group: an engine uninstalled, broken or replaced."""
+    from importlib.metadata import EntryPoint
+
+    from controller.games import registry
+    points = dict(registry.found())
+    points[name] = EntryPoint(name=name, value=where, group=registry.GROUP)
+    monkeypatch.setattr(registry, "found", lambda: points)
 
 
 @pytest.fixture

@@ -23,10 +23,10 @@ import pytest
 from controller import backup, doctor
 from controller.cli import main
 from controller.config import load_config
+from controller.devices import Devices
 from controller.errors import ConfigError
 from controller.runlock import RunLock
 from controller.store import SCHEMA_VERSION, STORE_FILE, Store
-from web_ui.devices import Devices
 
 REPO = Path(__file__).resolve().parents[1]
 

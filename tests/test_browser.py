@@ -280,7 +280,7 @@ def test_star_reporter_on_two_devices(table):
     except registry.EngineUnavailable as e:
         pytest.skip(str(e))
     t = table
-    t.start(engine.TITLE, [("Ann", None), ("Bob", None), ("Cat", None)])
+    t.start(engine.title, [("Ann", None), ("Bob", None), ("Cat", None)])
     pages = [t.host, t.phone]
     while t.host.get_by_role("button", name="Throw for who moves first").count():   # ties throw again
         t.tap(pages[t.version(t.host) % 2], "Throw for who moves first")

@@ -182,15 +182,15 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     for the variants played in teams and gone for SCAN Without Partners."""
     from controller.games import base
     for item in registry.catalogue():
-        module = registry.load(item["name"])
-        declared = base.variant_option(module)
+        game = registry.load(item["name"])
+        declared = base.variant_option(game)
         if not declared:
             continue
-        default = next(o["default"] for o in module.OPTIONS if o["name"] == declared[0])
+        default = next(o["default"] for o in game.options if o["name"] == declared[0])
         page.get_by_label(item["title"]).check()
         checked = page.eval_on_selector_all(".variants input:checked", "xs => xs.map(x => x.value)")
         assert checked == ([default] if isinstance(default, str) else list(default)), item["name"]
-    page.get_by_label(registry.load("scan").TITLE).check()
+    page.get_by_label(registry.load("scan").title).check()
     assert page.is_checked("#variant-team")
     assert page.is_visible("#team-0") and "Teams:" in page.inner_text("#seat-hint")
     page.check("#variant-individual")
@@ -205,7 +205,7 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
     """SCOOP's page layout typed as "sport lots": the refusal names the field as the form does and
     shows how to write it, never the JSON the API takes."""
-    page.get_by_label(registry.load("scoop1956").TITLE).check()
+    page.get_by_label(registry.load("scoop1956").title).check()
     page.fill("#player-0", "Ann")
     page.fill("#player-1", "Bob")
     page.fill("#opt-page-stories", "sport lots")

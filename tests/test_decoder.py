@@ -257,20 +257,6 @@ def test_worn_phones_dialed_quickly_decode_right_and_on_time(seed, dial_map, wir
         assert end <= ev.t <= end + 0.26
 
 
-def test_the_worn_corpus_has_every_condition_the_issue_lists():
-    recs = tracegen.worn_corpus(3, 40)
-    phones = [r.phone for r in recs]
-    assert {p.dial_map for p in phones} == set(DIAL_MAPS) and {p.offnormal for p in phones} == {True, False}
-    assert min(p.pps for p in phones) < 8 and max(p.pps for p in phones) > 13
-    assert min(p.ratio for p in phones) < 0.55 and max(p.ratio for p in phones) > 0.72
-    assert all(p.first_make == (0.75, 1.5) and p.chatter == 0.08 for p in phones)
-    assert any(p.drag[1] == 0.35 for p in phones) and max(p.drift for p in phones) > 0.08
-    assert max(p.toggles for p in phones) == 8 and max(p.bounce for p in phones) > 0.007
-    rows = [r.sorted_edges() for r in recs]
-    assert any(a[1:] == b[1:] for r in rows for a, b in zip(r, r[1:]))   # repeated same-level rows
-    assert any(r.hook.count("off") > 1 for r in recs)                       # hook flashes
-
-
 @pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), spikes=st.floats(0.5, 20.0), chatter_at=st.lists(
@@ -300,16 +286,6 @@ def test_no_sequence_of_edges_crashes_the_decoder(edges, dial_map, offnormal):
     assert times == sorted(times)
     assert all(e.kind in ("digit", "hook", "fault", "fault_cleared") for e in events)
     assert all(0 <= e.value <= 9 for e in events if e.kind == "digit")
-
-
-def test_a_trace_can_say_the_handset_was_already_lifted():
-    """"Every line starts at state 0 ... unless the file says otherwise": a recording that starts
-    with the handset up has no lift in it, only the hang-up."""
-    text = "# newsdesk dial trace v1\n# initial state: hook=1\nt,line,state\n1.0,pulse,1\n1.06,pulse,0\n3.0,hook,0\n"
-    trace = parse_trace(text, "lifted.csv")
-    assert trace.initial == {"hook": 1}
-    events = replay(trace.edges, initial=trace.initial)
-    assert digits(events) == [1] and hooks(events) == ["on"]
 
 
 # ---------------------------------------------------------------- the minimum flash

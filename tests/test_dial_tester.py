@@ -1,5 +1,6 @@
-"""The dial tester (pure measuring, verdicts, pictures, cut recordings), phone profiles, the
-guided bring-up checklist, `newsdesk dial test` and the Workbench page on the panel."""
+"""The dial tester (pure measuring, verdicts, pictures, cut recordings), phone profiles,
+`newsdesk dial test` and the Workbench page on the panel. The bring-up checklist is in
+test_bringup.py."""
 
 import json
 import random
@@ -9,12 +10,10 @@ import pytest
 from conftest import CHROMIUM, need_browser, page_assets, unversioned, wait_for
 
 from controller import cli
-from controller.bringup import Checklist
 from controller.dial import tester, tracegen
 from controller.dial.decoder import DialDecoder
-from controller.dial.profile import ProfileError, Profiles
+from controller.dial.profile import Profiles
 from controller.dial.trace import parse_trace, replay
-from controller.pinmap import load_pinmap
 
 
 def dialed(digits, pps=10.0, ratio=0.6, seed=1, **kw):
@@ -96,27 +95,6 @@ def test_a_cut_recording_is_a_trace_that_decodes_to_the_same_digit():
 # ---------------------------------------------------------------- profiles
 
 
-def test_a_profile_is_kept_in_the_data_folder_and_read_back(tmp_path):
-    profiles = Profiles(tmp_path, clock=lambda: 0.0)
-    tests = tester.measure(dialed([0]).sorted_edges())
-    kept = profiles.save("GPO 746", tester.summary(tests), "gpo", "standard")
-    assert kept["updated"] == "1970-01-01T00:00:00Z" and kept["standard"] == "gpo"
-    assert json.loads((tmp_path / "dial-profiles.json").read_text())["GPO 746"]["pps"] == kept["pps"]
-    assert profiles.ratio("GPO 746") == pytest.approx(0.4 / 0.6, rel=0.08)
-    assert profiles.ratio("another phone") is None
-    with pytest.raises(ProfileError, match="phone's name"):
-        profiles.save("../../etc", tester.summary(tests), "gpo", "standard")
-    with pytest.raises(ProfileError, match="nothing to keep"):
-        profiles.save("x", None, "gpo", "standard")
-
-
-def test_a_damaged_profiles_file_is_no_crash(tmp_path):
-    (tmp_path / "dial-profiles.json").write_text("{not json")
-    assert Profiles(tmp_path).ratio("default") is None
-    (tmp_path / "dial-profiles.json").write_text('{"default": {"ratio": 7}}')
-    assert Profiles(tmp_path).ratio("default") is None      # out of range: not used
-
-
 def test_the_profile_is_the_decoders_starting_point_and_the_call_still_counts():
     """A first digit of one pulse: without a profile the decoder must allow any dial's make;
     with the dial's ratio it decides sooner. Bad ratios are refused."""
@@ -147,38 +125,6 @@ def test_a_digit_cut_short_by_a_wrong_profile_teaches_the_decoder_at_once():
     third, _ = train(t + 0.5, 5)
     events = replay(first + second + third, decoder=DialDecoder(ratio=0.1))
     assert [e.value for e in events if e.kind == "digit"] == [1, 1, 2, 5]
-
-
-# ---------------------------------------------------------------- bring-up
-
-
-def test_the_checklist_ticks_what_the_box_sees_and_names_the_pins_for_the_rest():
-    c = Checklist(load_pinmap())
-    assert c.feed({"type": "phone.hook", "data": {"state": "off"}}, 1.0) == "lift"
-    assert c.feed({"type": "phone.digit", "data": {"digit": 7}}, 2.0) is None
-    assert c.feed({"type": "dice.roll", "data": {"source": "panel"}}, 3.0) is None   # not the button
-    assert c.feed({"type": "dice.roll", "data": {"source": "button"}}, 3.0) == "dice"
-    assert c.feed({"type": "phone.hook", "data": {"state": "off"}}, 4.0) is None     # already seen
-    assert c.feed("junk", 5.0) is None and c.feed({"type": "phone.sound", "data": None}, 5.0) is None
-    steps = {s["id"]: s for s in c.state()}
-    assert steps["lift"]["seen"] and steps["lift"]["hint"] is None and steps["dice"]["at"] == 3.0
-    assert "GPIO17" in steps["dial0"]["hint"] and "GPIO27" in steps["dial0"]["hint"]
-    assert "GPIO6" in steps["stopwatch"]["hint"] and "GPIO23" in steps["bell"]["hint"]
-    c.reset()
-    assert not any(s["seen"] for s in c.state())
-
-
-def test_with_the_sound_switched_off_the_dial_tone_is_never_ticked_and_the_hint_says_why():
-    c = Checklist(load_pinmap(), audio=False)
-    assert c.feed({"type": "phone.sound", "data": {"receiver": "dial", "ringing": False}}, 1.0) is None
-    assert "audio setting is off" in {s["id"]: s for s in c.state()}["tone"]["hint"]
-    assert Checklist(load_pinmap()).feed({"type": "phone.sound", "data": {"receiver": "dial"}}, 1.0) == "tone"
-
-
-def test_with_the_phone_in_a_box_the_hints_name_the_picos_pins():
-    steps = {s["id"]: s for s in Checklist(load_pinmap(), "pico").state()}
-    assert "GP4" in steps["lift"]["hint"] and "Pico" in steps["lift"]["hint"]
-    assert "GPIO5" in steps["dice"]["hint"]          # the buttons stay on the Pi
 
 
 # ---------------------------------------------------------------- the CLI

@@ -7,6 +7,7 @@ import json
 from urllib.parse import unquote
 
 import pytest
+from conftest import install_game
 
 from controller.app import Newsdesk
 from web_ui import create_app
@@ -268,7 +269,7 @@ def test_a_refused_option_is_named_as_the_form_names_it_with_what_would_do(clien
     r = start(client, engine, players, options)
     said = message(r)
     assert r.status_code == 422 and said.startswith(words), said
-    assert "{" not in said and not any(o["name"] in said for o in registry.load(engine).OPTIONS if "_" in o["name"]), said
+    assert "{" not in said and not any(o["name"] in said for o in registry.load(engine).options if "_" in o["name"]), said
     assert not said.startswith(tuple(options)), said      # "time_limit is ...", "page is ..."
 
 
@@ -282,8 +283,7 @@ def test_a_start_the_rules_refuse_is_a_422_and_a_second_game_a_409(client):
 
 
 def test_an_engine_that_is_not_installed_is_a_409_saying_so(client, monkeypatch):
-    from controller.games import registry
-    monkeypatch.setitem(registry.ENGINES, "scan", "no_such_engine")
+    install_game(monkeypatch, "scan", "no_such_engine:GAME")
     r = start(client)
     assert r.status_code == 409 and "not installed" in message(r)
 
@@ -354,46 +354,6 @@ def test_a_body_that_is_not_a_json_object_is_a_400(client):
     for data in ("[1, 2]", "not json", "[" * 100000 + "]" * 100000):
         r = client.post("/api/games/current/actions", data=data, content_type="application/json", headers=WRITE)
         assert r.status_code in (400, 413) and message(r)
-
-
-# ---------------------------------------------------------------- health
-
-@pytest.mark.slow
-def test_the_health_strip_reports_each_part_in_plain_words(client):
-    h = client.get("/api/health").get_json()
-    parts = {p["part"]: p for p in h["parts"]}
-    assert set(parts) == {"phone", "buttons", "display", "audio"}
-    assert parts["phone"]["status"] == "ok" and "Simulated" in parts["phone"]["summary"]
-    for name in ("buttons", "display", "audio"):
-        assert parts[name]["status"] in ("ok", "absent", "warn", "fault")
-        assert parts[name]["summary"]
-    assert h["overall"] in ("ok", "warn", "fault")
-
-
-def test_a_part_that_reports_on_itself_is_taken_at_its_word(client, desk):
-    class Display:
-        def health(self):
-            return {"status": "fault", "summary": "The display doesn't answer on I2C address 0x3C."}
-    desk.window = Display()
-    parts = {p["part"]: p for p in client.get("/api/health").get_json()["parts"]}
-    assert parts["display"] == {"part": "display", "status": "fault",
-                                "summary": "The display doesn't answer on I2C address 0x3C."}
-    assert client.get("/api/health").get_json()["overall"] == "fault"
-
-
-def test_a_phone_on_usb_shows_its_link_and_says_when_it_is_gone(client, desk):
-    from controller.serial.bridge import PhoneStatus, SerialBridge
-    desk.phone_link = SerialBridge("/dev/ttyACM0", lambda ev: None)     # not started: its status is set here
-    desk.phone_link.status = PhoneStatus(True, "/dev/ttyACM0", "connected", "1.2", "7")
-    phone = client.get("/api/health").get_json()["parts"][0]
-    assert phone["status"] == "ok" and phone["link"] == "USB" and "/dev/ttyACM0" in phone["summary"]
-    assert phone["heartbeat"]
-    desk.phone_link.status = PhoneStatus(False, "/dev/ttyACM0", "phone disconnected: device reports readiness to "
-                                                          "read but returned no data")
-    phone = client.get("/api/health").get_json()["parts"][0]
-    assert phone["status"] == "fault" and phone["summary"].startswith("Phone disconnected")
-    assert "USB cable" in phone["summary"]
-    assert client.get("/api/health").get_json()["overall"] == "fault"
 
 
 def _bad(opt):

@@ -1,27 +1,19 @@
-"""Joining the table: QR invitations, codes dialed on the phone, rate limits, the host's list
-of devices, and the devices file."""
+"""Joining the table over HTTP: QR invitations, codes asked for and dialed on the phone, rate
+limits, the host's list of devices, and the join pages. The dial-join machine is tested in
+test_dial_join.py, the devices file in test_devices.py."""
 
 import os
 import re
 import shutil
 import sqlite3
-import threading
 from html import unescape
 
 import pytest
 import segno
 
+from controller.devices import MAX_WAITING
+from controller.dial_join import CODE_DIGITS, DialOutcome
 from web_ui import create_app, security
-from web_ui.devices import (
-    CODE_DIGITS,
-    DIAL_FAILURES,
-    DIAL_GAP,
-    MAX_WAITING,
-    Devices,
-    DialJoin,
-    JoinRefused,
-    describe_agent,
-)
 from web_ui.join import qr_svg
 from web_ui.server import InThread
 
@@ -51,7 +43,7 @@ def invite(host, role="player"):
 
 
 def dial(guard, code, t0=0.0, step=1.5):
-    outcomes = [guard.dial.on_digit(int(d), t0 + i * step) for i, d in enumerate(code)]
+    outcomes = [guard.joins.on_digit(int(d), t0 + i * step) for i, d in enumerate(code)]
     return outcomes[-1]
 
 
@@ -177,13 +169,6 @@ def test_the_lan_address_is_a_private_one(guard, monkeypatch):
     assert guard.lan_address() == "newsdesk.local"
 
 
-@pytest.mark.slow
-def test_tokens_are_kept_only_as_hashes(app, guard, host):
-    token = invite(host)["token"]
-    for path in guard.devices.path.parent.glob("devices.sqlite3*"):
-        assert token.encode() not in path.read_bytes(), path.name
-
-
 # -- rate limits --------------------------------------------------------------------------------
 
 @pytest.mark.slow
@@ -244,74 +229,12 @@ def test_a_device_without_a_camera_joins_by_dialing_its_code(app, guard, clocks)
     assert body["code"] in tablet.get("/join").get_data(as_text=True)  # a reload shows it again
 
     code = body["code"]
-    outcomes = [guard.dial.on_digit(int(d), 10.0 + i) for i, d in enumerate(code)]
-    assert [o.kind for o in outcomes] == ["collecting"] * (CODE_DIGITS - 1) + ["joined"]
+    outcomes = [guard.joins.on_digit(int(d), 10.0 + i) for i, d in enumerate(code)]
+    assert [o.kind for o in outcomes] == [DialOutcome.COLLECTING] * (CODE_DIGITS - 1) + [DialOutcome.JOINED]
     assert outcomes[-1].device.role == "player" and outcomes[-1].device.via == "dial"
     assert tablet.get("/api/join/dial").get_json()["status"] == "joined"
     assert can_write(tablet)
     assert tablet.get("/api/join/me").get_json()["role"] == "player"
-
-
-@pytest.mark.slow
-def test_digits_count_only_while_a_code_waits(app, guard):
-    assert guard.dial.on_digit(3, 0.0) is None
-    with pytest.raises(ValueError):
-        guard.dial.on_digit(10, 0.0)
-    with pytest.raises(ValueError):
-        guard.dial.on_digit(True, 0.0)
-
-
-@pytest.mark.slow
-def test_a_long_pause_or_hanging_up_starts_the_code_again(app, guard, desk):
-    tablet = client_at(app, "192.168.1.30")
-    code = tablet.post("/api/join/dial").get_json()["code"]
-    assert guard.dial.on_digit(int(code[0]), 0.0).kind == "collecting"
-    # a pause longer than DIAL_GAP: that digit was a call to the editor; the code starts again
-    first = guard.dial.on_digit(int(code[0]), DIAL_GAP + 0.1)
-    assert first.release == (int(code[0]),)
-    assert dial(guard, code[1:], t0=DIAL_GAP + 1.0).kind == "joined"
-
-    other = client_at(app, "192.168.1.31")
-    code = other.post("/api/join/dial").get_json()["code"]
-    before = len(desk.table.recent_verdicts(50))
-    guard.dial.on_digit(int(code[0]), 100.0)
-    guard.dial.on_hook("on")                 # hanging up: the held digit was a call, the editor answers
-    assert len(desk.table.recent_verdicts(50)) == before + 1
-    guard.dial.on_hook("off")
-    assert dial(guard, code, t0=101.0).kind == "joined"
-
-
-def _astray(codes):
-    """A code that begins like a waiting one for three digits, then differs from all of them."""
-    code = sorted(codes)[0]
-    return next(code[:3] + d for d in "0123456789" if code[:3] + d not in codes)
-
-
-@pytest.mark.slow
-def test_wrong_codes_withdraw_every_waiting_code(app, guard):
-    tablets = [client_at(app, "192.168.1.%d" % (30 + i)) for i in range(2)]
-    codes = {t.post("/api/join/dial").get_json()["code"] for t in tablets}
-    wrong = _astray(codes)
-    kinds = [dial(guard, wrong, t0=100.0 * i).kind for i in range(DIAL_FAILURES)]
-    assert kinds == ["wrong"] * (DIAL_FAILURES - 1) + ["closed"]
-    assert guard.devices.waiting_count() == 0
-    for t in tablets:
-        assert t.get("/api/join/dial").get_json()["status"] == "lapsed"
-    assert dial(guard, codes.pop(), t0=1000.0) is None  # nothing waits any more
-
-
-@pytest.mark.slow
-def test_a_right_code_clears_the_wrong_count(app, guard):
-    a = client_at(app, "192.168.1.30")
-    b = client_at(app, "192.168.1.31")
-    code_a = a.post("/api/join/dial").get_json()["code"]
-    code_b = b.post("/api/join/dial").get_json()["code"]
-    wrong = _astray({code_a, code_b})
-    for i in range(DIAL_FAILURES - 1):
-        assert dial(guard, wrong, t0=100.0 * i).kind == "wrong"
-    assert dial(guard, code_a, t0=1000.0).kind == "joined"
-    assert dial(guard, _astray({code_b}), t0=2000.0).kind == "wrong"  # counting starts again
-    assert b.get("/api/join/dial").get_json()["status"] == "waiting"
 
 
 @pytest.mark.slow
@@ -345,7 +268,7 @@ def test_asking_again_replaces_the_code_and_cancel_gives_it_up(app, guard):
     assert [d.code for d in guard.devices.list() if d.status == "waiting"] == [second]
     if first != second:
         # not a join (the end of the old code may start the new one: then its digits are held)
-        assert dial(guard, first).kind in ("pass", "wrong", "collecting")
+        assert dial(guard, first).kind in (DialOutcome.PASS, DialOutcome.WRONG, DialOutcome.COLLECTING)
         assert [d.code for d in guard.devices.list() if d.status == "waiting"] == [second]
     assert tablet.delete("/api/join/dial").get_json() == {"status": "none"}
     assert guard.devices.waiting_count() == 0
@@ -359,18 +282,6 @@ def test_a_joined_device_or_the_host_needs_no_code(app, guard, host):
     player.get("/join?token=" + invite(host)["token"])
     r = player.post("/api/join/dial")
     assert r.status_code == 409 and "already joined" in r.get_json()["message"]
-
-
-def test_dial_join_without_the_web(tmp_path, clocks):
-    """DialJoin on its own: the clock it is handed only measures the gaps between digits."""
-    devices = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
-    joiner = DialJoin(devices, gap=2.0, failures=2)
-    device = devices.request_dial("Kindle", "192.168.1.5")
-    assert joiner.on_digit(int(device.code[0]), 0.0).kind == "collecting"
-    outcome = None
-    for i, d in enumerate(device.code):
-        outcome = joiner.on_digit(int(d), 5.0 + i)  # the first digit above is >2 s old: forgotten
-    assert outcome.kind == "joined" and outcome.device.id == device.id
 
 
 # -- the host's list ---------------------------------------------------------------------------
@@ -434,36 +345,13 @@ def test_a_browser_that_joins_again_gives_up_its_old_device(app, guard, host):
     assert guard.devices.device(first).status == "revoked"
 
 
-@pytest.mark.parametrize("agent, name", [
-    ("Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari", "Android phone"),
-    ("Mozilla/5.0 (Linux; Android 13; SM-X200) Safari", "Android tablet"),
-    ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)", "iPhone"),
-    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "Windows computer"),
-    ("", "Device"), (None, "Device"),
-])
-def test_devices_get_a_plain_name(agent, name):
-    assert describe_agent(agent) == name
-
-
 def test_pages_say_where_the_device_stands(app, guard, host):
     assert "it is the host and needs no join" in host.get("/join").get_data(as_text=True)
     stranger = client_at(app, "192.168.1.30").get("/join").get_data(as_text=True)
     assert "Anyone can watch" in stranger and "Scan the QR code" in stranger
 
 
-# -- the devices file ---------------------------------------------------------------------------
-
-def test_the_devices_file_is_wal_with_full_sync(guard):
-    db = sqlite3.connect(guard.devices.path)
-    try:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
-    finally:
-        db.close()
-    with guard.devices._connect() as conn:
-        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-    assert guard.devices.path.name == "devices.sqlite3"
-
+# -- a restart --------------------------------------------------------------------------------------
 
 @pytest.mark.slow
 def test_joined_devices_survive_a_restart(app, guard, host, desk, clocks):
@@ -478,28 +366,6 @@ def test_joined_devices_survive_a_restart(app, guard, host, desk, clocks):
     assert can_write(again)
     late = client_at(restarted, "192.168.1.31")
     assert late.get("/join?token=" + pending).status_code == 303  # invitations too
-
-
-def test_two_devices_redeeming_one_token_at_once_make_one_device(tmp_path, clocks):
-    devices = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
-    token, _ = devices.issue_token("player", "test")
-    results, barrier = [], threading.Barrier(8)
-
-    def redeem(i):
-        other = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)  # as another process would
-        barrier.wait()
-        try:
-            results.append(other.redeem(token, "Device", "10.0.0.%d" % i))
-        except JoinRefused as e:
-            results.append(e.reason)
-
-    threads = [threading.Thread(target=redeem, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    assert sorted(map(str, results)).count("used") == 7
-    assert len(devices.list()) == 1
 
 
 # -- in a real browser -------------------------------------------------------------------------
@@ -558,7 +424,7 @@ def test_joining_in_a_browser(served, browser, guard, app):
     code = tablet.evaluate("document.getElementById('dial-box').dataset.code")
     assert tablet.inner_text("#dial-code").replace(" ", "") == code
     for i, d in enumerate(code):
-        guard.dial.on_digit(int(d), float(i))
+        guard.joins.on_digit(int(d), float(i))
     tablet.wait_for_selector("#join-state[data-state=joined]", timeout=10000)
     assert tablet.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -619,5 +485,5 @@ def test_a_flood_of_code_requests_cant_hijack_the_phone(app, guard, clocks, desk
     assert [v["data"]["digit"] for v in desk.table.recent_verdicts(3)] == [1, 7, 4]
     assert len(desk.table.recent_verdicts(50)) == before + 3
 
-    assert dial(guard, code, t0=50.0).kind == "joined"
+    assert dial(guard, code, t0=50.0).kind == DialOutcome.JOINED
     assert can_write(genuine)

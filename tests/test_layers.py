@@ -15,7 +15,7 @@ TYPED = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]["fi
 PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder.py", "controller/dial/dialmaps.py",
         "controller/serial/protocol.py", "controller/serial/session.py", "controller/serial/errors.py",
         "controller/oracles", "controller/games", "controller/walcheck.py"]
-PURE_STDLIB = {"random", "copy", "math", "re", "typing", "datetime", "collections", "itertools", "functools",
+PURE_STDLIB = {"random", "copy", "math", "re", "typing", "datetime", "collections", "itertools", "functools", "dataclasses",
                "importlib", "dialmaps",   # dialmaps: the decoder's import under MicroPython (the Pico's flat folder)
                "logging",                 # a pure module may say what it saw; where it goes is the adapters' business
                "struct"}                  # bytes it is handed, read as the format they are in (walcheck)

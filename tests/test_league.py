@@ -11,8 +11,7 @@ from conftest import page_assets, wait_for
 from mosquitto import Mosquitto
 
 from controller.bus import Bus
-from controller.errors import ConfigError
-from controller.mqtt.follower import LeagueFollower, check_tables
+from controller.mqtt.follower import LeagueFollower
 from controller.mqtt.league import League
 from controller.mqtt.publisher import MqttPublisher, Settings
 from controller.store import Store
@@ -116,13 +115,6 @@ def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):
     assert "--mqtt-url" in capsys.readouterr().err
     assert main(["--data", str(tmp_path), "league", "--mqtt-url", "mqtt://b", "--tables", "cafe/#"]) == 2
     assert "--tables" in capsys.readouterr().err
-
-
-def test_a_league_pattern_is_a_topic_with_a_plus_for_the_table():
-    assert check_tables("cafe/+") == "cafe/+"
-    for bad in ("", "cafe/#", "/cafe/+", "cafe/+/"):
-        with pytest.raises(ConfigError):
-            check_tables(bad)
 
 
 @pytest.mark.slow

@@ -197,8 +197,7 @@ def test_a_page_that_falls_behind_gets_a_resync_not_a_gap(make_panel, desk, monk
 
 
 def test_a_page_back_after_too_many_events_gets_one_resync(make_panel, desk, monkeypatch):
-    from web_ui import stream
-    monkeypatch.setattr(stream, "BACKLOG_MAX", 3)
+    monkeypatch.setattr(live, "BACKLOG_MAX", 3)
     panel = make_panel()
     for digit in range(1, 6):
         desk.table.call_editor(digit)

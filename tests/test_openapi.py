@@ -20,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 
 from controller.app import Newsdesk
 from controller.config import load_config
+from controller.games import registry
 from web_ui import create_app, openapi, security
 
 
@@ -462,7 +463,7 @@ class FuzzTheApi(RuleBasedStateMachine):
         return self.doc["paths"][path][method]
 
     @precondition(lambda self: self.desk.table.games.game_id is None)
-    @rule(engine=st.sampled_from(["scoop1956", "scoop2002", "scan", "get_the_scoop", "star_reporter"]),
+    @rule(engine=st.sampled_from(registry.names()),
           extra=st.sampled_from([0, 0, 0, 1, 2, -1, 5]), variant=st.sampled_from([None, "team", "triple", "individual",
                                                                                 "no_trump", "bogus"]))
     def start_a_game(self, engine, extra, variant):

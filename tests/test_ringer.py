@@ -7,7 +7,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from controller.errors import BadRequest, ConfigError, PinMapError
-from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, ring_steps, strikes_per_cycle
+from controller.hw.bell import STRIKE_HZ
 from controller.hw.ringer import CADENCES, Ringer
 from controller.pinmap import DEFAULT_PINMAP, load_pinmap, parse_pinmap
 from tests.conftest import FakeClock, wait_for
@@ -217,20 +217,6 @@ def test_strikes_stay_on_their_deadlines_when_the_waits_run_late(mock_factory, c
     # each change comes 4 ms late, but the lateness doesn't add up: strike 40 is 4 ms late too
     assert rises[:3] == [0.0, 0.054, 0.104] and rises[39] == pytest.approx(1.954, abs=0.001)
     ringer.close()
-
-
-def test_ring_steps_are_whole_strikes_inside_the_cadence():
-    for cadence in CADENCES.values():
-        for hz in (15, 20, 25):
-            steps = ring_steps(cadence, hz)
-            assert sum(s for _, s in steps) == pytest.approx(sum(on + off for on, off in cadence))
-            assert steps[0][0] is True and steps[-1][0] is False
-            assert all(a[0] != b[0] for a, b in zip(steps, steps[1:]))      # strictly alternating
-            assert all(s == pytest.approx(STRIKE_DUTY / hz) for level, s in steps if level)
-    assert strikes_per_cycle(CADENCES["uk"], 20) == 2 * 8
-    assert strikes_per_cycle(CADENCES["north-america"], 25) == 50
-    assert ring_steps(CADENCES["uk"], 0) == [(True, 0.4), (False, 0.2), (True, 0.4), (False, 2.0)]
-    assert ring_steps(((0.01, 1.0),), 20)[0] == (True, pytest.approx(STRIKE_DUTY / 20))   # a short ring: one strike
 
 
 @pytest.mark.parametrize("hz", [-1, 3, 41, "fast", None])

@@ -1,17 +1,19 @@
 """Who won, as the table keeps it: the game session, the history, its chart and record, and Home
 Assistant's leader all take the engine's own result (games/base.py's Result), never a reading of
-its view; and an engine that leaves out an optional part gets EngineBase's default for it."""
+its view; and a game that leaves out an optional part gets Game's default for it."""
 
 import random
-import types
+from dataclasses import MISSING, fields, replace
 
 import pytest
 from test_browser import WAIT, browser, server  # noqa: F401  (fixtures)
+from test_game_session import PLAYERS, PURSE, START
 
 from controller.bus import Bus
 from controller.errors import BadRequest
 from controller.game_session import GameSession
-from controller.games import base, registry, scan, scoop1956, star_reporter
+from controller.games import base, registry, scan, scoop1956
+from controller.games.game import Game
 from controller.history import KeptGames
 from controller.journal import Journal
 from controller.mqtt import topics
@@ -44,7 +46,7 @@ def test_the_view_carries_the_games_result_and_finishing_keeps_it(table):
     assert [(r["name"], r["score"]) for r in playing["standings"]] == [("Ann", 50), ("Cy", 50), ("Bob", 0), ("Dee", 0)]
     games.act(WIN, 2)
     result = games.current()["view"]["result"]
-    assert result == scan.result(games.state)
+    assert result == scan.GAME.result(games.state)
     assert (result["over"], result["winners"], result["score_kind"]) == (True, ["Ann", "Cy"], "points")
     assert [t["side"] for t in result["teams"]] == ["Ann & Cy", "Bob & Dee"]
     out = games.finish(3)
@@ -90,49 +92,38 @@ def test_home_assistants_leader_and_unit_come_from_the_result_not_the_views_keys
     decoy = dict(current, view=dict(current["view"], winner_names=["Bob"],
                                     players=[{"name": "Ann", "worth": 1}, {"name": "Bob", "worth": 99}]))
     assert topics.game_state("t1", decoy)["game"]["standings"] == state["standings"]
-    scan_game = dict(current, view={"result": base.result_of(False, [("Ann", 7, False)], scan.PANEL)})
+    scan_game = dict(current, view={"result": base.result_of(False, [("Ann", 7, False)], scan.GAME.panel)})
     assert topics.unit(scan_game) == "points"
 
 
 def test_finishing_takes_the_winners_from_the_result_even_when_the_view_names_someone(table):
     """An engine whose view says "winner" while its result says the game goes on can't be finished."""
-    chatty = types.SimpleNamespace(**dict({k: getattr(scan, k) for k in base.INTERFACE},
-                                          view=lambda state: dict(scan.view(state), winner="Ann", winners=["Ann & Cy"])))
+    chatty = replace(scan.GAME, view=lambda state: dict(scan.GAME.view(state), winner="Ann", winners=["Ann & Cy"]))
     games, _ = table({"scan": chatty})
     games.start("scan", FOUR, {"variant": "team"})
     with pytest.raises(BadRequest, match="has no winner yet"):
         games.finish(1)
 
 
-# ---------------------------------------------------------------- EngineBase's defaults
+# ---------------------------------------------------------------- Game's defaults
 
-def bare(engine):
-    """``engine`` with only the parts every engine must have (base.INTERFACE)."""
-    return types.SimpleNamespace(**{k: getattr(engine, k) for k in base.INTERFACE})
-
-
-def test_an_engine_with_only_the_required_parts_gets_every_default():
-    loaded = base.loaded(bare(scan))
-    assert (loaded.OPTIONS, loaded.PANEL, loaded.COLOURS, loaded.PLAYERS) == ((), {}, None, None)
-    assert (loaded.MIN_PLAYERS, loaded.MAX_PLAYERS) == (2, 6)
-    assert loaded.headline([{"type": "anything"}]) is None and loaded.rings([{"type": "anything"}]) is False
-    assert loaded.describe({}, {"type": "hand"}, []) is None
-    assert base.loaded(loaded) is loaded
-    assert not hasattr(loaded, "no_such_part"), "only the optional parts have defaults"
+def bare(game):
+    """``game`` declared with only the parts every game must have."""
+    required = [f.name for f in fields(Game) if f.default is MISSING and f.default_factory is MISSING]
+    assert required == ["name", "title", "setup", "initial", "decide", "apply", "offers", "view", "result"]
+    return Game(**{k: getattr(game, k) for k in required})
 
 
-def test_the_registry_hands_out_engines_with_their_own_parts_first():
-    engine = registry.load("scoop1956")
-    assert engine.headline is scoop1956.headline and engine.OPTIONS is scoop1956.OPTIONS
+def test_the_registry_hands_out_each_games_own_declaration():
+    assert registry.load("scoop1956") is scoop1956.GAME
     assert registry.load("scan").headline([]) is None and registry.load("scan").rings([]) is False
-    assert registry.load("star_reporter").rings is star_reporter.rings
-    assert set(base.INTERFACE) == {"NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers",
-                                   "view", "result"}
+    assert registry.load("star_reporter").rings([]) is False
+    assert registry.load("scoop1956").headline is not registry.load("scan").headline
 
 
 def test_a_bare_engine_plays_through_the_session_on_the_defaults(table):
     rang = []
-    games, _ = table({"scan": bare(scan)})
+    games, _ = table({"scan": bare(scan.GAME)})
     games.on_ring = lambda: rang.append(1)
     games.start("scan", FOUR, {"variant": "team"})
     out = games.act(WIN, 1)
@@ -148,10 +139,12 @@ def test_the_page_asks_the_result_if_the_game_is_over_and_the_end_table_its_scor
         browser, desk, server, monkeypatch):  # noqa: F811
     """The game's screen shows Finish only when view.result says the game is over, whatever else
     the view holds; the final table counts money when the engine's panel facts say so."""
-    shown = scan.view
-    monkeypatch.setattr(scan, "view", lambda state: dict(shown(state), over=True, winners=["Ann & Cy"],
-                                                         winner_name="Ann", phase="over", step="over"))
-    monkeypatch.setattr(scan, "PANEL", dict(scan.PANEL, score="money"))
+    shown = scan.GAME.view
+    chatty = replace(scan.GAME, view=lambda state: dict(shown(state), over=True, winners=["Ann & Cy"],
+                                                        winner_name="Ann", phase="over", step="over"),
+                     panel=dict(scan.GAME.panel, score="money"))
+    found = registry.load
+    monkeypatch.setattr(registry, "load", lambda name, points=None: chatty if name == "scan" else found(name, points))
     games = desk.table.games
     games.start("scan", FOUR, {"variant": "team"})
     context = browser.new_context(viewport={"width": 1024, "height": 900})
@@ -174,3 +167,17 @@ def test_the_page_asks_the_result_if_the_game_is_over_and_the_end_table_its_scor
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_the_final_table_is_the_engines_result_not_a_reading_of_its_view():
+    """A view whose keys a reader of views would take for a score and a winner (worth, winner)
+    changes nothing: the final table is what the engine's result says."""
+    from controller.standings import final_table
+    engine = replace(PURSE, view=lambda state: {"players": [{"name": "Ann", "worth": 1}, {"name": "Bob", "worth": 9}],
+                                                    "winner": "Bob", "winners": [1]})
+    state = base.fold(engine, [(1, {"type": "setup", "events": engine.setup(PLAYERS[:2], {})})])
+    assert final_table(engine, state)["standings"] == [{"name": "Ann", "score": START, "winner": False},
+                                                       {"name": "Bob", "score": START, "winner": False}]
+    state = engine.apply(state, {"type": "won", "players": ["Ann", "Bob"]})      # a tie lists both
+    table = final_table(engine, state)
+    assert table["winners"] == ["Ann", "Bob"] and [r["winner"] for r in table["standings"]] == [True, True]

@@ -117,12 +117,6 @@ def test_the_health_strip_says_the_store_was_damaged(tmp_path):
         factory.close()
 
 
-@pytest.mark.parametrize("junk", [b"", b"\0" * 31, b"\0" * 4096, b"\x37\x7f\x06\x82" + b"\0" * 60])
-def test_a_log_that_is_not_one_reads_as_empty(junk):
-    reading = read_log(junk)
-    assert (reading.frames, reading.lost_commits, reading.damaged) == (0, 0, False)
-
-
 def test_a_log_that_came_back_shorter_than_it_was_is_said_and_kept(tmp_path):
     """The end of the log lost (a card that acknowledged writes it never kept): no frame is bad,
     so SQLite and the log's own reading see nothing; the mark of what was acknowledged does."""

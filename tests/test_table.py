@@ -1,546 +1,23 @@
-"""The table and its game session: moves stored before they are shown, versions, retries, undo
-and redo, restarts, finished games and their CSV, and the phone's verdicts in a SCOOP game."""
+"""The table: the phone's verdicts in a SCOOP game, and digits a joining device takes before the
+editor. Played on test_game_session.py's Desk (a store, a bus and a table, as the product wires
+them) and its stand-in for SCOOP (1956)."""
 
-import csv
-import io
 import logging
 import random
-import tempfile
-import threading
 import types
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from test_game_session import PLAYERS, desk  # noqa: F401  (the desk fixture)
 
 from controller.bus import Bus
-from controller.errors import BadRequest
-from controller.games import base, ledger, registry
-from controller.games.base import GameError
-from controller.history import stacks
+from controller.games import registry
 from controller.oracles.editor import Editor
-from controller.store import GameNotActive, KeyReused, StaleVersion, Store
+from controller.store import Store
 from controller.table import Table
-
-START = 1000
-
-
-# ---------------------------------------------------------------- two small engines for the tests
-
-def _purse():
-    """A money game: players pay each other, the bank pays bonuses it rolls; richest wins."""
-
-    def setup(players, options):
-        names = [p.get("name") for p in players]
-        if len(names) < 2:
-            raise GameError("purse needs two players")
-        return [{"type": "seated", "players": names}] + [ledger.transfer(ledger.BANK, n, START) for n in names]
-
-    def initial():
-        return {"players": [], "money": {}, "winners": []}
-
-    def decide(state, action, rng):
-        names = state["players"]
-        kind = action.get("type")
-        if state["winners"]:
-            raise GameError("the game is over")
-        if kind == "pay":
-            frm, to = names[action["player"]], names[action["to"]]
-            ledger.check_can_pay(state["money"], frm, action["amount"])
-            return [ledger.transfer(frm, to, action["amount"], "pay")]
-        if kind == "bonus":
-            return [ledger.transfer(ledger.BANK, names[action["player"]], 100 * rng.randint(1, 6), "bonus")]
-        if kind == "call_it":
-            best = max(state["money"][n] for n in names)
-            return [{"type": "won", "players": [n for n in names if state["money"][n] == best]}]
-        raise GameError("purse has no action %r" % (kind,))
-
-    def apply(state, event):
-        s = {"players": list(state["players"]), "money": dict(state["money"]), "winners": list(state["winners"])}
-        if event["type"] == "seated":
-            s["players"] = list(event["players"])
-        elif event["type"] == ledger.TRANSFER:
-            s["money"] = ledger.apply_transfer(s["money"], event)
-        elif event["type"] == "won":
-            s["winners"] = list(event["players"])
-        return s
-
-    def view(state):
-        return {"title": "Purse", "players": [{"name": n, "money": state["money"].get(n, 0)}
-                                              for n in state["players"]],
-                "bank": state["money"].get(ledger.BANK, 0), "winners": state["winners"]}
-
-    def result(state):
-        return base.result_of(bool(state["winners"]), [(n, state["money"].get(n, 0), n in state["winners"])
-                                                       for n in state["players"]], {"score": "money"})
-
-    return types.SimpleNamespace(NAME="purse", TITLE="Purse", VARIANTS={}, setup=setup, initial=initial,
-                                 decide=decide, apply=apply, offers=lambda state: [], view=view, result=result)
-
-
-def _editor_game():
-    """Stands in for SCOOP (1956): a claim waits for the editor's verdict from the phone."""
-
-    def setup(players, options):
-        return [{"type": "seated", "players": [p["name"] for p in players]}]
-
-    def decide(state, action, rng):
-        if action["type"] == "claim":
-            return [{"type": "claimed", "player": action["player"]}]
-        if action["type"] == "verdict":
-            if state["claim"] is None:
-                raise GameError("no story claim is waiting for the editor")
-            return [{"type": "judged", "player": state["claim"], "signal": action["signal"]}]
-        raise GameError("no action %r" % action["type"])
-
-    def apply(state, event):
-        s = dict(state, judged=list(state["judged"]))
-        if event["type"] == "seated":
-            s["players"] = event["players"]
-        elif event["type"] == "claimed":
-            s["claim"] = event["player"]
-        elif event["type"] == "judged":
-            s["claim"] = None
-            s["judged"].append(event["signal"])
-        return s
-
-    return types.SimpleNamespace(
-        NAME="scoop1956", TITLE="SCOOP (test stand-in)", VARIANTS={}, setup=setup,
-        PANEL={"editor": True},           # the editor on the phone judges its claims
-        initial=lambda: {"players": [], "claim": None, "judged": []}, decide=decide, apply=apply,
-        offers=lambda state: [],
-        view=lambda state: {"players": [{"name": n} for n in state["players"]], "claim": state["claim"],
-                            "judged": state["judged"]},
-        result=lambda state: base.result_of(False, [(n, None, False) for n in state["players"]], {"score": None}))
-
-
-PURSE = _purse()
-FAKES = {"purse": PURSE, "scoop1956": _editor_game()}
-PLAYERS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]
-
-
-class Desk:
-    """A store, a bus and a table on one file, as the product wires them."""
-
-    def __init__(self, path, rng=None):
-        self.path = path
-        self.store = Store(path)
-        self.bus = Bus()
-        self.sub = self.bus.subscribe(maxsize=10000)
-        self.table = Table(self.store, self.bus, Editor(), rng or random.Random(7),
-                           hardware={"simulated": True, "pins": "test"}, engines=FAKES)
-        self.games = self.table.games
-        self.kept = self.table.kept
-
-    def messages(self):
-        out = []
-        while (m := self.sub.get(timeout=0)) is not None:
-            out.append(m)
-        return out
-
-    def close(self):
-        self.sub.close()
-        self.store.close()
-
-
-@pytest.fixture
-def desk(tmp_path):
-    d = Desk(tmp_path / "table.sqlite3")
-    yield d
-    d.close()
-
-
-def restart(d):
-    d.close()
-    return Desk(d.path)
-
-
-def money(games):
-    return {p["name"]: p["money"] for p in games.current()["view"]["players"]}
-
-
-# ---------------------------------------------------------------- starting and playing
-
-def test_a_started_game_is_stored_shown_and_announced(desk):
-    out = desk.games.start("purse", PLAYERS, key="start-1")
-    assert (out["game"], out["entry"], out["version"], out["repeat"]) == (1, 1, 1, False)
-    assert out["said"] == "set up Purse for Ann, Bob, Cy"
-    assert money(desk.games) == {"Ann": START, "Bob": START, "Cy": START}
-    [message] = desk.messages()
-    assert message["type"] == "game.started" and message["id"] == out["event_id"]
-    assert message["data"]["view"]["bank"] == -3 * START
-    state = desk.table.state()
-    assert state["game"]["id"] == 1 and state["game"]["version"] == 1 and state["game"]["undo"] is None
-    assert [e["name"] for e in state["engines"]] == list(registry.names())
-
-
-def test_a_move_is_committed_then_published_with_its_stored_id(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.messages()
-    out = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 250}, 1, key="tap-1")
-    assert out["version"] == 2 and out["said"] == "Ann's pay (to 1, amount 250); Ann paid Bob $250"
-    [message] = desk.messages()
-    stored = desk.store.since(out["event_id"] - 1)[0]
-    assert message["id"] == stored.id and message["type"] == stored.kind == "game.changed"
-    assert message["data"]["version"] == stored.payload["version"] == 2
-    assert message["data"]["view"]["players"][1]["money"] == START + 250
-    assert desk.store.entries(1)[-1].key == "tap-1"
-
-
-def test_a_move_the_rules_refuse_stores_nothing(desk):
-    desk.games.start("purse", PLAYERS)
-    with pytest.raises(GameError, match="Ann has \\$1,000 and can't pay \\$5,000"):
-        desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 5000}, 1)
-    assert desk.games.version == 1 and len(desk.store.entries(1)) == 1
-
-
-def test_requests_that_are_not_moves_are_refused_plainly(desk):
-    with pytest.raises(GameNotActive, match="no game is being played"):
-        desk.games.act({"type": "pay"}, 1)
-    with pytest.raises(BadRequest, match="no game called 'chess'"):
-        desk.games.start("chess", PLAYERS)
-    desk.games.start("purse", PLAYERS)
-    with pytest.raises(BadRequest, match="still being played"):
-        desk.games.start("purse", PLAYERS)
-    with pytest.raises(BadRequest, match="JSON object with a \"type\""):
-        desk.games.act(["pay"], 1)
-    with pytest.raises(BadRequest, match="which version of game #1"):
-        desk.games.act({"type": "bonus", "player": 0}, "1")
-
-
-# ---------------------------------------------------------------- versions and retries
-
-def test_a_move_made_on_an_old_version_is_refused_and_says_what_changed(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 1, "to": 2, "amount": 10}, 1)
-    with pytest.raises(StaleVersion, match="showed version 1, the game is at version 2 "
-                                           "\\(latest: Bob's pay .*\\)\\. Look at the board again"):
-        desk.games.act({"type": "pay", "player": 0, "to": 2, "amount": 10}, 1)
-    assert money(desk.games)["Ann"] == START
-
-
-def test_a_retried_request_applies_once(desk):
-    desk.games.start("purse", PLAYERS)
-    first = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 300}, 1, key="wifi-1")
-    again = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 300}, 1, key="wifi-1")
-    assert again["repeat"] and not first["repeat"]
-    assert (again["entry"], again["event_id"], again["said"]) == (first["entry"], first["event_id"], first["said"])
-    assert money(desk.games) == {"Ann": START - 300, "Bob": START + 300, "Cy": START}
-    assert desk.games.version == 2 == len(desk.store.entries(1))
-
-
-def test_a_key_sent_again_with_another_move_is_refused(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 300}, 1, key="wifi-1")
-    with pytest.raises(KeyReused, match="wifi-1.*different request"):
-        desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 301}, 2, key="wifi-1")
-    with pytest.raises(KeyReused):
-        desk.games.undo(2, key="wifi-1")
-
-
-def test_a_retried_start_is_one_game(desk):
-    first = desk.games.start("purse", PLAYERS, key="new")
-    again = desk.games.start("purse", PLAYERS, key="new")
-    assert again["repeat"] and again["game"] == first["game"] and again["version"] == 1
-    with pytest.raises(KeyReused):
-        desk.games.start("scan", PLAYERS, key="new")
-
-
-def test_two_tablets_undoing_at_once_exactly_one_wins(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 100}, 1)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 200}, 2)
-    barrier = threading.Barrier(2)
-    results = []
-
-    def tablet(name):
-        barrier.wait()
-        try:
-            results.append(("ok", desk.games.undo(3, key=name)["said"]))
-        except StaleVersion as e:
-            results.append(("stale", str(e)))
-
-    threads = [threading.Thread(target=tablet, args=(n,)) for n in ("tablet-a", "tablet-b")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(kind for kind, _ in results) == ["ok", "stale"]
-    assert money(desk.games)["Bob"] == START + 100          # only the $200 came back
-    assert [e.entry["type"] for e in desk.store.entries(1)] == ["setup", "action", "action", "undo"]
-
-
-# ---------------------------------------------------------------- undo and redo
-
-def test_undo_and_redo_say_what_they_did_and_never_rewrite_history(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 100}, 1)
-    desk.games.act({"type": "pay", "player": 2, "to": 0, "amount": 50}, 2)
-    assert desk.games.current()["undo"] == "Cy's pay (to 0, amount 50); Cy paid Ann $50"
-    out = desk.games.undo(3)
-    assert out["said"] == "Took back: Cy's pay (to 0, amount 50); Cy paid Ann $50"
-    assert desk.games.undo(4)["said"].startswith("Took back: Ann's pay")
-    assert money(desk.games) == {"Ann": START, "Bob": START, "Cy": START}
-    with pytest.raises(BadRequest, match="nothing to undo in game #1"):
-        desk.games.undo(5)
-    assert desk.games.redo(5)["said"].startswith("Put back: Ann's pay")
-    assert money(desk.games)["Bob"] == START + 100
-    entries = [(e.version, e.entry) for e in desk.store.entries(1)]
-    assert [e["type"] for _, e in entries] == ["setup", "action", "action", "undo", "undo", "redo"]
-    assert stacks(entries) == ([2], [3])
-
-
-def test_a_new_move_ends_what_could_be_redone(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 100}, 1)
-    desk.games.undo(2)
-    desk.games.act({"type": "pay", "player": 1, "to": 2, "amount": 100}, 3)
-    assert desk.games.current()["redo"] is None
-    with pytest.raises(BadRequest, match="nothing to redo"):
-        desk.games.redo(4)
-
-
-def test_a_retried_undo_undoes_once(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 100}, 1)
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 200}, 2)
-    first = desk.games.undo(3, key="u")
-    again = desk.games.undo(3, key="u")
-    assert again["repeat"] and again["entry"] == first["entry"] == 4
-    assert money(desk.games)["Bob"] == START + 100
-
-
-def test_an_event_is_reversed_at_most_once():
-    entries = [(1, {"type": "setup", "events": []}), (2, {"type": "action", "events": []}),
-               (3, {"type": "undo", "target": 2})]
-    with pytest.raises(GameError, match="already undone"):
-        base.effective(entries + [(4, {"type": "undo", "target": 2})])
-
-
-# ---------------------------------------------------------------- restarts and replay
-
-def test_a_restart_resumes_the_unfinished_game_where_it_was(desk):
-    desk.games.start("purse", PLAYERS)
-    desk.games.act({"type": "bonus", "player": 2}, 1)
-    desk.games.act({"type": "pay", "player": 2, "to": 0, "amount": 75}, 2)
-    desk.games.undo(3)
-    before = desk.games.current()
-    again = restart(desk)
-    try:
-        assert again.games.current() == before
-        assert again.games.redo(4)["said"].startswith("Put back: Cy's pay")
-    finally:
-        again.close()
-
-
-class NoDice:
-    """A random source that must not be used: replay reads the outcomes from the events."""
-
-    def __getattr__(self, name):
-        raise AssertionError("replay asked the rng for %s" % name)
-
-
-def replayed(path):
-    store = Store(path)
-    try:
-        table = Table(store, Bus(), Editor(), NoDice(), hardware={}, engines=FAKES)
-        return table.games.current(), table.games.state
-    finally:
-        store.close()
-
-
-OPS = st.lists(st.one_of(
-    st.tuples(st.just("pay"), st.integers(0, 2), st.integers(0, 2), st.integers(1, 1500)),
-    st.tuples(st.just("bonus"), st.integers(0, 2)),
-    st.tuples(st.just("undo")), st.tuples(st.just("redo")),
-    st.tuples(st.just("retry")), st.tuples(st.just("stale"))), max_size=25)
-
-
-@pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=OPS, seed=st.integers(0, 2 ** 16))
-def test_replaying_the_stored_events_gives_the_same_state(ops, seed):
-    with tempfile.TemporaryDirectory() as folder:
-        d = Desk(Path(folder) / "p.sqlite3", rng=random.Random(seed))
-        try:
-            g = d.games
-            g.start("purse", PLAYERS)
-            last = None
-            for n, op in enumerate(ops):
-                try:
-                    if op[0] == "pay":
-                        asked = ({"type": "pay", "player": op[1], "to": op[2], "amount": op[3]}, g.version, "k%d" % n)
-                    elif op[0] == "bonus":
-                        asked = ({"type": "bonus", "player": op[1]}, g.version, "k%d" % n)
-                    elif op[0] == "undo":
-                        g.undo(g.version)
-                        continue
-                    elif op[0] == "redo":
-                        g.redo(g.version)
-                        continue
-                    elif op[0] == "stale":
-                        with pytest.raises(StaleVersion):
-                            g.act({"type": "bonus", "player": 0}, g.version - 1)
-                        continue
-                    if op[0] == "retry":      # the tablet didn't hear back and sends the last move again
-                        if last is None:
-                            continue
-                        version = g.version
-                        assert g.act(*last)["repeat"]
-                        assert g.version == version
-                    else:
-                        g.act(*asked)
-                        last = asked
-                except (GameError, BadRequest) as e:
-                    assert not isinstance(e, (StaleVersion, KeyReused)), e
-                # the money is conserved whatever happened
-                assert sum(g.state["money"].values()) == 0
-                assert all(v >= 0 for k, v in g.state["money"].items() if k != ledger.BANK)
-            live_view, live_state = g.current(), g.state
-            entries = [(e.version, e.entry) for e in d.store.entries(1)]
-            assert [v for v, _ in entries] == list(range(1, g.version + 1))
-            assert base.fold(PURSE, entries) == live_state
-        finally:
-            d.close()
-        assert replayed(d.path) == (live_view, live_state)
-
-
-@pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(picks=st.lists(st.integers(0, 50), min_size=1, max_size=40), seed=st.integers(0, 2 ** 16),
-       variants=st.sampled_from([[], ["thats_my_beat"], ["lonely_city"]]))
-def test_a_real_engine_with_dice_replays_to_the_same_state(picks, seed, variants):
-    players = [{"name": "Ann"}] if "lonely_city" in variants else [{"name": "Ann"}, {"name": "Bob"}]
-    with tempfile.TemporaryDirectory() as folder:
-        d = Desk(Path(folder) / "s.sqlite3", rng=random.Random(seed))
-        try:
-            g = d.games
-            g.start("scoop2002", players, {"variants": variants})
-            for pick in picks:
-                offers = g.current()["offers"]
-                if not offers:
-                    break
-                if pick % 7 == 0 and g.current()["undo"]:
-                    g.undo(g.version)
-                    continue
-                g.act(offers[pick % len(offers)], g.version)
-            live = (g.current(), g.state)
-        finally:
-            d.close()
-        assert replayed(d.path) == live
-
-
-# ---------------------------------------------------------------- finishing and the games kept
-
-def test_a_game_without_a_winner_cannot_be_finished_only_abandoned(desk):
-    desk.games.start("purse", PLAYERS)
-    with pytest.raises(BadRequest, match="game #1 \\(Purse\\) has no winner yet: play on, or abandon it"):
-        desk.games.finish(1)
-    out = desk.games.abandon(1, key="give-up")
-    assert (out["status"], out["winners"], out["repeat"]) == ("abandoned", [], False)
-    assert desk.games.abandon(1, key="give-up")["repeat"]
-    assert desk.games.current() is None and desk.table.state()["game"] is None
-    assert [g["id"] for g in desk.kept.history()] == [1]
-
-
-def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
-    desk.games.start("purse", [{"name": "Ann"}, {"name": "=Bob"}])
-    desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1, key="pay-1")
-    desk.games.act({"type": "call_it"}, 2)
-    desk.messages()
-    with pytest.raises(StaleVersion):
-        desk.games.finish(2)
-    out = desk.games.finish(3, key="done")
-    assert (out["status"], out["winners"]) == ("finished", ["=Bob"])
-    assert out["standings"] == [{"name": "Ann", "score": 600, "winner": False},
-                                {"name": "=Bob", "score": 1400, "winner": True}]
-    [message] = desk.messages()
-    assert message["type"] == "game.finished" and message["data"]["final"]["winners"] == ["=Bob"]
-    assert desk.games.finish(3, key="done")["repeat"]
-    with pytest.raises(GameNotActive):
-        desk.games.act({"type": "call_it"}, 3)
-    late = desk.games.act({"type": "pay", "player": 0, "to": 1, "amount": 400}, 1, key="pay-1")
-    assert late["repeat"] and late["game"] == 1 and late["entry"] == 2      # a retry that arrives late
-    [kept] = desk.kept.history()
-    assert kept["winners"] == ["=Bob"] and kept["title"] == "Purse" and kept["players"] == ["Ann", "=Bob"]
-    record = desk.kept.record(1)
-    assert [line["said"] for line in record["log"]][-1] == "call it"
-    rows = list(csv.reader(io.StringIO(desk.kept.export_csv(1)[1])))
-    assert rows[0] == ["game", "title", "date", "status", "player", "score", "winner"]
-    assert [r[4:] for r in rows[1:]] == [["Ann", "600", "no"], ["'=Bob", "1400", "yes"]]
-    assert rows[1][:2] == ["1", "Purse"] and rows[1][3] == "finished" and len(rows[1][2]) == 10
-
-
-def test_only_a_kept_game_exports(desk):
-    with pytest.raises(BadRequest, match="no game #4"):
-        desk.kept.export_csv(4)
-    desk.games.start("purse", PLAYERS)
-    with pytest.raises(BadRequest, match="game #1 is still being played"):
-        desk.kept.export_csv(1)
-
-
-def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):
-    desk.games.start("scan", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")], {"variant": "team"})
-    sides = [c["side"] for c in desk.games.current()["view"]["columns"]]
-    full = {"spades": 13, "hearts": 13, "diamonds": 0, "clubs": 0}
-    rest = {"spades": 0, "hearts": 0, "diamonds": 13, "clubs": 13}
-    desk.games.act({"type": "hand", "taken": {sides[0]: full, sides[1]: rest}}, 1)
-    out = desk.games.finish(2)
-    assert out["winners"] == ["Ann", "Cy"]
-    rows = list(csv.reader(io.StringIO(desk.kept.export_csv(out["id"])[1])))
-    assert [r[4:] for r in rows[1:]] == [["Ann", "195", "yes"], ["Cy", "195", "yes"],
-                                         ["Bob", "0", "no"], ["Dee", "0", "no"]]
-
-
-def test_a_finished_game_of_get_the_scoop_names_its_winner(desk):
-    desk.games.start("get_the_scoop", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")], {"board": "table"})
-    desk.games.act({"type": "reveal", "plays": []}, 1)
-    desk.games.act({"type": "check", "winners": [2]}, 2)
-    out = desk.games.finish(3)
-    assert out["winners"] == ["Cy"] and out["title"] == "Get the Scoop! (Cardboard Jam, 2011)"
-
-
-# ---------------------------------------------------------------- engines that aren't there
-
-def test_the_registry_lists_the_five_games_and_loads_them_lazily():
-    assert set(registry.names()) == {"scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"}
-    assert registry.load("scan").NAME == "scan"
-
-
-def test_a_missing_engine_is_a_clear_error_not_an_import_crash(monkeypatch):
-    monkeypatch.setitem(registry.ENGINES, "star_reporter", "no_such_engine_module")
-    with pytest.raises(registry.EngineUnavailable, match="the star_reporter game is listed but its engine "
-                                                         "\\(controller.games.no_such_engine_module\\) is not installed"):
-        registry.load("star_reporter")
-    [entry] = [e for e in registry.catalogue() if e["name"] == "star_reporter"]
-    assert entry["available"] is False and "not installed" in entry["problem"]
-
-
-def test_an_engine_without_the_interface_is_refused(monkeypatch):
-    monkeypatch.setitem(registry.ENGINES, "scan", "ledger")   # a module, but not a game
-    # its optional parts (OPTIONS, PANEL, describe, ...) have defaults (base.EngineBase); its result has none
-    with pytest.raises(registry.EngineUnavailable,
-                       match="lacks NAME, TITLE, VARIANTS, setup, initial, decide, apply, offers, view, result,"):
-        registry.load("scan")
-
-
-def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypatch):
-    desk.games.start("scan", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
-    monkeypatch.setitem(registry.ENGINES, "scan", "no_such_engine_module")
-    again = restart(desk)
-    try:
-        current = again.games.current()
-        assert current["id"] == 1 and "can't be resumed" in current["problem"]
-        with pytest.raises(registry.EngineUnavailable, match="game #1 \\(scan\\) can't be resumed.*Abandon it"):
-            again.games.act({"type": "time_up"}, 1)
-        assert again.games.abandon(1)["status"] == "abandoned"
-    finally:
-        again.close()
-
 
 # ---------------------------------------------------------------- the editor on the phone
 
-def test_a_verdict_with_no_claim_is_stored_and_shown_and_the_refusal_logged(desk, caplog):
+def test_a_verdict_with_no_claim_is_stored_and_shown_and_the_refusal_logged(desk, caplog):  # noqa: F811
     desk.games.start("scoop1956", PLAYERS)
     desk.messages()
     with caplog.at_level(logging.INFO, logger="controller.table"):
@@ -552,7 +29,7 @@ def test_a_verdict_with_no_claim_is_stored_and_shown_and_the_refusal_logged(desk
     assert "no story claim is waiting for the editor" in caplog.text
 
 
-def test_a_verdict_on_a_pending_claim_goes_into_the_game_once(desk):
+def test_a_verdict_on_a_pending_claim_goes_into_the_game_once(desk):  # noqa: F811
     desk.games.start("scoop1956", PLAYERS)
     desk.games.act({"type": "claim", "player": 1}, 1)
     event = desk.table.call_editor(7)
@@ -564,7 +41,7 @@ def test_a_verdict_on_a_pending_claim_goes_into_the_game_once(desk):
     assert stored.event_id > event.id
 
 
-def test_verdicts_leave_other_games_alone(desk):
+def test_verdicts_leave_other_games_alone(desk):  # noqa: F811
     desk.games.start("purse", PLAYERS)
     desk.table.call_editor(3)
     assert desk.games.version == 1
@@ -593,21 +70,6 @@ def test_the_phone_judges_a_claim_in_the_real_scoop_1956_engine(tmp_path):
         store.close()
 
 
-def test_the_final_table_is_the_engines_result_not_a_reading_of_its_view():
-    """A view whose keys a reader of views would take for a score and a winner (worth, winner)
-    changes nothing: the final table is what the engine's result says."""
-    from controller.standings import final_table
-    decoy = dict(vars(PURSE), view=lambda state: {"players": [{"name": "Ann", "worth": 1}, {"name": "Bob", "worth": 9}],
-                                                  "winner": "Bob", "winners": [1]})
-    engine = types.SimpleNamespace(**decoy)
-    state = base.fold(engine, [(1, {"type": "setup", "events": engine.setup(PLAYERS[:2], {})})])
-    assert final_table(engine, state)["standings"] == [{"name": "Ann", "score": START, "winner": False},
-                                                       {"name": "Bob", "score": START, "winner": False}]
-    state = engine.apply(state, {"type": "won", "players": ["Ann", "Bob"]})      # a tie lists both
-    table = final_table(engine, state)
-    assert table["winners"] == ["Ann", "Bob"] and [r["winner"] for r in table["standings"]] == [True, True]
-
-
 @pytest.mark.slow
 def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
     """A device joining by dialing its code: those digits are not calls to the editor."""
@@ -615,6 +77,7 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
 
     from controller.bus import Bus
     from controller.dial.decoder import DialEvent
+    from controller.dial_join import DialOutcome
     from controller.events import VERDICT
     from controller.oracles.editor import Editor
     from controller.store import Store
@@ -626,8 +89,9 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
         sub = bus.subscribe()
         table = Table(store, bus, Editor(), _random.Random(1), hardware={"simulated": True, "pins": "mock"})
         seen, hooks = [], []
-        table.intercept_dialing(lambda d, t: seen.append(d) or ("taken" if d == 4 else None),
-                                lambda state, t: hooks.append(state))
+        table.joins = types.SimpleNamespace(       # 4 joins a device: it is no call
+            on_digit=lambda d, t: seen.append(d) or (DialOutcome(DialOutcome.JOINED) if d == 4 else None),
+            on_hook=lambda state, t: hooks.append(state) or ())
         table.on_dial_event(DialEvent(1.0, "digit", 4))
         table.on_dial_event(DialEvent(2.0, "digit", 7))
         table.on_dial_event(DialEvent(3.0, "hook", "on"))
@@ -635,38 +99,5 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
         assert [e.payload["digit"] for e in store.latest(VERDICT, 5)] == [7]
         digits = [m for m in iter(lambda: sub.get(timeout=0.5), None) if m["type"] == "phone.digit"]
         assert [m["data"]["digit"] for m in digits] == [4, 7]
-    finally:
-        store.close()
-
-
-def test_a_star_reporter_disaster_rings_the_phone_and_an_ordinary_throw_does_not(tmp_path):
-    """Star Reporter: "double sixes ... a Disaster" - the box rings the phone so the table picks up
-    (newsdesk's touch); the bell is only asked, a failing bell never stops the move."""
-    import random as _random
-
-    from controller.bus import Bus
-    from controller.oracles.editor import Editor
-    from controller.store import Store
-    from controller.table import Table
-
-    store = Store(tmp_path / "s.sqlite3")
-    try:
-        table = Table(store, Bus(), Editor(), _random.Random(1), hardware={"simulated": True, "pins": "mock"})
-        rings = []
-        table.games.on_ring = lambda: rings.append("ring")
-        players = [{"name": n, "colour": None, "team": None} for n in ("Ann", "Bob")]
-        out = table.games.start("star_reporter", players, {"first": 0})
-        out = table.games.act({"type": "throw", "player": 0, "method": "automobile", "dice": [3, 4]},
-                              out["version"])
-        assert rings == []
-        table.games.on_ring = lambda: (_ for _ in ()).throw(RuntimeError("no bell"))
-        out = table.games.act({"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
-                              out["version"])
-        assert "disaster" in out["said"].lower() or "Disaster" in out["said"]
-        table.games.on_ring = lambda: rings.append("ring")
-        out = table.games.undo(out["version"])
-        out = table.games.act({"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
-                              out["version"])
-        assert rings == ["ring"]
     finally:
         store.close()

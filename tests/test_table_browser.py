@@ -126,7 +126,7 @@ def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(browser
 
 def choose(page, engine):
     from controller.games import registry
-    page.get_by_label(registry.load(engine).TITLE).check()
+    page.get_by_label(registry.load(engine).title).check()
 
 
 @pytest.mark.parametrize("size", ["tablet", "phone"])

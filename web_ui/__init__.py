@@ -4,7 +4,7 @@ pages     - the HTML the tablets load (the table, a kept game, the history)
 api       - JSON reads (state, verdicts, health) and the simulated phone
 games_api - the games: start, act, undo/redo, finish/abandon, history, statistics, exports
 openapi   - the OpenAPI document describing the JSON API (apidoc: how an endpoint is described)
-stream    - Server-Sent Events: every change, live, to every open tablet
+live      - Server-Sent Events: every change, live, to every open tablet (the feed on the event loop)
 oracles   - the dice and stopwatch buttons' and the editor's history, distributions, simulated presses
 security  - watching is open; changing the game needs a joined device
 join      - joining the table: QR codes, dialed codes, the devices list
@@ -71,12 +71,12 @@ def create_app(config=None, newsdesk=None, test_config=None):
     # resource (werkzeug merges slashes by default); it is simply not found
     app.url_map.merge_slashes = False
 
-    from . import api, app_shell, errors, games_api, join, openapi, oracles, pages, security, stream
+    from . import api, app_shell, errors, games_api, join, live, openapi, oracles, pages, security
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(games_api.bp)
     app.register_blueprint(openapi.bp)
-    app.register_blueprint(stream.bp)
+    app.register_blueprint(live.bp)         # /stream: Flask's check of each live page
     app.register_blueprint(oracles.bp)
     app.register_blueprint(app_shell.bp)    # the home-screen app: manifest, icons, service worker, static caching
     from . import workbench
@@ -86,7 +86,4 @@ def create_app(config=None, newsdesk=None, test_config=None):
     app.register_blueprint(join.bp)         # joining the table: QR codes, dialed codes, devices
     from . import backups
     app.register_blueprint(backups.bp)      # the host's backups: download, and restore from a tablet
-    dial = security.guard(app).dial         # a device joins by dialing the code it shows
-    dial.pass_on = newsdesk.table.call_editor   # held digits that were calls after all
-    newsdesk.table.intercept_dialing(dial.on_digit, dial.on_hook)
     return app

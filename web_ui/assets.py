@@ -15,6 +15,12 @@ memory beside their bytes (about 50 KB on top of 220 KB), never recompressed per
 would save a little more but needs a compiled module; gzip is in the standard library. The folder
 is read once, at start: a file edited while the panel runs is served after a restart.
 
+Each game's screen is ``js/games/<name>.js``: newsdesk's own games have theirs in the folder; a
+game in a distribution of its own ships ``screen.js`` beside its package's ``__init__.py``, read
+at start with the folder (and counted in its version) and served at that same path. The panel
+loads a screen by the URL its catalogue item carries (``screen_url``), so it needs no list of
+games: a game with no screen anywhere gets the generic one.
+
 HTML pages carry the game as it stood when they were made: they are ``no-cache`` (always asked
 again), as are the service worker and the manifest (web_ui/app_shell.py).
 """
@@ -23,10 +29,13 @@ import gzip
 import hashlib
 import mimetypes
 import re
+from importlib.resources import files as package_files
 from pathlib import Path
 
-from flask import Response, abort, current_app, request
+from flask import Response, abort, current_app, request, url_for
 from werkzeug.routing import BaseConverter
+
+from controller.games import registry
 
 EXTENSION = "newsdesk.assets"
 VERSION_LENGTH = 12                     # hex digits of the folder's hash in every static URL
@@ -35,6 +44,9 @@ REVALIDATE = "no-cache"                 # may be kept, but asked again (a 304 wh
 COMPRESSIBLE = (".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt")
 MIN_GZIP = 256                          # bytes: below this the gzip header costs more than it saves
 GZIP_LEVEL = 9                          # once per file at start: the smallest is worth the time
+SCREENS = "js/games/"                   # each game's screen, <name>.js, under the static folder
+GENERIC_SCREEN = SCREENS + "generic.js"  # what a game with no screen of its own is shown with
+PACKAGE_SCREEN = "screen.js"            # a game's own distribution ships its screen by this name
 
 
 class VersionConverter(BaseConverter):
@@ -73,6 +85,25 @@ def static_files(folder):
             for p in sorted(folder.rglob("*")) if p.is_file() and not p.name.startswith(".")}
 
 
+def game_screens(have):
+    """{"js/games/<name>.js": bytes} of each game found that has no screen among ``have`` (the
+    folder's files) but ships one in its package: a sixth game installed beside newsdesk brings
+    its own screen. A game that can't be loaded, or whose package has none, adds nothing."""
+    out = {}
+    for name, point in registry.found().items():
+        path = SCREENS + name + ".js"
+        if path in have:
+            continue
+        try:
+            registry.load(name)          # imports its package, or says why it can't be played
+            screen = package_files(point.module) / PACKAGE_SCREEN
+        except (registry.EngineUnavailable, TypeError):     # TypeError: a module, not a package
+            continue
+        if screen.is_file():
+            out[path] = screen.read_bytes()
+    return out
+
+
 def folder_version(files):
     """The version of a set of static files: a hash of each one's name and bytes."""
     h = hashlib.sha256()
@@ -86,6 +117,7 @@ class Assets:
 
     def __init__(self, folder):
         files = static_files(folder)
+        files.update(game_screens(files))
         self.version = folder_version(files)
         self.files = {name: Asset(name, body) for name, body in files.items()}
 
@@ -95,6 +127,13 @@ class Assets:
 
 def assets(app=None):
     return (app or current_app).extensions[EXTENSION]
+
+
+def screen_url(name):
+    """The versioned URL of game ``name``'s screen module (its own, else the generic screen), for
+    the panel to import: the catalogue item carries it, so no script lists the games."""
+    path = SCREENS + name + ".js"
+    return url_for("static", filename=path if path in assets().files else GENERIC_SCREEN)
 
 
 def accepts_gzip():

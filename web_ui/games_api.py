@@ -16,6 +16,7 @@ from controller.game_session import NAME_MAX
 from controller.games import base, registry
 from controller.games.catalogue import start_form
 from controller.history import HISTORY_LIMIT
+from controller.oracles import NAMES as ORACLES
 
 from .apidoc import (
     ANY,
@@ -55,7 +56,7 @@ def _camel(name):
 
 def game_schemas():
     """Each game's "options" and the numbers its offers ask for, from its engine's declaration
-    (OPTIONS, PANEL["numbers"]); StartRequest's options are one of the games' option objects."""
+    (its options and panel facts' "numbers"); StartRequest's options are one of the games' option objects."""
     out, starts = {}, []
     for name in registry.names():
         try:
@@ -63,15 +64,15 @@ def game_schemas():
         except registry.EngineUnavailable:
             continue
         key = "Options" + _camel(name)
-        out[key] = dict(base.options_schema(engine.OPTIONS),
-                        description="%s's options (engine %s); null or missing: the default." % (engine.TITLE, name))
+        out[key] = dict(base.options_schema(engine.options),
+                        description="%s's options (engine %s); null or missing: the default." % (engine.title, name))
         starts.append(ref(key))
         numbers = base.panel(engine)["numbers"]
         if numbers:
             out["Numbers" + _camel(name)] = dict(obj(**{
                 field: dict(INT, minimum=b["minimum"], maximum=b["maximum"], description=b["label"])
                 for field, b in numbers.items()}), description="The numbers %s's offers ask to be entered, "
-                "with their bounds; past them the move is refused (422) with a sentence." % engine.TITLE)
+                "with their bounds; past them the move is refused (422) with a sentence." % engine.title)
     out["StartRequest"] = obj(["engine", "players"], engine={"enum": list(registry.names())},
                               players=arr(ref("Player"), minItems=1, maxItems=base.SEATS_MOST),
                               options=dict(nullable({"anyOf": starts}) if starts else nullable(OBJ),
@@ -129,9 +130,11 @@ schemas(
                newsdesk=dict(BOOL, description="True: the rules are silent and the default is newsdesk's choice."),
                form=dict(BOOL, description="False: only the API sets it."), or_name=BOOL,
                minimum=INT, maximum=INT, choices=OBJ, items=arr(INT), variant=STR, schema=OBJ, help=STR),
-    PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "editor", "numbers", "words"],
+    PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "listens", "numbers", "words"],
                    extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
-                   no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ), editor=BOOL,
+                   no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ),
+                   listens=dict(arr({"enum": list(ORACLES)}), description="The oracles whose results the game "
+                                "takes (\"editor\": the editor on the phone judges its claims)."),
                    team_variants=nullable(dict(arr(STR), description="The variants played in teams, where "
                                                                     "only some are (null: all of them).")),
                    numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "

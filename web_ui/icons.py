@@ -3,7 +3,7 @@
     make icons              # or: python -m web_ui.icons
 
 The PNGs are committed under web_ui/static/icons/ (the box never renders them: resvg is a
-development dependency, in requirements-dev.txt) and tests/test_app_shell.py checks that they are
+development dependency, in requirements-dev.txt) and tests/test_icons.py checks that they are
 what this module makes from the SVG today, so a changed drawing can't leave stale icons behind.
 
     icon-192.png           192  Android's launcher and Chromium's install prompt

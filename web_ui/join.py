@@ -23,10 +23,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.http import HTTP_STATUS_CODES
 
+from controller.devices import JoinRefused, UnknownDevice, describe_agent, iso
 from controller.errors import BadRequest
 
 from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, route, schemas, write
-from .devices import JoinRefused, UnknownDevice, describe_agent, iso
 from .helpers import desk, request_object
 from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, split_host, wait_words
 

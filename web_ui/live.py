@@ -4,11 +4,18 @@ Why: a Server-Sent Events stream stays open for as long as a tablet is on the ta
 server each one holds a worker thread, so a room's worth of tablets (or a guest's open tabs)
 starves every other request. Here ``/stream`` is a coroutine: an open tablet costs a few
 kilobytes and no thread, and Flask's views run in a small thread pool (a2wsgi) that only ever
-holds short requests.
+holds short requests. This is the panel's one live feed; its wire format is web_ui/sse.py.
 
 Flask still decides who may watch: each new stream is first put to the Flask view at /stream
-(Host check, the Last-Event-ID, who is asking), then followed here. The same feed rules as
-web_ui/stream.py apply: a reconnecting page gets every event it missed or one ``resync``.
+(Host check, the Last-Event-ID, who is asking; it also carries the feed's OpenAPI description),
+then followed here. A plain WSGI server can't hold a feed open, so that view refuses a request
+that did not come through here (503, and the page keeps itself up to date by polling).
+
+The feed's rules: a tablet that slept reconnects with Last-Event-ID (the browser sends it) or
+``since=`` and first gets everything the store holds after that id, then the live feed; ids make
+the overlap harmless. When that is more than ``BACKLOG_MAX`` events, or the id is not one this
+store gave out, or the tablet fell behind the live feed, it gets one ``resync`` event instead and
+reloads its state: never a silent gap.
 
 Limits that keep the table usable (all settings in controller/config.py):
 - ``streams_max`` open streams in all, ``streams_per_address`` from one address; past either the
@@ -35,9 +42,13 @@ import json
 import logging
 
 from a2wsgi import WSGIMiddleware
+from flask import Blueprint, Response, abort, request
 
-from .security import is_host_request
-from .stream import GATE, catch_up, resync_message, sse
+from controller import events
+
+from . import sse
+from .apidoc import INT, OBJ, STR, obj, read, ref, route, schemas
+from .security import current_viewer, is_host_request
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +59,89 @@ HOST_THREADS = 2       # Flask threads only the host's requests use (its page, i
 BODY_TIMEOUT = 10.0    # seconds a request's body may take to arrive (settings: header_timeout)
 RESTART_RETRY = 2      # seconds a page asking while the panel stops waits (it is back in a few)
 STOPPING = "The newsdesk is restarting; this page tries again by itself in a moment."
+BACKLOG_MAX = 1000     # events replayed to a tablet that reconnects; past that it resyncs
+GATE = "newsdesk.stream_gate"   # the ASGI scope key the feed asks Flask's /stream view through
+HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
+           (b"x-accel-buffering", b"no")]
+NO_LOOP = ("The live feed runs only under the panel's own server (newsdesk serve), not this one; this "
+           "page keeps itself up to date by asking every few seconds.")
+
+
+# ---------------------------------------------------------------- Flask's part: who may watch, and from where
+
+bp = Blueprint("stream", __name__)
+
+
+def _message(kind):
+    """One kind of message on the feed, as events.SAID describes it; a stored one has its id."""
+    if kind in events.STORED:
+        return obj(["id", "at", "type", "data"], id=dict(INT, description="The store's id: Last-Event-ID."),
+                   at=dict(STR, description="When it was stored (ISO 8601)."), type={"const": kind}, data=OBJ,
+                   description=events.SAID[kind])
+    return obj(["type", "data"], type={"const": kind}, data=OBJ, description=events.SAID[kind])
+
+
+schemas(bp, StreamMessage={"oneOf": [_message(kind) for kind in sorted(events.ALL)],
+                           "description": "One message of the live feed: the JSON of an event's data line."})
+
+
+def _since():
+    raw = request.headers.get("Last-Event-ID") or request.args.get("since")
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+        abort(400, "Last-Event-ID / since must be an event id (a whole number), got %r." % raw[:40])
+    return int(raw)
+
+
+@route(bp, "/stream", read(
+    "The live feed: every stored event after the page's last, then each change as it happens.", None, "400",
+    ("503", "No live feed for this page now: the panel has as many open as it serves, or it is restarting "
+            "(Retry-After says when to ask again), or it runs without its own server. The page keeps "
+            "itself up to date by asking every few seconds."),
+    op="stream", params=[
+        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+         "description": "The last event id this page had (the browser sends it when it reconnects)."},
+        {"name": "since", "in": "query", "required": False, "schema": dict(STR, pattern="^[0-9]+$"),
+         "description": "The same, for the first connection: the last_event_id the page's state came with."}],
+    content={"description": "Server-Sent Events: a stored event has an id: line; every data: line is the "
+                            "JSON of a StreamMessage; comment lines keep the connection alive.",
+             "content": {"text/event-stream": {"schema": dict(STR, contentMediaType="application/json",
+                                                              contentSchema=ref("StreamMessage"))}}}))
+def stream():
+    """Checks a stream request for the feed (Panel._stream), which hands in a gate to fill: the
+    id to follow from, and whether the host is asking. Without the gate the request came through
+    a plain WSGI server, which would hold a thread for as long as the page stays open: refused."""
+    since = _since()
+    gate = (request.environ.get("asgi.scope") or {}).get(GATE)
+    if gate is None:
+        abort(503, NO_LOOP)
+    gate["since"] = since
+    gate["host"] = current_viewer().role == "host"
+    return Response(status=204)
+
+
+def resync_message(why, last_id):
+    """Tells a page that it missed events it can't be sent one by one: reload the state."""
+    return {"type": events.RESYNC, "data": {"why": why, "last_event_id": last_id}}
+
+
+def catch_up(nd, since):
+    """(events after ``since``, None) or ([], a resync message) when they can't all be replayed."""
+    if since is None:
+        return [], None
+    last = nd.last_event_id()
+    if since > last:
+        return [], resync_message("This page's last event (#%d) is newer than the store's (#%d)." % (since, last),
+                                  last)
+    backlog = nd.events_after(since, BACKLOG_MAX + 1)
+    if len(backlog) > BACKLOG_MAX:
+        return [], resync_message("%d or more events happened while this page was away." % (BACKLOG_MAX + 1),
+                                  last)
+    return backlog, None
+
+
+# ---------------------------------------------------------------- the feed on the event loop
 
 
 class Limits:
@@ -136,7 +230,7 @@ class Hub:
     def _arrived(self, message):
         if not self.feeds:
             return
-        self._pending.append(((message.get("id"), sse(message).encode()), None))
+        self._pending.append(((message.get("id"), sse.frame(message).encode()), None))
         if len(self._pending) == 1:
             self._pump()
 
@@ -386,7 +480,7 @@ class Panel:
         except Refusal as refusal:
             return await _refuse_and_close(send_named, receive, refusal)
         receive = _replayed(body, gone, receive)
-        if scope["path"] == "/stream" and scope["method"] == "GET" and self.hub:
+        if scope["path"] == "/stream" and scope["method"] in ("GET", "HEAD") and self.hub:
             return await self._stream(lane, scope, receive, send_named)
         return await lane(scope, receive, send_named)
 
@@ -407,6 +501,10 @@ class Panel:
         if gate is None:
             for message in answer:
                 await send(message)
+            return
+        if scope["method"] == "HEAD":        # the headers a stream would have; nothing opened
+            await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+            await send({"type": "http.response.body", "body": b""})
             return
         address = (scope.get("client") or ("?", 0))[0]
         refused = self.limits.admit(address, gate["host"])
@@ -439,17 +537,15 @@ class Panel:
             feed.last_write = loop.time()
 
         backlog, resync = await loop.run_in_executor(None, catch_up, self.desk, since)
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-type", b"text/event-stream; charset=utf-8"),
-                                (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]})
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
         last = since or 0
-        chunk = ["retry: 2000\n\n"]
+        chunk = []
         if resync is not None:
-            chunk.append(sse(resync))
+            chunk.append(sse.frame(resync))
         for ev in backlog:
             last = ev.id
-            chunk.append(sse(ev.as_dict()))
-        await write("".join(chunk).encode())
+            chunk.append(sse.frame(ev.as_dict()))
+        await write(sse.RETRY + "".join(chunk).encode())
         while not gone.is_set():
             if not (feed.queue or feed.lagged or feed.ping):
                 feed.ready.clear()
@@ -458,7 +554,7 @@ class Panel:
             out = []
             if feed.lagged:
                 feed.lagged = False
-                out.append(sse(resync_message("This page fell behind the live feed.", None)).encode())
+                out.append(sse.frame(resync_message("This page fell behind the live feed.", None)).encode())
             while feed.queue:
                 event_id, data = feed.queue.popleft()
                 if event_id is not None:
@@ -467,7 +563,7 @@ class Panel:
                     last = event_id
                 out.append(data)
             if feed.ping and not out:
-                out.append(b": keepalive\n\n")
+                out.append(sse.KEEPALIVE)
             feed.ping = False
             if out:
                 await write(b"".join(out))

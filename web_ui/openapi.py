@@ -18,7 +18,7 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
 
-from . import api, backups, games_api, join, oracles, stream, workbench
+from . import api, backups, games_api, join, live, oracles, workbench
 from .apidoc import BOOL, COMPONENTS, INT, OBJ, STR, described, obj, read, route
 
 bp = Blueprint("openapi", __name__, url_prefix="/api")
@@ -32,7 +32,7 @@ SCHEMAS = {
 
 # The blueprints create_app registers, for the document built without an app (the file beside the
 # code); a test holds it equal to the document of a running panel.
-PANEL = (api.bp, games_api.bp, bp, stream.bp, oracles.bp, workbench.bp, join.bp, backups.bp)
+PANEL = (api.bp, games_api.bp, bp, live.bp, oracles.bp, workbench.bp, join.bp, backups.bp)
 
 
 def _merge(doc, fragment, source):

@@ -8,6 +8,7 @@ from controller.games.base import TEXT_MOST
 from controller.games.catalogue import chart_units, start_form
 from controller.history import HISTORY_LIMIT
 
+from .assets import screen_url
 from .helpers import desk
 
 bp = Blueprint("pages", __name__, template_folder="templates")
@@ -39,17 +40,30 @@ def _sim_buttons():
             for url, body, words in SIM_BUTTONS if url in routes]
 
 
+def catalogue():
+    """The start form's catalogue, each game with the URL of its screen (``screen``) for the
+    panel to import: the page's scripts name no game."""
+    return [dict(item, screen=screen_url(item["name"])) for item in start_form()]
+
+
+def listens(games, engine):
+    """The oracles the game ``engine`` takes, from its catalogue item's panel facts ([] for a
+    game not in ``games``)."""
+    return next((item["panel"]["listens"] for item in games if item["name"] == engine), [])
+
+
 @bp.get("/")
 def index():
     nd = desk()
     last = nd.last_event_id()          # before the state: whatever lands meanwhile is replayed
     state = nd.table.state()
     history = nd.table.kept.history(1)
+    games = catalogue()
     boot = {
         "lastEventId": last,
         "simulated": state["hardware"]["simulated"],
         "game": state["game"],
-        "catalogue": start_form(),
+        "catalogue": games,
         "nameMax": NAME_MAX,        # the start form's name and team fields stop where the API does
         "textMost": TEXT_MOST,      # an offer's text field (a city, an airport) stops where the engines do
         "canWrite": can_write(),
@@ -60,7 +74,9 @@ def index():
     }
     window = (nd.table.hardware.get("simulated") and nd.window is not None
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
-    return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window)
+    editor = bool(state["game"]) and "editor" in listens(games, state["game"]["engine"])
+    return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window,
+                           editor=editor)
 
 
 

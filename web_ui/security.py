@@ -43,9 +43,6 @@ from flask import current_app, g, jsonify, render_template, request, session
 from itsdangerous import BadSignature
 from werkzeug.http import parse_cookie
 
-from controller.store import DEVICES_FILE
-
-from .devices import Devices, DialJoin
 from .helpers import desk
 
 log = logging.getLogger(__name__)
@@ -284,15 +281,15 @@ class Viewer:
 
 
 class Guard:
-    """The per-app state: the devices file, the limiter, the dial-join and the box's names."""
+    """The per-app state: the box's join service (its devices file), the limiter and the box's names."""
 
-    def __init__(self, app, devices, clock=time.time, monotonic=time.monotonic):
+    def __init__(self, app, joins, clock=time.time, monotonic=time.monotonic):
         self.app = app
         self.clock = clock          # wall-clock seconds: expiry of tokens and codes (kept on disk)
         self.monotonic = monotonic  # rate limits (never jump with the wall clock); tests replace both
-        self.devices = devices
-        self.devices.clock = self.now
-        self.dial = DialJoin(devices, timers=not app.config.get("TESTING"))   # tests call flush()
+        self.joins = joins          # built by the box (controller/joins.py); the panel turns it into HTTP
+        self.devices = joins.devices
+        self.devices.clock = self.now   # the file's expiry follows the guard's clock (tests move it)
         cfg = app.config
         self.limiter = Limiter(cfg["JOIN_RATE_PER_MINUTE"], cfg["JOIN_LOCKOUT_AFTER"],
                                cfg["JOIN_LOCKOUT_SECONDS"], clock=lambda: self.monotonic())
@@ -501,8 +498,8 @@ def init_app(app, clock=None, monotonic=None):
         SESSION_COOKIE_SAMESITE="Strict",
         PERMANENT_SESSION_LIFETIME=timedelta(days=180),
     )
-    devices = Devices(app.extensions["newsdesk"].config.data_dir / DEVICES_FILE)
-    app.extensions[EXTENSION] = state = Guard(app, devices, clock or time.time, monotonic or time.monotonic)
+    joins = app.extensions["newsdesk"].joins
+    app.extensions[EXTENSION] = state = Guard(app, joins, clock or time.time, monotonic or time.monotonic)
     app.before_request(_check_request)
     app.after_request(_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token

@@ -45,17 +45,17 @@ class Cue:
 
     __slots__ = ("t", "channel", "sound", "item")
 
-    def __init__(self, t, channel, sound, item=None):
+    def __init__(self, t: float, channel: str, sound: str, item: object = None) -> None:
         self.t = t
         self.channel = channel
         self.sound = sound
         self.item = item
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Cue) and (self.t, self.channel, self.sound, self.item)
                 == (other.t, other.channel, other.sound, other.item))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.item is None:
             return "Cue(%r, %r, %r)" % (self.t, self.channel, self.sound)
         return "Cue(%r, %r, %r, %r)" % (self.t, self.channel, self.sound, self.item)
@@ -66,18 +66,18 @@ class _Call:
 
     __slots__ = ("placed", "answer_at", "clip", "seconds", "arrived")
 
-    def __init__(self, placed, answer_at):
+    def __init__(self, placed: float, answer_at: float) -> None:
         self.placed = placed
         self.answer_at = answer_at
-        self.clip = None
-        self.seconds = None
-        self.arrived = None
+        self.clip: object = None
+        self.seconds = 0.0          # the clip's length, once it is in
+        self.arrived = 0.0          # when the clip came, once it is in
 
-    def ready_at(self):
+    def ready_at(self) -> float | None:
         return None if self.clip is None else max(self.answer_at, self.arrived)
 
 
-def _seconds(name, value, low, high):
+def _seconds(name: str, value: object, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise ConfigError("%s must be %g to %g seconds, got %r" % (name, low, high, value))
     return float(value)
@@ -86,8 +86,8 @@ def _seconds(name, value, low, high):
 class CallProgress:
     """The receiver's sound and the bell's state, from events and the time."""
 
-    def __init__(self, flash_max=1.0, answer_after=ANSWER_AFTER, busy_after=BUSY_AFTER,
-                 unanswered_after=UNANSWERED_AFTER):
+    def __init__(self, flash_max: float = 1.0, answer_after: float = ANSWER_AFTER, busy_after: float = BUSY_AFTER,
+                 unanswered_after: float = UNANSWERED_AFTER) -> None:
         self.answer_after = _seconds("answer_after", answer_after, 0.0, 30.0)
         self.busy_after = _seconds("busy_after", busy_after, 1.0, 600.0)
         self.unanswered_after = _seconds("unanswered_after", unanswered_after, self.answer_after, 600.0)
@@ -98,19 +98,19 @@ class CallProgress:
         self.receiver = "silence"
         self.ringing = False
         self._phase = "idle"      # idle | dial | dialing | ringback | verdict | quiet | busy
-        self._calls = []          # digits waiting for (or holding) the editor's verdict
-        self._said_at = None      # the verdict being played ends then
-        self._quiet_since = None  # off the hook and silent since (busy after busy_after)
-        self._ring_until = None
+        self._calls: list[_Call] = []        # digits waiting for (or holding) the editor's verdict
+        self._said_at: float | None = None   # the verdict being played ends then
+        self._quiet_since: float | None = None   # off the hook and silent since (busy after busy_after)
+        self._ring_until: float | None = None
 
     @property
-    def off_hook(self):
+    def off_hook(self) -> bool:
         """The handset is off the cradle (a possible flash counts as on)."""
         return self._handset.off_hook
 
     # --- inputs -------------------------------------------------------------------------------
 
-    def hook(self, t, state):
+    def hook(self, t: float, state: str) -> list[Cue]:
         """A debounced hook change from the decoder: "off" (lifted) or "on"."""
         out = self.advance(t)
         was_off = self._handset.off_hook
@@ -136,7 +136,7 @@ class CallProgress:
             self._receive(t, "silence", out)
         return out
 
-    def dial_moved(self, t):
+    def dial_moved(self, t: float) -> list[Cue]:
         """The dial left rest or broke the line (a raw pulse or off-normal edge): silence, and
         the silence timer starts again, at every call."""
         out = self.advance(t)
@@ -144,7 +144,7 @@ class CallProgress:
             self._start_silence(t, out, phase="dialing")
         return out
 
-    def digit(self, t, digit):
+    def digit(self, t: float, digit: int) -> list[Cue]:
         """A decoded digit: a call to the editor, answered with the verdict that comes for it."""
         out = self.advance(t)
         if not self.off_hook:
@@ -156,7 +156,7 @@ class CallProgress:
             self._receive(t, "ringback", out)
         return out
 
-    def verdict(self, t, clip, seconds):
+    def verdict(self, t: float, clip: object, seconds: float) -> list[Cue]:
         """The editor's verdict, as ``clip`` (whatever the player plays) lasting ``seconds``.
         It answers the oldest call still waiting; with none waiting, it is said straight away."""
         out = self.advance(t)
@@ -172,7 +172,7 @@ class CallProgress:
         out += self.advance(t)
         return out
 
-    def ring(self, t, times=None, seconds=None):
+    def ring(self, t: float, times: int | None = None, seconds: float | None = None) -> list[Cue]:
         """The game wants the player: ring for ``seconds`` (None = until lifted or stopped).
         ``times`` is handed on to the bell. A handset already off the hook can't ring: []."""
         out = self.advance(t)
@@ -183,7 +183,7 @@ class CallProgress:
         out.append(Cue(t, "bell", "ring", times))
         return out
 
-    def stop_ringing(self, t):
+    def stop_ringing(self, t: float) -> list[Cue]:
         out = self.advance(t)
         if self.ringing:
             self._bell(t, "quiet", out)
@@ -191,14 +191,14 @@ class CallProgress:
 
     # --- time ---------------------------------------------------------------------------------
 
-    def deadline(self):
+    def deadline(self) -> float | None:
         """When ``advance`` next has something to do, or None."""
         due = self._due()
         return None if due is None else due[0]
 
-    def advance(self, t):
+    def advance(self, t: float) -> list[Cue]:
         """Everything due by ``t``, each at the time it fell due."""
-        out: list = []
+        out: list[Cue] = []
         while True:
             due = self._due()
             if due is None or due[0] > t:
@@ -220,8 +220,8 @@ class CallProgress:
             elif what == "busy":
                 self._go_busy(when, out)
 
-    def _due(self):
-        dues = []
+    def _due(self) -> tuple[float, str] | None:
+        dues: list[tuple[float, str]] = []
         handset = self._handset.deadline()
         if handset is not None:
             dues.append((handset, "handset"))
@@ -234,7 +234,7 @@ class CallProgress:
                 dues.append((ready, "answer"))
             else:
                 dues.append((head.placed + self.unanswered_after, "unanswered"))
-        elif self._phase == "verdict":
+        elif self._phase == "verdict" and self._said_at is not None:
             dues.append((self._said_at, "said"))
         elif self._phase in ("dialing", "quiet") and self._quiet_since is not None:
             dues.append((self._quiet_since + self.busy_after, "busy"))
@@ -242,34 +242,34 @@ class CallProgress:
 
     # --- transitions --------------------------------------------------------------------------
 
-    def _receive(self, t, sound, out, item=None):
+    def _receive(self, t: float, sound: str, out: list[Cue], item: object = None) -> None:
         if sound != self.receiver or sound == "verdict":
             self.receiver = sound
             out.append(Cue(t, "receiver", sound, item))
 
-    def _bell(self, t, sound, out):
+    def _bell(self, t: float, sound: str, out: list[Cue]) -> None:
         self.ringing = False
         self._ring_until = None
         out.append(Cue(t, "bell", sound))
 
-    def _start_silence(self, t, out, phase="quiet"):
+    def _start_silence(self, t: float, out: list[Cue], phase: str = "quiet") -> None:
         self._phase = phase
         self._quiet_since = t
         self._receive(t, "silence", out)
 
-    def _go_busy(self, t, out):
+    def _go_busy(self, t: float, out: list[Cue]) -> None:
         self._phase = "busy"
         self._quiet_since = None
         self._receive(t, "busy", out)
 
-    def _hang_up(self, t, out):
+    def _hang_up(self, t: float, out: list[Cue]) -> None:
         self._calls = []
         self._phase = "idle"
         self._said_at = None
         self._quiet_since = None
         self._receive(t, "silence", out)
 
-    def _next_call(self, t, out):
+    def _next_call(self, t: float, out: list[Cue]) -> None:
         """After a verdict (or when one comes unasked): the next call's verdict if it is due,
         its ringback if not, or silence when no call is waiting."""
         if not self._calls:

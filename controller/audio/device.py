@@ -13,7 +13,7 @@ AMP_DEVICE = "plughw:CARD=%s,DEV=0" % AMP_CARD
 OVERLAY = "max98357a"
 
 
-def overlay_line(sd_pin=None):
+def overlay_line(sd_pin: int | None = None) -> str:
     """The config.txt line for the amplifier. With no SD pin wired (newsdesk's default) the
     driver is told to leave SD alone, so it doesn't take GPIO4 (the overlay's default SD pin);
     the module's own pull-up keeps it on."""
@@ -22,7 +22,7 @@ def overlay_line(sd_pin=None):
     return "dtoverlay=%s,sdmode-pin=%d" % (OVERLAY, sd_pin)
 
 
-def card_of(device):
+def card_of(device: str | None) -> tuple[str, str | int] | None:
     """The card an ALSA device name plays on: ("id", "MAX98357A") for ``plughw:CARD=MAX98357A,DEV=0``,
     ("index", 1) for ``hw:1,0`` or ``plughw:1``; None for ALSA's default ("" or "default")."""
     device = (device or "").strip()

@@ -9,6 +9,7 @@ are the North American precise tone plan (newsdesk's default; a UK plan is inclu
 
 import math
 import struct
+from collections.abc import Sequence
 
 from ..errors import ConfigError
 from .errors import BadWav
@@ -16,7 +17,8 @@ from .errors import BadWav
 RATE = 16000
 
 # name -> (frequencies in Hz, cadence as (on, off) seconds pairs; () = continuous)
-PLANS: dict[str, dict[str, tuple[tuple[float, ...], tuple[tuple[float, float], ...]]]] = {
+Tone = tuple[tuple[float, ...], tuple[tuple[float, float], ...]]
+PLANS: dict[str, dict[str, Tone]] = {
     "north-america": {
         "dial": ((350.0, 440.0), ()),
         "ringback": ((440.0, 480.0), ((2.0, 4.0),)),
@@ -38,7 +40,8 @@ VERDICT_NOTES = {
 }
 
 
-def tone(freqs, seconds, rate=RATE, level=0.3, ramp_in=True, ramp_out=True):
+def tone(freqs: Sequence[float], seconds: float, rate: int = RATE, level: float = 0.3, ramp_in: bool = True,
+         ramp_out: bool = True) -> list[int]:
     """Samples of the sum of ``freqs`` for ``seconds``, with 5 ms ramps so nothing clicks.
 
     ``ramp_in=False`` / ``ramp_out=False`` leave an end at full level, for a piece that joins
@@ -47,7 +50,7 @@ def tone(freqs, seconds, rate=RATE, level=0.3, ramp_in=True, ramp_out=True):
     n = int(round(seconds * rate))
     ramp = max(1, int(0.005 * rate))
     amp = level * 32767 / max(1, len(freqs))
-    out = []
+    out: list[int] = []
     for i in range(n):
         env = 1.0
         if n > 2 * ramp:
@@ -57,17 +60,17 @@ def tone(freqs, seconds, rate=RATE, level=0.3, ramp_in=True, ramp_out=True):
     return out
 
 
-def silence(seconds, rate=RATE):
+def silence(seconds: float, rate: int = RATE) -> list[int]:
     """Zero samples: the gaps of a cadence."""
     return [0] * int(round(seconds * rate))
 
 
-def call_progress(name, seconds, plan="north-america", rate=RATE):
+def call_progress(name: str, seconds: float, plan: str = "north-america", rate: int = RATE) -> list[int]:
     """``seconds`` of the named tone (dial, ringback, busy) with its cadence."""
     freqs, steps = cadence(name, plan)
     if not steps:
         return tone(freqs, seconds, rate)
-    out: list[float] = []
+    out: list[int] = []
     total = int(round(seconds * rate))
     while len(out) < total:
         for on, off in steps:
@@ -75,7 +78,7 @@ def call_progress(name, seconds, plan="north-america", rate=RATE):
     return out[:total]
 
 
-def cadence(name, plan="north-america"):
+def cadence(name: str, plan: str = "north-america") -> Tone:
     """The (frequencies, cadence) of a named tone; ConfigError (a ValueError) names what is missing."""
     if plan not in PLANS:
         raise ConfigError("no tone plan %r (plans: %s)" % (plan, ", ".join(sorted(PLANS))))
@@ -85,7 +88,7 @@ def cadence(name, plan="north-america"):
         raise ConfigError("no %r tone in the %r plan" % (name, plan)) from None
 
 
-def loop(name, plan="north-america", rate=RATE):
+def loop(name: str, plan: str = "north-america", rate: int = RATE) -> tuple[list[int], list[int]]:
     """A tone that goes on until stopped, as ``(head, cycle)``: play ``head`` once, then
     ``cycle`` over and over, and the result is the tone with its cadence from its start::
 
@@ -101,18 +104,18 @@ def loop(name, plan="north-america", rate=RATE):
     return tone(freqs, 1.0, rate, ramp_out=False), tone(freqs, 1.0, rate, ramp_in=False, ramp_out=False)
 
 
-def verdict_figure(signal, rate=RATE):
+def verdict_figure(signal: str, rate: int = RATE) -> list[int]:
     """Two notes that say the verdict when no speech engine is installed."""
     a, b = VERDICT_NOTES[signal]
     return tone((a,), 0.25, rate) + silence(0.05, rate) + tone((b,), 0.4, rate)
 
 
-def pcm_bytes(samples):
+def pcm_bytes(samples: Sequence[int]) -> bytes:
     """Samples as the little-endian 16-bit PCM that ``aplay -f S16_LE`` reads."""
     return struct.pack("<%dh" % len(samples), *samples)
 
 
-def wav_bytes(samples, rate=RATE):
+def wav_bytes(samples: Sequence[int], rate: int = RATE) -> bytes:
     """A complete mono 16-bit WAV file."""
     data = pcm_bytes(samples)
     header = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1,
@@ -120,7 +123,7 @@ def wav_bytes(samples, rate=RATE):
     return header + data
 
 
-def read_wav(data):
+def read_wav(data: bytes | bytearray) -> tuple[int, bytes]:
     """(rate, PCM bytes) of a mono 16-bit WAV file. The data chunk runs to the end of what is
     there when its size says more: espeak-ng writing to a pipe can't go back to fill it in."""
     if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
@@ -145,7 +148,7 @@ def read_wav(data):
     raise BadWav("the WAV file has no data chunk")
 
 
-def goertzel_power(samples, freq, rate=RATE):
+def goertzel_power(samples: Sequence[float], freq: float, rate: int = RATE) -> float:
     """Relative power of ``freq`` in ``samples`` (how the tests and `doctor` check a tone)."""
     k = 2 * math.cos(2 * math.pi * freq / rate)
     s1 = s2 = 0.0

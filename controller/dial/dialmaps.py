@@ -7,6 +7,7 @@ DIAL_MAPS = ("standard", "sweden", "new-zealand")
 
 
 def pulses_for(digit, dial_map="standard"):
+    # type: (int, str) -> int
     """Pulses a dial of ``dial_map`` sends for ``digit`` (0-9)."""
     if not (isinstance(digit, int) and 0 <= digit <= 9):
         raise ValueError("a dial digit is 0 to 9, not %r" % (digit,))
@@ -20,6 +21,7 @@ def pulses_for(digit, dial_map="standard"):
 
 
 def digit_for(pulses, dial_map="standard"):
+    # type: (int, str) -> int | None
     """The digit that ``pulses`` pulses mean on a dial of ``dial_map``, or None if none does."""
     if not (isinstance(pulses, int) and 1 <= pulses <= 10):
         if dial_map not in DIAL_MAPS:

@@ -14,9 +14,11 @@ One pulse, at 10 pps and 60/40 break/make::
 
 from .dialmaps import pulses_for
 
+Edge = tuple[float, str, int]   # (t, line, state)
 
-def digit_edges(digit, t0=0.0, pps=10.0, break_ratio=0.6, dial_map="standard",
-                offnormal=True, wind_up=0.35, rest_steps=2.0):
+
+def digit_edges(digit: int, t0: float = 0.0, pps: float = 10.0, break_ratio: float = 0.6, dial_map: str = "standard",
+                offnormal: bool = True, wind_up: float = 0.35, rest_steps: float = 2.0) -> tuple[list[Edge], float]:
     """Edges ``(t, line, state)`` of one digit dialed at ``t0`` (the finger pulls the dial).
 
     ``wind_up`` is the time the finger takes to pull the dial round before letting go;
@@ -30,7 +32,7 @@ def digit_edges(digit, t0=0.0, pps=10.0, break_ratio=0.6, dial_map="standard",
     n = pulses_for(digit, dial_map)
     period = 1.0 / pps
     brk = period * break_ratio
-    edges = []
+    edges: list[Edge] = []
     if offnormal:
         edges.append((t0, "offnormal", 1))
     t = t0 + wind_up

@@ -9,10 +9,11 @@ Pure: edges in, numbers and text out. The standards' figures and where they come
 docs/dial-tester.md; a figure no source gave us is marked as newsdesk's choice there and here.
 """
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .decoder import LINES, DialDecoder
-from .trace import HEADER, MAGIC, replay
+from .decoder import LINES, DialDecoder, DialEvent
+from .trace import HEADER, MAGIC, Edge, replay
 
 # name -> what the dial is judged by. pps: the range an exchange accepts; adjust: the range a
 # dial was adjusted to in service, where a source gives one; break_pct: the % break accepted.
@@ -42,7 +43,8 @@ class DigitTest(object):
     """One dialed digit, measured. Lengths are seconds; ``pps``/``break_pct`` are over the whole
     pulses after the first (the first is often off); ``first_*`` is that first pulse alone."""
 
-    def __init__(self, digit, breaks, makes, start, last_edge, decided):
+    def __init__(self, digit: int, breaks: Sequence[float], makes: Sequence[float], start: float, last_edge: float,
+                 decided: float) -> None:
         self.digit = digit
         self.pulses = len(breaks)
         self.breaks = list(breaks)
@@ -56,11 +58,12 @@ class DigitTest(object):
         steady_breaks = self.breaks[1:len(periods)] or self.breaks[:len(periods)]
         if steady:
             mean = sum(steady) / len(steady)
-            self.pps = 1.0 / mean if mean > 0 else None
-            self.break_pct = 100.0 * sum(steady_breaks) / sum(steady) if sum(steady) > 0 else None
+            self.pps: float | None = 1.0 / mean if mean > 0 else None
+            self.break_pct: float | None = 100.0 * sum(steady_breaks) / sum(steady) if sum(steady) > 0 else None
             speeds = [1.0 / p for p in steady if p > 0]
-            self.pps_min, self.pps_max = min(speeds), max(speeds)
-            self.spread_pct = 100.0 * (self.pps_max - self.pps_min) / self.pps if self.pps else None
+            self.pps_min: float | None = min(speeds)
+            self.pps_max: float | None = max(speeds)
+            self.spread_pct: float | None = 100.0 * (self.pps_max - self.pps_min) / self.pps if self.pps else None
         else:                          # one pulse: no whole period to time
             self.pps = self.break_pct = self.pps_min = self.pps_max = self.spread_pct = None
         self.first_pps = 1.0 / periods[0] if periods and periods[0] > 0 else None
@@ -68,10 +71,10 @@ class DigitTest(object):
         self.ratio = (sum(self.makes[1:]) / sum(self.breaks[1:len(self.makes)])
                       if len(self.makes) > 1 and sum(self.breaks[1:len(self.makes)]) > 0 else None)
 
-    def verdict(self, standard=DEFAULT_STANDARD):
+    def verdict(self, standard: str = DEFAULT_STANDARD) -> tuple[bool | None, list[str]]:
         """(passed, [sentences]): pass or fail against ``standard``, and why."""
         spec = STANDARDS[standard]
-        notes = []
+        notes: list[str] = []
         if self.pps is None:
             return None, ["one pulse has no whole period to time: dial a digit with more pulses (0 is best)"]
         ok = True
@@ -96,9 +99,9 @@ class DigitTest(object):
             notes.append("within %s limits" % spec["title"])
         return ok, notes
 
-    def as_dict(self, standard=DEFAULT_STANDARD):
+    def as_dict(self, standard: str = DEFAULT_STANDARD) -> dict[str, Any]:
         passed, notes = self.verdict(standard)
-        def r(x, n=1):
+        def r(x: float | None, n: int = 1) -> float | None:
             return None if x is None else round(x, n)
         return {"digit": self.digit, "pulses": self.pulses, "pps": r(self.pps, 2),
                 "break_pct": r(self.break_pct), "pps_min": r(self.pps_min, 2), "pps_max": r(self.pps_max, 2),
@@ -111,10 +114,12 @@ class DigitTest(object):
                 "standard": standard, "passed": passed, "notes": notes}
 
 
-def measure(edges, dial_map="standard", offnormal="auto", initial=None, until=None):
+def measure(edges: Iterable[Edge], dial_map: str = "standard", offnormal: bool | str = "auto",
+            initial: dict[str, int] | None = None, until: float | None = None) -> list[DigitTest]:
     """Every digit in a recording, measured: a list of DigitTest in time order. ``until``: the
     recording is still going on and this is the time now (a digit being dialed isn't one yet)."""
-    out = []
+    out: list[DigitTest] = []
+    events: list[DialEvent]
     if until is None:
         events = replay(edges, dial_map=dial_map, offnormal=offnormal, initial=initial)
     else:
@@ -130,27 +135,31 @@ def measure(edges, dial_map="standard", offnormal="auto", initial=None, until=No
     return out
 
 
-def digit_test(event):
+def digit_test(event: DialEvent) -> DigitTest | None:
     """The DigitTest of a decoder's digit event, or None for any other event."""
     if event.kind != "digit" or not event.breaks:
         return None
+    # a digit with its breaks always has its makes, last edge and a number for its value
+    assert event.makes is not None and event.last_edge is not None and isinstance(event.value, int)
     start = event.last_edge - sum(event.breaks) - sum(event.makes)
     return DigitTest(event.value, event.breaks, event.makes, start, event.last_edge, event.t)
 
 
-def summary(tests):
+def summary(tests: Iterable[DigitTest]) -> dict[str, Any] | None:
     """What a phone's profile keeps from its tests: mean speed, % break and make/break ratio."""
     timed = [t for t in tests if t.pps is not None]
     if not timed:
         return None
+    speeds = [t.pps for t in timed if t.pps is not None]
+    breaks = [t.break_pct for t in timed if t.break_pct is not None]     # timed with the pps
     ratios = [t.ratio for t in timed if t.ratio is not None]
-    return {"pps": round(sum(t.pps for t in timed) / len(timed), 2),
-            "break_pct": round(sum(t.break_pct for t in timed) / len(timed), 1),
+    return {"pps": round(sum(speeds) / len(timed), 2),
+            "break_pct": round(sum(breaks) / len(timed), 1),
             "ratio": round(max(ratios), 3) if ratios else None,
             "digits": len(timed)}
 
 
-def format_report(tests, standard=DEFAULT_STANDARD):
+def format_report(tests: Sequence[DigitTest], standard: str = DEFAULT_STANDARD) -> list[str]:
     """The tester's report as lines of text (the CLI prints them)."""
     lines = ["standard: %s (%s nominal)" % (STANDARDS[standard]["title"], STANDARDS[standard]["nominal"])]
     if not tests:
@@ -164,14 +173,15 @@ def format_report(tests, standard=DEFAULT_STANDARD):
             continue
         lines.append("%s  digit %d: %d pulses, %.2f pps, %.0f %% break, speed %.2f-%.2f pps along the "
                      "train (%.0f %%); first pulse %.2f pps, %.0f %% break  %s"
-                     % (word, t.digit, t.pulses, t.pps, t.break_pct, t.pps_min, t.pps_max, t.spread_pct,
+                     % (word, t.digit, t.pulses, t.pps, t.break_pct or 0, t.pps_min or 0, t.pps_max or 0,
+                        t.spread_pct or 0,
                         t.first_pps or 0, t.first_break_pct or 0, "; ".join(notes)))
     return lines
 
 
 # ------------------------------------------------------------------ the recording itself
 
-def levels_at(edges, t, initial=None):
+def levels_at(edges: Iterable[Edge], t: float, initial: dict[str, int] | None = None) -> dict[str, int]:
     """Each line's raw level just before time ``t``."""
     level = dict((line, 0) for line in LINES)
     level.update(initial or {})
@@ -182,12 +192,14 @@ def levels_at(edges, t, initial=None):
     return level
 
 
-def cut(edges, start, end, initial=None):
+def cut(edges: Sequence[Edge], start: float, end: float,
+        initial: dict[str, int] | None = None) -> tuple[list[Edge], dict[str, int]]:
     """The edges in [start, end], times kept, and each line's level at ``start``."""
     return [e for e in edges if start <= e[0] <= end], levels_at(edges, start, initial)
 
 
-def trace_text(edges, initial=None, dial_map=None, note=None):
+def trace_text(edges: Iterable[Edge], initial: dict[str, int] | None = None, dial_map: str | None = None,
+               note: object = None) -> str:
     """A trace file (docs/dial-trace.md) holding ``edges``."""
     rows = [MAGIC]
     if note:
@@ -201,7 +213,8 @@ def trace_text(edges, initial=None, dial_map=None, note=None):
     return "\n".join(rows) + "\n"
 
 
-def svg(edges, start, end, initial=None, test=None, width=900):
+def svg(edges: Sequence[Edge], start: float, end: float, initial: dict[str, int] | None = None,
+        test: DigitTest | None = None, width: int = 900) -> str:
     """The recording between ``start`` and ``end`` drawn as a logic analyser draws it: one
     trace per line, high = 1 (hook lifted, pulse contacts open, dial off rest), a millisecond
     scale, and each break and make of ``test`` (a DigitTest) labelled in ms."""
@@ -210,7 +223,7 @@ def svg(edges, start, end, initial=None, test=None, width=900):
     left, right, row, top = 90, 10, 46, 24
     height = top + row * len(LINES) + 30
     span = end - start
-    def x(t):
+    def x(t: float) -> float:
         return left + (t - start) / span * (width - left - right)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" role="img" '
            'aria-label="pulse train, %s" class="logic">' % (width, height, "digit %d" % test.digit if test else "recording"),
@@ -229,7 +242,8 @@ def svg(edges, start, end, initial=None, test=None, width=900):
     for i, line in enumerate(LINES):
         hi, lo = top + row * i + 6, top + row * i + row - 14
         out.append('<text x="6" y="%d" fill="%s" font-size="12">%s</text>' % ((hi + lo) // 2 + 4, colours[line], line))
-        state, points = level[line], []
+        state = level[line]
+        points: list[tuple[float, int]] = []
         points.append((left, lo if not state else hi))
         for t, l2, s in edges:
             if l2 != line or t < start or t > end or s == state:
@@ -256,7 +270,7 @@ def svg(edges, start, end, initial=None, test=None, width=900):
     return "\n".join(out)
 
 
-def _nice_step(ms):
+def _nice_step(ms: float) -> int:
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
         if step >= ms:
             return step

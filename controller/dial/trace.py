@@ -7,12 +7,15 @@ the file and line and no partial guess.
 import json
 import math
 import os
+from collections.abc import Iterable, Iterator
+from typing import TextIO
 
 from ..errors import NewsdeskError
-from .decoder import LINES, DialDecoder
+from .decoder import LINES, DialDecoder, DialEvent
 
 MAGIC = "# newsdesk dial trace v1"
 HEADER = "t,line,state"
+Edge = tuple[float, str, int]   # (t, line, state)
 
 
 class TraceError(NewsdeskError, ValueError):
@@ -22,7 +25,8 @@ class TraceError(NewsdeskError, ValueError):
 class Trace(object):
     """A parsed trace: its edges ``(t, line, state)`` and what its comments say about the phone."""
 
-    def __init__(self, name, edges, dial_map=None, offnormal=None, initial=None):
+    def __init__(self, name: str, edges: list[Edge], dial_map: str | None = None, offnormal: bool | None = None,
+                 initial: dict[str, int] | None = None) -> None:
         self.name = name
         self.edges = edges
         self.dial_map = dial_map      # from "# dial-map: ...", or None
@@ -30,7 +34,7 @@ class Trace(object):
         self.initial = initial or {}  # from "# initial: hook=1, ..." (every line 0 otherwise)
 
 
-def _comment(text, trace, where):
+def _comment(text: str, trace: Trace, where: str) -> None:
     body = text[1:].strip()
     key, sep, value = body.partition(":")
     if not sep:
@@ -49,9 +53,9 @@ def _comment(text, trace, where):
             trace.initial[line] = int(state)
 
 
-def parse_trace(text, name="trace"):
+def parse_trace(text: str, name: str = "trace") -> Trace:
     trace = Trace(name, [])
-    last_t = None
+    last_t: float | None = None
     seen_header = False
     for number, raw in enumerate(text.splitlines(), 1):
         where = "%s line %d" % (name, number)
@@ -87,7 +91,7 @@ def parse_trace(text, name="trace"):
     return trace
 
 
-def load_trace(path):
+def load_trace(path: str | os.PathLike[str]) -> Trace:
     name = os.path.basename(str(path))
     try:
         with open(path, encoding="utf-8") as f:
@@ -99,10 +103,12 @@ def load_trace(path):
     return parse_trace(text, name)
 
 
-def replay(edges, dial_map="standard", offnormal="auto", initial=None, decoder=None, min_flash=None):
+def replay(edges: Iterable[Edge], dial_map: str = "standard", offnormal: bool | str = "auto",
+           initial: dict[str, int] | None = None, decoder: DialDecoder | None = None,
+           min_flash: float | None = None) -> list[DialEvent]:
     """Decode a whole recording; after the last edge, virtual time runs on until nothing is pending."""
     decoder = decoder or DialDecoder(dial_map=dial_map, offnormal=offnormal, initial=initial, min_flash=min_flash)
-    events = []
+    events: list[DialEvent] = []
     for t, line, state in edges:
         events.extend(decoder.feed(t, line, state))
     for _ in range(100):
@@ -113,7 +119,7 @@ def replay(edges, dial_map="standard", offnormal="auto", initial=None, decoder=N
     return events
 
 
-def replay_lines(trace, events):
+def replay_lines(trace: Trace, events: Iterable[DialEvent]) -> Iterator[str]:
     """The replay output: one JSON object per digit or hook change."""
     for ev in events:
         if ev.kind not in ("digit", "hook"):
@@ -127,7 +133,8 @@ class TraceWriter(object):
     """Writes edges to a trace file as they happen (``newsdesk dial record``), flushed per row so
     a recording cut short is still a valid trace."""
 
-    def __init__(self, f, dial_map=None, offnormal=None, initial=None, note=None):
+    def __init__(self, f: TextIO, dial_map: str | None = None, offnormal: bool | None = None,
+                 initial: dict[str, int] | None = None, note: str | None = None) -> None:
         self._f = f
         f.write(MAGIC + "\n")
         if note:
@@ -142,7 +149,7 @@ class TraceWriter(object):
         f.flush()
         self.rows = 0
 
-    def edge(self, t, line, state):
+    def edge(self, t: float, line: str, state: int) -> None:
         self._f.write("%.6f,%s,%d\n" % (t, line, state))
         self._f.flush()
         self.rows += 1

@@ -14,19 +14,24 @@ digits. The decoder must be right on it too.
 """
 
 import random
+from random import Random
+from typing import Any
 
 from .dialmaps import DIAL_MAPS, pulses_for
 
 CHATTER_MAX = 0.0015  # seconds: "a toggle of a millisecond or so"
+Edge = tuple[float, str, int]   # (t, line, state)
 
 
 class Phone(object):
     """One phone's character: how its dial runs and how dirty its contacts are."""
 
-    def __init__(self, pps=10.0, ratio=0.6, jitter=0.03, first_break=1.0, bounce=0.004,
-                 hook_bounce=0.012, chatter=0.0, spikes=0.0, offnormal=True, early_rest=False,
-                 dial_map="standard", first_make=(1.0, 1.0), drag=(0.0, 0.0), drift=0.0,
-                 toggles=0, repeats=0.0, gap=(0.4, 1.8)):
+    def __init__(self, pps: float = 10.0, ratio: float = 0.6, jitter: float = 0.03, first_break: float = 1.0,
+                 bounce: float = 0.004, hook_bounce: float = 0.012, chatter: float = 0.0, spikes: float = 0.0,
+                 offnormal: bool = True, early_rest: bool = False, dial_map: str = "standard",
+                 first_make: tuple[float, float] = (1.0, 1.0), drag: tuple[float, float] = (0.0, 0.0),
+                 drift: float = 0.0, toggles: int = 0, repeats: float = 0.0,
+                 gap: tuple[float, float] = (0.4, 1.8)) -> None:
         self.pps = pps                  # pulses per second
         self.ratio = ratio              # break / period
         self.jitter = jitter            # per-pulse, as a fraction of the period
@@ -46,7 +51,8 @@ class Phone(object):
         self.gap = gap                  # seconds from one digit's end to the next pull
 
     @classmethod
-    def random(cls, rng, dial_map=None, offnormal=None, pps=None):
+    def random(cls, rng: Random, dial_map: str | None = None, offnormal: bool | None = None,
+               pps: float | None = None) -> "Phone":
         """A phone from anywhere in the range real ones cover."""
         return cls(pps=pps if pps is not None else rng.uniform(7.0, 13.0),
                    ratio=rng.uniform(0.55, 0.72), jitter=rng.uniform(0.0, 0.04),
@@ -58,7 +64,7 @@ class Phone(object):
                    dial_map=dial_map or rng.choice(DIAL_MAPS))
 
     @classmethod
-    def worn(cls, rng, dial_map=None, offnormal=None):
+    def worn(cls, rng: Random, dial_map: str | None = None, offnormal: bool | None = None) -> "Phone":
         """A tired phone: every condition of a worn dial at once (see the module's docstring)."""
         return cls(pps=rng.uniform(7.0, 14.0), ratio=rng.uniform(0.52, 0.75),
                    jitter=rng.uniform(0.0, 0.03),
@@ -71,7 +77,7 @@ class Phone(object):
                    early_rest=rng.random() < 0.4, dial_map=dial_map or rng.choice(DIAL_MAPS),
                    gap=(0.1, 0.3))
 
-    def describe(self):
+    def describe(self) -> str:
         return ("%.1f pps, %d %% break, %s, %s" % (self.pps, round(self.ratio * 100), self.dial_map,
                 "off-normal wired" if self.offnormal else "no off-normal"))
 
@@ -79,18 +85,18 @@ class Phone(object):
 class Recording(object):
     """Edges plus the truth: digits, each digit's last pulse edge, and the hook's states."""
 
-    def __init__(self, phone):
+    def __init__(self, phone: Phone) -> None:
         self.phone = phone
-        self.edges = []
-        self.digits = []
-        self.digit_end = []
-        self.hook = []
-        self.repeat_at = []   # fractions of the rows after which a repeated-level row follows
+        self.edges: list[Edge] = []
+        self.digits: list[int] = []
+        self.digit_end: list[float] = []
+        self.hook: list[str] = []
+        self.repeat_at: list[float] = []   # fractions of the rows after which a repeated-level row follows
 
-    def sorted_edges(self):
+    def sorted_edges(self) -> list[Edge]:
         """Edges in time order with each line's repeated levels removed (as a GPIO library gives),
         then the phone's repeated same-level rows put back in (as some libraries give)."""
-        out: list[tuple[float, str, int]] = []
+        out: list[Edge] = []
         level: dict[str, int] = {}
         for t, line, state in sorted(self.edges, key=lambda e: e[0]):
             if level.get(line, 0) != state:
@@ -103,7 +109,8 @@ class Recording(object):
         return out
 
 
-def _bouncy_edge(rng, edges, t, line, state, bounce, toggles=0):
+def _bouncy_edge(rng: Random, edges: list[Edge], t: float, line: str, state: int, bounce: float,
+                 toggles: int = 0) -> None:
     """A contact meeting or leaving: the new level, then a few toggles back within ``bounce``
     (``toggles``: at most this many toggles, in blips of the old level up to a millisecond)."""
     edges.append((t, line, state))
@@ -131,7 +138,8 @@ def _bouncy_edge(rng, edges, t, line, state, bounce, toggles=0):
         edges.append((u, line, state))
 
 
-def _chatter(rng, edges, start, end, line, level, chance):
+def _chatter(rng: Random, edges: list[Edge], start: float, end: float, line: str, level: int,
+             chance: float) -> None:
     """A dirty contact: a ~1 ms toggle inside a break or a make."""
     if chance and rng.random() < chance and end - start > 0.012:
         mid = rng.uniform(start + 0.005, end - 0.006)
@@ -139,7 +147,7 @@ def _chatter(rng, edges, start, end, line, level, chance):
         edges.append((mid + rng.uniform(0.0002, CHATTER_MAX), line, level))
 
 
-def dial_digit(rng, rec, t, digit, hold=None):
+def dial_digit(rng: Random, rec: Recording, t: float, digit: int, hold: float | None = None) -> float:
     """One digit, the finger pulling the dial from ``t``; returns when the dial is back at rest."""
     p = rec.phone
     n = pulses_for(digit, p.dial_map)
@@ -151,7 +159,7 @@ def dial_digit(rng, rec, t, digit, hold=None):
     last_make = t                     # set again by each pulse's make (a digit has one or more)
     worn = p.drift or p.drag[1] or p.first_make != (1.0, 1.0)
     drift = first_make = 0.0
-    drag = (1, 1)
+    drag: tuple[float, float] = (1, 1)
     if worn:   # drawn only for worn phones, so the plain corpus stays what it was
         drift = rng.uniform(-p.drift, p.drift)
         first_make = rng.uniform(*p.first_make)
@@ -185,7 +193,7 @@ def dial_digit(rng, rec, t, digit, hold=None):
     return t
 
 
-def pull_without_pulses(rng, rec, t):
+def pull_without_pulses(rng: Random, rec: Recording, t: float) -> float:
     """A dial pulled a little and let go: the off-normal contact moves, no pulse is sent."""
     if rec.phone.offnormal:
         _bouncy_edge(rng, rec.edges, t, "offnormal", 1, rec.phone.bounce, rec.phone.toggles)
@@ -194,12 +202,12 @@ def pull_without_pulses(rng, rec, t):
     return t + 0.05
 
 
-def _hook(rng, rec, t, state):
+def _hook(rng: Random, rec: Recording, t: float, state: int) -> None:
     _bouncy_edge(rng, rec.edges, t, "hook", state, rec.phone.hook_bounce)
     rec.hook.append("off" if state else "on")
 
 
-def _spikes(rng, rec, start, end):
+def _spikes(rng: Random, rec: Recording, start: float, end: float) -> list[tuple[float, str]]:
     """Isolated sub-millisecond spikes on idle lines: (time, line), in no order."""
     found: list[tuple[float, str]] = []
     if not rec.phone.spikes:
@@ -214,7 +222,8 @@ def _spikes(rng, rec, start, end):
     return found
 
 
-def session(rng, phone=None, digits=None, flashes=True, pulls=True):
+def session(rng: Random, phone: Phone | None = None, digits: list[int] | None = None, flashes: bool = True,
+            pulls: bool = True) -> Recording:
     """A whole call: lift, dial ``digits`` (random if None), maybe flash or pull, hang up."""
     phone = phone or Phone.random(rng)
     rec = Recording(phone)
@@ -223,7 +232,7 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
     _hook(rng, rec, t, 1)
     t += rng.uniform(0.6, 1.5)
     digits = [rng.randrange(10) for _ in range(rng.randint(1, 6))] if digits is None else digits
-    busy = []   # (start, end, line) spans where a spike would touch a moving contact
+    busy: list[tuple[float, float]] = []   # (start, end, line) spans where a spike would touch a moving contact
     for i, d in enumerate(digits):
         if pulls and phone.offnormal and rng.random() < 0.1:
             t = pull_without_pulses(rng, rec, t) + rng.uniform(0.4, 0.8)
@@ -255,7 +264,7 @@ def session(rng, phone=None, digits=None, flashes=True, pulls=True):
     return rec
 
 
-def _level_at(edges, line, t):
+def _level_at(edges: list[Edge], line: str, t: float) -> int:
     level, when = 0, -1.0
     for e in edges:
         if e[1] == line and when <= e[0] <= t:
@@ -263,7 +272,7 @@ def _level_at(edges, line, t):
     return level
 
 
-def to_csv(rec):
+def to_csv(rec: Recording) -> str:
     """The recording in the trace format (docs/dial-trace.md)."""
     p = rec.phone
     rows = ["# newsdesk dial trace v1",
@@ -275,13 +284,13 @@ def to_csv(rec):
     return "\n".join(rows) + "\n"
 
 
-def worn_corpus(seed, count, **phone_kw):
+def worn_corpus(seed: int, count: int, **phone_kw: Any) -> list[Recording]:
     """``count`` sessions of quick dialing on worn phones (``Phone.worn``), from one seed."""
     rng = random.Random(seed)
     return [session(rng, Phone.worn(rng, **phone_kw)) for _ in range(count)]
 
 
-def corpus(seed, count, **phone_kw):
+def corpus(seed: int, count: int, **phone_kw: Any) -> list[Recording]:
     """``count`` sessions from one seed, each on its own random phone."""
     rng = random.Random(seed)
     return [session(rng, Phone.random(rng, **phone_kw)) for _ in range(count)]

@@ -1,21 +1,15 @@
-"""What every game engine is, and how a game's history folds into its state.
+"""What the games share: the shape of a game's result, the refusals every decide() starts with,
+the options' declarations and checks, and how a game's history folds into its state.
 
-A game engine is a module (scoop1956, scoop2002, scan, star_reporter, get_the_scoop) that is an
-``Engine`` (the Protocol below: its names and seven functions, ``result`` among them: the game
-says itself whether it is over, who won and what each player ended with; nothing reads that off
-its view). The registry (registry.py) loads engines by name, refuses a module that lacks part of
-it, and hands out each one as a ``Loaded`` engine: the module, with ``EngineBase``'s defaults for
-the optional parts it leaves out (describe, headline, rings, OPTIONS, PANEL, seats and colours),
-so no caller probes for them. mypy checks every engine module against the Protocol (``make test``).
-
-Engines stay modules rather than subclasses of EngineBase: each is a file of pure functions
-over plain dicts, edited by rule, and the defaults come from the registry at load instead (the
-way pyserial's platform classes take what they leave out from SerialBase, but without a class
-per game). ``guard`` is the refusal every decide() starts with (not set up, over, not an
-action, an action the game doesn't have), written once.
+A game is one ``Game`` declaration (game.py), found by the registry (registry.py). Its rules are
+pure functions over plain dicts; the helpers here are what every one of them uses, written once:
+``result_of`` makes the Result each game gives of itself, ``guard`` is the refusal every
+decide() starts with (not set up, over, not an action, an action the game doesn't have), and
+``option`` declares a setup option the start form, the API document and the checks are made
+from.
 
 Events and actions are plain dicts so they store as JSON and replay identically. Rules'
-constants (prices, bonuses, targets) live in the game's module, once.
+constants (prices, bonuses, targets) live in the game's package, once.
 
 Undo/redo never rewrite history: an {"type": "undo", "target": id} event takes event ``id`` out
 of the effective history, {"type": "redo", "target": id} puts it back; the state is the fold of
@@ -23,8 +17,7 @@ the effective events. ``effective`` works that out for any game.
 """
 
 import copy
-import random
-from typing import Any, Callable, Iterable, Protocol, TypedDict, TypeGuard
+from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard
 
 from ..errors import NewsdeskError
 
@@ -63,7 +56,7 @@ class Result(TypedDict):
     ``standings`` has one row per player, in the order the game lists its players (its seats;
     SCAN: side by side), and the same rows the history, the exports and the league keep.
     ``teams`` has a row per side in a game played by sides, [] otherwise. ``score_kind`` is the
-    engine's PANEL "score": "money", "points", or None for a game that keeps no score.
+    game's panel facts' "score": "money", "points", or None for a game that keeps no score.
     """
 
     over: bool
@@ -73,120 +66,12 @@ class Result(TypedDict):
     score_kind: str | None
 
 
-class Engine(Protocol):
-    """One game's rules. Pure: no clock, no I/O; randomness is handed in.
-
-    The parts an engine may leave out (its OPTIONS and PANEL, describe, headline, rings, its seats
-    and colours) are EngineBase's below, with their defaults."""
-
-    NAME: str                           # short id, e.g. "scoop1956"
-    TITLE: str                          # "SCOOP (Parker Brothers, 1956)"
-    VARIANTS: dict[str, str]            # variant id -> plain description
-
-    def setup(self, players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
-        """The events that start a game (validated; raises GameError). players: [{"name": str,
-        "colour": str, "team": str|None}, ...]"""
-        ...
-
-    def initial(self) -> State:
-        """The empty state the setup events fold onto."""
-        ...
-
-    def decide(self, state: State, action: Action, rng: random.Random) -> list[Event]:
-        """Check an action against the rules and the state; return the events it causes, or
-        raise GameError with one sentence a person can act on."""
-        ...
-
-    def apply(self, state: State, event: Event) -> State:
-        """Pure fold; never raises for events decide() produced. Returns a NEW state."""
-        ...
-
-    def offers(self, state: State) -> list[Action]:
-        """The actions the panel can offer now (its one-tap buttons)."""
-        ...
-
-    def view(self, state: State) -> dict[str, Any]:
-        """JSON for the panel: players, money or score, whose turn, winner."""
-        ...
-
-    def result(self, state: State) -> Result:
-        """Whether the game is over, who won and each player's score, worked out from the
-        state by the rules (made by ``result_of``); any state, finished or not."""
-        ...
-
-
-class EngineBase:
-    """The parts of an engine that are optional, each with what leaving it out means. An engine
-    module that has one is taken at its word; the registry fills in the rest (``Loaded``)."""
-
-    OPTIONS: tuple[dict[str, Any], ...] = ()     # each made by option(): the start form, the API document, the checks
-    PANEL: dict[str, Any] = {}                   # the panel's facts (see panel())
-    COLOURS: tuple[str, ...] | None = None       # the colours its pieces come in, when the box fixes them
-    PLAYERS: int | dict[str, tuple[int, int]] | None = None    # seats, when fixed or set by variant
-    MIN_PLAYERS = 2
-    MAX_PLAYERS = 6
-
-    @staticmethod
-    def describe(state: State, action: Action, events: list[Event]) -> str | None:
-        """One sentence for the table: what a move did (the undo bar, the log); None: the
-        session's plain words ("Ann's claim (story_type sport)") stand in."""
-        return None
-
-    @staticmethod
-    def headline(events: list[Event]) -> Event | None:
-        """The event still in force the screen shows in big type after a reload, or None."""
-        return None
-
-    @staticmethod
-    def rings(events: list[Event]) -> bool:
-        """Whether a move's events ring the phone (a Star Reporter Disaster breaking)."""
-        return False
-
-
-OPTIONAL = tuple(name for name in vars(EngineBase) if not name.startswith("_"))
-
-
-class Loaded:
-    """An engine module as the registry hands it out: its own names first, EngineBase's defaults
-    for the optional parts it leaves out. Read live, so the module stays the one home of its
-    rules (a test that patches the module patches the loaded engine too)."""
-
-    __slots__ = ("module",)
-
-    def __init__(self, module: Any):
-        self.module = module
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "module":            # not set yet (a copy being made): no module to ask
-            raise AttributeError(name)
-        try:
-            return getattr(self.module, name)
-        except AttributeError:
-            if name in OPTIONAL:
-                return getattr(EngineBase, name)
-            raise
-
-    def __copy__(self) -> "Loaded":
-        return self                     # an engine is its rules: a copy is the same engine
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Loaded":
-        return self
-
-    def __repr__(self) -> str:
-        return "<engine %s>" % getattr(self.module, "NAME", self.module)
-
-
-def loaded(engine: Any) -> Any:
-    """``engine`` with EngineBase's defaults (an engine already loaded is returned as it is)."""
-    return engine if isinstance(engine, Loaded) else Loaded(engine)
-
-
 # ---------------------------------------------------------------- the result and the guard
 
 def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: dict[str, Any] | None,
               teams: Iterable[tuple[str, list[str], int | None, bool]] = ()) -> Result:
     """A game's Result from its rows as the engine works them out: (name, score, won) per
-    player, (side, members, score, won) per side, and the engine's PANEL declaration (its
+    player, (side, members, score, won) per side, and the game's panel facts (its
     "score" is the result's score_kind). Nobody is a winner while the game is not over."""
     standings = [Standing(name=str(name), score=score if is_int(score) else None, winner=bool(over and won))
                  for name, score, won in rows]
@@ -202,9 +87,8 @@ NOT_AN_ACTION = "an action is a dict with a \"type\""
 
 def action_type(action: object) -> str | None:
     """The type of ``action`` when it is an action at all (a dict with a text "type"), else None."""
-    if isinstance(action, dict) and isinstance(action.get("type"), str):
-        return action["type"]
-    return None
+    kind = action.get("type") if isinstance(action, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def guard(state: State, action: Action, kinds: Iterable[str], result: Callable[[State], Result],
@@ -225,27 +109,21 @@ def guard(state: State, action: Action, kinds: Iterable[str], result: Callable[[
     return kind
 
 
-def variant_option(engine):
-    """(name, "one" or "many") of the option whose choices are the engine's VARIANTS, or None."""
-    for opt in engine.OPTIONS:
-        if engine.VARIANTS and opt.get("choices") == dict(engine.VARIANTS):
+def variant_option(game: Any) -> tuple[str, str] | None:
+    """(name, "one" or "many") of the option whose choices are the game's variants, or None."""
+    for opt in game.options:
+        if game.variants and opt.get("choices") == dict(game.variants):
             return opt["name"], "many" if opt["kind"] == "choices" else "one"
     return None
 
 
-# The names every engine module must have (registry.py checks them when it loads one).
-INTERFACE = tuple(Engine.__annotations__) + tuple(
-    name for name, value in vars(Engine).items()
-    if not name.startswith("_") and (callable(value) or isinstance(value, property)))
-
-
-def and_list(words):
+def and_list(words: Iterable[str]) -> str:
     """"Ann", "Ann and Bob", "Ann, Bob and Cat": how every engine lists names in a sentence."""
     words = list(words)
     return words[0] if len(words) == 1 else "%s and %s" % (", ".join(words[:-1]), words[-1])
 
 
-def check_options(title, options, known):
+def check_options(title: str, options: object, known: Iterable[str]) -> dict[str, Any]:
     """A setup's options as a dict, refusing anything but the ``known`` ones by name."""
     if options is not None and not isinstance(options, dict):
         raise GameError("%s's options are a mapping of %s" % (title, and_list(known)))
@@ -257,7 +135,7 @@ def check_options(title, options, known):
     return options
 
 
-def check_players(title, players, fewest, most):
+def check_players(title: str, players: object, fewest: int, most: int) -> list[str]:
     """The players' names, each given and different, and as many players as the game takes."""
     if not isinstance(players, (list, tuple)):
         raise GameError("list the players, each as {\"name\": ...}")
@@ -268,7 +146,7 @@ def check_players(title, players, fewest, most):
         raise GameError("two players share a name; give each player a different name")
     if not fewest <= len(players) <= most:
         raise GameError("%s is for %d to %d players, not %d" % (title, fewest, most, len(players)))
-    return names
+    return [str(n) for n in names]
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -276,7 +154,7 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def seat(state, value):
+def seat(state: State, value: object) -> int:
     """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
     n = len(state["players"])
     if not is_int(value) or not 0 <= value < n:
@@ -284,11 +162,11 @@ def seat(state, value):
     return value
 
 
-def player_name(state, p):
-    return state["players"][p]["name"]
+def player_name(state: State, p: int) -> str:
+    return str(state["players"][p]["name"])
 
 
-def say_events(says, state, events):
+def say_events(says: Mapping[str, Callable[[State, Event], str | None]], state: State, events: list[Event]) -> str:
     """A move in one sentence from what each of its events says: ``says`` maps an event type to
     ``fn(state, event)`` returning words or None (state: the game before the move)."""
     out = []
@@ -300,7 +178,7 @@ def say_events(says, state, events):
     return "; ".join(out)
 
 
-def effective(events):
+def effective(events: Iterable[tuple[Any, Event]]) -> list[tuple[Any, Event]]:
     """The (id, event) pairs still in force after undo/redo events, in order.
 
     ``events`` is a list of (id, event) pairs. An event is undone at most once at a time: an
@@ -327,30 +205,31 @@ def effective(events):
     return [(eid, ev) for eid, ev in events if ev.get("type") not in ("undo", "redo") and eid not in undone]
 
 
-def fold(engine, entries):
+def fold(engine: Any, entries: Iterable[tuple[Any, Event]]) -> State:
     """The state after ``entries`` ((id, entry) pairs, undo/redo included).
 
     An entry is one event, or one action's events bundled as {"type": ..., "events": [...]}, so
     that undo takes back everything one tap did.
     """
-    state = engine.initial()
+    state: State = engine.initial()
     for _, entry in effective(entries):
         for ev in entry["events"] if "events" in entry else (entry,):
             state = engine.apply(state, ev)
     return state
 
 
-# ---------------------------------------------------------------- what an engine says about itself
+# ---------------------------------------------------------------- what a game says about itself
 #
-# Each engine module declares, in one place near its top:
+# Each game's Game declaration (game.py) carries, besides its rules:
 #
-#   OPTIONS = (option(...), ...)   its setup options: name, kind, default, bounds or choices and
+#   options = (option(...), ...)   its setup options: name, kind, default, bounds or choices and
 #                                  the rule line it comes from (or that newsdesk chose it, where
 #                                  the rules are silent). The start form, the OpenAPI document and
 #                                  the panel's request check are all made from it.
-#   PANEL = {...}                  what the panel shows for it (see panel()).
+#   panel = {...}                  what the panel shows for it (see panel()).
 #
-# A sixth game is one engine module with these two, and one screen script: no panel code names it.
+# A sixth game is one package exporting its Game, and one screen script: no panel code names it
+# (docs/new-game.md).
 
 KINDS = ("integer", "boolean", "choice", "choices", "seat", "names", "counts", "minutes", "datetime",
          "mapping")
@@ -358,8 +237,10 @@ SEATS_MOST = 12                    # more than any game seats (the panel refuses
 TEXT_MOST = 60                     # a name printed on a board or card
 
 
-def option(name, kind, default, rule, label, minimum=None, maximum=None, choices=None,
-           items=None, form=True, variant=None, schema=None, newsdesk=False, help=None, or_name=False):
+def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: int | None = None,
+           maximum: int | None = None, choices: dict[str, str] | None = None, items: tuple[int, int] | None = None,
+           form: bool = True, variant: str | None = None, schema: dict[str, Any] | None = None,
+           newsdesk: bool = False, help: str | None = None, or_name: bool = False) -> dict[str, Any]:
     """One setup option as the engine declares it.
 
     kind: integer (minimum..maximum), boolean, choice (one of ``choices``, a dict value -> words),
@@ -385,7 +266,7 @@ def option(name, kind, default, rule, label, minimum=None, maximum=None, choices
     return out
 
 
-def option_schema(opt):
+def option_schema(opt: dict[str, Any]) -> dict[str, Any]:
     """The JSON Schema of one declared option's value (null allowed: null means its default)."""
     kind = opt["kind"]
     doc = opt["label"] + (". " + opt["rule"] if opt.get("rule") else "")
@@ -417,13 +298,14 @@ def option_schema(opt):
     return {"anyOf": [dict(schema, description=doc), {"type": "null"}]}
 
 
-def options_schema(declared):
+def options_schema(declared: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The JSON Schema of a game's whole "options" object."""
     return {"type": "object", "additionalProperties": False,
             "properties": {o["name"]: option_schema(o) for o in declared}}
 
 
-def check_declared(title, declared, options, players=None):
+def check_declared(title: str, declared: Iterable[dict[str, Any]], options: object,
+                   players: int | None = None) -> dict[str, Any]:
     """``options`` checked against the declaration: a dict of known names whose values have the
     declared kind and lie within its bounds (null or missing: the default). Raises GameError
     with one sentence; the engine's setup checks what only it knows (a page layout's sense, a
@@ -438,13 +320,13 @@ def check_declared(title, declared, options, players=None):
     return options
 
 
-def choice_words(opt):
+def choice_words(opt: dict[str, Any]) -> str:
     """A choice option's choices as the start form lists them (each choice's words without their
     aside, as form_name cuts a label), in quotes: “a”, “b” or “c”."""
     return or_list("“%s”" % short_words(words) for words in opt["choices"].values())
 
 
-def short_words(words, asides=(" (", ": ", "; ")):
+def short_words(words: str, asides: tuple[str, ...] = (" (", ": ", "; ")) -> str:
     """A choice's words up to their first aside: what a drop-down shows (the whole words are the
     field's hint), and what a refusal quotes. The panel's start.js cuts them the same way."""
     for aside in asides:
@@ -452,18 +334,18 @@ def short_words(words, asides=(" (", ": ", "; ")):
     return words
 
 
-def or_list(words):
+def or_list(words: Iterable[str]) -> str:
     """"a", "a or b", "a, b or c": the choices a refusal offers."""
     words = list(words)
     return words[0] if len(words) == 1 else "%s or %s" % (", ".join(words[:-1]), words[-1])
 
 
-def seat_words(players):
+def seat_words(players: int) -> str:
     """The seats a seat option may name, as the start form names them ("Player 1 to Player 4")."""
     return "Player 1" if players == 1 else "Player 1 to Player %d" % players
 
 
-def form_name(opt, asides=(" (", ": ")):
+def form_name(opt: dict[str, Any], asides: tuple[str, ...] = (" (", ": ")) -> str:
     """An option named in a refusal as the start form names it: its declared label, without the
     label's aside ("Time limit in minutes (empty: ...)"; ``asides`` say where one starts), in
     quotes. The table never sees an option's internal name ("time_limit")."""
@@ -473,12 +355,12 @@ def form_name(opt, asides=(" (", ": ")):
     return "“%s”" % label
 
 
-def declared(options, name):
+def declared(options: Iterable[dict[str, Any]], name: str) -> dict[str, Any]:
     """The declaration of the option ``name`` among an engine's OPTIONS."""
     return next(o for o in options if o["name"] == name)
 
 
-def quoted(value, most=40):
+def quoted(value: object, most: int = 40) -> str:
     """A refused entry as a sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
     if is_int(value) and abs(value).bit_length() > 64:
         return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
@@ -486,7 +368,7 @@ def quoted(value, most=40):
     return text if len(text) <= most else text[:most - 3] + "..."
 
 
-def _option_problem(opt, value, players):
+def _option_problem(opt: dict[str, Any], value: object, players: int | None) -> str | None:
     kind = opt["kind"]
     if kind in ("integer", "minutes"):
         if opt.get("or_name") and isinstance(value, str) and 0 < len(value) <= TEXT_MOST:
@@ -523,28 +405,28 @@ def _option_problem(opt, value, players):
     return None
 
 
-def panel(engine):
-    """What the panel shows for ``engine``, from its PANEL declaration (with the defaults a game
-    that declares less gets; ``engine`` None, one that can't be loaded, gets the defaults alone):
+def panel(game: Any) -> dict[str, Any]:
+    """What the panel shows for ``game``, from its declared panel facts (with the defaults a game
+    that declares less gets; ``game`` None, one that can't be loaded, gets the defaults alone):
 
         score: "money" | "points" | None   what the final table counts (None: no score)
         chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
         teams: True when players are given teams on the start form
         team_variants: the variants played in teams, where only some are (None: all, when teams)
         seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
-        editor: True when the editor on the phone judges this game's claims (its verdicts
-                reach the game as {"type": "verdict", "signal", "digit"} actions)
+        listens: the oracles whose results the game takes (of "editor", "dice", "stopwatch"):
+                its screen's onOracle hook hears them as they come. "editor": the editor on the
+                phone judges its claims (verdicts reach the game as {"type": "verdict",
+                "signal", "digit"} actions) and the panel shows the editor's card beside it
         numbers: {field: {"minimum", "maximum", "label"}}  the bounds of every number an offer
                 asks the table to enter ("enter"), for the panel's inputs and the API document
         words: {field: label}  how the panel asks for an entered text field
-        headline(events) (a function in the module, optional): the event still in force the
-                screen shows in big type after a reload, or None
     """
-    declared = dict(loaded(engine).PANEL or {}) if engine is not None else {}
+    declared = dict(game.panel or {}) if game is not None else {}
     return dict(copy.deepcopy(PANEL_DEFAULTS), **declared)
 
 
 # What a game that declares less gets (see panel()).
 PANEL_DEFAULTS: dict[str, Any] = {
     "score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None, "teams": False,
-    "team_variants": None, "seats_by_variant": None, "editor": False, "numbers": {}, "words": {}}
+    "team_variants": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {}}

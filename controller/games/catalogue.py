@@ -1,14 +1,17 @@
-"""What the panel shows of the games, read off each engine's own declarations: the start form's
+"""What the panel shows of the games, read off each game's own declaration: the start form's
 catalogue (seats, colours, teams, whether a game can be timed, which option picks its variant)
 and what each game's chart plots. Pure: the registry loads the engines, nothing here names one.
 """
 
+from typing import Any
+
 from . import base, registry
+from .game import Game
 
 
-def start_form():
-    """The registry's catalogue with what the start form needs, all read off each engine's own
-    declarations (OPTIONS, PANEL, its seat constants): no game is named here. The panel's
+def start_form() -> list[dict[str, Any]]:
+    """The registry's catalogue with what the start form needs, all read off each game's own
+    declaration (its options, panel facts and seats): no game is named here. The panel's
     start form and GET /api/games/catalogue show it."""
     out = []
     for item in registry.catalogue():
@@ -17,20 +20,20 @@ def start_form():
         item.update(players=None, colours=None, teams=bool(panel.get("teams")), timed=False,
                     variant_option=None, variant_choice=None)
         if item["available"]:
-            module = registry.load(item["name"])
+            game = registry.load(item["name"])
             kinds = {o["name"]: o["kind"] for o in item["options"]}
             item["timed"] = "minutes" in kinds.values()          # can be played against the clock
-            item["players"] = _seats(module, panel)
-            item["colours"] = list(module.COLOURS) if module.COLOURS else None
-            variant = base.variant_option(module)   # the option whose choices are the game's variants
+            item["players"] = _seats(game, panel)
+            item["colours"] = list(game.colours) if game.colours else None
+            variant = base.variant_option(game)   # the option whose choices are the game's variants
             if variant:
                 item["variant_option"], item["variant_choice"] = variant
         out.append(item)
     return out
 
 
-def chart_units():
-    """engine -> (what its chart and history plot, prefix), from each engine's PANEL facts
+def chart_units() -> dict[str, tuple[str | None, str]]:
+    """engine -> (what its chart and history plot, prefix), from each game's panel facts
     ((None, "") for a game that keeps no score)."""
     out = {}
     for item in registry.catalogue():
@@ -39,18 +42,18 @@ def chart_units():
     return out
 
 
-def _seats(module, panel):
-    """{"min", "max", "by_variant"} read off the engine's own constants (PLAYERS, or MIN_ and
-    MAX_PLAYERS: base.EngineBase has the defaults) and panel facts."""
+def _seats(game: Game, panel: dict[str, Any]) -> dict[str, Any]:
+    """{"min", "max", "by_variant"} read off the game's seats (players, or min_ and max_players:
+    game.Game has the defaults) and panel facts."""
     by_variant = None
-    players = module.PLAYERS
+    players = game.players
     if isinstance(players, dict):
         by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
         low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
     elif isinstance(players, int):
         low = high = players
     else:
-        low, high = module.MIN_PLAYERS, module.MAX_PLAYERS
+        low, high = game.min_players, game.max_players
     if panel.get("seats_by_variant"):
         by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
     return {"min": low, "max": high, "by_variant": by_variant}

@@ -13,13 +13,15 @@ hold takes its bankruptcy path first (and says so), instead of asking for an imp
 Pure and JSON-only: a transfer is a plain event dict, balances are a plain dict.
 """
 
-from .base import GameError
+from typing import Any, Iterable
+
+from .base import Event, GameError
 
 BANK = "bank"
 TRANSFER = "transfer"
 
 
-def transfer(frm, to, amount, reason=""):
+def transfer(frm: str, to: str, amount: int, reason: str = "") -> Event:
     """The event that moves ``amount`` whole dollars from account ``frm`` to account ``to``."""
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise GameError("a transfer is a whole number of dollars above zero, not %r" % (amount,))
@@ -30,7 +32,7 @@ def transfer(frm, to, amount, reason=""):
     return {"type": TRANSFER, "from": frm, "to": to, "amount": amount, "reason": reason}
 
 
-def apply_transfer(balances, event):
+def apply_transfer(balances: dict[str, int], event: Event) -> dict[str, int]:
     """New balances after one transfer event (the old dict is left alone)."""
     out = dict(balances)
     amount = event["amount"]
@@ -39,7 +41,7 @@ def apply_transfer(balances, event):
     return out
 
 
-def balances(events):
+def balances(events: Iterable[Event]) -> dict[str, int]:
     """Balances after the transfer events among ``events`` (other events are ignored)."""
     out: dict[str, int] = {}
     for ev in events:
@@ -48,12 +50,12 @@ def balances(events):
     return out
 
 
-def total(balances):
+def total(balances: dict[str, int]) -> int:
     """The sum over every account, the bank's included: zero unless something bypassed transfers."""
     return sum(balances.values())
 
 
-def check_can_pay(balances, who, amount, name=None):
+def check_can_pay(balances: dict[str, int], who: str, amount: int, name: str | None = None) -> None:
     """Raise GameError unless account ``who`` (not the bank) holds ``amount``."""
     if who == BANK:
         return
@@ -62,7 +64,7 @@ def check_can_pay(balances, who, amount, name=None):
         raise GameError("%s has %s and can't pay %s" % (name or who, dollars(held), dollars(amount)))
 
 
-def dollars(amount):
+def dollars(amount: Any) -> str:
     """$1,500 the way the paper money reads."""
     sign = "-" if amount < 0 else ""
     return "%s$%s" % (sign, format(abs(amount), ","))

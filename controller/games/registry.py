@@ -1,90 +1,104 @@
-"""The games newsdesk can keep, by name, each imported only when it is asked for.
+"""The games newsdesk can keep: found, not listed.
 
-Importing lazily means one engine that is missing or broken makes that game unavailable, with
-a message saying which and why, instead of stopping the whole panel at start-up.
+A game is a ``Game`` declaration (game.py) named in the entry-point group ``newsdesk.games`` of
+any installed distribution, as gpiozero finds its pin factories (and hw/pinfactory.py asks it):
+newsdesk's own five in its pyproject.toml, a sixth in its own distribution beside it
+(docs/new-game.md). The entry point's name is the game's name, kept in every stored game.
+
+Each is loaded only when asked for, so one game that is missing or broken makes that game
+unavailable, with a sentence saying which and why, instead of stopping the whole panel at
+start-up. The start form lists the games by each one's declared ``order``, then by name.
 """
 
-import importlib
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
 
 from ..errors import BadRequest, NewsdeskError
 from . import base
+from .game import Game
 
-# name -> the module under controller.games that holds it, in the order the panel lists them
-ENGINES = {
-    "scoop1956": "scoop1956",
-    "star_reporter": "star_reporter",
-    "scoop2002": "scoop2002",
-    "scan": "scan",
-    "get_the_scoop": "get_the_scoop",
-}
-
-INTERFACE = base.INTERFACE
-
-if TYPE_CHECKING:     # mypy checks every engine module against the Engine protocol
-    from . import get_the_scoop, scan, scoop1956, scoop2002, star_reporter
-    _scoop1956: base.Engine = scoop1956
-    _star_reporter: base.Engine = star_reporter
-    _scoop2002: base.Engine = scoop2002
-    _scan: base.Engine = scan
-    _get_the_scoop: base.Engine = get_the_scoop
+GROUP = "newsdesk.games"        # the entry-point group a distribution names its games in
 
 
 class EngineUnavailable(NewsdeskError, RuntimeError):
-    """A listed game's engine can't be imported or doesn't have the engine interface."""
+    """A found game that can't be loaded, or isn't a Game."""
 
     status = 409      # the game can't go on here: abandon it, or start another
 
 
-def names():
-    return tuple(ENGINES)
+@lru_cache(maxsize=1)
+def found() -> dict[str, EntryPoint]:
+    """name -> entry point of every game installed, in the start form's order. Read once: a game
+    installed while the panel runs is found after a restart (``forget`` reads them again)."""
+    points = {ep.name: ep for ep in entry_points(group=GROUP)}
+
+    def rank(name: str) -> tuple[int, int, str]:
+        try:
+            return 0, load(name, points).order, name
+        except EngineUnavailable:
+            return 1, 0, name               # a broken game is listed last, with its reason
+    return {name: points[name] for name in sorted(points, key=rank)}
 
 
-def load(name):
-    """The engine for game ``name``: its module, with EngineBase's defaults for the optional
-    parts it leaves out (base.Loaded), so no caller asks whether it has them.
+def forget() -> None:
+    """Look for installed games again at the next call (after installing or removing one)."""
+    found.cache_clear()
+    _load.cache_clear()
 
-    Raises BadRequest for a name that isn't listed, EngineUnavailable for a listed one whose
-    module is missing, fails to import, or lacks part of the interface (see games/base.py).
+
+def names() -> tuple[str, ...]:
+    return tuple(found())
+
+
+def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
+    """The Game called ``name``.
+
+    Raises BadRequest for a name no installed distribution declares, EngineUnavailable for one
+    whose declaration is missing, fails to import, isn't a Game or calls itself otherwise.
     """
-    if name not in ENGINES:
-        raise BadRequest("there is no game called %r; the games are %s" % (name, ", ".join(ENGINES)))
-    path = "%s.%s" % (__package__, ENGINES[name])
+    points = found() if points is None else points
+    if not isinstance(name, str) or name not in points:
+        raise BadRequest("there is no game called %r; the games are %s" % (name, ", ".join(points)))
+    return _load(points[name])
+
+
+@lru_cache(maxsize=None)
+def _load(point: EntryPoint) -> Game:
+    name, where = point.name, point.value
     try:
-        module = importlib.import_module(path)
+        game = point.load()
     except ModuleNotFoundError as e:
-        if e.name == path:
-            raise EngineUnavailable("the %s game is listed but its engine (%s) is not installed; "
-                                    "update newsdesk or pick another game" % (name, path)) from None
-        raise EngineUnavailable("the %s game's engine needs %s, which is not installed"
-                                % (name, e.name)) from None
+        if where.startswith(str(e.name)):
+            raise EngineUnavailable("the %s game is listed but its package (%s) is not installed; "
+                                    "update newsdesk or pick another game" % (name, where)) from None
+        raise EngineUnavailable("the %s game needs %s, which is not installed" % (name, e.name)) from None
     except Exception as e:
-        raise EngineUnavailable("the %s game's engine (%s) fails to load: %s: %s"
-                                % (name, path, type(e).__name__, e)) from None
-    missing = [attr for attr in INTERFACE if not hasattr(module, attr)]
-    if missing:
-        raise EngineUnavailable("the %s game's engine (%s) lacks %s, so it can't be played"
-                                % (name, path, ", ".join(missing)))
-    if module.NAME != name:
-        raise EngineUnavailable("the %s game's engine (%s) calls itself %r; its NAME must be %r"
-                                % (name, path, module.NAME, name))
-    return base.loaded(module)
+        raise EngineUnavailable("the %s game (%s) fails to load: %s: %s"
+                                % (name, where, type(e).__name__, e)) from None
+    if not isinstance(game, Game):
+        raise EngineUnavailable("the %s game (%s) is a %s, not a Game declaration (controller/games/game.py), "
+                                "so it can't be played" % (name, where, type(game).__name__))
+    if game.name != name:
+        raise EngineUnavailable("the %s game (%s) calls itself %r; its name must be %r"
+                                % (name, where, game.name, name))
+    return game
 
 
-def catalogue():
-    """Every listed game for the panel's "new game" list: name, title, variants, its declared
+def catalogue() -> list[dict[str, Any]]:
+    """Every game found, for the panel's "new game" list: name, title, variants, its declared
     options and panel facts (games/base.py), and whether it can be played now (with the reason
     when it can't)."""
-    out = []
-    for name in ENGINES:
+    out: list[dict[str, Any]] = []
+    for name in found():
         try:
-            module = load(name)
+            game = load(name)
         except EngineUnavailable as e:
             out.append({"name": name, "title": name, "variants": {}, "available": False, "problem": str(e),
                         "options": [], "panel": base.panel(None)})
         else:
-            out.append({"name": name, "title": module.TITLE, "variants": dict(module.VARIANTS),
+            out.append({"name": name, "title": game.title, "variants": dict(game.variants),
                         "available": True, "problem": None,
-                        "options": [dict(o) for o in module.OPTIONS],
-                        "panel": base.panel(module)})
+                        "options": [dict(o) for o in game.options],
+                        "panel": base.panel(game)})
     return out

@@ -17,6 +17,8 @@ on a pin; the Pico's firmware makes the same strikes itself (firmware/link.py), 
 cadence crosses the USB cable.
 """
 
+from collections.abc import Iterable
+
 from ..errors import ConfigError
 
 STRIKE_HZ = 20.0            # newsdesk's default: inside the 15-25 Hz of a ringing line
@@ -24,7 +26,7 @@ STRIKE_HZ_RANGE = (5.0, 40.0)
 STRIKE_DUTY = 0.4           # of each strike period the solenoid is on; the rest lets the plunger return
 
 
-def check_strike_hz(hz):
+def check_strike_hz(hz: float | str) -> float:
     """The strike rate in Hz: 0 (hold the line on through each ring) or 5-40; ConfigError otherwise."""
     try:
         hz = float(hz)
@@ -36,12 +38,13 @@ def check_strike_hz(hz):
     return hz
 
 
-def ring_steps(cadence, strike_hz=STRIKE_HZ, duty=STRIKE_DUTY):
+def ring_steps(cadence: Iterable[tuple[float, float]], strike_hz: float | str = STRIKE_HZ,
+               duty: float = STRIKE_DUTY) -> list[tuple[bool, float]]:
     """One cycle of ``cadence`` ((on, off) second pairs) as (level, seconds) steps for the
     driver's line. Each "on" step becomes whole strikes (at least one) at ``strike_hz``; the
     last strike's rest runs into the silence, so a cycle lasts exactly as long as the cadence."""
     strike_hz = check_strike_hz(strike_hz)
-    steps = []
+    steps: list[tuple[bool, float]] = []
     for on, off in cadence:
         if strike_hz == 0:
             steps += [(True, on), (False, off)]
@@ -56,7 +59,7 @@ def ring_steps(cadence, strike_hz=STRIKE_HZ, duty=STRIKE_DUTY):
     return _merged(steps)
 
 
-def _merged(steps):
+def _merged(steps: Iterable[tuple[bool, float]]) -> list[tuple[bool, float]]:
     """Adjacent steps at the same level joined (a held cadence's silences stay one step)."""
     out: list[tuple[bool, float]] = []
     for level, seconds in steps:
@@ -69,5 +72,5 @@ def _merged(steps):
     return out
 
 
-def strikes_per_cycle(cadence, strike_hz=STRIKE_HZ):
+def strikes_per_cycle(cadence: Iterable[tuple[float, float]], strike_hz: float | str = STRIKE_HZ) -> int:
     return sum(1 for level, _ in ring_steps(cadence, strike_hz) if level)

@@ -10,13 +10,13 @@ MIN_GAP = 1.0           # seconds between two ring requests taken
 
 
 class BellCommands:
-    def __init__(self, min_gap=MIN_GAP):
+    def __init__(self, min_gap: float = MIN_GAP) -> None:
         self.min_gap = min_gap
-        self._last = None
+        self._last: float | None = None
         self.taken = 0
         self.refused = 0
 
-    def request(self, payload, now):
+    def request(self, payload: bytes | str, now: float) -> tuple[bool, int | str]:
         """(True, how many rings) to ring now, or (False, why not) for a request refused."""
         text = payload.decode("utf-8", "replace").strip() if isinstance(payload, bytes) else str(payload).strip()
         if text.upper() != PRESS:

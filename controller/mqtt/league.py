@@ -18,42 +18,45 @@ the table finished before stay counted. A table too old to send an install is on
 """
 
 import json
+from typing import Any
 
 from .. import events
 
 SUFFIXES = ("availability", "events", "state/game", "state/results")
 # the last event in a passer-by's words, where its payload says nothing itself
-WORDS = {events.GAME_STARTED: "A game began", events.GAME_FINISHED: "Game over", events.GAME_ABANDONED:
+WORDS: dict[object, str] = {events.GAME_STARTED: "A game began", events.GAME_FINISHED: "Game over", events.GAME_ABANDONED:
          "Game stopped", events.DICE_ROLL: "Dice rolled", events.STOPWATCH_ROLL: "Stopwatch stopped",
          events.VERDICT: "The editor spoke"}
+
+JSON = dict[str, Any]   # a payload as json.loads read it
 
 
 class TableView:
     __slots__ = ("base", "name", "online", "game", "results", "last_id", "seen", "repeats", "skipped", "last",
                  "install", "installs")
 
-    def __init__(self, base):
+    def __init__(self, base: str) -> None:
         self.base = base
         self.name = base.rsplit("/", 1)[-1]
-        self.online = None
-        self.game = None
-        self.results = []
-        self.last_id = None
+        self.online: bool | None = None
+        self.game: JSON | None = None
+        self.results: list[JSON] = []
+        self.last_id: int | None = None
         self.seen = 0
         self.repeats = 0
         self.skipped = 0
-        self.last = None
-        self.install = None         # the install whose events came last
-        self.installs = {}          # install -> the last event id taken from it
+        self.last: JSON | None = None
+        self.install: str | None = None     # the install whose events came last
+        self.installs: dict[str | None, int] = {}   # install -> the last event id taken from it
 
-    def as_dict(self):
+    def as_dict(self) -> JSON:
         return {"base": self.base, "name": self.name, "online": self.online, "game": self.game,
                 "last_event": self.last, "events": {"seen": self.seen, "repeats": self.repeats,
                                                     "skipped": self.skipped, "last_id": self.last_id,
                                                     "installs": len(self.installs)}}
 
 
-def split(topic):
+def split(topic: str) -> tuple[str, str] | tuple[None, None]:
     """(table's base topic, what) for a topic the league follows; (None, None) otherwise."""
     for suffix in SUFFIXES:
         if topic.endswith("/" + suffix) and len(topic) > len(suffix) + 1:
@@ -61,23 +64,23 @@ def split(topic):
     return None, None
 
 
-def _install(data):
+def _install(data: JSON) -> str | None:
     value = data.get("install")
     return value if isinstance(value, str) and value else None
 
 
-def _key(name):
+def _key(name: object) -> str:
     return " ".join(str(name).split()).casefold()
 
 
 class League:
-    def __init__(self):
-        self.tables = {}
+    def __init__(self) -> None:
+        self.tables: dict[str, TableView] = {}
         self.ignored = 0          # messages that were not a table's (bad JSON, unknown topic)
-        self.ended = {}           # (base, install, game id) -> {"title", "status", "standings", "table"}
-        self._titles = {}         # engine -> title, as the tables' game states name them
+        self.ended: dict[tuple[str, str | None, object], JSON] = {}       # (base, install, game id) -> {"title", "status", "standings", "table"}
+        self._titles: dict[object, str] = {}       # engine -> title, as the tables' game states name them
 
-    def take(self, topic, payload):
+    def take(self, topic: str, payload: bytes | str) -> bool:
         """Fold one message in; True if the picture changed."""
         base, what = split(topic)
         if base is None:
@@ -116,7 +119,8 @@ class League:
                         game.get("status"), game.get("standings"))
         return True
 
-    def _ended(self, table, install, game_id, engine, title, status, standings):
+    def _ended(self, table: TableView, install: str | None, game_id: object, engine: object, title: object,
+               status: object, standings: object) -> None:
         if engine and title:
             self._titles[str(engine)] = str(title)
         key = (table.base, install, game_id)
@@ -127,7 +131,7 @@ class League:
             "standings": [r for r in standings if isinstance(r, dict)] if isinstance(standings, list) else [],
             "table": table}
 
-    def _event(self, table, data):
+    def _event(self, table: TableView, data: JSON) -> bool:
         event_id = data.get("id")
         if not isinstance(event_id, int) or isinstance(event_id, bool):
             self.ignored += 1
@@ -142,7 +146,7 @@ class League:
         table.installs[install] = event_id
         table.install, table.last_id = install, event_id
         table.seen += 1
-        payload = data.get("data") if isinstance(data.get("data"), dict) else {}
+        payload: JSON = data["data"] if isinstance(data.get("data"), dict) else {}
         said = payload.get("said") or payload.get("signal") or WORDS.get(data.get("type")) or ""
         table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"), "said": str(said)}
         if data.get("type") in (events.GAME_FINISHED, events.GAME_ABANDONED):
@@ -150,10 +154,10 @@ class League:
                         payload.get("standings"))
         return True
 
-    def leaderboard(self):
+    def leaderboard(self) -> JSON:
         """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once."""
-        by_game: dict = {}        # (title, player's key) -> the player's line for that game
-        by_player: dict = {}      # player's key -> the player's line over every game
+        by_game: dict[Any, JSON] = {}      # (title, player's key) -> the player's line for that game
+        by_player: dict[Any, JSON] = {}      # player's key -> the player's line over every game
         counted = 0
         for game in self.ended.values():
             if game["status"] != "finished":
@@ -175,16 +179,16 @@ class League:
                         entry["best"] = score
                 by_game[(title, _key(row["name"]))]["game"] = title
 
-        def rows(board):
+        def rows(board: dict[Any, JSON]) -> list[JSON]:
             return [dict(entry, tables=sorted(entry["tables"])) for entry in board.values()]
 
-        def rank(e):
+        def rank(e: JSON) -> tuple[Any, ...]:
             return (-e["won"], -(e["best"] if e["best"] is not None else -10**12), e["player"])
 
         games = sorted(rows(by_game), key=lambda e: (e["game"],) + rank(e))
         players = sorted(rows(by_player), key=rank)
         return {"by_game": games, "by_player": players, "games_counted": counted}
 
-    def snapshot(self):
+    def snapshot(self) -> JSON:
         tables = sorted(self.tables.values(), key=lambda t: t.name.casefold())
         return {"tables": [t.as_dict() for t in tables], "leaderboard": self.leaderboard()}

@@ -12,6 +12,8 @@ payload) out; docs/mqtt.md describes the same for people.
 
 import json
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import events
 from ..oracles.editor import SIGNALS
@@ -34,27 +36,29 @@ SEATS = 6            # the most players any of newsdesk's games seats: one score
 RESULTS_KEPT = 20    # finished games in <base>/state/results, the newest first
 MANUFACTURER = "newsdesk"
 
+JSON = dict[str, Any]   # a payload as json.dumps takes it, or a stored game or event as the store hands it
 
-def state(name):
+
+def state(name: str) -> str:
     return "state/" + name
 
 
-def trigger(name):
+def trigger(name: str) -> str:
     return "trigger/" + name
 
 
-def event(name):
+def event(name: str) -> str:
     return "event/" + name
 
 
-def dumps(value):
+def dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 GAME_ENDED = (events.GAME_FINISHED, events.GAME_ABANDONED)
 
 
-def event_payload(table, event, final=None, install=None):
+def event_payload(table: str, event: Any, final: object = None, install: str | None = None) -> str:
     """An Event as sent on <base>/events. Event ids start again at 1 in a fresh data folder, so
     ``install`` (the data folder's id, kept beside its store) says which numbering an id belongs
     to: a subscriber drops repeats by (install, id), never by the id alone. A game's end carries
@@ -67,7 +71,7 @@ def event_payload(table, event, final=None, install=None):
                   "data": data})
 
 
-def leaders(rows):
+def leaders(rows: Iterable[JSON]) -> list[Any]:
     """The names with the highest score, in seat order; [] before anyone scores."""
     scored = [r for r in rows if isinstance(r.get("score"), int) and not isinstance(r.get("score"), bool)]
     if not scored:
@@ -76,15 +80,15 @@ def leaders(rows):
     return [r["name"] for r in scored if r["score"] == best]
 
 
-def names(people):
+def names(people: Iterable[object]) -> str | None:
     """"Ann", "Ann and Bob", "Ann, Bob and Cat": a tie said as a person says it; None for nobody."""
-    people = [str(p) for p in people]
-    if not people:
+    said = [str(p) for p in people]
+    if not said:
         return None
-    return people[0] if len(people) == 1 else "%s and %s" % (", ".join(people[:-1]), people[-1])
+    return said[0] if len(said) == 1 else "%s and %s" % (", ".join(said[:-1]), said[-1])
 
 
-def game_state(table, current, install=None):
+def game_state(table: str, current: JSON | None, install: str | None = None) -> JSON:
     """<base>/state/game from GameSession.current(): the game being played and its standings,
     or {"game": null} between games. ``leaders`` is the list, ``leader`` the same in words."""
     if current is None:
@@ -97,24 +101,25 @@ def game_state(table, current, install=None):
         "standings": rows, "leader": names(top), "leaders": top, "unit": unit(current)}}
 
 
-def _result(current):
+def _result(current: JSON) -> JSON:
     """The game's own result, which its view carries (games/base.py's Result); nothing while
     the game can't be shown (its engine went missing). A view without one (a hand-made view,
     as a test of the topics makes) gives its players' "score" and no winner."""
     view = current.get("view") or {}
-    if isinstance(view.get("result"), dict):
-        return view["result"]
+    result = view.get("result")
+    if isinstance(result, dict):
+        return result
     players = [p for p in view.get("players") or [] if isinstance(p, dict) and isinstance(p.get("name"), str)]
     return {"standings": [{"name": p["name"], "score": p.get("score") if isinstance(p.get("score"), int) else None,
                            "winner": False} for p in players], "score_kind": None}
 
 
-def unit(current):
+def unit(current: JSON) -> str:
     """What a score counts: "$" in a game scored in money (its result's score_kind), else "points"."""
     return "$" if _result(current).get("score_kind") == "money" else "points"
 
 
-def results_state(table, history, install=None):
+def results_state(table: str, history: Sequence[JSON], install: str | None = None) -> JSON:
     """<base>/state/results from GameSession.history(): the games kept, the newest first, with the
     install their game ids belong to."""
     keep = ("id", "engine", "title", "status", "ended", "players", "winners", "standings")
@@ -122,7 +127,7 @@ def results_state(table, history, install=None):
             "games": [{k: g.get(k) for k in keep} for g in history[:RESULTS_KEPT]]}
 
 
-def digit_state(verdict):
+def digit_state(verdict: JSON) -> JSON:
     """<base>/state/digit from a stored verdict: every digit that is not a join code's becomes
     one, so the store holds the last digit and it comes back after any restart. ``id`` changes
     when the same digit is dialed again."""
@@ -130,40 +135,40 @@ def digit_state(verdict):
     return {"digit": p.get("digit"), "at": verdict.get("at"), "id": verdict.get("id")}
 
 
-def verdict_state(event):
+def verdict_state(event: JSON) -> JSON:
     p = event["data"]
     return {"id": event.get("id"), "at": event.get("at"), "digit": p.get("digit"), "signal": p.get("signal"),
             "message": p.get("message")}
 
 
-def dice_state(event):
+def dice_state(event: JSON) -> JSON:
     p = event["data"]
     return {"id": event.get("id"), "at": event.get("at"), "dice": p.get("dice"), "faces": p.get("faces"),
             "total": p.get("total"), "said": p.get("said")}
 
 
-def stopwatch_state(event):
+def stopwatch_state(event: JSON) -> JSON:
     p = event["data"]
     return {"id": event.get("id"), "at": event.get("at"), "digit": p.get("digit"), "shown": p.get("shown"),
             "mode": p.get("mode")}
 
 
-def health_state(status, summary, phone=None):
+def health_state(status: str, summary: str, phone: object = None) -> JSON:
     return {"status": status, "summary": summary, "phone": phone}
 
 
 # ---------------------------------------------------------------- Home Assistant discovery
 
-def node_id(base):
+def node_id(base: str) -> str:
     """The table's id in discovery topics and unique ids: its base topic, made safe."""
     return re.sub(r"[^A-Za-z0-9_-]+", "_", base).strip("_") or "newsdesk"
 
 
-def signal_id(signal):
+def signal_id(signal: str) -> str:
     return {"!!!": "see_the_editor"}.get(signal) or re.sub(r"[^a-z0-9]+", "_", signal.lower()).strip("_")
 
 
-def entity_slug(table):
+def entity_slug(table: str) -> str:
     """The start of every entity id: ``newsdesk_corner_table`` (Home Assistant's object ids are
     lower case letters, digits and _)."""
     return re.sub(r"[^a-z0-9]+", "_", ("newsdesk %s" % table).lower()).strip("_")
@@ -174,7 +179,8 @@ def entity_slug(table):
 NO_VALUE = "None"
 
 
-def discovery(prefix, base, table, version, commands=("bell",), panel_url=None):
+def discovery(prefix: str, base: str, table: str, version: str | None, commands: Iterable[str] = ("bell",),
+              panel_url: str | None = None) -> list[tuple[str, JSON | None]]:
     """[(topic, config)] for Home Assistant: one device (the table) with the phone, the dice, the
     stopwatch, the bell and the game as its entities, event entities and device triggers. A config
     of None is sent empty, which takes away an entity an earlier newsdesk made."""
@@ -190,28 +196,28 @@ def discovery(prefix, base, table, version, commands=("bell",), panel_url=None):
         device["sw_version"] = origin["sw_version"] = version
     avail = {"availability_topic": "%s/%s" % (base, AVAILABILITY), "payload_available": ONLINE,
              "payload_not_available": OFFLINE}
-    out: list[tuple[str, dict | None]] = []
+    out: list[tuple[str, JSON | None]] = []
 
-    def entity(component, object_id, name, **fields):
+    def entity(component: str, object_id: str, name: str, **fields: Any) -> None:
         config = dict(name=name, unique_id="%s_%s" % (node, object_id), object_id="%s_%s" % (slug, object_id),
                       device=device, origin=origin, **avail, **fields)
         out.append(("%s/%s/%s/%s/config" % (prefix, component, node, object_id), config))
 
-    def gone(component, object_id):
+    def gone(component: str, object_id: str) -> None:
         out.append(("%s/%s/%s/%s/config" % (prefix, component, node, object_id), None))
 
-    def sensor(object_id, name, what, template, attributes=True, **fields):
+    def sensor(object_id: str, name: str, what: str, template: str, attributes: bool = True, **fields: Any) -> None:
         if attributes:
             fields.setdefault("json_attributes_topic", "%s/%s" % (base, state(what)))
         entity("sensor", object_id, name, state_topic="%s/%s" % (base, state(what)), value_template=template,
                **fields)
 
-    def happening(object_id, name, what, types, **fields):
+    def happening(object_id: str, name: str, what: str, types: Iterable[str], **fields: Any) -> None:
         entity("event", object_id, name, state_topic="%s/%s" % (base, event(what)), event_types=list(types),
                **fields)
 
-    def device_trigger(object_id, what, kind, subtype, payload=None):
-        config = {"automation_type": "trigger", "topic": "%s/%s" % (base, trigger(what)), "type": kind,
+    def device_trigger(object_id: str, what: str, kind: str, subtype: str, payload: str | None = None) -> None:
+        config: JSON = {"automation_type": "trigger", "topic": "%s/%s" % (base, trigger(what)), "type": kind,
                   "subtype": subtype, "device": device, "origin": origin, "qos": 0}
         if payload is not None:
             config["payload"] = payload

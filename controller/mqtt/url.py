@@ -15,21 +15,22 @@ PORTS = {"mqtt": 1883, "mqtts": 8883}
 class Broker:
     __slots__ = ("host", "port", "tls", "username", "password")
 
-    def __init__(self, host, port, tls=False, username=None, password=None):
+    def __init__(self, host: str, port: int, tls: bool = False, username: str | None = None,
+                 password: str | None = None) -> None:
         self.host = host
         self.port = port
         self.tls = tls
         self.username = username
         self.password = password
 
-    def __str__(self):
+    def __str__(self) -> str:
         """Where it is, never the password: ``mqtts://ann@broker.lan:8883``."""
         user = "%s@" % self.username if self.username else ""
         host = "[%s]" % self.host if ":" in self.host else self.host
         return "%s://%s%s:%d" % ("mqtts" if self.tls else "mqtt", user, host, self.port)
 
 
-def parse_mqtt_url(text):
+def parse_mqtt_url(text: str | None) -> Broker:
     """A Broker from ``text``; ConfigError with one sentence if it isn't a broker's address."""
     text = (text or "").strip()
     try:
@@ -51,7 +52,7 @@ def parse_mqtt_url(text):
                   password=unquote(parts.password) if parts.password is not None else None)
 
 
-def _hide(text):
+def _hide(text: str) -> str:
     """The address with any password replaced, for messages and logs."""
     scheme, sep, rest = text.partition("://")
     if not sep or "@" not in rest:

@@ -5,3 +5,6 @@ handed in (``secrets.SystemRandom()`` in the running box, a seeded ``random.Rand
 Where the games' rules are silent (the editor's odds, the dice a long press cycles through),
 the defaults are newsdesk's choice, never the original's, and every one can be set.
 """
+
+# The oracles by name: the history API's paths, and what a game's panel facts say it "listens" to.
+NAMES = ("editor", "dice", "stopwatch")

@@ -7,7 +7,9 @@ press steps through a list of dice; that list is newsdesk's choice (DEFAULT_CHOI
 set. Pure: no clock, no I/O.
 """
 
+import random
 import re
+from collections.abc import Iterable, Mapping, Sequence
 
 from .errors import OracleSettingError
 
@@ -23,7 +25,7 @@ class Dice:
 
     __slots__ = ("count", "sides")
 
-    def __init__(self, count, sides):
+    def __init__(self, count: int, sides: int) -> None:
         for name, value, top in (("count", count, MAX_DICE), ("sides", sides, MAX_SIDES)):
             if isinstance(value, bool) or not isinstance(value, int) or not (2 if name == "sides" else 1) <= value <= top:
                 raise OracleSettingError("dice: %s must be a whole number from %d to %d, got %r"
@@ -32,7 +34,7 @@ class Dice:
         self.sides = sides
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: "str | Dice") -> "Dice":
         """"2d6", "d10", "3D4" -> Dice. Raises OracleSettingError naming the text."""
         if isinstance(text, Dice):
             return text
@@ -42,14 +44,14 @@ class Dice:
         return cls(int(m.group(1) or 1), int(m.group(2)))
 
     @property
-    def name(self):
+    def name(self) -> str:
         return "%dd%d" % (self.count, self.sides)
 
-    def face_shares(self):
+    def face_shares(self) -> dict[int, int]:
         """Each face's expected share on one die: 1/sides each."""
         return {face: 1 for face in range(1, self.sides + 1)}
 
-    def total_shares(self):
+    def total_shares(self) -> dict[int, int]:
         """Ways to make each total with ``count`` dice (relative shares of the totals)."""
         ways = {0: 1}
         for _ in range(self.count):
@@ -60,17 +62,17 @@ class Dice:
             ways = nxt
         return ways
 
-    def roll(self, rng):
+    def roll(self, rng: random.Random) -> "Roll":
         """One throw; ``rng`` is a random.Random-like source (secrets.SystemRandom() in the box)."""
         return Roll(self, tuple(rng.randrange(self.sides) + 1 for _ in range(self.count)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Dice) and (self.count, self.sides) == (other.count, other.sides)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.count, self.sides))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<Dice %s>" % self.name
 
 
@@ -79,16 +81,16 @@ class Roll:
 
     __slots__ = ("dice", "faces")
 
-    def __init__(self, dice, faces):
+    def __init__(self, dice: Dice, faces: Iterable[int]) -> None:
         self.dice = dice
         self.faces = tuple(faces)
 
     @property
-    def total(self):
+    def total(self) -> int:
         return sum(self.faces)
 
     @property
-    def flags(self):
+    def flags(self) -> dict[str, bool]:
         """The facts the games check. ``doubles``: two dice showing the same face (Star Reporter's
         plane); ``all_same``: every die alike, for throws of two or more; ``seven``: a total of
         seven (its telephone); ``double_sixes``: two sixes on 2d6 (a Disaster); ``even``: an
@@ -99,14 +101,14 @@ class Roll:
                 "double_sixes": two and same and self.dice.sides == 6 and self.faces[0] == 6,
                 "even": self.total % 2 == 0}
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, object]:
         flags = self.flags
         return {"dice": self.dice.name, "count": self.dice.count, "sides": self.dice.sides,
                 "faces": list(self.faces), "total": self.total, "flags": flags,
                 "said": describe(self.faces, flags)}
 
 
-def describe(faces, flags):
+def describe(faces: Sequence[int], flags: Mapping[str, bool]) -> str:
     """The throw in words, for the panel's log and the display."""
     words = " + ".join(str(f) for f in faces)
     if len(faces) > 1:
@@ -125,8 +127,8 @@ class DiceChoices:
 
     __slots__ = ("choices", "index")
 
-    def __init__(self, choices=DEFAULT_CHOICES, current=None):
-        parsed = []
+    def __init__(self, choices: Iterable[str | Dice] = DEFAULT_CHOICES, current: str | Dice | None = None) -> None:
+        parsed: list[Dice] = []
         for c in choices:
             d = Dice.parse(c)
             if d not in parsed:
@@ -134,30 +136,30 @@ class DiceChoices:
         if not parsed:
             raise OracleSettingError("dice_choices needs at least one kind of dice (like 2d6, d10)")
         self.choices = tuple(parsed)
-        current = parsed[0] if current is None else Dice.parse(current)
-        if current not in self.choices:
-            self.choices = (current,) + self.choices
-        self.index = self.choices.index(current)
+        chosen = parsed[0] if current is None else Dice.parse(current)
+        if chosen not in self.choices:
+            self.choices = (chosen,) + self.choices
+        self.index = self.choices.index(chosen)
 
     @property
-    def current(self):
+    def current(self) -> Dice:
         return self.choices[self.index]
 
-    def next(self):
+    def next(self) -> Dice:
         """Step to the next dice in the list (after the last, the first); returns them."""
         self.index = (self.index + 1) % len(self.choices)
         return self.current
 
-    def set(self, dice):
+    def set(self, dice: str | Dice) -> Dice:
         """Set ``dice`` (NdM or Dice), adding them to the list if they are not in it."""
-        dice = Dice.parse(dice)
-        if dice not in self.choices:
-            self.choices = self.choices + (dice,)
-        self.index = self.choices.index(dice)
-        return dice
+        chosen = Dice.parse(dice)
+        if chosen not in self.choices:
+            self.choices = self.choices + (chosen,)
+        self.index = self.choices.index(chosen)
+        return chosen
 
 
-def parse_choices(text):
+def parse_choices(text: object) -> tuple[str, ...]:
     """A list of dice from a setting: "2d6, d6, d10, d4". Empty: newsdesk's default list."""
     if not isinstance(text, str):
         raise OracleSettingError("dice_choices is text like \"2d6, d10\", not %r" % (text,))

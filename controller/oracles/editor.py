@@ -19,6 +19,8 @@ apply (EFFECTS, e.g. {"collect_from_each": 200}) and the odds it was drawn with,
 Pure: no clock, no I/O; randomness is passed in.
 """
 
+import random
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dial.dialmaps import DIAL_MAPS, pulses_for
@@ -26,7 +28,7 @@ from .errors import OracleSettingError
 
 # code -> (the signal's words in the phone's window, the editor's message as the rules print it,
 #          what the rules say to do, whether the story is placed)
-SIGNALS = {
+SIGNALS: dict[str, tuple[str, str, bool]] = {
     "THREE STARS": ("Congratulations — Your Story Given Three Star Status.",
                     "Take a Three Star Story Card or the story dialed for.", True),
     "EXTRA": ("Your Story Excellent — Warrants Special Edition — Receive $200 from Each Player.",
@@ -76,12 +78,12 @@ DEFAULT_DISC = ("OK", "SCRAP IT", "THREE STARS", "OK", "X", "EXTRA", "OK", "!!!"
                 "SYND", "OK", "SCRAP IT", "THREE STARS", "OK", "X", "PRESS", "EXTRA")
 
 
-def default_weights():
+def default_weights() -> Mapping[str, float]:
     """Fair mode's default: the same shares as the default disc."""
     return disc_windows(DEFAULT_DISC)
 
 
-def disc_windows(disc):
+def disc_windows(disc: Iterable[str]) -> dict[str, int]:
     """How many windows of ``disc`` show each signal."""
     windows = {code: 0 for code in SIGNALS}
     for code in disc:
@@ -89,7 +91,7 @@ def disc_windows(disc):
     return windows
 
 
-def parse_disc(text):
+def parse_disc(text: object) -> tuple[str, ...]:
     """A disc from a setting: the signals in its windows, in order, separated by commas
     ("OK, SCRAP IT, THREE STARS, ..."). Empty: newsdesk's default disc."""
     if not isinstance(text, str):
@@ -99,7 +101,7 @@ def parse_disc(text):
     return tuple(part.strip().upper() for part in text.split(","))
 
 
-def parse_weights(text):
+def parse_weights(text: object) -> Mapping[str, float]:
     """Fair-mode weights from a setting: "OK=5, SCRAP IT=2, ..."; a signal left out weighs 0.
     Empty: newsdesk's default weights."""
     if not isinstance(text, str):
@@ -129,7 +131,8 @@ class Verdict:
 
     __slots__ = ("digit", "signal", "position", "mode", "odds")
 
-    def __init__(self, digit, signal, position, mode, odds=None):
+    def __init__(self, digit: int, signal: str, position: int, mode: str,
+                 odds: Mapping[str, float] | None = None) -> None:
         self.digit = digit
         self.signal = signal
         self.position = position
@@ -137,27 +140,27 @@ class Verdict:
         self.odds = odds        # signal -> weight this verdict was drawn with (disc windows in mechanical)
 
     @property
-    def message(self):
+    def message(self) -> str:
         return SIGNALS[self.signal][0]
 
     @property
-    def instruction(self):
+    def instruction(self) -> str:
         return SIGNALS[self.signal][1]
 
     @property
-    def story_passed(self):
+    def story_passed(self) -> bool:
         return SIGNALS[self.signal][2]
 
     @property
-    def text(self):
+    def text(self) -> str:
         return RULES_TEXT[self.signal]
 
     @property
-    def effects(self):
+    def effects(self) -> dict[str, Any]:
         return dict(EFFECTS[self.signal])
 
-    def as_dict(self):
-        d = {"digit": self.digit, "signal": self.signal, "message": self.message,
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"digit": self.digit, "signal": self.signal, "message": self.message,
              "instruction": self.instruction, "story_passed": self.story_passed,
              "mode": self.mode, "text": self.text, "effects": self.effects}
         if self.odds is not None:
@@ -171,39 +174,40 @@ class Editor:
     Bad settings raise OracleSettingError (a ConfigError, so a ValueError) naming the setting.
     """
 
-    def __init__(self, mode="mechanical", disc=DEFAULT_DISC, weights=None, dial_map="standard"):
+    def __init__(self, mode: str = "mechanical", disc: Iterable[str] = DEFAULT_DISC,
+                 weights: Mapping[str, float] | None = None, dial_map: str = "standard") -> None:
         if mode not in MODES:
             raise OracleSettingError("editor_mode must be 'mechanical' or 'fair', got %r" % (mode,))
         if dial_map not in DIAL_MAPS:
             raise OracleSettingError("dial_map must be one of %s, got %r" % (", ".join(DIAL_MAPS), dial_map))
-        disc = tuple(disc)
-        unknown = [s for s in disc if s not in SIGNALS]
-        if not disc or unknown:
+        windows = tuple(disc)
+        unknown = [s for s in windows if s not in SIGNALS]
+        if not windows or unknown:
             raise OracleSettingError("editor_disc needs windows from %s; bad: %r" % (", ".join(SIGNALS), unknown))
-        weights = dict(default_weights() if weights is None else weights)
-        bad = [k for k, w in weights.items()
+        given = dict(default_weights() if weights is None else weights)
+        bad = [k for k, w in given.items()
                if k not in SIGNALS or not isinstance(w, (int, float)) or isinstance(w, bool) or not w >= 0
                or w == float("inf")]
-        if bad or sum(weights.values()) <= 0:
+        if bad or sum(given.values()) <= 0:
             raise OracleSettingError("editor_weights must be numbers of 0 or more per signal with a positive "
                                      "total; bad: %r" % (bad,))
         self.mode = mode
-        self.disc = disc
-        self.weights = {code: weights.get(code, 0) for code in SIGNALS}
+        self.disc = windows
+        self.weights = {code: given.get(code, 0) for code in SIGNALS}
         self.dial_map = dial_map
         self._codes = [c for c in SIGNALS if self.weights[c] > 0]
-        self._cum = []
-        total = 0
+        self._cum: list[float] = []
+        total: float = 0
         for c in self._codes:
             total += self.weights[c]
             self._cum.append(total)
 
     @property
-    def odds(self):
+    def odds(self) -> Mapping[str, float]:
         """signal -> weight: the fair-mode weights, or in mechanical mode the disc's windows per signal."""
         return disc_windows(self.disc) if self.mode == "mechanical" else dict(self.weights)
 
-    def describe(self):
+    def describe(self) -> dict[str, Any]:
         """The settings and what they mean, for the panel (with the note that the odds are ours).
 
         Public: the mode, the odds and shares and the disc's size, never the order of its windows."""
@@ -216,7 +220,7 @@ class Editor:
                             for code in SIGNALS],
                 "odds_note": ODDS_NOTE}
 
-    def call(self, digit, position, rng, spin=True):
+    def call(self, digit: int, position: int | None, rng: random.Random, spin: bool = True) -> Verdict:
         """The verdict for ``digit``; ``rng`` is a random.Random-like source (secret in the box).
 
         ``position`` is where the previous call left the disc; in mechanical mode the disc is then

@@ -18,6 +18,8 @@ the chance that any face of a fair source crosses its line is at most ``ALPHA``.
 """
 
 import math
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 ALPHA = 0.001          # newsdesk's threshold for calling a source "unlikely to be fair"
 MIN_EXPECTED = 5       # the usual rule of thumb for the chi-square approximation
@@ -27,12 +29,17 @@ Z95 = 1.959963984540054
 _EPS = 1e-15
 _TINY = 1e-300
 
+# face -> how many times it came up, and face -> its expected share (any scale); a face is a die's
+# number or an editor's signal
+Counts = Mapping[Any, int]
+Shares = Mapping[Any, float]
 
-def _log_prefactor(a, x):
+
+def _log_prefactor(a: float, x: float) -> float:
     return -x + a * math.log(x) - math.lgamma(a)
 
 
-def _lower_series(a, x):
+def _lower_series(a: float, x: float) -> float:
     """P(a, x) by its power series; converges quickly for x < a + 1."""
     term = total = 1.0 / a
     ap = a
@@ -45,7 +52,7 @@ def _lower_series(a, x):
     return total * math.exp(_log_prefactor(a, x))
 
 
-def _upper_fraction(a, x):
+def _upper_fraction(a: float, x: float) -> float:
     """Q(a, x) by its continued fraction (modified Lentz); converges quickly for x >= a + 1."""
     b = x + 1.0 - a
     c = 1.0 / _TINY
@@ -68,7 +75,7 @@ def _upper_fraction(a, x):
     return math.exp(_log_prefactor(a, x)) * h
 
 
-def gammaincc(a, x):
+def gammaincc(a: float, x: float) -> float:
     """The regularized upper incomplete gamma function Q(a, x) = Γ(a, x) / Γ(a)."""
     if not a > 0 or not x >= 0 or math.isinf(a):
         raise ValueError("Q(a, x) needs a > 0 and x >= 0, got a=%r, x=%r" % (a, x))
@@ -81,7 +88,7 @@ def gammaincc(a, x):
     return min(1.0, _upper_fraction(a, x))
 
 
-def chi2_sf(x, df):
+def chi2_sf(x: float, df: int) -> float:
     """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
     if df < 1:
         raise ValueError("a chi-square distribution needs at least 1 degree of freedom, got %r" % (df,))
@@ -90,7 +97,7 @@ def chi2_sf(x, df):
     return gammaincc(df / 2.0, x / 2.0)
 
 
-def chi_square(counts, shares):
+def chi_square(counts: Counts, shares: Shares) -> tuple[float, int, float]:
     """Pearson's statistic for ``counts`` (face -> count) against ``shares`` (face -> expected
     share, summing to 1). Returns (statistic, degrees of freedom, p-value).
 
@@ -123,7 +130,7 @@ def chi_square(counts, shares):
 
 # ---------------------------------------------------------------- the range a fair source gives
 
-def _binomial_range_exact(n, p):
+def _binomial_range_exact(n: int, p: float) -> tuple[int, int]:
     """The smallest and largest counts with at most 2.5 % of a Binomial(n, p) below / above."""
     if p <= 0:
         return 0, 0
@@ -146,7 +153,7 @@ def _binomial_range_exact(n, p):
     return lo, hi
 
 
-def fair_range(n, p):
+def fair_range(n: int, p: float) -> tuple[int, int, str]:
     """(low, high, method): the counts a fair source with share ``p`` lands between in 95 % of
     runs of ``n`` draws (exact binomial up to EXACT_UP_TO draws, the normal approximation above)."""
     if n <= EXACT_UP_TO:
@@ -157,7 +164,7 @@ def fair_range(n, p):
     return max(0, math.floor(mean - half)), min(n, math.ceil(mean + half)), "normal approximation"
 
 
-def _tail(count, n, p):
+def _tail(count: int, n: int, p: float) -> float:
     """The smaller exact tail of Binomial(n, p) at ``count``: P(X <= count) if count is below the
     mean, else P(X >= count). Summed outwards from ``count``, where the terms fall fast."""
     if p <= 0:
@@ -186,7 +193,7 @@ def _tail(count, n, p):
     return min(1.0, total)
 
 
-def exact_p(counts, shares, faces=None):
+def exact_p(counts: Counts, shares: Shares, faces: Iterable[Any] | None = None) -> float:
     """The exact test's p-value: the smallest face's two-sided binomial tail (2 x the smaller
     tail), times the number of faces that can come up. At most ALPHA for a fair source at most
     ALPHA of the time, at any number of draws. A face with share 0 that came up gives 0."""
@@ -202,14 +209,14 @@ def exact_p(counts, shares, faces=None):
     return min(1.0, 2.0 * smallest * len(live))
 
 
-def draws_needed(shares):
+def draws_needed(shares: Shares) -> int:
     """How many draws make the rarest possible face's expected count reach MIN_EXPECTED."""
     total = float(sum(shares.values())) or 1.0
     rarest = min((w / total for w in shares.values() if w > 0), default=1.0)
     return int(math.ceil(MIN_EXPECTED / rarest - 1e-9))
 
 
-def judge(counts, shares, faces=None):
+def judge(counts: Counts, shares: Shares, faces: Iterable[Any] | None = None) -> tuple[str, float | None]:
     """(judgement, p): "none" (no draws), "few" (too few to judge), "unfair", "borderline" or
     "fair", from the exact test's p-value (None while there are too few draws). A face that can't
     come up but did is "unfair" at any count."""
@@ -225,7 +232,7 @@ def judge(counts, shares, faces=None):
     return ("unfair" if p < ALPHA else "borderline" if p < 0.01 else "fair"), p
 
 
-def wilson(count, n):
+def wilson(count: int, n: int) -> tuple[float, float]:
     """The Wilson 95 % interval of the observed share ``count / n``."""
     if n == 0:
         return 0.0, 1.0
@@ -236,7 +243,7 @@ def wilson(count, n):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def report(counts, shares, faces=None):
+def report(counts: Counts, shares: Shares, faces: Iterable[Any] | None = None) -> dict[str, Any]:
     """Everything the panel shows for one oracle: per face the count, the observed share with its
     Wilson interval, the expected share and the 95 % range of counts a fair source gives; the
     chi-square statistic, degrees of freedom and p-value; and a sentence saying what they mean.
@@ -267,7 +274,7 @@ def report(counts, shares, faces=None):
     level = "0.1 %" if ALPHA == 0.001 else "%g" % ALPHA
     if judgement == "none":
         words = "No draws yet: %d draws are needed before the odds can be judged." % draws_needed(shares)
-    elif judgement == "few":
+    elif judgement == "few" or exact is None:     # judge gives no p only for "none" and "few"
         words = ("Too few draws to judge: %d more needed (at least %d expected for the rarest face)."
                  % (needed, MIN_EXPECTED))
     elif judgement == "unfair" and exact == 0.0:

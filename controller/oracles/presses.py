@@ -29,7 +29,8 @@ class Press:
 
     __slots__ = ("button", "kind", "t", "decided", "duration", "long")
 
-    def __init__(self, button, kind, t, decided, duration=None, long=False):
+    def __init__(self, button: str, kind: str, t: float, decided: float, duration: float | None = None,
+                 long: bool = False) -> None:
         self.button = button
         self.kind = kind
         self.t = t
@@ -37,11 +38,11 @@ class Press:
         self.duration = duration
         self.long = long
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, object]:
         return {"button": self.button, "kind": self.kind, "t": self.t, "decided": self.decided,
                 "duration": self.duration, "long": self.long}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<Press %s %s t=%.6f>" % (self.button, self.kind, self.t)
 
 
@@ -51,7 +52,7 @@ class ButtonLogic:
     __slots__ = ("name", "settle", "hold_time", "state", "_level", "_burst", "_last_edge", "_down_at",
                  "_held")
 
-    def __init__(self, name, settle=0.005, hold_time=1.0, state=0):
+    def __init__(self, name: str, settle: float = 0.005, hold_time: float = 1.0, state: int = 0) -> None:
         if not settle >= 0 or not hold_time > 0:
             raise ValueError("button %s: settle must be >= 0 and hold_time > 0 seconds, got %r, %r"
                              % (name, settle, hold_time))
@@ -60,12 +61,12 @@ class ButtonLogic:
         self.hold_time = hold_time
         self.state = state            # the debounced state
         self._level = state           # the last raw level seen
-        self._burst = None            # first edge of an unconfirmed change
-        self._last_edge = None
-        self._down_at = None
+        self._burst: float | None = None         # first edge of an unconfirmed change
+        self._last_edge = 0.0         # the last raw edge (read only while a change is unconfirmed)
+        self._down_at: float | None = None
         self._held = False
 
-    def feed(self, t, state):
+    def feed(self, t: float, state: int) -> list[Press]:
         """A raw edge: logical ``state`` (1 pressed) at ``t``. Returns what is decided by then."""
         if state not in (0, 1):
             raise ValueError("button %s: a state is 0 or 1, not %r" % (self.name, state))
@@ -78,9 +79,9 @@ class ButtonLogic:
             self._burst = t
         return out + self.advance(t)
 
-    def deadline(self):
+    def deadline(self) -> float | None:
         """When ``advance`` next has something to decide, or None."""
-        times = []
+        times: list[float] = []
         if self._burst is not None:
             times.append(self._last_edge + self.settle)
         if self.state == 1 and not self._held and self._down_at is not None:
@@ -89,8 +90,8 @@ class ButtonLogic:
                 times.append(hold)
         return min(times) if times else None
 
-    def advance(self, now):
-        out = []
+    def advance(self, now: float) -> list[Press]:
+        out: list[Press] = []
         if self._burst is not None and now >= self._last_edge + self.settle:
             t = self._burst
             decided = self._last_edge + self.settle
@@ -105,7 +106,9 @@ class ButtonLogic:
                     out.append(Press(self.name, DOWN, t, decided))
                 else:
                     down, self._down_at = self._down_at, None
-                    out.append(Press(self.name, UP, t, decided, t - down, self._held))
+                    # a button already down when watching began was held for no known time
+                    length = None if down is None else t - down
+                    out.append(Press(self.name, UP, t, decided, length, self._held))
         if self._burst is None or self.state == 0:
             out += self._hold_check(now, now)
         else:
@@ -113,7 +116,7 @@ class ButtonLogic:
             out += self._hold_check(min(now, self._burst), now)
         return out
 
-    def _hold_check(self, upto, decided):
+    def _hold_check(self, upto: float, decided: float) -> list[Press]:
         if self.state == 1 and not self._held and self._down_at is not None \
                 and upto >= self._down_at + self.hold_time:
             self._held = True

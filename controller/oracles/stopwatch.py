@@ -16,12 +16,14 @@ loop polling at 60 Hz can only end in a few hundredths digits and would load the
 fairness tests show it). Pure: the times and, for d10, the random source are handed in.
 """
 
+import random
+
 from .errors import OracleBusy, OracleSettingError
 
 MODES = ("stopwatch", "d10")
 
 
-def centiseconds(elapsed):
+def centiseconds(elapsed: float) -> int:
     """Whole hundredths in ``elapsed`` seconds, truncated as a stopwatch shows them.
 
     Rounded to the microsecond first, so 0.29 s (0.28999999... as a float) reads 29, not 28.
@@ -30,7 +32,7 @@ def centiseconds(elapsed):
     return micro // 10000
 
 
-def shown(centis):
+def shown(centis: int) -> str:
     """What the stopwatch's face shows: "7.35" under a minute, "1:02.04" from then on."""
     seconds, hundredths = divmod(centis, 100)
     minutes, seconds = divmod(seconds, 60)
@@ -48,17 +50,17 @@ class Stopwatch:
 
     __slots__ = ("_mode", "started")
 
-    def __init__(self, mode="stopwatch"):
-        self._mode = None
-        self.started = None
+    def __init__(self, mode: str = "stopwatch") -> None:
+        self._mode: str | None = None
+        self.started: float | None = None
         self.mode = mode
 
     @property
-    def mode(self):
+    def mode(self) -> str | None:
         return self._mode
 
     @mode.setter
-    def mode(self, mode):
+    def mode(self, mode: str) -> None:
         if mode not in MODES:
             raise OracleSettingError("stopwatch_mode must be one of %s, got %r" % (", ".join(MODES), mode))
         if self.started is not None and mode != self._mode:
@@ -66,19 +68,21 @@ class Stopwatch:
         self._mode = mode
 
     @property
-    def running(self):
+    def running(self) -> bool:
         return self.started is not None
 
-    def reading(self, now):
+    def reading(self, now: float) -> float | None:
         """Seconds on the face at ``now`` while running, else None."""
         return None if self.started is None else max(0.0, now - self.started)
 
-    def reset(self):
+    def reset(self) -> None:
         """Stop without a roll (a start pressed by mistake)."""
         self.started = None
 
-    def press(self, t, rng=None):
+    def press(self, t: float, rng: random.Random | None = None) -> dict[str, object]:
         if self._mode == "d10":
+            if rng is None:
+                raise TypeError("the d10 mode rolls with the random generator it is handed; none was")
             return {"mode": "d10", "digit": rng.randrange(10), "pressed": t}
         if self.started is None:
             self.started = t

@@ -7,6 +7,8 @@ verdict was drawn with (each verdict records them). Pure.
 """
 
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .. import events
 from . import fairness
@@ -20,7 +22,8 @@ DIGITS = tuple(range(10))
 class _Group:
     __slots__ = ("oracle", "label", "faces", "shares", "extra", "all_time", "session")
 
-    def __init__(self, oracle, label, faces, shares, extra=None):
+    def __init__(self, oracle: str, label: str, faces: Sequence[Any], shares: fairness.Shares,
+                 extra: dict[str, Any] | None = None) -> None:
         self.oracle = oracle
         self.label = label
         self.faces = faces
@@ -29,13 +32,13 @@ class _Group:
         self.all_time: Counter[object] = Counter()
         self.session: Counter[object] = Counter()
 
-    def count(self, faces, in_session):
+    def count(self, faces: Iterable[object], in_session: bool) -> None:
         self.all_time.update(faces)
         if in_session:
             self.session.update(faces)
 
-    def as_dict(self):
-        d = {"oracle": self.oracle, "label": self.label}
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"oracle": self.oracle, "label": self.label}
         d.update(self.extra)
         d["session"] = fairness.report(self.session, self.shares, self.faces)
         d["all_time"] = fairness.report(self.all_time, self.shares, self.faces)
@@ -43,18 +46,18 @@ class _Group:
 
 
 class Tallies:
-    def __init__(self, session_after=0):
+    def __init__(self, session_after: int = 0) -> None:
         self.session_after = session_after
         self.last_id = 0
-        self._groups = {}
+        self._groups: dict[tuple[object, ...], _Group] = {}
 
-    def _group(self, key, make):
+    def _group(self, key: tuple[object, ...], make: Callable[[], _Group]) -> _Group:
         g = self._groups.get(key)
         if g is None:
             g = self._groups[key] = make()
         return g
 
-    def add(self, event_id, kind, payload):
+    def add(self, event_id: int, kind: str, payload: object) -> None:
         """Count one stored event (others than the oracles' are ignored)."""
         self.last_id = max(self.last_id, event_id)
         if kind not in KINDS or not isinstance(payload, dict):
@@ -74,7 +77,7 @@ class Tallies:
         except (KeyError, TypeError, ValueError):
             pass        # an event written by an older newsdesk without these fields: not counted
 
-    def _dice(self, payload, now):
+    def _dice(self, payload: dict[str, Any], now: bool) -> None:
         dice = Dice.parse(payload["dice"])
         faces = tuple(range(1, dice.sides + 1))
         g = self._group(("dice", dice.name, "faces"), lambda: _Group(
@@ -88,12 +91,11 @@ class Tallies:
                 {"dice": dice.name, "what": "totals"}))
             g.count([payload["total"]], now)
 
-    def _verdict(self, payload, now):
+    def _verdict(self, payload: dict[str, Any], now: bool) -> None:
         mode = payload["mode"]
-        odds = payload.get("odds")
-        recorded = isinstance(odds, dict)
-        if not recorded:
-            odds = default_weights()
+        given = payload.get("odds")
+        recorded = isinstance(given, dict)
+        odds: Mapping[str, float] = given if isinstance(given, dict) else default_weights()
         key = ("editor", mode, tuple(sorted(odds.items())))
         note = ODDS_NOTE
         if mode == "mechanical":
@@ -106,7 +108,7 @@ class Tallies:
             {"mode": mode, "odds": dict(odds), "note": note}))
         g.count([payload["signal"]], now)
 
-    def report(self, oracle=None):
+    def report(self, oracle: str | None = None) -> dict[str, Any]:
         """Every group (of one oracle, if named) with its session and all-time report."""
         groups = [g for g in self._groups.values() if oracle is None or g.oracle == oracle]
         return {"session_after_event": self.session_after, "last_event": self.last_id,

@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 PICO_USB_ID = "2E8A:0005"
 
 
-def parse_usb_id(text):
+def parse_usb_id(text: object) -> tuple[int, int]:
     """``"2E8A:0005"`` -> (0x2E8A, 0x0005)."""
     vid, sep, pid = str(text).partition(":")
     try:

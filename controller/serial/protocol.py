@@ -2,7 +2,7 @@
 
 Pure and MicroPython-safe: the flash step copies this very file onto the Pico beside the
 firmware, so the host and the device frame their bytes with one piece of code. No f-strings,
-no dataclasses, no imports.
+no dataclasses, no imports (but the type checker's, which never run).
 
 A frame is one line of printable ASCII::
 
@@ -13,6 +13,12 @@ A frame is one line of printable ASCII::
 every byte outside printable ASCII as ``%XX``), so a reader that meets garbage, a half-written
 frame or a dropped byte throws that much away and is in step again at the next ``$``.
 """
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # the type checker's imports only: the Pico runs this file alone, with no typing module
+    from typing import Iterable  # noqa: F401 (named in the type comments, which ruff does not read)
+
+    from ..dial.decoder import DialEvent  # noqa: F401
 
 PROTOCOL = 1          # bumped when a message changes meaning; both ends must agree
 START = 0x24          # "$"
@@ -42,7 +48,8 @@ _HEX = b"0123456789ABCDEF"
 
 
 def _crc_table():
-    table = []
+    # type: () -> list[int]
+    table = []  # type: list[int]
     for i in range(256):
         c = i << 8
         for _ in range(8):
@@ -55,6 +62,7 @@ _TABLE = _crc_table()
 
 
 def crc16(data, crc=0xFFFF):
+    # type: (bytes | bytearray, int) -> int
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): crc16(b"123456789") == 0x29B1."""
     table = _TABLE
     for b in data:
@@ -63,6 +71,7 @@ def crc16(data, crc=0xFFFF):
 
 
 def _escape(value, out):
+    # type: (object, bytearray) -> None
     if isinstance(value, int) and not isinstance(value, bool):
         out.extend(str(value).encode())
         return
@@ -78,6 +87,7 @@ def _escape(value, out):
 
 
 def encode(kind, *fields):
+    # type: (str, *object) -> bytes
     """One frame, ready to write: ``encode("A", "3fa2c901", 17)`` -> ``b"$A,3fa2c901,17*XXXX\\r\\n"``."""
     body = bytearray()
     _escape(kind, body)
@@ -97,6 +107,7 @@ def encode(kind, *fields):
 
 
 def _unescape(raw):
+    # type: (bytes | bytearray) -> str
     if 0x25 not in raw:
         return bytes(raw).decode("utf-8")
     out = bytearray()
@@ -115,6 +126,7 @@ def _unescape(raw):
 
 
 def parse(line):
+    # type: (bytes | bytearray) -> list[str] | None
     """The fields of one frame's bytes between ``$`` and the end of line, or None if the CRC,
     the escapes or the shape is wrong. ``fields[0]`` is the message type."""
     n = len(line)
@@ -149,21 +161,24 @@ class FrameReader(object):
     """
 
     def __init__(self, max_frame=MAX_FRAME):
+        # type: (int) -> None
         self._max = max_frame
-        self._buf = None
+        self._buf = None  # type: bytearray | None
         self.frames = 0
         self.bad = 0
         self.skipped = 0
 
     def reset(self):
+        # type: () -> None
         """Forget a partial frame (the port was closed under it)."""
         if self._buf is not None:
             self.bad += 1
         self._buf = None
 
     def feed(self, data):
+        # type: (bytes | bytearray) -> list[list[str]]
         """Returns the frames completed by ``data``, each as its list of fields."""
-        out = []
+        out = []  # type: list[list[str]]
         buf = self._buf
         for b in data:
             if b == START:
@@ -191,6 +206,7 @@ class FrameReader(object):
 
 
 def number(text):
+    # type: (str) -> int
     """A whole-number field; ValueError names it if it is not one."""
     if not text or not (text.isdigit() or (text[0] == "-" and text[1:].isdigit())):
         raise ValueError("%r is not a whole number" % (text,))
@@ -198,6 +214,7 @@ def number(text):
 
 
 def event_fields(ev):
+    # type: (DialEvent) -> list[object]
     """The fields after boot and seq of an E frame for a decoder's DialEvent (times in device ticks)."""
     value = ev.value
     if ev.kind == "digit":
@@ -206,6 +223,7 @@ def event_fields(ev):
 
 
 def parse_event(fields):
+    # type: (list[str]) -> tuple[int, str, int | str, int | None, int | None]
     """(t, kind, value, pulses, last_edge) from an E frame's fields (ValueError if malformed)."""
     t = number(fields[3])
     kind = fields[4]
@@ -222,12 +240,14 @@ def parse_event(fields):
 
 
 def format_states(states, lines):
+    # type: (dict[str, int], Iterable[str]) -> str
     """``hook=1+pulse=0+offnormal=0``: the contacts' logical states, in ``lines`` order."""
     return "+".join(["%s=%d" % (line, states.get(line, 0)) for line in lines])
 
 
 def parse_states(text):
-    states = {}
+    # type: (str) -> dict[str, int]
+    states = {}  # type: dict[str, int]
     for part in text.split("+"):
         pair = part.split("=")
         if len(pair) != 2:

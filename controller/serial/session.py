@@ -29,12 +29,15 @@ What ``received`` returns is a list of deliveries, tuples whose first item says 
 
 import collections
 import logging
+from typing import Any
 
 from ..dial.decoder import DialEvent
 from . import protocol as p
 from .errors import PhoneLinkError, ProtocolMismatch
 
 log = logging.getLogger(__name__)
+
+Delivery = tuple[Any, ...]   # what ``received`` returns a list of (the module's docstring)
 
 HELLO_TIMEOUT = 1.0       # a phone answers the handshake within this, or isn't one
 HELLO_RETRY = 0.25
@@ -109,7 +112,7 @@ class HostSession:
         self.settings = dict(settings or {})
         self.silence = silence
         self.hello_timeout = hello_timeout
-        self.device: dict = {}    # from the last handshake: boot, firmware, caps, reset, states
+        self.device: dict[str, Any] = {}    # from the last handshake: boot, firmware, caps, reset, states
         self.stats: collections.Counter[str] = collections.Counter()
         self.connected = False    # the handshake of this connection is done
         self._port: str | None = None
@@ -191,10 +194,10 @@ class HostSession:
 
     # ------------------------------------------------------------ frames in
 
-    def received(self, data: bytes, now: float) -> list[tuple]:
+    def received(self, data: bytes, now: float) -> list[Delivery]:
         """Bytes from the port: garbage skipped, each good frame acted on; what arrived is returned.
         Raises ProtocolMismatch when the phone speaks another protocol."""
-        got: list[tuple] = []
+        got: list[Delivery] = []
         for fields in self._reader.feed(data):
             if not self.connected and fields[0] != p.HELLO:
                 continue                  # before the handshake: the phone resends after it
@@ -206,7 +209,7 @@ class HostSession:
                 log.warning("a malformed %s frame from the phone on %s: %s", fields[0], self._port, e)
         return got
 
-    def _frame(self, fields: list[str], now: float, got: list[tuple]) -> None:
+    def _frame(self, fields: list[str], now: float, got: list[Delivery]) -> None:
         kind = fields[0]
         if kind == p.EVENT or kind == p.EDGE:
             self._data(fields, got)
@@ -222,7 +225,7 @@ class HostSession:
         elif kind == p.HELLO:
             self._hello(fields, now, got)
 
-    def _hello(self, fields: list[str], now: float, got: list[tuple]) -> None:
+    def _hello(self, fields: list[str], now: float, got: list[Delivery]) -> None:
         proto = p.number(fields[1])
         if proto != p.PROTOCOL:
             raise ProtocolMismatch("the phone on %s speaks protocol %d and newsdesk %d: flash its "
@@ -255,7 +258,7 @@ class HostSession:
             log.warning("the phone dropped %d frame(s) nobody had acknowledged (its queue was full)", lost)
             self._expected = low
 
-    def _data(self, fields: list[str], got: list[tuple]) -> None:
+    def _data(self, fields: list[str], got: list[Delivery]) -> None:
         boot, seq = fields[1], p.number(fields[2])
         if boot != self._boot:
             self._out.append(p.encode(p.QUERY, p.PROTOCOL))   # a reboot we weren't told of
@@ -278,7 +281,7 @@ class HostSession:
             line, state = fields[4], p.number(fields[5])
             got.append(("edge", self._clock.edge(p.number(fields[3])), line, state))
 
-    def _reply(self, fields: list[str], got: list[tuple]) -> None:
+    def _reply(self, fields: list[str], got: list[Delivery]) -> None:
         cmd = self._commands.pop(fields[1], None)
         if cmd is None:
             return                    # an answer to a resent command, already answered

@@ -11,18 +11,18 @@ from controller.games.base import GameError
 # what a printed card says, by the field an offer asks for ("enter")
 PRINTED = {"value": (100, 200, 300, 500, 1000, 1500), "points": (5, 10, 20, 50, 100),
            "airport": ("Baytown",), "at": ("Baytown",)}
-SUITS = tuple(scan.SUIT_VALUES)
+SUITS = tuple(scan.rules.SUIT_VALUES)
 
 # (engine, names, options) a walk may start from
 TABLES = [
-    (scoop1956, ["Ann", "Bob"], {}), (scoop1956, ["Ann", "Bob", "Cy"], {}),
-    (scoop2002, ["Ann", "Bob"], {}), (scoop2002, ["Ann", "Bob", "Cy"], {}),
-    (star_reporter, ["Ann", "Bob"], {"disasters": 1}), (star_reporter, ["Ann", "Bob", "Cy"], {}),
-    (scan, ["Ann", "Bob", "Cy", "Dee"], {"variant": "team"}), (scan, ["Ann", "Bob", "Cy"], {"variant": "individual"}),
-    (scan, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], {"variant": "triple"}),
-    (scan, ["Ann", "Bob"], {"variant": "individual", "time_limit": 30}),
-    (get_the_scoop, ["Ann", "Bob", "Cy", "Dee"], {"board": "table"}),
-    (get_the_scoop, ["Ann", "Bob", "Cy", "Dee"], {}),
+    (scoop1956.GAME, ["Ann", "Bob"], {}), (scoop1956.GAME, ["Ann", "Bob", "Cy"], {}),
+    (scoop2002.GAME, ["Ann", "Bob"], {}), (scoop2002.GAME, ["Ann", "Bob", "Cy"], {}),
+    (star_reporter.GAME, ["Ann", "Bob"], {"disasters": 1}), (star_reporter.GAME, ["Ann", "Bob", "Cy"], {}),
+    (scan.GAME, ["Ann", "Bob", "Cy", "Dee"], {"variant": "team"}), (scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual"}),
+    (scan.GAME, ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], {"variant": "triple"}),
+    (scan.GAME, ["Ann", "Bob"], {"variant": "individual", "time_limit": 30}),
+    (get_the_scoop.GAME, ["Ann", "Bob", "Cy", "Dee"], {"board": "table"}),
+    (get_the_scoop.GAME, ["Ann", "Bob", "Cy", "Dee"], {}),
 ]
 
 
@@ -35,18 +35,18 @@ def start(engine, names, options):
 
 def _scan_hand(rng, state):
     n = len(state["players"])
-    deck = [suit for suit in SUITS for _ in range(scan.CARDS_PER_SUIT)]
+    deck = [suit for suit in SUITS for _ in range(scan.rules.CARDS_PER_SUIT)]
     rng.shuffle(deck)
     sides = [s["name"] for s in state["sides"]]
     taken = {s: dict.fromkeys(SUITS, 0) for s in sides}
-    for suit in deck[:rng.choice(scan.hand_sizes(state["variant"], n, state.get("put_aside", False)))]:
+    for suit in deck[:rng.choice(scan.rules.hand_sizes(state["variant"], n, state.get("put_aside", False)))]:
         taken[rng.choice(sides)][suit] += 1
     return {"type": "hand", "taken": taken}
 
 
 def action_for(engine, state, offer, rng):
     """A filled-in action for ``offer`` (an entry of engine.offers(state))."""
-    if engine is scan and offer["type"] == "hand":
+    if engine is scan.GAME and offer["type"] == "hand":
         return _scan_hand(rng, state)
     action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
     choices = offer.get("choices")
@@ -66,7 +66,7 @@ def walk(engine, state, rng, steps):
         offers = engine.offers(state)
         if not offers:
             return
-        if engine is scan and state.get("time_limit") and rng.random() < 0.1:
+        if engine is scan.GAME and state.get("time_limit") and rng.random() < 0.1:
             offer = {"type": "time_up"}
         else:
             offer = rng.choice(offers)

@@ -4,19 +4,18 @@ Each engine's describe(state, action, events) is read through the game session, 
 sees it, and through the engine alone for the rarer turns; a describe that fails never costs the
 move: the session logs it and keeps the move with the plain words."""
 
+import dataclasses
 import logging
 import random
-import types
 
 import pytest
 
 from controller.bus import Bus
 from controller.game_session import GameSession, describe as plain_words, say
 from controller.games import get_the_scoop, ledger, scan, scoop1956, scoop2002, star_reporter
+from controller.games.game import no_description
 from controller.journal import Journal
 from controller.store import Store
-
-ENGINE_PARTS = ("NAME", "TITLE", "VARIANTS", "setup", "initial", "decide", "apply", "offers", "view", "result")
 
 
 @pytest.fixture
@@ -59,8 +58,8 @@ def engine_says(game, state, action, seed=0):
 
 
 def without_describe(game, **extra):
-    """The engine as it was before it could describe a move, plus ``extra``."""
-    return types.SimpleNamespace(**{k: getattr(game, k) for k in ENGINE_PARTS}, **extra)
+    """The game as it was before it could describe a move (Game's describe), plus ``extra``."""
+    return dataclasses.replace(game, **{"describe": no_description, **extra})
 
 
 # ---------------------------------------------------------------- SCOOP (1956)
@@ -100,26 +99,26 @@ def test_scoop1956_says_claims_verdicts_and_money_and_undo_repeats_it(session):
 
 
 def test_scoop1956_says_who_couldnt_pay_an_extra_and_the_bankrupts_sale():
-    state = engine_game(scoop1956, ["Ann", "Bob", "Cy", "Dee"])
-    state = scoop1956.apply(state, ledger.transfer("p2", ledger.BANK, 2900, "spent on cards"))
-    state = scoop1956.apply(state, ledger.transfer("p3", ledger.BANK, 3000, "spent on cards"))
-    state, _ = engine_says(scoop1956, state, {"type": "claim", "player": 0, "story_type": "sport"})
-    _, words = engine_says(scoop1956, state, {"type": "verdict", "signal": "EXTRA", "digit": 2})
+    state = engine_game(scoop1956.GAME, ["Ann", "Bob", "Cy", "Dee"])
+    state = scoop1956.GAME.apply(state, ledger.transfer("p2", ledger.BANK, 2900, "spent on cards"))
+    state = scoop1956.GAME.apply(state, ledger.transfer("p3", ledger.BANK, 3000, "spent on cards"))
+    state, _ = engine_says(scoop1956.GAME, state, {"type": "claim", "player": 0, "story_type": "sport"})
+    _, words = engine_says(scoop1956.GAME, state, {"type": "verdict", "signal": "EXTRA", "digit": 2})
     assert words == ("the editor said EXTRA: Ann collects $200 from Bob and $100 from Cy (all Cy held); "
                      "Dee had nothing to pay")
 
-    state = engine_game(scoop1956, ["Ann", "Bob", "Cy"])
+    state = engine_game(scoop1956.GAME, ["Ann", "Bob", "Cy"])
     for action in ({"type": "claim", "player": 0, "story_type": "sport"},
                    {"type": "verdict", "signal": "OK"},
                    {"type": "place", "player": 0, "value": 500},
                    {"type": "exchange", "player": 1}, {"type": "exchange", "player": 2}):
-        state, _ = engine_says(scoop1956, state, action)
-    state = scoop1956.apply(state, ledger.transfer("p0", ledger.BANK, 3100, "spent on cards"))
-    state, _ = engine_says(scoop1956, state, {"type": "claim", "player": 0, "story_type": "crime"})
+        state, _ = engine_says(scoop1956.GAME, state, action)
+    state = scoop1956.GAME.apply(state, ledger.transfer("p0", ledger.BANK, 3100, "spent on cards"))
+    state, _ = engine_says(scoop1956.GAME, state, {"type": "claim", "player": 0, "story_type": "crime"})
     said = []
     for action in ({"type": "verdict", "signal": "X"}, {"type": "sell", "player": 0, "story": 1},
                    {"type": "pass", "player": 1}, {"type": "buy", "player": 2}):
-        state, words = engine_says(scoop1956, state, action)
+        state, words = engine_says(scoop1956.GAME, state, action)
         said.append(words)
     assert said == [
         "the editor said X: the crime story is refused, and Ann can't pay $300 for new cards and is bankrupt",
@@ -130,13 +129,13 @@ def test_scoop1956_says_who_couldnt_pay_an_extra_and_the_bankrupts_sale():
 
 
 def test_scoop1956_says_the_star_stories_a_second_three_star_displaces_and_going_to_press():
-    state = engine_game(scoop1956, ["Ann", "Bob"])
+    state = engine_game(scoop1956.GAME, ["Ann", "Bob"])
     said = []
 
     def turn(*actions):
         nonlocal state
         for action in actions:
-            state, words = engine_says(scoop1956, state, action)
+            state, words = engine_says(scoop1956.GAME, state, action)
             said.append(words)
 
     turn({"type": "claim", "player": 0, "story_type": "star"}, {"type": "verdict", "signal": "OK"},
@@ -193,24 +192,24 @@ def test_scoop2002_says_each_roll_what_it_did(session):
 
 
 def test_scoop2002_says_a_pitch_and_n_ickels_turn():
-    state = engine_game(scoop2002, ["Ann", "Bob"])
-    state["players"][0]["place"] = scoop2002.TIMES          # test shortcut: Ann is at the Times
+    state = engine_game(scoop2002.GAME, ["Ann", "Bob"])
+    state["players"][0]["place"] = scoop2002.rules.TIMES    # test shortcut: Ann is at the Times
     state["players"][0]["steno"][0] = 2                     # with two marks for Downtown
     state["marks"][0] = 1                                   # which has one
-    state, words = engine_says(scoop2002, state, {"type": "pitch", "player": 0, "story": "Downtown"})
+    state, words = engine_says(scoop2002.GAME, state, {"type": "pitch", "player": 0, "story": "Downtown"})
     assert words == "Ann chose to pitch the Downtown story"
-    _, words = engine_says(scoop2002, state, {"type": "roll", "player": 0, "value": 3})
+    _, words = engine_says(scoop2002.GAME, state, {"type": "roll", "player": 0, "value": 3})
     assert words == "Ann rolled 3 pitching the Downtown story (needed 3 or less): sold!"
-    _, words = engine_says(scoop2002, state, {"type": "roll", "player": 0, "value": 4})
+    _, words = engine_says(scoop2002.GAME, state, {"type": "roll", "player": 0, "value": 4})
     assert words == "Ann rolled 4 pitching the Downtown story (needed 3 or less): not sold"
 
-    state = engine_game(scoop2002, ["Ann"], {"variants": ["lonely_city"]})
+    state = engine_game(scoop2002.GAME, ["Ann"], {"variants": ["lonely_city"]})
     state["players"][0]["place"] = 3
-    state, _ = engine_says(scoop2002, state, {"type": "stay", "player": 0})
-    events = scoop2002.decide(state, {"type": "roll", "player": 0, "value": 5}, random.Random(3))
+    state, _ = engine_says(scoop2002.GAME, state, {"type": "stay", "player": 0})
+    events = scoop2002.GAME.decide(state, {"type": "roll", "player": 0, "value": 5}, random.Random(3))
     ickel = [ev for ev in events if ev["type"] == "ickel_pitched"][0]
     mark = [ev for ev in events if ev["type"] == "marked"][1]
-    assert scoop2002.describe(state, {"type": "roll", "player": 0, "value": 5}, events) == (
+    assert scoop2002.GAME.describe(state, {"type": "roll", "player": 0, "value": 5}, events) == (
         "Ann rolled 5: a mark at University; N. Ickel rolled %d pitching the Downtown story (needed 1 or "
         "less): %s; N. Ickel rolled %d: a mark at %s" % (
             ickel["value"], "sold!" if ickel["sold"] else "not sold", mark["value"],
@@ -237,16 +236,16 @@ def test_scan_says_what_each_side_took_and_scored_and_who_won(session):
 
 
 def test_scan_says_time_running_out_and_shared_wins():
-    state = engine_game(scan, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
-    state, words = engine_says(scan, state, {"type": "hand", "taken": {
+    state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
+    state, words = engine_says(scan.GAME, state, {"type": "hand", "taken": {
         "Ann": {"spades": 13, "hearts": 4}, "Bob": {"hearts": 9, "diamonds": 8}, "Cy": {"diamonds": 5, "clubs": 12}}})
     assert words == ("hand 1: Ann took 13 spades, 4 hearts and scored 150; Bob took 9 hearts, 8 diamonds and "
                      "scored 5; Cy took 5 diamonds, 12 clubs and scored 0 (cards worth -145)")
-    _, words = engine_says(scan, state, {"type": "time_up"})
+    _, words = engine_says(scan.GAME, state, {"type": "time_up"})
     assert words == "time ran out; Ann won with 150"
 
-    state = engine_game(scan, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
-    _, words = engine_says(scan, state, {"type": "time_up"})
+    state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
+    _, words = engine_says(scan.GAME, state, {"type": "time_up"})
     assert words == "time ran out; Ann, Bob and Cy shared the win on 0"
 
 
@@ -297,20 +296,20 @@ def test_star_reporter_says_the_dice_and_what_they_allow(session):
 
 
 def test_star_reporter_says_calls_that_fail_and_a_plane_sent_for():
-    state = engine_game(star_reporter, ["Ann", "Bob"], {"first": 1, "airports": ["Baytown", "Capital City", "Lakeport", "Zenith"]})
-    state, words = engine_says(star_reporter, state, {"type": "throw", "player": 1, "method": "airplane",
+    state = engine_game(star_reporter.GAME, ["Ann", "Bob"], {"first": 1, "airports": ["Baytown", "Capital City", "Lakeport", "Zenith"]})
+    state, words = engine_says(star_reporter.GAME, state, {"type": "throw", "player": 1, "method": "airplane",
                                                       "at": "Baytown", "dice": [1, 2]})
     assert words == "Bob rolled 1 and 2 (three): no double, so no plane yet"
     state["players"][0]["plane"] = {"chartered": True, "at": "Baytown"}      # test shortcut
     state["players"][0]["assignment"]["status"] = "done"
-    state, words = engine_says(star_reporter, state, {"type": "throw", "player": 0, "method": "telephone",
+    state, words = engine_says(star_reporter.GAME, state, {"type": "throw", "player": 0, "method": "telephone",
                                                       "purpose": "news", "dice": [5, 5]})
     assert words == "Ann rolled 5 and 5 (ten): no seven, so the telephone call doesn't go through"
-    state, _ = engine_says(star_reporter, state, {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 1]})
-    state, words = engine_says(star_reporter, state, {"type": "throw", "player": 0, "method": "telephone",
+    state, _ = engine_says(star_reporter.GAME, state, {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 1]})
+    state, words = engine_says(star_reporter.GAME, state, {"type": "throw", "player": 0, "method": "telephone",
                                                       "purpose": "plane", "dice": [3, 4]})
     assert words == "Ann rolled 3 and 4 (seven): the telephone call goes through, and the plane is sent for"
-    _, words = engine_says(star_reporter, state, {"type": "land", "player": 0, "airport": "Zenith"})
+    _, words = engine_says(star_reporter.GAME, state, {"type": "land", "player": 0, "airport": "Zenith"})
     assert words == "Ann sent the plane to Zenith"
 
 
@@ -342,7 +341,7 @@ def test_get_the_scoop_says_the_rounds(session):
 # ---------------------------------------------------------------- when an engine can't say it
 
 def test_an_engine_without_describe_keeps_the_plain_words(session):
-    games = session({"scoop1956": without_describe(scoop1956)})
+    games = session({"scoop1956": without_describe(scoop1956.GAME)})
     games.start("scoop1956", seats("Ann", "Bob"))
     assert play(games, {"type": "claim", "player": 0, "story_type": "sport"},
                 {"type": "verdict", "signal": "X", "digit": 3}) == [
@@ -356,7 +355,7 @@ def test_a_describe_that_fails_never_costs_the_move(session, caplog, told):
             raise told
         return told
 
-    games = session({"scan": without_describe(scan, describe=broken)})
+    games = session({"scan": without_describe(scan.GAME, describe=broken)})
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
     with caplog.at_level(logging.ERROR, logger="controller.game_session"):
         out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
@@ -376,14 +375,14 @@ def test_describe_sees_the_state_before_the_move_and_cant_change_it():
         events.clear()
         return "a hand"
 
-    state = engine_game(scan, ["Ann", "Bob", "Cat", "Dan"])
+    state = engine_game(scan.GAME, ["Ann", "Bob", "Cat", "Dan"])
     action = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
                                                                                    "clubs": 13}}}
-    events = scan.decide(state, action, random.Random(0))
-    engine = without_describe(scan, describe=nosy)
+    events = scan.GAME.decide(state, action, random.Random(0))
+    engine = without_describe(scan.GAME, describe=nosy)
     assert say(engine, state, action, events, lambda: "plain") == "a hand"
     assert seen == [0] and state["sheet"] == [] and len(events) == 1
-    assert say(without_describe(scan), state, action, events, lambda: "plain") == "plain"
+    assert say(without_describe(scan.GAME), state, action, events, lambda: "plain") == "plain"
     assert plain_words(action, events, ["Ann", "Bob", "Cat", "Dan"]) == "hand"
 
 
@@ -391,8 +390,8 @@ ENTER = {"value": 500, "points": 10, "airport": "Baytown", "at": "Baytown"}
 
 
 @pytest.mark.parametrize("game, names", [
-    (scoop1956, ["Ann", "Bob", "Cy"]), (scoop2002, ["Ann", "Bob"]), (star_reporter, ["Ann", "Bob"]),
-    (get_the_scoop, ["Ann", "Bob", "Cat", "Dan"])])
+    (scoop1956.GAME, ["Ann", "Bob", "Cy"]), (scoop2002.GAME, ["Ann", "Bob"]), (star_reporter.GAME, ["Ann", "Bob"]),
+    (get_the_scoop.GAME, ["Ann", "Bob", "Cat", "Dan"])])
 def test_whatever_the_panel_offers_can_be_said(game, names):
     """Tap offers at random for a while: every move gets a sentence, and none is left half made."""
     rng = random.Random(5)

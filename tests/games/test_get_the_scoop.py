@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from walk import SKIP, Walk, check_junk_setup
 
-from controller.games import get_the_scoop as game
 from controller.games.base import GameError, fold
+from controller.games.get_the_scoop import GAME as game, rules
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -320,7 +320,7 @@ def _choose(state, data):
 @pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(data=st.data(), steps=st.integers(0, 30),
-       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["reveal"]]))
+       kind=st.sampled_from(sorted(rules._ACTIONS) + ["nope", None, 3, ["reveal"]]))
 def test_junk_actions_raise_game_error_only(data, steps, kind):
     """Wrong turns (another player's Journalists, the police by someone without the badge),
     actions in the wrong phase, unknown types, bad seats, cards, Protesters and orders, and
@@ -789,7 +789,7 @@ def test_a_protester_shoved_into_a_van_wins_if_it_stays_through_the_protesters_t
 
 def test_an_option_given_as_null_takes_its_default():
     """The start form and the API send null for an option left alone: the documented default."""
-    ev = game.setup([{"name": n} for n in NAMES], {k: None for k in game.DEFAULTS})[0]
+    ev = game.setup([{"name": n} for n in NAMES], {k: None for k in rules.DEFAULTS})[0]
     assert ev["rules"] == {"board": "tracked", "journalist_step": "any", "protester_push": "one",
                            "jump_counts_mover": False, "sides": ["hearts", "diamonds", "clubs", "spades"]}
     assert ev["first"] == 0 and ev["police_table"][0]["1"] == "right"

@@ -14,10 +14,14 @@ import test_star_reporter as star
 from hypothesis import given, settings, strategies as st
 from play import TABLES, start, walk
 
-from controller.games import base, get_the_scoop, scan, scoop1956, scoop2002, star_reporter
+from controller.games import base, get_the_scoop, registry, scan, scoop1956, scoop2002, star_reporter
 from controller.games.base import GameError
 
-ENGINES = (scoop1956, scoop2002, scan, star_reporter, get_the_scoop)
+ENGINES = tuple(registry.load(name) for name in registry.names())     # every game found, as the panel has them
+
+
+def test_every_game_found_has_a_table_the_random_player_starts():
+    assert {t[0] for t in TABLES} == set(ENGINES)
 
 
 def row(name, score, winner):
@@ -33,7 +37,7 @@ def check(engine, names, state):
     over = res["over"]
     # over: no more offers; the game's own mark of the end (its phase, or SCAN's winning sides)
     assert over == (engine.offers(state) == [])
-    assert over == (bool(state["winners"]) if engine is scan else state["phase"] == "over")
+    assert over == (bool(state["winners"]) if engine is scan.GAME else state["phase"] == "over")
     # the winners are exactly the rows marked winner; nobody before the end, somebody at it
     assert res["winners"] == [r["name"] for r in res["standings"] if r["winner"]]
     assert bool(res["winners"]) == over
@@ -41,7 +45,7 @@ def check(engine, names, state):
     assert res["score_kind"] == base.panel(engine)["score"]
     for r in res["standings"]:
         assert r["score"] is None if res["score_kind"] is None else isinstance(r["score"], int)
-    if engine is scan:       # a side's members share its score and its win
+    if engine is scan.GAME:       # a side's members share its score and its win
         by_name = {r["name"]: r for r in res["standings"]}
         assert [m for t in res["teams"] for m in t["members"]] == [r["name"] for r in res["standings"]]
         for team in res["teams"]:
@@ -80,11 +84,11 @@ def test_scoop1956_money_on_hand_plus_the_page_and_a_tie_at_press():
     s = s1956.story(s1956.start(), s1956.ANN, "sport", "SYND", value=500)
     s = s1956.story(s, s1956.BOB, "crime", "OK", value=2000)
     s = s1956.story(s, s1956.CAT, "local", "PRESS")
-    before = scoop1956.result(s)
+    before = scoop1956.GAME.result(s)
     assert (before["over"], before["winners"]) == (False, [])
     assert before["standings"] == [row("Ann", 4500, False), row("Bob", 4500, False), row("Cat", 2500, False)]
     s, _ = s1956.act(s, {"type": "go_to_press", "player": s1956.CAT})
-    assert scoop1956.result(s) == {
+    assert scoop1956.GAME.result(s) == {
         "over": True, "winners": ["Ann", "Bob"], "teams": [], "score_kind": "money",
         "standings": [row("Ann", 4500, True), row("Bob", 4500, True), row("Cat", 4000, False)]}
 
@@ -97,7 +101,7 @@ def test_scoop1956_a_whole_game_counts_what_the_press_counts():
     s = s1956.story(s, s1956.BOB, "crime", "SYND", value=600, cards=2)     # $500 from each other player
     s = s1956.story(s, s1956.CAT, "sport", "PRESS")
     s, _ = s1956.act(s, {"type": "go_to_press", "player": s1956.CAT})
-    res = scoop1956.result(s)
+    res = scoop1956.GAME.result(s)
     assert [r["score"] for r in res["standings"]] == [t["total"] for t in s["totals"]] == [3000, 5100, 4000, 2500]
     assert res["winners"] == ["Bob"]
 
@@ -116,12 +120,12 @@ def test_scoop2002_three_sales_win_and_n_ickel_needs_five():
         s, _ = s2002.act(s, {"type": "pitch", "player": s2002.ANN, "story": story})
         s, _ = s2002.act(s, {"type": "roll", "player": s2002.ANN, "value": 1})
         if n == 3:
-            assert scoop2002.result(s)["over"] is False, "the win waits for the end of the turn"
+            assert scoop2002.GAME.result(s)["over"] is False, "the win waits for the end of the turn"
         s, _ = s2002.act(s, {"type": "roll", "player": s2002.ANN, "value": 9})
         if n < 3:
             s = s2002.move(s, s2002.BOB, 1, "street", 9)
-    assert scoop2002.result(s) == {"over": True, "winners": ["Ann"], "teams": [], "score_kind": "points",
-                                   "standings": [row("Ann", 3, True), row("Bob", 0, False)]}
+    assert scoop2002.GAME.result(s) == {"over": True, "winners": ["Ann"], "teams": [], "score_kind": "points",
+                                        "standings": [row("Ann", 3, True), row("Bob", 0, False)]}
 
     s = s2002.start(("Ann",), variants=["lonely_city"])
     for _ in range(5):
@@ -129,7 +133,7 @@ def test_scoop2002_three_sales_win_and_n_ickel_needs_five():
         s, _ = s2002.act(s, {"type": "roll", "player": 0, "value": 1})
         s, _ = s2002.act(s, {"type": "arrive", "player": 0, "place": "street"})
         s, _ = s2002.act(s, {"type": "roll", "player": 0, "value": 2}, s2002.Dice(1, 3))
-    assert scoop2002.result(s)["standings"] == [row("Ann", 0, False), row("N. Ickel", 5, True)]
+    assert scoop2002.GAME.result(s)["standings"] == [row("Ann", 0, False), row("N. Ickel", 5, True)]
 
 
 def test_scan_a_side_wins_for_its_members_and_the_sheet_orders_them_side_by_side():
@@ -137,7 +141,7 @@ def test_scan_a_side_wins_for_its_members_and_the_sheet_orders_them_side_by_side
     hand: 130 + 65 = 195 for Ann & Cy (partners sit opposite); the other side's minus cards score 0."""
     s = scan_play.start(("Ann", "Bob", "Cy", "Dee"))
     s, _ = scan_play.hand(s, {"Ann & Cy": scan_play.cards(13, 13, 0, 0), "Bob & Dee": scan_play.cards(0, 0, 13, 13)})
-    assert scan.result(s) == {
+    assert scan.GAME.result(s) == {
         "over": True, "winners": ["Ann", "Cy"], "score_kind": "points",
         "standings": [row("Ann", 195, True), row("Cy", 195, True), row("Bob", 0, False), row("Dee", 0, False)],
         "teams": [{"side": "Ann & Cy", "members": ["Ann", "Cy"], "score": 195, "winner": True},
@@ -150,10 +154,10 @@ def test_scan_a_tie_on_time_is_shared():
     s = scan_play.start(("A", "B", "C"), variant="individual", time_limit=20)
     s, _ = scan_play.hand(s, {"A": scan_play.cards(5, 5, 0, 0), "B": scan_play.cards(5, 5, 0, 0),
                               "C": scan_play.cards(3, 3, 13, 12)})
-    assert scan.result(s)["over"] is False
-    for ev in scan.decide(s, {"type": "time_up"}, random.Random(0)):
-        s = scan.apply(s, ev)
-    res = scan.result(s)
+    assert scan.GAME.result(s)["over"] is False
+    for ev in scan.GAME.decide(s, {"type": "time_up"}, random.Random(0)):
+        s = scan.GAME.apply(s, ev)
+    res = scan.GAME.result(s)
     assert res["winners"] == ["A", "B"]
     assert res["standings"] == [row("A", 75, True), row("B", 75, True), row("C", 0, False)]
 
@@ -169,9 +173,9 @@ def test_star_reporter_the_highest_credit_wins_and_a_tie_shares_it():
     s, _ = star.throw(s, star.BOB, "automobile", (6, 6))
     s, _ = star.act(s, {"type": "disaster", "player": star.BOB, "points": 25, "card": 1})
     s = star.drive(s, star.ANN)
-    assert star_reporter.result(s)["standings"] == [row("Ann", 0, False), row("Bob", 25, False)]
+    assert star_reporter.GAME.result(s)["standings"] == [row("Ann", 0, False), row("Bob", 25, False)]
     s, _ = star.act(s, {"type": "catastrophe", "player": star.ANN, "points": 50})
-    assert star_reporter.result(s) == {"over": True, "winners": ["Ann"], "teams": [], "score_kind": "points",
+    assert star_reporter.GAME.result(s) == {"over": True, "winners": ["Ann"], "teams": [], "score_kind": "points",
                                        "standings": [row("Ann", 50, True), row("Bob", 25, False)]}
 
     s = star.start(names=("Ann", "Bob"), disasters=1)
@@ -182,7 +186,7 @@ def test_star_reporter_the_highest_credit_wins_and_a_tie_shares_it():
     s = star.drive(s, star.BOB)
     s, _ = star.act(s, {"type": "disaster", "player": star.BOB, "points": 10})
     s, _ = star.act(s, {"type": "catastrophe", "player": star.BOB, "points": 20})
-    assert star_reporter.result(s)["standings"] == [row("Ann", 30, True), row("Bob", 30, True)]
+    assert star_reporter.GAME.result(s)["standings"] == [row("Ann", 30, True), row("Bob", 30, True)]
 
 
 def test_get_the_scoop_every_van_holding_a_protester_wins_and_nobody_scores():
@@ -191,9 +195,9 @@ def test_get_the_scoop_every_van_holding_a_protester_wins_and_nobody_scores():
     s = gts.start(first=2)
     s = gts.quiet_round(s)
     s, _ = gts.act(s, {"type": "reveal", "plays": []})
-    assert get_the_scoop.result(s)["over"] is False
+    assert get_the_scoop.GAME.result(s)["over"] is False
     s, _ = gts.act(s, {"type": "check", "winners": [3, 1]})
-    assert get_the_scoop.result(s) == {
+    assert get_the_scoop.GAME.result(s) == {
         "over": True, "winners": ["Bob", "Dan"], "teams": [], "score_kind": None,
         "standings": [row("Ann", None, False), row("Bob", None, True), row("Cat", None, False), row("Dan", None, True)]}
 
@@ -202,11 +206,11 @@ def test_get_the_scoop_every_van_holding_a_protester_wins_and_nobody_scores():
 
 # a table of each game whose random play ends (Get the Scoop! on the table's own board, where the
 # table says whose van holds a Protester)
-ONE_EACH = [next(t for t in TABLES if t[0] is e and (e is not get_the_scoop or t[2].get("board") == "table"))
+ONE_EACH = [next(t for t in TABLES if t[0] is e and (e is not get_the_scoop.GAME or t[2].get("board") == "table"))
             for e in ENGINES]
 
 
-@pytest.mark.parametrize("engine, names, options", ONE_EACH, ids=[t[0].NAME for t in ONE_EACH])
+@pytest.mark.parametrize("engine, names, options", ONE_EACH, ids=[t[0].name for t in ONE_EACH])
 def test_every_engine_refuses_the_same_things_in_the_same_order(engine, names, options):
     """Not set up, then over, then not an action, then a move the game doesn't have: one guard,
     so a finished game says it is over whatever is sent to it."""

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from walk import SKIP, Walk, check_junk_setup
 
-from controller.games import scan as game
 from controller.games.base import GameError, fold
+from controller.games.scan import GAME as game, rules
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 DECK = [suit for suit in SUITS for _ in range(13)]
@@ -122,7 +122,7 @@ def test_triple_scan_may_put_aside_the_cards_that_cant_go_round():
     cards left in the stock pile for each player to draw one, put the remaining stock cards aside,
     out of play.' An option in Triple SCAN: 6 x 5 dealt leaves 22 in the stock; the last 4 go
     aside and 48 cards are taken."""
-    opt = next(o for o in game.OPTIONS if o["name"] == "put_aside")
+    opt = next(o for o in game.options if o["name"] == "put_aside")
     assert opt["default"] is False and opt["variant"] == "triple" and opt["newsdesk"]
     names = ("A", "B", "C", "D", "E", "F")
     s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple", put_aside=True)
@@ -256,7 +256,7 @@ def test_setup_refuses_wrong_tables():
 
 def _hand_from(draw, variant, n, sides):
     """A hand drawn at random: mostly a legal card count, sometimes not, dealt to random sides."""
-    legal = game.hand_sizes(variant, n)
+    legal = rules.hand_sizes(variant, n)
     count = draw(st.one_of(st.sampled_from(legal), st.integers(0, 52)))
     deck = draw(st.permutations(DECK))
     out = {s: cards() for s in sides}
@@ -267,11 +267,11 @@ def _hand_from(draw, variant, n, sides):
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(data=st.data(), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6))
+@given(data=st.data(), variant=st.sampled_from(sorted(rules.VARIANTS)), n=st.integers(2, 6))
 def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, variant, n):
     """Per suit no more than 13 are taken ('13 per suit'); each hand's points are its side's
     cancel-out value when positive, else 0; totals are the sum of the sheet; replay is identical."""
-    low, high = game.PLAYERS[variant]
+    low, high = rules.PLAYERS[variant]
     n = min(max(n, low), high)
     names = ["P%d" % i for i in range(n)]
     setup = game.setup([{"name": x} for x in names], {"variant": variant})
@@ -288,7 +288,7 @@ def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, var
             events = game.decide(state, {"type": "hand", "taken": taken}, random.Random(i))
         except GameError as e:
             total = sum(sum(r.values()) for r in taken.values())
-            assert total not in game.hand_sizes(variant, n), e
+            assert total not in rules.hand_sizes(variant, n), e
             continue
         for ev in events:
             state = game.apply(state, ev)
@@ -310,20 +310,20 @@ def _legal_hand(rng, variant, n, sides):
     deck = list(DECK)
     rng.shuffle(deck)
     out = {s: cards() for s in sides}
-    for suit in deck[:rng.choice(game.hand_sizes(variant, n))]:
+    for suit in deck[:rng.choice(rules.hand_sizes(variant, n))]:
         out[rng.choice(sides)][suit] += 1
     return out
 
 
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)), n=st.integers(2, 6),
-       tie=st.sampled_from(sorted(game.TARGET_TIES)))
+@given(seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(rules.VARIANTS)), n=st.integers(2, 6),
+       tie=st.sampled_from(sorted(rules.TARGET_TIES)))
 def test_whole_games_end_when_a_side_reaches_155(seed, variant, n, tie):
     """'The first team to reach 155 points wins.' Legal hands until the game ends: it ends on the
     first hand that takes a side to 155, and the winners are at 155 or more (the highest of them
     unless "target_tie" is "all")."""
-    low, high = game.PLAYERS[variant]
+    low, high = rules.PLAYERS[variant]
     n = min(max(n, low), high)
     rng = random.Random(seed)
     s = start(["P%d" % i for i in range(n)], variant=variant, target_tie=tie)
@@ -381,13 +381,13 @@ def test_junk_actions_raise_game_error_only(data, hands, timed, kind):
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None)
-@given(data=st.data(), seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(game.VARIANTS)),
+@given(data=st.data(), seed=st.integers(0, 2**32), variant=st.sampled_from(sorted(rules.VARIANTS)),
        n=st.integers(2, 6), timed=st.booleans())
 def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, timed):
     """Any run of hands, time_up, undos (the newest move in force) and redos: an undo gives back
     exactly the sheet before the move, a redo the sheet after it, and folding the stored entries
     (undo/redo entries included) gives the state the game is in."""
-    low, high = game.PLAYERS[variant]
+    low, high = rules.PLAYERS[variant]
     n = min(max(n, low), high)
     rng = random.Random(seed)
     walk = Walk(game, game.setup([{"name": "P%d" % i} for i in range(n)],

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from walk import Walk
 
-from controller.games import ledger, scoop1956 as game
+from controller.games import ledger
 from controller.games.base import GameError
+from controller.games.scoop1956 import GAME as game, rules
 from controller.oracles.editor import SIGNALS
 
 ANN, BOB, CAT, DAN = 0, 1, 2, 3
@@ -34,7 +35,7 @@ def cash(state):
 
 def spend(state, p, amount):
     """Test shortcut: player p has already spent ``amount`` on cards (a transfer to the bank)."""
-    return game.apply(state, ledger.transfer(game.account(p), ledger.BANK, amount, "earlier purchases"))
+    return game.apply(state, ledger.transfer(rules.account(p), ledger.BANK, amount, "earlier purchases"))
 
 
 def story(state, p, story_type, signal, value=None, slot=None, cards=3):
@@ -67,7 +68,7 @@ def page_values(state, p, slot):
 def test_the_editor_signals_come_from_the_editor():
     """The verdict's codes are the telephone's signals, one source: THREE STARS, EXTRA, PRESS,
     SYND, OK, SCRAP IT, X, !!!."""
-    assert {game.THREE_STARS, game.PRESS} | set(game.FEES) <= set(SIGNALS)
+    assert {rules.THREE_STARS, rules.PRESS} | set(rules.FEES) <= set(SIGNALS)
 
 
 def test_each_player_gets_three_thousand_from_the_bank_and_the_dealers_left_plays_first():
@@ -518,13 +519,13 @@ def _check_money(state):
     assert ledger.total(held) == 0 and view["money_total"] == 0
     assert sum(p["cash"] for p in view["players"]) + view["bank"] == 0
     for p in view["players"]:
-        assert p["cash"] == held.get(game.account(p["seat"]), 0)
+        assert p["cash"] == held.get(rules.account(p["seat"]), 0)
         assert p["cash"] >= 0, "%s went below zero" % p["name"]
 
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), n=st.integers(2, 5), short=st.sampled_from(game.SHORT_OF_CASH))
+@given(data=st.data(), n=st.integers(2, 5), short=st.sampled_from(rules.SHORT_OF_CASH))
 def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
     """Any run of offered actions, undos and redos: the ledger sums to zero and matches the view,
     nobody's cash goes below zero (a player who can't pay goes through bankruptcy instead), an undo
@@ -534,7 +535,7 @@ def test_random_play_with_undo_conserves_money_and_replays(data, n, short):
     if data.draw(st.booleans()):         # start some games poor, so bankruptcies happen
         for p in range(n):
             amount = data.draw(st.sampled_from([2500, 2800, 2900]))
-            walk.play("spent", [ledger.transfer(game.account(p), ledger.BANK, amount)])
+            walk.play("spent", [ledger.transfer(rules.account(p), ledger.BANK, amount)])
 
     def choose(state):
         action = _choose(state, data)
@@ -559,7 +560,7 @@ KEYS = ["type", "player", "story_type", "cards_from_hand", "scooped_from", "sign
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), steps=st.integers(0, 12),
-       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))
+       kind=st.sampled_from(sorted(rules._ACTIONS) + ["nope", None, 3]))
 def test_junk_actions_raise_game_error_only(data, steps, kind):
     """Wrong turns, unknown types, bad values, missing fields and wrong types: always a GameError."""
     state = start(names=("Ann", "Bob"), short_of_cash="bankruptcy")
@@ -608,9 +609,9 @@ def test_a_printed_value_past_any_real_card_is_refused_with_a_sentence():
     (or 1e309, or 4,300 digits) never reaches the money or the store."""
     s, _ = act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})
     s, _ = act(s, {"type": "verdict", "signal": "OK", "digit": 5})
-    for bad, said in ((game.MOST_PRINTED_VALUE + 1, "100001"), (10 ** 5000, "about 50.. digits"),
+    for bad, said in ((rules.MOST_PRINTED_VALUE + 1, "100001"), (10 ** 5000, "about 50.. digits"),
                       (float("inf"), "inf"), (0, "not 0")):
         with pytest.raises(GameError, match="\\$1-\\$100,000.*%s" % said):
             game.decide(s, {"type": "place", "player": ANN, "value": bad}, None)
-    s, _ = act(s, {"type": "place", "player": ANN, "value": game.MOST_PRINTED_VALUE})
+    s, _ = act(s, {"type": "place", "player": ANN, "value": rules.MOST_PRINTED_VALUE})
     assert game.view(s)["players"][ANN]["stories_value"] == 100_000

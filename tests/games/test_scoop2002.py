@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from walk import Walk, check_junk_setup
 
-from controller.games import scoop2002 as game
 from controller.games.base import GameError, fold
+from controller.games.scoop2002 import GAME as game, rules
 
 ANN, BOB, CY = 0, 1, 2
 
@@ -318,7 +318,7 @@ def _random_game(seed, names, options, steps):
         for pl in state["players"]:
             assert all(m >= 0 for m in pl["steno"])
             if state["winner"] is None and state["phase"] == "choose":   # a turn's start
-                assert len(pl["sales"]) < (game.ICKEL_SALES_TO_WIN if pl["box"] else game.SALES_TO_WIN)
+                assert len(pl["sales"]) < (rules.ICKEL_SALES_TO_WIN if pl["box"] else rules.SALES_TO_WIN)
         beats = [pl["beat"] for pl in state["players"] if pl["beat"] is not None]
         assert len(beats) == len(set(beats))
         game.view(state)
@@ -459,7 +459,7 @@ KEYS = ["player", "story", "value", "place"]
 @pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**32), steps=st.integers(0, 40),
-       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3, ["roll"]]),
+       kind=st.sampled_from(sorted(rules._ACTIONS) + ["nope", None, 3, ["roll"]]),
        variants=st.sampled_from([[], ["thats_my_beat"], ["lonely_city"], ["lonely_city", "thats_my_beat"]]))
 def test_junk_actions_raise_game_error_only(data, seed, steps, kind, variants):
     """Wrong turns, unknown types, values out of range, wrong field types, the box's seat, and
@@ -518,17 +518,16 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, n, beat):
 @given(data=st.data())
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
-    check_junk_setup(game, data, JUNK, [o["name"] for o in game.OPTIONS])
+    check_junk_setup(game, data, JUNK, [o["name"] for o in game.options])
 
 
 def test_the_turn_names_only_the_choices_offered():
     """"Choose one of these options: Move, Stay on the Scene, Pitch": only what the player can do
     where they stand is named (no scene to stay on at the Times; no pitch away from it)."""
-    from controller.games import scoop2002
     state = {"started": True, "phase": "choose", "turn": 0, "players": [{"name": "Ann", "place": None}]}
     for place, words in ((None, "Ann moves"), (3, "Ann chooses to move or stay on the scene")):
         state["players"][0]["place"] = place
-        assert scoop2002._waiting_for(state) == words
+        assert rules.waiting_for(state) == words
 
 
 
@@ -536,7 +535,7 @@ def test_a_stopwatch_zero_reads_as_the_option_says():
     """'Look at the number indicating 100ths of a second ... That's the number you've "rolled".'
     The rules' words read a 0 as 0, the lowest roll, and that is the default; newsdesk's option
     reads it as 10, as a ten-sided die's 0 face. Both are offered and the form says which is which."""
-    opt = next(o for o in game.OPTIONS if o["name"] == "zero")
+    opt = next(o for o in game.options if o["name"] == "zero")
     assert opt["default"] == "as_read" and not opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
     assert "is the number you've" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
     s, ev = _research_then_pitch(0, zero="ten")                  # 0 as 10 > 4: not sold

@@ -6,8 +6,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.games import star_reporter as game
 from controller.games.base import GameError, fold
+from controller.games.star_reporter import GAME as game, rules
+from controller.games.star_reporter.view import NEEDS
 
 ANN, BOB, CAT = 0, 1, 2
 
@@ -55,7 +56,7 @@ def test_setup_players_disasters_and_who_starts():
     view = game.view(start(disasters=3))
     assert view["disasters"] == {"before_catastrophe": 3, "drawn": 0, "open": []}
     assert game.view(start())["turn_name"] == "Ann"
-    assert start(first=None)["disasters"] == game.DEFAULT_DISASTERS
+    assert start(first=None)["disasters"] == rules.DEFAULT_DISASTERS
     with pytest.raises(GameError, match="2 to 6 players, not 1"):
         start(names=("Ann",))
     with pytest.raises(GameError, match="“Disaster cards before the Catastrophe” is how many Disaster cards"):
@@ -336,7 +337,7 @@ def test_points_must_be_a_whole_number_above_zero():
 def test_throw_buttons_say_what_the_dice_must_show():
     """Even totals for trains, doubles for planes, seven for telephoning."""
     needs = {(o["method"], o.get("purpose")): o["needs"] for o in game.offers(start()) if o["type"] == "throw"}
-    assert needs == {("automobile", None): game.NEEDS["automobile"], ("train", None): "an even total, from a city",
+    assert needs == {("automobile", None): NEEDS["automobile"], ("train", None): "an even total, from a city",
                      ("airplane", None): "a double, at an airport"}
     s = drive(start(names=("Ann", "Bob")), ANN)
     s, _ = act(s, {"type": "news", "player": ANN, "points": 2})
@@ -442,7 +443,7 @@ KEYS = ["player", "method", "purpose", "at", "dice", "airport", "city", "points"
 @pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), seed=st.integers(0, 2**16), steps=st.integers(0, 40),
-       kind=st.sampled_from(sorted(game._ACTIONS) + ["nope", None, 3]))
+       kind=st.sampled_from(sorted(rules._ACTIONS) + ["nope", None, 3]))
 def test_junk_actions_raise_game_error_only(data, seed, steps, kind):
     """Wrong turns, unknown types, bad values, missing fields and wrong types: always a GameError."""
     state, _ = _random_game(seed, 3, 2, steps)
@@ -491,9 +492,9 @@ def test_the_number_of_disasters_is_set_before_the_game_and_points_are_bounded()
     """'Players may vary the length of a game by deciding before it starts the number of Disaster
     Cards they wish to draw (usually 3 to 5)'; a card's points are bounded (MOST_POINTS), so
     4,300 digits are refused with a sentence and never stored."""
-    opt = next(o for o in game.OPTIONS if o["name"] == "disasters")
+    opt = next(o for o in game.options if o["name"] == "disasters")
     assert (opt["minimum"], opt["maximum"], opt["default"]) == (1, 9, 4) and "usually 3 to 5" in opt["rule"]
     s = drive(start(), ANN)
-    for bad in (10 ** 4300, game.MOST_POINTS + 1, -5, 2.5):
+    for bad in (10 ** 4300, rules.MOST_POINTS + 1, -5, 2.5):
         with pytest.raises(GameError, match="a whole number 1-10,000"):
             game.decide(s, {"type": "news", "player": ANN, "points": bad}, None)

@@ -3,19 +3,42 @@
 
 import { $$, dollars, h, signed } from "./dom.js";
 import { renderOffers } from "./offers.js";
-import * as scoop1956 from "./games/scoop1956.js";
-import * as scoop2002 from "./games/scoop2002.js";
-import * as scan from "./games/scan.js";
-import * as starReporter from "./games/star_reporter.js";
-import * as getTheScoop from "./games/get_the_scoop.js";
 import * as generic from "./games/generic.js";
 
-export const COMPONENTS = {
-  scoop1956, scoop2002, scan, star_reporter: starReporter, get_the_scoop: getTheScoop,
-};
+// Each game's screen is a module of its own, imported by the URL its catalogue item carries
+// (the game's "screen"): no script here lists the games, so one installed beside newsdesk, with
+// a screen of its own, is shown like the five. A game without a screen gets the generic one.
+const URLS = new Map();       // game name -> its screen's URL
+const SCREENS = new Map();    // URL -> the screen's module, once loaded (generic.js if it failed)
+const LOADING = new Map();    // URL -> the import under way
 
-export function component(engine) {
-  return COMPONENTS[engine] || generic;
+export function knowScreens(catalogue) {
+  for (const g of catalogue || []) if (g && g.screen) URLS.set(g.name, g.screen);
+}
+
+// The screen of ``engine`` when it is loaded (null while it loads): a render doesn't wait for it.
+export function loadedScreen(engine) {
+  const url = URLS.get(engine);
+  return url ? SCREENS.get(url) || null : generic;
+}
+
+// The screen of ``engine``, loaded once; one that fails to load is the generic screen (and says
+// why on the console) rather than a blank game area.
+export function loadScreen(engine) {
+  const url = URLS.get(engine);
+  if (!url) return Promise.resolve(generic);
+  if (SCREENS.has(url)) return Promise.resolve(SCREENS.get(url));
+  if (!LOADING.has(url)) {
+    LOADING.set(url, import(url).catch((err) => {
+      console.error(`The ${engine} screen (${url}) didn't load, so the game is shown plainly:`, err);
+      return generic;
+    }).then((screen) => {
+      SCREENS.set(url, screen);
+      LOADING.delete(url);
+      return screen;
+    }));
+  }
+  return LOADING.get(url);
 }
 
 function sentence(text) {
@@ -23,12 +46,16 @@ function sentence(text) {
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
-// ctx: {act(action), undo(), redo(), finish(), abandon(), canWrite, lastSaid}
+// ctx: {act(action), undo(), redo(), finish(), abandon(), redraw(), canWrite, lastSaid}
+// A game whose screen is still loading is drawn with the generic one, then again (redraw) with its
+// own. Returns whether it was drawn with its own.
 export function renderGame(area, game, ctx) {
   const before = numbers(area);
   const focused = whereFocus(area);
   const view = game.view || {};
-  const comp = component(game.engine);
+  const own = loadedScreen(game.engine);
+  const comp = own || generic;
+  if (!own) loadScreen(game.engine).then(() => ctx.redraw());
   // The game says itself whether it is over (its engine's result, which the view carries).
   const over = Boolean(view.result && view.result.over);
 
@@ -71,6 +98,7 @@ export function renderGame(area, game, ctx) {
   animate(area, before);
   if (focused) refocus(area, focused);
   tellNext(game, waiting.textContent);
+  return Boolean(own);
 }
 
 // Where focus goes after a move: the same control if the next state has it, else the one in its

@@ -1,21 +1,15 @@
 // The league's wall screen: draws the picture the page was served with, then every picture the
 // live stream pushes. Read-only: no buttons, nothing sent back. It shows what a passer-by reads
 // (tables, players, games, money with its unit); ids, topics and the broker are in /api/league.
-const $ = (sel) => document.querySelector(sel);
 
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
-  return el;
-}
+import { $, bootData, dollars, h } from "./dom.js";
 
 const number = new Intl.NumberFormat();
 
 // A score as the game counts it: "$3,500" for money, "12 points" otherwise.
 function score(value, unit) {
   if (value === null || value === undefined) return "";
-  if (unit === "$") return (value < 0 ? "-$" : "$") + number.format(Math.abs(value));
+  if (unit === "$") return dollars(value);
   return number.format(value) + (unit === "points" ? (value === 1 ? " point" : " points") : "");
 }
 
@@ -81,6 +75,6 @@ function draw(snap) {
   document.body.dataset.version = snap.version;
 }
 
-draw(JSON.parse($("#boot").textContent));
+draw(bootData());
 const live = new EventSource("/api/league/stream");
 live.onmessage = (m) => draw(JSON.parse(m.data));

@@ -9,7 +9,7 @@ const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);   // fo
 // the longest text an offer's field takes: the engines' TEXT_MOST, sent with the page (none: the box refuses)
 const TEXT_MOST = bootData().textMost || null;
 
-// Each game's panel facts from the catalogue (its engine's PANEL declaration): the bounds and
+// Each game's panel facts from the catalogue (its game's declared panel facts): the bounds and
 // labels of the numbers its offers ask for, the words for its text fields.
 let FACTS = {};
 export function knowGames(catalogue) {

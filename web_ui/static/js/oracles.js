@@ -4,10 +4,10 @@
 // to the list and has the distributions read again.
 
 import "./panel.js";       // the live feed, the health strip and the link badge, as on every page
-import { $, fill, h } from "./dom.js";
+import { $, bootData, fill, h } from "./dom.js";
 import { getJSON } from "./api.js";
 
-const boot = JSON.parse(($("#boot") || { textContent: "{}" }).textContent || "{}");
+const boot = bootData();
 const root = $("#oracles");
 const found = boot.oracles;
 

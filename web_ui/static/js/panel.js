@@ -2,18 +2,15 @@
 // form, the end of a game, the oracles' results and the health strip. No framework and nothing
 // from the network but the Pi.
 
-import { $, fill, h } from "./dom.js";
+import { $, bootData, fill, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
-import { renderGame } from "./game.js";
+import { knowScreens, loadScreen, loadedScreen, renderGame } from "./game.js";
 import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
-import { callInProgress, forgetVerdict, rememberVerdict } from "./games/scoop1956.js";
-import { rememberStopwatch } from "./games/scoop2002.js";
-import { rememberDice } from "./games/star_reporter.js";
 
-const boot = JSON.parse(($("#boot") || { textContent: "{}" }).textContent || "{}");
+const boot = bootData();
 const S = {
   game: boot.game || null,
   lastEventId: boot.lastEventId || 0,
@@ -25,6 +22,7 @@ const S = {
   busy: false,
 };
 knowGames(S.catalogue);      // the bounds and words of what each game's offers ask for
+knowScreens(S.catalogue);    // where each game's screen is loaded from
 // For a look from the browser's console (and the tests): the state, and the live feed.
 window.NEWSDESK_PANEL = S;
 Object.defineProperty(S, "stream", { get: () => source });
@@ -53,14 +51,38 @@ function toast(text, kind, aboutLink) {
   if (text) toastTimer = setTimeout(() => { box.hidden = true; }, kind === "bad" ? 9000 : 5000);
 }
 
+// ------------------------------------------------------------------ the game's oracles
+
+// Whether the game being played takes this oracle's results ("editor", "dice", "stopwatch"): its
+// catalogue's panel facts say so, and only then does its screen hear them.
+function listensTo(kind) {
+  const item = S.game && S.catalogue.find((g) => g.name === S.game.engine);
+  return Boolean(item && item.panel && (item.panel.listens || []).includes(kind));
+}
+
+// Hands an oracle's result to the game's screen (its optional onOracle hook) when the game listens
+// to that oracle, then runs ``then`` (a screen still loading hears it once it has loaded).
+function tellScreen(kind, data, then) {
+  if (!listensTo(kind)) return;
+  const hear = (screen) => {
+    if (screen.onOracle) screen.onOracle(kind, data);
+    if (then) then();
+  };
+  const screen = loadedScreen(S.game.engine);
+  if (screen) hear(screen);
+  else loadScreen(S.game.engine).then(hear);
+}
+
 // ------------------------------------------------------------------ rendering
 
-// The sidebar's "The editor says" follows the SCOOP (1956) call in progress, hand-entered
-// signals included; with no call under way it keeps the last verdict the phone gave.
+// The sidebar's "The editor says" follows the call in progress of a game the editor judges (its
+// screen's callInProgress hook), hand-entered signals included; with no call under way it keeps
+// the last verdict the phone gave.
 function syncEditorCard() {
   const box = $("#verdict");
   if (!box) return;
-  const call = S.game && S.game.engine === "scoop1956" && !S.ended ? callInProgress(S.game.view) : null;
+  const screen = S.game && !S.ended && listensTo("editor") ? loadedScreen(S.game.engine) : null;
+  const call = screen && screen.callInProgress ? screen.callInProgress(S.game.view) : null;
   if (!call) {
     // a call that was waiting gives the card back to the last verdict; a verdict stays shown
     if (box.dataset.call === "waiting" && box.dataset.last) restoreLast(box);
@@ -101,7 +123,8 @@ function forgetOtherGames() {
   if (id === gameShown) return;
   gameShown = id;
   if (id === null) return;
-  forgetVerdict();
+  const screen = loadedScreen(S.game.engine);     // one not loaded yet has nothing to forget
+  if (screen && screen.forgetOracles) screen.forgetOracles();
   const box = $("#verdict");
   if (box && !duringThisGame(box.dataset.eventId || 0)) {
     $("#verdict-signal").textContent = "—";
@@ -125,10 +148,11 @@ function render() {
   syncEditorCard();
   if (!area) return;
   if (S.ended) return;  // the end screen stays until someone taps New game (or a game starts)
+  let drawn = true;
   if (S.game) {
-    renderGame(area, S.game, {
+    drawn = renderGame(area, S.game, {
       act, undo: () => reverse("undo"), redo: () => reverse("redo"),
-      finish: () => end("finish"), abandon: () => end("abandon"),
+      finish: () => end("finish"), abandon: () => end("abandon"), redraw: render,
       canWrite: S.canWrite, lastSaid: S.lastSaid,
     });
   } else {
@@ -138,10 +162,14 @@ function render() {
   const engine = S.game ? S.game.engine : "";
   if (document.body.dataset.engine !== engine) {
     document.body.dataset.engine = engine;
+    // the editor's cards show beside a game the editor judges (panel.css), and the phone opens
+    const editor = !engine || listensTo("editor");
+    document.body.dataset.editor = editor ? "on" : "off";
     const sim = $("details.sim");
-    if (sim) sim.open = !engine || engine === "scoop1956";   // the phone is SCOOP's editor
+    if (sim) sim.open = editor;
   }
-  document.body.dataset.version = S.game ? String(S.game.version) : "";
+  // the version on the screen once its own screen has drawn it (the generic one stands in meanwhile)
+  document.body.dataset.version = S.game && drawn ? String(S.game.version) : "";
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
   holdControls();
 }
@@ -309,7 +337,7 @@ function onGame(m) {
 function showVerdict(event) {
   if (!duringThisGame(event.id)) return;      // replayed from before this game started
   const v = event.data;
-  rememberVerdict(v, "dialed " + v.digit);
+  tellScreen("editor", { verdict: v, said: "dialed " + v.digit });
   const box = $("#verdict");
   if (!box) return;
   box.dataset.eventId = event.id;
@@ -349,14 +377,12 @@ function showOracle(m) {
     kind = "Dice";
     value = d.total;
     detail = `${d.dice}: ${(d.faces || []).join(" + ")}`;
-    rememberDice(d.faces);
-    if (S.game && S.game.engine === "star_reporter") render();
+    tellScreen("dice", d, render);
   } else if (m.type === "stopwatch.roll") {
     kind = "Stopwatch";
     value = d.digit;
     detail = d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`;
-    rememberStopwatch(d.digit);
-    if (S.game && S.game.engine === "scoop2002") render();
+    tellScreen("stopwatch", d, render);
   } else if (m.type === "dice.set") {
     toast(`The dice are now ${d.dice}.`, "ok");
     return;
@@ -643,14 +669,21 @@ if (soundButton) {
   label();
 }
 
-if (boot.lastVerdict && duringThisGame(boot.lastVerdict.id)) rememberVerdict(boot.lastVerdict.data, "dialed " + boot.lastVerdict.data.digit);
+// The game on the table at load is drawn with its own screen from the first frame (a reload never
+// flashes the generic one), which hears the verdicts the page came with.
+if (boot.game && !boot.showEnd) await loadScreen(boot.game.engine);
+if (boot.lastVerdict && duringThisGame(boot.lastVerdict.id)) {
+  tellScreen("editor", { verdict: boot.lastVerdict.data, said: "dialed " + boot.lastVerdict.data.digit });
+}
 if (boot.gameVerdict && boot.game) {
   const v = boot.gameVerdict;
   const who = typeof v.player === "number" && boot.game.view ? (boot.game.view.players[v.player] || {}).name : null;
-  rememberVerdict(v, who ? `${who}'s ${String(v.story_type || "").replace(/_/g, " ")} story` : "");
+  tellScreen("editor", { verdict: v, said: who ? `${who}'s ${String(v.story_type || "").replace(/_/g, " ")} story` : "" });
 }
 if (boot.showEnd) showEnd(boot.showEnd);
 else render();
 showHealth();
 setInterval(pollHealth, 15000);
 connect();
+// every game's screen, loaded meanwhile: a game started from another device is drawn with its own at once
+if (area) for (const g of S.catalogue) loadScreen(g.name);

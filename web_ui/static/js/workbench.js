@@ -6,10 +6,10 @@
 // typed in is never replaced, and a refusal stays until the builder acts again.
 
 import "./panel.js";
-import { $, $$, fill, h } from "./dom.js";
+import { $, $$, bootData, fill, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
 
-const boot = JSON.parse(($("#boot") || { textContent: "{}" }).textContent || "{}");
+const boot = bootData();
 const HINT_AFTER = 15000;   // ms a step may wait before its hint shows
 const shownAt = Date.now();
 let standard = (boot.state && boot.state.standard) || "bell";

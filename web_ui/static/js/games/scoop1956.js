@@ -49,13 +49,18 @@ export function callInProgress(view) {
 
 // The last verdict stays in big type after the turn moves on (the view only holds the pending one).
 let remembered = null;
-export function rememberVerdict(v, said) {
+function rememberVerdict(v, said) {
   if (v && v.signal) remembered = { signal: v.signal, message: v.message, said: said || remembered?.said || "" };
+}
+
+// The panel's oracle hook: the editor's verdicts as the phone gives them ({verdict, said}).
+export function onOracle(kind, data) {
+  if (kind === "editor") rememberVerdict(data.verdict, data.said);
 }
 
 // A new game forgets the last one's verdict: a fresh game showing "Last verdict OK" would tell the
 // table a call was made in it.
-export function forgetVerdict() {
+export function forgetOracles() {
   remembered = null;
 }
 

@@ -86,10 +86,11 @@ export function group(type, offers, view) {
     roll: view.waiting_for ? view.waiting_for.charAt(0).toUpperCase() + view.waiting_for.slice(1) : "Roll" }[type] ?? null;
 }
 
-// The stopwatch button's last digit, offered as a one-tap roll until it is used.
+// The stopwatch button's last digit, offered as a one-tap roll until it is used (the panel's
+// oracle hook hands it over as the button gives it).
 let stopwatch = null;
-export function rememberStopwatch(digit) {
-  stopwatch = typeof digit === "number" ? digit : null;
+export function onOracle(kind, data) {
+  if (kind === "stopwatch") stopwatch = typeof data.digit === "number" ? data.digit : null;
 }
 
 // Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (a 0 counts as the

@@ -7,10 +7,11 @@ import { actionOf, playerName } from "../offers.js";
 const FACES = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 const METHOD = { automobile: "By automobile", train: "By train", airplane: "By airplane" };
 
-// The dice button's last throw (two dice), used by the next throw until it is used.
+// The dice button's last throw (two dice), used by the next throw until it is used (the panel's
+// oracle hook hands it over as the button gives it).
 let dice = null;
-export function rememberDice(faces) {
-  dice = Array.isArray(faces) && faces.length === 2 ? faces.slice() : null;
+export function onOracle(kind, data) {
+  if (kind === "dice") dice = Array.isArray(data.faces) && data.faces.length === 2 ? data.faces.slice() : null;
 }
 
 function throwFaces(d) {

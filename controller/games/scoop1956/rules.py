@@ -1,78 +1,19 @@
-"""SCOOP (Parker Brothers, 1956): edit a newspaper page with stories the editor on the dial
-telephone passes, and go to press with the best and financially strongest paper.
-
-The SCOOP cards, the hands and the reserves stay on the table. The panel keeps the money (every
-dollar moves through ledger transfers), what each newspaper page holds and the value printed on
-each story, whose turn it is and what the turn waits for: the editor's verdict, the story the
-player takes, a Star Story's sale or a bankrupt player's sales.
-
-Accounts: "bank" and "p<seat>" for each player ("p0", "p1", ...). Seats are 0-based in the order
-given to setup; play and every offer to buy pass to the left (the next seat).
-
-    {"type": "claim", "player": p, "story_type": T,     call "Story" for a story of type T (or
-     "cards_from_hand": 1-3, "scooped_from": q}          "star"); cards_from_hand: the cards
-                                                         that left the hand, a SCOOP card
-                                                         included (default 3; fewer with
-                                                         reserve or captured cards), which is
-                                                         what a refused story costs to refill
-    {"type": "verdict", "signal": S, "digit": d}        the editor's signal for the pending
-                                                         claim (S a key of editor.SIGNALS)
-    {"type": "lines_down", "player": q}                  q blocks the pending call
-    {"type": "place", "player": p, "value": v,          the story taken after a favourable
-     "slot": T}                                          verdict: its printed value; slot is
-                                                         the claimed type, or "three_star"
-                                                         after THREE STARS
-    {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
-    {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
-     "value": v}                                         no call; the ad's printed value
-    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back (at most
-                                                         four held: "two cards on each of his two
-                                                         reserve spaces"; a claim with fewer than
-                                                         three cards from the hand used the rest)
-    {"type": "exchange", "player": p}                    one card swapped with the pile, free
-    {"type": "buy", "player": q} / {"type": "pass", "player": q}
-                                                         the player asked about a story for sale
-    {"type": "sell", "player": p, "story": id}           a bankrupt player offers a story
-    {"type": "drop_out", "player": p}                    a bankrupt player nobody would buy from
-
-Offers that need something printed on a card carry "enter": the fields the panel must ask for.
-
-Events: setup, transfer, claimed, verdict, blocked, placed, reserved, exchanged, offered, bought,
-passed, unsold, bankrupt, settled, dropped_out, turn_passed, went_to_press, counted.
-
-Where the rules are silent, newsdesk's choices (options where sensible):
-* page: the rules name the Three Star space and the two Star Story spaces, a "sport story" and
-  advertisements, and say a page holds "two stories of any one type"; the other types are
-  newsdesk's guess (DEFAULT_STORIES, DEFAULT_ADS). Set "page" to your layouts.
-* short_of_cash: a player who can't pay all of an EXTRA or SYND pays what they hold
-  ("pays_what_they_hold", the default: the rules' bankruptcy is about buying cards) or goes
-  through the bankruptcy path ("bankruptcy").
-* Voluntary purchases (reserve plays, calling Lines Down) need the cash in hand; forced ones (the
-  refill after a refused or blocked story) send a player who can't pay into bankruptcy.
-* A bankrupt player drops out only when every story they hold has been offered round the table
-  and refused; what cash they still hold goes to whoever they owed.
-* Substitution of copy applies to advertisements too; on equal values the story already in
-  place stays. A third Three Star story keeps the two most valuable.
-* While the second Three Star story fills the Star Story spaces, no Star story can be claimed
-  or bought, and a bought Three Star story that would need to displace Star stories can't be.
-* An unsold Star story counts at half its printed value, rounded down to the dollar.
-* When only one paper is left in the game, it goes to press (with the bonus).
-* A tie for the highest total shares the win.
-"""
+"""SCOOP's rules: the constants the rule book prints, the options setup checks, and the pure
+functions a game is made of (setup, initial, decide, apply, result) with the helpers they need.
+The refusals decide raises are written here, beside the rule each one enforces."""
 
 import copy
 import random
-from typing import Any
+from typing import Any, Callable
 
-from ..oracles.editor import EFFECTS, SIGNALS
-from . import ledger
-from .base import (
+from ...oracles.editor import EFFECTS, SIGNALS
+from .. import ledger
+from ..base import (
     Action,
     Event,
     GameError,
     Result,
     State,
-    and_list,
     check_declared,
     check_options,
     check_players,
@@ -88,7 +29,10 @@ from .base import (
     seat as _seat,
     seat_words,
 )
-from .ledger import BANK, dollars
+from ..ledger import BANK, dollars
+
+Story = dict[str, Any]          # a story as placed: {"id": n, "kind": slot, "value": dollars}
+Page = dict[str, list[Story]]   # a newspaper page: each slot and the stories in it
 
 NAME = "scoop1956"
 TITLE = "SCOOP (Parker Brothers, 1956)"
@@ -147,30 +91,15 @@ OPTIONS = (
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
            newsdesk=True),
 )
-PANEL = {"score": "money", "chart": {"unit": "worth", "prefix": "$"}, "editor": True,
-         "numbers": {"value": {"minimum": 1, "maximum": MOST_PRINTED_VALUE, "label": "Printed value ($)"}}}
+SCORE = "money"             # what result() scores a player by, and the panel shows: their worth in dollars
 
 
-def headline(events):
-    """The newest editor's verdict among ``events`` (those still in force), with whose claim it
-    judged: the panel shows it in big type, after a reload too (the view holds only a pending one)."""
-    claim = found = None
-    for ev in events:
-        if ev.get("type") == "claimed":
-            claim = ev
-        elif ev.get("type") == "verdict" and ev.get("signal") in SIGNALS:
-            found = {"signal": ev["signal"], "digit": ev.get("digit"), "message": SIGNALS[ev["signal"]][0],
-                     "player": claim.get("player") if claim else None,
-                     "story_type": claim.get("story_type") if claim else None}
-    return found
-
-
-def account(seat):
+def account(seat: int) -> str:
     """The ledger account of the player in ``seat``."""
     return "p%d" % seat
 
 
-def unsold_value(value):
+def unsold_value(value: int) -> int:
     """An unsold Star story: "count it in his total score at one-half of its printed value"."""
     return value // 2
 
@@ -203,7 +132,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     return events
 
 
-def _page_option(page):
+def _page_option(page: object) -> tuple[dict[str, Any], dict[str, Any]]:
     """The page layout option, refused in the start form's words: its two parts as the form
     names them ("Stories", "Advertisements") and an entry as typed there ("sport 2")."""
     if page is None:
@@ -250,17 +179,17 @@ def decide(state: State, action: Action, rng: random.Random | None = None) -> li
                  lambda state: "the game has gone to press: %s" % _result_words(state),
                  lambda kind: "SCOOP has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
     handler, step, doing = _ACTIONS[kind]
-    p = None
+    p: int | None = None
     if kind != "verdict":
         p = _seat(state, action.get("player"))
         if state["players"][p]["out"]:
             raise GameError("%s has dropped out of the game" % _name(state, p))
-    if _step(state) != step:
+    if current_step(state) != step:
         if p is None:
             raise GameError("no claim is pending, so the editor's verdict has no story to judge: "
-                            "a player claims a story first (now: %s)" % _waiting_for(state))
-        raise GameError("%s can't %s now: %s" % (_name(state, p), doing, _waiting_for(state)))
-    events = handler(state, p, action)
+                            "a player claims a story first (now: %s)" % waiting_for(state))
+        raise GameError("%s can't %s now: %s" % (_name(state, p), doing, waiting_for(state)))
+    events = _verdict(state, p, action) if p is None else handler(state, p, action)
     return _settle(state, events)
 
 
@@ -272,23 +201,23 @@ def result(state: State) -> Result:
     highest total counted at press ("The player having the highest total value wins the game"),
     all of them on a tie."""
     if not state.get("started"):
-        return result_of(False, [], PANEL)
+        return result_of(False, [], {"score": SCORE})
     over = state["phase"] == "over"
     won = set(state["winners"] or ()) if over else set()
     rows = []
     for i, pl in enumerate(state["players"]):
-        worth = (_cash(state, i) + sum(s["value"] for s in _page_stories(pl["page"]))
+        worth = (cash_of(state, i) + sum(s["value"] for s in page_stories(pl["page"]))
                  + sum(unsold_value(s["value"]) for s in pl["kept"]))
         rows.append((pl["name"], worth, i in won))
-    return result_of(over, rows, PANEL)
+    return result_of(over, rows, {"score": SCORE})
 
 
-def _check_turn(state, p, doing):
+def _check_turn(state: State, p: int, doing: str) -> None:
     if p != state["turn"]:
         raise GameError("%s can't %s: it is %s's turn" % (_name(state, p), doing, _name(state, state["turn"])))
 
 
-def _claim(state, p, action):
+def _claim(state: State, p: int, action: Action) -> list[Event]:
     _check_turn(state, p, "claim a story")
     who = _name(state, p)
     story_type = action.get("story_type")
@@ -299,7 +228,7 @@ def _claim(state, p, action):
     if not isinstance(story_type, str) or story_type not in claimable:
         raise GameError("%s: story_type is one of %s, not %r" % (who, ", ".join(claimable), story_type))
     page = state["players"][p]["page"]
-    if story_type == STAR and not _can_take(page, STAR):
+    if story_type == STAR and not can_take(page, STAR):
         raise GameError("%s's Star Story spaces hold a second Three Star story, so there is no "
                         "room for a Star story" % who)
     k = action.get("cards_from_hand", STORY_CARDS)
@@ -315,7 +244,7 @@ def _claim(state, p, action):
              "scooped_from": scooped}]
 
 
-def _verdict(state, p, action):
+def _verdict(state: State, p: int | None, action: Action) -> list[Event]:
     signal = action.get("signal")
     if not isinstance(signal, str) or signal not in SIGNALS:
         raise GameError("the editor's signal is one of %s, not %r" % (", ".join(SIGNALS), signal))
@@ -332,11 +261,11 @@ def _verdict(state, p, action):
         cost = CARD_PRICE * claim["cards_from_hand"]
         events += _charge(state, c, cost, BANK, "%s buys %d card%s after the editor refused the %s story"
                           % (who, claim["cards_from_hand"], "" if claim["cards_from_hand"] == 1 else "s",
-                             _kind_words(claim["story_type"])))
+                             kind_words(claim["story_type"])))
     elif signal in FEES:
         fee = FEES[signal]
-        for q in _others_from_left(state, c):
-            held = _cash(state, q)
+        for q in others_from_left(state, c):
+            held = cash_of(state, q)
             reason = "%s: %s pays %s %s" % (signal, _name(state, q), who, dollars(fee))
             if held >= fee:
                 events.append(ledger.transfer(account(q), account(c), fee, reason))
@@ -348,13 +277,13 @@ def _verdict(state, p, action):
     return events
 
 
-def _lines_down(state, q, action):
+def _lines_down(state: State, q: int, action: Action) -> list[Event]:
     claim = state["claim"]
     c = claim["player"]
     if q == c:
         raise GameError("%s can't call Lines Down on their own call" % _name(state, q))
     cost = CARD_PRICE * HAND_SIZE
-    held = _cash(state, q)
+    held = cash_of(state, q)
     if held < cost:
         raise GameError("%s has %s and can't buy the %d cards a Lines Down block costs (%s)"
                         % (_name(state, q), dollars(held), HAND_SIZE, dollars(cost)))
@@ -366,7 +295,7 @@ def _lines_down(state, q, action):
     return events
 
 
-def _place(state, p, action):
+def _place(state: State, p: int, action: Action) -> list[Event]:
     claim = state["claim"]
     who = _name(state, p)
     if p != claim["player"]:
@@ -382,11 +311,11 @@ def _place(state, p, action):
         slot = claim["story_type"]
     elif slot != claim["story_type"]:
         raise GameError("%s claimed a %s story; it goes in that slot, not %r"
-                        % (who, _kind_words(claim["story_type"]), slot))
+                        % (who, kind_words(claim["story_type"]), slot))
     return [_placed(state, p, slot, value, "story")]
 
 
-def _go_to_press(state, p, action):
+def _go_to_press(state: State, p: int, action: Action) -> list[Event]:
     if state["verdict"]["signal"] != PRESS:
         raise GameError("%s can only go to press when the editor shows PRESS; %s takes the story"
                         % (_name(state, p), _name(state, p)))
@@ -395,7 +324,7 @@ def _go_to_press(state, p, action):
     return _press(state, p, "press")
 
 
-def _advertise(state, p, action):
+def _advertise(state: State, p: int, action: Action) -> list[Event]:
     _check_turn(state, p, "place an advertisement")
     who = _name(state, p)
     ads = state["ads"]
@@ -410,12 +339,12 @@ def _advertise(state, p, action):
     return [_placed(state, p, ad_type, value, "advertisement")]
 
 
-def _reserve(state, p, action):
+def _reserve(state: State, p: int, action: Action) -> list[Event]:
     _check_turn(state, p, "play cards to the reserve")
     cards = action.get("cards")
     if not _is_int(cards) or cards not in RESERVE_PLAY:
         raise GameError("%s plays one or two cards to the reserve, not %r" % (_name(state, p), cards))
-    held = _reserve_held(state, p)
+    held = reserve_held(state, p)
     if held + cards > RESERVE_MOST:
         raise GameError("%s has %d card%s in reserve; the rules allow two cards on each of the two "
                         "reserve spaces (%d in all), so %s"
@@ -423,46 +352,46 @@ def _reserve(state, p, action):
                            "the reserve is full" if held >= RESERVE_MOST else "only %d more can go there"
                            % (RESERVE_MOST - held)))
     cost = CARD_PRICE * cards
-    ledger.check_can_pay(_balances(state), account(p), cost, _name(state, p))
+    ledger.check_can_pay(balances_of(state), account(p), cost, _name(state, p))
     return [{"type": "reserved", "player": p, "cards": cards},
             ledger.transfer(account(p), BANK, cost, "%s buys %d card%s after playing to the reserve"
                             % (_name(state, p), cards, "" if cards == 1 else "s"))]
 
 
-def _exchange(state, p, action):
+def _exchange(state: State, p: int, action: Action) -> list[Event]:
     _check_turn(state, p, "exchange a card")
     return [{"type": "exchanged", "player": p}]
 
 
-def _buy(state, q, action):
+def _buy(state: State, q: int, action: Action) -> list[Event]:
     sale = state["sale"]
     _check_asked(state, q, "buy")
     story = sale["story"]
     who = _name(state, q)
-    ledger.check_can_pay(_balances(state), account(q), story["value"], who)
-    if not _can_take(state["players"][q]["page"], story["kind"]):
-        raise GameError("%s has no room for a %s story on the page" % (who, _kind_words(story["kind"])))
+    ledger.check_can_pay(balances_of(state), account(q), story["value"], who)
+    if not can_take(state["players"][q]["page"], story["kind"]):
+        raise GameError("%s has no room for a %s story on the page" % (who, kind_words(story["kind"])))
     after, dropped, _ = _put(state["players"][q]["page"], state, story)
     return [ledger.transfer(account(q), account(sale["seller"]), story["value"],
                             "%s buys %s's %s story at list price" % (who, _name(state, sale["seller"]),
-                                                                     _kind_words(story["kind"]))),
+                                                                     kind_words(story["kind"]))),
             {"type": "bought", "player": q, "seller": sale["seller"], "story": story,
              "why": sale["why"], "dropped": dropped}]
 
 
-def _pass(state, q, action):
+def _pass(state: State, q: int, action: Action) -> list[Event]:
     _check_asked(state, q, "pass")
     sale = state["sale"]
     return [{"type": "passed", "player": q, "seller": sale["seller"], "story": sale["story"]["id"]}]
 
 
-def _check_asked(state, q, doing):
+def _check_asked(state: State, q: int, doing: str) -> None:
     asked = state["sale"]["asking"]
     if q != asked:
         raise GameError("%s can't %s: %s is asked first" % (_name(state, q), doing, _name(state, asked)))
 
 
-def _sell(state, p, action):
+def _sell(state: State, p: int, action: Action) -> list[Event]:
     debt = state["debts"][0]
     who = _name(state, p)
     if p != debt["player"]:
@@ -471,35 +400,35 @@ def _sell(state, p, action):
     found = _find_story(state["players"][p], sid) if _is_int(sid) else None
     if found is None:
         raise GameError("%s: story is the number of one of %s's stories (%s), not %r"
-                        % (who, who, ", ".join(str(s["id"]) for s in _stories_of(state["players"][p])) or "none",
+                        % (who, who, ", ".join(str(s["id"]) for s in stories_of(state["players"][p])) or "none",
                            sid))
     story, where = found
     if sid in state["refused"]:
         raise GameError("nobody bought %s's %s story (%s) this time; offer another or drop out"
-                        % (who, _kind_words(story["kind"]), dollars(story["value"])))
+                        % (who, kind_words(story["kind"]), dollars(story["value"])))
     return [{"type": "offered", "player": p, "story": story, "why": "bankruptcy", "from": where}]
 
 
-def _drop_out(state, p, action):
+def _drop_out(state: State, p: int, action: Action) -> list[Event]:
     debt = state["debts"][0]
     who = _name(state, p)
     if p != debt["player"]:
         raise GameError("%s can't drop out: %s is the bankrupt player" % (who, _name(state, debt["player"])))
-    left = [s for s in _stories_of(state["players"][p]) if s["id"] not in state["refused"]]
+    left = [s for s in stories_of(state["players"][p]) if s["id"] not in state["refused"]]
     if left:
         raise GameError("%s must first offer %s for sale at list price; only when nobody buys does "
                         "a bankrupt player drop out" % (who, _story_list(left)))
     events = []
-    held = _cash(state, p)
+    held = cash_of(state, p)
     to = _creditor_account(debt)
     if held > 0:
         events.append(ledger.transfer(account(p), to, held, "%s drops out and pays what they hold" % who))
     events.append({"type": "dropped_out", "player": p,
-                   "stories": [s["id"] for s in _stories_of(state["players"][p])]})
+                   "stories": [s["id"] for s in stories_of(state["players"][p])]})
     return events
 
 
-_ACTIONS = {
+_ACTIONS: dict[str, tuple[Callable[[State, int, Action], list[Event]], str, str]] = {
     "claim": (_claim, "turn", "claim a story"),
     "advertise": (_advertise, "turn", "place an advertisement"),
     "reserve": (_reserve, "turn", "play cards to the reserve"),
@@ -517,7 +446,7 @@ _ACTIONS = {
 
 # ---------------------------------------------------------------- what follows an action
 
-def _settle(state, events):
+def _settle(state: State, events: list[Event]) -> list[Event]:
     """The action's events, plus whatever follows by itself: a Star story put up for sale, a
     story nobody would buy, a debt now payable, the end of the turn or going to press."""
     events = list(events)
@@ -535,7 +464,7 @@ def _settle(state, events):
                      "why": "star", "from": "page"}]
         elif s["debts"]:
             debt = s["debts"][0]
-            if _cash(s, debt["player"]) >= debt["owes"]:
+            if cash_of(s, debt["player"]) >= debt["owes"]:
                 more = [ledger.transfer(account(debt["player"]), _creditor_account(debt), debt["owes"],
                                         debt["reason"]),
                         {"type": "settled", "player": debt["player"], "to": debt["to"], "amount": debt["owes"]}]
@@ -549,20 +478,20 @@ def _settle(state, events):
     return events
 
 
-def _end_of_turn(state):
+def _end_of_turn(state: State) -> list[Event]:
     active = _active(state)
     if len(active) == 1:
         return _press(state, active[0], "last_paper")
     n = len(state["players"])
     for k in range(n):
         q = (state["turn"] + k) % n
-        if q in active and _full(state, state["players"][q]["page"]):
+        if q in active and page_full(state, state["players"][q]["page"]):
             return _press(state, q, "full_page")
     nxt = next((state["turn"] + k) % n for k in range(1, n + 1) if (state["turn"] + k) % n in active)
     return [{"type": "turn_passed", "player": state["turn"], "next": nxt}]
 
 
-def _press(state, p, how):
+def _press(state: State, p: int, how: str) -> list[Event]:
     went = {"type": "went_to_press", "player": p, "how": how}
     bonus = ledger.transfer(BANK, account(p), PRESS_BONUS, "%s goes to press first: the bonus" % _name(state, p))
     after = apply(apply(state, went), bonus)
@@ -572,34 +501,34 @@ def _press(state, p, how):
     return [went, bonus, {"type": "counted", "totals": totals, "winners": winners}]
 
 
-def _totals(state):
+def _totals(state: State) -> list[dict[str, Any]]:
     out = []
     for i, pl in enumerate(state["players"]):
         if pl["out"]:
             out.append({"seat": i, "name": pl["name"], "out": True, "cash": 0, "stories": 0,
                         "unsold": 0, "total": None})
             continue
-        on_page = sum(s["value"] for s in _page_stories(pl["page"]))
+        on_page = sum(s["value"] for s in page_stories(pl["page"]))
         unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
-        cash = _cash(state, i)
+        cash = cash_of(state, i)
         out.append({"seat": i, "name": pl["name"], "out": False, "cash": cash, "stories": on_page,
                     "unsold": unsold, "total": cash + on_page + unsold})
     return out
 
 
-def _charge(state, p, amount, to, reason):
+def _charge(state: State, p: int, amount: int, to: str, reason: str) -> list[Event]:
     """A payment the rules force: made now, or the player is bankrupt until it can be."""
-    if _cash(state, p) >= amount:
+    if cash_of(state, p) >= amount:
         return [ledger.transfer(account(p), to, amount, reason)]
     return [_bankrupt(state, p, amount, to, reason)]
 
 
-def _bankrupt(state, p, amount, to, reason):
+def _bankrupt(state: State, p: int, amount: int, to: str | int, reason: str) -> Event:
     return {"type": "bankrupt", "player": p, "owes": amount, "to": to, "reason": reason,
-            "holds": _cash(state, p)}
+            "holds": cash_of(state, p)}
 
 
-def _placed(state, p, kind, value, how):
+def _placed(state: State, p: int, kind: str, value: int, how: str) -> Event:
     story = {"id": state["next_id"], "kind": kind, "value": value}
     _, dropped, displaced = _put(state["players"][p]["page"], state, story)
     return {"type": "placed", "player": p, "story": story, "how": how, "dropped": dropped,
@@ -608,7 +537,7 @@ def _placed(state, p, kind, value, how):
 
 # ---------------------------------------------------------------- the page
 
-def _put(page, state, story):
+def _put(page: Page, state: State, story: Story) -> tuple[Page, Story | None, list[Story]]:
     """(new page, the story that goes to the bottom of its pile or None, Star stories displaced).
 
     "keep the two which have the highest value" (Substitution of Copy); a second Three Star
@@ -629,7 +558,7 @@ def _put(page, state, story):
     elif kind == STAR:
         cap = 0 if len(page[THREE_STAR]) >= MOST_THREE_STARS else STAR_SPACES
     else:
-        cap = _spaces(state, kind)
+        cap = spaces_of(state, kind)
     here = page[kind]
     if len(here) < cap:
         here.append(story)
@@ -641,7 +570,7 @@ def _put(page, state, story):
     return page, dropped, []
 
 
-def _can_take(page, kind):
+def can_take(page: Page, kind: str) -> bool:
     """Whether a story of ``kind`` can come onto ``page`` without displacing Star stories."""
     if kind == STAR:
         return len(page[THREE_STAR]) < MOST_THREE_STARS
@@ -650,15 +579,16 @@ def _can_take(page, kind):
     return True
 
 
-def _spaces(state, kind):
+def spaces_of(state: State, kind: str) -> int:
     if kind == THREE_STAR:
         return THREE_STAR_SPACES
     if kind == STAR:
         return STAR_SPACES
-    return state["stories"].get(kind) or state["ads"].get(kind, 0)
+    spaces: int = state["stories"].get(kind) or state["ads"].get(kind, 0)
+    return spaces
 
 
-def _full(state, page):
+def page_full(state: State, page: Page) -> bool:
     if len(page[THREE_STAR]) < THREE_STAR_SPACES:
         return False
     if len(page[THREE_STAR]) < MOST_THREE_STARS and len(page[STAR]) < STAR_SPACES:
@@ -666,19 +596,19 @@ def _full(state, page):
     return all(len(page[k]) >= n for k, n in list(state["stories"].items()) + list(state["ads"].items()))
 
 
-def _empty_page(stories, ads):
+def _empty_page(stories: dict[str, int], ads: dict[str, int]) -> Page:
     return {k: [] for k in [THREE_STAR, STAR] + list(stories) + list(ads)}
 
 
-def _page_stories(page):
+def page_stories(page: Page) -> list[Story]:
     return [s for kind in page for s in page[kind]]
 
 
-def _stories_of(player):
-    return _page_stories(player["page"]) + list(player["kept"])
+def stories_of(player: dict[str, Any]) -> list[Story]:
+    return page_stories(player["page"]) + list(player["kept"])
 
 
-def _find_story(player, sid):
+def _find_story(player: dict[str, Any], sid: int) -> tuple[Story, str] | None:
     for kind in player["page"]:
         for s in player["page"][kind]:
             if s["id"] == sid:
@@ -779,7 +709,7 @@ def apply(state: State, event: Event) -> State:
     return s
 
 
-def _apply_setup(event):
+def _apply_setup(event: Event) -> State:
     stories, ads = dict(event["stories"]), dict(event["ads"])
     players = [{"name": seat["name"], "colour": seat.get("colour"), "out": False,
                 "page": _empty_page(stories, ads), "kept": []} for seat in event["players"]]
@@ -790,347 +720,48 @@ def _apply_setup(event):
             "next_id": 1, "last": None, "press": None, "totals": None, "winners": None}
 
 
-def _next_asked(state):
+def _next_asked(state: State) -> int | None:
     """Who is offered the story next: "the player to his left having the first opportunity"."""
     sale = state["sale"]
     n = len(state["players"])
     for k in range(1, n):
-        q = (sale["seller"] + k) % n
+        q: int = (sale["seller"] + k) % n
         if not state["players"][q]["out"] and q not in sale["passed"]:
             return q
     return None
 
 
-# ---------------------------------------------------------------- offers / view
-
-def offers(state: State) -> list[Action]:
-    if not state.get("started") or state["phase"] == "over":
-        return []
-    step = _step(state)
-    if step == "sale":
-        q = state["sale"]["asking"]
-        out = []
-        story = state["sale"]["story"]
-        if _cash(state, q) >= story["value"] and _can_take(state["players"][q]["page"], story["kind"]):
-            out.append({"type": "buy", "player": q})
-        return out + [{"type": "pass", "player": q}]
-    if step == "bankrupt":
-        p = state["debts"][0]["player"]
-        left = [s for s in _stories_of(state["players"][p]) if s["id"] not in state["refused"]]
-        return ([{"type": "sell", "player": p, "story": s["id"]} for s in left]
-                or [{"type": "drop_out", "player": p}])
-    p = state["turn"]
-    if step == "turn":
-        page = state["players"][p]["page"]
-        out = [{"type": "claim", "player": p, "story_type": t} for t in state["stories"]]
-        if _can_take(page, STAR):
-            out.append({"type": "claim", "player": p, "story_type": STAR})
-        out += [{"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]} for a in state["ads"]]
-        out += [{"type": "reserve", "player": p, "cards": k} for k in RESERVE_PLAY
-                if _cash(state, p) >= CARD_PRICE * k and _reserve_held(state, p) + k <= RESERVE_MOST]
-        return out + [{"type": "exchange", "player": p}]
-    if step == "call":
-        c = state["claim"]["player"]
-        out = [{"type": "verdict", "signal": code} for code in SIGNALS]
-        return out + [{"type": "lines_down", "player": q} for q in _others_from_left(state, c)
-                      if _cash(state, q) >= CARD_PRICE * HAND_SIZE]
-    if step == "place":
-        c = state["claim"]["player"]
-        out = []
-        if state["verdict"]["signal"] == THREE_STARS:
-            out.append({"type": "place", "player": c, "slot": THREE_STAR, "enter": ["value"]})
-        out.append({"type": "place", "player": c, "slot": state["claim"]["story_type"], "enter": ["value"]})
-        if state["verdict"]["signal"] == PRESS:
-            out.append({"type": "go_to_press", "player": c})
-        return out
-    return []
-
-
-def view(state: State) -> dict[str, Any]:
-    if not state.get("started"):
-        return {"game": NAME, "title": TITLE, "started": False}
-    balances = _balances(state)
-    players = []
-    for i, pl in enumerate(state["players"]):
-        page = pl["page"]
-        slots = []
-        for kind in page:
-            spaces = _spaces(state, kind)
-            if kind == STAR and len(page[THREE_STAR]) >= MOST_THREE_STARS:
-                spaces = 0
-            if kind == THREE_STAR:
-                spaces = THREE_STAR_SPACES + (1 if len(page[THREE_STAR]) >= MOST_THREE_STARS else 0)
-            slots.append({"slot": kind, "name": _kind_words(kind), "spaces": spaces,
-                          "stories": list(page[kind]), "advertisement": kind in state["ads"]})
-        cash = balances.get(account(i), 0)
-        on_page = sum(s["value"] for s in _page_stories(page))
-        unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
-        players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "account": account(i),
-                        "cash": cash, "out": pl["out"], "page": slots, "kept": list(pl["kept"]),
-                        "reserve": pl.get("reserve", 0), "reserve_most": RESERVE_MOST,
-                        "stories_value": on_page, "unsold_value": unsold,
-                        "worth": cash + on_page + unsold, "page_full": _full(state, page)})
-    sale = None
-    if state["sale"] is not None:
-        sl = state["sale"]
-        sale = {"seller": sl["seller"], "seller_name": _name(state, sl["seller"]), "story": sl["story"],
-                "price": sl["story"]["value"], "why": sl["why"], "asking": sl["asking"],
-                "asking_name": _name(state, sl["asking"]) if sl["asking"] is not None else None}
-    verdict = None
-    if state["verdict"] is not None:
-        code = state["verdict"]["signal"]
-        verdict = dict(state["verdict"], message=SIGNALS[code][0], instruction=SIGNALS[code][1])
-    return {
-        "game": NAME, "title": TITLE, "started": True, "players": players,
-        "bank": balances.get(BANK, 0), "money_total": ledger.total(balances),
-        "turn": state["turn"], "turn_name": _name(state, state["turn"]), "step": _step(state),
-        "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
-        "claim": state["claim"], "verdict": verdict, "sale": sale,
-        "debts": [dict(d, name=_name(state, d["player"])) for d in state["debts"]],
-        "last": state["last"], "short_of_cash": state["short_of_cash"],
-        "prices": {"card": CARD_PRICE, "extra": FEES["EXTRA"], "synd": FEES["SYND"], "press_bonus": PRESS_BONUS},
-        "press": state["press"], "totals": state["totals"], "winners": state["winners"],
-        "winner_names": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
-    }
-
-
-# ---------------------------------------------------------------- describe
-
-def describe(state: State, action: Action, events: list[Event]) -> str:
-    """The move in one short sentence for the table and the Undo button: ``state`` is the game
-    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    say = _SAYS[action["type"]]
-    return "; ".join([say(state, action, events)] + _aftermath(state, action, events))
-
-
-def _say_claim(state, action, events):
-    ev = _first(events, "claimed")
-    kind = _kind_words(ev["story_type"])
-    text = "%s claimed %s %s story" % (_name(state, ev["player"]), _a(kind), kind)
-    if ev["scooped_from"] is not None:
-        text += ", SCOOPing from %s's reserve" % _name(state, ev["scooped_from"])
-    return text
-
-
-def _say_verdict(state, action, events):
-    ev = _first(events, "verdict")
-    c, signal = ev["player"], ev["signal"]
-    who, story = _name(state, c), "the %s story" % _kind_words(ev["story_type"])
-    head = "the editor said %s: " % signal
-    if not ev["passed"]:
-        return head + "%s is refused, and %s" % (story, _charge_words(state, events, c, "new cards"))
-    if signal in FEES:
-        return head + _collect_words(state, events, c, FEES[signal])
-    if EFFECTS[signal].get("may_take_three_star"):
-        return head + "%s takes a Three Star story or %s" % (who, story)
-    if EFFECTS[signal].get("may_go_to_press"):
-        return head + "%s takes %s or goes to press" % (who, story)
-    return head + "%s takes %s" % (who, story)
-
-
-def _collect_words(state, events, c, fee):
-    """What an EXTRA or SYND brought in, as the transfers (and bankruptcies) say it."""
-    who = _name(state, c)
-    paid = [ev for ev in events if ev["type"] == ledger.TRANSFER and ev["to"] == account(c)]
-    broke = [ev for ev in events if ev["type"] == "bankrupt"]
-    others = _others_from_left(state, c)
-    if not broke and len(paid) == len(others) and all(ev["amount"] == fee for ev in paid):
-        return "%s collects %s from each player" % (who, dollars(fee))
-    seat_of = {account(q): q for q in others}
-    parts = []
-    for ev in paid:
-        payer = _name(state, seat_of[ev["from"]])
-        parts.append("%s from %s%s" % (dollars(ev["amount"]), payer,
-                                       "" if ev["amount"] == fee else " (all %s held)" % payer))
-    text = "%s collects %s" % (who, and_list(parts)) if parts else "%s collects nothing" % who
-    short = [q for q in others if account(q) not in {ev["from"] for ev in paid}
-             and q not in {ev["player"] for ev in broke}]
-    if short:
-        text += "; %s had nothing to pay" % and_list([_name(state, q) for q in short])
-    for ev in broke:
-        text += "; %s can't pay %s and is bankrupt" % (_name(state, ev["player"]), dollars(ev["owes"]))
-    return text
-
-
-def _charge_words(state, events, p, what):
-    """``p`` paying the bank for ``what`` after a refusal or a block, or going bankrupt over it."""
-    for ev in events:
-        if ev["type"] == ledger.TRANSFER and ev["from"] == account(p) and ev["to"] == BANK:
-            return "%s pays %s for %s" % (_name(state, p), dollars(ev["amount"]), what)
-        if ev["type"] == "bankrupt" and ev["player"] == p:
-            return "%s can't pay %s for %s and is bankrupt" % (_name(state, p), dollars(ev["owes"]), what)
-    return "%s pays nothing for %s" % (_name(state, p), what)
-
-
-def _say_lines_down(state, action, events):
-    ev = _first(events, "blocked")
-    q, c = ev["player"], ev["claimant"]
-    blocker = _charge_words(state, [e for e in events if e.get("from") == account(q)], q, "a new hand")
-    return "%s called Lines Down on %s's %s story: %s, and %s" % (
-        _name(state, q), _name(state, c), _kind_words(ev["story_type"]), blocker,
-        _charge_words(state, [e for e in events if e.get("from") != account(q)], c, "new cards"))
-
-
-def _say_placed(state, action, events):
-    ev = _first(events, "placed")
-    p, story = ev["player"], ev["story"]
-    who, words = _name(state, p), _story_words(state, story)
-    if ev["dropped"] is not None and ev["dropped"]["id"] == story["id"]:
-        return ("%s took %s %s, which goes to the bottom of its pile: the stories on the page are "
-                "worth more" % (who, _a(words), words))
-    text = "%s placed %s %s" % (who, _a(words), words)
-    if ev["dropped"] is not None:
-        text += " in place of the %s one, which goes to the bottom of its pile" % dollars(ev["dropped"]["value"])
-    if ev["displaced"]:
-        text += ", which takes the Star Story spaces"
-    return text
-
-
-def _say_go_to_press(state, action, events):
-    return "%s went to press with the %s bonus" % (_name(state, action["player"]), dollars(PRESS_BONUS))
-
-
-def _say_reserve(state, action, events):
-    ev = _first(events, "reserved")
-    paid = sum(e["amount"] for e in events if e["type"] == ledger.TRANSFER)
-    if ev["cards"] == 1:
-        return "%s played a card to the reserve and paid %s for a new one" % (_name(state, ev["player"]), dollars(paid))
-    return "%s played %d cards to the reserve and paid %s for new ones" % (
-        _name(state, ev["player"]), ev["cards"], dollars(paid))
-
-
-def _say_exchange(state, action, events):
-    return "%s exchanged a card with the draw pile" % _name(state, action["player"])
-
-
-def _say_buy(state, action, events):
-    ev = _first(events, "bought")
-    q, story = ev["player"], ev["story"]
-    text = "%s bought %s's %s" % (_name(state, q), _name(state, ev["seller"]), _story_words(state, story))
-    dropped = ev["dropped"]
-    if dropped is not None and dropped["id"] == story["id"]:
-        text += ", which goes to the bottom of its pile: the stories on the page are worth more"
-    elif dropped is not None:
-        text += ", and %s's %s one goes to the bottom of its pile" % (_name(state, q), dollars(dropped["value"]))
-    return text
-
-
-def _say_pass(state, action, events):
-    sale = state["sale"]
-    return "%s passed on %s's %s" % (_name(state, action["player"]), _name(state, sale["seller"]),
-                                     _story_words(state, sale["story"]))
-
-
-def _say_sell(state, action, events):
-    ev = _first(events, "offered")
-    return "%s, bankrupt, put the %s up for sale" % (_name(state, ev["player"]), _story_words(state, ev["story"]))
-
-
-def _say_drop_out(state, action, events):
-    p = action["player"]
-    text = "%s dropped out of the game" % _name(state, p)
-    for ev in events:
-        if ev["type"] == ledger.TRANSFER and ev["from"] == account(p):
-            text += ", paying the %s left to %s" % (dollars(ev["amount"]), _account_words(state, ev["to"]))
-    return text
-
-
-_SAYS = {"claim": _say_claim, "verdict": _say_verdict, "lines_down": _say_lines_down, "place": _say_placed,
-         "go_to_press": _say_go_to_press, "advertise": _say_placed, "reserve": _say_reserve,
-         "exchange": _say_exchange, "buy": _say_buy, "pass": _say_pass, "sell": _say_sell,
-         "drop_out": _say_drop_out}
-
-
-def _aftermath(state, action, events):
-    """What followed by itself: Star stories for sale, a story nobody bought, a debt paid, going
-    to press and the count."""
-    out = []
-    for ev in events:
-        kind = ev["type"]
-        if kind == "offered" and ev["why"] == "star":
-            out.append("%s's %s goes up for sale" % (_name(state, ev["player"]), _story_words(state, ev["story"])))
-        elif kind == "unsold":
-            text = "nobody bought %s's %s" % (_name(state, ev["player"]), _story_words(state, ev["story"]))
-            if ev["why"] == "star":
-                text += ": it counts at half its value (%s)" % dollars(unsold_value(ev["story"]["value"]))
-            out.append(text)
-        elif kind == "settled":
-            to = BANK if ev["to"] == BANK else account(ev["to"])
-            out.append("%s paid the %s owed to %s" % (_name(state, ev["player"]), dollars(ev["amount"]),
-                                                      _account_words(state, to)))
-        elif kind == "went_to_press" and ev["how"] != "press":     # going to press by choice: said first
-            who = _name(state, ev["player"])
-            out.append({"full_page": "%s's page is full: it goes to press with the %s bonus",
-                        "last_paper": "%s's is the last paper left: it goes to press with the %s bonus",
-                        }[ev["how"]] % (who, dollars(PRESS_BONUS)))
-        elif kind == "counted":
-            best = {t["seat"]: t["total"] for t in ev["totals"]}
-            names = [_name(state, w) for w in ev["winners"]]
-            worth = dollars(best[ev["winners"][0]])
-            out.append("%s wins with %s" % (names[0], worth) if len(names) == 1
-                       else "%s share the win with %s each" % (and_list(names), worth))
-    return out
-
-
-def _first(events, kind):
-    return next(ev for ev in events if ev["type"] == kind)
-
-
-def _story_words(state, story):
-    """"$400 sport story", "$300 advertisement": a story as its card reads."""
-    kind = story["kind"]
-    if kind in state["ads"]:
-        words = kind if kind.lower().endswith(("ad", "advertisement")) else "%s advertisement" % kind
-    else:
-        words = "%s story" % _kind_words(kind)
-    return "%s %s" % (dollars(story["value"]), words)
-
-
-def _account_words(state, acc):
-    if acc == BANK:
-        return "the bank"
-    return _name(state, int(acc[1:]))
-
-
-def _a(words):
-    """"a" or "an" before ``words``, as they are read aloud ("an $800 story", "an advertisement")."""
-    if words.startswith("$"):
-        lead = words[1:].split(" ")[0].split(",")[0]
-        return "an" if lead.startswith("8") or lead in ("11", "18") else "a"
-    return "an" if words[:1].lower() in "aeiou" else "a"
-
-
-
 # ---------------------------------------------------------------- helpers
 
-def _step(state):
+def current_step(state: State) -> str:
     if state["phase"] == "over":
         return "over"
     if state["sale"] is not None:
         return "sale"
     if state["debts"]:
         return "bankrupt"
-    return state["phase"]
+    phase: str = state["phase"]
+    return phase
 
 
-def _waiting_for(state):
-    step = _step(state)
+def waiting_for(state: State) -> str:
+    step = current_step(state)
     if step == "sale":
         sale = state["sale"]
         return ("%s: buy %s's %s story for %s, or pass" % (
-            _name(state, sale["asking"]), _name(state, sale["seller"]), _kind_words(sale["story"]["kind"]),
+            _name(state, sale["asking"]), _name(state, sale["seller"]), kind_words(sale["story"]["kind"]),
             dollars(sale["story"]["value"])) if sale["asking"] is not None else "nobody is left to ask")
     if step == "bankrupt":
         d = state["debts"][0]
         return ("%s is bankrupt: owes %s and holds %s; sell a story at list price (the player to the "
                 "left is asked first) or, when nobody buys, drop out"
-                % (_name(state, d["player"]), dollars(d["owes"]), dollars(_cash(state, d["player"]))))
+                % (_name(state, d["player"]), dollars(d["owes"]), dollars(cash_of(state, d["player"]))))
     who = _name(state, state["turn"])
     if step == "turn":
         return "%s claims a story, places an advertisement, plays to the reserve or exchanges a card" % who
     if step == "call":
         return ("%s dials the editor about the %s story (or another player calls Lines Down)"
-                % (_name(state, state["claim"]["player"]), _kind_words(state["claim"]["story_type"])))
+                % (_name(state, state["claim"]["player"]), kind_words(state["claim"]["story_type"])))
     if step == "place":
         extra = {THREE_STARS: " (a Three Star story, or the story dialed for)",
                  PRESS: ", or goes to press"}.get(state["verdict"]["signal"], "")
@@ -1140,52 +771,55 @@ def _waiting_for(state):
     return "the game has gone to press"
 
 
-def _result_words(state):
+def _result_words(state: State) -> str:
     names = [_name(state, w) for w in state["winners"] or []]
     return "%s won" % " and ".join(names) if names else "it is over"
 
 
-def _kind_words(kind):
+def kind_words(kind: str) -> str:
     return {THREE_STAR: "Three Star", STAR: "Star"}.get(kind, kind)
 
 
-def _story_list(stories):
-    return ", ".join("#%d %s (%s)" % (s["id"], _kind_words(s["kind"]), dollars(s["value"])) for s in stories)
+def _story_list(stories: list[Story]) -> str:
+    return ", ".join("#%d %s (%s)" % (s["id"], kind_words(s["kind"]), dollars(s["value"])) for s in stories)
 
 
-def _value(state, p, value, what):
+def _value(state: State, p: int, value: object, what: str) -> int:
     if not _is_int(value) or not 0 < value <= MOST_PRINTED_VALUE:
         raise GameError("%s: enter the value printed on %s in whole dollars, $1-$%s, e.g. 500, not %s"
                         % (_name(state, p), what, format(MOST_PRINTED_VALUE, ","), _shown(value)))
     return value
 
 
-def _shown(value):
+def _shown(value: object) -> str:
     return quoted(value, 30)
 
 
-def _reserve_held(state, p):
+def reserve_held(state: State, p: int) -> int:
     """Cards in ``p``'s reserve: played there (reserved), less those a story used (a claim with
     fewer than three cards from the hand, or a SCOOP taking them)."""
-    return state["players"][p].get("reserve", 0)
+    held: int = state["players"][p].get("reserve", 0)
+    return held
 
 
-def _creditor_account(debt):
+def _creditor_account(debt: dict[str, Any]) -> str:
     return debt["to"] if debt["to"] == BANK else account(debt["to"])
 
 
-def _balances(state):
-    return state["balances"]
+def balances_of(state: State) -> dict[str, int]:
+    balances: dict[str, int] = state["balances"]
+    return balances
 
 
-def _cash(state, p):
-    return state["balances"].get(account(p), 0)
+def cash_of(state: State, p: int) -> int:
+    cash: int = state["balances"].get(account(p), 0)
+    return cash
 
 
-def _active(state):
+def _active(state: State) -> list[int]:
     return [i for i, pl in enumerate(state["players"]) if not pl["out"]]
 
 
-def _others_from_left(state, p):
+def others_from_left(state: State, p: int) -> list[int]:
     n = len(state["players"])
     return [(p + k) % n for k in range(1, n) if not state["players"][(p + k) % n]["out"]]

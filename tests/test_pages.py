@@ -1,4 +1,4 @@
-"""The pages themselves: what each carries at load, who may write from it, and the basics of
+"""The pages themselves (web_ui/pages.py): what each carries at load, who may write from it, and the basics of
 access (labels, landmarks, language) and weight, checked on the HTML and assets the Pi serves."""
 
 import json

@@ -7,7 +7,7 @@ A device joins in one of two ways:
               /join?token=...; redeeming it makes a joined device with that role.
     the phone a device without a camera asks for a code; it is kept here as a *waiting*
               device showing four digits; dialing them on the rotary phone makes it a joined
-              player (see DialJoin).
+              player (controller/dial_join.py turns the digits into that join).
 
 Tables (user_version 1):
 
@@ -29,16 +29,14 @@ from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from controller.errors import BadRequest, StoreError
+from .dial_join import CODE_DIGITS
+from .errors import BadRequest, StoreError
 
 ROLES = ("host", "player")
 TOKEN_TTL = 600.0        # an invitation's life, seconds
 DIAL_TTL = 180.0         # how long a dial code waits to be dialed
-CODE_DIGITS = 4
 MAX_WAITING = 64         # dial codes waiting at once, table-wide (and one per address, one per device)
 DIAL_HOLD = 30.0         # a waiting code is safe this long; after it, a new request may push the oldest out
-DIAL_GAP = 8.0           # seconds between two digits of one code, at most
-DIAL_FAILURES = 3        # wrong codes dialed in a row before every waiting code is withdrawn
 KEEP_PAST = 86400.0      # lapsed devices and spent tokens are deleted a day later
 TOUCH_EVERY = 60.0       # last_seen is written at most once a minute per device
 NAME_MAX = 60
@@ -117,8 +115,22 @@ def clean_name(name):
 
 
 class Device:
+    """One row of the devices table (times are wall-clock seconds, None until they happen)."""
+
     __slots__ = ("id", "role", "name", "via", "address", "created", "status", "code", "expires",
                  "joined", "last_seen", "revoked")
+    id: str
+    role: str
+    name: str
+    via: str
+    address: str
+    created: float
+    status: str
+    code: str | None
+    expires: float | None
+    joined: float | None
+    last_seen: float | None
+    revoked: float | None
 
     def __init__(self, *row):
         for slot, value in zip(self.__slots__, row):
@@ -382,110 +394,3 @@ class Devices:
         with self._write() as db:
             db.execute("UPDATE devices SET last_seen = ? WHERE id = ?", (now, device.id))
         device.last_seen = now
-
-
-class DialOutcome:
-    """What one dialed digit did: collecting (n digits so far, all the start of a waiting code),
-    joined (``device``), pass (not the start of any code: the digits go to the editor), wrong
-    (several digits began a code but went astray: they go to the editor too), closed (too many
-    wrong: every waiting code withdrawn). ``release``: the digits the editor is to hear now."""
-
-    __slots__ = ("kind", "digits", "device", "release")
-
-    def __init__(self, kind, digits=0, device=None, release=()):
-        self.kind = kind
-        self.digits = digits
-        self.device = device
-        self.release = tuple(release)
-
-    def __repr__(self):
-        return "<DialOutcome %s %d %r>" % (self.kind, self.digits, self.device)
-
-
-class DialJoin:
-    """Turns digits dialed on the phone into dial-joins, without ever swallowing a call.
-
-    A digit is held only while the digits held so far are the start of a waiting code, and only
-    for DIAL_GAP seconds; a full match joins that device. Anything else is a call: digits that
-    stop matching, a gap longer than DIAL_GAP (``flush``, run by a timer) or the handset put down
-    hand every held digit on to the editor (``pass_on``), late by the gap at most::
-
-        waiting code 4719:  4 7 1 9 -> joined      4 7 3 -> the editor hears 4, 7 and 3
-                            5       -> the editor hears 5 at once (no code starts with 5)
-
-    Dialing DIAL_FAILURES codes that went astray after two or more matching digits withdraws
-    every waiting code: the devices ask again. ``now`` is the caller's clock; it measures gaps.
-    """
-
-    def __init__(self, devices, gap=DIAL_GAP, failures=DIAL_FAILURES, pass_on=None, timers=True):
-        self.devices = devices
-        self.gap = gap
-        self.max_failures = failures
-        self.pass_on = pass_on       # digit -> None: the editor (the table's call_editor)
-        self.timers = timers         # False in tests, which call flush() themselves
-        self._lock = threading.Lock()
-        self._digits = []
-        self._last = None
-        self._failures = 0
-        self._timer = None
-
-    def _release(self, digits):
-        if self.pass_on is not None:
-            for d in digits:
-                self.pass_on(d)
-
-    def _arm(self):
-        if not self.timers:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = threading.Timer(self.gap, self.flush)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def flush(self, now=None):
-        """Held digits whose gap ran out (or all, without ``now``) go to the editor. Returns them."""
-        with self._lock:
-            if not self._digits or (now is not None and self._last is not None and now - self._last <= self.gap):
-                return []
-            digits, self._digits, self._last = list(self._digits), [], None
-        self._release(digits)
-        return digits
-
-    def on_digit(self, digit, now):
-        """Feed one decoded digit; returns a DialOutcome, or None when no code is waiting."""
-        if isinstance(digit, bool) or not isinstance(digit, int) or not 0 <= digit <= 9:
-            raise ValueError("a dialed digit is a whole number from 0 to 9, got %r" % (digit,))
-        with self._lock:
-            stale = []
-            if self._last is not None and now - self._last > self.gap:
-                stale, self._digits = self._digits, []
-            codes = self.devices.waiting_codes()
-            if not codes and not stale and not self._digits:
-                self._failures = 0
-                return None
-            held = self._digits + [digit]
-            typed = "".join(map(str, held))
-            if any(code.startswith(typed) for code in codes):
-                self._digits, self._last = held, now
-                if len(held) < CODE_DIGITS:
-                    self._arm()
-                    return DialOutcome("collecting", len(held), release=stale)
-                self._digits, self._last = [], None
-                self._failures = 0
-                return DialOutcome("joined", CODE_DIGITS, self.devices.complete_dial(typed), release=stale)
-            self._digits, self._last = [], None
-            release = stale + held
-            if len(held) < 3:
-                return DialOutcome("pass", len(held), release=release)
-            self._failures += 1
-            if self._failures >= self.max_failures:
-                self._failures = 0
-                self.devices.withdraw_waiting()
-                return DialOutcome("closed", len(held), release=release)
-            return DialOutcome("wrong", len(held), release=release)
-
-    def on_hook(self, state, now=None):
-        """Putting the handset down ("on") ends the code being dialed: held digits were calls."""
-        if state == "on":
-            self.flush()

@@ -1,6 +1,6 @@
-"""The whole path on mock pins: pulse train -> decoder -> editor -> store -> bus -> SSE."""
-
-import json
+"""The box as controller/app.py wires it (Newsdesk), tested whole on mock pins: pulse train ->
+decoder -> editor -> store -> bus (and on to a tablet's live feed: tests/test_panel_stream.py),
+the phone on USB, a restart, and a tablet joining by dialing."""
 
 import pytest
 from conftest import FakeClock, drive, wait_for
@@ -69,42 +69,6 @@ def test_verdicts_survive_a_restart_without_storing_the_disc(config, mock_factor
         assert second.payload["signal"] in nd2.table.editor.describe()["odds"]
     finally:
         nd2.close()
-
-
-@pytest.mark.slow
-def test_the_stream_pushes_a_verdict_to_a_connected_tablet(app, desk):
-    client = app.test_client()
-    resp = client.get("/stream?since=0", buffered=False)
-    try:
-        assert resp.status_code == 200 and resp.mimetype == "text/event-stream"
-        chunks = iter(resp.response)
-        assert next(chunks).startswith(b"retry:")
-        desk.table.call_editor(5)
-        for chunk in chunks:
-            text = chunk.decode()
-            if text.startswith("id:"):
-                data = json.loads(text.split("data: ", 1)[1])
-                assert data["type"] == VERDICT and data["data"]["digit"] == 5
-                break
-    finally:
-        resp.close()
-
-
-@pytest.mark.slow
-def test_a_tablet_that_slept_catches_up_from_its_last_event_id(app, desk):
-    a = desk.table.call_editor(1)
-    b = desk.table.call_editor(2)
-    client = app.test_client()
-    before = desk.bus.subscriber_count   # the phone's sounds and the display follow the bus too
-    resp = client.get("/stream", headers={"Last-Event-ID": str(a.id)}, buffered=False)
-    try:
-        chunks = iter(resp.response)
-        next(chunks)  # retry
-        text = next(chunks).decode()
-        assert text.startswith("id: %d\n" % b.id)
-    finally:
-        resp.close()
-    assert wait_for(lambda: desk.bus.subscriber_count == before)   # the stream let go of its subscription
 
 
 def test_a_stuck_pulse_line_is_a_wiring_fault_on_the_bus_not_a_digit(config, mock_factory, monkeypatch):

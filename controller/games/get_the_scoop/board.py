@@ -1,5 +1,5 @@
 """Get the Scoop!'s 12x12 board: where the rules' setup puts every piece, and how pieces move
-and push. Pure geometry, kept apart from the round-and-turn rules in get_the_scoop.py so each
+and push. Pure geometry, kept apart from the round-and-turn rules in rules.py so each
 file holds one thing.
 
 Squares are named like a chess board seen from the red corner: columns a-l left to right,
@@ -8,6 +8,9 @@ rows 1-12 top to bottom ("a1" is the top-left corner). Inside, a square is (row,
 Pieces are named "P1"-"P4" (Protesters), "O1"-"O8" (Police Officers) and "<colour>1"-"<colour>5"
 (Journalists). A board is a dict piece -> square name.
 """
+
+Square = tuple[int, int]          # (row, column), 0-11
+Board = dict[str, str]           # piece -> square name
 
 SIZE = 12
 COLUMNS = "abcdefghijkl"
@@ -32,11 +35,11 @@ OFFICER_START = {"O1": (3, 5), "O2": (3, 6), "O3": (5, 8), "O4": (6, 8),
                  "O5": (8, 6), "O6": (8, 5), "O7": (6, 3), "O8": (5, 3)}
 
 
-def name(rc):
+def name(rc: Square) -> str:
     return "%s%d" % (COLUMNS[rc[1]], rc[0] + 1)
 
 
-def parse(square):
+def parse(square: object) -> Square | None:
     """A square's name ("c3", "C3") as (row, column), or None."""
     if not isinstance(square, str):
         return None
@@ -47,11 +50,19 @@ def parse(square):
     return (row, COLUMNS.index(text[0])) if 0 <= row < SIZE else None
 
 
-def on_board(rc):
+def where(square: str) -> Square:
+    """(row, column) of a square the board itself wrote (a piece's square): one it can parse."""
+    rc = parse(square)
+    if rc is None:
+        raise ValueError("%r is not a square of the board" % square)
+    return rc
+
+
+def on_board(rc: Square) -> bool:
     return 0 <= rc[0] < SIZE and 0 <= rc[1] < SIZE
 
 
-def van(seat):
+def van(seat: int) -> list[Square]:
     """The four squares of the camera van in ``seat``'s corner."""
     down, right = CORNERS[seat]
     rows = (10, 11) if down else (0, 1)
@@ -59,7 +70,7 @@ def van(seat):
     return [(r, c) for r in rows for c in cols]
 
 
-def journalist_start(seat):
+def journalist_start(seat: int) -> list[Square]:
     """The five squares round the van, on its two sides that face the board."""
     down, right = CORNERS[seat]
     edge_r, edge_c = (9 if down else 2), (9 if right else 2)
@@ -69,7 +80,7 @@ def journalist_start(seat):
     return sorted(squares)
 
 
-def starting_board(colours):
+def starting_board(colours: list[str]) -> Board:
     board = {p: name(rc) for p, rc in PROTESTER_START.items()}
     board.update({o: name(rc) for o, rc in OFFICER_START.items()})
     for seat, colour in enumerate(colours):
@@ -78,25 +89,26 @@ def starting_board(colours):
     return board
 
 
-def occupant(board):
+def occupant(board: Board) -> dict[Square, str]:
     """square (row, column) -> piece."""
-    return {parse(sq): piece for piece, sq in board.items()}
+    return {where(sq): piece for piece, sq in board.items()}
 
 
-def is_police(piece):
+def is_police(piece: str) -> bool:
     return piece.startswith("O")
 
 
-def is_protester(piece):
+def is_protester(piece: str) -> bool:
     return piece.startswith("P")
 
 
-def step(rc, way):
+def step(rc: Square, way: str) -> Square:
     dr, dc = STEPS[way]
     return (rc[0] + dr, rc[1] + dc)
 
 
-def push_line(at, rc, way, chain, pushes_police=False):
+def push_line(at: dict[Square, str], rc: Square, way: str, chain: bool,
+              pushes_police: bool = False) -> list[str] | None:
     """The pieces pushed when something enters ``rc`` going ``way``: [] if ``rc`` is free, the
     line of pieces in the way (nearest first) if they can all move one square, or None if it is
     blocked (the edge, a Police Officer, or, unless ``chain``, a second piece behind the first)."""
@@ -114,17 +126,17 @@ def push_line(at, rc, way, chain, pushes_police=False):
     return line
 
 
-def shove(board, at, mover, way, line):
+def shove(board: Board, at: dict[Square, str], mover: str, way: str, line: list[str]) -> list[list[str]]:
     """Move ``mover`` and the pushed ``line`` one square ``way``; the [piece, from, to] moves."""
     moves = []
     for piece in reversed(line):
-        src = parse(board[piece])
+        src = where(board[piece])
         moves.append([piece, board[piece], name(step(src, way))])
-    src = parse(board[mover])
+    src = where(board[mover])
     moves.append([mover, board[mover], name(step(src, way))])
     for _piece, frm, _to in moves:
-        del at[parse(frm)]
+        del at[where(frm)]
     for piece, _frm, to in moves:
         board[piece] = to
-        at[parse(to)] = piece
+        at[where(to)] = piece
     return moves

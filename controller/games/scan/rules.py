@@ -1,55 +1,18 @@
-"""SCAN (Parker Brothers, 1988): the WE/THEY scoresheet of a trick-taking game with suit values.
-
-The cards are played at the table; the panel takes each hand as the cards every side took per
-suit, checks them against the deck, scores them by cancel-out and keeps the race to 155 (or, in
-a time-limit game, the scores until time is up).
-
-A time-limit game: the engine reads no clock. Setup is given the countdown's end ("ends_at",
-an ISO 8601 time with its UTC offset, worked out by the panel when the game starts) and/or its
-length ("time_limit", minutes); the panel shows the countdown, and when it runs out the table
-(or the panel) sends "time_up". The view says so under "countdown".
-
-Sides: two teams (Team SCAN), three teams (Triple SCAN) or each player alone (SCAN Without
-Partners); No Trump SCAN plays individually, or in three teams with 6 players. A side is named
-by its players' shared "team", else by its players.
-
-    {"type": "hand", "taken": {side: {"spades": n, "hearts": n, "diamonds": n, "clubs": n}}}
-        every side's cards from the hand just played (a missing suit is 0)
-    {"type": "time_up"}   the countdown ran out (time-limit games only)
-
-Events: setup, hand_scored, time_up, won.
-
-Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
-(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all").
-
-Where the rules are silent, these are newsdesk's choices, not the original's:
-  * with no teams given, partners are the players opposite each other in the order given
-    (Team SCAN says "Sit opposite your partner"; Triple SCAN and 6-player No Trump don't say);
-  * Triple SCAN's text says only "Deal 5 cards to each player.", so by default all 52 cards
-    are played out; "put_aside" (an option, off by default) applies Without Partners' rule
-    there too: the stock cards that can't go round are put aside, and 48 are taken;
-  * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
-    player still holds are played out isn't said, so a hand is accepted either way;
-  * No Trump SCAN with 4 players may be played in two teams when teams are given;
-  * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
-    (the default: the highest total wins, equal totals share) or "all" (all of them win);
-  * a time-limit game ends when time is up with the scores entered by then (the rules' "the
-    highest score at the end of that time"; a hand not entered doesn't count), and sides
-    tied on the highest score share the win.
-"""
+"""SCAN's rules: the deck and the variants, the options setup checks, and the pure functions
+that check a hand against the deck, score it by cancel-out, fold the sheet and say who won. The
+scoresheet the panel shows and the table's words about a hand are view.py and words.py."""
 
 import copy
 import random
 from datetime import datetime
 from typing import Any
 
-from .base import (
+from ..base import (
     Action,
     Event,
     GameError,
     Result,
     State,
-    and_list,
     check_declared,
     check_options,
     declared,
@@ -93,19 +56,22 @@ TRUMP = {
 }
 
 
-def deal_size(variant, n):
+SCORE = "points"            # what a side's score counts: the points on the sheet
+
+
+def deal_size(variant: str, n: int) -> int:
     if variant == "individual" and n >= DEAL_FIVE_FROM:
         return DEAL_LARGE_TABLE
     return DEAL[variant]
 
 
-def hand_sizes(variant, n, put_aside=False):
+def hand_sizes(variant: str, n: int, put_aside: bool = False) -> list[int]:
     """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
     fewest, most = cards_out_of_play(variant, n, put_aside)
     return sorted({DECK - most, DECK - fewest})
 
 
-def cards_out_of_play(variant, n, put_aside=False):
+def cards_out_of_play(variant: str, n: int, put_aside: bool = False) -> tuple[int, int]:
     """(fewest, most) cards a hand can leave untaken.
 
     A trick takes one card from each player, so the last draw leaves ``stock % n`` cards that
@@ -125,7 +91,7 @@ def cards_out_of_play(variant, n, put_aside=False):
     return aside, aside
 
 
-def score(taken):
+def score(taken: dict[str, int]) -> int:
     """Cancel-out: +10/-10 and +5/-5 cards cancel; what's left is the side's score."""
     return sum(SUIT_VALUES[s] * taken.get(s, 0) for s in SUIT_VALUES)
 
@@ -155,9 +121,6 @@ OPTIONS = (
            "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
            choices=TARGET_TIES, newsdesk=True),
 )
-PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}, "teams": True,
-         "team_variants": TEAM_VARIANTS,
-         "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 
 def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
@@ -205,7 +168,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
              "put_aside": put_aside}]
 
 
-def _ends_at(value):
+def _ends_at(value: object) -> str | None:
     """The countdown's end as given (ISO 8601 with a UTC offset), checked; None for none."""
     if value is None:
         return None
@@ -221,12 +184,12 @@ def _ends_at(value):
     return when.isoformat()
 
 
-def _said(value):
+def _said(value: object) -> str:
     """A refused value as a sentence quotes it: a short text or a number, never a JSON structure."""
     return quoted(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else "that"
 
 
-def _sides(variant, players):
+def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     n = len(players)
     teams = [None if p.get("team") in (None, "") else str(p["team"]) for p in players]
     given = [t for t in teams if t not in (None, "")]
@@ -271,7 +234,7 @@ def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if kind == "hand":
         return _hand(state, action)
     if kind == "time_up":
-        if not _timed(state):
+        if not timed(state):
             raise GameError("this game races to %d; there is no time limit to run out" % TARGET)
         return [{"type": "time_up"}, {"type": "won", "sides": _leaders(state["totals"]), "reason": "time"}]
     raise AssertionError(kind)      # guard() lets through only the kinds above
@@ -283,19 +246,19 @@ def result(state: State) -> Result:
     win). Sides score; each player's row carries the side's total and win, side by side in the
     sheet's order (a side of one when played without partners)."""
     if not state.get("started"):
-        return result_of(False, [], PANEL)
+        return result_of(False, [], {"score": SCORE})
     over = bool(state["winners"])
     sides = [(s["name"], list(s["players"]), state["totals"][s["name"]], s["name"] in state["winners"])
              for s in state["sides"]]
     rows = [(member, total, won) for _, members, total, won in sides for member in members]
-    return result_of(over, rows, PANEL, teams=sides)
+    return result_of(over, rows, {"score": SCORE}, teams=sides)
 
 
-def _timed(state):
+def timed(state: State) -> bool:
     return state["time_limit"] is not None or state.get("ends_at") is not None
 
 
-def _hand(state, action):
+def _hand(state: State, action: Action) -> list[Event]:
     number = len(state["sheet"]) + 1
     taken = action.get("taken")
     sides = [s["name"] for s in state["sides"]]
@@ -305,7 +268,7 @@ def _hand(state, action):
     if strange:
         raise GameError("hand %d: %s is not a side in this game; the sides are %s"
                         % (number, ", ".join(map(str, strange)), ", ".join(sides)))
-    clean = {}
+    clean: dict[str, dict[str, int]] = {}
     for side in sides:
         counts = taken.get(side)
         if counts is None:
@@ -313,7 +276,7 @@ def _hand(state, action):
         if not isinstance(counts, dict) or set(counts) - set(SUIT_VALUES):
             raise GameError("hand %d: %s's cards are counted per suit: %s"
                             % (number, side, ", ".join(SUIT_VALUES)))
-        row = {}
+        row: dict[str, int] = {}
         for suit in SUIT_VALUES:
             c = counts.get(suit, 0)
             if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= CARDS_PER_SUIT:
@@ -336,7 +299,7 @@ def _hand(state, action):
     points = {s: max(0, v) for s, v in values.items()}
     events = [{"type": "hand_scored", "hand": number, "dealer": state["dealer"], "taken": clean,
                "values": values, "points": points}]
-    if not _timed(state):
+    if not timed(state):
         totals = {s: state["totals"][s] + points[s] for s in sides}
         if max(totals.values()) >= TARGET:
             if state.get("target_tie", "highest") == "all":
@@ -347,7 +310,7 @@ def _hand(state, action):
     return events
 
 
-def _leaders(totals):
+def _leaders(totals: dict[str, int]) -> list[str]:
     """The side(s) with the highest total; equal totals share the win (newsdesk's ruling for
     sides reaching 155 in the same hand, and for a tie when time is up)."""
     best = max(totals.values())
@@ -380,98 +343,3 @@ def apply(state: State, event: Event) -> State:
         s["winners"] = list(event["sides"])
         s["win_reason"] = event["reason"]
     return s
-
-
-# ---------------------------------------------------------------- describe
-
-def describe(state: State, action: Action, events: list[Event]) -> str:
-    """The move in one short sentence for the table and the Undo button: ``state`` is the game
-    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    labels = _labels(state)
-    out = []
-    for ev in events:
-        if ev["type"] == "hand_scored":
-            sides = []
-            for side in (s["name"] for s in state["sides"]):
-                counts = ["%d %s" % (ev["taken"][side][suit], suit if ev["taken"][side][suit] > 1 else suit[:-1])
-                          for suit in SUIT_VALUES if ev["taken"][side][suit]]
-                text = "%s took %s" % (labels[side], ", ".join(counts) if counts else "no cards")
-                value, points = ev["values"][side], ev["points"][side]
-                text += " and scored %d" % points if value == points else " and scored 0 (cards worth %d)" % value
-                sides.append(text)
-            out.append("hand %d: %s" % (ev["hand"], "; ".join(sides)))
-        elif ev["type"] == "time_up":
-            out.append("time ran out")
-        elif ev["type"] == "won":
-            totals = dict(state["totals"])
-            for e in events:
-                if e["type"] == "hand_scored":
-                    totals = {s: totals[s] + e["points"][s] for s in totals}
-            winners = ev["sides"]
-            if len(winners) == 1:
-                out.append("%s won with %d" % (labels[winners[0]], totals[winners[0]]))
-            elif len({totals[s] for s in winners}) == 1:
-                out.append("%s shared the win on %d" % (and_list([labels[s] for s in winners]), totals[winners[0]]))
-            else:
-                out.append("%s won" % and_list(["%s (%d)" % (labels[s], totals[s]) for s in winners]))
-    return "; ".join(out)
-
-
-def _labels(state):
-    """Each side as the scoresheet heads it: WE and THEY for two sides, else its name."""
-    sides = [s["name"] for s in state["sides"]]
-    return dict(zip(sides, ["WE", "THEY"])) if len(sides) == 2 else {s: s for s in sides}
-
-
-
-# ---------------------------------------------------------------- offers / view
-
-def offers(state: State) -> list[Action]:
-    if not state.get("started") or state["winners"]:
-        return []
-    out = [{"type": "hand", "sides": [s["name"] for s in state["sides"]], "suits": list(SUIT_VALUES)}]
-    if _timed(state):
-        out.append({"type": "time_up"})
-    return out
-
-
-def view(state: State) -> dict[str, Any]:
-    if not state.get("started"):
-        return {"game": NAME, "title": TITLE, "started": False}
-    sides = state["sides"]
-    labels = ["WE", "THEY"] if len(sides) == 2 else [s["name"] for s in sides]
-    n = len(state["players"])
-    fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False))
-    timed = _timed(state)
-    countdown = None
-    if timed:
-        countdown = {
-            "minutes": state["time_limit"], "ends_at": state.get("ends_at"), "time_up": state["time_up"],
-            "clock": "newsdesk keeps no clock for this game: the panel counts down%s, and when time "
-                     "runs out the table taps Time up; the highest score entered by then wins, and "
-                     "sides tied on it share the win" % (
-                         " to %s" % state["ends_at"] if state.get("ends_at") else
-                         " %d minutes from the start" % state["time_limit"])}
-    return {
-        "game": NAME, "title": TITLE, "started": True, "variant": state["variant"],
-        "variant_name": VARIANTS[state["variant"]].split(":")[0],
-        "columns": [{"label": lab, "side": s["name"], "players": s["players"]} for lab, s in zip(labels, sides)],
-        "rows": [{"hand": r["hand"], "dealer": state["players"][r["dealer"]],
-                  "points": [r["points"][s["name"]] for s in sides],
-                  "values": [r["values"][s["name"]] for s in sides],
-                  "totals": [r["totals"][s["name"]] for s in sides]} for r in state["sheet"]],
-        "race": [{"side": s["name"], "total": state["totals"][s["name"]],
-                  "to_go": max(0, TARGET - state["totals"][s["name"]]) if not timed else None}
-                 for s in sides],
-        "target": TARGET if not timed else None,
-        "target_tie": state.get("target_tie", "highest") if not timed else None,
-        "countdown": countdown, "ends_at": state.get("ends_at"),
-        "time_limit_minutes": state["time_limit"], "time_up": state["time_up"],
-        "dealer": state["players"][state["dealer"]],
-        "deal": deal_size(state["variant"], n), "trump": TRUMP[state["variant"]],
-        "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
-        "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False)),
-        "cards_aside": fewest,
-        "suit_values": dict(SUIT_VALUES),
-        "winners": state["winners"], "over": bool(state["winners"]),
-    }

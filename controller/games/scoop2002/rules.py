@@ -1,58 +1,13 @@
-"""Scoop! (Invisible City Productions, 2002): research stories at ten Locations, pitch them to
-the Action City Times, sell three to win.
-
-The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
-the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
-part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
-lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
-Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
-and for odd/even, the "zero" option decides: "as_read" (the default, the rules' words: the
-digit "is the number you've rolled", so a 0 is the lowest roll) or "ten" (newsdesk's option, as
-a ten-sided die's 0 face reads: it also makes N. Ickel certain to sell at #10, where he has no
-"next-highest" Location to move to). Games stored before the option existed counted a 0 as 10
-and still do.
-
-Every action names its player by seat (0-based, in the order given to setup; play passes left).
-
-    {"type": "move",   "player": p}                 Part 1: move (then roll)
-    {"type": "stay",   "player": p}                 Part 1: stay on the scene (+1 Steno mark)
-    {"type": "pitch",  "player": p, "story": n}     Part 1: pitch story n, 1-10 (then roll)
-    {"type": "roll",   "player": p, "value": 0-9}   the roll the turn is waiting for: a beat at
-                                                    setup, the move, the pitch or Part 2's mark;
-                                                    leave out "value" and the box rolls
-    {"type": "arrive", "player": p, "place": P}     where the coin stopped after moving:
-                                                    a Location 1-10, "times" or "street"
-
-Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, marked,
-ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
-the roll that ends your turn also returns his whole turn, rolls included.
-
-Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten names, #1 first),
-"street_chart" (roll -> the chart's words), "ickel_start" (a Location's number or name), "resell"
-(bool), "zero" ("ten" or "as_read"), "ickel_rolls" ("box", or "table": the player enters N.
-Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
-
-Where the rules are silent, these are newsdesk's choices, not the original's:
-  * a roll of 0 can count as 10 against a sum when "zero" is "ten" (see above);
-  * the default Location names are placeholders (the rules print none; only Downtown is named,
-    and putting it at #1 is a guess), and the default On the Street entries only say to read
-    the board's chart: give "locations" and "street_chart" from your board;
-  * every coin starts "on the street" (the red-bordered squares are not Locations);
-  * the On the Street chart's words are shown, and the table carries them out: the engine
-    only knows where the coin stopped;
-  * "resell" (default true): after a sale a Location's marks start again, and a new story
-    there can be researched and sold again, counting as another sale; set it false to let
-    each player sell each Location's story once;
-  * N. Ickel's sale doesn't clear the Location's marks or anyone's Steno Pad (the rules only
-    say "mark off a story on his Steno Pad"), he has no beat in That's My Beat, and you take
-    the first turn.
-"""
+"""Scoop! (2002)'s rules: the Locations, the rolls and how a 0 counts, the options and their
+checks, and a turn's parts as setup, decide, apply and result. What the player whose turn it is
+may do now (offers) is here too: the refusals say it ("Ann can't roll now: Ann moves"). The words
+the table reads about a move are in words.py; what the panel shows in view.py."""
 
 import copy
 import random
-from typing import Any
+from typing import Any, Sequence
 
-from .base import (
+from ..base import (
     Action,
     Event,
     GameError,
@@ -67,7 +22,6 @@ from .base import (
     option,
     or_list,
     result_of,
-    say_events,
 )
 
 NAME = "scoop2002"
@@ -101,6 +55,7 @@ SALES_TO_WIN = 3
 ICKEL_SALES_TO_WIN = 5
 ICKEL_NAME = "N. Ickel"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+SCORE_KIND = "points"       # each player's score is the stories sold (the result's score_kind, the panel's "score")
 TIMES, STREET = "times", "street"
 
 # newsdesk default: the rules don't print the board's Location names. Downtown is the one the
@@ -134,22 +89,19 @@ OPTIONS = (
                                "additionalProperties": {"type": "string", "minLength": 1,
                                                         "maxLength": 200}}),
 )
-PANEL = {"score": "points", "chart": {"unit": "stories sold", "prefix": ""},
-         "numbers": {"value": {"minimum": 0, "maximum": 9, "label": "The stopwatch's hundredths digit"}},
-         "seats_by_variant": {"lonely_city": {"min": 1, "max": 1}}}
 
 
-def _street_default(reading):
+def _street_default(reading: int) -> str:
     """newsdesk default: the On the Street chart is printed on the board, not in the rules."""
     return "On the Street %d: read entry %d on the board's chart and act accordingly." % (reading, reading)
 
 
-def reading(value):
+def reading(value: int) -> int:
     """The Location a 0-9 roll matches (1-10): a 0 is the tenth."""
     return ZERO_READS_AS if value == 0 else value
 
 
-def roll_value(state, value):
+def roll_value(state: State, value: int) -> int:
     """What a 0-9 roll counts as against a sum (a pitch, N. Ickel's sale) and for odd/even:
     the "zero" option says whether a 0 is 0 as read (the default) or 10."""
     return value if state.get("zero", ZERO_TEN) == ZERO_AS_READ else reading(value)
@@ -243,7 +195,7 @@ def initial() -> State:
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     kind = guard(state, action, _ACTIONS, result, "set up a game of Scoop! first",
-                 lambda state: "the game is over: %s won" % _name(state, state["winner"]),
+                 lambda state: "the game is over: %s won" % player_name(state, state["winner"]),
                  lambda kind: "Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
     handler = _ACTIONS[kind]
     p = _actor(state, action)
@@ -255,13 +207,13 @@ def result(state: State) -> Result:
     end of your turn, then you win"; N. Ickel needs five); each player's score is the stories
     they have sold, and the one winner is the reporter who got there."""
     if not state.get("started"):
-        return result_of(False, [], PANEL)
+        return result_of(False, [], {"score": SCORE_KIND})
     over = state["phase"] == "over"
     return result_of(over, [(pl["name"], len(pl["sales"]), i == state["winner"])
-                            for i, pl in enumerate(state["players"])], PANEL)
+                            for i, pl in enumerate(state["players"])], {"score": SCORE_KIND})
 
 
-def _actor(state, action):
+def _actor(state: State, action: Action) -> int:
     p = action.get("player")
     seats = len(state["players"])
     if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < seats:
@@ -269,36 +221,36 @@ def _actor(state, action):
     if state["players"][p].get("box") and state.get("ickel_rolls", ICKEL_BOX) != ICKEL_TABLE:
         raise GameError("%s is played by the box; his turns take care of themselves" % ICKEL_NAME)
     if p != state["turn"]:
-        raise GameError("%s can't act now: it is %s's turn" % (_name(state, p), _name(state, state["turn"])))
+        raise GameError("%s can't act now: it is %s's turn" % (player_name(state, p), player_name(state, state["turn"])))
     return p
 
 
-def _need_phase(state, p, phase, doing):
+def _need_phase(state: State, p: int, phase: str, doing: str) -> None:
     if state["phase"] != phase:
-        raise GameError("%s can't %s now: %s" % (_name(state, p), doing, _waiting_for(state)))
+        raise GameError("%s can't %s now: %s" % (player_name(state, p), doing, waiting_for(state)))
 
 
-def _choose_move(state, p, action, rng):
+def _choose_move(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _need_phase(state, p, "choose", "move")
     return [{"type": "chose", "player": p, "choice": "move"}]
 
 
-def _choose_stay(state, p, action, rng):
+def _choose_stay(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _need_phase(state, p, "choose", "stay on the scene")
     place = state["players"][p]["place"]
     if not isinstance(place, int):
         raise GameError("%s can't stay on the scene: %s starts this turn %s, not at a Location"
-                        % (_name(state, p), _name(state, p), _where(state, place)))
+                        % (player_name(state, p), player_name(state, p), where(state, place)))
     return [{"type": "stayed", "player": p, "location": place}]
 
 
-def _choose_pitch(state, p, action, rng):
+def _choose_pitch(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _need_phase(state, p, "choose", "pitch a story")
     me = state["players"][p]
-    who = _name(state, p)
+    who = player_name(state, p)
     if me["place"] != TIMES:
         raise GameError("%s can't pitch: a pitch starts the turn at the Action City Times, and %s "
-                        "is %s" % (who, who, _where(state, me["place"])))
+                        "is %s" % (who, who, where(state, me["place"])))
     story = _location_number(action.get("story"), state["locations"])
     if story is None:
         raise GameError("%s: say which story to pitch (a Location 1-10)" % who)
@@ -315,29 +267,29 @@ def _choose_pitch(state, p, action, rng):
     return [{"type": "chose", "player": p, "choice": "pitch", "story": story}]
 
 
-def _arrive(state, p, action, rng):
+def _arrive(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _need_phase(state, p, "arrive", "say where the coin stopped")
     place = action.get("place")
     if place not in (TIMES, STREET):
         place = _location_number(place, state["locations"])
     if place is None:
         raise GameError("%s: \"place\" is a Location (1-10 or its name), \"times\" or \"street\""
-                        % _name(state, p))
+                        % player_name(state, p))
     return [{"type": "arrived", "player": p, "place": place}]
 
 
-def _roll(state, p, action, rng):
+def _roll(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     phase = state["phase"]
     if state["players"][p].get("box") and phase == "choose":
         phase = "ickel_pitch"          # the table rolls N. Ickel's pitch (ickel_rolls "table")
     if phase not in ("beats", "move_roll", "pitch_roll", "mark", "ickel_pitch"):
-        raise GameError("%s can't roll now: %s" % (_name(state, p), _waiting_for(state)))
+        raise GameError("%s can't roll now: %s" % (player_name(state, p), waiting_for(state)))
     value = action.get("value")
     if value is None:
         value = rng.randrange(10)
     elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 9:
         raise GameError("%s's roll must be a digit 0-9 (a 10 on a die is entered as 0), not %r"
-                        % (_name(state, p), value))
+                        % (player_name(state, p), value))
     r = reading(value)
     if phase == "ickel_pitch":
         return [_ickel_pitch(state, p, value)]
@@ -355,18 +307,18 @@ def _roll(state, p, action, rng):
         return [{"type": "pitch_rolled", "player": p, "story": story, "value": value,
                  "research": research, "newsworthiness": news,
                  "sold": roll_value(state, value) <= research + news}]
-    if phase == "mark":
-        events = _end_turn(state, p, value)
-        after = state
-        for ev in events:
-            after = apply(after, ev)
-        if (after["phase"] != "over" and after["players"][after["turn"]].get("box")
-                and state.get("ickel_rolls", ICKEL_BOX) == ICKEL_BOX):
-            events += _ickel_turn(after, rng)
-        return events
+    # "mark": Part 2's roll ends the turn
+    events = _end_turn(state, p, value)
+    after = state
+    for ev in events:
+        after = apply(after, ev)
+    if (after["phase"] != "over" and after["players"][after["turn"]].get("box")
+            and state.get("ickel_rolls", ICKEL_BOX) == ICKEL_BOX):
+        events += _ickel_turn(after, rng)
+    return events
 
 
-def _end_turn(state, p, value):
+def _end_turn(state: State, p: int, value: int) -> list[Event]:
     """Part 2's mark, then the win check ("by the end of your turn") or the turn passes left."""
     events = [{"type": "marked", "player": p, "value": value, "location": reading(value)}]
     me = state["players"][p]
@@ -378,7 +330,7 @@ def _end_turn(state, p, value):
     return events
 
 
-def _ickel_pitch(state, p, value):
+def _ickel_pitch(state: State, p: int, value: int) -> Event:
     """N. Ickel's sale: "If the result is less than or equal to the number of the Location his
     nickel is on, then mark off a story ... and put his nickel back on the Location #1.
     Otherwise, move him to the Location with the next-highest number." """
@@ -388,7 +340,7 @@ def _ickel_pitch(state, p, value):
     return {"type": "ickel_pitched", "player": p, "value": value, "location": at, "sold": sold, "next": nxt}
 
 
-def _ickel_turn(state, rng):
+def _ickel_turn(state: State, rng: random.Random) -> list[Event]:
     """N. Ickel's whole turn, rolled by the box: pitch from his nickel's Location, then the mark."""
     p = state["turn"]
     pitch = _ickel_pitch(state, p, rng.randrange(10))
@@ -461,7 +413,7 @@ def apply(state: State, event: Event) -> State:
     return s
 
 
-def _apply_setup(event):
+def _apply_setup(event: Event) -> State:
     players = []
     for seat in event["players"]:
         players.append({"name": seat["name"], "colour": seat.get("colour"), "box": bool(seat.get("box")),
@@ -478,8 +430,6 @@ def _apply_setup(event):
             "zero": event.get("zero", ZERO_TEN), "ickel_rolls": event.get("ickel_rolls", ICKEL_BOX),
             "ickel_at": event["ickel_start"] if "lonely_city" in event["variants"] else None}
 
-
-# ---------------------------------------------------------------- offers / view
 
 def offers(state: State) -> list[Action]:
     if not state.get("started") or state["phase"] == "over":
@@ -501,137 +451,7 @@ def offers(state: State) -> list[Action]:
                 out.append({"type": "pitch", "player": p, "story": n})
     return out
 
-
-def view(state: State) -> dict[str, Any]:
-    if not state.get("started"):
-        return {"game": NAME, "title": TITLE, "started": False}
-    locs = state["locations"]
-    players = []
-    for i, pl in enumerate(state["players"]):
-        players.append({
-            "seat": i, "name": pl["name"], "colour": pl["colour"], "box": pl["box"],
-            "place": pl["place"] if not pl["box"] else None,
-            "where": _where(state, pl["place"]) if not pl["box"] else "at a desk at the Action City Times",
-            "steno": [{"location": n, "name": locs[n - 1], "marks": m}
-                      for n, m in enumerate(pl["steno"], 1) if m],
-            "sales": [{"location": n, "name": locs[n - 1]} for n in pl["sales"]],
-            "sold": len(pl["sales"]),
-            "to_win": ICKEL_SALES_TO_WIN if pl["box"] else SALES_TO_WIN,
-            "beat": pl["beat"], "blocked": pl["blocked"]})
-    out = {
-        "game": NAME, "title": TITLE, "started": True, "variants": state["variants"],
-        "locations": [{"number": n, "name": locs[n - 1], "marks": state["marks"][n - 1],
-                       "here": [pl["name"] for pl in state["players"] if pl["place"] == n and not pl["box"]],
-                       "beat_of": [pl["name"] for pl in state["players"] if pl["beat"] == n]}
-                      for n in range(1, LOCATION_COUNT + 1)],
-        "players": players, "turn": state["turn"], "turn_name": _name(state, state["turn"]),
-        "phase": state["phase"], "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
-        "pitching": state["pitch"], "last_roll": state["last"], "street_chart": state["street_chart"],
-        "winner": state["winner"],
-        "winner_name": _name(state, state["winner"]) if state["winner"] is not None else None,
-        "location_names": ("as set for this board" if state.get("locations_given", True) else
-                           "newsdesk's placeholder names (the rules don't print the board's); "
-                           "set your board's names when starting a game"),
-        "zero_reads_as": ZERO_READS_AS if state.get("zero", ZERO_TEN) == ZERO_TEN else 0,
-        "zero": ZERO_READINGS[state.get("zero", ZERO_TEN)],
-        "ickel_rolls": state.get("ickel_rolls", ICKEL_BOX), "resell": state.get("resell", True),
-    }
-    if state["ickel_at"] is not None:
-        out["ickel"] = {"nickel_on": state["ickel_at"], "nickel_on_name": locs[state["ickel_at"] - 1],
-                        "last_turn": state["last_ickel"]}
-    return out
-
-
-# ---------------------------------------------------------------- describe
-
-def describe(state: State, action: Action, events: list[Event]) -> str:
-    """The move in one short sentence for the table and the Undo button: ``state`` is the game
-    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    return say_events(_SAYS, state, events)
-
-
-def _rolled(value, state=None):
-    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"; with ``state``, as it counts
-    against a sum (the "zero" option)."""
-    r = reading(value) if state is None else roll_value(state, value)
-    return "rolled %d" % value if r == value else "rolled %d (%d)" % (value, r)
-
-
-def _place_words(state, place):
-    if place == TIMES:
-        return "the Action City Times"
-    if place == STREET:
-        return "the street"
-    return state["locations"][place - 1]
-
-
-def _say_chose(state, ev):
-    who = _name(state, ev["player"])
-    if ev["choice"] == "move":
-        return "%s chose to move" % who
-    return "%s chose to pitch the %s story" % (who, _place_words(state, ev["story"]))
-
-
-def _say_beat(state, ev):
-    who, where = _name(state, ev["player"]), _place_words(state, ev["location"])
-    if ev["taken"]:
-        owner = [pl["name"] for pl in state["players"] if pl.get("beat") == ev["location"]]
-        return "%s %s: %s is already %s, so %s rolls again" % (
-            who, _rolled(ev["value"]), where, "%s's beat" % owner[0] if owner else "a beat", who)
-    return "%s %s: %s is %s's beat" % (who, _rolled(ev["value"]), where, who)
-
-
-def _say_move_rolled(state, ev):
-    return "%s %s: move up to %d spaces" % (_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
-
-
-def _say_arrived(state, ev):
-    who = _name(state, ev["player"])
-    if ev["place"] == STREET:
-        return "%s stopped on the street" % who
-    return "%s moved to %s" % (who, _place_words(state, ev["place"]))
-
-
-def _say_stayed(state, ev):
-    return "%s stayed on the scene at %s: +1 Steno mark" % (_name(state, ev["player"]),
-                                                            _place_words(state, ev["location"]))
-
-
-def _say_pitch_rolled(state, ev):
-    return _pitch_words(state, ev["player"], ev["value"], ev["story"],
-                        ev["research"] + ev["newsworthiness"], ev["sold"])
-
-
-def _say_ickel(state, ev):
-    return _pitch_words(state, ev["player"], ev["value"], ev["location"], ev["location"], ev["sold"])
-
-
-def _pitch_words(state, p, value, story, needed, sold):
-    # the rolls there are: 0-9 with a 0 read as 0, or 1-10 with it read as 10
-    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
-    return "%s %s pitching the %s story (%s): %s" % (
-        _name(state, p), _rolled(value, state), _place_words(state, story),
-        "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else "needed %d or less" % needed,
-        "sold!" if sold else "not sold")
-
-
-def _say_marked(state, ev):
-    return "%s %s: a mark at %s" % (_name(state, ev["player"]), _rolled(ev["value"]),
-                                    _place_words(state, ev["location"]))
-
-
-def _say_won(state, ev):
-    return "%s wins with %d stories sold" % (_name(state, ev["player"]), ev["sales"])
-
-
-_SAYS = {"chose": _say_chose, "beat_rolled": _say_beat, "move_rolled": _say_move_rolled,
-         "arrived": _say_arrived, "stayed": _say_stayed, "pitch_rolled": _say_pitch_rolled,
-         "ickel_pitched": _say_ickel, "marked": _say_marked, "won": _say_won}
-
-
-# ---------------------------------------------------------------- helpers
-
-def _int(value):
+def _int(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -641,7 +461,7 @@ def _int(value):
     return None
 
 
-def _location_number(value, locations):
+def _location_number(value: object, locations: Sequence[str]) -> int | None:
     """A Location given by number (1-10) or by name; None if it is neither."""
     if isinstance(value, str) and value in locations:
         return locations.index(value) + 1
@@ -649,22 +469,24 @@ def _location_number(value, locations):
     return n if n is not None and 1 <= n <= LOCATION_COUNT else None
 
 
-def _name(state, p):
-    return state["players"][p]["name"]
+def player_name(state: State, p: int) -> str:
+    name: str = state["players"][p]["name"]
+    return name
 
 
-def _where(state, place):
+def where(state: State, place: int | str) -> str:
     if place == TIMES:
         return "at the Action City Times"
     if place == STREET:
         return "on the street"
-    return "at %s (#%d)" % (state["locations"][place - 1], place)
+    number = int(place)               # a Location's number
+    return "at %s (#%d)" % (state["locations"][number - 1], number)
 
 
 CHOICE_WORDS = {"move": "move", "stay": "stay on the scene", "pitch": "pitch"}
 
 
-def _choices(state):
+def _choices(state: State) -> str:
     """What the player whose turn it is can choose now, in words: only what is offered (at
     the Times there's no scene to stay on; away from it, no pitch)."""
     kinds = []
@@ -676,8 +498,8 @@ def _choices(state):
     return "chooses to " + ", ".join(kinds[:-1]) + " or " + kinds[-1]
 
 
-def _waiting_for(state):
-    who = _name(state, state["turn"])
+def waiting_for(state: State) -> str:
+    who = player_name(state, state["turn"])
     if state["phase"] == "choose" and state["players"][state["turn"]].get("box"):
         return "%s rolls to sell a story (enter his roll or press the stopwatch)" % who
     if state["phase"] == "choose":
@@ -689,3 +511,4 @@ def _waiting_for(state):
         "pitch_roll": "%s rolls for the pitch" % who,
         "mark": "%s rolls to add a mark to a Location" % who,
     }.get(state["phase"], "the game is over")
+

@@ -1,81 +1,27 @@
-"""Get the Scoop! (Cardboard Jam demo, 2011): four news producers talk, push and shove protest
-leaders into their camera vans.
-
-By default the box keeps the board (option "board": "tracked"): it places every piece as the
-rules' setup does, moves the Protesters from the cards turned up (distance, direction, pushes on
-3, 6 and 9, and, when several players direct one Protester, an order drawn with the rng and
-recorded in the event so a replay or undo is identical), counts each player's three actions in
-the Journalists' turn, moves the Police by the round's step of the police table, passes the First
-Player badge and checks the camera vans. With "board": "table" the pieces stay the table's
-business: the panel shows the cards, the turns, the police step and the badge, and the table says
-whose van holds a Protester.
-
-Players are named by seat (0-3, clockwise, in the order given to setup); seat 0's corner is the
-top-left one, and the corners go clockwise from there. Squares are named "a1" (top-left) to
-"l12" (bottom-right); see get_the_scoop_board.
-
-    {"type": "reveal", "plays": [{"player": p, "protester": 1-4, "rank": "A"|2-9,
-                                  "suit": "hearts"|"diamonds"|"clubs"|"spades"}, ...],
-                       "order": {"2": [p, q]}}      Protesters' turn: the cards turned up
-                                                    (a player who abstained is left out);
-                                                    "order" (optional) is an order the players
-                                                    agreed for a Protester, else one is drawn
-    {"type": "move", "player": p, "from": "c1", "to": "d2"}
-                                                    tracked: one action, a Journalist steps
-                                                    (pushing a Protester) or jumps
-    {"type": "draw", "player": p, "discard": 0-3}   tracked: one action, discard (free) and draw
-    {"type": "end_turn", "player": p}               the Journalists' turn is over (the rest of
-                                                    its 3 actions unspent)
-    {"type": "police", "player": badge}             the First Player moves the police; the
-                                                    round ends and the badge passes clockwise
-    {"type": "check", "winners": [p, ...]}          table only: whose camera van holds a
-                                                    Protester after the Protesters moved
-
-Events: setup, revealed, checked, journalist_moved, drew, journalist_done, police_moved,
-round_ended.
-
-Where the demo's rules are silent or incomplete, these are newsdesk's choices, each an option
-(its default in brackets), not the original's:
-  * "police_table": the rules give the first round's step and say the next round's is
-    "diagonally, clockwise"; the table after that is missing. [the given step, then each officer
-    turning its corner clockwise, alternating]
-  * "sides": which side of the board each suit labels, listed top, right, bottom, left. The
-    rules say the sides are labelled but not which is which. [hearts, diamonds, clubs, spades]
-  * "journalist_step": a Journalist moves "one square in any one direction": "any" (diagonals
-    too) or "orthogonal". [any]
-  * "protester_push": a Protester moved by a 3, 6 or 9 pushes "only one square": "one" (it
-    pushes one piece; a second piece behind it blocks) or "line" (the whole line, as Police
-    push). [one]
-  * "jump_counts_mover": whether the Journalist jumping counts among the "at least 2 of the
-    player's Journalists adjacent" to the square it jumps to. [false]
-  * "board": "tracked" or "table" (above). [tracked]
-  * players who don't choose a colour get the free ones in the order red, blue, green, white;
-  * the Police move one at a time in number order; an officer blocked by another that hasn't
-    moved yet waits and tries again once it has ("Other Police Officers will continue to move
-    clockwise, until blocked");
-  * the deck itself stays on the table: the box counts cards in hand (3 dealt, one played per
-    Protester directed, at most 3) but not the cards left in the deck.
-"""
+"""Get the Scoop!'s rules: the pieces, the cards and the police table, the options and their
+checks, and the round's three phases as setup, decide, apply and result. The words the table
+reads about a move are in words.py; what the panel shows and offers in view.py; the board's
+geometry in board.py."""
 
 import copy
 import random
-from typing import Any
+from typing import Any, Sequence
 
-from . import get_the_scoop_board as grid
-from .base import (
+from ..base import (
     Action,
     Event,
     GameError,
     Result,
     State,
-    and_list,
     choice_words,
     declared,
     form_name,
     guard,
+    option,
     result_of,
     seat_words,
 )
+from . import board as grid
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
@@ -115,42 +61,39 @@ DEFAULTS = {
 }
 CHOICES = {"board": ("tracked", "table"), "journalist_step": ("any", "orthogonal"),
            "protester_push": ("one", "line"), "jump_counts_mover": (False, True)}
+SCORE_KIND = None                # the game keeps no score (the result's score_kind, the panel's "score")
 
 
 # What the panel's start form, API document and request check know of this game (base.option).
-from .base import option as _option  # noqa: E402  (kept beside its one use, so this block stands alone)
-
 OPTIONS = (
-    _option("first", "seat", 0, "The person who last watched the news gets the First Player badge.",
-            "Who has the First Player badge (who last watched the news)"),
-    _option("board", "choice", "tracked", "game board: a 12x12 grid of 1” squares",
-            "Who keeps the board", choices={"tracked": "the box keeps every piece (newsdesk's default)",
-                                            "table": "the pieces stay the table's; the box keeps the rounds"},
-            newsdesk=True),
-    _option("journalist_step", "choice", "any", "one square in any one direction",
-            "A Journalist's step", choices={"any": "any of the eight directions (diagonals too)",
-                                            "orthogonal": "up, down, left or right only"}, newsdesk=True),
-    _option("protester_push", "choice", "one", "Pushing always happens in the direction of movement "
-            "and only one square", "A pushing Protester (3, 6, 9) pushes",
-            choices={"one": "one piece; a second piece behind it blocks",
-                     "line": "the whole line, as the Police do"}, newsdesk=True),
-    _option("jump_counts_mover", "boolean", False, "to any square with at least 2 of the player’s "
-            "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True),
-    _option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
-            "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
-            form=False, newsdesk=True,
-            schema={"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "string", "maxLength": 10}}),
-    _option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
-            "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
-            "The police movement tables", form=False, newsdesk=True,
-            schema={"type": "array", "minItems": 1, "maxItems": 8,
-                    "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
+    option("first", "seat", 0, "The person who last watched the news gets the First Player badge.",
+           "Who has the First Player badge (who last watched the news)"),
+    option("board", "choice", "tracked", "game board: a 12x12 grid of 1” squares",
+           "Who keeps the board", choices={"tracked": "the box keeps every piece (newsdesk's default)",
+                                           "table": "the pieces stay the table's; the box keeps the rounds"},
+           newsdesk=True),
+    option("journalist_step", "choice", "any", "one square in any one direction",
+           "A Journalist's step", choices={"any": "any of the eight directions (diagonals too)",
+                                           "orthogonal": "up, down, left or right only"}, newsdesk=True),
+    option("protester_push", "choice", "one", "Pushing always happens in the direction of movement "
+           "and only one square", "A pushing Protester (3, 6, 9) pushes",
+           choices={"one": "one piece; a second piece behind it blocks",
+                    "line": "the whole line, as the Police do"}, newsdesk=True),
+    option("jump_counts_mover", "boolean", False, "to any square with at least 2 of the player’s "
+           "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True),
+    option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
+           "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
+           form=False, newsdesk=True,
+           schema={"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "string", "maxLength": 10}}),
+    option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
+           "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
+           "The police movement tables", form=False, newsdesk=True,
+           schema={"type": "array", "minItems": 1, "maxItems": 8,
+                   "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
 )
-PANEL = {"score": None, "chart": None,
-         "no_chart": "This game keeps no score: the winner is whoever's camera van holds a Protester."}
 
 
-def card(rank, suit, sides=SUITS):
+def card(rank: str, suit: str, sides: Sequence[str] = SUITS) -> dict[str, Any]:
     """A revealed card as the panel shows it: how far the Protester goes, which way, and whether
     it pushes (A-3: 1, 4-6: 2, 7-9: 3; pushing on 3, 6, 9)."""
     side = SIDE_NAMES[list(sides).index(suit)]
@@ -214,11 +157,11 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
              "first": first, "police_table": table, "rules": rules}]
 
 
-def _word(value):
+def _word(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _police_table(table):
+def _police_table(table: object) -> list[dict[str, str]]:
     msg = ("police_table is a list of steps, one per police turn, each mapping officers 1-8 to "
            "a direction (%s)" % ", ".join(DIRECTIONS))
     if not isinstance(table, (list, tuple)) or not table or len(table) > 100:
@@ -245,24 +188,24 @@ def initial() -> State:
     return {"started": False}
 
 
-def _tracked(state):
-    return state["rules"]["board"] == "tracked"
+def board_tracked(state: State) -> bool:
+    return bool(state["rules"]["board"] == "tracked")
 
 
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     kind = guard(state, action, _ACTIONS, result, "set up a game of Get the Scoop! first",
-                 lambda state: "the game is over: %s won" % " and ".join(_name(state, w) for w in state["winners"]),
+                 lambda state: "the game is over: %s won" % " and ".join(player_name(state, w) for w in state["winners"]),
                  lambda kind: "Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
     handler = _ACTIONS[kind]
-    if kind in ("move", "draw") and not _tracked(state):
+    if kind in ("move", "draw") and not board_tracked(state):
         raise GameError("the table keeps the board in this game (option board: table): move the "
                         "pieces and the cards by hand, then say the Journalists are done")
-    if kind == "check" and _tracked(state):
+    if kind == "check" and board_tracked(state):
         raise GameError("the box checks the camera vans itself after the Protesters move")
     if state["phase"] != _PHASE_OF[kind]:
-        raise GameError("that's not for now: %s" % _waiting_for(state))
+        raise GameError("that's not for now: %s" % waiting_for(state))
     return handler(state, action, rng)
 
 
@@ -271,12 +214,12 @@ def result(state: State) -> Result:
     Protester in a Player's corner (the camera van), that Player wins and the game is over!
     There can be multiple winners."). The game keeps no score: every score is None."""
     if not state.get("started"):
-        return result_of(False, [], PANEL)
+        return result_of(False, [], {"score": SCORE_KIND})
     won = set(state["winners"])
-    return result_of(bool(won), [(pl["name"], None, i in won) for i, pl in enumerate(state["players"])], PANEL)
+    return result_of(bool(won), [(pl["name"], None, i in won) for i, pl in enumerate(state["players"])], {"score": SCORE_KIND})
 
 
-def _reveal(state, action, rng):
+def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
     plays = action.get("plays", [])
     if not isinstance(plays, list):
         raise GameError("\"plays\" lists the cards turned up, one per player who directed a Protester")
@@ -285,7 +228,7 @@ def _reveal(state, action, rng):
         if not isinstance(play, dict):
             raise GameError("each play is {player, protester, rank, suit}")
         p = _seat(play.get("player"))
-        who = _name(state, p)
+        who = player_name(state, p)
         if p in seen_players:
             raise GameError("%s played two cards; each player directs at most one Protester" % who)
         seen_players.add(p)
@@ -299,7 +242,7 @@ def _reveal(state, action, rng):
         if (rank, suit) in seen_cards:
             raise GameError("%s: the %s of %s was already played this turn; the deck has one"
                             % (who, rank, suit))
-        if _tracked(state) and state["hands"][p] < 1:
+        if board_tracked(state) and state["hands"][p] < 1:
             raise GameError("%s has no card in hand to play; draw in the Journalists' turn" % who)
         seen_cards.add((rank, suit))
         clean.append(dict(card(rank, suit, state["rules"]["sides"]), player=p, protester=protester))
@@ -322,7 +265,7 @@ def _reveal(state, action, rng):
             seats = [_whole(p) for p in order] if isinstance(order, list) else None
             if seats is None or sorted(seats, key=str) != sorted(directors, key=str):
                 raise GameError("the agreed order for Protester %d must list exactly %s, by seat"
-                                % (n, ", ".join(_name(state, p) for p in directors)))
+                                % (n, ", ".join(player_name(state, p) for p in directors)))
             order = seats
             how = "agreed"
         else:
@@ -335,7 +278,7 @@ def _reveal(state, action, rng):
     abstained = [p for p in range(PLAYERS) if p not in seen_players]
     event = {"type": "revealed", "round": state["round"], "plays": resolution, "orders": orders,
              "abstained": abstained}
-    if _tracked(state):
+    if board_tracked(state):
         board = dict(state["board"])
         for c in resolution:
             c["moves"], c["stopped"] = _walk_protester(state, board, c)
@@ -343,7 +286,7 @@ def _reveal(state, action, rng):
     return [event]
 
 
-def _walk_protester(state, board, c):
+def _walk_protester(state: State, board: grid.Board, c: dict[str, Any]) -> tuple[list[list[str]], str | None]:
     """Move the card's Protester square by square: "Unless directed with a 3, 6, or 9 card,
     Protesters end their movement when they are blocked by any other piece on the board"; with
     one, they push Protesters or Journalists "in the direction of movement and only one square",
@@ -353,26 +296,26 @@ def _walk_protester(state, board, c):
     moves: list[list[str]] = []
     chain = state["rules"]["protester_push"] == "line"
     for _ in range(c["distance"]):
-        ahead = grid.step(grid.parse(board[piece]), c["way"])
+        ahead = grid.step(grid.where(board[piece]), c["way"])
         if not grid.on_board(ahead):
             return moves, "the edge of the board"
         if ahead in at and not c["push"]:
-            return moves, "blocked by %s" % _piece_words(state, at[ahead])
+            return moves, "blocked by %s" % piece_words(state, at[ahead])
         line = grid.push_line(at, ahead, c["way"], chain)
         if line is None:
-            return moves, "blocked by %s" % _piece_words(state, at[ahead])
+            return moves, "blocked by %s" % piece_words(state, at[ahead])
         moves += grid.shove(board, at, piece, c["way"], line)
     return moves, None
 
 
-def _vans_holding_protesters(board):
+def _vans_holding_protesters(board: grid.Board) -> list[int]:
     """"If there is a Protester in a Player's corner (the camera van), that Player wins"."""
     at = grid.occupant(board)
     return [seat for seat in range(PLAYERS)
             if any(grid.is_protester(at.get(rc, "")) for rc in grid.van(seat))]
 
 
-def _check(state, action, rng):
+def _check(state: State, action: Action, rng: random.Random) -> list[Event]:
     winners = action.get("winners")
     if not isinstance(winners, list):
         raise GameError("\"winners\" lists the seats whose camera van holds a Protester ([] if none)")
@@ -382,51 +325,51 @@ def _check(state, action, rng):
     return [{"type": "checked", "round": state["round"], "winners": sorted(seats)}]
 
 
-def _whose_turn(state, action, what):
+def _whose_turn(state: State, action: Action, what: str) -> int:
     p = _seat(action.get("player"))
     if p != state["journalist"]:
         raise GameError("%s can't %s: it is %s's Journalists' turn"
-                        % (_name(state, p), what, _name(state, state["journalist"])))
+                        % (player_name(state, p), what, player_name(state, state["journalist"])))
     return p
 
 
-def _spent(state, p, events):
+def _spent(state: State, p: int, events: list[Event]) -> list[Event]:
     """One action spent: the turn passes on when it was the third."""
     if state["actions_left"] <= 1:
         events.append({"type": "journalist_done", "round": state["round"], "player": p})
     return events
 
 
-def _move(state, action, rng):
+def _move(state: State, action: Action, rng: random.Random) -> list[Event]:
     p = _whose_turn(state, action, "move a Journalist")
     colour = state["players"][p]["colour"]
     src, dst = grid.parse(action.get("from")), grid.parse(action.get("to"))
     if src is None or dst is None:
         raise GameError("a move goes \"from\" a square \"to\" a square, named a1 to l12, not %r to %r"
                         % (action.get("from"), action.get("to")))
-    move = _journalist_moves(state, p).get((grid.name(src), grid.name(dst)))
+    move = journalist_moves(state, p).get((grid.name(src), grid.name(dst)))
     if move is None:
         at = grid.occupant(state["board"])
         piece = at.get(src)
         if piece is None or not piece.startswith(colour):
-            raise GameError("%s has no %s Journalist on %s" % (_name(state, p), colour, grid.name(src)))
+            raise GameError("%s has no %s Journalist on %s" % (player_name(state, p), colour, grid.name(src)))
         raise GameError("%s's Journalist on %s can't go to %s: %s" % (
-            _name(state, p), grid.name(src), grid.name(dst), _why_not(state, p, src, dst)))
+            player_name(state, p), grid.name(src), grid.name(dst), _why_not(state, p, src, dst)))
     event = dict(move, type="journalist_moved", round=state["round"], player=p,
                  actions_left=state["actions_left"] - 1)
     return _spent(state, p, [event])
 
 
-def _journalist_moves(state, p):
+def journalist_moves(state: State, p: int) -> dict[tuple[str, str], dict[str, Any]]:
     """Every legal Journalist move for seat ``p``: (from, to) -> {"how", "moves"}."""
     colour, board, rules = state["players"][p]["colour"], state["board"], state["rules"]
     at = grid.occupant(board)
     ways = grid.ORTHOGONAL if rules["journalist_step"] == "orthogonal" else DIRECTIONS
     found = {}
-    mine = sorted(piece for piece in board if piece.startswith(colour))
+    pieces = sorted(piece for piece in board if piece.startswith(colour))
     jumps = _jump_squares(colour, at)
-    for piece in mine:
-        src = grid.parse(board[piece])
+    for piece in pieces:
+        src = grid.where(board[piece])
         for way in ways:                    # "one square in any one direction"
             dst = grid.step(src, way)
             if not grid.on_board(dst):
@@ -453,7 +396,7 @@ def _journalist_moves(state, p):
     return found
 
 
-def _jump_squares(colour, at):
+def _jump_squares(colour: str, at: dict[grid.Square, str]) -> list[tuple[grid.Square, int, int]]:
     """Each free square with a Journalist of ``colour`` next to it: (square, how many of
     ``colour``'s are next to it, the most any other colour has next to it)."""
     near: dict[tuple[int, int], dict[str, int]] = {}
@@ -470,7 +413,7 @@ def _jump_squares(colour, at):
             for rc, counts in sorted(near.items()) if counts.get(colour, 0) >= 2]
 
 
-def _why_not(state, p, src, dst):
+def _why_not(state: State, p: int, src: grid.Square, dst: grid.Square) -> str:
     at = grid.occupant(state["board"])
     if src == dst:
         return "it is already there"
@@ -478,7 +421,7 @@ def _why_not(state, p, src, dst):
         what = at[dst]
         if grid.is_protester(what) and max(abs(dst[0] - src[0]), abs(dst[1] - src[1])) == 1:
             return "Protester %s can't be pushed that way (blocked, or off the board)" % what[1]
-        return "%s is there" % _piece_words(state, what)
+        return "%s is there" % piece_words(state, what)
     if state["rules"]["journalist_step"] == "orthogonal" and abs(dst[0] - src[0]) + abs(dst[1] - src[1]) == 2 \
             and abs(dst[0] - src[0]) == 1:
         return "Journalists step orthogonally in this game (option journalist_step), and a jump there " \
@@ -487,41 +430,41 @@ def _why_not(state, p, src, dst):
            "Journalists next to it and more of them than any other colour's"
 
 
-def _draw(state, action, rng):
+def _draw(state: State, action: Action, rng: random.Random) -> list[Event]:
     p = _whose_turn(state, action, "draw")
     discard = action.get("discard", 0)
     discard = _whole(discard) if discard is not None else 0
     hand = state["hands"][p]
     if discard is None or not 0 <= discard <= hand:
         raise GameError("%s holds %d card%s: discard 0 to %d of them"
-                        % (_name(state, p), hand, "" if hand == 1 else "s", hand))
+                        % (player_name(state, p), hand, "" if hand == 1 else "s", hand))
     if hand - discard + 1 > HAND_LIMIT:
         raise GameError("%s holds %d cards and may hold no more than %d: discard one to draw"
-                        % (_name(state, p), hand, HAND_LIMIT))
+                        % (player_name(state, p), hand, HAND_LIMIT))
     event = {"type": "drew", "round": state["round"], "player": p, "discard": discard,
              "hand": hand - discard + 1, "actions_left": state["actions_left"] - 1}
     return _spent(state, p, [event])
 
 
-def _end_turn(state, action, rng):
+def _end_turn(state: State, action: Action, rng: random.Random) -> list[Event]:
     p = _whose_turn(state, action, "end a turn")
     return [{"type": "journalist_done", "round": state["round"], "player": p}]
 
 
-def _police(state, action, rng):
+def _police(state: State, action: Action, rng: random.Random) -> list[Event]:
     p = _seat(action.get("player"))
     if p != state["first"]:
         raise GameError("%s can't move the police: the First Player, %s, does"
-                        % (_name(state, p), _name(state, state["first"])))
+                        % (player_name(state, p), player_name(state, state["first"])))
     step = (state["round"] - 1) % len(state["police_table"])
     ways = dict(state["police_table"][step])
     event = {"type": "police_moved", "round": state["round"], "step": step + 1, "moves": ways}
-    if _tracked(state):
+    if board_tracked(state):
         event["shoves"], event["blocked"] = _move_police(state, ways)
     return [event, {"type": "round_ended", "round": state["round"], "first": (p + 1) % PLAYERS}]
 
 
-def _move_police(state, ways):
+def _move_police(state: State, ways: dict[str, str]) -> tuple[list[list[str]], list[str]]:
     """"Police Officers push any number of Protesters and/or Journalists if they are in the way
     ... If the line of Journalists and Protesters have already reached the edge of the board, the
     police are blocked. Other Police Officers will continue to move clockwise, until blocked in
@@ -535,7 +478,7 @@ def _move_police(state, ways):
         progress, still = False, []
         for officer in waiting:
             way = ways[officer[1:]]
-            ahead = grid.step(grid.parse(board[officer]), way)
+            ahead = grid.step(grid.where(board[officer]), way)
             line = grid.push_line(at, ahead, way, chain=True) if grid.on_board(ahead) else None
             if line is None:
                 still.append(officer)
@@ -554,7 +497,7 @@ _PHASE_OF = {"reveal": "protesters", "check": "check", "move": "journalists", "d
 
 # ---------------------------------------------------------------- apply
 
-def _shift(s, moves):
+def _shift(s: State, moves: list[list[str]]) -> None:
     for piece, _frm, to in moves:
         s["board"][piece] = to
 
@@ -619,68 +562,7 @@ def apply(state: State, event: Event) -> State:
     return s
 
 
-# ---------------------------------------------------------------- offers / view
-
-def offers(state: State) -> list[Action]:
-    if not state.get("started") or state["winners"]:
-        return []
-    phase = state["phase"]
-    if phase == "protesters":
-        return [{"type": "reveal", "plays": []}]
-    if phase == "check":
-        return [{"type": "check", "winners": []}] + [{"type": "check", "winners": [p]} for p in range(PLAYERS)]
-    if phase == "journalists":
-        p = state["journalist"]
-        out = []
-        if _tracked(state):
-            legal = _journalist_moves(state, p)
-            if legal:
-                (frm, to), first = next(iter(legal.items()))
-                out.append({"type": "move", "player": p, "from": frm, "to": to,
-                            "choices": [{"from": f, "to": t, "how": m["how"], "piece": m["piece"]}
-                                        for (f, t), m in legal.items()]})
-            hand = state["hands"][p]
-            out.append({"type": "draw", "player": p, "discard": 1 if hand >= HAND_LIMIT else 0})
-        return out + [{"type": "end_turn", "player": p}]
-    return [{"type": "police", "player": state["first"]}]
-
-
-def view(state: State) -> dict[str, Any]:
-    if not state.get("started"):
-        return {"game": NAME, "title": TITLE, "started": False}
-    step = (state["round"] - 1) % len(state["police_table"])
-    first = state["first"]
-    tracked = _tracked(state)
-    out = {
-        "game": NAME, "title": TITLE, "started": True, "round": state["round"], "phase": state["phase"],
-        "waiting_for": _waiting_for(state) if not state["winners"] else None,
-        "players": [{"seat": i, "name": p["name"], "colour": p["colour"], "badge": i == first,
-                     "done": i in state["done"], "hand": state["hands"][i] if tracked else None}
-                    for i, p in enumerate(state["players"])],
-        "first_player": first, "first_player_name": _name(state, first),
-        "journalists_order": [(first + k) % PLAYERS for k in range(PLAYERS)],
-        "journalist": state["journalist"], "actions_per_turn": ACTIONS_PER_TURN, "hand_limit": HAND_LIMIT,
-        "actions_left": state["actions_left"] if state["phase"] == "journalists" else None,
-        "turn_log": state["turn_log"],
-        "last_reveal": state["last_reveal"],
-        "police_this_round": {"step": step + 1, "moves": state["police_table"][step]},
-        "last_police": state["last_police"],
-        "distance_chart": {"A-3": 1, "4-6": 2, "7-9": 3, "push": list(PUSHING)},
-        "rules": state["rules"],
-        "sides": dict(zip(SIDE_NAMES, state["rules"]["sides"])),
-        "winners": state["winners"], "winner_names": [_name(state, w) for w in state["winners"]],
-        "board": None,
-    }
-    if tracked:
-        at = grid.occupant(state["board"])
-        vans = {grid.name(rc): seat for seat in range(PLAYERS) for rc in grid.van(seat)}
-        out["board"] = {"size": grid.SIZE, "columns": grid.COLUMNS,
-                        "pieces": dict(state["board"]), "vans": vans,
-                        "rows": [[at.get((r, c)) for c in range(grid.SIZE)] for r in range(grid.SIZE)]}
-    return out
-
-
-def _piece_words(state, piece):
+def piece_words(state: State, piece: str) -> str:
     if grid.is_protester(piece):
         return "Protester %s" % piece[1:]
     if grid.is_police(piece):
@@ -690,71 +572,9 @@ def _piece_words(state, piece):
     return "a Journalist of %s's (%s)" % (owner, colour)
 
 
-# ---------------------------------------------------------------- describe
-
-def describe(state: State, action: Action, events: list[Event]) -> str:
-    """The move in one short sentence for the table and the Undo button: ``state`` is the game
-    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    out = []
-    for ev in events:
-        kind = ev["type"]
-        if kind == "revealed":
-            if not ev["plays"]:
-                out.append("round %d: nobody directed a Protester" % ev["round"])
-                continue
-            cards = ["%s's %s of %s on Protester %d" % (_name(state, c["player"]), _rank_words(c["rank"]),
-                                                        c["suit"], c["protester"]) for c in ev["plays"]]
-            out.append("round %d: the Protesters moved (%s)" % (ev["round"], ", ".join(cards)))
-            if ev.get("winners"):
-                names = [_name(state, w) for w in ev["winners"]]
-                out.append("a Protester is in %s camera van%s: %s win%s" % (
-                    and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
-                    and_list(names), "" if len(names) > 1 else "s"))
-        elif kind == "checked":
-            if ev["winners"]:
-                names = [_name(state, w) for w in ev["winners"]]
-                out.append("round %d: a Protester is in %s camera van%s: %s win%s" % (
-                    ev["round"], and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
-                    and_list(names), "" if len(names) > 1 else "s"))
-            else:
-                out.append("round %d: no camera van holds a Protester" % ev["round"])
-        elif kind == "journalist_moved":
-            out.append("%s: %s (%d action%s left)" % (
-                _name(state, ev["player"]), _moved_words(state, ev), ev["actions_left"],
-                "" if ev["actions_left"] == 1 else "s"))
-        elif kind == "drew":
-            out.append("%s %sdrew a card (%d action%s left)" % (
-                _name(state, ev["player"]), "discarded %d and " % ev["discard"] if ev["discard"] else "",
-                ev["actions_left"], "" if ev["actions_left"] == 1 else "s"))
-        elif kind == "journalist_done":
-            out.append("%s's Journalists' turn is over" % _name(state, ev["player"]))
-        elif kind == "police_moved":
-            out.append("round %d: %s moved the police" % (ev["round"], _name(state, state["first"])))
-            if ev.get("blocked"):
-                out.append("Officer%s %s blocked" % ("s" if len(ev["blocked"]) > 1 else "",
-                                                     and_list([o[1:] for o in ev["blocked"]])))
-        elif kind == "round_ended":
-            out.append("%s has the First Player badge" % _name(state, ev["first"]))
-    return "; ".join(out)
-
-
-def _moved_words(state, ev):
-    frm, to = ev["moves"][-1][1], ev["moves"][-1][2]
-    if ev["how"] == "push":
-        pushed = ev["moves"][0]
-        return "a Journalist stepped %s to %s, pushing %s to %s" % (
-            frm, to, _piece_words(state, pushed[0]), pushed[2])
-    return "a Journalist %s %s to %s" % ("jumped" if ev["how"] == "jump" else "stepped", frm, to)
-
-
-def _rank_words(rank):
-    return "ace" if rank == "A" else rank
-
-
-
 # ---------------------------------------------------------------- helpers
 
-def _whole(value):
+def _whole(value: object) -> int | None:
     """A whole number given as an int or as its digits; None for anything else."""
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value.strip())
@@ -763,21 +583,21 @@ def _whole(value):
     return None
 
 
-def _seat(value):
+def _seat(value: object) -> int:
     seat = _whole(value)
     if seat is None or not 0 <= seat < PLAYERS:
         raise GameError("a player is a seat number 0-%d, not %r" % (PLAYERS - 1, value))
     return seat
 
 
-def _rank(value):
+def _rank(value: object) -> str | None:
     text = str(value).strip().upper() if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
     if text in ("1", "ACE"):
         text = "A"
     return text if text in RANKS else None
 
 
-def _suit(value):
+def _suit(value: object) -> str | None:
     if not isinstance(value, str):
         return None
     text = value.strip().lower()
@@ -787,22 +607,25 @@ def _suit(value):
     return None
 
 
-def _name(state, p):
-    return state["players"][p]["name"]
+def player_name(state: State, p: int) -> str:
+    name: str = state["players"][p]["name"]
+    return name
 
 
-def _waiting_for(state):
+def waiting_for(state: State) -> str:
     phase = state["phase"]
     if phase == "protesters":
         return "round %d, Protesters' turn: turn up the cards" % state["round"]
     if phase == "check":
         return "check the camera vans: does any corner hold a Protester?"
     if phase == "journalists":
-        if _tracked(state):
+        if board_tracked(state):
             left = state["actions_left"]
             return "%s's Journalists' turn: %d of %d actions left" % (
-                _name(state, state["journalist"]), left, ACTIONS_PER_TURN)
-        return "%s's Journalists' turn (%d actions)" % (_name(state, state["journalist"]), ACTIONS_PER_TURN)
+                player_name(state, state["journalist"]), left, ACTIONS_PER_TURN)
+        return "%s's Journalists' turn (%d actions)" % (player_name(state, state["journalist"]), ACTIONS_PER_TURN)
     if phase == "police":
-        return "%s moves the police" % _name(state, state["first"])
+        return "%s moves the police" % player_name(state, state["first"])
     return "the game is over"
+
+

@@ -1,59 +1,12 @@
-"""Star Reporter (Parker Brothers, 1937): reporters travel a map of Urbania by automobile, train
-and airplane, telephone in for assignments, and race to Disasters and the Catastrophe.
-
-The board, the pins, the planes and the card piles stay on the table. The panel keeps what the
-table has to remember and read off the dice: each player's method of travel and what the throw
-allows for it (even totals for trains, doubles for planes, seven for telephoning), the chartered
-plane and the airport it stands at, the telephone attempts, the Disasters turned up by double
-sixes and the Catastrophe after them, the points of every card won, and the Star Reporter.
-
-Seats are 0-based in the order given to setup; play passes to the left (the next seat). Dice:
-an action may carry the two dice ("dice": [a, b], from the box's dice button); without them the
-box rolls with the rng handed in, and the throw's event records the dice either way.
-
-    {"type": "throw", "player": p}                      at the start: throw for who moves first
-    {"type": "throw", "player": p, "method": M,         a turn: M is automobile, train, airplane
-     "purpose": "news"|"plane", "at": airport}          or telephone (purpose: a new assignment
-                                                        or the plane); "at": the airport the pin
-                                                        stands at, for an airplane throw before
-                                                        the plane is chartered
-    {"type": "land", "player": p, "airport": A}         where the plane flew, or was called to
-    {"type": "draw", "player": p, "city": C,            a new News assignment (back at Urbania,
-     "points": n, "event": E, "grid": G}                or by telephone); all details optional
-    {"type": "news", "player": p, "points": n}          reached the assignment's city
-    {"type": "disaster", "player": p, "points": n,      reached a Disaster's city (card: its
-     "card": k}                                         number, when more than one is open)
-    {"type": "catastrophe", "player": p, "points": n}   reached the Catastrophe: the game ends
-
-News, Disaster and Catastrophe points may be entered only after the player's own move (a move
-by car, by train on an even total, or a flight): the panel offers them then, until the next
-player throws.
-
-Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
-points printed on a card carry "enter", the fields the panel must ask for. Each throw's event
-carries the facts the table looks for: total, doubles, even, seven, double_sixes, and a
-"reading" in the rules' words.
-
-Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
-
-Options (declared in OPTIONS): "disasters", "airports" (the board's airports: a plane flies only
-to these, matched without regard to case; the rules name only Baytown's, the default), "first".
-
-Where the rules are silent, newsdesk's choices:
-* the number of Disasters before the Catastrophe is an option, 1-9 (the pile holds 9; the rules'
-  "usually 3 to 5"), default 4;
-* a tie for the highest throw at the start is thrown again by the tied players; a seat may be
-  named as "first" instead;
-* double sixes after the Catastrophe is up turn up nothing and read as an ordinary throw;
-* a second Disaster may be turned up while an earlier one is still unclaimed; both stay open;
-* a tie for the most points shares the title of Star Reporter.
-"""
+"""Star Reporter's rules: the box's numbers, the options setup checks, and the pure functions
+that decide a move, fold its events and say who won. The panel's view and the table's words
+about moves are view.py and words.py; the refusals are here, with the rule they enforce."""
 
 import copy
 import random
-from typing import Any
+from typing import Any, Callable
 
-from .base import (
+from ..base import (
     TEXT_MOST,
     Action,
     Event,
@@ -72,7 +25,6 @@ from .base import (
     player_name as _name,
     quoted,
     result_of,
-    say_events,
     seat as _seat,
     seat_words,
 )
@@ -96,6 +48,7 @@ MOST_AIRPORTS = 30          # more than a one-board map holds
 # newsdesk's bound on a card's points: the rules print none (the Catastrophe's count "is so high
 # that it usually wins the game"); no real card comes near it, so past it is a typing slip
 MOST_POINTS = 10_000
+SCORE = "points"            # what a player's score counts: the credits on the cards won
 
 OPTIONS = (
     option("disasters", "integer", DEFAULT_DISASTERS, "Players may vary the length of a game by "
@@ -112,15 +65,12 @@ OPTIONS = (
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
            "highest total moves first", "Who moves first (empty: throw for it)"),
 )
-PANEL = {"score": "points", "chart": {"unit": "credits", "prefix": ""},
-         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"}},
-         "words": {"at": "Airport the pin is at", "airport": "Airport"}}
-NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
-         TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
-         TELEPHONE: "a total of seven, from a city"}      # shown on the panel's throw buttons
+
+Dice = tuple[int, int]
+Move = Callable[[State, int, Action, random.Random], list[Event]]
 
 
-def facts(dice):
+def facts(dice: Dice) -> dict[str, Any]:
     """What the table looks for in a throw."""
     a, b = dice
     total = a + b
@@ -181,16 +131,17 @@ def result(state: State) -> Result:
     hold, and the winners are the highest credit ("the one having the highest credit becomes the
     Star Reporter and Wins The Game"), all of them on a tie."""
     if not state.get("started"):
-        return result_of(False, [], PANEL)
+        return result_of(False, [], {"score": SCORE})
     over = state["phase"] == "over"
     won = set(state["winners"] or ())
-    return result_of(over, [(pl["name"], _score(pl), i in won) for i, pl in enumerate(state["players"])], PANEL)
+    return result_of(over, [(pl["name"], score(pl), i in won) for i, pl in enumerate(state["players"])],
+                     {"score": SCORE})
 
 
-def _throw(state, p, action, rng):
+def _throw(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     phase = state["phase"]
     if phase not in ("order", "turn", "moved"):
-        raise GameError("%s can't throw now: %s" % (_name(state, p), _waiting_for(state)))
+        raise GameError("%s can't throw now: %s" % (_name(state, p), waiting_for(state)))
     if p != state["turn"]:
         raise GameError("%s can't throw: it is %s's turn to throw" % (_name(state, p), _name(state, state["turn"])))
     dice = _dice(state, p, action.get("dice"), rng)
@@ -247,7 +198,7 @@ def _throw(state, p, action, rng):
     return events
 
 
-def _result(method, purpose, me, f):
+def _result(method: str, purpose: str | None, me: dict[str, Any], f: dict[str, Any]) -> str:
     if method == AUTOMOBILE:
         return "drive"
     if method == TRAIN:
@@ -261,8 +212,8 @@ def _result(method, purpose, me, f):
     return "phoned_news" if purpose == NEWS else "phoned_plane"
 
 
-def _order_throw(state, p, dice):
-    events = [{"type": "order_thrown", "player": p, "dice": list(dice), "total": sum(dice)}]
+def _order_throw(state: State, p: int, dice: Dice) -> list[Event]:
+    events: list[Event] = [{"type": "order_thrown", "player": p, "dice": list(dice), "total": sum(dice)}]
     throws = dict(state["order"]["throws"], **{str(p): sum(dice)})
     waiting = [q for q in state["order"]["round"] if str(q) not in throws]
     if not waiting:
@@ -275,9 +226,9 @@ def _order_throw(state, p, dice):
     return events
 
 
-def _land(state, p, action, rng):
+def _land(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     if state["phase"] not in ("fly", "plane_call"):
-        raise GameError("%s can't land a plane now: %s" % (_name(state, p), _waiting_for(state)))
+        raise GameError("%s can't land a plane now: %s" % (_name(state, p), waiting_for(state)))
     _check_mover(state, p, "say where the plane went")
     airport = _airport(state, p, action.get("airport"), "the airport")
     flew = state["phase"] == "fly"
@@ -285,14 +236,14 @@ def _land(state, p, action, rng):
         [] if flew else [_pass_turn(state, p)])
 
 
-def _draw(state, p, action, rng):
+def _draw(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     who = _name(state, p)
     if state["phase"] not in ("moved", "draw"):
-        raise GameError("%s can't draw a News card now: %s" % (who, _waiting_for(state)))
+        raise GameError("%s can't draw a News card now: %s" % (who, waiting_for(state)))
     _check_mover(state, p, "draw a News card")
     if state["players"][p]["assignment"]["status"] != "done":
         raise GameError("%s is still on an assignment: complete it before drawing a new one" % who)
-    card = {"city": None, "points": None, "event": None, "grid": None}
+    card: dict[str, Any] = {"city": None, "points": None, "event": None, "grid": None}
     for field in ("city", "event", "grid"):
         if action.get(field) is not None:
             card[field] = _text(state, p, action.get(field), field)
@@ -305,7 +256,7 @@ def _draw(state, p, action, rng):
     return events
 
 
-def _news(state, p, action, rng):
+def _news(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _check_moved(state, p, "report a News item")
     who = _name(state, p)
     assignment = state["players"][p]["assignment"]
@@ -320,7 +271,7 @@ def _news(state, p, action, rng):
     return [{"type": "won_card", "player": p, "card": NEWS, "points": points, "city": assignment["city"]}]
 
 
-def _disaster(state, p, action, rng):
+def _disaster(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _check_moved(state, p, "report a Disaster")
     who = _name(state, p)
     open_cards = state["open_disasters"]
@@ -337,7 +288,7 @@ def _disaster(state, p, action, rng):
     return [{"type": "won_card", "player": p, "card": "disaster", "number": number, "points": points}]
 
 
-def _catastrophe(state, p, action, rng):
+def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _check_moved(state, p, "report the Catastrophe")
     if state["catastrophe"] != "open":
         raise GameError("no Catastrophe is open: it is turned up by the first double sixes after "
@@ -345,30 +296,30 @@ def _catastrophe(state, p, action, rng):
     points = _points(state, p, action.get("points"), "the Catastrophe card")
     won = {"type": "won_card", "player": p, "card": "catastrophe", "points": points}
     after = apply(state, won)
-    scores = [_score(pl) for pl in after["players"]]
+    scores = [score(pl) for pl in after["players"]]
     best = max(scores)
     return [won, {"type": "ended", "scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]}]
 
 
-_ACTIONS = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,
-            "catastrophe": _catastrophe}
+_ACTIONS: dict[str, Move] = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,
+                             "catastrophe": _catastrophe}
 
 
-def _pass_turn(state, p):
+def _pass_turn(state: State, p: int) -> Event:
     """After a throw the next player is up; the mover may still report what the move reached."""
     return {"type": "turn_passed", "player": p, "next": (p + 1) % len(state["players"])}
 
 
-def _check_mover(state, p, doing):
+def _check_mover(state: State, p: int, doing: str) -> None:
     if p != state["mover"]:
         raise GameError("%s can't %s: it was %s who threw" % (_name(state, p), doing, _name(state, state["mover"])))
 
 
-def _check_moved(state, p, doing):
+def _check_moved(state: State, p: int, doing: str) -> None:
     who = _name(state, p)
     if state["phase"] != "moved" or state["mover"] != p:
         raise GameError("%s can %s only after moving there, before the next player throws (now: %s)"
-                        % (who, doing, _waiting_for(state)))
+                        % (who, doing, waiting_for(state)))
 
 
 # ---------------------------------------------------------------- apply
@@ -445,7 +396,7 @@ def apply(state: State, event: Event) -> State:
     return s
 
 
-def _apply_setup(event):
+def _apply_setup(event: Event) -> State:
     players = [{"name": seat["name"], "colour": seat.get("colour"),
                 "assignment": {"status": "open", "city": None, "points": None, "event": None, "grid": None},
                 "cards": [], "plane": {"chartered": False, "at": PLANE_START},
@@ -459,157 +410,10 @@ def _apply_setup(event):
             "mover": None, "moved": False, "last_throw": None, "scores": None, "winners": None}
 
 
-# ---------------------------------------------------------------- offers / view
-
-def offers(state: State) -> list[Action]:
-    if not state.get("started") or state["phase"] == "over":
-        return []
-    phase, p = state["phase"], state["turn"]
-    if phase == "order":
-        return [{"type": "throw", "player": p}]
-    m = state["mover"]
-    if phase in ("fly", "plane_call"):
-        return [{"type": "land", "player": m, "enter": ["airport"], "choices": {"airport": airports(state)}}]
-    if phase == "draw":
-        return [{"type": "draw", "player": m}]
-    me = state["players"][p]
-    out = [{"type": "throw", "player": p, "method": AUTOMOBILE, "needs": NEEDS[AUTOMOBILE]},
-           {"type": "throw", "player": p, "method": TRAIN, "needs": NEEDS[TRAIN]}]
-    if me["plane"]["chartered"]:
-        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE]})
-    else:
-        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"],
-                    "choices": {"at": airports(state)}})
-    if me["assignment"]["status"] == "done":
-        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS, "needs": NEEDS[TELEPHONE]})
-    if me["plane"]["chartered"]:
-        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE, "needs": NEEDS[TELEPHONE]})
-    if phase == "moved":
-        mover = state["players"][m]
-        if mover["assignment"]["status"] == "open":
-            need = [] if mover["assignment"]["points"] is not None else ["points"]
-            out.append({"type": "news", "player": m, "enter": need})
-        else:
-            out.append({"type": "draw", "player": m})
-        out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
-        if state["catastrophe"] == "open":
-            out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
-    return out
-
-
-def view(state: State) -> dict[str, Any]:
-    if not state.get("started"):
-        return {"game": NAME, "title": TITLE, "started": False}
-    players = []
-    for i, pl in enumerate(state["players"]):
-        players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "score": _score(pl),
-                        "cards": list(pl["cards"]), "assignment": dict(pl["assignment"]),
-                        "plane": dict(pl["plane"]), "telephone": dict(pl["phone"])})
-    last = state["last_throw"]
-    return {
-        "game": NAME, "title": TITLE, "started": True, "players": players, "phase": state["phase"],
-        "turn": state["turn"], "turn_name": _name(state, state["turn"]), "mover": state["mover"],
-        "waiting_for": _waiting_for(state) if state["phase"] != "over" else None,
-        "last_throw": last,
-        "disasters": {"before_catastrophe": state["disasters"], "drawn": state["disasters_drawn"],
-                      "open": list(state["open_disasters"])},
-        "catastrophe": state["catastrophe"],
-        "order": state["order"],
-        "scores": state["scores"], "winners": state["winners"], "airports": airports(state),
-        "star_reporter": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
-    }
-
-
-# ---------------------------------------------------------------- describe
-
-_NUMBERS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-            "eleven", "twelve")
-
-
-def describe(state: State, action: Action, events: list[Event]) -> str:
-    """The move in one short sentence for the table and the Undo button: ``state`` is the game
-    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
-    return say_events(_SAYS, state, events)
-
-
-def _threw(state, p, dice):
-    """"Bob rolled 5 and 2 (seven)"."""
-    a, b = dice
-    return "%s rolled %d and %d (%s)" % (_name(state, p), a, b, "double sixes" if (a, b) == DOUBLE_SIXES
-                                         else _NUMBERS[a + b])
-
-
-def _say_order_thrown(state, ev):
-    return "%s for the first move" % _threw(state, ev["player"], ev["dice"])
-
-
-def _say_order_decided(state, ev):
-    if ev["first"] is None:
-        return "%s tie on %d and roll again" % (and_list([_name(state, q) for q in ev["tied"]]), ev["total"])
-    return "%s moves first" % _name(state, ev["first"])
-
-
-def _say_thrown(state, ev):
-    at = ev.get("at")
-    what = {
-        "drive": "the automobile goes %d spaces" % ev["total"],
-        "next_city": "the train goes on to the next city",
-        "wait": "an odd total, so the train waits",
-        "plane_secured": "a double charters the plane at %s" % at,
-        "no_plane": "no double, so no plane yet",
-        "fly": "a double, so the plane flies from %s" % at,
-        "no_flight": "no double, so the plane stays at %s" % at,
-        "phoned_news": "the telephone call goes through, for a new News assignment",
-        "phoned_plane": "the telephone call goes through, and the plane is sent for",
-        "no_connection": "no seven, so the telephone call doesn't go through",
-        "disaster": "no move, and Disaster card %s is turned up" % ev.get("card"),
-        "catastrophe": "no move, and the Catastrophe is turned up",
-    }[ev["result"]]
-    return "%s: %s" % (_threw(state, ev["player"], ev["dice"]), what)
-
-
-def _say_landed(state, ev):
-    if ev["with_pin"]:
-        return "%s flew to %s" % (_name(state, ev["player"]), ev["airport"])
-    return "%s sent the plane to %s" % (_name(state, ev["player"]), ev["airport"])
-
-
-def _say_drew(state, ev):
-    text = "%s drew a News assignment%s" % (_name(state, ev["player"]),
-                                          " by telephone" if ev["how"] == TELEPHONE else " at %s" % ev["how"])
-    card = " in ".join(ev[k] for k in ("event", "city") if ev.get(k))
-    if ev.get("points") is not None:
-        card += " (%d points)" % ev["points"] if card else "%d points" % ev["points"]
-    return text + (": %s" % card if card else "")
-
-
-def _say_won_card(state, ev):
-    who = _name(state, ev["player"])
-    if ev["card"] == NEWS:
-        return "%s completed the News assignment%s: %d points" % (
-            who, " in %s" % ev["city"] if ev.get("city") else "", ev["points"])
-    if ev["card"] == "disaster":
-        return "%s reached Disaster card %d's city: %d points" % (who, ev["number"], ev["points"])
-    return "%s reached the Catastrophe: %d points, and the game ends" % (who, ev["points"])
-
-
-def _say_ended(state, ev):
-    names = [_name(state, w) for w in ev["winners"]]
-    best = ev["scores"][ev["winners"][0]]
-    if len(names) == 1:
-        return "%s is the Star Reporter with %d points" % (names[0], best)
-    return "%s share the title of Star Reporter with %d points each" % (and_list(names), best)
-
-
-_SAYS = {"order_thrown": _say_order_thrown, "order_decided": _say_order_decided, "thrown": _say_thrown,
-         "landed": _say_landed, "drew": _say_drew, "won_card": _say_won_card, "ended": _say_ended}
-
-
-
 # ---------------------------------------------------------------- helpers
 
-def _reading(state, p, ev):
-    """The throw in the rules' words, for the panel."""
+def _reading(state: State, p: int, ev: Event) -> str:
+    """The throw in the rules' words, for the panel (the throw's event carries it)."""
     who, total = _name(state, p), ev["total"]
     result = ev["result"]
     if result == "disaster":
@@ -618,7 +422,7 @@ def _reading(state, p, ev):
     if result == "catastrophe":
         return ("Double sixes! %s does not move, and turns up the CATASTROPHE: the first to reach "
                 "its city by exact throw ends the game" % who)
-    return {
+    reading: str = {
         "drive": "%s drives %d white spaces along the road (or splits the dice: %d and %d)"
                  % (who, total, ev["dice"][0], ev["dice"][1]),
         "next_city": "Even total (%d): %s moves to the next city on the railroad" % (total, who),
@@ -631,9 +435,11 @@ def _reading(state, p, ev):
         "phoned_plane": "Seven: %s gets through and sends the plane to any airport" % who,
         "no_connection": "No seven (%d): %s must wait to throw a seven on a later turn" % (total, who),
     }[result]
+    return reading
 
 
-def _waiting_for(state):
+def waiting_for(state: State) -> str:
+    """Who the game waits for, and to do what: the view shows it, and a refusal says it."""
     phase = state["phase"]
     if phase == "order":
         return "%s throws the dice for who moves first" % _name(state, state["turn"])
@@ -651,16 +457,18 @@ def _waiting_for(state):
     return "the game is over"
 
 
-def _result_words(state):
+def _result_words(state: State) -> str:
     return "%s %s the Star Reporter" % (" and ".join(_name(state, w) for w in state["winners"]),
                                         "is" if len(state["winners"]) == 1 else "share the title of")
 
 
-def _score(player):
-    return sum(c["points"] for c in player["cards"])
+def score(player: dict[str, Any]) -> int:
+    """A player's score: the credits on the cards they hold."""
+    credits: int = sum(c["points"] for c in player["cards"])
+    return credits
 
 
-def _dice(state, p, dice, rng):
+def _dice(state: State, p: int, dice: object, rng: random.Random) -> Dice:
     if dice is None:
         return (rng.randrange(DIE_FACES) + 1, rng.randrange(DIE_FACES) + 1)
     if (not isinstance(dice, (list, tuple)) or len(dice) != 2
@@ -669,23 +477,25 @@ def _dice(state, p, dice, rng):
     return (dice[0], dice[1])
 
 
-def _points(state, p, value, what):
+def _points(state: State, p: int, value: object, what: str) -> int:
     if not _is_int(value) or not 0 < value <= MOST_POINTS:
         raise GameError("%s: enter the points printed on %s (a whole number 1-%s), not %s"
                         % (_name(state, p), what, format(MOST_POINTS, ","), _shown(value)))
     return value
 
 
-def _shown(value):
-    return quoted(value, 30)
+def _shown(value: object) -> str:
+    shown: str = quoted(value, 30)
+    return shown
 
 
-def airports(state):
+def airports(state: State) -> list[str]:
     """The board's airports for this game (the "airports" option; Baytown's by default)."""
-    return state.get("airports") or [PLANE_START]
+    known: list[str] = state.get("airports") or [PLANE_START]
+    return known
 
 
-def _airport(state, p, value, what):
+def _airport(state: State, p: int, value: object, what: str) -> str:
     """One of the board's airports, matched without regard to case ("baytown" is Baytown)."""
     known = airports(state)
     if isinstance(value, str):
@@ -698,14 +508,8 @@ def _airport(state, p, value, what):
                        "the board's airports are listed when a game starts)"))
 
 
-def _text(state, p, value, field):
+def _text(state: State, p: int, value: object, field: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > TEXT_MOST:
         raise GameError("%s: %s is a name as printed on the board (up to %d letters), not %r"
                         % (_name(state, p), field, TEXT_MOST, value))
     return value.strip()
-
-
-def rings(events):
-    """The box rings the phone when a Disaster or the Catastrophe breaks (newsdesk's touch: the
-    news is in, pick up)."""
-    return any(e.get("type") == "thrown" and e.get("result") in ("disaster", "catastrophe") for e in events)

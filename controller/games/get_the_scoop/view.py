@@ -1,0 +1,84 @@
+"""What Get the Scoop!'s panel shows and offers: the round, the phase, the cards turned up,
+the police step and, when the box keeps it, the board; the one-tap buttons of each phase; and
+the panel's facts about the game."""
+
+from typing import Any
+
+from ..base import Action, State
+from . import board as grid
+from .rules import (
+    ACTIONS_PER_TURN,
+    HAND_LIMIT,
+    NAME,
+    PLAYERS,
+    PUSHING,
+    SCORE_KIND,
+    SIDE_NAMES,
+    TITLE,
+    board_tracked,
+    journalist_moves,
+    player_name,
+    waiting_for,
+)
+
+PANEL = {"score": SCORE_KIND, "chart": None,
+         "no_chart": "This game keeps no score: the winner is whoever's camera van holds a Protester."}
+
+
+def offers(state: State) -> list[Action]:
+    if not state.get("started") or state["winners"]:
+        return []
+    phase = state["phase"]
+    if phase == "protesters":
+        return [{"type": "reveal", "plays": []}]
+    if phase == "check":
+        return [{"type": "check", "winners": []}] + [{"type": "check", "winners": [p]} for p in range(PLAYERS)]
+    if phase == "journalists":
+        p = state["journalist"]
+        out = []
+        if board_tracked(state):
+            legal = journalist_moves(state, p)
+            if legal:
+                (frm, to), first = next(iter(legal.items()))
+                out.append({"type": "move", "player": p, "from": frm, "to": to,
+                            "choices": [{"from": f, "to": t, "how": m["how"], "piece": m["piece"]}
+                                        for (f, t), m in legal.items()]})
+            hand = state["hands"][p]
+            out.append({"type": "draw", "player": p, "discard": 1 if hand >= HAND_LIMIT else 0})
+        return out + [{"type": "end_turn", "player": p}]
+    return [{"type": "police", "player": state["first"]}]
+
+
+def view(state: State) -> dict[str, Any]:
+    if not state.get("started"):
+        return {"game": NAME, "title": TITLE, "started": False}
+    step = (state["round"] - 1) % len(state["police_table"])
+    first = state["first"]
+    tracked = board_tracked(state)
+    out = {
+        "game": NAME, "title": TITLE, "started": True, "round": state["round"], "phase": state["phase"],
+        "waiting_for": waiting_for(state) if not state["winners"] else None,
+        "players": [{"seat": i, "name": p["name"], "colour": p["colour"], "badge": i == first,
+                     "done": i in state["done"], "hand": state["hands"][i] if tracked else None}
+                    for i, p in enumerate(state["players"])],
+        "first_player": first, "first_player_name": player_name(state, first),
+        "journalists_order": [(first + k) % PLAYERS for k in range(PLAYERS)],
+        "journalist": state["journalist"], "actions_per_turn": ACTIONS_PER_TURN, "hand_limit": HAND_LIMIT,
+        "actions_left": state["actions_left"] if state["phase"] == "journalists" else None,
+        "turn_log": state["turn_log"],
+        "last_reveal": state["last_reveal"],
+        "police_this_round": {"step": step + 1, "moves": state["police_table"][step]},
+        "last_police": state["last_police"],
+        "distance_chart": {"A-3": 1, "4-6": 2, "7-9": 3, "push": list(PUSHING)},
+        "rules": state["rules"],
+        "sides": dict(zip(SIDE_NAMES, state["rules"]["sides"])),
+        "winners": state["winners"], "winner_names": [player_name(state, w) for w in state["winners"]],
+        "board": None,
+    }
+    if tracked:
+        at = grid.occupant(state["board"])
+        vans = {grid.name(rc): seat for seat in range(PLAYERS) for rc in grid.van(seat)}
+        out["board"] = {"size": grid.SIZE, "columns": grid.COLUMNS,
+                        "pieces": dict(state["board"]), "vans": vans,
+                        "rows": [[at.get((r, c)) for c in range(grid.SIZE)] for r in range(grid.SIZE)]}
+    return out

@@ -1,0 +1,64 @@
+"""What the table reads about a move of Get the Scoop!: the cards turned up, the Journalists'
+steps, pushes and jumps, the police and the badge, in one sentence."""
+
+from ..base import Action, Event, State, and_list
+from .rules import piece_words, player_name
+
+
+def describe(state: State, action: Action, events: list[Event]) -> str:
+    """The move in one short sentence for the table and the Undo button: ``state`` is the game
+    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
+    out = []
+    for ev in events:
+        kind = ev["type"]
+        if kind == "revealed":
+            if not ev["plays"]:
+                out.append("round %d: nobody directed a Protester" % ev["round"])
+                continue
+            cards = ["%s's %s of %s on Protester %d" % (player_name(state, c["player"]), _rank_words(c["rank"]),
+                                                        c["suit"], c["protester"]) for c in ev["plays"]]
+            out.append("round %d: the Protesters moved (%s)" % (ev["round"], ", ".join(cards)))
+            if ev.get("winners"):
+                names = [player_name(state, w) for w in ev["winners"]]
+                out.append("a Protester is in %s camera van%s: %s win%s" % (
+                    and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
+                    and_list(names), "" if len(names) > 1 else "s"))
+        elif kind == "checked":
+            if ev["winners"]:
+                names = [player_name(state, w) for w in ev["winners"]]
+                out.append("round %d: a Protester is in %s camera van%s: %s win%s" % (
+                    ev["round"], and_list(["%s's" % n for n in names]), "s" if len(names) > 1 else "",
+                    and_list(names), "" if len(names) > 1 else "s"))
+            else:
+                out.append("round %d: no camera van holds a Protester" % ev["round"])
+        elif kind == "journalist_moved":
+            out.append("%s: %s (%d action%s left)" % (
+                player_name(state, ev["player"]), _moved_words(state, ev), ev["actions_left"],
+                "" if ev["actions_left"] == 1 else "s"))
+        elif kind == "drew":
+            out.append("%s %sdrew a card (%d action%s left)" % (
+                player_name(state, ev["player"]), "discarded %d and " % ev["discard"] if ev["discard"] else "",
+                ev["actions_left"], "" if ev["actions_left"] == 1 else "s"))
+        elif kind == "journalist_done":
+            out.append("%s's Journalists' turn is over" % player_name(state, ev["player"]))
+        elif kind == "police_moved":
+            out.append("round %d: %s moved the police" % (ev["round"], player_name(state, state["first"])))
+            if ev.get("blocked"):
+                out.append("Officer%s %s blocked" % ("s" if len(ev["blocked"]) > 1 else "",
+                                                     and_list([o[1:] for o in ev["blocked"]])))
+        elif kind == "round_ended":
+            out.append("%s has the First Player badge" % player_name(state, ev["first"]))
+    return "; ".join(out)
+
+
+def _moved_words(state: State, ev: Event) -> str:
+    frm, to = ev["moves"][-1][1], ev["moves"][-1][2]
+    if ev["how"] == "push":
+        pushed = ev["moves"][0]
+        return "a Journalist stepped %s to %s, pushing %s to %s" % (
+            frm, to, piece_words(state, pushed[0]), pushed[2])
+    return "a Journalist %s %s to %s" % ("jumped" if ev["how"] == "jump" else "stepped", frm, to)
+
+
+def _rank_words(rank: str) -> str:
+    return "ace" if rank == "A" else rank

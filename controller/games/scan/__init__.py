@@ -1,0 +1,59 @@
+"""SCAN (Parker Brothers, 1988): the WE/THEY scoresheet of a trick-taking game with suit values.
+
+The cards are played at the table; the panel takes each hand as the cards every side took per
+suit, checks them against the deck, scores them by cancel-out and keeps the race to 155 (or, in
+a time-limit game, the scores until time is up).
+
+A time-limit game: the engine reads no clock. Setup is given the countdown's end ("ends_at",
+an ISO 8601 time with its UTC offset, worked out by the panel when the game starts) and/or its
+length ("time_limit", minutes); the panel shows the countdown, and when it runs out the table
+(or the panel) sends "time_up". The view says so under "countdown".
+
+Sides: two teams (Team SCAN), three teams (Triple SCAN) or each player alone (SCAN Without
+Partners); No Trump SCAN plays individually, or in three teams with 6 players. A side is named
+by its players' shared "team", else by its players.
+
+    {"type": "hand", "taken": {side: {"spades": n, "hearts": n, "diamonds": n, "clubs": n}}}
+        every side's cards from the hand just played (a missing suit is 0)
+    {"type": "time_up"}   the countdown ran out (time-limit games only)
+
+Events: setup, hand_scored, time_up, won.
+
+Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
+(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all").
+
+Where the rules are silent, these are newsdesk's choices, not the original's:
+  * with no teams given, partners are the players opposite each other in the order given
+    (Team SCAN says "Sit opposite your partner"; Triple SCAN and 6-player No Trump don't say);
+  * Triple SCAN's text says only "Deal 5 cards to each player.", so by default all 52 cards
+    are played out; "put_aside" (an option, off by default) applies Without Partners' rule
+    there too: the stock cards that can't go round are put aside, and 48 are taken;
+  * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
+    player still holds are played out isn't said, so a hand is accepted either way;
+  * No Trump SCAN with 4 players may be played in two teams when teams are given;
+  * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
+    (the default: the highest total wins, equal totals share) or "all" (all of them win);
+  * a time-limit game ends when time is up with the scores entered by then (the rules' "the
+    highest score at the end of that time"; a hand not entered doesn't count), and sides
+    tied on the highest score share the win.
+"""
+
+from ..game import Game
+from . import rules, view, words
+
+# The declaration the registry finds (the entry point "scan" in pyproject.toml).
+GAME = Game(name=rules.NAME,
+            title=rules.TITLE,
+            setup=rules.setup,
+            initial=rules.initial,
+            decide=rules.decide,
+            apply=rules.apply,
+            offers=view.offers,
+            view=view.view,
+            result=rules.result,
+            variants=rules.VARIANTS,
+            options=rules.OPTIONS,
+            panel=view.PANEL,
+            players=rules.PLAYERS,
+            describe=words.describe,
+            order=40)

@@ -1,0 +1,83 @@
+"""SCOOP (Parker Brothers, 1956): edit a newspaper page with stories the editor on the dial
+telephone passes, and go to press with the best and financially strongest paper.
+
+The SCOOP cards, the hands and the reserves stay on the table. The panel keeps the money (every
+dollar moves through ledger transfers), what each newspaper page holds and the value printed on
+each story, whose turn it is and what the turn waits for: the editor's verdict, the story the
+player takes, a Star Story's sale or a bankrupt player's sales.
+
+Accounts: "bank" and "p<seat>" for each player ("p0", "p1", ...). Seats are 0-based in the order
+given to setup; play and every offer to buy pass to the left (the next seat).
+
+    {"type": "claim", "player": p, "story_type": T,     call "Story" for a story of type T (or
+     "cards_from_hand": 1-3, "scooped_from": q}          "star"); cards_from_hand: the cards
+                                                         that left the hand, a SCOOP card
+                                                         included (default 3; fewer with
+                                                         reserve or captured cards), which is
+                                                         what a refused story costs to refill
+    {"type": "verdict", "signal": S, "digit": d}        the editor's signal for the pending
+                                                         claim (S a key of editor.SIGNALS)
+    {"type": "lines_down", "player": q}                  q blocks the pending call
+    {"type": "place", "player": p, "value": v,          the story taken after a favourable
+     "slot": T}                                          verdict: its printed value; slot is
+                                                         the claimed type, or "three_star"
+                                                         after THREE STARS
+    {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
+    {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
+     "value": v}                                         no call; the ad's printed value
+    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back (at most
+                                                         four held: "two cards on each of his two
+                                                         reserve spaces"; a claim with fewer than
+                                                         three cards from the hand used the rest)
+    {"type": "exchange", "player": p}                    one card swapped with the pile, free
+    {"type": "buy", "player": q} / {"type": "pass", "player": q}
+                                                         the player asked about a story for sale
+    {"type": "sell", "player": p, "story": id}           a bankrupt player offers a story
+    {"type": "drop_out", "player": p}                    a bankrupt player nobody would buy from
+
+Offers that need something printed on a card carry "enter": the fields the panel must ask for.
+
+Events: setup, transfer, claimed, verdict, blocked, placed, reserved, exchanged, offered, bought,
+passed, unsold, bankrupt, settled, dropped_out, turn_passed, went_to_press, counted.
+
+Where the rules are silent, newsdesk's choices (options where sensible):
+* page: the rules name the Three Star space and the two Star Story spaces, a "sport story" and
+  advertisements, and say a page holds "two stories of any one type"; the other types are
+  newsdesk's guess (DEFAULT_STORIES, DEFAULT_ADS). Set "page" to your layouts.
+* short_of_cash: a player who can't pay all of an EXTRA or SYND pays what they hold
+  ("pays_what_they_hold", the default: the rules' bankruptcy is about buying cards) or goes
+  through the bankruptcy path ("bankruptcy").
+* Voluntary purchases (reserve plays, calling Lines Down) need the cash in hand; forced ones (the
+  refill after a refused or blocked story) send a player who can't pay into bankruptcy.
+* A bankrupt player drops out only when every story they hold has been offered round the table
+  and refused; what cash they still hold goes to whoever they owed.
+* Substitution of copy applies to advertisements too; on equal values the story already in
+  place stays. A third Three Star story keeps the two most valuable.
+* While the second Three Star story fills the Star Story spaces, no Star story can be claimed
+  or bought, and a bought Three Star story that would need to displace Star stories can't be.
+* An unsold Star story counts at half its printed value, rounded down to the dollar.
+* When only one paper is left in the game, it goes to press (with the bonus).
+* A tie for the highest total shares the win.
+"""
+
+from ..game import Game
+from . import rules, view, words
+
+# The declaration the registry finds (the entry point "scoop1956" in pyproject.toml).
+GAME = Game(name=rules.NAME,
+            title=rules.TITLE,
+            setup=rules.setup,
+            initial=rules.initial,
+            decide=rules.decide,
+            apply=rules.apply,
+            offers=view.offers,
+            view=view.view,
+            result=rules.result,
+            variants=rules.VARIANTS,
+            options=rules.OPTIONS,
+            panel=view.PANEL,
+            min_players=rules.MIN_PLAYERS,
+            max_players=rules.MAX_PLAYERS,
+            describe=words.describe,
+            headline=view.headline,
+            order=10)

@@ -1,0 +1,70 @@
+"""Scoop! (Invisible City Productions, 2002): research stories at ten Locations, pitch them to
+the Action City Times, sell three to win.
+
+The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
+the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
+part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
+lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
+Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
+and for odd/even, the "zero" option decides: "as_read" (the default, the rules' words: the
+digit "is the number you've rolled", so a 0 is the lowest roll) or "ten" (newsdesk's option, as
+a ten-sided die's 0 face reads: it also makes N. Ickel certain to sell at #10, where he has no
+"next-highest" Location to move to). Games stored before the option existed counted a 0 as 10
+and still do.
+
+Every action names its player by seat (0-based, in the order given to setup; play passes left).
+
+    {"type": "move",   "player": p}                 Part 1: move (then roll)
+    {"type": "stay",   "player": p}                 Part 1: stay on the scene (+1 Steno mark)
+    {"type": "pitch",  "player": p, "story": n}     Part 1: pitch story n, 1-10 (then roll)
+    {"type": "roll",   "player": p, "value": 0-9}   the roll the turn is waiting for: a beat at
+                                                    setup, the move, the pitch or Part 2's mark;
+                                                    leave out "value" and the box rolls
+    {"type": "arrive", "player": p, "place": P}     where the coin stopped after moving:
+                                                    a Location 1-10, "times" or "street"
+
+Events: setup, beat_rolled, chose, move_rolled, arrived, stayed, pitch_rolled, marked,
+ickel_pitched, turn_passed, won. In The Lonely City the box plays N. Ickel (the last seat):
+the roll that ends your turn also returns his whole turn, rolls included.
+
+Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten names, #1 first),
+"street_chart" (roll -> the chart's words), "ickel_start" (a Location's number or name), "resell"
+(bool), "zero" ("ten" or "as_read"), "ickel_rolls" ("box", or "table": the player enters N.
+Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
+
+Where the rules are silent, these are newsdesk's choices, not the original's:
+  * a roll of 0 can count as 10 against a sum when "zero" is "ten" (see above);
+  * the default Location names are placeholders (the rules print none; only Downtown is named,
+    and putting it at #1 is a guess), and the default On the Street entries only say to read
+    the board's chart: give "locations" and "street_chart" from your board;
+  * every coin starts "on the street" (the red-bordered squares are not Locations);
+  * the On the Street chart's words are shown, and the table carries them out: the engine
+    only knows where the coin stopped;
+  * "resell" (default true): after a sale a Location's marks start again, and a new story
+    there can be researched and sold again, counting as another sale; set it false to let
+    each player sell each Location's story once;
+  * N. Ickel's sale doesn't clear the Location's marks or anyone's Steno Pad (the rules only
+    say "mark off a story on his Steno Pad"), he has no beat in That's My Beat, and you take
+    the first turn.
+"""
+
+from ..game import Game
+from . import rules, view, words
+
+# The declaration the registry finds (the entry point "scoop2002" in pyproject.toml).
+GAME = Game(name=rules.NAME,
+            title=rules.TITLE,
+            setup=rules.setup,
+            initial=rules.initial,
+            decide=rules.decide,
+            apply=rules.apply,
+            offers=rules.offers,
+            view=view.view,
+            result=rules.result,
+            variants=rules.VARIANTS,
+            options=rules.OPTIONS,
+            panel=view.PANEL,
+            min_players=rules.MIN_PLAYERS,
+            max_players=rules.MAX_PLAYERS,
+            describe=words.describe,
+            order=30)

@@ -1,0 +1,91 @@
+"""What the table reads about a move of Scoop! (2002): the choice, each roll and what it did,
+the pitch's sum, N. Ickel's turn and the win, in one sentence."""
+
+from ..base import Action, Event, State, say_events
+from .rules import STREET, TIMES, player_name, reading, roll_value
+
+
+def describe(state: State, action: Action, events: list[Event]) -> str:
+    """The move in one short sentence for the table and the Undo button: ``state`` is the game
+    as it was before ``action``, ``events`` what the action caused (decide's answer)."""
+    return say_events(_SAYS, state, events)
+
+
+def _rolled(value: int, state: State | None = None) -> str:
+    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"; with ``state``, as it counts
+    against a sum (the "zero" option)."""
+    r = reading(value) if state is None else roll_value(state, value)
+    return "rolled %d" % value if r == value else "rolled %d (%d)" % (value, r)
+
+
+def _place_words(state: State, place: int | str) -> str:
+    if place == TIMES:
+        return "the Action City Times"
+    if place == STREET:
+        return "the street"
+    name: str = state["locations"][int(place) - 1]
+    return name
+
+
+def _say_chose(state: State, ev: Event) -> str:
+    who = player_name(state, ev["player"])
+    if ev["choice"] == "move":
+        return "%s chose to move" % who
+    return "%s chose to pitch the %s story" % (who, _place_words(state, ev["story"]))
+
+
+def _say_beat(state: State, ev: Event) -> str:
+    who, where = player_name(state, ev["player"]), _place_words(state, ev["location"])
+    if ev["taken"]:
+        owner = [pl["name"] for pl in state["players"] if pl.get("beat") == ev["location"]]
+        return "%s %s: %s is already %s, so %s rolls again" % (
+            who, _rolled(ev["value"]), where, "%s's beat" % owner[0] if owner else "a beat", who)
+    return "%s %s: %s is %s's beat" % (who, _rolled(ev["value"]), where, who)
+
+
+def _say_move_rolled(state: State, ev: Event) -> str:
+    return "%s %s: move up to %d spaces" % (player_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
+
+
+def _say_arrived(state: State, ev: Event) -> str:
+    who = player_name(state, ev["player"])
+    if ev["place"] == STREET:
+        return "%s stopped on the street" % who
+    return "%s moved to %s" % (who, _place_words(state, ev["place"]))
+
+
+def _say_stayed(state: State, ev: Event) -> str:
+    return "%s stayed on the scene at %s: +1 Steno mark" % (player_name(state, ev["player"]),
+                                                            _place_words(state, ev["location"]))
+
+
+def _say_pitch_rolled(state: State, ev: Event) -> str:
+    return _pitch_words(state, ev["player"], ev["value"], ev["story"],
+                        ev["research"] + ev["newsworthiness"], ev["sold"])
+
+
+def _say_ickel(state: State, ev: Event) -> str:
+    return _pitch_words(state, ev["player"], ev["value"], ev["location"], ev["location"], ev["sold"])
+
+
+def _pitch_words(state: State, p: int, value: int, story: int, needed: int, sold: bool) -> str:
+    # the rolls there are: 0-9 with a 0 read as 0, or 1-10 with it read as 10
+    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
+    return "%s %s pitching the %s story (%s): %s" % (
+        player_name(state, p), _rolled(value, state), _place_words(state, story),
+        "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else "needed %d or less" % needed,
+        "sold!" if sold else "not sold")
+
+
+def _say_marked(state: State, ev: Event) -> str:
+    return "%s %s: a mark at %s" % (player_name(state, ev["player"]), _rolled(ev["value"]),
+                                    _place_words(state, ev["location"]))
+
+
+def _say_won(state: State, ev: Event) -> str:
+    return "%s wins with %d stories sold" % (player_name(state, ev["player"]), ev["sales"])
+
+
+_SAYS = {"chose": _say_chose, "beat_rolled": _say_beat, "move_rolled": _say_move_rolled,
+         "arrived": _say_arrived, "stayed": _say_stayed, "pitch_rolled": _say_pitch_rolled,
+         "ickel_pitched": _say_ickel, "marked": _say_marked, "won": _say_won}

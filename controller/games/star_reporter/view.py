@@ -1,0 +1,94 @@
+"""What the panel shows of a game of Star Reporter: its screen, the one-tap buttons it offers
+now (each throw's button saying what the dice must show), its facts about the game, and the
+phone's bell when news breaks."""
+
+from typing import Any
+
+from ..base import Action, Event, State, player_name as _name
+from .rules import (
+    AIRPLANE,
+    AUTOMOBILE,
+    MOST_POINTS,
+    NAME,
+    NEWS,
+    PLANE,
+    SCORE,
+    TELEPHONE,
+    TITLE,
+    TRAIN,
+    airports,
+    score,
+    waiting_for,
+)
+
+PANEL = {"score": SCORE, "chart": {"unit": "credits", "prefix": ""}, "listens": ["dice"],
+         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"}},
+         "words": {"at": "Airport the pin is at", "airport": "Airport"}}
+NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
+         TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
+         TELEPHONE: "a total of seven, from a city"}      # shown on the panel's throw buttons
+
+
+def offers(state: State) -> list[Action]:
+    if not state.get("started") or state["phase"] == "over":
+        return []
+    phase, p = state["phase"], state["turn"]
+    if phase == "order":
+        return [{"type": "throw", "player": p}]
+    m = state["mover"]
+    if phase in ("fly", "plane_call"):
+        return [{"type": "land", "player": m, "enter": ["airport"], "choices": {"airport": airports(state)}}]
+    if phase == "draw":
+        return [{"type": "draw", "player": m}]
+    me = state["players"][p]
+    out: list[Action] = [{"type": "throw", "player": p, "method": AUTOMOBILE, "needs": NEEDS[AUTOMOBILE]},
+                         {"type": "throw", "player": p, "method": TRAIN, "needs": NEEDS[TRAIN]}]
+    if me["plane"]["chartered"]:
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE]})
+    else:
+        out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"],
+                    "choices": {"at": airports(state)}})
+    if me["assignment"]["status"] == "done":
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS, "needs": NEEDS[TELEPHONE]})
+    if me["plane"]["chartered"]:
+        out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE, "needs": NEEDS[TELEPHONE]})
+    if phase == "moved":
+        mover = state["players"][m]
+        if mover["assignment"]["status"] == "open":
+            need = [] if mover["assignment"]["points"] is not None else ["points"]
+            out.append({"type": "news", "player": m, "enter": need})
+        else:
+            out.append({"type": "draw", "player": m})
+        out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
+        if state["catastrophe"] == "open":
+            out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
+    return out
+
+
+def view(state: State) -> dict[str, Any]:
+    if not state.get("started"):
+        return {"game": NAME, "title": TITLE, "started": False}
+    players = []
+    for i, pl in enumerate(state["players"]):
+        players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "score": score(pl),
+                        "cards": list(pl["cards"]), "assignment": dict(pl["assignment"]),
+                        "plane": dict(pl["plane"]), "telephone": dict(pl["phone"])})
+    last = state["last_throw"]
+    return {
+        "game": NAME, "title": TITLE, "started": True, "players": players, "phase": state["phase"],
+        "turn": state["turn"], "turn_name": _name(state, state["turn"]), "mover": state["mover"],
+        "waiting_for": waiting_for(state) if state["phase"] != "over" else None,
+        "last_throw": last,
+        "disasters": {"before_catastrophe": state["disasters"], "drawn": state["disasters_drawn"],
+                      "open": list(state["open_disasters"])},
+        "catastrophe": state["catastrophe"],
+        "order": state["order"],
+        "scores": state["scores"], "winners": state["winners"], "airports": airports(state),
+        "star_reporter": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
+    }
+
+
+def rings(events: list[Event]) -> bool:
+    """The box rings the phone when a Disaster or the Catastrophe breaks (newsdesk's touch: the
+    news is in, pick up)."""
+    return any(e.get("type") == "thrown" and e.get("result") in ("disaster", "catastrophe") for e in events)

@@ -1,0 +1,30 @@
+"""docs/games.md's options tables, made from each game's declaration by `make docs`
+(controller/games/options_doc.py)."""
+
+import pytest
+from test_declarations import ENGINES
+
+from controller.games import registry
+
+
+def test_the_docs_options_are_the_declarations_made_into_tables():
+    """docs/games.md's options are made from the games (`make docs`): edit a game, not the doc."""
+    from pathlib import Path
+
+    from controller.games import options_doc
+    text = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    assert options_doc.document(text) == text, "docs/games.md's options are out of date: run make docs"
+    for engine in ENGINES:
+        for opt in engine.options:
+            assert "| `%s`" % opt["name"] in text and opt["rule"].replace("|", "/") in text, (engine.name, opt["name"])
+
+
+def test_the_options_doc_says_what_each_option_is():
+    from controller.games import options_doc
+    table = options_doc.section(registry.load("scan"))
+    assert "| `time_limit` | minutes | — | 1-1440 |" in table
+    assert "| `ends_at` (API only) | datetime | — | datetime |" in table
+    assert "| `target_tie` | choice | `highest` (newsdesk's choice) | `highest`, `all` |" in table
+    assert table.endswith("Numbers the table enters: `cards` 0-13 (Cards of a suit).\n")
+    with pytest.raises(ValueError, match="no line"):
+        options_doc.document("# a doc without the marker\n")

@@ -1,0 +1,63 @@
+"""The registry finds the games by entry point, loads each only when asked, and says in a
+sentence why a game it found can't be played."""
+
+import pytest
+from conftest import install_game
+
+from controller.errors import BadRequest
+from controller.games import registry, scan
+from controller.games.game import Game
+
+BUILT_IN = ["scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"]
+
+
+def test_the_five_games_are_found_in_their_declared_order():
+    assert list(registry.names())[:5] == BUILT_IN
+    assert registry.load("scan") is scan.GAME and isinstance(registry.load("scan"), Game)
+
+
+def test_a_name_nobody_declares_is_a_bad_request_naming_the_games():
+    with pytest.raises(BadRequest, match="there is no game called 'chess'; the games are scoop1956, "):
+        registry.load("chess")
+
+
+def test_a_missing_package_is_a_clear_error_not_an_import_crash(monkeypatch):
+    install_game(monkeypatch, "star_reporter", "no_such_engine_module:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="the star_reporter game is listed but its package "
+                                                         "\\(no_such_engine_module:GAME\\) is not installed"):
+        registry.load("star_reporter")
+    [entry] = [e for e in registry.catalogue() if e["name"] == "star_reporter"]
+    assert entry["available"] is False and "not installed" in entry["problem"]
+
+
+def test_a_declaration_that_is_not_a_game_is_refused(monkeypatch):
+    install_game(monkeypatch, "scan", "controller.games.ledger:dollars")
+    with pytest.raises(registry.EngineUnavailable, match="is a function, not a Game declaration"):
+        registry.load("scan")
+
+
+def test_a_game_that_calls_itself_otherwise_is_refused(monkeypatch):
+    install_game(monkeypatch, "scan", "controller.games.scoop1956:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="calls itself 'scoop1956'; its name must be 'scan'"):
+        registry.load("scan")
+
+
+def test_a_game_that_fails_to_import_says_why(monkeypatch, tmp_path):
+    (tmp_path / "broken_game.py").write_text("raise RuntimeError('the board file is missing')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install_game(monkeypatch, "scan", "broken_game:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="fails to load: RuntimeError: the board file is missing"):
+        registry.load("scan")
+
+
+def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
+    from importlib.metadata import EntryPoint
+    points = {ep.name: ep for ep in registry.found().values()}
+    points["aardvark"] = EntryPoint(name="aardvark", value="no_such_module:GAME", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: list(points.values()))
+    registry.forget()
+    try:
+        assert list(registry.names()) == BUILT_IN + ["aardvark"]
+    finally:
+        monkeypatch.undo()
+        registry.forget()

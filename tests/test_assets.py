@@ -1,0 +1,85 @@
+"""The static files (web_ui/assets.py): one version for a release of them, served under it and
+kept a year, the rest revalidated, text gzipped once at start for a client that takes it."""
+
+import gzip
+import re
+
+import pytest
+from conftest import page_assets
+from test_app_shell import STATIC, _version
+
+from web_ui import assets
+
+
+def test_a_new_release_of_the_static_files_is_a_new_cache_name(tmp_path):
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "a.js").write_text('import { b } from "./b.js";\n')
+    (tmp_path / "sw.js").write_text("// worker\n")
+    first = assets.Assets(tmp_path).version
+    assert assets.Assets(tmp_path).version == first           # the same files: the same version
+    (tmp_path / "js" / "a.js").write_text('import { b } from "./b.js"; // changed\n')
+    second = assets.Assets(tmp_path).version
+    (tmp_path / "js" / "c.js").write_text("")
+    third = assets.Assets(tmp_path).version
+    assert len({first, second, third}) == 3 and all(re.fullmatch("[0-9a-f]{12}", v) for v in (first, second, third))
+
+
+# -- the static files: versioned, cached, compressed ------------------------------------
+
+
+@pytest.mark.slow
+def test_pages_load_their_files_under_the_version_and_the_relative_imports_follow(client, app):
+    found = page_assets(client, "/")
+    version = _version(app)
+    # all but the favicon, kept at its plain address (browsers keep it in an icon store of their own)
+    statics = [p for p in found if p.startswith("/static/") and p != "/static/favicon.svg"]
+    assert "/static/%s/js/panel.js" % version in statics and "/static/%s/js/dom.js" % version in statics
+    assert all(p.startswith("/static/%s/" % version) for p in statics)
+
+
+@pytest.mark.slow
+def test_a_versioned_file_is_kept_a_year_and_the_rest_revalidated(client, app):
+    version = _version(app)
+    r = client.get("/static/%s/css/panel.css" % version)
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert r.data == (STATIC / "css" / "panel.css").read_bytes()
+    plain = client.get("/static/css/panel.css")       # old links still answer, asked again each visit
+    assert plain.status_code == 200 and plain.headers["Cache-Control"] == "no-cache" and plain.data == r.data
+    other = client.get("/static/%s/css/panel.css" % ("0" * 12 if version != "0" * 12 else "1" * 12))
+    assert other.status_code == 200 and other.headers["Cache-Control"] == "no-cache"
+    assert client.get("/static/%s/css/nothing.css" % version).status_code == 404
+    page = client.get("/")
+    assert page.mimetype == "text/html" and page.headers["Cache-Control"] == "no-cache"
+
+
+def test_text_is_gzipped_for_a_client_that_takes_it_and_plain_for_one_that_doesnt(client, app):
+    path = "/static/%s/js/panel.js" % _version(app)
+    raw = (STATIC / "js" / "panel.js").read_bytes()
+    packed = client.get(path, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert packed.headers["Content-Encoding"] == "gzip" and packed.headers["Vary"] == "Accept-Encoding"
+    assert gzip.decompress(packed.data) == raw and len(packed.data) < len(raw) / 2
+    for refusing in ("identity", "gzip;q=0, identity", ""):
+        plain = client.get(path, headers={"Accept-Encoding": refusing})
+        assert "Content-Encoding" not in plain.headers and plain.data == raw, refusing
+        assert plain.headers["ETag"] != packed.headers["ETag"]      # different bytes, different tags
+    png = client.get("/static/%s/icons/icon-192.png" % _version(app), headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in png.headers      # already compressed
+
+
+@pytest.mark.slow
+def test_a_repeat_visit_gets_304s_not_the_bytes_again(client, app):
+    path = "/static/%s/js/dom.js" % _version(app)
+    first = client.get(path, headers={"Accept-Encoding": "gzip"})
+    again = client.get(path, headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
+@pytest.mark.slow
+def test_nothing_is_recompressed_per_request(client, app, monkeypatch):
+    """Gzipped once at start: a request that compressed again would fail here."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("compressed during a request")
+    monkeypatch.setattr(assets.gzip, "compress", refuse)
+    for name in ("js/panel.js", "css/panel.css", "favicon.svg"):
+        r = client.get("/static/%s/%s" % (_version(app), name), headers={"Accept-Encoding": "gzip"})
+        assert r.status_code == 200, name

@@ -1,0 +1,67 @@
+"""The devices file (controller/devices.py): joined devices, waiting codes and invitations in one
+SQLite file beside the store."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from controller.devices import Devices, JoinRefused, describe_agent
+from controller.store import DEVICES_FILE
+
+
+@pytest.fixture
+def devices(tmp_path, clocks):
+    return Devices(tmp_path / DEVICES_FILE, clock=clocks.wall)
+
+
+def test_the_box_keeps_its_devices_in_a_wal_file_with_full_sync(desk):
+    devices = desk.joins.devices
+    assert devices.path == desk.config.data_dir / "devices.sqlite3"
+    db = sqlite3.connect(devices.path)
+    try:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    finally:
+        db.close()
+    with devices._connect() as conn:
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_tokens_are_kept_only_as_hashes(devices):
+    token, _ = devices.issue_token("player", "test")
+    assert devices.redeem(token, "Device", "10.0.0.1").role == "player"
+    for path in devices.path.parent.glob(DEVICES_FILE + "*"):
+        assert token.encode() not in path.read_bytes(), path.name
+
+
+def test_two_devices_redeeming_one_token_at_once_make_one_device(tmp_path, devices, clocks):
+    token, _ = devices.issue_token("player", "test")
+    results, barrier = [], threading.Barrier(8)
+
+    def redeem(i):
+        other = Devices(devices.path, clock=clocks.wall)  # as another process would
+        barrier.wait()
+        try:
+            results.append(other.redeem(token, "Device", "10.0.0.%d" % i))
+        except JoinRefused as e:
+            results.append(e.reason)
+
+    threads = [threading.Thread(target=redeem, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(map(str, results)).count("used") == 7
+    assert len(devices.list()) == 1
+
+
+@pytest.mark.parametrize("agent, name", [
+    ("Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile Safari", "Android phone"),
+    ("Mozilla/5.0 (Linux; Android 13; SM-X200) Safari", "Android tablet"),
+    ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0)", "iPhone"),
+    ("Mozilla/5.0 (Windows NT 10.0; Win64; x64)", "Windows computer"),
+    ("", "Device"), (None, "Device"),
+])
+def test_devices_get_a_plain_name(agent, name):
+    assert describe_agent(agent) == name

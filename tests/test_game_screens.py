@@ -1,0 +1,105 @@
+"""Each game's screen is found, not listed: the page's catalogue carries the URL of every game's
+screen, a game installed in a distribution of its own brings a screen the panel serves beside
+newsdesk's own, and no panel script, stylesheet or template names a game."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import install_game, launched_chromium
+
+from controller.games import registry
+from web_ui import create_app
+from web_ui.assets import folder_version, static_files
+
+WEB_UI = Path(__file__).resolve().parents[1] / "web_ui"
+SCREEN = b'// the sixth game\'s own screen\nexport function render() { return null; }\n'
+
+
+def boot_of(client):
+    html = client.get("/").get_data(as_text=True)
+    return json.loads(re.search(r'<script[^>]*id="boot"[^>]*>(.*?)</script>', html, re.S).group(1))
+
+
+def a_sixth_game(monkeypatch, tmp_path, name, screen):
+    """Installs game ``name``, SCAN's rules under another name, from a package of its own on the
+    path; its package ships ``screen`` as screen.js (None: no screen)."""
+    package = tmp_path / name
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "import dataclasses\nfrom controller.games import scan\n"
+        "GAME = dataclasses.replace(scan.GAME, name=%r)\n" % name)
+    if screen is not None:
+        (package / "screen.js").write_bytes(screen)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install_game(monkeypatch, name, "%s:GAME" % name)
+
+
+def test_every_game_in_the_pages_catalogue_has_its_screens_versioned_url(client):
+    boot = boot_of(client)
+    version = client.application.extensions["newsdesk.assets"].version
+    assert {g["name"]: g["screen"] for g in boot["catalogue"]} == {
+        name: "/static/%s/js/games/%s.js" % (version, name) for name in registry.names()}
+
+
+def test_a_game_in_its_own_distribution_has_its_screen_served_with_the_panels(monkeypatch, tmp_path, desk):
+    a_sixth_game(monkeypatch, tmp_path, "sixth_game", SCREEN)
+    app = create_app(newsdesk=desk, test_config={"TESTING": True})
+    client = app.test_client()
+    version = app.extensions["newsdesk.assets"].version
+    screen = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}["sixth_game"]
+    assert screen == "/static/%s/js/games/sixth_game.js" % version
+    r = client.get(screen)
+    assert r.status_code == 200
+    assert r.data == SCREEN
+    assert r.mimetype == "text/javascript"
+    assert r.headers["Cache-Control"].endswith("immutable")
+    # the screen counts in the version: a new release of the game's screen is a new URL
+    assert version != folder_version(static_files(app.static_folder))
+
+
+def test_a_game_with_no_screen_anywhere_is_shown_with_the_generic_one(monkeypatch, tmp_path, desk):
+    a_sixth_game(monkeypatch, tmp_path, "plain_game", None)
+    app = create_app(newsdesk=desk, test_config={"TESTING": True})
+    client = app.test_client()
+    version = app.extensions["newsdesk.assets"].version
+    screen = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}["plain_game"]
+    assert screen == "/static/%s/js/games/generic.js" % version
+    assert client.get("/static/%s/js/games/plain_game.js" % version).status_code == 404
+    assert version == folder_version(static_files(app.static_folder))
+
+
+@pytest.mark.browser
+def test_a_screen_that_fails_to_load_gives_the_generic_one_and_says_why(panel_server, client):
+    """Never a blank game area: the game is drawn plainly, and the console says which screen."""
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    errors = []
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.route("**/js/games/scoop1956.js", lambda route: route.abort())
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        assert page.locator("#game-area .game-view .generic").count() == 1
+        assert "Ann" in page.inner_text("#game-area .game-view")
+        page.close()
+    assert any("scoop1956 screen" in e and "didn't load" in e for e in errors), errors
+
+
+def test_no_panel_script_stylesheet_or_template_names_a_game():
+    """What a game is to the panel comes from its catalogue item (its screen, its panel facts):
+    only a game's own screen, js/games/<name>.js, names it (and names no other game)."""
+    names = registry.names()
+    said = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, names)))
+    static = WEB_UI / "static"
+    files = [*(static / "js").rglob("*.js"), *(static / "css").rglob("*.css"), *(WEB_UI / "templates").rglob("*.html")]
+    strays = []
+    for path in sorted(files):
+        own = path.stem if path.parent == static / "js" / "games" else None
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            strays += ["%s:%d %s" % (path.relative_to(WEB_UI), n, m.group(1))
+                       for m in said.finditer(line) if m.group(1) != own]
+    assert strays == []
