@@ -43,12 +43,18 @@ def test_every_game_in_the_pages_catalogue_has_its_screens_versioned_url(client)
         name: "/static/%s/js/games/%s.js" % (version, name) for name in registry.names()}
 
 
-def test_a_game_in_its_own_distribution_has_its_screen_served_with_the_panels(monkeypatch, tmp_path, desk):
-    a_sixth_game(monkeypatch, tmp_path, "sixth_game", SCREEN)
+def served_with(monkeypatch, tmp_path, desk, name, screen):
+    """A panel made with a game ``name`` installed (its package ships ``screen``, or none): the
+    panel's test client, its static version, and the screen URL its page gives the game."""
+    a_sixth_game(monkeypatch, tmp_path, name, screen)
     app = create_app(newsdesk=desk, test_config={"TESTING": True})
     client = app.test_client()
-    version = app.extensions["newsdesk.assets"].version
-    screen = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}["sixth_game"]
+    url = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}[name]
+    return app, client, app.extensions["newsdesk.assets"].version, url
+
+
+def test_a_game_in_its_own_distribution_has_its_screen_served_with_the_panels(monkeypatch, tmp_path, desk):
+    app, client, version, screen = served_with(monkeypatch, tmp_path, desk, "sixth_game", SCREEN)
     assert screen == "/static/%s/js/games/sixth_game.js" % version
     r = client.get(screen)
     assert r.status_code == 200
@@ -60,11 +66,7 @@ def test_a_game_in_its_own_distribution_has_its_screen_served_with_the_panels(mo
 
 
 def test_a_game_with_no_screen_anywhere_is_shown_with_the_generic_one(monkeypatch, tmp_path, desk):
-    a_sixth_game(monkeypatch, tmp_path, "plain_game", None)
-    app = create_app(newsdesk=desk, test_config={"TESTING": True})
-    client = app.test_client()
-    version = app.extensions["newsdesk.assets"].version
-    screen = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}["plain_game"]
+    app, client, version, screen = served_with(monkeypatch, tmp_path, desk, "plain_game", None)
     assert screen == "/static/%s/js/games/generic.js" % version
     assert client.get("/static/%s/js/games/plain_game.js" % version).status_code == 404
     assert version == folder_version(static_files(app.static_folder))
