@@ -28,10 +28,19 @@ class EngineUnavailable(NewsdeskError, RuntimeError):
 
 
 @lru_cache(maxsize=1)
+def _declared() -> dict[str, list[EntryPoint]]:
+    """name -> every installed distribution's entry point of that name (one, unless two clash)."""
+    out: dict[str, list[EntryPoint]] = {}
+    for ep in entry_points(group=GROUP):
+        out.setdefault(ep.name, []).append(ep)
+    return out
+
+
+@lru_cache(maxsize=1)
 def found() -> dict[str, EntryPoint]:
     """name -> entry point of every game installed, in the start form's order. Read once: a game
     installed while the panel runs is found after a restart (``forget`` reads them again)."""
-    points = {ep.name: ep for ep in entry_points(group=GROUP)}
+    points = {name: eps[0] for name, eps in _declared().items()}
 
     def rank(name: str) -> tuple[int, int, str]:
         try:
@@ -43,6 +52,7 @@ def found() -> dict[str, EntryPoint]:
 
 def forget() -> None:
     """Look for installed games again at the next call (after installing or removing one)."""
+    _declared.cache_clear()
     found.cache_clear()
     _load.cache_clear()
 
@@ -55,12 +65,23 @@ def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
     """The Game called ``name``.
 
     Raises BadRequest for a name no installed distribution declares, EngineUnavailable for one
-    whose declaration is missing, fails to import, isn't a Game or calls itself otherwise.
+    two distributions declare, or whose declaration is missing, fails to import, isn't a Game or
+    calls itself otherwise.
     """
     points = found() if points is None else points
     if not isinstance(name, str) or name not in points:
         raise BadRequest("there is no game called %r; the games are %s" % (name, ", ".join(points)))
+    clash = _declared().get(name, [])
+    if len(clash) > 1:      # a stored game names its rules by this name alone: neither may stand in
+        raise EngineUnavailable("%d installed distributions declare a game called %r (%s), so newsdesk can't "
+                                "tell whose rules its games were played by; uninstall all but one"
+                                % (len(clash), name, "; ".join("%s: %s" % (_dist(ep), ep.value) for ep in clash)))
     return _load(points[name])
+
+
+def _dist(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    return str(dist.name) if dist is not None else "a distribution"
 
 
 @lru_cache(maxsize=None)

@@ -5,7 +5,7 @@ import pytest
 from conftest import install_game
 
 from controller.errors import BadRequest
-from controller.games import registry, scan
+from controller.games import registry, scan, scoop1956
 from controller.games.game import Game
 
 BUILT_IN = ["scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"]
@@ -58,6 +58,26 @@ def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
     registry.forget()
     try:
         assert list(registry.names()) == BUILT_IN + ["aardvark"]
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
+def test_two_distributions_declaring_one_name_make_that_game_unavailable_not_shadowed(monkeypatch):
+    """A plug-in that calls itself "scan" must not take over the games stored as SCAN's."""
+    from importlib.metadata import EntryPoint
+    real = [ep for eps in registry._declared().values() for ep in eps]
+    impostor = EntryPoint(name="scan", value="controller.games.scoop1956:GAME", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: real + [impostor])
+    registry.forget()
+    try:
+        with pytest.raises(registry.EngineUnavailable, match="2 installed distributions declare a game called 'scan' "
+                                                             "\\(newsdesk: controller.games.scan:GAME; a distribution: "
+                                                             "controller.games.scoop1956:GAME\\)"):
+            registry.load("scan")
+        [entry] = [e for e in registry.catalogue() if e["name"] == "scan"]
+        assert entry["available"] is False and "uninstall all but one" in entry["problem"]
+        assert registry.load("scoop1956") is scoop1956.GAME          # the others play on
     finally:
         monkeypatch.undo()
         registry.forget()
