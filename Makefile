@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test check lint bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
+.PHONY: run test check screenshots lint bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,9 @@ test: $(VENV)/.test-deps lint   # on as many workers as cores (TEST_JOBS=0 runs 
 
 check: $(VENV)/.test-deps lint   # the quick lane between edits: all but the slow and browser tests (under a minute)
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow and not browser" -q $(ARGS)
+
+screenshots: $(VENV)/.test-deps   # the browser tests, keeping a picture of each screen in test-artifacts/ to look at
+	NEWSDESK_PICTURES=1 $(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m browser -q $(ARGS)
 
 lint: $(VENV)/.test-deps   # ruff over everything, mypy over the pure floor (settings in pyproject.toml)
 	$(BIN)/ruff check --quiet .

@@ -4,10 +4,12 @@ that nothing it acknowledged is lost; and time one append with synchronous=FULL.
     python bench/store_crash.py crash [--runs 200] [--mode after|before] [--dir DIR] [--seed N]
     python bench/store_crash.py latency [--appends 500] [--dir DIR]
 
-crash: each run starts a writer (this file, "worker") on the same SQLite file. The writer plays a
-game of transfers among four players and the bank: now and then an undo, otherwise a player or
-the bank pays someone. It prints "ack VERSION KEY DIGEST" once an entry is acknowledged, and
-runs until it is killed with SIGKILL at a random moment. After each kill the store is opened
+crash: each run starts a writer on the same SQLite file. The writer plays a game of transfers
+among four players and the bank: now and then an undo, otherwise a player or the bank pays
+someone. It prints "ack VERSION KEY DIGEST" once an entry is acknowledged, and runs until it is
+killed with SIGKILL at a random moment. Each writer is forked by one waiting process (this file,
+"zygote") that has done its imports but opened nothing, so a run costs a fork, not the start of
+an interpreter; the writer opens the store itself, as a restarted box does. After each kill the store is opened
 again (the same path a restart takes) and checked: SQLite's integrity_check says ok, every
 acknowledged entry is there as it was acknowledged, nothing else was written but the one entry
 that may have been committed in the instant before the kill, every entry has its event and
@@ -91,6 +93,12 @@ def _work(entry, rounds=40):
         text = hashlib.sha256(text).digest() + text[:200]
 
 
+def say(line):
+    """One line on stdout in one write(2): a kill lands before it or after it, never inside (print
+    may write a line and its newline apart, as it does unbuffered)."""
+    os.write(sys.stdout.fileno(), (line + "\n").encode())
+
+
 def worker(path, mode):
     store = Store(path)
     game = store.active_game()
@@ -99,7 +107,7 @@ def worker(path, mode):
     entries = [(e.version, e.entry) for e in store.entries(game.id)]
     balances = base.fold(_Engine, entries)
     rng = random.Random(os.getpid())
-    print("ready %d" % len(entries), flush=True)
+    say("ready %d %d" % (os.getpid(), len(entries)))
     n = 0
     while True:
         n += 1
@@ -108,13 +116,33 @@ def worker(path, mode):
         version = len(entries) + 1
         line = "ack %d %s %s" % (version, key, digest(entry))
         if mode == "before":
-            print(line, flush=True)                # BROKEN on purpose: acknowledged, not yet stored
+            say(line)                              # BROKEN on purpose: acknowledged, not yet stored
         _work(entry)
         stored, _ = store.append_entry(game.id, len(entries), entry, key)
         if mode == "after":
-            print(line, flush=True)
+            say(line)
         entries.append((stored.version, entry))
         balances = base.fold(_Engine, entries) if entry["type"] == "undo" else _Engine.apply(balances, entry["events"][0])
+
+
+def zygote(path, mode):
+    """Fork a writer for each "go" read on stdin; reap it at the next "reap" and say "done PID
+    STATUS". The writers share this process's stdout, so "done" follows all a writer wrote, and
+    a killed writer's pid can't be handed to another process before the kill (it is reaped only
+    when asked)."""
+    writer = None
+    for line in sys.stdin:
+        if line.strip() == "go" and writer is None:
+            writer = os.fork()
+            if writer == 0:
+                try:
+                    worker(path, mode)
+                finally:
+                    os._exit(1)              # a writer never comes back into this loop
+        elif line.strip() == "reap" and writer is not None:
+            _, status = os.waitpid(writer, 0)
+            say("done %d %d" % (writer, status))
+            writer = None
 
 
 def check(path, acked, before):
@@ -179,17 +207,6 @@ def _count(path):
         store.close()
 
 
-def _rest(proc):
-    """Everything a dead writer left in its pipes. Read through the file objects, not with
-    communicate(): readline() may already hold acks it read ahead, and communicate() reads the
-    raw pipe past them."""
-    out, err = proc.stdout.read(), proc.stderr.read()
-    proc.wait()
-    proc.stdout.close()
-    proc.stderr.close()
-    return out, err.strip()
-
-
 def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_problem=False):
     """Run, kill and check ``runs`` times; returns a dict of what happened."""
     if mode not in MODES:
@@ -199,34 +216,48 @@ def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_pr
     report = {"runs": 0, "acked": 0, "killed_with_acks": 0, "unacked_commits": 0,
               "problems": [], "seed": seed, "mode": mode}
     started = time.monotonic()
-    for run in range(runs):
-        proc = subprocess.Popen([sys.executable, __file__, "worker", str(path), "--mode", mode],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        ready = proc.stdout.readline()
-        if not ready.startswith("ready"):
-            proc.kill()
-            report["problems"].append("run %d: the writer didn't start: %s" % (run, _rest(proc)[1][-500:]))
-            break
-        before = int(ready.split()[1])       # entries in the game when the writer began
-        try:
-            proc.wait(timeout=rng.uniform(0, max_delay))     # the kill comes at a random moment
-            report["problems"].append("run %d: the writer stopped by itself: %s" % (run, _rest(proc)[1][-500:]))
-            break
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGKILL)
-        out, _ = _rest(proc)
-        acked = []
-        for line in out.splitlines():
-            word, version, key, sig = line.split()
-            acked.append((int(version), key, sig))
-        problems = check(path, acked, before)
-        report["runs"] += 1
-        report["acked"] += len(acked)
-        report["killed_with_acks"] += bool(acked)
-        report["unacked_commits"] += max(0, _count(path) - before - len(acked))
-        report["problems"] += ["run %d: %s" % (run, p) for p in problems]
-        if problems and stop_on_problem:
-            break
+    forks = subprocess.Popen([sys.executable, __file__, "zygote", str(path), "--mode", mode],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for run in range(runs):
+            forks.stdin.write("go\n")
+            forks.stdin.flush()
+            ready = forks.stdout.readline().split()
+            if len(ready) != 3 or ready[0] != "ready":
+                report["problems"].append("run %d: the writer didn't start: %s" % (run, " ".join(ready)))
+                break
+            pid, before = int(ready[1]), int(ready[2])   # entries in the game when the writer began
+            time.sleep(rng.uniform(0, max_delay))        # the kill comes at a random moment
+            os.kill(pid, signal.SIGKILL)                 # still ours: the zygote reaps only when told
+            forks.stdin.write("reap\n")
+            forks.stdin.flush()
+            acked, status = [], None
+            for line in forks.stdout:
+                word, *rest = line.split()
+                if word == "done":
+                    status = int(rest[1])
+                    break
+                version, key, sig = rest
+                acked.append((int(version), key, sig))
+            if status is None or not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL):
+                report["problems"].append("run %d: the writer stopped by itself (status %r)" % (run, status))
+                break
+            problems = check(path, acked, before)
+            report["runs"] += 1
+            report["acked"] += len(acked)
+            report["killed_with_acks"] += bool(acked)
+            report["unacked_commits"] += max(0, _count(path) - before - len(acked))
+            report["problems"] += ["run %d: %s" % (run, p) for p in problems]
+            if problems and stop_on_problem:
+                break
+    finally:
+        forks.stdin.close()
+        forks.wait(timeout=30)
+        said = forks.stderr.read().strip()
+        forks.stdout.close()
+        forks.stderr.close()
+    if said and any(p for p in report["problems"] if "didn't start" in p or "by itself" in p):
+        report["problems"].append("the writers said: %s" % said[-500:])
     report["seconds"] = round(time.monotonic() - started, 1)
     report["entries"] = _count(path)
     return report
@@ -258,7 +289,7 @@ def latency(path, appends=500):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    w = sub.add_parser("worker", help="write transfers until killed (started by crash)")
+    w = sub.add_parser("zygote", help="fork a writer of transfers at each go (started by crash)")
     w.add_argument("path")
     w.add_argument("--mode", choices=MODES, default="after")
     c = sub.add_parser("crash", help="kill a writer at random moments and check the store each time")
@@ -270,8 +301,8 @@ def main(argv=None):
     lat.add_argument("--appends", type=int, default=500)
     lat.add_argument("--dir", help="where to put the store file (default: a temporary folder)")
     args = parser.parse_args(argv)
-    if args.command == "worker":
-        worker(args.path, args.mode)
+    if args.command == "zygote":
+        zygote(args.path, args.mode)
         return 0
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         path = Path(folder) / "crash.sqlite3"

@@ -192,6 +192,20 @@ def launched_chromium():
             b.close()
 
 
+PICTURES = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+
+def picture(target, filename, **options):
+    """A screenshot of ``target`` (a page or a locator) as test-artifacts/``filename``, taken when
+    NEWSDESK_PICTURES is set (``make screenshots``). The pictures are for a person to look at; no
+    test reads them, and each costs Chromium a render and a PNG (a full page, about 0.3 s of CPU),
+    so ``make test`` leaves them out. The test around it runs the same either way."""
+    if not os.environ.get("NEWSDESK_PICTURES"):
+        return
+    PICTURES.mkdir(exist_ok=True)
+    target.screenshot(path=str(PICTURES / filename), **options)
+
+
 def lan_address():
     """A non-loopback IPv4 address of this machine (what a phone on the Wi-Fi would use), or None."""
     try:

@@ -15,12 +15,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import lan_address, launched_chromium
+from conftest import lan_address, launched_chromium, picture
 
 from web_ui.server import InThread
 
 AXE_DIR = Path(__file__).resolve().parent / "axe"
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
@@ -210,9 +209,8 @@ def test_the_table_screen_during_each_game_has_no_axe_violations(engine, client,
     version = current(client)["version"]
     auditor.visit(server + "/", ready=shown(version), label=engine,
                   then=lambda page: page.wait_for_selector("#game-area " + content))
-    ARTIFACTS.mkdir(exist_ok=True)
     for size, page in auditor.pages.items():
-        page.screenshot(path=str(ARTIFACTS / ("a11y-%s-%s.png" % (engine, size))), full_page=True)
+        picture(page, "a11y-%s-%s.png" % (engine, size), full_page=True)
     auditor.assert_clean()
 
 
@@ -315,8 +313,7 @@ def test_the_dial_works_by_keyboard_alone(server, pages, desk):
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert page.evaluate(FOCUSED) == "Dial 3"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("rotary-dial").screenshot(path=str(ARTIFACTS / "a11y-dial-focus.png"))
+    picture(page.locator("rotary-dial"), "a11y-dial-focus.png")
     page.keyboard.press("Enter")
     page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 3'")
     page.wait_for_function(IDLE)

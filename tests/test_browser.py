@@ -4,17 +4,16 @@ as `newsdesk serve` serves it (Hypercorn).
 Each game is played through the UI on two pages at once: the host tablet (the box's own
 address) and a phone that joined the table the way a guest's phone does (over the box's LAN
 address, with an invitation the host made). After every move both pages must show the same
-game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review.
+game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review
+(``make screenshots``).
 """
 
-from pathlib import Path
 
 import pytest
-from conftest import lan_address, launched_chromium
+from conftest import lan_address, launched_chromium, picture
 
 from web_ui.server import InThread
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
 WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
@@ -104,11 +103,10 @@ class Table:
     def shot(self, name):
         """Full-page screenshots of both pages. The undo bar sticks to the top while scrolling,
         which a full-page image can't show: it is drawn in its place for the picture."""
-        ARTIFACTS.mkdir(exist_ok=True)
         for page in self.pages:
             page.add_style_tag(content=".undo-bar { position: static !important; } .toast { display: none !important; }")
-        self.host.screenshot(path=str(ARTIFACTS / ("%s-tablet.png" % name)), full_page=True)
-        self.phone.screenshot(path=str(ARTIFACTS / ("%s-phone.png" % name)), full_page=True)
+        picture(self.host, "%s-tablet.png" % name, full_page=True)
+        picture(self.phone, "%s-phone.png" % name, full_page=True)
 
     def check_phone_fits(self):
         assert self.phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
@@ -370,7 +368,7 @@ def test_the_history_page_lists_games_and_players(table, desk):
     t.phone.click("#history a")
     t.phone.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Dan won!'", timeout=WAIT)
     t.check_phone_fits()
-    t.phone.screenshot(path=str(ARTIFACTS / "history-game-phone.png"), full_page=True)
+    picture(t.phone, "history-game-phone.png", full_page=True)
 
 
 def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
@@ -486,8 +484,7 @@ def test_a_new_game_opens_without_the_last_games_verdict(server, browser, desk, 
         assert p.inner_text("#verdict-message") == "No call to the editor in this game yet."
         assert p.inner_text("#verdict-meta") == ""
         assert p.inner_text("#calls") == "No calls in this game yet."
-    ARTIFACTS.mkdir(exist_ok=True)
-    fresh.screenshot(path=str(ARTIFACTS / "new-game-no-old-verdict-tablet.png"), full_page=True)
+    picture(fresh, "new-game-no-old-verdict-tablet.png", full_page=True)
     event = desk.table.call_editor(7)                 # a call during the game is this game's
     for p in (page, fresh):
         p.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'")
@@ -533,8 +530,7 @@ def test_no_word_is_broken_inside_itself(server, browser, desk, client, size):
     page.wait_for_function("document.body.dataset.version === '3'")
     assert page.inner_text("#verdict-signal") == "THREE STARS"
     assert page.inner_text(".verdict-box .signal") == "THREE STARS"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / ("three-stars-%dx%d.png" % (size["width"], size["height"]))), full_page=True)
+    picture(page, "three-stars-%dx%d.png" % (size["width"], size["height"]), full_page=True)
     assert page.evaluate(BROKEN_WORDS) == []
     page.close()
 
@@ -569,8 +565,7 @@ def test_a_long_unbroken_name_leaves_its_colour_whole(server, browser, client, s
     page.set_default_timeout(WAIT)
     page.goto("http://127.0.0.1:%d/" % server)
     page.wait_for_function("document.body.dataset.version === '1'")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / ("long-name-%dx%d.png" % (size["width"], size["height"]))), full_page=True)
+    picture(page, "long-name-%dx%d.png" % (size["width"], size["height"]), full_page=True)
     colours = page.evaluate("""() => [...document.querySelectorAll('.who-colour')].map((el) => {
         const r = document.createRange();
         r.selectNodeContents(el);

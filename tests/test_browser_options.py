@@ -8,7 +8,8 @@ game whose declaration grows an option the form can't set fails here (CHANGED mu
 """
 
 import pytest
-from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+from conftest import picture
+from test_browser import browser, server  # noqa: F401  (fixtures)
 
 from controller.games import registry
 
@@ -100,8 +101,7 @@ def fill_options(page, engine, names):
                 page.fill("%s-%s" % (sel, part), ", ".join("%s %d" % kv for kv in counts.items()))
         else:
             page.fill(sel, str(value))
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-options-%s.png" % engine)))
+    picture(page.locator("#start-form"), "start-options-%s.png" % engine)
     page.click("#start-game")
     page.wait_for_function("(window.NEWSDESK_PANEL.game || {}).version === 1", timeout=WAIT)
     stored = current(page)["options"]
@@ -196,8 +196,7 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     page.check("#variant-individual")
     page.wait_for_function("document.getElementById('team-0').hidden")
     assert "Teams" not in page.inner_text("#seat-hint")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#start-form").screenshot(path=str(ARTIFACTS / "start-scan-without-partners.png"))
+    picture(page.locator("#start-form"), "start-scan-without-partners.png")
     page.check("#variant-no_trump")
     page.wait_for_function("!document.getElementById('team-0').hidden")
 
@@ -212,8 +211,7 @@ def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
     page.click("#start-game")
     page.wait_for_selector("#start-error:not([hidden])", timeout=WAIT)
     said = page.inner_text("#start-error")
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.locator("#start-form").screenshot(path=str(ARTIFACTS / "start-page-layout-refused.png"))
+    picture(page.locator("#start-form"), "start-page-layout-refused.png")
     assert said.startswith("“The newspaper page's layout”: Stories has “sport lots”, not a type and its number of "
                            "spaces; list each a type and its number of spaces (1-6)"), said
     assert "e.g. “sport 2, crime 1”" in said

@@ -3,20 +3,20 @@ three started on the host's screen, the editor dialed on the simulated phone, th
 the money, an undo, a second device joining by the invitation's QR link and making a move, the
 end of the game, the history and the CSV.
 
-Every page on the way is photographed at a tablet's landscape (1024x768) and portrait (768x1024)
-sizes and a phone's (390x844), into test-artifacts/first-hour-*.png, and checked there for what a
-new user would trip on: a page that scrolls sideways, text cut off by its box, a field too narrow
+Every page on the way is laid out at a tablet's landscape (1024x768) and portrait (768x1024)
+sizes and a phone's (390x844) (photographed into test-artifacts/first-hour-*.png by ``make
+screenshots``), and checked there for what a new user would trip on: a page that scrolls sideways, text cut off by its box, a field too narrow
 for its own example, and any console error or failed request (a missing icon counts).
 """
 
 from pathlib import Path
 
 import pytest
+from conftest import picture
 from test_browser import WAIT, browser, server  # noqa: F401  (the same browser and server fixtures)
 
 from controller.config import load_config
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 SIZES = {"tablet": {"width": 1024, "height": 768}, "portrait": {"width": 768, "height": 1024},
          "phone": {"width": 390, "height": 844}}
 PLAYERS = ("Ann", "Bob", "Cat")
@@ -99,9 +99,8 @@ class Visitor:
 
 
 def look_at_every_size(visitor, label):
-    """Photograph the page at the three sizes (the device's own last, so it carries on as it
-    was) and return every layout problem found at any of them."""
-    ARTIFACTS.mkdir(exist_ok=True)
+    """Lay the page out at the three sizes (the device's own last, so it carries on as it was;
+    ``make screenshots`` photographs each) and return every layout problem found at any of them."""
     page = visitor.page
     own = page.viewport_size
     problems = []
@@ -111,7 +110,7 @@ def look_at_every_size(visitor, label):
         if size_name == "own":
             break
         page.add_style_tag(content=".undo-bar { position: static !important; }")
-        page.screenshot(path=str(ARTIFACTS / ("first-hour-%s-%s.png" % (label, size_name))), full_page=True)
+        picture(page, "first-hour-%s-%s.png" % (label, size_name), full_page=True)
         problems += ["%s at %s: %s" % (label, size_name, p) for p in page.evaluate(LAYOUT_PROBLEMS)]
     return problems
 

@@ -4,14 +4,12 @@ in words) and their update when a roll arrives on the stream, at phone and table
 
 import json
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
-from conftest import launched_chromium, page_assets, unversioned
+from conftest import launched_chromium, page_assets, picture, unversioned
 
 from web_ui.server import InThread
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
 TABLET = {"width": 1024, "height": 768}
 WAIT = 10000      # ms: generous for a loaded machine; conditions, never sleeps
@@ -160,7 +158,6 @@ def test_the_counts_update_live_when_the_dice_button_is_pressed(chromium, server
         desk.oracles.stopwatch_press(t)
     for digit in (1, 4, 7):
         desk.table.call_editor(digit)
-    ARTIFACTS.mkdir(exist_ok=True)
     errors = []
     context = chromium.new_context(viewport=PHONE)
     try:
@@ -191,7 +188,7 @@ def test_the_counts_update_live_when_the_dice_button_is_pressed(chromium, server
         assert "disc's windows" in page.locator("[data-oracle='editor'] .note").first.inner_text()
         assert page.locator("[data-oracle='stopwatch'] .rolls li").first.inner_text().startswith("7")
         newest = page.locator("[data-oracle='dice'] .rolls li").first.get_attribute("data-event-id")
-        page.screenshot(path=str(ARTIFACTS / "oracles-phone.png"), full_page=True)
+        picture(page, "oracles-phone.png", full_page=True)
 
         r = page.request.post(server + "/api/oracles/sim/dice", headers=WRITE, data={})
         assert r.status == 202, r.text()
@@ -206,7 +203,7 @@ def test_the_counts_update_live_when_the_dice_button_is_pressed(chromium, server
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
         page.set_viewport_size(TABLET)
-        page.screenshot(path=str(ARTIFACTS / "oracles-tablet.png"), full_page=True)
+        picture(page, "oracles-tablet.png", full_page=True)
     finally:
         context.close()
     assert errors == []

@@ -6,7 +6,16 @@ import pytest
 
 from controller.audio import tones
 from controller.audio.errors import SpeechError
-from controller.audio.player import VOLUME_MAX, AplayOutput, CaptureOutput, NullOutput, Player, open_output, scale_pcm
+from controller.audio.player import (
+    VOLUME_MAX,
+    AplayOutput,
+    CaptureOutput,
+    NullOutput,
+    Player,
+    open_output,
+    scale_pcm,
+    synthesized_loop,
+)
 from controller.errors import ConfigError
 from tests.conftest import wait_for
 
@@ -41,13 +50,22 @@ def test_tones_go_on_with_their_frequencies_and_cadence():
     assert out.stops == 1 and player.now == "silence"
 
 
-def test_warming_up_synthesizes_each_tone_once():
-    player = Player(NullOutput())
-    player.warm()
-    loops = dict(player._loops)
-    assert set(loops) == {"dial", "ringback", "busy"}
-    player.play("busy")
-    assert player._loops["busy"] is loops["busy"]
+def test_warming_up_synthesizes_each_tone_once_for_every_player_of_the_same_settings(monkeypatch):
+    """The box, and each test, builds players again; a tone is pure arithmetic of its name, plan,
+    rate and volume, so it is synthesized once per process, not once per player."""
+    synthesized_loop.cache_clear()
+    made = []
+    real = tones.loop
+    monkeypatch.setattr(tones, "loop", lambda *a: made.append(a) or real(*a))
+    first, second = Player(NullOutput(), plan="uk", volume=37), Player(NullOutput(), plan="uk", volume=37)
+    first.warm()
+    second.warm()
+    second.play("busy")
+    assert sorted(name for name, *_ in made) == ["busy", "dial", "ringback"]
+    louder = Player(NullOutput(), plan="uk", volume=38)
+    louder.play("busy")                                  # other settings: its own synthesis
+    assert len(made) == 4
+    assert louder._loop("busy") != second._loop("busy")
 
 
 def test_the_volume_scales_every_sound_down_and_never_past_the_wirings_loudest():

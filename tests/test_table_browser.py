@@ -7,7 +7,8 @@ field) in Debian's Chromium, against the panel served as `newsdesk serve` serves
 import time
 
 import pytest
-from test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+from conftest import picture
+from test_browser import browser, server  # noqa: F401  (fixtures)
 
 from web_ui.server import InThread
 
@@ -64,8 +65,7 @@ def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_v
         screen = SIZES[size]["height"]
         offers, dial = box(page, ".offers-card"), box(page, "#dial")
         gap = max(0, dial["top"] - offers["bottom"], offers["top"] - dial["bottom"])
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / ("table-dial-%s.png" % size)), full_page=True)
+        picture(page, "table-dial-%s.png" % size, full_page=True)
         # the offers and the whole dial on one screen: no scrolling between the game and the phone
         span = max(offers["bottom"], dial["bottom"]) - min(offers["top"], dial["top"])
         assert gap + dial["height"] <= screen, (size, offers, dial)
@@ -103,8 +103,7 @@ def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(browser
             e.disabled, e.getAttribute('aria-disabled'),
             (document.getElementById(e.getAttribute('aria-describedby') || '') || {}).textContent || ''])""")
         assert held and all(d and a == "true" and "can't be reached" in why for _, d, a, why in held), held
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "table-offline-tablet.png"))
+        picture(page, "table-offline-tablet.png")
         srv = InThread(app, port=port)                                    # back on
         back = time.monotonic()
         page.wait_for_function("""() => { const b = document.getElementById('offline');
@@ -161,8 +160,7 @@ def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_fie
         locations = page.locator("#opt-locations")
         assert locations.evaluate("e => e.tagName") == "TEXTAREA" and int(locations.get_attribute("rows")) >= 10
         assert locations.bounding_box()["height"] >= 10 * 20
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-form-words-%s.png" % size)))
+        picture(page.locator("#start-form"), "start-form-words-%s.png" % size)
         choose(page, "scoop1956")                                   # "Who deals" offers "Player 1", "Player 2"
         page.click("#add-player")
         numbers = page.eval_on_selector_all(".player-row", "rs => rs.map((r) => r.querySelector('.player-no').innerText)")
@@ -217,8 +215,7 @@ def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(browser, 
         a, b = page.locator(field).bounding_box(), problem.bounding_box()
         assert 0 <= b["y"] - (a["y"] + a["height"]) < 80, (a, b)
         assert page.evaluate("(window.NEWSDESK_PANEL.game || {}).version || 0") == 0
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.locator("#start-form").screenshot(path=str(ARTIFACTS / ("start-refused-%s.png" % engine)))
+        picture(page.locator("#start-form"), "start-refused-%s.png" % engine)
         assert not page.errors, page.errors
     finally:
         context.close()
@@ -250,8 +247,7 @@ def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_
         assert page.is_visible("#gts-1-r") and page.is_visible("#gts-1-s") and page.is_hidden("#gts-0-r")
         page.select_option("#gts-1-p", "")
         assert page.is_hidden("#gts-1-r")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / ("table-gts-%s.png" % size)), full_page=True)
+        picture(page, "table-gts-%s.png" % size, full_page=True)
         assert not page.errors, page.errors
     finally:
         context.close()

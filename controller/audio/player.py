@@ -11,6 +11,7 @@ once in the log).
 """
 
 import array
+import functools
 import logging
 import queue
 import shutil
@@ -41,6 +42,15 @@ def scale_pcm(pcm, volume):
     samples.frombytes(bytes(pcm))
     samples = array.array("h", [s * volume // VOLUME_MAX for s in samples])
     return samples.tobytes()
+
+
+@functools.lru_cache(maxsize=16)
+def synthesized_loop(name, plan, rate, volume):
+    """Tone ``name`` of ``plan`` as PCM ``(head, cycle)`` at ``volume``: pure arithmetic of these four,
+    so every player with them shares one synthesis (a slow Pi takes a moment over it; the box, and
+    each test, may build players again with the same settings)."""
+    head, cycle = tones.loop(name, plan, rate)
+    return scale_pcm(tones.pcm_bytes(head), volume), scale_pcm(tones.pcm_bytes(cycle), volume)
 
 
 class Clip:
@@ -255,7 +265,6 @@ class Player:
         self.speech = speech
         self.rate = rate
         self.now = "silence"
-        self._loops = {}
         self._clips = {}
         self._speech_failed = False
 
@@ -319,11 +328,7 @@ class Player:
         return Clip(scale_pcm(tones.pcm_bytes(samples), self.volume), self.rate, "figure:%s" % signal)
 
     def _loop(self, name):
-        if name not in self._loops:
-            head, cycle = tones.loop(name, self.plan, self.rate)
-            self._loops[name] = (scale_pcm(tones.pcm_bytes(head), self.volume),
-                                 scale_pcm(tones.pcm_bytes(cycle), self.volume))
-        return self._loops[name]
+        return synthesized_loop(name, self.plan, self.rate, self.volume)
 
 
 def _endless(head, cycle):
