@@ -137,6 +137,8 @@ def zygote(path, mode):
             if writer == 0:
                 try:
                     worker(path, mode)
+                except BaseException as e:   # said on stdout, where the campaign is reading
+                    say("failed %s" % " ".join(("%s: %s" % (type(e).__name__, e)).split())[:300])
                 finally:
                     os._exit(1)              # a writer never comes back into this loop
         elif line.strip() == "reap" and writer is not None:
@@ -197,7 +199,7 @@ def check(path, acked, before):
 
 
 def _count(path):
-    if not Path(path).exists():
+    if not Path(path).is_file():
         return 0
     store = Store(path)
     try:
@@ -231,16 +233,20 @@ def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_pr
             os.kill(pid, signal.SIGKILL)                 # still ours: the zygote reaps only when told
             forks.stdin.write("reap\n")
             forks.stdin.flush()
-            acked, status = [], None
+            acked, status, said = [], None, []
             for line in forks.stdout:
                 word, *rest = line.split()
                 if word == "done":
                     status = int(rest[1])
                     break
-                version, key, sig = rest
-                acked.append((int(version), key, sig))
+                if word == "ack":
+                    version, key, sig = rest
+                    acked.append((int(version), key, sig))
+                else:
+                    said.append(line.strip())
             if status is None or not (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL):
-                report["problems"].append("run %d: the writer stopped by itself (status %r)" % (run, status))
+                report["problems"].append("run %d: the writer stopped by itself (status %r): %s"
+                                          % (run, status, " ".join(said)))
                 break
             problems = check(path, acked, before)
             report["runs"] += 1
@@ -253,11 +259,8 @@ def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_pr
     finally:
         forks.stdin.close()
         forks.wait(timeout=30)
-        said = forks.stderr.read().strip()
         forks.stdout.close()
         forks.stderr.close()
-    if said and any(p for p in report["problems"] if "didn't start" in p or "by itself" in p):
-        report["problems"].append("the writers said: %s" % said[-500:])
     report["seconds"] = round(time.monotonic() - started, 1)
     report["entries"] = _count(path)
     return report

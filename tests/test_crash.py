@@ -82,3 +82,10 @@ def test_the_checker_finds_an_entry_without_its_event(harness, tmp_path):
     db.close()
     assert harness.check(path, acked, before=1) == [
         "half-written: 1 entries without their event, 0 events without their entry"]
+
+
+def test_a_writer_that_cannot_open_the_store_is_said_not_waited_for(harness, tmp_path):
+    (tmp_path / "a-folder.sqlite3").mkdir()              # not a file SQLite can open
+    report = harness.campaign(tmp_path / "a-folder.sqlite3", runs=3)
+    assert report["runs"] == 0
+    assert len(report["problems"]) == 1 and "didn't start" in report["problems"][0], report["problems"]
