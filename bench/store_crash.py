@@ -9,11 +9,11 @@ among four players and the bank: now and then an undo, otherwise a player or the
 someone. It prints "ack VERSION KEY DIGEST" once an entry is acknowledged, and runs until it is
 killed with SIGKILL at a random moment. Each writer is forked by one waiting process (this file,
 "zygote") that has done its imports but opened nothing, so a run costs a fork, not the start of
-an interpreter; the writer opens the store itself, as a restarted box does. After each kill the store is opened
-again (the same path a restart takes) and checked: SQLite's integrity_check says ok, every
-acknowledged entry is there as it was acknowledged, nothing else was written but the one entry
-that may have been committed in the instant before the kill, every entry has its event and
-every event its entry, and the money still adds up to zero.
+an interpreter; the writer opens the store itself, as a restarted box does. After each kill the
+store is opened again (the same path a restart takes) and checked: SQLite's integrity_check says
+ok, every acknowledged entry is there as it was acknowledged, nothing else was written but the
+one entry that may have been committed in the instant before the kill, every entry has its event
+and every event its entry, and the money still adds up to zero.
 
 --mode after is the store as built (acknowledge once the commit returns). --mode before is a
 deliberately broken writer that acknowledges first and commits after a little work: the check
@@ -219,7 +219,7 @@ def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_pr
               "problems": [], "seed": seed, "mode": mode}
     started = time.monotonic()
     forks = subprocess.Popen([sys.executable, __file__, "zygote", str(path), "--mode", mode],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)   # its stderr is ours
     try:
         for run in range(runs):
             forks.stdin.write("go\n")
@@ -260,7 +260,6 @@ def campaign(path, runs=200, mode="after", seed=None, max_delay=0.03, stop_on_pr
         forks.stdin.close()
         forks.wait(timeout=30)
         forks.stdout.close()
-        forks.stderr.close()
     report["seconds"] = round(time.monotonic() - started, 1)
     report["entries"] = _count(path)
     return report
