@@ -10,7 +10,6 @@ back the newest move undone, and a new move forgets what could have been redone 
 were decided on a state that no longer holds).
 """
 
-import copy
 import json
 import logging
 import unicodedata
@@ -126,7 +125,7 @@ def say(game, state, action, events, plain):
     if told is no_description:
         return plain()
     try:
-        text = told(copy.deepcopy(state), copy.deepcopy(action), copy.deepcopy(events))
+        text = told(base.copied(state), base.copied(action), base.copied(events))
     except Exception:
         log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
                       game.name, action.get("type"))
@@ -175,7 +174,7 @@ class GameSession:
     def state(self):
         """The active game's folded state (None with no game); a copy, to look at."""
         with self._lock:
-            return copy.deepcopy(self._state)
+            return base.copied(self._state)
 
     @property
     def engine(self):
@@ -218,9 +217,9 @@ class GameSession:
         frozen disk), this is the last state shown, which is the last committed one: a page
         never waits on the disk to read the table."""
         if not self._lock.acquire(timeout=READ_WAIT):
-            return copy.deepcopy(self._shown)
+            return base.copied(self._shown)
         try:
-            return copy.deepcopy(self._seen())
+            return base.copied(self._seen())
         finally:
             self._lock.release()
 
@@ -394,7 +393,7 @@ class GameSession:
             self._require()
             self._check_version(expected_version)
             action = _plain(action)
-            events = _plain(self._engine.decide(copy.deepcopy(self._state), action, self._rng), sort=True)
+            events = _plain(self._engine.decide(base.copied(self._state), action, self._rng), sort=True)
             if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
                 raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
                                 "not %r" % (self._game.engine, events))

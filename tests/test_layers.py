@@ -18,7 +18,8 @@ PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder
 PURE_STDLIB = {"random", "copy", "math", "re", "typing", "datetime", "collections", "itertools", "functools", "dataclasses",
                "importlib", "dialmaps",   # dialmaps: the decoder's import under MicroPython (the Pico's flat folder)
                "logging",                 # a pure module may say what it saw; where it goes is the adapters' business
-               "struct"}                  # bytes it is handed, read as the format they are in (walcheck)
+               "struct",                  # bytes it is handed, read as the format they are in (walcheck)
+               "pickle"}                  # in memory only: a game's state copied (games/base.py's copied)
 
 
 def modules():

@@ -16,14 +16,26 @@ of the effective history, {"type": "redo", "target": id} puts it back; the state
 the effective events. ``effective`` works that out for any game.
 """
 
-import copy
-from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard
+import pickle
+from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard, TypeVar
 
 from ..errors import NewsdeskError
 
 State = dict[str, Any]      # a game's state: JSON-able, never mutated in place
 Event = dict[str, Any]      # a fact, with a "type": stored as JSON, replayed identically
 Action = dict[str, Any]     # what a tablet asks for, with a "type"
+
+Data = TypeVar("Data")
+
+
+def copied(data: Data) -> Data:
+    """A deep copy of a game's plain data (dicts, lists, tuples, strings, numbers: what its
+    states, events and views are made of): equal to what ``copy.deepcopy`` gives, and sharing
+    nothing with ``data``, at about a seventh of its cost. Every apply() copies the state for
+    each event, and a game is the fold of all its events, so this is the game wing's busiest
+    line (bench/game_wing.py measures it against the deepcopy it replaced)."""
+    twin: Data = pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
+    return twin
 
 
 class GameError(NewsdeskError, ValueError):
@@ -423,7 +435,7 @@ def panel(game: Any) -> dict[str, Any]:
         words: {field: label}  how the panel asks for an entered text field
     """
     declared = dict(game.panel or {}) if game is not None else {}
-    return dict(copy.deepcopy(PANEL_DEFAULTS), **declared)
+    return dict(copied(PANEL_DEFAULTS), **declared)
 
 
 # What a game that declares less gets (see panel()).

@@ -3,7 +3,6 @@ checks, and the round's three phases as setup, decide, apply and result. The wor
 reads about a move are in words.py; what the panel shows and offers in view.py; the board's
 geometry in board.py."""
 
-import copy
 import random
 from typing import Any, Sequence
 
@@ -14,6 +13,7 @@ from ..base import (
     Result,
     State,
     choice_words,
+    copied,
     declared,
     form_name,
     guard,
@@ -509,14 +509,14 @@ def apply(state: State, event: Event) -> State:
         rules = dict(DEFAULTS, **event.get("rules", {"board": "table"}))
         rules.pop("first"), rules.pop("police_table")
         colours = [p["colour"] for p in event["players"]]
-        return {"started": True, "players": copy.deepcopy(event["players"]), "first": event["first"],
-                "police_table": copy.deepcopy(event["police_table"]), "rules": rules, "round": 1,
+        return {"started": True, "players": copied(event["players"]), "first": event["first"],
+                "police_table": copied(event["police_table"]), "rules": rules, "round": 1,
                 "phase": "protesters", "journalist": None, "done": [], "last_reveal": None,
                 "last_police": None, "winners": [], "board": grid.starting_board(colours),
                 "hands": [DEALT] * PLAYERS, "actions_left": 0, "turn_log": []}
     if not state.get("started"):
         return state
-    s = copy.deepcopy(state)
+    s = copied(state)
     if kind == "revealed":
         s["last_reveal"] = event
         if "winners" in event:                      # the box keeps the board

@@ -2,7 +2,6 @@
 that check a hand against the deck, score it by cancel-out, fold the sheet and say who won. The
 scoresheet the panel shows and the table's words about a hand are view.py and words.py."""
 
-import copy
 import random
 from datetime import datetime
 from typing import Any
@@ -15,6 +14,7 @@ from ..base import (
     State,
     check_declared,
     check_options,
+    copied,
     declared,
     form_name,
     guard,
@@ -323,14 +323,14 @@ def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return {"started": True, "variant": event["variant"], "players": list(event["players"]),
-                "sides": copy.deepcopy(event["sides"]), "time_limit": event["time_limit"],
+                "sides": copied(event["sides"]), "time_limit": event["time_limit"],
                 "ends_at": event.get("ends_at"), "target_tie": event.get("target_tie", "highest"),
                 "put_aside": bool(event.get("put_aside", False)),
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):
         return state
-    s = copy.deepcopy(state)
+    s = copied(state)
     if kind == "hand_scored":
         for side, pts in event["points"].items():
             s["totals"][side] = s["totals"].get(side, 0) + pts

@@ -2,7 +2,6 @@
 functions a game is made of (setup, initial, decide, apply, result) with the helpers they need.
 The refusals decide raises are written here, beside the rule each one enforces."""
 
-import copy
 import random
 from typing import Any, Callable
 
@@ -18,6 +17,7 @@ from ..base import (
     check_options,
     check_players,
     choice_words,
+    copied,
     declared,
     form_name,
     guard,
@@ -543,7 +543,7 @@ def _put(page: Page, state: State, story: Story) -> tuple[Page, Story | None, li
     "keep the two which have the highest value" (Substitution of Copy); a second Three Star
     story takes the two Star Story spaces and displaces the Star stories there.
     """
-    page = copy.deepcopy(page)
+    page = copied(page)
     kind = story["kind"]
     if kind == THREE_STAR:
         here = page[THREE_STAR]
@@ -627,7 +627,7 @@ def apply(state: State, event: Event) -> State:
         return _apply_setup(event)
     if not state.get("started"):
         return state
-    s = copy.deepcopy(state)
+    s = copied(state)
     if kind == ledger.TRANSFER:
         s["balances"] = ledger.apply_transfer(s["balances"], event)
         return s

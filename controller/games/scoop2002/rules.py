@@ -3,7 +3,6 @@ checks, and a turn's parts as setup, decide, apply and result. What the player w
 may do now (offers) is here too: the refusals say it ("Ann can't roll now: Ann moves"). The words
 the table reads about a move are in words.py; what the panel shows in view.py."""
 
-import copy
 import random
 from typing import Any, Sequence
 
@@ -16,6 +15,7 @@ from ..base import (
     check_declared,
     check_options,
     choice_words,
+    copied,
     declared,
     form_name,
     guard,
@@ -358,7 +358,7 @@ def apply(state: State, event: Event) -> State:
     kind = event.get("type")
     if kind == "setup":
         return _apply_setup(event)
-    s = copy.deepcopy(state)
+    s = copied(state)
     p = event.get("player")
     players = s.get("players", [])
     me = players[p] if isinstance(p, int) and 0 <= p < len(players) else None

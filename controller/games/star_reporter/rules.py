@@ -2,7 +2,6 @@
 that decide a move, fold its events and say who won. The panel's view and the table's words
 about moves are view.py and words.py; the refusals are here, with the rule they enforce."""
 
-import copy
 import random
 from typing import Any, Callable
 
@@ -17,6 +16,7 @@ from ..base import (
     check_declared,
     check_options,
     check_players,
+    copied,
     declared,
     form_name,
     guard,
@@ -330,7 +330,7 @@ def apply(state: State, event: Event) -> State:
         return _apply_setup(event)
     if not state.get("started"):
         return state
-    s = copy.deepcopy(state)
+    s = copied(state)
     if kind == "order_decided":
         if event["first"] is None:
             s["order"] = {"round": list(event["tied"]), "throws": {}}
