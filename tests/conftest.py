@@ -178,18 +178,48 @@ def play_a_game(desk, winner):
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
+_WORKER = {}    # this worker's Playwright driver and Chromium, once a test has asked for them
+
+
+def worker_playwright():
+    """Playwright's driver, started on this worker's first browser test and kept to the end of its
+    session; skips (or, in CI, fails) like need_browser. One per worker because starting the
+    driver and Chromium costs about 1.5 s of CPU, and about twenty files drive a browser.
+    While it is up, this thread has Playwright's event loop running: a test that runs asyncio
+    code of its own does so on a thread of its own (test_live.py's ``run``)."""
+    need_browser()
+    if "playwright" not in _WORKER:
+        from playwright.sync_api import sync_playwright
+        _WORKER["playwright"] = sync_playwright().start()
+    return _WORKER["playwright"]
+
+
 @contextlib.contextmanager
 def launched_chromium():
-    """Debian's Chromium, headless, driven by Playwright; skips (or, in CI, fails) like need_browser.
-    The background-networking flags keep it from reaching for Google's hosts on a closed network."""
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    """This worker's Debian Chromium, headless, driven by Playwright (launched on first use). A
+    test gets its own contexts (cookies, storage, service workers) from it, as it gets its own
+    server: every context opened inside the ``with`` is closed on leaving it, so no page of one
+    test (its timers, its live feed) runs on into the next. The background-networking flags
+    keep Chromium from reaching for Google's hosts on a closed network."""
+    if "chromium" not in _WORKER or not _WORKER["chromium"].is_connected():
+        _WORKER["chromium"] = worker_playwright().chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    browser = _WORKER["chromium"]
+    before = set(browser.contexts)
+    try:
+        yield browser
+    finally:
+        for context in browser.contexts:
+            if context not in before:
+                context.close()
+
+
+def pytest_sessionfinish(session):
+    """The worker's Chromium and Playwright's driver stop with its session."""
+    if "chromium" in _WORKER:
+        _WORKER.pop("chromium").close()
+    if "playwright" in _WORKER:
+        _WORKER.pop("playwright").stop()
 
 
 PICTURES = Path(__file__).resolve().parents[1] / "test-artifacts"

@@ -3,7 +3,7 @@
 it from the tablet in two steps (check, then confirm) while the table went on meanwhile."""
 
 import pytest
-from conftest import CHROMIUM, need_browser, play_a_game, wait_for
+from conftest import launched_chromium, need_browser, play_a_game, wait_for
 from gpiozero.pins.mock import MockFactory
 
 from controller import backup
@@ -18,53 +18,46 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, tmp_path):
     need_browser()
-    from playwright.sync_api import sync_playwright
-
     play_a_game(desk, 3)
     restarts = []
     app.config["RESTART"] = lambda: restarts.append(True)
     srv = InThread(app)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
-            try:
-                page = browser.new_context(accept_downloads=True).new_page()
-                errors = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.goto("http://127.0.0.1:%d/history" % srv.port)
-                page.locator("#backup-secret").check()
-                assert page.locator("#backup-secret-note").is_visible()
-                page.locator("#backup-secret").uncheck()
-                with page.expect_download() as downloading:
-                    page.locator("#backup-download").click()
-                file = tmp_path / downloading.value.suggested_filename
-                downloading.value.save_as(file)
-                assert backup.NAME_PATTERN.match(file.name), file.name
+        with launched_chromium() as browser:
+            page = browser.new_context(accept_downloads=True).new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto("http://127.0.0.1:%d/history" % srv.port)
+            page.locator("#backup-secret").check()
+            assert page.locator("#backup-secret-note").is_visible()
+            page.locator("#backup-secret").uncheck()
+            with page.expect_download() as downloading:
+                page.locator("#backup-download").click()
+            file = tmp_path / downloading.value.suggested_filename
+            downloading.value.save_as(file)
+            assert backup.NAME_PATTERN.match(file.name), file.name
 
-                page.locator("#restore-file").set_input_files(str(file))
-                # the table goes on while the file is chosen: a game the backup doesn't have, whose end
-                # reaches this page on its live feed (which used to reload it and empty the form)
-                play_a_game(desk, 1)
-                page.wait_for_function("() => document.body.dataset.restoring === 'yes'", timeout=WAIT)
-                page.wait_for_timeout(1000)   # the live feed's message arrives within it (a reload would follow)
-                page.locator("#restore-check-button").click()
-                words = page.locator("#restore-words")
-                words.wait_for(state="visible", timeout=WAIT)
-                page.locator("#restore-cancel").click()            # first the host thinks better of it
-                page.wait_for_function("() => document.querySelector('#restore-status').textContent"
-                                       " === 'Nothing was changed.'", timeout=WAIT)
-                assert not (desk.config.data_dir / backup.STAGING).exists()
-                page.locator("#restore-check-button").click()      # then restores it after all
-                words.wait_for(state="visible", timeout=WAIT)
-                said = words.inner_text()
-                assert "has 2 kept games" in said and "has 1 kept game" in said and file.name in said, said
-                page.locator("#restore-confirm").click()
-                page.wait_for_function("() => document.querySelector('#restore-status').textContent"
-                                       ".includes('restarts now')", timeout=WAIT)
-                assert page.locator("#restore-check").is_hidden() and not errors, errors
-            finally:
-                browser.close()
+            page.locator("#restore-file").set_input_files(str(file))
+            # the table goes on while the file is chosen: a game the backup doesn't have, whose end
+            # reaches this page on its live feed (which used to reload it and empty the form)
+            play_a_game(desk, 1)
+            page.wait_for_function("() => document.body.dataset.restoring === 'yes'", timeout=WAIT)
+            page.wait_for_timeout(1000)   # the live feed's message arrives within it (a reload would follow)
+            page.locator("#restore-check-button").click()
+            words = page.locator("#restore-words")
+            words.wait_for(state="visible", timeout=WAIT)
+            page.locator("#restore-cancel").click()            # first the host thinks better of it
+            page.wait_for_function("() => document.querySelector('#restore-status').textContent"
+                                   " === 'Nothing was changed.'", timeout=WAIT)
+            assert not (desk.config.data_dir / backup.STAGING).exists()
+            page.locator("#restore-check-button").click()      # then restores it after all
+            words.wait_for(state="visible", timeout=WAIT)
+            said = words.inner_text()
+            assert "has 2 kept games" in said and "has 1 kept game" in said and file.name in said, said
+            page.locator("#restore-confirm").click()
+            page.wait_for_function("() => document.querySelector('#restore-status').textContent"
+                                   ".includes('restarts now')", timeout=WAIT)
+            assert page.locator("#restore-check").is_hidden() and not errors, errors
         assert wait_for(lambda: restarts, timeout=5)
     finally:
         srv.close()

@@ -7,7 +7,7 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
-from conftest import CHROMIUM, need_browser, page_assets, unversioned, wait_for
+from conftest import launched_chromium, need_browser, page_assets, unversioned, wait_for
 
 from controller import cli
 from controller.dial import tester, tracegen
@@ -201,11 +201,8 @@ def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(panel_server
     """The page itself, served as `newsdesk serve` serves it: the virtual phone's buttons, a tick,
     a measured digit with its picture."""
     need_browser()
-    from playwright.sync_api import sync_playwright
-
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
+        with launched_chromium() as browser:
             page = browser.new_page()
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -220,7 +217,6 @@ def test_the_workbench_in_a_browser_ticks_steps_and_draws_the_train(panel_server
             assert page.locator("#step-lift.seen").count() == 1
             assert page.locator(".digit-test a[download]").count() >= 1
             assert errors == []
-            browser.close()
     finally:
         desk.sim_phone.idle()
 

@@ -5,7 +5,7 @@ stale game, and the live page again once the box is back (web_ui/app_shell.py, w
 Served on loopback, as the box's own screen is: a secure context, where the worker may run."""
 
 import pytest
-from conftest import CHROMIUM, need_browser
+from conftest import CHROMIUM, CHROMIUM_ARGS, launched_chromium, worker_playwright
 
 from web_ui.server import InThread
 
@@ -15,22 +15,17 @@ PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 
 
 @pytest.fixture(scope="module")
 def playwright():
-    need_browser()
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        yield p
+    return worker_playwright()
 
 
 @pytest.fixture(scope="module")
-def browser(playwright):
-    b = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-    yield b
-    b.close()
+def browser():
+    with launched_chromium() as b:
+        yield b
 
 
 @pytest.fixture
@@ -53,7 +48,7 @@ def test_chromium_finds_nothing_in_the_way_of_installing_the_panel(app, playwrig
     """A profile of its own, as a tablet's browser has: Chromium installs nothing from an incognito
     context (Playwright's new_context), which its check reports as the one error."""
     context = playwright.chromium.launch_persistent_context(
-        tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=ARGS, viewport={"width": 1024, "height": 768})
+        tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1024, "height": 768})
     page = context.pages[0] if context.pages else context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -2,14 +2,13 @@
 limits, the host's list of devices, and the join pages. The dial-join machine is tested in
 test_dial_join.py, the devices file in test_devices.py."""
 
-import os
 import re
-import shutil
 import sqlite3
 from html import unescape
 
 import pytest
 import segno
+from conftest import launched_chromium
 
 from controller.devices import MAX_WAITING
 from controller.dial_join import CODE_DIGITS, DialOutcome
@@ -370,24 +369,10 @@ def test_joined_devices_survive_a_restart(app, guard, host, desk, clocks):
 
 # -- in a real browser -------------------------------------------------------------------------
 
-CHROMIUM = "/usr/bin/chromium"
-
-
 @pytest.fixture
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    if sync_playwright is None or not os.path.exists(CHROMIUM) and not shutil.which(CHROMIUM):
-        if os.environ.get("NEWSDESK_REQUIRE_BROWSER"):
-            pytest.fail("playwright and Debian's chromium are needed")
-        pytest.skip("playwright or Debian's chromium is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+    with launched_chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

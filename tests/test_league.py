@@ -419,7 +419,7 @@ def test_newsdesk_league_stays_quiet_as_pages_leave_and_stops_within_2_s_with_th
 def test_the_league_page_reads_for_a_passer_by_at_a_phones_a_tablets_and_a_walls_size(tmp_path):
     """Names, games and money with its unit; no ids, topics or broker; nothing wider than the
     screen, whatever the length of a name."""
-    from conftest import CHROMIUM, need_browser
+    from conftest import launched_chromium, need_browser
     from werkzeug.serving import make_server
 
     need_browser()
@@ -439,30 +439,25 @@ def test_the_league_page_reads_for_a_passer_by_at_a_phones_a_tablets_and_a_walls
     server = make_server("127.0.0.1", 0, app, threaded=True)
     serving = threading.Thread(target=server.serve_forever, daemon=True)
     serving.start()
-    from playwright.sync_api import sync_playwright
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
-            try:
-                for width, height in ((390, 844), (768, 1024), (1920, 1080)):
-                    page = browser.new_page(viewport={"width": width, "height": height})
-                    page.route("**/api/league/stream", lambda route: route.abort())     # the picture served is enough
-                    page.goto("http://127.0.0.1:%d/" % server.server_port)
-                    page.wait_for_selector("#tables li")
-                    text = page.inner_text("body")
-                    assert "$3,500" in text and long_name in text and "Corner table" in text, text
-                    assert "Game stopped" in text
-                    for internal in ("#213", "game.abandoned", "mqtt://", "newsdesk/", "following"):
-                        assert internal not in text, (width, internal)
-                    wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
-                        .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-                        .map(e => e.tagName + '.' + e.className)""")
-                    assert page.evaluate("document.documentElement.scrollWidth") <= width and not wide, (width, wide)
-                    narrowest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('td.num, .score')]
-                        .map(e => e.getBoundingClientRect().width))""")
-                    assert narrowest >= 16, (width, narrowest)      # a number is never squeezed to a letter
-                    page.close()
-            finally:
-                browser.close()
+        with launched_chromium() as browser:
+            for width, height in ((390, 844), (768, 1024), (1920, 1080)):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.route("**/api/league/stream", lambda route: route.abort())     # the picture served is enough
+                page.goto("http://127.0.0.1:%d/" % server.server_port)
+                page.wait_for_selector("#tables li")
+                text = page.inner_text("body")
+                assert "$3,500" in text and long_name in text and "Corner table" in text, text
+                assert "Game stopped" in text
+                for internal in ("#213", "game.abandoned", "mqtt://", "newsdesk/", "following"):
+                    assert internal not in text, (width, internal)
+                wide = page.evaluate("""() => [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+                    .map(e => e.tagName + '.' + e.className)""")
+                assert page.evaluate("document.documentElement.scrollWidth") <= width and not wide, (width, wide)
+                narrowest = page.evaluate("""() => Math.min(...[...document.querySelectorAll('td.num, .score')]
+                    .map(e => e.getBoundingClientRect().width))""")
+                assert narrowest >= 16, (width, narrowest)      # a number is never squeezed to a letter
+                page.close()
     finally:
         server.shutdown()

@@ -3,6 +3,7 @@ who gets a stream, who is turned away (503 + Retry-After), the host's reserve, a
 reading, and a page that falls behind (resync, never a silent gap)."""
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import threading
@@ -83,13 +84,22 @@ async def until(predicate, timeout=5.0):
 
 
 def run(panel, body):
+    """``body`` with the feed started on its loop, on a thread of its own, as Hypercorn runs the
+    feed beside the Flask threads."""
     async def main():
         panel.start(asyncio.get_running_loop())
         try:
             await body()
         finally:
             panel.stop()
-    asyncio.run(main())
+    on_a_loop(main())
+
+
+def on_a_loop(coroutine):
+    """asyncio.run(coroutine) on a thread of its own: this worker's Playwright, once a browser
+    test has run, keeps its loop running on the main thread (conftest.worker_playwright)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -313,7 +323,7 @@ def test_the_hub_hands_out_messages_in_slices_in_order_and_lets_a_reply_in_betwe
         assert 0 < handed[0] < len(feeds)             # the reply ran between two slices
         hub.close()
 
-    asyncio.run(main())
+    on_a_loop(main())
 
 
 def body_scope(length=None):
@@ -406,7 +416,7 @@ def test_a_page_asking_while_the_panel_stops_gets_503_not_a_traceback(make_panel
         return page, upload
 
     with caplog.at_level(logging.WARNING):
-        page, upload = asyncio.run(main())
+        page, upload = on_a_loop(main())
     assert page.status == 503 and page.header(b"retry-after") == b"2"
     assert "restarting" in json.loads(page.text())["message"]
     assert upload.answer()[0] == 503
