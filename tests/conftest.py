@@ -186,7 +186,7 @@ def worker_playwright():
     session; skips (or, in CI, fails) like need_browser. One per worker because starting the
     driver and Chromium costs about 1.5 s of CPU, and about twenty files drive a browser.
     While it is up, this thread has Playwright's event loop running: a test that runs asyncio
-    code of its own does so on a thread of its own (test_live.py's ``run``)."""
+    code of its own does so on a thread of its own (test_live.py's ``on_a_loop``)."""
     need_browser()
     if "playwright" not in _WORKER:
         from playwright.sync_api import sync_playwright
