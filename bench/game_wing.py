@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-BASE = "d098d21"
+BASE = "d098d21"        # the last commit with one module per game and a hard-coded list of games
 HAND = {"type": "hand", "taken": {"Ann & Cat": {"spades": 7, "hearts": 6, "diamonds": 6, "clubs": 7},
-                                  "Bob & Dan": {"spades": 6, "hearts": 7, "diamonds": 7, "clubs": 6}}}        # the last commit with one module per game and a hard-coded list of games
+                                  "Bob & Dan": {"spades": 6, "hearts": 7, "diamonds": 7, "clubs": 6}}}
 
 
 def measure(games, seed=7, steps=150):

@@ -8,7 +8,6 @@ game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/
 (``make screenshots``).
 """
 
-
 import pytest
 from conftest import lan_address, launched_chromium, picture
 

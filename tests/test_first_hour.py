@@ -5,8 +5,9 @@ end of the game, the history and the CSV.
 
 Every page on the way is laid out at a tablet's landscape (1024x768) and portrait (768x1024)
 sizes and a phone's (390x844) (photographed into test-artifacts/first-hour-*.png by ``make
-screenshots``), and checked there for what a new user would trip on: a page that scrolls sideways, text cut off by its box, a field too narrow
-for its own example, and any console error or failed request (a missing icon counts).
+screenshots``), and checked there for what a new user would trip on: a page that scrolls
+sideways, text cut off by its box, a field too narrow for its own example, and any console
+error or failed request (a missing icon counts).
 """
 
 from pathlib import Path

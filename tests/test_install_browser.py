@@ -15,8 +15,6 @@ PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-
-
 @pytest.fixture(scope="module")
 def playwright():
     return worker_playwright()
