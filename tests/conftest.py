@@ -175,7 +175,12 @@ def play_a_game(desk, winner):
     return desk.table.games.finish(version + 2)
 
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
+# --disable-features=RenderDocument: a navigation keeps the page's frame and renderer where the
+# site stays the same (as Chromium did until RenderDocument), rather than building new ones each
+# time; nothing a page can see changes, and a browser test costs about 7 % less CPU
+# (docs/benchmarks.md).
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-features=RenderDocument"]
 
 
 _WORKER = {}    # this worker's Playwright driver and Chromium, once a test has asked for them
@@ -194,10 +199,38 @@ def worker_playwright():
     return _WORKER["playwright"]
 
 
+class TestChromium:
+    """This worker's Chromium as one test sees it: a context or page it opens has the panel's
+    service worker blocked, unless the test asks for it (``service_workers="allow"``).
+
+    Why: over plain http://<box>.local, as tablets and phones reach the box, the browser runs no
+    service worker at all (it needs a secure context); only loopback, where the tests' servers
+    listen, is one. There, every new context would install the worker and fetch every static file
+    into its cache again: about 15 % of a browser test's CPU (docs/benchmarks.md). The worker has
+    tests of its own (test_install_browser.py, test_app_shell.py)."""
+
+    __test__ = False    # not a test class, whatever its name
+
+    def __init__(self, browser, service_workers="block"):
+        self._browser = browser
+        self._service_workers = service_workers
+
+    def new_context(self, **options):
+        options.setdefault("service_workers", self._service_workers)
+        return self._browser.new_context(**options)
+
+    def new_page(self, **options):
+        options.setdefault("service_workers", self._service_workers)
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @contextlib.contextmanager
-def launched_chromium():
-    """This worker's Debian Chromium, headless, driven by Playwright (launched on first use). A
-    test gets its own contexts (cookies, storage, service workers) from it, as it gets its own
+def launched_chromium(service_workers="block"):
+    """This worker's Debian Chromium, headless, driven by Playwright (launched on first use), as a
+    TestChromium. A test gets its own contexts (cookies, storage) from it, as it gets its own
     server: every context opened inside the ``with`` is closed on leaving it, so no page of one
     test (its timers, its live feed) runs on into the next. The background-networking flags
     keep Chromium from reaching for Google's hosts on a closed network."""
@@ -207,7 +240,7 @@ def launched_chromium():
     browser = _WORKER["chromium"]
     before = set(browser.contexts)
     try:
-        yield browser
+        yield TestChromium(browser, service_workers)
     finally:
         for context in browser.contexts:
             if context not in before:

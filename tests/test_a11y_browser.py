@@ -81,7 +81,7 @@ def begin_audit(page, axe_js, within=None):
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(axe_js))
     page.evaluate("""([within, tags]) => { window.axeFound = axe.run(within ? document.querySelector(within) : document,
-        {runOnly: {type: "tag", values: tags}})
+        {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]})
         .then(r => r.violations.map(v => [v.id, v.help, v.nodes.map(n => n.target.join(" "))])); }""", [within, TAGS])
 
 

@@ -22,7 +22,7 @@ def playwright():
 
 @pytest.fixture(scope="module")
 def browser():
-    with launched_chromium() as b:
+    with launched_chromium(service_workers="allow") as b:
         yield b
 
 
