@@ -2,10 +2,10 @@
 as `newsdesk serve` serves it (Hypercorn).
 
 Each game is played through the UI on two pages at once: the host tablet (the box's own
-address) and a phone that joined the table the way a guest's phone does (over the box's LAN
-address, with an invitation the host made). After every move both pages must show the same
-game. Screenshots of each screen at phone and tablet sizes go to test-artifacts/ for review
-(``make screenshots``).
+address) and a phone that joined the table as a guest's phone does (over the box's LAN address,
+redeeming an invitation the host made; the join page itself is test_join.py's). After every
+move both pages must show the same game. Screenshots of each screen at phone and tablet sizes
+go to test-artifacts/ for review (``make screenshots``).
 """
 
 import pytest
@@ -37,29 +37,82 @@ def browser():
         yield b
 
 
+class Devices:
+    """The host tablet and the phone, each a browser context of its own (own cookies) with one
+    page, opened once for the module and handed to each test's Table in turn. A new context and
+    page cost Chromium about 0.35 s of CPU each; what one table leaves in them is cleared when it
+    closes (its cookies, and the storage of the origins it used) and its pages are left on
+    about:blank, so the next table starts as a fresh device would. Each test has its own server,
+    so its pages are a new origin anyway. A table that ends with a page it can't clear has its
+    contexts closed, and the next table gets new ones."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self.contexts = []
+
+    def fresh(self):
+        if not self.contexts:
+            self.contexts = [self.browser.new_context(viewport=TABLET), self.browser.new_context(viewport=PHONE)]
+            for c in self.contexts:
+                c.new_page()
+        pages = [c.pages[0] for c in self.contexts]
+        for c, page in zip(self.contexts, pages):
+            if page.url != "about:blank":       # a table that failed to open left it elsewhere
+                page.goto("about:blank")
+            c.clear_cookies()
+        return self.contexts, pages
+
+    def clear(self):
+        try:
+            for c in self.contexts:
+                for page in c.pages:
+                    if page.url.startswith("http"):
+                        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                    page.goto("about:blank")        # its timers and live feed end with it
+                c.clear_cookies()
+        except Exception:
+            self.close()
+            raise
+
+    def close(self):
+        for c in self.contexts:
+            c.close()
+        self.contexts = []
+
+
+@pytest.fixture(scope="module")
+def devices(browser):
+    d = Devices(browser)
+    yield d
+    d.close()
+
+
 class Table:
     """The host tablet and a joined phone, each in its own browser context (own cookies)."""
 
-    def __init__(self, browser, app, port):
+    def __init__(self, devices, app, port):
         self.host_url = "http://127.0.0.1:%d" % port
         lan = lan_address()
         secured = "newsdesk.security" in app.extensions
         self.phone_url = "http://%s:%d" % (lan, port) if (lan and secured) else self.host_url
-        self.contexts = [browser.new_context(viewport=TABLET), browser.new_context(viewport=PHONE)]
-        self.host = self.contexts[0].new_page()
-        self.phone = self.contexts[1].new_page()
+        self.devices = devices
+        self.contexts, (self.host, self.phone) = devices.fresh()
         self.requests = []
         self.errors = []
+        self.listeners = {"request": lambda r: self.requests.append(r.url),
+                          "pageerror": lambda e: self.errors.append(str(e))}
         for page in (self.host, self.phone):
-            page.on("request", lambda r: self.requests.append(r.url))
-            page.on("pageerror", lambda e: self.errors.append(str(e)))
+            for event, listener in self.listeners.items():
+                page.on(event, listener)
         self.host.goto(self.host_url + "/")
         self.joined = False
         if self.phone_url != self.host_url:
+            # the invitation the host makes, opened by the phone (its page is test_join.py's)
             invite = self.host.evaluate("""() => fetch('/api/join/tokens', {method: 'POST',
                 headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
                 body: JSON.stringify({role: 'player'})}).then(r => r.json())""")
-            self.phone.goto("%s/join?token=%s" % (self.phone_url, invite["token"]))
+            joined = self.contexts[1].request.get("%s/join?token=%s" % (self.phone_url, invite["token"]))
+            assert joined.ok and "/join?" not in joined.url, (joined.status, joined.url)
             self.joined = True
         self.phone.goto(self.phone_url + "/")
         for page in self.pages:
@@ -70,8 +123,10 @@ class Table:
         return (self.host, self.phone)
 
     def close(self):
-        for c in self.contexts:
-            c.close()
+        for page in self.pages:
+            for event, listener in self.listeners.items():
+                page.remove_listener(event, listener)
+        self.devices.clear()
 
     def version(self, page):
         return int(page.evaluate("document.body.dataset.version || 0"))
@@ -144,8 +199,8 @@ class Table:
 
 
 @pytest.fixture
-def table(browser, app, server):
-    t = Table(browser, app, server)
+def table(devices, app, server):
+    t = Table(devices, app, server)
     yield t
     t.close()
     assert not t.errors, t.errors
