@@ -1,4 +1,5 @@
 import contextlib
+import itertools
 import math
 import os
 import posixpath
@@ -247,6 +248,60 @@ def launched_chromium(service_workers="block"):
                 context.close()
 
 
+class Screens:
+    """Browser contexts a test module keeps, one for each screen size it asks for, each with one
+    page that a test borrows (``with screens.page(size) as page``) and gives back cleared: its
+    cookies and the storage of the origin it was on gone, and the page left on about:blank,
+    where its timers and its live feed end. A new context with its page costs Chromium about
+    0.35 s of CPU; each test has its own server, so the borrowed page is on a new origin anyway.
+    ``page.errors`` holds the page's script errors while it is borrowed. A page that can't be
+    cleared has its context closed, and the next test gets a new one."""
+
+    def __init__(self, browser):
+        self.browser = browser
+        self._contexts = {}
+
+    @contextlib.contextmanager
+    def page(self, viewport, timeout=None):
+        key = (viewport["width"], viewport["height"])
+        if key not in self._contexts:
+            self._contexts[key] = self.browser.new_context(viewport=viewport)
+            self._contexts[key].new_page()
+        context = self._contexts[key]
+        page = context.pages[0]
+        page.errors = []
+
+        def listener(e):
+            page.errors.append(str(e))
+        page.on("pageerror", listener)
+        page.set_default_timeout(timeout or 30000)
+        try:
+            yield page
+        finally:
+            page.remove_listener("pageerror", listener)
+            try:
+                if page.url.startswith("http"):
+                    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+                page.goto("about:blank")
+                context.clear_cookies()
+            except Exception:
+                del self._contexts[key]
+                context.close()
+
+    def close(self):
+        for context in self._contexts.values():
+            context.close()
+        self._contexts = {}
+
+
+@pytest.fixture(scope="module")
+def screens(browser):
+    """The module's Screens, on the module's own ``browser`` fixture."""
+    s = Screens(browser)
+    yield s
+    s.close()
+
+
 def pytest_sessionfinish(session):
     """The worker's Chromium and Playwright's driver stop with its session."""
     if "chromium" in _WORKER:
@@ -339,15 +394,28 @@ def panel_server(app):
     srv.close()
 
 
+def pytest_configure(config):
+    """xdist would hand out the files by their number of tests, the most first, which puts the
+    one-test browser files (the first hour, about 10 s) last; keep the order below instead."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(config, items):
-    """The files that take longest go first (those holding a slow or a browser test), each kept
-    whole and in its own order: `make test` hands whole files to its workers in this order, so
-    the long ones start at once and the short ones fill in behind them, rather than a long file
-    starting last while the other worker sits idle."""
-    def heavy(item):
-        return item.get_closest_marker("slow") is not None or item.get_closest_marker("browser") is not None
+    """The files that take longest go first, each kept whole and in its own order: `make test`
+    hands whole files to its workers in this order, so the two workers end together rather than
+    one running a long browser file while the other sits idle. The browser files alternate with
+    the slow others, so that a worker driving Chromium mostly runs beside one that isn't: the
+    two cores are shared, and two Chromiums at once cost each other CPU."""
     files = {}
     for item in items:
         files.setdefault(item.nodeid.split("::")[0], []).append(item)
-    ordered = sorted(files.values(), key=lambda group: not any(heavy(i) for i in group))
+
+    def count(group, mark):
+        return sum(1 for i in group if i.get_closest_marker(mark))
+    by_weight = sorted(files.values(), key=lambda g: (count(g, "browser"), count(g, "slow"), len(g)), reverse=True)
+    browser = [g for g in by_weight if count(g, "browser")]
+    slow = [g for g in by_weight if not count(g, "browser") and count(g, "slow")]
+    quick = [g for g in by_weight if not count(g, "browser") and not count(g, "slow")]
+    ordered = [g for pair in itertools.zip_longest(browser, slow) for g in pair if g] + quick
     items[:] = [item for group in ordered for item in group]

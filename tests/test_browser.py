@@ -8,6 +8,8 @@ move both pages must show the same game. Screenshots of each screen at phone and
 go to test-artifacts/ for review (``make screenshots``).
 """
 
+import contextlib
+
 import pytest
 from conftest import lan_address, launched_chromium, picture
 
@@ -15,6 +17,7 @@ from web_ui.server import InThread
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 720}       # Playwright's own size for a page opened without one
 WAIT = 10000  # ms: generous for a loaded CI machine; conditions, never sleeps
 
 pytestmark = pytest.mark.browser
@@ -37,73 +40,33 @@ def browser():
         yield b
 
 
-class Devices:
-    """The host tablet and the phone, each a browser context of its own (own cookies) with one
-    page, opened once for the module and handed to each test's Table in turn. A new context and
-    page cost Chromium about 0.35 s of CPU each; what one table leaves in them is cleared when it
-    closes (its cookies, and the storage of the origins it used) and its pages are left on
-    about:blank, so the next table starts as a fresh device would. Each test has its own server,
-    so its pages are a new origin anyway. A table that ends with a page it can't clear has its
-    contexts closed, and the next table gets new ones."""
-
-    def __init__(self, browser):
-        self.browser = browser
-        self.contexts = []
-
-    def fresh(self):
-        if not self.contexts:
-            self.contexts = [self.browser.new_context(viewport=TABLET), self.browser.new_context(viewport=PHONE)]
-            for c in self.contexts:
-                c.new_page()
-        pages = [c.pages[0] for c in self.contexts]
-        for c, page in zip(self.contexts, pages):
-            if page.url != "about:blank":       # a table that failed to open left it elsewhere
-                page.goto("about:blank")
-            c.clear_cookies()
-        return self.contexts, pages
-
-    def clear(self):
-        try:
-            for c in self.contexts:
-                for page in c.pages:
-                    if page.url.startswith("http"):
-                        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-                    page.goto("about:blank")        # its timers and live feed end with it
-                c.clear_cookies()
-        except Exception:
-            self.close()
-            raise
-
-    def close(self):
-        for c in self.contexts:
-            c.close()
-        self.contexts = []
-
-
-@pytest.fixture(scope="module")
-def devices(browser):
-    d = Devices(browser)
-    yield d
-    d.close()
-
-
 class Table:
     """The host tablet and a joined phone, each in its own browser context (own cookies)."""
 
-    def __init__(self, devices, app, port):
+    def __init__(self, screens, app, port):
         self.host_url = "http://127.0.0.1:%d" % port
         lan = lan_address()
         secured = "newsdesk.security" in app.extensions
         self.phone_url = "http://%s:%d" % (lan, port) if (lan and secured) else self.host_url
-        self.devices = devices
-        self.contexts, (self.host, self.phone) = devices.fresh()
         self.requests = []
-        self.errors = []
-        self.listeners = {"request": lambda r: self.requests.append(r.url),
-                          "pageerror": lambda e: self.errors.append(str(e))}
-        for page in (self.host, self.phone):
-            for event, listener in self.listeners.items():
-                page.on(event, listener)
+        self.borrowed = contextlib.ExitStack()      # the two devices, given back cleared at close()
+        try:
+            self.host, self.phone = (self._borrow(screens, size) for size in (TABLET, PHONE))
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    def _borrow(self, screens, size):
+        page = self.borrowed.enter_context(screens.page(size))
+        page.on("request", self._requested)
+        self.borrowed.callback(page.remove_listener, "request", self._requested)
+        return page
+
+    def _requested(self, request):
+        self.requests.append(request.url)
+
+    def _open(self):
         self.host.goto(self.host_url + "/")
         self.joined = False
         if self.phone_url != self.host_url:
@@ -111,7 +74,7 @@ class Table:
             invite = self.host.evaluate("""() => fetch('/api/join/tokens', {method: 'POST',
                 headers: {'X-Newsdesk': '1', 'Content-Type': 'application/json'},
                 body: JSON.stringify({role: 'player'})}).then(r => r.json())""")
-            joined = self.contexts[1].request.get("%s/join?token=%s" % (self.phone_url, invite["token"]))
+            joined = self.phone.context.request.get("%s/join?token=%s" % (self.phone_url, invite["token"]))
             assert joined.ok and "/join?" not in joined.url, (joined.status, joined.url)
             self.joined = True
         self.phone.goto(self.phone_url + "/")
@@ -122,11 +85,12 @@ class Table:
     def pages(self):
         return (self.host, self.phone)
 
+    @property
+    def errors(self):
+        return self.host.errors + self.phone.errors
+
     def close(self):
-        for page in self.pages:
-            for event, listener in self.listeners.items():
-                page.remove_listener(event, listener)
-        self.devices.clear()
+        self.borrowed.close()
 
     def version(self, page):
         return int(page.evaluate("document.body.dataset.version || 0"))
@@ -199,11 +163,12 @@ class Table:
 
 
 @pytest.fixture
-def table(devices, app, server):
-    t = Table(devices, app, server)
+def table(screens, app, server):
+    t = Table(screens, app, server)
     yield t
+    errors = t.errors
     t.close()
-    assert not t.errors, t.errors
+    assert not errors, errors
     origins = {t.host_url, t.phone_url}
     strays = [u for u in t.requests if not any(u.startswith(o) for o in origins)]
     assert not strays, strays          # nothing from the internet: no CDN, fonts or scripts
@@ -395,13 +360,12 @@ def test_dialing_on_one_tablet_shows_the_verdict_on_another(table, desk):
     t.check_phone_fits()
 
 
-def test_the_verdict_is_still_there_after_a_reload(server, browser, desk):
+def test_the_verdict_is_still_there_after_a_reload(server, screens, desk):
     event = desk.table.call_editor(3)
-    page = browser.new_page()
-    page.goto("http://127.0.0.1:%d/" % server)
-    assert page.inner_text("#verdict-signal") == event.payload["signal"]
-    assert page.inner_text("#verdict-meta") == "Dialed 3"
-    page.close()
+    with screens.page(DESKTOP) as page:
+        page.goto("http://127.0.0.1:%d/" % server)
+        assert page.inner_text("#verdict-signal") == event.payload["signal"]
+        assert page.inner_text("#verdict-meta") == "Dialed 3"
 
 
 def test_the_history_page_lists_games_and_players(table, desk):
@@ -444,25 +408,24 @@ def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     assert desk.table.games.state["last"]["value"] == digit
 
 
-def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, browser, desk, client):
+def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, screens, desk, client):
     """The handset lifted and 4 dialed before the page loads: it shows both, and Hang up hangs up."""
     from conftest import wait_for
     assert client.post("/api/sim/hook", json={"state": "off"}).status_code == 202
     assert wait_for(lambda: desk.table.hook == "off")
     assert client.post("/api/sim/dial", json={"digit": 4}).status_code == 202
     assert wait_for(lambda: desk.store.latest("editor.verdict"))
-    page = browser.new_page()
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/" % server)
-    assert page.inner_text("#hook-state") == "lifted"
-    assert page.inner_text("#last-digit") == "4"
-    assert page.inner_text("#verdict-meta") == "Dialed 4"
-    assert page.inner_text("#hook-button") == "Hang up"
-    page.click("#hook-button")
-    page.wait_for_function("document.getElementById('hook-state').textContent === 'on the cradle'")
-    assert page.inner_text("#hook-button") == "Lift the handset"
-    assert desk.table.hook == "on"
-    page.close()
+    with screens.page(DESKTOP) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        assert page.inner_text("#hook-state") == "lifted"
+        assert page.inner_text("#last-digit") == "4"
+        assert page.inner_text("#verdict-meta") == "Dialed 4"
+        assert page.inner_text("#hook-button") == "Hang up"
+        page.click("#hook-button")
+        page.wait_for_function("document.getElementById('hook-state').textContent === 'on the cradle'")
+        assert page.inner_text("#hook-button") == "Lift the handset"
+        assert desk.table.hook == "on"
 
 
 def _scoop_game(client, *actions):
@@ -476,25 +439,24 @@ def _scoop_game(client, *actions):
         assert r.status_code == 200, (action, r.get_data(as_text=True))
 
 
-def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, browser, desk, client):
+def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, screens, desk, client):
     desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
-    page = browser.new_page()
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/" % server)
-    assert page.inner_text("#verdict-signal") == "Calling…"          # from the first paint
-    assert page.inner_text("#verdict-message") == "Ann claims a Sport story: dial the editor."
-    version = client.get("/api/games/current").get_json()["game"]["version"]
-    client.post("/api/games/current/actions", json={"action": {"type": "verdict", "signal": "PRESS"},
-                                                    "version": version}, headers={"X-Newsdesk": "1"})
-    page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'")
-    assert page.inner_text("#verdict-meta") == "On Ann's Sport story"
-    page.reload()                                                     # and so after a reload
-    assert page.inner_text("#verdict-signal") == "PRESS"
-    page.close()
+    with screens.page(DESKTOP) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        assert page.inner_text("#verdict-signal") == "Calling…"          # from the first paint
+        assert page.inner_text("#verdict-message") == "Ann claims a Sport story: dial the editor."
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        client.post("/api/games/current/actions", json={"action": {"type": "verdict", "signal": "PRESS"},
+                                                        "version": version}, headers={"X-Newsdesk": "1"})
+        page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'")
+        assert page.inner_text("#verdict-meta") == "On Ann's Sport story"
+        page.reload()                                                     # and so after a reload
+        assert page.inner_text("#verdict-signal") == "PRESS"
 
 
-def test_a_finished_games_chart_leaves_out_the_undone_move(server, browser, desk, client):
+def test_a_finished_games_chart_leaves_out_the_undone_move(server, screens, desk, client):
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"},
                 {"type": "verdict", "signal": "EXTRA", "digit": 5},
                 {"type": "place", "player": 0, "slot": "sport", "value": 400})
@@ -505,46 +467,44 @@ def test_a_finished_games_chart_leaves_out_the_undone_move(server, browser, desk
     r = client.post("/api/games/current/abandon", json={"version": r.get_json()["version"]}, headers=w)
     assert r.status_code == 200, r.get_data(as_text=True)
     game_id = r.get_json()["id"]
-    page = browser.new_page()
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
-    page.wait_for_selector(".chart-box")
-    said = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.title)")
-    assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
-    assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
-    page.close()
+    with screens.page(DESKTOP) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+        page.wait_for_selector(".chart-box")
+        said = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.title)")
+        assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
+        assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
 
 
-def test_a_new_game_opens_without_the_last_games_verdict(server, browser, desk, client):
+def test_a_new_game_opens_without_the_last_games_verdict(server, browser, screens, desk, client):
     """The editor's calls from before a game started are not this game's: neither the page that
     watched them live nor one loaded afterwards shows them in big type, in the sidebar or in
     "Calls to the editor"; a call made during the game is shown as usual."""
-    page = browser.new_page(viewport=TABLET)
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/" % server)
-    page.wait_for_function("document.getElementById('link').textContent === 'live'")
-    desk.table.call_editor(4)                         # before the game, with the page watching
-    page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 4'")
-    _scoop_game(client)
-    page.wait_for_function("document.body.dataset.version === '1'")
-    fresh = browser.new_page(viewport=TABLET)
-    fresh.set_default_timeout(WAIT)
-    fresh.goto("http://127.0.0.1:%d/" % server)
-    fresh.wait_for_function("document.body.dataset.version === '1'")
-    for p in (page, fresh):
-        assert p.inner_text(".verdict-box .signal") == "—"
-        assert "Last verdict" not in p.inner_text("#game-area")
-        assert p.inner_text("#verdict-signal") == "—"
-        assert p.inner_text("#verdict-message") == "No call to the editor in this game yet."
-        assert p.inner_text("#verdict-meta") == ""
-        assert p.inner_text("#calls") == "No calls in this game yet."
-    picture(fresh, "new-game-no-old-verdict-tablet.png", full_page=True)
-    event = desk.table.call_editor(7)                 # a call during the game is this game's
-    for p in (page, fresh):
-        p.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'")
-        assert p.inner_text("#calls .call-signal") == event.payload["signal"]
-        assert p.locator("#calls li").count() == 1
-    page.close()
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.getElementById('link').textContent === 'live'")
+        desk.table.call_editor(4)                         # before the game, with the page watching
+        page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 4'")
+        _scoop_game(client)
+        page.wait_for_function("document.body.dataset.version === '1'")
+        fresh = browser.new_page(viewport=TABLET)
+        fresh.set_default_timeout(WAIT)
+        fresh.goto("http://127.0.0.1:%d/" % server)
+        fresh.wait_for_function("document.body.dataset.version === '1'")
+        for p in (page, fresh):
+            assert p.inner_text(".verdict-box .signal") == "—"
+            assert "Last verdict" not in p.inner_text("#game-area")
+            assert p.inner_text("#verdict-signal") == "—"
+            assert p.inner_text("#verdict-message") == "No call to the editor in this game yet."
+            assert p.inner_text("#verdict-meta") == ""
+            assert p.inner_text("#calls") == "No calls in this game yet."
+        picture(fresh, "new-game-no-old-verdict-tablet.png", full_page=True)
+        event = desk.table.call_editor(7)                 # a call during the game is this game's
+        for p in (page, fresh):
+            p.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 7'")
+            assert p.inner_text("#calls .call-signal") == event.payload["signal"]
+            assert p.locator("#calls li").count() == 1
     fresh.close()
 
 
@@ -573,20 +533,19 @@ BROKEN_WORDS = """() => {
 
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
                          ids=["1024x768", "768x1024", "390x844"])
-def test_no_word_is_broken_inside_itself(server, browser, desk, client, size):
+def test_no_word_is_broken_inside_itself(server, screens, desk, client, size):
     """THREE STARS in big type, in the game and in the sidebar, at a tablet's two orientations
     and a phone's size: every word whole on its line."""
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"},
                 {"type": "verdict", "signal": "THREE STARS"})
-    page = browser.new_page(viewport=size)
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/" % server)
-    page.wait_for_function("document.body.dataset.version === '3'")
-    assert page.inner_text("#verdict-signal") == "THREE STARS"
-    assert page.inner_text(".verdict-box .signal") == "THREE STARS"
-    picture(page, "three-stars-%dx%d.png" % (size["width"], size["height"]), full_page=True)
-    assert page.evaluate(BROKEN_WORDS) == []
-    page.close()
+    with screens.page(size) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.body.dataset.version === '3'")
+        assert page.inner_text("#verdict-signal") == "THREE STARS"
+        assert page.inner_text(".verdict-box .signal") == "THREE STARS"
+        picture(page, "three-stars-%dx%d.png" % (size["width"], size["height"]), full_page=True)
+        assert page.evaluate(BROKEN_WORDS) == []
 
 
 def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):
@@ -607,7 +566,7 @@ def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):
 
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
                          ids=["1024x768", "768x1024", "390x844"])
-def test_a_long_unbroken_name_leaves_its_colour_whole(server, browser, client, size):
+def test_a_long_unbroken_name_leaves_its_colour_whole(server, screens, client, size):
     """A 40-letter name with no space breaks where it must, but its colour beside it stays one
     word on one line (it was squeezed into a column a letter wide)."""
     from controller.game_session import NAME_MAX
@@ -615,18 +574,17 @@ def test_a_long_unbroken_name_leaves_its_colour_whole(server, browser, client, s
     r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
         {"name": long, "colour": "green"}, {"name": "Bob", "colour": "blue"}]}, headers={"X-Newsdesk": "1"})
     assert r.status_code == 201, r.get_data(as_text=True)
-    page = browser.new_page(viewport=size)
-    page.set_default_timeout(WAIT)
-    page.goto("http://127.0.0.1:%d/" % server)
-    page.wait_for_function("document.body.dataset.version === '1'")
-    picture(page, "long-name-%dx%d.png" % (size["width"], size["height"]), full_page=True)
-    colours = page.evaluate("""() => [...document.querySelectorAll('.who-colour')].map((el) => {
-        const r = document.createRange();
-        r.selectNodeContents(el);
-        return [el.textContent, new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom))).size];
-    })""")
-    assert colours and all(lines == 1 for _, lines in colours), colours
-    broken = [w for w in page.evaluate(BROKEN_WORDS) if long not in w]     # the name itself must break
-    assert broken == []
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
-    page.close()
+    with screens.page(size) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.body.dataset.version === '1'")
+        picture(page, "long-name-%dx%d.png" % (size["width"], size["height"]), full_page=True)
+        colours = page.evaluate("""() => [...document.querySelectorAll('.who-colour')].map((el) => {
+            const r = document.createRange();
+            r.selectNodeContents(el);
+            return [el.textContent, new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.bottom))).size];
+        })""")
+        assert colours and all(lines == 1 for _, lines in colours), colours
+        broken = [w for w in page.evaluate(BROKEN_WORDS) if long not in w]     # the name itself must break
+        assert broken == []
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"

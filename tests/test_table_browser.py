@@ -4,6 +4,7 @@ out of reach, Get the Scoop!'s board and reveal form, and the start form's words
 Each test measures what a person sees (bounding boxes, what is disabled, the words beside a
 field) in Debian's Chromium, against the panel served as `newsdesk serve` serves it."""
 
+import contextlib
 import time
 
 import pytest
@@ -18,15 +19,14 @@ SIZES = {"tablet": {"width": 1024, "height": 768}, "portrait": {"width": 768, "h
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def open_page(browser, port, size):  # noqa: F811
-    context = browser.new_context(viewport=SIZES[size])
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.base = "http://127.0.0.1:%d" % port
-    page.goto(page.base + "/")
-    page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
-    return context, page
+@contextlib.contextmanager
+def open_page(screens, port, size):
+    """The module's page of that size, on the panel at ``port``, live; given back cleared."""
+    with screens.page(SIZES[size]) as page:
+        page.base = "http://127.0.0.1:%d" % port
+        page.goto(page.base + "/")
+        page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
+        yield page
 
 
 def start_game(page, engine, names, options=None):
@@ -55,9 +55,8 @@ def box(page, selector):
 # ---------------------------------------------------------------- point 4: the dial beside the game
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_verdict(browser, server, size):  # noqa: F811
-    context, page = open_page(browser, server, size)
-    try:
+def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_verdict(screens, server, size):  # noqa: F811
+    with open_page(screens, server, size) as page:
         start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
         tap(page, "Claim a Sport story")
         tap(page, "EXTRA")                                   # the verdict, shown big in the game
@@ -80,43 +79,40 @@ def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_v
                 return a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right; }""")
             assert not over, (size, y)
         assert not page.errors, page.errors
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- point 5: the box out of reach
 
-def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(browser, app):  # noqa: F811
+def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(screens, app):
     srv = InThread(app)
     port = srv.port
-    context, page = open_page(browser, port, "tablet")
     try:
-        start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
-        assert "OK" in page.inner_text("#health")
-        srv.close()                                                       # the box switched off
-        srv = None
-        page.wait_for_selector("#offline:not([hidden])", timeout=WAIT)
-        said = page.inner_text("#offline")
-        assert "The box can't be reached" in said and "is it on" in said, said
-        assert "OK" not in page.inner_text("#health")
-        held = page.eval_on_selector_all(".offer, #hook-button, [data-sim-post]", """els => els.map((e) => [e.textContent,
-            e.disabled, e.getAttribute('aria-disabled'),
-            (document.getElementById(e.getAttribute('aria-describedby') || '') || {}).textContent || ''])""")
-        assert held and all(d and a == "true" and "can't be reached" in why for _, d, a, why in held), held
-        picture(page, "table-offline-tablet.png")
-        srv = InThread(app, port=port)                                    # back on
-        back = time.monotonic()
-        page.wait_for_function("""() => { const b = document.getElementById('offline');
-            return (!b || b.hidden) && !document.querySelector('.offer:disabled, #hook-button:disabled')
-                && /OK/.test(document.getElementById('health').textContent) && document.getElementById('toast').hidden; }""",
-                               timeout=WAIT, polling=20)
-        took = time.monotonic() - back
-        assert took < 1.0, took
-        page.get_by_role("button", name="Claim a Sport story", exact=True).click()
-        page.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
-        assert not page.errors, page.errors
+        with open_page(screens, port, "tablet") as page:
+            start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
+            assert "OK" in page.inner_text("#health")
+            srv.close()                                                       # the box switched off
+            srv = None
+            page.wait_for_selector("#offline:not([hidden])", timeout=WAIT)
+            said = page.inner_text("#offline")
+            assert "The box can't be reached" in said and "is it on" in said, said
+            assert "OK" not in page.inner_text("#health")
+            held = page.eval_on_selector_all(".offer, #hook-button, [data-sim-post]", """els => els.map((e) => [e.textContent,
+                e.disabled, e.getAttribute('aria-disabled'),
+                (document.getElementById(e.getAttribute('aria-describedby') || '') || {}).textContent || ''])""")
+            assert held and all(d and a == "true" and "can't be reached" in why for _, d, a, why in held), held
+            picture(page, "table-offline-tablet.png")
+            srv = InThread(app, port=port)                                    # back on
+            back = time.monotonic()
+            page.wait_for_function("""() => { const b = document.getElementById('offline');
+                return (!b || b.hidden) && !document.querySelector('.offer:disabled, #hook-button:disabled')
+                    && /OK/.test(document.getElementById('health').textContent) && document.getElementById('toast').hidden; }""",
+                                   timeout=WAIT, polling=20)
+            took = time.monotonic() - back
+            assert took < 1.0, took
+            page.get_by_role("button", name="Claim a Sport story", exact=True).click()
+            page.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+            assert not page.errors, page.errors
     finally:
-        context.close()
         if srv is not None:
             srv.close()
 
@@ -129,10 +125,9 @@ def choose(page, engine):
 
 
 @pytest.mark.parametrize("size", ["tablet", "phone"])
-def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_field(browser, server, size):  # noqa: F811
+def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_field(screens, server, size):  # noqa: F811
     from controller.games.catalogue import start_form
-    context, page = open_page(browser, server, size)
-    try:
+    with open_page(screens, server, size) as page:
         page.wait_for_selector("#start-form", timeout=WAIT)
         for game in start_form():
             choices = [o for o in game["options"] if o["form"] and o["kind"] == "choice" and o["name"] != game["variant_option"]]
@@ -166,21 +161,16 @@ def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_fie
         numbers = page.eval_on_selector_all(".player-row", "rs => rs.map((r) => r.querySelector('.player-no').innerText)")
         assert len(numbers) >= 3 and numbers == ["Player %d" % (i + 1) for i in range(len(numbers))], numbers
         assert not page.errors, page.errors
-    finally:
-        context.close()
 
 
-def test_the_name_fields_stop_where_the_box_does(browser, app, server, monkeypatch):  # noqa: F811
+def test_the_name_fields_stop_where_the_box_does(screens, app, server, monkeypatch):  # noqa: F811
     """The names' limit is the server's NAME_MAX, sent with the page, not a number in the script."""
     import web_ui.pages
     monkeypatch.setattr(web_ui.pages, "NAME_MAX", 12)
-    context, page = open_page(browser, server, "tablet")
-    try:
+    with open_page(screens, server, "tablet") as page:
         page.wait_for_selector("#player-0", timeout=WAIT)
         assert page.evaluate("JSON.parse(document.getElementById('boot').textContent).nameMax") == 12
         assert page.get_attribute("#player-0", "maxlength") == "12" and page.get_attribute("#team-0", "maxlength") == "12"
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- point 8: refusals in the table's words
@@ -190,9 +180,8 @@ def test_the_name_fields_stop_where_the_box_does(browser, app, server, monkeypat
     ("star_reporter", ["Ann", "Bob"], "#opt-disasters", "99", {"disasters": 99}),
     ("scoop2002", ["Ann", "Bob"], "#opt-locations", "Harbor, Docks", {"locations": ["Harbor", "Docks"]}),
 ])
-def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(browser, server, engine, names, field, typed, options):  # noqa: F811
-    context, page = open_page(browser, server, "phone")
-    try:
+def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(screens, server, engine, names, field, typed, options):  # noqa: F811
+    with open_page(screens, server, "phone") as page:
         page.wait_for_selector("#start-form", timeout=WAIT)
         choose(page, engine)
         for i, name in enumerate(names):
@@ -217,16 +206,13 @@ def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(browser, 
         assert page.evaluate("(window.NEWSDESK_PANEL.game || {}).version || 0") == 0
         picture(page.locator("#start-form"), "start-refused-%s.png" % engine)
         assert not page.errors, page.errors
-    finally:
-        context.close()
 
 
 # ---------------------------------------------------------------- point 7: Get the Scoop! at the table
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_right(browser, server, size):  # noqa: F811
-    context, page = open_page(browser, server, size)
-    try:
+def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_right(screens, server, size):  # noqa: F811
+    with open_page(screens, server, size) as page:
         start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
         page.wait_for_selector(".gts-grid", timeout=WAIT)
         sizes = page.eval_on_selector_all(".gts-sq", "tds => tds.map((t) => [t.getBoundingClientRect().width, t.getBoundingClientRect().height])")
@@ -249,13 +235,10 @@ def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_
         assert page.is_hidden("#gts-1-r")
         picture(page, "table-gts-%s.png" % size, full_page=True)
         assert not page.errors, page.errors
-    finally:
-        context.close()
 
 
-def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(browser, server):  # noqa: F811
-    context, page = open_page(browser, server, "phone")
-    try:
+def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(screens, server):  # noqa: F811
+    with open_page(screens, server, "phone") as page:
         start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
         tap(page, "Claim a Sport story")
         tap(page, "EXTRA")
@@ -271,5 +254,3 @@ def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(br
         assert 0 <= b["y"] - (a["y"] + a["height"]) < 120, (a, b)
         assert page.evaluate("document.body.dataset.version") == "3"     # nothing was done
         assert not page.errors, page.errors
-    finally:
-        context.close()

@@ -3,6 +3,7 @@ served as `newsdesk serve` serves it, on simulated hardware: what a builder brin
 sees and touches. The waits are conditions (a selector, a number of the page's own refreshes),
 never sleeps."""
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -27,22 +28,19 @@ def browser():
 
 
 @pytest.fixture
-def open_page(browser, panel_server, desk):
+def open_page(screens, panel_server, desk):
     """Opens the Workbench at a viewport size; fails the test on any script error."""
-    contexts, errors = [], []
+    pages = []
+    with contextlib.ExitStack() as borrowed:
+        def open_(viewport=TABLET):
+            page = borrowed.enter_context(screens.page(viewport))
+            pages.append(page)
+            page.goto("http://127.0.0.1:%d/workbench" % panel_server)
+            page.wait_for_selector("#step-lift")
+            return page
 
-    def open_(viewport=TABLET):
-        context = browser.new_context(viewport=viewport)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto("http://127.0.0.1:%d/workbench" % panel_server)
-        page.wait_for_selector("#step-lift")
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
+        yield open_
+        errors = [e for page in pages for e in page.errors]
     desk.sim_phone.idle()
     assert errors == []
 
