@@ -35,14 +35,29 @@ OFFICER_START = {"O1": (3, 5), "O2": (3, 6), "O3": (5, 8), "O4": (6, 8),
                  "O5": (8, 6), "O6": (8, 5), "O7": (6, 3), "O8": (5, 3)}
 
 
-def name(rc: Square) -> str:
+def _spelled(rc: Square) -> str:
     return "%s%d" % (COLUMNS[rc[1]], rc[0] + 1)
+
+
+# Every square's name and back, made once: the offers look up every piece's square and every
+# square round it on each move (a Pi's few hundred microseconds a move)
+NAMES: dict[Square, str] = {(r, c): _spelled((r, c)) for r in range(SIZE) for c in range(SIZE)}
+SQUARES: dict[str, Square] = {text: rc for rc, text in NAMES.items()}
+
+
+def name(rc: Square) -> str:
+    try:
+        return NAMES[rc]
+    except (KeyError, TypeError):       # off the board, or a list
+        return _spelled(rc)
 
 
 def parse(square: object) -> Square | None:
     """A square's name ("c3", "C3") as (row, column), or None."""
     if not isinstance(square, str):
         return None
+    if square in SQUARES:
+        return SQUARES[square]
     text = square.strip().lower()
     if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isascii() or not text[1:].isdigit():
         return None
@@ -92,6 +107,12 @@ def starting_board(colours: list[str]) -> Board:
 def occupant(board: Board) -> dict[Square, str]:
     """square (row, column) -> piece."""
     return {where(sq): piece for piece, sq in board.items()}
+
+
+# Each square's neighbours on the board, by the way to them (made once, as NAMES)
+NEIGHBOURS: dict[Square, dict[str, Square]] = {
+    rc: {way: (rc[0] + dr, rc[1] + dc) for way, (dr, dc) in STEPS.items() if on_board((rc[0] + dr, rc[1] + dc))}
+    for rc in NAMES}
 
 
 def is_police(piece: str) -> bool:

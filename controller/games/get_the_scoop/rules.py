@@ -370,9 +370,10 @@ def journalist_moves(state: State, p: int) -> dict[tuple[str, str], dict[str, An
     jumps = _jump_squares(colour, at)
     for piece in pieces:
         src = grid.where(board[piece])
+        around = grid.NEIGHBOURS[src]
         for way in ways:                    # "one square in any one direction"
-            dst = grid.step(src, way)
-            if not grid.on_board(dst):
+            dst = around.get(way)
+            if dst is None:                 # off the board
                 continue
             if dst not in at:
                 found[(board[piece], grid.name(dst))] = {"how": "step", "piece": piece,
@@ -404,9 +405,8 @@ def _jump_squares(colour: str, at: dict[grid.Square, str]) -> list[tuple[grid.Sq
         if grid.is_police(piece) or grid.is_protester(piece):
             continue
         who = piece.rstrip("0123456789")
-        for way in DIRECTIONS:
-            there = grid.step(rc, way)
-            if grid.on_board(there) and there not in at:
+        for there in grid.NEIGHBOURS[rc].values():      # every direction
+            if there not in at:
                 counts = near.setdefault(there, {})
                 counts[who] = counts.get(who, 0) + 1
     return [(rc, counts.get(colour, 0), max([n for c, n in counts.items() if c != colour] or [0]))
