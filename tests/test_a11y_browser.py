@@ -7,6 +7,7 @@ axe-core comes from npm (tests/axe/package.json, a pinned version), installed wi
 first use and injected into each page from the disk: no CDN, nothing from the network.
 """
 
+import contextlib
 import json
 import os
 import shutil
@@ -53,18 +54,13 @@ def browser():
         yield b
 
 
-@pytest.fixture(scope="module")
-def pages(browser):
-    """One page at each size, reused by every test of the module (each test its own server)."""
-    contexts = {name: browser.new_context(viewport=size) for name, size in SIZES.items()}
-    made = {name: c.new_page() for name, c in contexts.items()}
-    errors = []
-    for page in made.values():
-        page.set_default_timeout(WAIT)
-        page.on("pageerror", lambda e: errors.append(str(e)))
-    yield made
-    for c in contexts.values():
-        c.close()
+@pytest.fixture
+def pages(screens):
+    """A page at each size, borrowed from the module's screens (each test its own server)."""
+    with contextlib.ExitStack() as borrowed:
+        made = {name: borrowed.enter_context(screens.page(size, timeout=WAIT)) for name, size in SIZES.items()}
+        yield made
+        errors = [e for page in made.values() for e in page.errors]
     assert not errors, errors
 
 
