@@ -411,11 +411,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         files.setdefault(item.nodeid.split("::")[0], []).append(item)
 
-    def count(group, mark):
-        return sum(1 for i in group if i.get_closest_marker(mark))
-    by_weight = sorted(files.values(), key=lambda g: (count(g, "browser"), count(g, "slow"), len(g)), reverse=True)
-    browser = [g for g in by_weight if count(g, "browser")]
-    slow = [g for g in by_weight if not count(g, "browser") and count(g, "slow")]
-    quick = [g for g in by_weight if not count(g, "browser") and not count(g, "slow")]
+    def weight(group):      # (browser tests, slow tests, tests)
+        return tuple(sum(1 for i in group if i.get_closest_marker(m)) for m in ("browser", "slow")) + (len(group),)
+    weighed = sorted(((weight(g), g) for g in files.values()), key=lambda wg: wg[0], reverse=True)
+    browser = [g for (b, _s, _n), g in weighed if b]
+    slow = [g for (b, s, _n), g in weighed if not b and s]
+    quick = [g for (b, s, _n), g in weighed if not b and not s]
     ordered = [g for pair in itertools.zip_longest(browser, slow) for g in pair if g] + quick
     items[:] = [item for group in ordered for item in group]

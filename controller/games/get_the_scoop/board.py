@@ -109,12 +109,6 @@ def occupant(board: Board) -> dict[Square, str]:
     return {where(sq): piece for piece, sq in board.items()}
 
 
-# Each square's neighbours on the board, by the way to them (made once, as NAMES)
-NEIGHBOURS: dict[Square, dict[str, Square]] = {
-    rc: {way: (rc[0] + dr, rc[1] + dc) for way, (dr, dc) in STEPS.items() if on_board((rc[0] + dr, rc[1] + dc))}
-    for rc in NAMES}
-
-
 def is_police(piece: str) -> bool:
     return piece.startswith("O")
 
@@ -126,6 +120,11 @@ def is_protester(piece: str) -> bool:
 def step(rc: Square, way: str) -> Square:
     dr, dc = STEPS[way]
     return (rc[0] + dr, rc[1] + dc)
+
+
+# Each square's neighbours on the board, by the way to them (made once, as NAMES)
+NEIGHBOURS: dict[Square, dict[str, Square]] = {
+    rc: {way: step(rc, way) for way in STEPS if on_board(step(rc, way))} for rc in NAMES}
 
 
 def push_line(at: dict[Square, str], rc: Square, way: str, chain: bool,
