@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 from controller.app import Newsdesk
 from controller.config import load_config
 from web_ui import create_app
-from web_ui.server import InThread
+from web_ui.server import InThread, PortBusy
 
 # Hypothesis draws the same examples on every run ("newsdesk"), so a run of `make test` can't pass
 # once and fail the next on a different draw: a flaky test rejects good changes and hides bad
@@ -253,7 +253,8 @@ class Screens:
     page that a test borrows (``with screens.page(size) as page``) and gives back cleared: its
     cookies and the storage of the origin it was on gone, and the page left on about:blank,
     where its timers and its live feed end. A new context with its page costs Chromium about
-    0.35 s of CPU; each test has its own server, so the borrowed page is on a new origin anyway.
+    0.35 s of CPU, and a kept one has the panel's static files in its HTTP cache when each test's
+    server is on the worker's own port (serve_panel).
     ``page.errors`` holds the page's script errors while it is borrowed. A page that can't be
     cleared has its context closed, and the next test gets a new one."""
 
@@ -386,10 +387,27 @@ def install_game(monkeypatch, name, where):
     monkeypatch.setattr(registry, "found", lambda: points)
 
 
+def serve_panel(app, host="0.0.0.0"):
+    """``app`` served as ``newsdesk serve`` serves it (InThread), on every address as on a Pi, and
+    on this worker's own port whenever it is free: the same origin test after test. The pages a
+    module keeps (Screens) then hold the static files in their HTTP cache (immutable, versioned
+    URLs) and their scripts compiled, as a tablet at the table does from its second visit on,
+    instead of each test's first load fetching and compiling all of them again: about a quarter
+    of test_browser.py's CPU (docs/benchmarks.md). Each test's server is still its own: a
+    borrowed page was cleared and left on about:blank before the last test's server closed.
+    A port someone else took meanwhile gives a free one, which is kept from then on."""
+    try:
+        srv = InThread(app, host=host, port=_WORKER.get("panel_port", 0))
+    except PortBusy:
+        srv = InThread(app, host=host)
+    _WORKER["panel_port"] = srv.port
+    return srv
+
+
 @pytest.fixture
 def panel_server(app):
-    """(host, port) of the panel served on every address, as on a Pi."""
-    srv = InThread(app, host="0.0.0.0")
+    """The port of the panel served on every address, as on a Pi (serve_panel)."""
+    srv = serve_panel(app)
     yield srv.port
     srv.close()
 

@@ -18,8 +18,6 @@ from pathlib import Path
 import pytest
 from conftest import lan_address, launched_chromium, picture
 
-from web_ui.server import InThread
-
 AXE_DIR = Path(__file__).resolve().parent / "axe"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -65,10 +63,8 @@ def pages(screens):
 
 
 @pytest.fixture
-def server(app):
-    srv = InThread(app, host="0.0.0.0")
-    yield "http://127.0.0.1:%d" % srv.port
-    srv.close()
+def server(panel_server):
+    return "http://127.0.0.1:%d" % panel_server
 
 
 def begin_audit(page, axe_js, within=None):

@@ -13,8 +13,6 @@ import contextlib
 import pytest
 from conftest import lan_address, launched_chromium, picture
 
-from web_ui.server import InThread
-
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 720}       # Playwright's own size for a page opened without one
@@ -26,12 +24,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def server(app):
-    """The panel served as `newsdesk serve` serves it (Hypercorn), on a free port on every
-    address, as on a Pi."""
-    srv = InThread(app, host="0.0.0.0")
-    yield srv.port
-    srv.close()
+def server(panel_server):
+    """The port of the panel served as `newsdesk serve` serves it (Hypercorn), on every
+    address, as on a Pi (conftest's serve_panel)."""
+    return panel_server
 
 
 @pytest.fixture(scope="module")

@@ -40,16 +40,13 @@ class Sixes:
 
 
 @pytest.fixture
-def page(browser, app, server):  # noqa: F811
-    context = browser.new_context(viewport={"width": 1024, "height": 900})
-    p = context.new_page()
-    errors = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.base = "http://127.0.0.1:%d" % server
-    p.goto(p.base + "/")
-    p.wait_for_selector("#start-form", timeout=WAIT)
-    yield p
-    context.close()
+def page(screens, app, server):  # noqa: F811
+    with screens.page({"width": 1024, "height": 900}) as p:
+        p.base = "http://127.0.0.1:%d" % server
+        p.goto(p.base + "/")
+        p.wait_for_selector("#start-form", timeout=WAIT)
+        yield p
+        errors = p.errors
     assert not errors, errors
 
 

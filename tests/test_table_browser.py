@@ -8,7 +8,7 @@ import contextlib
 import time
 
 import pytest
-from conftest import picture
+from conftest import picture, serve_panel
 from test_browser import browser, server  # noqa: F401  (fixtures)
 
 from web_ui.server import InThread
@@ -84,7 +84,7 @@ def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_v
 # ---------------------------------------------------------------- point 5: the box out of reach
 
 def test_the_box_out_of_reach_is_said_plainly_and_clears_within_a_second(screens, app):
-    srv = InThread(app)
+    srv = serve_panel(app, host="127.0.0.1")
     port = srv.port
     try:
         with open_page(screens, port, "tablet") as page:
