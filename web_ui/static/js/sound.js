@@ -1,8 +1,18 @@
 // Short tones for the oracles' results and for moves, made with Web Audio (no sound files).
 // Browsers only allow sound after a tap on the page, and the table can turn it off.
+//
+// An audio context that is running renders all the time, silence included: on a tablet that
+// keeps the audio hardware awake and costs a few percent of a core for as long as the page is
+// open. So the context is made only when sound is on (at a tap, as browsers ask), and suspended
+// once nothing has sounded for REST seconds; a tune resumes it. A page that had a tap may resume
+// its context from script (Chromium's and WebKit's rule), so a verdict from the phone still
+// sounds on a tablet nobody touched since.
+
+const REST = 2;       // seconds of silence, after the last tune or tap, before the context sleeps
 
 let ctx = null;
 let enabled = localStorage.getItem("newsdesk.sound") !== "off";
+let restTimer = null;
 
 export function soundOn() { return enabled; }
 
@@ -10,15 +20,27 @@ export function setSound(on) {
   enabled = on;
   localStorage.setItem("newsdesk.sound", on ? "on" : "off");
   if (on) unlock();
+  else rest(0);
 }
 
+// At a tap: make the context (only a tap may), or wake it; it sleeps again if no tune follows.
 export function unlock() {
+  if (!enabled) return;
   try {
     const AC = window.AudioContext || window.webkitAudioContext;
     if (!AC) return;
     if (!ctx) ctx = new AC();
     if (ctx.state === "suspended") ctx.resume();
+    rest(REST);
   } catch { ctx = null; }
+}
+
+// Suspend the context after ``seconds`` more of silence (a later tune or tap puts it off).
+function rest(seconds) {
+  clearTimeout(restTimer);
+  restTimer = setTimeout(() => {
+    if (ctx && ctx.state === "running") ctx.suspend();
+  }, seconds * 1000);
 }
 
 const TUNES = {
@@ -30,8 +52,7 @@ const TUNES = {
   win: [[523, 0.12], [659, 0.12], [784, 0.25]],
 };
 
-export function play(name) {
-  if (!enabled || !ctx || ctx.state !== "running") return;
+function sound(name) {
   let t = ctx.currentTime;
   for (const [freq, len] of TUNES[name] || TUNES.move) {
     const osc = ctx.createOscillator();
@@ -45,6 +66,13 @@ export function play(name) {
     osc.stop(t + len + 0.02);
     t += len;
   }
+  rest(t - ctx.currentTime + REST);
+}
+
+export function play(name) {
+  if (!enabled || !ctx) return;
+  if (ctx.state === "running") sound(name);
+  else if (ctx.state === "suspended") ctx.resume().then(() => sound(name), () => {});
 }
 
 window.addEventListener("pointerdown", () => { if (enabled) unlock(); }, { once: false, passive: true });
