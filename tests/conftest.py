@@ -392,8 +392,8 @@ def serve_panel(app, host="0.0.0.0"):
     on this worker's own port whenever it is free: the same origin test after test. The pages a
     module keeps (Screens) then hold the static files in their HTTP cache (immutable, versioned
     URLs) and their scripts compiled, as a tablet at the table does from its second visit on,
-    instead of each test's first load fetching and compiling all of them again: about a quarter
-    of test_browser.py's CPU (docs/benchmarks.md). Each test's server is still its own: a
+    instead of each test's first load fetching and compiling all of them again: about a tenth of
+    the browser tests' CPU (docs/benchmarks.md). Each test's server is still its own: a
     borrowed page was cleared and left on about:blank before the last test's server closed.
     A port someone else took meanwhile gives a free one, which is kept from then on."""
     try:
