@@ -75,4 +75,4 @@ export function play(name) {
   else if (ctx.state === "suspended") ctx.resume().then(() => sound(name), () => {});
 }
 
-window.addEventListener("pointerdown", () => { if (enabled) unlock(); }, { once: false, passive: true });
+window.addEventListener("pointerdown", unlock, { passive: true });
