@@ -5,7 +5,7 @@ stale game, and the live page again once the box is back (web_ui/app_shell.py, w
 Served on loopback, as the box's own screen is: a secure context, where the worker may run."""
 
 import pytest
-from conftest import CHROMIUM, CHROMIUM_ARGS, launched_chromium, worker_playwright
+from conftest import CHROMIUM_ARGS, FULL_CHROMIUM, launched_chromium, need_browser, worker_playwright
 
 from web_ui.server import InThread
 
@@ -44,9 +44,11 @@ def _worker_in_charge(page):
 
 def test_chromium_finds_nothing_in_the_way_of_installing_the_panel(app, playwright, tmp_path):
     """A profile of its own, as a tablet's browser has: Chromium installs nothing from an incognito
-    context (Playwright's new_context), which its check reports as the one error."""
+    context (Playwright's new_context), which its check reports as the one error. The full
+    browser, not the headless build the other browser tests drive: installing is its business."""
+    need_browser(FULL_CHROMIUM)
     context = playwright.chromium.launch_persistent_context(
-        tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1024, "height": 768})
+        tmp_path / "profile", executable_path=FULL_CHROMIUM, headless=True, args=CHROMIUM_ARGS, viewport={"width": 1024, "height": 768})
     page = context.pages[0] if context.pages else context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
