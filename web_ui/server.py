@@ -142,6 +142,7 @@ class InThread:
     def __init__(self, flask_app, host="127.0.0.1", port=0):
         sock = bind(host, port)
         self.port = sock.getsockname()[1]
+        self._listening = sock.fileno()     # Hypercorn listens on this same descriptor
         settings = flask_app.extensions["newsdesk"].config
         self.panel = panel_for(flask_app, settings)
         self._hc = hypercorn_config(sock, settings)
@@ -167,11 +168,25 @@ class InThread:
             raise RuntimeError("the panel's server did not start within 10 s")
 
     def close(self):
-        self._loop.call_soon_threadsafe(self.panel.begin_stop)
-        self._loop.call_soon_threadsafe(self._stop.set)
+        asyncio.run_coroutine_threadsafe(self._stop_taking_then_stop(), self._loop)
         self._thread.join(timeout=10)
         if not self._thread.is_alive():
             self._loop.close()
+
+    async def _stop_taking_then_stop(self, rounds=10):
+        """Take no new connection, let those already accepted start, then stop the server.
+
+        Stopped at once, a connection accepted in the loop's last rounds is lost to everyone:
+        Hypercorn has closed asyncio's Server by the time its transport is made, Python 3.11's
+        ``Server._attach`` asserts, ``_accept_connection2`` swallows that, and the accepted socket
+        is left open for the garbage collector (a ResourceWarning in whatever runs next, and a
+        client left hanging). Each round here is one turn of the loop; a connection needs about
+        three to get from its accept to its task."""
+        self._loop.remove_reader(self._listening)
+        for _ in range(rounds):
+            await asyncio.sleep(0)
+        self.panel.begin_stop()
+        self._stop.set()
 
     def __enter__(self):
         return self
