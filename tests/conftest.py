@@ -145,9 +145,8 @@ def clocks():
 
 
 # Debian's Chromium, in the build of it made for driving by a program (package
-# chromium-headless-shell: the same Blink and V8 as /usr/bin/chromium, without the browser's own
-# windows, profile services and display compositor around them). A browser test costs about 30 %
-# less CPU in it (docs/benchmarks.md); the full browser is the fallback where it isn't installed,
+# chromium-headless-shell: the same Blink and V8 as /usr/bin/chromium, without the desktop
+# browser around them). A browser test costs about 30 % less CPU in it (docs/benchmarks.md); the full browser is the fallback where it isn't installed,
 # and NEWSDESK_CHROMIUM picks either. Installing the panel as an app is a question for the full
 # browser only, so that test asks FULL_CHROMIUM (test_install_browser.py).
 FULL_CHROMIUM = "/usr/bin/chromium"
