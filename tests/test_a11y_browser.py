@@ -67,6 +67,16 @@ def server(panel_server):
     return "http://127.0.0.1:%d" % panel_server
 
 
+def preload_axe(context, axe_js):
+    """axe-core in every page the context opens from now on, before the page's own scripts (it
+    only adds ``window.axe``). Sent to Chromium once for the context, and compiled from V8's cache
+    after the first page, rather than 550 KB sent and compiled after each navigation: that took
+    about 0.2 s a page, two thirds of an audit's time."""
+    if not getattr(context, "axe_preloaded", False):
+        context.add_init_script(path=str(axe_js))
+        context.axe_preloaded = True
+
+
 def begin_audit(page, axe_js, within=None):
     """Start axe on the page as it is now (the whole document, or the part ``within`` selects);
     the pages of both sizes are audited at once, each in its own renderer."""
@@ -99,6 +109,8 @@ class Auditor:
         self.axe_js = axe_js
         self.found = []
         self.audited = []
+        for page in pages.values():
+            preload_axe(page.context, axe_js)
 
     def visit(self, url, ready=None, then=None, label=None):
         for page in self.pages.values():
