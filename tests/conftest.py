@@ -146,9 +146,10 @@ def clocks():
 
 # Debian's Chromium, in the build of it made for driving by a program (package
 # chromium-headless-shell: the same Blink and V8 as /usr/bin/chromium, without the desktop
-# browser around them). A browser test costs about 30 % less CPU in it (docs/benchmarks.md); the full browser is the fallback where it isn't installed,
-# and NEWSDESK_CHROMIUM picks either. Installing the panel as an app is a question for the full
-# browser only, so that test asks FULL_CHROMIUM (test_install_browser.py).
+# browser around them). A browser test costs about 30 % less CPU in it (docs/benchmarks.md).
+# The full browser is the fallback where it isn't installed, and NEWSDESK_CHROMIUM picks either.
+# Installing the panel as an app is a question for the full browser only, so that test asks
+# FULL_CHROMIUM (test_install_browser.py).
 FULL_CHROMIUM = "/usr/bin/chromium"
 HEADLESS_CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM = os.environ.get("NEWSDESK_CHROMIUM") or (
