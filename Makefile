@@ -24,7 +24,7 @@ $(VENV)/.test-deps: requirements-dev.txt $(VENV)/.run-deps
 run: $(VENV)/.run-deps
 	$(BIN)/newsdesk serve $(ARGS)
 
-test: $(VENV)/.test-deps lint   # on as many workers as cores (TEST_JOBS=0 runs in this process)
+test: $(VENV)/.test-deps lint   # a worker per core and one for the files that wait (tests/lanes.py); TEST_JOBS=0: in this process
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
 
 check: $(VENV)/.test-deps lint   # the quick lane between edits: all but the slow and browser tests (under a minute)

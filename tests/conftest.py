@@ -1,5 +1,4 @@
 import contextlib
-import itertools
 import math
 import os
 import posixpath
@@ -14,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "firmware" / "tools"))
 
 import compiled_once
+import lanes
 import pytest
 from gpiozero.pins.mock import MockFactory
 from hypothesis import HealthCheck, settings
@@ -424,26 +424,24 @@ def panel_server(app):
 
 def pytest_configure(config):
     """xdist would hand out the files by their number of tests, the most first, which puts the
-    one-test browser files (the first hour, about 10 s) last; keep the order below instead."""
+    one-test browser files (the first hour, about 10 s) last; keep lanes.order instead."""
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(config, items):
-    """The files that take longest go first, each kept whole and in its own order: `make test`
-    hands whole files to its workers in this order, so the two workers end together rather than
-    one running a long browser file while the other sits idle. The browser files alternate with
-    the slow others, so that a worker driving Chromium mostly runs beside one that isn't: the
-    two cores are shared, and two Chromiums at once cost each other CPU."""
-    files = {}
-    for item in items:
-        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    """The files in the order `make test` hands them out (lanes.order)."""
+    items[:] = lanes.order(items)
 
-    def weight(group):      # (browser tests, slow tests, tests)
-        return tuple(sum(1 for i in group if i.get_closest_marker(m)) for m in ("browser", "slow")) + (len(group),)
-    weighed = sorted(((weight(g), g) for g in files.values()), key=lambda wg: wg[0], reverse=True)
-    browser = [g for (b, _s, _n), g in weighed if b]
-    slow = [g for (b, s, _n), g in weighed if not b and s]
-    quick = [g for (b, s, _n), g in weighed if not b and not s]
-    ordered = [g for pair in itertools.zip_longest(browser, slow) for g in pair if g] + quick
-    items[:] = [item for group in ordered for item in group]
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: a worker per core, and one more for the files that mostly wait (lanes)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
+    return lanes.cores() + 1
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") == "loadfile":
+        return lanes.TwoLanes(config, log)
+    return None

@@ -5,6 +5,9 @@ from conftest import page_assets, wait_for
 
 from controller.events import VERDICT
 
+# the simulated dial runs in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
 
 

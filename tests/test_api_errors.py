@@ -12,6 +12,9 @@ from conftest import wait_for
 
 from web_ui import openapi
 
+# each request waits on the real server: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 PATH_JUNK = ["%2Fx", "x%2F..%2Fy", "%2F", "..", "%00", "9" * 30, "-1", "%E2%98%83", "a%20b"]
 QUERY_JUNK = ["abc", "-1", "1e9", "%00", "[]", "", "9" * 30, "%2F"]
 FIELD_JUNK = [[], ["bell"], {}, {"a": 1}, None, True, -1, 10 ** 30, 0.5, "x" * 5000, ""]

@@ -9,6 +9,9 @@ from controller.app import Newsdesk
 from controller.dial.pulses import digit_edges
 from controller.events import VERDICT
 
+# the simulated phone dials through the pins in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 
 def _messages(sub, until_type, timeout=3.0):
     out = []

@@ -12,6 +12,9 @@ from controller.hw.simulated import SimulatedButtons
 from controller.oracles.presses import DOWN, HELD, UP
 from controller.pinmap import load_pinmap
 
+# the simulated presses are held in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 # ---------------------------------------------------------------- gpiozero pins and the live listener
 
 @pytest.fixture

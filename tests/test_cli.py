@@ -8,6 +8,9 @@ from conftest import shared_dir
 
 from controller.cli import main
 
+# `record` listens to the virtual phone dialing in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 
 def _expected():
     traces = shared_dir() / "traces"

@@ -15,6 +15,9 @@ from controller.dial.decoder import DialDecoder
 from controller.dial.profile import Profiles
 from controller.dial.trace import parse_trace, replay
 
+# the virtual phone dials at ten pulses a second: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 
 def dialed(digits, pps=10.0, ratio=0.6, seed=1, **kw):
     phone = tracegen.Phone(pps=pps, ratio=ratio, jitter=0.005, chatter=0.0, spikes=0.0, **kw)

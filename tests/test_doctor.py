@@ -16,6 +16,9 @@ from controller.config import load_config
 from controller.pinmap import load_pinmap
 from controller.store import Store
 
+# the probes wait on real ports and timeouts: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 PINMAP = load_pinmap()
 EXT4 = "27 1 179:2 / / rw,noatime - ext4 /dev/mmcblk0p2 rw\n"
 CARDS_WITH_AMP = (" 0 [vc4hdmi        ]: vc4-hdmi - vc4-hdmi\n                      vc4-hdmi\n"

@@ -13,6 +13,9 @@ import pytest
 from web_ui import live
 from web_ui.live import Limits, Panel
 
+# the feeds' keep-alives and timeouts run in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 GUEST = ("192.168.1.20", 50000)
 OTHER = ("192.168.1.21", 50000)
 HOST = ("127.0.0.1", 50000)

@@ -15,7 +15,8 @@ bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bench)
 WAIT = 10000    # ms
 
-pytestmark = pytest.mark.browser
+# a turned-away page's poll runs every 5 s: the waiting lane (tests/lanes.py)
+pytestmark = [pytest.mark.browser, pytest.mark.waits]
 
 
 def test_a_page_turned_away_polls_and_a_page_told_to_resync_reads_again(tmp_path):

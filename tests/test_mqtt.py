@@ -23,6 +23,9 @@ from controller.oracles.editor import SIGNALS
 from controller.store import Store
 from web_ui import create_app
 
+# the broker's restarts and the reconnect backoffs run in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 BASE = "newsdesk/t1"
 FAST = (0.05, 0.2)      # reconnect back-off for tests: look again quickly
 WAIT = 20.0             # deadline for a condition on a busy machine (met in well under a second here)

@@ -22,6 +22,9 @@ from controller.oracles.presses import DOWN, HELD, UP, Press
 from controller.pinmap import load_pinmap
 from controller.store import Store
 
+# the simulated buttons are pressed and held in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 
 @pytest.fixture
 def store(tmp_path):

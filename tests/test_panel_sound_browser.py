@@ -7,7 +7,8 @@ phone reaches tablets nobody is touching."""
 import pytest
 from conftest import launched_chromium
 
-pytestmark = pytest.mark.browser
+# the tones sleep after 2 s: the waiting lane (tests/lanes.py)
+pytestmark = [pytest.mark.browser, pytest.mark.waits]
 
 WAIT = 10000        # ms: generous for a loaded CI machine
 REST = 2            # s: sound.js's REST, the silence before its context sleeps

@@ -17,6 +17,9 @@ from controller.phone_sounds import PhoneSounds
 from controller.pinmap import load_pinmap
 from tests.conftest import FakeClock
 
+# the tones and the dial run in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 OK = {"signal": "OK", "message": SIGNALS["OK"][0], "digit": 7}
 
 

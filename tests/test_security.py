@@ -13,6 +13,9 @@ from controller.events import VERDICT
 from web_ui import create_app, security
 from web_ui.security import Limiter, box_names, split_host
 
+# the servers' timeouts run in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 LAN = "192.168.1.23"
 
 

@@ -19,6 +19,9 @@ from controller.serial.bridge import RingerSwitch, SerialBridge
 from controller.serial.errors import CommandRefused, PhoneLinkError
 from controller.serial.session import DeviceClock
 
+# the emulated dial's pulses and the link's retries run in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 WAIT = 5.0
 
 

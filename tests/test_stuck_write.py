@@ -6,6 +6,9 @@ import time
 
 import pytest
 
+# a write is held stuck in real time: the waiting lane (tests/lanes.py)
+pytestmark = pytest.mark.waits
+
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
 
 
