@@ -346,6 +346,29 @@ def lan_address():
     return None if address.startswith("127.") else address
 
 
+@contextlib.contextmanager
+def spice_answers_shared(tmp_path_factory):
+    """ngspice's answers (schematics.spice keeps each deck's, per process) shared by the workers of
+    one run. `test_spice.py` and `test_schematics.py` simulate the same decks, about 8 CPU-seconds,
+    and on two workers each ran them all. The first to get here runs them, holding a lock; the
+    other waits, then reads its answers. The file lives in this run's own temporary folder, so
+    every run of `make test` simulates afresh."""
+    import fcntl
+    import json
+
+    from schematics import spice
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = folder.parent              # the run's folder, above each worker's own
+    kept = folder / "spice-answers.json"
+    with open(folder / "spice-answers.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            spice._CACHE.update(json.loads(kept.read_text(encoding="utf-8")))
+        yield
+        kept.write_text(json.dumps(spice._CACHE), encoding="utf-8")
+
+
 def need_ngspice():
     """Skip (or, in CI, fail) a circuit simulation when Debian's ngspice is missing."""
     if shutil.which("ngspice"):

@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import spice_answers_shared
 
 from controller.pinmap import parse_pinmap
 
@@ -32,8 +33,9 @@ PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
-def rendered():
-    return generate.render(REPO)
+def rendered(tmp_path_factory):
+    with spice_answers_shared(tmp_path_factory):
+        return generate.render(REPO)
 
 
 @pytest.mark.slow

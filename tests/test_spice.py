@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import need_ngspice
+from conftest import need_ngspice, spice_answers_shared
 
 from controller.pinmap import load_pinmap, parse_pinmap
 
@@ -28,9 +28,10 @@ PINMAP = load_pinmap()
 
 
 @pytest.fixture(scope="module")
-def results():
+def results(tmp_path_factory):
     need_ngspice()
-    return spice.simulate(generate.circuits())
+    with spice_answers_shared(tmp_path_factory):
+        return spice.simulate(generate.circuits())
 
 
 def broken(**changes):
