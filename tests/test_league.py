@@ -26,8 +26,8 @@ class SimTable:
     announced on a bus, its publisher reading them. Durability is tested elsewhere: these stores
     skip fsync, so that 20 x 500 events take seconds."""
 
-    def __init__(self, folder, rng):
-        self.store = Store(folder / "store.sqlite3")
+    def __init__(self, folder, rng, store_file="store.sqlite3"):
+        self.store = Store(folder / store_file)
         self.store._db.execute("PRAGMA synchronous=OFF")
         self.bus = Bus()
         self.rng = rng
@@ -115,6 +115,42 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     assert players == {"Ann": (1, 3, 9), "bob": (1, 2, 12), "Cleo": (1, 1, 20)}
     assert snap["leaderboard"]["games_counted"] == 3
     assert {r["game"] for r in snap["leaderboard"]["by_game"]} == {"Tally"}
+
+
+def test_a_store_restored_under_a_new_install_sends_its_games_again_and_they_count_once():
+    """A backup restored (a new SD card, or the box put back to last week) starts a new install:
+    the table sends its whole log again. Its games come with the ids and the moments they ended,
+    and count once; a reinstall's new game #1 ended at another moment and counts."""
+    league = League()
+    standings = [{"name": "Ann", "score": 9, "winner": True}, {"name": "Bob", "score": 3, "winner": False}]
+
+    def ended(install, event_id, game_id, at):
+        return json.dumps({"table": "Den", "install": install, "id": event_id, "at": at, "type": "game.finished",
+                           "data": {"game": game_id, "engine": "tally", "status": "finished", "winners": ["Ann"],
+                                    "standings": standings}})
+
+    def results(install, *games):
+        return json.dumps({"table": "Den", "install": install, "games": [
+            {"id": game_id, "engine": "tally", "title": "Tally", "status": "finished", "ended": at,
+             "standings": standings} for game_id, at in games]})
+
+    first, second = "2026-11-20T20:01:02.345+00:00", "2026-11-20T21:30:00.000+00:00"
+    league.take("newsdesk/den/events", ended("before", 10, 1, first))
+    league.take("newsdesk/den/events", ended("before", 20, 2, second))
+    league.take("newsdesk/den/state/results", results("before", (2, second), (1, first)))
+    assert league.leaderboard()["games_counted"] == 2
+    # restored from the backup: the same games again, under a new install, by both roads
+    league.take("newsdesk/den/events", ended("restored", 10, 1, first))
+    league.take("newsdesk/den/state/results", results("restored", (1, first)))
+    league.take("newsdesk/den/events", ended("restored", 20, 2, second))
+    assert league.leaderboard()["games_counted"] == 2
+    # a game played since, and a reinstall's own game #1, which ended at another moment
+    league.take("newsdesk/den/events", ended("restored", 30, 3, "2026-11-21T19:00:00.000+00:00"))
+    league.take("newsdesk/den/events", ended("fresh", 5, 1, "2026-11-22T19:00:00.000+00:00"))
+    board = league.leaderboard()
+    assert board["games_counted"] == 4
+    assert {r["player"]: (r["played"], r["won"]) for r in board["by_player"]} == {"Ann": (4, 4), "Bob": (4, 0)}
+    assert league.snapshot()["tables"][0]["events"]["installs"] == 3
 
 
 def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):
@@ -227,6 +263,69 @@ def test_a_table_reinstalled_under_the_same_name_keeps_its_history_and_counts_it
         for game in table.history:
             for row in game["standings"]:
                 played[row["name"]] = played.get(row["name"], 0) + 1
+    assert {r["player"]: r["played"] for r in snap["leaderboard"]["by_player"]} == played
+
+
+@pytest.mark.slow
+def test_a_table_restored_from_its_backup_onto_a_new_card_counts_no_game_twice(tmp_path):
+    """The SD card dies and a new one gets last night's backup (`newsdesk restore`). A backup holds
+    no MQTT files, so the restored store is a new install and the table sends its whole log again:
+    the league counts each of its games once, and the game played after the restore too."""
+    from controller.backup import make_backup, restore
+    from controller.store import STORE_FILE
+
+    broker = Mosquitto(tmp_path / "broker").start()
+    follower = LeagueFollower(broker.url, client_id="league", backoff=(1, 2)).start()
+    settings = Settings(broker.url, "newsdesk/den", "Den", "off")
+    old = SimTable(tmp_path / "old", random.Random(3), STORE_FILE)
+    new = None
+    pubs = [MqttPublisher(old.store, old.bus, settings, tmp_path / "old", game=lambda: old.current,
+                          history=lambda: old.history, backoff=(0.05, 0.2))]
+    try:
+        assert wait_for(lambda: follower.connected and pubs[0].connected, timeout=WAIT)
+        old.play(games=4, events_per_game=10)           # three finished, the fourth stopped below
+        _, event = old.store.end_game(old.current["id"], old.current["version"], "abandoned", [],
+                                      {"winners": [], "standings": []})
+        old.current = None
+        old.bus.publish(event.as_dict())
+        assert wait_for(lambda: pubs[0].position == old.store.last_id(), timeout=WAIT)
+        assert wait_for(lambda: follower.snapshot()["leaderboard"]["games_counted"] == 3, timeout=WAIT)
+        make_backup(tmp_path / "old", tmp_path / "backup.zip")
+        pubs[0].close()
+        old.store.close()                               # the card dies
+        (tmp_path / "new").mkdir()
+        assert restore(tmp_path / "new", tmp_path / "backup.zip", confirm=lambda words: True) is not None
+        assert sorted(p.name for p in (tmp_path / "new").iterdir() if p.name.startswith("mqtt")) == []
+        new = SimTable(tmp_path / "new", random.Random(4), STORE_FILE)
+        new.history = list(old.history)                 # as the restored store lists its games
+        pubs.append(MqttPublisher(new.store, new.bus, settings, tmp_path / "new", game=lambda: new.current,
+                                  history=lambda: new.history, backoff=(0.05, 0.2)))
+        assert wait_for(lambda: pubs[1].connected, timeout=WAIT)
+        assert pubs[1].install != pubs[0].install
+        new.play(games=2, events_per_game=10)           # one more finished, one being played
+        assert wait_for(lambda: pubs[1].position == new.store.last_id(), timeout=WAIT)
+
+        def caught_up():
+            snap = follower.snapshot()
+            seen = snap["tables"][0]["events"]
+            return seen["installs"] == 2 and seen["last_id"] == new.store.last_id() and snap
+
+        snap = wait_for(caught_up, timeout=WAIT)
+        assert snap, follower.snapshot()
+    finally:
+        for pub in pubs:
+            pub.close()
+        for table in (old, new):
+            if table is not None:
+                table.store.close()
+        follower.close()
+        broker.stop()
+    assert len(new.history) == 4
+    assert snap["leaderboard"]["games_counted"] == 4
+    played = {}
+    for game in new.history:
+        for row in game["standings"]:
+            played[row["name"]] = played.get(row["name"], 0) + 1
     assert {r["player"]: r["played"] for r in snap["leaderboard"]["by_player"]} == played
 
 

@@ -9,12 +9,19 @@ ignoring case and spaces around it (a convention's badge names).
 
 Finished games come from two places: each table's retained results (its last 20 games, so a
 league started late catches up) and each game's end on the events topic (so a long day's games
-all count while the league runs). Each counts once, by table, install and game id.
+all count while the league runs). Each counts once, by table, game id and the moment it ended.
 
 A table's event ids and game ids start again at 1 when it is reinstalled on a fresh data folder
 under the same name, so everything it sends carries its ``install`` (the data folder's id): ids
 are repeats or skips only within one install, a new install starts a new numbering, and the games
 the table finished before stay counted. A table too old to send an install is one numbering.
+
+A game is not known by its install, though. A store restored from a backup (a new SD card, or the
+box put back to last week) gets a new install too: its event ids may already have been used for
+other events since the backup, so the table sends its whole log again under the new one. Its
+games then come again with their ids and the moments they ended, and count once; a reinstalled
+table's new game #1 ended at another moment, and counts as the new game it is. A game sent
+without the moment it ended (a table too old to send it) is known by its install instead.
 """
 
 import json
@@ -69,6 +76,14 @@ def _install(data: JSON) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _game_key(base: str, install: str | None, game_id: object, when: object) -> tuple[str, object, object]:
+    """How the league knows a finished game: by its table, its id and the moment it ended, under
+    any install; by its table, install and id when the moment isn't sent."""
+    if isinstance(when, str) and when:
+        return (base, game_id, when)
+    return (base, install, game_id)
+
+
 def _key(name: object) -> str:
     return " ".join(str(name).split()).casefold()
 
@@ -77,7 +92,7 @@ class League:
     def __init__(self) -> None:
         self.tables: dict[str, TableView] = {}
         self.ignored = 0          # messages that were not a table's (bad JSON, unknown topic)
-        self.ended: dict[tuple[str, str | None, object], JSON] = {}       # (base, install, game id) -> {"title", "status", "standings", "table"}
+        self.ended: dict[tuple[str, object, object], JSON] = {}    # _game_key -> {"title", "status", "standings", "table"}
         self._titles: dict[object, str] = {}       # engine -> title, as the tables' game states name them
 
     def take(self, topic: str, payload: bytes | str) -> bool:
@@ -115,15 +130,17 @@ class League:
         games = data.get("games")
         table.results = [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
         for game in table.results:
-            self._ended(table, _install(data), game.get("id"), game.get("engine"), game.get("title"),
-                        game.get("status"), game.get("standings"))
+            self._ended(table, _install(data), game.get("id"), game.get("ended"), game.get("engine"),
+                        game.get("title"), game.get("status"), game.get("standings"))
         return True
 
-    def _ended(self, table: TableView, install: str | None, game_id: object, engine: object, title: object,
-               status: object, standings: object) -> None:
+    def _ended(self, table: TableView, install: str | None, game_id: object, when: object, engine: object,
+               title: object, status: object, standings: object) -> None:
+        """A finished or abandoned game, from the retained results (``when``: the game's ``ended``)
+        or from its end on the events topic (``when``: that event's ``at``, the same moment)."""
         if engine and title:
             self._titles[str(engine)] = str(title)
-        key = (table.base, install, game_id)
+        key = _game_key(table.base, install, game_id, when)
         if not isinstance(game_id, int) or isinstance(game_id, bool) or key in self.ended:
             return
         self.ended[key] = {
@@ -150,8 +167,8 @@ class League:
         said = payload.get("said") or payload.get("signal") or WORDS.get(data.get("type")) or ""
         table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"), "said": str(said)}
         if data.get("type") in (events.GAME_FINISHED, events.GAME_ABANDONED):
-            self._ended(table, install, payload.get("game"), payload.get("engine"), None, payload.get("status"),
-                        payload.get("standings"))
+            self._ended(table, install, payload.get("game"), data.get("at"), payload.get("engine"), None,
+                        payload.get("status"), payload.get("standings"))
         return True
 
     def leaderboard(self) -> JSON:
