@@ -72,9 +72,31 @@ def raise_open_files_limit():
         return None
 
 
+def close_at_the_clients_close():
+    """Hypercorn (0.18) keeps a connection its client has closed open until its idle timer ends
+    (``header_timeout``, 10 s): the reading stops at the end of the stream, but the connection's
+    task group waits for the timer. A guest opening and closing connections in a loop thus held
+    every one of them for 10 s, about 12 KB each: 4,400 in 3 s from one client on loopback, 53 MB
+    more for the server. Nothing more can come from a client after its end of the stream, so the
+    timer is stopped there; the connection closes as soon as what it asked is answered."""
+    from hypercorn.asyncio.tcp_server import TCPServer
+
+    read = TCPServer._read_data
+    if getattr(read, "stops_idling", False):
+        return
+
+    async def read_then_stop_idling(self):
+        await read(self)
+        await self.idle_task.stop()
+
+    read_then_stop_idling.stops_idling = True
+    TCPServer._read_data = read_then_stop_idling
+
+
 def hypercorn_config(sock, settings):
     from hypercorn.config import Config
 
+    close_at_the_clients_close()
     hc = Config()
     hc.bind = ["fd://%d" % sock.detach()]
     hc.keep_alive_timeout = settings["header_timeout"]   # also the time to send a request's headers
