@@ -504,6 +504,32 @@ def test_a_new_game_opens_without_the_last_games_verdict(server, browser, screen
     fresh.close()
 
 
+def test_a_page_loaded_after_a_call_in_the_game_shows_it_as_the_last_verdict(server, screens, desk, client):
+    """A reload draws SCOOP's screen as the page that watched had it: the verdict the phone gave
+    during the game, and later the verdict a claim was judged by once the turn has moved on, stay
+    in big type as "Last verdict". Before, the page heard them and its first draw forgot them."""
+    _scoop_game(client)
+    event = desk.table.call_editor(7)
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.body.dataset.version === '1'")
+        assert page.inner_text(".verdict-box .small") == "Last verdict (dialed 7)"
+        assert page.inner_text(".verdict-box .signal-last") == event.payload["signal"]
+        w = {"X-Newsdesk": "1"}
+        for action in ({"type": "claim", "player": 0, "story_type": "sport"},
+                       {"type": "verdict", "signal": "EXTRA", "digit": 5},
+                       {"type": "place", "player": 0, "slot": "sport", "value": 400}):
+            version = client.get("/api/games/current").get_json()["game"]["version"]
+            r = client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=w)
+            assert r.status_code == 200, r.get_data(as_text=True)
+        page.reload()
+        page.wait_for_function("document.body.dataset.version === '4'")
+        assert page.inner_text(".verdict-box .small") == "Last verdict (Ann's sport story)"
+        assert page.inner_text(".verdict-box .signal-last") == "EXTRA"
+        picture(page, "reload-keeps-the-last-verdict-tablet.png")
+
+
 # Every word on the page that is drawn on more than one line: a word broken inside itself
 # ("THRE / E / STARS"). Words are split at spaces, hyphens, dashes and slashes, where a line may
 # rightly end.

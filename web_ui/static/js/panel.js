@@ -670,8 +670,10 @@ if (soundButton) {
 }
 
 // The game on the table at load is drawn with its own screen from the first frame (a reload never
-// flashes the generic one), which hears the verdicts the page came with.
+// flashes the generic one), which hears the verdicts the page came with: after it has been told
+// that this game is the one shown, or its first draw would forget them as another game's.
 if (boot.game && !boot.showEnd) await loadScreen(boot.game.engine);
+forgetOtherGames();
 if (boot.lastVerdict && duringThisGame(boot.lastVerdict.id)) {
   tellScreen("editor", { verdict: boot.lastVerdict.data, said: "dialed " + boot.lastVerdict.data.digit });
 }
