@@ -2,6 +2,9 @@
 
     pull       every input has a defined level when its contact is open (an internal pull or
                a resistor to a rail), and its contact pulls the other way
+    boot       no output of the Pi sits where the board itself sets the level before newsdesk
+               starts: GPIO0-8 are pulled high from power-on (GPIO9-27 low), and GPIO14 is the
+               UART's TXD, driven and sent boot messages on when the serial console is on
     pins       no pin serves two lines, each line sits on a pin the board brings out, a bus
                sits on the pins that carry that bus (I2C1 SDA/SCL, PCM CLK/FS/DOUT), and no
                line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
@@ -55,6 +58,13 @@ BUS_FUNCTIONS = {
     "i2s": {"bclk": "PCM CLK", "lrclk": "PCM FS", "din": "PCM DOUT"},
 }
 RESERVED = {"pi": {"GPIO0": "the HAT ID EEPROM (ID_SD)", "GPIO1": "the HAT ID EEPROM (ID_SC)"}}
+# The Pi's pins from power-on until newsdesk claims them: inputs, GPIO0-8 with their pull-ups on
+# and GPIO9-27 with their pull-downs (the BCM2835 and BCM2711 datasheets' pad defaults, about
+# 50 kOhm); and GPIO14, the UART's TXD, which the firmware and the kernel drive high and send
+# boot messages on when the serial console is on (enable_uart=1). The Pico's pins all start as
+# inputs pulled down.
+BOOT_HIGH = {"pi": {"GPIO%d" % n for n in range(9)}}
+BOOT_DRIVEN = {"pi": {"GPIO14": "the UART's TXD"}}
 ISOLATED_LINES = ("ringer",)
 # the functions a bus's overlay sets up for itself on the Pi, used or not
 OVERLAY_CLAIMS = {"i2s": ("PCM CLK", "PCM FS", "PCM DIN", "PCM DOUT"), "i2c": ("I2C{bus} SDA", "I2C{bus} SCL")}
@@ -193,6 +203,28 @@ def check_pins(circuit, report):
                 if wanted not in circuit.header.functions[name]:
                     report.add("pins", "error", spec.name, "%s's %s is on %s (pin %s), which can't be %s",
                                spec.name, role, name, pin, wanted)
+
+
+def check_boot(circuit, report):
+    """An output the board sets before newsdesk does: through every boot its load (an LED, or
+    the ringer's optocoupler) gets a trickle from the pull-up, or is driven with the console's
+    messages. Warnings: the ringer's fail-safe lets the coil go by itself, and the repo's map
+    keeps every output on a pin pulled low."""
+    for spec in circuit.board_lines.values():
+        if isinstance(spec, BusSpec) or spec.kind != "output":
+            continue
+        name, pin = circuit.board_pin(spec.bcm)
+        load = "optocoupler" if spec.name in ISOLATED_LINES else getattr(spec, "load", None) or "load"
+        if name in BOOT_HIGH.get(circuit.board, ()):
+            report.add("boot", "warning", spec.name,
+                       "%s is an output on %s (pin %s), which the Pi pulls high from power-on until newsdesk "
+                       "starts: its %s gets a trickle of current through every boot; GPIO9-27 are pulled low",
+                       spec.name, name, pin, load)
+        if name in BOOT_DRIVEN.get(circuit.board, {}):
+            report.add("boot", "warning", spec.name,
+                       "%s is an output on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
+                       "firmware drives it and sends boot messages on it, lighting its %s while the Pi boots",
+                       spec.name, name, pin, BOOT_DRIVEN[circuit.board][name], load)
 
 
 def check_overlays(circuit, report):
@@ -829,7 +861,7 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
-RULES = (check_pulls, check_pins, check_overlays, check_currents, check_voltages, check_isolation,
+RULES = (check_pulls, check_pins, check_boot, check_overlays, check_currents, check_voltages, check_isolation,
          check_bell, check_failsafe, check_level, check_protection, check_connector)
 
 

@@ -263,9 +263,14 @@ def drifted(root=ROOT, files=None):
 
 
 def errors(all_circuits):
+    return findings(all_circuits, "error")
+
+
+def findings(all_circuits, severity):
+    """The electrical rules' findings of one severity, each as "board: message"."""
     found = []
     for board, circuit in all_circuits.items():
-        found += ["%s: %s" % (board, f.message) for f in erc.check(circuit).errors]
+        found += ["%s: %s" % (board, f.message) for f in erc.check(circuit).findings if f.severity == severity]
     return found
 
 
@@ -277,6 +282,8 @@ def main(argv=None):
     problems = errors(all_circuits)
     for problem in problems:
         print("electrical rules: %s" % problem, file=sys.stderr)
+    for warning in findings(all_circuits, "warning"):     # said, not refused: the builder decides
+        print("electrical rules, a warning: %s" % warning, file=sys.stderr)
     try:
         files = render(ROOT, all_circuits)
     except (cable.CableError, GenerateError, spice.SpiceError) as e:

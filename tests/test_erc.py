@@ -122,6 +122,21 @@ def test_i2s_off_its_pins_is_an_error():
     assert any("din is on GPIO20" in m and "PCM DOUT" in m for m in messages)
 
 
+def test_an_output_the_pi_sets_before_newsdesk_starts_is_flagged():
+    """GPIO0-8 are pulled high from power-on until newsdesk starts, and GPIO14 is the UART's TXD:
+    the ringer's optocoupler or an LED there is lit while the Pi boots."""
+    messages = [f.message for f in _only(check(replace_in("pi.ringer", "bcm = 23", "bcm = 4")), "boot", "warning")]
+    assert messages == ["ringer is an output on GPIO4 (pin 7), which the Pi pulls high from power-on until "
+                        "newsdesk starts: its optocoupler gets a trickle of current through every boot; "
+                        "GPIO9-27 are pulled low"]
+    found = _only(check(replace_in("pi.status_led", "bcm = 24", "bcm = 14")), "boot", "warning")
+    assert [(f.severity, f.line) for f in found] == [("warning", "status_led")]
+    assert "GPIO14 (pin 8), the UART's TXD: with the serial console on" in found[0].message
+    assert "its led" in found[0].message
+    pressed = check(replace_in("pi.dice_button", "bcm = 5", "bcm = 7"))             # an input: no matter
+    assert [f for f in pressed.findings if f.rule == "boot"] == []
+
+
 def test_the_hat_eeprom_pins_are_flagged():
     report = check(with_line("pi.spare", 'bcm = 0\npull = "up"\nhigh_means = 0'))
     assert any("HAT ID EEPROM" in f.message for f in _only(report, "pins", "warning"))
