@@ -459,9 +459,8 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: a worker per core, and one more for the files that mostly wait (lanes)."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
-    return lanes.cores() + 1
+    asked = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    return int(asked) if asked.isdigit() and int(asked) > 0 else lanes.cores() + 1
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -36,8 +36,8 @@ def order(items):
     - at the front, the CPU-bound files, longest first, so the workers end together: browser
       files alternating with the slow others (a worker driving Chromium mostly runs beside one
       that isn't: two Chromiums at once cost each other CPU), then the quick ones;
-    - at the back, the files marked ``waits``, the longest last, since the tail worker takes them
-      from the end.
+    - at the back, the files marked ``waits``, the heaviest last (browser tests, then slow ones,
+      then the count), since the tail worker takes them from the end.
     """
     files = {}
     for item in items:
