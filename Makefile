@@ -5,14 +5,16 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test check screenshots lint bytecode bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
+.PHONY: run test test-pi check screenshots lint bytecode bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.run-deps: requirements.txt pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt "setuptools>=77"
+# deploy/wheels.py: all of requirements.txt, but on 32-bit ARM, where Pillow and cbor2 are Debian's
+$(VENV)/.run-deps: requirements.txt pyproject.toml deploy/wheels.py | $(BIN)/python
+	$(BIN)/python deploy/wheels.py requirements.txt > $(VENV)/requirements-here.txt
+	$(BIN)/pip install --quiet -r $(VENV)/requirements-here.txt "setuptools>=77"
 	@# setuptools warns, at every editable install, that a folder named like a package may shadow it
 	PYTHONWARNINGS=ignore::UserWarning $(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
@@ -26,6 +28,12 @@ run: $(VENV)/.run-deps
 
 test: $(VENV)/.test-deps lint bytecode   # a worker per core and one for the files that wait (tests/lanes.py); TEST_JOBS=0: in this process
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile $(ARGS)
+
+# The emulated Raspberry Pi (docs/install.md): as root, with debootstrap, qemu-user-static and
+# systemd-nspawn; its Debian roots are made once per machine in $$NEWSDESK_PI_ROOTS (default
+# /var/cache/newsdesk-pi). It installs the committed HEAD: commit first.
+test-pi: $(VENV)/.test-deps
+	NEWSDESK_PI_LANE=1 $(BIN)/python -m pytest -p no:cacheprovider tests/pi -q $(ARGS)
 
 check: $(VENV)/.test-deps lint bytecode   # the quick lane between edits: all but the slow and browser tests (under a minute)
 	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile -m "not slow and not browser" -q $(ARGS)

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from . import board
 from .dial.decoder import OFFNORMAL_MODES
 from .dial.dialmaps import DIAL_MAPS
 from .errors import ConfigError
-from .hw.display import DISPLAYS
 from .oracles.editor import MODES as EDITOR_MODES
 from .oracles.stopwatch import MODES as STOPWATCH_MODES
 
@@ -71,7 +71,7 @@ CHOICES = {
     "dial_standard": ("bell", "gpo"),
     "editor_mode": EDITOR_MODES,
     "stopwatch_mode": STOPWATCH_MODES,
-    "display": DISPLAYS,
+    "display": ("auto", "ssd1306", "dummy", "none"),   # hw/display.py draws them
     "audio": ("auto", "off"),
     "speech": ("auto", "off"),
     "tone_plan": ("north-america", "uk"),
@@ -82,16 +82,29 @@ CHOICES = {
 TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")
 
 
-def is_raspberry_pi(model_file: str = "/proc/device-tree/model") -> bool:
+INSTALLED_UNIT = "/etc/systemd/system/newsdesk.service"     # what deploy/install.py writes
+
+
+def installed_data_dir(unit: str | None = None) -> Path | None:
+    """The data folder of the panel `make install` set up on this box (its service's --data), or None.
+
+    On a box, `newsdesk doctor`, `backup` and `make update` run by its owner in a shell mean the
+    box's data, not a folder of their own in ~/.local/share that the service never reads."""
     try:
-        with open(model_file, "rb") as f:
-            return b"Raspberry Pi" in f.read()
-    except OSError:
-        return False
+        with open(unit or INSTALLED_UNIT, encoding="utf-8") as f:
+            text = f.read(65536)
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = re.search(r"(?m)^ExecStart=\S*newsdesk\s+--data\s+(\S+)", text)
+    return Path(found.group(1)) if found else None
 
 
 def default_data_dir() -> Path:
-    """Where newsdesk keeps its store and config when neither --data nor NEWSDESK_DATA says."""
+    """Where newsdesk keeps its store and config when neither --data nor NEWSDESK_DATA says: the
+    installed service's folder on a box (installed_data_dir), else the platform's place for a user's data."""
+    installed = installed_data_dir()
+    if installed is not None:
+        return installed
     home = Path.home()
     if sys.platform == "win32":
         return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "newsdesk"
@@ -158,7 +171,7 @@ class Config(dict[str, Any]):
         host: str = self["host"]
         if host:
             return host
-        return "0.0.0.0" if is_raspberry_pi() else "127.0.0.1"
+        return "0.0.0.0" if board.is_raspberry_pi() else "127.0.0.1"
 
     @property
     def table(self) -> str:

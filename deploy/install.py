@@ -1,19 +1,26 @@
-"""Installs newsdesk on Raspberry Pi OS (Bookworm or later) from this checkout, in one command:
+"""Installs newsdesk on a Raspberry Pi from this checkout, in one command:
 
     sudo python3 deploy/install.py            (what `make install` runs)
     python3 deploy/install.py --dry-run       prints the plan and the service file; changes nothing
 
-It installs the system packages the box needs (lgpio for the pins, i2c-tools, alsa-utils,
-avahi for <hostname>.local), enables I2C (and the I2S amplifier's overlay when the pin map has
-an I2S line, leaving GPIO4 alone unless the pin map wires the amplifier's SD pin; and names the
-amplifier's card in the data directory's config.toml, so the handset doesn't play on the Pi's
-own HDMI or headphone output, ALSA's default), puts the service user in the
-gpio/i2c/audio/dialout groups, creates the virtual environment (with the system's site packages, for the apt-installed lgpio), creates the data
-directory after checking it is on durable storage, installs a systemd service that starts the
-panel at boot and restarts it when it fails, starts it, and prints the panel's address.
+It runs on the images people have: Raspberry Pi OS (Bookworm or Trixie, 64- or 32-bit) and plain
+Debian on a Pi (no raspi-config, no Pi package repository). It installs the system packages the
+box needs (i2c-tools, alsa-utils, avahi for <hostname>.local; lgpio for the pins from the Pi's
+repository, or from PyPI into the venv where the system has none; on 32-bit, Debian's Pillow and
+cbor2, which PyPI has no 32-bit ARM wheels of), enables I2C (with raspi-config where there is one,
+else by writing what `raspi-config nonint do_i2c 0` writes: dtparam=i2c_arm=on in config.txt and
+i2c-dev in /etc/modules) and the I2S amplifier's overlay when the pin map has an I2S line
+(leaving GPIO4 alone unless the pin map wires the amplifier's SD pin; and names the amplifier's
+card in the data directory's config.toml, so the handset doesn't play on the Pi's own HDMI or
+headphone output, ALSA's default), puts the service user in the gpio/i2c/audio/dialout groups,
+creates the virtual environment (with the system's site packages, for the apt-installed lgpio
+and, on 32-bit, Pillow), creates the data directory after checking it is on durable storage,
+installs a systemd service that starts the panel at boot and restarts it when it fails, starts
+it, and prints the panel's address.
 
-Runs with the system's python3 and the standard library only; everything it will do is listed
-as steps before any of it runs.
+Runs with the system's python3 and the standard library only (a test imports it with site
+packages off); everything it will do is listed as steps before any of it runs, and a tool it
+needs that isn't there is one sentence saying what to install, before anything is changed.
 """
 
 import argparse
@@ -21,7 +28,9 @@ import getpass
 import grp
 import os
 import pwd
+import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -31,7 +40,16 @@ REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "newsdesk.service.in"
 UNIT_PATH = "/etc/systemd/system/newsdesk.service"
 DEFAULT_DATA = "/var/lib/newsdesk"
-PACKAGES = ("python3-venv", "python3-lgpio", "i2c-tools", "alsa-utils", "avahi-daemon")
+PACKAGES = ("python3-venv", "i2c-tools", "alsa-utils", "avahi-daemon")
+LGPIO_APT = "python3-lgpio"         # in the Pi's own repository (and Raspberry Pi OS); not in Debian's bookworm
+LGPIO_PYPI = "lgpio==0.2.2.0"       # PyPI's wheels: aarch64 and armv7l for Python 3.11
+MODULES = "/etc/modules"
+UDEV_RULES = "/etc/udev/rules.d/60-newsdesk-pins.rules"
+# the Debian package that brings each command the plan runs, for the sentence when one is missing
+TOOL_PACKAGES = {"apt-get": "apt", "systemctl": "systemd", "runuser": "util-linux", "usermod": "passwd",
+                 "groupadd": "passwd", "install": "coreutils", "python3": "python3", "sh": "dash",
+                 "raspi-config": "raspi-config", "udevadm": "udev"}
+I2C_SETTING = "dtparam=i2c_arm=on"
 GROUPS = ("gpio", "i2c", "audio", "dialout")
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")   # Bookworm on, then older
 MIN_PYTHON = (3, 11)
@@ -44,15 +62,16 @@ class InstallError(Exception):
 class Step:
     """One thing the installer does: run a command, or write a file (append=True adds a line)."""
 
-    __slots__ = ("what", "argv", "path", "content", "append", "reboot")
+    __slots__ = ("what", "argv", "path", "content", "append", "reboot", "optional")
 
-    def __init__(self, what, argv=None, path=None, content=None, append=False, reboot=False):
+    def __init__(self, what, argv=None, path=None, content=None, append=False, reboot=False, optional=None):
         self.what = what
         self.argv = argv
         self.path = path
         self.content = content
         self.append = append
-        self.reboot = reboot    # takes effect only after a reboot
+        self.reboot = reboot    # takes effect only after a reboot: what for ("the I2S amplifier")
+        self.optional = optional    # if it fails: this sentence is said and the install goes on
 
     def __repr__(self):
         return "<Step %s>" % self.what
@@ -73,7 +92,8 @@ class Facts:
         self.python = tuple(kw.get("python", sys.version_info[:2]))
         self.boot_config = kw.get("boot_config")            # path, or None if there is none
         self.boot_config_text = kw.get("boot_config_text", "")
-        self.groups = tuple(kw.get("groups", GROUPS))       # the ones that exist here
+        self.groups = tuple(kw.get("groups", GROUPS))       # the ones the service user joins
+        self.missing_groups = tuple(kw.get("missing_groups", ()))  # of those, the ones this system lacks
         self.venv = kw.get("venv", "missing")               # missing | isolated | system-site
         self.hostname = kw.get("hostname", "raspberrypi")
         self.addresses = tuple(kw.get("addresses", ()))
@@ -83,6 +103,10 @@ class Facts:
         self.config_text = kw.get("config_text")            # the data directory's config.toml, or None
         self.mountinfo = kw.get("mountinfo")                # None: don't check
         self.allow_volatile = kw.get("allow_volatile", False)
+        self.arch = kw.get("arch", "arm64")                 # dpkg's architecture: arm64 | armhf | ...
+        self.raspi_config = kw.get("raspi_config", True)    # raspi-config is installed
+        self.modules_text = kw.get("modules_text", "")      # /etc/modules
+        self.missing_tools = tuple(kw.get("missing_tools", ()))   # the plan's commands not on PATH
 
 
 def _controller():
@@ -91,6 +115,21 @@ def _controller():
         sys.path.insert(0, str(REPO))
     from controller import config, durability, pinmap
     return config, durability, pinmap
+
+
+def _wheels():
+    """deploy/wheels.py: which pins PyPI has no wheels of here (it runs as a script too)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("newsdesk_wheels", Path(__file__).resolve().parent / "wheels.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _board():
+    _controller()
+    from controller import board, lan
+    return board, lan
 
 
 def _audio():
@@ -107,17 +146,14 @@ def gather(args, environ=os.environ):
         group, user_exists = grp.getgrgid(pwd.getpwnam(user).pw_gid).gr_name, True
     except KeyError:
         group, user_exists = user, False
-    model_file = Path("/proc/device-tree/model")
-    model = model_file.read_bytes().rstrip(b"\0").decode(errors="replace") if model_file.exists() else ""
+    board, lan = _board()
+    model = board.model()
     boot = next((p for p in BOOT_CONFIGS if Path(p).is_file()), None)
     venv_cfg = REPO / ".venv" / "pyvenv.cfg"
     venv = "missing"
     if venv_cfg.is_file():
         venv = "system-site" if "include-system-site-packages = true" in venv_cfg.read_text() else "isolated"
-    try:
-        addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        addresses = []
+    addresses = lan.ipv4_addresses()
     data = Path(os.path.abspath(args.data or DEFAULT_DATA))
     pm = pinmap.load_pinmap()
     try:
@@ -127,17 +163,31 @@ def gather(args, environ=os.environ):
     mountinfo = Path("/proc/self/mountinfo")
     i2s = pm.lines("i2s")
     config_toml = data / "config.toml"
-    return Facts(
-        repo=REPO, user=user, user_exists=user_exists, group=group, data=data, is_pi="Raspberry Pi" in model, model=model,
+    facts = Facts(
+        repo=REPO, user=user, user_exists=user_exists, group=group, data=data, is_pi=board.is_raspberry_pi(), model=model,
         euid=os.geteuid(), python=sys.version_info[:2], boot_config=boot,
         boot_config_text=Path(boot).read_text() if boot else "",
-        groups=[g for g in GROUPS if _group_exists(g)] if "Raspberry Pi" in model else GROUPS, venv=venv,
+        groups=GROUPS, missing_groups=[g for g in GROUPS if not _group_exists(g)] if board.is_raspberry_pi() else (),
+        venv=venv,
         hostname=socket.gethostname(), addresses=addresses, port=port,
         buses={spec.kind for spec in pm.lines() if spec.kind in ("i2c", "i2s")},
         sd_pin=i2s[0].pins.get("sd") if i2s else None,
         config_text=config_toml.read_text(encoding="utf-8") if config_toml.is_file() else None,
         mountinfo=mountinfo.read_text() if mountinfo.exists() else None,
-        allow_volatile=args.allow_volatile)
+        allow_volatile=args.allow_volatile, arch=_dpkg_arch(), raspi_config=shutil.which("raspi-config") is not None,
+        modules_text=Path(MODULES).read_text() if Path(MODULES).is_file() else "")
+    facts.missing_tools = tuple(sorted({s.argv[0] for s in plan(facts) if s.argv and not shutil.which(s.argv[0])}))
+    return facts
+
+
+def _dpkg_arch():
+    """dpkg's name for this system's architecture (armhf on 32-bit Raspberry Pi OS even where the
+    kernel is 64-bit and `uname -m` says aarch64); "" without dpkg."""
+    try:
+        return subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True,
+                              timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def _group_exists(name):
@@ -181,6 +231,15 @@ def check(facts, dry_run):
         notes.append("on %s" % facts.model)
     if facts.euid != 0 and not dry_run:
         raise InstallError("run it as root: sudo python3 deploy/install.py (make install does)")
+    if facts.missing_tools:
+        problem = ("%s %s not installed here; the installer needs %s: on Raspberry Pi OS or Debian, "
+                   "sudo apt-get install %s" % (", ".join(facts.missing_tools),
+                                                "is" if len(facts.missing_tools) == 1 else "are",
+                                                "it" if len(facts.missing_tools) == 1 else "them",
+                                                " ".join(sorted({TOOL_PACKAGES.get(t, t) for t in facts.missing_tools}))))
+        if not dry_run:
+            raise InstallError(problem)
+        notes.append(problem)
     for problem in _user_problems(facts):
         if not dry_run:
             raise InstallError(problem)
@@ -229,28 +288,42 @@ def _user_problems(facts):
 
 
 def plan(facts):
+    armhf = facts.arch == "armhf"
+    from_debian = sorted(_wheels().FROM_DEBIAN_ON_ARMHF.values()) if armhf else []
     steps = [
         Step("update the package lists", ["apt-get", "update"]),
-        Step("install the system packages", ["apt-get", "install", "-y", "--no-install-recommends"] + list(PACKAGES)),
+        Step("install the system packages" + (" (and Debian's Pillow and cbor2: PyPI has no 32-bit ARM "
+                                              "wheels of them)" if armhf else ""),
+             ["apt-get", "install", "-y", "--no-install-recommends"] + list(PACKAGES) + from_debian),
+        Step("install the pins' library, lgpio, from the system's packages", ["apt-get", "install", "-y", LGPIO_APT],
+             optional="%s isn't in this system's package lists (plain Debian has none; Raspberry Pi OS has): "
+                      "lgpio comes from PyPI into the venv instead" % LGPIO_APT),
     ]
-    if "i2c" in facts.buses:
-        steps.append(Step("enable I2C (the display)", ["raspi-config", "nonint", "do_i2c", "0"]))
+    steps += _i2c_steps(facts)
     device = _audio()
     if "i2s" in facts.buses and facts.boot_config and not _amp_overlays(facts):
         steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config,
-                          content="%s\n" % device.overlay_line(facts.sd_pin), append=True, reboot=True))
+                          content="%s\n" % device.overlay_line(facts.sd_pin), append=True, reboot="the I2S amplifier"))
+    steps += _group_steps(facts)
     if facts.groups:
         steps.append(Step("let %s use the pins, I2C, audio and serial" % facts.user,
                           ["usermod", "-aG", ",".join(facts.groups), facts.user]))
-    venv = str(facts.repo / ".venv")
+    venv = facts.repo / ".venv"
     if facts.venv == "missing":
-        steps.append(Step("create the virtual environment", as_user(facts, ["python3", "-m", "venv", "--system-site-packages", venv])))
+        steps.append(Step("create the virtual environment", as_user(facts, ["python3", "-m", "venv", "--system-site-packages", str(venv)])))
     elif facts.venv == "isolated":
         steps.append(Step("let the virtual environment see the system's lgpio",
-                          as_user(facts, ["python3", "-m", "venv", "--system-site-packages", "--upgrade", venv])))
-    pip = str(facts.repo / ".venv" / "bin" / "pip")
+                          as_user(facts, ["python3", "-m", "venv", "--system-site-packages", "--upgrade", str(venv)])))
+    pip, python = str(venv / "bin" / "pip"), str(venv / "bin" / "python")
+    here = str(venv / "requirements-here.txt")
     steps += [
-        Step("install newsdesk's pinned requirements", as_user(facts, [pip, "install", "--quiet", "-r", str(facts.repo / "requirements.txt")])),
+        Step("list the pinned requirements PyPI has wheels of here (deploy/wheels.py)",
+             as_user(facts, ["sh", "-c", "%s %s %s > %s" % tuple(map(shlex.quote, (
+                 python, str(facts.repo / "deploy" / "wheels.py"), str(facts.repo / "requirements.txt"), here)))])),
+        Step("install newsdesk's pinned requirements", as_user(facts, [pip, "install", "--quiet", "-r", here])),
+        Step("take lgpio from PyPI if the system has none",
+             as_user(facts, ["sh", "-c", "%s -c 'import lgpio' 2>/dev/null || %s install --quiet %s" % (
+                 shlex.quote(python), shlex.quote(pip), LGPIO_PYPI)])),
         Step("install newsdesk itself", as_user(facts, [pip, "install", "--quiet", "--no-deps", "-e", str(facts.repo)])),
         Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),
     ]
@@ -269,10 +342,52 @@ def plan(facts):
     return steps
 
 
+def _i2c_steps(facts):
+    """I2C on: raspi-config's own way where it is installed; else what `raspi-config nonint
+    do_i2c 0` writes (Debian on a Pi has no raspi-config): dtparam=i2c_arm=on in config.txt,
+    replacing a line that sets it otherwise, and i2c-dev in /etc/modules."""
+    if "i2c" not in facts.buses:
+        return []
+    if facts.raspi_config:
+        return [Step("enable I2C (the display)", ["raspi-config", "nonint", "do_i2c", "0"])]
+    steps = []
+    if facts.boot_config and I2C_SETTING not in _lines(facts.boot_config_text):
+        lines = facts.boot_config_text.splitlines()
+        at = [i for i, line in enumerate(lines) if re.match(r"\s*#?\s*dtparam=i2c_arm=", line)]
+        if at:
+            lines[at[0]] = I2C_SETTING
+        else:
+            lines.append(I2C_SETTING)
+        steps.append(Step("enable I2C (the display) in %s, as raspi-config would" % facts.boot_config,
+                          path=facts.boot_config, content="\n".join(lines) + "\n", reboot="I2C"))
+    if not any(re.match(r"i2c[-_]dev\b", line) for line in _lines(facts.modules_text)):
+        steps.append(Step("load i2c-dev at boot, as raspi-config would", path=MODULES, append=True,
+                          content="%si2c-dev\n" % ("\n" if facts.modules_text and not facts.modules_text.endswith("\n") else ""),
+                          reboot="I2C"))
+    return steps
+
+
+def _lines(text):
+    return [line.strip() for line in (text or "").splitlines()]
+
+
+def _group_steps(facts):
+    """Raspberry Pi OS gives the pins and the I2C bus to the gpio and i2c groups (its udev rules);
+    plain Debian has neither group, so they are made, with a rule of newsdesk's that does the same."""
+    missing = [g for g in ("gpio", "i2c") if g in facts.missing_groups]
+    if not missing:
+        return []
+    steps = [Step("create the %s group, as Raspberry Pi OS has" % g, ["groupadd", "--system", "-f", g]) for g in missing]
+    steps.append(Step("give the pins and I2C to those groups at boot (a udev rule)", path=UDEV_RULES, reboot="the pins' and I2C's groups",
+                      content="# Installed by newsdesk's deploy/install.py: what Raspberry Pi OS's own rules do\n"
+                              'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"\n'
+                              'SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"\n'))
+    return steps
+
+
 def addresses(facts):
-    urls = ["http://%s.local:%d/" % (facts.hostname, facts.port)]
-    urls += ["http://%s:%d/" % ("[%s]" % a if ":" in a else a, facts.port) for a in facts.addresses]
-    return urls
+    _, lan = _board()
+    return lan.tablet_urls(facts.hostname, facts.port, facts.addresses)
 
 
 def _write(step):
@@ -288,15 +403,29 @@ def execute(steps, dry_run, out, run=subprocess.run, write=_write):
         print("[%d/%d] %s" % (n, len(steps), step.what), file=out)
         if step.argv:
             print("      %s %s" % ("would run:" if dry_run else "$", shlex.join(step.argv)), file=out)
+            if dry_run and step.optional:
+                print("      (if that fails: %s)" % step.optional, file=out)
             if not dry_run:
-                run(step.argv, check=True)
+                try:
+                    run(step.argv, check=True)
+                except subprocess.CalledProcessError:
+                    if not step.optional:
+                        raise
+                    print("      note: %s" % step.optional, file=out)
+                except OSError as e:    # the tool vanished or can't run (checked before: rare)
+                    raise InstallError("%s couldn't run (%s): install %s and run the installer again; every "
+                                       "step is safe to repeat" % (step.argv[0], e.strerror or e,
+                                                                   TOOL_PACKAGES.get(step.argv[0], step.argv[0]))) from None
         else:
             print("      %s %s %s" % ("would" if dry_run else "", "append to" if step.append else "write",
                                       step.path), file=out)
             if dry_run and step.path != UNIT_PATH:
                 print("        " + step.content.rstrip("\n").replace("\n", "\n        "), file=out)
             if not dry_run:
-                write(step)
+                try:
+                    write(step)
+                except OSError as e:
+                    raise InstallError("can't write %s: %s; nothing after it was done" % (step.path, e.strerror or e)) from None
 
 
 def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write):
@@ -329,7 +458,8 @@ def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write
     for url in addresses(facts):
         print("  " + url, file=out)
     if any(s.reboot for s in steps):
-        print("Reboot once for the I2S amplifier (sudo reboot); the panel starts by itself.", file=out)
+        print("Reboot once for %s (sudo reboot); the panel starts by itself."
+              % " and ".join(sorted({s.reboot for s in steps if s.reboot})), file=out)
     print("Check the wiring with: %s/.venv/bin/newsdesk --data %s doctor" % (facts.repo, facts.data), file=out)
     return 0
 

@@ -467,3 +467,11 @@ def pytest_xdist_make_scheduler(config, log):
     if config.getvalue("dist") == "loadfile":
         return lanes.TwoLanes(config, log)
     return None
+
+
+def pytest_ignore_collect(collection_path, config):
+    """tests/pi/ is the emulated-Pi lane: minutes of qemu, run by `make test-pi` on its own
+    (NEWSDESK_PI_LANE=1), never inside `make test`'s 4 minutes."""
+    if collection_path == REPO / "tests" / "pi" and not os.environ.get("NEWSDESK_PI_LANE"):
+        return True
+    return None

@@ -1,4 +1,5 @@
 import re
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +45,17 @@ def test_the_handset_volume_and_the_bells_strike_rate_have_bounds(tmp_path, key,
     for value in bad:
         with pytest.raises(ConfigError, match=re.escape(words)):
             load_config(tmp_path, environ={"NEWSDESK_" + key.upper(): str(value)})
+
+
+def test_on_an_installed_box_the_data_folder_is_the_services(tmp_path, monkeypatch):
+    """`newsdesk doctor` or `make update` typed by the box's owner mean the box's data, the folder
+    the installed service was given, not ~/.local/share/newsdesk."""
+    from controller import config as config_module
+    from controller.config import installed_data_dir
+    unit = tmp_path / "newsdesk.service"
+    unit.write_text("[Service]\nExecStart=/home/pi/newsdesk/.venv/bin/newsdesk --data /var/lib/newsdesk serve\n")
+    assert installed_data_dir(str(unit)) == Path("/var/lib/newsdesk")
+    assert installed_data_dir(str(tmp_path / "none")) is None
+    monkeypatch.setattr(config_module, "INSTALLED_UNIT", str(unit))
+    assert load_config(environ={}).data_dir == Path("/var/lib/newsdesk")
+    assert load_config(environ={"NEWSDESK_DATA": str(tmp_path)}).data_dir == tmp_path   # said outright: that

@@ -40,11 +40,14 @@ def test_the_plan_on_a_pi():
     steps = install.plan(pi())
     cmds = commands(steps)
     assert cmds[0] == "apt-get update"
-    assert cmds[1].startswith("apt-get install -y") and "python3-lgpio" in cmds[1] and "avahi-daemon" in cmds[1]
+    assert cmds[1].startswith("apt-get install -y") and "avahi-daemon" in cmds[1] and "python3-pil" not in cmds[1]
+    (lgpio,) = [s for s in steps if s.argv and "python3-lgpio" in s.argv]
+    assert lgpio.optional and "PyPI" in lgpio.optional         # plain Debian has none: not fatal
     assert "raspi-config nonint do_i2c 0" in cmds
     assert "usermod -aG gpio,i2c,audio,dialout pi" in cmds
     assert "runuser -u pi -- python3 -m venv --system-site-packages /home/pi/newsdesk/.venv" in cmds
-    assert any(c.endswith("pip install --quiet -r /home/pi/newsdesk/requirements.txt") for c in cmds)
+    assert any(c.endswith("pip install --quiet -r /home/pi/newsdesk/.venv/requirements-here.txt") for c in cmds)
+    assert any("import lgpio" in c and "lgpio==" in c for c in cmds)
     assert "install -d -o pi -g pi -m 750 /var/lib/newsdesk" in cmds
     assert cmds[-3:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
                          "systemctl restart newsdesk.service"]
@@ -187,3 +190,103 @@ def test_the_dry_run_works_here_as_a_script():
     assert done.returncode == 0, done.stderr
     assert "[Unit]" in done.stdout and "ExecStart=%s/.venv/bin/newsdesk --data /srv/newsdesk serve" % REPO in done.stdout
     assert ".local:" in done.stdout and "would run: systemctl enable newsdesk.service" in done.stdout
+
+
+def test_the_installer_needs_nothing_but_the_standard_library(tmp_path):
+    """A Pi OS Lite image has python3 and nothing else: the plan is made with site-packages off
+    (-S: no Pillow, no gpiozero, no venv), and every module it loaded is the standard library's or
+    newsdesk's own."""
+    probe = ("import runpy, sys\n"
+             "sys.argv = ['deploy/install.py', '--dry-run', '--user', 'pi', '--data', %r]\n"
+             "try:\n"
+             "    runpy.run_path(%r, run_name='__main__')\n"
+             "except SystemExit as e:\n"
+             "    status = e.code\n"
+             "foreign = sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names)\n"
+             "                 - {'__main__', 'controller'})\n"
+             "print('STATUS', status, 'FOREIGN', ','.join(foreign))\n"
+             % (str(tmp_path / "data"), str(REPO / "deploy" / "install.py")))
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", probe], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stdout.splitlines()[-1] == "STATUS 0 FOREIGN ", done.stdout[-2000:]
+
+
+def test_without_raspi_config_i2c_is_written_as_raspi_config_writes_it():
+    """Debian on a Pi has no raspi-config: the plan writes what `raspi-config nonint do_i2c 0`
+    does (dtparam=i2c_arm=on, replacing a line that turns it off; i2c-dev in /etc/modules)."""
+    facts = pi(raspi_config=False, boot_config_text="# comment\n#dtparam=i2c_arm=off\ndtparam=audio=on\n",
+               modules_text="# /etc/modules\nloop")
+    steps = install.plan(facts)
+    assert not any(s.argv and s.argv[0] == "raspi-config" for s in steps)
+    (config_txt,) = [s for s in steps if s.path == "/boot/firmware/config.txt" and not s.append]
+    assert config_txt.content == "# comment\ndtparam=i2c_arm=on\ndtparam=audio=on\n" and config_txt.reboot == "I2C"
+    (modules,) = [s for s in steps if s.path == "/etc/modules"]
+    assert modules.append and modules.content == "\ni2c-dev\n"
+    # already on: nothing to write
+    done = pi(raspi_config=False, boot_config_text="dtparam=i2c_arm=on\n", modules_text="i2c-dev\n")
+    assert not [s for s in install.plan(done) if s.path in ("/etc/modules",) or (s.path and not s.append
+                                                                                 and "config.txt" in s.path)]
+
+
+def test_on_armhf_pillow_and_cbor2_come_from_debian():
+    cmds = commands(install.plan(pi(arch="armhf")))
+    assert "python3-pil" in cmds[1] and "python3-cbor2" in cmds[1]
+    wheels = install._wheels()
+    pinned = (REPO / "requirements.txt").read_text()
+    kept = [line for line in wheels.lines_here(pinned, arm32=True) if not line.startswith("#")]
+    assert not any(line.lower().startswith(("pillow", "cbor2")) for line in kept)
+    assert any(line.startswith("Flask==") for line in kept)
+    assert wheels.lines_here(pinned, arm32=False) == pinned.splitlines()
+    # 32-bit Raspberry Pi OS on a Pi 4 runs a 64-bit kernel: uname says aarch64, the pointer says 32
+    assert wheels.is_32bit_arm("aarch64", 4) and wheels.is_32bit_arm("armv7l", 4)
+    assert not wheels.is_32bit_arm("aarch64", 8) and not wheels.is_32bit_arm("i686", 4)
+
+
+def test_groups_debian_lacks_are_made_as_raspberry_pi_os_has_them():
+    steps = install.plan(pi(missing_groups=("gpio", "i2c")))
+    cmds = commands(steps)
+    assert "groupadd --system -f gpio" in cmds and "groupadd --system -f i2c" in cmds
+    assert cmds.index("groupadd --system -f gpio") < cmds.index("usermod -aG gpio,i2c,audio,dialout pi")
+    (rule,) = [s for s in steps if s.path == install.UDEV_RULES]
+    assert 'KERNEL=="gpiochip*", GROUP="gpio"' in rule.content and 'SUBSYSTEM=="i2c-dev", GROUP="i2c"' in rule.content
+
+
+def test_lgpio_missing_from_the_system_is_a_note_and_the_install_goes_on():
+    out = io.StringIO()
+    ran = []
+
+    def run(argv, check):
+        ran.append(argv)
+        if "python3-lgpio" in argv:
+            raise subprocess.CalledProcessError(100, argv)
+    assert install.main([], facts=pi(), out=out, run=run, write=lambda step: None) == 0
+    assert ran[-1] == ["systemctl", "restart", "newsdesk.service"]
+    assert "note: python3-lgpio isn't in this system's package lists" in out.getvalue()
+
+
+def test_a_missing_tool_is_one_sentence_before_anything_runs(capsys):
+    ran = []
+    facts = pi(missing_tools=("raspi-config", "runuser"))
+    assert install.main([], facts=facts, out=io.StringIO(), run=lambda *a, **k: ran.append(a)) == 2
+    err = capsys.readouterr().err
+    assert ran == [] and "Traceback" not in err
+    assert "raspi-config, runuser are not installed here" in err and "sudo apt-get install raspi-config util-linux" in err
+
+
+def test_a_tool_that_cannot_run_is_a_sentence_not_a_traceback(capsys):
+    def run(argv, check):
+        if argv[0] == "raspi-config":
+            raise FileNotFoundError(2, "No such file or directory", "raspi-config")
+    assert install.main([], facts=pi(), out=io.StringIO(), run=run, write=lambda step: None) == 2
+    err = capsys.readouterr().err
+    assert "raspi-config couldn't run (No such file or directory): install raspi-config" in err
+
+
+def test_gathered_here_the_missing_tools_are_found(monkeypatch):
+    """gather() asks PATH for every command of the plan (here: no raspi-config on this machine)."""
+    import argparse
+    args = argparse.Namespace(user=None, data=None, allow_volatile=False)
+    monkeypatch.setattr(install.shutil, "which", lambda name: None if name in ("usermod", "raspi-config") else "/x")
+    facts = install.gather(args, environ={"SUDO_USER": "pi"})
+    assert facts.missing_tools == ("usermod",) and not facts.raspi_config

@@ -18,6 +18,7 @@ import time
 from PIL import Image, ImageDraw, ImageFont
 
 from .. import events
+from ..config import CHOICES
 from ..errors import NewsdeskError
 from ..oracles.stopwatch import centiseconds, shown
 from .segments import SEGMENTS
@@ -25,7 +26,7 @@ from .segments import SEGMENTS
 log = logging.getLogger(__name__)
 
 SIZE = (128, 64)
-DISPLAYS = ("auto", "ssd1306", "dummy", "none")
+DISPLAYS = CHOICES["display"]     # the setting's choices live with the other settings
 
 
 class DisplayError(NewsdeskError, OSError):

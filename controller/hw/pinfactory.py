@@ -2,13 +2,14 @@
 
 Order: the `pin_factory` setting when not "auto"; else GPIOZERO_PIN_FACTORY when set (gpiozero
 reads it itself); else gpiozero's own default on a Raspberry Pi (lgpio, which works on the Pi 5,
-or RPi.GPIO on older boards); else MockFactory. One log line says which, and why.
+or RPi.GPIO on older boards); else MockFactory, as also on the emulated Pi of board.py's test
+hook (it has no pins). One log line says which, and why.
 """
 
 import logging
 import os
 
-from ..config import is_raspberry_pi
+from .. import board
 from ..errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -26,9 +27,11 @@ def choose_pin_factory(setting="auto", environ=None, on_pi=None):
     from gpiozero.pins.mock import MockFactory
 
     environ = os.environ if environ is None else environ
-    on_pi = is_raspberry_pi() if on_pi is None else on_pi
+    emulated = on_pi is None and board.is_emulated()    # board.py's test hook: a Pi with no pins
+    on_pi = board.is_raspberry_pi() and not emulated if on_pi is None else on_pi
     if setting == "mock" or (setting == "auto" and not environ.get("GPIOZERO_PIN_FACTORY") and not on_pi):
-        reason = "setting pin_factory=mock" if setting == "mock" else "no Raspberry Pi detected"
+        reason = ("setting pin_factory=mock" if setting == "mock" else
+                  "an emulated Raspberry Pi: %s" % board.EMULATED_PI_FILE if emulated else "no Raspberry Pi detected")
         factory = MockFactory()
         log.warning("GPIO: simulated hardware (gpiozero MockFactory; %s); "
                     "the panel's virtual phone drives the pins", reason)
