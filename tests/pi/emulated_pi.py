@@ -154,6 +154,14 @@ class Box:
         run(["cp", "-a", "--reflink=auto", str(self.kept_root), str(self.root)], self.log)
         self.log("copied the root in %.1f s" % (time.monotonic() - started))
 
+    def uid(self, user):
+        """(uid, gid) of ``user`` in the box's own /etc/passwd."""
+        for line in (self.root / "etc" / "passwd").read_text().splitlines():
+            fields = line.split(":")
+            if fields[0] == user:
+                return int(fields[2]), int(fields[3])
+        raise LaneError("the box has no user %r" % user)
+
     def start(self, timeout=300):
         self.boots += 1
         argv = ["systemd-nspawn", "-D", str(self.root), "--register=no", "--keep-unit", "-b",
