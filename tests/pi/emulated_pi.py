@@ -75,16 +75,23 @@ def debian_mirror(sources=("/etc/apt/sources.list.d/debian.sources", "/etc/apt/s
 
 
 def register_binfmt(arch):
-    """qemu-user-static's binfmt entry for ``arch``, registered if this machine hasn't; its F flag
-    opens the interpreter now, so it runs inside the container's root too."""
+    """qemu-user-static's binfmt entry for ``arch`` (qemu's own /usr/lib/binfmt.d line), with the
+    flags the box needs: F opens the interpreter now, so it runs inside the container's root too,
+    and C takes a program's credentials from the program, not from qemu, so that sudo (setuid
+    root) is root. An entry this machine registered without them is registered again with them."""
     qemu = ARCHES[arch]
     misc = Path("/proc/sys/fs/binfmt_misc")
     if not (misc / "register").exists():
         subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(misc)], check=True)
-    if (misc / ("qemu-" + qemu)).exists():
-        return
+    current = misc / ("qemu-" + qemu)
+    if current.exists():
+        flags = re.search(r"(?m)^flags: *(\S*)", current.read_text())
+        if flags and "F" in flags.group(1) and "C" in flags.group(1):
+            return
+        current.write_text("-1")        # unregister, to register again with F and C
     entry = Path("/usr/lib/binfmt.d/qemu-%s.conf" % qemu).read_text().strip()
-    (misc / "register").write_text(entry)
+    name, flags = entry.rsplit(":", 1)
+    (misc / "register").write_text("%s:%s" % (name, "".join(sorted(set(flags) | set("FCO")))))
 
 
 def root_for(suite, arch, log):
