@@ -402,7 +402,8 @@ def execute(steps, dry_run, out, run=subprocess.run, write=_write):
     for n, step in enumerate(steps, 1):
         print("[%d/%d] %s" % (n, len(steps), step.what), file=out)
         if step.argv:
-            print("      %s %s" % ("would run:" if dry_run else "$", shlex.join(step.argv)), file=out)
+            # flushed: the command's own output, on the same terminal or log, comes after it
+            print("      %s %s" % ("would run:" if dry_run else "$", shlex.join(step.argv)), file=out, flush=True)
             if dry_run and step.optional:
                 print("      (if that fails: %s)" % step.optional, file=out)
             if not dry_run:

@@ -159,7 +159,17 @@ class Box:
         started = time.monotonic()
         shutil.rmtree(self.root, ignore_errors=True)
         run(["cp", "-a", "--reflink=auto", str(self.kept_root), str(self.root)], self.log)
+        self.trust_as_this_machine_does()
         self.log("copied the root in %.1f s" % (time.monotonic() - started))
+
+    def trust_as_this_machine_does(self):
+        """The box reaches Debian and PyPI through this machine's network, so it trusts the
+        certificate authorities this machine trusts (a network whose proxy signs TLS with a CA of
+        its own needs that), and pip is told to use that bundle, not the one it carries."""
+        bundle = Path("/etc/ssl/certs/ca-certificates.crt")
+        if bundle.is_file():
+            shutil.copyfile(bundle, self.root / "etc" / "ssl" / "certs" / "ca-certificates.crt")
+            (self.root / "etc" / "pip.conf").write_text("[global]\ncert = %s\n" % bundle)
 
     def uid(self, user):
         """(uid, gid) of ``user`` in the box's own /etc/passwd."""
