@@ -384,7 +384,9 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
                    players: int | None = None) -> dict[str, Any]:
     """``options`` checked against the declaration: a dict of known names whose values have the
     declared kind and lie within its bounds (null or missing: the default). Raises GameError
-    with one sentence; the engine's setup checks what only it knows (a page layout's sense, a
+    with one sentence that opens with the option as the start form names it (“Points to win” is
+    a whole number 1-9, not 10), as the panel shows it beside that field; ``title`` names the
+    game where an option is unknown. The engine's setup checks what only it knows (a page layout's sense, a
     seat beyond the players at the table)."""
     options = check_options(title, options, [o["name"] for o in declared])
     for opt in declared:
@@ -392,7 +394,7 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
         if value is not None:
             problem = _option_problem(opt, value, players)
             if problem:
-                raise GameError("%s: %s %s, not %s" % (title, form_name(opt), problem, quoted(value)))
+                raise GameError("%s %s, not %s" % (form_name(opt), problem, quoted(value)))
     return options
 
 

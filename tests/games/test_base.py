@@ -98,3 +98,14 @@ def test_guard_says_how_the_game_ended_in_the_games_own_words_and_lets_a_known_a
                       actions=("point",), result=_race_result) == "point"
     with pytest.raises(TypeError, match="takes title=, actions=, result="):
         base.guard({"started": True}, {"type": "point"}, ("point",), title="Race")      # type: ignore[call-overload]
+
+
+def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_it():
+    """The panel shows the sentence beside the field, so it starts with the field's label (cut at
+    its aside), never with the game's title or the option's key."""
+    target = base.option("target", "integer", 3, "The first to reach the target wins.", "Points to win (1-9)",
+                         minimum=1, maximum=9)
+    with pytest.raises(GameError, match="^“Points to win” is a whole number 1-9, not 10$"):
+        base.check_declared("Race", [target], {"target": 10})
+    with pytest.raises(GameError, match="^Race has no option colour; its options are target$"):
+        base.check_declared("Race", [target], {"colour": 1})
