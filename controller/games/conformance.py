@@ -30,6 +30,7 @@ ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
 TEXT = "Baytown"     # what the kit types in an offer's text field
+SENTENCE = 300       # the most characters a refusal the table reads may run to
 
 
 @dataclass(frozen=True)
@@ -366,12 +367,15 @@ def _setup_options(c: _Check) -> Iterator[str]:
     for opt in g.options:
         if opt["kind"] not in ("integer", "minutes") or opt.get("or_name"):
             continue
-        for bad in (opt["maximum"] + 1, opt["minimum"] - 1, True):
+        for bad in (opt["maximum"] + 1, opt["minimum"] - 1, 10 ** 400, True, 2.5):
             try:
                 g.setup(players, {opt["name"]: bad})
             except GameError as e:
                 words = str(e)
-                if not words.startswith(base.form_name(opt)):
+                if len(words) > SENTENCE:
+                    yield "refusing %s for option %s, it said %d characters, not one sentence" % (
+                        base.quoted(bad), opt["name"], len(words))
+                elif not words.startswith(base.form_name(opt)):
                     yield "refusing %s for option %s, it said %r, not opening with the option as the form names it " \
                           "(%s)" % (base.quoted(bad), opt["name"], words, base.form_name(opt))
                 elif opt["name"] not in str(opt["label"]) and opt["name"] in words:

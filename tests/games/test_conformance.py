@@ -67,6 +67,10 @@ def test_a_sixth_game_registered_beside_the_others_goes_through_the_kit(model, m
         registry.forget()
 
 
+def _refuse(sentence):
+    raise GameError(sentence)
+
+
 def _point(state, event):
     """Race to Three's apply for a point, changing the state it is given (what "pure" forbids)."""
     state["players"][event["player"]]["points"] += 1
@@ -80,12 +84,14 @@ BREACHES = [
     ("options", lambda g, m: dict(options=(dict(g.options[0], rule=""),))),
     ("options", lambda g, m: dict(options=(dict(g.options[0], default=99),))),
     ("setup-options", lambda g, m: dict(setup=lambda players, options: g.setup(players, None))),
+    ("setup-options", lambda g, m: dict(setup=lambda players, options: _refuse("target must be 1-9")
+                                        if (options or {}).get("target", 3) not in range(1, 10) else
+                                        g.setup(players, options))),
     ("setup-players", lambda g, m: dict(setup=lambda players, options: [
         {"type": "setup", "players": ["Ann", "Bob"], "target": 3}])),
     ("panel", lambda g, m: dict(panel={"scores": "points"})),
     ("panel", lambda g, m: dict(panel={"score": "points", "listens": ["doorbell"]})),
-    ("not-set-up", lambda g, m: dict(decide=lambda s, a, rng: [] if s["started"] else
-                                     (_ for _ in ()).throw(GameError("not yet")))),
+    ("not-set-up", lambda g, m: dict(decide=lambda s, a, rng: [] if s["started"] else _refuse("not yet"))),
     ("guard", lambda g, m: dict(decide=lambda s, a, rng: [{"type": "point", "player": 0}])),
     ("offers", lambda g, m: dict(offers=lambda s: [dict(o, enter=["margin"]) for o in g.offers(s)])),
     ("pure", lambda g, m: dict(apply=lambda s, ev: g.apply(s, ev) if ev["type"] == "setup" else _point(s, ev))),
