@@ -152,10 +152,13 @@ def _rules() -> str:
     lines += ["", "```python", _signature(methods["__init__"], "Kit").replace("self, ", "").replace(" -> None", ""),
               _signature(methods["check"], "Kit.check").replace("self", ""),
               _signature(methods["findings"], "Kit.findings").replace("self, ", ""),
+              _signature(methods["played"], "Kit.played").replace("self", ""),
               _signature(next(n for n in _defs(conformance, "check") if isinstance(n, ast.FunctionDef))), "```", "",
               "`Kit`: %s" % _first_paragraph(kit.Kit), "",
               "`Kit.check()`: %s" % _first_paragraph(kit.Kit.check), "",
               "`Kit.findings(rule)`: %s" % _first_paragraph(kit.Kit.findings), "",
+              "`Kit.played()`: %s" % _first_paragraph(kit.Kit.played), "",
+              "`Play`: %s" % _first_paragraph(kit.Play), "",
               "`check(game)`: %s" % _first_paragraph(kit.check), "",
               "`Finding`: %s Its text names the game, the rule and how to meet it." % _first_paragraph(kit.Finding),
               "", "`Unreached`: %s" % _first_paragraph(kit.Unreached)]

@@ -29,7 +29,7 @@ NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")   # a game's name: a Python-ish id,
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
-TEXT = "Baytown"     # what the kit types in an offer's text field
+TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
 
 
@@ -605,6 +605,14 @@ class Kit:
                  options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None) -> None:
         self.game = game
         self._check = _Check(game, seed, ending, options, players)
+
+    def played(self) -> Play:
+        """The game as the kit played it, which the rules look at: its players, states and moves.
+        GameError when it could not be set up or played (each rule that needs a play says so)."""
+        try:
+            return self._check.played()
+        except _Broken as e:
+            raise GameError(str(e)) from None
 
     def findings(self, rule: str) -> list[Finding]:
         """What the game does against ``rule`` (a name in RULES); [] when it keeps it. Raises

@@ -39,12 +39,12 @@ from .base import (
     say_events,
     seat,
 )
-from .conformance import RULES, Finding, Kit, Rule, Unreached, check
+from .conformance import RULES, Finding, Kit, Play, Rule, Unreached, check
 from .game import Game, Players
 
 __all__ = [
     "KINDS", "NOT_AN_ACTION", "PANEL_DEFAULTS", "RULES", "Action", "Event", "Finding", "Game", "GameError",
-    "GameOver", "Kit", "NotAnAction", "NotSetUp", "Players", "Result", "Rule", "Standing", "State",
+    "GameOver", "Kit", "NotAnAction", "NotSetUp", "Play", "Players", "Result", "Rule", "Standing", "State",
     "TeamStanding", "UnknownAction", "Unreached", "and_list", "check", "check_declared", "check_players",
     "copied", "guard", "is_int", "option", "or_list", "player_name", "quoted", "result_of", "say_events", "seat",
 ]

@@ -47,7 +47,7 @@ def test_the_model_game_keeps_every_rule_and_is_played_to_its_end(model):
     kit = Kit(model.GAME)
     found, unreached = kit.check()
     assert (found, unreached) == ([], [])
-    assert model.GAME.result(kit._check.played().states[-1])["over"]
+    assert model.GAME.result(kit.played().states[-1])["over"]
 
 
 def test_a_sixth_game_registered_beside_the_others_goes_through_the_kit(model, monkeypatch):
