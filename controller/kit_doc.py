@@ -10,6 +10,7 @@ Signatures are read from the source as written (``State``, not ``dict[str, Any]`
 
 import ast
 import dataclasses
+import functools
 import inspect
 import json
 import pprint
@@ -39,7 +40,13 @@ ERRORS = ("GameError", "NotSetUp", "GameOver", "NotAnAction", "UnknownAction")
 
 
 def _tree(module: Any) -> tuple[ast.Module, str]:
-    source = inspect.getsource(module)
+    return _parsed(module.__name__)
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(name: str) -> tuple[ast.Module, str]:
+    """A module's source and its syntax tree, read once."""
+    source = inspect.getsource(sys.modules[name])
     return ast.parse(source), source
 
 
