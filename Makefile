@@ -85,8 +85,9 @@ bench-link: $(VENV)/.test-deps
 schematics: $(VENV)/.test-deps
 	$(BIN)/python -m schematics.generate
 
-docs: $(VENV)/.run-deps   # docs/games.md's options tables, from each game's declaration
+docs: $(VENV)/.run-deps   # docs/games.md's options tables, from each game's declaration; docs/new-game.md's reference, from the kit
 	$(BIN)/newsdesk games --write-doc docs/games.md
+	$(BIN)/python -m controller.kit_doc docs/new-game.md
 
 icons: $(VENV)/.test-deps   # the home-screen icons, drawn from web_ui/static/favicon.svg (docs/tablet.md)
 	$(BIN)/python -m web_ui.icons

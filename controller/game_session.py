@@ -497,7 +497,7 @@ class GameSession:
 
     def _ended_by(self, key):
         game = self.store.game_by_end_key(key)
-        return None if game is None else dict(summary(game), repeat=True)
+        return None if game is None else dict(summary(game, self._load), repeat=True)
 
     def _end(self, status, expected_version, table, key):
         try:
@@ -507,9 +507,9 @@ class GameSession:
             self.resume()
             raise self._stale(expected_version) from None
         if event is None:
-            return dict(summary(game), repeat=True)
+            return dict(summary(game, self._load), repeat=True)
         self._clear()
         self.journal.announce(event, final=table)
         log.info("game #%d %s; winners: %s", game.id, status, ", ".join(game.winners or []) or "none")
-        return dict(summary(game), repeat=False)
+        return dict(summary(game, self._load), repeat=False)
 

@@ -9,12 +9,13 @@ breaks on an old game.
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from .errors import Conflict, NotFound
 from .games import base, registry
+from .games.game import Game
 
 HISTORY_LIMIT = 500          # games the history, the statistics and the history page look at
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
@@ -24,11 +25,22 @@ UNDO_KINDS = ("undo", "redo")
 JSON = dict[str, Any]
 
 
-def summary(game: Any) -> JSON:
-    """A kept (or ending) game as the history lists it."""
+Load = Callable[[str], Game]       # name -> the game's declaration (the registry's, or a test's own)
+
+
+def title_of(engine: str, load: Load = registry.load) -> str:
+    """A kept game's title, from its game's declaration (never from its view, which is the
+    screen's to draw); the game's name when it is no longer installed."""
+    try:
+        return load(engine).title
+    except (registry.EngineUnavailable, ValueError, LookupError):
+        return engine
+
+
+def summary(game: Any, load: Load = registry.load) -> JSON:
+    """A kept (or ending) game as the history lists it (``load``: where its declaration is found)."""
     final = game.final or {}
-    title = (final.get("view") or {}).get("title") or game.engine
-    return {"id": game.id, "engine": game.engine, "title": title, "status": game.status,
+    return {"id": game.id, "engine": game.engine, "title": title_of(game.engine, load), "status": game.status,
             "created": game.created, "ended": game.ended, "version": game.version,
             "players": [p.get("name") for p in game.players], "winners": game.winners or [],
             "standings": final.get("standings")}
@@ -70,12 +82,12 @@ def _average(scores: Sequence[int]) -> float | int | None:
         return sum(scores) // len(scores)
 
 
-def _score_kind(engine_name: str) -> str | None:
+def _score_kind(engine_name: str, load: Load = registry.load) -> str | None:
     """What a game's scores count, from its engine's panel facts: "money", "points", or None for a
     game without a score (and for a game whose engine is gone)."""
     try:
-        kind: str | None = base.panel(registry.load(engine_name))["score"]
-    except (registry.EngineUnavailable, ValueError):
+        kind: str | None = base.panel(load(engine_name))["score"]
+    except (registry.EngineUnavailable, ValueError, LookupError):
         return None
     return kind
 
@@ -88,12 +100,15 @@ def _rows(kept: JSON) -> list[JSON]:
 class KeptGames:
     """The games the store keeps, finished, abandoned or still being played."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, engines: Mapping[str, Game] | None = None) -> None:
+        """``engines``: name -> Game, consulted before the registry (tests bring their own)."""
         self.store = store
+        extra = dict(engines or {})
+        self._load: Load = lambda name: extra[name] if name in extra else registry.load(name)
 
     def history(self, limit: int = 100) -> list[JSON]:
         """Finished and abandoned games, the newest first."""
-        return [summary(g) for g in self.store.games(limit=limit)]
+        return [summary(g, self._load) for g in self.store.games(limit=limit)]
 
     def game(self, game_id: object) -> Any:
         """The store's row for game ``game_id``; NotFound (404) when there is none."""
@@ -115,7 +130,8 @@ class KeptGames:
         game = self.game(game_id)
         moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
                   "at": e.created} for e in self.store.entries(game.id)]
-        return dict(summary(game), final=game.final, log=moves, score_kind=_score_kind(game.engine))
+        return dict(summary(game, self._load), final=game.final, log=moves,
+                    score_kind=_score_kind(game.engine, self._load))
 
     def stats(self, limit: int = HISTORY_LIMIT) -> JSON:
         """Per player over the finished games: played, won, and per game the best and average
@@ -153,7 +169,7 @@ class KeptGames:
         out: JSON = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
                "points": [], "problem": None}
         try:
-            engine = registry.load(game.engine)
+            engine = self._load(game.engine)
         except (registry.EngineUnavailable, ValueError) as e:
             out["problem"] = "No chart: %s." % e
             return out
@@ -186,7 +202,7 @@ class KeptGames:
     def export_csv(self, game_id: object) -> tuple[str, str]:
         """A kept game's final table as CSV, one row per player: (file name, text)."""
         game = self._ended(game_id, "export it")
-        kept = summary(game)
+        kept = summary(game, self._load)
         date = datetime.fromisoformat(game.ended).astimezone().date().isoformat()
         out = io.StringIO()
         writer = csv.writer(out)
@@ -218,8 +234,8 @@ class KeptGames:
         options = game.options or {}
         view = ((rec.get("final") or {}).get("view") or {})
         try:
-            variant = base.variant_option(registry.load(game.engine))
-        except (registry.EngineUnavailable, ValueError):
+            variant = base.variant_option(self._load(game.engine))
+        except (registry.EngineUnavailable, ValueError, LookupError):
             variant = None
         chosen = options.get(variant[0]) if variant else None
         board = (view.get("variant_name") or (chosen if isinstance(chosen, str) else None)

@@ -41,7 +41,7 @@ class Table:
         last = store.latest(events.VERDICT)
         self.last_digit = last[0].payload.get("digit") if last else None   # shown from a page's first paint
         self.games = GameSession(self.journal, rng, engines=engines)
-        self.kept = KeptGames(store)
+        self.kept = KeptGames(store, engines)
 
     def _offer_to_joins(self, ev) -> DialOutcome | None:
         """What the join service made of a dialed digit; None (a call) if it failed on it."""

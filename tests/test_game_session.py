@@ -4,6 +4,7 @@ bus and a table, as the product wires them) and its two small engines serve test
 test_history.py and test_standings.py too."""
 
 import csv
+import dataclasses
 import io
 import random
 import tempfile
@@ -468,6 +469,23 @@ def test_a_finished_game_is_kept_with_winners_and_exports_as_csv(desk):
     assert rows[0] == ["game", "title", "date", "status", "player", "score", "winner"]
     assert [r[4:] for r in rows[1:]] == [["Ann", "600", "no"], ["'=Bob", "1400", "yes"]]
     assert rows[1][:2] == ["1", "Purse"] and rows[1][3] == "finished" and len(rows[1][2]) == 10
+
+
+def test_the_kept_title_is_the_declarations_not_the_views(tmp_path, monkeypatch):
+    """A game's view is its screen's to draw: the history, the CSV and BG Stats take the title
+    from the game's declaration, so a view without one (or with other words) changes nothing."""
+    bare = dataclasses.replace(PURSE, view=lambda state: {"title": "Not the title", "players": []})
+    monkeypatch.setitem(FAKES, "purse", bare)
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", [{"name": "Ann"}, {"name": "Bob"}])
+        d.games.act({"type": "call_it"}, 1)
+        assert d.games.finish(2)["title"] == "Purse"
+        assert [g["title"] for g in d.kept.history()] == ["Purse"]
+        assert list(csv.reader(io.StringIO(d.kept.export_csv(1)[1])))[1][1] == "Purse"
+        assert d.kept.bgstats(1)["game"]["name"] == "Purse"
+    finally:
+        d.close()
 
 
 def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):

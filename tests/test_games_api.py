@@ -56,7 +56,7 @@ def message(r):
 @pytest.mark.slow
 def test_the_catalogue_lists_the_five_games_with_their_seats(client):
     games = {g["name"]: g for g in client.get("/api/games/catalogue").get_json()["games"]}
-    assert set(games) == {"scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"}
+    assert set(games) >= {"scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"}    # and any installed beside them
     assert games["scan"]["players"]["by_variant"]["team"] == {"min": 4, "max": 4}
     assert games["scan"]["teams"] is True and games["scan"]["variant_choice"] == "one"
     assert games["scoop2002"]["variant_choice"] == "many"

@@ -19,7 +19,9 @@ PURE_STDLIB = {"random", "copy", "math", "re", "typing", "datetime", "collection
                "importlib", "dialmaps",   # dialmaps: the decoder's import under MicroPython (the Pico's flat folder)
                "logging",                 # a pure module may say what it saw; where it goes is the adapters' business
                "struct",                  # bytes it is handed, read as the format they are in (walcheck)
-               "pickle"}                  # in memory only: a game's state copied (games/base.py's copied)
+               "pickle",                  # in memory only: a game's state copied (games/base.py's copied)
+               "json",                    # in memory only: a game's events checked as the store keeps them (conformance)
+               "contextlib"}              # a with-block's set-up and tidy-up (games/registry.py's only)
 
 
 def modules():

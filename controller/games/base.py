@@ -17,7 +17,7 @@ the effective events. ``effective`` works that out for any game.
 """
 
 import pickle
-from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard, TypeVar, overload
 
 from ..errors import NewsdeskError
 
@@ -97,28 +97,92 @@ def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: d
 NOT_AN_ACTION = "an action is a dict with a \"type\""
 
 
+class NotSetUp(GameError):
+    """An action sent to a game that has not been set up (``guard``: "set up a game of TITLE first")."""
+
+
+class GameOver(GameError):
+    """Any action sent to a game that is over (``guard``: "the game is over: ANN won")."""
+
+
+class NotAnAction(GameError):
+    """Something sent as an action that is not a dict with a text "type" (``guard``: NOT_AN_ACTION)."""
+
+
+class UnknownAction(GameError):
+    """An action of a type the game doesn't have (``guard``: "TITLE has no action 'x'; try one of: ...")."""
+
+
 def action_type(action: object) -> str | None:
     """The type of ``action`` when it is an action at all (a dict with a text "type"), else None."""
     kind = action.get("type") if isinstance(action, dict) else None
     return kind if isinstance(kind, str) else None
 
 
-def guard(state: State, action: Action, kinds: Iterable[str], result: Callable[[State], Result],
-          unset: str, over: Callable[[State], str], unknown: Callable[[object], str]) -> str:
-    """The refusals every decide() starts with, in one order: a game not set up (``unset``), a
-    game over (by the engine's own ``result``; ``over(state)`` says who won), something that is
-    not an action, and an action type not among ``kinds`` (``unknown(type)`` says which there
-    are). Returns the action's type."""
+@overload
+def guard(state: State, action: object, *, title: str, actions: Iterable[str],
+          result: Callable[[State], Result], over: Callable[[State], str] | None = None) -> str: ...
+
+
+@overload
+def guard(state: State, action: object, kinds: Iterable[str], result: Callable[[State], Result], unset: str,
+          over: Callable[[State], str], unknown: Callable[[object], str]) -> str: ...
+
+
+def guard(state: State, action: object, kinds: Iterable[str] | None = None,
+          result: Callable[[State], Result] | None = None, unset: str | None = None,
+          over: Callable[[State], str] | None = None, unknown: Callable[[object], str] | None = None, *,
+          title: str | None = None, actions: Iterable[str] | None = None) -> str:
+    """The refusals every decide() starts with, in one order, and their sentences, so that every
+    game says them alike; returns the action's type. Call it with keywords::
+
+        kind = guard(state, action, title=TITLE, actions=("point", "pass"), result=result)
+
+    In order: a game not set up (no true "started" in ``state``) is refused with NotSetUp, "set
+    up a game of TITLE first"; a game its own ``result`` says is over, with GameOver, "the game
+    is over: " and ``over(state)`` (by default "ANN and BOB won"), whatever the action; something
+    not an action, with NotAnAction; an action type not among ``actions``, with UnknownAction,
+    "TITLE has no action 'x'; try one of: ...". Each is a GameError (the panel shows its sentence).
+
+    The positional form (kinds, result, unset, over, unknown: the sentences written by the game)
+    is how the first games called it; it raises the same errors with the game's own words.
+    """
+    if title is not None:
+        if actions is None or result is None or kinds is not None or unset is not None or unknown is not None:
+            raise TypeError("guard() takes title=, actions=, result= and, if the game has words of its own "
+                            "for how it ended, over=")
+        kinds, unset = tuple(actions), "set up a game of %s first" % title
+        ends, refuse = _over_words(result, over), _unknown_words(title, kinds)
+    elif kinds is None or result is None or unset is None or over is None or unknown is None:
+        raise TypeError("guard() takes title=, actions= and result= (and over=)")
+    else:
+        ends, refuse = over, unknown
     if not isinstance(state, dict) or not state.get("started"):
-        raise GameError(unset)
+        raise NotSetUp(unset)
     if result(state)["over"]:
-        raise GameError(over(state))
+        raise GameOver(ends(state))
     if not isinstance(action, dict):
-        raise GameError(NOT_AN_ACTION)
+        raise NotAnAction(NOT_AN_ACTION)
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in kinds:
-        raise GameError(unknown(kind))
+        raise UnknownAction(refuse(kind))
     return kind
+
+
+def _over_words(result: Callable[[State], Result], over: Callable[[State], str] | None) -> Callable[[State], str]:
+    """guard's sentence for a game over: "the game is over: " and the game's words, or who won."""
+    def words(state: State) -> str:
+        winners = result(state)["winners"]
+        said = over(state) if over else ("%s won" % and_list(winners) if winners else "")
+        return "the game is over: %s" % said if said else "the game is over"
+    return words
+
+
+def _unknown_words(title: str, kinds: tuple[str, ...]) -> Callable[[object], str]:
+    """guard's sentence for an action type the game doesn't have, naming the ones it has."""
+    def words(kind: object) -> str:
+        return "%s has no action %s; try one of: %s" % (title, quoted(kind), ", ".join(sorted(kinds)))
+    return words
 
 
 def variant_option(game: Any) -> tuple[str, str] | None:
@@ -320,7 +384,9 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
                    players: int | None = None) -> dict[str, Any]:
     """``options`` checked against the declaration: a dict of known names whose values have the
     declared kind and lie within its bounds (null or missing: the default). Raises GameError
-    with one sentence; the engine's setup checks what only it knows (a page layout's sense, a
+    with one sentence that opens with the option as the start form names it (“Points to win” is
+    a whole number 1-9, not 10), as the panel shows it beside that field; ``title`` names the
+    game where an option is unknown. The engine's setup checks what only it knows (a page layout's sense, a
     seat beyond the players at the table)."""
     options = check_options(title, options, [o["name"] for o in declared])
     for opt in declared:
@@ -328,7 +394,7 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
         if value is not None:
             problem = _option_problem(opt, value, players)
             if problem:
-                raise GameError("%s: %s %s, not %s" % (title, form_name(opt), problem, quoted(value)))
+                raise GameError("%s %s, not %s" % (form_name(opt), problem, quoted(value)))
     return options
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 from .base import Action, Event, Result, State
 
-Players = list[dict[str, Any]]
+Players = list[dict[str, Any]]  # setup's players: [{"name": str, "colour": str | None, "team": str | None}, ...]
 
 
 def no_description(state: State, action: Action, events: list[Event]) -> str | None:
@@ -71,7 +71,7 @@ class Game:
     colours: tuple[str, ...] | None = None      # the colours its pieces come in, when the box fixes them
     players: int | Mapping[str, tuple[int, int]] | None = None     # seats, when fixed or set by variant
     min_players: int = 2                        # seats otherwise
-    max_players: int = 6
+    max_players: int = 6                        # the most seats otherwise
     describe: Callable[[State, Action, list[Event]], str | None] = no_description
     """One sentence for the table: what a move did (the undo bar, the log)."""
     headline: Callable[[list[Event]], Event | None] = no_headline

@@ -13,7 +13,6 @@ from . import base, registry
 from .game import Game
 
 MARKER = "<!-- the options below are made by `make docs` from each game's declaration: edit the game, not this -->"
-OURS = "newsdesk"               # the distribution whose games the document lists
 
 
 def our_games() -> list[Game]:
@@ -21,7 +20,7 @@ def our_games() -> list[Game]:
     out = []
     for name, point in registry.found().items():
         dist = getattr(point, "dist", None)
-        if dist is not None and dist.name == OURS:
+        if dist is not None and dist.name == registry.SHIPPED:
             out.append(registry.load(name))
     return out
 

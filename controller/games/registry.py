@@ -10,15 +10,18 @@ unavailable, with a sentence saying which and why, instead of stopping the whole
 start-up. The start form lists the games by each one's declared ``order``, then by name.
 """
 
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import BadRequest, NewsdeskError
 from . import base
 from .game import Game
 
 GROUP = "newsdesk.games"        # the entry-point group a distribution names its games in
+SHIPPED = "newsdesk"            # the distribution whose games newsdesk's own documents describe
+_only: list[str] = []           # the distribution only() limits the registry to, while it does
 
 
 class EngineUnavailable(NewsdeskError, RuntimeError):
@@ -32,8 +35,23 @@ def _declared() -> dict[str, list[EntryPoint]]:
     """name -> every installed distribution's entry point of that name (one, unless two clash)."""
     out: dict[str, list[EntryPoint]] = {}
     for ep in entry_points(group=GROUP):
-        out.setdefault(ep.name, []).append(ep)
+        if not _only or _dist(ep) == _only[-1]:
+            out.setdefault(ep.name, []).append(ep)
     return out
+
+
+@contextmanager
+def only(distribution: str = SHIPPED) -> Iterator[None]:
+    """The registry as if ``distribution``'s games were the only ones installed: for a file made
+    from the games a distribution ships (web_ui/openapi.json), which a game installed beside it
+    must not change (it documents itself). Not for a running panel: every thread sees it."""
+    forget()
+    _only.append(distribution)
+    try:
+        yield
+    finally:
+        _only.pop()
+        forget()
 
 
 @lru_cache(maxsize=1)

@@ -63,3 +63,49 @@ def test_a_copied_state_is_equal_shares_nothing_and_keeps_its_types():
             else:
                 inside.append("changed")
         assert repr(state) == before
+
+
+def _race_result(state):
+    won = [p for p, n in state.get("points", {}).items() if n >= 3]
+    return base.result_of(bool(won), [(p, n, p in won) for p, n in state.get("points", {}).items()], None)
+
+
+@pytest.mark.parametrize("state, action, error, words", [
+    ({"started": False}, {"type": "point"}, base.NotSetUp, "set up a game of Race first"),
+    ("junk", {"type": "point"}, base.NotSetUp, "set up a game of Race first"),
+    ({"started": True, "points": {"Ann": 3, "Bob": 1}}, "junk", base.GameOver, "the game is over: Ann won"),
+    ({"started": True, "points": {"Ann": 1}}, ["point"], base.NotAnAction, base.NOT_AN_ACTION),
+    ({"started": True, "points": {"Ann": 1}}, {"type": "juggle"}, base.UnknownAction,
+     "Race has no action 'juggle'; try one of: pass, point"),
+    ({"started": True, "points": {"Ann": 1}}, {"type": None}, base.UnknownAction, "Race has no action None"),
+])
+def test_guard_called_with_keywords_writes_the_standard_refusals(state, action, error, words):
+    """The sentences every game shares are guard's, not each game's: a plug-in gives its title,
+    its actions and its result, and the refusals come out alike in every game."""
+    with pytest.raises(error) as caught:
+        base.guard(state, action, title="Race", actions=("point", "pass"), result=_race_result)
+    assert str(caught.value).startswith(words) and isinstance(caught.value, GameError)
+
+
+def test_guard_says_how_the_game_ended_in_the_games_own_words_and_lets_a_known_action_through():
+    ended = {"started": True, "points": {"Ann": 3, "Bob": 3}}
+    with pytest.raises(base.GameOver, match="^the game is over: Ann and Bob won$"):
+        base.guard(ended, {"type": "point"}, title="Race", actions=("point",), result=_race_result)
+    with pytest.raises(base.GameOver, match="^the game is over: a dead heat$"):
+        base.guard(ended, {"type": "point"}, title="Race", actions=("point",), result=_race_result,
+                   over=lambda s: "a dead heat")
+    assert base.guard({"started": True, "points": {"Ann": 0}}, {"type": "point"}, title="Race",
+                      actions=("point",), result=_race_result) == "point"
+    with pytest.raises(TypeError, match="takes title=, actions=, result="):
+        base.guard({"started": True}, {"type": "point"}, ("point",), title="Race")      # type: ignore[call-overload]
+
+
+def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_it():
+    """The panel shows the sentence beside the field, so it starts with the field's label (cut at
+    its aside), never with the game's title or the option's key."""
+    target = base.option("target", "integer", 3, "The first to reach the target wins.", "Points to win (1-9)",
+                         minimum=1, maximum=9)
+    with pytest.raises(GameError, match="^“Points to win” is a whole number 1-9, not 10$"):
+        base.check_declared("Race", [target], {"target": 10})
+    with pytest.raises(GameError, match="^Race has no option colour; its options are target$"):
+        base.check_declared("Race", [target], {"colour": 1})

@@ -52,12 +52,13 @@ def test_a_game_that_fails_to_import_says_why(monkeypatch, tmp_path):
 
 def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
     from importlib.metadata import EntryPoint
+    before = list(registry.names())
     points = {ep.name: ep for ep in registry.found().values()}
     points["aardvark"] = EntryPoint(name="aardvark", value="no_such_module:GAME", group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: list(points.values()))
     registry.forget()
     try:
-        assert list(registry.names()) == BUILT_IN + ["aardvark"]
+        assert list(registry.names()) == before + ["aardvark"]
     finally:
         monkeypatch.undo()
         registry.forget()
@@ -78,6 +79,23 @@ def test_two_distributions_declaring_one_name_make_that_game_unavailable_not_sha
         [entry] = [e for e in registry.catalogue() if e["name"] == "scan"]
         assert entry["available"] is False and "uninstall all but one" in entry["problem"]
         assert registry.load("scoop1956") is scoop1956.GAME          # the others play on
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
+def test_only_a_distributions_games_are_found_while_a_shipped_file_is_made(monkeypatch):
+    """web_ui/openapi.json describes newsdesk's own games: one installed beside them (here, one
+    no distribution of newsdesk's declares) doesn't change it, and is found again after."""
+    from importlib.metadata import EntryPoint
+    real = [ep for eps in registry._declared().values() for ep in eps]
+    beside = EntryPoint(name="aardvark", value="controller.games.scan:GAME", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: real + [beside])
+    registry.forget()
+    try:
+        with registry.only():
+            assert "aardvark" not in registry.names() and set(BUILT_IN) <= set(registry.names())
+        assert registry.names()[-1] == "aardvark"
     finally:
         monkeypatch.undo()
         registry.forget()

@@ -195,9 +195,7 @@ def board_tracked(state: State) -> bool:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    kind = guard(state, action, _ACTIONS, result, "set up a game of Get the Scoop! first",
-                 lambda state: "the game is over: %s won" % " and ".join(player_name(state, w) for w in state["winners"]),
-                 lambda kind: "Get the Scoop! has no action %r; try one of: %s" % (kind, ", ".join(_ACTIONS)))
+    kind = guard(state, action, title="Get the Scoop!", actions=_ACTIONS, result=result)
     handler = _ACTIONS[kind]
     if kind in ("move", "draw") and not board_tracked(state):
         raise GameError("the table keeps the board in this game (option board: table): move the "

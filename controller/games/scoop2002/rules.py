@@ -194,9 +194,7 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    kind = guard(state, action, _ACTIONS, result, "set up a game of Scoop! first",
-                 lambda state: "the game is over: %s won" % player_name(state, state["winner"]),
-                 lambda kind: "Scoop! has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    kind = guard(state, action, title="Scoop!", actions=_ACTIONS, result=result)
     handler = _ACTIONS[kind]
     p = _actor(state, action)
     return handler(state, p, action, rng)

@@ -118,9 +118,7 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    kind = guard(state, action, _ACTIONS, result, "set up a game of Star Reporter first",
-                 lambda state: "the game is over: %s" % _result_words(state),
-                 lambda kind: "Star Reporter has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    kind = guard(state, action, title="Star Reporter", actions=_ACTIONS, result=result, over=_result_words)
     p = _seat(state, action.get("player"))
     return _ACTIONS[kind](state, p, action, rng)
 

@@ -9,9 +9,10 @@ fixture for the contract between a game and newsdesk, not a product game.
 import random
 from typing import Any
 
-from controller.games.base import (
+from controller.games.kit import (
     Action,
     Event,
+    Game,
     Result,
     State,
     check_declared,
@@ -22,7 +23,6 @@ from controller.games.base import (
     result_of,
     seat,
 )
-from controller.games.game import Game
 
 NAME = "race_to_three"
 TITLE = "Race to Three"
@@ -57,9 +57,7 @@ def result(state: State) -> Result:
 
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    guard(state, action, ("point",), result, "start a game of Race to Three first",
-          lambda s: "the race is over: %s won" % " and ".join(result(s)["winners"]),
-          lambda kind: "Race to Three has one move, \"point\", not %r" % (kind,))
+    guard(state, action, title=TITLE, actions=("point",), result=result)
     return [{"type": "point", "player": seat(state, action.get("player"))}]
 
 

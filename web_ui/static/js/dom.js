@@ -1,5 +1,7 @@
 // Tiny DOM helpers: build elements without a framework, format money and names the same everywhere.
 
+// An element: h(tag, {attribute: value, class, text, onclick: fn, dataset: {...}}, ...children);
+// null, undefined and false children and attributes are skipped.
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -14,6 +16,7 @@ export function h(tag, attrs, ...children) {
   return node;
 }
 
+// Appends children (nested arrays flattened, null skipped, anything else as text) and returns the node.
 export function append(node, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
@@ -37,21 +40,25 @@ export function bootData() {
   return el ? JSON.parse(el.textContent || "{}") : {};
 }
 
+// Money as the panel shows it: "$1,500", "−$200"; "—" for anything but a number.
 export function dollars(n) {
   if (typeof n !== "number") return "—";
   const sign = n < 0 ? "−" : "";
   return sign + "$" + Math.abs(n).toLocaleString("en-US");
 }
 
+// A change with its sign: "+$500", "−3" (money: true for dollars).
 export function signed(n, money) {
   const body = money ? dollars(Math.abs(n)) : Math.abs(n).toLocaleString("en-US");
   return (n > 0 ? "+" : "−") + body;
 }
 
+// A name from the rules' JSON as words: underscores as spaces ("go_to_press" -> "go to press").
 export function words(text) {
   return String(text ?? "").replace(/_/g, " ");
 }
 
+// words(), with a capital first: a heading or a button's words.
 export function title(text) {
   const w = words(text);
   return w.charAt(0).toUpperCase() + w.slice(1);
@@ -65,18 +72,21 @@ const COLOURS = {
 };
 export const PALETTE = ["red", "blue", "green", "yellow", "white", "black", "orange", "purple"];
 
+// A small square of a player's colour (hidden from screen readers: the colour is also in words), or null.
 export function swatch(colour) {
   if (!colour) return null;
   const css = COLOURS[String(colour).toLowerCase()];
   return h("span", { class: "swatch", style: css ? `--sw:${css}` : null, "aria-hidden": "true" });
 }
 
+// A player as the panel shows one: the swatch, the name, and the colour in words.
 export function who(name, colour) {
   return h("span", { class: "who" }, swatch(colour), h("span", { class: "who-name" }, name),
     colour ? h("span", { class: "who-colour" }, "(" + colour + ")") : null);
 }
 
-// A number the panel animates when it changes: key names it across renders.
+// A number the panel animates when it changes: key names it across renders (e.g. "points:0"), money:
+// true shows it as dollars; attrs are more attributes, as h() takes them.
 export function num(key, value, money, attrs = {}) {
   return h("span", Object.assign({ class: "num", dataset: { num: key, value: String(value ?? ""), money: money ? "1" : "" } }, attrs),
     money ? dollars(value) : (value ?? "—"));

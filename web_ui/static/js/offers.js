@@ -28,6 +28,7 @@ export function actionOf(offer, extra) {
   return Object.assign(action, extra || {});
 }
 
+// The name of the player in ``seat`` (a seat number) from the view's "players", else "Player N".
 export function playerName(view, seat) {
   const p = view && Array.isArray(view.players) ? view.players[seat] : null;
   return p && p.name ? p.name : (typeof seat === "number" ? "Player " + (seat + 1) : "");

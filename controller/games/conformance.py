@@ -1,0 +1,647 @@
+"""The contract between a game and newsdesk, as checks any game can be put through: the
+conformance kit a plug-in runs on its own game (``pytest --newsdesk-game NAME``, or the
+``newsdesk_kit`` fixture: controller/pytest_plugin.py), and that newsdesk's own tests run on
+every installed game.
+
+Each rule is a ``Rule``: a name, the rule in one sentence, and how to meet it. ``check(game)``
+puts a game through all of them and gives a ``Finding`` per problem, each a sentence that names
+the rule, what was seen, and what to do. The rules are the ones the panel, the history, the
+exports and the store rely on; nothing here names a game.
+
+Some rules are about a finished game. The kit plays the game from its own offers (as a table
+tapping the panel's buttons would, filling in what an offer asks for from the game's panel
+facts) until it ends; a game whose moves need more than its offers say (a form of its own on its
+screen) may hand the kit a finished game's moves instead (``ending``). When neither ends the
+game, those rules are reported as not reached (``Unreached``), never as passed.
+"""
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
+
+from . import base
+from .base import Action, Event, GameError, State
+from .game import Game
+
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")   # a game's name: a Python-ish id, in URLs, file names and JSON
+ORACLES = ("editor", "dice", "stopwatch")
+RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
+MOVES = 400          # the most moves the kit plays looking for an end
+TEXT = "Kit"         # what the kit types in an offer's text field
+SENTENCE = 300       # the most characters a refusal the table reads may run to
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule of the contract: ``name`` (short, for a test id), what it says, how to meet it."""
+
+    name: str
+    says: str
+    how: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule a game breaks, and what the kit saw."""
+
+    rule: Rule
+    game: str
+    seen: str
+
+    def __str__(self) -> str:
+        return "%s breaks the rule “%s” (%s): %s. To meet it: %s" % (
+            self.game, self.rule.says, self.rule.name, self.seen, self.rule.how)
+
+
+class Unreached(Exception):
+    """The kit could not reach what a rule is about (a finished game): the rule is not checked."""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("declaration", "a game is one Game declaration with a lower-case name and a title",
+         "export GAME = Game(name=..., title=..., ...) from controller.games.kit; the name is lower-case "
+         "letters, digits and _ (it is the entry point's name, kept in every stored game)"),
+    Rule("seats", "a game seats at least one player, and no more than the panel takes",
+         "give min_players <= max_players (1 to %d), or players=N" % base.SEATS_MOST),
+    Rule("options", "every option is declared by option() with a label, the rule line it comes from, and "
+                    "bounds its default lies within",
+         "declare each option with option(name, kind, default, rule, label, ...): quote the rule line, or "
+         "say newsdesk=True where the rules are silent"),
+    Rule("setup-options", "setup takes each declared option's default and refuses an undeclared option or a "
+                          "number past its bounds with a GameError naming the option as the start form does",
+         "start setup with check_declared(TITLE, OPTIONS, options, len(players))"),
+    Rule("setup-players", "setup refuses players it can't seat (too few, too many, unnamed, two of one name) "
+                          "with a GameError",
+         "start setup with check_players(TITLE, players, fewest, most)"),
+    Rule("panel", "the panel facts are the ones panel() lists, with a score kind, a chart or the reason for "
+                  "none, bounded numbers and known oracles",
+         "declare panel={\"score\": \"points\" | \"money\" | None, \"chart\": {\"unit\": ..., \"prefix\": ...}, "
+         "...} with only the keys controller.games.kit.PANEL_DEFAULTS has"),
+    Rule("not-set-up", "the empty state has no result yet, and decide() on it refuses with NotSetUp",
+         "start decide() with guard(state, action, title=TITLE, actions=..., result=result), and make "
+         "result() of initial() result_of(False, [], PANEL)"),
+    Rule("guard", "decide() refuses what is not an action with NotAnAction, and an action the game doesn't "
+                  "have with UnknownAction, naming it",
+         "start decide() with guard(state, action, title=TITLE, actions=..., result=result)"),
+    Rule("offers", "every offer is an action (a dict with a text \"type\"), and every field it asks the table "
+                   "to enter is a number the panel facts bound, a text the panel facts word, or one of its "
+                   "choices",
+         "offer {\"type\": ..., \"enter\": [field]} with panel[\"numbers\"][field] (or [\"words\"][field]) "
+         "declared, or \"choices\": {field: [...]}"),
+    Rule("pure", "decide() and apply() change none of their arguments, and the same move with the same "
+                 "random numbers gives the same events",
+         "copy before changing (controller.games.kit.copied), and take randomness only from the rng given"),
+    Rule("json", "states, events, views and offers are plain JSON, and the events stored as JSON replay to the "
+                 "same state",
+         "keep to dicts, lists, strings, numbers, booleans and None (no tuples, sets or objects)"),
+    Rule("view", "the view is a JSON object naming its game (\"game\": NAME); its \"waiting_for\", when "
+                 "given, is words",
+         "return {\"game\": NAME, ..., \"waiting_for\": \"...\"} from view(); the panel finds the game's "
+         "number facts by it"),
+    Rule("result", "result() gives over, winners, standings (a row per player), teams and the score kind, with "
+                   "nobody a winner before the end",
+         "build it with result_of(over, [(name, score, won), ...], PANEL)"),
+    Rule("words", "describe() gives a sentence or None for a move, headline() an event or None, rings() true "
+                  "or false",
+         "leave them out (Game has the defaults) or give them those types"),
+    Rule("end", "a game over offers nothing and refuses every action with GameOver",
+         "return [] from offers() once result(state)[\"over\"], and start decide() with guard()"),
+)
+BY_NAME = {r.name: r for r in RULES}
+
+
+@dataclass
+class Play:
+    """A game played by the kit: a table of its fewest players, the states and moves it went
+    through (the first state the one just set up), and whether it ended."""
+
+    names: list[str]
+    states: list[State] = field(default_factory=list)
+    moves: list[tuple[Action, list[Event]]] = field(default_factory=list)
+    setup: list[Event] = field(default_factory=list)
+
+
+def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
+    """(fewest, most) players ``game`` seats, whichever way it declares them; with seats by
+    variant, those of ``variant`` (the one its variant option picks by default when None)."""
+    players = game.players
+    if isinstance(players, int) and not isinstance(players, bool):
+        return players, players
+    if isinstance(players, dict) and players:
+        picked = variant or _default_variant(game)
+        if picked in players:
+            low, high = players[picked]
+            return low, high
+        return min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
+    return game.min_players, game.max_players
+
+
+def _default_variant(game: Game) -> str | None:
+    """The variant a game is played in when its options say nothing."""
+    found = base.variant_option(game)
+    if not found:
+        return None
+    default = next((o["default"] for o in game.options if o["name"] == found[0]), None)
+    if isinstance(default, list):
+        default = default[0] if default else None
+    return default if isinstance(default, str) else None
+
+
+def table(game: Game, n: int | None = None) -> list[dict[str, Any]]:
+    """Players for ``game``'s start: its fewest, or ``n``."""
+    fewest = max(1, seats(game)[0])
+    return [{"name": name} for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon",
+                                        "Kit", "Lou")[:n or fewest]]
+
+
+def fill(game: Game, offer: Action, rng: random.Random) -> Action:
+    """The action an offer stands for, as the panel makes it: the offer without what only tells
+    the panel how to ask ("enter", "needs", "choices"), with each field it asks for filled in
+    from its choices, its bounds in the panel facts, or a word."""
+    facts = base.panel(game)
+    action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+    choices = offer.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        action.update(rng.choice(choices))
+    for name in offer.get("enter") or ():
+        picks = choices.get(name) if isinstance(choices, dict) else None
+        bound = facts["numbers"].get(name)
+        if picks:
+            action[name] = rng.choice(list(picks))
+        elif bound:
+            low, high = bound["minimum"], bound["maximum"]
+            action[name] = rng.choice([low, high, rng.randint(low, min(high, low + 20))])
+        else:
+            action[name] = TEXT
+    return action
+
+
+def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
+         options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None) -> Play:
+    """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
+    ends or ``moves`` are made. A refused move is passed over, as the table would tap again."""
+    rng = random.Random(seed)
+    players = list(names or table(game))
+    out = Play(names=[str(p["name"]) for p in players])
+    out.setup = game.setup(players, dict(options or {}))
+    state = game.initial()
+    for ev in out.setup:
+        state = game.apply(state, ev)
+    out.states.append(state)
+    script = list(ending) if ending is not None else None
+    for _ in range(moves if script is None else len(script)):
+        if game.result(state)["over"]:
+            break
+        if script is not None:
+            action = script.pop(0)
+        else:
+            offers = game.offers(state)
+            if not offers:
+                break
+            action = fill(game, rng.choice(offers), rng)
+        try:
+            events = game.decide(state, action, random.Random(rng.randrange(2 ** 32)))
+        except GameError:
+            if script is not None:
+                raise
+            continue
+        for ev in events:
+            state = game.apply(state, ev)
+        out.moves.append((action, events))
+        out.states.append(state)
+    return out
+
+
+class _Check:
+    """What the rules look at, worked out once per game: its setup and a played game."""
+
+    def __init__(self, game: Game, seed: int, ending: Sequence[Action] | None, options: dict[str, Any] | None,
+                 names: Sequence[dict[str, Any]] | None) -> None:
+        self.game = game
+        self.seed, self.ending, self.options, self.names = seed, ending, options, names
+        self._played: Play | None = None
+        self._problem: str | None = None
+
+    def played(self) -> Play:
+        if self._played is None and self._problem is None:
+            try:
+                self._played = play(self.game, self.seed, names=self.names, options=self.options,
+                                    ending=self.ending)
+            except Exception as e:       # any failure to start or play is the finding, not a crash
+                self._problem = "setting up and playing it failed: %s: %s" % (type(e).__name__, e)
+            else:
+                self._played = self._ended_otherwise() or self._played
+        if self._played is None:
+            raise _Broken(self._problem or "it could not be played")
+        return self._played
+
+    def _ended_otherwise(self) -> Play | None:
+        """A play that ends with another choice of one of the game's choice options, when the
+        defaults' play didn't end and nobody said which options to play (a game whose board the
+        table keeps may end only then)."""
+        if self.ending is not None or self.options is not None or self._played is None:
+            return None
+        if self.game.result(self._played.states[-1])["over"]:
+            return None
+        for opt in self.game.options:
+            if opt["kind"] != "choice" or not opt["form"]:
+                continue
+            for choice in list(opt["choices"])[:4]:
+                if choice == opt["default"]:
+                    continue
+                try:
+                    other = play(self.game, self.seed, names=self.names, options={opt["name"]: choice})
+                except Exception:        # a choice that needs other seats or options: not this one
+                    continue
+                if self.game.result(other.states[-1])["over"]:
+                    return other
+        return None
+
+    def finished(self) -> State:
+        played = self.played()
+        last = played.states[-1]
+        if not self.game.result(last)["over"]:
+            raise Unreached("%d moves from its offers did not end a game of %s; give the kit a finished game's "
+                            "moves (check(game, ending=[...]) or the newsdesk_kit fixture's ending=) to check "
+                            "what a finished game must do" % (len(played.moves), self.game.title))
+        return last
+
+
+class _Broken(Exception):
+    """The game could not be set up or played: every rule that needs a game says so."""
+
+
+SAMPLE = 60          # the most states (or moves) of a play the costlier rules look at
+
+
+def _sample(items: Sequence[Any], most: int = SAMPLE) -> list[Any]:
+    """Up to ``most`` of ``items``, evenly spread, the last always among them."""
+    if len(items) <= most:
+        return list(items)
+    step = len(items) / most
+    return [items[int(i * step)] for i in range(most - 1)] + [items[-1]]
+
+
+def _is_json(value: object) -> bool:
+    try:
+        same: bool = json.loads(json.dumps(value, allow_nan=False)) == value
+        return same
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _refusal(call: Callable[[], object], kind: type[GameError]) -> str | None:
+    """None when ``call`` raises ``kind``; else what it did instead, in words."""
+    try:
+        got = call()
+    except kind as e:
+        return None if str(e).strip() else "it raised %s with no sentence" % kind.__name__
+    except GameError as e:
+        return "it raised %s (%r), not %s" % (type(e).__name__, str(e), kind.__name__)
+    except Exception as e:
+        return "it raised %s: %s, not a GameError" % (type(e).__name__, e)
+    return "it gave %s instead of refusing" % base.quoted(got, 80)
+
+
+# ---------------------------------------------------------------- the rules, one function each
+
+def _declaration(c: _Check) -> Iterator[str]:
+    g = c.game
+    if not isinstance(g, Game):
+        yield "it is a %s, not a Game" % type(g).__name__
+        return
+    if not isinstance(g.name, str) or not NAME.match(g.name):
+        yield "its name %s is not lower-case letters, digits and _" % base.quoted(g.name)
+    if not isinstance(g.title, str) or not g.title.strip():
+        yield "its title is %s, not words" % base.quoted(g.title)
+    for part in ("setup", "initial", "decide", "apply", "offers", "view", "result", "describe", "headline", "rings"):
+        if not callable(getattr(g, part)):
+            yield "its %s is not a function" % part
+
+
+def _seats(c: _Check) -> Iterator[str]:
+    fewest, most = seats(c.game)
+    if not (base.is_int(fewest) and base.is_int(most) and 1 <= fewest <= most <= base.SEATS_MOST):
+        yield "it seats %s to %s players" % (base.quoted(fewest), base.quoted(most))
+
+
+def _options(c: _Check) -> Iterator[str]:
+    names = []
+    for opt in c.game.options:
+        if not isinstance(opt, dict) or not {"name", "kind", "default", "label", "rule", "newsdesk"} <= set(opt):
+            yield "option %s was not made by option()" % base.quoted(opt, 60)
+            continue
+        names.append(opt["name"])
+        if opt["kind"] not in base.KINDS:
+            yield "option %s has kind %r" % (opt["name"], opt["kind"])
+            continue
+        if not str(opt["label"]).strip() or not str(opt["rule"]).strip():
+            yield "option %s has no label or no rule line" % opt["name"]
+        if opt["kind"] in ("integer", "minutes", "counts") and not opt.get("minimum", 0) <= opt.get("maximum", -1):
+            yield "option %s's bounds are %s-%s" % (opt["name"], opt.get("minimum"), opt.get("maximum"))
+        if opt["kind"] in ("choice", "choices") and not opt.get("choices"):
+            yield "option %s has no choices" % opt["name"]
+        if opt["default"] is not None and opt["kind"] not in ("mapping", "seat"):
+            try:
+                base.check_declared(c.game.title, [opt], {opt["name"]: opt["default"]})
+            except GameError as e:
+                yield "option %s's default is out of its bounds: %s" % (opt["name"], e)
+    if len(set(names)) != len(names):
+        yield "two options share a name (%s)" % ", ".join(sorted(n for n in set(names) if names.count(n) > 1))
+
+
+def _setup_options(c: _Check) -> Iterator[str]:
+    g, players = c.game, table(c.game)
+    for opt in g.options:
+        if opt["default"] is None or opt["kind"] == "choices":
+            continue
+        try:
+            g.setup(players, {opt["name"]: opt["default"]})
+        except Exception as e:
+            yield "setup refused option %s's own default %s: %s" % (opt["name"], base.quoted(opt["default"]), e)
+    said = _refusal(lambda: g.setup(players, {"colourful": 1}), GameError)
+    if said:
+        yield "given an option it doesn't declare (colourful), %s" % said
+    for opt in g.options:
+        if opt["kind"] not in ("integer", "minutes") or opt.get("or_name"):
+            continue
+        for bad in (opt["maximum"] + 1, opt["minimum"] - 1, 10 ** 400, True, 2.5):
+            try:
+                g.setup(players, {opt["name"]: bad})
+            except GameError as e:
+                words = str(e)
+                if len(words) > SENTENCE:
+                    yield "refusing %s for option %s, it said %d characters, not one sentence" % (
+                        base.quoted(bad), opt["name"], len(words))
+                elif not words.startswith(base.form_name(opt)):
+                    yield "refusing %s for option %s, it said %r, not opening with the option as the form names it " \
+                          "(%s)" % (base.quoted(bad), opt["name"], words, base.form_name(opt))
+                elif opt["name"] not in str(opt["label"]) and opt["name"] in words:
+                    yield "refusing %s, it said %r, showing the option's key %r" % (base.quoted(bad), words, opt["name"])
+            except Exception as e:
+                yield "given %s for option %s, it raised %s: %s" % (base.quoted(bad), opt["name"], type(e).__name__, e)
+            else:
+                yield "it took %s for option %s, past its bounds %s-%s" % (
+                    base.quoted(bad), opt["name"], opt["minimum"], opt["maximum"])
+
+
+def _setup_players(c: _Check) -> Iterator[str]:
+    g = c.game
+    fewest, most = seats(g)
+    tries: list[tuple[str, object]] = [
+        ("players that are not a list", "Ann and Bob"),
+        ("a player without a name", table(g)[:-1] + [{"name": ""}]),
+        ("two players of one name", [{"name": "Ann"}] * max(2, fewest)),
+        ("%d players, past its most" % (most + 1), table(g, most + 1))]
+    if fewest > 1:
+        tries.append(("%d players, short of its fewest" % (fewest - 1), table(g, fewest - 1)))
+    for what, players in tries:
+        said = _refusal(lambda players=players: g.setup(players, {}), GameError)   # type: ignore[misc]
+        if said:
+            yield "given %s, %s" % (what, said)
+
+
+def _panel(c: _Check) -> Iterator[str]:
+    declared = dict(c.game.panel or {})
+    extra = set(declared) - set(base.PANEL_DEFAULTS)
+    if extra:
+        yield "it declares %s, which the panel doesn't know" % ", ".join(sorted(extra))
+    facts = base.panel(c.game)
+    if facts["score"] not in ("money", "points", None):
+        yield "its score is %s" % base.quoted(facts["score"])
+    if not facts["chart"] and not facts["no_chart"]:
+        yield "it has no chart and no no_chart sentence saying why"
+    for name, bound in (facts["numbers"] or {}).items():
+        if (not isinstance(bound, dict) or not base.is_int(bound.get("minimum")) or not base.is_int(bound.get("maximum"))
+                or bound["minimum"] > bound["maximum"] or not bound.get("label")):
+            yield "its number %s is %s, not {\"minimum\", \"maximum\", \"label\"}" % (name, base.quoted(bound, 80))
+    unknown = set(facts["listens"] or ()) - set(ORACLES)
+    if unknown:
+        yield "it listens to %s; the oracles are %s" % (", ".join(sorted(unknown)), ", ".join(ORACLES))
+
+
+def _not_set_up(c: _Check) -> Iterator[str]:
+    g = c.game
+    empty = g.initial()
+    try:
+        res = g.result(empty)
+    except Exception as e:
+        yield "result() of initial() raised %s: %s" % (type(e).__name__, e)
+    else:
+        want = base.result_of(False, [], base.panel(g))
+        if res != want:
+            yield "result() of initial() is %s, not %s" % (base.quoted(res, 120), want)
+    try:
+        g.decide(empty, {"type": "anything"}, random.Random(0))
+    except base.NotSetUp as e:
+        if "set up" not in str(e):
+            yield "decide() on initial() said %r, not asking to set up a game first (guard's words)" % str(e)
+    except Exception as e:
+        yield "decide() on initial() raised %s (%s), not NotSetUp" % (type(e).__name__, e)
+    else:
+        yield "decide() on initial() took the action"
+
+
+def _guard(c: _Check) -> Iterator[str]:
+    g, state = c.game, c.played().states[0]
+    junk: Any = ["not", "an", "action"]          # what a broken client may send, typed or not
+    said = _refusal(lambda: g.decide(state, junk, random.Random(0)), base.NotAnAction)
+    if said:
+        yield "sent a list as an action, %s" % said
+    try:
+        g.decide(state, {"type": "juggle"}, random.Random(0))
+    except base.UnknownAction as e:
+        if "has no action 'juggle'" not in str(e):
+            yield "sent {\"type\": \"juggle\"}, it said %r, not naming it (\"has no action 'juggle'\")" % str(e)
+    except Exception as e:
+        yield "sent {\"type\": \"juggle\"}, it raised %s (%s), not UnknownAction" % (type(e).__name__, e)
+    else:
+        yield "it took {\"type\": \"juggle\"}"
+
+
+def _offers(c: _Check) -> Iterator[str]:
+    facts = base.panel(c.game)
+    seen = set()
+    for state in _sample(c.played().states):
+        for offer in c.game.offers(state):
+            kind = base.action_type(offer)
+            if kind is None:
+                yield "it offered %s" % base.quoted(offer, 80)
+                continue
+            choices = offer.get("choices")
+            for name in offer.get("enter") or ():
+                picks = choices.get(name) if isinstance(choices, dict) else None
+                listed = isinstance(choices, list) and all(isinstance(x, dict) for x in choices)
+                if (kind, name) not in seen and not (picks or listed or name in facts["numbers"]
+                                                     or name in facts["words"]):
+                    seen.add((kind, name))
+                    yield "its %s offer asks for %r, which neither its panel facts nor its choices bound" % (kind, name)
+
+
+def _pure(c: _Check) -> Iterator[str]:
+    g, played = c.game, c.played()
+    for before, (action, events) in _sample(list(zip(played.states, played.moves))):
+        state, asked = base.copied(before), base.copied(action)
+        again = g.decide(state, asked, random.Random(7))
+        if state != before or asked != action:
+            yield "decide() changed its %s for %s" % ("state" if state != before else "action", base.quoted(action))
+            return
+        if g.decide(state, asked, random.Random(7)) != again:
+            yield "decide() gave different events for %s with the same random numbers" % base.quoted(action)
+            return
+        for ev in events:
+            kept = base.copied(state)
+            after = g.apply(state, ev)
+            if state != kept:
+                yield "apply() changed the state it was given, for event %s" % base.quoted(ev)
+                return
+            if after is state:
+                yield "apply() gave back the state it was given, for event %s" % base.quoted(ev)
+                return
+            state = after
+
+
+def _json(c: _Check) -> Iterator[str]:
+    g, played = c.game, c.played()
+    events = list(played.setup) + [ev for _, evs in played.moves for ev in evs]
+    for ev in events:
+        if not _is_json(ev) or base.action_type(ev) is None:
+            yield "event %s is not a JSON object with a text \"type\"" % base.quoted(ev, 80)
+            return
+    for state in _sample(played.states):
+        for what, value in (("state", state), ("view", g.view(state)), ("offers", g.offers(state))):
+            if not _is_json(value):
+                yield "its %s %s is not plain JSON" % (what, base.quoted(value, 80))
+                return
+    replayed = g.initial()
+    for ev in json.loads(json.dumps(events)):
+        replayed = g.apply(replayed, ev)
+    if replayed != played.states[-1]:
+        yield "its events, stored as JSON and replayed, gave another state"
+
+
+def _view(c: _Check) -> Iterator[str]:
+    g = c.game
+    for state in [g.initial(), *_sample(c.played().states)]:
+        view = g.view(state)
+        if not isinstance(view, dict):
+            yield "view() gave %s, not an object" % base.quoted(view)
+            return
+        if view.get("game") not in (g.name, None) or (state.get("started") and view.get("game") != g.name):
+            yield "its view names its game %s, not %r" % (base.quoted(view.get("game")), g.name)
+            return
+        if "waiting_for" in view and not isinstance(view["waiting_for"], (str, type(None))):
+            yield "its view's waiting_for is %s, not words" % base.quoted(view["waiting_for"])
+            return
+
+
+def _result(c: _Check) -> Iterator[str]:
+    g, played = c.game, c.played()
+    kind = base.panel(g)["score"]
+    for n, state in enumerate(played.states):
+        res = g.result(state)
+        if not isinstance(res, dict) or set(res) != RESULT_KEYS:
+            yield "result() gave %s, not result_of()'s keys" % base.quoted(res, 80)
+            return
+        rows = res["standings"]
+        if res["winners"] != [r["name"] for r in rows if r["winner"]]:
+            yield "its winners %s are not the rows marked winner" % res["winners"]
+        elif not res["over"] and res["winners"]:
+            yield "it named winners %s before the game was over" % res["winners"]
+        elif sorted(r["name"] for r in rows) != sorted(played.names):
+            yield "its standings list %s, not the players %s" % ([r["name"] for r in rows], played.names)
+        elif res["score_kind"] != kind:
+            yield "its score kind is %r, its panel facts say %r" % (res["score_kind"], kind)
+        elif any((r["score"] is not None) if kind is None else not base.is_int(r["score"]) for r in rows):
+            yield "its scores %s are not %s" % ([r["score"] for r in rows], "None" if kind is None else "whole numbers")
+        elif res["over"] and n < len(played.states) - 1:
+            yield "the game went on after result() said it was over"
+        else:
+            continue
+        return
+
+
+def _words(c: _Check) -> Iterator[str]:
+    g, played = c.game, c.played()
+    for state, (action, events) in zip(played.states, played.moves):
+        said = g.describe(state, action, events)
+        if said is not None and not isinstance(said, str):
+            yield "describe() gave %s for %s" % (base.quoted(said), base.quoted(action))
+            return
+        head = g.headline(events)
+        if head is not None and not isinstance(head, dict):
+            yield "headline() gave %s" % base.quoted(head)
+            return
+        if not isinstance(g.rings(events), bool):
+            yield "rings() gave %s, not true or false" % base.quoted(g.rings(events))
+            return
+
+
+def _end(c: _Check) -> Iterator[str]:
+    g, last = c.game, c.finished()
+    if g.offers(last):
+        yield "over, it still offers %s" % base.quoted(g.offers(last), 80)
+    sent: list[object] = [{"type": "juggle"}, {"type": None}, "junk"]
+    sent += [fill(g, o, random.Random(0)) for o in g.offers(c.played().states[0])[:3]]
+    for action in sent:
+        said = _refusal(lambda action=action: g.decide(last, action, random.Random(0)), base.GameOver)  # type: ignore[misc]
+        if said:
+            yield "over, sent %s, %s" % (base.quoted(action), said)
+
+
+CHECKS: dict[str, Callable[[_Check], Iterator[str]]] = {
+    "declaration": _declaration, "seats": _seats, "options": _options, "setup-options": _setup_options,
+    "setup-players": _setup_players, "panel": _panel, "not-set-up": _not_set_up, "guard": _guard,
+    "offers": _offers, "pure": _pure, "json": _json, "view": _view, "result": _result, "words": _words, "end": _end}
+
+
+class Kit:
+    """One game put through the rules: ``findings(rule)`` for one, ``check()`` for all. Build it
+    once per game: the game is set up and played once, and every rule looks at that play."""
+
+    def __init__(self, game: Game, *, seed: int = 0, ending: Sequence[Action] | None = None,
+                 options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None) -> None:
+        self.game = game
+        self._check = _Check(game, seed, ending, options, players)
+
+    def played(self) -> Play:
+        """The game as the kit played it, which the rules look at: its players, states and moves.
+        GameError when it could not be set up or played (each rule that needs a play says so)."""
+        try:
+            return self._check.played()
+        except _Broken as e:
+            raise GameError(str(e)) from None
+
+    def findings(self, rule: str) -> list[Finding]:
+        """What the game does against ``rule`` (a name in RULES); [] when it keeps it. Raises
+        Unreached when the rule is about a finished game and the kit could not finish one."""
+        found = BY_NAME[rule]
+        name = getattr(self.game, "name", repr(self.game))
+        try:
+            seen = list(CHECKS[rule](self._check))
+        except Unreached:
+            raise
+        except _Broken as e:
+            seen = [str(e)]
+        except Exception as e:        # a crash is a finding: the rule's words say what was expected
+            seen = ["it raised %s: %s" % (type(e).__name__, e)]
+        return [Finding(found, name, s) for s in seen]
+
+    def check(self) -> tuple[list[Finding], list[str]]:
+        """(every finding, the rules not reached and why)."""
+        out: list[Finding] = []
+        unreached = []
+        for rule in RULES:
+            try:
+                out += self.findings(rule.name)
+            except Unreached as e:
+                unreached.append("%s: %s" % (rule.name, e))
+        return out, unreached
+
+
+def check(game: Game, **how: Any) -> list[Finding]:
+    """Every rule ``game`` breaks (``how``: Kit's seed, ending, options and players); the rules
+    the kit could not reach are left out (Kit.check says which)."""
+    return Kit(game, **how).check()[0]

@@ -1,0 +1,132 @@
+"""The conformance kit (controller/games/conformance.py): every installed game keeps every rule
+of the contract, whichever games are installed (none is named here), the model game of
+docs/new-game.md keeps them all, and each rule catches the game that breaks it, saying which rule
+and how to meet it."""
+
+import dataclasses
+import sys
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+import pytest
+
+from controller.games import base, conformance, registry
+from controller.games.kit import RULES, GameError, Kit, Unreached
+
+SIXTH = Path(__file__).resolve().parents[1] / "sixth_game"
+_KITS: dict[str, Kit] = {}
+
+
+def kit_of(name):
+    """One Kit per installed game, shared by its rules' tests (the game is played once)."""
+    if name not in _KITS:
+        _KITS[name] = Kit(registry.load(name))
+    return _KITS[name]
+
+
+@pytest.mark.parametrize("rule", [r.name for r in RULES])
+@pytest.mark.parametrize("name", registry.names())
+def test_every_installed_game_keeps_every_rule(name, rule):
+    try:
+        found = kit_of(name).findings(rule)
+    except Unreached as e:
+        pytest.skip(str(e))
+    assert found == [], "\n".join(map(str, found))
+
+
+@pytest.fixture
+def model(monkeypatch):
+    """docs/new-game.md's model game, Race to Three (tests/sixth_game), importable."""
+    monkeypatch.syspath_prepend(str(SIXTH))
+    import race_to_three
+    yield race_to_three
+    sys.modules.pop("race_to_three", None)
+
+
+def test_the_model_game_keeps_every_rule_and_is_played_to_its_end(model):
+    kit = Kit(model.GAME)
+    found, unreached = kit.check()
+    assert (found, unreached) == ([], [])
+    assert model.GAME.result(kit.played().states[-1])["over"]
+
+
+def test_a_sixth_game_registered_beside_the_others_goes_through_the_kit(model, monkeypatch):
+    """Installed as a plug-in (an entry point in newsdesk.games), the registry finds it after the
+    others, and the kit over every installed game takes it in."""
+    points = [ep for eps in registry._declared().values() for ep in eps if ep.name != "race_to_three"]
+    sixth = EntryPoint(name="race_to_three", value="race_to_three:GAME", group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: points + [sixth])
+    registry.forget()
+    try:
+        assert registry.names()[-1] == "race_to_three"
+        game = registry.load("race_to_three")
+        assert game is model.GAME
+        assert Kit(game).check() == ([], [])
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
+def _refuse(sentence):
+    raise GameError(sentence)
+
+
+def _point(state, event):
+    """Race to Three's apply for a point, changing the state it is given (what "pure" forbids)."""
+    state["players"][event["player"]]["points"] += 1
+    return state
+
+
+# (rule, how the model game is broken to break it)
+BREACHES = [
+    ("declaration", lambda g, m: dict(name="Race to 3")),
+    ("seats", lambda g, m: dict(min_players=0)),
+    ("options", lambda g, m: dict(options=(dict(g.options[0], rule=""),))),
+    ("options", lambda g, m: dict(options=(dict(g.options[0], default=99),))),
+    ("setup-options", lambda g, m: dict(setup=lambda players, options: g.setup(players, None))),
+    ("setup-options", lambda g, m: dict(setup=lambda players, options: _refuse("target must be 1-9")
+                                        if (options or {}).get("target", 3) not in range(1, 10) else
+                                        g.setup(players, options))),
+    ("setup-players", lambda g, m: dict(setup=lambda players, options: [
+        {"type": "setup", "players": ["Ann", "Bob"], "target": 3}])),
+    ("panel", lambda g, m: dict(panel={"scores": "points"})),
+    ("panel", lambda g, m: dict(panel={"score": "points", "listens": ["doorbell"]})),
+    ("not-set-up", lambda g, m: dict(decide=lambda s, a, rng: [] if s["started"] else _refuse("not yet"))),
+    ("guard", lambda g, m: dict(decide=lambda s, a, rng: [{"type": "point", "player": 0}])),
+    ("offers", lambda g, m: dict(offers=lambda s: [dict(o, enter=["margin"]) for o in g.offers(s)])),
+    ("pure", lambda g, m: dict(apply=lambda s, ev: g.apply(s, ev) if ev["type"] == "setup" else _point(s, ev))),
+    ("json", lambda g, m: dict(setup=lambda players, options: [
+        dict(ev, players=tuple(ev["players"])) for ev in g.setup(players, options)])),
+    ("view", lambda g, m: dict(view=lambda s: dict(g.view(s), game=None))),
+    ("view", lambda g, m: dict(view=lambda s: dict(g.view(s), waiting_for=["tap"]))),
+    ("result", lambda g, m: dict(result=lambda s: dict(g.result(s), winners=[p["name"] for p in s["players"][:1]]))),
+    ("result", lambda g, m: dict(result=lambda s: base.result_of(g.result(s)["over"], [
+        (r["name"], r["score"], r["winner"]) for r in g.result(s)["standings"]], {"score": "money"}))),
+    ("words", lambda g, m: dict(describe=lambda s, a, evs: 5)),
+    ("end", lambda g, m: dict(offers=lambda s: [{"type": "point", "player": 0}] if s["started"] else [])),
+]
+
+
+@pytest.mark.parametrize("rule, breach", BREACHES, ids=["%s-%d" % (b[0], n) for n, b in enumerate(BREACHES)])
+def test_each_rule_catches_the_game_that_breaks_it_and_says_how_to_meet_it(model, rule, breach):
+    broken = dataclasses.replace(model.GAME, **breach(model.GAME, model))
+    found = Kit(broken).findings(rule)
+    assert found, "the kit let a game breaking %r through" % rule
+    said = str(found[0])
+    assert said.startswith(broken.name + " breaks the rule “" + conformance.BY_NAME[rule].says + "” (%s): " % rule)
+    assert said.endswith("To meet it: " + conformance.BY_NAME[rule].how)
+
+
+def test_a_rule_about_a_finished_game_is_unreached_not_passed_when_no_play_ends_it(model):
+    endless = dataclasses.replace(model.GAME, offers=lambda s: [])
+    with pytest.raises(Unreached, match="did not end a game of Race to Three; give the kit a finished game's moves"):
+        Kit(endless).findings("end")
+    ending = [{"type": "point", "player": 1}] * 3
+    assert Kit(endless, ending=ending).findings("end") == []
+
+
+def test_a_game_that_crashes_is_a_finding_not_a_crash_of_the_kit(model):
+    def setup(players, options):
+        raise KeyError("target")
+    found = Kit(dataclasses.replace(model.GAME, setup=setup)).findings("guard")
+    assert "setting up and playing it failed: KeyError: 'target'" in str(found[0])
