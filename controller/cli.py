@@ -473,10 +473,10 @@ def _ask(words):
 def cmd_restore(args):
     """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
     cut interrupted (controller/backup.py)."""
-    from .backup import BackupError, describe, finish_restore, restore
+    from .backup import BackupError, describe, finish_restore, restore, summarize
     from .config import load_config
     from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION
+    from .store import SCHEMA_VERSION, STORE_FILE
 
     config = load_config(args.data)
     try:
@@ -500,9 +500,9 @@ def cmd_restore(args):
         print("nothing was changed", file=sys.stderr)
         return 1
     manifest, replaced = done
-    print("restored %s into %s: %s (made %s by newsdesk %s)" % (args.file, config.data_dir,
-                                                                describe(manifest["store"]), manifest["created"],
-                                                                manifest["newsdesk"]), file=sys.stderr)
+    print("restored %s into %s: %s (made %s by newsdesk %s)" % (      # the figures of the store now in place
+        args.file, config.data_dir, describe(summarize(config.data_dir / STORE_FILE)), manifest["created"],
+        manifest["newsdesk"]), file=sys.stderr)
     if replaced is not None:
         print("what it replaced is kept in %s" % replaced, file=sys.stderr)
     if manifest["schema"] < SCHEMA_VERSION:

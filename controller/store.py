@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import events
+from .dbshape import Shape, difference, made_by, shape_of
 from .errors import BadRequest, Conflict, StoreError
 from .walcheck import read_log
 
@@ -39,6 +40,7 @@ STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (controller/devices.py keeps it)
 ACKED = "-acked"                  # beside the store: the last event id it acknowledged (see AckedMark)
 SCHEMA_VERSION = 2
+REPLACED_PREFIX = "replaced-"     # beside the store: what a restore replaced, kept (controller/backup.py)
 
 # Each step takes a file from the version before it to its own; a file opens at whatever
 # version it was left and runs the steps after it, each in one transaction.
@@ -81,6 +83,52 @@ MIGRATIONS = {
 }
 
 MAX_KEY = 200
+
+_shapes: dict[int, Shape] = {}
+
+
+def store_shape(version: int) -> Shape:
+    """The tables and columns a store at schema ``version`` holds: what the migrations up to it
+    make (controller/dbshape.py says why it is worked out rather than listed)."""
+    if version not in _shapes:
+        _shapes[version] = made_by(s for step in range(1, version + 1) for s in MIGRATIONS.get(step, ()))
+    return _shapes[version]
+
+
+def shape_problem(db, version):
+    """None if the open database ``db`` has the shape of a store at schema ``version``; else
+    what is wrong with it, in words."""
+    return difference(shape_of(db), store_shape(version))
+
+
+def last_good(path):
+    """The newest store a restore replaced and kept beside ``path`` (replaced-<time>/), or None."""
+    path = Path(path)
+    try:
+        folders = sorted((p for p in path.parent.iterdir() if p.name.startswith(REPLACED_PREFIX)),
+                         key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return None
+    for folder in reversed(folders):
+        if (folder / path.name).is_file():
+            return folder / path.name
+    return None
+
+
+def wrong_shape(path, version, problem):
+    """The sentence refusing the store ``path`` that is not a newsdesk store at ``version``, with
+    the way back to the last good one."""
+    path = Path(path)
+    good = last_good(path)
+    if good is not None:
+        back = ("the last good one is kept in %s: with newsdesk stopped, move %s and its -wal and -shm files "
+                "aside and copy %s* from that folder into %s (or restore a backup: newsdesk restore FILE)"
+                % (good.parent, path.name, good.name, path.parent))
+    else:
+        back = ("with newsdesk stopped, move %s and its -wal and -shm files aside and restore a backup "
+                "(newsdesk restore FILE), or start with no store" % path.name)
+    return ("the store %s is not a newsdesk store at schema %d (%s), so newsdesk won't open it; %s"
+            % (path, version, problem, back))
 
 
 class StaleVersion(Conflict):
@@ -334,6 +382,7 @@ class Store:
         self._lock = threading.Lock()
         try:
             self._db.execute("PRAGMA busy_timeout=5000")
+            self._check_shape()
             mode = self._enter_wal()
             if mode.lower() != "wal":
                 raise StoreError("the store %s can't use WAL (got %s)" % (self.path, mode))
@@ -390,6 +439,20 @@ class Store:
                     raise
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
+
+    def _check_shape(self):
+        """Refuse a file that is not a newsdesk store at the schema it claims (a stranger's SQLite
+        file, the devices file) before anything is written to it, even the switch to WAL: read in
+        one transaction, so a migration another process commits meanwhile is seen whole or not
+        at all. A newer schema is left to _migrate, which says so."""
+        self._db.execute("BEGIN")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            problem = shape_problem(self._db, version) if version <= SCHEMA_VERSION else None
+        finally:
+            self._db.execute("COMMIT")
+        if problem:
+            raise StoreError(wrong_shape(self.path, version, problem))
 
     def _migrate(self):
         while True:

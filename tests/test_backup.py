@@ -334,8 +334,10 @@ def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(made, capsys)
 
 def test_a_changed_member_fails_its_checksum(made, capsys):
     file, _, other = made
-    _rewrite(file, members={"config.toml": b"port = 1\n"})
+    _rewrite(file, members={"config.toml": b"port = 9999\n# old\n"})      # the same size, other bytes
     _refused(capsys, other, file, "config.toml doesn't match its checksum")
+    _rewrite(file, members={"config.toml": b"port = 1\n"})
+    _refused(capsys, other, file, "its config.toml is 9 bytes, and its manifest.json says 18")
 
 
 def test_a_damaged_database_fails_the_integrity_check_even_with_good_checksums(made, capsys):
