@@ -26,6 +26,7 @@ import shutil
 import sqlite3
 import threading
 import time
+import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -272,23 +273,55 @@ class AckedMark:
     Written after each commit without an fsync, on purpose: the commit's own fsync already put
     the change on the disk, so a mark that survives a power cut never names a change that didn't,
     and a mark that is lost is only lower (no false alarm). It moves with the store: a restore
-    takes it aside with the old store's log (backup.SQLITE_COMPANIONS)."""
+    takes it aside with the old store's log (backup.SQLITE_COMPANIONS).
 
-    WIDTH = 21
+    Why a fixed-length record with a checksum, rewritten whole in one write from its first byte:
+    a write torn inside its sector by a power cut mixes the old record's bytes with the new one's
+    ("29" over a store holding 20 would be a lost tail that never happened), and a file longer
+    than the record would keep a stale tail. A torn, overlong or hand-made mark fails its length
+    or its checksum: it is told apart from a lost tail, said once, and written again from the
+    store; the file is cut to the record's length whenever it is opened."""
+
+    FORMAT = b"newsdesk acked %020d crc32 %08x\n"
+    SIZE = len(FORMAT % (0, 0))         # 51 bytes: well inside one sector
+    OLD_SIZE = 21                       # the plain number of newsdesk before the record (read, then rewritten)
 
     def __init__(self, store_path):
         self.path = Path(str(store_path) + ACKED)
         self._fd = None
 
+    @classmethod
+    def record(cls, last_id):
+        """The mark's bytes for ``last_id``."""
+        digits = b"%020d" % last_id
+        return cls.FORMAT % (last_id, zlib.crc32(digits))
+
     def read(self):
+        """(the id the mark names, None) when it reads whole; (0, why not) when it is there and
+        can't be read; (0, None) when there is none (a new store)."""
         try:
-            return int(self.path.read_text(encoding="ascii").strip() or 0)
-        except (OSError, ValueError):
-            return 0
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return 0, None
+        except OSError as e:
+            return 0, "it can't be read (%s)" % (e.strerror or e)
+        if len(raw) == self.OLD_SIZE and raw.endswith(b"\n") and raw.strip().isdigit():
+            return 0, "it is in the format of an older newsdesk"
+        if len(raw) != self.SIZE:
+            return 0, "it is %d bytes long, not %d (torn by a power cut, or written by something else)" % (
+                len(raw), self.SIZE)
+        try:
+            last_id = int(raw[15:35])
+        except ValueError:
+            last_id = -1
+        if last_id < 0 or raw != self.record(last_id):
+            return 0, "its checksum doesn't match (a write torn by a power cut, or an edit)"
+        return last_id, None
 
     def open(self):
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            os.ftruncate(self._fd, self.SIZE)       # no stale tail past the record, ever
         except OSError as e:
             log.warning("can't keep the store's acknowledged mark %s (%s): a lost log tail would go unnoticed",
                         self.path, e.strerror or e)
@@ -296,7 +329,7 @@ class AckedMark:
     def note(self, last_id):
         if self._fd is not None:
             try:
-                os.pwrite(self._fd, (b"%d" % last_id).rjust(self.WIDTH - 1) + b"\n", 0)
+                os.pwrite(self._fd, self.record(last_id), 0)
             except OSError:
                 pass        # the write itself succeeded; only the check at the next start is weaker
 
@@ -348,8 +381,12 @@ def log_damage(path, clock=time.time):
         kept = "they could not be kept aside (%s): copy %s and its -wal file somewhere safe now" % (
             e.strerror or e, path)
     return ("The store's log was damaged: %d saved changes after the damage could not be read and are "
-            "missing from this table; %s. To go back to a backup: stop newsdesk and run newsdesk restore "
-            "with the backup's file (docs/hardware.md, Backups, and moving to a new card)." % (reading.lost_commits, kept))
+            "missing from this table; %s. %s" % (reading.lost_commits, kept, COMPARE_FIRST))
+
+
+COMPARE_FIRST = ("Before going back to a backup, compare: with newsdesk stopped, newsdesk restore FILE (without "
+                 "--yes) says what the backup holds and what this store holds, and asks; a backup made before "
+                 "the last games here would drop them (docs/hardware.md, Backups, and moving to a new card).")
 
 
 class Store:
@@ -366,7 +403,7 @@ class Store:
         self._inserted = None
         self._read_db = None
         self._mark = AckedMark(self.path)
-        acked = self._mark.read() if self.path.exists() else 0     # a store deleted on purpose starts anew
+        acked, unread = self._mark.read() if self.path.exists() else (0, None)     # a store deleted on purpose starts anew
         try:
             # before SQLite opens the log (and a later checkpoint folds what it could read away)
             self.damage = log_damage(self.path)
@@ -399,6 +436,10 @@ class Store:
             raise
         self._read_lock = threading.Lock()
         last = self.last_id()
+        if unread:      # said once: it is written whole again below
+            log.warning("the store's mark of acknowledged changes %s could not be used: %s; it is written again "
+                        "from the store (changes up to #%d), so a log tail lost before this start can't be "
+                        "told", self._mark.path, unread, last)
         if acked > last and not self.damage:
             self.damage = self._shorter(acked, last)
             log.warning("%s", self.damage)
@@ -406,15 +447,24 @@ class Store:
         self._mark.note(last)
 
     def _shorter(self, acked, last):
-        """The sentence for a log that came back shorter than it was, once its files are kept."""
+        """The sentence for a log that came back shorter than it was, once its files are kept: what
+        the mark claimed, what the store still holds, and how to compare before restoring."""
         try:
             kept = "the files as found are kept in %s" % keep_damaged(self.path)
         except OSError as e:
             kept = "they could not be kept aside (%s)" % (e.strerror or e)
-        return ("The store came back shorter than it was: it had acknowledged changes up to #%d, and holds only "
-                "up to #%d (%d missing: the disk lost the end of its log); %s. To go back to a backup: stop "
-                "newsdesk and run newsdesk restore with the backup's file (docs/hardware.md, Backups, and "
-                "moving to a new card)." % (acked, last, acked - last, kept))
+        return ("The store came back shorter than it was: its mark says changes up to #%d were acknowledged, and "
+                "it holds changes up to #%d (%d missing: the disk lost the end of its log); it still holds %s; "
+                "%s. %s" % (acked, last, acked - last, self._holds(), kept, COMPARE_FIRST))
+
+    def _holds(self):
+        """What the store holds, in words: its kept games (and when the last ended) and its events."""
+        with self._reading() as db:
+            games, ended = db.execute("SELECT count(*), max(ended) FROM games WHERE status != 'active'").fetchone()
+            events = db.execute("SELECT count(*) FROM events").fetchone()[0]
+        return "%d kept game%s%s and %d event%s" % (games, "" if games == 1 else "s",
+                                                   " (the last ended %s)" % ended[:10] if ended else "",
+                                                   events, "" if events == 1 else "s")
 
     def _close_connections(self):
         for db in (self._read_db, self._db):
