@@ -122,6 +122,26 @@ def test_the_secret_key_only_when_the_host_asks_and_then_said(client, tmp_path):
     assert "secret parameter is yes or no" in refusal(client.get("/api/backups/download?secret=1"), 400)
 
 
+def test_another_sites_page_cant_make_the_box_build_a_backup(client, monkeypatch):
+    """A page elsewhere, open on the box's own screen (the host by loopback), asks for the
+    download by fetch (Origin and Sec-Fetch-Site) or by an <img> (Sec-Fetch-Site only): refused
+    before a backup is made. The panel's own link, and the address typed in, still download."""
+    made = []
+    monkeypatch.setattr(backup, "make_backup", lambda data_dir, dest, **kw: made.append(dest) or
+                        dest.write_bytes(b"PK"))
+    for headers in ({"Sec-Fetch-Site": "cross-site", "Origin": "http://elsewhere.example"},
+                    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+                    {"Origin": "http://elsewhere.example"}):
+        message = refusal(client.get("/api/backups/download?secret=yes", headers=headers), 403)
+        assert message.startswith("This download must come from newsdesk's own pages"), message
+    assert made == []
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        r = client.get("/api/backups/download", headers=headers)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        r.close()
+    assert len(made) == 3
+
+
 # ------------------------------------------------------------------ who may
 
 @pytest.mark.slow
