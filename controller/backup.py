@@ -160,11 +160,15 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
 
 def newer_sentence(manifest: Manifest, where: str) -> str | None:
     """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
-    if manifest.get("format_version", 0) > FORMAT_VERSION or manifest.get("schema", 0) > SCHEMA_VERSION:
-        return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): "
-                "update newsdesk (git pull && make install) before restoring it"
-                % (where, manifest.get("newsdesk", "unknown"), manifest.get("schema"), newsdesk_version(),
-                   SCHEMA_VERSION))
+    update = "update newsdesk (git pull && make install) before restoring it"
+    made_by = manifest.get("newsdesk", "unknown")
+    fmt, schema = manifest.get("format_version", 0), manifest.get("schema", 0)
+    if isinstance(schema, int) and schema > SCHEMA_VERSION:
+        return ("%s was made by a newer newsdesk (%s, store schema %d; this is %s, which reads schema %d): %s"
+                % (where, made_by, schema, newsdesk_version(), SCHEMA_VERSION, update))
+    if isinstance(fmt, int) and fmt > FORMAT_VERSION:
+        return ("%s was written in backup format %d by newsdesk %s; this newsdesk (%s) reads format %d only: %s"
+                % (where, fmt, made_by, newsdesk_version(), FORMAT_VERSION, update))
     return None
 
 
@@ -190,14 +194,21 @@ def describe(summary: Summary | None) -> str:
 
 
 def replacing_words(here: Summary | None, backup: Summary | None, manifest: Manifest, files_here: list[str],
-                    where: str, data_dir: StrPath) -> str | None:
+                    where: str, data_dir: StrPath, began: tuple[str | None, str | None] = (None, None)) -> str | None:
     """What a restore will replace, in words, for the question the host answers; None if it
-    replaces nothing (an empty data folder: a new card)."""
+    replaces nothing (an empty data folder: a new card). ``began`` is when the store here and
+    the backup's began (see store_began): when both are known and differ, the backup is another
+    table's, and the question says so first."""
     replaced = [name for name in manifest["files"] if name in files_here]
     if not replaced:
         return None
     kept = [name for name in files_here if name not in manifest["files"]]
-    text = ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
+    ours, theirs = began
+    other = ""
+    if ours is not None and theirs is not None and ours != theirs:
+        other = ("The backup %s is another table's: its store began %s, and this table's began %s. "
+                 % (where, theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
+    text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
             "%s with the backup's" % (data_dir, describe(here), where, manifest.get("created", "at an unknown time"),
                                        manifest.get("newsdesk", "unknown"), describe(backup), ", ".join(replaced)))
     if kept:
@@ -293,6 +304,25 @@ def summarize(path: StrPath) -> Summary | None:
             db.close()
     except sqlite3.Error as e:      # a damaged store is what a restore is for: said, not refused
         return {"unreadable": str(e)}
+
+
+def store_began(path: StrPath) -> str | None:
+    """When the store at ``path`` began: its first event's time. The log is append-only, so a
+    store restored from this table's own backup began when this one did, and another table's
+    store began at another moment: how a restore tells another table's backup. None when there
+    is no store, no event or it can't be read."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            row = db.execute("SELECT at, kind, payload FROM events ORDER BY id LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return None if row is None else "%s %s %s" % row
 
 
 def snapshot(source: StrPath, target: StrPath, pages: int = STEP_PAGES, pause: float = STEP_PAUSE,
@@ -769,8 +799,8 @@ def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[M
             manifest = _unpack(f, staged, where)
             manifest["store"] = summarize(staged / STORE_FILE)
             here = [name for name in MEMBERS if (data_dir / name).exists()]
-            words = replacing_words(summarize(data_dir / STORE_FILE), manifest["store"], manifest,
-                                    here, where, data_dir)
+            words = replacing_words(summarize(data_dir / STORE_FILE), manifest["store"], manifest, here, where,
+                                    data_dir, (store_began(data_dir / STORE_FILE), store_began(staged / STORE_FILE)))
         except BaseException as e:
             shutil.rmtree(staged, ignore_errors=True)
             if made:

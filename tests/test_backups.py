@@ -73,7 +73,9 @@ def refusal(r, status, one_sentence=True):
     table says more (its "only the host" words are two)."""
     assert r.status_code == status, r.get_data(as_text=True)
     answer = r.get_json()
-    assert answer["error"] and answer["message"].endswith(".") and answer["message"][0].isupper()
+    first = answer["message"].split()[0]
+    assert answer["error"] and answer["message"].endswith(".")
+    assert answer["message"][0].isupper() or "." in first.rstrip(".,;:"), answer["message"]   # or a file's name
     assert not one_sentence or answer["message"].count(". ") == 0, answer["message"]
     return answer["message"]
 
@@ -169,7 +171,8 @@ def test_a_player_is_refused_in_the_tables_words_and_a_stranger_asked_to_join(ap
 def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk, source):
     data = desk.config.data_dir
     assert "not a newsdesk backup" in refusal(check(client, b"PK\x03\x04 not really a zip", "x.zip"), 400)
-    assert refusal(check(client, b"hello", "x.zip"), 400).startswith("X.zip is not a newsdesk backup")
+    assert refusal(check(client, b"hello", "Case.zip"), 400).startswith("Case.zip is not a newsdesk backup")
+    assert refusal(check(client, b"hello", "case.zip"), 400).startswith("case.zip is not a newsdesk backup")
     assert refusal(check(client, b"hello", ""), 400).startswith("The uploaded file is not a newsdesk backup")
     assert "Send the backup file" in refusal(check(client, b""), 400)
     file, _ = source
@@ -192,6 +195,15 @@ def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(client, desk,
     assert "was made by a newer newsdesk (9.0.0, store schema %d" % (SCHEMA_VERSION + 1) in message
     assert "update newsdesk" in message
     assert not (desk.config.data_dir / backup.STAGING).exists()
+
+    def newer_format(manifest, members):
+        manifest["format_version"] = backup.FORMAT_VERSION + 1
+        manifest["newsdesk"] = "9.0.0"
+    message = refusal(check(client, rewritten(file, newer_format)), 422)
+    assert message.startswith("box.zip was written in backup format %d by newsdesk 9.0.0; this newsdesk (%s) reads "
+                              "format %d only: update newsdesk" % (backup.FORMAT_VERSION + 1, backup.newsdesk_version(),
+                                                                   backup.FORMAT_VERSION)), message
+    assert "schema" not in message
 
 
 # ------------------------------------------------------------------ check, then confirm
