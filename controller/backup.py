@@ -38,6 +38,7 @@ the tablet, commits, and has ``serve`` restart, whose start swaps (``finish_rest
 the running panel holds the files open.
 """
 
+import collections
 import contextlib
 import hashlib
 import importlib.metadata
@@ -569,6 +570,26 @@ def open_backup(path: StrPath, where: str | None = None) -> io.BufferedReader:
     return os.fdopen(fd, "rb")
 
 
+MOST_ENTRIES = 64      # files a zip may list before its directory is read: a backup has at most six
+
+
+def _entries_claimed(f: io.BufferedReader) -> int | None:
+    """How many files the zip ``f`` says it holds (its end-of-central-directory record; a zip64
+    one claims the most), read before zipfile reads the whole directory into memory: a small
+    upload listing a million files is refused without that. None when no record is found
+    (zipfile then says what is wrong)."""
+    size = f.seek(0, os.SEEK_END)
+    tail_at = max(0, size - (22 + 65535))
+    f.seek(tail_at)
+    tail = f.read()
+    at = tail.rfind(b"PK\x05\x06")
+    f.seek(0)
+    if at < 0 or len(tail) < at + 22:
+        return None
+    entries = struct.unpack("<H", tail[at + 10:at + 12])[0]
+    return 1 << 32 if entries == 0xFFFF else entries
+
+
 def _member_blocks(z: zipfile.ZipFile, name: str, most: int, where: str) -> Iterator[bytes]:
     """The member ``name`` in blocks as it unpacks, refused as soon as it passes ``most`` bytes
     (a zip bomb stops there) or fails to unpack (only reading is guarded here: a write the
@@ -638,6 +659,10 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
     each database's integrity_check and its shape against the schema it claims. Returns the
     manifest. A newer backup is NewerBackup; a file that is no good is BadBackup; no room is
     BackupError. ``where`` names the backup in those sentences."""
+    claimed = _entries_claimed(f)
+    if claimed is not None and claimed > MOST_ENTRIES:
+        raise BadBackup("%s is not a backup newsdesk wrote: its zip lists %d files, and a backup holds at most %d; "
+                        "nothing was changed" % (where, claimed, len(MEMBERS) + 1))
     try:
         z = zipfile.ZipFile(f)
         infos = z.infolist()
@@ -645,7 +670,7 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
         raise BadBackup("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, _why(e))) from None
     with z:
         names = [info.filename for info in infos]
-        twice = sorted({name for name in names if names.count(name) > 1})
+        twice = sorted(name for name, n in collections.Counter(names).items() if n > 1)
         if twice:
             raise BadBackup("%s is not a backup newsdesk wrote: it holds %s more than once; nothing was changed"
                             % (where, ", ".join(twice)))

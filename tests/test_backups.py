@@ -183,6 +183,15 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk,
     assert "doesn't match its checksum" in message or "integrity" in message
     assert not (data / backup.STAGING).exists()
 
+    def devices_as_store(manifest, members):
+        members[STORE_FILE] = members[backup.DEVICES_FILE]
+        manifest["files"][STORE_FILE] = dict(manifest["files"][backup.DEVICES_FILE])
+        manifest["schema"] = 1
+    message = refusal(check(client, rewritten(file, devices_as_store)), 400)
+    assert message == ("box.zip is not a backup to restore: its %s is a devices file (the joined devices), not the "
+                       "store; nothing was changed." % STORE_FILE)
+    assert not (data / backup.STAGING).exists()
+
 
 @pytest.mark.slow
 def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(client, desk, source):

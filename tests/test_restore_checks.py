@@ -292,3 +292,15 @@ def test_a_store_of_the_wrong_shape_with_no_replaced_folder_says_restore(tmp_pat
     with pytest.raises(backup.NewsdeskError, match="its table events has no column at, kind and payload.*"
                                                    "restore a backup"):
         Store(data / STORE_FILE)
+
+
+def test_a_zip_listing_thousands_of_files_is_refused_before_its_directory_is_read(here, tmp_path, capsys,
+                                                                                   monkeypatch):
+    file = tmp_path / "many.zip"
+    with zipfile.ZipFile(file, "w") as z:
+        for n in range(5000):
+            z.writestr("f%d" % n, b"")
+    read = []
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", lambda self: read.append(self))
+    refused(capsys, here, file, "its zip lists 5000 files, and a backup holds at most 6")
+    assert read == []
