@@ -682,7 +682,7 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
                                 "use (method %d); nothing was changed" % (where, info.filename, info.compress_type))
         try:
             manifest: Manifest = json.loads(b"".join(_member_blocks(z, MANIFEST, MANIFEST_MOST, where)).decode())
-        except (ValueError, UnicodeDecodeError) as e:
+        except (ValueError, RecursionError) as e:     # RecursionError: JSON nested past Python's depth
             raise BadBackup("%s is damaged: its manifest.json can't be read (%s)" % (where, _why(e))) from None
         if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
             newer = newer_sentence(manifest, where)
@@ -710,6 +710,7 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
         for name, facts in manifest["files"].items():
             target = into / name
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if name == SECRET_FILE else 0o644)
+            h = hashlib.sha256()
             with os.fdopen(fd, "wb") as out:
                 for block in _member_blocks(z, name, facts["bytes"], where):
                     if name in DATABASES and out.tell() == 0:
@@ -717,10 +718,11 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
                         if problem:     # a bomb of zeros in a database's name stops at its first block
                             raise BadBackup("%s is not a backup to restore: its %s %s; nothing was changed"
                                             % (where, name, problem))
+                    h.update(block)
                     out.write(block)
                 out.flush()
                 os.fsync(out.fileno())
-            if _sha256(target) != facts["sha256"]:
+            if h.hexdigest() != facts["sha256"]:
                 raise BadBackup("%s is damaged: %s doesn't match its checksum; nothing was changed" % (where, name))
     for name in DATABASES:
         if name in manifest["files"]:

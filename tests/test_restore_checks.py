@@ -304,3 +304,10 @@ def test_a_zip_listing_thousands_of_files_is_refused_before_its_directory_is_rea
     monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", lambda self: read.append(self))
     refused(capsys, here, file, "its zip lists 5000 files, and a backup holds at most 6")
     assert read == []
+
+
+def test_a_manifest_nested_past_pythons_depth_is_one_sentence(here, tmp_path, capsys):
+    file = tmp_path / "deep.zip"
+    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", b"[" * 200000 + b"]" * 200000)
+    refused(capsys, here, file, "its manifest.json can't be read (")
