@@ -470,6 +470,14 @@ def _ask(words):
     return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
 
 
+def _forget_folder(folder, lock_file):
+    """Take away the data ``folder`` the run lock just made, if it holds nothing else."""
+    import contextlib
+    with contextlib.suppress(OSError):
+        lock_file.unlink()
+        folder.rmdir()
+
+
 def cmd_restore(args):
     """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
     cut interrupted (controller/backup.py)."""
@@ -479,6 +487,7 @@ def cmd_restore(args):
     from .store import SCHEMA_VERSION, STORE_FILE
 
     config = load_config(args.data)
+    new_folder = not config.data_dir.exists()
     try:
         lock = RunLock(config.data_dir).acquire()
     except AlreadyServing:
@@ -494,6 +503,11 @@ def cmd_restore(args):
         if args.file is None:
             return 0
         done = restore(config.data_dir, args.file, (lambda words: True) if args.yes else _ask)
+    except BaseException:
+        lock.release()
+        if new_folder:      # a refused restore onto a new card leaves no folder behind, only the sentence
+            _forget_folder(config.data_dir, lock.path)
+        raise
     finally:
         lock.release()
     if done is None:

@@ -311,3 +311,11 @@ def test_a_manifest_nested_past_pythons_depth_is_one_sentence(here, tmp_path, ca
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:
         z.writestr("manifest.json", b"[" * 200000 + b"]" * 200000)
     refused(capsys, here, file, "its manifest.json can't be read (")
+
+
+def test_a_refused_restore_onto_a_new_card_leaves_no_folder(tmp_path, capsys):
+    fresh = tmp_path / "fresh"
+    for target in (Path("/dev/zero"), tmp_path / "missing.zip"):
+        status, _, err = run(capsys, "restore", "--data", str(fresh), "--yes", str(target))
+        assert status == 2 and err.count("\n") == 1, err
+        assert not fresh.exists()
