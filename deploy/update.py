@@ -1,7 +1,7 @@
 """Updates newsdesk in place, and says how to go back (what `make update` runs):
 
     .venv/bin/python deploy/update.py              check, back up, pull, reinstall, migrate, restart
-    .venv/bin/python deploy/update.py --dry-run    prints the checks' findings and the plan; changes nothing
+    .venv/bin/python deploy/update.py --dry-run    the checks and the plan; changes nothing (but git fetch)
     .venv/bin/python deploy/update.py --rollback   back to the commit and the data before the last update
 
 First, before anything is changed, everything that could stop it half way is checked, and each
@@ -190,7 +190,10 @@ def hand_run_panel(data, service):
     path = Path(data) / LOCK_FILE
     if fcntl is None or service or not path.exists():
         return None
-    fd = os.open(path, os.O_RDONLY)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None     # not ours to read: `newsdesk migrate` and `restore` still refuse a serving panel
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
         fcntl.flock(fd, fcntl.LOCK_UN)
