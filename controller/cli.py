@@ -538,7 +538,7 @@ def cmd_migrate(args):
     from .config import load_config
     from .errors import StoreError
     from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION, STORE_FILE, Store
+    from .store import SCHEMA_VERSION, STORE_FILE, Store, way_back
 
     config = load_config(args.data)
     path = config.data_dir / STORE_FILE
@@ -559,7 +559,7 @@ def cmd_migrate(args):
         try:
             before = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as e:
-            raise StoreError("can't read the store %s: %s; newsdesk doctor says more" % (path, e)) from None
+            raise StoreError("can't read the store %s (%s); %s" % (path, e, way_back(path))) from None
         finally:
             db.close()
         Store(path).close()     # opening it migrates it forward, one step per transaction

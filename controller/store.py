@@ -116,20 +116,24 @@ def last_good(path):
     return None
 
 
-def wrong_shape(path, version, problem):
-    """The sentence refusing the store ``path`` that is not a newsdesk store at ``version``, with
-    the way back to the last good one."""
+def way_back(path):
+    """The clause saying how to put the last good store back in the place of ``path``: from the
+    newest replaced-<time>/ folder a restore kept, else from a backup."""
     path = Path(path)
     good = last_good(path)
     if good is not None:
-        back = ("the last good one is kept in %s: with newsdesk stopped, move %s and its -wal and -shm files "
+        return ("the last good one is kept in %s: with newsdesk stopped, move %s and its -wal and -shm files "
                 "aside and copy %s* from that folder into %s (or restore a backup: newsdesk restore FILE)"
                 % (good.parent, path.name, good.name, path.parent))
-    else:
-        back = ("with newsdesk stopped, move %s and its -wal and -shm files aside and restore a backup "
-                "(newsdesk restore FILE), or start with no store" % path.name)
+    return ("with newsdesk stopped, move %s and its -wal and -shm files aside and restore a backup "
+            "(newsdesk restore FILE), or start with no store" % path.name)
+
+
+def wrong_shape(path, version, problem):
+    """The sentence refusing the store ``path`` that is not a newsdesk store at ``version``, with
+    the way back to the last good one."""
     return ("the store %s is not a newsdesk store at schema %d (%s), so newsdesk won't open it; %s"
-            % (path, version, problem, back))
+            % (path, version, problem, way_back(path)))
 
 
 class StaleVersion(Conflict):
@@ -261,8 +265,8 @@ def check_store(path):
     finally:
         db.close()
     if found != "ok":
-        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: copy it aside "
-                         "and start with an empty data folder, or restore a backup" % (path, found[:200]))
+        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: %s"
+                         % (path, found[:200], way_back(path)))
 
 
 class AckedMark:

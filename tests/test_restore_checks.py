@@ -319,3 +319,12 @@ def test_a_refused_restore_onto_a_new_card_leaves_no_folder(tmp_path, capsys):
         status, _, err = run(capsys, "restore", "--data", str(fresh), "--yes", str(target))
         assert status == 2 and err.count("\n") == 1, err
         assert not fresh.exists()
+
+
+def test_a_store_sqlite_cant_read_is_refused_with_the_way_back_too(here, tmp_path, capsys):
+    kept = _wrong_store_in_place(here, tmp_path)
+    (here / STORE_FILE).write_bytes(b"not a database at all" * 300)
+    for argv in (["migrate"], ["serve", "--host", "127.0.0.1", "--port", "0"]):
+        status, _, err = run(capsys, "--data", str(here), *argv)
+        assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert "the last good one is kept in %s" % kept in err, err
