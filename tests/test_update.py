@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.runlock import RunLock
-from controller.store import STORE_FILE, Store
+from controller import backup
+from controller.runlock import LOCK_FILE, RunLock
+from controller.store import DEVICES_FILE, STORE_FILE, Store
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("update", REPO / "deploy" / "update.py")
@@ -162,6 +163,7 @@ def test_a_hand_run_panel_local_edits_an_unreachable_remote_or_no_room_refuse_be
 
 def test_the_store_name_is_the_stores(capsys):
     assert update.STORE_FILE == STORE_FILE
+    assert (update.DEVICES_FILE, update.LOCK_FILE, update.JOURNAL) == (DEVICES_FILE, LOCK_FILE, backup.JOURNAL)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run([sys.executable, str(REPO / "deploy" / "update.py"), "--help"], env=env,
                           capture_output=True, text=True)
