@@ -67,7 +67,7 @@ install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; pri
 install-plan:   # what make install would do, without doing it
 	$(PYTHON) deploy/install.py --dry-run $(ARGS)
 
-update: $(VENV)/.run-deps   # back up, git pull --ff-only, reinstall, migrate the store; prints the way back (ARGS=--dry-run: the plan)
+update: $(VENV)/.run-deps   # check first, back up, record the way back, fast-forward, reinstall, migrate; prints the way back (ARGS=--dry-run: the plan)
 	$(BIN)/python deploy/update.py $(ARGS)
 
 rollback: $(VENV)/.run-deps   # back to the code and data before the last update (or BACKUP=FILE COMMIT=SHA)

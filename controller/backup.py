@@ -38,22 +38,31 @@ the tablet, commits, and has ``serve`` restart, whose start swaps (``finish_rest
 the running panel holds the files open.
 """
 
+import collections
+import contextlib
 import hashlib
 import importlib.metadata
+import io
 import json
+import lzma
 import os
 import re
 import shutil
 import sqlite3
+import stat
+import struct
 import time
 import zipfile
-from collections.abc import Callable, Iterable, Mapping
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from .dbshape import difference, shape_of
+from .devices import devices_shape
 from .dial.profile import PROFILE_FILE
 from .errors import NewsdeskError
-from .store import ACKED, DEVICES_FILE, SCHEMA_VERSION, STORE_FILE
+from .store import ACKED, DEVICES_FILE, REPLACED_PREFIX, SCHEMA_VERSION, STORE_FILE, store_shape
 
 FORMAT = "newsdesk-backup"
 FORMAT_VERSION = 1
@@ -71,7 +80,6 @@ NAME_PREFIX = "newsdesk-backup-"
 NAME_PATTERN = re.compile(r"^newsdesk-backup-\d{8}T\d{6}Z(-\d+)?\.zip$")
 STAGING = ".restore-staging"        # in the data folder: the backup's files, checked, before the swap
 JOURNAL = "restore-journal.json"    # in the data folder while a restore swaps files: its commit record
-REPLACED_PREFIX = "replaced-"
 
 StrPath = str | os.PathLike[str]
 Clock = Callable[[], float]
@@ -139,6 +147,9 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
             return "%s holds %r, which is not a file newsdesk keeps: it is not a backup to restore" % (where, name)
         if not isinstance(facts, dict) or not isinstance(facts.get("sha256"), str):
             return "%s is damaged: its manifest.json has no checksum for %s" % (where, name)
+        size = facts.get("bytes")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            return "%s is damaged: its manifest.json has no size for %s" % (where, name)
         if name not in names:
             return "%s is damaged: its manifest.json lists %s, but the file is not in it" % (where, name)
     extra = sorted(set(names) - set(files) - {MANIFEST})
@@ -150,11 +161,15 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
 
 def newer_sentence(manifest: Manifest, where: str) -> str | None:
     """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
-    if manifest.get("format_version", 0) > FORMAT_VERSION or manifest.get("schema", 0) > SCHEMA_VERSION:
-        return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): "
-                "update newsdesk (git pull && make install) before restoring it"
-                % (where, manifest.get("newsdesk", "unknown"), manifest.get("schema"), newsdesk_version(),
-                   SCHEMA_VERSION))
+    update = "update newsdesk (git pull && make install) before restoring it"
+    made_by = manifest.get("newsdesk", "unknown")
+    fmt, schema = manifest.get("format_version", 0), manifest.get("schema", 0)
+    if isinstance(schema, int) and schema > SCHEMA_VERSION:
+        return ("%s was made by a newer newsdesk (%s, store schema %d; this is %s, which reads schema %d): %s"
+                % (where, made_by, schema, newsdesk_version(), SCHEMA_VERSION, update))
+    if isinstance(fmt, int) and fmt > FORMAT_VERSION:
+        return ("%s was written in backup format %d by newsdesk %s; this newsdesk (%s) reads format %d only: %s"
+                % (where, fmt, made_by, newsdesk_version(), FORMAT_VERSION, update))
     return None
 
 
@@ -180,14 +195,21 @@ def describe(summary: Summary | None) -> str:
 
 
 def replacing_words(here: Summary | None, backup: Summary | None, manifest: Manifest, files_here: list[str],
-                    where: str, data_dir: StrPath) -> str | None:
+                    where: str, data_dir: StrPath, began: tuple[str | None, str | None] = (None, None)) -> str | None:
     """What a restore will replace, in words, for the question the host answers; None if it
-    replaces nothing (an empty data folder: a new card)."""
+    replaces nothing (an empty data folder: a new card). ``began`` is when the store here and
+    the backup's began (see store_began): when both are known and differ, the backup is another
+    table's, and the question says so first."""
     replaced = [name for name in manifest["files"] if name in files_here]
     if not replaced:
         return None
     kept = [name for name in files_here if name not in manifest["files"]]
-    text = ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
+    ours, theirs = began
+    other = ""
+    if ours is not None and theirs is not None and ours != theirs:
+        other = ("The backup %s is another table's: its store began %s, and this table's began %s. "
+                 % (where, theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
+    text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
             "%s with the backup's" % (data_dir, describe(here), where, manifest.get("created", "at an unknown time"),
                                        manifest.get("newsdesk", "unknown"), describe(backup), ", ".join(replaced)))
     if kept:
@@ -285,6 +307,25 @@ def summarize(path: StrPath) -> Summary | None:
         return {"unreadable": str(e)}
 
 
+def store_began(path: StrPath) -> str | None:
+    """When the store at ``path`` began: its first event's time. The log is append-only, so a
+    store restored from this table's own backup began when this one did, and another table's
+    store began at another moment: how a restore tells another table's backup. None when there
+    is no store, no event or it can't be read."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            row = db.execute("SELECT at, kind, payload FROM events ORDER BY id LIMIT 1").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return None if row is None else "%s %s %s" % row
+
+
 def snapshot(source: StrPath, target: StrPath, pages: int = STEP_PAGES, pause: float = STEP_PAUSE,
              progress: Callable[[int, int], object] | None = None) -> int:
     """Copy the SQLite database ``source`` into the new file ``target`` with the online backup API,
@@ -325,20 +366,40 @@ def snapshot(source: StrPath, target: StrPath, pages: int = STEP_PAGES, pause: f
     return schema
 
 
-def check_database(path: Path, where: str) -> int | None:
-    """integrity_check of a database unpacked from a backup; its user_version."""
+def check_database(path: Path, where: str, claimed: int | None = None) -> int | None:
+    """integrity_check of a database unpacked from a backup, then its shape: the store's against
+    the schema ``claimed`` (the manifest's), the devices file's against its own (a stranger's
+    SQLite file, or the devices file put in as the store, is refused here, before it is in
+    place to stop the box from starting). Returns its user_version."""
+    shape = None
     try:
         db = sqlite3.connect(_ro_uri(path), uri=True)
         try:
             found = "; ".join(r[0] for r in db.execute("PRAGMA integrity_check").fetchall())
             version: int | None = db.execute("PRAGMA user_version").fetchone()[0]
+            if found == "ok":
+                shape = shape_of(db)
         finally:
             db.close()
     except sqlite3.Error as e:
         found, version = str(e), None
-    if found != "ok":
+    if found != "ok" or shape is None:
         raise BadBackup("%s is damaged: its %s fails SQLite's integrity check (%s); nothing was changed"
-                          % (where, path.name, found[:200]))
+                        % (where, path.name, _why(Exception(found))))
+    if path.name == STORE_FILE:
+        if version != claimed:
+            raise BadBackup("%s is damaged: its store is at schema %s, its manifest says %s; nothing was changed"
+                            % (where, version, claimed))
+        if shape == devices_shape():
+            raise BadBackup("%s is not a backup to restore: its %s is a devices file (the joined devices), not "
+                            "the store; nothing was changed" % (where, STORE_FILE))
+        problem = difference(shape, store_shape(claimed or 0))
+    else:
+        problem = difference(shape, devices_shape())
+    if problem:
+        raise BadBackup("%s is not a backup to restore: its %s is not newsdesk's %s (%s); nothing was changed"
+                        % (where, path.name, "store at schema %s" % claimed if path.name == STORE_FILE
+                           else "devices file", problem))
     return version
 
 
@@ -466,27 +527,163 @@ def newest_backup(folder: StrPath) -> tuple[str, float] | None:
 
 # ------------------------------------------------------------------ restore
 
-def unpack(path: StrPath, into: Path, where: str | None = None) -> Manifest:
-    """Unpack the backup ``path`` into the folder ``into``, checking it whole: every member's
-    SHA-256 against the manifest, each database's integrity_check, the schema. Returns the
-    manifest. A newer backup is NewerBackup; anything else wrong is BackupError. ``where`` names
-    the backup in those sentences (default: its path; the panel names the file the host chose)."""
-    path = Path(path)
+MANIFEST_MOST = 1 << 20             # bytes: a manifest.json past this is none newsdesk wrote (they are ~1 KB)
+RESTORE_RESERVE = 16 << 20          # bytes a restore leaves free on the data folder's disk, for the table's moves
+_READ_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
+                ValueError, struct.error, OSError)      # what zipfile raises for a file it can't read
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a disk"), (stat.S_ISSOCK, "a socket"))
+
+
+def free_bytes(path: StrPath) -> int:
+    """Bytes free for this user on the disk holding ``path``."""
+    found = os.statvfs(path)
+    return found.f_bavail * found.f_frsize
+
+
+def _why(e: BaseException) -> str:
+    """An exception's own words, made a clause (no full stops inside the sentence it goes in)."""
+    return (str(e) or type(e).__name__).strip().rstrip(".").replace(". ", "; ")[:200]
+
+
+def _mb(n: int) -> str:
+    """A size for people: KB under a megabyte, else MB with one decimal."""
+    return "%d KB" % (n // 1000) if n < 1_000_000 else "%.1f MB" % (n / 1e6)
+
+
+def open_backup(path: StrPath, where: str | None = None) -> io.BufferedReader:
+    """The backup ``path`` opened for reading, refused at once unless it is a regular file (a pipe
+    or a device such as /dev/zero would be read for ever). Opened without waiting (O_NONBLOCK),
+    then looked at (fstat), so what is checked is what is read."""
     where = str(path) if where is None else where
     try:
-        z = zipfile.ZipFile(path)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise BadBackup("there is no backup at %s" % where) from None
-    except (zipfile.BadZipFile, OSError) as e:
-        raise BadBackup("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, e)) from None
+    except OSError as e:
+        raise BadBackup("can't read the backup %s: %s" % (where, e.strerror or e)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((words for test, words in _KINDS if test(mode)), "not a plain file")
+        raise BadBackup("%s is %s, not a backup file: name the backup's .zip file itself" % (where, kind))
+    return os.fdopen(fd, "rb")
+
+
+MOST_ENTRIES = 64      # files a zip may list before its directory is read: a backup has at most six
+
+
+def _entries_claimed(f: io.BufferedReader) -> int | None:
+    """How many files the zip ``f`` says it holds (its end-of-central-directory record; a zip64
+    one claims the most), read before zipfile reads the whole directory into memory: a small
+    upload listing a million files is refused without that. None when no record is found
+    (zipfile then says what is wrong)."""
+    size = f.seek(0, os.SEEK_END)
+    tail_at = max(0, size - (22 + 65535))
+    f.seek(tail_at)
+    tail = f.read()
+    at = tail.rfind(b"PK\x05\x06")
+    f.seek(0)
+    if at < 0 or len(tail) < at + 22:
+        return None
+    entries = struct.unpack("<H", tail[at + 10:at + 12])[0]
+    return 1 << 32 if entries == 0xFFFF else entries
+
+
+def _member_blocks(z: zipfile.ZipFile, name: str, most: int, where: str) -> Iterator[bytes]:
+    """The member ``name`` in blocks as it unpacks, refused as soon as it passes ``most`` bytes
+    (a zip bomb stops there) or fails to unpack (only reading is guarded here: a write the
+    caller makes between blocks fails as the disk's error, not the file's)."""
+    got = 0
+    try:
+        with z.open(name) as member:
+            while True:
+                block = member.read(min(1 << 20, most + 1 - got))
+                if not block:
+                    return
+                got += len(block)
+                if got > most:
+                    raise BadBackup("%s is not a backup newsdesk wrote: its %s unpacks to more than the %d bytes "
+                                    "its manifest.json allows; nothing was changed" % (where, name, most))
+                yield block
+    except _READ_ERRORS as e:
+        raise BadBackup("%s is damaged: its %s can't be unpacked (%s); nothing was changed"
+                        % (where, name, _why(e))) from None
+
+
+SQLITE_MAGIC = b"SQLite format 3\0"
+
+
+def sqlite_header_problem(head: bytes, size: int) -> str | None:
+    """What is wrong with ``head``, the first bytes of a database file of ``size`` bytes (as its
+    SQLite header sees it: https://www.sqlite.org/fileformat2.html#the_database_header), or None.
+    The header's page size times its page count is the file's size whenever the header says that
+    count is current (the version-valid-for number equals the change counter), as it is in every
+    file SQLite's backup API writes."""
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return "is not an SQLite database"
+    page_size = struct.unpack(">H", head[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    pages, = struct.unpack(">I", head[28:32])
+    current = head[24:28] == head[92:96]
+    if current and pages and page_size * pages != size:
+        return "says it is %d bytes, and the manifest.json says %d" % (page_size * pages, size)
+    return None
+
+
+def _plain_member(info: zipfile.ZipInfo) -> str | None:
+    """Why the zip member ``info`` is not a plain file's data newsdesk wrote, or None."""
+    kind = info.external_attr >> 16
+    if info.is_dir() or stat.S_ISDIR(kind):
+        return "a folder"
+    if stat.S_ISLNK(kind):
+        return "a link"
+    if stat.S_IFMT(kind) not in (0, stat.S_IFREG):    # 0: no type written (zipfile's writestr)
+        return "a special file"
+    if info.flag_bits & 0x1:
+        return "encrypted"
+    return None
+
+
+def unpack(path: StrPath, into: Path, where: str | None = None) -> Manifest:
+    """Unpack the backup ``path`` into the folder ``into``, checking it whole (see _unpack)."""
+    where = str(path) if where is None else where
+    with open_backup(path, where) as f:
+        return _unpack(f, into, where)
+
+
+def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
+    """Unpack the open backup ``f`` into the folder ``into``, checking it whole: the members
+    against the manifest (one each, plain files, the sizes it states), the room on the disk
+    before a byte is written, each member streamed and stopped at its stated size, its SHA-256,
+    each database's integrity_check and its shape against the schema it claims. Returns the
+    manifest. A newer backup is NewerBackup; a file that is no good is BadBackup; no room is
+    BackupError. ``where`` names the backup in those sentences."""
+    claimed = _entries_claimed(f)
+    if claimed is not None and claimed > MOST_ENTRIES:
+        raise BadBackup("%s is not a backup newsdesk wrote: its zip lists %d files, and a backup holds at most %d; "
+                        "nothing was changed" % (where, claimed, len(MEMBERS) + 1))
+    try:
+        z = zipfile.ZipFile(f)
+        infos = z.infolist()
+    except _READ_ERRORS as e:
+        raise BadBackup("%s is not a newsdesk backup (not a readable zip file: %s)" % (where, _why(e))) from None
     with z:
-        names = z.namelist()
+        names = [info.filename for info in infos]
+        twice = sorted(name for name, n in collections.Counter(names).items() if n > 1)
+        if twice:
+            raise BadBackup("%s is not a backup newsdesk wrote: it holds %s more than once; nothing was changed"
+                            % (where, ", ".join(twice)))
         if MANIFEST not in names:
             raise BadBackup("%s is not a newsdesk backup: it has no manifest.json" % where)
+        for info in infos:      # bzip2 and LZMA unpack a whole read at once: a bomb would fill the memory
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                raise BadBackup("%s is not a backup newsdesk wrote: its %s is compressed in a way newsdesk doesn't "
+                                "use (method %d); nothing was changed" % (where, info.filename, info.compress_type))
         try:
-            manifest: Manifest = json.loads(z.read(MANIFEST).decode("utf-8"))
-        except (ValueError, UnicodeDecodeError, zipfile.BadZipFile, OSError) as e:
-            raise BadBackup("%s is damaged: its manifest.json can't be read (%s)" % (where, e)) from None
+            manifest: Manifest = json.loads(b"".join(_member_blocks(z, MANIFEST, MANIFEST_MOST, where)).decode())
+        except (ValueError, RecursionError) as e:     # RecursionError: JSON nested past Python's depth
+            raise BadBackup("%s is damaged: its manifest.json can't be read (%s)" % (where, _why(e))) from None
         if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
             newer = newer_sentence(manifest, where)
             if newer:
@@ -495,27 +692,41 @@ def unpack(path: StrPath, into: Path, where: str | None = None) -> Manifest:
         if problem:
             raise BadBackup(problem)
         for name, facts in manifest["files"].items():
+            info = z.getinfo(name)
+            odd = _plain_member(info)
+            if odd:
+                raise BadBackup("%s is not a backup newsdesk wrote: its %s is %s; nothing was changed"
+                                % (where, name, odd))
+            if info.file_size != facts["bytes"]:
+                raise BadBackup("%s is damaged: its %s is %d bytes, and its manifest.json says %d; nothing was "
+                                "changed" % (where, name, info.file_size, facts["bytes"]))
+        need = sum(facts["bytes"] for facts in manifest["files"].values())
+        room = free_bytes(into) - RESTORE_RESERVE
+        if need > room:
+            raise BackupError("%s unpacks to %s, and the disk holding %s has room for %s (%s free, less %s kept "
+                              "for the table): free some space, then restore it; nothing was changed"
+                              % (where, _mb(need), into.parent, _mb(max(room, 0)), _mb(room + RESTORE_RESERVE),
+                                 _mb(RESTORE_RESERVE)))
+        for name, facts in manifest["files"].items():
             target = into / name
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if name == SECRET_FILE else 0o644)
             h = hashlib.sha256()
-            try:
-                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if name == SECRET_FILE else 0o644)
-                with os.fdopen(fd, "wb") as out, z.open(name) as member:
-                    for block in iter(lambda: member.read(1 << 20), b""):
-                        h.update(block)
-                        out.write(block)
-                    out.flush()
-                    os.fsync(out.fileno())
-            except (zipfile.BadZipFile, EOFError) as e:
-                raise BadBackup("%s is damaged: %s can't be unpacked (%s); nothing was changed"
-                                  % (where, name, e)) from None
+            with os.fdopen(fd, "wb") as out:
+                for block in _member_blocks(z, name, facts["bytes"], where):
+                    if name in DATABASES and out.tell() == 0:
+                        problem = sqlite_header_problem(block, facts["bytes"])
+                        if problem:     # a bomb of zeros in a database's name stops at its first block
+                            raise BadBackup("%s is not a backup to restore: its %s %s; nothing was changed"
+                                            % (where, name, problem))
+                    h.update(block)
+                    out.write(block)
+                out.flush()
+                os.fsync(out.fileno())
             if h.hexdigest() != facts["sha256"]:
                 raise BadBackup("%s is damaged: %s doesn't match its checksum; nothing was changed" % (where, name))
     for name in DATABASES:
         if name in manifest["files"]:
-            version = check_database(into / name, where)
-            if name == STORE_FILE and version != manifest["schema"]:
-                raise BadBackup("%s is damaged: its store is at schema %s, its manifest says %s; nothing was "
-                                  "changed" % (where, version, manifest["schema"]))
+            check_database(into / name, where, manifest["schema"])
     _sync_dir(into)
     return manifest
 
@@ -593,31 +804,39 @@ def finish_restore(data_dir: StrPath, step: Step = _no_step) -> bool | None:
 def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[Manifest, str | None]:
     """The first half of a restore: the backup ``path`` unpacked and checked whole into the
     staging folder of ``data_dir``, nothing else touched. Returns (manifest, what it will replace
-    in words, or None: see replacing_words). Until ``commit`` the staging folder is only a
-    draft: a start throws it away (finish_restore)."""
+    in words, or None: see replacing_words); the manifest's "store" is then the figures read from
+    the unpacked store itself (not the ones the file claims). Until ``commit`` the staging folder
+    is only a draft: a start throws it away (finish_restore). A refusal leaves the data folder as
+    it was found (a folder this made is taken away again)."""
     data_dir = Path(data_dir)
     where = str(path) if where is None else where
     if interrupted(data_dir):       # its staged files are the restore's own: never thrown away here
         raise BackupError("a restore into %s is committed and not finished yet: newsdesk finishes it when it next "
                           "starts (or run: newsdesk restore)" % data_dir)
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        staged = data_dir / STAGING
-        shutil.rmtree(staged, ignore_errors=True)
-        staged.mkdir()
-    except OSError as e:
-        raise BackupError("can't restore into %s: %s" % (data_dir, e.strerror or e)) from None
-    try:
-        manifest = unpack(path, staged, where)
-        here = [name for name in MEMBERS if (data_dir / name).exists()]
-        words = replacing_words(summarize(data_dir / STORE_FILE), summarize(staged / STORE_FILE), manifest,
-                                here, where, data_dir)
-    except OSError as e:
-        shutil.rmtree(staged, ignore_errors=True)
-        raise BackupError("can't restore into %s: %s; nothing was changed" % (data_dir, e.strerror or e)) from None
-    except BaseException:
-        shutil.rmtree(staged, ignore_errors=True)
-        raise
+    with open_backup(path, where) as f:         # a pipe or a device is refused before anything is made
+        made = not data_dir.exists()
+        try:
+            data_dir.mkdir(parents=True, exist_ok=True)
+            staged = data_dir / STAGING
+            shutil.rmtree(staged, ignore_errors=True)
+            staged.mkdir()
+        except OSError as e:
+            raise BackupError("can't restore into %s: %s" % (data_dir, e.strerror or e)) from None
+        try:
+            manifest = _unpack(f, staged, where)
+            manifest["store"] = summarize(staged / STORE_FILE)
+            here = [name for name in MEMBERS if (data_dir / name).exists()]
+            words = replacing_words(summarize(data_dir / STORE_FILE), manifest["store"], manifest, here, where,
+                                    data_dir, (store_began(data_dir / STORE_FILE), store_began(staged / STORE_FILE)))
+        except BaseException as e:
+            shutil.rmtree(staged, ignore_errors=True)
+            if made:
+                with contextlib.suppress(OSError):
+                    data_dir.rmdir()        # only if nothing else is in it now
+            if isinstance(e, OSError):
+                raise BackupError("can't restore into %s: %s; nothing was changed" % (data_dir, e.strerror or e)) \
+                    from None
+            raise
     return manifest, words
 
 

@@ -486,15 +486,24 @@ def _ask(words):
     return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
 
 
+def _forget_folder(folder, lock_file):
+    """Take away the data ``folder`` the run lock just made, if it holds nothing else."""
+    import contextlib
+    with contextlib.suppress(OSError):
+        lock_file.unlink()
+        folder.rmdir()
+
+
 def cmd_restore(args):
     """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
     cut interrupted (controller/backup.py)."""
-    from .backup import BackupError, describe, finish_restore, restore
+    from .backup import BackupError, describe, finish_restore, restore, summarize
     from .config import load_config
     from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION
+    from .store import SCHEMA_VERSION, STORE_FILE
 
     config = load_config(args.data)
+    new_folder = not config.data_dir.exists()
     try:
         lock = RunLock(config.data_dir).acquire()
     except AlreadyServing:
@@ -510,15 +519,20 @@ def cmd_restore(args):
         if args.file is None:
             return 0
         done = restore(config.data_dir, args.file, (lambda words: True) if args.yes else _ask)
+    except BaseException:
+        lock.release()
+        if new_folder:      # a refused restore onto a new card leaves no folder behind, only the sentence
+            _forget_folder(config.data_dir, lock.path)
+        raise
     finally:
         lock.release()
     if done is None:
         print("nothing was changed", file=sys.stderr)
         return 1
     manifest, replaced = done
-    print("restored %s into %s: %s (made %s by newsdesk %s)" % (args.file, config.data_dir,
-                                                                describe(manifest["store"]), manifest["created"],
-                                                                manifest["newsdesk"]), file=sys.stderr)
+    print("restored %s into %s: %s (made %s by newsdesk %s)" % (      # the figures of the store now in place
+        args.file, config.data_dir, describe(summarize(config.data_dir / STORE_FILE)), manifest["created"],
+        manifest["newsdesk"]), file=sys.stderr)
     if replaced is not None:
         print("what it replaced is kept in %s" % replaced, file=sys.stderr)
     if manifest["schema"] < SCHEMA_VERSION:
@@ -540,7 +554,7 @@ def cmd_migrate(args):
     from .config import load_config
     from .errors import StoreError
     from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION, STORE_FILE, Store
+    from .store import SCHEMA_VERSION, STORE_FILE, Store, way_back
 
     config = load_config(args.data)
     path = config.data_dir / STORE_FILE
@@ -561,7 +575,7 @@ def cmd_migrate(args):
         try:
             before = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as e:
-            raise StoreError("can't read the store %s: %s; newsdesk doctor says more" % (path, e)) from None
+            raise StoreError("can't read the store %s (%s); %s" % (path, e, way_back(path))) from None
         finally:
             db.close()
         Store(path).close()     # opening it migrates it forward, one step per transaction

@@ -29,6 +29,7 @@ from contextlib import closing, contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .dbshape import Shape, made_by
 from .dial_join import CODE_DIGITS
 from .errors import BadRequest, StoreError
 
@@ -68,6 +69,12 @@ SCHEMA = (
     )""",
     "PRAGMA user_version = 1",
 )
+
+
+def devices_shape() -> Shape:
+    """The tables and columns SCHEMA makes (controller/dbshape.py): what a restore checks a
+    backup's devices file against."""
+    return made_by(SCHEMA)
 
 
 class JoinRefused(BadRequest):

@@ -26,10 +26,12 @@ import shutil
 import sqlite3
 import threading
 import time
+import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 
 from . import events
+from .dbshape import Shape, difference, made_by, shape_of
 from .errors import BadRequest, Conflict, StoreError
 from .walcheck import read_log
 
@@ -39,6 +41,7 @@ STORE_FILE = "newsdesk.sqlite3"   # the store's file name in the data folder
 DEVICES_FILE = "devices.sqlite3"  # and the joined devices' database beside it (controller/devices.py keeps it)
 ACKED = "-acked"                  # beside the store: the last event id it acknowledged (see AckedMark)
 SCHEMA_VERSION = 2
+REPLACED_PREFIX = "replaced-"     # beside the store: what a restore replaced, kept (controller/backup.py)
 
 # Each step takes a file from the version before it to its own; a file opens at whatever
 # version it was left and runs the steps after it, each in one transaction.
@@ -81,6 +84,56 @@ MIGRATIONS = {
 }
 
 MAX_KEY = 200
+
+_shapes: dict[int, Shape] = {}
+
+
+def store_shape(version: int) -> Shape:
+    """The tables and columns a store at schema ``version`` holds: what the migrations up to it
+    make (controller/dbshape.py says why it is worked out rather than listed)."""
+    if version not in _shapes:
+        _shapes[version] = made_by(s for step in range(1, version + 1) for s in MIGRATIONS.get(step, ()))
+    return _shapes[version]
+
+
+def shape_problem(db, version):
+    """None if the open database ``db`` has the shape of a store at schema ``version``; else
+    what is wrong with it, in words."""
+    return difference(shape_of(db), store_shape(version))
+
+
+def last_good(path):
+    """The newest store a restore replaced and kept beside ``path`` (replaced-<time>/), or None."""
+    path = Path(path)
+    try:
+        folders = sorted((p for p in path.parent.iterdir() if p.name.startswith(REPLACED_PREFIX)),
+                         key=lambda p: p.stat().st_mtime)
+    except OSError:
+        return None
+    for folder in reversed(folders):
+        if (folder / path.name).is_file():
+            return folder / path.name
+    return None
+
+
+def way_back(path):
+    """The clause saying how to put the last good store back in the place of ``path``: from the
+    newest replaced-<time>/ folder a restore kept, else from a backup."""
+    path = Path(path)
+    good = last_good(path)
+    if good is not None:
+        return ("the last good one is kept in %s: with newsdesk stopped, move %s and its -wal and -shm files "
+                "aside and copy %s* from that folder into %s (or restore a backup: newsdesk restore FILE)"
+                % (good.parent, path.name, good.name, path.parent))
+    return ("with newsdesk stopped, move %s and its -wal and -shm files aside and restore a backup "
+            "(newsdesk restore FILE), or start with no store" % path.name)
+
+
+def wrong_shape(path, version, problem):
+    """The sentence refusing the store ``path`` that is not a newsdesk store at ``version``, with
+    the way back to the last good one."""
+    return ("the store %s is not a newsdesk store at schema %d (%s), so newsdesk won't open it; %s"
+            % (path, version, problem, way_back(path)))
 
 
 class StaleVersion(Conflict):
@@ -212,8 +265,8 @@ def check_store(path):
     finally:
         db.close()
     if found != "ok":
-        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: copy it aside "
-                         "and start with an empty data folder, or restore a backup" % (path, found[:200]))
+        raise StoreError("the store %s is damaged (SQLite says: %s); it was left untouched: %s"
+                         % (path, found[:200], way_back(path)))
 
 
 class AckedMark:
@@ -224,23 +277,55 @@ class AckedMark:
     Written after each commit without an fsync, on purpose: the commit's own fsync already put
     the change on the disk, so a mark that survives a power cut never names a change that didn't,
     and a mark that is lost is only lower (no false alarm). It moves with the store: a restore
-    takes it aside with the old store's log (backup.SQLITE_COMPANIONS)."""
+    takes it aside with the old store's log (backup.SQLITE_COMPANIONS).
 
-    WIDTH = 21
+    Why a fixed-length record with a checksum, rewritten whole in one write from its first byte:
+    a write torn inside its sector by a power cut mixes the old record's bytes with the new one's
+    ("29" over a store holding 20 would be a lost tail that never happened), and a file longer
+    than the record would keep a stale tail. A torn, overlong or hand-made mark fails its length
+    or its checksum: it is told apart from a lost tail, said once, and written again from the
+    store; the file is cut to the record's length whenever it is opened."""
+
+    FORMAT = b"newsdesk acked %020d crc32 %08x\n"
+    SIZE = len(FORMAT % (0, 0))         # 51 bytes: well inside one sector
+    OLD_SIZE = 21                       # the plain number of newsdesk before the record (read, then rewritten)
 
     def __init__(self, store_path):
         self.path = Path(str(store_path) + ACKED)
         self._fd = None
 
+    @classmethod
+    def record(cls, last_id):
+        """The mark's bytes for ``last_id``."""
+        digits = b"%020d" % last_id
+        return cls.FORMAT % (last_id, zlib.crc32(digits))
+
     def read(self):
+        """(the id the mark names, None) when it reads whole; (0, why not) when it is there and
+        can't be read; (0, None) when there is none (a new store)."""
         try:
-            return int(self.path.read_text(encoding="ascii").strip() or 0)
-        except (OSError, ValueError):
-            return 0
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return 0, None
+        except OSError as e:
+            return 0, "it can't be read (%s)" % (e.strerror or e)
+        if len(raw) == self.OLD_SIZE and raw.endswith(b"\n") and raw.strip().isdigit():
+            return 0, "it is in the format of an older newsdesk"
+        if len(raw) != self.SIZE:
+            return 0, "it is %d bytes long, not %d (torn by a power cut, or written by something else)" % (
+                len(raw), self.SIZE)
+        try:
+            last_id = int(raw[15:35])
+        except ValueError:
+            last_id = -1
+        if last_id < 0 or raw != self.record(last_id):
+            return 0, "its checksum doesn't match (a write torn by a power cut, or an edit)"
+        return last_id, None
 
     def open(self):
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            os.ftruncate(self._fd, self.SIZE)       # no stale tail past the record, ever
         except OSError as e:
             log.warning("can't keep the store's acknowledged mark %s (%s): a lost log tail would go unnoticed",
                         self.path, e.strerror or e)
@@ -248,7 +333,7 @@ class AckedMark:
     def note(self, last_id):
         if self._fd is not None:
             try:
-                os.pwrite(self._fd, (b"%d" % last_id).rjust(self.WIDTH - 1) + b"\n", 0)
+                os.pwrite(self._fd, self.record(last_id), 0)
             except OSError:
                 pass        # the write itself succeeded; only the check at the next start is weaker
 
@@ -300,8 +385,12 @@ def log_damage(path, clock=time.time):
         kept = "they could not be kept aside (%s): copy %s and its -wal file somewhere safe now" % (
             e.strerror or e, path)
     return ("The store's log was damaged: %d saved changes after the damage could not be read and are "
-            "missing from this table; %s. To go back to a backup: stop newsdesk and run newsdesk restore "
-            "with the backup's file (docs/hardware.md, Backups, and moving to a new card)." % (reading.lost_commits, kept))
+            "missing from this table; %s. %s" % (reading.lost_commits, kept, COMPARE_FIRST))
+
+
+COMPARE_FIRST = ("Before going back to a backup, compare: with newsdesk stopped, newsdesk restore FILE (without "
+                 "--yes) says what the backup holds and what this store holds, and asks; a backup made before "
+                 "the last games here would drop them (docs/hardware.md, Backups, and moving to a new card).")
 
 
 class Store:
@@ -318,7 +407,7 @@ class Store:
         self._inserted = None
         self._read_db = None
         self._mark = AckedMark(self.path)
-        acked = self._mark.read() if self.path.exists() else 0     # a store deleted on purpose starts anew
+        acked, unread = self._mark.read() if self.path.exists() else (0, None)     # a store deleted on purpose starts anew
         try:
             # before SQLite opens the log (and a later checkpoint folds what it could read away)
             self.damage = log_damage(self.path)
@@ -334,6 +423,7 @@ class Store:
         self._lock = threading.Lock()
         try:
             self._db.execute("PRAGMA busy_timeout=5000")
+            self._check_shape()
             mode = self._enter_wal()
             if mode.lower() != "wal":
                 raise StoreError("the store %s can't use WAL (got %s)" % (self.path, mode))
@@ -350,6 +440,10 @@ class Store:
             raise
         self._read_lock = threading.Lock()
         last = self.last_id()
+        if unread:      # said once: it is written whole again below
+            log.warning("the store's mark of acknowledged changes %s could not be used: %s; it is written again "
+                        "from the store (changes up to #%d), so a log tail lost before this start can't be "
+                        "told", self._mark.path, unread, last)
         if acked > last and not self.damage:
             self.damage = self._shorter(acked, last)
             log.warning("%s", self.damage)
@@ -357,15 +451,24 @@ class Store:
         self._mark.note(last)
 
     def _shorter(self, acked, last):
-        """The sentence for a log that came back shorter than it was, once its files are kept."""
+        """The sentence for a log that came back shorter than it was, once its files are kept: what
+        the mark claimed, what the store still holds, and how to compare before restoring."""
         try:
             kept = "the files as found are kept in %s" % keep_damaged(self.path)
         except OSError as e:
             kept = "they could not be kept aside (%s)" % (e.strerror or e)
-        return ("The store came back shorter than it was: it had acknowledged changes up to #%d, and holds only "
-                "up to #%d (%d missing: the disk lost the end of its log); %s. To go back to a backup: stop "
-                "newsdesk and run newsdesk restore with the backup's file (docs/hardware.md, Backups, and "
-                "moving to a new card)." % (acked, last, acked - last, kept))
+        return ("The store came back shorter than it was: its mark says changes up to #%d were acknowledged, and "
+                "it holds changes up to #%d (%d missing: the disk lost the end of its log); it still holds %s; "
+                "%s. %s" % (acked, last, acked - last, self._holds(), kept, COMPARE_FIRST))
+
+    def _holds(self):
+        """What the store holds, in words: its kept games (and when the last ended) and its events."""
+        with self._reading() as db:
+            games, ended = db.execute("SELECT count(*), max(ended) FROM games WHERE status != 'active'").fetchone()
+            events = db.execute("SELECT count(*) FROM events").fetchone()[0]
+        return "%d kept game%s%s and %d event%s" % (games, "" if games == 1 else "s",
+                                                   " (the last ended %s)" % ended[:10] if ended else "",
+                                                   events, "" if events == 1 else "s")
 
     def _close_connections(self):
         for db in (self._read_db, self._db):
@@ -390,6 +493,20 @@ class Store:
                     raise
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
+
+    def _check_shape(self):
+        """Refuse a file that is not a newsdesk store at the schema it claims (a stranger's SQLite
+        file, the devices file) before anything is written to it, even the switch to WAL: read in
+        one transaction, so a migration another process commits meanwhile is seen whole or not
+        at all. A newer schema is left to _migrate, which says so."""
+        self._db.execute("BEGIN")
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            problem = shape_problem(self._db, version) if version <= SCHEMA_VERSION else None
+        finally:
+            self._db.execute("COMMIT")
+        if problem:
+            raise StoreError(wrong_shape(self.path, version, problem))
 
     def _migrate(self):
         while True:

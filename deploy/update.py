@@ -1,25 +1,40 @@
 """Updates newsdesk in place, and says how to go back (what `make update` runs):
 
-    .venv/bin/python deploy/update.py              back up, pull, reinstall, migrate, restart
-    .venv/bin/python deploy/update.py --dry-run    prints the plan; changes nothing
+    .venv/bin/python deploy/update.py              check, back up, pull, reinstall, migrate, restart
+    .venv/bin/python deploy/update.py --dry-run    the checks and the plan; changes nothing (but git fetch)
     .venv/bin/python deploy/update.py --rollback   back to the commit and the data before the last update
 
-An update, in order, each step printed before it runs and the first that fails stopping it:
+First, before anything is changed, everything that could stop it half way is checked, and each
+finding said in one refusal: a panel started by hand serving the data folder (the service is
+stopped by the update itself; a hand-run one is not the update's to stop), a checkout with local
+edits, a remote that can't be reached or that has gone another way (the published head is
+fetched and must be a fast-forward), too little room for the backup or the reinstall, a restore
+not finished. Then, in order, each step printed before it runs and the first that fails
+stopping it:
 
 1. a backup of the data folder (`newsdesk backup`: the store copied by SQLite's online backup
    API, so the panel may go on serving) into backup_dir when it is set, else into the data
    folder's backups/ folder: the data as the old code left it, for a rollback;
-2. `git pull --ff-only`: only the published history, never a merge of local edits;
-3. the venv's packages reinstalled from requirements.txt, and newsdesk itself (as `make run` does);
-4. the panel's service stopped (when it is installed and running), `newsdesk migrate` (the new
+2. the way back recorded in the data folder's last-update.json (the commit now checked out and
+   that backup, marked unfinished), synced, before the code changes: a failed or killed update
+   leaves it, and `--rollback` reads it;
+3. the fetched head merged (fast-forward only: never a merge of local edits);
+4. the venv's packages reinstalled from requirements.txt, and newsdesk itself (as `make run` does);
+5. the panel's service stopped (when it is installed and running), `newsdesk migrate` (the new
    code opens the store, which brings its schema forward, so a store it can't read is found now,
    not at the table), and the service started again;
-5. the way back printed, and kept in the data folder's last-update.json for `--rollback`.
+6. the record marked finished, and the way back printed.
 
-A rollback moves the checkout back to the commit before the update (`git reset --keep`, which
-refuses rather than lose a local edit), reinstalls, and restores the backup (`newsdesk restore`:
-checked whole, the current data kept in a replaced-<time> folder): a store the new code migrated
-forward is one the old code refuses, so the data goes back with the code.
+An update run again after one that failed or was killed resumes it: the record keeps the commit
+and the backup from before the first try (never the new commit as "before").
+
+A rollback checks first too (the record and its backup, a hand-run panel, local edits), then
+stops the service, restores the backup (`newsdesk restore`: checked whole, the current data kept
+in a replaced-<time> folder), moves the checkout back to the commit before the update (`git
+reset --keep`, which refuses rather than lose a local edit), reinstalls, and starts the service.
+The data goes back first: should the code not follow, the new code opens the old data (it
+migrates it forward), while old code can't open a store the new code migrated. A rollback that
+fails or is killed is run again; the record stays until one finishes.
 
 Runs with the venv's Python (it reads the settings through controller.config, from this
 checkout); the commands it runs are printed in full. docs/keeping.md tells the same for people.
@@ -27,18 +42,30 @@ checkout); the commands it runs are printed in full. docs/keeping.md tells the s
 
 import argparse
 import json
+import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:     # not POSIX: no lock to look at (newsdesk runs on Linux and macOS)
+    fcntl = None  # type: ignore[assignment]
+
 HERE = Path(__file__).resolve().parent.parent       # the checkout this script belongs to
 SERVICE = "newsdesk"
 UNIT_PATH = Path("/etc/systemd/system/newsdesk.service")     # deploy/install.py puts it there
 STORE_FILE = "newsdesk.sqlite3"    # controller/store.py's name for the store (checked by tests/test_update.py)
+DEVICES_FILE = "devices.sqlite3"   # and the devices' (controller/store.py)
+LOCK_FILE = "serve.lock"           # controller/runlock.py's: held by a serving panel
+JOURNAL = "restore-journal.json"   # controller/backup.py's: a restore not finished
 LAST = "last-update.json"           # in the data folder: what --rollback undoes
 BACKUPS = "backups"                 # in the data folder, when backup_dir is not set
+REINSTALL_ROOM = 200 * 1000 ** 2    # bytes free the checkout's disk needs for pip to reinstall the packages
+BACKUP_ROOM = 16 * 1000 ** 2        # bytes left free beside a backup, for the table
 
 
 class UpdateError(Exception):
@@ -77,16 +104,22 @@ def newsdesk(venv, data):
 
 
 def service_steps(service, verb):
+    """Stop or start the service when ``service`` is true (it runs, or ran before a cut-off try)."""
     return [Step("%s the panel's service" % verb, ["sudo", "systemctl", verb, SERVICE])] if service else []
 
 
-def update_plan(repo, venv, data, folder, service):
-    """The steps of an update of the checkout ``repo`` whose venv is ``venv``; ``service``: the
-    panel runs as the systemd service (stopped around the migration)."""
+def backup_step(venv, data, folder):
+    return Step("back up the data folder into %s" % folder, newsdesk(venv, data) + ["backup", str(folder) + "/"])
+
+
+def update_plan(repo, venv, data, target, service):
+    """The steps of an update of the checkout ``repo`` whose venv is ``venv`` to the fetched
+    commit ``target`` (after the backup and the record); ``service``: the panel runs as the
+    systemd service (stopped around the migration)."""
     pip = Path(venv) / "bin" / "pip"
     return [
-        Step("back up the data folder into %s" % folder, newsdesk(venv, data) + ["backup", str(folder) + "/"]),
-        Step("take the published changes (fast-forward only)", ["git", "-C", repo, "pull", "--ff-only"]),
+        Step("take the published changes (fast-forward only)", ["git", "-C", repo, "merge", "--ff-only", "--quiet",
+                                                                 target]),
         *install_steps(repo, pip),
         *service_steps(service, "stop"),
         Step("open the store with the new code, which brings its schema forward", newsdesk(venv, data) + ["migrate"]),
@@ -107,9 +140,9 @@ def rollback_plan(repo, venv, data, last, service):
     pip = Path(venv) / "bin" / "pip"
     return [
         *service_steps(service, "stop"),
+        Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes", last["backup"]]),
         Step("move the checkout back to %s" % last["before"][:12], ["git", "-C", repo, "reset", "--keep", last["before"]]),
         *install_steps(repo, pip),
-        Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes", last["backup"]]),
         *service_steps(service, "start"),
     ]
 
@@ -141,6 +174,129 @@ def service_running():
     return subprocess.run(["systemctl", "is-active", "--quiet", SERVICE]).returncode == 0
 
 
+def _git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True)
+
+
+def local_edits(repo):
+    """The checkout's files changed and not committed (untracked files are no one's business here)."""
+    done = _git(repo, "status", "--porcelain", "--untracked-files=no")
+    return [line[3:] for line in done.stdout.splitlines()] if done.returncode == 0 else []
+
+
+def hand_run_panel(data, service):
+    """The sentence for a panel serving ``data`` that is not the service (its lock is held while
+    the service is not running), or None. Looked at without taking the lock or writing a byte."""
+    path = Path(data) / LOCK_FILE
+    if fcntl is None or service or not path.exists():
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None     # not ours to read: `newsdesk migrate` and `restore` still refuse a serving panel
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    except OSError:
+        try:
+            holder = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        except ValueError:
+            holder = {}
+        return ("a panel started by hand (pid %s%s) serves %s: stop it (Ctrl-C where it runs)"
+                % (holder.get("pid", "unknown"), ", at %s" % holder["url"] if holder.get("url") else "", data))
+    finally:
+        os.close(fd)
+
+
+def _free(path):
+    path = Path(path)
+    while not path.exists():
+        path = path.parent
+    return shutil.disk_usage(path).free
+
+
+def _mb(n):
+    return "%d MB" % (n // 1000 ** 2)
+
+
+def room_problems(repo, data, folder):
+    """Too little room for the backup beside the data, or for pip's reinstall beside the checkout."""
+    problems = []
+    need = sum((Path(data) / name).stat().st_size for name in (STORE_FILE, DEVICES_FILE)
+               if (Path(data) / name).exists()) + BACKUP_ROOM
+    if _free(folder) < need:
+        problems.append("the backup needs %s free in %s and there are %s" % (_mb(need), folder, _mb(_free(folder))))
+    if _free(repo) < REINSTALL_ROOM:
+        problems.append("the reinstall needs %s free beside %s and there are %s"
+                        % (_mb(REINSTALL_ROOM), repo, _mb(_free(repo))))
+    return problems
+
+
+def published_head(repo):
+    """Fetch the checkout's upstream and return the commit to update to; UpdateError (one
+    sentence) when it can't be reached or is not a fast-forward of what is checked out."""
+    fetched = _git(repo, "fetch", "--quiet")
+    if fetched.returncode != 0:
+        raise UpdateError("can't reach the remote of %s (%s): check the network, then update"
+                          % (repo, fetched.stderr.strip().splitlines()[-1] if fetched.stderr.strip() else "git fetch failed"))
+    target = _git(repo, "rev-parse", "--verify", "@{upstream}")
+    if target.returncode != 0:
+        raise UpdateError("the checkout %s follows no remote branch (%s): git branch --set-upstream-to origin/main, "
+                          "then update" % (repo, target.stderr.strip()))
+    target = target.stdout.strip()
+    if _git(repo, "merge-base", "--is-ancestor", "HEAD", target).returncode != 0:
+        raise UpdateError("the checkout %s has commits the remote doesn't (it can't fast-forward to %s): put them "
+                          "aside (git branch mine; git reset --keep %s), then update" % (repo, target[:12], target[:12]))
+    return target
+
+
+def check_first(repo, data, folder, service, updating):
+    """Everything that could stop an update (``updating``) or a rollback half way, found before
+    anything is changed: UpdateError with every finding in one sentence."""
+    problems = []
+    panel = hand_run_panel(data, service)
+    if panel:
+        problems.append(panel)
+    edits = local_edits(repo)
+    if edits:
+        problems.append("the checkout %s has local edits (%s): commit them or put them aside (git stash)"
+                        % (repo, ", ".join(edits[:5]) + (" ..." if len(edits) > 5 else "")))
+    if (Path(data) / JOURNAL).exists():
+        problems.append("a restore into %s is not finished: run newsdesk restore first" % data)
+    if updating:
+        problems.extend(room_problems(repo, data, folder))
+    if problems:
+        raise UpdateError("%s can't start, nothing was changed: %s" % ("the update" if updating else "the rollback",
+                                                                        "; ".join(problems)))
+
+
+def read_last(data):
+    try:
+        return json.loads((Path(data) / LAST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise UpdateError("the record of the last update %s can't be read (%s): move it aside, and name the way "
+                          "back yourself: make rollback BACKUP=FILE COMMIT=SHA" % (Path(data) / LAST, e)) from None
+
+
+def write_last(data, last):
+    """last-update.json, written whole (a temporary name, synced, renamed, the folder synced)."""
+    path = Path(data) / LAST
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(last, indent=1) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def newest(folder, before):
     """The backup `newsdesk backup` just wrote into ``folder``: the newest of its names."""
     made = sorted(p for p in Path(folder).glob("newsdesk-backup-*.zip") if p.name not in before)
@@ -150,50 +306,73 @@ def newest(folder, before):
 
 
 def update(repo, venv, data, folder, service, dry_run, clock=time.time):
-    before = head(repo)
-    print("Updating %s (now at %s)%s" % (repo, before[:12], ": the plan, nothing is done" if dry_run else ""))
-    steps = update_plan(repo, venv, data, folder, service)
-    if not (Path(data) / STORE_FILE).exists():
-        print("- no store in %s yet: nothing to back up" % data)
-        steps, file = steps[1:], None
+    now = head(repo)
+    last = read_last(data)
+    resuming = last is not None and last.get("state") == "updating"
+    check_first(repo, data, folder, service, updating=True)
+    target = published_head(repo)
+    print("Updating %s (now at %s, the published head %s)%s" % (repo, now[:12], target[:12],
+                                                               ": the plan, nothing is done" if dry_run else ""))
+    if resuming:
+        before, file = last["before"], last.get("backup")
+        if service is not None:
+            service = service or bool(last.get("service"))     # stopped by the try that was cut off
+        print("- resuming the update from %s that didn't finish: its backup %s stays the way back" % (before[:12], file))
     else:
-        if not dry_run:
-            Path(folder).mkdir(parents=True, exist_ok=True)
-        existing = {p.name for p in Path(folder).glob("*")} if Path(folder).is_dir() else set()
-        run(steps.pop(0), dry_run)
-        file = Path(folder) / "newsdesk-backup-<time>.zip" if dry_run else newest(folder, existing)
-    for step in steps:
-        run(step, dry_run)
-    after = before if dry_run else head(repo)
-    last = {"before": before, "after": after, "backup": str(file) if file else None,
+        before = now
+        if not (Path(data) / STORE_FILE).exists():
+            print("- no store in %s yet: nothing to back up" % data)
+            file = None
+        else:
+            if not dry_run:
+                Path(folder).mkdir(parents=True, exist_ok=True)
+            existing = {p.name for p in Path(folder).glob("*")} if Path(folder).is_dir() else set()
+            run(backup_step(venv, data, folder), dry_run)
+            file = str(Path(folder) / "newsdesk-backup-<time>.zip" if dry_run else newest(folder, existing))
+    last = {"before": before, "target": target, "backup": file, "state": "updating", "service": bool(service),
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock()))}
+    print("- record the way back (%s and %s) in %s" % (before[:12], file, Path(data) / LAST))
     if not dry_run:
-        (Path(data) / LAST).write_text(json.dumps(last, indent=1) + "\n", encoding="utf-8")
+        write_last(data, last)          # before the code changes: a killed update still has its way back
+    for step in update_plan(repo, venv, data, target, service):
+        run(step, dry_run)
+    after = target if dry_run else head(repo)
+    last.update(after=after, state="done")
+    if not dry_run:
+        write_last(data, last)
     print("\n%s %s -> %s. The data as it was is in %s." % (
-        "Would update" if dry_run else "Updated", before[:12], "(the published head)" if dry_run else after[:12], file))
+        "Would update" if dry_run else "Updated", before[:12], after[:12], file))
     print("To go back to the code and the data before this update:\n"
           "    make rollback          (or: .venv/bin/python deploy/update.py --rollback)\n"
           "which does, by hand (with the service stopped):\n"
+          "    %s/bin/newsdesk --data %s restore %s\n"
           "    git -C %s reset --keep %s\n"
-          "    %s/bin/pip install -r %s/requirements.txt\n"
-          "    %s/bin/newsdesk --data %s restore %s"
-          % (repo, before[:12], venv, repo, venv, data, file if last["backup"] else "FILE"))
+          "    %s/bin/pip install -r %s/requirements.txt"
+          % (venv, data, file if file else "FILE", repo, before[:12], venv, repo))
     return last
 
 
 def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
     """Back to the last update's commit and backup (last-update.json), or to ``commit`` and
     ``backup`` when given (make rollback BACKUP=... COMMIT=...)."""
-    try:
-        last = json.loads((Path(data) / LAST).read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    last = read_last(data)
+    if last is None:
         if not (backup and commit):
             raise UpdateError("there is no update to roll back in %s (no %s): name them, make rollback "
-                              "BACKUP=FILE COMMIT=SHA" % (data, LAST)) from None
+                              "BACKUP=FILE COMMIT=SHA" % (data, LAST))
         last = {}
     last.update({k: v for k, v in (("backup", backup), ("before", commit)) if v})
     if not last.get("backup"):
         raise UpdateError("the last update made no backup (there was no store): name one, make rollback BACKUP=FILE")
+    if not Path(last["backup"]).is_file():
+        raise UpdateError("the rollback can't start, nothing was changed: its backup %s is missing (plug in the "
+                          "stick it is on, or name another: make rollback BACKUP=FILE)" % last["backup"])
+    if _git(repo, "cat-file", "-e", "%s^{commit}" % last["before"]).returncode != 0:
+        raise UpdateError("the rollback can't start, nothing was changed: the commit %s is not in %s"
+                          % (last["before"], repo))
+    check_first(repo, data, None, service, updating=False)     # with the service as it runs now
+    if service is not None:
+        service = service or bool(last.get("service"))     # a cut-off update or rollback may have left it stopped
     print("Rolling back to %s and the backup %s%s" % (last["before"][:12], last["backup"],
                                                     ": the plan, nothing is done" if dry_run else ""))
     for step in rollback_plan(repo, venv, data, last, service):
@@ -218,7 +397,7 @@ def main(argv=None):
     venv = Path(args.venv or Path(args.repo) / ".venv")
     try:
         data, folder = settings(args.data)
-        service = not args.no_service and service_running()
+        service = None if args.no_service else service_running()     # None: never touched
         if args.rollback:
             rollback(args.repo, venv, data, service, args.dry_run, args.backup, args.commit)
         else:

@@ -269,6 +269,17 @@ def test_restoring_over_games_says_what_it_replaces_and_keeps_it(made, capsys, m
     assert fingerprint(other / replaced[0]) == {k: v for k, v in before.items()}
 
 
+def test_another_tables_backup_is_said_to_be_another_tables(made, tmp_path, capsys):
+    file, box, other = made
+    status, _, err = run(capsys, "restore", "--data", str(other), str(file))      # no terminal: asked, refused
+    assert status == 2 and err.startswith("The backup %s is another table's: its store began " % file), err
+    store = Store(box / STORE_FILE)                 # this table's own backup, with a move made since
+    store.append("editor.verdict", {"tag": "later"})
+    store.close()
+    status, _, err = run(capsys, "restore", "--data", str(box), str(file))
+    assert status == 2 and "another table" not in err and err.startswith("The data folder %s has" % box), err
+
+
 def test_without_a_terminal_it_asks_for_yes(made, capsys):
     file, _, other = made
     before = fingerprint(other)
@@ -334,8 +345,10 @@ def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(made, capsys)
 
 def test_a_changed_member_fails_its_checksum(made, capsys):
     file, _, other = made
-    _rewrite(file, members={"config.toml": b"port = 1\n"})
+    _rewrite(file, members={"config.toml": b"port = 9999\n# old\n"})      # the same size, other bytes
     _refused(capsys, other, file, "config.toml doesn't match its checksum")
+    _rewrite(file, members={"config.toml": b"port = 1\n"})
+    _refused(capsys, other, file, "its config.toml is 9 bytes, and its manifest.json says 18")
 
 
 def test_a_damaged_database_fails_the_integrity_check_even_with_good_checksums(made, capsys):

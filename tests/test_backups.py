@@ -73,7 +73,9 @@ def refusal(r, status, one_sentence=True):
     table says more (its "only the host" words are two)."""
     assert r.status_code == status, r.get_data(as_text=True)
     answer = r.get_json()
-    assert answer["error"] and answer["message"].endswith(".") and answer["message"][0].isupper()
+    first = answer["message"].split()[0]
+    assert answer["error"] and answer["message"].endswith(".")
+    assert answer["message"][0].isupper() or "." in first.rstrip(".,;:"), answer["message"]   # or a file's name
     assert not one_sentence or answer["message"].count(". ") == 0, answer["message"]
     return answer["message"]
 
@@ -122,6 +124,26 @@ def test_the_secret_key_only_when_the_host_asks_and_then_said(client, tmp_path):
     assert "secret parameter is yes or no" in refusal(client.get("/api/backups/download?secret=1"), 400)
 
 
+def test_another_sites_page_cant_make_the_box_build_a_backup(client, monkeypatch):
+    """A page elsewhere, open on the box's own screen (the host by loopback), asks for the
+    download by fetch (Origin and Sec-Fetch-Site) or by an <img> (Sec-Fetch-Site only): refused
+    before a backup is made. The panel's own link, and the address typed in, still download."""
+    made = []
+    monkeypatch.setattr(backup, "make_backup", lambda data_dir, dest, **kw: made.append(dest) or
+                        dest.write_bytes(b"PK"))
+    for headers in ({"Sec-Fetch-Site": "cross-site", "Origin": "http://elsewhere.example"},
+                    {"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"},
+                    {"Origin": "http://elsewhere.example"}):
+        message = refusal(client.get("/api/backups/download?secret=yes", headers=headers), 403)
+        assert message.startswith("This download must come from newsdesk's own pages"), message
+    assert made == []
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}, {}):
+        r = client.get("/api/backups/download", headers=headers)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        r.close()
+    assert len(made) == 3
+
+
 # ------------------------------------------------------------------ who may
 
 @pytest.mark.slow
@@ -149,7 +171,8 @@ def test_a_player_is_refused_in_the_tables_words_and_a_stranger_asked_to_join(ap
 def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk, source):
     data = desk.config.data_dir
     assert "not a newsdesk backup" in refusal(check(client, b"PK\x03\x04 not really a zip", "x.zip"), 400)
-    assert refusal(check(client, b"hello", "x.zip"), 400).startswith("X.zip is not a newsdesk backup")
+    assert refusal(check(client, b"hello", "Case.zip"), 400).startswith("Case.zip is not a newsdesk backup")
+    assert refusal(check(client, b"hello", "case.zip"), 400).startswith("case.zip is not a newsdesk backup")
     assert refusal(check(client, b"hello", ""), 400).startswith("The uploaded file is not a newsdesk backup")
     assert "Send the backup file" in refusal(check(client, b""), 400)
     file, _ = source
@@ -158,6 +181,15 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk,
         members[STORE_FILE] = members[STORE_FILE][:-1] + b"\x01"
     message = refusal(check(client, rewritten(file, damage)), 400)
     assert "doesn't match its checksum" in message or "integrity" in message
+    assert not (data / backup.STAGING).exists()
+
+    def devices_as_store(manifest, members):
+        members[STORE_FILE] = members[backup.DEVICES_FILE]
+        manifest["files"][STORE_FILE] = dict(manifest["files"][backup.DEVICES_FILE])
+        manifest["schema"] = 1
+    message = refusal(check(client, rewritten(file, devices_as_store)), 400)
+    assert message == ("box.zip is not a backup to restore: its %s is a devices file (the joined devices), not the "
+                       "store; nothing was changed." % STORE_FILE)
     assert not (data / backup.STAGING).exists()
 
 
@@ -172,6 +204,15 @@ def test_a_backup_from_a_newer_newsdesk_is_refused_in_one_sentence(client, desk,
     assert "was made by a newer newsdesk (9.0.0, store schema %d" % (SCHEMA_VERSION + 1) in message
     assert "update newsdesk" in message
     assert not (desk.config.data_dir / backup.STAGING).exists()
+
+    def newer_format(manifest, members):
+        manifest["format_version"] = backup.FORMAT_VERSION + 1
+        manifest["newsdesk"] = "9.0.0"
+    message = refusal(check(client, rewritten(file, newer_format)), 422)
+    assert message.startswith("box.zip was written in backup format %d by newsdesk 9.0.0; this newsdesk (%s) reads "
+                              "format %d only: update newsdesk" % (backup.FORMAT_VERSION + 1, backup.newsdesk_version(),
+                                                                   backup.FORMAT_VERSION)), message
+    assert "schema" not in message
 
 
 # ------------------------------------------------------------------ check, then confirm

@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.app import Newsdesk
 from controller.config import load_config
-from controller.store import ACKED, STORE_FILE, Store
+from controller.store import ACKED, STORE_FILE, AckedMark, Store
 from controller.walcheck import FRAME_HEADER, HEADER, read_log
 
 ENTRIES = 82
@@ -58,7 +58,7 @@ def test_an_intact_log_and_a_torn_last_write_say_nothing(tmp_path):
     assert not read_log(torn).damaged
     wal.write_bytes(torn)
     # that write was never acknowledged: the mark beside the store still names the one before it
-    path.with_name(path.name + ACKED).write_text("%d\n" % (ENTRIES - 1))
+    path.with_name(path.name + ACKED).write_bytes(AckedMark.record(ENTRIES - 1))
     store = Store(path)
     try:
         assert store.damage is None
@@ -82,7 +82,8 @@ def test_a_log_damaged_in_the_middle_is_said_and_kept_before_it_is_checkpointed(
         assert kept < ENTRIES                                   # what SQLite could read
         said = store.damage
         assert said and "%d saved changes" % reading.lost_commits in said
-        assert "To go back to a backup: stop newsdesk and run newsdesk restore" in said
+        assert "Before going back to a backup, compare: with newsdesk stopped, newsdesk restore FILE (without " \
+            "--yes) says what the backup holds and what this store holds" in said
         assert said in caplog.text
         folders = list(path.parent.glob("damaged-*"))
         assert len(folders) == 1 and str(folders[0]) in said
@@ -132,7 +133,10 @@ def test_a_log_that_came_back_shorter_than_it_was_is_said_and_kept(tmp_path):
         last = store.last_id()
         assert last < ENTRIES
         said = store.damage
-        assert said and "acknowledged changes up to #%d, and holds only up to #%d" % (ENTRIES, last) in said
+        assert said and "its mark says changes up to #%d were acknowledged, and it holds changes up to #%d (%d " \
+            "missing" % (ENTRIES, last, ENTRIES - last) in said
+        assert "it still holds 0 kept games and %d events" % last in said      # what a restore would replace
+        assert "compare" in said and "run newsdesk restore with the backup" not in said
         folders = list(path.parent.glob("damaged-*"))
         assert len(folders) == 1 and (folders[0] / (STORE_FILE + "-wal")).read_bytes() == cut
         store.append("test.after", {})                  # the table goes on from what is there
@@ -152,5 +156,72 @@ def test_a_store_deleted_on_purpose_starts_anew_without_an_alarm(tmp_path):
     store = Store(path)
     try:
         assert store.damage is None and store.last_id() == 0
+    finally:
+        store.close()
+
+
+# ------------------------------------------------------------------ the mark itself
+
+def _stopped_store(tmp_path, events=20):
+    """A store stopped cleanly with ``events`` events: its mark names the last."""
+    path = tmp_path / "data" / STORE_FILE
+    store = Store(path)
+    for i in range(events):
+        store.append("test.filler", {"n": i})
+    store.close()
+    mark = path.with_name(path.name + ACKED)
+    assert mark.read_bytes() == AckedMark.record(events)
+    return path, mark
+
+
+def _opens_quietly_and_rebuilds(path, mark, caplog, last):
+    """The store opens with no alarm and no files kept aside; the mark is said once, as unusable,
+    and is whole again (the next start says nothing)."""
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="controller.store"):
+        store = Store(path)
+    try:
+        assert store.damage is None and store.last_id() == last
+        assert not list(path.parent.glob("damaged-*"))
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 1 and "could not be used" in said[0] and "written again" in said[0], said
+    finally:
+        store.close()
+    assert mark.read_bytes() == AckedMark.record(last)
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="controller.store"):
+        Store(path).close()
+    assert not caplog.records
+
+
+def test_a_mark_torn_inside_its_sector_is_no_lost_tail(tmp_path, caplog):
+    """"29" on the disk over a store holding 20 (the old record's bytes beside the new one's, as a
+    write torn by a power cut leaves them): every such mix is told from a lost tail."""
+    path, mark = _stopped_store(tmp_path, events=20)
+    old, new = AckedMark.record(19), AckedMark.record(20)          # the write of 20 over 19, torn
+    torn_ones = {a[:k] + b[k:] for a, b in ((new, old), (old, new)) for k in range(1, AckedMark.SIZE)} - {old, new}
+    assert b"%020d" % 29 in {t[15:35] for t in torn_ones}
+    for torn in sorted(torn_ones):
+        mark.write_bytes(torn)
+        _opens_quietly_and_rebuilds(path, mark, caplog, 20)
+
+
+def test_an_overlong_or_old_mark_is_said_once_and_cut_to_its_record(tmp_path, caplog):
+    path, mark = _stopped_store(tmp_path, events=5)
+    mark.write_bytes(AckedMark.record(5) + b"9" * 40 + b"\n")            # a longer file's stale tail
+    _opens_quietly_and_rebuilds(path, mark, caplog, 5)
+    mark.write_bytes(b"%20d\n" % 5)                                     # an older newsdesk's plain number
+    _opens_quietly_and_rebuilds(path, mark, caplog, 5)
+    mark.write_bytes(b"")                                                # created, never written
+    _opens_quietly_and_rebuilds(path, mark, caplog, 5)
+
+
+def test_a_whole_mark_that_claims_more_is_a_lost_tail(tmp_path):
+    path, mark = _stopped_store(tmp_path, events=5)
+    mark.write_bytes(AckedMark.record(9))
+    store = Store(path)
+    try:
+        assert "its mark says changes up to #9 were acknowledged, and it holds changes up to #5 (4 missing" \
+            in store.damage
     finally:
         store.close()

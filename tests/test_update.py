@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import STORE_FILE, Store
+from controller import backup
+from controller.runlock import LOCK_FILE, RunLock
+from controller.store import DEVICES_FILE, STORE_FILE, Store
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("update", REPO / "deploy" / "update.py")
@@ -93,7 +95,8 @@ def test_the_dry_run_prints_the_plan_and_changes_nothing(box, capsys):
     assert status == 0, err
     steps = [line.strip() for line in out.splitlines() if line.startswith("    ")]
     assert steps[0].endswith("--data %s backup %s/" % (box["data"], box["data"] / "backups"))
-    assert steps[1] == "git -C %s pull --ff-only" % box["checkout"]
+    assert "- record the way back (%s and " % box["first"][:12] in out
+    assert steps[1] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
     assert "pip install" in steps[2] and "requirements.txt" in steps[2] and "--no-deps" in steps[3]
     assert steps[4].endswith("migrate")
     assert "make rollback" in out and "reset --keep %s" % box["first"][:12] in out
@@ -110,7 +113,8 @@ def test_an_update_backs_up_first_pulls_reinstalls_migrates_and_a_rollback_goes_
     assert made.name.startswith("newsdesk-backup-") and made.name.endswith(".zip")
     assert len(box["pip"].read_text().splitlines()) == 2
     last = json.loads((box["data"] / update.LAST).read_text())
-    assert (last["before"], last["after"], last["backup"]) == (box["first"], box["second"], str(made))
+    assert (last["before"], last["after"], last["backup"], last["state"]) == (box["first"], box["second"], str(made),
+                                                                            "done")
     assert "make rollback" in out and str(made) in out
 
     add_game(box["data"], "Cy")                      # played on the new code
@@ -122,16 +126,153 @@ def test_an_update_backs_up_first_pulls_reinstalls_migrates_and_a_rollback_goes_
     assert not (box["data"] / update.LAST).exists()
 
 
-def test_an_update_that_cannot_fast_forward_stops_before_it_migrates(box, capsys):
+def untouched(box):
+    """The checkout at its first commit, no backup made, nothing installed, no record written."""
+    return (git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"] and not (box["data"] / "backups").exists()
+            and not box["pip"].exists() and not (box["data"] / update.LAST).exists())
+
+
+def test_an_update_that_cannot_fast_forward_is_refused_before_anything(box, capsys):
     commit(box["checkout"], "a local edit\n")        # the clone and upstream have gone different ways
+    mine = git("rev-parse", "HEAD", cwd=box["checkout"])
     status, out, err = run(box, capsys=capsys)
-    assert status == 1 and "take the published changes (fast-forward only) failed" in err
-    assert (box["data"] / "backups").is_dir() and not box["pip"].exists() and "migrate" not in out.split("failed")[0]
+    assert status == 1 and err.count("\n") == 1 and "has commits the remote doesn't" in err, err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == mine and not (box["data"] / "backups").exists()
+
+
+def test_a_hand_run_panel_local_edits_an_unreachable_remote_or_no_room_refuse_before_anything(box, capsys,
+                                                                                               monkeypatch):
+    with RunLock(box["data"]):                      # a panel started by hand serves the data folder
+        status, _, err = run(box, capsys=capsys)
+        assert status == 1 and "a panel started by hand (pid %d) serves %s: stop it" % (os.getpid(), box["data"]) \
+            in err, err
+        assert untouched(box)
+    (box["checkout"] / "VERSION").write_text("edited\n")
+    status, _, err = run(box, capsys=capsys)
+    assert status == 1 and "the checkout %s has local edits (VERSION)" % box["checkout"] in err and untouched(box)
+    git("checkout", "VERSION", cwd=box["checkout"])
+    git("remote", "set-url", "origin", str(box["checkout"].parent / "gone"), cwd=box["checkout"])
+    status, _, err = run(box, capsys=capsys)
+    assert status == 1 and "can't reach the remote of %s" % box["checkout"] in err and untouched(box)
+    git("remote", "set-url", "origin", str(box["checkout"].parent / "upstream"), cwd=box["checkout"])
+    monkeypatch.setattr(update, "_free", lambda path: 5 * 1000 ** 2)
+    status, _, err = run(box, capsys=capsys)
+    assert status == 1 and "the backup needs 16 MB free in %s and there are 5 MB" % (box["data"] / "backups") in err
+    assert "the reinstall needs 200 MB free" in err and untouched(box)
 
 
 def test_the_store_name_is_the_stores(capsys):
     assert update.STORE_FILE == STORE_FILE
+    assert (update.DEVICES_FILE, update.LOCK_FILE, update.JOURNAL) == (DEVICES_FILE, LOCK_FILE, backup.JOURNAL)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run([sys.executable, str(REPO / "deploy" / "update.py"), "--help"], env=env,
                           capture_output=True, text=True)
     assert done.returncode == 0 and "--dry-run" in done.stdout and "--rollback" in done.stdout
+
+
+# ------------------------------------------------------------------ cut off at every step
+
+class Cut(BaseException):
+    """The update or the rollback killed between two steps: nothing after it runs, no clean-up."""
+
+
+def cut_at(monkeypatch, n):
+    """Cut the run off before its ``n``-th moment: each command it runs and each write of the
+    record is one. Returns the moments seen."""
+    seen = []
+
+    def moment(real, what):
+        def wrapped(*args, **kwargs):
+            seen.append(what(*args))
+            if len(seen) == n:
+                raise Cut(seen[-1])
+            return real(*args, **kwargs)
+        return wrapped
+    monkeypatch.setattr(update, "run", moment(update.run, lambda step, dry_run: step.what))
+    monkeypatch.setattr(update, "write_last", moment(update.write_last, lambda data, last: "record " + last["state"]))
+    return seen
+
+
+UPDATE_MOMENTS = 7      # the backup, the record, the merge, two installs, the migration, the record finished
+
+
+@pytest.mark.parametrize("n", range(1, UPDATE_MOMENTS + 1))
+def test_an_update_cut_off_at_any_step_is_rolled_back_code_and_data(box, capsys, monkeypatch, n):
+    with monkeypatch.context() as m:
+        seen = cut_at(m, n)
+        with pytest.raises(Cut):
+            run(box, capsys=capsys)
+    assert len(seen) == n
+    status, out, err = run(box, "--rollback", capsys=capsys)
+    if n <= 2:          # cut before the record: at most a backup made, the code and data as they were
+        assert status == 1 and "there is no update to roll back" in err
+    else:
+        assert status == 0, out + err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+    assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
+    assert not (box["data"] / update.LAST).exists()
+    if n == 4:
+        assert run(box, capsys=capsys)[0] == 0      # and the update can be made again from there
+
+
+ROLLBACK_MOMENTS = 4    # the restore, the reset, two installs
+
+
+@pytest.mark.parametrize("n", range(1, ROLLBACK_MOMENTS + 1))
+def test_a_rollback_cut_off_at_any_step_is_finished_by_the_next(box, capsys, monkeypatch, n):
+    assert run(box, capsys=capsys)[0] == 0
+    add_game(box["data"], "Cy")                     # played on the new code
+    with monkeypatch.context() as m:
+        seen = cut_at(m, n)
+        with pytest.raises(Cut):
+            run(box, "--rollback", capsys=capsys)
+    assert len(seen) == n
+    status, out, err = run(box, "--rollback", capsys=capsys)
+    assert status == 0, out + err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+    assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
+    assert not (box["data"] / update.LAST).exists()
+
+
+def test_an_update_that_failed_is_resumed_keeping_the_way_back_to_before_it(box, capsys):
+    flag = box["venv"] / "migrate-fails"
+    tool = box["venv"] / "bin" / "newsdesk"
+    tool.write_text("#!/bin/sh\ncase \"$*\" in *migrate*) [ -e %s ] && exit 3;; esac\n%s" % (
+        flag, tool.read_text().split("\n", 1)[1]))
+    flag.touch()
+    status, out, err = run(box, capsys=capsys)
+    assert status == 1 and "open the store with the new code" in err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
+    flag.unlink()
+    status, out, err = run(box, capsys=capsys)
+    assert status == 0, out + err
+    assert "resuming the update from %s" % box["first"][:12] in out
+    last = json.loads((box["data"] / update.LAST).read_text())
+    assert (last["before"], last["after"], last["state"]) == (box["first"], box["second"], "done")
+    assert len(list((box["data"] / "backups").iterdir())) == 1     # the backup from before the first try
+    assert run(box, "--rollback", capsys=capsys)[0] == 0
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+
+
+def test_a_rollback_with_a_hand_run_panel_is_refused_before_anything(box, capsys):
+    assert run(box, capsys=capsys)[0] == 0
+    add_game(box["data"], "Cy")
+    with RunLock(box["data"]):
+        status, _, err = run(box, "--rollback", capsys=capsys)
+    assert status == 1 and "the rollback can't start, nothing was changed: a panel started by hand" in err, err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
+    assert len(games_in(box["data"])) == 2 and (box["data"] / update.LAST).exists()
+
+
+def test_a_rollback_starts_the_service_an_update_cut_off_left_stopped(box, capsys, monkeypatch):
+    """The record says the service ran before the update; stopped by a try that was cut off, it
+    is not running now, and the rollback's plan still starts it again at the end."""
+    assert run(box, capsys=capsys)[0] == 0
+    last = json.loads((box["data"] / update.LAST).read_text())
+    assert last["service"] is False             # --no-service: the update never touched it
+    update.write_last(box["data"], dict(last, service=True, state="updating"))
+    monkeypatch.setattr(update, "service_running", lambda: False)
+    status = update.main(["--repo", str(box["checkout"]), "--venv", str(box["venv"]), "--data", str(box["data"]),
+                          "--rollback", "--dry-run"])
+    out = capsys.readouterr().out
+    assert status == 0 and "sudo systemctl stop newsdesk" in out and out.rstrip().endswith("sudo systemctl start newsdesk")

@@ -43,6 +43,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from controller import backup
 from controller.errors import Conflict
 
+from . import security
 from .apidoc import BOOL, INT, KEY, STR, arr, nullable, obj, read, route, schemas, write
 from .errors import sentence
 from .helpers import desk, json_body
@@ -106,6 +107,7 @@ def _name(with_secret):
     return name[:-len(".zip")] + "-with-secret-key.zip" if with_secret else name
 
 
+@security.same_site     # another site's page can't make the box build one (a fetch, an <img>)
 @route(bp, "/download", read(
     "A backup of the box, made now: the store, the devices, the settings and the dial profiles in one file "
     "(as newsdesk backup writes it); the panel's secret key too with secret=yes.", None,

@@ -9,6 +9,7 @@
 """
 
 import logging
+import re
 from types import SimpleNamespace
 
 from flask import jsonify, render_template, request
@@ -22,10 +23,19 @@ log = logging.getLogger(__name__)
 UNEXPECTED = "Something went wrong on the box; it has been logged. Try again, or restart newsdesk."
 
 
+def _file_name(word):
+    """True if ``word`` (a sentence's first) is a file's name or path ("case.zip", "/var/lib/x"),
+    whose case is the file's own."""
+    word = word.rstrip(",;:")
+    return "/" in word or bool(re.search(r"\w\.\w", word))
+
+
 def sentence(text):
-    """``text`` as a sentence: a capital first, a full stop last."""
+    """``text`` as a sentence: a capital first (unless it begins with a file's name, which keeps
+    its case: "case.zip is damaged", not "Case.zip"), a full stop last."""
     text = str(text).strip()
-    text = text[:1].upper() + text[1:]
+    if not _file_name(text.split(None, 1)[0] if text else ""):
+        text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

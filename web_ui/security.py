@@ -6,8 +6,9 @@
     the host        views marked @require_role("host"); the box's own screen (loopback)
                     counts as the host while HOST_ON_LOOPBACK is true
 
-Every request is first checked for its Host header (DNS rebinding); every write for being
-same-origin (Sec-Fetch-Site, Origin) and for carrying ``X-Newsdesk: 1`` (or, from an HTML
+Every request is first checked for its Host header (DNS rebinding); every write, and every
+read marked @same_site (the backup download), for being same-origin (Sec-Fetch-Site, Origin);
+every write for carrying ``X-Newsdesk: 1`` (or, from an HTML
 form, the session's csrf_token field), which a cross-site form can't send. No debugger and
 no traceback is ever served: unexpected errors are logged and answered with a plain 500.
 
@@ -382,6 +383,15 @@ def public(view):
     return view
 
 
+def same_site(view):
+    """Mark a GET view whose answer is made at a cost or holds secrets (a backup, built on the
+    box, with the key on request): it is refused to another site's page as a write is (the
+    Sec-Fetch-Site and Origin checks), so a page elsewhere open on the box's own screen can't
+    make the box build one by a fetch or an <img>."""
+    view._newsdesk_same_site = True
+    return view
+
+
 def require_role(role):
     """Only a joined device with ``role`` may use the view: "host", or "player" (any joined
     device; a host is a player too). 401 when not joined, 403 when joined without the role."""
@@ -422,6 +432,20 @@ def _same_origin(origin):
     return (theirs[0], theirs[1] or default[scheme]) == (ours[0], ours[1] or default.get(request.scheme, 80))
 
 
+def _cross_site(what):
+    """A refusal when the request came from another site's page (Sec-Fetch-Site, else Origin);
+    ``what`` names what must come from newsdesk's own pages."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return _refuse(403, "Forbidden", "%s must come from newsdesk's own pages, not another site "
+                       "(Sec-Fetch-Site: %s)." % (what, site))
+    origin = request.headers.get("Origin")
+    if origin is not None and not _same_origin(origin):
+        return _refuse(403, "Forbidden", "%s must come from newsdesk's own pages; this one came from %s."
+                       % (what, origin))
+    return None
+
+
 def _check_request():
     """The before_request hook: Host, then (for writes) cross-site, then the join."""
     if "werkzeug.debug.preserve_context" in request.environ:
@@ -435,16 +459,12 @@ def _check_request():
         return jsonify(error="Bad Request",
                        message="This box doesn't answer to the name %r; open it by its own address or name."
                        % (raw_host or "")), 400
+    view = current_app.view_functions.get(request.endpoint)
     if request.method in SAFE_METHODS:
-        return None
-    site = request.headers.get("Sec-Fetch-Site")
-    if site is not None and site not in ("same-origin", "none"):
-        return _refuse(403, "Forbidden", "Changes must come from newsdesk's own pages, not another site "
-                       "(Sec-Fetch-Site: %s)." % site)
-    origin = request.headers.get("Origin")
-    if origin is not None and not _same_origin(origin):
-        return _refuse(403, "Forbidden", "Changes must come from newsdesk's own pages; this one came from %s."
-                       % origin)
+        return _cross_site("This download") if getattr(view, "_newsdesk_same_site", False) else None
+    refused = _cross_site("Changes")
+    if refused is not None:
+        return refused
     if request.headers.get(WRITE_HEADER) != WRITE_HEADER_VALUE:
         form_token = request.form.get(CSRF_FIELD) if request.mimetype in (
             "application/x-www-form-urlencoded", "multipart/form-data") else None
@@ -452,7 +472,6 @@ def _check_request():
         if not (form_token and expected and hmac.compare_digest(form_token, expected)):
             return _refuse(403, "Forbidden", "Changes need the header %s: %s (newsdesk's pages send it), "
                            "or a form's %s field." % (WRITE_HEADER, WRITE_HEADER_VALUE, CSRF_FIELD))
-    view = current_app.view_functions.get(request.endpoint)
     if getattr(view, "_newsdesk_public", False):
         return None
     viewer = current_viewer()

@@ -1,0 +1,330 @@
+"""A restore checks everything about its input before it writes a byte: a pipe or a device is
+refused at once, a damaged zip in one sentence, an unpack stops at what the manifest states and
+at the room on the disk, and a store of the wrong shape (a stranger's SQLite file, the devices
+file in the store's place) never gets in; every refusal leaves the data folder exactly as it was.
+A store of the wrong shape that got in anyway is refused by serve and migrate in one sentence that
+says how to put the last good one back."""
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+from test_backup import _rewrite, make_box, run
+
+from controller import backup
+from controller.runlock import RunLock
+from controller.store import SCHEMA_VERSION, STORE_FILE, Store
+
+
+def files_of(folder):
+    """Every file under ``folder`` with its bytes, and every folder: the data folder byte for byte."""
+    seen = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs:
+            seen[os.path.relpath(os.path.join(root, name), folder)] = "folder"
+        for name in files:
+            seen[os.path.relpath(os.path.join(root, name), folder)] = Path(root, name).read_bytes()
+    return seen
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory):
+    """A backup of a box with two kept games, made once for the module (no test changes it)."""
+    tmp = tmp_path_factory.mktemp("good")
+    make_box(tmp / "box")
+    file = tmp / "good.zip"
+    backup.make_backup(tmp / "box", file)
+    return file
+
+
+@pytest.fixture
+def here(tmp_path):
+    """The box a restore is tried on: five kept games, and the lock file a served box has."""
+    data = tmp_path / "here"
+    make_box(data, games=5, tag="here")
+    RunLock(data).acquire().release()
+    return data
+
+
+def refused(capsys, data, file, words):
+    """`newsdesk restore --yes FILE` on ``data``: one sentence holding ``words``, and ``data``
+    byte for byte as it was."""
+    before = files_of(data)
+    status, _, err = run(capsys, "restore", "--data", str(data), "--yes", str(file))
+    assert status == 2 and err.count("\n") == 1 and words in err, err
+    assert "Traceback" not in err
+    assert files_of(data) == before
+    return err
+
+
+def copy_of(good, tmp_path, name="b.zip"):
+    file = tmp_path / name
+    file.write_bytes(good.read_bytes())
+    return file
+
+
+def resum(manifest, name, body):
+    manifest["files"][name] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body)}
+
+
+def sqlite_file(path, sql, version=SCHEMA_VERSION):
+    db = sqlite3.connect(path)
+    db.executescript(sql + "; PRAGMA user_version=%d;" % version)
+    db.close()
+    return Path(path).read_bytes()
+
+
+# ------------------------------------------------------------------ only a regular file
+
+def _restore_in_time(capsys, data, target, seconds=5.0):
+    """The restore of ``target`` run in a thread that must end within ``seconds`` (a pipe read
+    for ever would not); a hung one is freed by opening the pipe's other end."""
+    said = []
+    t = threading.Thread(target=lambda: said.append(run(capsys, "restore", "--data", str(data), "--yes",
+                                                        str(target))))
+    t.start()
+    t.join(seconds)
+    if t.is_alive():
+        os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
+        t.join(5)
+        pytest.fail("the restore of %s did not return" % target)
+    return said[0]
+
+
+def test_a_pipe_a_device_or_a_folder_is_refused_at_once(here, tmp_path, capsys):
+    pipe = tmp_path / "pipe.zip"
+    os.mkfifo(pipe)
+    before = files_of(here)
+    for target, kind in ((pipe, "a pipe (FIFO)"), (Path("/dev/zero"), "a device"), (tmp_path, "a folder")):
+        status, _, err = _restore_in_time(capsys, here, target)
+        assert status == 2 and err.count("\n") == 1, err
+        assert "%s is %s, not a backup file" % (target, kind) in err
+        assert files_of(here) == before
+
+
+def test_a_new_card_is_left_without_a_folder_when_refused(good, tmp_path):
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(b"PK\x03\x04 not really")
+    fresh = tmp_path / "fresh"
+    with pytest.raises(backup.BadBackup):
+        backup.stage(fresh, bad)
+    assert not fresh.exists()
+
+
+# ------------------------------------------------------------------ damaged and oversized
+
+def _compressed_span(file, name):
+    """Where ``name``'s compressed bytes lie in the zip ``file``."""
+    with zipfile.ZipFile(file) as z:
+        info = z.getinfo(name)
+    raw = file.read_bytes()
+    at = info.header_offset
+    name_len, extra_len = int.from_bytes(raw[at + 26:at + 28], "little"), int.from_bytes(raw[at + 28:at + 30], "little")
+    start = at + 30 + name_len + extra_len
+    return start, start + info.compress_size
+
+
+def test_64_flipped_bytes_in_the_compressed_store_are_one_sentence(good, here, tmp_path, capsys):
+    file = copy_of(good, tmp_path)
+    start, end = _compressed_span(file, STORE_FILE)
+    raw = bytearray(file.read_bytes())
+    middle = (start + end) // 2
+    for i in range(middle, middle + 64):
+        raw[i] ^= 0x5A
+    file.write_bytes(bytes(raw))
+    err = refused(capsys, here, file, "is damaged: its %s can't be unpacked (" % STORE_FILE)
+    assert "nothing was changed" in err
+
+
+def test_a_manifest_that_states_more_than_the_disk_holds_is_refused_with_the_figures(good, here, tmp_path,
+                                                                                      capsys, monkeypatch):
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        need = sum(facts["bytes"] for facts in json.loads(z.read("manifest.json"))["files"].values())
+    monkeypatch.setattr(backup, "free_bytes", lambda path: backup.RESTORE_RESERVE + need // 2)
+    err = refused(capsys, here, file, "unpacks to %d KB, and the disk holding %s has room for %d KB (%.1f MB free, "
+                  "less %.1f MB kept for the table)" % (need // 1000, here, need // 2000,
+                                                        (backup.RESTORE_RESERVE + need // 2) / 1e6,
+                                                        backup.RESTORE_RESERVE / 1e6))
+    assert "free some space" in err
+    monkeypatch.setattr(backup, "free_bytes", lambda path: backup.RESTORE_RESERVE + need)
+    assert run(capsys, "restore", "--data", str(here), "--yes", str(file))[0] == 0
+
+
+def _bomb(file, body_size, stated=None):
+    """A backup whose store is ``body_size`` zero bytes (about a thousandth of that zipped), the
+    manifest stating ``stated`` bytes (default: the truth) with the right checksum."""
+    h = hashlib.sha256()
+    block = bytes(1 << 20)
+    for _ in range(body_size >> 20):
+        h.update(block)
+    manifest = {"format": backup.FORMAT, "format_version": 1, "newsdesk": "0.1.0", "schema": SCHEMA_VERSION,
+                "created": "2026-11-28T00:00:00Z", "with_secret": False, "store": {"games": 70, "events": 2948},
+                "files": {STORE_FILE: {"sha256": h.hexdigest(), "bytes": body_size if stated is None else stated}}}
+    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        z.writestr("manifest.json", json.dumps(manifest))
+        with z.open(STORE_FILE, "w", force_zip64=True) as out:
+            for _ in range(body_size >> 20):
+                out.write(block)
+    return file
+
+
+def test_a_zip_bomb_in_the_stores_name_stops_at_its_first_block(here, tmp_path, capsys):
+    file = _bomb(tmp_path / "bomb.zip", 64 << 20)
+    assert file.stat().st_size < 1 << 20
+    refused(capsys, here, file, "its %s is not an SQLite database" % STORE_FILE)
+
+
+def test_a_member_larger_than_its_manifest_says_is_refused_before_it_is_unpacked(here, tmp_path, capsys):
+    refused(capsys, here, _bomb(tmp_path / "bomb.zip", 2 << 20, stated=4096),
+            "its %s is %d bytes, and its manifest.json says 4096" % (STORE_FILE, 2 << 20))
+
+
+def test_a_manifest_bomb_is_refused(here, tmp_path, capsys):
+    file = tmp_path / "m.zip"
+    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", b'{"format": "newsdesk-backup", "pad": "' + b" " * (backup.MANIFEST_MOST + 1) + b'"}')
+    refused(capsys, here, file, "its manifest.json unpacks to more than the %d bytes" % backup.MANIFEST_MOST)
+
+
+def test_a_duplicate_member_a_link_and_bzip2_are_refused(good, here, tmp_path, capsys):
+    with zipfile.ZipFile(good) as z:
+        contents = {n: z.read(n) for n in z.namelist()}
+    twice = tmp_path / "twice.zip"
+    with zipfile.ZipFile(twice, "w") as z:
+        for name, body in contents.items():
+            z.writestr(name, body)
+        with pytest.warns(UserWarning, match="Duplicate name"):
+            z.writestr("config.toml", b"port = 1\n")
+    refused(capsys, here, twice, "it holds config.toml more than once")
+    link = tmp_path / "link.zip"
+    with zipfile.ZipFile(link, "w") as z:
+        for name, body in contents.items():
+            info = zipfile.ZipInfo(name)
+            if name == "config.toml":
+                info.external_attr = (0o120777 << 16)      # a symbolic link, as zip -y stores one
+            z.writestr(info, body)
+    refused(capsys, here, link, "its config.toml is a link")
+    bz = tmp_path / "bz.zip"
+    with zipfile.ZipFile(bz, "w", compression=zipfile.ZIP_BZIP2) as z:
+        for name, body in contents.items():
+            z.writestr(name, body)
+    refused(capsys, here, bz, "compressed in a way newsdesk doesn't use")
+
+
+# ------------------------------------------------------------------ the wrong shape
+
+def test_a_strangers_sqlite_file_as_the_store_is_refused(good, here, tmp_path, capsys):
+    file = copy_of(good, tmp_path)
+    foreign = sqlite_file(tmp_path / "foreign.db", "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    _rewrite(file, lambda m: resum(m, STORE_FILE, foreign), {STORE_FILE: foreign})
+    refused(capsys, here, file, "its %s is not newsdesk's store at schema %d (it has no tables events, "
+            "game_entries and games)" % (STORE_FILE, SCHEMA_VERSION))
+
+
+def test_a_store_missing_a_column_is_refused(good, here, tmp_path, capsys):
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        (tmp_path / "s.db").write_bytes(z.read(STORE_FILE))
+    body = sqlite_file(tmp_path / "s.db", "ALTER TABLE games DROP COLUMN winners")
+    _rewrite(file, lambda m: resum(m, STORE_FILE, body), {STORE_FILE: body})
+    refused(capsys, here, file, "its table games has no column winners")
+
+
+def test_the_devices_file_in_the_stores_place_is_refused(good, here, tmp_path, capsys):
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        devices = z.read(backup.DEVICES_FILE)
+    (tmp_path / "d.db").write_bytes(devices)
+    devices = sqlite_file(tmp_path / "d.db", "SELECT 1")        # stamped with the store's schema
+    _rewrite(file, lambda m: resum(m, STORE_FILE, devices), {STORE_FILE: devices})
+    refused(capsys, here, file, "its %s is a devices file (the joined devices), not the store" % STORE_FILE)
+
+
+def test_the_summary_said_is_the_restored_stores_own(good, tmp_path, capsys):
+    file = copy_of(good, tmp_path)
+
+    def lie(m):
+        m["store"] = {"games": 70, "active": False, "last_ended": None, "events": 2948}
+    _rewrite(file, lie)
+    status, _, err = run(capsys, "restore", "--data", str(tmp_path / "fresh"), "--yes", str(file))
+    assert status == 0, err
+    assert "2 kept games" in err and "70 kept" not in err and "2948" not in err
+
+
+# ------------------------------------------------------------------ serve and migrate
+
+def _wrong_store_in_place(data, tmp_path):
+    """``data``'s store replaced by a stranger's SQLite file, the last good one kept aside in a
+    replaced- folder as a restore keeps it."""
+    kept = data / "replaced-20261128T120000Z"
+    kept.mkdir()
+    (data / STORE_FILE).rename(kept / STORE_FILE)
+    sqlite_file(data / STORE_FILE, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+    return kept
+
+
+def test_migrate_and_serve_refuse_a_store_of_the_wrong_shape_and_say_the_way_back(here, tmp_path, capsys):
+    kept = _wrong_store_in_place(here, tmp_path)
+    store_bytes = (here / STORE_FILE).read_bytes()
+    for argv in (["migrate"], ["serve", "--host", "127.0.0.1", "--port", "0"]):
+        status, _, err = run(capsys, "--data", str(here), *argv)
+        assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert "the store %s is not a newsdesk store at schema %d (it has no tables" % (here / STORE_FILE,
+                                                                                    SCHEMA_VERSION) in err
+        assert "the last good one is kept in %s" % kept in err
+    assert (here / STORE_FILE).read_bytes() == store_bytes and not os.path.exists(str(here / STORE_FILE) + "-wal")
+    os.replace(kept / STORE_FILE, here / STORE_FILE)         # the way back the sentence gives
+    store = Store(here / STORE_FILE)
+    assert len(store.games()) == 5
+    store.close()
+
+
+def test_a_store_of_the_wrong_shape_with_no_replaced_folder_says_restore(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    sqlite_file(data / STORE_FILE, "CREATE TABLE events (id INTEGER PRIMARY KEY)", version=1)
+    with pytest.raises(backup.NewsdeskError, match="its table events has no column at, kind and payload.*"
+                                                   "restore a backup"):
+        Store(data / STORE_FILE)
+
+
+def test_a_zip_listing_thousands_of_files_is_refused_before_its_directory_is_read(here, tmp_path, capsys,
+                                                                                   monkeypatch):
+    file = tmp_path / "many.zip"
+    with zipfile.ZipFile(file, "w") as z:
+        for n in range(5000):
+            z.writestr("f%d" % n, b"")
+    read = []
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", lambda self: read.append(self))
+    refused(capsys, here, file, "its zip lists 5000 files, and a backup holds at most 6")
+    assert read == []
+
+
+def test_a_manifest_nested_past_pythons_depth_is_one_sentence(here, tmp_path, capsys):
+    file = tmp_path / "deep.zip"
+    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", b"[" * 200000 + b"]" * 200000)
+    refused(capsys, here, file, "its manifest.json can't be read (")
+
+
+def test_a_refused_restore_onto_a_new_card_leaves_no_folder(tmp_path, capsys):
+    fresh = tmp_path / "fresh"
+    for target in (Path("/dev/zero"), tmp_path / "missing.zip"):
+        status, _, err = run(capsys, "restore", "--data", str(fresh), "--yes", str(target))
+        assert status == 2 and err.count("\n") == 1, err
+        assert not fresh.exists()
+
+
+def test_a_store_sqlite_cant_read_is_refused_with_the_way_back_too(here, tmp_path, capsys):
+    kept = _wrong_store_in_place(here, tmp_path)
+    (here / STORE_FILE).write_bytes(b"not a database at all" * 300)
+    for argv in (["migrate"], ["serve", "--host", "127.0.0.1", "--port", "0"]):
+        status, _, err = run(capsys, "--data", str(here), *argv)
+        assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+        assert "the last good one is kept in %s" % kept in err, err
