@@ -128,9 +128,15 @@ def update_plan(repo, venv, data, target, service):
 
 
 def install_steps(repo, pip):
+    """As `make run`'s venv rule: the pins PyPI has wheels of here (deploy/wheels.py: on 32-bit
+    ARM, Pillow and cbor2 are Debian's), then newsdesk itself."""
+    here = Path(pip).parent.parent / "requirements-here.txt"
+    python = Path(pip).parent / "python"
     return [
-        Step("reinstall the packages newsdesk needs", [pip, "install", "--quiet", "-r", Path(repo) / "requirements.txt",
-                                                      "setuptools>=77"]),
+        Step("list the pins PyPI has wheels of here (deploy/wheels.py)",
+             ["sh", "-c", "%s %s %s > %s" % tuple(shlex.quote(str(p)) for p in (
+                 python, Path(repo) / "deploy" / "wheels.py", Path(repo) / "requirements.txt", here))]),
+        Step("reinstall the packages newsdesk needs", [pip, "install", "--quiet", "-r", here, "setuptools>=77"]),
         Step("reinstall newsdesk itself", [pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", repo]),
     ]
 

@@ -65,7 +65,9 @@ def box(tmp_path):
     upstream.mkdir()
     git("init", "-q", cwd=upstream)
     (upstream / "requirements.txt").write_text("")
-    git("add", "requirements.txt", cwd=upstream)
+    (upstream / "deploy").mkdir()
+    (upstream / "deploy" / "wheels.py").write_text((REPO / "deploy" / "wheels.py").read_text())
+    git("add", "requirements.txt", "deploy/wheels.py", cwd=upstream)
     first = commit(upstream, "1\n")
     git("clone", "-q", str(upstream), "checkout", cwd=tmp_path)
     second = commit(upstream, "2\n")
@@ -77,6 +79,7 @@ def box(tmp_path):
     tool.write_text("#!/bin/sh\nPYTHONPATH=%s exec %s -m controller.cli \"$@\"\n" % (REPO, sys.executable))
     for script in (pip, tool):
         script.chmod(0o755)
+    (venv / "bin" / "python").symlink_to(sys.executable)
     data = tmp_path / "data"
     add_game(data, "Bob")
     return {"checkout": tmp_path / "checkout", "venv": venv, "data": data, "first": first, "second": second,
@@ -97,8 +100,9 @@ def test_the_dry_run_prints_the_plan_and_changes_nothing(box, capsys):
     assert steps[0].endswith("--data %s backup %s/" % (box["data"], box["data"] / "backups"))
     assert "- record the way back (%s and " % box["first"][:12] in out
     assert steps[1] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
-    assert "pip install" in steps[2] and "requirements.txt" in steps[2] and "--no-deps" in steps[3]
-    assert steps[4].endswith("migrate")
+    assert "deploy/wheels.py" in steps[2] and "requirements.txt > " in steps[2]
+    assert "pip install" in steps[3] and "requirements-here.txt" in steps[3] and "--no-deps" in steps[4]
+    assert steps[5].endswith("migrate")
     assert "make rollback" in out and "reset --keep %s" % box["first"][:12] in out
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
     assert not (box["data"] / "backups").exists() and not box["pip"].exists()

@@ -163,7 +163,7 @@ def test_a_game_is_played_and_the_service_comes_back_after_kill_9(lane):
         status, body = http(lane.host_base + "api/games", {"engine": "scan", "options": {},
                                                            "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
         assert status == 201, body
-        lane.game = body["game"]
+        lane.game = body["game"]           # its id
         before = lane.main_pid()
         lane.box.sh("kill -9 %s" % before)
         end = time.monotonic() + 60
@@ -171,7 +171,7 @@ def test_a_game_is_played_and_the_service_comes_back_after_kill_9(lane):
             time.sleep(0.5)
         assert lane.main_pid() not in ("0", before), "systemd didn't start the panel again"
         assert wait_healthy(lane.lan_base)
-        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game["id"]
+        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game
     lane.step("back after kill -9", killed)
 
 
@@ -179,7 +179,7 @@ def test_after_a_reboot_it_serves_again_with_the_game_kept(lane):
     def rebooted():
         lane.box.reboot()
         assert wait_healthy(lane.lan_base, timeout=180)
-        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game["id"]
+        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game
     lane.step("a reboot", rebooted)
 
 
@@ -212,7 +212,7 @@ def test_update_to_a_newer_commit_and_roll_back(lane, tmp_path):
         assert "[exit" not in said, said[-4000:]
         assert lane.pi("git -C newsdesk rev-parse HEAD").strip() == old
         assert wait_healthy(lane.lan_base)
-        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game["id"]
+        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game
     lane.step("make update and make rollback", update)
 
 
