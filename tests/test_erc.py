@@ -123,18 +123,36 @@ def test_i2s_off_its_pins_is_an_error():
 
 
 def test_an_output_the_pi_sets_before_newsdesk_starts_is_flagged():
-    """GPIO0-8 are pulled high from power-on until newsdesk starts, and GPIO14 is the UART's TXD:
-    the ringer's optocoupler or an LED there is lit while the Pi boots."""
-    messages = [f.message for f in _only(check(replace_in("pi.ringer", "bcm = 23", "bcm = 4")), "boot", "warning")]
-    assert messages == ["ringer is an output on GPIO4 (pin 7), which the Pi pulls high from power-on until "
-                        "newsdesk starts: its optocoupler gets a trickle of current through every boot; "
-                        "GPIO9-27 are pulled low"]
-    found = _only(check(replace_in("pi.status_led", "bcm = 24", "bcm = 14")), "boot", "warning")
-    assert [(f.severity, f.line) for f in found] == [("warning", "status_led")]
-    assert "GPIO14 (pin 8), the UART's TXD: with the serial console on" in found[0].message
-    assert "its led" in found[0].message
+    """GPIO0-8 are pulled high from power-on until newsdesk starts: an LED there gets a trickle (a
+    warning), the ringer gets the edge and the firmware's probing (an error)."""
+    led = _only(check(replace_in("pi.status_led", "bcm = 24", "bcm = 4")), "boot", "warning")
+    assert [f.message for f in led] == ["status_led is an output on GPIO4 (pin 7), which the Pi pulls high from "
+                                        "power-on until newsdesk starts: its led gets a trickle of current through "
+                                        "every boot; GPIO9-27 are pulled low"]
+    (ringer,) = _only(check(replace_in("pi.ringer", "bcm = 23", "bcm = 4")), "boot")
+    assert ringer.message.startswith("ringer is an output on GPIO4 (pin 7), which the Pi pulls high at power-on")
+    assert ringer.message.endswith("move ringer to a pin the Pi pulls low at boot (GPIO9-27 but the UART's 14 and 15)")
     pressed = check(replace_in("pi.dice_button", "bcm = 5", "bcm = 7"))             # an input: no matter
     assert [f for f in pressed.findings if f.rule == "boot"] == []
+
+
+@pytest.mark.parametrize("section, bcm, words", [
+    ("pi.ringer", 23, "which pass the fail-safe's capacitor and strike the bell; move ringer to a pin"),
+    ("pi.status_led", 24, "flickering its led; move status_led to a pin"),
+])
+def test_any_output_on_the_consoles_txd_is_an_error(section, bcm, words):
+    """GPIO14 carries the boot messages: a toggling line, which the fail-safe's capacitor passes
+    (it only blocks a line held high)."""
+    (finding,) = _only(check(replace_in(section, "bcm = %d" % bcm, "bcm = 14")), "boot")
+    assert "is an output on GPIO14 (pin 8), the UART's TXD: with the serial console on" in finding.message
+    assert words in finding.message
+
+
+def test_an_input_on_the_consoles_rxd_is_an_error():
+    (finding,) = _only(check(replace_in("pi.dice_button", "bcm = 5", "bcm = 15")), "boot")
+    assert finding.message.startswith("dice_button is an input on GPIO15 (pin 10), the UART's RXD: with the "
+                                      "serial console on (enable_uart=1) the kernel reads it as typed text")
+    assert "move dice_button to a free pin" in finding.message
 
 
 def test_the_hat_eeprom_pins_are_flagged():
@@ -283,7 +301,7 @@ def test_the_amplifiers_sd_pin_is_claimed_when_named():
     assert check(text).findings == []
     assert build(parse_pinmap(text), PARTS).of(line="audio", subsystem="audio")[0].pins["SD"] == "AUDIO_SD"
     clash = with_line("pi.spare_led", 'kind = "output"\nbcm = 4\nload = "led"\ncolour = "red"\nvf = 1.8\nresistor = 330', text)
-    with pytest.raises(PinMapError, match="GPIO4 is used by both audio and spare_led"):
+    with pytest.raises(PinMapError, match=r"GPIO4 is used by both audio \(its SD\) and spare_led; move spare_led to a free pin"):
         parse_pinmap(clash)
 
 
@@ -675,3 +693,52 @@ def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
     assert "too large" in large.message
     unfused = build(parse_pinmap(PINMAP_TEXT), parts_with("fuse_a = 1.0 ", "fuse_a = 0 "))
     assert not [p for p in unfused.parts if p.kind == "fuse"]
+
+
+@pytest.mark.parametrize("ground, to", [("GND", 10), ("display GND", 3)])
+def test_a_ground_wire_beside_3v3_on_the_cable_is_an_error(ground, to):
+    """3V3 is on pin 11 with no ground beside it, in its row (10, 12) or across (3, 4): a bent pin
+    there would short the Pi's supply."""
+    moved = dict(REPO_CABLE)
+    (was,) = [pin for pin, wire in moved.items() if wire == ground]
+    moved[was], moved[to] = moved[to], ground                  # swapped with the wire on that pin
+    (finding,) = _connector(check(with_cable(moved)))
+    assert finding.line == ground
+    assert finding.message.startswith("%s on pin %d is beside display 3V3 (3V3) on pin 11: a bent pin" % (ground, to))
+    assert "put %s on a pin not beside pin 11" % ground in finding.message
+
+
+def test_a_bell_supply_that_cannot_pull_the_solenoid_in_is_an_error():
+    """A 12 V coil wants 0.45 A to pull in (75 % of 0.6 A); at 11.4 V into a warm 23 ohms it gets
+    0.50 A. A 9 V or 5 V supply never does: the bell never rings."""
+    assert [f for f in check_parts(PARTS).findings if f.rule == "bell"] == []
+    for volts in ("9.0", "5.0"):
+        (finding,) = _bell(check_parts(parts_with("supply_v = 12.0", "supply_v = %s" % volts)), "pulls its plunger in")
+        assert finding.message.startswith("the solenoid (JF-0530B 12 V) is rated 12 V, above the %g V bell supply"
+                                          % float(volts))
+        assert finding.message.endswith("use a 12 V supply (supply_v) or a %g V coil (rated_v, coil_ohms)" % float(volts))
+    (weak,) = _bell(check_parts(parts_with("coil_ohms_tol = 0.15", "coil_ohms_tol = 0.4")), "pulls its plunger in")
+    assert "gives the solenoid (JF-0530B 12 V, 20 ohms +40 %) as little as 0.41 A: under the 0.45 A" in weak.message
+
+
+def test_a_coil_rated_above_the_supply_is_an_error():
+    for coil in (("rated_v = 12.0", "rated_v = 24.0"), ):
+        (finding,) = _bell(check_parts(parts_edited(coil, ("coil_ohms = 20", "coil_ohms = 80"))), "is rated 24 V")
+        assert "above the 12 V bell supply (12.6 V at most): it gets as little as 0.12 A of the 0.23 A" in finding.message
+
+
+def test_the_adapter_must_be_rated_for_the_coils_current():
+    (finding,) = _bell(check_parts(parts_with("supply_a = 1.5 ", "supply_a = 0.5 ")), "supply_a")
+    assert finding.message == ("the bell's adapter is rated 0.5 A (supply_a) and the solenoid draws up to 0.74 A "
+                               "(12.6 V into its coldest 17.0 ohms): it sags or shuts down at each strike; use an "
+                               "adapter rated at least 1.0 A")
+
+
+def test_a_failsafe_without_its_bleed_resistor_is_an_error():
+    """Left out (bleed_ohms = 0 is refused by the reader), the fail-safe has nothing to take the
+    last trickle: an error, not a crash further on."""
+    parts = parts_with("bleed_ohms = 10000 ", "")
+    report = check_parts(parts)
+    (finding,) = _only(report, "failsafe")
+    assert finding.message.startswith("the fail-safe has no bleed resistor across the optocoupler's LED")
+    assert finding.message.endswith("fit one (bleed_ohms in parts.toml [failsafe], 10000)")

@@ -172,16 +172,16 @@ def test_generate_refuses_a_pinmap_that_breaks_the_rules():
 
 @pytest.mark.slow
 def test_the_rules_warnings_are_said_and_drawing_goes_on(monkeypatch, capsys):
-    """A warning (here: the ringer on a pin the Pi pulls high through every boot) is printed for
+    """A warning (here: an LED on a pin the Pi pulls high through every boot) is printed for
     the builder, and the command still succeeds; errors alone refuse."""
-    planted = parse_pinmap(PINMAP_TEXT.replace("[pi.ringer]\nkind = \"output\"\nbcm = 23",
-                                               "[pi.ringer]\nkind = \"output\"\nbcm = 4"))
+    planted = parse_pinmap(PINMAP_TEXT.replace("[pi.status_led]\nkind = \"output\"\nbcm = 24",
+                                               "[pi.status_led]\nkind = \"output\"\nbcm = 4"))
     built = generate.circuits(planted)
-    monkeypatch.setattr(generate, "circuits", lambda: built)
+    monkeypatch.setattr(generate, "circuits", lambda *given: built)
     monkeypatch.setattr(generate, "render", lambda root, all_circuits: {})
     assert generate.main(["--check"]) == 0
     err = capsys.readouterr().err
-    assert "electrical rules, a warning: pi: ringer is an output on GPIO4 (pin 7), which the Pi pulls high" in err
+    assert "electrical rules, a warning: pi: status_led is an output on GPIO4 (pin 7), which the Pi pulls high" in err
 
 
 def test_check_command_passes_on_the_repo(rendered, capsys):
