@@ -510,6 +510,7 @@ def check_bell(circuit, report):
     _check_solenoid(circuit, report, line, top)
     _check_fuse(circuit, report, line)
     _check_drain(circuit, report, line, top)
+    _check_cutoff(circuit, report, line)
 
 
 def _check_solenoid(circuit, report, line, top):
@@ -624,6 +625,99 @@ def _check_fuse(circuit, report, line):
                    "the bell's %g A fuse is %s for a coil drawing %.2f A at its rated %g V: rate it %.1f-%.1f A "
                    "(slow-blow, fuse_a)", fuse, "too small: it blows on the strikes" if fuse < low
                    else "too large: a short in the phone never blows it", amps, float(sol["rated_v"]), low, high)
+
+
+def coil_heat(parts, volts, share, ambient, ohms=None):
+    """The coil's steady temperature, °C, and its power then, W: on for ``share`` of the time at
+    ``volts``, its winding's resistance rising with its temperature (copper_alpha from 20 °C; its
+    least resistance, the winding's tolerance, at 20 °C unless ``ohms`` says), its rise
+    theta_c_per_w per watt above ``ambient``. Worked to a fixed point (the rise falls as the
+    resistance climbs, so it settles)."""
+    sol = parts.part("solenoid")
+    r20 = ohms if ohms is not None else float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"]))
+    alpha, theta = float(sol["copper_alpha"]), float(sol["theta_c_per_w"])
+    temp = ambient
+    for _ in range(200):
+        watts = share * volts ** 2 / (r20 * (1 + alpha * (temp - 20)))
+        temp = ambient + theta * watts
+    return temp, watts
+
+
+def cutoff_timing(parts):
+    """What the thermal cutoff does, from the parts' figures (the rules' own; the ngspice decks
+    check it with every single fault). None without a cutoff.
+
+    ring     the coil's steady temperature ringing at the strikes' worst duty, the supply at its
+             highest, the winding at its least resistance, in the warmest air: under the cutoff's
+             holding temperature, or a long ring opens it for good
+    opens    the longest a coil held on (any single fault) takes to reach the cutoff's rated
+             temperature from the coolest room (20 °C), at its weakest: the supply at its lowest,
+             the winding at its highest resistance
+    winding  the hottest the winding's inside gets before the cutoff opens: the rated temperature
+             plus theta_inner at the strongest fault's power then; under the insulation's class"""
+    bell = parts.bell
+    cutoff_c = float(bell.get("cutoff_c") or 0)
+    if not cutoff_c:
+        return None
+    sol, cut = parts.part("solenoid"), parts.part("cutoff")
+    ambient = float(bell["ambient_c"])
+    ring_c, ring_w = coil_heat(parts, supply_max(parts), strike_duty(), ambient)
+    ohms, tol = float(sol["coil_ohms"]), float(sol["coil_ohms_tol"])
+    alpha, theta, tau = float(sol["copper_alpha"]), float(sol["theta_c_per_w"]), float(sol["tau_s"])
+    weak_w = supply_min(parts) ** 2 / (ohms * (1 + tol) * (1 + alpha * (cutoff_c - 20)))
+    rise_needed, rise_final = cutoff_c - 20.0, theta * weak_w
+    opens = tau * math.log(rise_final / (rise_final - rise_needed)) if rise_final > rise_needed else math.inf
+    strong_w = supply_max(parts) ** 2 / (ohms * (1 - tol) * (1 + alpha * (cutoff_c - 20)))
+    winding = cutoff_c + float(sol["theta_inner_c_per_w"]) * strong_w
+    rated_w = float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms
+    return {"ring_c": ring_c, "ring_w": ring_w, "holding_c": float(cut["th_c"]), "opens_s": opens,
+            "weak_w": weak_w, "strong_w": strong_w, "winding_c": winding, "insulation_c": float(sol["insulation_c"]),
+            "cutoff_c": cutoff_c, "low_c": cutoff_c - float(cut["tf_tol_c"]), "ambient_c": ambient,
+            "continuous_w": rated_w}
+
+
+CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
+
+
+def _check_cutoff(circuit, report, line):
+    """One failed part of the driver (the MOSFET or the optocoupler's output shorted, the gate
+    pull-down unsoldered) holds the coil on at full power, which neither the fuse (it carries the
+    coil's current) nor the fail-safe (it is before the failed part) stops. The thermal cutoff
+    does: it must let the longest ring through, open within a bounded time, and open before the
+    winding passes its insulation's class."""
+    parts = circuit.parts_data
+    t = cutoff_timing(parts)
+    if t is None:
+        report.add("bell", "error", line,
+                   "the bell driver has no thermal cutoff: a shorted MOSFET or optocoupler output, or an "
+                   "unsoldered gate pull-down, holds the coil on at full power for as long as the 12 V is plugged "
+                   "in, and neither the fuse nor the fail-safe stops it; fit one against the coil (cutoff_c in "
+                   "parts.toml [bell_driver], [part.cutoff])")
+        return
+    report.bell["cutoff"] = t
+    _, _, most = coil_amps(parts)
+    rated_a = float(parts.part("cutoff")["rated_a"])
+    if rated_a < most:
+        report.add("bell", "error", line,
+                   "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
+                   "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
+                   rated_a, most, math.ceil(most * 2) / 2)
+    if t["ring_c"] > t["holding_c"]:
+        report.add("bell", "error", line,
+                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): over the thermal cutoff's %g °C "
+                   "holding temperature, so ringing alone may open it for good; use a cutoff rated higher "
+                   "(cutoff_c, th_c) if the coil's insulation allows, or a coil with a lower duty", t["ring_c"],
+                   t["ring_w"], t["ambient_c"], t["holding_c"])
+    if t["opens_s"] > CUTOFF_OPENS_MAX_S:
+        report.add("bell", "error", line,
+                   "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "
+                   "never open, or too late; use a cutoff rated lower (cutoff_c)", t["cutoff_c"],
+                   "never" if math.isinf(t["opens_s"]) else "only after %.0f s" % t["opens_s"])
+    if t["winding_c"] > t["insulation_c"]:
+        report.add("bell", "error", line,
+                   "by the time the %g °C thermal cutoff opens, the winding's inside reaches %.0f °C: over its "
+                   "insulation's %g °C (insulation_c); use a cutoff rated lower (cutoff_c) or a coil of a higher "
+                   "class", t["cutoff_c"], t["winding_c"], t["insulation_c"])
 
 
 def default_strike_on():

@@ -327,7 +327,7 @@ def test_a_48_volt_bell_supply_without_the_zener_is_over_the_gate_limit():
     assert any("gate sees up to 50.4 V" in m and "16 V limit" in m for m in messages)   # 48 V + 5 %
     assert any("optocoupler's output" in m for m in messages)       # and the PC817's 35 V
     clamped = parts_edited(("supply_v = 12.0", "supply_v = 15.0"), ("rated_v = 12.0", "rated_v = 15.0"),
-                           ("fuse_a = 1.0 ", "fuse_a = 1.6 "))     # the fuse for the 0.75 A coil
+                           ("coil_ohms = 20", "coil_ohms = 31"))     # the same 7.2 W as the 12 V coil
     assert check_parts(clamped).findings == []      # a 15 V coil: the zener holds the gate at 10 V
     hot = [f for f in _only(check_parts(parts_with("supply_v = 12.0", "supply_v = 24.0")), "bell")
            if "dissipate" in f.message]
@@ -342,7 +342,7 @@ def test_an_unregulated_supply_needs_the_zener():
     assert any("gate sees up to 16.2 V" in m for m in messages)      # unloaded: over the 16 V limit
     clamped = check_parts(parts_with("regulated = true", "regulated = false"))
     assert not [f for f in clamped.findings if "gate" in f.message]     # the zener guards the gate
-    (coil,) = _only(clamped, "bell")                    # but unloaded it is over the 12 V coil
+    (coil,) = [f for f in _only(clamped, "bell") if "on a 12 V solenoid" in f.message]   # but unloaded it is over the 12 V coil
     assert "reaches 16.2 V (12 V unregulated, unloaded) on a 12 V solenoid" in coil.message
 
 
@@ -496,7 +496,8 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     assert "reaches 71.8 V (12.6 V supply + 1.24 A x 47 ohms" in finding.message
     assert "over the 44 V kept under its 55 V rating (IRLZ44N); use at most 24 ohms" in finding.message
     fuse = ("fuse_a = 1.0 ", "fuse_a = 2.0 ")          # the fuse for a 1 A coil
-    assert check_parts(parts_edited(coil, fuse, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
+    larger = ("theta_c_per_w = 35", "theta_c_per_w = 20")   # and a 12 W coil is larger: it sheds its heat better
+    assert check_parts(parts_edited(coil, fuse, larger, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
 
@@ -742,3 +743,34 @@ def test_a_failsafe_without_its_bleed_resistor_is_an_error():
     (finding,) = _only(report, "failsafe")
     assert finding.message.startswith("the fail-safe has no bleed resistor across the optocoupler's LED")
     assert finding.message.endswith("fit one (bleed_ohms in parts.toml [failsafe], 10000)")
+
+
+# --- one failed part: the thermal cutoff against the coil ---
+
+def _cutoff(report):
+    return [f for f in report.errors if f.rule == "bell" and "thermal cutoff" in f.message]
+
+
+def test_the_thermal_cutoff_is_worked_out_from_the_parts():
+    """As fitted: a long ring warms the coil to 71 °C, under the 102 °C cutoff's (estimated)
+    77 °C holding temperature; held on by a fault, the coil reaches 102 °C within 4 minutes at its
+    weakest, and its winding's inside is then under class E's 120 °C."""
+    t = erc.cutoff_timing(PARTS)
+    assert t["ring_c"] == pytest.approx(71.3, abs=0.1) and t["holding_c"] == 77
+    assert 100 < t["opens_s"] < 240 and t["winding_c"] < t["insulation_c"] == 120
+    assert t["weak_w"] > t["continuous_w"]              # held on, the coil is well over its continuous rating
+    assert _cutoff(check()) == []
+
+
+@pytest.mark.parametrize("change, words", [
+    (("cutoff_c = 102 ", "cutoff_c = 0 "), "the bell driver has no thermal cutoff: a shorted MOSFET"),
+    (("th_c = 77 ", "th_c = 60 "), "a long ring warms the coil to 71 °C (1.04 W in 35 °C air): over the thermal "
+                                   "cutoff's 60 °C holding temperature"),
+    (("tau_s = 240 ", "tau_s = 2400 "), "reaches the thermal cutoff's 102 °C only after 1"),
+    (("cutoff_c = 102 ", "cutoff_c = 300 "), "reaches the thermal cutoff's 300 °C never"),
+    (("insulation_c = 120 ", "insulation_c = 105 "), "the winding's inside reaches 109 °C: over its insulation's 105 °C"),
+    (("rated_a = 2.0 ", "rated_a = 0.5 "), "the thermal cutoff is rated 0.5 A and the coil draws up to 0.74 A"),
+])
+def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
+    found = [f.message for f in check_parts(parts_with(*change)).errors if f.rule == "bell"]
+    assert any(words in m for m in found), found
