@@ -768,13 +768,42 @@ def failsafe_timing(circuit):
     tau_min = r * (1 - rtol) * farads * (1 - ctol)
     full = tau_min * math.log(start / need) if start > need else 0.0
     pulldown = float(data.bell["gate_pulldown"]) * (1 + rtol)
-    dark = vf_lo / (bleed * (1 + rtol)) + float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
-    top = (logic_v - vf_lo) / (r * (1 - rtol))
+    dark_led = float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
     tau_max = r * (1 + rtol) * farads * (1 + ctol)
-    off = tau_max * math.log(top / dark) if top > dark else 0.0
+    off = held_release(logic_v, r * (1 - rtol), farads * (1 + ctol), bleed * (1 + rtol), dark_led,
+                       float(opto["vf_at_ma"]) / 1000.0 / math.exp(vf_lo / (float(opto["led_n"]) * THERMAL_V)),
+                       float(opto["led_n"]))
     return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
             "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
             "limit": failsafe_limit()}
+
+
+THERMAL_V = 0.025865        # kT/q at 27 °C, as the simulations take it
+
+
+def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
+    """Seconds until a line held at ``volts`` leaves the LED dark (under ``dark_a``): the resistor
+    charges the capacitor while the LED, an exponential junction (``led_is``, ``led_n``), and the
+    bleed resistor share what passes. As its current dies away the LED's voltage falls, so the
+    capacitor has further to charge than with a fixed drop. Worked step by step (each step taking
+    the current at its end, so the time comes out long, on the safe side); inf if never."""
+    nvt = led_n * THERMAL_V
+    tau = ohms * farads
+    dt = tau / 400.0
+    w = volts                       # across the resistor and the LED: the line less the capacitor
+    v = nvt * math.log(volts / ohms / led_is + 1.0)
+    t = 0.0
+    while t < 50 * tau:
+        for _ in range(8):          # Newton: (w - v)/R = led(v) + v/bleed, from the last step's v
+            led = led_is * (math.exp(v / nvt) - 1.0)
+            f = (w - v) / ohms - led - v / bleed
+            v -= f / (-1.0 / ohms - led_is * math.exp(v / nvt) / nvt - 1.0 / bleed)
+            v = min(max(v, 0.0), w)
+        if led_is * (math.exp(v / nvt) - 1.0) < dark_a:
+            return t
+        w -= (w - v) / ohms * dt / farads
+        t += dt
+    return math.inf
 
 
 def check_failsafe(circuit, report):
@@ -804,7 +833,7 @@ def check_failsafe(circuit, report):
         report.add("failsafe", "error", line,
                    "the fail-safe has no bleed resistor across the optocoupler's LED: held high, the line's last "
                    "trickle through the capacitor keeps the LED faintly lit and the MOSFET may stay partly on; "
-                   "fit one (bleed_ohms in parts.toml [failsafe], 10000)")
+                   "fit one (bleed_ohms in parts.toml [failsafe], 3300)")
         return                      # (its timing without the bleed would only blame the capacitor)
     if timing["full"] < timing["strike_on"]:
         report.add("failsafe", "error", line,

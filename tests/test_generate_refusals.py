@@ -70,8 +70,8 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
 
 
 @pytest.mark.parametrize("old, new, words", [
-    ("bleed_ohms = 10000", "bleed_ohms = 0", "[failsafe] bleed_ohms must be a number above 0"),
-    ("bleed_ohms = 10000", 'bleed_ohms = "10k"', "[failsafe] bleed_ohms must be a number above 0"),
+    ("bleed_ohms = 3300 ", "bleed_ohms = 0 ", "[failsafe] bleed_ohms must be a number above 0"),
+    ("bleed_ohms = 3300 ", 'bleed_ohms = "3k3" ', "[failsafe] bleed_ohms must be a number above 0"),
     ("coil_ohms = 20 ", "coil_ohms = 0 ", "[part.solenoid] coil_ohms must be a number above 0"),
     ("coil_ohms = 20 ", "coil_ohms = inf ", "[part.solenoid] coil_ohms must be a number above 0"),
     ("pitch_mm = 2.77", "pitch_mm = -2.77", "[connector] pitch_mm must be a number above 0"),
@@ -169,7 +169,7 @@ def test_every_value_that_may_be_zero_is_checked_without_a_crash():
 def test_the_command_itself_prints_no_traceback(tmp_path):
     """As a builder runs it: a process, its exit status and what it prints."""
     bad = tmp_path / "parts.toml"
-    bad.write_text(PARTS_TEXT.replace("bleed_ohms = 10000", "bleed_ohms = 0", 1), encoding="utf-8")
+    bad.write_text(PARTS_TEXT.replace("bleed_ohms = 3300 ", "bleed_ohms = 0 ", 1), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "schematics.generate", "--check", "--parts", str(bad)],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

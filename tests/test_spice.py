@@ -341,3 +341,18 @@ def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
     cut, hottest, end = result.worst("mosfet_short")
     assert cut is None and end > 2 * values["continuous_w"] and hottest > 200
     assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
+
+
+def test_the_optocouplers_led_is_an_exponential_junction_in_every_deck():
+    """Not a fixed drop: a junction through each corner's forward voltage at the datasheet's test
+    current, so its voltage falls as the fail-safe's current dies away (which lets the coil go
+    later: the 10 kohm bleed drawn before held it past 200 ms at the strongest corner)."""
+    values = spice.bell_values(generate.circuits()["pi"])
+    corners = spice.failsafe_corners(values)
+    deck = spice._failsafe_deck("test", corners, values, "DC 0", 1e-3, 1e-5, [])
+    assert "Vled" not in deck and "DIDEAL" not in deck
+    for i, c in enumerate(corners):
+        is_ = 0.020 / math.exp(c["vf"] / (1.8 * spice.THERMAL_V))
+        assert "Dled%d led%d ledc%d DLED%d" % (i, i, i, i) in deck
+        assert ".model DLED%d D(is=%r n=1.8)" % (i, is_) in deck
+    assert {c["vf"] for c in corners} == {1.0, 1.4}
