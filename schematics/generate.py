@@ -85,9 +85,17 @@ def _wire_to(circuit, spec):
         return "the board's own LED"
     if spec.load is None:
         return "(no load described)"
-    chain = [p for p in parts if p.role in ("series", "led", "isolator")]
-    words = " → ".join("%s %s" % (p.ref, bom.value_text(p) or circuit.parts_data.part(p.kind)["number"])
+    chain = [p for p in parts if p.role in ("series", "coupling", "led", "isolator")]
+    words = " → ".join("%s %s%s" % (p.ref, bom.value_text(p) or circuit.parts_data.part(p.kind)["number"],
+                                     " (+ to %s)" % chain[0].ref if p.role == "coupling" else "")
                        for p in chain)
+    roles = {p.role: p for p in parts}
+    if "coupling" in roles:
+        # the fail-safe's other two parts hang off the LED's anode, not in the chain
+        across = [roles[r] for r in ("reset", "bleed") if r in roles]
+        words += "; from %s pin 1 to GND: %s (the fail-safe)" % (roles["isolator"].ref, " and ".join(
+            "%s %s%s" % (p.ref, bom.value_text(p) or circuit.parts_data.part(p.kind)["number"],
+                         " (cathode to pin 1)" if p.role == "reset" else "") for p in across))
     if spec.load == "optocoupler":
         words += " (the isolated bell driver beyond it: see the schematic)"
     return words + (" → GND" if spec.active_high and spec.load == "led" else "")

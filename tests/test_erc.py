@@ -781,3 +781,10 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
 def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
     found = [f.message for f in check_parts(parts_with(*change)).errors if f.rule == "bell"]
     assert any(words in m for m in found), found
+
+
+def test_the_optocouplers_least_current_in_the_hardware_notes_is_the_rules_own():
+    """docs/hardware.md said 1 mA after the rules had moved to 0.43 mA."""
+    text = (REPO / "docs" / "hardware.md").read_text(encoding="utf-8")
+    (said,) = re.findall(r"least transfer ratio \(([0-9.]+) mA with\s+the listed parts", text)
+    assert float(said) == round(erc._opto_ma_needed(build(parse_pinmap(PINMAP_TEXT), PARTS, "pi")), 2)

@@ -334,3 +334,48 @@ def test_the_esd_channels_are_drawn_on_the_led_and_display_sheets_too(rendered):
         if line in sheets:
             assert "ESD %s %s" % (ref, pin) in rendered["schematics/%s.svg" % sheets[line]].decode(), (line, net)
     assert "clamped by the ESD arrays" in rendered["schematics/display.svg"].decode()
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_the_wiring_tables_ringer_row_names_the_failsafes_parts(board):
+    """The row showed R7 and U1 but not C4, D1 and R8: a builder wiring from the table left the
+    fail-safe out."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts(), board)
+    roles = {p.role: p for p in circuit.of(line="ringer")}
+    words = generate._wire_to(circuit, circuit.board_lines["ringer"])
+    for role in ("series", "coupling", "isolator", "reset", "bleed"):
+        assert roles[role].ref in words, role
+    assert "%s 47 µF (+ to %s)" % (roles["coupling"].ref, roles["series"].ref) in words
+    assert "%s BAT85 (cathode to pin 1)" % roles["reset"].ref in words
+
+
+def test_every_bom_line_is_used_and_every_part_has_its_line():
+    """Each line with refs names only parts of the circuit, each bought part of the circuit is on
+    exactly one line (its adapter board, if it is surface-mount, on one more), every part kind in
+    parts.toml is used by a build, and the bell's adapter says its current."""
+    parts = load_parts()
+    used_kinds = set()
+    for board in ("pi", "pico"):
+        circuit = build(parse_pinmap(PINMAP_TEXT), parts, board)
+        used_kinds |= {p.kind for p in circuit.parts}
+        rows = bom.rows(circuit)
+        refs = {p.ref: p for p in circuit.parts}
+        listed = {}
+        for row in rows:
+            assert set(row.refs) <= set(refs), (board, row.refs)
+            assert row.quantity == len(row.refs) or not row.refs, (board, row.refs)
+            for ref in row.refs:
+                listed.setdefault(ref, []).append(row)
+        for ref, part in refs.items():
+            data = parts.part(part.kind)
+            want = 0 if not data.get("bought", True) else 2 if data.get("adapter") else 1
+            assert len(listed.get(ref, [])) == want, (board, ref)
+        kit = [r for r in rows if not r.refs]
+        assert [r.description for r in kit] == [k["part"] for k in parts.kit if k["build"] == board]
+        (adapter,) = [r for r in rows if r.refs and refs[r.refs[0]].kind == "supply12"]
+        assert adapter.number.startswith("12 V 1.5 A regulated")
+        assert any("surface-mount" in r.description for r in rows if r.refs and refs[r.refs[0]].kind == "esd") \
+            or board == "pico"
+    assert set(parts.catalogue) == used_kinds
+    pi_kit = " ".join(k["part"] for k in parts.kit if k["build"] == "pi")
+    assert "header pins" in pi_kit and "bracket" in pi_kit
