@@ -32,7 +32,10 @@
                current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating.
                And at its lowest: the coil, warm, still gets the current that pulls its plunger
                in (a coil rated above the supply named as such), and the adapter's rated
-               current (supply_a) covers the coil's highest
+               current (supply_a) covers the coil's highest. And one failed part: a thermal
+               cutoff against the coil (cutoff_c) that a long ring leaves under its holding
+               temperature, that opens within CUTOFF_OPENS_MAX_S of a coil held on at its weakest,
+               before the winding passes its insulation's class, and that carries the coil's current
     failsafe   the ringer lights its optocoupler through a capacitor (the fail-safe), so a line
                left high lets the coil go by itself: the drive stays full through a strike at the
                default rate, and a held line leaves the LED dark within one strike at the slowest
