@@ -327,8 +327,10 @@ def parse_pinmap(text: str, source: str = "pinmap.toml") -> PinMap:
         raise PinMapError("%s: [pico] must be a section of lines" % source)
     unknown = set(data) - set(BOARDS) - {"cable"}
     if unknown:
-        raise PinMapError("%s: unknown section(s) %s (boards are pi and pico, and the cable)"
-                          % (source, ", ".join(sorted(unknown))))
+        first = sorted(unknown)[0]
+        close = difflib.get_close_matches(first, list(BOARDS) + ["cable"], n=1, cutoff=0.6)
+        raise PinMapError("%s: unknown section(s) %s (%sboards are pi and pico, and the cable)"
+                          % (source, ", ".join(sorted(unknown)), "did you mean [%s]? " % close[0] if close else ""))
     cable = _cable(source, data["cable"]) if "cable" in data else None
     return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {}, cable)
 

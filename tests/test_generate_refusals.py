@@ -63,6 +63,7 @@ def in_section(text, section, old, new):
      "[pi.hook]: unknown key 'filter_pul' (did you mean 'filter_pull'?)"),
     (in_section(PINMAP_TEXT, "cable", 'box = "female"', 'boxes = "female"'),
      "[cable]: unknown key 'boxes' (did you mean 'box'?)"),
+    (PINMAP_TEXT.replace("[cable]", "[cabel]", 1), "unknown section(s) cabel (did you mean [cable]?"),
 ])
 def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinmap, words):
     said = refusal(tmp_path, capsys, monkeypatch, pinmap=pinmap)
