@@ -797,11 +797,12 @@ def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
     v = nvt * math.log(volts / ohms / led_is + 1.0)
     t = 0.0
     while t < 50 * tau:
-        for _ in range(8):          # Newton: (w - v)/R = led(v) + v/bleed, from the last step's v
-            led = led_is * (math.exp(v / nvt) - 1.0)
-            f = (w - v) / ohms - led - v / bleed
-            v -= f / (-1.0 / ohms - led_is * math.exp(v / nvt) / nvt - 1.0 / bleed)
-            v = min(max(v, 0.0), w)
+        for _ in range(20):         # Newton: (w - v)/R = led(v) + v/bleed, from the last step's v
+            e = led_is * math.exp(v / nvt)
+            step = ((w - v) / ohms - e + led_is - v / bleed) / (-1.0 / ohms - e / nvt - 1.0 / bleed)
+            v = min(max(v - step, 0.0), w)
+            if abs(step) < 1e-9:
+                break
         if led_is * (math.exp(v / nvt) - 1.0) < dark_a:
             return t
         w -= (w - v) / ohms * dt / farads
