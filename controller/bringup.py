@@ -123,11 +123,27 @@ def hints(pinmap: PinMap, phone_board: str = "pi") -> dict[str, str]:
     }
 
 
+def _cutoff_check(pinmap: PinMap, board: str) -> str:
+    """The thermal cutoff against the coil (docs/build.md, "One failed part"): one-shot, so a
+    bell that never rings may be a cutoff that opened (soldered too hot, or after a fault). With
+    the cable's bell pins named, a meter across them at the phone's plug checks it and the coil
+    in one reading."""
+    cable = pinmap.cable if board == "pi" else None
+    pins = {wire: pin for pin, wire in (cable or {}).get("pins", {}).items()}
+    if "bell +" in pins and "bell switched" in pins:
+        where = "a meter across the cable's bell pins (%d and %d) at the phone's plug" % (
+            pins["bell +"], pins["bell switched"])
+    else:
+        where = "a meter across the solenoid's wires"
+    return ("; then, with the bell's 12 V unplugged, the thermal cutoff against the coil: %s reads the coil's "
+            "ohms (about 20); an open circuit means the cutoff has opened: find out why before replacing it" % where)
+
+
 def failed_hints(pinmap: PinMap, phone_board: str = "pi") -> dict[str, str]:
     """Step id -> what to check when the builder says it didn't happen although newsdesk sent it."""
     return {
         "bell": "newsdesk switched the bell's line on, but you heard no ring: " + _bell_wiring(pinmap, phone_board)
-                + ". Then press \"Ring the bell\" again.",
+                + _cutoff_check(pinmap, phone_board) + ". Then press \"Ring the bell\" again.",
         "tone": "newsdesk played the dial tone, but you heard nothing: " + _tone_wiring(pinmap)
                 + ". Then hang up, lift the handset again and listen.",
     }

@@ -9,6 +9,7 @@ optocoupler with its forward voltage and series resistor, a module's supply rail
 only checks that those values are well formed; schematics/erc.py judges them electrically.
 """
 
+import difflib
 import os
 import tomllib
 from pathlib import Path
@@ -27,6 +28,16 @@ OPTIONAL_BUS_PINS = {"i2s": ("sd",)}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 RAILS = ("GND", "3V3", "5V")
 LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
+# the keys a line may have, by its kind (the board's number key, bcm or gp, is added per board): a
+# key not listed here is a typo that would otherwise be silently ignored ("filter_pul" = no pull-up)
+LINE_KEYS = ("kind", "what", "in_phone", "esd")
+KIND_KEYS = {
+    "input": ("pull", "high_means", "to", "pull_resistor", "pull_to", "series_resistor", "filter_nf", "filter_pull"),
+    "output": ("active_high", "load", "colour", "vf", "resistor"),
+    "i2c": ("sda", "scl", "bus", "address", "supply"),
+    "i2s": ("bclk", "lrclk", "din", "sd", "bus", "supply"),
+}
+CABLE_KEYS = ("box", "pins")
 
 
 class PinSpec:
@@ -160,7 +171,7 @@ def _number(where: str, key: str, value: object, positive_int: bool = False) -> 
     """A resistance (whole ohms) or a voltage; None when the key is absent."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0 \
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1e9 \
             or (positive_int and not isinstance(value, int)):
         raise PinMapError("%s: %s must be a positive %s, got %r"
                           % (where, key, "whole number of ohms" if positive_int else "number", value))
@@ -190,6 +201,8 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
     kind = raw.get("kind", "input")
     if kind not in KINDS:
         raise PinMapError("%s: kind must be one of %s, got %r" % (where, ", ".join(KINDS), kind))
+    _known_keys(where, raw, LINE_KEYS + KIND_KEYS[kind] + ((BOARDS[board][0],) if kind in ("input", "output") else ()),
+                "an %s line" % kind if kind[0] in "aeiou" else "a %s line" % kind)
     what = raw.get("what", "")
     if not isinstance(what, str):
         raise PinMapError("%s: what must be text" % where)
@@ -236,6 +249,15 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
                    series_resistor=series, filter_nf=filter_nf, filter_pull=filter_pull, esd=esd)
 
 
+def _known_keys(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Refuse a key the reader doesn't know, naming the nearest one it does."""
+    for key in raw:
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = "did you mean %r?" % close[0] if close else "%s takes %s" % (what, ", ".join(known))
+            raise PinMapError("%s: unknown key %r (%s)" % (where, key, hint))
+
+
 def _pins_of(spec: Line) -> list[int]:
     if isinstance(spec, BusSpec):
         return list(spec.pins.values())
@@ -248,10 +270,12 @@ def _board(source: str, board: str, section: dict[str, Any]) -> dict[str, Line]:
     label = BOARDS[board][2]
     for spec in lines.values():
         for pin in _pins_of(spec):
+            named = spec.name if not isinstance(spec, BusSpec) else "%s (its %s)" % (
+                spec.name, next(role for role, n in spec.pins.items() if n == pin).upper())
             if pin in used:
-                raise PinMapError("%s: %s%d is used by both %s and %s"
-                                  % (source, label, pin, used[pin], spec.name))
-            used[pin] = spec.name
+                raise PinMapError("%s: %s%d is used by both %s and %s; move %s to a free pin"
+                                  % (source, label, pin, used[pin], named, spec.name))
+            used[pin] = named
     for name in PHONE_LINES:
         if name not in lines:
             raise PinMapError("%s has no [%s.%s] line (the phone needs it)" % (source, board, name))
@@ -269,6 +293,7 @@ def _cable(source: str, raw: object) -> dict[str, Any]:
     where = "%s [cable]" % source
     if not isinstance(raw, dict):
         raise PinMapError("%s must be a table" % where)
+    _known_keys(where, raw, CABLE_KEYS, "the cable")
     box = raw.get("box")
     if box not in SEXES:
         raise PinMapError("%s: box must be one of %s (the box's connector), got %r" % (where, ", ".join(SEXES), box))
@@ -292,6 +317,8 @@ def parse_pinmap(text: str, source: str = "pinmap.toml") -> PinMap:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PinMapError("%s is not valid TOML: %s" % (source, e)) from None
+    except RecursionError:
+        raise PinMapError("%s nests its arrays or tables too deeply to read" % source) from None
     pi = data.get("pi")
     if not isinstance(pi, dict):
         raise PinMapError("%s has no [pi] section" % source)
@@ -300,8 +327,10 @@ def parse_pinmap(text: str, source: str = "pinmap.toml") -> PinMap:
         raise PinMapError("%s: [pico] must be a section of lines" % source)
     unknown = set(data) - set(BOARDS) - {"cable"}
     if unknown:
-        raise PinMapError("%s: unknown section(s) %s (boards are pi and pico, and the cable)"
-                          % (source, ", ".join(sorted(unknown))))
+        first = sorted(unknown)[0]
+        close = difflib.get_close_matches(first, list(BOARDS) + ["cable"], n=1, cutoff=0.6)
+        raise PinMapError("%s: unknown section(s) %s (%sboards are pi and pico, and the cable)"
+                          % (source, ", ".join(sorted(unknown)), "did you mean [%s]? " % close[0] if close else ""))
     cable = _cable(source, data["cable"]) if "cable" in data else None
     return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {}, cable)
 
@@ -311,5 +340,7 @@ def load_pinmap(path: str | os.PathLike[str] | None = None) -> PinMap:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise PinMapError("can't read the pin map %s: %s" % (path, e.strerror)) from None
+        raise PinMapError("can't read the pin map %s: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError as e:
+        raise PinMapError("%s is not UTF-8 text (byte %d): not a pin map" % (path.name, e.start)) from None
     return parse_pinmap(text, source=path.name)

@@ -22,9 +22,10 @@ def ohms_text(ohms):
     return "%g kΩ" % (ohms / 1000) if ohms >= 1000 else "%g Ω" % ohms
 
 
-def part_number(data, part):
+def part_number(data, part, amps=None):
+    """The part's number with its value (and for the bell's adapter, its rated current) filled in."""
     value = resistor_code(part.value) if part.kind == "resistor" else part.value
-    return data["number"].format(value=value, colour=part.value)
+    return data["number"].format(value=value, colour=part.value, amps=amps or 0)
 
 
 def value_text(part):
@@ -63,10 +64,16 @@ def rows(circuit):
             continue
         key = (part.kind, str(part.value))
         if key not in groups:
-            groups[key] = Row([], 0, value_text(part), data["description"], part_number(data, part),
-                              float(data["price"]))
+            groups[key] = Row([], 0, value_text(part), data["description"],
+                              part_number(data, part, parts.bell.get("supply_a")), float(data["price"]))
         groups[key].refs.append(part.ref)
         groups[key].quantity += 1
+        if data.get("adapter"):
+            # a surface-mount part's adapter board: a line of its own, with the same refs
+            extra = groups.setdefault((part.kind, str(part.value), "adapter"), Row(
+                [], 0, "", data["adapter"], data.get("adapter_number", ""), float(data.get("adapter_price", 0))))
+            extra.refs.append(part.ref)
+            extra.quantity += 1
     out = list(groups.values())
     for item in parts.kit:
         if item["build"] == circuit.board:

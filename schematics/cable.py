@@ -160,8 +160,12 @@ def needed(circuit):
         fuses = of(spec.name, "fuse")
         source = ("%s after the fuse (%s +, the bell supply)" % (fuses[0].ref, supply.ref) if fuses
                   else "%s + (the bell supply)" % supply.ref)
-        wire("bell +", "bell +%s" % supply.value.replace(" ", ""), source,
-             "%s and %s's cathode" % (solenoid.ref, diode.ref), solenoid.pins["1"])
+        cutoffs = of(spec.name, "cutoff")
+        far = ("%s (the thermal cutoff, taped to %s), then %s and %s's cathode" % (cutoffs[0].ref, solenoid.ref,
+                                                                                 solenoid.ref, diode.ref)
+               if cutoffs else "%s and %s's cathode" % (solenoid.ref, diode.ref))
+        wire("bell +", "bell +%s" % supply.value.replace(" ", ""), source, far,
+             cutoffs[0].pins["1"] if cutoffs else solenoid.pins["1"])
         wire("bell switched", "bell switched", "%s drain" % of(spec.name, "switch")[0].ref,
              "%s's other end and %s's anode" % (solenoid.ref, diode.ref), solenoid.pins["2"])
     return out

@@ -207,9 +207,10 @@ def _output(c, spec, sub):
           role="switch", subsystem=sub)
     # the coil's own rating, not the supply's: the rules check one against the other
     rated = c.parts_data.part("solenoid").get("rated_v", bell["supply_v"])
-    c.add("solenoid", "%g V" % rated, {"1": vcc, "2": sol}, [("1", "2")], line=spec.name,
+    coil_top = name + "_12V_COIL" if bell.get("cutoff_c") else vcc
+    c.add("solenoid", "%g V" % rated, {"1": coil_top, "2": sol}, [("1", "2")], line=spec.name,
           role="solenoid", subsystem=sub)
-    c.add("diode", "", {"A": sol, "K": vcc}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
+    c.add("diode", "", {"A": sol, "K": coil_top}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
     supply_plus = vcc
     if bell.get("fuse_a"):
         # the slow-blow fuse in the supply's + lead, right after the jack
@@ -220,6 +221,13 @@ def _output(c, spec, sub):
         c.rails[supply_plus] = float(bell["supply_v"])
     c.add("supply12", "%g V" % bell["supply_v"], {"+": supply_plus, "-": gnd}, (), line=spec.name,
           role="supply", subsystem=sub)
+    if coil_top != vcc:
+        # the thermal cutoff, against the coil, before the coil and its flyback diode: opened, it
+        # leaves the coil's last current to die in the diode
+        c.add("cutoff", "%g °C" % bell["cutoff_c"], {"1": vcc, "2": coil_top}, [("1", "2")], line=spec.name,
+              role="cutoff", subsystem=sub)
+        c.rails[coil_top] = float(bell["supply_v"])
+        c.isolated.add(coil_top)
     c.rails[vcc] = float(bell["supply_v"])
     c.rails[gnd] = 0.0
     c.isolated.update((vcc, gnd, gate, sol))

@@ -186,6 +186,10 @@ def _isolated_driver(sheet, spec, opto_part):
     coil = d.add(elm.Inductor2(loops=3).up().length(2.0).label(
         _label(parts["solenoid"], "solenoid"), loc="top", ofst=0.3))
     top_node = d.add(elm.Dot())
+    if "cutoff" in parts:
+        # the thermal cutoff against the coil, in the phone: one-shot, it opens if the coil overheats
+        d.add(elm.Fuse().up().label(_label(parts["cutoff"], "thermal cutoff %s" % parts["cutoff"].value),
+                                    loc="bottom"))
     if fuse:
         # the slow-blow fuse in the supply's + lead, right after the jack
         d.add(elm.Fuse().up().label(_label(fuse, "%s slow-blow" % fuse.value), loc="bottom"))

@@ -2,9 +2,12 @@
 
     pull       every input has a defined level when its contact is open (an internal pull or
                a resistor to a rail), and its contact pulls the other way
-    boot       no output of the Pi sits where the board itself sets the level before newsdesk
-               starts: GPIO0-8 are pulled high from power-on (GPIO9-27 low), and GPIO14 is the
-               UART's TXD, driven and sent boot messages on when the serial console is on
+    boot       no output of the Pi sits where the board itself drives the level before newsdesk
+               starts: GPIO14 is the UART's TXD, toggled with boot messages when the serial
+               console is on (an error for any output: a toggling line passes the ringer's
+               fail-safe), and GPIO0-8 are pulled high from power-on, GPIO0-3 clocked by the
+               firmware's probes (an error for the ringer, a warning for an LED); and no input
+               sits on GPIO15, the UART's RXD, which the console reads as typed text
     pins       no pin serves two lines, each line sits on a pin the board brings out, a bus
                sits on the pins that carry that bus (I2C1 SDA/SCL, PCM CLK/FS/DOUT), and no
                line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
@@ -26,7 +29,13 @@
                within its limit (the supply regulated, or a zener clamping the gate; a zener's
                own top voltage counted too), the solenoid's rated voltage and its duty rating at
                the strikes' worst on-time, and the drain's peak at turn-off (supply + coil
-               current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating
+               current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating.
+               And at its lowest: the coil, warm, still gets the current that pulls its plunger
+               in (a coil rated above the supply named as such), and the adapter's rated
+               current (supply_a) covers the coil's highest. And one failed part: a thermal
+               cutoff against the coil (cutoff_c) that a long ring leaves under its holding
+               temperature, that opens within CUTOFF_OPENS_MAX_S of a coil held on at its weakest,
+               before the winding passes its insulation's class, and that carries the coil's current
     failsafe   the ringer lights its optocoupler through a capacitor (the fail-safe), so a line
                left high lets the coil go by itself: the drive stays full through a strike at the
                default rate, and a held line leaves the LED dark within one strike at the slowest
@@ -40,8 +49,12 @@
                and delays no edge by more than the decoder's own debounce for that line
     connector  the cable to the phone (the pin map's [cable], on the connector's real two-row
                geometry from parts.toml [connector]): every bell pin at least bell_clear_mm from
-               every other wire's pin (so no logic pin is its neighbour in either row), and the
-               box's connector, whose pins are live, the female one
+               every other wire's pin (so no logic pin is its neighbour in either row), no ground
+               wire beside a supply's pin (3V3), and the box's connector, whose pins are live,
+               the female one
+    (the files themselves are read first: hardware/parts.toml against schematics/parts_schema.py,
+    the pin map by controller/pinmap.py; an unknown key, a missing one or a value that isn't a
+    usable number is refused there, in one sentence, before a rule divides by it)
 
 Each finding names the line, the pin and the parts involved.
 """
@@ -65,6 +78,7 @@ RESERVED = {"pi": {"GPIO0": "the HAT ID EEPROM (ID_SD)", "GPIO1": "the HAT ID EE
 # inputs pulled down.
 BOOT_HIGH = {"pi": {"GPIO%d" % n for n in range(9)}}
 BOOT_DRIVEN = {"pi": {"GPIO14": "the UART's TXD"}}
+BOOT_READ = {"pi": {"GPIO15": "the UART's RXD"}}
 ISOLATED_LINES = ("ringer",)
 # the functions a bus's overlay sets up for itself on the Pi, used or not
 OVERLAY_CLAIMS = {"i2s": ("PCM CLK", "PCM FS", "PCM DIN", "PCM DOUT"), "i2c": ("I2C{bus} SDA", "I2C{bus} SCL")}
@@ -206,25 +220,48 @@ def check_pins(circuit, report):
 
 
 def check_boot(circuit, report):
-    """An output the board sets before newsdesk does: through every boot its load (an LED, or
-    the ringer's optocoupler) gets a trickle from the pull-up, or is driven with the console's
-    messages. Warnings: the ringer's fail-safe lets the coil go by itself, and the repo's map
-    keeps every output on a pin pulled low."""
+    """A line on a pin the board sets before newsdesk does. An output on GPIO14, the UART's TXD,
+    is driven with the console's messages through every boot: a toggling line, which passes the
+    ringer's fail-safe capacitor (it blocks only a line held high) and lights any LED. The ringer
+    on GPIO0-8 gets the pull-up's edge at power-on, and GPIO0-3 are clocked while the firmware
+    probes the HAT EEPROM and the I2C bus: errors. An LED on GPIO0-8 gets a pull-up's trickle:
+    a warning. An input on GPIO15, the UART's RXD, is read by the console as typed text (a
+    pressed button types a character into a login prompt) and the UART holds the pin: an error."""
+    board = circuit.board
     for spec in circuit.board_lines.values():
-        if isinstance(spec, BusSpec) or spec.kind != "output":
+        if isinstance(spec, BusSpec):
             continue
         name, pin = circuit.board_pin(spec.bcm)
-        load = "optocoupler" if spec.name in ISOLATED_LINES else getattr(spec, "load", None) or "load"
-        if name in BOOT_HIGH.get(circuit.board, ()):
-            report.add("boot", "warning", spec.name,
-                       "%s is an output on %s (pin %s), which the Pi pulls high from power-on until newsdesk "
-                       "starts: its %s gets a trickle of current through every boot; GPIO9-27 are pulled low",
-                       spec.name, name, pin, load)
-        if name in BOOT_DRIVEN.get(circuit.board, {}):
-            report.add("boot", "warning", spec.name,
+        if spec.kind == "input":
+            if name in BOOT_READ.get(board, {}):
+                report.add("boot", "error", spec.name,
+                           "%s is an input on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
+                           "kernel reads it as typed text and the UART holds the pin; move %s to a free pin", spec.name, name, pin,
+                           BOOT_READ[board][name], spec.name)
+            continue
+        if spec.kind != "output":
+            continue
+        ringer = spec.name in ISOLATED_LINES
+        load = "optocoupler" if ringer else getattr(spec, "load", None) or "load"
+        if name in BOOT_DRIVEN.get(board, {}):
+            report.add("boot", "error", spec.name,
                        "%s is an output on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
-                       "firmware drives it and sends boot messages on it, lighting its %s while the Pi boots",
-                       spec.name, name, pin, BOOT_DRIVEN[circuit.board][name], load)
+                       "firmware and the kernel toggle it with boot messages, %s; move %s to a pin the Pi "
+                       "pulls low at boot (GPIO9-27 but the UART's 14 and 15)", spec.name, name, pin, BOOT_DRIVEN[board][name],
+                       "which pass the fail-safe's capacitor and strike the bell" if ringer
+                       else "flickering its %s" % load, spec.name)
+        elif name in BOOT_HIGH.get(board, ()):
+            if ringer:
+                report.add("boot", "error", spec.name,
+                           "%s is an output on %s (pin %s), which the Pi pulls high at power-on and the firmware "
+                           "may clock while it probes the HAT EEPROM and I2C: each edge passes the fail-safe's "
+                           "capacitor and can strike the bell; move %s to a pin the Pi pulls low at boot "
+                           "(GPIO9-27 but the UART's 14 and 15)", spec.name, name, pin, spec.name)
+            else:
+                report.add("boot", "warning", spec.name,
+                           "%s is an output on %s (pin %s), which the Pi pulls high from power-on until newsdesk "
+                           "starts: its %s gets a trickle of current through every boot; GPIO9-27 are pulled low",
+                           spec.name, name, pin, load)
 
 
 def check_overlays(circuit, report):
@@ -303,7 +340,14 @@ def check_currents(circuit, report):
             report.least_ma[spec.name] = max(0.0, logic_v - vf_max) / spec.resistor * 1000.0
             _check_enough(circuit, report, spec, vf_max, logic_v)
         report.currents[spec.name] = ma
-        if ma > limits["pin_ma"]:
+        if spec.load == "board_led" and ma > limits["pin_ma"]:
+            report.add("current", "error", spec.name,
+                       "%s, the board's own LED, is budgeted %g mA (board_led_ma in parts.toml [board.%s]): over "
+                       "the %s mA a pin may give; its resistor is on the board and gives a few mA: take 4",
+                       _where(circuit, spec.name), ma, circuit.board, limits["pin_ma"])
+        elif spec.load == "board_led":
+            pass
+        elif ma > limits["pin_ma"]:
             report.add("current", "error", spec.name,
                        "%s draws %.1f mA through its %s ohm resistor: over the %s mA a pin may give; "
                        "use at least %d ohms", _where(circuit, spec.name), ma, spec.resistor,
@@ -469,6 +513,7 @@ def check_bell(circuit, report):
     _check_solenoid(circuit, report, line, top)
     _check_fuse(circuit, report, line)
     _check_drain(circuit, report, line, top)
+    _check_cutoff(circuit, report, line)
 
 
 def _check_solenoid(circuit, report, line, top):
@@ -481,6 +526,8 @@ def _check_solenoid(circuit, report, line, top):
         return
     rated = float(sol["rated_v"])
     ceiling = rated * (1 + float(sol.get("over_v", 0)))
+    _check_pull_in(circuit, report, line, top)
+    _check_adapter(circuit, report, line)
     if top > ceiling:
         report.add("bell", "error", line,
                    "the bell supply reaches %.1f V (%s) on a %g V solenoid (%s): over the %.1f V its coil "
@@ -495,6 +542,65 @@ def _check_solenoid(circuit, report, line, top):
                        "the strikes keep the solenoid on %.0f %% of each ring cycle, and at %.1f V it heats as "
                        "much as %.0f %% on at its rated %g V: over the %.0f %% it is rated for (duty_max)",
                        duty * 100, top, heat * 100, rated, float(sol["duty_max"]) * 100)
+
+
+def supply_min(parts):
+    """The least the bell supply gives under the coil: a regulated adapter at the bottom of its
+    tolerance; an unregulated one at its rating (it comes down to it at full load)."""
+    bell = parts.bell
+    supply = float(bell["supply_v"])
+    return supply * (1 - float(bell.get("supply_tol", 0))) if bell.get("regulated", False) else supply
+
+
+def coil_amps(parts):
+    """(the least current the coil gets: the supply's lowest into its hottest resistance; the
+    current that pulls its plunger in: pull_in_fraction of its rated current; its highest: the
+    supply's highest into its coldest resistance), amperes."""
+    sol = parts.part("solenoid")
+    ohms, tol = float(sol["coil_ohms"]), float(sol["coil_ohms_tol"])
+    least = supply_min(parts) / (ohms * (1 + tol))
+    pull_in = float(sol["pull_in_fraction"]) * float(sol["rated_v"]) / ohms
+    return least, pull_in, supply_max(parts) / (ohms * (1 - tol))
+
+
+def _check_pull_in(circuit, report, line, top):
+    """The coil on the bell supply at its weakest: the supply at its lowest, the winding warm (its
+    resistance at the top of its tolerance) must still give the current that pulls the plunger
+    in, or the bell never rings. A coil rated above the supply is named as such: its current at
+    the supply is a fraction of the one it was wound for."""
+    parts = circuit.parts_data
+    sol = parts.part("solenoid")
+    least, pull_in, _ = coil_amps(parts)
+    rated, supply = float(sol["rated_v"]), float(parts.bell["supply_v"])
+    if rated > top:
+        report.add("bell", "error", line,
+                   "the solenoid (%s) is rated %g V, above the %g V bell supply (%.1f V at most): it gets as little "
+                   "as %.2f A of the %.2f A that pulls its plunger in, so the bell may never ring; use a %g V "
+                   "supply (supply_v) or a %g V coil (rated_v, coil_ohms)", sol["number"], rated, supply, top,
+                   least, pull_in, rated, supply)
+    elif least < pull_in:
+        report.add("bell", "error", line,
+                   "the %g V bell supply (%.1f V at its lowest) gives the solenoid (%s, %g ohms +%.0f %%) as little "
+                   "as %.2f A: under the %.2f A that pulls its plunger in (%.0f %% of its rated %.2f A), so the "
+                   "bell may not ring; use a supply of the coil's %g V, regulated (supply_v), or a coil of "
+                   "lower resistance (coil_ohms)", supply, supply_min(parts), sol["number"], float(sol["coil_ohms"]),
+                   float(sol["coil_ohms_tol"]) * 100, least, pull_in, float(sol["pull_in_fraction"]) * 100,
+                   rated / float(sol["coil_ohms"]), rated)
+
+
+def _check_adapter(circuit, report, line):
+    """The adapter's rated current (supply_a, from its label) against the coil's highest: a
+    smaller adapter sags or shuts down at each strike, and one that is only just big enough runs
+    hot through every ring."""
+    parts = circuit.parts_data
+    _, _, most = coil_amps(parts)
+    report.bell["coil_a_most"] = most
+    amps = float(parts.bell["supply_a"])
+    if amps < most:
+        report.add("bell", "error", line,
+                   "the bell's adapter is rated %g A (supply_a) and the solenoid draws up to %.2f A (%.1f V into "
+                   "its coldest %.1f ohms): it sags or shuts down at each strike; use an adapter rated at least "
+                   "%.1f A", amps, most, supply_max(parts), supply_max(parts) / most, math.ceil(most * 2) / 2)
 
 
 FUSE_RATIO = (1.5, 2.5)     # a slow-blow fuse at this many times the coil's rated current: above
@@ -522,6 +628,99 @@ def _check_fuse(circuit, report, line):
                    "the bell's %g A fuse is %s for a coil drawing %.2f A at its rated %g V: rate it %.1f-%.1f A "
                    "(slow-blow, fuse_a)", fuse, "too small: it blows on the strikes" if fuse < low
                    else "too large: a short in the phone never blows it", amps, float(sol["rated_v"]), low, high)
+
+
+def coil_heat(parts, volts, share, ambient, ohms=None):
+    """The coil's steady temperature, °C, and its power then, W: on for ``share`` of the time at
+    ``volts``, its winding's resistance rising with its temperature (copper_alpha from 20 °C; its
+    least resistance, the winding's tolerance, at 20 °C unless ``ohms`` says), its rise
+    theta_c_per_w per watt above ``ambient``. Worked to a fixed point (the rise falls as the
+    resistance climbs, so it settles)."""
+    sol = parts.part("solenoid")
+    r20 = ohms if ohms is not None else float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"]))
+    alpha, theta = float(sol["copper_alpha"]), float(sol["theta_c_per_w"])
+    temp = ambient
+    for _ in range(200):
+        watts = share * volts ** 2 / (r20 * (1 + alpha * (temp - 20)))
+        temp = ambient + theta * watts
+    return temp, watts
+
+
+def cutoff_timing(parts):
+    """What the thermal cutoff does, from the parts' figures (the rules' own; the ngspice decks
+    check it with every single fault). None without a cutoff.
+
+    ring     the coil's steady temperature ringing at the strikes' worst duty, the supply at its
+             highest, the winding at its least resistance, in the warmest air: under the cutoff's
+             holding temperature, or a long ring opens it for good
+    opens    the longest a coil held on (any single fault) takes to reach the cutoff's rated
+             temperature from the coolest room (20 °C), at its weakest: the supply at its lowest,
+             the winding at its highest resistance
+    winding  the hottest the winding's inside gets before the cutoff opens: the rated temperature
+             plus theta_inner at the strongest fault's power then; under the insulation's class"""
+    bell = parts.bell
+    cutoff_c = float(bell.get("cutoff_c") or 0)
+    if not cutoff_c:
+        return None
+    sol, cut = parts.part("solenoid"), parts.part("cutoff")
+    ambient = float(bell["ambient_c"])
+    ring_c, ring_w = coil_heat(parts, supply_max(parts), strike_duty(), ambient)
+    ohms, tol = float(sol["coil_ohms"]), float(sol["coil_ohms_tol"])
+    alpha, theta, tau = float(sol["copper_alpha"]), float(sol["theta_c_per_w"]), float(sol["tau_s"])
+    weak_w = supply_min(parts) ** 2 / (ohms * (1 + tol) * (1 + alpha * (cutoff_c - 20)))
+    rise_needed, rise_final = cutoff_c - 20.0, theta * weak_w
+    opens = tau * math.log(rise_final / (rise_final - rise_needed)) if rise_final > rise_needed else math.inf
+    strong_w = supply_max(parts) ** 2 / (ohms * (1 - tol) * (1 + alpha * (cutoff_c - 20)))
+    winding = cutoff_c + float(sol["theta_inner_c_per_w"]) * strong_w
+    rated_w = float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms
+    return {"ring_c": ring_c, "ring_w": ring_w, "holding_c": float(cut["th_c"]), "opens_s": opens,
+            "weak_w": weak_w, "strong_w": strong_w, "winding_c": winding, "insulation_c": float(sol["insulation_c"]),
+            "cutoff_c": cutoff_c, "low_c": cutoff_c - float(cut["tf_tol_c"]), "ambient_c": ambient,
+            "continuous_w": rated_w}
+
+
+CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
+
+
+def _check_cutoff(circuit, report, line):
+    """One failed part of the driver (the MOSFET or the optocoupler's output shorted, the gate
+    pull-down unsoldered) holds the coil on at full power, which neither the fuse (it carries the
+    coil's current) nor the fail-safe (it is before the failed part) stops. The thermal cutoff
+    does: it must let the longest ring through, open within a bounded time, and open before the
+    winding passes its insulation's class."""
+    parts = circuit.parts_data
+    t = cutoff_timing(parts)
+    if t is None:
+        report.add("bell", "error", line,
+                   "the bell driver has no thermal cutoff: a shorted MOSFET or optocoupler output, or an "
+                   "unsoldered gate pull-down, holds the coil on at full power for as long as the 12 V is plugged "
+                   "in, and neither the fuse nor the fail-safe stops it; fit one against the coil (cutoff_c in "
+                   "parts.toml [bell_driver], [part.cutoff])")
+        return
+    report.bell["cutoff"] = t
+    _, _, most = coil_amps(parts)
+    rated_a = float(parts.part("cutoff")["rated_a"])
+    if rated_a < most:
+        report.add("bell", "error", line,
+                   "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
+                   "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
+                   rated_a, most, math.ceil(most * 2) / 2)
+    if t["ring_c"] > t["holding_c"]:
+        report.add("bell", "error", line,
+                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): over the thermal cutoff's %g °C "
+                   "holding temperature, so ringing alone may open it for good; use a cutoff rated higher "
+                   "(cutoff_c, th_c) if the coil's insulation allows, or a coil with a lower duty", t["ring_c"],
+                   t["ring_w"], t["ambient_c"], t["holding_c"])
+    if t["opens_s"] > CUTOFF_OPENS_MAX_S:
+        report.add("bell", "error", line,
+                   "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "
+                   "never open, or too late; use a cutoff rated lower (cutoff_c)", t["cutoff_c"],
+                   "never" if math.isinf(t["opens_s"]) else "only after %.0f s" % t["opens_s"])
+    if t["winding_c"] > t["insulation_c"]:
+        report.add("bell", "error", line,
+                   "by the time the %g °C thermal cutoff opens, the winding's inside reaches %.0f °C: over its "
+                   "insulation's %g °C (insulation_c); use a cutoff rated lower (cutoff_c) or a coil of a higher "
+                   "class", t["cutoff_c"], t["winding_c"], t["insulation_c"])
 
 
 def default_strike_on():
@@ -572,13 +771,43 @@ def failsafe_timing(circuit):
     tau_min = r * (1 - rtol) * farads * (1 - ctol)
     full = tau_min * math.log(start / need) if start > need else 0.0
     pulldown = float(data.bell["gate_pulldown"]) * (1 + rtol)
-    dark = vf_lo / (bleed * (1 + rtol)) + float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
-    top = (logic_v - vf_lo) / (r * (1 - rtol))
+    dark_led = float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
     tau_max = r * (1 + rtol) * farads * (1 + ctol)
-    off = tau_max * math.log(top / dark) if top > dark else 0.0
+    off = held_release(logic_v, r * (1 - rtol), farads * (1 + ctol), bleed * (1 + rtol), dark_led,
+                       float(opto["vf_at_ma"]) / 1000.0 / math.exp(vf_lo / (float(opto["led_n"]) * THERMAL_V)),
+                       float(opto["led_n"]))
     return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
             "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
             "limit": failsafe_limit()}
+
+
+THERMAL_V = 0.025865        # kT/q at 27 °C, as the simulations take it
+
+
+def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
+    """Seconds until a line held at ``volts`` leaves the LED dark (under ``dark_a``): the resistor
+    charges the capacitor while the LED, an exponential junction (``led_is``, ``led_n``), and the
+    bleed resistor share what passes. As its current dies away the LED's voltage falls, so the
+    capacitor has further to charge than with a fixed drop. Worked step by step (each step taking
+    the current at its end, so the time comes out long, on the safe side); inf if never."""
+    nvt = led_n * THERMAL_V
+    tau = ohms * farads
+    dt = tau / 400.0
+    w = volts                       # across the resistor and the LED: the line less the capacitor
+    v = nvt * math.log(volts / ohms / led_is + 1.0)
+    t = 0.0
+    while t < 50 * tau:
+        for _ in range(20):         # Newton: (w - v)/R = led(v) + v/bleed, from the last step's v
+            e = led_is * math.exp(v / nvt)
+            step = ((w - v) / ohms - e + led_is - v / bleed) / (-1.0 / ohms - e / nvt - 1.0 / bleed)
+            v = min(max(v - step, 0.0), w)
+            if abs(step) < 1e-9:
+                break
+        if led_is * (math.exp(v / nvt) - 1.0) < dark_a:
+            return t
+        w -= (w - v) / ohms * dt / farads
+        t += dt
+    return math.inf
 
 
 def check_failsafe(circuit, report):
@@ -604,6 +833,12 @@ def check_failsafe(circuit, report):
                    "fail-safe's capacitor in series (coupling_uf in parts.toml [failsafe])", _where(circuit, line))
         return
     report.failsafe = timing
+    if not any(p.role == "bleed" for p in circuit.of(line=line)):
+        report.add("failsafe", "error", line,
+                   "the fail-safe has no bleed resistor across the optocoupler's LED: held high, the line's last "
+                   "trickle through the capacitor keeps the LED faintly lit and the MOSFET may stay partly on; "
+                   "fit one (bleed_ohms in parts.toml [failsafe], 3300)")
+        return                      # (its timing without the bleed would only blame the capacitor)
     if timing["full"] < timing["strike_on"]:
         report.add("failsafe", "error", line,
                    "the fail-safe's capacitor (%s, a time constant as short as %.1f ms) keeps the gate fully on "
@@ -847,6 +1082,15 @@ def check_connector(circuit, report):
                            "pair empty (a corner: %s)", other.signal, other.pin, mm, bell.signal, bell.pin,
                            "beside it" if mm <= cable.distance(pos, 1, 2) * 1.01 else "diagonally beside it",
                            clear, _corner_hint(data))
+    for supply in (w for w in used if w.powered and not w.bell):
+        for ground in (w for w in used if w.net == "GND"):
+            if ground.pin in cable.neighbours(data, supply.pin):
+                report.add("connector", "error", ground.id,
+                           "%s on pin %d is beside %s (%s) on pin %d: a bent pin or a solder bridge there shorts "
+                           "the Pi's %s supply; put %s on a pin not beside pin %d (the pin map's [cable]; "
+                           "%d's neighbours are %s)", ground.signal, ground.pin, supply.signal, supply.net,
+                           supply.pin, supply.net, ground.signal, supply.pin, supply.pin,
+                           ", ".join(map(str, cable.neighbours(data, supply.pin))))
     powered = [w for w in used if w.powered]
     box, lead = cable.sexes(circuit.pinmap)
     if powered and box != "female":

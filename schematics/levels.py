@@ -18,13 +18,23 @@ import math
 from controller.audio import tones
 from controller.audio.player import VOLUME_MAX
 
-# the sounds that reach the receiver, as the player makes them: name -> (its notes, in Hz)
+# the sounds that reach the receiver, as the player makes them: (name, its notes in Hz, the
+# call-progress tone it is or None)
 SOUNDS = (
-    ("dial tone", tones.PLANS["north-america"]["dial"][0]),
-    ("ringback", tones.PLANS["north-america"]["ringback"][0]),
-    ("busy", tones.PLANS["north-america"]["busy"][0]),
-    ("a verdict's figure (each note)", (tones.VERDICT_NOTES["OK"][0],)),
+    ("dial tone", tones.PLANS["north-america"]["dial"][0], "dial"),
+    ("ringback", tones.PLANS["north-america"]["ringback"][0], "ringback"),
+    ("busy", tones.PLANS["north-america"]["busy"][0], "busy"),
+    ("a verdict's figure (each note)", (tones.VERDICT_NOTES["OK"][0],), None),
 )
+# A real line's tone at the receiver, for comparison: the Precise Tone Plan's level at the
+# exchange (tones.PLAN_DBM, dBm into 600 ohms) less the loop's loss, LOOP_LOSS_DB (newsdesk's
+# estimate of a short and a long subscriber loop; a PBX's station port gives about -20 dBm for
+# dial tone, inside this range), then stepped down by the phone's own network to the receiver's
+# impedance as a transformer would, less NETWORK_LOSS_DB (an estimate). Estimates throughout: a
+# guide to "about as loud as a real line", not a measurement.
+LINE_OHMS = 600.0
+LOOP_LOSS_DB = (0.0, 8.0)
+NETWORK_LOSS_DB = 3.0
 
 
 def tone_level():
@@ -65,17 +75,31 @@ def receiver_mv(parts, vrms, ohms):
     return vrms * ohms / (ohms + pad) * 1000.0
 
 
+def real_line_mv(tone, ohms):
+    """(the least, the most) millivolts rms a real line's ``tone`` gives a receiver of ``ohms``
+    (the estimate above); None for a sound a line doesn't make."""
+    if tone is None:
+        return None
+    out = []
+    for loss in (LOOP_LOSS_DB[1], LOOP_LOSS_DB[0]):
+        line_v = math.sqrt(10 ** ((tones.PLAN_DBM[tone] - loss) / 10.0) / 1000.0 * LINE_OHMS)
+        out.append(line_v * math.sqrt(ohms / LINE_OHMS) * 10 ** (-NETWORK_LOSS_DB / 20.0) * 1000.0)
+    return tuple(out)
+
+
 def table(parts, volumes=None):
-    """[(sound, volume, amplifier V rms, {receiver ohms: mV rms})], for the default volume, 100 %
-    and half of it (what turning it down does)."""
+    """[(sound, volume, amplifier V rms, {receiver ohms: mV rms}, {receiver ohms: a real line's
+    (least, most) mV or None})], for the default volume, 100 % and half of it (what turning it
+    down does)."""
     volumes = volumes or sorted({VOLUME_MAX // 2, default_volume(), VOLUME_MAX})
     zs = sorted({float(parts.audio["receiver_ohms"]), float(parts.audio["receiver_ohms_max"])})
     out = []
-    for name, notes in SOUNDS:
-        share = share_of_fullscale(notes)
+    for name, notes, tone in SOUNDS:
+        share = share_of_fullscale(notes, tones.level_of(tone) if tone else None)
         for volume in volumes:
             vrms = amplifier_vrms(parts, share, volume)
-            out.append((name, volume, vrms, {z: receiver_mv(parts, vrms, z) for z in zs}))
+            out.append((name, volume, vrms, {z: receiver_mv(parts, vrms, z) for z in zs},
+                        {z: real_line_mv(tone, z) for z in zs}))
     return out
 
 
@@ -83,15 +107,22 @@ def markdown(parts):
     rows = table(parts)
     zs = list(rows[0][3])
     amp = parts.part("amplifier")
-    out = ["From the code and the parts: every tone made at %g of digital full scale, split between its notes "
-           "(`controller/audio/tones.py`), the volume at %s (`audio_volume`, default %d %%); the "
+    out = ["From the code and the parts: the dial tone made at %g of digital full scale, ringback and busy "
+           "below it by the Precise Tone Plan's steps (%s), a verdict's figure at %g, each split between its "
+           "notes (`controller/audio/tones.py`), the volume at %s (`audio_volume`, default %d %%); the "
            "amplifier at its default %g dB (GAIN unconnected) on the datasheet's %g dBV for a full-scale sine; the "
-           "pad's 2 x %g Ω; the receiver at its DC ohms and at its impedance at speech frequencies:"
-           % (tone_level(), " and ".join("%d %%" % v for v in sorted({r[1] for r in rows})), default_volume(),
-              gain_db(parts), float(amp["fullscale_dbv"]),
-              float(parts.audio["pad_ohms"])),
-           "", "| sound | volume | amplifier out | %s |" % " | ".join("at %g Ω" % z for z in zs),
-           "| --- | ---: | ---: | %s |" % " | ".join("---:" for _ in zs)]
-    for name, volume, vrms, mv in rows:
-        out.append("| %s | %d %% | %.2f V | %s |" % (name, volume, vrms, " | ".join("%.1f mV" % mv[z] for z in zs)))
+           "pad's 2 x %g Ω; the receiver at its DC ohms and at its impedance at speech frequencies. Beside them, "
+           "a real line's, estimated: the plan's level less a %g-%g dB loop, stepped down from %g Ω to the "
+           "receiver less %g dB for the phone's network:"
+           % (tones.DIAL_LEVEL, ", ".join("%s %g dBm" % kv for kv in tones.PLAN_DBM.items()), tone_level(),
+              " and ".join("%d %%" % v for v in sorted({r[1] for r in rows})), default_volume(),
+              gain_db(parts), float(amp["fullscale_dbv"]), float(parts.audio["pad_ohms"]),
+              LOOP_LOSS_DB[0], LOOP_LOSS_DB[1], LINE_OHMS, NETWORK_LOSS_DB),
+           "", "| sound | volume | amplifier out | %s | %s |" % (
+               " | ".join("at %g Ω" % z for z in zs), " | ".join("a real line at %g Ω (est.)" % z for z in zs)),
+           "| --- | ---: | ---: | %s |" % " | ".join("---:" for _ in zs * 2)]
+    for name, volume, vrms, mv, line in rows:
+        out.append("| %s | %d %% | %.2f V | %s | %s |" % (
+            name, volume, vrms, " | ".join("%.1f mV" % mv[z] for z in zs),
+            " | ".join("%.0f-%.0f mV" % line[z] if line[z] else "" for z in zs)))
     return "\n".join(out)

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from controller.errors import ConfigError
 
+from . import parts_schema
+
 DEFAULT_PARTS = Path(__file__).resolve().parent.parent / "hardware" / "parts.toml"
 BOARD_KEYS = ("title", "logic_v", "pin_ma", "drive_ma", "total_ma")
 PART_KEYS = ("prefix", "description", "number", "price")
@@ -60,6 +62,10 @@ def pico_header(board):
 class Parts:
     def __init__(self, data, source):
         self.source = source
+        problems = parts_schema.problems(data, source)
+        if problems:
+            more = len(problems) - 1
+            raise PartsError(problems[0] + (" (and %d more: fix this one and run again)" % more if more else ""))
         try:
             self.rails = {name: float(v) for name, v in data["rails"].items()}
             self.boards = data["board"]
@@ -99,11 +105,20 @@ class Parts:
 
 def parse_parts(text, source="parts.toml"):
     try:
-        return Parts(tomllib.loads(text), source)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise PartsError("%s is not valid TOML: %s" % (source, e)) from None
+    except RecursionError:
+        raise PartsError("%s nests its arrays or tables too deeply to read" % source) from None
+    return Parts(data, source)
 
 
 def load_parts(path=None):
     path = Path(path) if path else DEFAULT_PARTS
-    return parse_parts(path.read_text(encoding="utf-8"), source=path.name)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PartsError("can't read the parts list %s: %s" % (path, e.strerror or e)) from None
+    except UnicodeDecodeError as e:
+        raise PartsError("%s is not UTF-8 text (byte %d): not a parts list" % (path.name, e.start)) from None
+    return parse_parts(text, source=path.name)

@@ -26,6 +26,13 @@ ON_BOARD = {
     "esd": [["I/O1", "GND", "I/O2"], ["I/O4", "VP", "I/O3"]],
 }
 SPARE = 2                   # free holes beside each pin's column, for links and wires
+PHONE_ROLES = {"contact", "led", "module", "receiver", "solenoid", "flyback", "cutoff"}
+# the marks drawn beside a polarised part's pins: which way round it goes in
+MARKS = {"coupling": {"+": "+"}, "schottky": {"K": "K"}, "zener": {"K": "K"},
+         "mosfet": {"G": "G", "D": "D", "S": "S"}, "optocoupler": {"1": "1"}, "esd": {"I/O1": "1"}}
+LEGEND = ("Marks beside a part's holes, which way round it goes in: + the electrolytic's + lead (the stripe "
+          "marks the -); K a diode's cathode (its band); 1 a chip's pin 1 (the optocoupler's dot, the ESD "
+          "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source.")
 LANE_ROWS = 3               # the tallest part's pins
 
 
@@ -149,9 +156,24 @@ class Layout:
             for a, b in zip(segs, segs[1:]):
                 links.append((free[a].pop(), free[b].pop(0), net))
         away = self.off_board()
-        for n, net in enumerate(sorted(away, key=self._net_order), start=1):
-            hole = free[by_net[net][0]].pop(0)
-            wires.append((n, hole, net, away[net]))
+        n = 0
+        for net in sorted(away, key=self._net_order):
+            # each destination its own hole (a GND that goes to the Pi, the connector and the jack
+            # gets a hole for each, not one hole crowded with every wire), from the spare holes of
+            # the net's pieces of strip in turn; should they run out, the rest share the last one
+            holes = [h for seg in by_net[net] for h in free[seg]]
+            dests = away[net]
+            for k, dest in enumerate(dests):
+                if k < len(holes):
+                    n += 1
+                    hole = holes[k]
+                    for seg in by_net[net]:
+                        if hole in free[seg]:
+                            free[seg].remove(hole)
+                    wires.append((n, hole, net, "%s: %s" % (net, dest)))
+                else:
+                    last = wires[-1]
+                    wires[-1] = (last[0], last[1], net, "%s, %s" % (last[3], dest))
         return links, wires
 
     def _net_order(self, net):
@@ -160,11 +182,21 @@ class Layout:
                 return (row, col)
         return (0, 0)
 
+    def phone_refs(self):
+        """The parts at the far end of the cable: a contact, LED, module, receiver, solenoid, its
+        diode and its thermal cutoff on a line in the phone. The board's wire for them goes to the
+        connector's pin, not to the part."""
+        lines = {name for name, spec in self.circuit.board_lines.items() if getattr(spec, "in_phone", False)}
+        return {p.ref for p in self.circuit.parts if p.line in lines and p.role in PHONE_ROLES
+                and p.kind != "amplifier"}             # (the amplifier's module stays in the box)
+
     def off_board(self):
-        """net -> the words for where its wire goes: the Pi's header pin, a module's pin, the
-        connector's wire, the jack."""
+        """net -> where each of its wires goes, in order: the Pi's header pin, a pin of the
+        connector to the phone (by its number, with its wire's name), a module's pin, the jack."""
         on = {b.part.ref for b in self.blocks}
         board_nets = {net for b in self.blocks for net in b.part.pins.values()}
+        phone = self.phone_refs()
+        pins = _connector_pins(self.circuit)
         out = {}
         for net, members in self.circuit.nets().items():
             if net not in board_nets:
@@ -175,11 +207,36 @@ class Layout:
                     continue
                 if ref == self.circuit.board_part.ref:
                     where.append("Pi pin %s" % pin)
+                elif ref in phone and net in pins:
+                    where += pins[net]
                 else:
                     where.append("%s %s" % (ref, pin))
             if where:
-                out[net] = "%s: %s" % (net, ", ".join(sorted(set(where))))
+                out[net] = sorted(set(where), key=_dest_order)
         return out
+
+
+def _connector_pins(circuit):
+    """net -> ["DA-15 pin n (its wire)", ...] for the wires of the cable to the phone (none for a
+    board without one)."""
+    from . import cable
+    try:
+        wires = cable.wires(circuit)
+    except cable.CableError:
+        return {}
+    name = cable.connector(circuit)["name"]
+    out = {}
+    for w in wires:
+        if w.id and w.net:
+            out.setdefault(w.net, []).append("%s pin %d (%s)" % (name, w.pin, w.signal))
+    return out
+
+
+def _dest_order(words):
+    """The Pi's pins first, then the connector's by number, then the rest."""
+    head, _, rest = words.partition(" pin ")
+    number = rest.split(" ", 1)[0]
+    return (0 if head == "Pi" else 1 if rest else 2, int(number) if number.isdigit() else 0, words)
 
 
 def _f(v):
@@ -216,7 +273,8 @@ def draw(circuit):
            'side: %s</text>' % (COLUMNS, lay.rows, _xml(circuit.limits["title"])),
            '<text x="20" y="40">Strips run left to right underneath. X: cut the strip at that hole (from the copper '
            'side, where left and right are swapped).</text>',
-           '<text x="20" y="54">Blue: wire links. Numbered holes: wires off the board, listed below.</text>']
+           '<text x="20" y="54">Blue: wire links. Numbered holes: wires off the board, listed below.</text>',
+           '<text x="20" y="68" fill="#c0392b">%s</text>' % _xml(LEGEND)]
     for row in range(lay.rows):
         x0, y = xy(0, row)
         x1, _ = xy(COLUMNS - 1, row)
@@ -239,9 +297,13 @@ def draw(circuit):
         out.append('<rect x="%s" y="%s" width="%s" height="%s" rx="3" fill="#d6e4f0" fill-opacity="0.85" '
                    'stroke="#34495e"/>' % (_f(x0 - step * 0.35), _f(y0 - step * 0.35), _f(x1 - x0 + step * 0.7),
                                            _f(y1 - y0 + step * 0.7)))
-        for _pin, col, n in pins:
+        for pin, col, n in pins:
             cx, cy = xy(col, b.lane * LANE_ROWS + n)
             out.append('<circle cx="%s" cy="%s" r="3.2" fill="#34495e"/>' % (_f(cx), _f(cy)))
+            mark = MARKS.get(b.part.kind, {}).get(pin)
+            if mark:
+                out.append('<text x="%s" y="%s" font-size="8" font-weight="bold" fill="#c0392b" '
+                           'class="mark" data-ref="%s">%s</text>' % (_f(cx + 4), _f(cy - 3), b.part.ref, _xml(mark)))
         out.append('<text x="%s" y="%s" font-size="8" text-anchor="middle" transform="rotate(-90 %s %s)">%s</text>'
                    % (_f((x0 + x1) / 2 - step * 0.45), _f((y0 + y1) / 2), _f((x0 + x1) / 2 - step * 0.45),
                       _f((y0 + y1) / 2), _xml(_label(b.part))))

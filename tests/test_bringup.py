@@ -44,6 +44,8 @@ def test_it_didnt_leaves_the_step_open_and_says_what_to_check():
     bell = steps(c)["bell"]
     assert not bell["seen"] and bell["answer"] == "no"
     assert "heard no ring" in bell["hint"] and "GPIO23" in bell["hint"] and "supply" in bell["hint"]
+    # the one-shot thermal cutoff: checked across the cable's bell pins (the pin map's 15 and 8)
+    assert "the thermal cutoff against the coil: a meter across the cable's bell pins (15 and 8)" in bell["hint"]
     c.confirm("bell", True, 3.0)          # fixed, rung again, heard
     assert steps(c)["bell"]["answer"] == "yes"
     c.feed(TONE, 4.0)

@@ -30,23 +30,37 @@ def test_the_dial_tone_is_worked_out_from_the_tone_code_the_amplifier_and_the_pa
 
 
 def test_a_louder_tone_or_a_lower_volume_shows_in_the_table(monkeypatch):
-    rows = {(name, volume): mv for name, volume, _, mv in levels.table(PARTS)}
+    rows = {(name, volume): mv for name, volume, _, mv, _line in levels.table(PARTS)}
     half = rows[("dial tone", 50)]
     full = rows[("dial tone", 100)]
     assert all(full[z] == pytest.approx(2 * half[z]) for z in full)
+    monkeypatch.setattr(levels.tones, "DIAL_LEVEL", 0.45)
+    quieter = {(name, volume): mv for name, volume, _, mv, _line in levels.table(PARTS)}
+    assert all(quieter[("dial tone", 100)][z] == pytest.approx(full[z] / 2) for z in full)
     monkeypatch.setattr(levels, "tone_level", lambda: 0.6)
-    louder = {(name, volume): mv for name, volume, _, mv in levels.table(PARTS)}
-    assert all(louder[("dial tone", 100)][z] == pytest.approx(2 * full[z]) for z in full)
+    figure = {(name, volume): mv for name, volume, _, mv, _line in levels.table(PARTS)}
+    assert all(figure[("a verdict's figure (each note)", 100)][z] == pytest.approx(2 * rows[
+        ("a verdict's figure (each note)", 100)][z]) for z in full)
 
 
 def test_the_default_volume_is_not_far_too_quiet():
     """At the receiver's impedance at speech frequencies, the dial tone at the default volume
-    reaches at least 10 mV (at 60 % it was 6.8 mV: a fraction of a telephone's tens of mV), and
-    the loudest sound at 100 % stays far under the 100 mV ceiling the pad is sized for."""
+    reaches a real line's range (its long loop's end, by the estimate), was 11 mV, 10 dB under
+    it; and the loudest sound at 100 % stays under half the 100 mV ceiling the pad is sized for."""
     z = float(PARTS.audio["receiver_ohms_max"])
-    rows = {(name, volume): mv for name, volume, _, mv in levels.table(PARTS)}
-    assert rows[("dial tone", levels.default_volume())][z] >= 10.0
-    assert max(mv[z] for (_, volume), mv in rows.items() if volume == 100) < float(PARTS.audio["receiver_max_mv"]) / 4
+    rows = {(name, volume): (mv, line) for name, volume, _, mv, line in levels.table(PARTS)}
+    mv, line = rows[("dial tone", levels.default_volume())]
+    assert mv[z] >= 0.95 * line[z][0] and mv[z] >= 30.0
+    assert max(mv[z] for (_, volume), (mv, _) in rows.items() if volume == 100) < float(PARTS.audio["receiver_max_mv"]) / 2
+
+
+def test_a_real_lines_level_is_worked_out_from_the_plan():
+    """-13 dBm into 600 ohms is 173.4 mV; at 300 ohms through an ideal transformer 122 mV, less 3 dB
+    87 mV; a long loop's 8 dB less, 35 mV. A verdict's figure has no real line's level."""
+    low, high = levels.real_line_mv("dial", 300.0)
+    assert high == pytest.approx(173.4 * math.sqrt(0.5) * 10 ** (-3 / 20), rel=1e-3)
+    assert low == pytest.approx(high * 10 ** (-8 / 20))
+    assert levels.real_line_mv(None, 300.0) is None
 
 
 def test_the_levels_in_build_md_are_the_codes_own():

@@ -172,16 +172,16 @@ def test_generate_refuses_a_pinmap_that_breaks_the_rules():
 
 @pytest.mark.slow
 def test_the_rules_warnings_are_said_and_drawing_goes_on(monkeypatch, capsys):
-    """A warning (here: the ringer on a pin the Pi pulls high through every boot) is printed for
+    """A warning (here: an LED on a pin the Pi pulls high through every boot) is printed for
     the builder, and the command still succeeds; errors alone refuse."""
-    planted = parse_pinmap(PINMAP_TEXT.replace("[pi.ringer]\nkind = \"output\"\nbcm = 23",
-                                               "[pi.ringer]\nkind = \"output\"\nbcm = 4"))
+    planted = parse_pinmap(PINMAP_TEXT.replace("[pi.status_led]\nkind = \"output\"\nbcm = 24",
+                                               "[pi.status_led]\nkind = \"output\"\nbcm = 4"))
     built = generate.circuits(planted)
-    monkeypatch.setattr(generate, "circuits", lambda: built)
+    monkeypatch.setattr(generate, "circuits", lambda *given: built)
     monkeypatch.setattr(generate, "render", lambda root, all_circuits: {})
     assert generate.main(["--check"]) == 0
     err = capsys.readouterr().err
-    assert "electrical rules, a warning: pi: ringer is an output on GPIO4 (pin 7), which the Pi pulls high" in err
+    assert "electrical rules, a warning: pi: status_led is an output on GPIO4 (pin 7), which the Pi pulls high" in err
 
 
 def test_check_command_passes_on_the_repo(rendered, capsys):
@@ -291,18 +291,22 @@ def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, 
     circuit = build(parse_pinmap(PINMAP_TEXT), load_parts(), board)
     roles = {p.role: p for p in circuit.of(line="ringer")}
     svg = rendered["schematics/%s.svg" % sheet].decode()
-    for role in ("coupling", "reset", "bleed", "fuse"):
+    for role in ("coupling", "reset", "bleed", "fuse", "cutoff"):
         assert re.search(r"[> (]%s[<)\n]" % roles[role].ref, svg), role
-    assert "T1A slow-blow" in svg
-    fuse, supply, coil = roles["fuse"], roles["supply"], roles["solenoid"]
-    assert fuse.pins["1"] == supply.pins["+"] and fuse.pins["2"] == coil.pins["1"] != supply.pins["+"]
+    assert "T1A slow-blow" in svg and "thermal cutoff 102 °C" in svg
+    fuse, supply, coil, cutoff = roles["fuse"], roles["supply"], roles["solenoid"], roles["cutoff"]
+    assert fuse.pins["1"] == supply.pins["+"] and fuse.pins["2"] == cutoff.pins["1"] != supply.pins["+"]
+    # the thermal cutoff between the fuse and the coil with its flyback diode: opened, it cuts both
+    assert cutoff.pins["2"] == coil.pins["1"] == roles["flyback"].pins["K"]
     netlist = rendered["schematics/newsdesk-%s.net" % board].decode()
-    assert '(comp (ref "%s")' % fuse.ref in netlist
+    assert '(comp (ref "%s")' % fuse.ref in netlist and '(comp (ref "%s")' % cutoff.ref in netlist
     csv_name = "hardware/bom.csv" if board == "pi" else "hardware/bom-pico.csv"
     rows = list(csv.DictReader(io.StringIO(rendered[csv_name].decode())))
     fuses = [r for r in rows if "slow-blow" in r["description"]]
     assert len(fuses) == 1 and fuses[0]["refs"] == fuse.ref and fuses[0]["part_number"] == "5 x 20 mm, T1A"
     assert any(r["refs"] == roles["coupling"].ref and r["value"] == "47 µF" for r in rows)
+    (tco,) = [r for r in rows if r["refs"] == cutoff.ref]
+    assert tco["part_number"].startswith("thermal-link Tf 102 °C, 2 A 250 V")
 
 
 def test_the_solenoid_is_listed_at_its_own_rating_not_the_supplys():
@@ -330,3 +334,48 @@ def test_the_esd_channels_are_drawn_on_the_led_and_display_sheets_too(rendered):
         if line in sheets:
             assert "ESD %s %s" % (ref, pin) in rendered["schematics/%s.svg" % sheets[line]].decode(), (line, net)
     assert "clamped by the ESD arrays" in rendered["schematics/display.svg"].decode()
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_the_wiring_tables_ringer_row_names_the_failsafes_parts(board):
+    """The row showed R7 and U1 but not C4, D1 and R8: a builder wiring from the table left the
+    fail-safe out."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), load_parts(), board)
+    roles = {p.role: p for p in circuit.of(line="ringer")}
+    words = generate._wire_to(circuit, circuit.board_lines["ringer"])
+    for role in ("series", "coupling", "isolator", "reset", "bleed"):
+        assert roles[role].ref in words, role
+    assert "%s 47 µF (+ to %s)" % (roles["coupling"].ref, roles["series"].ref) in words
+    assert "%s BAT85 (cathode to pin 1)" % roles["reset"].ref in words
+
+
+def test_every_bom_line_is_used_and_every_part_has_its_line():
+    """Each line with refs names only parts of the circuit, each bought part of the circuit is on
+    exactly one line (its adapter board, if it is surface-mount, on one more), every part kind in
+    parts.toml is used by a build, and the bell's adapter says its current."""
+    parts = load_parts()
+    used_kinds = set()
+    for board in ("pi", "pico"):
+        circuit = build(parse_pinmap(PINMAP_TEXT), parts, board)
+        used_kinds |= {p.kind for p in circuit.parts}
+        rows = bom.rows(circuit)
+        refs = {p.ref: p for p in circuit.parts}
+        listed = {}
+        for row in rows:
+            assert set(row.refs) <= set(refs), (board, row.refs)
+            assert row.quantity == len(row.refs) or not row.refs, (board, row.refs)
+            for ref in row.refs:
+                listed.setdefault(ref, []).append(row)
+        for ref, part in refs.items():
+            data = parts.part(part.kind)
+            want = 0 if not data.get("bought", True) else 2 if data.get("adapter") else 1
+            assert len(listed.get(ref, [])) == want, (board, ref)
+        kit = [r for r in rows if not r.refs]
+        assert [r.description for r in kit] == [k["part"] for k in parts.kit if k["build"] == board]
+        (adapter,) = [r for r in rows if r.refs and refs[r.refs[0]].kind == "supply12"]
+        assert adapter.number.startswith("12 V 1.5 A regulated")
+        assert any("surface-mount" in r.description for r in rows if r.refs and refs[r.refs[0]].kind == "esd") \
+            or board == "pico"
+    assert set(parts.catalogue) == used_kinds
+    pi_kit = " ".join(k["part"] for k in parts.kit if k["build"] == "pi")
+    assert "header pins" in pi_kit and "bracket" in pi_kit

@@ -287,3 +287,72 @@ def test_a_filter_a_hundred_times_too_slow_eats_the_worn_dials_break():
     fastest = max(result.values["pps"])
     seen = result.least("seen_break", fastest)
     assert seen is None or seen < result.dial(fastest)[0] / 2
+
+
+# --- one failed part: a deck per single fault, with the coil's heat and the thermal cutoff ---
+
+@pytest.fixture(scope="module")
+def single_faults(tmp_path_factory):
+    need_ngspice()
+    from schematics import faults
+    with spice_answers_shared(tmp_path_factory):
+        return faults.simulate_faults(generate.circuits()["pi"])
+
+
+HELD_ON = ("mosfet_short", "opto_short", "pulldown_open", "coupling_short")
+
+
+@pytest.mark.slow
+def test_every_single_fault_ends_with_the_coil_under_its_continuous_rating(single_faults):
+    """Each fault has its deck; those that hold the coil on are cut off by the thermal cutoff
+    within the rules' bound, the winding under its class; the rest never heat it."""
+    from schematics import erc, faults
+    assert [name for name, _, _ in faults.FAULTS] == list(single_faults.rows)
+    assert single_faults.unsafe() == []
+    for name in single_faults.rows:
+        cut, hottest, end = single_faults.worst(name)
+        assert end < single_faults.values["continuous_w"] / 100, name
+        assert hottest < single_faults.values["insulation"], name
+        if name in HELD_ON:
+            assert cut is not None and cut < erc.CUTOFF_OPENS_MAX_S, name
+        else:
+            assert cut is None and hottest < 50, name
+    # the rules' own time (from 20 °C, at the weakest) is the longer: it bounds the simulation's (from 35 °C)
+    slowest = max(single_faults.worst(name)[0] for name in HELD_ON)
+    assert slowest < erc.cutoff_timing(single_faults_parts())["opens_s"]
+
+
+def single_faults_parts():
+    return Parts(copy.deepcopy(PARTS_DATA), "parts.toml")
+
+
+@pytest.mark.slow
+def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
+    """The decks catch what the cutoff is for: without it, the shorted MOSFET leaves the coil at
+    several watts and its winding far over its class."""
+    need_ngspice()
+    from schematics import faults
+    circuit = broken(bell_driver={"cutoff_c": 0})
+    values = faults.thermal_values(circuit)
+    corners = faults.fault_corners(values)
+    measured = spice._results(spice.run(faults.fault_deck(values, corners, "mosfet_short", "low")), corners,
+                              faults.MEASURES)
+    result = faults.FaultResult("pi", values, {"mosfet_short": measured})
+    cut, hottest, end = result.worst("mosfet_short")
+    assert cut is None and end > 2 * values["continuous_w"] and hottest > 200
+    assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
+
+
+def test_the_optocouplers_led_is_an_exponential_junction_in_every_deck():
+    """Not a fixed drop: a junction through each corner's forward voltage at the datasheet's test
+    current, so its voltage falls as the fail-safe's current dies away (which lets the coil go
+    later: the 10 kohm bleed drawn before held it past 200 ms at the strongest corner)."""
+    values = spice.bell_values(generate.circuits()["pi"])
+    corners = spice.failsafe_corners(values)
+    deck = spice._failsafe_deck("test", corners, values, "DC 0", 1e-3, 1e-5, [])
+    assert "Vled" not in deck and "DIDEAL" not in deck
+    for i, c in enumerate(corners):
+        is_ = 0.020 / math.exp(c["vf"] / (1.8 * spice.THERMAL_V))
+        assert "Dled%d led%d ledc%d DLED%d" % (i, i, i, i) in deck
+        assert ".model DLED%d D(is=%r n=1.8)" % (i, is_) in deck
+    assert {c["vf"] for c in corners} == {1.0, 1.4}

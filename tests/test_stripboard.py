@@ -2,6 +2,7 @@
 exactly what the circuit connects: every piece of strip carries one net, the links join each
 net's pieces into one, no two nets meet, and every net that leaves the board has its wire."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -111,3 +112,36 @@ def test_the_drawing_lists_every_wire_and_part(circuit):
         assert stripboard._xml(words) in svg
     for b in layout.blocks:
         assert b.part.ref in svg
+
+
+def test_polarised_parts_carry_their_marks_and_the_legend_says_what_they_mean(circuit):
+    """C4's +, the diodes' cathodes, the optocoupler's and the ESD arrays' pin 1, the MOSFET's
+    G, D and S: each drawn beside its own hole, and the convention stated on the drawing."""
+    svg = stripboard.draw(circuit).decode()
+    assert stripboard._xml(stripboard.LEGEND) in svg
+    marked = {}
+    for ref, mark in re.findall(r'class="mark" data-ref="([^"]+)">([^<]+)</text>', svg):
+        marked.setdefault(ref, []).append(stripboard._xml(mark) if mark != "+" else mark)
+    layout = stripboard.Layout(circuit)
+    polarised = [b.part for b in layout.blocks if b.part.kind in stripboard.MARKS]
+    assert {p.kind for p in polarised} >= {"coupling", "schottky", "zener", "mosfet", "optocoupler", "esd"}
+    for part in polarised:
+        assert sorted(marked[part.ref]) == sorted(stripboard.MARKS[part.kind].values()), part.ref
+    assert not set(marked) - {p.ref for p in polarised}
+
+
+def test_the_wires_to_the_phone_are_named_by_the_connectors_pin(circuit):
+    """Not "S1 1" or "L1 2": the builder solders the board's end to the DA-15, by pin number; and a
+    net that goes several places gets a hole for each."""
+    layout = stripboard.Layout(circuit)
+    phone = layout.phone_refs()
+    assert {p.kind for p in circuit.parts if p.ref in phone} >= {"contact", "solenoid", "cutoff", "display"}
+    words = [w for *_x, w in layout.wires]
+    for ref in phone:
+        assert not any(re.search(r"\b%s \S+" % re.escape(ref), w) for w in words), ref
+    for pin, wire in load_pinmap().cable["pins"].items():
+        if wire.startswith(("receiver", "display VCC")) and not any("pin %d (" % pin in w for w in words):
+            continue                                   # the receiver's pair starts at the pad, on the board
+        assert sum("DA-15 pin %d (" % pin in w for w in words) == 1, (pin, wire)
+    grounds = [w for w in words if w.startswith("GND:")]
+    assert len(grounds) >= 5 and max(w.count(",") for w in grounds) <= 2     # at most three wires share a hole

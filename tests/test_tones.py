@@ -1,3 +1,7 @@
+import math
+
+import pytest
+
 from controller.audio.tones import (
     PLANS,
     RATE,
@@ -83,13 +87,22 @@ def test_a_looped_continuous_tone_joins_without_a_click():
     head, cycle = loop("dial")
     stream = head + cycle + cycle
     assert len(head) == len(cycle) == RATE
-    assert head[0] == 0 and abs(head[-1] - cycle[0]) < 2000     # no ramp down into the loop
     # the biggest step between neighbouring samples anywhere (including the joins) is no bigger
-    # than inside the steady tone: no discontinuity
+    # than inside the steady tone: no discontinuity (and no ramp down into the loop)
     steps = [abs(b - a) for a, b in zip(stream, stream[1:])]
     inner = max(abs(b - a) for a, b in zip(cycle, cycle[1:]))
+    assert head[0] == 0 and abs(head[-1] - cycle[0]) <= inner + 1 and max(abs(x) for x in head[-100:]) > 20000
     assert max(steps) <= inner + 1
     assert set(_strongest(stream, [350.0, 400.0, 440.0, 480.0])[:2]) == {350.0, 440.0}
+
+
+def test_call_progress_tones_are_made_at_the_precise_tone_plans_steps():
+    """The dial tone near full scale (a real line's is far louder than newsdesk's old 0.3 of it),
+    ringback 6 dB and busy 11 dB under it, as the plan's -13, -19 and -24 dBm."""
+    peaks = {name: max(abs(x) for x in call_progress(name, 1.0)) for name in ("dial", "ringback", "busy")}
+    assert 0.85 * 32767 < peaks["dial"] <= 0.9 * 32767 + 1
+    for name, below_db in (("ringback", 6), ("busy", 11)):
+        assert 20 * math.log10(peaks["dial"] / peaks[name]) == pytest.approx(below_db, abs=0.2)
 
 
 def test_a_looped_cadenced_tone_keeps_its_cadence_over_cycles():

@@ -31,6 +31,21 @@ PLANS: dict[str, dict[str, Tone]] = {
     },
 }
 
+# How loud each call-progress tone is made. A real exchange's dial tone is far louder than the
+# 0.3 of full scale ``tone`` gives by default (docs/build.md, "What each sound gives at the
+# receiver", compares them), so the dial tone is made at DIAL_LEVEL of digital full scale (both
+# notes together: 1 dB of headroom), and the others below it by the steps of the North American
+# Precise Tone Plan's levels (AT&T, Notes on Distance Dialing, 1968: dial tone -13 dBm, ringback
+# -19 dBm, busy -24 dBm). The UK plan's tones take the same steps (its own levels aren't known here).
+DIAL_LEVEL = 0.9
+PLAN_DBM = {"dial": -13.0, "ringback": -19.0, "busy": -24.0}
+
+
+def level_of(name: str) -> float:
+    """The share of digital full scale the named call-progress tone is made at."""
+    return DIAL_LEVEL * 10 ** ((PLAN_DBM[name] - PLAN_DBM["dial"]) / 20.0)
+
+
 # A distinct two-note figure per editor verdict, for tablets and phones with no speech engine:
 # favourable verdicts rise, refusals fall. newsdesk's own choice.
 VERDICT_NOTES = {
@@ -68,13 +83,14 @@ def silence(seconds: float, rate: int = RATE) -> list[int]:
 def call_progress(name: str, seconds: float, plan: str = "north-america", rate: int = RATE) -> list[int]:
     """``seconds`` of the named tone (dial, ringback, busy) with its cadence."""
     freqs, steps = cadence(name, plan)
+    level = level_of(name)
     if not steps:
-        return tone(freqs, seconds, rate)
+        return tone(freqs, seconds, rate, level)
     out: list[int] = []
     total = int(round(seconds * rate))
     while len(out) < total:
         for on, off in steps:
-            out += tone(freqs, on, rate) + silence(off, rate)
+            out += tone(freqs, on, rate, level) + silence(off, rate)
     return out[:total]
 
 
@@ -101,7 +117,9 @@ def loop(name: str, plan: str = "north-america", rate: int = RATE) -> tuple[list
     freqs, steps = cadence(name, plan)
     if steps:
         return [], call_progress(name, sum(on + off for on, off in steps), plan, rate)
-    return tone(freqs, 1.0, rate, ramp_out=False), tone(freqs, 1.0, rate, ramp_in=False, ramp_out=False)
+    level = level_of(name)
+    return (tone(freqs, 1.0, rate, level, ramp_out=False),
+            tone(freqs, 1.0, rate, level, ramp_in=False, ramp_out=False))
 
 
 def verdict_figure(signal: str, rate: int = RATE) -> list[int]:

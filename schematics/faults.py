@@ -1,0 +1,221 @@
+"""One failed part of the bell driver, simulated: an ngspice deck per single fault, each with a
+thermal model of the coil and the thermal cutoff against it.
+
+A shorted MOSFET or optocoupler output, or an unsoldered gate pull-down, holds the coil on at
+full power; neither the fuse (it carries the coil's current) nor the fail-safe (it sits before
+the failed part) ends that. The thermal cutoff does. The other faults (the fail-safe's parts
+shorted or open) leave a line held high to die away, or the coil dark. Each deck shows where the
+coil ends up: its dissipation under its continuous rating (duty_max of its rated power) and its
+winding under its insulation's class, and, where the cutoff has to act, when it opens.
+
+The thermal model (every figure an estimate from hardware/parts.toml [part.solenoid], stated so
+in docs/build.md): the coil's heat flows into one thermal node (its heat capacity tau_s /
+theta_c_per_w) and through theta_c_per_w to the air at [bell_driver] ambient_c; its winding's
+resistance rises by copper_alpha per °C from 20 °C (the node's temperature; cold at the start,
+the winding at the low end of its tolerance, or the high end for the slowest case); the winding's
+inside runs theta_inner_c_per_w per watt above the node, where the cutoff sits. The cutoff is a
+switch that opens for good when the node reaches its rated temperature (cutoff_c).
+
+Each deck has two copies of the driver: the weakest (the supply at its lowest, the winding at its
+highest resistance: the slowest to heat, so the cutoff's longest time) and the strongest (the
+supply at its highest, the winding at its lowest: the hottest winding when it opens).
+"""
+
+from concurrent.futures import ThreadPoolExecutor
+
+from . import spice
+from .erc import CUTOFF_OPENS_MAX_S
+
+SECONDS = 600               # simulated: the rules' bound on the cutoff's time (CUTOFF_OPENS_MAX_S)
+MAX_STEP = 1.0              # seconds: the thermal node moves over minutes
+LEAK_OHMS = 1e12            # the MOSFET's gate with its pull-down gone: only its leakage (typically
+                            # nanoamps and less; the datasheet's 100 nA is a most, not a least), so it holds its charge
+OPTO_STUCK_A = 0.05         # the optocoupler's output failed conducting: at its collector's rating (PC817: 50 mA)
+FAULTS = (
+    # name, words, the line's wave ("low", "strike": one strike then low, "held": high for good)
+    ("mosfet_short", "the MOSFET's drain and source shorted", "low"),
+    ("opto_short", "the optocoupler's output failed conducting", "low"),
+    ("pulldown_open", "the gate pull-down open (unsoldered)", "strike"),
+    ("coupling_short", "the fail-safe's capacitor shorted, the line held high", "held"),
+    ("schottky_open", "the reset Schottky open, the line held high", "held"),
+    ("schottky_short", "the reset Schottky shorted, the line held high", "held"),
+    ("bleed_open", "the bleed resistor open, the line held high", "held"),
+)
+MEASURES = ("cut", "peak", "winding", "watts_end", "amps_end")
+
+
+def thermal_values(circuit):
+    """The coil's and the cutoff's thermal figures from the parts; None without a bell driver."""
+    values = spice.bell_values(circuit)
+    if values is None:
+        return None
+    data = circuit.parts_data
+    sol = data.part("solenoid")
+    cutoff = float(data.bell.get("cutoff_c") or 0)
+    ohms = float(sol["coil_ohms"])
+    values.update(theta=float(sol["theta_c_per_w"]), tau=float(sol["tau_s"]),
+                  theta_in=float(sol["theta_inner_c_per_w"]), alpha=float(sol["copper_alpha"]),
+                  ambient=float(data.bell["ambient_c"]), cutoff=cutoff or None,
+                  insulation=float(sol["insulation_c"]),
+                  continuous_w=float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms)
+    return values
+
+
+def fault_corners(values):
+    """The weakest and the strongest copy (see the module's docstring)."""
+    out = []
+    for weak in (True, False):
+        corner = spice._drive(values, weak)
+        side = 0 if weak else 1
+        corner.update(supply=values["supply"][side], rcoil=values["rcoil"][1 - side],
+                      lcoil=values["lcoil"][1 - side], rsnub=values["rsnub"][1 - side])
+        out.append(corner)
+    return out
+
+
+def _wave(values, kind):
+    strike, high = spice.Strike(), spice._g(values["logic_v"])
+    if kind == "low":
+        return "DC 0"
+    if kind == "held":
+        return "PWL(0 0 %s %s)" % (spice._g(strike.edge), high)
+    return "PWL(0 0 %s %s %s %s %s 0)" % (spice._g(strike.edge), high, spice._g(strike.on), high,
+                                         spice._g(strike.on + strike.edge))
+
+
+def _faulted(cards, i, fault):
+    """The driver's cards with ``fault`` planted in copy ``i``."""
+    def drop(prefix):
+        return [c for c in cards if not c.startswith("%s%d " % (prefix, i))]
+    if fault == "mosfet_short":
+        return cards + ["Rfault%d d%d 0 0.001" % (i, i)]
+    if fault == "opto_short":
+        return cards + ["Bfault%d vcc%d g%d I = %s*tanh(max(v(vcc%d,g%d),0)/0.2)" % (
+            i, i, i, spice._g(OPTO_STUCK_A), i, i)]
+    if fault == "pulldown_open":
+        return drop("Rpd") + ["Rleak%d g%d 0 %s" % (i, i, spice._g(LEAK_OHMS))]
+    if fault == "coupling_short":
+        return drop("Ccpl") + ["Rfault%d cpl%d led%d 0.001" % (i, i, i)]
+    if fault == "schottky_open":
+        return drop("Dreset")
+    if fault == "schottky_short":
+        return drop("Dreset") + ["Rfault%d led%d 0 0.001" % (i, i)]
+    if fault == "bleed_open":
+        return drop("Rbleed")
+    raise ValueError(fault)
+
+
+def _thermal_cards(i, c, values):
+    """The coil's winding as a resistance that rises with the thermal node's temperature, the
+    node itself, and the cutoff between the supply and the coil."""
+    r20 = "%s*(1+%s*(v(th%d)+%s-20))" % (spice._g(c["rcoil"]), spice._g(values["alpha"]), i,
+                                         spice._g(values["ambient"]))
+    cards = ["Bcoil%d coilr%d d%d I = v(coilr%d,d%d)/(%s)" % (i, i, i, i, i, r20),
+             "Bheat%d 0 th%d I = v(coilr%d,d%d)*v(coilr%d,d%d)/(%s)" % (i, i, i, i, i, i, r20),
+             "Cth%d th%d 0 %s" % (i, i, spice._g(values["tau"] / values["theta"])),
+             "Rth%d th%d 0 %s" % (i, i, spice._g(values["theta"])),
+             "Bwatts%d watts%d 0 V = v(coilr%d,d%d)*v(coilr%d,d%d)/(%s)" % (i, i, i, i, i, i, r20),
+             "Bwind%d wind%d 0 V = %s+v(th%d)+%s*v(watts%d)" % (i, i, spice._g(values["ambient"]), i,
+                                                            spice._g(values["theta_in"]), i)]
+    if values["cutoff"]:
+        cards += ["Btc%d tc%d 0 V = %s-v(th%d)" % (i, i, spice._g(values["cutoff"] - values["ambient"]), i),
+                  "Scut%d vcc%d top%d tc%d 0 SCUT ON" % (i, i, i, i)]
+    else:
+        cards.append("Vnocut%d vcc%d top%d 0" % (i, i, i))
+    return cards
+
+
+def fault_deck(values, corners, fault, kind):
+    """One fault's deck: both copies, each its driver with the fault planted and the coil's heat."""
+    cards = spice._models("the bell driver with %s" % fault, values)
+    # the cutoff: closed until the node reaches its rated temperature, then open for good (a
+    # hysteresis wider than any temperature, so it never closes again)
+    cards.append(".model SCUT SW(vt=500 vh=500 ron=0.01 roff=1e9)")
+    for i, c in enumerate(corners):
+        driver = spice._driver_cards(i, c, values, _wave(values, kind))
+        # the coil, fed through the cutoff, its resistance the thermal model's
+        driver = [card.replace("Vcoil%d vcc%d coil%d 0" % (i, i, i), "Vcoil%d top%d coil%d 0" % (i, i, i))
+                  for card in driver if not card.startswith("Rcoil%d " % i)]
+        driver = [card.replace("Dfly%d d%d vcc%d DFLY" % (i, i, i), "Dfly%d d%d top%d DFLY" % (i, i, i))
+                  for card in driver]
+        cards += _faulted(driver, i, fault) + _thermal_cards(i, c, values)
+    for i in range(len(corners)):
+        cards += [".meas tran cut_%d WHEN v(tc%d)=1 FALL=1" % (i, i) if values["cutoff"] else "",
+                  ".meas tran peak_%d MAX v(th%d)" % (i, i),
+                  ".meas tran winding_%d MAX v(wind%d)" % (i, i),
+                  ".meas tran watts_end_%d FIND v(watts%d) AT=%s" % (i, i, spice._g(SECONDS)),
+                  ".meas tran amps_end_%d FIND i(Vcoil%d) AT=%s" % (i, i, spice._g(SECONDS))]
+    cards += [".ic %s" % " ".join("v(th%d)=0" % i for i in range(len(corners))),
+              ".options method=gear", ".tran %s %s 0 %s" % (spice._g(spice.Strike().step), spice._g(SECONDS),
+                                                             spice._g(MAX_STEP)), ".end", ""]
+    return "\n".join(card for card in cards if card)
+
+
+class FaultResult:
+    """One board's single faults: fault -> [(corner, measures)]."""
+
+    def __init__(self, board, values, rows):
+        self.board = board
+        self.values = values
+        self.rows = rows
+
+    def worst(self, fault):
+        """(the latest the cutoff opens or None if it never has to, the hottest winding, °C; the most
+        the coil dissipates at the end, W)."""
+        rows = [m for _, m in self.rows[fault]]
+        cuts = [m["cut"] for m in rows]
+        cut = None if all(c is None for c in cuts) else max(c for c in cuts if c is not None)
+        ends = [m["watts_end"] for m in rows]
+        return cut, max(m["winding"] for m in rows), max(ends)
+
+
+    def unsafe(self):
+        """A sentence for each fault that leaves the coil over its continuous rating at the end,
+        lets the cutoff open later than the rules' bound, or takes the winding over its class."""
+        out = []
+        words = {name: text for name, text, _ in FAULTS}
+        for name in self.rows:
+            cut, hottest, end = self.worst(name)
+            if end > self.values["continuous_w"]:
+                out.append("with %s the coil still dissipates %.1f W after %d s" % (words[name], end, SECONDS))
+            elif cut is not None and cut > CUTOFF_OPENS_MAX_S:
+                out.append("with %s the cutoff opens only after %.0f s" % (words[name], cut))
+            if hottest > self.values["insulation"]:
+                out.append("with %s the winding reaches %.0f °C" % (words[name], hottest))
+        return out
+
+
+def simulate_faults(circuit):
+    """Every single fault's deck for one board, run JOBS at a time; None without a bell driver."""
+    values = thermal_values(circuit)
+    if values is None or values["coupling"] is None:
+        return None
+    corners = fault_corners(values)
+    with ThreadPoolExecutor(max_workers=spice.JOBS) as pool:
+        runs = list(pool.map(lambda f: spice.run(fault_deck(values, corners, f[0], f[2])), FAULTS))
+    rows = {name: spice._results(measured, corners, MEASURES) for (name, _, _), measured in zip(FAULTS, runs)}
+    return FaultResult(circuit.board, values, rows)
+
+
+def markdown(result):
+    """The faults' table for docs/build.md."""
+    v = result.values
+    out = ["Each fault in its own ngspice deck, %d s of it, the coil's heat by the thermal model above "
+           "(the air at %g °C; the coil's continuous rating %.1f W, its insulation %g °C; the cutoff %s), "
+           "at the weakest and the strongest corner:" % (
+               SECONDS, v["ambient"], v["continuous_w"], v["insulation"],
+               "opening at %g °C" % v["cutoff"] if v["cutoff"] else "not fitted"),
+           "", "| single fault | the cutoff opens after | the winding's hottest | the coil dissipates at the end |",
+           "| --- | ---: | ---: | ---: |"]
+    words = {name: text for name, text, _ in FAULTS}
+    for name in result.rows:
+        cut, hottest, end = result.worst(name)
+        out.append("| %s | %s | %.0f °C | %.2f W |" % (words[name], "%.0f s" % cut if cut is not None else "(never needs to)",
+                                                     hottest, max(end, 0.0)))
+    unsafe = result.unsafe()
+    if unsafe:
+        out += ["", "**Not safe**: %s." % "; ".join(unsafe)]
+    else:
+        out += ["", "In every case the coil ends under its %.1f W continuous rating within %d s (the rules' bound), "
+                "its winding under %g °C." % (v["continuous_w"], CUTOFF_OPENS_MAX_S, v["insulation"])]
+    return "\n".join(out)

@@ -1,0 +1,205 @@
+"""What hardware/parts.toml may hold: every section, every key and the kind of value each takes.
+
+The electrical rules divide by a coil's resistance, a bleed resistor and a pitch, and look parts
+up by name: a zero, a negative, a string where a number goes or a misspelt key would either crash
+them or, worse, be silently ignored (a misspelt ``fuse_a`` reads as "no fuse", a misspelt
+``supply_a`` as "no adapter"). So the file is read against this list first, and anything not on
+it, or of the wrong kind, is refused in one sentence naming the section, the key and, for a key
+that isn't known, the nearest one that is.
+
+Kinds of value:
+    pos     a number above 0 (a resistance, a voltage, a current, a time)
+    nonneg  a number, 0 or more (0 meaning "none fitted" where the rules say so)
+    frac    a number from 0 up to (not including) 1: a tolerance, a share
+    count   a whole number, 1 or more
+    db      decibels, -60 to 60 (an amplifier's gain or its full-scale level)
+    Every number is also under CEILING: no part here is a million of anything in its own unit, and
+    the rules square and exponentiate these values.
+    text, bool, table, list   what they say
+A key ending in "!" is required.
+"""
+
+import difflib
+import math
+import re
+
+CEILING = 1e6
+
+COMMON_PART = {"prefix!": "text", "description!": "text", "number!": "text", "price!": "nonneg",
+               "footprint": "text", "pads": "table", "bought": "bool", "tolerance": "frac"}
+
+PART_KEYS = {
+    "resistor": {},
+    "led": {"min_ma": "pos", "vf_max": "table"},
+    "contact": {"ohms_max": "nonneg"},
+    "capacitor": {},
+    "esd": {"channels!": "count", "standoff_v": "pos", "adapter": "text", "adapter_number": "text",
+            "adapter_price": "nonneg"},
+    "coupling": {"tolerance!": "frac"},
+    "schottky": {"vf_max!": "pos", "vf_at_a": "pos"},
+    "fuse": {},
+    "cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
+    "button": {},
+    "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "pos", "ctr_max!": "pos",
+                    "pc_max_mw!": "pos", "vf_max!": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
+                    "led_n!": "pos"},
+    "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
+               "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos"},
+    "diode": {"vf_max!": "pos", "vf_at_a": "pos"},
+    "zener": {"iz_test_ma": "pos"},
+    "solenoid": {"rated_v!": "pos", "coil_ohms!": "pos", "coil_ohms_tol!": "frac", "coil_mh!": "pos",
+                 "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "pos",
+                 "theta_c_per_w!": "pos", "tau_s!": "pos", "theta_inner_c_per_w!": "nonneg", "insulation_c!": "pos",
+                 "copper_alpha!": "nonneg"},
+    "supply12": {"unloaded_ratio!": "pos"},
+    "display": {},
+    "amplifier": {"gains_db!": "list", "gain_default_db": "db", "fullscale_dbv!": "db", "gain_tol_db": "db"},
+    "receiver": {},
+    "pi": {},
+    "pico": {},
+}
+
+SECTIONS = {
+    "rails": {"GND!": "nonneg", "3V3!": "pos", "5V!": "pos"},
+    "bell_driver": {"supply_v!": "pos", "supply_a!": "pos", "regulated": "bool", "gate_pulldown!": "pos",
+                    "gate_zener_v": "nonneg", "supply_tol": "frac", "fuse_a": "nonneg", "snubber_ohms": "nonneg",
+                    "cutoff_c": "nonneg", "ambient_c!": "nonneg"},
+    "failsafe": {"coupling_uf": "nonneg", "bleed_ohms": "pos"},
+    "connector": {"name!": "text", "rows!": "list", "pitch_mm!": "pos", "row_mm!": "pos", "bell_clear_mm": "nonneg"},
+    "dial": {"pps_max!": "pos", "break_ratio!": "frac", "pps_min": "pos"},
+    "audio": {"amp_max_vrms!": "pos", "amp_max_square_vrms": "pos", "receiver_ohms!": "pos", "pad_ohms": "nonneg",
+              "receiver_max_mv!": "pos", "receiver_ohms_max!": "pos", "receiver_z_hz!": "pos"},
+}
+BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
+              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "board_led_ma": "pos", "header": "table",
+              "power": "table"}
+KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg"}
+BOARDS = ("pi", "pico")
+TOP = tuple(SECTIONS) + ("board", "part", "kit")
+
+WORDS = {"pos": "a number above 0 (and under a million)", "nonneg": "a number, 0 or more (and under a million)",
+         "frac": "a number from 0 up to 1", "count": "a whole number, 1 or more", "whole": "a whole number, 0 or more",
+         "db": "a number of decibels from -60 to 60",
+         "text": "text", "bool": "true or false", "table": "a table", "list": "a list"}
+
+
+def nearest(key, known):
+    """'(did you mean "x"?)' for the closest known key, or the list of known keys."""
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    if close:
+        return "did you mean %r?" % close[0]
+    return "known: %s" % ", ".join(sorted(known))
+
+
+def _fits(kind, value):
+    if kind in ("pos", "nonneg", "frac", "count", "whole", "db"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or abs(value) >= CEILING:
+            return False
+        if kind in ("count", "whole") and not isinstance(value, int):
+            return False
+        return {"pos": value > 0, "nonneg": value >= 0, "frac": 0 <= value < 1, "count": value >= 1,
+                "whole": value >= 0, "db": -60 <= value <= 60}[kind]
+    return isinstance(value, {"text": str, "bool": bool, "table": dict, "list": list}[kind])
+
+
+def _table(where, data, schema, source):
+    """Problems with one table against its schema: unknown keys, missing required ones, values
+    of the wrong kind. Returns sentences."""
+    if not isinstance(data, dict):
+        return ["%s: %s must be a table" % (source, where)]
+    kinds = {k.rstrip("!"): v for k, v in schema.items()}
+    out = []
+    for key, value in data.items():
+        if key not in kinds:
+            out.append("%s: %s has no key %r (%s)" % (source, where, key, nearest(key, kinds)))
+        elif not _fits(kinds[key], value):
+            out.append("%s: %s %s must be %s, got %r" % (source, where, key, WORDS[kinds[key]], value))
+    for key in schema:
+        if key.endswith("!") and key[:-1] not in data:
+            out.append("%s: %s lacks %s (%s)" % (source, where, key[:-1], WORDS[schema[key]]))
+    return out
+
+
+def problems(data, source="parts.toml"):
+    """Every way ``data`` (parts.toml, parsed) departs from the schema, one sentence each."""
+    out = []
+    for key in data:
+        if key not in TOP:
+            out.append("%s: unknown section [%s] (%s)" % (source, key, nearest(key, TOP)))
+    for name, schema in SECTIONS.items():
+        if name in data:
+            out += _table("[%s]" % name, data[name], schema, source)
+        elif any(k.endswith("!") for k in schema) and name in ("rails", "bell_driver"):
+            out.append("%s has no [%s] section" % (source, name))
+    boards = data.get("board", {})
+    if not isinstance(boards, dict):
+        out.append("%s: [board] must hold [board.pi] and [board.pico]" % source)
+        boards = {}
+    for name, board in boards.items():
+        if name not in BOARDS:
+            out.append("%s: unknown board [board.%s] (%s)" % (source, name, nearest(name, BOARDS)))
+            continue
+        schema = dict(BOARD_KEYS)
+        if name == "pico":          # the Pi's header comes from gpiozero; the Pico's from here
+            schema.update({"header!": "table", "power!": "table"})
+            del schema["header"], schema["power"]
+        out += _table("[board.%s]" % name, board, schema, source)
+        for key in ("header", "power"):
+            table = board.get(key) if isinstance(board, dict) else None
+            if isinstance(table, dict) and not all(isinstance(n, int) and not isinstance(n, bool) and 0 < n < 1000
+                                                   for n in table.values()):
+                out.append("%s: [board.%s] %s must map each pin's name to its number on the board, got %r"
+                           % (source, name, key, table))
+            elif key == "header" and isinstance(table, dict) and name == "pico" \
+                    and not all(re.fullmatch(r"GP\d{1,2}", pin) for pin in table):
+                out.append("%s: [board.pico] header's pins must be named GP0-GP29, got %s"
+                           % (source, ", ".join(sorted(table))))
+    catalogue = data.get("part", {})
+    if not isinstance(catalogue, dict):
+        out.append("%s: [part] must hold one table per part, [part.<kind>]" % source)
+        catalogue = {}
+    for kind, part in catalogue.items():
+        if kind not in PART_KEYS:
+            out.append("%s: unknown part [part.%s] (%s)" % (source, kind, nearest(kind, PART_KEYS)))
+            continue
+        out += _table("[part.%s]" % kind, part, {**COMMON_PART, **PART_KEYS[kind]}, source)
+    kit = data.get("kit", [])
+    if not isinstance(kit, list):
+        out.append("%s: kit must be a list of [[kit]] tables" % source)
+        kit = []
+    for n, item in enumerate(kit, 1):
+        out += _table("[[kit]] number %d" % n, item, KIT_KEYS, source)
+    out += _details(data, source)
+    return out
+
+
+def _details(data, source):
+    """The values inside tables and lists that the rules take apart: the connector's rows of pin
+    numbers and the LEDs' forward voltages by colour."""
+    out = []
+    rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None
+    if isinstance(rows, list):
+        flat = [n for row in rows if isinstance(row, list) for n in row]
+        if not rows or not all(isinstance(row, list) and row for row in rows) \
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in flat) \
+                or len(set(flat)) != len(flat):
+            out.append("%s: [connector] rows must be rows of pin numbers, each pin once, such as "
+                       "[[1, 2, 3], [4, 5]], got %r" % (source, rows))
+    amp = data.get("part", {}).get("amplifier") if isinstance(data.get("part"), dict) else None
+    if isinstance(amp, dict) and isinstance(amp.get("gains_db"), list):
+        if not amp["gains_db"] or not all(_fits("db", g) for g in amp["gains_db"]):
+            out.append("%s: [part.amplifier] gains_db must list the gain strap's settings in decibels, -60 to 60, "
+                       "got %r" % (source, amp["gains_db"]))
+    esd = data.get("part", {}).get("esd") if isinstance(data.get("part"), dict) else None
+    if isinstance(esd, dict) and isinstance(esd.get("pads"), dict) and isinstance(esd.get("channels"), int):
+        io = [pad for pad in esd["pads"] if pad.startswith("I/O")]
+        if io and esd["channels"] != len(io):
+            out.append("%s: [part.esd] channels is %r but its pads name %d I/O pins (%s): make them agree"
+                       % (source, esd["channels"], len(io), ", ".join(io)))
+    led = data.get("part", {}).get("led") if isinstance(data.get("part"), dict) else None
+    if isinstance(led, dict) and isinstance(led.get("vf_max"), dict):
+        for colour, volts in led["vf_max"].items():
+            if not _fits("pos", volts):
+                out.append("%s: [part.led] vf_max's %s must be a number above 0, got %r" % (source, colour, volts))
+    return out

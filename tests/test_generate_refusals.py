@@ -1,0 +1,178 @@
+"""`python -m schematics.generate` on a pin map or a parts list that is wrong, malformed or
+hostile: it refuses in one sentence naming the key and exits non-zero, and never shows a
+traceback. The electrical rules' own faults are in tests/test_erc.py; here, the files."""
+
+import math
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from controller.pinmap import load_pinmap  # noqa: E402
+from schematics import generate, parts_schema, spice  # noqa: E402
+from schematics.parts import PartsError, parse_parts  # noqa: E402
+
+PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
+PARTS_TEXT = (REPO / "hardware" / "parts.toml").read_text(encoding="utf-8")
+
+
+def refusal(tmp_path, capsys, monkeypatch, pinmap=PINMAP_TEXT, parts=PARTS_TEXT):
+    """Runs the command on the two texts (--check: nothing is written); returns its one line."""
+    monkeypatch.setattr(spice, "available", lambda: False)     # no simulation: the refusal comes first
+    paths = []
+    for name, text in (("pinmap.toml", pinmap), ("parts.toml", parts)):
+        path = tmp_path / name
+        path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+        paths.append(str(path))
+    status = generate.main(["--check", "--pinmap", paths[0], "--parts", paths[1]])
+    err = capsys.readouterr().err
+    assert status != 0, err
+    said = [line for line in err.splitlines() if not line.startswith("electrical rules, a warning")]
+    assert said and "Traceback" not in err
+    return said[0]
+
+
+def in_section(text, section, old, new):
+    start = text.index("[%s]" % section)
+    end = text.find("\n[", start + 1)
+    end = len(text) if end < 0 else end
+    assert old in text[start:end], (section, old)
+    return text[:start] + text[start:end].replace(old, new, 1) + text[end:]
+
+
+@pytest.mark.parametrize("pinmap, words", [
+    ("[pi.pulse\nbcm = 17", "pinmap.toml is not valid TOML"),
+    ("", "pinmap.toml has no [pi] section"),
+    ("pi = 3\n", "pinmap.toml has no [pi] section"),
+    ("a = " + "[" * 5000 + "]" * 5000, "nests its arrays or tables too deeply"),
+    (b"\xff\xfe\x00[pi]", "pinmap.toml is not UTF-8 text"),
+    (in_section(PINMAP_TEXT, "pi.pulse", "bcm = 17", 'bcm = "seventeen"'), "bcm must be a pin number 0-27"),
+    (in_section(PINMAP_TEXT, "pi.ringer", "vf = 1.0", "vf = nan"), "vf must be a positive number, got nan"),
+    (in_section(PINMAP_TEXT, "pi.status_led", "bcm = 24", "bcm = 25"),
+     "GPIO25 is used by both status_led and dice_led; move dice_led to a free pin"),
+    (in_section(PINMAP_TEXT, "pi.dice_button", "bcm = 5", "bcm = 2"),
+     "GPIO2 is used by both dice_button and display (its SDA); move display to a free pin"),
+    (in_section(PINMAP_TEXT, "pi.hook", "filter_pull = 4700", "filter_pul = 4700"),
+     "[pi.hook]: unknown key 'filter_pul' (did you mean 'filter_pull'?)"),
+    (in_section(PINMAP_TEXT, "cable", 'box = "female"', 'boxes = "female"'),
+     "[cable]: unknown key 'boxes' (did you mean 'box'?)"),
+    (PINMAP_TEXT.replace("[cable]", "[cabel]", 1), "unknown section(s) cabel (did you mean [cable]?"),
+])
+def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinmap, words):
+    said = refusal(tmp_path, capsys, monkeypatch, pinmap=pinmap)
+    assert said.startswith("schematics: ") and words in said
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("bleed_ohms = 3300 ", "bleed_ohms = 0 ", "[failsafe] bleed_ohms must be a number above 0"),
+    ("bleed_ohms = 3300 ", 'bleed_ohms = "3k3" ', "[failsafe] bleed_ohms must be a number above 0"),
+    ("coil_ohms = 20 ", "coil_ohms = 0 ", "[part.solenoid] coil_ohms must be a number above 0"),
+    ("coil_ohms = 20 ", "coil_ohms = inf ", "[part.solenoid] coil_ohms must be a number above 0"),
+    ("pitch_mm = 2.77", "pitch_mm = -2.77", "[connector] pitch_mm must be a number above 0"),
+    ("supply_tol = 0.05", "supply_tol = 1.5", "[bell_driver] supply_tol must be a number from 0 up to 1"),
+    ("gate_pulldown = 47000", "gate_pulldown = 0", "[bell_driver] gate_pulldown must be a number above 0"),
+    ("supply_a = 1.5 ", "# supply_a = 1.5 ", "[bell_driver] lacks supply_a"),
+    ("coil_ohms = 20 ", "coil_ohm = 20 ", "[part.solenoid] has no key 'coil_ohm' (did you mean 'coil_ohms'?)"),
+    ("fuse_a = 1.0 ", "fuse_amps = 1.0 ", "[bell_driver] has no key 'fuse_amps' (did you mean 'fuse_a'?)"),
+    ("[bell_driver]", "[bel_driver]", "unknown section [bel_driver] (did you mean 'bell_driver'?)"),
+    ("[part.mosfet]", "[part.mosfett]", "unknown part [part.mosfett] (did you mean 'mosfet'?)"),
+    ("rows = [[1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 15]]", "rows = [[1, 2], [2]]",
+     "[connector] rows must be rows of pin numbers, each pin once"),
+    ("channels = 4 ", "channels = 400 ", "[part.esd] channels is 400 but its pads name 4 I/O pins"),
+    ("[rails]", "[rails]\n[rails]", "not valid TOML"),
+])
+def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, old, new, words):
+    assert old in PARTS_TEXT
+    said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT.replace(old, new, 1))
+    assert said.startswith("schematics: ") and words in said, said
+
+
+def test_a_part_the_circuit_needs_is_missing(tmp_path, capsys, monkeypatch):
+    start = PARTS_TEXT.index("[part.mosfet]")
+    end = PARTS_TEXT.index("[part.", start + 1)
+    said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT[:start] + PARTS_TEXT[end:])
+    assert said == "schematics: parts.toml has no [part.mosfet]"
+
+
+def test_a_file_that_is_not_there(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(spice, "available", lambda: False)
+    assert generate.main(["--check", "--parts", str(tmp_path / "nowhere.toml")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("schematics: can't read the parts list") and "Traceback" not in err
+
+
+def test_the_other_files_go_only_with_check(capsys):
+    assert generate.main(["--pinmap", "elsewhere.toml"]) == 2
+    assert "only go with --check" in capsys.readouterr().err
+
+
+def _values(text):
+    """(line number, the text before the value, the rest) of each numeric key = value line."""
+    for i, line in enumerate(text.split("\n")):
+        m = re.match(r"^(\s*[A-Za-z0-9_\"]+\s*=\s*)(-?[0-9][0-9.]*)", line)
+        if m:
+            yield i, m.group(1), line[m.end():]
+
+
+def _numbers(data, path=()):
+    """The path to every number in the parsed parts list, in tables and [[kit]] lists."""
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            yield path + (key,)
+        elif isinstance(value, (dict, list)):
+            yield from _numbers(value, path + (key,))
+
+
+def test_no_number_in_the_parts_list_can_be_nan_text_or_negative():
+    """Each number of the parts list, set to nan, text or -1e9, is refused by the reader, so no
+    rule meets one (a rule dividing by it, or comparing with it, would crash or pass silently)."""
+    data = tomllib.loads(PARTS_TEXT)
+    paths = list(_numbers(data))
+    assert len(paths) > 100 and parts_schema.problems(data) == []
+    for path in paths:
+        holder = data
+        for key in path[:-1]:
+            holder = holder[key]
+        kept = holder[path[-1]]
+        for bad in (math.nan, "x", -1e9):
+            holder[path[-1]] = bad
+            assert parts_schema.problems(data), (path, bad)
+        holder[path[-1]] = kept
+
+
+@pytest.mark.slow
+def test_every_value_that_may_be_zero_is_checked_without_a_crash():
+    """A value the reader lets be 0 ("none fitted") reaches the rules: none of them divides by it
+    or looks up a part it stood for."""
+    pinmap = load_pinmap()
+    lines = PARTS_TEXT.split("\n")
+    ran = 0
+    for i, head, tail in _values(PARTS_TEXT):
+        changed = lines[:i] + [head + "0" + tail] + lines[i + 1:]
+        try:
+            parts = parse_parts("\n".join(changed))
+        except PartsError:
+            continue
+        generate.errors(generate.circuits(pinmap, parts))
+        ran += 1
+    assert ran >= 5
+
+
+@pytest.mark.slow
+def test_the_command_itself_prints_no_traceback(tmp_path):
+    """As a builder runs it: a process, its exit status and what it prints."""
+    bad = tmp_path / "parts.toml"
+    bad.write_text(PARTS_TEXT.replace("bleed_ohms = 3300 ", "bleed_ohms = 0 ", 1), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "schematics.generate", "--check", "--parts", str(bad)],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "schematics: parts.toml: [failsafe] bleed_ohms must be a number above 0 (and under a million), got 0"]
