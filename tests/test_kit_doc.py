@@ -9,7 +9,7 @@ import pytest
 from controller import kit_doc
 from controller.games import kit
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "new-game.md"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "new-game.md"
 
 
 def test_the_reference_is_the_code_made_into_a_page():
