@@ -6,6 +6,7 @@ is test_release_browser.py."""
 import re
 import shutil
 
+from conftest import page_assets, unversioned
 from flask import Flask
 from test_app_shell import FULL_PAGES, STATIC
 
@@ -59,3 +60,7 @@ def test_a_changed_template_is_a_new_release(tmp_path):
     page.write_text("<p>the table, laid out anew</p>\n")
     assert _bare_release(tmp_path) != first
 
+
+def test_the_panels_pages_load_the_module_that_hears_a_new_release(client):
+    for page in ("/", "/history", "/oracles", "/workbench"):
+        assert "/static/js/release.js" in unversioned(page_assets(client, page)), page
