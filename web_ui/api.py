@@ -7,6 +7,7 @@ from controller import health as health_words
 
 from .apidoc import BOOL, INT, LIMIT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .helpers import desk, json_body, limit_arg
+from .release import current as current_release
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -16,10 +17,12 @@ schemas(
               extra=True, hardware=OBJ, phone=OBJ, editor=OBJ, last_verdict=nullable(OBJ), verdicts=arr(OBJ),
               game=nullable(ref("Game")), engines=arr(OBJ), last_event_id=INT),
     Verdicts=obj(["verdicts"], verdicts=arr(OBJ)),
-    Health=obj(["simulated", "pins", "overall", "parts"], simulated=BOOL, pins=STR,
+    Health=obj(["simulated", "pins", "overall", "parts", "release"], simulated=BOOL, pins=STR,
                overall={"enum": [health_words.OK, health_words.WARN, health_words.FAULT]},
                parts=arr(obj(["part", "status", "summary"], extra=True, part=STR,
-                             status={"enum": list(health_words.STATUSES)}, summary=STR))),
+                             status={"enum": list(health_words.STATUSES)}, summary=STR)),
+               release=dict(STR, description="The panel's release (web_ui/release.py): an open page that was "
+                                             "loaded with another one reloads itself when the table is quiet.")),
     DialRequest=obj(["digit"], digit=dict(INT, minimum=0, maximum=9)),
     HookRequest=obj(["state"], state={"enum": ["off", "on"]}),
     RingRequest=obj([], times=dict(INT, minimum=1, maximum=100), stop=BOOL),
@@ -52,7 +55,7 @@ def verdicts():
 
 @route(bp, "/health", read("The health strip: phone, buttons, display, audio.", "Health", op="health"))
 def health():
-    return jsonify(desk().health())
+    return jsonify(dict(desk().health(), release=current_release()))
 
 
 @route(bp, "/sim/dial", write("post", "Dial a digit on the simulated phone.", "Accepted",

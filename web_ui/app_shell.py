@@ -3,7 +3,8 @@ its own, the service worker and the page it shows when the box can't be reached.
 
 Registering this blueprint also puts the static files under versioned, long-cached, gzipped URLs
 (web_ui/assets.py): the service worker's cache is named after the same version, so a new release
-of the static files replaces the cache it keeps.
+of the static files replaces the cache it keeps. Every page names its release (web_ui/release.py),
+so a page left open learns of a new one and reloads itself, worker or no worker.
 
 The service worker (web_ui/static/sw.js) runs only where a browser allows one, a secure context:
 the box's own screen (loopback) or the panel behind HTTPS (docs/tablet.md). Over plain
@@ -20,7 +21,7 @@ import json
 
 from flask import Blueprint, Response, current_app, render_template, request, url_for
 
-from . import assets, icons
+from . import assets, icons, release
 
 bp = Blueprint("app_shell", __name__, template_folder="templates")
 
@@ -40,6 +41,7 @@ SHELL_SKIP = ("sw.js",)     # static files the worker doesn't keep (itself: it i
 @bp.record_once
 def _setup(state):
     assets.init_app(state.app)
+    release.init_app(state.app)              # every page names its release; /api/health the box's
     state.app.config["APP_SHELL"] = True     # templates link the manifest only where it is served
 
 

@@ -9,6 +9,7 @@ import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
+import { heardRelease } from "./release.js";
 
 const boot = bootData();
 const S = {
@@ -457,7 +458,7 @@ function connect() {
     link.className = "badge badge-ok";
     link.title = "";
     if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
-    if (wasDown) { wasDown = false; refresh(); }
+    if (wasDown) { wasDown = false; refresh(); pollHealth(); }   // back after a restart: maybe a new release
   };
   source.onerror = () => {
     wasDown = true;
@@ -529,7 +530,7 @@ function showHealth() {
 }
 
 async function pollHealth() {
-  try { health.report = await getJSON("/api/health"); showHealth(); } catch { checkTheBox(); }
+  try { health.report = await getJSON("/api/health"); showHealth(); heardRelease(health.report); } catch { checkTheBox(); }
 }
 
 // ------------------------------------------------------------------ the box out of reach
@@ -551,6 +552,7 @@ async function boxAnswers() {
     const r = await fetch("/api/health", { headers: { Accept: "application/json" }, cache: "no-store", signal: stop.signal });
     if (!r.ok) return false;
     health.report = await r.json();
+    heardRelease(health.report);
     return true;
   } catch {
     return false;

@@ -196,6 +196,11 @@ class RotaryDial extends HTMLElement {
     this.dispatchEvent(new CustomEvent("dial", { detail: { digit }, bubbles: true }));
   }
 
+  /** Whether a finger is on the wheel or the wheel is still returning (release.js waits for it). */
+  get turning() {
+    return Boolean(this._drag) || this._busy;
+  }
+
   /** Dial a digit as if pulled round to the stop (keyboard, a tap, or a script). */
   dial(digit) {
     if (this._busy || !DIGITS.includes(digit)) return;
