@@ -145,11 +145,18 @@ def test_make_install_as_the_pi_user(lane):
     # Debian has no python3-lgpio: it came from PyPI, and the installer said so in a sentence
     assert "isn't in this system's package lists" in said
     lane.pi("newsdesk/.venv/bin/python -c 'import lgpio'")
+    # no raspi-config either: I2C is on as raspi-config would have written it, the amplifier's overlay too
+    config_txt = lane.box.sh("cat /boot/firmware/config.txt").splitlines()
+    assert "dtparam=i2c_arm=on" in config_txt and "#dtparam=i2c_arm=on" not in config_txt
+    assert "dtoverlay=max98357a,no-sdmode" in config_txt
+    assert "i2c-dev" in lane.box.sh("cat /etc/modules").split()
+    assert "gpio" in lane.box.sh("id -nG pi").split()
 
 
 def test_the_service_is_enabled_and_answers_where_a_tablet_looks(lane):
     def serving():
         assert lane.box.sh("systemctl is-enabled newsdesk.service").strip() == "enabled"
+        assert lane.box.sh("systemctl is-enabled avahi-daemon.service").strip() == "enabled"    # <name>.local
         assert wait_healthy(lane.lan_base), "no answer at %s" % lane.lan_base
         said = lane.box.sh("journalctl -b -u newsdesk.service --no-pager -o cat")
         assert "tablets on this network open http://raspberrypi.local:%d/" % PORT in said, said[-3000:]
