@@ -71,25 +71,27 @@ def test_scoop1956_says_claims_verdicts_and_money_and_undo_repeats_it(session):
                 {"type": "claim", "player": 0, "story_type": "sport"},
                 {"type": "verdict", "signal": "EXTRA", "digit": 5},
                 {"type": "place", "player": 0, "slot": "sport", "value": 800},
-                {"type": "exchange", "player": 1},
-                {"type": "claim", "player": 2, "story_type": "star", "scooped_from": 0},
-                {"type": "lines_down", "player": 1},
+                {"type": "reserve", "player": 1, "cards": 2},
+                {"type": "claim", "player": 2, "story_type": "star", "scooped_from": 1, "cards_from_hand": 2},
+                {"type": "lines_down", "player": 0},
                 {"type": "reserve", "player": 0, "cards": 2},
-                {"type": "advertise", "player": 1, "value": 300},
-                {"type": "claim", "player": 2, "story_type": "crime", "cards_from_hand": 2},
+                {"type": "advertise", "player": 1, "value": 300, "scooped_from": 0, "cards_from_hand": 1},
+                {"type": "reserve", "player": 2, "cards": 1},
+                {"type": "claim", "player": 0, "story_type": "crime", "cards_from_hand": 2, "scooped_from": 2},
                 {"type": "verdict", "signal": "SCRAP IT", "digit": 1})
     assert said == [
         "Ann claimed a sport story",
         "the editor said EXTRA: Ann collects $200 from each player",
         "Ann placed an $800 sport story",
-        "Bob exchanged a card with the draw pile",
-        "Cy claimed a Star story, SCOOPing from Ann's reserve",
-        "Bob called Lines Down on Cy's Star story: Bob pays $300 for a new hand, and Cy pays $300 "
+        "Bob played 2 cards to the reserve and paid $200 for new ones",
+        "Cy claimed a Star story, SCOOPing from Bob's reserve",
+        "Ann called Lines Down on Cy's Star story: Ann pays $300 for a new hand, and Cy pays $300 "
         "for new cards",
         "Ann played 2 cards to the reserve and paid $200 for new ones",
-        "Bob placed a $300 advertisement",
-        "Cy claimed a crime story",
-        "the editor said SCRAP IT: the crime story is refused, and Cy pays $200 for new cards",
+        "Bob placed a $300 advertisement, SCOOPing from Ann's reserve",
+        "Cy played a card to the reserve and paid $100 for a new one",
+        "Ann claimed a crime story, SCOOPing from Cy's reserve",
+        "the editor said SCRAP IT: the crime story is refused, and Ann pays $300 for new cards",
     ]
     assert games.current()["undo"] == said[-1]
     out = games.undo(games.version)

@@ -98,7 +98,7 @@ def test_scoop1956_a_whole_game_counts_what_the_press_counts():
     Dan $2,500: the result's scores are the totals counted at press, and Bob has the most."""
     s = s1956.start(names=("Ann", "Bob", "Cat", "Dan"), dealer=s1956.DAN)
     s = s1956.story(s, s1956.ANN, "sport", "OK", value=500)
-    s = s1956.story(s, s1956.BOB, "crime", "SYND", value=600, cards=2)     # $500 from each other player
+    s = s1956.story(s, s1956.BOB, "crime", "SYND", value=600)              # $500 from each other player
     s = s1956.story(s, s1956.CAT, "sport", "PRESS")
     s, _ = s1956.act(s, {"type": "go_to_press", "player": s1956.CAT})
     res = scoop1956.GAME.result(s)
