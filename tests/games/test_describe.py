@@ -224,15 +224,15 @@ def test_scan_says_what_each_side_took_and_scored_and_who_won(session):
     games = session()
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
     said = play(games,
-                {"type": "hand", "taken": {"Ann & Cat": {"spades": 9, "hearts": 7, "diamonds": 1},
-                                           "Bob & Dan": {"spades": 4, "hearts": 6, "diamonds": 12, "clubs": 13}}},
-                {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
-                                           "Bob & Dan": {"diamonds": 13, "clubs": 13}}})
+                {"type": "hand", "taken": {"Ann & Cat": {"spades": 9, "hearts": 7, "diamonds": 4},
+                                           "Bob & Dan": {"spades": 4, "hearts": 6, "diamonds": 9, "clubs": 13}}},
+                {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
     assert said == [
-        "hand 1: WE took 9 spades, 7 hearts, 1 diamond and scored 120; THEY took 4 spades, 6 hearts, "
-        "12 diamonds, 13 clubs and scored 0 (cards worth -120)",
-        "hand 2: WE took 13 spades, 13 hearts and scored 195; THEY took 13 diamonds, 13 clubs and scored 0 "
-        "(cards worth -195); WE won with 315",
+        "hand 1: WE took 9 spades, 7 hearts, 4 diamonds and scored 105; THEY took 4 spades, 6 hearts, "
+        "9 diamonds, 13 clubs and scored 0 (cards worth -105)",
+        "hand 2: WE took 13 spades, 13 hearts, 2 diamonds and scored 185; THEY took 11 diamonds, 13 clubs "
+        "and scored 0 (cards worth -185); WE won with 290",
     ]
     assert games.current()["undo"] == said[1]
 
@@ -240,11 +240,11 @@ def test_scan_says_what_each_side_took_and_scored_and_who_won(session):
 def test_scan_says_time_running_out_and_shared_wins():
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
     state, words = engine_says(scan.GAME, state, {"type": "hand", "taken": {
-        "Ann": {"spades": 13, "hearts": 4}, "Bob": {"hearts": 9, "diamonds": 8}, "Cy": {"diamonds": 5, "clubs": 12}}})
-    assert words == ("hand 1: Ann took 13 spades, 4 hearts and scored 150; Bob took 9 hearts, 8 diamonds and "
-                     "scored 5; Cy took 5 diamonds, 12 clubs and scored 0 (cards worth -145)")
+        "Ann": {"spades": 13, "hearts": 5}, "Bob": {"hearts": 8, "diamonds": 7}, "Cy": {"diamonds": 6, "clubs": 12}}})
+    assert words == ("hand 1: Ann took 13 spades, 5 hearts and scored 155; Bob took 8 hearts, 7 diamonds and "
+                     "scored 5; Cy took 6 diamonds, 12 clubs and scored 0 (cards worth -150)")
     _, words = engine_says(scan.GAME, state, {"type": "time_up"})
-    assert words == "time ran out; Ann won with 150"
+    assert words == "time ran out; Ann won with 155"
 
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
     _, words = engine_says(scan.GAME, state, {"type": "time_up"})
@@ -360,10 +360,10 @@ def test_a_describe_that_fails_never_costs_the_move(session, caplog, told):
     games = session({"scan": without_describe(scan.GAME, describe=broken)})
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
     with caplog.at_level(logging.ERROR, logger="controller.game_session"):
-        out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
-                                                   "Bob & Dan": {"diamonds": 13, "clubs": 13}}}, 1)
+        out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                                   "Bob & Dan": {"diamonds": 11, "clubs": 13}}}, 1)
     assert out["version"] == 2 and out["said"] == "hand"
-    assert out["view"]["race"][0]["total"] == 195
+    assert out["view"]["race"][0]["total"] == 185
     assert "scan's describe()" in caplog.text and "plainer words" in caplog.text
     assert games.undo(2)["said"] == "Took back: hand"
 
@@ -378,8 +378,8 @@ def test_describe_sees_the_state_before_the_move_and_cant_change_it():
         return "a hand"
 
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cat", "Dan"])
-    action = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
-                                                                                   "clubs": 13}}}
+    action = {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
+                                                                                   "diamonds": 13, "clubs": 13}}}
     events = scan.GAME.decide(state, action, random.Random(0))
     engine = without_describe(scan.GAME, describe=nosy)
     assert say(engine, state, action, events, lambda: "plain") == "a hand"
