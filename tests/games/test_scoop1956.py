@@ -777,3 +777,16 @@ def test_a_reserve_play_names_its_space_and_a_full_space_is_refused():
     with pytest.raises(GameError, match="^Ann's reserve holds 1 card on space 1 and 1 card on space 2; two "
                                         "cards on a space is the most, so play one card at a time$"):
         game.decide(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2}, None)
+
+
+def test_a_game_stored_before_the_reserve_spaces_folds_as_it_was_counted():
+    """Events stored before the spaces were told apart name no space, and a claim's
+    cards_from_hand then counted a SCOOP card: they fold as they were counted (the cards
+    three less those from the hand came off the reserve, the refill was cards_from_hand)."""
+    s = start()
+    for ev in ({"type": "reserved", "player": BOB, "cards": 2}, {"type": "reserved", "player": BOB, "cards": 1},
+               {"type": "claimed", "player": ANN, "story_type": "sport", "cards_from_hand": 2, "scooped_from": BOB}):
+        s = game.apply(s, ev)
+    assert spaces(s, BOB) == [1, 1] and s["claim"]["refill"] == 2       # [2, 1], less one off space 1
+    s, _ = act(s, {"type": "verdict", "signal": "X", "digit": 5})
+    assert cash(s)[ANN] == 2800
