@@ -179,8 +179,8 @@ GAMES = {
                           {"type": "arrive", "player": 0, "place": 3}, {"type": "roll", "player": 0, "value": 3}],
                   ".locations"),
     "scan": (4, {"variant": "team"}, [{"type": "hand", "taken": {
-        "Ann & Cat": {"spades": 10, "hearts": 5, "diamonds": 3, "clubs": 8},
-        "Bob & Dan": {"spades": 3, "hearts": 8, "diamonds": 10, "clubs": 5}}}], "[data-num]"),
+        "Ann & Cat": {"spades": 10, "hearts": 5, "diamonds": 3, "clubs": 6},
+        "Bob & Dan": {"spades": 3, "hearts": 8, "diamonds": 10, "clubs": 7}}}], "[data-num]"),
     "star_reporter": (3, {}, None, ".throw-box"),
 }
 

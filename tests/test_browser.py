@@ -222,13 +222,13 @@ def test_scan_on_two_devices(table):
                 page.fill("#hand-%d-%s" % (side, suit), str(n))
         t.tap(page, "Score hand", exact=False)
 
-    hand(t.host, [(10, 5, 3, 8), (3, 8, 10, 5)])         # WE +30, THEY -30 counts as 0
-    assert t.agree()["numbers"] == ["total:North=30", "total:East=0"]
+    hand(t.host, [(10, 5, 3, 6), (3, 8, 10, 7)])         # WE +50, THEY -50 counts as 0 (6 and 7 tricks)
+    assert t.agree()["numbers"] == ["total:North=50", "total:East=0"]
     hand(t.phone, [(2, 2, 2, 2), (11, 11, 11, 11)])
     t.shot("scan")
     t.check_phone_fits()
     t.tap(t.host, "Undo: hand 2:", exact=False)
-    hand(t.phone, [(13, 13, 0, 0), (0, 0, 13, 13)])      # North reach 225: over 155
+    hand(t.phone, [(13, 13, 2, 0), (0, 0, 11, 13)])      # North reach 235: over 155
     t.finish(t.phone, "Ann and Cat won!")
     t.shot("scan-end")
 
@@ -331,7 +331,7 @@ def test_a_device_that_slept_catches_up_on_wake(table, desk):
     t.start("SCAN (Parker Brothers, 1988)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)],
             variant="Team SCAN: 4 players, partners opposite; deal 7.")
     t.phone.evaluate("window.NEWSDESK_PANEL.stream.close()")     # asleep
-    taken = {"Ann & Cat": {"spades": 13, "hearts": 1}, "Bob & Dan": {"hearts": 12, "diamonds": 13, "clubs": 13}}
+    taken = {"Ann & Cat": {"spades": 13, "hearts": 3}, "Bob & Dan": {"hearts": 10, "diamonds": 13, "clubs": 13}}
     desk.table.games.act({"type": "hand", "taken": taken}, 1)   # from another device, or the box
     t.host.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
     assert t.version(t.phone) == 1

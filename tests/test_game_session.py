@@ -491,13 +491,13 @@ def test_the_kept_title_is_the_declarations_not_the_views(tmp_path, monkeypatch)
 def test_a_finished_game_of_scan_names_the_winning_side_and_its_score(desk):
     desk.games.start("scan", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")], {"variant": "team"})
     sides = [c["side"] for c in desk.games.current()["view"]["columns"]]
-    full = {"spades": 13, "hearts": 13, "diamonds": 0, "clubs": 0}
-    rest = {"spades": 0, "hearts": 0, "diamonds": 13, "clubs": 13}
+    full = {"spades": 13, "hearts": 13, "diamonds": 2, "clubs": 0}          # 7 tricks of four
+    rest = {"spades": 0, "hearts": 0, "diamonds": 11, "clubs": 13}
     desk.games.act({"type": "hand", "taken": {sides[0]: full, sides[1]: rest}}, 1)
     out = desk.games.finish(2)
     assert out["winners"] == ["Ann", "Cy"]
     rows = list(csv.reader(io.StringIO(desk.kept.export_csv(out["id"])[1])))
-    assert [r[4:] for r in rows[1:]] == [["Ann", "195", "yes"], ["Cy", "195", "yes"],
+    assert [r[4:] for r in rows[1:]] == [["Ann", "185", "yes"], ["Cy", "185", "yes"],
                                          ["Bob", "0", "no"], ["Dee", "0", "no"]]
 
 

@@ -14,9 +14,10 @@ from web_ui import create_app
 
 WRITE = {"X-Newsdesk": "1"}      # what the panel's pages send with every write
 SCAN_PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
-# one hand of Team SCAN: Ann & Cat take every spade and heart (+195), Bob & Dan the rest (0)
-BIG_HAND = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
-                                      "Bob & Dan": {"diamonds": 13, "clubs": 13}}}
+# one hand of Team SCAN: Ann & Cat take every spade and heart and two diamonds in 7 tricks
+# (+185), Bob & Dan the rest (0)
+BIG_HAND = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                      "Bob & Dan": {"diamonds": 11, "clubs": 13}}}
 
 
 def post(client, url, body=None, **kw):
@@ -86,7 +87,7 @@ def test_a_game_of_scan_from_start_to_its_exports(client, desk):
 
     r = act(client, BIG_HAND, version=1, key="hand-1")
     assert r.status_code == 200
-    assert r.get_json()["view"]["race"][0]["total"] == 195 and r.get_json()["version"] == 2
+    assert r.get_json()["view"]["race"][0]["total"] == 185 and r.get_json()["version"] == 2
     assert act(client, BIG_HAND, version=1, key="hand-1").get_json()["repeat"] is True   # retried: once
     assert current(client)["version"] == 2
 
@@ -103,14 +104,14 @@ def test_a_game_of_scan_from_start_to_its_exports(client, desk):
 
     chart = client.get("/api/games/%d/chart" % done["id"]).get_json()
     assert chart["unit"] == "points" and chart["problem"] is None
-    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [195, 195, 0, 0]]
+    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [185, 185, 0, 0]]
 
     r = client.get("/api/games/%d/export.csv" % done["id"])
     assert r.status_code == 200 and r.mimetype == "text/csv"
     assert "attachment" in r.headers["Content-Disposition"]
     rows = list(csv.DictReader(io.StringIO(r.get_data(as_text=True))))
     assert {(row["player"], row["score"], row["winner"]) for row in rows} == {
-        ("Ann", "195", "yes"), ("Cat", "195", "yes"), ("Bob", "0", "no"), ("Dan", "0", "no")}
+        ("Ann", "185", "yes"), ("Cat", "185", "yes"), ("Bob", "0", "no"), ("Dan", "0", "no")}
 
     bg = client.get("/api/games/%d/bgstats.json" % done["id"]).get_json()
     play = bg["play"]
@@ -128,17 +129,17 @@ def test_a_game_of_scan_from_start_to_its_exports(client, desk):
     ann = next(p for p in stats["players"] if p["name"] == "Ann")
     assert ann["played"] == 1 and ann["won"] == 1 and ann["win_rate"] == 1.0
     assert ann["by_game"] == [{"engine": "scan", "title": "SCAN (Parker Brothers, 1988)", "played": 1,
-                               "won": 1, "best": 195, "average": 195.0}]
+                               "won": 1, "best": 185, "average": 185.0}]
 
 
 @pytest.mark.slow
 def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     start(client)
-    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
                                                                                     "diamonds": 13, "clubs": 13}}})
     game = current(client)
-    hand = ("hand 1: WE took 10 spades and scored 100; THEY took 3 spades, 13 hearts, 13 diamonds, "
-            "13 clubs and scored 0 (cards worth -100)")
+    hand = ("hand 1: WE took 12 spades and scored 120; THEY took 1 spade, 13 hearts, 13 diamonds, "
+            "13 clubs and scored 0 (cards worth -120)")
     assert game["undo"] == hand
     r = post(client, "/api/games/current/undo", {"version": game["version"]})
     assert r.status_code == 200 and r.get_json()["said"] == "Took back: " + hand
@@ -148,13 +149,13 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     assert r.get_json()["status"] == "abandoned"
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
-    assert [p["values"][0] for p in chart["points"]] == [0, 100]        # the undo and redo drop out
+    assert [p["values"][0] for p in chart["points"]] == [0, 120]        # the undo and redo drop out
 
 
 @pytest.mark.slow
 def test_the_chart_leaves_out_undone_moves(client):
     start(client)
-    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10}, "Bob & Dan": {"spades": 3, "hearts": 13,
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
                                                                                     "diamonds": 13, "clubs": 13}}})
     game = current(client)
     r = post(client, "/api/games/current/undo", {"version": game["version"]})
@@ -323,8 +324,8 @@ def test_a_game_with_no_winner_yet_cannot_be_finished(client):
 
 def test_a_key_reused_for_another_move_is_a_422(client):
     start(client)
-    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
-                                                                                    "clubs": 13}}}, key="k1")
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
+                                                                                    "diamonds": 13, "clubs": 13}}}, key="k1")
     r = act(client, BIG_HAND, key="k1")
     assert r.status_code == 422 and "different request" in message(r)
 

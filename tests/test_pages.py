@@ -195,7 +195,8 @@ def test_history_shows_money_in_dollars_and_scores_in_their_unit(client):
     client.post("/api/games", json={"engine": "scan", "players": PLAYERS}, headers=WRITE)
     version = client.get("/api/games/current").get_json()["game"]["version"]
     client.post("/api/games/current/actions", headers=WRITE, json={"version": version, "action": {
-        "type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13}, "Bob & Dan": {"diamonds": 13, "clubs": 13}}}})
+        "type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                  "Bob & Dan": {"diamonds": 11, "clubs": 13}}}})
     client.post("/api/games/current/finish", json={"version": version + 1}, headers=WRITE)
     html = client.get("/history").get_data(as_text=True)
     assert re.search(r"SCAN: best -?[\d,]+ points, average -?[\d,.]+ points", html), html

@@ -79,8 +79,8 @@ def test_a_move_reaches_an_open_tablet_with_the_view_to_draw(client, served):
     tablet = Tablet(served)
     try:
         start = client.post("/api/games", json={"engine": "scan", "players": PLAYERS}, headers=WRITE).get_json()
-        hand = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
-                                                                                   "clubs": 13}}}
+        hand = {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
+                                                                                   "diamonds": 13, "clubs": 13}}}
         moved = client.post("/api/games/current/actions", json={"action": hand, "version": 1},
                             headers=WRITE).get_json()
         started, changed = tablet.messages(2)
@@ -91,8 +91,8 @@ def test_a_move_reaches_an_open_tablet_with_the_view_to_draw(client, served):
     assert changed["type"] == "game.changed" and changed["data"]["version"] == 2
     assert changed["data"]["view"] == moved["view"]
     assert changed["data"]["undo"] == moved["said"] == (
-        "hand 1: WE took 13 spades and scored 130; THEY took 13 hearts, 13 diamonds, 13 clubs and "
-        "scored 0 (cards worth -130)")
+        "hand 1: WE took 12 spades and scored 120; THEY took 1 spade, 13 hearts, 13 diamonds, 13 clubs "
+        "and scored 0 (cards worth -120)")
     assert changed["data"]["said"] == moved["said"]
 
 

@@ -20,10 +20,11 @@ from controller.mqtt import topics
 from controller.store import Store
 
 FOUR = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
-WIN = {"type": "hand", "taken": {"Ann & Cy": {"spades": 13, "hearts": 13, "diamonds": 0, "clubs": 0},
-                                 "Bob & Dee": {"spades": 0, "hearts": 0, "diamonds": 13, "clubs": 13}}}
-SMALL = {"type": "hand", "taken": {"Ann & Cy": {"spades": 5, "hearts": 0, "diamonds": 0, "clubs": 0},
-                                   "Bob & Dee": {"spades": 8, "hearts": 13, "diamonds": 13, "clubs": 13}}}
+# Team SCAN hands in whole tricks of four: WIN (7 tricks, 185 points) ends a race to 155
+WIN = {"type": "hand", "taken": {"Ann & Cy": {"spades": 13, "hearts": 13, "diamonds": 2, "clubs": 0},
+                                 "Bob & Dee": {"spades": 0, "hearts": 0, "diamonds": 11, "clubs": 13}}}
+SMALL = {"type": "hand", "taken": {"Ann & Cy": {"spades": 4, "hearts": 0, "diamonds": 0, "clubs": 0},
+                                   "Bob & Dee": {"spades": 9, "hearts": 13, "diamonds": 13, "clubs": 13}}}
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def test_the_view_carries_the_games_result_and_finishing_keeps_it(table):
     games.act(SMALL, 1)
     playing = games.current()["view"]["result"]
     assert (playing["over"], playing["winners"]) == (False, [])
-    assert [(r["name"], r["score"]) for r in playing["standings"]] == [("Ann", 50), ("Cy", 50), ("Bob", 0), ("Dee", 0)]
+    assert [(r["name"], r["score"]) for r in playing["standings"]] == [("Ann", 40), ("Cy", 40), ("Bob", 0), ("Dee", 0)]
     games.act(WIN, 2)
     result = games.current()["view"]["result"]
     assert result == scan.GAME.result(games.state)
@@ -51,7 +52,7 @@ def test_the_view_carries_the_games_result_and_finishing_keeps_it(table):
     assert [t["side"] for t in result["teams"]] == ["Ann & Cy", "Bob & Dee"]
     out = games.finish(3)
     assert out["winners"] == ["Ann", "Cy"]
-    assert out["standings"] == [{"name": "Ann", "score": 245, "winner": True}, {"name": "Cy", "score": 245, "winner": True},
+    assert out["standings"] == [{"name": "Ann", "score": 225, "winner": True}, {"name": "Cy", "score": 225, "winner": True},
                                 {"name": "Bob", "score": 0, "winner": False}, {"name": "Dee", "score": 0, "winner": False}]
     assert "result" not in kept.record(out["id"])["final"]["view"], "the kept final view is the engine's, as before"
 
@@ -77,7 +78,7 @@ def test_the_chart_plots_each_players_result_after_every_move(table):
     games.act(WIN, 2)
     chart = kept.chart(games.finish(3)["id"])
     assert chart["players"] == ["Ann", "Cy", "Bob", "Dee"]
-    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [50, 50, 0, 0], [245, 245, 0, 0]]
+    assert [p["values"] for p in chart["points"]] == [[0, 0, 0, 0], [40, 40, 0, 0], [225, 225, 0, 0]]
 
 
 def test_home_assistants_leader_and_unit_come_from_the_result_not_the_views_keys(table):
@@ -163,7 +164,7 @@ def test_the_page_asks_the_result_if_the_game_is_over_and_the_end_table_its_scor
         page.goto(base_url + "/games/%d" % game_id)
         page.wait_for_selector(".final-table tbody tr", timeout=WAIT)
         assert "Worth" in page.inner_text(".final-table thead")
-        assert "$195" in page.inner_text(".final-table tbody")
+        assert "$185" in page.inner_text(".final-table tbody")
     finally:
         context.close()
     assert not errors, errors

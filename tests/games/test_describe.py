@@ -71,25 +71,27 @@ def test_scoop1956_says_claims_verdicts_and_money_and_undo_repeats_it(session):
                 {"type": "claim", "player": 0, "story_type": "sport"},
                 {"type": "verdict", "signal": "EXTRA", "digit": 5},
                 {"type": "place", "player": 0, "slot": "sport", "value": 800},
-                {"type": "exchange", "player": 1},
-                {"type": "claim", "player": 2, "story_type": "star", "scooped_from": 0},
-                {"type": "lines_down", "player": 1},
+                {"type": "reserve", "player": 1, "cards": 2},
+                {"type": "claim", "player": 2, "story_type": "star", "scooped_from": 1, "cards_from_hand": 2},
+                {"type": "lines_down", "player": 0},
                 {"type": "reserve", "player": 0, "cards": 2},
-                {"type": "advertise", "player": 1, "value": 300},
-                {"type": "claim", "player": 2, "story_type": "crime", "cards_from_hand": 2},
+                {"type": "advertise", "player": 1, "value": 300, "scooped_from": 0, "cards_from_hand": 1},
+                {"type": "reserve", "player": 2, "cards": 1},
+                {"type": "claim", "player": 0, "story_type": "crime", "cards_from_hand": 2, "scooped_from": 2},
                 {"type": "verdict", "signal": "SCRAP IT", "digit": 1})
     assert said == [
         "Ann claimed a sport story",
         "the editor said EXTRA: Ann collects $200 from each player",
         "Ann placed an $800 sport story",
-        "Bob exchanged a card with the draw pile",
-        "Cy claimed a Star story, SCOOPing from Ann's reserve",
-        "Bob called Lines Down on Cy's Star story: Bob pays $300 for a new hand, and Cy pays $300 "
+        "Bob played 2 cards to the reserve and paid $200 for new ones",
+        "Cy claimed a Star story, SCOOPing from Bob's reserve",
+        "Ann called Lines Down on Cy's Star story: Ann pays $300 for a new hand, and Cy pays $300 "
         "for new cards",
         "Ann played 2 cards to the reserve and paid $200 for new ones",
-        "Bob placed a $300 advertisement",
-        "Cy claimed a crime story",
-        "the editor said SCRAP IT: the crime story is refused, and Cy pays $200 for new cards",
+        "Bob placed a $300 advertisement, SCOOPing from Ann's reserve",
+        "Cy played a card to the reserve and paid $100 for a new one",
+        "Ann claimed a crime story, SCOOPing from Cy's reserve",
+        "the editor said SCRAP IT: the crime story is refused, and Ann pays $300 for new cards",
     ]
     assert games.current()["undo"] == said[-1]
     out = games.undo(games.version)
@@ -222,15 +224,15 @@ def test_scan_says_what_each_side_took_and_scored_and_who_won(session):
     games = session()
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
     said = play(games,
-                {"type": "hand", "taken": {"Ann & Cat": {"spades": 9, "hearts": 7, "diamonds": 1},
-                                           "Bob & Dan": {"spades": 4, "hearts": 6, "diamonds": 12, "clubs": 13}}},
-                {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
-                                           "Bob & Dan": {"diamonds": 13, "clubs": 13}}})
+                {"type": "hand", "taken": {"Ann & Cat": {"spades": 9, "hearts": 7, "diamonds": 4},
+                                           "Bob & Dan": {"spades": 4, "hearts": 6, "diamonds": 9, "clubs": 13}}},
+                {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
     assert said == [
-        "hand 1: WE took 9 spades, 7 hearts, 1 diamond and scored 120; THEY took 4 spades, 6 hearts, "
-        "12 diamonds, 13 clubs and scored 0 (cards worth -120)",
-        "hand 2: WE took 13 spades, 13 hearts and scored 195; THEY took 13 diamonds, 13 clubs and scored 0 "
-        "(cards worth -195); WE won with 315",
+        "hand 1: WE took 9 spades, 7 hearts, 4 diamonds and scored 105; THEY took 4 spades, 6 hearts, "
+        "9 diamonds, 13 clubs and scored 0 (cards worth -105)",
+        "hand 2: WE took 13 spades, 13 hearts, 2 diamonds and scored 185; THEY took 11 diamonds, 13 clubs "
+        "and scored 0 (cards worth -185); WE won with 290",
     ]
     assert games.current()["undo"] == said[1]
 
@@ -238,11 +240,11 @@ def test_scan_says_what_each_side_took_and_scored_and_who_won(session):
 def test_scan_says_time_running_out_and_shared_wins():
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
     state, words = engine_says(scan.GAME, state, {"type": "hand", "taken": {
-        "Ann": {"spades": 13, "hearts": 4}, "Bob": {"hearts": 9, "diamonds": 8}, "Cy": {"diamonds": 5, "clubs": 12}}})
-    assert words == ("hand 1: Ann took 13 spades, 4 hearts and scored 150; Bob took 9 hearts, 8 diamonds and "
-                     "scored 5; Cy took 5 diamonds, 12 clubs and scored 0 (cards worth -145)")
+        "Ann": {"spades": 13, "hearts": 5}, "Bob": {"hearts": 8, "diamonds": 7}, "Cy": {"diamonds": 6, "clubs": 12}}})
+    assert words == ("hand 1: Ann took 13 spades, 5 hearts and scored 155; Bob took 8 hearts, 7 diamonds and "
+                     "scored 5; Cy took 6 diamonds, 12 clubs and scored 0 (cards worth -150)")
     _, words = engine_says(scan.GAME, state, {"type": "time_up"})
-    assert words == "time ran out; Ann won with 150"
+    assert words == "time ran out; Ann won with 155"
 
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cy"], {"variant": "individual", "time_limit": 30})
     _, words = engine_says(scan.GAME, state, {"type": "time_up"})
@@ -358,10 +360,10 @@ def test_a_describe_that_fails_never_costs_the_move(session, caplog, told):
     games = session({"scan": without_describe(scan.GAME, describe=broken)})
     games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
     with caplog.at_level(logging.ERROR, logger="controller.game_session"):
-        out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13},
-                                                   "Bob & Dan": {"diamonds": 13, "clubs": 13}}}, 1)
+        out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                                   "Bob & Dan": {"diamonds": 11, "clubs": 13}}}, 1)
     assert out["version"] == 2 and out["said"] == "hand"
-    assert out["view"]["race"][0]["total"] == 195
+    assert out["view"]["race"][0]["total"] == 185
     assert "scan's describe()" in caplog.text and "plainer words" in caplog.text
     assert games.undo(2)["said"] == "Took back: hand"
 
@@ -376,8 +378,8 @@ def test_describe_sees_the_state_before_the_move_and_cant_change_it():
         return "a hand"
 
     state = engine_game(scan.GAME, ["Ann", "Bob", "Cat", "Dan"])
-    action = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13}, "Bob & Dan": {"hearts": 13, "diamonds": 13,
-                                                                                   "clubs": 13}}}
+    action = {"type": "hand", "taken": {"Ann & Cat": {"spades": 12}, "Bob & Dan": {"spades": 1, "hearts": 13,
+                                                                                   "diamonds": 13, "clubs": 13}}}
     events = scan.GAME.decide(state, action, random.Random(0))
     engine = without_describe(scan.GAME, describe=nosy)
     assert say(engine, state, action, events, lambda: "plain") == "a hand"

@@ -94,7 +94,7 @@ def test_scoop1956_a_whole_game_counts_what_the_press_counts():
     Dan $2,500: the result's scores are the totals counted at press, and Bob has the most."""
     s = s1956.start(names=("Ann", "Bob", "Cat", "Dan"), dealer=s1956.DAN)
     s = s1956.story(s, s1956.ANN, "sport", "OK", value=500)
-    s = s1956.story(s, s1956.BOB, "crime", "SYND", value=600, cards=2)     # $500 from each other player
+    s = s1956.story(s, s1956.BOB, "crime", "SYND", value=600)              # $500 from each other player
     s = s1956.story(s, s1956.CAT, "sport", "PRESS")
     s, _ = s1956.act(s, {"type": "go_to_press", "player": s1956.CAT})
     res = scoop1956.GAME.result(s)
@@ -133,29 +133,30 @@ def test_scoop2002_three_sales_win_and_n_ickel_needs_five():
 
 
 def test_scan_a_side_wins_for_its_members_and_the_sheet_orders_them_side_by_side():
-    """'The first team to reach 155 points wins.' All 13 spades (+10 each) and hearts (+5) in one
-    hand: 130 + 65 = 195 for Ann & Cy (partners sit opposite); the other side's minus cards score 0."""
+    """'The first team to reach 155 points wins.' All 13 spades (+10 each) and hearts (+5) and two
+    diamonds (-5) in seven tricks: 130 + 65 - 10 = 185 for Ann & Cy (partners sit opposite); the
+    other side's minus cards score 0."""
     s = scan_play.start(("Ann", "Bob", "Cy", "Dee"))
-    s, _ = scan_play.hand(s, {"Ann & Cy": scan_play.cards(13, 13, 0, 0), "Bob & Dee": scan_play.cards(0, 0, 13, 13)})
+    s, _ = scan_play.hand(s, {"Ann & Cy": scan_play.cards(13, 13, 2, 0), "Bob & Dee": scan_play.cards(0, 0, 11, 13)})
     assert scan.GAME.result(s) == {
         "over": True, "winners": ["Ann", "Cy"], "score_kind": "points",
-        "standings": [row("Ann", 195, True), row("Cy", 195, True), row("Bob", 0, False), row("Dee", 0, False)],
-        "teams": [{"side": "Ann & Cy", "members": ["Ann", "Cy"], "score": 195, "winner": True},
+        "standings": [row("Ann", 185, True), row("Cy", 185, True), row("Bob", 0, False), row("Dee", 0, False)],
+        "teams": [{"side": "Ann & Cy", "members": ["Ann", "Cy"], "score": 185, "winner": True},
                   {"side": "Bob & Dee", "members": ["Bob", "Dee"], "score": 0, "winner": False}]}
 
 
 def test_scan_a_tie_on_time_is_shared():
     """'The winners are the team with the highest score at the end of that time': A and B both
-    took 5 spades and 5 hearts (75 each); C's minus cards score 0."""
+    took 5 spades and 4 hearts in three tricks (70 each); C's minus cards score 0."""
     s = scan_play.start(("A", "B", "C"), variant="individual", time_limit=20)
-    s, _ = scan_play.hand(s, {"A": scan_play.cards(5, 5, 0, 0), "B": scan_play.cards(5, 5, 0, 0),
-                              "C": scan_play.cards(3, 3, 13, 12)})
+    s, _ = scan_play.hand(s, {"A": scan_play.cards(5, 4, 0, 0), "B": scan_play.cards(5, 4, 0, 0),
+                              "C": scan_play.cards(3, 5, 13, 12)})
     assert scan.GAME.result(s)["over"] is False
     for ev in scan.GAME.decide(s, {"type": "time_up"}, random.Random(0)):
         s = scan.GAME.apply(s, ev)
     res = scan.GAME.result(s)
     assert res["winners"] == ["A", "B"]
-    assert res["standings"] == [row("A", 75, True), row("B", 75, True), row("C", 0, False)]
+    assert res["standings"] == [row("A", 70, True), row("B", 70, True), row("C", 0, False)]
 
 
 def test_star_reporter_the_highest_credit_wins_and_a_tie_shares_it():

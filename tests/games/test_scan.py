@@ -53,7 +53,7 @@ def test_a_whole_team_game_races_to_155():
     out, and the +5 and -5 cards do the same; add up what's left for your score. The team with a
     + score scores that amount; the other team scores nothing.'"""
     s = start()
-    we = cards(s=9, h=7, d=4, c=3)               # (9-3)*10 + (7-4)*5 = 75
+    we = cards(s=9, h=7, d=6, c=2)               # (9-2)*10 + (7-6)*5 = 75, six tricks
     s, ev = hand(s, {WE: we, THEY: rest(we)})
     assert ev[0]["values"] == {WE: 75, THEY: -75}
     assert ev[0]["points"] == {WE: 75, THEY: 0}
@@ -106,13 +106,18 @@ def test_teams_given_to_scan_without_partners_are_refused_not_ignored():
 
 def test_triple_scan_three_teams_deal_five_and_all_52_cards():
     """'TRIPLE SCAN (For 6 players, playing in 3 teams) Deal 5 cards to each player.' Its own text
-    says nothing of putting cards aside, so by default a hand takes all 52 cards."""
+    says nothing of putting cards aside, so by default a hand takes all 52 cards: eight whole
+    tricks of six and a short last trick of the four cards that don't go round."""
     names = ("A", "B", "C", "D", "E", "F")
     s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple")
     assert [c["players"] for c in game.view(s)["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
     assert game.view(s)["deal"] == 5 and game.view(s)["cards_per_hand"] == 52
-    s, ev = hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})   # 52
-    assert ev[0]["points"] == {"x": 195, "y": 0, "z": 0}
+    # 8 tricks of 6 and a short last one of 4 (the players who could still draw): x took it
+    after, ev = hand(s, {"x": cards(13, 13, 2), "y": cards(0, 0, 11, 1), "z": cards(0, 0, 0, 12)})   # 52
+    assert ev[0]["points"] == {"x": 185, "y": 0, "z": 0}
+    with pytest.raises(GameError, match="hand 1: x took 26 cards, .* a multiple of 6 \\(24 or 30, not 26\\), "
+                                        "and one side the short last trick of the 4 cards that don't go round"):
+        hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})
     with pytest.raises(GameError, match="6 players make 3 teams of 2"):
         start(names, teams=["x", "x", "x", "y", "y", "z"], variant="triple")
 
@@ -126,9 +131,9 @@ def test_triple_scan_may_put_aside_the_cards_that_cant_go_round():
     assert opt["default"] is False and opt["variant"] == "triple" and opt["newsdesk"]
     names = ("A", "B", "C", "D", "E", "F")
     s = start(names, teams=["x", "y", "z", "x", "y", "z"], variant="triple", put_aside=True)
-    taken = {"x": cards(13, 2, 0, 0), "y": cards(0, 10, 5, 0), "z": cards(0, 0, 7, 11)}   # 48
-    s, ev = hand(s, taken)
-    assert ev[0]["points"] == {"x": 130 + 10, "y": 50 - 25, "z": 0}
+    taken = {"x": cards(13, 5, 0, 0), "y": cards(0, 8, 4, 0), "z": cards(0, 0, 9, 9)}   # 48: 18 + 12 + 18
+    _, ev = hand(s, taken)
+    assert ev[0]["points"] == {"x": 130 + 25, "y": 40 - 20, "z": 0}
     with pytest.raises(GameError, match="52 cards entered, but this game takes 48"):
         hand(s, {"x": cards(13, 13), "y": cards(0, 0, 13), "z": cards(0, 0, 0, 13)})
     with pytest.raises(GameError, match="“Triple SCAN: put aside the stock cards that can't go round” is yes .* or no"):
@@ -146,8 +151,8 @@ def test_without_partners_deals_and_puts_the_odd_cards_aside(n, deal, taken):
     assert view["deal"] == deal and view["cards_per_hand"] == taken
     assert [c["side"] for c in view["columns"]] == names
     rows = {name: cards() for name in names}
-    for i, suit in enumerate(DECK[:taken]):         # deal `taken` cards round the table
-        rows[names[i % n]][suit] += 1
+    for i, suit in enumerate(DECK[:taken]):         # `taken` cards in tricks of n, round the table
+        rows[names[i // n % n]][suit] += 1
     s, ev = hand(s, rows)
     assert sum(sum(r.values()) for r in ev[0]["taken"].values()) == taken
 
@@ -176,9 +181,9 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
 def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
     """'The team with a + score scores that amount; the other team scores nothing.'"""
     s = start(("A", "B", "C"), variant="individual")          # 51 cards taken
-    s, ev = hand(s, {"A": cards(5, 0, 0, 0), "B": cards(8, 3, 0, 0), "C": cards(0, 10, 13, 12)})
-    assert ev[0]["points"] == {"A": 50, "B": 95, "C": 0}
-    assert ev[0]["values"]["C"] == 50 - 65 - 120
+    s, ev = hand(s, {"A": cards(6, 0, 0, 0), "B": cards(7, 5, 0, 0), "C": cards(0, 8, 13, 12)})
+    assert ev[0]["points"] == {"A": 60, "B": 95, "C": 0}
+    assert ev[0]["values"]["C"] == 40 - 65 - 120
 
 
 def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
@@ -191,10 +196,10 @@ def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
     assert view["countdown"]["ends_at"] == view["ends_at"] == "2024-05-01T21:30:00+00:00"
     assert "no clock" in view["countdown"]["clock"] and "Time up" in view["countdown"]["clock"]
     assert {"type": "time_up"} in game.offers(s)
-    we = cards(13, 13, 0, 0)                         # 195: past 155, but the clock decides
+    we = cards(13, 13, 2, 0)                         # 185: past 155, but the clock decides
     s, ev = hand(s, {WE: we, THEY: rest(we)})
     assert len(ev) == 1 and not s["winners"]
-    they = cards(13, 13, 0, 0)
+    they = cards(13, 13, 2, 0)
     s, _ = hand(s, {THEY: they, WE: rest(they)})
     s, _ = hand(s, {THEY: they, WE: rest(they)})
     events = game.decide(s, {"type": "time_up"}, random.Random(0))
@@ -221,7 +226,7 @@ def test_a_tie_on_time_is_shared():
     """'The winners are the team with the highest score at the end of that time.' Equal highest
     scores share the win (newsdesk's ruling; the rules don't say)."""
     s = start(("A", "B", "C"), variant="individual", time_limit=20)
-    s, _ = hand(s, {"A": cards(5, 5, 0, 0), "B": cards(5, 5, 0, 0), "C": cards(3, 3, 13, 12)})   # 51
+    s, _ = hand(s, {"A": cards(5, 4, 0, 0), "B": cards(5, 4, 0, 0), "C": cards(3, 5, 13, 12)})   # 51
     events = game.decide(s, {"type": "time_up"}, random.Random(0))
     assert events[-1] == {"type": "won", "sides": ["A", "B"], "reason": "time"}
 
@@ -232,9 +237,9 @@ def test_two_sides_reaching_155_in_the_same_hand(tie, winners):
     hand; the rules don't say who wins then, so it is the "target_tie" option (newsdesk's default:
     the highest total)."""
     s = start(("A", "B", "C"), variant="individual", target_tie=tie)
-    s, _ = hand(s, {"A": cards(13, 0, 0, 0), "B": cards(0, 13, 0, 0), "C": cards(0, 0, 13, 12)})
-    s, _ = hand(s, {"A": cards(0, 6, 0, 0), "B": cards(13, 0, 0, 0), "C": cards(0, 7, 13, 12)})
-    assert s["totals"] == {"A": 160, "B": 195, "C": 0}
+    s, _ = hand(s, {"A": cards(12, 0, 0, 0), "B": cards(0, 12, 0, 0), "C": cards(1, 1, 13, 12)})
+    s, _ = hand(s, {"A": cards(0, 9, 0, 0), "B": cards(12, 0, 0, 0), "C": cards(1, 4, 13, 12)})
+    assert s["totals"] == {"A": 165, "B": 180, "C": 0}
     assert s["winners"] == winners and game.view(s)["winners"] == winners
     with pytest.raises(GameError, match="“Two sides past 155 in one hand” is “the highest total"):
         start(target_tie="coin")
@@ -255,14 +260,20 @@ def test_setup_refuses_wrong_tables():
 # ---------------------------------------------------------------- properties
 
 def _hand_from(draw, variant, n, sides):
-    """A hand drawn at random: mostly a legal card count, sometimes not, dealt to random sides."""
+    """A hand drawn at random: mostly a legal card count, sometimes not, dealt to random sides in
+    whole tricks (one card from each player) or, sometimes, card by card. Returns (hand, whether
+    it was dealt in tricks)."""
     legal = rules.hand_sizes(variant, n)
     count = draw(st.one_of(st.sampled_from(legal), st.integers(0, 52)))
     deck = draw(st.permutations(DECK))
+    in_tricks = draw(st.booleans())
     out = {s: cards() for s in sides}
-    for suit in deck[:count]:
-        out[sides[draw(st.integers(0, len(sides) - 1))]][suit] += 1
-    return out
+    step = n if in_tricks else 1
+    for at in range(0, count, step):
+        side = sides[draw(st.integers(0, len(sides) - 1))]
+        for suit in deck[at:min(at + step, count)]:
+            out[side][suit] += 1
+    return out, in_tricks
 
 
 @pytest.mark.slow
@@ -283,12 +294,12 @@ def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, var
     for i in range(data.draw(st.integers(1, 12))):
         if state["winners"]:
             break
-        taken = _hand_from(data.draw, variant, n, sides)
+        taken, in_tricks = _hand_from(data.draw, variant, n, sides)
         try:
             events = game.decide(state, {"type": "hand", "taken": taken}, random.Random(i))
         except GameError as e:
             total = sum(sum(r.values()) for r in taken.values())
-            assert total not in rules.hand_sizes(variant, n), e
+            assert total not in rules.hand_sizes(variant, n) or not in_tricks, e
             continue
         for ev in events:
             state = game.apply(state, ev)
@@ -306,12 +317,17 @@ def test_random_hands_keep_the_sheet_consistent_and_replay_identically(data, var
 
 
 def _legal_hand(rng, variant, n, sides):
-    """A legal hand: one of the variant's card counts, dealt from a shuffled deck to the sides."""
+    """A legal hand: one of the variant's card counts, dealt from a shuffled deck to the sides a
+    trick (one card from each of the n players) at a time; Triple SCAN's four cards that don't go
+    round make a short last trick."""
     deck = list(DECK)
     rng.shuffle(deck)
     out = {s: cards() for s in sides}
-    for suit in deck[:rng.choice(rules.hand_sizes(variant, n))]:
-        out[rng.choice(sides)][suit] += 1
+    count = rng.choice(rules.hand_sizes(variant, n))
+    for at in range(0, count, n):
+        side = rng.choice(sides)
+        for suit in deck[at:min(at + n, count)]:
+            out[side][suit] += 1
     return out
 
 
@@ -416,3 +432,44 @@ def test_undo_and_redo_fold_back_to_the_same_states(data, seed, variant, n, time
 def test_junk_setups_raise_game_error_only(data):
     """Whatever a start form sends, setup either starts a game or says what to fix."""
     check_junk_setup(game, data, JUNK, ["variant", "dealer", "time_limit", "ends_at", "target_tie"])
+
+
+
+@pytest.mark.parametrize("names,variant,taken,said", [
+    (("Ann", "Bob", "Cat", "Dan"), "team", {WE: cards(9, 7, 4, 3), THEY: cards(4, 6, 9, 10)},       # 52
+     "hand 1: Ann & Cat took 23 cards, but a trick is one card from each of the 4 players, so a side "
+     "takes a multiple of 4 \\(20 or 24, not 23\\); check the counts, or switch off “Check that each "
+     "side took whole tricks” if your table counts differently"),
+    (("A", "B", "C"), "individual", {"A": cards(5), "B": cards(8, 3), "C": cards(0, 10, 13, 12)},  # 51
+     "hand 1: A took 5 cards, .* each of the 3 players, so a side takes a multiple of 3 \\(3 or 6, not 5\\)"),
+    (tuple("ABCDE"), "individual", {"A": cards(10), "B": cards(3, 7), "C": cards(0, 6, 6),          # 50
+                                    "D": cards(0, 0, 7, 1), "E": cards(0, 0, 0, 10)},
+     "hand 1: C took 12 cards, .* a multiple of 5 \\(10 or 15, not 12\\)"),
+    (tuple("ABCDEF"), "individual", {"A": cards(7), "B": cards(6), "C": cards(0, 6), "D": cards(0, 5),  # 48
+                                     "E": cards(0, 0, 12), "F": cards(0, 0, 0, 12)},
+     "hand 1: A took 7 cards, .* a multiple of 6 \\(6 or 12, not 7\\)"),
+])
+def test_a_side_takes_whole_tricks(names, variant, taken, said):
+    """'Player left of dealer leads the first card face up to the table; ... Every player must
+    follow suit if possible ... The trick is taken by the highest card of the suit led.' A trick
+    holds one card from each player and goes whole to one side, so a side's take is a multiple of
+    the number of players, in the 52, 51, 50 and 48-card deals alike: a count no deal can produce
+    is refused with the reason, and nothing is scored."""
+    assert sum(sum(r.values()) for r in taken.values()) in rules.hand_sizes(variant, len(names))
+    s = start(names, variant=variant)
+    with pytest.raises(GameError, match=said):
+        hand(s, taken)
+    assert s["sheet"] == []
+
+
+def test_a_table_that_counts_differently_can_switch_the_trick_check_off():
+    """The check is the rules' reading (the default); "whole_tricks": false is a house rule for a
+    table whose counts are not whole tricks (a dropped card, a misdeal played out)."""
+    opt = next(o for o in game.options if o["name"] == "whole_tricks")
+    assert opt["default"] is True and opt["kind"] == "boolean" and not opt["newsdesk"]
+    s = start(whole_tricks=False)
+    assert game.view(s)["whole_tricks"] is False and game.view(start())["whole_tricks"] is True
+    s, ev = hand(s, {WE: cards(9, 7, 4, 3), THEY: cards(4, 6, 9, 10)})       # 23 and 29 cards
+    assert ev[0]["points"] == {WE: 75, THEY: 0}
+    with pytest.raises(GameError, match="“Check that each side took whole tricks” is yes .* or no"):
+        start(whole_tricks="no")

@@ -108,11 +108,13 @@ def test_a_refused_story_charges_a_hundred_for_each_card_drawn(signal, cards, co
     """'If the story is not acceptable to the editor ... He still must discard the three cards ...
     and draw three new cards ... In this case, however, he must pay $100 for each card that he
     draws.' With reserve cards 'he draws the necessary cards to complete his hand but must pay
-    $100 for each card so drawn.'"""
-    s = story(start(), ANN, "sport", signal, cards=cards)
-    assert cash(s) == [3000 - cost, 3000, 3000]
+    $100 for each card so drawn.' (Two reserve cards, bought back for $200, and one from the hand.)"""
+    s = start() if cards == 3 else until(reserved(start(), ANN, 3 - cards, 1), ANN)
+    before = cash(s)[ANN]
+    s = story(s, ANN, "sport", signal, cards=cards)
+    assert cash(s) == [before - cost, 3000, 3000]
     assert page_values(s, ANN, "sport") == []
-    assert s["turn"] == BOB and game.view(s)["bank"] == -9000 + cost
+    assert s["turn"] == BOB and game.view(s)["bank"] == -9000 + (3000 - before) + cost
 
 
 @pytest.mark.parametrize("signal,fee", [("EXTRA", 200), ("SYND", 500)])
@@ -285,11 +287,12 @@ def test_lines_down_makes_both_players_buy_their_hands():
     discard pile and calls "Lines Down." The player who is about to make the telephone call must
     then throw onto the discard pile the set of cards ... Both players must then make up their
     hands by buying cards from the stock pile.'"""
-    s, _ = act(start(), {"type": "claim", "player": ANN, "story_type": "sport", "cards_from_hand": 2})
+    s = until(reserved(start(), ANN, 1, 1), ANN)                      # Ann: $100 for the reserve
+    s, _ = act(s, {"type": "claim", "player": ANN, "story_type": "sport", "cards_from_hand": 2})
     with pytest.raises(GameError, match="Ann can't call Lines Down on their own call"):
         game.decide(s, {"type": "lines_down", "player": ANN}, None)
     s, ev = act(s, {"type": "lines_down", "player": CAT})
-    assert cash(s) == [2800, 3000, 2700]
+    assert cash(s) == [2700, 3000, 2700]
     assert ev[0]["type"] == "blocked" and s["turn"] == BOB
     poor = spend(act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})[0], BOB, 2800)
     with pytest.raises(GameError, match=r"Bob has \$200 and can't buy the 3 cards a Lines Down block costs"):
@@ -478,14 +481,14 @@ def test_a_whole_game_from_setup_to_the_winner():
     s, _ = act(s, {"type": "claim", "player": CAT, "story_type": "local"})
     s, _ = act(s, {"type": "lines_down", "player": DAN})                 # Dan -300, Cat -300
     s = story(s, DAN, "star", "THREE STARS", value=1500, slot="three_star")
-    s = story(s, ANN, "local", "X", cards=1)                             # Ann -100
+    s = story(s, ANN, "local", "X")                                      # Ann -300
     s = exchange(s, BOB)
     s = story(s, CAT, "sport", "PRESS")
     s, _ = act(s, {"type": "go_to_press", "player": CAT})
     view = game.view(s)
-    assert cash(s) == [3000 + 600 - 500 - 100, 3000 - 200 - 200 + 1500, 3000 - 300 - 200 - 500 - 300 + 1500,
+    assert cash(s) == [3000 + 600 - 500 - 300, 3000 - 200 - 200 + 1500, 3000 - 300 - 200 - 500 - 300 + 1500,
                        3000 - 200 - 500 - 300]
-    assert [t["total"] for t in view["totals"]] == [3000 + 900, 4100 + 600, 3200, 2000 + 1800]
+    assert [t["total"] for t in view["totals"]] == [2800 + 900, 4100 + 600, 3200, 2000 + 1800]
     assert view["winner_names"] == ["Bob"] and view["money_total"] == 0
 
 
@@ -494,12 +497,28 @@ def test_a_whole_game_from_setup_to_the_winner():
 VALUES = st.sampled_from([100, 200, 300, 400, 500, 800, 1000, 1500])
 
 
-def _fill(action, data):
+def _made_of(state, p):
+    """The ways the page lets ``p`` make a story or an ad: all three cards from the hand, or the
+    rest from one of p's reserve spaces, or (with a SCOOP card) captured from another player's."""
+    ways = [{}]
+    for q, pl in enumerate(state["players"]):
+        if pl["out"]:
+            continue
+        for space, held in enumerate(rules.reserve_spaces(state, q), start=1):
+            for used in range(1, held + 1):
+                way = {"cards_from_hand": 3 - used, "space": space}
+                if q != p:
+                    way["scooped_from"] = q
+                ways.append(way)
+    return ways
+
+
+def _fill(state, action, data):
     action = {k: v for k, v in action.items() if k != "enter"}
-    for field in ("value",):
-        action[field] = data.draw(VALUES)
-    if action["type"] == "claim":
-        action["cards_from_hand"] = data.draw(st.integers(1, 3))
+    if action["type"] in ("advertise", "place"):
+        action["value"] = data.draw(VALUES)
+    if action["type"] in ("claim", "advertise"):
+        action.update(data.draw(st.sampled_from(_made_of(state, action["player"]))))
     return action
 
 
@@ -510,7 +529,7 @@ def _choose(state, data):
     action = data.draw(st.sampled_from(choices))
     if action["type"] == "verdict":                  # the box's verdicts, with the refusals common
         action = dict(action, signal=data.draw(st.sampled_from(list(SIGNALS) + ["X", "SCRAP IT"])))
-    return _fill(action, data) if "enter" in action or action["type"] == "claim" else action
+    return _fill(state, action, data) if "enter" in action or action["type"] == "claim" else action
 
 
 def _check_money(state):
@@ -553,8 +572,8 @@ JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.floats(
                     | st.text(max_size=4) | st.sampled_from(["sport", "star", "three_star", "OK", "X"]),
                     lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
                     max_leaves=4)
-KEYS = ["type", "player", "story_type", "cards_from_hand", "scooped_from", "signal", "digit", "value",
-        "slot", "ad_type", "cards", "story"]
+KEYS = ["type", "player", "story_type", "cards_from_hand", "scooped_from", "space", "signal", "digit",
+        "value", "slot", "ad_type", "cards", "story"]
 
 
 @pytest.mark.slow
@@ -597,7 +616,9 @@ def test_the_reserve_holds_two_cards_on_each_of_two_spaces():
         with pytest.raises(GameError, match="Ann has 4 cards in reserve; the rules allow two cards on "
                                             "each of the two reserve spaces \\(4 in all\\), so the reserve is full"):
             game.decide(s, {"type": "reserve", "player": ANN, "cards": cards}, None)
-    s = story(s, ANN, "sport", "OK", 400, cards=1)          # two reserve cards and one from the hand
+    s, _ = act(s, {"type": "claim", "player": ANN, "story_type": "sport", "cards_from_hand": 1, "space": 1})
+    s, _ = act(s, {"type": "verdict", "signal": "OK", "digit": 5})
+    s, _ = act(s, {"type": "place", "player": ANN, "value": 400})  # two reserve cards and one from the hand
     assert game.view(s)["players"][ANN]["reserve"] == 2
     s = until(s, ANN)
     s, _ = act(s, {"type": "reserve", "player": ANN, "cards": 2})
@@ -615,3 +636,157 @@ def test_a_printed_value_past_any_real_card_is_refused_with_a_sentence():
             game.decide(s, {"type": "place", "player": ANN, "value": bad}, None)
     s, _ = act(s, {"type": "place", "player": ANN, "value": rules.MOST_PRINTED_VALUE})
     assert game.view(s)["players"][ANN]["stories_value"] == 100_000
+
+
+# ---------------------------------------------------------------- SCOOP cards, reserves and ads
+
+def reserved(state, p, cards, space):
+    """Player p plays ``cards`` to reserve ``space`` on their turn (the others exchange until then)."""
+    return act(until(state, p), {"type": "reserve", "player": p, "cards": cards, "space": space})[0]
+
+
+def spaces(state, p):
+    return game.view(state)["players"][p]["reserve_spaces"]
+
+
+@pytest.mark.parametrize("signal,paid", [("OK", 0), ("SCRAP IT", 300)])
+def test_a_scoop_card_is_not_one_of_the_storys_three_cards(signal, paid):
+    """'These cards cannot be used to make up a story, their sole purpose being to capture a card
+    or cards from the reserves of other players.' 'He must, however, play the captured cards along
+    with the necessary cards from his own hand ... He must also discard the SCOOP Card at the same
+    time and then refill his hand so that he holds a total of three cards.' Two story cards from
+    Cat's hand and one captured from Bob's reserve make the three; the SCOOP card goes on top, so
+    the refill is three cards, and after a refusal Cat 'must pay $100 for each card so drawn'."""
+    s = reserved(start(), BOB, 2, 1)
+    s = until(s, CAT)
+    s, ev = act(s, {"type": "claim", "player": CAT, "story_type": "sport", "cards_from_hand": 2,
+                    "scooped_from": BOB})
+    assert ev[0]["reserve"] == {"player": BOB, "space": 1, "cards": 1} and ev[0]["refill"] == 3
+    assert spaces(s, BOB) == [1, 0]
+    s, _ = act(s, {"type": "verdict", "signal": signal, "digit": 5})
+    assert cash(s)[CAT] == 3000 - paid
+
+
+def test_a_scoop_captures_at_least_one_card_and_names_the_hands_share():
+    """'capture a card or cards from the reserves of other players': the captured cards and the
+    hand's story cards are the three, so with a SCOOP the hand gives one or two of them."""
+    s = until(reserved(start(), BOB, 2, 1), CAT)
+    for k, said in ((3, "not 3"), (None, "and it is missing")):
+        action = {"type": "claim", "player": CAT, "story_type": "sport", "scooped_from": BOB}
+        if k is not None:
+            action["cards_from_hand"] = k
+        with pytest.raises(GameError, match="Cat: with a SCOOP, cards_from_hand is how many of the sport "
+                                            "story's three cards come from the hand \\(1 or 2; the SCOOP "
+                                            "card is not one of them, and the rest are captured\\), " + said):
+            game.decide(s, action, None)
+
+
+@pytest.mark.parametrize("action,said", [
+    ({"cards_from_hand": 1},
+     "Ann can't make a sport story with 1 card from the hand: it needs 2 more from one reserve space, "
+     "and Ann's reserve holds no cards"),
+    ({"cards_from_hand": 2, "scooped_from": BOB},
+     "Ann can't SCOOP a sport story from Bob's reserve with 2 cards from the hand: it needs 1 captured "
+     "card from one reserve space, and Bob's reserve holds no cards"),
+])
+def test_a_claim_the_cards_cant_make_is_refused_with_what_the_page_shows(action, said):
+    """A story needs 'the three cards indicated on his newspaper page'. One card from the hand and
+    an empty reserve, or a SCOOP of an empty reserve, is no story: refused with what the reserve
+    holds, and nothing changes."""
+    s = start()
+    with pytest.raises(GameError, match="^" + said + "$"):
+        game.decide(s, dict(action, type="claim", player=ANN, story_type="sport"), None)
+
+
+def test_a_claim_says_which_reserve_space_and_how_many_cards_it_holds():
+    """'he may place two cards on each of his two reserve spaces'; a story's reserve cards come
+    from one space ('combined with one or more cards on another player's reserve space'). A space
+    holding too few is refused with its count; a claim that could use either space asks which."""
+    s = reserved(start(), ANN, 1, 2)
+    s = until(s, ANN)
+    claim = {"type": "claim", "player": ANN, "story_type": "crime", "cards_from_hand": 1}
+    with pytest.raises(GameError, match="^Ann can't make a crime story with 1 card from the hand: it needs "
+                                        "2 more from one reserve space, and Ann's reserve holds no cards "
+                                        "on space 1 and 1 card on space 2$"):
+        game.decide(s, claim, None)
+    with pytest.raises(GameError, match="and Ann's reserve space 2 holds 1 card$"):
+        game.decide(s, dict(claim, space=2), None)
+    s = until(reserved(s, ANN, 1, 1), ANN)         # a card on each space: either makes 2 + 1
+    with pytest.raises(GameError, match="^Ann: Ann's reserve holds 1 card on space 1 and 1 card on space 2; "
+                                        "say which space the crime story's cards come from"):
+        game.decide(s, dict(claim, cards_from_hand=2), None)
+    s, _ = act(s, dict(claim, cards_from_hand=2, space=2))
+    assert spaces(s, ANN) == [1, 0]
+
+
+def test_the_reserve_counts_are_checked_not_clamped():
+    """'Cards placed in reserve cannot be removed until they are used as part of a complete
+    story': after a story uses Bob's two reserve cards, a second SCOOP of that space finds it
+    empty and is refused; the count never goes below what the page holds."""
+    s = reserved(start(), BOB, 2, 1)
+    s = until(s, CAT)
+    s = story_from(s, CAT, {"cards_from_hand": 1, "scooped_from": BOB})
+    assert spaces(s, BOB) == [0, 0]
+    s = until(s, ANN)
+    with pytest.raises(GameError, match="Bob's reserve holds no cards"):
+        game.decide(s, {"type": "claim", "player": ANN, "story_type": "sport", "cards_from_hand": 2,
+                        "scooped_from": BOB}, None)
+
+
+def story_from(state, p, cards, signal="OK", value=300):
+    state, _ = act(state, dict(cards, type="claim", player=p, story_type="sport"))
+    state, _ = act(state, {"type": "verdict", "signal": signal, "digit": 5})
+    return act(state, {"type": "place", "player": p, "value": value})[0]
+
+
+def test_an_advertisement_can_be_built_on_a_reserve_space_or_scooped():
+    """'a player may build a set for an advertisement on one reserve space' and 'It is also
+    permissible to SCOOP an advertisement in the same manner.' An ad made from Ann's reserve set
+    frees its space; a SCOOPed ad captures from Bob's; one the cards can't make is refused; and
+    'He is then entitled to take the three top cards from the draw pile without charge.'"""
+    s = reserved(start(), ANN, 2, 2)
+    s = reserved(s, BOB, 1, 1)
+    s = until(s, ANN)
+    s, ev = act(s, {"type": "advertise", "player": ANN, "value": 300, "cards_from_hand": 1})
+    assert ev[0]["reserve"] == {"player": ANN, "space": 2, "cards": 2}
+    assert spaces(s, ANN) == [0, 0] and page_values(s, ANN, "advertisement") == [300]
+    s = until(s, CAT)
+    with pytest.raises(GameError, match="^Cat can't SCOOP an advertisement from Bob's reserve with 1 card "
+                                        "from the hand: it needs 2 captured cards from one reserve space, "
+                                        "and Bob's reserve holds 1 card on space 1 and none on space 2$"):
+        game.decide(s, {"type": "advertise", "player": CAT, "value": 200, "cards_from_hand": 1,
+                        "scooped_from": BOB}, None)
+    s, _ = act(s, {"type": "advertise", "player": CAT, "value": 200, "cards_from_hand": 2, "scooped_from": BOB})
+    assert spaces(s, BOB) == [0, 0] and page_values(s, CAT, "advertisement") == [200]
+    assert cash(s)[CAT] == 3000
+    with pytest.raises(GameError, match="Ann can't make an advertisement with 2 cards from the hand"):
+        game.decide(until(s, ANN), {"type": "advertise", "player": ANN, "value": 100, "cards_from_hand": 2}, None)
+
+
+def test_a_reserve_play_names_its_space_and_a_full_space_is_refused():
+    """'he may place two cards on each of his two reserve spaces': a play goes on one space
+    (the first with room when none is named), and a third card on a space is refused."""
+    s = reserved(start(), ANN, 1, 1)
+    with pytest.raises(GameError, match="^Ann's reserve space 1 holds 1 card; two cards on a space is the "
+                                        "most, so only 1 more can go there$"):
+        game.decide(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2, "space": 1}, None)
+    s2, ev = act(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2})
+    assert ev[0]["space"] == 2 and spaces(s2, ANN) == [1, 2]
+    s = reserved(s, ANN, 1, 2)
+    assert spaces(s, ANN) == [1, 1]
+    with pytest.raises(GameError, match="^Ann's reserve holds 1 card on space 1 and 1 card on space 2; two "
+                                        "cards on a space is the most, so play one card at a time$"):
+        game.decide(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2}, None)
+
+
+def test_a_game_stored_before_the_reserve_spaces_folds_as_it_was_counted():
+    """Events stored before the spaces were told apart name no space, and a claim's
+    cards_from_hand then counted a SCOOP card: they fold as they were counted (the cards
+    three less those from the hand came off the reserve, the refill was cards_from_hand)."""
+    s = start()
+    for ev in ({"type": "reserved", "player": BOB, "cards": 2}, {"type": "reserved", "player": BOB, "cards": 1},
+               {"type": "claimed", "player": ANN, "story_type": "sport", "cards_from_hand": 2, "scooped_from": BOB}):
+        s = game.apply(s, ev)
+    assert spaces(s, BOB) == [1, 1] and s["claim"]["refill"] == 2       # [2, 1], less one off space 1
+    s, _ = act(s, {"type": "verdict", "signal": "X", "digit": 5})
+    assert cash(s)[ANN] == 2800

@@ -20,7 +20,15 @@ by its players' shared "team", else by its players.
 Events: setup, hand_scored, time_up, won.
 
 Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
-(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all").
+(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all"), "whole_tricks"
+(a boolean, on by default).
+
+A hand is checked against the deck (13 of each suit, the variant's 52, 51, 50, 48 or 45
+cards) and, with "whole_tricks" on (the default), against the tricks: "Every player must follow
+suit", so a trick is one card from each player and goes whole to the side that took it, and a
+side's cards are a multiple of the number of players. A table that counts differently (a
+misdeal played out, a card dropped) can switch the check off: that is a house rule, not the
+original's.
 
 Where the rules are silent, these are newsdesk's choices, not the original's:
   * with no teams given, partners are the players opposite each other in the order given

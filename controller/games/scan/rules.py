@@ -120,6 +120,12 @@ OPTIONS = (
     option("target_tie", "choice", "highest", "The first team to reach 155 points wins. (Two "
            "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
            choices=TARGET_TIES, newsdesk=True),
+    option("whole_tricks", "boolean", True, "Player left of dealer leads the first card face up to "
+           "the table; ... Every player must follow suit if possible ... The trick is taken by the "
+           "highest card of the suit led. (So a trick holds one card from each player, and a side "
+           "takes whole tricks; switching the check off is a house rule for a table that counts "
+           "differently.)", "Check that each side took whole tricks (one card from each player "
+           "a trick)"),
 )
 
 
@@ -161,11 +167,17 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if not isinstance(put_aside, bool):
         raise GameError("%s is yes (Triple SCAN puts aside the stock cards that can't go round) or no "
                         "(all 52 are played), not %s" % (form_name(declared(OPTIONS, "put_aside"), asides=(" (",)), _said(put_aside)))
+    whole = options.get("whole_tricks")
+    whole = True if whole is None else whole
+    if not isinstance(whole, bool):
+        raise GameError("%s is yes (a side's cards are whole tricks, one card from each player) or no "
+                        "(any count the deck allows), not %s"
+                        % (form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",)), _said(whole)))
     sides = _sides(variant, players)
     check_declared("SCAN", OPTIONS, options, n)
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
              "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer,
-             "put_aside": put_aside}]
+             "put_aside": put_aside, "whole_tricks": whole}]
 
 
 def _ends_at(value: object) -> str | None:
@@ -295,6 +307,8 @@ def _hand(state: State, action: Action) -> list[Event]:
     if total not in sizes:
         raise GameError("hand %d: %d cards entered, but this game takes %s of the %d; check the counts"
                         % (number, total, " or ".join(map(str, sizes)), DECK))
+    if state.get("whole_tricks", True):
+        _check_whole_tricks(number, clean, n)
     values = {s: score(clean[s]) for s in sides}
     points = {s: max(0, v) for s, v in values.items()}
     events = [{"type": "hand_scored", "hand": number, "dealer": state["dealer"], "taken": clean,
@@ -308,6 +322,27 @@ def _hand(state: State, action: Action) -> list[Event]:
                 winners = _leaders(totals)
             events.append({"type": "won", "sides": winners, "reason": "target"})
     return events
+
+
+def _check_whole_tricks(number: int, taken: dict[str, dict[str, int]], n: int) -> None:
+    """Every trick holds one card from each of the ``n`` players and goes whole to the side that
+    took it, so a side's cards are a whole number of tricks: a multiple of ``n``. One deal plays
+    cards that don't go round: Triple SCAN with all 52 (6 x 8 tricks, and 4 cards left), where
+    the players who could still draw play one short last trick; one side may hold that."""
+    counts = {side: sum(row.values()) for side, row in taken.items()}
+    short = sum(counts.values()) % n
+    odd = [side for side, count in counts.items() if count % n]
+    if not odd or (len(odd) == 1 and counts[odd[0]] % n == short):
+        return
+    side = odd[-1] if short and counts[odd[0]] % n == short else odd[0]
+    count = counts[side]
+    below, above = count - count % n, count - count % n + n
+    last = ", and one side the short last trick of the %d cards that don't go round" % short if short else ""
+    raise GameError("hand %d: %s took %d cards, but a trick is one card from each of the %d players, so "
+                    "a side takes a multiple of %d (%d or %d, not %d)%s; check the counts, or switch "
+                    "off %s if your table counts differently"
+                    % (number, side, count, n, n, below, above, count, last,
+                       form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",))))
 
 
 def _leaders(totals: dict[str, int]) -> list[str]:
@@ -326,6 +361,8 @@ def apply(state: State, event: Event) -> State:
                 "sides": copied(event["sides"]), "time_limit": event["time_limit"],
                 "ends_at": event.get("ends_at"), "target_tie": event.get("target_tie", "highest"),
                 "put_aside": bool(event.get("put_aside", False)),
+                # a game stored before the option existed is checked, as the rules have it
+                "whole_tricks": bool(event.get("whole_tricks", True)),
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):

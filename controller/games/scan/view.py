@@ -72,6 +72,7 @@ def view(state: State) -> dict[str, Any]:
         "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
         "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False)),
         "cards_aside": fewest,
+        "whole_tricks": state.get("whole_tricks", True),
         "suit_values": dict(SUIT_VALUES),
         "winners": state["winners"], "over": bool(state["winners"]),
     }

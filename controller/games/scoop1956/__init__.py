@@ -10,11 +10,17 @@ Accounts: "bank" and "p<seat>" for each player ("p0", "p1", ...). Seats are 0-ba
 given to setup; play and every offer to buy pass to the left (the next seat).
 
     {"type": "claim", "player": p, "story_type": T,     call "Story" for a story of type T (or
-     "cards_from_hand": 1-3, "scooped_from": q}          "star"); cards_from_hand: the cards
-                                                         that left the hand, a SCOOP card
-                                                         included (default 3; fewer with
-                                                         reserve or captured cards), which is
-                                                         what a refused story costs to refill
+     "cards_from_hand": 1-3, "scooped_from": q,          "star"). cards_from_hand: how many of
+     "space": 1|2}                                       the story's three cards come from the
+                                                         hand (default 3); the rest come from
+                                                         one reserve space, p's own or, with a
+                                                         SCOOP card, q's (then 1 or 2 from the
+                                                         hand, none by default: say it). The
+                                                         SCOOP card is not one of the three:
+                                                         the refill (paid for after a refusal
+                                                         or a block) is the hand's cards plus
+                                                         the SCOOP card. space: which reserve
+                                                         space, when both hold enough
     {"type": "verdict", "signal": S, "digit": d}        the editor's signal for the pending
                                                          claim (S a key of editor.SIGNALS)
     {"type": "lines_down", "player": q}                  q blocks the pending call
@@ -24,11 +30,13 @@ given to setup; play and every offer to buy pass to the left (the next seat).
                                                          after THREE STARS
     {"type": "go_to_press", "player": p}                 after PRESS, instead of the story
     {"type": "advertise", "player": p, "ad_type": A,    three cards for an advertisement:
-     "value": v}                                         no call; the ad's printed value
-    {"type": "reserve", "player": p, "cards": 1|2}      cards to the reserve, bought back (at most
-                                                         four held: "two cards on each of his two
-                                                         reserve spaces"; a claim with fewer than
-                                                         three cards from the hand used the rest)
+     "value": v, "cards_from_hand": 1-3,                 no call, a free refill; the ad's printed
+     "scooped_from": q, "space": 1|2}                    value; its cards as a claim's
+    {"type": "reserve", "player": p, "cards": 1|2,      cards to reserve space 1 or 2 (default:
+     "space": 1|2}                                       the first with room), bought back: "two
+                                                         cards on each of his two reserve
+                                                         spaces"; a story or an ad made with
+                                                         them takes them off again
     {"type": "exchange", "player": p}                    one card swapped with the pile, free
     {"type": "buy", "player": q} / {"type": "pass", "player": q}
                                                          the player asked about a story for sale
@@ -47,6 +55,10 @@ Where the rules are silent, newsdesk's choices (options where sensible):
 * short_of_cash: a player who can't pay all of an EXTRA or SYND pays what they hold
   ("pays_what_they_hold", the default: the rules' bankruptcy is about buying cards) or goes
   through the bankruptcy path ("bankruptcy").
+* A story's or an ad's reserve cards come from one reserve space (the rules speak of "one or
+  more cards on another player's reserve space"), and a reserve play puts its cards on one space.
+* A claim stored before the reserve spaces were told apart is folded as it was then: three
+  cards less those from the hand came off the reserve, the spaces in order.
 * Voluntary purchases (reserve plays, calling Lines Down) need the cash in hand; forced ones (the
   refill after a refused or blocked story) send a player who can't pay into bankruptcy.
 * A bankrupt player drops out only when every story they hold has been offered round the table

@@ -231,17 +231,89 @@ def _claim(state: State, p: int, action: Action) -> list[Event]:
     if story_type == STAR and not can_take(page, STAR):
         raise GameError("%s's Star Story spaces hold a second Three Star story, so there is no "
                         "room for a Star story" % who)
-    k = action.get("cards_from_hand", STORY_CARDS)
-    if not _is_int(k) or not 1 <= k <= HAND_SIZE:
-        raise GameError("%s: cards_from_hand is how many cards left the hand for this story (1-3, "
-                        "a SCOOP card included), not %r" % (who, k))
+    k, scooped, used = _cards_of(state, p, action, "%s story" % kind_words(story_type))
+    return [{"type": "claimed", "player": p, "story_type": story_type, "cards_from_hand": k,
+             "scooped_from": scooped, "reserve": used, "refill": k + (1 if scooped is not None else 0)}]
+
+
+def _cards_of(state: State, p: int, action: Action, what: str) -> tuple[int, int | None, dict[str, int] | None]:
+    """The three cards a story or an advertisement is made of, checked against the page: (story
+    cards from the hand, the seat SCOOPed from or None, the reserve cards used as {"player",
+    "space", "cards"} or None).
+
+    "the three cards indicated on his newspaper page": the hand's cards, and the rest from one
+    reserve space, the player's own ("he may play them in exactly the same manner as if he held
+    all of the cards in his hand") or, with a SCOOP card, another player's ("combined with one
+    or more cards on another player's reserve space"). The SCOOP card is none of the three: it
+    "cannot be used to make up a story"."""
+    who = _name(state, p)
     scooped = action.get("scooped_from")
+    q = p
     if scooped is not None:
         q = _seat(state, scooped)
         if q == p or state["players"][q]["out"]:
             raise GameError("%s can only SCOOP cards from another player's reserve" % who)
-    return [{"type": "claimed", "player": p, "story_type": story_type, "cards_from_hand": k,
-             "scooped_from": scooped}]
+    most = STORY_CARDS if scooped is None else STORY_CARDS - 1
+    k = action.get("cards_from_hand", STORY_CARDS if scooped is None else None)
+    if not _is_int(k) or not STORY_CARDS - RESERVE_PER_SPACE <= k <= most:
+        if scooped is None:
+            raise GameError("%s: cards_from_hand is how many of the %s's three cards come from the hand "
+                            "(1-3; the rest from a reserve space), not %s" % (who, what, _shown(k)))
+        raise GameError("%s: with a SCOOP, cards_from_hand is how many of the %s's three cards come from "
+                        "the hand (1 or 2; the SCOOP card is not one of them, and the rest are captured), "
+                        "%s" % (who, what, "and it is missing" if k is None else "not %s" % _shown(k)))
+    need = STORY_CARDS - k
+    if need == 0:
+        if action.get("space") is not None:
+            raise GameError("%s: all three cards of the %s come from the hand, so no reserve space is "
+                            "used; leave space out" % (who, what))
+        return k, None, None
+    spaces = reserve_spaces(state, q)
+    whose = who if q == p else _name(state, q)
+    doing = ("%s can't make %s %s with %d card%s from the hand: it needs %d more from one reserve space"
+             % (who, _a(what), what, k, _s(k), need) if q == p else
+             "%s can't SCOOP %s %s from %s's reserve with %d card%s from the hand: it needs %d captured "
+             "card%s from one reserve space" % (who, _a(what), what, whose, k, _s(k), need, _s(need)))
+    space = action.get("space")
+    if space is not None:
+        if not _is_int(space) or not 1 <= space <= RESERVE_SPACES:
+            raise GameError("%s: space is the reserve space the cards come from, 1 or 2, not %s"
+                            % (who, _shown(space)))
+        if spaces[space - 1] < need:
+            raise GameError("%s, and %s's reserve space %d holds %s"
+                            % (doing, whose, space, _cards_words(spaces[space - 1])))
+    else:
+        able = [i + 1 for i, held in enumerate(spaces) if held >= need]
+        if not able:
+            raise GameError("%s, and %s" % (doing, reserve_words(state, q)))
+        if len(able) > 1:
+            raise GameError("%s: %s; say which space the %s's cards come from (space 1 or 2)"
+                            % (who, reserve_words(state, q), what))
+        space = able[0]
+    return k, scooped, {"player": q, "space": space, "cards": need}
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def _cards_words(n: int) -> str:
+    return "no cards" if n == 0 else "%d card%s" % (n, _s(n))
+
+
+def _a(words: str) -> str:
+    return "an" if words[:1].lower() in "aeiou" else "a"
+
+
+def reserve_words(state: State, p: int) -> str:
+    """What ``p``'s page shows of the reserve, as a refusal says it: "Bob's reserve holds no
+    cards", "Bob's reserve holds 1 card on space 1 and none on space 2"."""
+    spaces = reserve_spaces(state, p)
+    who = _name(state, p)
+    if not any(spaces):
+        return "%s's reserve holds no cards" % who
+    return "%s's reserve holds %s on space 1 and %s on space 2" % (
+        who, _cards_words(spaces[0]), _cards_words(spaces[1]) if spaces[1] else "none")
 
 
 def _verdict(state: State, p: int | None, action: Action) -> list[Event]:
@@ -258,10 +330,9 @@ def _verdict(state: State, p: int | None, action: Action) -> list[Event]:
     events = [{"type": "verdict", "player": c, "signal": signal, "digit": digit, "passed": passed,
                "message": SIGNALS[signal][0], "story_type": claim["story_type"]}]
     if not passed:
-        cost = CARD_PRICE * claim["cards_from_hand"]
-        events += _charge(state, c, cost, BANK, "%s buys %d card%s after the editor refused the %s story"
-                          % (who, claim["cards_from_hand"], "" if claim["cards_from_hand"] == 1 else "s",
-                             kind_words(claim["story_type"])))
+        drawn = claim["refill"]
+        events += _charge(state, c, CARD_PRICE * drawn, BANK, "%s buys %d card%s after the editor refused "
+                          "the %s story" % (who, drawn, _s(drawn), kind_words(claim["story_type"])))
     elif signal in FEES:
         fee = FEES[signal]
         for q in others_from_left(state, c):
@@ -287,7 +358,7 @@ def _lines_down(state: State, q: int, action: Action) -> list[Event]:
     if held < cost:
         raise GameError("%s has %s and can't buy the %d cards a Lines Down block costs (%s)"
                         % (_name(state, q), dollars(held), HAND_SIZE, dollars(cost)))
-    k = claim["cards_from_hand"]
+    k = claim["refill"]
     events = [{"type": "blocked", "player": q, "claimant": c, "story_type": claim["story_type"]},
               ledger.transfer(account(q), BANK, cost, "Lines Down: %s buys a new hand" % _name(state, q))]
     events += _charge(state, c, CARD_PRICE * k, BANK, "Lines Down: %s buys %d card%s after the block"
@@ -335,8 +406,11 @@ def _advertise(state: State, p: int, action: Action) -> list[Event]:
         ad_type = next(iter(ads))
     if not isinstance(ad_type, str) or ad_type not in ads:
         raise GameError("%s: ad_type is one of %s, not %r" % (who, ", ".join(ads), ad_type))
+    k, scooped, used = _cards_of(state, p, action, "advertisement")
     value = _value(state, p, action.get("value"), "the advertisement")
-    return [_placed(state, p, ad_type, value, "advertisement")]
+    placed = _placed(state, p, ad_type, value, "advertisement")
+    placed.update(cards_from_hand=k, scooped_from=scooped, reserve=used)
+    return [placed]
 
 
 def _reserve(state: State, p: int, action: Action) -> list[Event]:
@@ -351,9 +425,23 @@ def _reserve(state: State, p: int, action: Action) -> list[Event]:
                         % (_name(state, p), held, "" if held == 1 else "s", RESERVE_MOST,
                            "the reserve is full" if held >= RESERVE_MOST else "only %d more can go there"
                            % (RESERVE_MOST - held)))
+    spaces = reserve_spaces(state, p)
+    space = action.get("space")
+    if space is None:
+        space = room_for(spaces, cards)
+        if space is None:
+            raise GameError("%s; two cards on a space is the most, so play one card at a time"
+                            % reserve_words(state, p))
+    elif not _is_int(space) or not 1 <= space <= RESERVE_SPACES:
+        raise GameError("%s: space is the reserve space the cards go on, 1 or 2, not %s"
+                        % (_name(state, p), _shown(space)))
+    elif spaces[space - 1] + cards > RESERVE_PER_SPACE:
+        raise GameError("%s's reserve space %d holds %s; two cards on a space is the most, so %s"
+                        % (_name(state, p), space, _cards_words(spaces[space - 1]),
+                           "it is full" if spaces[space - 1] >= RESERVE_PER_SPACE else "only 1 more can go there"))
     cost = CARD_PRICE * cards
     ledger.check_can_pay(balances_of(state), account(p), cost, _name(state, p))
-    return [{"type": "reserved", "player": p, "cards": cards},
+    return [{"type": "reserved", "player": p, "cards": cards, "space": space},
             ledger.transfer(account(p), BANK, cost, "%s buys %d card%s after playing to the reserve"
                             % (_name(state, p), cards, "" if cards == 1 else "s"))]
 
@@ -640,12 +728,9 @@ def apply(state: State, event: Event) -> State:
     me = s["players"][p]
     if kind == "claimed":
         s["claim"] = {k: event[k] for k in ("player", "story_type", "cards_from_hand", "scooped_from")}
-        # the cards that didn't come from the hand came from a reserve: the SCOOPed player's,
-        # else the player's own ("Cards placed in reserve cannot be removed until they are used
-        # as part of a complete story")
-        used = STORY_CARDS - event["cards_from_hand"]
-        src = s["players"][event["scooped_from"]] if _is_int(event.get("scooped_from")) else me
-        src["reserve"] = max(0, src.get("reserve", 0) - used)
+        # the cards the hand lost, the refill: the story's cards from the hand and the SCOOP card
+        s["claim"]["refill"] = event.get("refill", event["cards_from_hand"])
+        _use_reserve(s, event)
         s["phase"] = "call"
     elif kind == "verdict":
         s["verdict"] = {"signal": event["signal"], "digit": event["digit"], "passed": event["passed"]}
@@ -654,13 +739,17 @@ def apply(state: State, event: Event) -> State:
         s["phase"] = "done"
     elif kind == "placed":
         story = event["story"]
+        if event.get("reserve"):
+            _use_reserve(s, event)
         me["page"], _, displaced = _put(me["page"], s, story)
         s["for_sale"] += [{"seller": p, "story": d} for d in displaced]
         s["next_id"] = max(s["next_id"], story["id"] + 1)
         s["phase"] = "done"
     elif kind in ("reserved", "exchanged"):
         if kind == "reserved":
-            me["reserve"] = me.get("reserve", 0) + event["cards"]
+            spaces = me["reserve"]
+            space = event.get("space") or room_for(spaces, event["cards"]) or 1
+            spaces[space - 1] += event["cards"]
         s["phase"] = "done"
     elif kind == "offered":
         story = event["story"]
@@ -712,12 +801,34 @@ def apply(state: State, event: Event) -> State:
 def _apply_setup(event: Event) -> State:
     stories, ads = dict(event["stories"]), dict(event["ads"])
     players = [{"name": seat["name"], "colour": seat.get("colour"), "out": False,
-                "page": _empty_page(stories, ads), "kept": []} for seat in event["players"]]
+                "page": _empty_page(stories, ads), "kept": [], "reserve": [0] * RESERVE_SPACES}
+               for seat in event["players"]]
     return {"started": True, "players": players, "stories": stories, "ads": ads,
             "short_of_cash": event["short_of_cash"], "dealer": event["dealer"],
             "balances": {BANK: 0}, "turn": event["first"], "phase": "turn", "claim": None,
             "verdict": None, "debts": [], "refused": [], "sale": None, "for_sale": [],
             "next_id": 1, "last": None, "press": None, "totals": None, "winners": None}
+
+
+def _use_reserve(s: State, event: Event) -> None:
+    """Take the reserve cards a story or an advertisement used off their space ("Cards placed in
+    reserve cannot be removed until they are used as part of a complete story"; a SCOOP captures
+    them from another player's). A claim stored before the spaces were told apart names none:
+    its cards (three less those from the hand, a SCOOP card then counted among them) come off
+    the spaces in order, as the reserve was counted then."""
+    used = event.get("reserve")
+    if used is not None:
+        spaces = s["players"][used["player"]]["reserve"]
+        spaces[used["space"] - 1] -= used["cards"]        # decide checked the space holds them
+        return
+    if "refill" in event:                   # checked and stored: all from the hand
+        return
+    src = event["scooped_from"] if _is_int(event.get("scooped_from")) else event["player"]
+    spaces = s["players"][src]["reserve"]
+    left = STORY_CARDS - event["cards_from_hand"]
+    for i, held in enumerate(spaces):
+        took = min(held, left)
+        spaces[i], left = held - took, left - took
 
 
 def _next_asked(state: State) -> int | None:
@@ -795,11 +906,22 @@ def _shown(value: object) -> str:
     return quoted(value, 30)
 
 
+def reserve_spaces(state: State, p: int) -> list[int]:
+    """The cards on each of ``p``'s two reserve spaces: played there (reserved), less those a
+    story or an advertisement used (the player's own, or captured by a SCOOP)."""
+    spaces: list[int] = list(state["players"][p]["reserve"])
+    return spaces
+
+
 def reserve_held(state: State, p: int) -> int:
-    """Cards in ``p``'s reserve: played there (reserved), less those a story used (a claim with
-    fewer than three cards from the hand, or a SCOOP taking them)."""
-    held: int = state["players"][p].get("reserve", 0)
-    return held
+    """Cards in ``p``'s reserve, both spaces together."""
+    return sum(reserve_spaces(state, p))
+
+
+def room_for(spaces: list[int], cards: int) -> int | None:
+    """The first reserve space (1 or 2) with room for ``cards`` more, or None: where a reserve
+    play that names no space goes."""
+    return next((i + 1 for i, held in enumerate(spaces) if held + cards <= RESERVE_PER_SPACE), None)
 
 
 def _creditor_account(debt: dict[str, Any]) -> str:

@@ -17,7 +17,9 @@ from .rules import (
     PRESS,
     PRESS_BONUS,
     RESERVE_MOST,
+    RESERVE_PER_SPACE,
     RESERVE_PLAY,
+    RESERVE_SPACES,
     SCORE,
     STAR,
     THREE_STAR,
@@ -34,6 +36,8 @@ from .rules import (
     page_full,
     page_stories,
     reserve_held,
+    reserve_spaces,
+    room_for,
     spaces_of,
     stories_of,
     unsold_value,
@@ -81,8 +85,11 @@ def offers(state: State) -> list[Action]:
         if can_take(page, STAR):
             out.append({"type": "claim", "player": p, "story_type": STAR})
         out += [{"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]} for a in state["ads"]]
-        out += [{"type": "reserve", "player": p, "cards": k} for k in RESERVE_PLAY
-                if cash_of(state, p) >= CARD_PRICE * k and reserve_held(state, p) + k <= RESERVE_MOST]
+        spaces = reserve_spaces(state, p)
+        out += [{"type": "reserve", "player": p, "cards": k, "space": space} for k in RESERVE_PLAY
+                for space in range(1, RESERVE_SPACES + 1)
+                if cash_of(state, p) >= CARD_PRICE * k and room_for(spaces[space - 1:space], k)
+                and reserve_held(state, p) + k <= RESERVE_MOST]
         return out + [{"type": "exchange", "player": p}]
     if step == "call":
         c = state["claim"]["player"]
@@ -122,7 +129,8 @@ def view(state: State) -> dict[str, Any]:
         unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
         players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "account": account(i),
                         "cash": cash, "out": pl["out"], "page": slots, "kept": list(pl["kept"]),
-                        "reserve": pl.get("reserve", 0), "reserve_most": RESERVE_MOST,
+                        "reserve": reserve_held(state, i), "reserve_spaces": reserve_spaces(state, i),
+                        "reserve_most": RESERVE_MOST, "reserve_space_most": RESERVE_PER_SPACE,
                         "stories_value": on_page, "unsold_value": unsold,
                         "worth": cash + on_page + unsold, "page_full": page_full(state, page)})
     sale = None

@@ -91,6 +91,8 @@ def _say_placed(state: State, action: Action, events: list[Event]) -> str:
         return ("%s took %s %s, which goes to the bottom of its pile: the stories on the page are "
                 "worth more" % (who, _a(words), words))
     text = "%s placed %s %s" % (who, _a(words), words)
+    if ev.get("scooped_from") is not None:
+        text += ", SCOOPing from %s's reserve" % _name(state, ev["scooped_from"])
     if ev["dropped"] is not None:
         text += " in place of the %s one, which goes to the bottom of its pile" % dollars(ev["dropped"]["value"])
     if ev["displaced"]:

@@ -31,6 +31,7 @@ function paper(p, view) {
     p.unsold_value ? [" · unsold ", num("unsold:" + p.account, p.unsold_value, true)] : null,
     " · worth ", num("worth:" + p.account, p.worth, true)),
   page(p),
+  p.reserve_spaces ? h("p", { class: "small muted" }, "Reserve: " + p.reserve_spaces.map((n, i) => `space ${i + 1} ${n}/${p.reserve_space_most}`).join(" · ")) : null,
   p.kept && p.kept.length ? h("p", { class: "small muted" }, "Kept: ", p.kept.map((s) => `${kind(s.kind)} ${dollars(s.value)}`).join(", ")) : null);
 }
 
@@ -93,7 +94,7 @@ export function label(offer, view) {
   switch (offer.type) {
     case "claim": return `Claim a ${kind(offer.story_type)} story`;
     case "advertise": return offer.ad_type === "advertisement" ? "Place an advertisement" : `Place a ${kind(offer.ad_type)} ad`;
-    case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to the reserve (${dollars(price * offer.cards)})`;
+    case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to ${offer.space ? "reserve space " + offer.space : "the reserve"} (${dollars(price * offer.cards)})`;
     case "exchange": return "Exchange a card";
     case "verdict": return offer.signal;
     case "lines_down": return `${name} calls Lines Down`;
