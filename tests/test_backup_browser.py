@@ -71,3 +71,48 @@ def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, 
     finally:
         again.close()
         factory.close()
+
+
+def test_a_page_of_another_site_cant_make_the_box_build_a_backup(app, monkeypatch):
+    """A page from elsewhere, open in the box's own browser (the host, by loopback), asks for the
+    backup with its secret key by fetch and by an <img>: Chromium says where the request came
+    from, and the box refuses before it builds anything. Its own page's download still works."""
+    import http.server
+    import threading
+
+    need_browser()
+    made = []
+    monkeypatch.setattr(backup, "make_backup", lambda data_dir, dest, **kw: made.append(dest) or
+                        dest.write_bytes(b"PK"))
+    srv = InThread(app)
+    target = "http://127.0.0.1:%d/api/backups/download?secret=yes" % srv.port
+    html = ("<!doctype html><title>elsewhere</title><script>"
+            "window.done = Promise.all(["
+            " fetch(%r, {credentials: 'include', mode: 'no-cors'}).then(() => 'fetched', e => 'fetch: ' + e),"
+            " new Promise(r => { const i = new Image(); i.onload = i.onerror = () => r('img'); i.src = %r; })]);"
+            "</script>" % (target, target)).encode()
+
+    class Elsewhere(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(html)
+
+        def log_message(self, *args):
+            pass
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        with launched_chromium() as browser:
+            page = browser.new_context().new_page()
+            page.goto("http://localhost:%d/" % other.server_address[1])    # another site than 127.0.0.1
+            assert page.evaluate("() => window.done") == ["fetched", "img"]
+            assert made == []
+            page.goto("http://127.0.0.1:%d/history" % srv.port)            # the box's own page
+            status = page.evaluate("(u) => fetch(u).then(r => r.status)", target)
+            assert status == 200 and len(made) == 1
+    finally:
+        other.shutdown()
+        other.server_close()
+        srv.close()
