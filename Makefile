@@ -45,7 +45,7 @@ screenshots: $(VENV)/.test-deps   # the browser tests, keeping a picture of each
 # every process that imports it: each test worker and each server or CLI a test starts. Compiled
 # once here (a second), make test spends about 10 CPU-seconds less (docs/benchmarks.md).
 bytecode: $(VENV)/.run-deps
-	$(BIN)/python -m compileall -q -j 0 controller web_ui schematics deploy firmware tests
+	$(BIN)/python -m compileall -q -j 0 newsdesk controller web_ui schematics deploy firmware tests
 
 lint: $(VENV)/.test-deps   # ruff over everything, mypy over the pure floor (settings in pyproject.toml)
 	$(BIN)/ruff check --quiet .

@@ -173,7 +173,7 @@ def main():
         tmp = Path(tmp)
         broker = Mosquitto(tmp / "broker").start()
         port = free_port()
-        league = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(tmp / "league"), "league",
+        league = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", str(tmp / "league"), "league",
                                    "--mqtt-url", broker.url, "--host", "127.0.0.1", "--port", str(port)],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                   env=dict(os.environ, PYTHONUNBUFFERED="1"),

@@ -111,7 +111,7 @@ def main():
         port = free_port()
         env = dict(os.environ, NEWSDESK_PIN_FACTORY="mock", NEWSDESK_VOLATILE_DATA="allow", NEWSDESK_HOST="127.0.0.1",
                    NEWSDESK_PORT=str(port), NEWSDESK_THREADS=str(max(24, args.tablets + 8)))
-        proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", data, "serve"], cwd=ROOT, env=env,
+        proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", data, "serve"], cwd=ROOT, env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             api = Api(port)

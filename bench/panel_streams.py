@@ -62,7 +62,7 @@ class Server:
         child_env = dict(os.environ, **SERVER_ENV, **(env or {}))
         child_env["PYTHONPATH"] = str(REPO)
         if kind == "new":
-            cmd = [sys.executable, "-m", "controller.cli", "--data", str(self.data), "serve", "--port", "0"]
+            cmd = [sys.executable, "-m", "newsdesk", "--data", str(self.data), "serve", "--port", "0"]
         elif kind == "uvicorn":
             cmd = [sys.executable, str(Path(__file__).resolve()), "--serve-uvicorn", str(self.data)]
         else:

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from controller import backup, doctor
-from controller.cli import main
 from controller.config import load_config
 from controller.devices import Devices
 from controller.errors import ConfigError
 from controller.runlock import RunLock
 from controller.store import SCHEMA_VERSION, STORE_FILE, Store
+from newsdesk.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -380,7 +380,7 @@ def test_serve_restarts_itself_and_its_start_puts_the_backup_in_place(tmp_path, 
         port = s.getsockname()[1]
     data = tmp_path / "data"
     log = open(tmp_path / "serve.log", "w+")
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(data), "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", str(data), "serve", "--port", str(port)],
                             cwd=REPO, env=dict(os.environ, **SERVE_ENV), stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=log)
     try:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from conftest import shared_dir
 
-from controller.cli import main
+from newsdesk.cli import main
 
 # `record` listens to the virtual phone dialing in real time: the waiting lane (tests/lanes.py)
 pytestmark = pytest.mark.waits
@@ -87,13 +87,13 @@ def test_record_refuses_bad_simulated_digits(tmp_path, capsys, monkeypatch):
     ["serve", "--data", "OTHER", "--port", "8081", "--data", "DIR"],
 ])
 def test_the_global_options_are_taken_before_or_after_the_command(argv):
-    from controller.cli import build_parser
+    from newsdesk.cli import build_parser
     args = build_parser().parse_args(argv)
     assert (args.command, args.data, args.port, args.verbose) == ("serve", "DIR", 8081, False)
 
 
 def test_a_global_option_before_the_command_is_not_undone_by_the_command():
-    from controller.cli import build_parser
+    from newsdesk.cli import build_parser
     args = build_parser().parse_args(["--data", "DIR", "-v", "dial", "replay", "a.csv"])
     assert (args.data, args.verbose, args.files) == ("DIR", True, ["a.csv"])
     args = build_parser().parse_args(["dial", "replay", "a.csv", "--data", "DIR", "-v"])

@@ -9,11 +9,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from conftest import launched_chromium, need_browser, page_assets, unversioned, wait_for
 
-from controller import cli
 from controller.dial import tester, tracegen
 from controller.dial.decoder import DialDecoder
 from controller.dial.profile import Profiles
 from controller.dial.trace import parse_trace, replay
+from newsdesk import cli
 
 # the virtual phone dials at ten pulses a second: the waiting lane (tests/lanes.py)
 pytestmark = pytest.mark.waits

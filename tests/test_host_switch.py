@@ -3,9 +3,9 @@
 import pytest
 
 from controller.app import Newsdesk
-from controller.cli import main
 from controller.config import load_config
 from controller.errors import ConfigError
+from newsdesk.cli import main
 from web_ui import create_app
 
 

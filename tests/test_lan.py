@@ -3,7 +3,7 @@
 import logging
 
 from controller import lan
-from controller.cli import _say_where_tablets_go
+from newsdesk.cli import _say_where_tablets_go
 
 
 def test_the_addresses_a_tablet_types():
@@ -15,7 +15,7 @@ def test_the_addresses_a_tablet_types():
 
 def test_the_log_says_where_tablets_go_only_when_they_can(caplog, monkeypatch):
     monkeypatch.setattr(lan, "ipv4_addresses", lambda: ["192.0.2.7"])
-    with caplog.at_level(logging.INFO, logger="controller.cli"):
+    with caplog.at_level(logging.INFO, logger="newsdesk.cli"):
         _say_where_tablets_go("127.0.0.1", 8080)
         assert "tablets" not in caplog.text
         _say_where_tablets_go("0.0.0.0", 8080)

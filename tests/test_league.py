@@ -154,7 +154,7 @@ def test_a_store_restored_under_a_new_install_sends_its_games_again_and_they_cou
 
 
 def test_the_league_command_needs_a_broker_and_says_so(tmp_path, capsys):
-    from controller.cli import main
+    from newsdesk.cli import main
     assert main(["--data", str(tmp_path), "league"]) == 2
     assert "--mqtt-url" in capsys.readouterr().err
     assert main(["--data", str(tmp_path), "league", "--mqtt-url", "mqtt://b", "--tables", "cafe/#"]) == 2
@@ -415,7 +415,7 @@ def test_newsdesk_league_serves_its_page_on_the_panels_server_and_stops_on_sigte
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(tmp_path / "data"), "league",
+    proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", str(tmp_path / "data"), "league",
                              "--mqtt-url", broker.url, "--host", "127.0.0.1", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -449,7 +449,7 @@ def _league_command(tmp_path, broker):
     from mosquitto import free_port
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(tmp_path / "data"), "league",
+    proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", str(tmp_path / "data"), "league",
                              "--mqtt-url", broker.url, "--host", "127.0.0.1", "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))

@@ -16,10 +16,10 @@ from gpiozero.pins.mock import MockFactory
 
 from controller import backup
 from controller.app import Newsdesk
-from controller.cli import main
 from controller.config import load_config
 from controller.errors import StoreError
 from controller.store import MIGRATIONS, SCHEMA_VERSION, STORE_FILE, Store
+from newsdesk.cli import main
 from web_ui import create_app
 
 # Schema 1 as controller/store.py created it before schema 2 (the events table and its index,

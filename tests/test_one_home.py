@@ -31,7 +31,7 @@ def test_the_settings_take_each_mode_from_the_module_that_owns_it():
 
 def test_the_off_normal_words_are_turned_into_the_decoders_value_in_one_place():
     repo = Path(__file__).resolve().parents[1]
-    writers = [str(path.relative_to(repo)) for package in ("controller", "web_ui") for path in (repo / package).rglob("*.py")
+    writers = [str(path.relative_to(repo)) for package in ("newsdesk", "controller", "web_ui") for path in (repo / package).rglob("*.py")
                if '"wired": True, "none": False' in path.read_text()]
     assert writers == ["controller/dial/decoder.py"]
 
@@ -51,7 +51,7 @@ def test_the_seat_and_text_limits_are_written_once():
     """Only games/base.py gives a seat or text limit a number (SEATS_MOST, TEXT_MOST); anywhere
     else a constant for either is a second home that can drift."""
     strays = []
-    for path in sorted([*(REPO / "controller").rglob("*.py"), *(REPO / "web_ui").rglob("*.py")]):
+    for path in sorted(p for package in ("newsdesk", "controller", "web_ui") for p in (REPO / package).rglob("*.py")):
         if path == REPO / "controller" / "games" / "base.py":
             continue
         for node in ast.parse(path.read_text(), str(path)).body:

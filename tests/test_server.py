@@ -38,7 +38,7 @@ _spec.loader.exec_module(bench)
 def serve(data, *args, env=None):
     """Run `newsdesk serve` to its end (for the refusals); (exit status, stderr)."""
     child_env = dict(os.environ, **dict(bench.SERVER_ENV, **(env or {})))
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "--data", str(data), "serve", *args],
+    done = subprocess.run([sys.executable, "-m", "newsdesk", "--data", str(data), "serve", *args],
                           cwd=REPO, env=child_env, capture_output=True, text=True, timeout=30)
     return done.returncode, done.stderr
 
@@ -311,7 +311,7 @@ for package in (controller, web_ui):     # every module `serve` may load, while 
         except Exception:
             pass
 os.setgroups([]); os.setgid(65534); os.setuid(65534)
-sys.exit(importlib.import_module("controller.cli").main(sys.argv[1:]))
+sys.exit(importlib.import_module("newsdesk.cli").main(sys.argv[1:]))
 """
 
 

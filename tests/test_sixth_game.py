@@ -46,7 +46,7 @@ def installed():
 
 
 def newsdesk(env, *args):
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], cwd=REPO, env=env,
+    return subprocess.run([sys.executable, "-m", "newsdesk", *args], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -75,7 +75,7 @@ def served(installed, tmp_path):
     """`newsdesk serve` in a child process, in the environment with the sixth game."""
     data = tmp_path / "data"
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "--data", str(data), "serve", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", str(data), "serve", "--port", "0"],
                             cwd=REPO, env=installed, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log)
     try:
         end = time.monotonic() + 30

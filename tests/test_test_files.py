@@ -1,4 +1,4 @@
-"""A test file per module: every module of controller/ and web_ui/ that a test imports is tested in a
+"""A test file per module: every module of newsdesk/, controller/ and web_ui/ that a test imports is tested in a
 file named after it, so its tests are found where one looks first.
 
 The convention: ``controller/<name>.py`` is tested in ``tests/test_<name>.py``;
@@ -11,7 +11,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
-PACKAGES = ("controller", "web_ui")
+PACKAGES = ("newsdesk", "controller", "web_ui")
 GAME_PARTS = ("rules", "view", "words", "board")
 
 # Modules with no test file of their own, and why.

@@ -76,7 +76,7 @@ def box(tmp_path):
     pip = venv / "bin" / "pip"
     pip.write_text("#!/bin/sh\necho \"$@\" >> %s\n" % (tmp_path / "pip.log"))
     tool = venv / "bin" / "newsdesk"
-    tool.write_text("#!/bin/sh\nPYTHONPATH=%s exec %s -m controller.cli \"$@\"\n" % (REPO, sys.executable))
+    tool.write_text("#!/bin/sh\nPYTHONPATH=%s exec %s -m newsdesk \"$@\"\n" % (REPO, sys.executable))
     for script in (pip, tool):
         script.chmod(0o755)
     (venv / "bin" / "python").symlink_to(sys.executable)

@@ -6,9 +6,9 @@ import logging
 import sys
 import threading
 
-from .dial.decoder import OFFNORMAL_MODES
-from .dial.dialmaps import DIAL_MAPS
-from .errors import NewsdeskError
+from controller.dial.decoder import OFFNORMAL_MODES
+from controller.dial.dialmaps import DIAL_MAPS
+from controller.errors import NewsdeskError
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ def _start_again():
     log.warning("restarting to put the restored backup in place")
     for handler in logging.getLogger().handlers:
         handler.flush()
-    os.execv(sys.executable, [sys.executable, "-m", "controller.cli"] + sys.argv[1:])
+    os.execv(sys.executable, [sys.executable, "-m", "newsdesk"] + sys.argv[1:])
 
 
 def cmd_league(args):
@@ -157,7 +157,7 @@ def _flash_ms(text):
 
 
 def cmd_dial_replay(args):
-    from .dial.trace import TraceError, load_trace, replay, replay_lines
+    from controller.dial.trace import TraceError, load_trace, replay, replay_lines
 
     offnormal = OFFNORMAL_MODES[args.offnormal]
     status = 0
@@ -197,9 +197,9 @@ def _record_serial(args, config, dial_map, recorder, view):
     """`dial record` with the phone on USB: the Pico sends its raw edges on request."""
     import threading
 
-    from .serial.bridge import SerialBridge
-    from .serial.errors import PhoneLinkError
-    from .serial.finder import phone_port
+    from controller.serial.bridge import SerialBridge
+    from controller.serial.errors import PhoneLinkError
+    from controller.serial.finder import phone_port
 
     up = threading.Event()
 
@@ -246,12 +246,12 @@ def _run_recording(args, recorder, view, sim):
 def cmd_dial_record(args):
     import time
 
-    from .config import load_config
-    from .dial.recorder import Recorder
-    from .hw.phone import PhonePins
-    from .hw.pinfactory import choose_pin_factory, is_simulated
-    from .hw.simulated import PlayClock, SimulatedPhone
-    from .pinmap import load_pinmap
+    from controller.config import load_config
+    from controller.dial.recorder import Recorder
+    from controller.hw.phone import PhonePins
+    from controller.hw.pinfactory import choose_pin_factory, is_simulated
+    from controller.hw.simulated import PlayClock, SimulatedPhone
+    from controller.pinmap import load_pinmap
 
     config = load_config(args.data)
     dial_map = args.dial_map or config["dial_map"]
@@ -302,7 +302,7 @@ def cmd_dial_test(args):
     import os
     import tempfile
 
-    from .config import load_config
+    from controller.config import load_config
 
     config = load_config(args.data)
     standard = args.standard or config["dial_standard"]
@@ -328,9 +328,9 @@ def cmd_dial_test(args):
 
 
 def _dial_test_files(args, config, standard, files):
-    from .dial import tester
-    from .dial.profile import ProfileError, Profiles
-    from .dial.trace import TraceError, load_trace
+    from controller.dial import tester
+    from controller.dial.profile import ProfileError, Profiles
+    from controller.dial.trace import TraceError, load_trace
 
     all_tests, dial_map = [], args.dial_map or config["dial_map"]
     for name in files:
@@ -368,10 +368,10 @@ def _dial_test_files(args, config, standard, files):
 def cmd_phone_sound(args):
     import time
 
-    from .audio.player import Player, open_output
-    from .audio.speech import Speech
-    from .config import load_config
-    from .oracles.editor import SIGNALS
+    from controller.audio.player import Player, open_output
+    from controller.audio.speech import Speech
+    from controller.config import load_config
+    from controller.oracles.editor import SIGNALS
 
     config = load_config(args.data)
     if args.signal not in SIGNALS:
@@ -395,10 +395,10 @@ def cmd_phone_sound(args):
 def cmd_phone_ring(args):
     import time
 
-    from .config import load_config
-    from .hw.pinfactory import choose_pin_factory
-    from .hw.ringer import Ringer
-    from .pinmap import load_pinmap
+    from controller.config import load_config
+    from controller.hw.pinfactory import choose_pin_factory
+    from controller.hw.ringer import Ringer
+    from controller.pinmap import load_pinmap
 
     config = load_config(args.data)
     factory, _ = choose_pin_factory(config["pin_factory"])
@@ -413,8 +413,8 @@ def cmd_phone_ring(args):
 
 
 def cmd_doctor(args):
-    from .config import load_config
-    from .doctor import format_report, run_doctor
+    from controller.config import load_config
+    from controller.doctor import format_report, run_doctor
 
     report = run_doctor(load_config(args.data))
     print(format_report(report))
@@ -424,7 +424,7 @@ def cmd_doctor(args):
 def cmd_games(args):
     """`games`: every game found (newsdesk's and any installed beside it), whether it can be played
     and, if not, why; --write-doc FILE remakes the options in docs/games.md from the declarations."""
-    from .games import options_doc, registry
+    from controller.games import options_doc, registry
 
     if args.write_doc:
         from pathlib import Path
@@ -449,8 +449,8 @@ def cmd_backup(args):
     import os
     from pathlib import Path
 
-    from .backup import describe, free_name, keep_in_folder, make_backup
-    from .config import load_config
+    from controller.backup import describe, free_name, keep_in_folder, make_backup
+    from controller.config import load_config
 
     config = load_config(args.data)
     gone = []
@@ -481,7 +481,7 @@ def cmd_backup(args):
 def _ask(words):
     print(words, file=sys.stderr)
     if not sys.stdin or not sys.stdin.isatty():
-        from .backup import BackupError
+        from controller.backup import BackupError
         raise BackupError("restore: nothing was changed; there is no terminal to ask on, so say --yes to restore")
     return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
 
@@ -497,10 +497,10 @@ def _forget_folder(folder, lock_file):
 def cmd_restore(args):
     """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
     cut interrupted (controller/backup.py)."""
-    from .backup import BackupError, describe, finish_restore, restore, summarize
-    from .config import load_config
-    from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION, STORE_FILE
+    from controller.backup import BackupError, describe, finish_restore, restore, summarize
+    from controller.config import load_config
+    from controller.runlock import AlreadyServing, RunLock
+    from controller.store import SCHEMA_VERSION, STORE_FILE
 
     config = load_config(args.data)
     new_folder = not config.data_dir.exists()
@@ -550,11 +550,11 @@ def cmd_migrate(args):
     not at the table); says from which schema to which."""
     import sqlite3
 
-    from .backup import interrupted
-    from .config import load_config
-    from .errors import StoreError
-    from .runlock import AlreadyServing, RunLock
-    from .store import SCHEMA_VERSION, STORE_FILE, Store, way_back
+    from controller.backup import interrupted
+    from controller.config import load_config
+    from controller.errors import StoreError
+    from controller.runlock import AlreadyServing, RunLock
+    from controller.store import SCHEMA_VERSION, STORE_FILE, Store, way_back
 
     config = load_config(args.data)
     path = config.data_dir / STORE_FILE
@@ -596,7 +596,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from .backup import newsdesk_version
+        from controller.backup import newsdesk_version
         print("newsdesk %s" % newsdesk_version())
         parser.exit()
 
