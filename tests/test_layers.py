@@ -1,10 +1,13 @@
 """The house's floors, checked: no import circles between modules; the command line (newsdesk/)
 sits on top, the panel (web_ui/) under it and the controller under both, which never imports
-either; and the pure floor (decoder, protocol, the host's link session, oracles, engines, the
-event vocabulary) imports nothing that touches pins, ports, files, sockets or clocks."""
+either, as docs/architecture.md's picture of the top-level folders draws them (read here and
+compared with the imports); and the pure floor (decoder, protocol, the host's link session,
+oracles, engines, the event vocabulary) imports nothing that touches pins, ports, files, sockets
+or clocks."""
 
 import ast
 import functools
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -12,6 +15,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+PICTURE_HEADING = "## The top-level folders and their arrows"
 # The typed floor's one home is pyproject.toml's [tool.mypy] files; the pure floor below is part of it.
 TYPED = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
 PURE = ["controller/events.py", "controller/errors.py", "controller/dial/decoder.py", "controller/dial/dialmaps.py",
@@ -155,6 +160,61 @@ def test_the_panel_never_imports_the_command_line():
 def test_an_arrow_back_up_is_found():
     imports = {("controller", "web_ui"): "controller/cli.py:28", ("web_ui", "controller"): "web_ui/api.py:3"}
     assert strays(imports, "controller", {"web_ui", "newsdesk"}) == ["controller imports web_ui (controller/cli.py:28)"]
+
+
+def picture(text):
+    """The folders docs/architecture.md draws, top to bottom, each with the folders its arrow lines
+    name: [(folder, {folder, ...})]. The picture is the first fenced block under its heading; a
+    folder's line starts with its name ("newsdesk/"), the lines under it are its arrows ("→ web_ui/
+    controller/", or "→ (none)")."""
+    assert PICTURE_HEADING in text, "docs/architecture.md has no picture of its folders under %r" % PICTURE_HEADING
+    after = text.split(PICTURE_HEADING, 1)[1]
+    block = after.split("```", 2)[1]
+    drawn = []
+    for line in block.splitlines():
+        folder = re.match(r"^ (\w+)/\s", line)
+        arrow = re.match(r"^\s+→(.*)$", line)
+        if folder:
+            drawn.append((folder.group(1), None))
+        elif arrow and drawn:     # a long list may go on on a second arrow line
+            drawn[-1] = (drawn[-1][0], (drawn[-1][1] or set()) | set(re.findall(r"(\w+)/", arrow.group(1))))
+    return drawn
+
+
+def differences(drawn, found):
+    """Sentences for what the picture ``drawn`` gets wrong about the imports ``found`` ({(from, to):
+    where}, as folder_imports gives them); none when they agree."""
+    said, order = [], [folder for folder, _ in drawn]
+    arrows = {(folder, to) for folder, tos in drawn for to in tos or ()}
+    for folder, tos in drawn:
+        if tos is None:
+            said.append("%s/ has no arrow line (write \"→ (none)\" if it imports no other folder)" % folder)
+    for frm, to in sorted(found.keys() - arrows):
+        said.append("%s/ imports %s/ (%s), but the picture draws no such arrow" % (frm, to, found[frm, to]))
+    for frm, to in sorted(arrows - found.keys()):
+        said.append("the picture draws %s/ → %s/, but no file in %s/ imports %s/" % (frm, to, frm, to))
+    for frm, to in sorted(arrows):
+        if frm in order and to in order and order.index(to) < order.index(frm):
+            said.append("the arrow %s/ → %s/ points up: draw %s/ below %s/" % (frm, to, to, frm))
+    return said
+
+
+@pytest.mark.slow
+def test_the_architecture_picture_draws_every_folder_and_the_arrows_the_imports_make():
+    drawn = picture(ARCHITECTURE.read_text())
+    assert sorted(folder for folder, _ in drawn) == folders()
+    assert differences(drawn, folder_imports()) == []
+
+
+def test_a_picture_that_misdraws_the_arrows_is_told_so():
+    drawn = picture(PICTURE_HEADING + "\n```\n web_ui/  the panel\n   → (none)\n controller/  the rest\n"
+                    "   → web_ui/\n deploy/  installs\n```\n")
+    assert drawn == [("web_ui", set()), ("controller", {"web_ui"}), ("deploy", None)]
+    assert differences(drawn, {("web_ui", "controller"): "web_ui/api.py:3"}) == [
+        "deploy/ has no arrow line (write \"→ (none)\" if it imports no other folder)",
+        "web_ui/ imports controller/ (web_ui/api.py:3), but the picture draws no such arrow",
+        "the picture draws controller/ → web_ui/, but no file in controller/ imports web_ui/",
+        "the arrow controller/ → web_ui/ points up: draw web_ui/ below controller/"]
 
 
 @pytest.mark.slow
