@@ -399,6 +399,29 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     stream.close()
 
 
+def test_the_league_page_runs_on_the_panels_one_run_loop():
+    """web_ui/server.py's run_on_loop serves the panel and the league page alike: the league's
+    app starts, ends its streams as the server begins to stop, and lets its Flask threads go once
+    it has stopped, as the panel does; no other module runs Hypercorn a loop of its own."""
+    import ast
+    from pathlib import Path
+
+    from web_ui.league import LeagueApp
+
+    app = LeagueApp(create_league_app(_Still(League())))
+    app.start(None)
+    app.begin_stop()
+    assert app.stopping.is_set()
+    app.stop()
+    with pytest.raises(RuntimeError):
+        app.wsgi.executor.submit(print)          # its threads are gone
+    web_ui = Path(__file__).resolve().parents[1] / "web_ui"
+    runners = sorted(path.name for path in web_ui.rglob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+                     if isinstance(node, ast.ImportFrom) and node.module == "hypercorn.asyncio"
+                     and any(alias.name == "serve" for alias in node.names))
+    assert runners == ["server.py"]
+
+
 @pytest.mark.slow
 def test_newsdesk_league_serves_its_page_on_the_panels_server_and_stops_on_sigterm(tmp_path):
     """The command as a person runs it: the page answers over Hypercorn (the panel's own server

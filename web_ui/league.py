@@ -16,7 +16,6 @@ changes are drawn together; each picture is encoded once for every page).
 import asyncio
 import json
 import logging
-import signal
 
 from flask import Flask, Response, jsonify, render_template
 
@@ -79,13 +78,19 @@ class LeagueApp:
         self.stopping = None          # an asyncio.Event, made on the loop by start()
         self._cache = (None, b"")     # (version, encoded picture): encoded once for every page
 
-    def start(self):
+    def start(self, loop=None):
+        """Before the first connection (web_ui/server.py's run_on_loop; ``loop`` is not needed)."""
         self.stopping = asyncio.Event()
 
-    def stop(self):
+    def begin_stop(self):
         """End every open stream (called on the loop as the server begins to stop)."""
         if self.stopping is not None:
             self.stopping.set()
+
+    def stop(self):
+        """The server has stopped: Flask's threads go too, as the panel's do."""
+        self.begin_stop()
+        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["path"] == STREAM and scope["method"] == "GET":
@@ -151,29 +156,11 @@ class LeagueApp:
 
 
 def serve_league(flask_app, sock, header_timeout=10):
-    """Serve until SIGTERM or SIGINT; every stream ends at once, so the server is gone within
-    its grace period whatever the pages do."""
-    from hypercorn.asyncio import serve as hypercorn_serve
-
-    from .server import hypercorn_config, quiet_when_cancelled
+    """Serve until SIGTERM or SIGINT, on the panel's run loop (web_ui/server.py); every stream
+    ends at once, so the server is gone within its grace period whatever the pages do."""
+    from .server import hypercorn_config, serve_until_signalled
 
     app = LeagueApp(flask_app)
     hc = hypercorn_config(sock, {"header_timeout": header_timeout})
     hc.graceful_timeout = 1.0         # streams end at once; a page or API answer takes milliseconds
-
-    async def run():
-        loop = asyncio.get_running_loop()
-        stop = asyncio.Event()
-        app.start()
-
-        def on_signal(signum):
-            log.info("%s: the league page is stopping", signal.Signals(signum).name)
-            app.stop()
-            stop.set()
-
-        loop.set_exception_handler(quiet_when_cancelled)
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, on_signal, signum)
-        await hypercorn_serve(app, hc, shutdown_trigger=stop.wait)
-
-    asyncio.run(run())
+    serve_until_signalled(app, hc, "the league page")

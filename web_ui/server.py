@@ -1,4 +1,5 @@
-"""Runs the panel for ``newsdesk serve``: Hypercorn on one asyncio event loop (web_ui/live.py).
+"""Runs the panel for ``newsdesk serve``: Hypercorn on one asyncio event loop (web_ui/live.py);
+``run_on_loop`` is the one run loop, the league page's (``newsdesk league``) too.
 
 Why Hypercorn (docs/architecture.md has the measurements): it is pure Python (on a Pi Zero 2 W
 nothing is compiled), and it times out a connection from the moment it opens until its request's
@@ -125,34 +126,51 @@ def quiet_when_cancelled(loop, context):
     loop.default_exception_handler(context)
 
 
-def serve(flask_app, settings, sock):
-    """Serve until SIGTERM or SIGINT; returns once the server has stopped."""
+async def run_on_loop(app, hc, shutdown_trigger, started=None):
+    """Serve the ASGI ``app`` with Hypercorn on the running loop until ``shutdown_trigger`` returns:
+    the one run loop of the panel (``serve``, ``InThread``) and the league page
+    (web_ui/league.py). ``app`` keeps what lives on the loop: ``start(loop)`` before the first
+    connection, ``begin_stop()`` as the server begins to stop (open streams end at once; the
+    caller calls it with the trigger) and ``stop()`` once it has stopped. ``started`` (a
+    threading.Event) is set once the app has started, for a caller on another thread."""
     from hypercorn.asyncio import serve as hypercorn_serve
 
-    panel = panel_for(flask_app, settings)
-    hc = hypercorn_config(sock, settings)
-    sys.setswitchinterval(SWITCH_INTERVAL)
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(quiet_when_cancelled)
+    app.start(loop)
+    if started is not None:
+        started.set()
+    try:
+        await hypercorn_serve(app, hc, shutdown_trigger=shutdown_trigger)
+    finally:
+        app.stop()
 
+
+def serve_until_signalled(app, hc, what):
+    """``run_on_loop`` on a loop of its own until SIGTERM or SIGINT (logged as ``what`` stopping);
+    returns once the server has stopped."""
     async def run():
-        loop = asyncio.get_running_loop()
         stop = asyncio.Event()
 
         def on_signal(signum):
-            log.info("%s: the panel is stopping", signal.Signals(signum).name)
-            panel.begin_stop()
+            log.info("%s: %s is stopping", signal.Signals(signum).name, what)
+            app.begin_stop()
             stop.set()
 
-        loop.set_exception_handler(quiet_when_cancelled)
-
+        loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, on_signal, signum)
-        panel.start(loop)
-        try:
-            await hypercorn_serve(panel, hc, shutdown_trigger=stop.wait)
-        finally:
-            panel.stop()
+        await run_on_loop(app, hc, stop.wait)
 
     asyncio.run(run())
+
+
+def serve(flask_app, settings, sock):
+    """Serve until SIGTERM or SIGINT; returns once the server has stopped."""
+    panel = panel_for(flask_app, settings)
+    hc = hypercorn_config(sock, settings)
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    serve_until_signalled(panel, hc, "the panel")
 
 
 class InThread:
@@ -173,15 +191,8 @@ class InThread:
         started = threading.Event()
 
         async def run():
-            from hypercorn.asyncio import serve as hypercorn_serve
             self._stop = asyncio.Event()
-            asyncio.get_running_loop().set_exception_handler(quiet_when_cancelled)
-            self.panel.start(asyncio.get_running_loop())
-            started.set()
-            try:
-                await hypercorn_serve(self.panel, self._hc, shutdown_trigger=self._stop.wait)
-            finally:
-                self.panel.stop()
+            await run_on_loop(self.panel, self._hc, self._stop.wait, started)
 
         self._thread = threading.Thread(target=lambda: self._loop.run_until_complete(run()),
                                         name="panel-server", daemon=True)
