@@ -32,68 +32,12 @@ import threading
 import time
 from pathlib import Path
 
+from league_table import Table
 from panel_common import pct
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 NAMES = ["Ann", "Bob", "Cleo", "Dev", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou"]
-
-
-class Table:
-    """One simulated table: a store, a bus, a publisher; a game played through the Store's API."""
-
-    def __init__(self, folder, broker, base, name):
-        from controller.bus import Bus
-        from controller.mqtt.publisher import MqttPublisher, Settings
-        from controller.store import Store
-
-        self.base, self.folder = base, folder
-        self.store = Store(folder / "store.sqlite3")
-        self.store._db.execute("PRAGMA synchronous=OFF")
-        self.bus = Bus()
-        self.current = None
-        self.history = []
-        self.publisher = MqttPublisher(self.store, self.bus, Settings(broker.url, base, name, "off"), folder,
-                                       game=lambda: self.current, history=lambda: self.history)
-
-    def start(self, rng):
-        self.scores = {n: 0 for n in rng.sample(NAMES, 3)}
-        self.game, _, event = self.store.start_game("tally", [{"name": n} for n in self.scores], {},
-                                                    {"type": "setup"})
-        self.version = 1
-        self._show()
-        self.bus.publish(event.as_dict())
-
-    def _show(self):
-        self.current = {"id": self.game.id, "engine": "tally", "title": "Tally", "version": self.version,
-                        "players": [{"name": n} for n in self.scores],
-                        "view": {"players": [{"name": n, "score": v} for n, v in self.scores.items()]}}
-
-    def move(self, rng):
-        who = rng.choice(list(self.scores))
-        self.scores[who] += rng.randrange(1, 10)
-        _, event = self.store.append_entry(self.game.id, self.version, {"type": "action", "said": who})
-        self.version += 1
-        self._show()
-        committed = time.time()
-        self.bus.publish(event.as_dict())
-        return self.version, committed
-
-    def finish(self):
-        best = max(self.scores.values())
-        rows = [{"name": n, "score": v, "winner": v == best} for n, v in self.scores.items()]
-        winners = [r["name"] for r in rows if r["winner"]]
-        game, event = self.store.end_game(self.game.id, self.version, "finished", winners,
-                                          {"winners": winners, "standings": rows})
-        self.history.insert(0, {"id": game.id, "engine": "tally", "title": "Tally", "status": "finished",
-                                "ended": game.ended, "players": list(self.scores), "winners": winners,
-                                "standings": rows})
-        self.current = None
-        self.bus.publish(event.as_dict())
-
-    def close(self):
-        self.publisher.close()
-        self.store.close()
 
 
 class Page:
@@ -136,7 +80,7 @@ def play_round(tables, rng, moves, rate, made, during=None):
     """Every table starts a game, makes ``moves`` moves (round-robin at ``rate`` in all) and
     finishes it; ``during`` runs once, halfway."""
     for t in tables:
-        t.start(rng)
+        t.start(rng.sample(NAMES, 3))
     gap, at = 1.0 / rate, time.monotonic()
     for m in range(moves):
         if during is not None and m == moves // 2:
@@ -182,7 +126,7 @@ def main():
         try:
             assert wait(lambda: _up(port), 20), "the league did not start"
             page = Page(port)
-            tables = [Table(tmp / ("t%03d" % i), broker, "newsdesk/t%03d" % i, "Table %d" % (i + 1))
+            tables = [Table(tmp / ("t%03d" % i), broker, "newsdesk/t%03d" % i, "Table %d" % (i + 1), fsync=False)
                       for i in range(args.tables)]
             assert wait(lambda: all(t.publisher.connected for t in tables), 30), "tables did not connect"
             started = time.monotonic()
@@ -196,7 +140,7 @@ def main():
             old = tables[0]
             old.close()
             retired = old.history
-            tables[0] = Table(tmp / "t000-reinstalled", broker, old.base, "Table 1")
+            tables[0] = Table(tmp / "t000-reinstalled", broker, old.base, "Table 1", fsync=False)
             assert wait(lambda: tables[0].publisher.connected, 30)
 
             def restart_broker():

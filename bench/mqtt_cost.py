@@ -28,6 +28,7 @@ import threading
 import time
 from pathlib import Path
 
+from league_table import Table
 from panel_common import browser, call, panel, pct
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
@@ -142,46 +143,6 @@ def acks_in_process(broker, moves):
     return timed
 
 
-class Table:
-    """One simulated table: a store (with fsync), a bus, a publisher; moves through the Store's API."""
-
-    def __init__(self, folder, broker, i):
-        from controller.bus import Bus
-        from controller.mqtt.publisher import MqttPublisher, Settings
-        from controller.store import Store
-
-        self.base = "newsdesk/t%02d" % i
-        self.store = Store(folder / "store.sqlite3")
-        self.bus = Bus()
-        self.scores = {"Ann": 0, "Bob": 0, "Cat": 0}
-        self.game, _, event = self.store.start_game("tally", [{"name": n} for n in self.scores], {}, {"type": "setup"})
-        self.version = 1
-        self.current = self._current()
-        settings = Settings(broker.url, self.base, "Table %d" % (i + 1), "off")
-        self.publisher = MqttPublisher(self.store, self.bus, settings, folder, game=lambda: self.current,
-                                       history=list)
-        self.bus.publish(event.as_dict())
-
-    def _current(self):
-        return {"id": self.game.id, "engine": "tally", "title": "Tally", "version": self.version,
-                "players": [{"name": n} for n in self.scores],
-                "view": {"players": [{"name": n, "score": v} for n, v in self.scores.items()]}}
-
-    def move(self, rng):
-        who = rng.choice(list(self.scores))
-        self.scores[who] += rng.randrange(1, 10)
-        _, event = self.store.append_entry(self.game.id, self.version, {"type": "action", "said": who})
-        self.version += 1
-        self.current = self._current()
-        committed = time.time()
-        self.bus.publish(event.as_dict())
-        return self.version, committed
-
-    def close(self):
-        self.publisher.close()
-        self.store.close()
-
-
 def league(broker, folder, moves, rate, tables=20):
     from waitress import create_server
 
@@ -189,7 +150,9 @@ def league(broker, folder, moves, rate, tables=20):
     from web_ui.league import create_league_app
 
     follower = LeagueFollower(broker.url, client_id="league").start()
-    sims = [Table(folder / ("t%02d" % i), broker, i) for i in range(tables)]
+    sims = [Table(folder / ("t%02d" % i), broker, "newsdesk/t%02d" % i, "Table %d" % (i + 1)) for i in range(tables)]
+    for sim in sims:
+        sim.start(["Ann", "Bob", "Cat"])
     srv = create_server(create_league_app(follower, keepalive=0.2), host="127.0.0.1", port=0, threads=8)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
