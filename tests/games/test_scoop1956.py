@@ -514,7 +514,7 @@ def _made_of(state, p):
 
 
 def _fill(state, action, data):
-    action = {k: v for k, v in action.items() if k != "enter"}
+    action = {k: v for k, v in action.items() if k not in ("enter", "choices")}
     if action["type"] in ("advertise", "place"):
         action["value"] = data.draw(VALUES)
     if action["type"] in ("claim", "advertise"):
@@ -790,3 +790,61 @@ def test_a_game_stored_before_the_reserve_spaces_folds_as_it_was_counted():
     assert spaces(s, BOB) == [1, 1] and s["claim"]["refill"] == 2       # [2, 1], less one off space 1
     s, _ = act(s, {"type": "verdict", "signal": "X", "digit": 5})
     assert cash(s)[ANN] == 2800
+
+
+def _ways_offered(state):
+    """{offer's type and kind: the ways its choices give (None: a one-tap offer, all from the hand)}."""
+    out = {}
+    for o in game.offers(state):
+        if o["type"] in ("claim", "advertise"):
+            ways = o.get("choices")
+            out[o.get("story_type") or o.get("ad_type")] = (
+                None if ways is None else sorted(tuple(sorted(w.items())) for w in ways))
+    return out
+
+
+def _ways_made(state, p):
+    return sorted(tuple(sorted(dict({"cards_from_hand": 3}, **w).items())) for w in _made_of(state, p))
+
+
+def test_the_panel_offers_each_way_the_page_can_make_a_storys_cards():
+    """A story's cards come from the hand, from the player's own reserve ('he may play them in
+    exactly the same manner as if he held all of the cards in his hand') or, with a SCOOP card,
+    from another player's ('combined with one or more cards on another player's reserve
+    space'). With no card in any reserve each claim and ad is one tap, all from the hand; once a
+    reserve holds cards, every claim and ad offers exactly the ways those cards make, each one
+    the rules accept, all from the hand first."""
+    s = start()
+    assert set(_ways_offered(s).values()) == {None}
+    s = reserved(s, ANN, 2, 2)                          # Ann's own set; Bob may SCOOP it
+    assert _ways_offered(s)["sport"] == _ways_made(s, BOB)
+    assert [o["choices"] for o in game.offers(s) if o.get("story_type") == "crime"] == [[
+        {"cards_from_hand": 3}, {"cards_from_hand": 1, "space": 2, "scooped_from": ANN},
+        {"cards_from_hand": 2, "space": 2, "scooped_from": ANN}]]
+    s = reserved(s, BOB, 1, 1)
+    s = until(s, ANN)
+    offered = _ways_offered(s)
+    assert set(offered) == {"sport", "crime", "society", "local", "star", "advertisement"}
+    assert all(ways == _ways_made(s, ANN) for ways in offered.values())
+    assert (("cards_from_hand", 1), ("space", 2)) in offered["sport"]                      # her own
+    assert (("cards_from_hand", 2), ("scooped_from", BOB), ("space", 1)) in offered["sport"]  # a SCOOP
+    for o in game.offers(s):
+        for way in o.get("choices", ()):
+            action = dict({k: v for k, v in o.items() if k not in ("enter", "choices")}, **way)
+            if o["type"] == "advertise":
+                action["value"] = 200
+            assert game.decide(s, action, None)[0]["cards_from_hand"] == way["cards_from_hand"]
+    s = story_from(s, ANN, {"cards_from_hand": 1, "space": 2})   # the reserve sets are used up
+    s = story_from(until(s, CAT), CAT, {"cards_from_hand": 2, "space": 1, "scooped_from": BOB})
+    assert set(_ways_offered(until(s, ANN)).values()) == {None}
+
+
+def test_a_dropped_out_players_reserve_is_offered_to_nobody():
+    """A SCOOP takes cards 'from another player's reserve space': a player who dropped out has
+    none on the table, so only the others' spaces are offered."""
+    s = reserved(reserved(start(), ANN, 1, 1), BOB, 2, 1)
+    s = game.apply(s, {"type": "dropped_out", "player": BOB})     # test shortcut: Bob's drop-out event
+    claims = [o for o in game.offers(until(s, CAT)) if o["type"] == "claim"]
+    assert claims and all(o["choices"] == [{"cards_from_hand": 3},
+                                           {"cards_from_hand": 2, "space": 1, "scooped_from": ANN}]
+                          for o in claims)

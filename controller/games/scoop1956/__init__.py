@@ -44,6 +44,9 @@ given to setup; play and every offer to buy pass to the left (the next seat).
     {"type": "drop_out", "player": p}                    a bankrupt player nobody would buy from
 
 Offers that need something printed on a card carry "enter": the fields the panel must ask for.
+While any reserve on the table holds cards, each claim and advertisement offer carries "choices":
+the ways the page can make its three cards (rules.ways_of), each the fields to add to the action
+({"cards_from_hand": 3} first, then p's own reserve spaces, then SCOOPs from the left).
 
 Events: setup, transfer, claimed, verdict, blocked, placed, reserved, exchanged, offered, bought,
 passed, unsold, bankrupt, settled, dropped_out, turn_passed, went_to_press, counted.

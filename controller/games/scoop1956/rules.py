@@ -293,6 +293,24 @@ def _cards_of(state: State, p: int, action: Action, what: str) -> tuple[int, int
     return k, scooped, {"player": q, "space": space, "cards": need}
 
 
+def ways_of(state: State, p: int) -> list[dict[str, int]]:
+    """Each way the page lets ``p`` make a story's or an advertisement's three cards, as the
+    fields of a claim or an ad that say it (the ones _cards_of accepts): all three from the hand
+    first, then the rest from one of p's own reserve spaces, then, with a SCOOP card, captured
+    from another player's space (players from p's left). The most a space can give comes first
+    on each space: a set built there is usually played whole. Only the cards on the table are
+    known to the panel, so a way is offered whenever the reserve holds its cards."""
+    ways = [{"cards_from_hand": STORY_CARDS}]
+    for q in [p] + others_from_left(state, p):
+        for space, held in enumerate(reserve_spaces(state, q), start=1):
+            for used in range(min(held, RESERVE_PER_SPACE), 0, -1):
+                way = {"cards_from_hand": STORY_CARDS - used, "space": space}
+                if q != p:
+                    way["scooped_from"] = q
+                ways.append(way)
+    return ways
+
+
 def _s(n: int) -> str:
     return "" if n == 1 else "s"
 

@@ -22,6 +22,7 @@ from .rules import (
     RESERVE_SPACES,
     SCORE,
     STAR,
+    STORY_CARDS,
     THREE_STAR,
     THREE_STAR_SPACES,
     THREE_STARS,
@@ -42,6 +43,7 @@ from .rules import (
     stories_of,
     unsold_value,
     waiting_for,
+    ways_of,
 )
 
 PANEL = {"score": SCORE, "chart": {"unit": "worth", "prefix": "$"}, "listens": ["editor"],
@@ -81,10 +83,15 @@ def offers(state: State) -> list[Action]:
     p = state["turn"]
     if step == "turn":
         page = state["players"][p]["page"]
-        out = [{"type": "claim", "player": p, "story_type": t} for t in state["stories"]]
+        # where the three cards come from, when a reserve on the table holds any: the panel
+        # asks (all from the hand first, the default); with none, a claim stays one tap
+        ways = ways_of(state, p)
+        made = {"choices": ways} if len(ways) > 1 else {}
+        out = [dict({"type": "claim", "player": p, "story_type": t}, **made) for t in state["stories"]]
         if can_take(page, STAR):
-            out.append({"type": "claim", "player": p, "story_type": STAR})
-        out += [{"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]} for a in state["ads"]]
+            out.append(dict({"type": "claim", "player": p, "story_type": STAR}, **made))
+        out += [dict({"type": "advertise", "player": p, "ad_type": a, "enter": ["value"]}, **made)
+                for a in state["ads"]]
         spaces = reserve_spaces(state, p)
         out += [{"type": "reserve", "player": p, "cards": k, "space": space} for k in RESERVE_PLAY
                 for space in range(1, RESERVE_SPACES + 1)
@@ -151,6 +158,7 @@ def view(state: State) -> dict[str, Any]:
         "claim": state["claim"], "verdict": verdict, "sale": sale,
         "debts": [dict(d, name=_name(state, d["player"])) for d in state["debts"]],
         "last": state["last"], "short_of_cash": state["short_of_cash"],
+        "story_cards": STORY_CARDS,
         "prices": {"card": CARD_PRICE, "extra": FEES["EXTRA"], "synd": FEES["SYND"], "press_bonus": PRESS_BONUS},
         "press": state["press"], "totals": state["totals"], "winners": state["winners"],
         "winner_names": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
