@@ -218,6 +218,22 @@ def test_the_table_screen_during_each_game_has_no_axe_violations(engine, client,
     auditor.assert_clean()
 
 
+def test_the_scoop_claim_forms_with_reserve_cards_on_the_table_have_no_axe_violations(client, server, auditor):
+    """While reserves hold cards, each SCOOP claim and advertisement asks where its cards come
+    from (a select per offer, the ad's value beside it): audited as the turn shows them."""
+    start(client, "scoop1956", 3)
+    for move in ({"type": "reserve", "player": 0, "cards": 2, "space": 1},
+                 {"type": "reserve", "player": 1, "cards": 1, "space": 2},
+                 {"type": "exchange", "player": 2}):
+        act(client, move)
+    version = current(client)["version"]
+    auditor.visit(server + "/", ready=shown(version), label="scoop1956 claims from the reserve",
+                  then=lambda page: page.wait_for_selector("#game-area form.scoop-cards select"))
+    for size, page in auditor.pages.items():
+        picture(page, "a11y-scoop1956-reserve-%s.png" % size, full_page=True)
+    auditor.assert_clean()
+
+
 def test_every_page_has_no_axe_violations(app, client, server, auditor):
     # the start form, for each game the box can start: the whole page once, then the form for each
     for page in auditor.pages.values():

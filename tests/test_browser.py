@@ -435,6 +435,58 @@ def _scoop_game(client, *actions):
         assert r.status_code == 200, (action, r.get_data(as_text=True))
 
 
+def _reserve_shown(page, name, words):
+    """Wait until ``name``'s paper shows its reserve as ``words`` ("space 1 0/2 · space 2 0/2")."""
+    page.wait_for_function("([name, words]) => { const p = document.querySelector(`article[aria-label=\"${name}'s paper\"]`);"
+                           " return p && p.textContent.includes('Reserve: ' + words); }", arg=[name, words])
+
+
+@pytest.mark.slow
+def test_a_story_from_the_reserve_and_a_scooped_one_are_claimed_on_the_panel(server, screens, desk, client):
+    """'When a player has one or more cards in his reserve pile and holds in his hand the
+    additional card or cards necessary to make a story, he may play them', and with a SCOOP card
+    'capture the card or cards which he wants' from another player's reserve: the claim's form
+    offers where the cards come from, and the reserve counts on the page follow the claim."""
+    _scoop_game(client, {"type": "reserve", "player": 0, "cards": 2, "space": 1},
+                {"type": "reserve", "player": 1, "cards": 1, "space": 1})
+    w = {"X-Newsdesk": "1"}
+
+    def api(action):
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        r = client.post("/api/games/current/actions", json={"action": action, "version": version}, headers=w)
+        assert r.status_code == 200, (action, r.get_data(as_text=True))
+
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        _reserve_shown(page, "Bob", "space 1 1/2 · space 2 0/2")
+        claim = page.locator("form[aria-label='Claim a Sport story']")
+        claim.wait_for()
+        assert claim.locator("select option").all_inner_texts() == [
+            "All from the hand", "1 from the hand + 2 cards from reserve space 1",
+            "2 from the hand + 1 card from reserve space 1", "SCOOP 1 card from Bob's space 1 + 2 from the hand"]
+        claim.locator("select").select_option(label="SCOOP 1 card from Bob's space 1 + 2 from the hand")
+        claim.get_by_role("button", name="Claim a Sport story").click()
+        _reserve_shown(page, "Bob", "space 1 0/2 · space 2 0/2")
+        _reserve_shown(page, "Ann", "space 1 2/2 · space 2 0/2")
+        said = client.get("/api/games/current").get_json()["game"]["view"]["claim"]
+        assert (said["cards_from_hand"], said["scooped_from"]) == (2, 1)
+        api({"type": "verdict", "signal": "SCRAP IT", "digit": 5})
+        api({"type": "exchange", "player": 1})
+        ad = page.locator("form[aria-label='Place an advertisement']")
+        ad.locator("select").select_option(label="1 from the hand + 2 cards from reserve space 1")
+        ad.get_by_role("button", name="Place an advertisement").click()      # no printed value: refused
+        ad.locator(".field-problem:not([hidden])").wait_for()
+        assert ad.locator(".field-problem").inner_text().startswith("Ann: enter the value printed on the advertisement")
+        claim = page.locator("form[aria-label='Claim a Crime story']")
+        claim.locator("select").select_option(label="1 from the hand + 2 cards from reserve space 1")
+        claim.get_by_role("button", name="Claim a Crime story").click()
+        _reserve_shown(page, "Ann", "space 1 0/2 · space 2 0/2")
+        said = client.get("/api/games/current").get_json()["game"]["view"]["claim"]
+        assert (said["story_type"], said["cards_from_hand"], said["scooped_from"]) == ("crime", 1, None)
+        picture(page, "scoop1956-reserve-claim-tablet.png", full_page=True)
+
+
 def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, screens, desk, client):
     desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})

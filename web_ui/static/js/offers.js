@@ -16,7 +16,7 @@ export function knowGames(catalogue) {
   FACTS = {};
   for (const g of catalogue || []) if (g && g.panel) FACTS[g.name] = g.panel;
 }
-function factsOf(view) {
+export function factsOf(view) {
   const f = FACTS[view && view.game] || {};
   return { numbers: f.numbers || {}, words: f.words || {} };
 }

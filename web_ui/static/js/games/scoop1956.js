@@ -1,7 +1,7 @@
 // SCOOP (1956): the bank, each paper's cash and page, the editor's last verdict in big type.
 
 import { dollars, h, num, title, who } from "../dom.js";
-import { playerName } from "../offers.js";
+import { actionOf, factsOf, playerName } from "../offers.js";
 
 function kind(k) {
   return { three_star: "Three Star", star: "Star" }[k] || title(k);
@@ -129,4 +129,49 @@ export function group(type, offers, view) {
     sell: `${name}: sell a story`,
     drop_out: null,
   }[type] ?? null;
+}
+
+// Where a story's or an advertisement's three cards come from, as the engine's "choices" give the
+// ways the page can make them: all from the hand, the rest from the player's own reserve space,
+// or captured with a SCOOP card from another player's.
+function wayWords(way, view) {
+  const k = way.cards_from_hand;
+  if (!way.space) return "All from the hand";
+  const used = view.story_cards - k;
+  const cards = `${used} card${used > 1 ? "s" : ""}`;
+  if (typeof way.scooped_from !== "number") return `${k} from the hand + ${cards} from reserve space ${way.space}`;
+  return `SCOOP ${cards} from ${playerName(view, way.scooped_from)}'s space ${way.space} + ${k} from the hand`;
+}
+
+// A claim or an ad while a reserve holds cards: which way its cards come from (all from the hand
+// is first, the default), the ad's printed value, and the button; the box's refusal under it.
+export function form(offer, view, act, text) {
+  if ((offer.type !== "claim" && offer.type !== "advertise") || !Array.isArray(offer.choices)) return null;
+  const uid = Math.random().toString(36).slice(2);
+  const from = h("select", { id: "from-" + uid, name: "from", class: "field-input" },
+    offer.choices.map((way, i) => h("option", { value: String(i) }, wayWords(way, view))));
+  const fields = [h("label", { for: from.id, class: "field" }, h("span", { class: "field-label" }, "Cards"), from)];
+  const asks = (offer.enter || []).includes("value");
+  const bound = factsOf(view).numbers.value;
+  const value = asks ? h("input", { id: "value-" + uid, name: "value", type: "number", inputmode: "numeric", step: "1", required: true,
+    class: "field-input", min: bound ? String(bound.minimum) : "1", max: bound ? String(bound.maximum) : null, placeholder: "e.g. 500" }) : null;
+  if (value) fields.unshift(h("label", { for: value.id, class: "field" }, h("span", { class: "field-label" }, (bound && bound.label) || "Value"), value));
+  const problem = h("p", { class: "error field-problem", id: "p-" + uid, hidden: true });
+  const f = h("form", { class: "offer-form scoop-cards", novalidate: true, "aria-label": text }, ...fields,
+    h("button", { type: "submit", class: "offer" }, text), problem);
+  f.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    problem.hidden = true;
+    const extra = Object.assign({}, offer.choices[Number(from.value)]);
+    if (value) {
+      const raw = value.value.trim();
+      extra.value = /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
+    }
+    const r = await act(actionOf(offer, extra));
+    if (r && r.refused && f.isConnected) {
+      problem.textContent = r.refused;
+      problem.hidden = false;
+    }
+  });
+  return f;
 }
