@@ -42,7 +42,9 @@ UNIT_PATH = "/etc/systemd/system/newsdesk.service"
 DEFAULT_DATA = "/var/lib/newsdesk"
 PACKAGES = ("python3-venv", "i2c-tools", "alsa-utils", "avahi-daemon")
 LGPIO_APT = "python3-lgpio"         # in the Pi's own repository (and Raspberry Pi OS); not in Debian's bookworm
-LGPIO_PYPI = "lgpio==0.2.2.0"       # PyPI's wheels: aarch64 and armv7l for Python 3.11
+LGPIO_PYPI = "lgpio==0.2.2.0"       # PyPI's wheels: aarch64 and armv7l, for Python 3.9 to 3.12
+LGPIO_WHEELS_UP_TO = (3, 12)        # past it (Debian trixie's 3.13) pip builds lgpio from its sdist:
+LGPIO_BUILD = ("swig", "gcc", "libc6-dev", "python3-dev")    # what that build needs
 MODULES = "/etc/modules"
 UDEV_RULES = "/etc/udev/rules.d/60-newsdesk-pins.rules"
 # the Debian package that brings each command the plan runs, for the sentence when one is missing
@@ -299,6 +301,11 @@ def plan(facts):
              optional="%s isn't in this system's package lists (plain Debian has none; Raspberry Pi OS has): "
                       "lgpio comes from PyPI into the venv instead" % LGPIO_APT),
     ]
+    if facts.python > LGPIO_WHEELS_UP_TO:
+        steps.append(Step("install what building lgpio needs, if the system has no lgpio (PyPI has no lgpio "
+                          "wheel for Python %d.%d)" % facts.python,
+                          ["sh", "-c", "python3 -c 'import lgpio' 2>/dev/null || apt-get install -y "
+                                       "--no-install-recommends " + " ".join(LGPIO_BUILD)]))
     steps += _i2c_steps(facts)
     device = _audio()
     if "i2s" in facts.buses and facts.boot_config and not _amp_overlays(facts):
@@ -321,8 +328,10 @@ def plan(facts):
              as_user(facts, ["sh", "-c", "%s %s %s > %s" % tuple(map(shlex.quote, (
                  python, str(facts.repo / "deploy" / "wheels.py"), str(facts.repo / "requirements.txt"), here)))])),
         Step("install newsdesk's pinned requirements", as_user(facts, [pip, "install", "--quiet", "-r", here])),
+        # PYPI=1 is lgpio's own setup.py switch: a build from its sdist links its bundled C library in
+        # statically (as PyPI's wheels do) instead of looking for a system liblgpio there isn't
         Step("take lgpio from PyPI if the system has none",
-             as_user(facts, ["sh", "-c", "%s -c 'import lgpio' 2>/dev/null || %s install --quiet %s" % (
+             as_user(facts, ["sh", "-c", "%s -c 'import lgpio' 2>/dev/null || PYPI=1 %s install --quiet %s" % (
                  shlex.quote(python), shlex.quote(pip), LGPIO_PYPI)])),
         Step("install newsdesk itself", as_user(facts, [pip, "install", "--quiet", "--no-deps", "-e", str(facts.repo)])),
         Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),

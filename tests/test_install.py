@@ -290,3 +290,17 @@ def test_gathered_here_the_missing_tools_are_found(monkeypatch):
     monkeypatch.setattr(install.shutil, "which", lambda name: None if name in ("usermod", "raspi-config") else "/x")
     facts = install.gather(args, environ={"SUDO_USER": "pi"})
     assert facts.missing_tools == ("usermod",) and not facts.raspi_config
+
+
+def test_past_pythons_with_lgpio_wheels_its_build_tools_come_first():
+    """PyPI has lgpio wheels up to Python 3.12; Debian trixie's 3.13 builds it from the sdist
+    (its bundled C library, PYPI=1), which needs swig and a compiler, installed only where the
+    system has no lgpio of its own."""
+    def build_step(steps):
+        return [s for s in steps if s.argv and "swig" in " ".join(s.argv)]
+    assert build_step(install.plan(pi(python=(3, 11)))) == []
+    steps = install.plan(pi(python=(3, 13)))
+    (build,) = build_step(steps)
+    assert "python3 -c 'import lgpio'" in build.argv[-1] and "python3-dev" in build.argv[-1]
+    (take,) = [s for s in steps if "lgpio==" in " ".join(s.argv or [])]
+    assert steps.index(build) < steps.index(take) and "PYPI=1 " in take.argv[-1]
