@@ -7,9 +7,11 @@ import pytest
 from conftest import FakeClock, wait_for
 from luma.core.device import dummy
 
+from controller import events
 from controller.bus import Bus
 from controller.hw.display import (
     PIPS,
+    SHOWN,
     SIZE,
     DisplayError,
     Window,
@@ -208,3 +210,12 @@ def test_a_new_game_clears_the_last_games_verdict_from_the_window():
     finally:
         driver.close()
         window.close()
+
+
+def test_the_window_follows_every_kind_of_message_it_shows():
+    """Its driver subscribes to display.SHOWN alone: a kind next_view acts on must be among them."""
+    anything = {"signal": "OK", "digit": 3, "faces": [1, 2], "total": 3, "sides": 6, "dice": "2d6", "flags": {},
+                "t": 0.0, "mode": "stopwatch", "shown": "0.12"}
+    for kind in events.ALL:
+        if next_view({"kind": "verdict", "signal": "OK", "digit": 3}, {"type": kind, "data": anything}) is not None:
+            assert kind in SHOWN, kind

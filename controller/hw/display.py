@@ -180,6 +180,11 @@ def render(view, size=SIZE, now=None):
     return image
 
 
+# what the window shows or clears (view_for, next_view): the window's thread never wakes for the rest
+SHOWN = frozenset((events.VERDICT, events.DICE_ROLL, events.DICE_SET, events.STOPWATCH_STARTED, events.STOPWATCH_ROLL,
+                   events.STOPWATCH_RESET, events.GAME_STARTED))
+
+
 def view_for(message):
     """The view a bus message puts in the window, or None for messages the window ignores."""
     kind = message.get("type")
@@ -293,7 +298,7 @@ class WindowDriver:
         self._period = 1.0 / fps
         self._poll = poll
         self._stop = threading.Event()
-        self._sub = bus.subscribe(maxsize=64)
+        self._sub = bus.subscribe(maxsize=64, kinds=SHOWN)
         self.view = dict(IDLE)
         self._thread = threading.Thread(target=self._run, name="window", daemon=True)
         self._thread.start()
