@@ -8,14 +8,14 @@ dice or the stopwatch (running to hundredths).
   the view, and a running stopwatch is redrawn ``fps`` times a second.
 
 luma.oled is optional: without it (or without a display on the bus, in "auto") the box runs with
-no window, and says so once in the log.
+no window, and says so once in the log. Pillow and luma are imported only when a window is drawn
+or opened: a box with display = none never loads them (they were about 8 % of the CPU the
+panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 """
 
 import logging
 import threading
 import time
-
-from PIL import Image, ImageDraw, ImageFont
 
 from .. import events
 from ..config import CHOICES
@@ -36,6 +36,7 @@ class DisplayError(NewsdeskError, OSError):
 # ---------------------------------------------------------------- drawing
 
 def _font(size):
+    from PIL import ImageFont
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, ImportError, OSError):      # a Pillow without FreeType: the bitmap font
@@ -129,6 +130,7 @@ def _draw_die(draw, face, x, y, side):
 
 def render(view, size=SIZE, now=None):
     """A 1-bit image of ``view`` (a dict with "kind"); ``now`` reads a running stopwatch."""
+    from PIL import Image, ImageDraw
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
     width, height = size
