@@ -10,8 +10,10 @@ window is luma's dummy device) and audio and speech off. For each it measures:
 
 * ready: from starting the process to the first 200 from /api/health, and the CPU time the
   server had used by then (the figure a busy machine changes least);
-* a move: a POST of one action to /api/games/current/actions (a seeded pick among SCOOP (1956)'s
-  offers, never going to press), as the panel sends it, with one page's /stream open;
+* a move: a POST of one action to /api/games/current/actions until its answer (a seeded pick
+  among SCOOP (1956)'s offers, never going to press), as the panel's page sends it: the next
+  move is picked from that answer's offers, as the page does (web_ui/static/js/panel.js, act),
+  after a person's pause, with the page's /stream open;
 * a press on an open page: the panel's virtual dice button (POST /api/oracles/sim/dice, which
   presses and releases the simulated pin, holding it down for a tap's 80 ms as a finger does)
   until the roll arrives on the open /stream;
@@ -166,23 +168,28 @@ def measure(tree, cgroup, args):
             seen = queue.Queue()
             page = Tablet(port, seen)
             page.start()
-            status, out = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
-            if status != 201:
-                raise SystemExit("can't start a game: %s" % (out,))
             moves = []
+            game = None
             while len(moves) < args.moves:
-                game = api.call("GET", "/api/games/current")[1]["game"]
-                offers = [o for o in game["offers"] if o["type"] != "go_to_press"]
-                if not offers:      # the game ended by itself: start the next
-                    api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
-                             {"version": game["version"]})
-                    api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
+                offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
+                if not offers:      # no game yet, or it ended by itself: start the next
+                    if game:
+                        api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
+                                 {"version": game["version"]})
+                    status, game = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
+                    if status != 201:
+                        raise SystemExit("can't start a game: %s" % (game,))
                     continue
+                time.sleep(rng.uniform(0.15, 0.3))      # a person between taps
                 body = {"action": fill(rng.choice(offers), rng), "version": game["version"]}
                 start = time.perf_counter()
-                status, _ = api.call("POST", "/api/games/current/actions", body)
+                status, out = api.call("POST", "/api/games/current/actions", body)
+                took = time.perf_counter() - start
                 if status == 200:
-                    moves.append(time.perf_counter() - start)
+                    moves.append(took)
+                    game = out
+                else:           # refused by the rules (a value they don't take): look again
+                    game = api.call("GET", "/api/games/current")[1]["game"]
             presses = []
             while not seen.empty():
                 seen.get()
