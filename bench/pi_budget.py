@@ -56,6 +56,7 @@ class CpuQuota:
         self.path = None
         self.kind = ""
         self.why_not = ""
+        self._enabled = None        # a v2 parent whose cpu controller this run switched on (and off after)
 
     def __enter__(self):
         name = "newsdesk-pi-budget-%d" % os.getpid()
@@ -63,6 +64,9 @@ class CpuQuota:
         for kind, root in self._hierarchies():
             path = root / name
             try:
+                if kind == "v2" and "cpu" not in (root / "cgroup.subtree_control").read_text().split():
+                    (root / "cgroup.subtree_control").write_text("+cpu\n")     # its children get cpu.max
+                    self._enabled = root
                 path.mkdir()
             except OSError as e:
                 tried.append("%s (%s): %s" % (root, kind, e.strerror or e))
@@ -110,15 +114,20 @@ class CpuQuota:
                 f.write("0\n")
 
     def __exit__(self, *exc):
-        if self.path is None:
-            return
-        for _ in range(50):          # the last threads of a process that has ended leave a moment later
+        if self.path is not None:
+            for _ in range(50):          # the last threads of a process that has ended leave a moment later
+                try:
+                    self.path.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                print("could not remove the cgroup %s (still in use?)" % self.path, file=sys.stderr)
+        if self._enabled is not None:
             try:
-                self.path.rmdir()
-                return
-            except OSError:
-                time.sleep(0.1)
-        print("could not remove the cgroup %s (still in use?)" % self.path, file=sys.stderr)
+                (self._enabled / "cgroup.subtree_control").write_text("-cpu\n")
+            except OSError:             # another cgroup uses it now: it stays on
+                pass
 
 
 def cpu_seconds(pid):
@@ -239,8 +248,9 @@ def main(argv=None):
         if not (tree / "controller" / "cli.py").is_file():
             ap.error("%s is not a newsdesk source tree (no controller/cli.py)" % tree)
     for tree in trees:      # as a box runs: its first start writes the bytecode; the bench times the next ones
-        subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "controller", "web_ui"], cwd=tree,
-                       check=True, stdout=subprocess.DEVNULL)
+        if subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "controller", "web_ui"], cwd=tree,
+                          stdout=subprocess.DEVNULL).returncode:
+            print("could not compile %s's modules: each start below compiles them again" % tree, file=sys.stderr)
     load = os.getloadavg()[0]
     results = {}
     with CpuQuota(args.quota_us, args.period_us) as quota:
