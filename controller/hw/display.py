@@ -9,8 +9,8 @@ dice or the stopwatch (running to hundredths).
 
 luma.oled is optional: without it (or without a display on the bus, in "auto") the box runs with
 no window, and says so once in the log. Pillow and luma are imported only when a window is drawn
-or opened: a box with display = none never loads them (they were about 8 % of the CPU the
-panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
+or opened: a box with display = none never loads them (where they are loaded, about 9 % of the
+CPU the panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 """
 
 import logging
