@@ -1,17 +1,23 @@
 """What the panel benchmarks share: a panel served as `newsdesk serve` serves it (Hypercorn on an
-event loop) on a fresh data folder (simulated pins), Debian's Chromium through Playwright, and a
-short game of each kind through the API."""
+event loop) on a fresh data folder (simulated pins), in this process or as the command in its own,
+Debian's Chromium through Playwright, and a short game of each kind through the API."""
 
 import contextlib
+import http.client
 import json
 import os
+import socket
+import subprocess
 import sys
 import tempfile
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -104,3 +110,87 @@ def pct(values, q):
     k = (len(values) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(values) - 1)
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def memory(pid):
+    """VmRSS and VmHWM (peak) of process ``pid``, in MB, from /proc."""
+    out = {}
+    for line in Path("/proc/%d/status" % pid).read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            out[key] = int(value.split()[0]) / 1024.0
+    return out
+
+
+class Api:
+    """The JSON API on a port, a connection per call (as a page's fetch makes them)."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def call(self, method, path, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        headers = {"Content-Type": "application/json", "X-Newsdesk": "1"} if body is not None else {}
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        r = conn.getresponse()
+        data = r.read()
+        conn.close()
+        return r.status, (json.loads(data) if r.getheader("Content-Type", "").startswith("application/json") else data)
+
+
+def serve_command(data, port, tree=ROOT, env=None, **popen):
+    """`newsdesk serve` from the source ``tree`` in a process of its own, as the command starts it:
+    simulated pins (MockFactory), a fresh data folder ``data``, loopback on ``port``; ``env``: more
+    NEWSDESK_* settings; ``popen``: more of Popen's arguments. Its stderr is a pipe."""
+    env = dict(os.environ, NEWSDESK_PIN_FACTORY="mock", NEWSDESK_VOLATILE_DATA="allow", NEWSDESK_HOST="127.0.0.1",
+               NEWSDESK_PORT=str(port), PYTHONPATH=str(tree), **(env or {}))
+    # the command line's home: newsdesk/ now, controller/cli.py in trees from before it moved
+    cli = "newsdesk" if (Path(tree) / "newsdesk" / "cli.py").is_file() else "controller.cli"
+    return subprocess.Popen([sys.executable, "-m", cli, "--data", str(data), "serve"], cwd=tree, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
+
+
+def wait_up(api, proc, timeout=30, poll=0.1):
+    """Wait for /api/health to answer 200; SystemExit (with the server's last words) if it stops."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit("the server stopped: %s" % proc.stderr.read().decode()[-2000:])
+        try:
+            if api.call("GET", "/api/health")[0] == 200:
+                return
+        except OSError:
+            time.sleep(poll)
+    raise SystemExit("the server did not come up in %d s" % timeout)
+
+
+class Tablet(threading.Thread):
+    """A live stream, read to the end of every event, like an open panel. ``seen``: a queue that
+    gets (time.perf_counter() at arrival, the event) for each event, for the benches that time one."""
+
+    def __init__(self, port, seen=None):
+        super().__init__(daemon=True)
+        self.port = port
+        self.seen = seen
+        self.events = 0
+        self.stop = False
+
+    def run(self):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn.request("GET", "/stream")
+        r = conn.getresponse()
+        while not self.stop:
+            line = r.fp.readline()
+            if not line:
+                break
+            if line.startswith(b"data: "):
+                self.events += 1
+                if self.seen is not None:
+                    self.seen.put((time.perf_counter(), json.loads(line[6:])))
+        conn.close()

@@ -12,84 +12,14 @@ server's VmRSS and VmHWM (peak) come from /proc.
 """
 
 import argparse
-import http.client
-import json
-import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from panel_common import Api, Tablet, free_port, memory, serve_command, wait_up
+
 PLAYERS = [{"name": n, "colour": c} for n, c in (("Ann", "red"), ("Bob", "blue"), ("Cat", "green"), ("Dan", "white"))]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def memory(pid):
-    out = {}
-    for line in Path("/proc/%d/status" % pid).read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = int(value.split()[0]) / 1024.0
-    return out
-
-
-class Api:
-    def __init__(self, port):
-        self.port = port
-
-    def call(self, method, path, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Content-Type": "application/json", "X-Newsdesk": "1"} if body is not None else {}
-        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        r = conn.getresponse()
-        data = r.read()
-        conn.close()
-        return r.status, (json.loads(data) if r.getheader("Content-Type", "").startswith("application/json") else data)
-
-
-class Tablet(threading.Thread):
-    """A live stream, read to the end of every event, like an open panel."""
-
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port = port
-        self.events = 0
-        self.stop = False
-
-    def run(self):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        conn.request("GET", "/stream")
-        r = conn.getresponse()
-        while not self.stop:
-            line = r.fp.readline()
-            if not line:
-                break
-            if line.startswith(b"data: "):
-                self.events += 1
-        conn.close()
-
-
-def wait_up(api, proc):
-    end = time.monotonic() + 30
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise SystemExit("the server stopped: %s" % proc.stderr.read().decode()[-2000:])
-        try:
-            if api.call("GET", "/api/health")[0] == 200:
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not come up in 30 s")
 
 
 def fill(offer, rng):
@@ -109,10 +39,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
-        env = dict(os.environ, NEWSDESK_PIN_FACTORY="mock", NEWSDESK_VOLATILE_DATA="allow", NEWSDESK_HOST="127.0.0.1",
-                   NEWSDESK_PORT=str(port), NEWSDESK_THREADS=str(max(24, args.tablets + 8)))
-        proc = subprocess.Popen([sys.executable, "-m", "newsdesk", "--data", data, "serve"], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = serve_command(data, port, env={"NEWSDESK_THREADS": str(max(24, args.tablets + 8))})
         try:
             api = Api(port)
             wait_up(api, proc)

@@ -34,6 +34,9 @@ STEPS = (
     ("tone", "Hear the dial tone", BUILDER),
 )
 BUILDER_STEPS = tuple(sid for sid, _, check in STEPS if check == BUILDER)
+# the bus messages Checklist.feed reads: its follower need not wake for any other
+FED = frozenset((events.PHONE_HOOK, events.PHONE_DIGIT, events.DICE_ROLL, events.STOPWATCH_STARTED,
+                 events.STOPWATCH_ROLL, events.PHONE_SOUND))
 
 # The builder's two answers to a step only a person can sense: (it did, it didn't).
 ASK = {

@@ -2,6 +2,10 @@
 
 A slow subscriber never blocks the publisher: its queue is bounded and, when full, it is
 marked as lagged and must catch up from the store (every stored event has an id).
+
+A subscriber that follows only some kinds of message says which (``kinds``): the others never
+reach its queue, so its thread is not woken for each move of a game it ignores (on a Pi Zero 2 W
+every wake-up is CPU a move waits for; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 """
 
 import queue
@@ -9,12 +13,15 @@ import threading
 
 
 class Subscription:
-    def __init__(self, bus, maxsize):
+    def __init__(self, bus, maxsize, kinds=None):
         self._bus = bus
         self._q = queue.Queue(maxsize)
+        self._kinds = frozenset(kinds) if kinds is not None else None
         self.lagged = False
 
     def _offer(self, message):
+        if self._kinds is not None and message.get("type") not in self._kinds:
+            return
         try:
             self._q.put_nowait(message)
         except queue.Full:
@@ -48,8 +55,9 @@ class Bus:
         self._subs = set()
         self._lock = threading.Lock()
 
-    def subscribe(self, maxsize=256):
-        sub = Subscription(self, maxsize)
+    def subscribe(self, maxsize=256, kinds=None):
+        """A queue of the messages published from now on; ``kinds``: only messages of these types."""
+        sub = Subscription(self, maxsize, kinds)
         with self._lock:
             self._subs.add(sub)
         return sub

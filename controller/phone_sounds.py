@@ -35,6 +35,20 @@ from .worker import Worker
 log = logging.getLogger(__name__)
 
 DIAL_LINES = ("pulse", "offnormal")
+# the bus messages heard() acts on: the sounds' follower is never woken for the others
+HEARD = frozenset((events.PHONE_HOOK, events.PHONE_DIGIT, events.VERDICT))
+
+
+def heard(message):
+    """The sounds' job for a bus message (a hook change, a digit, a verdict), or None."""
+    kind, data = message.get("type"), message.get("data") or {}
+    if kind == events.PHONE_HOOK:
+        return ("hook", data.get("state"))
+    if kind == events.PHONE_DIGIT:
+        return ("digit", data.get("digit"))
+    if kind == events.VERDICT:
+        return ("verdict", data)
+    return None
 
 
 class PhoneSounds:
@@ -56,8 +70,11 @@ class PhoneSounds:
         self.receiver = "silence"
         self.ringing = False
         self.verdict = None
+        # a silent player's tones are never heard: none is synthesized ahead (on a Pi Zero 2 W that
+        # was CPU the panel's start waited for; docs/benchmarks.md, "A Pi Zero 2 W's budget")
         self._worker = Worker("phone-sounds", self._apply, lambda now: self._cp.advance(now), self._cp.deadline,
-                              self._perform, clock=clock, bad=(), first=self.player.warm, done=self._synced)
+                              self._perform, clock=clock, bad=(),
+                              first=None if player.silent else player.warm, done=self._synced)
         self._worker.start()
 
     # --- inputs (any thread) -------------------------------------------------------------------
@@ -67,7 +84,7 @@ class PhoneSounds:
         Subscribe before the dial listener starts, so a handset already lifted is heard."""
         if self._sub is not None:
             raise AudioError("the phone's sounds already follow a bus")
-        self._sub = bus.subscribe()
+        self._sub = bus.subscribe(kinds=HEARD)
         self._pump = threading.Thread(target=self._pump_bus, args=(self._sub,), name="phone-sounds-bus",
                                       daemon=True)
         self._pump.start()
@@ -130,13 +147,9 @@ class PhoneSounds:
             message = sub.get(timeout=self._poll)
             if message is None:
                 continue
-            kind, data = message.get("type"), message.get("data") or {}
-            if kind == events.PHONE_HOOK:
-                self._worker.put(("hook", data.get("state")))
-            elif kind == events.PHONE_DIGIT:
-                self._worker.put(("digit", data.get("digit")))
-            elif kind == events.VERDICT:
-                self._worker.put(("verdict", data))
+            job = heard(message)
+            if job is not None:
+                self._worker.put(job)
 
     @staticmethod
     def _synced(item):

@@ -4,7 +4,7 @@ themselves and name the pins to check; a dial tone that can't be played says why
 
 import pytest
 
-from controller import bringup
+from controller import bringup, events
 from controller.bringup import Checklist
 from controller.errors import BadRequest, Conflict
 from controller.pinmap import load_pinmap
@@ -133,3 +133,12 @@ def test_with_the_phone_in_a_box_the_hints_name_the_picos_pins():
     steps = {s["id"]: s for s in Checklist(load_pinmap(), "pico").state()}
     assert "GP4" in steps["lift"]["hint"] and "Pico" in steps["lift"]["hint"]
     assert "GPIO5" in steps["dice"]["hint"]          # the buttons stay on the Pi
+
+
+def test_the_checklist_is_fed_every_kind_of_message_it_reads():
+    """Its follower subscribes to bringup.FED alone: a kind feed() reads must be among them."""
+    anything = {"state": "off", "digit": 0, "source": "button", "ringing": True, "receiver": "dial"}
+    for kind in events.ALL:
+        checklist = Checklist(load_pinmap())
+        if checklist.feed({"type": kind, "data": anything}, 1.0) is not None:
+            assert kind in bringup.FED, kind

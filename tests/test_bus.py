@@ -26,3 +26,13 @@ def test_closed_subscriptions_stop_receiving():
     assert bus.subscriber_count == 0
     bus.publish({"type": "x"})
     assert sub.get(0.01) is None
+
+
+def test_a_subscriber_of_some_kinds_gets_only_those():
+    bus = Bus()
+    some, every = bus.subscribe(kinds={"dice.roll"}), bus.subscribe()
+    bus.publish({"type": "game.changed", "n": 1})
+    bus.publish({"type": "dice.roll", "n": 2})
+    assert some.get(0.1) == {"type": "dice.roll", "n": 2}
+    assert some.get(0.01) is None
+    assert [every.get(0.1)["n"], every.get(0.1)["n"]] == [1, 2]

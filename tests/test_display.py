@@ -2,14 +2,19 @@
 (pips counted, seven-segment digits decoded); the driver following the bus."""
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from conftest import FakeClock, wait_for
 from luma.core.device import dummy
 
+from controller import events
 from controller.bus import Bus
 from controller.hw.display import (
     PIPS,
+    SHOWN,
     SIZE,
     DisplayError,
     Window,
@@ -27,6 +32,7 @@ from controller.hw.segments import SEGMENTS
 from controller.oracles.editor import SIGNALS
 from controller.pinmap import load_pinmap
 
+REPO = Path(__file__).resolve().parents[1]
 ALL_PIPS = sorted({pos for face in PIPS.values() for pos in face})
 
 
@@ -208,3 +214,33 @@ def test_a_new_game_clears_the_last_games_verdict_from_the_window():
     finally:
         driver.close()
         window.close()
+
+
+def test_the_window_follows_every_kind_of_message_it_shows():
+    """Its driver subscribes to display.SHOWN alone: a kind next_view acts on must be among them."""
+    anything = {"signal": "OK", "digit": 3, "faces": [1, 2], "total": 3, "sides": 6, "dice": "2d6", "flags": {},
+                "t": 0.0, "mode": "stopwatch", "shown": "0.12"}
+    for kind in events.ALL:
+        if next_view({"kind": "verdict", "signal": "OK", "digit": 3}, {"type": kind, "data": anything}) is not None:
+            assert kind in SHOWN, kind
+
+
+@pytest.mark.slow
+def test_a_box_with_no_window_never_loads_pillow_or_luma(tmp_path):
+    """display = none: the box is built, and the panel made, without importing either."""
+    script = ("import sys\n"
+              "from pathlib import Path\n"
+              "from gpiozero.pins.mock import MockFactory\n"
+              "from controller.app import Newsdesk\n"
+              "from controller.config import load_config\n"
+              "from web_ui import create_app\n"
+              "config = load_config(Path(sys.argv[1]), environ={}, overrides={'display': 'none', 'audio': 'off', "
+              "'speech': 'off'})\n"
+              "desk = Newsdesk(config, pin_factory=MockFactory())\n"
+              "create_app(newsdesk=desk)\n"
+              "desk.close()\n"
+              "print(sorted({m.split('.')[0] for m in sys.modules} & {'PIL', 'luma'}))\n")
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "data")], cwd=REPO, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

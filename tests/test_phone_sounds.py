@@ -3,8 +3,10 @@ import queue
 
 import pytest
 
+from controller import events, phone_sounds
+from controller.audio import tones
 from controller.audio.callprogress import CallProgress
-from controller.audio.player import CaptureOutput, Player
+from controller.audio.player import CaptureOutput, NullOutput, Player, synthesized_loop
 from controller.bus import Bus
 from controller.dial.decoder import DialDecoder, DialEvent
 from controller.dial.listener import DialListener
@@ -225,3 +227,27 @@ def test_built_as_the_product_builds_it(mock_factory):
         build_phone_sounds(load_pinmap(), mock_factory, audio=False, busy_after=0)
     # nothing was left holding the ringer's pin
     build_phone_sounds(load_pinmap(), mock_factory, audio=False).close()
+
+
+def test_the_sounds_follow_every_kind_of_message_they_hear():
+    """Their follower subscribes to phone_sounds.HEARD alone: a kind heard() acts on must be among them."""
+    for kind in events.ALL:
+        if phone_sounds.heard({"type": kind, "data": {"state": "off", "digit": 7, "signal": "OK"}}) is not None:
+            assert kind in phone_sounds.HEARD, kind
+    assert phone_sounds.heard({"type": events.PHONE_DIGIT, "data": {"digit": 7}}) == ("digit", 7)
+
+
+def test_a_box_with_no_sound_synthesizes_no_tone_ahead(monkeypatch):
+    """With audio off the tones are never heard: none is made at start (only what is played)."""
+    synthesized_loop.cache_clear()
+    made = []
+    real = tones.loop
+    monkeypatch.setattr(tones, "loop", lambda *a: made.append(a[0]) or real(*a))
+    heard = Heard()
+    sounds = PhoneSounds(Player(NullOutput(off=True)), None, CallProgress(), notify=heard, poll=0.02)
+    try:
+        _hook(sounds, "off")
+        assert heard.receiver() == "dial"           # the worker has started (and run anything first)
+        assert made == ["dial"]
+    finally:
+        sounds.close()

@@ -55,6 +55,8 @@ def create_app(config=None, newsdesk=None, test_config=None):
     if newsdesk is None:
         newsdesk = Newsdesk(config or load_config())
     app = Flask(__name__)
+    from .url_rules import LazyBuildRule
+    app.url_rule_class = LazyBuildRule      # each URL builder compiled at its first use, not at start
     from .safejson import SafeJSONProvider
     app.json = SafeJSONProvider(app)        # a kept out-of-range number never breaks a page
     app.config.from_mapping(

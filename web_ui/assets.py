@@ -1,4 +1,4 @@
-"""The panel's static files: versioned URLs cached for a year, text gzipped once at start.
+"""The panel's static files: versioned URLs cached for a year, text gzipped once when first asked.
 
 Every static URL the templates build (``url_for('static', filename=...)``) carries the version
 of the whole static folder as a path prefix, ``/static/<version>/js/panel.js``. A prefix rather
@@ -10,14 +10,17 @@ ones at once. Under the current version a file is ``immutable`` for a year (a re
 the box for nothing); the plain ``/static/<path>`` (old links, the favicon a browser asks for
 on its own) and a version that isn't the current one are served too, but revalidated each time.
 
-Text files (scripts, stylesheets, the SVG) are gzipped once when the panel starts and kept in
-memory beside their bytes (about 50 KB on top of 220 KB), never recompressed per request. Brotli
+Text files (scripts, stylesheets, the SVG) are gzipped once, when a client that takes gzip first
+asks for them, and kept in memory beside their bytes (about 50 KB on top of 220 KB), never
+recompressed per request. Not at start, and not the folder either (below): on a Pi Zero 2 W's
+CPU budget that was time the panel's first answer waited for (docs/benchmarks.md, "A Pi Zero 2
+W's budget"). Brotli
 would save a little more but needs a compiled module; gzip is in the standard library. The folder
-is read once, at start: a file edited while the panel runs is served after a restart.
+is read once, when the first page asks: a file edited after that is served after a restart.
 
 Each game's screen is ``js/games/<name>.js``: newsdesk's own games have theirs in the folder; a
 game in a distribution of its own ships ``screen.js`` beside its package's ``__init__.py``, read
-at start with the folder (and counted in its version) and served at that same path. The panel
+with the folder (and counted in its version) and served at that same path. The panel
 loads a screen by the URL its catalogue item carries (``screen_url``), so it needs no list of
 games: a game with no screen anywhere gets the generic one.
 
@@ -29,6 +32,7 @@ import gzip
 import hashlib
 import mimetypes
 import re
+import threading
 from importlib.resources import files as package_files
 from pathlib import Path
 
@@ -43,7 +47,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"                 # may be kept, but asked again (a 304 when unchanged)
 COMPRESSIBLE = (".js", ".css", ".svg", ".html", ".json", ".webmanifest", ".txt")
 MIN_GZIP = 256                          # bytes: below this the gzip header costs more than it saves
-GZIP_LEVEL = 9                          # once per file at start: the smallest is worth the time
+GZIP_LEVEL = 9                          # once per file: the smallest is worth the time
 SCREENS = "js/games/"                   # each game's screen, <name>.js, under the static folder
 GENERIC_SCREEN = SCREENS + "generic.js"  # what a game with no screen of its own is shown with
 PACKAGE_SCREEN = "screen.js"            # a game's own distribution ships its screen by this name
@@ -57,9 +61,10 @@ class VersionConverter(BaseConverter):
 
 
 class Asset:
-    """One static file as served: its bytes, gzipped bytes when that is smaller, and its ETag."""
+    """One static file as served: its bytes, gzipped bytes when that is smaller (made when first
+    asked for), and its ETag."""
 
-    __slots__ = ("body", "gzipped", "etag", "mimetype")
+    __slots__ = ("body", "_gzipped", "etag", "mimetype", "name")
 
     def __init__(self, name, body):
         self.body = body
@@ -71,11 +76,21 @@ class Asset:
         elif name.endswith(".webmanifest"):
             guessed = "application/manifest+json"
         self.mimetype = guessed or "application/octet-stream"
-        self.gzipped = None
-        if name.endswith(COMPRESSIBLE) and len(body) >= MIN_GZIP:
-            packed = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
-            if len(packed) < len(body):
-                self.gzipped = packed
+        self.name = name
+        self._gzipped = False           # not made yet (None: not worth it)
+
+    @property
+    def gzipped(self):
+        """The gzipped bytes, or None where they would be no smaller. Two requests that ask at
+        once may both compress it: the same bytes, kept once."""
+        if self._gzipped is False:
+            packed = None
+            if self.name.endswith(COMPRESSIBLE) and len(self.body) >= MIN_GZIP:
+                packed = gzip.compress(self.body, compresslevel=GZIP_LEVEL, mtime=0)
+                if len(packed) >= len(self.body):
+                    packed = None
+            self._gzipped = packed
+        return self._gzipped
 
 
 def static_files(folder):
@@ -113,13 +128,30 @@ def folder_version(files):
 
 
 class Assets:
-    """The static folder as loaded at start: every file, and the folder's version."""
+    """The static folder as loaded when first asked for (the first page, not the start: reading
+    it, finding the games' screens, which imports every game, and hashing it took about 15 ms of
+    CPU on a laptop, ten times that on a Pi Zero 2 W's budget): every file, and the folder's version."""
 
     def __init__(self, folder):
-        files = static_files(folder)
-        files.update(game_screens(files))
-        self.version = folder_version(files)
-        self.files = {name: Asset(name, body) for name, body in files.items()}
+        self._folder = folder
+        self._loaded = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._loaded is None:
+                files = static_files(self._folder)
+                files.update(game_screens(files))
+                self._loaded = folder_version(files), {name: Asset(name, body) for name, body in files.items()}
+        return self._loaded
+
+    @property
+    def version(self):
+        return (self._loaded or self._load())[0]
+
+    @property
+    def files(self):
+        return (self._loaded or self._load())[1]
 
     def names(self):
         return list(self.files)

@@ -16,7 +16,6 @@ what this module makes from the SVG today, so a changed drawing can't leave stal
 """
 
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -41,6 +40,7 @@ SVG = "http://www.w3.org/2000/svg"
 
 def framed(svg_text, share):
     """The drawing scaled to ``share`` of the width, centred on a square of the background colour."""
+    import xml.etree.ElementTree as ET  # here: the panel imports this module for its names alone
     ET.register_namespace("", SVG)
     inner = ET.fromstring(svg_text)
     x, y, w, h = (float(v) for v in inner.get("viewBox", "0 0 32 32").split())

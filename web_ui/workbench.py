@@ -108,7 +108,7 @@ class Workbench(object):
         self._tests = collections.deque(maxlen=KEEP_DIGITS)
         self.checklist = Checklist(nd.pinmap, self.board, audio=_audio(nd.sounds),
                                    bell_strikes=_strikes(nd.sounds))
-        self._sub = nd.bus.subscribe()
+        self._sub = nd.bus.subscribe(kinds=bringup.FED)
         self._closed = threading.Event()
         self._thread = threading.Thread(target=self._pump, name="workbench", daemon=True)
         self._thread.start()

@@ -284,6 +284,11 @@ class Player:
                              % (sound, ", ".join(TONES)))
         self.now = sound
 
+    @property
+    def silent(self):
+        """Whether nothing is heard from this player (no sound device, or audio = off)."""
+        return isinstance(self.output, NullOutput)
+
     def warm(self):
         """Synthesize the tones now (a slow Pi takes a moment), not when the handset is lifted."""
         for name in TONES:

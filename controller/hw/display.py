@@ -8,14 +8,14 @@ dice or the stopwatch (running to hundredths).
   the view, and a running stopwatch is redrawn ``fps`` times a second.
 
 luma.oled is optional: without it (or without a display on the bus, in "auto") the box runs with
-no window, and says so once in the log.
+no window, and says so once in the log. Pillow and luma are imported only when a window is drawn
+or opened: a box with display = none never loads them (where they are loaded, about 9 % of the
+CPU the panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 """
 
 import logging
 import threading
 import time
-
-from PIL import Image, ImageDraw, ImageFont
 
 from .. import events
 from ..config import CHOICES
@@ -36,6 +36,7 @@ class DisplayError(NewsdeskError, OSError):
 # ---------------------------------------------------------------- drawing
 
 def _font(size):
+    from PIL import ImageFont
     try:
         return ImageFont.load_default(size=size)
     except (TypeError, ImportError, OSError):      # a Pillow without FreeType: the bitmap font
@@ -129,6 +130,7 @@ def _draw_die(draw, face, x, y, side):
 
 def render(view, size=SIZE, now=None):
     """A 1-bit image of ``view`` (a dict with "kind"); ``now`` reads a running stopwatch."""
+    from PIL import Image, ImageDraw
     image = Image.new("1", size, 0)
     draw = ImageDraw.Draw(image)
     width, height = size
@@ -178,6 +180,11 @@ def render(view, size=SIZE, now=None):
     else:
         _centred(draw, "NEWSDESK", _fit_text(draw, "NEWSDESK", width - 10, 24), width / 2, 26)
     return image
+
+
+# what the window shows or clears (view_for, next_view): the window's thread never wakes for the rest
+SHOWN = frozenset((events.VERDICT, events.DICE_ROLL, events.DICE_SET, events.STOPWATCH_STARTED, events.STOPWATCH_ROLL,
+                   events.STOPWATCH_RESET, events.GAME_STARTED))
 
 
 def view_for(message):
@@ -293,7 +300,7 @@ class WindowDriver:
         self._period = 1.0 / fps
         self._poll = poll
         self._stop = threading.Event()
-        self._sub = bus.subscribe(maxsize=64)
+        self._sub = bus.subscribe(maxsize=64, kinds=SHOWN)
         self.view = dict(IDLE)
         self._thread = threading.Thread(target=self._run, name="window", daemon=True)
         self._thread.start()

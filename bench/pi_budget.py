@@ -1,0 +1,284 @@
+"""A Pi Zero 2 W's budget: `newsdesk serve` unthrottled and inside a cgroup CPU quota (1 ms of CPU
+in every 10 ms, a Pi Zero 2 W's approximation on a laptop or CI machine), side by side in one run.
+Prints figures; asserts nothing.
+
+    sudo .venv/bin/python bench/pi_budget.py [--moves 80] [--presses 30] [--tree DIR ...]
+
+Each server is the command as `make run` starts it (web_ui/server.py: Hypercorn on an event loop),
+from a source tree, on a fresh data folder, with simulated pins (MockFactory, as on a laptop: the
+window is luma's dummy device) and audio and speech off. For each it measures:
+
+* ready: from starting the process to the first 200 from /api/health, and the CPU time the
+  server had used by then (the figure a busy machine changes least);
+* a move: a POST of one action to /api/games/current/actions until its answer (a seeded pick
+  among SCOOP (1956)'s offers, never going to press), as the panel's page sends it: the next
+  move is picked from that answer's offers, as the page does (web_ui/static/js/panel.js, act),
+  after a person's pause, with the page's /stream open;
+* a press on an open page: the panel's virtual dice button (POST /api/oracles/sim/dice, which
+  presses and releases the simulated pin, holding it down for a tap's 80 ms as a finger does)
+  until the roll arrives on the open /stream;
+* RSS: the server's VmRSS after all of that.
+
+Only the server is throttled; the bench (the tablet) is not. The quota goes in a cgroup made for
+the run and removed after it: cgroup v2's cpu.max where the cpu controller is on the unified
+hierarchy, else v1's cpu.cfs_quota_us and cpu.cfs_period_us. That needs root; without a cgroup
+the unthrottled figures are printed alone, and it says why. ``--tree`` adds another source tree
+(a git worktree of an older commit, say) measured the same way in the same run, for a before and
+after; ``--rounds`` runs each server that many times and keeps every measurement.
+"""
+
+import argparse
+import os
+import queue
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from panel_common import ROOT, Api, Tablet, free_port, memory, pct, serve_command
+
+from controller import events
+
+PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
+QUIET = {"NEWSDESK_AUDIO": "off", "NEWSDESK_SPEECH": "off"}
+GOALS = {"ready": 3.0, "move": 0.050, "press": 0.120, "rss": 60.0}   # issue 45, under the quota
+
+
+class CpuQuota:
+    """A cgroup that holds its processes to ``quota_us`` of CPU time in every ``period_us``; made
+    on entering, removed on leaving (after its processes have ended). ``why_not`` says why there
+    is none (the ``join`` of a process is then a no-op)."""
+
+    def __init__(self, quota_us, period_us):
+        self.quota_us, self.period_us = quota_us, period_us
+        self.path = None
+        self.kind = ""
+        self.why_not = ""
+        self._enabled = None        # a v2 parent whose cpu controller this run switched on (and off after)
+
+    def __enter__(self):
+        name = "newsdesk-pi-budget-%d" % os.getpid()
+        tried = []
+        for kind, root in self._hierarchies():
+            path = root / name
+            try:
+                if kind == "v2" and "cpu" not in (root / "cgroup.subtree_control").read_text().split():
+                    (root / "cgroup.subtree_control").write_text("+cpu\n")     # its children get cpu.max
+                    self._enabled = root
+                path.mkdir()
+            except OSError as e:
+                tried.append("%s (%s): %s" % (root, kind, e.strerror or e))
+                continue
+            try:
+                if kind == "v2":
+                    (path / "cpu.max").write_text("%d %d\n" % (self.quota_us, self.period_us))
+                else:
+                    (path / "cpu.cfs_period_us").write_text("%d\n" % self.period_us)
+                    (path / "cpu.cfs_quota_us").write_text("%d\n" % self.quota_us)
+            except OSError as e:
+                path.rmdir()
+                tried.append("%s (%s): %s" % (root, kind, e.strerror or e))
+                continue
+            self.path, self.kind = path, kind
+            return self
+        self.why_not = "; ".join(tried) or "no cgroup hierarchy with a cpu controller is mounted"
+        return self
+
+    @staticmethod
+    def _hierarchies():
+        """cgroup v2 mounts whose cpu controller is on, then v1 mounts of the cpu controller."""
+        try:
+            mounts = [line.split() for line in Path("/proc/self/mounts").read_text().splitlines()]
+        except OSError:
+            return []
+        found = []
+        for m in mounts:
+            if m[2] == "cgroup2":
+                root = Path(m[1])
+                try:
+                    if "cpu" in (root / "cgroup.controllers").read_text().split():
+                        found.append(("v2", root))
+                except OSError:
+                    pass
+        for m in mounts:
+            if m[2] == "cgroup" and "cpu" in m[3].split(","):
+                found.append(("v1", Path(m[1])))
+        return found
+
+    def join(self):
+        """Move the calling process into the cgroup (Popen's preexec_fn: the child, before exec)."""
+        if self.path is not None:
+            with open(self.path / "cgroup.procs", "w") as f:
+                f.write("0\n")
+
+    def __exit__(self, *exc):
+        if self.path is not None:
+            for _ in range(50):          # the last threads of a process that has ended leave a moment later
+                try:
+                    self.path.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                print("could not remove the cgroup %s (still in use?)" % self.path, file=sys.stderr)
+        if self._enabled is not None:
+            try:
+                (self._enabled / "cgroup.subtree_control").write_text("-cpu\n")
+            except OSError:             # another cgroup uses it now: it stays on
+                pass
+
+
+def cpu_seconds(pid):
+    """User and system CPU time process ``pid`` has used, all its threads (from /proc)."""
+    fields = Path("/proc/%d/stat" % pid).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def fill(offer, rng):
+    action = {k: v for k, v in offer.items() if k not in ("enter", "needs")}
+    for field in offer.get("enter", ()):
+        action[field] = rng.choice([100, 200, 300, 400, 500, 600, 800, 1000])
+    return action
+
+
+def wait_for(seen, kind, timeout=10):
+    end = time.monotonic() + timeout
+    while True:
+        at, event = seen.get(timeout=max(0.01, end - time.monotonic()))
+        if event.get("type") == kind:
+            return at
+
+
+def measure(tree, cgroup, args):
+    """One server from ``tree`` (in ``cgroup`` if given): {"ready": s, "move": [s], "press": [s], "rss": MB}."""
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as data:
+        port = free_port()
+        api = Api(port)
+        t0 = time.perf_counter()
+        proc = serve_command(Path(data) / "data", port, tree=tree, env=QUIET,
+                             preexec_fn=cgroup.join if cgroup is not None else None)
+        try:
+            while True:
+                if proc.poll() is not None:
+                    raise SystemExit("the server stopped: %s" % proc.stderr.read().decode()[-2000:])
+                try:
+                    if api.call("GET", "/api/health")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if time.perf_counter() - t0 > 120:
+                    raise SystemExit("the server did not answer in 120 s")
+                time.sleep(0.01)
+            ready = time.perf_counter() - t0
+            ready_cpu = cpu_seconds(proc.pid)
+            seen = queue.Queue()
+            page = Tablet(port, seen)
+            page.start()
+            moves = []
+            game = None
+            while len(moves) < args.moves:
+                offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
+                if not offers:      # no game yet, or it ended by itself: start the next
+                    if game:
+                        api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
+                                 {"version": game["version"]})
+                    status, game = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
+                    if status != 201:
+                        raise SystemExit("can't start a game: %s" % (game,))
+                    continue
+                time.sleep(rng.uniform(0.15, 0.3))      # a person between taps
+                body = {"action": fill(rng.choice(offers), rng), "version": game["version"]}
+                start = time.perf_counter()
+                status, out = api.call("POST", "/api/games/current/actions", body)
+                took = time.perf_counter() - start
+                if status == 200:
+                    moves.append(took)
+                    game = out
+                else:           # refused by the rules (a value they don't take): look again
+                    game = api.call("GET", "/api/games/current")[1]["game"]
+            presses = []
+            while not seen.empty():
+                seen.get()
+            for _ in range(args.presses):
+                time.sleep(rng.uniform(0.15, 0.3))      # a person between presses (and past the button's gap)
+                start = time.perf_counter()
+                status, out = api.call("POST", "/api/oracles/sim/dice", {})
+                if status != 202:
+                    raise SystemExit("the simulated dice button refused: %s" % (out,))
+                presses.append(wait_for(seen, events.DICE_ROLL) - start)
+            rss = memory(proc.pid)["VmRSS"]
+            page.stop = True
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except Exception:
+                proc.kill()
+                proc.wait()
+    return {"ready": ready, "ready_cpu": ready_cpu, "move": moves, "press": presses, "rss": rss}
+
+
+def row(label, runs):
+    ready = [r["ready"] for r in runs]
+    ready_cpu = [r["ready_cpu"] for r in runs]
+    move = [m for r in runs for m in r["move"]]
+    press = [p for r in runs for p in r["press"]]
+    rss = max(r["rss"] for r in runs)
+    return "%-34s %6.2f s  %5.2f s  %5.0f / %4.0f ms  %5.0f / %4.0f ms  %5.1f MB" % (
+        label, pct(ready, 0.5), pct(ready_cpu, 0.5), pct(move, 0.5) * 1000, pct(move, 0.95) * 1000,
+        pct(press, 0.5) * 1000, pct(press, 0.95) * 1000, rss)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--moves", type=int, default=80, help="moves timed per server (default 80)")
+    ap.add_argument("--presses", type=int, default=30, help="dice presses timed per server (default 30)")
+    ap.add_argument("--rounds", type=int, default=1, help="servers started per tree and setting (default 1)")
+    ap.add_argument("--quota-us", type=int, default=1000, help="CPU microseconds allowed per period (default 1000)")
+    ap.add_argument("--period-us", type=int, default=10000, help="the period (default 10000)")
+    ap.add_argument("--tree", action="append", default=[], type=Path,
+                    help="another source tree to measure beside this one (repeatable)")
+    ap.add_argument("--seed", type=int, default=1956)
+    args = ap.parse_args(argv)
+    trees = [ROOT] + [t.resolve() for t in args.tree]
+    for tree in trees:
+        if not (tree / "controller" / "cli.py").is_file():
+            ap.error("%s is not a newsdesk source tree (no controller/cli.py)" % tree)
+    for tree in trees:      # as a box runs: its first start writes the bytecode; the bench times the next ones
+        if subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "controller", "web_ui"], cwd=tree,
+                          stdout=subprocess.DEVNULL).returncode:
+            print("could not compile %s's modules: each start below compiles them again" % tree, file=sys.stderr)
+    load = os.getloadavg()[0]
+    results = {}
+    with CpuQuota(args.quota_us, args.period_us) as quota:
+        for _ in range(args.rounds):
+            for tree in trees:
+                results.setdefault((tree, False), []).append(measure(tree, None, args))
+                if quota.path is not None:
+                    results.setdefault((tree, True), []).append(measure(tree, quota, args))
+    print("`newsdesk serve` on a fresh data folder, MockFactory pins, audio and speech off; %d moves of SCOOP "
+          "(1956) and %d dice presses per server, %d server%s per row (ready: the median)" % (
+              args.moves, args.presses, args.rounds, "" if args.rounds == 1 else "s"))
+    if quota.path is None:
+        print("no CPU quota: could not make a cgroup (%s); unthrottled figures only" % quota.why_not)
+    else:
+        print("quota: %.1f ms of CPU in every %.0f ms (cgroup %s, removed afterwards)" % (
+            args.quota_us / 1000, args.period_us / 1000, quota.kind))
+    print("%-34s %8s  %7s  %17s  %17s  %8s" % ("", "ready", "its CPU", "move p50 / p95", "press p50 / p95",
+                                                "RSS"))
+    for tree in trees:
+        name = "this tree" if tree == ROOT else str(tree)
+        for throttled in (False, True):
+            if (tree, throttled) in results:
+                print(row("%s, %s" % (name, "quota" if throttled else "unthrottled"), results[(tree, throttled)]))
+    print("load average (1 min) before and after: %.1f, %.1f on %d CPUs" % (load, os.getloadavg()[0], os.cpu_count()))
+    print("goals under the quota: ready <= %.0f s, move p95 <= %.0f ms, press p95 <= %.0f ms, RSS <= %.0f MB"
+          % (GOALS["ready"], GOALS["move"] * 1000, GOALS["press"] * 1000, GOALS["rss"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
