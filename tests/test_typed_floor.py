@@ -11,7 +11,12 @@ REPO = Path(__file__).resolve().parents[1]
 MYPY = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]
 
 # module (or package) -> why it is on the floor but not yet strict
-NOT_STRICT: dict[str, str] = {}
+NOT_STRICT: dict[str, str] = {
+    "controller.store": "checked (its None checks, the shapes it hands out) but its functions are not "
+                        "annotated yet: the rows it returns are being renamed (store.Game)",
+    "controller.game_session": "checked, but it calls the store's unannotated functions and its own "
+                               "public methods take the API's JSON as it comes",
+}
 # what mypy's strict mode turns on that a per-module override can hold (warn_redundant_casts and
 # warn_unused_configs are global only; check_untyped_defs and warn_unused_ignores are set globally)
 STRICT_FLAGS = {"disallow_any_generics": True, "disallow_subclassing_any": True, "disallow_untyped_calls": True,
