@@ -6,12 +6,13 @@ marked as lagged and must catch up from the store (every stored event has an id)
 
 import queue
 import threading
+from typing import Any
 
 
 class Subscription:
     def __init__(self, bus, maxsize):
         self._bus = bus
-        self._q = queue.Queue(maxsize)
+        self._q: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize)   # None: closed
         self.lagged = False
 
     def _offer(self, message):
