@@ -10,12 +10,13 @@ every wake-up is CPU a move waits for; docs/benchmarks.md, "A Pi Zero 2 W's budg
 
 import queue
 import threading
+from typing import Any
 
 
 class Subscription:
     def __init__(self, bus, maxsize, kinds=None):
         self._bus = bus
-        self._q = queue.Queue(maxsize)
+        self._q: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize)   # None: closed
         self._kinds = frozenset(kinds) if kinds is not None else None
         self.lagged = False
 

@@ -281,15 +281,15 @@ class _Doctor:
                     self.add(ABSENT, spec.name, "not read: simulated hardware")
                 return
             self.add(OK, "pins", "real pins: %s" % reason)
-            self._inputs(factory)
-            self._ringer(factory)
+            self._inputs(factory, self.pinmap)
+            self._ringer(factory, self.pinmap)
         finally:
             factory.close()
 
-    def _ringer(self, factory):
+    def _ringer(self, factory, pinmap):
         """The bell's line, off unless the panel is ringing it. Looked at, never claimed: taking
         the line would change it."""
-        spec = self.pinmap.pi.get("ringer")
+        spec = pinmap.pi.get("ringer")
         if spec is None or spec.kind != "output" or self.config.get("phone") == "serial":
             return      # no bell on the Pi's header (with the serial phone it hangs off the Pico)
         where = self._header_pin(factory, spec)
@@ -321,10 +321,10 @@ class _Doctor:
             pass
         return spec.gpio
 
-    def _inputs(self, factory):
+    def _inputs(self, factory, pinmap):
         from gpiozero import InputDevice
         states, where = {}, {}
-        for spec in self.pinmap.lines("input"):
+        for spec in pinmap.lines("input"):
             if spec.name == "offnormal" and self.config.get("offnormal") == "none":
                 self.add(ABSENT, spec.name, "not used (offnormal = \"none\")")
                 continue
@@ -420,7 +420,7 @@ class _Doctor:
         if not cards:
             self.add(FAULT, "audio", "no sound card at all",
                      "add %s to /boot/firmware/config.txt and reboot (make install does it), or plug "
-                     "in a USB sound card" % overlay_line(self._sd_pin()))
+                     "in a USB sound card" % overlay_line(self._sd_pin(self.pinmap)))
             return
         listed = ", ".join("%d %s" % c[:2] for c in cards)
         device = self.config["audio_device"]
@@ -448,12 +448,13 @@ class _Doctor:
                      % (how, "card %d %s" % playing[:2] if playing else "no card", listed),
                      self._audio_fix(wants_i2s, cards) if amp or not wants_i2s else
                      "the amplifier's card isn't there: add %s to /boot/firmware/config.txt and reboot "
-                     "(make install does it); or plug in a USB sound card" % overlay_line(self._sd_pin()))
+                     "(make install does it); or plug in a USB sound card" % overlay_line(self._sd_pin(self.pinmap)))
         else:
             self.add(OK, "audio", "only the Pi's own outputs: %s; the pin map has no I2S amplifier" % listed)
 
-    def _sd_pin(self):
-        buses = self.pinmap.lines("i2s")
+    @staticmethod
+    def _sd_pin(pinmap):
+        buses = pinmap.lines("i2s")
         return buses[0].pins.get("sd") if buses else None
 
     def _audio_fix(self, wants_i2s, cards):

@@ -13,13 +13,14 @@ were decided on a state that no longer holds).
 import json
 import logging
 import unicodedata
+from typing import Any
 
 from .errors import BadRequest
 from .games import base, ledger, registry
-from .games.game import no_description
+from .games.game import Game, no_description
 from .history import stacks, summary
 from .standings import final_table
-from .store import GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
+from .store import Game as StoredGame, GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
 NAME_MAX = 40           # a player's name, colour or team (the API document says the same)
@@ -41,7 +42,7 @@ def clean_players(players):
         raise BadRequest("list the people at the table as \"players\" (1 to %d), each as {\"name\": ...}"
                          % base.SEATS_MOST)
     clean = []
-    seen = {}
+    seen: dict[str, tuple[int, str]] = {}
     for i, p in enumerate(players, 1):
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"].strip():
             raise BadRequest("player %d needs a name: each player is {\"name\": ..., \"colour\": ..., "
@@ -154,11 +155,11 @@ class GameSession:
         self.resume()
 
     def _clear(self):
-        self._game = None
-        self._engine = None
+        self._game: StoredGame | None = None
+        self._engine: Game | None = None
         self._entries = []
-        self._state = None
-        self._problem = None
+        self._state: dict[str, Any] | None = None
+        self._problem: str | None = None
         self._started_event = None   # the id of the event that started the game (see _current)
         self._shown = None
         self._shown_for = None    # (game, version, problem) _shown was computed for
@@ -238,7 +239,7 @@ class GameSession:
         if not self._lock.acquire(timeout=READ_WAIT):
             return None
         try:
-            if self._game is None or self._problem:
+            if self._game is None or self._engine is None:   # no game, or one that can't be resumed
                 return None
             return self._engine.headline([ev for _, entry in base.effective(self._entries)
                                           for ev in entry.get("events", ())])
@@ -256,37 +257,53 @@ class GameSession:
                "problem": self._problem}
         if self._problem:
             return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
+        engine, state = self._playing()
         done, undone = stacks(self._entries)
         said = dict(self._entries)
         # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
-        view = dict(self._engine.view(self._state), result=self._engine.result(self._state))
-        return dict(out, title=self._engine.title, view=view,
-                    offers=self._engine.offers(self._state),
+        view = dict(engine.view(state), result=engine.result(state))
+        return dict(out, title=engine.title, view=view,
+                    offers=engine.offers(state),
                     undo=said[done[-1]].get("said") if done else None,
                     redo=said[undone[-1]].get("said") if undone else None)
 
     def _names(self):
         """(names by seat, ledger account -> name) for describing a move."""
-        view = self._engine.view(self._state)
+        engine, state = self._playing()
+        view = engine.view(state)
         players = view.get("players")
         if isinstance(players, list) and all(isinstance(p, dict) and "name" in p for p in players):
             names = [str(p["name"]) for p in players]
             accounts = {p["account"]: str(p["name"]) for p in players if isinstance(p.get("account"), str)}
             return names, accounts
-        return [str(p.get("name")) for p in self._game.players], {}
+        return [str(p.get("name")) for p in self._held().players], {}
 
     # ------------------------------------------------------------ checks
 
     def _require(self):
-        if self._game is None:
-            raise GameNotActive("no game is being played; start one first")
+        self._held()
         if self._problem:
             raise registry.EngineUnavailable(self._problem)
+
+    def _held(self) -> StoredGame:
+        """The game being played, for the steps that need one; refused with none."""
+        if self._game is None:
+            raise GameNotActive("no game is being played; start one first")
+        return self._game
+
+    def _playing(self) -> tuple[Game, dict[str, Any]]:
+        """The engine of the game being played and its folded state; refused with no game, or one
+        that can't be resumed."""
+        game = self._held()
+        if self._engine is None or self._state is None:
+            raise registry.EngineUnavailable(self._problem or "game #%d (%s) has no engine loaded"
+                                             % (game.id, game.engine))
+        return self._engine, self._state
 
     def _check_version(self, expected):
         if isinstance(expected, bool) or not isinstance(expected, int):
             raise BadRequest("say which version of game #%d this tablet was showing (a whole number; "
-                             "the game is at version %d)" % (self._game.id, self.version))
+                             "the game is at version %d)" % (self._held().id, self.version))
         if expected != self.version:
             raise self._stale(expected)
 
@@ -294,8 +311,8 @@ class GameSession:
         latest = self._entries[-1][1].get("said") if self._entries else None
         return StaleVersion("game #%d has moved on since this tablet looked: it showed version %s, the "
                             "game is at version %d (latest: %s). Look at the board again and retry"
-                            % (self._game.id, expected, self.version, latest or "the setup"),
-                            self._game.id, expected, self.version)
+                            % (self._held().id, expected, self.version, latest or "the setup"),
+                            self._held().id, expected, self.version)
 
     def _repeat(self, key, kind, action=None, found=None):
         """The outcome of the request this key already made, or None if the key is new."""
@@ -313,10 +330,10 @@ class GameSession:
 
     def _append(self, expected, entry, key):
         try:
-            return self.store.append_entry(self._game.id, expected, entry, key)
+            return self.store.append_entry(self._held().id, expected, entry, key)
         except (StaleVersion, GameNotActive):
             # another writer got there first; take the store's word for the state, then refuse
-            game_id = self._game.id
+            game_id = self._held().id
             self.resume()
             if self._game is None or self._game.id != game_id:
                 raise GameNotActive("game #%d is no longer being played; look at the board again" % game_id) from None
@@ -393,19 +410,19 @@ class GameSession:
             self._require()
             self._check_version(expected_version)
             action = _plain(action)
-            events = _plain(self._engine.decide(base.copied(self._state), action, self._rng), sort=True)
+            engine, state = self._playing()
+            events = _plain(engine.decide(base.copied(state), action, self._rng), sort=True)
             if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
                 raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
-                                "not %r" % (self._game.engine, events))
+                                "not %r" % (self._held().engine, events))
             entry = {"type": "action", "action": action, "events": events,
-                     "said": say(self._engine, self._state, action, events,
+                     "said": say(engine, state, action, events,
                                   lambda: describe(action, events, *self._names()))}
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)
-            state = self._state
             for ev in events:
-                state = self._engine.apply(state, ev)
+                state = engine.apply(state, ev)
             self._state = state
             self._entries.append((stored.version, entry))
             self._announce(event)
@@ -418,7 +435,7 @@ class GameSession:
         if self.on_ring is None:
             return
         try:
-            if self._engine.rings(events):
+            if self._playing()[0].rings(events):
                 self.on_ring()
         except Exception:
             log.exception("game #%s: ringing the phone failed", self.game_id)
@@ -443,7 +460,7 @@ class GameSession:
             done, undone = stacks(self._entries)
             pool = done if kind == "undo" else undone
             if not pool:
-                raise BadRequest("nothing to %s in game #%d: %s" % (kind, self._game.id, {
+                raise BadRequest("nothing to %s in game #%d: %s" % (kind, self._held().id, {
                     "undo": "no move is in force since the setup",
                     "redo": "no move was undone since the last one played"}[kind]))
             target = pool[-1]
@@ -457,7 +474,7 @@ class GameSession:
             self._entries.append((stored.version, entry))
             self._state = base.fold(self._engine, self._entries)
             self._announce(event)
-            log.info("game #%d: %s", self._game.id, entry["said"])
+            log.info("game #%d: %s", self._held().id, entry["said"])
             return self._outcome(stored.version, entry, event.id)
 
     def finish(self, expected_version, key=None):
@@ -470,10 +487,11 @@ class GameSession:
                     return repeat
             self._require()
             self._check_version(expected_version)
-            table = final_table(self._engine, self._state)
+            engine, state = self._playing()
+            table = final_table(engine, state)
             if not table["winners"]:
                 raise BadRequest("game #%d (%s) has no winner yet: play on, or abandon it"
-                                 % (self._game.id, self._engine.title))
+                                 % (self._held().id, engine.title))
             return self._end("finished", expected_version, table, key)
 
     def abandon(self, expected_version, key=None):
@@ -501,7 +519,7 @@ class GameSession:
 
     def _end(self, status, expected_version, table, key):
         try:
-            game, event = self.store.end_game(self._game.id, expected_version, status,
+            game, event = self.store.end_game(self._held().id, expected_version, status,
                                               table["winners"] if table else [], table, key)
         except StaleVersion:
             self.resume()

@@ -113,7 +113,7 @@ class OracleService:
                 if self.leds is not None:
                     self.leds.stopwatch(True)
                 return None
-            payload = {key: result[key] for key in ("mode", "digit", "centiseconds", "shown", "elapsed")
+            payload: dict[str, object] = {key: result[key] for key in ("mode", "digit", "centiseconds", "shown", "elapsed")
                        if key in result}
             payload["source"] = source
             event = self._store_and_publish(events.STOPWATCH_ROLL, payload)

@@ -130,7 +130,7 @@ class PhoneSounds:
 
     def close(self):
         self._closing.set()
-        if self._pump is not None:
+        if self._pump is not None and self._sub is not None:   # both set by start()
             self._sub.close()       # wakes the pump from its wait for a message
             self._pump.join()
         self._worker.stop(timeout=None)

@@ -42,7 +42,7 @@ class Worker:
         self._bad = bad
         self._first = first
         self._done = done
-        self._q = queue.Queue()
+        self._q: queue.Queue[object] = queue.Queue()   # the items handed in, and _STOP
         self._thread = None
 
     def put(self, item):

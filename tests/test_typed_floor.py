@@ -11,7 +11,15 @@ REPO = Path(__file__).resolve().parents[1]
 MYPY = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]
 
 # module (or package) -> why it is on the floor but not yet strict
-NOT_STRICT: dict[str, str] = {}
+NOT_STRICT: dict[str, str] = {
+    "controller.store": "checked with the global settings, but its functions aren't annotated yet (the "
+                        "SQLite adapter; its row classes, Event and Game, are still to get names apart "
+                        "from the games' own)",
+    "controller.game_session": "checked with the global settings, but its public methods take the API's "
+                               "JSON as it comes and it calls the store's unannotated functions",
+    "web_ui": "checked with the global settings, but its views take Flask's requests and the API's JSON as "
+              "they come, and it calls the adapters' unannotated functions",
+}
 # what mypy's strict mode turns on that a per-module override can hold (warn_redundant_casts and
 # warn_unused_configs are global only; check_untyped_defs and warn_unused_ignores are set globally)
 STRICT_FLAGS = {"disallow_any_generics": True, "disallow_subclassing_any": True, "disallow_untyped_calls": True,

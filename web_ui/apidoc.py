@@ -21,7 +21,7 @@ STR = {"type": "string"}
 INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
 OBJ = {"type": "object"}
-ANY = {}
+ANY: dict[str, str] = {}   # a schema that takes any value
 
 
 def nullable(schema):

@@ -50,7 +50,8 @@ from .helpers import desk, json_body
 
 log = logging.getLogger(__name__)
 
-bp = Blueprint("backups", __name__, url_prefix="/api/backups")
+PREFIX = "/api/backups"
+bp = Blueprint("backups", __name__, url_prefix=PREFIX)
 
 # Measured (docs/keeping.md): 1000 games of 150 moves, years of evenings, are a 128 MB store and a
 # 12 MB backup (zipped); 32 MB leaves room for more and still fits a Pi Zero's memory, where the
@@ -61,7 +62,7 @@ RESTART_DELAY = 0.5        # seconds between the confirmation's answer and the s
 SECRET_HEADER = "X-Newsdesk-Secret-Key"
 FILE_NAME_HEADER = "X-Newsdesk-File-Name"    # the upload's file name as the tablet knows it, for the sentences
 
-CHECK_PATH = bp.url_prefix + "/check"
+CHECK_PATH = PREFIX + "/check"
 
 
 @bp.record_once

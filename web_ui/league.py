@@ -75,12 +75,14 @@ class LeagueApp:
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)
         self.keepalive = keepalive
         self.min_gap = min_gap
-        self.stopping = None          # an asyncio.Event, made on the loop by start()
+        self.stopping: asyncio.Event | None = None   # made on the loop by start()
         self._cache = (None, b"")     # (version, encoded picture): encoded once for every page
 
-    def start(self, loop=None):
-        """Before the first connection (web_ui/server.py's run_on_loop; ``loop`` is not needed)."""
+    def start(self, loop=None) -> asyncio.Event:
+        """Before the first connection (web_ui/server.py's run_on_loop; ``loop`` is not needed);
+        returns the event that ends every open stream."""
         self.stopping = asyncio.Event()
+        return self.stopping
 
     def begin_stop(self):
         """End every open stream (called on the loop as the server begins to stop)."""
@@ -109,8 +111,7 @@ class LeagueApp:
         return self._cache[1]
 
     async def _stream(self, receive, send):
-        if self.stopping is None:
-            self.start()
+        stopping = self.stopping or self.start()
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()
         forget = self.follower.watch(lambda: loop.call_soon_threadsafe(changed.set))
@@ -120,7 +121,7 @@ class LeagueApp:
                 pass
 
         left = asyncio.ensure_future(gone())
-        ended = asyncio.ensure_future(self.stopping.wait())
+        ended = asyncio.ensure_future(stopping.wait())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),

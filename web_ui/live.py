@@ -40,6 +40,7 @@ import collections
 import gc
 import json
 import logging
+from typing import Any
 
 from a2wsgi import WSGIMiddleware
 from flask import Blueprint, Response, abort, request
@@ -152,7 +153,7 @@ class Limits:
         self.per_address = per_address
         self.host_reserve = min(host_reserve, total)
         self.open = 0
-        self.by_address = collections.Counter()
+        self.by_address: collections.Counter[str] = collections.Counter()
 
     def admit(self, address, host):
         """None when admitted (call ``release``), else the sentence saying why not."""
@@ -181,7 +182,7 @@ class Feed:
     __slots__ = ("queue", "ready", "lagged", "ping", "sending_since", "last_write", "task", "dropped")
 
     def __init__(self, task, now):
-        self.queue = collections.deque()
+        self.queue: collections.deque[tuple[int | None, bytes]] = collections.deque()
         self.ready = asyncio.Event()
         self.lagged = False
         self.ping = False            # the ticker asks for a keepalive line
@@ -217,8 +218,9 @@ class Hub:
     def __init__(self, bus, loop):
         self._loop = loop
         self._bus = bus
-        self.feeds = set()
-        self._pending = collections.deque()   # (item, the feeds still to be handed it)
+        self.feeds: set[Feed] = set()
+        # (item, the feeds still to be handed it; None: every feed open when its turn comes)
+        self._pending: collections.deque[tuple[tuple[int | None, bytes], list[Feed] | None]] = collections.deque()
         bus.attach(self)
 
     def _offer(self, message):     # the publisher's thread
@@ -263,7 +265,7 @@ def _malloc_trim():
 
 async def _gate(wsgi, scope, receive):
     """Put the stream request to Flask's /stream view; (admitted info, or the response to relay)."""
-    gate = {}
+    gate: dict[str, Any] = {}
     sent = []
 
     async def capture(message):
@@ -393,15 +395,15 @@ class Panel:
         self.wsgi = WSGIMiddleware(flask_app, workers=threads)
         self.host_wsgi = WSGIMiddleware(flask_app, workers=HOST_THREADS)
         self.limits = limits
-        self.hub = None
+        self.hub: Hub | None = None
         self._ticker = None
         self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
 
     def start(self, loop):
-        self.hub = Hub(self.desk.bus, loop)
+        self.hub = hub = Hub(self.desk.bus, loop)
         self._stopping = asyncio.Event()
-        self._ticker = loop.create_task(self._tick())
+        self._ticker = loop.create_task(self._tick(hub))
 
     def begin_stop(self):
         """The server is stopping (on the loop): open pages end at once, and a body still arriving
@@ -431,7 +433,7 @@ class Panel:
         host = is_host_request(self.flask, client[0] if client else None, cookie.decode("latin-1"))
         return self.host_wsgi if host else self.wsgi
 
-    async def _tick(self):
+    async def _tick(self, hub: Hub) -> None:
         """Once a second (or sooner): keepalives for quiet pages, and pages that stopped reading
         (a write pending for SEND_TIMEOUT seconds) dropped. One timer for all pages, so an open
         page costs no timer of its own."""
@@ -441,7 +443,7 @@ class Panel:
         while True:
             await asyncio.sleep(min(1.0, keepalive / 2, SEND_TIMEOUT / 2))
             now = loop.time()
-            for feed in list(self.hub.feeds):
+            for feed in list(hub.feeds):
                 if feed.sending_since is not None:
                     if now - feed.sending_since > SEND_TIMEOUT and not feed.dropped:
                         feed.dropped = True
@@ -449,11 +451,11 @@ class Panel:
                 elif now - feed.last_write >= keepalive:
                     feed.ping = True
                     feed.ready.set()
-            peak = max(peak, len(self.hub.feeds))
-            if peak - len(self.hub.feeds) >= 50:     # many pages left: give their memory back
+            peak = max(peak, len(hub.feeds))
+            if peak - len(hub.feeds) >= 50:     # many pages left: give their memory back
                 gc.collect()
                 _malloc_trim()
-                peak = len(self.hub.feeds)
+                peak = len(hub.feeds)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -481,7 +483,7 @@ class Panel:
             return await _refuse_and_close(send_named, receive, refusal)
         receive = _replayed(body, gone, receive)
         if scope["path"] == "/stream" and scope["method"] in ("GET", "HEAD") and self.hub:
-            return await self._stream(lane, scope, receive, send_named)
+            return await self._stream(self.hub, lane, scope, receive, send_named)
         return await lane(scope, receive, send_named)
 
     async def _lifespan(self, receive, send):
@@ -496,7 +498,7 @@ class Panel:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    async def _stream(self, lane, scope, receive, send):
+    async def _stream(self, hub: Hub, lane, scope, receive, send):
         gate, answer = await _gate(lane, scope, receive)
         if gate is None:
             for message in answer:
@@ -513,7 +515,7 @@ class Panel:
         task = asyncio.current_task()
         self.streams.add(task)
         feed = Feed(task, asyncio.get_running_loop().time())
-        self.hub.feeds.add(feed)   # before reading the backlog, so nothing falls between the two
+        hub.feeds.add(feed)   # before reading the backlog, so nothing falls between the two
         gone = asyncio.Event()
         watcher = asyncio.ensure_future(_watch_disconnect(receive, gone, feed))
         try:
@@ -523,7 +525,7 @@ class Panel:
                 log.info("dropped a live page at %s: it stopped reading", address)
         finally:
             watcher.cancel()
-            self.hub.feeds.discard(feed)
+            hub.feeds.discard(feed)
             self.limits.release(address)
             self.streams.discard(task)
 

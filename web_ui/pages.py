@@ -23,7 +23,7 @@ def can_write():
     return current_viewer().role is not None
 
 
-SIM_BUTTONS = (      # (endpoint path, body, words): the oracles' simulated buttons, when web_ui.oracles has them
+SIM_BUTTONS: tuple[tuple[str, dict[str, bool], str], ...] = (      # (endpoint path, body, words): the oracles' simulated buttons, when web_ui.oracles has them
     ("/api/oracles/sim/dice", {}, "Roll the dice"),
     ("/api/oracles/sim/dice", {"long": True}, "Change the dice (long press)"),
     ("/api/oracles/sim/stopwatch", {}, "Press the stopwatch"),

@@ -186,7 +186,8 @@ def box_names(configured_host=""):
         short = hostname.split(".")[0]
         names |= {short, short + ".local"}
     try:
-        names |= {info[4][0].split("%")[0].lower() for info in socket.getaddrinfo(hostname, None)}
+        names |= {info[4][0].split("%")[0].lower() for info in socket.getaddrinfo(hostname, None)
+                  if isinstance(info[4][0], str)}   # an IP family's address (the rest give none)
     except OSError:
         pass
     names |= {a.lower() for a in _interface_addresses()}
@@ -294,7 +295,7 @@ class Guard:
         cfg = app.config
         self.limiter = Limiter(cfg["JOIN_RATE_PER_MINUTE"], cfg["JOIN_LOCKOUT_AFTER"],
                                cfg["JOIN_LOCKOUT_SECONDS"], clock=lambda: self.monotonic())
-        self._names = None
+        self._names: set[str] = set()   # read only once _names_at is set
         self._names_at = None
         self._names_lock = threading.Lock()
 
@@ -459,7 +460,7 @@ def _check_request():
         return jsonify(error="Bad Request",
                        message="This box doesn't answer to the name %r; open it by its own address or name."
                        % (raw_host or "")), 400
-    view = current_app.view_functions.get(request.endpoint)
+    view = current_app.view_functions.get(request.endpoint) if request.endpoint else None   # None: no route
     if request.method in SAFE_METHODS:
         return _cross_site("This download") if getattr(view, "_newsdesk_same_site", False) else None
     refused = _cross_site("Changes")

@@ -90,8 +90,10 @@ def close_at_the_clients_close():
         await read(self)
         await self.idle_task.stop()
 
-    read_then_stop_idling.stops_idling = True
-    TCPServer._read_data = read_then_stop_idling
+    # a patch of Hypercorn's method on purpose (why: above), marked so a second call leaves it be;
+    # mypy types neither a function's own attribute nor a method replaced on its class
+    read_then_stop_idling.stops_idling = True  # type: ignore[attr-defined]
+    TCPServer._read_data = read_then_stop_idling  # type: ignore[method-assign]
 
 
 def hypercorn_config(sock, settings):
@@ -187,7 +189,7 @@ class InThread:
         self.panel = panel_for(flask_app, settings)
         self._hc = hypercorn_config(sock, settings)
         self._loop = asyncio.new_event_loop()
-        self._stop = None
+        self._stop: asyncio.Event | None = None   # made on the loop, before the server starts
         started = threading.Event()
 
         async def run():
@@ -219,7 +221,8 @@ class InThread:
         for _ in range(rounds):
             await asyncio.sleep(0)
         self.panel.begin_stop()
-        self._stop.set()
+        if self._stop is not None:
+            self._stop.set()
 
     def __enter__(self):
         return self

@@ -28,6 +28,7 @@ from controller.bringup import Checklist
 from controller.dial import tester
 from controller.dial.decoder import LINES, OFFNORMAL_MODES, DialDecoder
 from controller.dial.profile import ProfileError, check_name
+from controller.dial.trace import Edge
 from controller.doctor import sound_cards
 
 from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, route, schemas, write
@@ -100,12 +101,12 @@ class Workbench(object):
         self._clock = clock
         self._lock = threading.Lock()
         initial = nd.phone_pins.states() if nd.phone_pins is not None else {}
-        self._edges = collections.deque()
+        self._edges: collections.deque[Edge] = collections.deque()
         self._dropped = None      # the time of the newest edge let go (the buffer is bounded)
         self._before = dict((line, initial.get(line, 0)) for line in LINES)   # levels before the oldest kept edge
         self._decoder = DialDecoder(dial_map=self.dial_map, offnormal=self.offnormal, initial=initial,
                                     ratio=self.profiles.ratio(self.profile_name))
-        self._tests = collections.deque(maxlen=KEEP_DIGITS)
+        self._tests: collections.deque[tester.DigitTest] = collections.deque(maxlen=KEEP_DIGITS)
         self.checklist = Checklist(nd.pinmap, self.board, audio=_audio(nd.sounds),
                                    bell_strikes=_strikes(nd.sounds))
         self._sub = nd.bus.subscribe(kinds=bringup.FED)

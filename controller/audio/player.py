@@ -100,7 +100,7 @@ class CaptureOutput:
         self.keep = keep
         self.plays = []
         self.stops = 0
-        self._q = queue.Queue()
+        self._q: queue.Queue[Played] = queue.Queue()
 
     def start(self, rate, chunks, label=""):
         limit = int(self.keep * rate) * 2
@@ -158,9 +158,9 @@ class AplayOutput:
         self.device = device
         self.program = program
         self._lock = threading.Lock()
-        self._proc = None
-        self._feeder = None
-        self._stop = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._feeder: threading.Thread | None = None
+        self._stop: threading.Event | None = None
         self._said = set()
 
     def argv(self, rate):
@@ -197,7 +197,7 @@ class AplayOutput:
             return self._proc is not None and self._proc.poll() is None
 
     def _stop_locked(self):
-        if self._proc is None:
+        if self._proc is None or self._feeder is None or self._stop is None:   # set together in start()
             return
         self._stop.set()
         if self._proc.poll() is None:

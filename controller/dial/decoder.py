@@ -81,7 +81,7 @@ SPLIT_GAP = 0.2           # a break this soon after a digit ends means that digi
 STUCK_BREAK = 0.6         # a break longer than this is a broken or unwired pulse contact
 STUCK_OFFNORMAL = 20.0    # nobody holds a dial off rest this long
 # the off-normal setting's words (config, `dial replay --offnormal`) and the decoder's value for each
-OFFNORMAL_MODES = {"auto": "auto", "wired": True, "none": False}
+OFFNORMAL_MODES = {"auto": "auto", "wired": True, "none": False}  # type: dict[str, bool | str]
 PROFILE_SIZE = 16         # make/break ratios remembered from earlier digits of the same dial
 
 

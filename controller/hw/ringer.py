@@ -94,8 +94,8 @@ class Ringer:
         self._wait = wait
         self._clock = clock
         self._lock = threading.Lock()
-        self._thread = None
-        self._stop = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()   # the ring in progress's; each ring() makes its own
         if switch is not None:
             self._device = _Switch(switch)
             return

@@ -71,7 +71,7 @@ class SimulatedContacts:
         self._pins = pins
         self._closed = threading.Event()
         self._sleep = sleep or self._closed.wait    # a pause that a close ends at once
-        self._actions = queue.Queue()
+        self._actions: queue.Queue[tuple[object, ...] | None] = queue.Queue()   # None: closing
         for line in pins.names:
             self._drive(line, 0)
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)

@@ -28,7 +28,7 @@ from . import topics as T
 from .bell import BellCommands
 from .client import connect_error, make_client, refused
 from .cursor import Cursor, Kept
-from .url import parse_mqtt_url
+from .url import Broker, parse_mqtt_url
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class MqttPublisher:
         self._client = None
         self._sub = None
         try:
-            self.broker = parse_mqtt_url(settings.url)
+            self.broker: Broker | None = parse_mqtt_url(settings.url)
         except ConfigError as e:
             self.broker = None
             self.problem = str(e)
@@ -123,7 +123,7 @@ class MqttPublisher:
             self.kept.new_install()
         self.install = self.kept.install
         self._handed = self.position
-        self._pending = collections.deque()     # (event id, mid), in order
+        self._pending: collections.deque[tuple[int, int]] = collections.deque()     # (event id, mid), in order
         self._acked = set()
         self._inflight = set()
         self._retained = {}
@@ -188,14 +188,17 @@ class MqttPublisher:
             self._goodbye()
 
     def _step(self):
+        broker, sub = self.broker, self._sub
+        if broker is None or sub is None:   # MQTT is off (its URL was refused): the thread never starts
+            return
         now = self._clock()
         if not self.connected and not self._connecting and now >= self._next_attempt:
-            self._connect(now)
+            self._connect(now, broker)
         busy = self.connected and (self._pending or self._handed < self._announced)
-        message = self._sub.get(timeout=0 if busy else self._idle)
+        message = sub.get(timeout=0 if busy else self._idle)
         while message is not None:
             self._on_bus(message)
-            message = self._sub.get(timeout=0)
+            message = sub.get(timeout=0)
         self._flush_states()
         if self.connected:
             if now - self._polled_at >= POLL:
@@ -204,7 +207,7 @@ class MqttPublisher:
             self._feed()
         if self._connecting and now - self._connect_started > CONNACK_WAIT:
             self._lost("%s:%d took the connection but did not answer as an MQTT broker within %.0f s"
-                       % (self.broker.host, self.broker.port, CONNACK_WAIT))
+                       % (broker.host, broker.port, CONNACK_WAIT))
         if self._client is not None and (self.connected or self._connecting):
             rc = self._client.loop(timeout=0.005 if self._pending else 0)
             if rc != 0 and (self.connected or self._connecting):
@@ -217,10 +220,10 @@ class MqttPublisher:
     _connect_started = 0.0
     _announced = 0
 
-    def _connect(self, now):
+    def _connect(self, now, broker):
         try:
             if self._client is None:
-                self._client = make_client(self.broker, "newsdesk-" + T.node_id(self.settings.base),
+                self._client = make_client(broker, "newsdesk-" + T.node_id(self.settings.base),
                                            self.settings.ca)
                 self._client.will_set(self._topic(T.AVAILABILITY), T.OFFLINE, qos=1, retain=True)
                 self._client.on_connect = self._on_connect
@@ -228,11 +231,11 @@ class MqttPublisher:
                 self._client.on_publish = self._on_publish
                 self._client.on_message = self._on_message
                 self._client.on_subscribe = self._on_subscribe
-                self._client.connect(self.broker.host, self.broker.port, keepalive=KEEPALIVE)
+                self._client.connect(broker.host, broker.port, keepalive=KEEPALIVE)
             else:
                 self._client.reconnect()
         except Exception as e:
-            self._lost(connect_error(self.broker, e, self.settings.ca))
+            self._lost(connect_error(broker, e, self.settings.ca))
             return
         self._connecting = True
         self._connect_started = now
@@ -305,7 +308,7 @@ class MqttPublisher:
     def _feed(self):
         """Hand the next stored events to the client, in id order, up to the window."""
         room = self._window - len(self._pending)
-        if room <= 0:
+        if room <= 0 or self._client is None:
             return
         batch = self.store.since(self._handed, limit=room)
         for event in batch:
@@ -358,19 +361,19 @@ class MqttPublisher:
         if self._game_dirty:
             self._refresh_game(results=self._results_dirty)
             self._game_dirty = self._results_dirty = False
-        if self.connected:
+        if self.connected and self._client is not None:
             for name in self._dirty:
                 self._client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
         self._dirty.clear()     # while away, the connection's start sends every state anyway
 
     def _fire(self, name, payload, **details):
         """A device trigger's message, and the same for the event entity (live only, like a press)."""
-        if self.connected:
+        if self.connected and self._client is not None:
             self._client.publish(self._topic(T.trigger(name)), payload, qos=0)
         self._happened(name, payload, **details)
 
     def _happened(self, name, event_type, **details):
-        if self.connected:
+        if self.connected and self._client is not None:
             self._client.publish(self._topic(T.event(name)), T.dumps(dict(details, event_type=event_type)), qos=0)
 
     def _on_bus(self, message):
@@ -397,7 +400,7 @@ class MqttPublisher:
                        id=message.get("id"))
         elif kind == events.DICE_ROLL:
             self._set("dice", T.dice_state(message))
-            if self.connected:
+            if self.connected and self._client is not None:
                 self._client.publish(self._topic(T.trigger("dice")), str(data.get("total")), qos=0)
             self._happened("dice", "roll", **{k: v for k, v in T.dice_state(message).items() if k != "id"})
         elif kind == events.STOPWATCH_STARTED:
@@ -406,7 +409,7 @@ class MqttPublisher:
             self._fire("stopwatch", "reset")
         elif kind == events.STOPWATCH_ROLL:
             self._set("stopwatch", T.stopwatch_state(message))
-            if self.connected:
+            if self.connected and self._client is not None:
                 self._client.publish(self._topic(T.trigger("stopwatch")), str(data.get("digit")), qos=0)
             self._happened("stopwatch", "stopped", digit=data.get("digit"), shown=data.get("shown"))
         elif kind in (events.GAME_STARTED, events.GAME_CHANGED, events.GAME_FINISHED, events.GAME_ABANDONED):

@@ -229,7 +229,7 @@ class SerialBridge:
                 try:
                     self._connection(port)
                 except (serial.SerialException, OSError, PhoneLinkError, ValueError) as e:
-                    reason = str(e) or type(e).__name__
+                    reason: str | None = str(e) or type(e).__name__
                 except Exception as e:    # keep the reader alive, whatever happened
                     log.exception("the phone's serial reader failed on %s", port)
                     reason = "%s: %s" % (type(e).__name__, e)
