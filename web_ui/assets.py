@@ -77,7 +77,7 @@ class Asset:
             guessed = "application/manifest+json"
         self.mimetype = guessed or "application/octet-stream"
         self.name = name
-        self._gzipped = False           # not made yet (None: not worth it)
+        self._gzipped: bytes | None | bool = False     # False: not made yet (None: not worth it)
 
     @property
     def gzipped(self):
@@ -90,6 +90,8 @@ class Asset:
                 if len(packed) >= len(self.body):
                     packed = None
             self._gzipped = packed
+            return packed
+        assert not isinstance(self._gzipped, bool)
         return self._gzipped
 
 

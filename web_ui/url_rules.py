@@ -26,5 +26,5 @@ class LazyBuildRule(Rule):
             real = Rule._compile_builder(rule, append_unknown).__get__(rule, None)
             setattr(rule, slot, real)
             return real(**values)
-        build_first.lazy = True
+        build_first.lazy = True  # type: ignore[attr-defined]   # a mark the tests read on a plain function
         return build_first
