@@ -244,11 +244,12 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1956)
     args = ap.parse_args(argv)
     trees = [ROOT] + [t.resolve() for t in args.tree]
-    for tree in trees:
-        if not (tree / "controller" / "cli.py").is_file():
-            ap.error("%s is not a newsdesk source tree (no controller/cli.py)" % tree)
+    for tree in trees:      # the command line is newsdesk/cli.py, or controller/cli.py in trees from before it moved
+        if not any((tree / home / "cli.py").is_file() for home in ("newsdesk", "controller")):
+            ap.error("%s is not a newsdesk source tree (no newsdesk/cli.py or controller/cli.py)" % tree)
     for tree in trees:      # as a box runs: its first start writes the bytecode; the bench times the next ones
-        if subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", "controller", "web_ui"], cwd=tree,
+        packages = [p for p in ("newsdesk", "controller", "web_ui") if (tree / p).is_dir()]
+        if subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *packages], cwd=tree,
                           stdout=subprocess.DEVNULL).returncode:
             print("could not compile %s's modules: each start below compiles them again" % tree, file=sys.stderr)
     load = os.getloadavg()[0]
