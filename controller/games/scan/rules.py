@@ -240,9 +240,8 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
-    kind = guard(state, action, ("hand", "time_up"), result, "set up a game of SCAN first",
-                 lambda state: "the game is over: %s won" % " and ".join(state["winners"]),
-                 lambda kind: "SCAN has no action %r; try \"hand\" or \"time_up\"" % (kind,))
+    kind = guard(state, action, title="SCAN", actions=("hand", "time_up"), result=result,
+                 over=lambda state: "%s won" % " and ".join(state["winners"]))     # the sides, as the table calls them
     if kind == "hand":
         return _hand(state, action)
     if kind == "time_up":

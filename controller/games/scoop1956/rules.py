@@ -175,9 +175,8 @@ def initial() -> State:
 # ---------------------------------------------------------------- decide
 
 def decide(state: State, action: Action, rng: random.Random | None = None) -> list[Event]:
-    kind = guard(state, action, _ACTIONS, result, "set up a game of SCOOP first",
-                 lambda state: "the game has gone to press: %s" % _result_words(state),
-                 lambda kind: "SCOOP has no action %r; try one of: %s" % (kind, ", ".join(sorted(_ACTIONS))))
+    kind = guard(state, action, title="SCOOP", actions=_ACTIONS, result=result,
+                 over=lambda state: "it has gone to press: %s" % _result_words(state))
     handler, step, doing = _ACTIONS[kind]
     p: int | None = None
     if kind != "verdict":
