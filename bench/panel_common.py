@@ -166,7 +166,8 @@ def wait_up(api, proc, timeout=30, poll=0.1):
             if api.call("GET", "/api/health")[0] == 200:
                 return
         except OSError:
-            time.sleep(poll)
+            pass
+        time.sleep(poll)
     raise SystemExit("the server did not come up in %d s" % timeout)
 
 

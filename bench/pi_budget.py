@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from panel_common import ROOT, Api, Tablet, free_port, memory, pct, serve_command
+from panel_common import ROOT, Api, Tablet, free_port, memory, pct, serve_command, wait_up
 
 from controller import events
 
@@ -161,17 +161,7 @@ def measure(tree, cgroup, args):
         proc = serve_command(Path(data) / "data", port, tree=tree, env=QUIET,
                              preexec_fn=cgroup.join if cgroup is not None else None)
         try:
-            while True:
-                if proc.poll() is not None:
-                    raise SystemExit("the server stopped: %s" % proc.stderr.read().decode()[-2000:])
-                try:
-                    if api.call("GET", "/api/health")[0] == 200:
-                        break
-                except OSError:
-                    pass
-                if time.perf_counter() - t0 > 120:
-                    raise SystemExit("the server did not answer in 120 s")
-                time.sleep(0.01)
+            wait_up(api, proc, timeout=120, poll=0.01)
             ready = time.perf_counter() - t0
             ready_cpu = cpu_seconds(proc.pid)
             seen = queue.Queue()

@@ -38,7 +38,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "newsdesk.service.in"
-UNIT_PATH = "/etc/systemd/system/newsdesk.service"
+UNIT_PATH = "/etc/systemd/system/newsdesk.service"     # controller/config.py's INSTALLED_UNIT (tests/test_update.py)
 DEFAULT_DATA = "/var/lib/newsdesk"
 PACKAGES = ("python3-venv", "i2c-tools", "alsa-utils", "avahi-daemon")
 LGPIO_APT = "python3-lgpio"         # in the Pi's own repository (and Raspberry Pi OS); not in Debian's bookworm

@@ -57,7 +57,7 @@ except ImportError:     # not POSIX: no lock to look at (newsdesk runs on Linux 
 
 HERE = Path(__file__).resolve().parent.parent       # the checkout this script belongs to
 SERVICE = "newsdesk"
-UNIT_PATH = Path("/etc/systemd/system/newsdesk.service")     # deploy/install.py puts it there
+UNIT_PATH = Path("/etc/systemd/system/newsdesk.service")     # deploy/install.py puts it there (checked: tests/test_update.py)
 STORE_FILE = "newsdesk.sqlite3"    # controller/store.py's name for the store (checked by tests/test_update.py)
 DEVICES_FILE = "devices.sqlite3"   # and the devices' (controller/store.py)
 LOCK_FILE = "serve.lock"           # controller/runlock.py's: held by a serving panel

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller import backup
+from controller.config import INSTALLED_UNIT
 from controller.runlock import LOCK_FILE, RunLock
 from controller.store import DEVICES_FILE, STORE_FILE, Store
 
@@ -20,6 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("update", REPO / "deploy" / "update.py")
 update = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(update)
+_spec = importlib.util.spec_from_file_location("newsdesk_install", REPO / "deploy" / "install.py")
+install_py = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(install_py)
 
 pytestmark = pytest.mark.slow       # git and newsdesk in processes of their own
 
@@ -167,6 +171,7 @@ def test_a_hand_run_panel_local_edits_an_unreachable_remote_or_no_room_refuse_be
 
 def test_the_store_name_is_the_stores(capsys):
     assert update.STORE_FILE == STORE_FILE
+    assert str(update.UNIT_PATH) == INSTALLED_UNIT == install_py.UNIT_PATH     # the unit make install writes
     assert (update.DEVICES_FILE, update.LOCK_FILE, update.JOURNAL) == (DEVICES_FILE, LOCK_FILE, backup.JOURNAL)
     env = dict(os.environ, PYTHONPATH=str(REPO))
     done = subprocess.run([sys.executable, str(REPO / "deploy" / "update.py"), "--help"], env=env,
