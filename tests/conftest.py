@@ -418,6 +418,7 @@ def install_game(monkeypatch, name, where):
     points = dict(registry.found())
     points[name] = EntryPoint(name=name, value=where, group=registry.GROUP)
     monkeypatch.setattr(registry, "found", lambda: points)
+    monkeypatch.setattr(registry, "declared", lambda: points)
 
 
 def serve_panel(app, host="0.0.0.0"):

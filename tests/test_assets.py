@@ -87,3 +87,34 @@ def test_nothing_is_recompressed_per_request(client, app, monkeypatch):
     for name in names:
         r = client.get("/static/%s/%s" % (_version(app), name), headers={"Accept-Encoding": "gzip"})
         assert r.status_code == 200 and r.headers["Content-Encoding"] == "gzip" and r.data == first[name], name
+
+
+def test_the_folder_is_versioned_without_loading_any_game_whose_screen_it_holds(monkeypatch):
+    """The first health check names the release, which needs the folder's version: importing every
+    game for it cost a Pi Zero 2 W most of a second before the panel's first answer."""
+    from controller.games import registry
+
+    loaded = []
+    registry.forget()
+    try:
+        with monkeypatch.context() as patched:
+            patched.setattr(registry, "_load", lambda point: loaded.append(point.name))
+            folder = assets.static_files(STATIC)
+            assert assets.game_screens(folder) == {}
+            assert {assets.SCREENS + name + ".js" for name in registry.declared()} <= set(folder)
+    finally:
+        registry.forget()
+    assert loaded == []
+
+
+def test_the_shipped_files_are_typed_without_the_system_s_table(monkeypatch):
+    import mimetypes
+
+    def system_table(*a, **kw):
+        raise AssertionError("the system's MIME table was read")
+    monkeypatch.setattr(mimetypes, "guess_type", system_table)
+    found = assets.Assets(STATIC)
+    types = {name: asset.mimetype for name, asset in found.files.items()}
+    assert types["js/panel.js"] == "text/javascript"
+    assert types["favicon.svg"] == "image/svg+xml"
+    assert all(t != "application/octet-stream" for t in types.values())

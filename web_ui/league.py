@@ -69,10 +69,10 @@ class LeagueApp:
     """ASGI: ``/api/league/stream`` on the event loop, everything else into Flask."""
 
     def __init__(self, flask_app, keepalive=KEEPALIVE, min_gap=MIN_GAP, threads=WSGI_THREADS):
-        from a2wsgi import WSGIMiddleware
+        from .wsgi_lane import WsgiLane
 
         self.follower = flask_app.extensions["newsdesk.league"]
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.wsgi = WsgiLane(flask_app, workers=threads)
         self.keepalive = keepalive
         self.min_gap = min_gap
         self.stopping: asyncio.Event | None = None   # made on the loop by start()
@@ -92,7 +92,7 @@ class LeagueApp:
     def stop(self):
         """The server has stopped: Flask's threads go too, as the panel's do."""
         self.begin_stop()
-        self.wsgi.executor.shutdown(wait=False, cancel_futures=True)
+        self.wsgi.shutdown()
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["path"] == STREAM and scope["method"] == "GET":

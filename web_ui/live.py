@@ -3,8 +3,8 @@
 Why: a Server-Sent Events stream stays open for as long as a tablet is on the table. Under a WSGI
 server each one holds a worker thread, so a room's worth of tablets (or a guest's open tabs)
 starves every other request. Here ``/stream`` is a coroutine: an open tablet costs a few
-kilobytes and no thread, and Flask's views run in a small thread pool (a2wsgi) that only ever
-holds short requests. This is the panel's one live feed; its wire format is web_ui/sse.py.
+kilobytes and no thread, and Flask's views run in a small thread pool (web_ui/wsgi_lane.py) that
+only ever holds short requests. This is the panel's one live feed; its wire format is web_ui/sse.py.
 
 Flask still decides who may watch: each new stream is first put to the Flask view at /stream
 (Host check, the Last-Event-ID, who is asking; it also carries the feed's OpenAPI description),
@@ -42,7 +42,6 @@ import json
 import logging
 from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from flask import Blueprint, Response, abort, request
 
 from controller import events
@@ -50,6 +49,7 @@ from controller import events
 from . import sse
 from .apidoc import INT, OBJ, STR, obj, read, ref, route, schemas
 from .security import current_viewer, is_host_request
+from .wsgi_lane import WsgiLane
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +312,7 @@ async def read_body(scope, receive, most, timeout, stopping=None):
     seconds. Refusal past either, or when ``stopping`` (an asyncio.Event) is set first; a
     declared length over the limit is refused unread.
 
-    Why here: a body read lazily by a Flask thread (a2wsgi) holds that thread for as long as the
+    Why here: a body read lazily by a Flask thread (as a general ASGI-to-WSGI bridge lets it) holds that thread for as long as the
     sender trickles, and a view that refuses a large body stops reading it, which left Hypercorn
     waiting to hand over the rest for ever (its queue to the app is full, and the connection is
     only released once that queue takes one more message)."""
@@ -392,8 +392,8 @@ class Panel:
         self.body_most = flask_app.config["MAX_CONTENT_LENGTH"]
         self.body_timeout = body_timeout
         self.desk = flask_app.extensions["newsdesk"]
-        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
-        self.host_wsgi = WSGIMiddleware(flask_app, workers=HOST_THREADS)
+        self.wsgi = WsgiLane(flask_app, workers=threads)
+        self.host_wsgi = WsgiLane(flask_app, workers=HOST_THREADS)
         self.limits = limits
         self.hub: Hub | None = None
         self._ticker = None
@@ -424,7 +424,7 @@ class Panel:
         if self.hub is not None:
             self.hub.close()
         for lane in (self.wsgi, self.host_wsgi):
-            lane.executor.shutdown(wait=False, cancel_futures=True)
+            lane.shutdown()
 
     def lane(self, scope):
         """The host's own threads for the host's requests, the shared ones for everyone else."""

@@ -54,11 +54,18 @@ def only(distribution: str = SHIPPED) -> Iterator[None]:
         forget()
 
 
+def declared() -> dict[str, EntryPoint]:
+    """name -> entry point of every game installed, none of them loaded (so in no set order):
+    for what needs only the names and where each lives (each game's screen, web_ui/assets.py),
+    and not the games' own code, which importing every game at the panel's first answer cost."""
+    return {name: eps[0] for name, eps in _declared().items()}
+
+
 @lru_cache(maxsize=1)
 def found() -> dict[str, EntryPoint]:
     """name -> entry point of every game installed, in the start form's order. Read once: a game
     installed while the panel runs is found after a restart (``forget`` reads them again)."""
-    points = {name: eps[0] for name, eps in _declared().items()}
+    points = declared()
 
     def rank(name: str) -> tuple[int, int, str]:
         try:
