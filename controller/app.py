@@ -3,6 +3,7 @@ and the table. The web panel and the CLI build one of these and talk to nothing 
 
 import logging
 import secrets
+import threading
 import time
 
 from . import health
@@ -31,9 +32,13 @@ GAME_RINGS = 3   # rings when a game wants the table to pick up (newsdesk's choi
 
 
 class Newsdesk:
-    def __init__(self, config, pin_factory=None, clock=time.monotonic):
+    def __init__(self, config, pin_factory=None, clock=time.monotonic, late_window=False):
+        """``late_window``: the window display, on its default setting ("auto"), is looked for only
+        once the panel says it answers (``panel_up``), as ``newsdesk serve`` asks (hw/display.py's
+        Window says why); otherwise at once."""
         self.config = config
         self._closers = []
+        self._panel_up = threading.Event() if late_window else None
         try:
             self._build(config, pin_factory, clock)
         except Exception:
@@ -148,11 +153,15 @@ class Newsdesk:
                                      dice_choices=parse_choices(config["dice_choices"]), dice=config["dice"] or None,
                                      stopwatch_mode=config["stopwatch_mode"], leds=self.leds, clock=clock)
         self.window = self.window_driver = None
-        device = open_device(config["display"], pinmap.line("display"), simulated=self.simulated)
-        if device is not None:
-            self.window = Window(device)
+        setting, spec, simulated = config["display"], pinmap.line("display"), self.simulated
+        if setting == "auto" and self._panel_up is not None:
+            self.window = Window(opener=lambda: open_device(setting, spec, simulated=simulated))
+        else:
+            device = open_device(setting, spec, simulated=simulated)
+            self.window = Window(device) if device is not None else None
+        if self.window is not None:
             self._closers.append(self.window.close)
-            self.window_driver = WindowDriver(self.window, self.bus, clock=clock)
+            self.window_driver = WindowDriver(self.window, self.bus, clock=clock, go=self._panel_up)
             self._closers.append(self.window_driver.close)
         self.button_listener = ButtonListener(self.oracles.on_press, clock=clock)
         self.button_pins = ButtonPins(pinmap, self.button_listener.edge, pin_factory, clock=clock)
@@ -189,6 +198,11 @@ class Newsdesk:
             window=self.window, display_setting=self.config["display"], player=self.sounds.player,
             mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage,
             backups=self.backups)
+
+    def panel_up(self):
+        """The panel answers (web_ui/live.py says so): the parts that wait for it may start."""
+        if self._panel_up is not None:
+            self._panel_up.set()
 
     def on_close(self, closer):
         """Call ``closer()`` when the box closes (before what was built earlier)."""

@@ -136,7 +136,7 @@ def report(pinmap: PinMap, simulated: bool, pins_said: str, phone_link: Any = No
     """
     parts = [says(phone_link, "phone") if phone_link is not None else _gpio_phone(pinmap, simulated, pins_said),
              _buttons(pinmap, buttons) or _not_driven(pinmap, "buttons"),
-             says(window, "display") if window is not None else _no_window(display_setting),
+             (says(window, "display") if window is not None else None) or _no_window(display_setting),
              says(player, "audio") or _not_driven(pinmap, "audio")]
     if mqtt is not None:
         parts.append(says(mqtt, "mqtt"))

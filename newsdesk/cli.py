@@ -43,7 +43,7 @@ def cmd_serve(args):
                 log.warning("finished a restore (confirmed on the panel, or cut off by a power cut): the backup's "
                             "data is in place")
             check_store(config.data_dir / STORE_FILE)   # a damaged store is refused, and left as it is
-            desk = Newsdesk(config)
+            desk = Newsdesk(config, late_window=True)    # the window once the panel answers
         except BaseException:
             sock.close()
             raise

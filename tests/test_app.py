@@ -127,3 +127,50 @@ def test_a_tablet_joins_by_dialing_its_code_on_the_phone_and_those_digits_are_no
     assert desk.store.latest(VERDICT) == []
     desk.table.on_dial_event(DialEvent(70.0, "digit", 5))     # no code waits: a call again
     assert desk.store.latest(VERDICT)[0].payload["digit"] == 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("asked", [True, False], ids=["first answer", "nobody asks"])
+def test_served_the_window_opens_only_once_the_panel_answers(config, mock_factory, monkeypatch, asked):
+    """`newsdesk serve` builds the desk with late_window: its window (display = auto) is looked for
+    after the panel's first answer (or, with no tablet yet, PARTS_WAIT after the start), and the
+    health strip says so until then."""
+    import urllib.request
+
+    from web_ui import create_app, live
+    from web_ui.server import InThread
+
+    monkeypatch.setattr(live, "PARTS_WAIT", 600.0 if asked else 0.05)
+
+    desk = Newsdesk(config, pin_factory=mock_factory, late_window=True)
+    try:
+        assert desk.window.opening
+        part = next(p for p in desk.health()["parts"] if p["part"] == "display")
+        assert "looking for it" in part["summary"]
+        assert not wait_for(lambda: desk.window.frames, timeout=0.2)
+        server = InThread(create_app(newsdesk=desk, test_config={"TESTING": True}))
+        try:
+            if asked:
+                with urllib.request.urlopen("http://127.0.0.1:%d/api/health" % server.port, timeout=10) as r:
+                    assert r.status == 200
+            assert wait_for(lambda: desk.window.frames >= 1)
+        finally:
+            server.close()
+        part = next(p for p in desk.health()["parts"] if p["part"] == "display")
+        assert part["summary"].startswith("Simulated window")
+    finally:
+        desk.close()
+
+
+def test_a_late_window_that_finds_no_display_is_a_warning_in_the_strip(config, mock_factory, monkeypatch):
+    import controller.app as app_module
+
+    monkeypatch.setattr(app_module, "open_device", lambda *a, **kw: None)
+    desk = Newsdesk(config, pin_factory=mock_factory, late_window=True)
+    try:
+        desk.panel_up()
+        assert wait_for(lambda: not desk.window.opening)
+        part = next(p for p in desk.health()["parts"] if p["part"] == "display")
+        assert part["status"] == "warn" and "No window display answered" in part["summary"]
+    finally:
+        desk.close()

@@ -244,3 +244,48 @@ def test_a_box_with_no_window_never_loads_pillow_or_luma(tmp_path):
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_a_window_made_with_an_opener_looks_for_its_display_only_when_told(tmp_path):
+    """The panel's start (the default setting, auto): the window waits for the panel's first
+    answer, says so in the health strip meanwhile, then opens and draws."""
+    bus, go, opened = Bus(), __import__("threading").Event(), []
+
+    def opener():
+        opened.append(1)
+        return dummy(width=128, height=64, mode="1")
+    window = Window(opener=opener)
+    driver = WindowDriver(window, bus, poll=0.01, go=go)
+    try:
+        assert not wait_for(lambda: opened, timeout=0.1)
+        assert window.opening and window.image() is None
+        assert "looking for it" in window.health()["summary"]
+        go.set()
+        assert wait_for(lambda: window.frames >= 1)
+        assert opened == [1] and not window.opening
+        assert window.health()["summary"].startswith("Simulated window")
+    finally:
+        driver.close()
+        window.close()
+
+
+def test_a_late_window_that_finds_no_display_leaves_the_strip_saying_so():
+    window = Window(opener=lambda: None)
+    driver = WindowDriver(window, Bus(), poll=0.01)
+    try:
+        assert wait_for(lambda: not window.opening)
+        assert window.health() is None and window.image() is None
+    finally:
+        driver.close()
+        window.close()
+
+
+def test_a_window_closed_while_it_opens_lets_its_device_go():
+    let_go = []
+
+    class Device:
+        def cleanup(self):
+            let_go.append(1)
+    window = Window(opener=lambda: (window.close(), Device())[1])
+    assert window.open() is False
+    assert let_go == [1]

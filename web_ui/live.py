@@ -58,6 +58,7 @@ SEND_TIMEOUT = 20.0    # seconds one write to a page may take before the page co
 RETRY_AFTER = 30       # seconds a page refused a stream waits before asking again
 HOST_THREADS = 2       # Flask threads only the host's requests use (its page, its moves)
 BODY_TIMEOUT = 10.0    # seconds a request's body may take to arrive (settings: header_timeout)
+PARTS_WAIT = 1.0       # seconds after the start that parts waiting for the first answer start anyway
 RESTART_RETRY = 2      # seconds a page asking while the panel stops waits (it is back in a few)
 STOPPING = "The newsdesk is restarting; this page tries again by itself in a moment."
 BACKLOG_MAX = 1000     # events replayed to a tablet that reconnects; past that it resyncs
@@ -399,8 +400,18 @@ class Panel:
         self._ticker = None
         self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
+        self._up_timer = None     # until the first answer, or PARTS_WAIT after the start
+
+    def _answering(self):
+        """The panel has answered (or PARTS_WAIT has passed): the desk's parts that wait for
+        that (the window display, controller/app.py) may start."""
+        if self._up_timer is not None:
+            self._up_timer.cancel()
+            self._up_timer = None
+            self.desk.panel_up()
 
     def start(self, loop):
+        self._up_timer = loop.call_later(PARTS_WAIT, self._answering)
         self.hub = hub = Hub(self.desk.bus, loop)
         self._stopping = asyncio.Event()
         self._ticker = loop.create_task(self._tick(hub))
@@ -484,7 +495,11 @@ class Panel:
         receive = _replayed(body, gone, receive)
         if scope["path"] == "/stream" and scope["method"] in ("GET", "HEAD") and self.hub:
             return await self._stream(self.hub, lane, scope, receive, send_named)
-        return await lane(scope, receive, send_named)
+        try:
+            return await lane(scope, receive, send_named)
+        finally:
+            if self._up_timer is not None:
+                self._answering()
 
     async def _lifespan(self, receive, send):
         while True:

@@ -256,13 +256,42 @@ def open_device(setting, spec=None, simulated=False):
 
 
 class Window:
-    """Shows views on a luma device and keeps the last frame (for the panel's picture of it)."""
+    """Shows views on a luma device and keeps the last frame (for the panel's picture of it).
 
-    def __init__(self, device):
+    Made with a ``device``, or with an ``opener`` that finds one later (``open``, on the window's
+    own thread): the display setting's default, "auto", looks for its display only once the panel
+    answers. Importing luma and Pillow and drawing the first frame was about a tenth of the CPU the
+    panel's start took, which on a Pi Zero 2 W kept the table waiting for its first page a few
+    tenths of a second longer for a window nobody reads before then (docs/benchmarks.md, "A Pi
+    Zero 2 W's budget"). An explicit setting (ssd1306, dummy) opens at start, so a display that
+    was asked for and can't be opened stops the start with a sentence."""
+
+    def __init__(self, device=None, opener=None):
+        if (device is None) == (opener is None):
+            raise ValueError("a window needs a device or an opener, not both")
         self.device = device
+        self._opener = opener
         self._lock = threading.Lock()
         self._last = None
         self.frames = 0
+
+    @property
+    def opening(self):
+        """True until an opener has been tried."""
+        return self._opener is not None
+
+    def open(self):
+        """Find the device through the opener (once); False when there is none."""
+        opener = self._opener
+        if opener is not None:
+            device = opener()
+            with self._lock:
+                if self._opener is None:        # closed meanwhile: let the device go at once
+                    if device is not None:
+                        device.cleanup()
+                    return False
+                self.device, self._opener = device, None
+        return self.device is not None
 
     def show(self, view, now=None):
         image = render(view, self.device.size, now)
@@ -277,7 +306,12 @@ class Window:
             return None if self._last is None else self._last.copy()
 
     def health(self):
-        """The health strip's "display" part (controller/health.py)."""
+        """The health strip's "display" part (controller/health.py); None when it looked and found
+        no display (the strip then says what a missing window means)."""
+        if self.opening:
+            return {"status": "ok", "summary": "Window display: looking for it now the panel is up."}
+        if self.device is None:
+            return None
         from luma.core.device import dummy
         if isinstance(self.device, dummy):
             return {"status": "ok", "summary": "Simulated window: the phone's display, drawn in memory."}
@@ -285,6 +319,9 @@ class Window:
 
     def close(self):
         with self._lock:
+            self._opener = None
+            if self.device is None:
+                return
             try:
                 self.device.cleanup()
             except Exception:
@@ -294,8 +331,11 @@ class Window:
 class WindowDriver:
     """Follows the bus on one thread and keeps the window showing the latest oracle."""
 
-    def __init__(self, window, bus, clock=time.monotonic, fps=20.0, poll=0.25):
+    def __init__(self, window, bus, clock=time.monotonic, fps=20.0, poll=0.25, go=None):
+        """``go``: a threading.Event the thread waits for before opening a window made with an
+        opener (the panel sets it once it answers); None: at once."""
         self.window = window
+        self._go = go
         self._clock = clock
         self._period = 1.0 / fps
         self._poll = poll
@@ -307,6 +347,13 @@ class WindowDriver:
 
     def _run(self):
         try:
+            if self.window.opening:
+                if self._go is not None:
+                    while not self._go.wait(self._poll):
+                        if self._stop.is_set():
+                            return
+                if self._stop.is_set() or not self.window.open():
+                    return
             self.window.show(self.view)
             while not self._stop.is_set():
                 running = self.view.get("running")
