@@ -1,12 +1,12 @@
-// The table panel's page: the game screen, the start form, the end of a game and the oracles'
-// results in the sidebar, wired to the parts that have modules of their own: the live feed and its
-// fallback (feed.js), the box out of reach (reach.js), the health strip (health.js), toasts and
-// announcements (toast.js) and the simulated phone (phone.js). No framework and nothing from the
-// network but the Pi.
+// The table panel's page: the game being played (its screen, its moves, undo and the end), the
+// start form and the end screen, wired to the parts that have modules of their own: the live feed
+// and its fallback (feed.js), the box out of reach (reach.js), the health strip (health.js), toasts
+// and announcements (toast.js), the sidebar's editor card, calls and oracle results (sidebar.js)
+// and the simulated phone (phone.js). No framework and nothing from the network but the Pi.
 
-import { $, bootData, fill, h } from "./dom.js";
+import { $, bootData } from "./dom.js";
 import { getJSON, send } from "./api.js";
-import { knowScreens, loadScreen, loadedScreen, renderGame } from "./game.js";
+import { knowScreens, loadScreen, renderGame } from "./game.js";
 import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
@@ -16,6 +16,9 @@ import { checkTheBox, holdControls, watchTheBox } from "./reach.js";
 import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./health.js";
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
 import { refreshWindow, showDigit, showHook, wirePhone } from "./phone.js";
+import {
+  duringThisGame, followTable, forgetOtherGames, listensTo, showOracle, showVerdict, syncEditorCard, tellScreen,
+} from "./sidebar.js";
 
 const boot = bootData();
 const S = {
@@ -29,6 +32,7 @@ const S = {
 };
 knowGames(S.catalogue);      // the bounds and words of what each game's offers ask for
 knowScreens(S.catalogue);    // where each game's screen is loaded from
+followTable(S, render);      // the sidebar reads the game being played, and draws it after a roll
 // For a look from the browser's console (and the tests): the state, the live feed and the last
 // event id it heard (settable: the feed resumes after it).
 window.NEWSDESK_PANEL = S;
@@ -38,97 +42,7 @@ S.lastEventId = boot.lastEventId || 0;
 
 const area = $("#game-area");
 
-// ------------------------------------------------------------------ the game's oracles
-
-// Whether the game being played takes this oracle's results ("editor", "dice", "stopwatch"): its
-// catalogue's panel facts say so, and only then does its screen hear them.
-function listensTo(kind) {
-  const item = S.game && S.catalogue.find((g) => g.name === S.game.engine);
-  return Boolean(item && item.panel && (item.panel.listens || []).includes(kind));
-}
-
-// Hands an oracle's result to the game's screen (its optional onOracle hook) when the game listens
-// to that oracle, then runs ``then`` (a screen still loading hears it once it has loaded).
-function tellScreen(kind, data, then) {
-  if (!listensTo(kind)) return;
-  const hear = (screen) => {
-    if (screen.onOracle) screen.onOracle(kind, data);
-    if (then) then();
-  };
-  const screen = loadedScreen(S.game.engine);
-  if (screen) hear(screen);
-  else loadScreen(S.game.engine).then(hear);
-}
-
 // ------------------------------------------------------------------ rendering
-
-// The sidebar's "The editor says" follows the call in progress of a game the editor judges (its
-// screen's callInProgress hook), hand-entered signals included; with no call under way it keeps
-// the last verdict the phone gave.
-function syncEditorCard() {
-  const box = $("#verdict");
-  if (!box) return;
-  const screen = S.game && !S.ended && listensTo("editor") ? loadedScreen(S.game.engine) : null;
-  const call = screen && screen.callInProgress ? screen.callInProgress(S.game.view) : null;
-  if (!call) {
-    // a call that was waiting gives the card back to the last verdict; a verdict stays shown
-    if (box.dataset.call === "waiting" && box.dataset.last) restoreLast(box);
-    box.dataset.call = "";
-    box.dataset.last = "";
-    return;
-  }
-  if (!box.dataset.last) {
-    box.dataset.last = JSON.stringify(["#verdict-signal", "#verdict-message", "#verdict-instruction", "#verdict-meta"].map((id) => $(id).textContent));
-  }
-  box.dataset.call = call.waiting ? "waiting" : "verdict";
-  $("#verdict-signal").textContent = call.signal;
-  $("#verdict-signal").classList.toggle("signal-wait", call.waiting);
-  $("#verdict-message").textContent = call.message;
-  $("#verdict-instruction").textContent = call.instruction || "";
-  $("#verdict-meta").textContent = call.meta || "";
-}
-
-function restoreLast(box) {
-  const saved = JSON.parse(box.dataset.last);
-  ["#verdict-signal", "#verdict-message", "#verdict-instruction", "#verdict-meta"].forEach((id, i) => { $(id).textContent = saved[i]; });
-  $("#verdict-signal").classList.remove("signal-wait");
-  box.dataset.last = "";
-}
-
-// Whether the event with this id came during the game being played (or no game is being played):
-// the editor's calls from before it started belong to other games and are not shown as its own.
-function duringThisGame(id) {
-  const since = S.game && typeof S.game.started_event === "number" ? S.game.started_event : null;
-  return since === null || Number(id) > since;
-}
-
-// A game newly on the screen: the sidebar keeps only the editor's calls made during it and says
-// plainly when there has been none (idempotent, so the page's first render may run it too).
-let gameShown = null;
-function forgetOtherGames() {
-  const id = S.game ? S.game.id : null;
-  if (id === gameShown) return;
-  gameShown = id;
-  if (id === null) return;
-  const screen = loadedScreen(S.game.engine);     // one not loaded yet has nothing to forget
-  if (screen && screen.forgetOracles) screen.forgetOracles();
-  const box = $("#verdict");
-  if (box && !duringThisGame(box.dataset.eventId || 0)) {
-    $("#verdict-signal").textContent = "—";
-    $("#verdict-signal").classList.remove("signal-wait");
-    $("#verdict-message").textContent = box.dataset.none || "";
-    $("#verdict-instruction").textContent = "";
-    $("#verdict-meta").textContent = "";
-    box.dataset.eventId = "";
-    box.dataset.last = "";
-    box.dataset.call = "";
-  }
-  const list = $("#calls");
-  if (list) {
-    for (const li of list.querySelectorAll("li[data-event-id]")) if (!duringThisGame(li.dataset.eventId)) li.remove();
-    if (!list.children.length) list.append(h("li", { class: "empty" }, list.dataset.none || ""));
-  }
-}
 
 function render() {
   forgetOtherGames();
@@ -319,66 +233,6 @@ function onGame(m) {
   } else {
     refresh();
   }
-}
-
-function showVerdict(event) {
-  if (!duringThisGame(event.id)) return;      // replayed from before this game started
-  const v = event.data;
-  tellScreen("editor", { verdict: v, said: "dialed " + v.digit });
-  const box = $("#verdict");
-  if (!box) return;
-  box.dataset.eventId = event.id;
-  box.dataset.last = "";
-  $("#verdict-signal").classList.remove("signal-wait");
-  $("#verdict-signal").textContent = v.signal;
-  $("#verdict-message").textContent = v.message;
-  $("#verdict-instruction").textContent = v.instruction;
-  $("#verdict-meta").textContent = "Dialed " + v.digit;
-  box.classList.remove("fresh");
-  void box.offsetWidth;
-  box.classList.add("fresh");
-  const list = $("#calls");
-  if (list && !list.querySelector(`[data-event-id="${event.id}"]`)) {
-    const empty = list.querySelector(".empty");
-    if (empty) empty.remove();
-    list.prepend(h("li", { dataset: { eventId: event.id } }, h("span", { class: "call-signal" }, v.signal), h("span", { class: "call-digit" }, " dialed " + v.digit)));
-    while (list.children.length > 10) list.lastElementChild.remove();
-  }
-  play("verdict");
-}
-
-// Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
-function showOracle(m) {
-  const box = $("#oracle-result");
-  const d = m.data || {};
-  let kind, value, detail;
-  if (m.type === "dice.roll") {
-    kind = "Dice";
-    value = d.total;
-    detail = `${d.dice}: ${(d.faces || []).join(" + ")}`;
-    tellScreen("dice", d, render);
-  } else if (m.type === "stopwatch.roll") {
-    kind = "Stopwatch";
-    value = d.digit;
-    detail = d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`;
-    tellScreen("stopwatch", d, render);
-  } else if (m.type === "dice.set") {
-    toast(`The dice are now ${d.dice}.`, "ok");
-    return;
-  } else if (m.type === "stopwatch.started") {
-    if (box) fill(box, h("span", { class: "oracle-kind" }, "Stopwatch"), " running…");
-    return;
-  } else {
-    return;
-  }
-  if (!box) return;
-  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === undefined ? "—" : String(value)),
-    detail ? h("span", { class: "small muted" }, " " + detail) : null);
-  box.classList.remove("fresh");
-  void box.offsetWidth;
-  box.classList.add("fresh");
-  announce(`${kind}: ${value}`);
-  play(kind === "Dice" ? "dice" : "stopwatch");
 }
 
 const handlers = {
