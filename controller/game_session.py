@@ -20,7 +20,7 @@ from .games import base, ledger, registry
 from .games.game import Game, no_description
 from .history import stacks, summary
 from .standings import final_table
-from .store import Game as StoredGame, GameInPlay, GameNotActive, KeyReused, StaleVersion, check_key
+from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
 NAME_MAX = 40           # a player's name, colour or team (the API document says the same)
@@ -155,7 +155,7 @@ class GameSession:
         self.resume()
 
     def _clear(self):
-        self._game: StoredGame | None = None
+        self._game: GameRecord | None = None
         self._engine: Game | None = None
         self._entries = []
         self._state: dict[str, Any] | None = None
@@ -285,7 +285,7 @@ class GameSession:
         if self._problem:
             raise registry.EngineUnavailable(self._problem)
 
-    def _held(self) -> StoredGame:
+    def _held(self) -> GameRecord:
         """The game being played, for the steps that need one; refused with none."""
         if self._game is None:
             raise GameNotActive("no game is being played; start one first")

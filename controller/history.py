@@ -21,7 +21,7 @@ HISTORY_LIMIT = 500          # games the history, the statistics and the history
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
 UNDO_KINDS = ("undo", "redo")
 
-# The store and its rows (controller/store.py: Game, Entry) are not typed yet: Any until they are.
+# The store and its rows (controller/store.py: GameRecord, Entry) are not typed yet: Any until they are.
 JSON = dict[str, Any]
 
 

@@ -167,7 +167,11 @@ class KeyReused(BadRequest):
     status = 422
 
 
-class Event:
+class StoredEvent:
+    """One row of the events table: its id (what a page's Last-Event-ID names), when, its kind
+    (controller/events.py) and its data. Not a game's rule event (games.base.Event, a dict kept
+    inside a game entry): this is the log's own line, which announces such an entry among others."""
+
     __slots__ = ("id", "at", "kind", "payload")
 
     def __init__(self, id, at, kind, payload):
@@ -196,8 +200,9 @@ class Entry:
         self.repeat = repeat
 
 
-class Game:
-    """A games row, with ``version``: the number of entries it holds."""
+class GameRecord:
+    """A games row, with ``version``: the number of entries it holds. Not a game's declaration
+    (games.game.Game, its rules): this is one game played, as the store keeps it."""
 
     __slots__ = ("id", "engine", "options", "players", "created", "status", "ended", "winners",
                  "final", "end_key", "version", "repeat")
@@ -224,7 +229,7 @@ _GAME_COLUMNS = ("SELECT g.id, g.engine, g.options, g.players, g.created, g.stat
 
 
 def _game(row):
-    return Game(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6],
+    return GameRecord(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6],
                 None if row[7] is None else json.loads(row[7]),
                 None if row[8] is None else json.loads(row[8]), row[9], row[10])
 
@@ -584,7 +589,7 @@ class Store:
         cur = self._db.execute("INSERT INTO events (at, kind, payload) VALUES (?, ?, ?)",
                                (at, kind, _dumps(payload)))
         self._inserted = cur.lastrowid
-        return Event(cur.lastrowid, at, kind, payload)
+        return StoredEvent(cur.lastrowid, at, kind, payload)
 
     def append(self, kind, payload):
         """Append and commit one event; returns it with its id. Raises StoreError if not durable."""
@@ -592,7 +597,7 @@ class Store:
         return self._write(lambda: self._insert_event(at, kind, payload))
 
     def start_game(self, engine, players, options, setup_entry, key=None):
-        """Create a game and its first entry (version 1); returns (Game, Entry, Event or None).
+        """Create a game and its first entry (version 1); returns (GameRecord, Entry, StoredEvent or None).
 
         With a key already used to start a game, nothing is written and that game comes back
         with ``repeat`` set. Refused (BadRequest) while another game is being played.
@@ -628,11 +633,11 @@ class Store:
         return self._write(work)
 
     def append_entry(self, game_id, expected_version, entry, key=None):
-        """Append ``entry`` as version ``expected_version + 1`` of the game; returns (Entry, Event).
+        """Append ``entry`` as version ``expected_version + 1`` of the game; returns (Entry, StoredEvent).
 
         In one transaction: a key already used returns the entry it wrote (``repeat`` set, no
-        Event, nothing written); a game not being played is refused (GameNotActive); a game no
-        longer at ``expected_version`` is refused (StaleVersion). Committed before returning.
+        StoredEvent, nothing written); a game not being played is refused (GameNotActive); a game
+        no longer at ``expected_version`` is refused (StaleVersion). Committed before returning.
         """
         key = check_key(key)
         at = _now()
@@ -666,7 +671,8 @@ class Store:
 
     def end_game(self, game_id, expected_version, status, winners=None, final=None, key=None):
         """Close a game as finished or abandoned, with its winners and final table; returns
-        (Game, Event or None). A key already used to close a game returns that game unchanged."""
+        (GameRecord, StoredEvent or None). A key already used to close a game returns that game
+        unchanged."""
         if status not in events.GAME_ENDED:
             raise ValueError("a game ends finished or abandoned, not %r" % (status,))
         key = check_key(key)
@@ -755,7 +761,7 @@ class Store:
     def _rows(self, sql, args):
         with self._reading() as db:
             rows = db.execute(sql, args).fetchall()
-        return [Event(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
+        return [StoredEvent(r[0], r[1], r[2], json.loads(r[3])) for r in rows]
 
     def since(self, after_id, limit=500):
         """Events after ``after_id``, oldest first: how a device that slept catches up."""

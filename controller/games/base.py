@@ -8,8 +8,10 @@ decide() starts with (not set up, over, not an action, an action the game doesn'
 ``option`` declares a setup option the start form, the API document and the checks are made
 from.
 
-Events and actions are plain dicts so they store as JSON and replay identically. Rules'
-constants (prices, bonuses, targets) live in the game's package, once.
+Events and actions are plain dicts so they store as JSON and replay identically (a rule's
+``Event`` is kept inside a game entry; the store's own log line that announces the entry is a
+``store.StoredEvent``, another thing). Rules' constants (prices, bonuses, targets) live in the
+game's package, once.
 
 Undo/redo never rewrite history: an {"type": "undo", "target": id} event takes event ``id`` out
 of the effective history, {"type": "redo", "target": id} puts it back; the state is the fold of
@@ -22,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard, TypeV
 from ..errors import NewsdeskError
 
 State = dict[str, Any]      # a game's state: JSON-able, never mutated in place
-Event = dict[str, Any]      # a fact, with a "type": stored as JSON, replayed identically
+Event = dict[str, Any]      # a fact, with a "type": kept in a game entry as JSON, replayed identically
 Action = dict[str, Any]     # what a tablet asks for, with a "type"
 
 Data = TypeVar("Data")

@@ -59,7 +59,7 @@ GAME_ENDED = (events.GAME_FINISHED, events.GAME_ABANDONED)
 
 
 def event_payload(table: str, event: Any, final: object = None, install: str | None = None) -> str:
-    """An Event as sent on <base>/events. Event ids start again at 1 in a fresh data folder, so
+    """A StoredEvent as sent on <base>/events. Event ids start again at 1 in a fresh data folder, so
     ``install`` (the data folder's id, kept beside its store) says which numbering an id belongs
     to: a subscriber drops repeats by (install, id), never by the id alone. A game's end carries
     its final ``standings`` (``final``: the games row's final table, written in the same

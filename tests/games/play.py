@@ -1,7 +1,8 @@
 """Random legal play of every game, as a table might tap it: one of the offers the panel shows,
 with what a card prints (a value, points, an airport) filled in from the offer's choices or a
-few likely numbers; SCAN's hands dealt from a shuffled deck (and Time up, when timed). A move
-the rules refuse is skipped, as the panel would show the refusal and the table tap again."""
+few likely numbers; SCAN's hands played from a shuffled deck in whole tricks (and Time up, when
+timed). A move the rules refuse is skipped, as the panel would show the refusal and the table tap
+again."""
 
 import random
 
@@ -34,13 +35,18 @@ def start(engine, names, options):
 
 
 def _scan_hand(rng, state):
+    """A hand as the table plays it: tricks of one card from each player, each won whole by one
+    side, and the cards that don't go round (when a deal plays them) as one short last trick."""
     n = len(state["players"])
     deck = [suit for suit in SUITS for _ in range(scan.rules.CARDS_PER_SUIT)]
     rng.shuffle(deck)
     sides = [s["name"] for s in state["sides"]]
     taken = {s: dict.fromkeys(SUITS, 0) for s in sides}
-    for suit in deck[:rng.choice(scan.rules.hand_sizes(state["variant"], n, state.get("put_aside", False)))]:
-        taken[rng.choice(sides)][suit] += 1
+    played = deck[:rng.choice(scan.rules.hand_sizes(state["variant"], n, state.get("put_aside", False)))]
+    for first in range(0, len(played), n):
+        winner = taken[rng.choice(sides)]
+        for suit in played[first:first + n]:
+            winner[suit] += 1
     return {"type": "hand", "taken": taken}
 
 

@@ -12,7 +12,7 @@ import test_scoop1956 as s1956
 import test_scoop2002 as s2002
 import test_star_reporter as star
 from hypothesis import given, settings, strategies as st
-from play import TABLES, start, walk
+from play import TABLES, action_for, start, walk
 
 from controller.games import base, get_the_scoop, options_doc, scan, scoop1956, scoop2002, star_reporter
 from controller.games.base import GameError
@@ -24,6 +24,19 @@ ENGINES = tuple(options_doc.our_games())
 
 def test_every_game_of_newsdesks_own_has_a_table_the_random_player_starts():
     assert {t[0] for t in TABLES} == set(ENGINES)
+
+
+def test_the_random_player_plays_scan_hands_the_rules_accept():
+    """SCAN: "The trick is taken by the highest card of the suit led", one card from each player,
+    so a side's take is whole tricks, and the rules refuse any other count. A random hand dealt
+    card by card mostly isn't (the walks then never scored a hand); played trick by trick, every
+    one is, on every SCAN table the walks start from."""
+    for engine, names, options in TABLES:
+        if engine is scan.GAME:
+            state = start(engine, names, options)
+            for seed in range(25):
+                hand = action_for(engine, state, {"type": "hand"}, random.Random(seed))
+                assert engine.decide(state, hand, random.Random(0))[0]["type"] == "hand_scored"
 
 
 def row(name, score, winner):

@@ -244,7 +244,7 @@ function onMessage(e) {
   announce(`${o.title}: ${s.value} (${s.detail}). The counts are updated.`);
 }
 
-// The panel's EventSource (panel.js owns it and opens a new one when a tablet wakes).
+// The panel's EventSource (feed.js owns it and opens a new one when a tablet wakes).
 let attached = null;
 function attach() {
   const source = window.NEWSDESK_PANEL && window.NEWSDESK_PANEL.stream;

@@ -3,7 +3,7 @@
 //
 // The page names its own release in <meta name="newsdesk-release">; the box names its own in
 // every /api/health answer, which the panel reads every 15 s and as soon as the box answers
-// again after a restart (panel.js hands each answer to heardRelease). Another release than the
+// again after a restart (health.js hands each answer to heardRelease). Another release than the
 // page's: reload now if the table is quiet, else say "a new version is ready" with a button and
 // reload by itself once it is quiet. Quiet means nobody is in the middle of something a reload
 // would throw away or cut short:

@@ -1,0 +1,58 @@
+// The simulated phone beside the panel: the dial, the hook button and the buttons that post to
+// the box's /api/sim/ (a refusal is said under them, in #phone-error), what the feed says of the
+// hook and the last digit, and the phone's window display, an image the box draws, fetched again
+// after anything that may change it. The dial does nothing while the box is out of reach.
+
+import { $ } from "./dom.js";
+import { send } from "./api.js";
+import { boxIsAway } from "./reach.js";
+
+const WINDOW_WAIT = 150;     // ms: a burst of messages redraws the window once
+const shown = { windowTimer: null };
+
+// The window display drawn again (once, shortly) after a message that may change it.
+export function refreshWindow() {
+  const img = $("#window-img");
+  if (!img) return;
+  clearTimeout(shown.windowTimer);
+  shown.windowTimer = setTimeout(() => { img.src = "/api/oracles/window.png?t=" + Date.now(); }, WINDOW_WAIT);
+}
+
+// The handset "off" (lifted) or "on" (on the cradle), as the feed says.
+export function showHook(state) {
+  const s = $("#hook-state");
+  if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
+  const button = $("#hook-button");
+  if (button) { button.textContent = state === "off" ? "Hang up" : "Lift the handset"; button.dataset.hook = state; }
+  document.body.dataset.hook = state;
+}
+
+export function showDigit(digit) {
+  const d = $("#last-digit");
+  if (d) d.textContent = digit;
+}
+
+function simPost(url, body) {
+  send(url, body, { retries: 1 }).then((r) => {
+    const box = $("#phone-error");
+    if (box) { box.textContent = r.ok ? "" : r.data.message; box.hidden = r.ok; }
+  });
+}
+
+// The page's phone made live: whichever of its parts the page has.
+export function wirePhone() {
+  const dial = $("#dial");
+  if (dial) dial.addEventListener("dial", (e) => boxIsAway() || simPost("/api/sim/dial", { digit: e.detail.digit }));
+  const hookButton = $("#hook-button");
+  if (hookButton) document.body.dataset.hook = hookButton.dataset.hook;   // the state the page was rendered with
+  if (hookButton) hookButton.addEventListener("click", () => simPost("/api/sim/hook", { state: document.body.dataset.hook === "off" ? "on" : "off" }));
+  for (const b of document.querySelectorAll("[data-sim-post]")) {
+    b.addEventListener("click", () => simPost(b.dataset.simPost, JSON.parse(b.dataset.simBody || "{}")));
+  }
+  const windowImg = $("#window-img");
+  if (windowImg) {
+    windowImg.addEventListener("error", () => { windowImg.hidden = true; });
+    windowImg.addEventListener("load", () => { windowImg.hidden = false; });
+    if (windowImg.complete && !windowImg.naturalWidth) windowImg.hidden = true;
+  }
+}
