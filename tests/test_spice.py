@@ -343,6 +343,54 @@ def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
     assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
 
 
+# --- a line toggling instead of sticking: the coil's heat per rate, then its thermal model ---
+
+@pytest.fixture(scope="module")
+def toggled(tmp_path_factory):
+    need_ngspice()
+    from schematics import toggling
+    with spice_answers_shared(tmp_path_factory):
+        return toggling.simulate_toggling(generate.circuits()["pi"])
+
+
+@pytest.mark.slow
+def test_a_line_toggling_at_any_rate_keeps_the_winding_under_its_class(toggled):
+    """Every rate at both corners, and the heat that settles the coil just under the cutoff: the
+    winding stays under its insulation's class; where the cutoff never opens, the coil has settled
+    under the cutoff's temperature, so no toggling heat between the rates swept does worse."""
+    from schematics import faults, toggling
+    v = toggled.values
+    assert toggled.unsafe() == []
+    assert {hz for hz, _, _, _ in toggled.rows} == set(toggling.RATES) | {"under"}
+    rate, watts, drive = toggled.worst_rate()
+    # the sweep brackets the worst: the weak corner's heat peaks inside it, not at either end
+    weak = [w for hz, c, w, _ in toggled.rows if w is not None and c["drive"] == "weak"]
+    assert max(weak) > max(weak[0], weak[-1])
+    # no toggling line heats the coil more than the held-on faults do
+    held = faults.thermal_values(generate.circuits()["pi"])
+    assert 0 < watts < max(c["supply"] for c in faults.fault_corners(held)) ** 2 / min(held["rcoil"])
+    for hz, _, _, m in toggled.rows:
+        assert m["winding"] < v["insulation"], hz
+        if m["cut"] is None:
+            node = v["ambient"] + m["node_end"]
+            assert node < v["cutoff"] and m["watts_end"] == pytest.approx((node - v["ambient"]) / v["theta"], rel=0.02)
+    under = [m for hz, _, _, m in toggled.rows if hz == "under"][0]
+    assert under["cut"] is None
+    assert under["watts_end"] == pytest.approx((v["cutoff"] - toggling.UNDER_C - v["ambient"]) / v["theta"], rel=0.01)
+    assert any(m["cut"] is not None and m["cut"] < 300 for _, _, _, m in toggled.rows)
+
+
+@pytest.mark.slow
+def test_without_the_cutoff_a_toggling_line_cooks_the_coil():
+    """The thermal deck catches what the cutoff is for: without it, the worst rate's heat takes the
+    winding over its class."""
+    need_ngspice()
+    from schematics import toggling
+    result = toggling.simulate_toggling(broken(bell_driver={"cutoff_c": 0}))
+    assert result.hottest() > result.values["insulation"]
+    assert any("at 5 Hz (strong corner) the winding reaches" in s for s in result.unsafe())
+
+
 def test_the_optocouplers_led_is_an_exponential_junction_in_every_deck():
     """Not a fixed drop: a junction through each corner's forward voltage at the datasheet's test
     current, so its voltage falls as the fail-safe's current dies away (which lets the coil go
