@@ -196,10 +196,12 @@ def failsafe_block(circuit):
                     bom.ohms_text(roles["bleed"].value)),
                 "| time constant (resistor x capacitor), least and most | %.1f ms, %.1f ms | |"
                 % (t["tau_min"] * 1000, t["tau_max"] * 1000),
-                "| LED current at a strike's start, least; what keeps the gate at %g V, with the bleed's share "
-                "| %.2f mA; %.2f mA | |" % (float(parts.part("mosfet")["vgs_on"]), t["start_ma"], t["need_ma"]),
-                "| gate fully on for, at the least | %.1f ms | at least %.0f ms (a strike at the default rate) |"
-                % (t["full"] * 1000, t["strike_on"] * 1000),
+                "| LED current at a strike's start, least; what keeps the gate at %g V (%g V fully on, with "
+                "newsdesk's %.0f %% margin), with the bleed's share | %.2f mA; %.2f mA | |" % (
+                    t["gate_v"], float(parts.part("mosfet")["vgs_on"]), (erc.GATE_MARGIN - 1) * 100,
+                    t["start_ma"], t["need_ma"]),
+                "| gate at %g V or more for, at the least | %.1f ms | at least %.0f ms (a strike at the default rate) |"
+                % (t["gate_v"], t["full"] * 1000, t["strike_on"] * 1000),
                 "| a line held high: the LED dark after, at the most | %.0f ms | within %.0f ms (one strike at the "
                 "slowest rate) |" % (t["off"] * 1000, t["limit"] * 1000), ""]
     out.append(FAILSAFE_END)

@@ -38,7 +38,7 @@ RATES = (1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0)   # Hz, octaves either s
 SETTLE_S = 0.25             # over six of the fail-safe's longest time constants (40 ms)
 WINDOW_S = 0.1              # the heat is averaged over at least this long, and two whole periods
 EDGE_S = 1e-5               # the wave's rise and fall: far quicker than the coil (L/R about 1 ms)
-                            # or the gate (47 kohm x its capacitance, about 80 us), so they set the speed
+                            # or the gate (its pull-down x its capacitance, about 100 us), so they set the speed
 LONG_S = 3000               # the thermal deck: 12 time constants of the coil's 240 s
 LONG_STEP = 1.0             # seconds
 UNDER_C = 0.5               # the worst copy settles this far under the cutoff's rated temperature
