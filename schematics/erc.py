@@ -691,8 +691,8 @@ def cutoff_timing(parts):
     check it with every single fault). None without a cutoff.
 
     ring     the coil's steady temperature ringing at the strikes' worst duty, the supply at its
-             highest, the winding at its least resistance, in the warmest air: under the cutoff's
-             holding temperature, or a long ring opens it for good
+             highest, the winding at its least resistance, in the warmest air: HOLDING_MARGIN_C under
+             the cutoff's holding temperature, or a long ring may open it for good
     opens    the longest a coil held on (any single fault) takes to reach the cutoff's rated
              temperature from the coolest room (20 °C), at its weakest: the supply at its lowest,
              the winding at its highest resistance
@@ -720,6 +720,9 @@ def cutoff_timing(parts):
 
 
 CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
+HOLDING_MARGIN_C = 5        # newsdesk's least room between a long ring's coil and the cutoff's holding
+                            # temperature: the ring's figure is already at its worst corner (the supply high,
+                            # the winding cold and low, the warmest air), this is for the estimates under it
 
 
 def _check_cutoff(circuit, report, line):
@@ -745,12 +748,14 @@ def _check_cutoff(circuit, report, line):
                    "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
                    "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
                    rated_a, most, math.ceil(most * 2) / 2)
-    if t["ring_c"] > t["holding_c"]:
+    if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
         report.add("bell", "error", line,
-                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): over the thermal cutoff's %g °C "
-                   "holding temperature, so ringing alone may open it for good; use a cutoff rated higher "
-                   "(cutoff_c, th_c) if the coil's insulation allows, or a coil with a lower duty", t["ring_c"],
-                   t["ring_w"], t["ambient_c"], t["holding_c"])
+                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): %s the thermal cutoff's %g °C "
+                   "holding temperature (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
+                   "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, or a coil with a "
+                   "lower duty", t["ring_c"], t["ring_w"], t["ambient_c"],
+                   "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
+                   t["holding_c"], HOLDING_MARGIN_C)
     if t["opens_s"] > CUTOFF_OPENS_MAX_S:
         report.add("bell", "error", line,
                    "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "

@@ -786,6 +786,7 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
     weakest, and its winding's inside is then under class E's 120 °C."""
     t = erc.cutoff_timing(PARTS)
     assert t["ring_c"] == pytest.approx(71.3, abs=0.1) and t["holding_c"] == 77
+    assert t["ring_c"] + erc.HOLDING_MARGIN_C <= t["holding_c"] and erc.HOLDING_MARGIN_C == 5
     assert 100 < t["opens_s"] < 240 and t["winding_c"] < t["insulation_c"] == 120
     assert t["weak_w"] > t["continuous_w"]              # held on, the coil is well over its continuous rating
     assert _cutoff(check()) == []
@@ -795,6 +796,9 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
     (("cutoff_c = 102 ", "cutoff_c = 0 "), "the bell driver has no thermal cutoff: a shorted MOSFET"),
     (("th_c = 77 ", "th_c = 60 "), "a long ring warms the coil to 71 °C (1.04 W in 35 °C air): over the thermal "
                                    "cutoff's 60 °C holding temperature"),
+    # the rules keep a stated margin under it, not only the figure itself: 71.3 °C against 75 °C is too close
+    (("th_c = 77 ", "th_c = 75 "), "a long ring warms the coil to 71 °C (1.04 W in 35 °C air): within 5 °C of the "
+                                   "thermal cutoff's 75 °C holding temperature (newsdesk keeps 5 °C under it)"),
     (("tau_s = 240 ", "tau_s = 2400 "), "reaches the thermal cutoff's 102 °C only after 1"),
     (("cutoff_c = 102 ", "cutoff_c = 300 "), "reaches the thermal cutoff's 300 °C never"),
     (("insulation_c = 120 ", "insulation_c = 105 "), "the winding's inside reaches 109 °C: over its insulation's 105 °C"),
