@@ -17,8 +17,9 @@
                drive strength), and all outputs together within its total; and its least current
                (at the HIGHEST forward volts: its colour's vf_max for an LED, the optocoupler's
                vf_max) is enough: an LED's at least its ``min_ma``, an optocoupler's enough to
-               pull the MOSFET's gate up to its ``vgs_on`` through the gate resistor at the worst
-               current transfer ratio (ctr_min x ctr_derate)
+               pull the MOSFET's gate up to its ``vgs_on`` with GATE_MARGIN through the gate
+               resistor at the worst current transfer ratio (ctr_min x ctr_derate at 5 mA, times
+               the datasheet curve's share at the LED's current, ctr_curve)
     voltage    no rail above the logic voltage reaches a GPIO through any part's pins
                (contacts count as closed, modules' pull-ups count, LEDs count as conducting)
     isolation  the ringer drives an isolator, and nothing on the bell driver's side shares a
@@ -289,19 +290,56 @@ def check_overlays(circuit, report):
 
 
 def _ctr_worst(opto):
-    """The least current transfer ratio to design on: the datasheet's minimum is given at 5 mA
-    and 25 degC, and the optocoupler runs at 2-3 mA, warms up and ages, each of which lowers it."""
+    """The least current transfer ratio to design on, at the datasheet's 5 mA: its minimum there,
+    derated for heat and the LED's ageing (its fall at smaller currents is ctr_share's)."""
     return float(opto["ctr_min"]) * float(opto.get("ctr_derate", 1.0))
+
+
+def ctr_curve(opto):
+    """The optocoupler's [(LED mA, share of its CTR at 5 mA)], or a flat [(5, 1)] without one."""
+    return [(float(ma), float(share)) for ma, share in opto.get("ctr_curve") or [[5.0, 1.0]]]
+
+
+def ctr_share(opto, ma):
+    """The CTR at an LED current of ``ma`` as a share of its value at 5 mA: the datasheet's curve
+    (ctr_curve), between its points on a log scale of current, flat beyond its ends."""
+    curve = ctr_curve(opto)
+    if ma <= curve[0][0]:
+        return curve[0][1]
+    for (m0, s0), (m1, s1) in zip(curve, curve[1:]):
+        if ma <= m1:
+            return s0 + (s1 - s0) * math.log(ma / m0) / math.log(m1 / m0)
+    return curve[-1][1]
+
+
+def led_ma_for(opto, ctr, out_ma):
+    """The LED current, mA, at which the optocoupler passes ``out_ma`` with ``ctr`` at 5 mA times
+    the curve's share: the output rises with the LED's current (the schema holds the curve to
+    that), so a bisection on a log scale finds it."""
+    lo, hi = 1e-6, 1e3
+    for _ in range(80):
+        mid = math.sqrt(lo * hi)
+        if ctr * ctr_share(opto, mid) * mid < out_ma:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+GATE_MARGIN = 1.2           # newsdesk's margin on the gate through a strike: vgs_on (the voltage the MOSFET's
+                            # datasheet gives its low on-resistance at) times this, for what the corners don't
+                            # hold (the LED's ageing beyond ctr_derate, a reading of the CTR curve off its graph)
 
 
 def _opto_ma_needed(circuit):
     """The least LED current that turns the bell's MOSFET on: the gate resistor must see the
-    MOSFET's vgs_on, fed by the optocoupler at its worst current transfer ratio."""
+    MOSFET's vgs_on with GATE_MARGIN, fed by the optocoupler at its worst current transfer ratio,
+    at the share of it the curve gives at that current."""
     opto, fet = circuit.parts_data.part("optocoupler"), circuit.parts_data.part("mosfet")
     bell = circuit.parts_data.bell
     if not ("ctr_min" in opto and "vgs_on" in fet):
         return None
-    return float(fet["vgs_on"]) / float(bell["gate_pulldown"]) / _ctr_worst(opto) * 1000.0
+    return led_ma_for(opto, _ctr_worst(opto), GATE_MARGIN * float(fet["vgs_on"]) / float(bell["gate_pulldown"]) * 1000.0)
 
 
 def _vf_max(circuit, report, spec):
@@ -372,9 +410,11 @@ def _check_enough(circuit, report, spec, vf_max, logic_v):
     else:
         least = _opto_ma_needed(circuit) or 0.0
         opto = circuit.parts_data.part("optocoupler")
-        what = ("the optocoupler, at its worst transfer ratio of %g %%, can't pull the MOSFET's gate to "
-                "%g V through %s ohms" % (_ctr_worst(opto) * 100, circuit.parts_data.part("mosfet").get("vgs_on", 0),
-                                         circuit.parts_data.bell["gate_pulldown"]))
+        what = ("the optocoupler, at its worst transfer ratio of %g %% (at 5 mA, less at smaller currents: "
+                "ctr_curve), can't pull the MOSFET's gate to %g V (its vgs_on with newsdesk's %.0f %% margin) "
+                "through %s ohms" % (_ctr_worst(opto) * 100,
+                                     GATE_MARGIN * float(circuit.parts_data.part("mosfet").get("vgs_on", 0)),
+                                     (GATE_MARGIN - 1) * 100, circuit.parts_data.bell["gate_pulldown"]))
     ma = report.least_ma[spec.name]
     if ma >= least:
         return
@@ -651,8 +691,8 @@ def cutoff_timing(parts):
     check it with every single fault). None without a cutoff.
 
     ring     the coil's steady temperature ringing at the strikes' worst duty, the supply at its
-             highest, the winding at its least resistance, in the warmest air: under the cutoff's
-             holding temperature, or a long ring opens it for good
+             highest, the winding at its least resistance, in the warmest air: HOLDING_MARGIN_C under
+             the cutoff's holding temperature, or a long ring may open it for good
     opens    the longest a coil held on (any single fault) takes to reach the cutoff's rated
              temperature from the coolest room (20 °C), at its weakest: the supply at its lowest,
              the winding at its highest resistance
@@ -680,6 +720,9 @@ def cutoff_timing(parts):
 
 
 CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
+HOLDING_MARGIN_C = 5        # newsdesk's least room between a long ring's coil and the cutoff's holding
+                            # temperature: the ring's figure is already at its worst corner (the supply high,
+                            # the winding cold and low, the warmest air), this is for the estimates under it
 
 
 def _check_cutoff(circuit, report, line):
@@ -705,12 +748,14 @@ def _check_cutoff(circuit, report, line):
                    "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
                    "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
                    rated_a, most, math.ceil(most * 2) / 2)
-    if t["ring_c"] > t["holding_c"]:
+    if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
         report.add("bell", "error", line,
-                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): over the thermal cutoff's %g °C "
-                   "holding temperature, so ringing alone may open it for good; use a cutoff rated higher "
-                   "(cutoff_c, th_c) if the coil's insulation allows, or a coil with a lower duty", t["ring_c"],
-                   t["ring_w"], t["ambient_c"], t["holding_c"])
+                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): %s the thermal cutoff's %g °C "
+                   "holding temperature (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
+                   "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, or a coil with a "
+                   "lower duty", t["ring_c"], t["ring_w"], t["ambient_c"],
+                   "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
+                   t["holding_c"], HOLDING_MARGIN_C)
     if t["opens_s"] > CUTOFF_OPENS_MAX_S:
         report.add("bell", "error", line,
                    "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "
@@ -741,8 +786,8 @@ def failsafe_timing(circuit):
     voltage, so the current through the resistor falls as exp(-t / RC) from (logic V - vf -
     what the capacitor still holds) / R; the bleed resistor takes vf / R_bleed of it.
 
-    full   how long the LED keeps the current that puts the MOSFET's gate at vgs_on (the
-           rules' own, _opto_ma_needed) plus the bleed's share: the weakest case (the resistor
+    full   how long the LED keeps the current that puts the MOSFET's gate at vgs_on with
+           GATE_MARGIN (the rules' own, _opto_ma_needed) plus the bleed's share: the weakest case (the resistor
            high for the current, R and C low for the time constant, the LED's highest forward
            voltage, the capacitor still holding the reset diode's forward voltage)
     off    how long until the current through the resistor is all the bleed's (the LED dark),
@@ -771,12 +816,15 @@ def failsafe_timing(circuit):
     tau_min = r * (1 - rtol) * farads * (1 - ctol)
     full = tau_min * math.log(start / need) if start > need else 0.0
     pulldown = float(data.bell["gate_pulldown"]) * (1 + rtol)
-    dark_led = float(fet["vgs_th_min"]) / (float(opto["ctr_max"]) * pulldown)
+    # dark: the LED current whose output (the highest CTR, at the curve's share there) leaves the
+    # gate under the MOSFET's lowest threshold
+    dark_led = led_ma_for(opto, float(opto["ctr_max"]), float(fet["vgs_th_min"]) / pulldown * 1000.0) / 1000.0
     tau_max = r * (1 + rtol) * farads * (1 + ctol)
     off = held_release(logic_v, r * (1 - rtol), farads * (1 + ctol), bleed * (1 + rtol), dark_led,
                        float(opto["vf_at_ma"]) / 1000.0 / math.exp(vf_lo / (float(opto["led_n"]) * THERMAL_V)),
                        float(opto["led_n"]))
     return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
+            "gate_v": GATE_MARGIN * float(fet["vgs_on"]),
             "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
             "limit": failsafe_limit()}
 
@@ -837,14 +885,16 @@ def check_failsafe(circuit, report):
         report.add("failsafe", "error", line,
                    "the fail-safe has no bleed resistor across the optocoupler's LED: held high, the line's last "
                    "trickle through the capacitor keeps the LED faintly lit and the MOSFET may stay partly on; "
-                   "fit one (bleed_ohms in parts.toml [failsafe], 3300)")
+                   "fit one (bleed_ohms in parts.toml [failsafe], 3900)")
         return                      # (its timing without the bleed would only blame the capacitor)
     if timing["full"] < timing["strike_on"]:
         report.add("failsafe", "error", line,
-                   "the fail-safe's capacitor (%s, a time constant as short as %.1f ms) keeps the gate fully on "
-                   "for only %.1f ms at worst: under the %.0f ms of a strike at the default rate; use a larger "
-                   "capacitor (coupling_uf)", _value_of(circuit, line, "coupling"), timing["tau_min"] * 1000,
-                   timing["full"] * 1000, timing["strike_on"] * 1000)
+                   "the fail-safe's capacitor (%s, a time constant as short as %.1f ms) keeps the gate at %.1f V "
+                   "(the MOSFET's vgs_on with newsdesk's %.0f %% margin) for only %.1f ms at worst: under the %.0f ms "
+                   "of a strike at the default rate; use a larger capacitor (coupling_uf), a larger bleed resistor "
+                   "(bleed_ohms) or a larger gate pull-down (gate_pulldown)", _value_of(circuit, line, "coupling"),
+                   timing["tau_min"] * 1000, timing["gate_v"], (GATE_MARGIN - 1) * 100, timing["full"] * 1000,
+                   timing["strike_on"] * 1000)
     if timing["off"] > timing["limit"]:
         report.add("failsafe", "error", line,
                    "the fail-safe's capacitor (%s, a time constant up to %.1f ms) lets a line held high keep the "

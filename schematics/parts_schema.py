@@ -42,7 +42,7 @@ PART_KEYS = {
     "button": {},
     "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "pos", "ctr_max!": "pos",
                     "pc_max_mw!": "pos", "vf_max!": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
-                    "led_n!": "pos"},
+                    "led_n!": "pos", "ctr_curve": "list"},
     "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
                "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos"},
     "diode": {"vf_max!": "pos", "vf_at_a": "pos"},
@@ -197,9 +197,28 @@ def _details(data, source):
         if io and esd["channels"] != len(io):
             out.append("%s: [part.esd] channels is %r but its pads name %d I/O pins (%s): make them agree"
                        % (source, esd["channels"], len(io), ", ".join(io)))
+    opto = data.get("part", {}).get("optocoupler") if isinstance(data.get("part"), dict) else None
+    if isinstance(opto, dict) and isinstance(opto.get("ctr_curve"), list):
+        out += _ctr_curve_problems(opto["ctr_curve"], source)
     led = data.get("part", {}).get("led") if isinstance(data.get("part"), dict) else None
     if isinstance(led, dict) and isinstance(led.get("vf_max"), dict):
         for colour, volts in led["vf_max"].items():
             if not _fits("pos", volts):
                 out.append("%s: [part.led] vf_max's %s must be a number above 0, got %r" % (source, colour, volts))
     return out
+
+
+def _ctr_curve_problems(curve, source):
+    """The optocoupler's CTR curve: [mA, share] pairs, the currents rising, each share above 0, and
+    the output current (mA x share) rising with the LED's, as a phototransistor's does, so the
+    rules' search for the LED current a gate needs has one answer."""
+    pairs = [p for p in curve if isinstance(p, list) and len(p) == 2 and all(_fits("pos", x) for x in p)]
+    if not curve or len(pairs) != len(curve):
+        return ["%s: [part.optocoupler] ctr_curve must list [LED mA, share of the CTR at 5 mA] pairs of numbers "
+                "above 0, such as [[0.5, 0.6], [5.0, 1.0]], got %r" % (source, curve)]
+    currents = [ma for ma, _ in pairs]
+    outputs = [ma * share for ma, share in pairs]
+    if any(b <= a for a, b in zip(currents, currents[1:])) or any(b <= a for a, b in zip(outputs, outputs[1:])):
+        return ["%s: [part.optocoupler] ctr_curve's LED currents must rise from pair to pair, and so must the "
+                "output current (mA x share) they give, got %r" % (source, curve)]
+    return []

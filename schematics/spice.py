@@ -51,6 +51,8 @@ from pathlib import Path
 from controller.audio.tones import RATE as TONE_RATE
 from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE
 
+from . import erc
+
 NGSPICE = "ngspice"
 TIMEOUT = 60                # seconds one ngspice run may take before it counts as hung
 STEPS = 200                 # output steps per strike (the bell) or per period (the receiver);
@@ -163,6 +165,8 @@ def bell_values(circuit):
         # the least: the datasheet's at 5 mA, derated for the lower current, heat and ageing
         "ctr": (float(opto["ctr_min"]) * float(opto.get("ctr_derate", 1.0)), float(opto["ctr_max"])),
         "ctr_datasheet": float(opto["ctr_min"]),
+        # and its share of that at the LED's present current: the datasheet's curve (erc.ctr_share)
+        "ctr_curve": erc.ctr_curve(opto),
         "vce_sat": float(opto["vce_sat"]),
         "rpd": _corners(float(roles["pulldown"].value), rtol),
         "vz": _corners(zener_v, float(zener["tolerance"])) if zener_v else None,
@@ -268,9 +272,10 @@ def _driver_cards(i, c, values, wave):
         "Dled%d led%d ledc%d DLED%d" % (i, i, i, i),
         ".model DLED%d D(is=%s n=%s)" % (i, _g(led_is(values, vf)), _g(values["led_n"])),
         "Vif%d ledc%d 0 0" % (i, i),
-        # the phototransistor: CTR times the LED's current, falling to nothing as it saturates
-        "Bopto%d vcc%d g%d I = %s*max(i(Vif%d),0)*tanh(max(v(vcc%d,g%d),0)/%s)" % (
-            i, i, i, _g(ctr), i, i, i, _g(vsat)),
+        # the phototransistor: CTR times the LED's current, the CTR falling at small currents as
+        # the datasheet's curve does, the output falling to nothing as it saturates
+        "Bopto%d vcc%d g%d I = %s*%s*max(i(Vif%d),0)*tanh(max(v(vcc%d,g%d),0)/%s)" % (
+            i, i, i, _g(ctr), _ctr_share(values, i), i, i, i, _g(vsat)),
         "Rpd%d g%d 0 %s" % (i, i, _g(c["rpd"])),
         "Vsup%d vcc%d 0 DC %s" % (i, i, _g(c["supply"])),
         "Cgs%d g%d 0 %s" % (i, i, _g(values["ciss"] - values["crss"])),
@@ -289,6 +294,14 @@ def _driver_cards(i, c, values, wave):
     if c["vz"]:
         cards += ["Dz%d 0 g%d DZ%d" % (i, i, i), ".model DZ%d D(bv=%s ibv=%s)" % (i, _g(c["vz"]), _g(values["iz_test"]))]
     return cards
+
+
+def _ctr_share(values, i):
+    """The curve's share of the CTR at copy ``i``'s LED current, as ngspice reads it: straight
+    between the points on a log scale of current (as erc.ctr_share), flat beyond the ends."""
+    curve = values["ctr_curve"]
+    points = [(-9.0, curve[0][1])] + [(math.log10(ma), share) for ma, share in curve] + [(9.0, curve[-1][1])]
+    return "pwl(log10(max(i(Vif%d),1e-12)*1000),%s)" % (i, ",".join("%s,%s" % (_g(x), _g(y)) for x, y in points))
 
 
 BELL_MEASURES = ("drain", "gate_max", "gate_min", "i_on", "t_pull", "i_left", "gate_on", "drain_on", "led")
@@ -880,7 +893,8 @@ def markdown(results, names):
         boards = list(optos)
         first = optos[boards[0]]
         v = first.values
-        out += ["", "The optocoupler at its weakest: its CTR at %g %% (the datasheet's least, %g %%, derated), "
+        out += ["", "The optocoupler at its weakest: its CTR at %g %% at 5 mA (the datasheet's least, %g %%, derated; "
+                "less at smaller currents, by the datasheet's curve), "
                 "its LED at %g V (the datasheet's most), the GPIO sagging to its least HIGH level, every "
                 "resistor at the end that gives less, the MOSFET's threshold at its highest, on the slowest coil."
                 % (v["ctr"][0] * 100, v["ctr_datasheet"] * 100, v["vf"][1]),
@@ -943,7 +957,9 @@ def _failsafe_markdown(results, names):
         on = STRIKE_DUTY / hz
         at = "its end" if on <= full else "%s in (of %s)" % (_ms(full), _ms(on))
         rows.append(("gate at %s, %g a second, the train's last strike, least" % (at, hz),
-                     lambda r, hz=hz: _v(r.least_gate(hz)), "at least %g V (fully on)" % v["vgs_on"]))
+                     lambda r, hz=hz: _v(r.least_gate(hz)),
+                     "at least %g V (%g V fully on, and newsdesk's %.0f %% margin)" % (
+                         erc.GATE_MARGIN * v["vgs_on"], v["vgs_on"], (erc.GATE_MARGIN - 1) * 100)))
         rows.append(("coil pulls in on every strike, %g a second" % hz,
                      lambda r, hz=hz: "yes" if r.pulls_in(hz) else "NO", ""))
     rows += [

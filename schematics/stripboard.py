@@ -3,7 +3,9 @@ part that sits on the board (the contact lines' protection, the LEDs' and the op
 resistors, the bell's fail-safe and driver, the ESD arrays, the receiver's pad), placed in
 blocks along rows of the board, the strips cut between blocks, and wire links joining the pieces
 of strip that carry the same net. A net that goes off the board (to the Pi's header, the
-connector, the jack, the amplifier) ends on a numbered hole, listed under the drawing.
+connector, the jack, the amplifier) ends on numbered holes, one wire in each (what a builder can
+solder), listed under the drawing; a net whose strips have too few spare holes for its wires gets
+a piece of strip of its own in a wire row below the parts, linked to it.
 
 It is a simple layout, not a compact one: every part stands upright across the strips (a
 resistor or diode on its end, 2.54 mm between its leads), one block of columns each, so the
@@ -108,6 +110,7 @@ class Layout:
                     spare_holes.append((col, top + n))
         self.cuts = self._cuts()
         self.segments = self._segments()
+        self.bus_rows = 0                   # the wire rows: pieces of strip for nets short of holes
         self.links, self.wires = self._connect(set(spare_holes))
 
     def _cuts(self):
@@ -157,23 +160,35 @@ class Layout:
                 links.append((free[a].pop(), free[b].pop(0), net))
         away = self.off_board()
         n = 0
+        bus_col = 0                         # the next free column of the wire rows below the parts
         for net in sorted(away, key=self._net_order):
-            # each destination its own hole (a GND that goes to the Pi, the connector and the jack
-            # gets a hole for each, not one hole crowded with every wire), from the spare holes of
-            # the net's pieces of strip in turn; should they run out, the rest share the last one
+            # each destination its own hole, ONE wire in each (a GND that goes to the Pi, the
+            # connector and the jack gets a hole for each: a builder solders one wire into one hole),
+            # from the spare holes of the net's pieces of strip in turn; should they run out, the
+            # net gets a piece of strip of its own in the wire rows, linked to it from its last spare
             holes = [h for seg in by_net[net] for h in free[seg]]
             dests = away[net]
-            for k, dest in enumerate(dests):
-                if k < len(holes):
-                    n += 1
-                    hole = holes[k]
-                    for seg in by_net[net]:
-                        if hole in free[seg]:
-                            free[seg].remove(hole)
-                    wires.append((n, hole, net, "%s: %s" % (net, dest)))
-                else:
-                    last = wires[-1]
-                    wires[-1] = (last[0], last[1], net, "%s, %s" % (last[3], dest))
+            if len(dests) > len(holes):
+                if not holes:
+                    raise ValueError("the stripboard has no spare hole left on %s for its wires" % net)
+                link_from = holes.pop()
+                extra = len(dests) - len(holes)
+                if not self.bus_rows or bus_col + extra + 1 > COLUMNS:
+                    self.bus_rows, bus_col = self.bus_rows + 1, 0
+                row = self.rows + self.bus_rows - 1
+                piece = [(bus_col + k, row) for k in range(extra + 1)]
+                for hole in piece:
+                    self.hole_net[hole] = net
+                self.cuts.add((bus_col + extra + 1, row))
+                bus_col += extra + 2
+                self.segments.append((row, piece[0][0], piece[-1][0], net))
+                links.append((link_from, piece[0], net))
+                holes += piece[1:]
+            for hole, dest in zip(holes, dests):
+                n += 1
+                wires.append((n, hole, net, "%s: %s" % (net, dest)))
+        if self.bus_rows:
+            self.rows += self.bus_rows
         return links, wires
 
     def _net_order(self, net):
@@ -273,7 +288,8 @@ def draw(circuit):
            'side: %s</text>' % (COLUMNS, lay.rows, _xml(circuit.limits["title"])),
            '<text x="20" y="40">Strips run left to right underneath. X: cut the strip at that hole (from the copper '
            'side, where left and right are swapped).</text>',
-           '<text x="20" y="54">Blue: wire links. Numbered holes: wires off the board, listed below.</text>',
+           '<text x="20" y="54">Blue: wire links. Numbered holes: wires off the board, one wire in each, listed '
+           'below (the bottom row%s: strips for the wires alone).</text>' % ("s" if lay.bus_rows > 1 else ""),
            '<text x="20" y="68" fill="#c0392b">%s</text>' % _xml(LEGEND)]
     for row in range(lay.rows):
         x0, y = xy(0, row)

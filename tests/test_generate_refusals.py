@@ -71,13 +71,13 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
 
 
 @pytest.mark.parametrize("old, new, words", [
-    ("bleed_ohms = 3300 ", "bleed_ohms = 0 ", "[failsafe] bleed_ohms must be a number above 0"),
-    ("bleed_ohms = 3300 ", 'bleed_ohms = "3k3" ', "[failsafe] bleed_ohms must be a number above 0"),
+    ("bleed_ohms = 3900 ", "bleed_ohms = 0 ", "[failsafe] bleed_ohms must be a number above 0"),
+    ("bleed_ohms = 3900 ", 'bleed_ohms = "3k3" ', "[failsafe] bleed_ohms must be a number above 0"),
     ("coil_ohms = 20 ", "coil_ohms = 0 ", "[part.solenoid] coil_ohms must be a number above 0"),
     ("coil_ohms = 20 ", "coil_ohms = inf ", "[part.solenoid] coil_ohms must be a number above 0"),
     ("pitch_mm = 2.77", "pitch_mm = -2.77", "[connector] pitch_mm must be a number above 0"),
     ("supply_tol = 0.05", "supply_tol = 1.5", "[bell_driver] supply_tol must be a number from 0 up to 1"),
-    ("gate_pulldown = 47000", "gate_pulldown = 0", "[bell_driver] gate_pulldown must be a number above 0"),
+    ("gate_pulldown = 68000", "gate_pulldown = 0", "[bell_driver] gate_pulldown must be a number above 0"),
     ("supply_a = 1.5 ", "# supply_a = 1.5 ", "[bell_driver] lacks supply_a"),
     ("coil_ohms = 20 ", "coil_ohm = 20 ", "[part.solenoid] has no key 'coil_ohm' (did you mean 'coil_ohms'?)"),
     ("fuse_a = 1.0 ", "fuse_amps = 1.0 ", "[bell_driver] has no key 'fuse_amps' (did you mean 'fuse_a'?)"),
@@ -86,6 +86,9 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("rows = [[1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 15]]", "rows = [[1, 2], [2]]",
      "[connector] rows must be rows of pin numbers, each pin once"),
     ("channels = 4 ", "channels = 400 ", "[part.esd] channels is 400 but its pads name 4 I/O pins"),
+    ("ctr_curve = [[0.1, 0.25]", "ctr_curve = [[0.1], [0.1, 0.25]", "[part.optocoupler] ctr_curve must list [LED mA"),
+    ("ctr_curve = [[0.1, 0.25], [0.2, 0.4]", "ctr_curve = [[0.1, 0.25], [0.2, 0.1]",
+     "[part.optocoupler] ctr_curve's LED currents must rise from pair to pair, and so must the output current"),
     ("[rails]", "[rails]\n[rails]", "not valid TOML"),
 ])
 def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, old, new, words):
@@ -170,7 +173,7 @@ def test_every_value_that_may_be_zero_is_checked_without_a_crash():
 def test_the_command_itself_prints_no_traceback(tmp_path):
     """As a builder runs it: a process, its exit status and what it prints."""
     bad = tmp_path / "parts.toml"
-    bad.write_text(PARTS_TEXT.replace("bleed_ohms = 3300 ", "bleed_ohms = 0 ", 1), encoding="utf-8")
+    bad.write_text(PARTS_TEXT.replace("bleed_ohms = 3900 ", "bleed_ohms = 0 ", 1), encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "schematics.generate", "--check", "--parts", str(bad)],
                           cwd=REPO, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1

@@ -108,13 +108,15 @@ def test_the_failsafe_passes_every_strike_of_a_train_at_every_rate(results):
     strike (or, at a rate slower than the default, a default strike's on-time into it), and the
     coil pulls in on every strike."""
     from controller.hw.bell import STRIKE_HZ, STRIKE_HZ_RANGE
+    from schematics import erc
     from schematics.erc import default_strike_on
     assert set(results.failsafe) == set(results.bell)
     for board, result in results.failsafe.items():
         assert result.rates == sorted({STRIKE_HZ_RANGE[0], STRIKE_HZ, STRIKE_HZ_RANGE[1]})
         for hz in result.rates:
             assert len(result.trains[hz]) == 4 and all(None not in m.values() for _, m in result.trains[hz])
-            assert result.least_gate(hz) >= result.values["vgs_on"], (board, hz, result.trains[hz])
+            # fully on, with the rules' margin over the MOSFET's vgs_on
+            assert result.least_gate(hz) >= erc.GATE_MARGIN * result.values["vgs_on"], (board, hz, result.trains[hz])
             assert result.pulls_in(hz), (board, hz)
         assert default_strike_on() == pytest.approx(0.020)
 
@@ -341,6 +343,71 @@ def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
     cut, hottest, end = result.worst("mosfet_short")
     assert cut is None and end > 2 * values["continuous_w"] and hottest > 200
     assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
+
+
+# --- a line toggling instead of sticking: the coil's heat per rate, then its thermal model ---
+
+@pytest.fixture(scope="module")
+def toggled(tmp_path_factory):
+    need_ngspice()
+    from schematics import toggling
+    with spice_answers_shared(tmp_path_factory):
+        return toggling.simulate_toggling(generate.circuits()["pi"])
+
+
+@pytest.mark.slow
+def test_a_line_toggling_at_any_rate_keeps_the_winding_under_its_class(toggled):
+    """Every rate at both corners, and the heat that settles the coil just under the cutoff: the
+    winding stays under its insulation's class; where the cutoff never opens, the coil has settled
+    under the cutoff's temperature, so no toggling heat between the rates swept does worse."""
+    from schematics import faults, toggling
+    v = toggled.values
+    assert toggled.unsafe() == []
+    assert {hz for hz, _, _, _ in toggled.rows} == set(toggling.RATES) | {"under"}
+    rate, watts, drive = toggled.worst_rate()
+    # the sweep brackets the worst: the weak corner's heat peaks inside it, not at either end
+    weak = [w for hz, c, w, _ in toggled.rows if w is not None and c["drive"] == "weak"]
+    assert max(weak) > max(weak[0], weak[-1])
+    # no toggling line heats the coil more than the held-on faults do
+    held = faults.thermal_values(generate.circuits()["pi"])
+    assert 0 < watts < max(c["supply"] for c in faults.fault_corners(held)) ** 2 / min(held["rcoil"])
+    for hz, _, _, m in toggled.rows:
+        assert m["winding"] < v["insulation"], hz
+        if m["cut"] is None:
+            node = v["ambient"] + m["node_end"]
+            assert node < v["cutoff"] and m["watts_end"] == pytest.approx((node - v["ambient"]) / v["theta"], rel=0.02)
+    under = [m for hz, _, _, m in toggled.rows if hz == "under"][0]
+    assert under["cut"] is None
+    assert under["watts_end"] == pytest.approx((v["cutoff"] - toggling.UNDER_C - v["ambient"]) / v["theta"], rel=0.01)
+    assert any(m["cut"] is not None and m["cut"] < 300 for _, _, _, m in toggled.rows)
+
+
+@pytest.mark.slow
+def test_without_the_cutoff_a_toggling_line_cooks_the_coil():
+    """The thermal deck catches what the cutoff is for: without it, the worst rate's heat takes the
+    winding over its class."""
+    need_ngspice()
+    from schematics import toggling
+    result = toggling.simulate_toggling(broken(bell_driver={"cutoff_c": 0}))
+    assert result.hottest() > result.values["insulation"]
+    assert any("at 5 Hz (strong corner) the winding reaches" in s for s in result.unsafe())
+
+
+def test_the_optocouplers_gain_falls_at_small_currents_in_every_deck():
+    """Not a constant CTR: each copy's output is its CTR at 5 mA times the datasheet curve's share
+    at the LED's present current (parts.toml ctr_curve), straight between the points on a log
+    scale and flat beyond them, as the rules take it."""
+    from schematics import erc
+    values = spice.bell_values(generate.circuits()["pi"])
+    curve = PARTS_DATA["part"]["optocoupler"]["ctr_curve"]
+    assert values["ctr_curve"] == [(float(a), float(b)) for a, b in curve] and curve[0] == [0.1, 0.25]
+    deck = spice._failsafe_deck("test", spice.failsafe_corners(values), values, "DC 0", 1e-3, 1e-5, [])
+    share = "pwl(log10(max(i(Vif0),1e-12)*1000),-9.0,0.25,-1.0,0.25,"
+    (card,) = [c for c in deck.splitlines() if c.startswith("Bopto0 ")]
+    assert share in card and "-0.6989700043360187,0.4,-0.3010299956639812,0.6," in card and "1.6989700043360187,0.6,9.0,0.6)" in card
+    opto = PARTS_DATA["part"]["optocoupler"]
+    assert erc.ctr_share(opto, 0.05) == 0.25 and erc.ctr_share(opto, 5.0) == 1.0
+    assert erc.ctr_share(opto, math.sqrt(0.2 * 0.5)) == pytest.approx(0.5)
 
 
 def test_the_optocouplers_led_is_an_exponential_junction_in_every_deck():

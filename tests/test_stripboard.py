@@ -144,4 +144,18 @@ def test_the_wires_to_the_phone_are_named_by_the_connectors_pin(circuit):
             continue                                   # the receiver's pair starts at the pad, on the board
         assert sum("DA-15 pin %d (" % pin in w for w in words) == 1, (pin, wire)
     grounds = [w for w in words if w.startswith("GND:")]
-    assert len(grounds) >= 5 and max(w.count(",") for w in grounds) <= 2     # at most three wires share a hole
+    assert len(grounds) >= 8
+
+
+def test_every_wire_off_the_board_has_a_hole_of_its_own(circuit):
+    """The rule a builder can solder to: one wire in each numbered hole (the buttons' and the
+    amplifier's GND shared one hole, three wires in it). Where a net's own strips run out of spare
+    holes, a piece of strip in a wire row below the parts, linked to the net, gives it more; the
+    drawing says so."""
+    layout = stripboard.Layout(circuit)
+    dests = sum(len(where) for where in layout.off_board().values())
+    assert len(layout.wires) == dests and all("," not in words for *_x, words in layout.wires)
+    assert len({hole for _n, hole, _net, _w in layout.wires}) == dests
+    assert layout.bus_rows >= 1 and layout.rows <= 19
+    assert board_nets(layout) == circuit_nets(circuit, layout)
+    assert "one wire in each" in stripboard.draw(circuit).decode()
