@@ -2,6 +2,7 @@
 or open-ended one a chunk at a time, each chunk sent before the next is asked for."""
 
 import asyncio
+import concurrent.futures
 import io
 import threading
 
@@ -11,6 +12,12 @@ from web_ui import wsgi_lane
 from web_ui.wsgi_lane import WsgiLane
 
 BIG = wsgi_lane.BUFFER_MAX * 3 + 17
+
+
+def on_a_loop(coroutine):
+    """asyncio.run on a thread of its own (a browser test's Playwright may hold this thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def scope(path, method="GET", headers=()):
@@ -55,7 +62,7 @@ def run(lane, path, method="GET", body=b"", on_send=None, headers=()):
             await lane(scope(path, method, headers), request_of(body), send)
         finally:
             lane.shutdown()
-    asyncio.run(main())
+    on_a_loop(main())
     return sent
 
 
@@ -118,7 +125,7 @@ def test_a_streamed_answer_sees_its_request_whichever_worker_takes_each_chunk():
     async def main():
         await lane(s, request_of(), send)
         lane.shutdown()
-    asyncio.run(main())
+    on_a_loop(main())
     assert b"".join(m.get("body", b"") for m in sent[1:]) == b"scoop" * 4
 
 
@@ -160,7 +167,7 @@ def test_a_client_that_leaves_mid_answer_closes_the_view_s_iterable():
         except OSError:
             pass
         lane.shutdown()
-    asyncio.run(main())
+    on_a_loop(main())
     assert closed.wait(5)
 
 
@@ -191,7 +198,7 @@ def test_a_request_whose_client_left_before_its_body_was_whole_runs_no_view():
         await lane(scope("/move", "POST"), receive, send)
         lane.shutdown()
         return sent
-    assert asyncio.run(main()) == []
+    assert on_a_loop(main()) == []
     assert ran == []
 
 
@@ -205,4 +212,4 @@ def test_a_websocket_is_refused():
         await lane({"type": "websocket", "path": "/"}, request_of(), send)
         lane.shutdown()
         return sent
-    assert asyncio.run(main()) == [{"type": "websocket.close", "code": 1000}]
+    assert on_a_loop(main()) == [{"type": "websocket.close", "code": 1000}]
