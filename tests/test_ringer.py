@@ -312,3 +312,58 @@ def test_a_process_that_exits_mid_strike_without_closing_leaves_the_line_low():
     assert "exit" in out and out[out.index("exit") - 1] == "level 1"     # exited mid-strike
     after = out[out.index("exit") + 1:]
     assert after[:1] == ["level 0"] and "level 1" not in after               # and the line went low
+
+
+# the coil's heat budget and the ring's timeout, on the fake clock (no real sleeping)
+
+def test_a_warm_coil_rests_the_bell_until_its_estimate_has_cooled(mock_factory, clock, caplog):
+    from controller.hw.bell import COIL_CEILING_C, COIL_REST_C
+
+    told = []
+    ringer, wait = _make(mock_factory, clock, strike_hz=STRIKE_HZ, on_rest=told.append)
+    ringer.heat.temp_c = COIL_CEILING_C - 0.1          # as a ring just before this one left it
+    ringer.heat._at = clock.t
+    with caplog.at_level("WARNING", logger="controller.hw.ringer"):
+        ringer.ring(times=1)
+        ringer._thread.join(5)
+    rest = ringer.heat.figures.cooling_time(COIL_CEILING_C - 0.1, COIL_CEILING_C - COIL_REST_C)
+    assert rest > 10
+    assert wait.asked[0] == pytest.approx(rest)        # silent first, the line low
+    assert _history(ringer.pin)[0] == (pytest.approx(rest, abs=1e-3), True)
+    assert told == [True, False]
+    assert not ringer.resting
+    assert [r.getMessage() for r in caplog.records if "rests" in r.getMessage()] == [
+        "the bell rests %.0f s: by its estimate the coil would pass %g °C (%.0f °C now)"
+        % (rest, COIL_CEILING_C, COIL_CEILING_C - 0.1)]
+    ringer.close()
+
+
+def test_a_long_ring_keeps_the_estimate_under_its_ceiling(mock_factory, clock):
+    from controller.hw.bell import COIL_CEILING_C
+
+    told = []
+    ringer, wait = _make(mock_factory, clock, strike_hz=5, on_rest=told.append)
+    hottest = []
+    advance = ringer.heat.advance
+    ringer.heat.advance = lambda share=0.0: hottest.append(advance(share)) or hottest[-1]
+    ringer.ring(times=100)                              # 10 minutes of the strikes' worst duty
+    ringer._thread.join(10)
+    assert not ringer.is_ringing
+    assert ringer.heat.figures.settle(0.4 * 2 / 6) > COIL_CEILING_C + 5   # unbudgeted it would settle hotter
+    assert max(hottest) <= COIL_CEILING_C
+    assert told[:2] == [True, False] and len(told) >= 4
+    ringer.close()
+
+
+def test_a_ring_until_answered_ends_at_the_ring_timeout(mock_factory, clock):
+    from controller.hw.ringer import RING_TIMEOUT_S
+
+    told = []                                           # held on through each ring: 2 s of every 6, so
+    ringer, wait = _make(mock_factory, clock, on_rest=told.append)     # it rests on the way too
+    ringer.ring()
+    ringer._thread.join(5)
+    assert not ringer.is_ringing                        # it stopped by itself, a rest counted in its time
+    assert told[:2] == [True, False]
+    assert RING_TIMEOUT_S <= clock.t <= RING_TIMEOUT_S + ringer.period
+    assert ringer.pin.state == 0
+    ringer.close()

@@ -17,7 +17,12 @@ on a pin; the Pico's firmware makes the same strikes itself (firmware/link.py), 
 cadence crosses the USB cable.
 """
 
-from collections.abc import Iterable
+import math
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 
@@ -74,3 +79,117 @@ def _merged(steps: Iterable[tuple[bool, float]]) -> list[tuple[bool, float]]:
 
 def strikes_per_cycle(cadence: Iterable[tuple[float, float]], strike_hz: float | str = STRIKE_HZ) -> int:
     return sum(1 for level, _ in ring_steps(cadence, strike_hz) if level)
+
+
+# The bell's heat budget. A ring has no natural end ("until answered"), and rings can follow each
+# other: at the strikes' worst duty the coil settles some 36 °C over the air, close to what the
+# thermal cutoff taped on it may hold for good. So the ringer keeps a running estimate of the
+# coil's temperature with the same figures the electrical rules use (hardware/parts.toml
+# [part.solenoid], at the rules' worst corner: the supply at its highest, the winding at its least
+# resistance, the warmest air) and rests the bell before the estimate passes COIL_CEILING_C.
+COIL_CEILING_C = 60.0       # newsdesk's ceiling on the estimate: well under the cutoff's holding
+                            # temperature ([part.cutoff] th_c), the rules check the room (schematics/erc.py)
+COIL_REST_C = 5.0           # a rest lasts until the estimate is this far under the ceiling again
+DEFAULT_PARTS = Path(__file__).resolve().parents[2] / "hardware" / "parts.toml"
+
+
+@dataclass(frozen=True)
+class CoilFigures:
+    """The coil's thermal figures at the worst corner: ``volts`` across it when on, its winding's
+    ``ohms20`` at 20 °C (rising ``alpha`` per °C), ``theta`` °C per watt over ``ambient`` air, and
+    its time constant ``tau`` in seconds. Every one but alpha is an estimate (docs/build.md)."""
+
+    volts: float
+    ohms20: float
+    alpha: float
+    theta: float
+    tau: float
+    ambient: float
+
+    def watts(self, temp_c: float, share: float) -> float:
+        """The coil's heat on for ``share`` of the time, its winding at ``temp_c``."""
+        return share * self.volts ** 2 / (self.ohms20 * (1 + self.alpha * (temp_c - 20)))
+
+    def after(self, temp_c: float, share: float, seconds: float) -> float:
+        """The temperature ``seconds`` later, on for ``share`` of the time: first order, the heat
+        taken at the start's resistance (it only falls as the winding warms, so this errs hot)."""
+        settle = self.ambient + self.theta * self.watts(temp_c, share)
+        return settle + (temp_c - settle) * math.exp(-max(0.0, seconds) / self.tau)
+
+    def settle(self, share: float) -> float:
+        """Where the coil settles on for ``share`` of the time for good (the resistance rising with it)."""
+        temp = self.ambient
+        for _ in range(200):
+            temp = self.ambient + self.theta * self.watts(temp, share)
+        return temp
+
+    def cooling_time(self, temp_c: float, target_c: float) -> float:
+        """Seconds off for the coil to cool from ``temp_c`` to ``target_c`` (0 if it is there)."""
+        if temp_c <= target_c:
+            return 0.0
+        return self.tau * math.log((temp_c - self.ambient) / max(target_c - self.ambient, 1e-9))
+
+
+def coil_figures(bell_driver: Mapping[str, Any], solenoid: Mapping[str, Any], supply12: Mapping[str, Any]) -> CoilFigures:
+    """The figures from parts.toml's [bell_driver], [part.solenoid] and [part.supply12] tables, as
+    the electrical rules take them: a regulated supply at the top of its tolerance, an unregulated
+    one unloaded; the winding at the low end of its tolerance."""
+    try:
+        supply = float(bell_driver["supply_v"])
+        if bell_driver.get("regulated", False):
+            volts = supply * (1 + float(bell_driver.get("supply_tol", 0)))
+        else:
+            volts = supply * float(supply12.get("unloaded_ratio", 1))
+        return CoilFigures(volts=volts,
+                           ohms20=float(solenoid["coil_ohms"]) * (1 - float(solenoid["coil_ohms_tol"])),
+                           alpha=float(solenoid["copper_alpha"]), theta=float(solenoid["theta_c_per_w"]),
+                           tau=float(solenoid["tau_s"]), ambient=float(bell_driver["ambient_c"]))
+    except (KeyError, TypeError, ValueError) as e:
+        raise ConfigError("parts.toml lacks a usable figure for the bell coil's heat (%s)" % e) from None
+
+
+def load_coil_figures(path: str | Path | None = None) -> CoilFigures:
+    """The coil's figures from hardware/parts.toml (or ``path``); ConfigError if unreadable."""
+    path = Path(path) if path else DEFAULT_PARTS
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError("can't read the bell coil's figures from %s: %s" % (path, e)) from None
+    part = data.get("part", {})
+    return coil_figures(data.get("bell_driver", {}), part.get("solenoid", {}), part.get("supply12", {}))
+
+
+class CoilHeat:
+    """The running estimate of the coil's temperature against ``clock``. ``advance(share)`` runs
+    it up to now with the coil on for ``share`` of the time since the last call (0 between rings).
+    It starts at the air's temperature: a restarted newsdesk forgets a warm coil (docs/build.md)."""
+
+    def __init__(self, figures: CoilFigures, clock: Callable[[], float], ceiling_c: float = COIL_CEILING_C,
+                 rest_c: float = COIL_REST_C):
+        self.figures = figures
+        self.ceiling_c = ceiling_c
+        self.rest_c = rest_c
+        self._clock = clock
+        self._at = clock()
+        self.temp_c = figures.ambient
+
+    def advance(self, share: float = 0.0) -> float:
+        now = self._clock()
+        self.temp_c = self.figures.after(self.temp_c, share, now - self._at)
+        self._at = now
+        return self.temp_c
+
+    def peak(self, steps: Iterable[tuple[bool, float]], on_share: float = 1.0) -> float:
+        """The warmest the estimate gets through ``steps`` from now (it is left as it is)."""
+        temp = hottest = self.temp_c
+        for level, seconds in steps:
+            temp = self.figures.after(temp, on_share if level else 0.0, seconds)
+            hottest = max(hottest, temp)
+        return hottest
+
+    def rest_needed(self, steps: Iterable[tuple[bool, float]], on_share: float = 1.0) -> float:
+        """Seconds of rest before ``steps`` may run without the estimate passing the ceiling: 0
+        if they may run now, else until it has cooled to rest_c under the ceiling."""
+        if self.peak(steps, on_share) <= self.ceiling_c:
+            return 0.0
+        return self.figures.cooling_time(self.temp_c, self.ceiling_c - self.rest_c)

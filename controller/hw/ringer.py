@@ -27,6 +27,14 @@ The phone-in-a-box variant has its ringer line on the Pico: hand in ``switch``, 
 ``on()`` and ``off()`` (e.g. one that calls the serial bridge's ``set_ringer``), instead of a
 pin map. Only the cadence goes over USB then (the switch is held on through each ring); the
 Pico's firmware strikes the solenoid itself, at the rate the bridge sends it.
+
+The coil's heat budget: the ringer keeps a running estimate of the coil's temperature
+(hw.bell.CoilHeat, with parts.toml's figures at the electrical rules' worst corner). Before each
+cycle it looks at where the cycle would take the estimate; past hw.bell.COIL_CEILING_C, the bell
+rests (silent, one log line, ``on_rest(True)``) until the estimate has cooled, then rings on
+(``on_rest(False)``). And a ring "until answered" ends after RING_TIMEOUT_S, as an exchange's
+ring times out. With the Pico's switch the far end strikes at STRIKE_DUTY of each ring, which is
+what the estimate counts then.
 """
 
 import atexit
@@ -38,7 +46,7 @@ import weakref
 from gpiozero import OutputDevice
 
 from ..errors import BadRequest, ConfigError, PinMapError
-from .bell import STRIKE_HZ, check_strike_hz, ring_steps
+from .bell import STRIKE_DUTY, STRIKE_HZ, CoilHeat, check_strike_hz, load_coil_figures, ring_steps
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +56,8 @@ CADENCES = {
     "uk": ((0.4, 0.2), (0.4, 2.0)),
 }
 MAX_RINGS = 100
+RING_TIMEOUT_S = 180.0      # newsdesk's choice: an unanswered ring "until answered" ends after 3 minutes,
+                            # about as long as a telephone exchange lets a call ring before it gives up
 
 
 def _cadence(cadence):
@@ -82,15 +92,19 @@ class Ringer:
     """Rings the bell in ``cadence`` (a name from CADENCES, or (on, off) pairs) on the pin map's
     ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` when None."""
 
-    __slots__ = ("cadence", "strike_hz", "steps", "_device", "_wait", "_clock", "_lock", "_thread",
-                 "_stop", "__weakref__")
+    __slots__ = ("cadence", "strike_hz", "steps", "heat", "resting", "_on_share", "_on_rest", "_device",
+                 "_wait", "_clock", "_lock", "_thread", "_stop", "__weakref__")
 
     def __init__(self, pinmap=None, pin_factory=None, cadence="north-america", wait=_wait, switch=None,
-                 strike_hz=STRIKE_HZ, clock=time.monotonic):
+                 strike_hz=STRIKE_HZ, clock=time.monotonic, coil=None, on_rest=None):
         self.cadence = _cadence(cadence)
         # a handed-in switch is held on through each ring: the far end makes the strikes
         self.strike_hz = 0.0 if switch is not None else check_strike_hz(strike_hz)
         self.steps = ring_steps(self.cadence, self.strike_hz)
+        self._on_share = STRIKE_DUTY if switch is not None else 1.0
+        self.heat = CoilHeat(coil if coil is not None else load_coil_figures(), clock)
+        self.resting = False
+        self._on_rest = on_rest
         self._wait = wait
         self._clock = clock
         self._lock = threading.Lock()
@@ -161,15 +175,37 @@ class Ringer:
 
     def _run(self, times, stop):
         done = 0
-        due = self._clock()
+        heat = self.heat
+        heat.advance(0.0)               # the coil cooled since the last ring
+        started = due = self._clock()
         device = self._device
+        share = 0.0                     # the coil's share of on-time since the estimate's last step
         try:
             while times is None or done < times:
+                if times is None and self._clock() - started >= RING_TIMEOUT_S:
+                    log.info("the phone rang %.0f s unanswered: the bell stops, as an exchange's ring times out",
+                             RING_TIMEOUT_S)
+                    return
+                rest = heat.rest_needed(self.steps, self._on_share)
+                if rest and times is None:      # a rest counts towards the ring's timeout
+                    rest = min(rest, started + RING_TIMEOUT_S - self._clock())
+                if rest:
+                    device.off()
+                    heat.advance(share)
+                    share = 0.0
+                    self._rest(True, rest)
+                    if self._wait(stop, rest):
+                        return
+                    heat.advance(0.0)
+                    due = self._clock()
+                    self._rest(False, rest)
                 for level, seconds in self.steps:
+                    heat.advance(share)
                     if level:
                         device.on()
                     else:
                         device.off()
+                    share = self._on_share if level else 0.0
                     due += seconds
                     if self._wait(stop, max(0.0, due - self._clock())):
                         return
@@ -177,6 +213,22 @@ class Ringer:
         except Exception:
             # a switch over a serial link can fail mid-ring: say so, and leave the bell to stop()
             log.exception("the ringer failed")
+        finally:
+            heat.advance(share)
+            if self.resting:
+                self._rest(False, 0.0)
+
+    def _rest(self, resting, seconds):
+        """Say that the bell rests (or rings on again), once each way."""
+        self.resting = resting
+        if resting:
+            log.warning("the bell rests %.0f s: by its estimate the coil would pass %g °C (%.0f °C now)",
+                        seconds, self.heat.ceiling_c, self.heat.temp_c)
+        if self._on_rest is not None:
+            try:
+                self._on_rest(resting)
+            except Exception:
+                log.exception("telling that the bell rests failed")
 
 
 # ringers on pins not yet closed: silenced at the interpreter's exit
