@@ -15,7 +15,8 @@ Inputs, from any thread:
 * ``ring(times)`` / ``stop_ringing()``: the game wants the player to pick up.
 
 ``notify`` (e.g. Bus.publish) hears {"type": "phone.sound", "data": {"receiver", "ringing",
-"verdict"}} at every change and {"type": "phone.answered"} when a ringing phone is picked up, so
+"verdict", "resting"}} at every change (``resting``: the bell's heat budget has it resting a
+while within a ring, hw.ringer) and {"type": "phone.answered"} when a ringing phone is picked up, so
 the panel's virtual phone can show what the handset would sound like.
 """
 
@@ -29,7 +30,7 @@ from .audio.errors import AudioError
 from .audio.player import VOLUME_MAX, Player, open_output
 from .audio.speech import Speech
 from .hw.bell import STRIKE_HZ
-from .hw.ringer import Ringer, check_times
+from .hw.ringer import RING_TIMEOUT_S, Ringer, check_times
 from .worker import Worker
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,9 @@ class PhoneSounds:
         self.receiver = "silence"
         self.ringing = False
         self.verdict = None
+        self.resting = False
+        if ringer is not None:
+            ringer.on_rest = self._bell_rests
         # a silent player's tones are never heard: none is synthesized ahead (on a Pi Zero 2 W that
         # was CPU the panel's start waited for; docs/benchmarks.md, "A Pi Zero 2 W's budget")
         self._worker = Worker("phone-sounds", self._apply, lambda now: self._cp.advance(now), self._cp.deadline,
@@ -172,7 +176,8 @@ class PhoneSounds:
             return self._cp.verdict(self._clock(), clip, clip.seconds)
         if kind == "ring":
             times = item[1]
-            seconds = None if times is None else times * self.ringer.period
+            # a ring until answered ends at the ringer's own timeout, as an exchange's does
+            seconds = RING_TIMEOUT_S if times is None else times * self.ringer.period
             return self._cp.ring(self._clock(), times, seconds)
         if kind == "stop_ring":
             return self._cp.stop_ringing(self._clock())
@@ -194,8 +199,16 @@ class PhoneSounds:
             elif cue.sound == "answered":
                 self._tell({"type": events.PHONE_ANSWERED, "data": {}})
                 continue
-            self._tell({"type": events.PHONE_SOUND, "data": {"receiver": self.receiver, "ringing": self.ringing,
-                                                        "verdict": self.verdict}})
+            self._tell_sound()
+
+    def _tell_sound(self):
+        self._tell({"type": events.PHONE_SOUND, "data": {"receiver": self.receiver, "ringing": self.ringing,
+                                                    "verdict": self.verdict, "resting": self.resting}})
+
+    def _bell_rests(self, resting):
+        """The ringer's heat budget rests the bell (True) or rings on (False): from its thread."""
+        self.resting = resting
+        self._tell_sound()
 
     def _safely(self, what, action, *args):
         """A sound device that fails must not stop the game: log it and go on."""

@@ -80,7 +80,7 @@ def test_a_call_heard_through_the_receiver(rig):
     clock.t += 2.5
     sounds.wake()
     message = heard.next()
-    assert message["data"] == {"receiver": "verdict", "ringing": False, "verdict": "figure:OK"}
+    assert message["data"] == {"receiver": "verdict", "ringing": False, "verdict": "figure:OK", "resting": False}
     clock.t += 0.7                             # the figure lasts 0.7 s
     sounds.wake()
     assert heard.receiver() == "silence"
@@ -103,6 +103,29 @@ def test_the_bell_rings_until_the_handset_is_lifted(rig):
     assert heard.next() == {"type": "phone.answered", "data": {}}
     assert not sounds.ringer.is_ringing and not sounds.ringer.pin.state
     assert sounds.idle() and sounds.receiver == "silence" and out.plays == []   # answered: no dial tone
+
+
+def test_a_ring_until_answered_ends_at_the_ring_timeout(rig):
+    """Issue 42: an unanswered ring had no end; now the panel hears it end with the bell's."""
+    from controller.hw.ringer import RING_TIMEOUT_S
+    sounds, clock, out, heard = rig
+    sounds.ring()
+    assert heard.next()["data"]["ringing"] is True
+    clock.t += RING_TIMEOUT_S - 1
+    sounds.wake()
+    assert sounds.idle() and heard.empty()
+    clock.t += 1
+    sounds.wake()
+    assert heard.next()["data"]["ringing"] is False
+    assert not sounds.ringer.is_ringing
+
+
+def test_the_panel_hears_when_the_bell_rests_and_rings_on(rig):
+    sounds, clock, out, heard = rig
+    sounds.ringer.on_rest(True)                 # as the ringer's heat budget calls it, from its thread
+    assert heard.next()["data"] == {"receiver": "silence", "ringing": False, "verdict": None, "resting": True}
+    sounds.ringer.on_rest(False)
+    assert heard.next()["data"]["resting"] is False
 
 
 def test_a_counted_ring_ends_after_its_cycles_and_a_lifted_phone_does_not_ring(rig):

@@ -92,7 +92,7 @@ class Ringer:
     """Rings the bell in ``cadence`` (a name from CADENCES, or (on, off) pairs) on the pin map's
     ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` when None."""
 
-    __slots__ = ("cadence", "strike_hz", "steps", "heat", "resting", "_on_share", "_on_rest", "_device",
+    __slots__ = ("cadence", "strike_hz", "steps", "heat", "resting", "on_rest", "_on_share", "_device",
                  "_wait", "_clock", "_lock", "_thread", "_stop", "__weakref__")
 
     def __init__(self, pinmap=None, pin_factory=None, cadence="north-america", wait=_wait, switch=None,
@@ -104,7 +104,7 @@ class Ringer:
         self._on_share = STRIKE_DUTY if switch is not None else 1.0
         self.heat = CoilHeat(coil if coil is not None else load_coil_figures(), clock)
         self.resting = False
-        self._on_rest = on_rest
+        self.on_rest = on_rest         # told True as the bell rests, False as it rings on
         self._wait = wait
         self._clock = clock
         self._lock = threading.Lock()
@@ -224,9 +224,9 @@ class Ringer:
         if resting:
             log.warning("the bell rests %.0f s: by its estimate the coil would pass %g °C (%.0f °C now)",
                         seconds, self.heat.ceiling_c, self.heat.temp_c)
-        if self._on_rest is not None:
+        if self.on_rest is not None:
             try:
-                self._on_rest(resting)
+                self.on_rest(resting)
             except Exception:
                 log.exception("telling that the bell rests failed")
 
