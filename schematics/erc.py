@@ -62,8 +62,8 @@ Each finding names the line, the pin and the parts involved.
 
 import math
 
-from controller.hw.bell import STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, ring_steps
-from controller.hw.ringer import CADENCES
+from controller.hw.bell import COIL_CEILING_C, STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, coil_figures, ring_steps
+from controller.hw.ringer import CADENCES, RING_TIMEOUT_S
 from controller.pinmap import BusSpec
 
 # the alternate function each bus role must sit on (gpiozero's names)
@@ -690,21 +690,30 @@ def cutoff_timing(parts):
     """What the thermal cutoff does, from the parts' figures (the rules' own; the ngspice decks
     check it with every single fault). None without a cutoff.
 
-    ring     the coil's steady temperature ringing at the strikes' worst duty, the supply at its
-             highest, the winding at its least resistance, in the warmest air: HOLDING_MARGIN_C under
-             the cutoff's holding temperature, or a long ring may open it for good
+    ring     the warmest a long ring leaves the coil, at the strikes' worst duty, the supply at
+             its highest, the winding at its least resistance, in the warmest air: a ring that
+             never stops would settle at ``forever_c``, but the ringer's heat budget rests the bell
+             before its estimate (the same figures, hw.bell.CoilHeat) passes COIL_CEILING_C, so the
+             lower of the two; HOLDING_MARGIN_C under the cutoff's holding temperature, or a long
+             ring may open it for good. ``timeout_c``: one ring until answered, from the air, at
+             its timeout (RING_TIMEOUT_S)
     opens    the longest a coil held on (any single fault) takes to reach the cutoff's rated
              temperature from the coolest room (20 °C), at its weakest: the supply at its lowest,
              the winding at its highest resistance
     winding  the hottest the winding's inside gets before the cutoff opens: the rated temperature
-             plus theta_inner at the strongest fault's power then; under the insulation's class"""
+             plus theta_inner at the strongest fault's power then; under the insulation's class
+    under    the heat that holds the coil UNDER_C under the cutoff's rated temperature for good
+             (a line toggling at some duty gives it, and the cutoff never opens): at most the
+             coil's continuous rating"""
     bell = parts.bell
     cutoff_c = float(bell.get("cutoff_c") or 0)
     if not cutoff_c:
         return None
     sol, cut = parts.part("solenoid"), parts.part("cutoff")
     ambient = float(bell["ambient_c"])
-    ring_c, ring_w = coil_heat(parts, supply_max(parts), strike_duty(), ambient)
+    forever_c, ring_w = coil_heat(parts, supply_max(parts), strike_duty(), ambient)
+    figures = coil_figures(bell, sol, parts.part("supply12"))
+    ring_c = min(forever_c, COIL_CEILING_C)
     ohms, tol = float(sol["coil_ohms"]), float(sol["coil_ohms_tol"])
     alpha, theta, tau = float(sol["copper_alpha"]), float(sol["theta_c_per_w"]), float(sol["tau_s"])
     weak_w = supply_min(parts) ** 2 / (ohms * (1 + tol) * (1 + alpha * (cutoff_c - 20)))
@@ -713,16 +722,20 @@ def cutoff_timing(parts):
     strong_w = supply_max(parts) ** 2 / (ohms * (1 - tol) * (1 + alpha * (cutoff_c - 20)))
     winding = cutoff_c + float(sol["theta_inner_c_per_w"]) * strong_w
     rated_w = float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms
-    return {"ring_c": ring_c, "ring_w": ring_w, "holding_c": float(cut["th_c"]), "opens_s": opens,
+    return {"ring_c": ring_c, "ring_w": figures.watts(ring_c, strike_duty()), "forever_c": forever_c,
+            "forever_w": ring_w, "ceiling_c": COIL_CEILING_C,
+            "timeout_c": figures.after(ambient, strike_duty(), RING_TIMEOUT_S), "timeout_s": RING_TIMEOUT_S,
+            "holding_c": float(cut["th_c"]), "opens_s": opens,
             "weak_w": weak_w, "strong_w": strong_w, "winding_c": winding, "insulation_c": float(sol["insulation_c"]),
             "cutoff_c": cutoff_c, "low_c": cutoff_c - float(cut["tf_tol_c"]), "ambient_c": ambient,
-            "continuous_w": rated_w}
+            "continuous_w": rated_w, "under_w": (cutoff_c - UNDER_C - ambient) / theta}
 
 
 CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
-HOLDING_MARGIN_C = 5        # newsdesk's least room between a long ring's coil and the cutoff's holding
+HOLDING_MARGIN_C = 10       # newsdesk's least room between a long ring's coil and the cutoff's holding
                             # temperature: the ring's figure is already at its worst corner (the supply high,
                             # the winding cold and low, the warmest air), this is for the estimates under it
+UNDER_C = 0.5               # the heat a toggling line may hold the coil at for good: this far under the cutoff
 
 
 def _check_cutoff(circuit, report, line):
@@ -750,12 +763,20 @@ def _check_cutoff(circuit, report, line):
                    rated_a, most, math.ceil(most * 2) / 2)
     if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
         report.add("bell", "error", line,
-                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air): %s the thermal cutoff's %g °C "
+                   "a long ring warms the coil to %.0f °C (%.2f W in %g °C air, %s): %s the thermal cutoff's %g °C "
                    "holding temperature (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
-                   "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, or a coil with a "
-                   "lower duty", t["ring_c"], t["ring_w"], t["ambient_c"],
+                   "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, a lower ceiling "
+                   "for the ringer's heat budget (COIL_CEILING_C), or a coil with a lower duty", t["ring_c"],
+                   t["ring_w"], t["ambient_c"],
+                   "the ringer's heat budget resting it there" if t["ring_c"] < t["forever_c"]
+                   else "where a ring that never stops settles",
                    "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
                    t["holding_c"], HOLDING_MARGIN_C)
+    if t["under_w"] > t["continuous_w"]:
+        report.add("bell", "error", line,
+                   "a line toggling at the duty that holds the coil just under the %g °C thermal cutoff keeps it at "
+                   "%.2f W for good: over its %.1f W continuous rating, and the cutoff never opens; use a cutoff "
+                   "rated lower (cutoff_c)", t["cutoff_c"], t["under_w"], t["continuous_w"])
     if t["opens_s"] > CUTOFF_OPENS_MAX_S:
         report.add("bell", "error", line,
                    "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "

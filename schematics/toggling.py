@@ -32,6 +32,7 @@ the single faults': docs/build.md says which).
 from concurrent.futures import ThreadPoolExecutor
 
 from . import spice
+from .erc import UNDER_C
 from .faults import fault_corners, thermal_values
 
 RATES = (1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0)   # Hz, octaves either side of the strikes' 5-40
@@ -41,7 +42,6 @@ EDGE_S = 1e-5               # the wave's rise and fall: far quicker than the coi
                             # or the gate (its pull-down x its capacitance, about 100 us), so they set the speed
 LONG_S = 3000               # the thermal deck: 12 time constants of the coil's 240 s
 LONG_STEP = 1.0             # seconds
-UNDER_C = 0.5               # the worst copy settles this far under the cutoff's rated temperature
 MEASURES = ("cut", "winding", "watts_end", "node_end")
 
 

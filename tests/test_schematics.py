@@ -293,7 +293,7 @@ def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, 
     svg = rendered["schematics/%s.svg" % sheet].decode()
     for role in ("coupling", "reset", "bleed", "fuse", "cutoff"):
         assert re.search(r"[> (]%s[<)\n]" % roles[role].ref, svg), role
-    assert "T1A slow-blow" in svg and "thermal cutoff 102 °C" in svg
+    assert "T1A slow-blow" in svg and "thermal cutoff 98 °C" in svg
     fuse, supply, coil, cutoff = roles["fuse"], roles["supply"], roles["solenoid"], roles["cutoff"]
     assert fuse.pins["1"] == supply.pins["+"] and fuse.pins["2"] == cutoff.pins["1"] != supply.pins["+"]
     # the thermal cutoff between the fuse and the coil with its flyback diode: opened, it cuts both
@@ -306,7 +306,7 @@ def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, 
     assert len(fuses) == 1 and fuses[0]["refs"] == fuse.ref and fuses[0]["part_number"] == "5 x 20 mm, T1A"
     assert any(r["refs"] == roles["coupling"].ref and r["value"] == "47 µF" for r in rows)
     (tco,) = [r for r in rows if r["refs"] == cutoff.ref]
-    assert tco["part_number"].startswith("thermal-link Tf 102 °C, 2 A 250 V")
+    assert tco["part_number"].startswith("Microtemp G4A01098C (Tf 98 °C, Th 73 °C, 10 A 250 V")
 
 
 def test_the_solenoid_is_listed_at_its_own_rating_not_the_supplys():
