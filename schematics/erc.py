@@ -34,9 +34,11 @@
                And at its lowest: the coil, warm, still gets the current that pulls its plunger
                in (a coil rated above the supply named as such), and the adapter's rated
                current (supply_a) covers the coil's highest. And one failed part: a thermal
-               cutoff against the coil (cutoff_c) that a long ring leaves under its holding
-               temperature, that opens within CUTOFF_OPENS_MAX_S of a coil held on at its weakest,
-               before the winding passes its insulation's class, and that carries the coil's current
+               cutoff against the coil (cutoff_c) that a long ring (as the ringer's heat budget
+               allows it) leaves HOLDING_MARGIN_C under its holding temperature, that opens within
+               CUTOFF_OPENS_MAX_S of a coil held on at its weakest, before the winding passes its
+               insulation's class, that carries the coil's current, and under which a line
+               toggling at any duty can't hold the coil over its continuous rating
     failsafe   the ringer lights its optocoupler through a capacitor (the fail-safe), so a line
                left high lets the coil go by itself: the drive stays full through a strike at the
                default rate, and a held line leaves the LED dark within one strike at the slowest
@@ -742,8 +744,10 @@ def _check_cutoff(circuit, report, line):
     """One failed part of the driver (the MOSFET or the optocoupler's output shorted, the gate
     pull-down unsoldered) holds the coil on at full power, which neither the fuse (it carries the
     coil's current) nor the fail-safe (it is before the failed part) stops. The thermal cutoff
-    does: it must let the longest ring through, open within a bounded time, and open before the
-    winding passes its insulation's class."""
+    does: it must let the longest ring the ringer's heat budget allows through, open within a
+    bounded time, open before the winding passes its insulation's class, and be rated low enough
+    that the heat which settles the coil just under it (a line toggling at some duty: the case it
+    never cuts off) stays within the coil's continuous rating."""
     parts = circuit.parts_data
     t = cutoff_timing(parts)
     if t is None:

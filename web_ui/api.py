@@ -84,11 +84,11 @@ def sim_hook():
 
 
 @route(bp, "/phone/ring", write("post", "Ring the phone so the table picks up (times cycles, or until "
-                               "lifted), or stop it ({\"stop\": true}).", "Accepted", op="ringPhone",
+                               "lifted, 3 minutes at most), or stop it ({\"stop\": true}).", "Accepted", op="ringPhone",
                                request="RingRequest", ok="202"))
 def phone_ring():
     """Ring the phone so the table picks up (``times`` cycles; leave it out to ring until someone
-    lifts the handset), or stop it with {"stop": true}."""
+    lifts the handset, or for hw.ringer.RING_TIMEOUT_S), or stop it with {"stop": true}."""
     data = json_body()
     sounds = desk().sounds
     if data.get("stop") is True:
