@@ -90,7 +90,10 @@ def _wait(stop, seconds):
 
 class Ringer:
     """Rings the bell in ``cadence`` (a name from CADENCES, or (on, off) pairs) on the pin map's
-    ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` when None."""
+    ringer line. ``ring(times)`` rings that many cycles, or until ``stop()`` (RING_TIMEOUT_S at
+    most) when None. ``coil``: the coil's thermal figures for the heat budget (hw.bell.CoilFigures;
+    hardware/parts.toml's by default); ``on_rest``: told True as the budget rests the bell, False
+    as it rings on (from the ringer's thread)."""
 
     __slots__ = ("cadence", "strike_hz", "steps", "heat", "resting", "on_rest", "_on_share", "_device",
                  "_wait", "_clock", "_lock", "_thread", "_stop", "__weakref__")
