@@ -13,7 +13,8 @@ window is luma's dummy device) and audio and speech off. For each it measures:
 * a move: a POST of one action to /api/games/current/actions until its answer (a seeded pick
   among SCOOP (1956)'s offers, never going to press), as the panel's page sends it: the next
   move is picked from that answer's offers, as the page does (web_ui/static/js/panel.js, act),
-  after a person's pause, with the page's /stream open;
+  after a person's pause (``--pause``), with the page's /stream open; and the server's CPU per move (all its
+  threads, from /proc, over the moves and the pauses between them: the page's event included);
 * a press on an open page: the panel's virtual dice button (POST /api/oracles/sim/dice, which
   presses and releases the simulated pin, holding it down for a tap's 80 ms as a finger does)
   until the roll arrives on the open /stream;
@@ -169,6 +170,7 @@ def measure(tree, cgroup, args):
             page.start()
             moves = []
             game = None
+            moves_cpu = cpu_seconds(proc.pid)
             while len(moves) < args.moves:
                 offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
                 if not offers:      # no game yet, or it ended by itself: start the next
@@ -179,7 +181,7 @@ def measure(tree, cgroup, args):
                     if status != 201:
                         raise SystemExit("can't start a game: %s" % (game,))
                     continue
-                time.sleep(rng.uniform(0.15, 0.3))      # a person between taps
+                time.sleep(rng.uniform(*args.pause))     # a person between taps
                 body = {"action": fill(rng.choice(offers), rng), "version": game["version"]}
                 start = time.perf_counter()
                 status, out = api.call("POST", "/api/games/current/actions", body)
@@ -189,6 +191,7 @@ def measure(tree, cgroup, args):
                     game = out
                 else:           # refused by the rules (a value they don't take): look again
                     game = api.call("GET", "/api/games/current")[1]["game"]
+            moves_cpu = (cpu_seconds(proc.pid) - moves_cpu) / len(moves)
             presses = []
             while not seen.empty():
                 seen.get()
@@ -208,7 +211,7 @@ def measure(tree, cgroup, args):
             except Exception:
                 proc.kill()
                 proc.wait()
-    return {"ready": ready, "ready_cpu": ready_cpu, "move": moves, "press": presses, "rss": rss}
+    return {"ready": ready, "ready_cpu": ready_cpu, "move": moves, "move_cpu": moves_cpu, "press": presses, "rss": rss}
 
 
 def row(label, runs):
@@ -216,10 +219,11 @@ def row(label, runs):
     ready_cpu = [r["ready_cpu"] for r in runs]
     move = [m for r in runs for m in r["move"]]
     press = [p for r in runs for p in r["press"]]
+    move_cpu = [r["move_cpu"] for r in runs]
     rss = max(r["rss"] for r in runs)
-    return "%-34s %6.2f s  %5.2f s  %5.0f / %4.0f ms  %5.0f / %4.0f ms  %5.1f MB" % (
+    return "%-34s %6.2f s  %5.2f s  %5.0f / %4.0f ms  %5.1f ms  %5.0f / %4.0f ms  %5.1f MB" % (
         label, pct(ready, 0.5), pct(ready_cpu, 0.5), pct(move, 0.5) * 1000, pct(move, 0.95) * 1000,
-        pct(press, 0.5) * 1000, pct(press, 0.95) * 1000, rss)
+        pct(move_cpu, 0.5) * 1000, pct(press, 0.5) * 1000, pct(press, 0.95) * 1000, rss)
 
 
 def main(argv=None):
@@ -231,6 +235,8 @@ def main(argv=None):
     ap.add_argument("--period-us", type=int, default=10000, help="the period (default 10000)")
     ap.add_argument("--tree", action="append", default=[], type=Path,
                     help="another source tree to measure beside this one (repeatable)")
+    ap.add_argument("--pause", type=float, nargs=2, default=(0.15, 0.3), metavar=("LEAST", "MOST"),
+                    help="seconds between moves, drawn between these (default: a person's, 0.15 0.3)")
     ap.add_argument("--seed", type=int, default=1956)
     args = ap.parse_args(argv)
     trees = [ROOT] + [t.resolve() for t in args.tree]
@@ -258,8 +264,8 @@ def main(argv=None):
     else:
         print("quota: %.1f ms of CPU in every %.0f ms (cgroup %s, removed afterwards)" % (
             args.quota_us / 1000, args.period_us / 1000, quota.kind))
-    print("%-34s %8s  %7s  %17s  %17s  %8s" % ("", "ready", "its CPU", "move p50 / p95", "press p50 / p95",
-                                                "RSS"))
+    print("%-34s %8s  %7s  %17s  %8s  %17s  %8s" % ("", "ready", "its CPU", "move p50 / p95", "its CPU",
+                                                      "press p50 / p95", "RSS"))
     for tree in trees:
         name = "this tree" if tree == ROOT else str(tree)
         for throttled in (False, True):

@@ -3,9 +3,11 @@
 Why not a general ASGI-to-WSGI bridge (a2wsgi, which the panel used before): it lets a view read
 its body and write its answer piece by piece, so it crosses between the view's thread and the
 event loop for each piece and waits for the loop each time (the body, the status, each chunk and
-the end: four round trips for one move, each a wake-up of the loop and of the thread). On a Pi
-Zero 2 W's CPU budget that was a fifth of a move's CPU (docs/benchmarks.md, "A Pi Zero 2 W's
-budget").
+the end: four round trips for one move, each a wake-up of the loop and of the thread). Under a Pi
+Zero 2 W's CPU budget a wake-up can land where the budget has run out and wait for the next
+slice (the likely reason, not measured apart). Under that budget a move's median fell from 61-80
+ms to 51-70 ms (three sittings) and its CPU by about a tenth (two); unthrottled, its CPU did not change
+measurably (docs/benchmarks.md, "A Pi Zero 2 W's budget").
 
 Here a request crosses once each way. The panel reads every body on the loop before a thread is
 given to it (web_ui/live.py, ``read_body``), so the view gets it from memory; a view runs on its
