@@ -21,7 +21,6 @@ highest resistance: the slowest to heat, so the cutoff's longest time) and the s
 supply at its highest, the winding at its lowest: the hottest winding when it opens).
 """
 
-from concurrent.futures import ThreadPoolExecutor
 
 from . import spice
 from .erc import CUTOFF_OPENS_MAX_S
@@ -185,14 +184,22 @@ class FaultResult:
         return out
 
 
-def simulate_faults(circuit):
-    """Every single fault's deck for one board, run JOBS at a time; None without a bell driver."""
+def bell_values(circuit):
+    """(the thermal values, the corners) of a board's bell driver with its fail-safe, or None
+    without one: what the single faults' and the toggling line's decks are made from."""
     values = thermal_values(circuit)
     if values is None or values["coupling"] is None:
         return None
-    corners = fault_corners(values)
-    with ThreadPoolExecutor(max_workers=spice.JOBS) as pool:
-        runs = list(pool.map(lambda f: spice.run(fault_deck(values, corners, f[0], f[2])), FAULTS))
+    return values, fault_corners(values)
+
+
+def simulate_faults(circuit):
+    """Every single fault's deck for one board, run JOBS at a time; None without a bell driver."""
+    bell = bell_values(circuit)
+    if bell is None:
+        return None
+    values, corners = bell
+    runs = spice.run_many([fault_deck(values, corners, name, fault) for name, _, fault in FAULTS])
     rows = {name: spice._results(measured, corners, MEASURES) for (name, _, _), measured in zip(FAULTS, runs)}
     return FaultResult(circuit.board, values, rows)
 

@@ -77,6 +77,12 @@ _MEASURED = re.compile(r"^(\w+)\s*=\s*([-+0-9.eE]+)", re.M)
 _CACHE: dict[str, dict[str, float]] = {}
 
 
+def run_many(decks):
+    """``run`` for each deck, JOBS side by side (ngspice uses one core); their results in order."""
+    with ThreadPoolExecutor(max_workers=JOBS) as pool:
+        return list(pool.map(run, decks))
+
+
 def run(deck, timeout=TIMEOUT):
     """Runs one deck with ``ngspice -b`` in a temporary folder; returns {measure: value} for the
     ``.meas`` lines it printed (a measure that found nothing, a WHEN never met, is absent).

@@ -29,11 +29,10 @@ rating too, in the table docs/build.md shows. Every thermal figure is an estimat
 the single faults': docs/build.md says which).
 """
 
-from concurrent.futures import ThreadPoolExecutor
 
 from . import spice
 from .erc import UNDER_C
-from .faults import fault_corners, thermal_values
+from .faults import bell_values
 
 RATES = (1.25, 2.5, 5.0, 10.0, 20.0, 40.0, 80.0, 160.0)   # Hz, octaves either side of the strikes' 5-40
 SETTLE_S = 0.25             # over six of the fail-safe's longest time constants (40 ms)
@@ -153,12 +152,11 @@ class ToggleResult:
 
 def simulate_toggling(circuit):
     """The sweep, then the thermal deck; None without a bell driver with its fail-safe."""
-    values = thermal_values(circuit)
-    if values is None or values["coupling"] is None:
+    bell = bell_values(circuit)
+    if bell is None:
         return None
-    corners = fault_corners(values)
-    with ThreadPoolExecutor(max_workers=spice.JOBS) as pool:
-        runs = list(pool.map(lambda hz: spice.run(electrical_deck(values, corners, hz)), RATES))
+    values, corners = bell
+    runs = spice.run_many([electrical_deck(values, corners, hz) for hz in RATES])
     copies, rows = [], []
     for hz, measured in zip(RATES, runs):
         for i, c in enumerate(corners):

@@ -313,10 +313,10 @@ async def read_body(scope, receive, most, timeout, stopping=None):
     seconds. Refusal past either, or when ``stopping`` (an asyncio.Event) is set first; a
     declared length over the limit is refused unread.
 
-    Why here: a body read lazily by a Flask thread (as a general ASGI-to-WSGI bridge lets it) holds that thread for as long as the
-    sender trickles, and a view that refuses a large body stops reading it, which left Hypercorn
-    waiting to hand over the rest for ever (its queue to the app is full, and the connection is
-    only released once that queue takes one more message)."""
+    Why here: a body read lazily by a Flask thread (as a general ASGI-to-WSGI bridge lets it) holds
+    that thread for as long as the sender trickles, and a view that refuses a large body stops
+    reading it, which left Hypercorn waiting to hand over the rest for ever (its queue to the app
+    is full, and the connection is only released once that queue takes one more message)."""
     too_large = Refusal(413, b"Content Too Large",
                             "The request body is larger than the %d bytes the panel takes." % most)
     declared = _declared_length(scope)
