@@ -12,7 +12,7 @@ from .devices import Devices
 from .dial.decoder import OFFNORMAL_MODES, DialDecoder
 from .dial.listener import DialListener
 from .hw.buttons import ButtonListener, ButtonPins
-from .hw.display import Window, WindowDriver, open_device
+from .hw.display import Window, WindowDriver, address_lines, open_device
 from .hw.leds import OracleLeds
 from .hw.phone import PhonePins
 from .hw.pinfactory import choose_pin_factory, is_simulated
@@ -198,6 +198,11 @@ class Newsdesk:
             window=self.window, display_setting=self.config["display"], player=self.sounds.player,
             mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage,
             backups=self.backups)
+
+    def show_address(self, urls):
+        """The panel's URLs a tablet types (controller/lan.py): shown on the window's idle view."""
+        if self.window_driver is not None:
+            self.window_driver.show_address(address_lines(urls))
 
     def panel_up(self):
         """The panel answers (web_ui/live.py says so): the parts that wait for it may start."""

@@ -54,7 +54,7 @@ def cmd_serve(args):
             log.info("data in %s", config.data_dir)
             log.info("panel at %s (Hypercorn; Flask views on %d threads, live pages on the event loop)",
                      url, config["threads"])
-            _say_where_tablets_go(host, port)
+            desk.show_address(_say_where_tablets_go(host, port))
             server.raise_open_files_limit()
             server.serve(app, config, sock)
         finally:
@@ -67,17 +67,19 @@ def cmd_serve(args):
 
 def _say_where_tablets_go(host, port):
     """The address a tablet types, in the log: on a box with no screen, the journal is where the
-    owner finds it (`journalctl -u newsdesk`), from the first boot on."""
+    owner finds it (`journalctl -u newsdesk`), from the first boot on; and the URLs, for the
+    phone's window to show them too ([] on loopback: no tablet can reach it)."""
     import socket
 
     from controller import board, lan
 
     if not lan.listening_on_lan(host):
-        return
+        return []
     addresses = lan.ipv4_addresses() if host in ("", "0.0.0.0", "::") else [host]
     urls = lan.tablet_urls(socket.gethostname(), port, addresses)
     log.info("tablets on this network open %s%s", " or ".join(urls),
              " (%s)" % board.model() if board.model() else "")
+    return urls
 
 
 def _restart_soon(restart):

@@ -289,3 +289,45 @@ def test_a_window_closed_while_it_opens_lets_its_device_go():
     window = Window(opener=lambda: (window.close(), Device())[1])
     assert window.open() is False
     assert let_go == [1]
+
+
+def test_the_idle_window_shows_where_a_tablet_finds_the_panel():
+    """A box with no screen of its own: its window shows the addresses the log says, each line
+    inside the window's width."""
+    from PIL import ImageDraw
+
+    from controller.hw.display import IDLE, _fit_text, address_lines
+
+    lines = address_lines(["http://raspberrypi.local:8080/", "http://192.168.100.123:8080/", "http://x:1/"])
+    assert lines == ["raspberrypi.local:8080", "192.168.100.123:8080"]
+    plain, with_address = render(dict(IDLE)), render(dict(IDLE, address=lines))
+    assert plain.tobytes() != with_address.tobytes()
+    draw = ImageDraw.Draw(with_address)
+    for line in lines:
+        left, _, right, _ = draw.textbbox((0, 0), line, font=_fit_text(draw, line, SIZE[0] - 2, 12, 11, 6))
+        assert right - left <= SIZE[0] - 2
+    lit_rows = [y for y in range(SIZE[1]) if any(with_address.getpixel((x, y)) for x in range(SIZE[0]))]
+    assert max(lit_rows) > 45                         # the second line, under the first
+
+
+def test_the_driver_shows_the_address_when_idle_and_again_after_a_game_clears_a_verdict():
+    from controller.hw.display import IDLE
+
+    bus = Bus()
+    window = Window(dummy(width=128, height=64, mode="1"))
+    driver = WindowDriver(window, bus, poll=0.01)
+    try:
+        assert wait_for(lambda: window.frames >= 1)
+        plain = window.image().tobytes()
+        driver.show_address(["newsdesk.local:8080"])
+        assert wait_for(lambda: window.frames >= 2)
+        shown = window.image().tobytes()
+        assert shown != plain
+        bus.publish({"type": "editor.verdict", "data": {"signal": "X", "digit": 3}})
+        assert wait_for(lambda: driver.view.get("kind") == "verdict")
+        bus.publish({"type": "game.started", "data": {}})
+        assert wait_for(lambda: driver.view == dict(IDLE, address=["newsdesk.local:8080"]))
+        assert wait_for(lambda: window.image().tobytes() == shown)
+    finally:
+        driver.close()
+        window.close()

@@ -20,3 +20,10 @@ def test_the_log_says_where_tablets_go_only_when_they_can(caplog, monkeypatch):
         assert "tablets" not in caplog.text
         _say_where_tablets_go("0.0.0.0", 8080)
     assert ".local:8080/ or http://192.0.2.7:8080/" in caplog.text
+
+
+def test_the_urls_said_are_handed_on_for_the_window(monkeypatch):
+    monkeypatch.setattr(lan, "ipv4_addresses", lambda: ["192.0.2.7"])
+    assert _say_where_tablets_go("127.0.0.1", 8080) == []
+    urls = _say_where_tablets_go("0.0.0.0", 8080)
+    assert urls[-1] == "http://192.0.2.7:8080/" and urls[0].endswith(".local:8080/")

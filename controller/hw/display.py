@@ -16,6 +16,7 @@ CPU the panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 import logging
 import threading
 import time
+from typing import Any
 
 from .. import events
 from ..config import CHOICES
@@ -178,7 +179,14 @@ def render(view, size=SIZE, now=None):
         _centred(draw, view["dice"], _fit_text(draw, view["dice"], width - 6, 34), width / 2, 24)
         _centred(draw, "dice set", small, width / 2, height - 8)
     else:
-        _centred(draw, "NEWSDESK", _fit_text(draw, "NEWSDESK", width - 10, 24), width / 2, 26)
+        lines = view.get("address") or []
+        if not lines:
+            _centred(draw, "NEWSDESK", _fit_text(draw, "NEWSDESK", width - 10, 24), width / 2, 26)
+        else:       # the box's first screen: where a tablet finds the panel
+            _centred(draw, "NEWSDESK", _fit_text(draw, "NEWSDESK", width - 10, 20), width / 2, 13)
+            for row, line in enumerate(lines[:2]):
+                _centred(draw, line, _fit_text(draw, line, width - 2, 12, largest=11, smallest=6),
+                         width / 2, 37 + 15 * row)
     return image
 
 
@@ -209,7 +217,13 @@ def view_for(message):
     return None
 
 
-IDLE = {"kind": "idle"}
+IDLE: dict[str, Any] = {"kind": "idle"}     # with "address": up to two lines a tablet types, under the name
+
+
+def address_lines(urls):
+    """What the window shows of the panel's URLs (controller/lan.py's tablet_urls): host:port,
+    without the scheme and the slash, the first two."""
+    return [u.split("://", 1)[-1].rstrip("/") for u in urls][:2]
 
 
 def next_view(current, message):
@@ -341,7 +355,9 @@ class WindowDriver:
         self._poll = poll
         self._stop = threading.Event()
         self._sub = bus.subscribe(maxsize=64, kinds=SHOWN)
+        self.idle = dict(IDLE)
         self.view = dict(IDLE)
+        self._redraw = False
         self._thread = threading.Thread(target=self._run, name="window", daemon=True)
         self._thread.start()
 
@@ -364,16 +380,28 @@ class WindowDriver:
                     except (KeyError, TypeError):
                         log.warning("the window can't show %r", message.get("type"))
                         view = None
+                    if view is not None and view.get("kind") == "idle":
+                        view = dict(self.idle)
                     if view is None:
                         if not running:
                             continue
                     else:
                         self.view = view
                 elif not running:
-                    continue
+                    if not self._redraw:
+                        continue
+                self._redraw = False
                 self.window.show(self.view, self._clock())
         except Exception:
             log.exception("the window display stopped")
+
+    def show_address(self, lines):
+        """Show the addresses a tablet types (``address_lines``) under the idle view's name: on a
+        box with no screen of its own, the window is where its owner reads them."""
+        self.idle = dict(IDLE, address=list(lines)[:2])
+        if self.view.get("kind") == "idle":
+            self.view = dict(self.idle)
+            self._redraw = True         # drawn at the thread's next look (``poll``)
 
     def close(self):
         self._stop.set()
