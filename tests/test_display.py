@@ -169,8 +169,9 @@ def test_driver_follows_the_bus_and_runs_the_stopwatch():
         clock.t = 60.0
         bus.publish({"type": "bus.noise", "data": {}})
         bus.publish({"type": "dice.set", "data": {"dice": "1d4"}})
-        assert wait_for(lambda: driver.view["kind"] == "dice_set")
-        assert window.frames == frames + 1                                    # stopped: no redraws
+        # the view is set a moment before it is drawn: wait for both, then for no more frames
+        assert wait_for(lambda: driver.view["kind"] == "dice_set" and window.frames >= frames + 1)
+        assert not wait_for(lambda: window.frames > frames + 1, timeout=0.3)  # stopped: no redraws
     finally:
         driver.close()
         window.close()
