@@ -56,7 +56,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .dbshape import difference, shape_of
 from .devices import devices_shape
@@ -82,6 +82,7 @@ STAGING = ".restore-staging"        # in the data folder: the backup's files, ch
 JOURNAL = "restore-journal.json"    # in the data folder while a restore swaps files: its commit record
 
 StrPath = str | os.PathLike[str]
+T = TypeVar("T")
 Clock = Callable[[], float]
 Manifest = dict[str, Any]          # manifest.json, as JSON reads it
 Summary = dict[str, Any]           # summarize's figures, or {"unreadable": why}
@@ -283,26 +284,33 @@ def _ro_uri(path: StrPath) -> str:
     return "%s?mode=ro" % Path(path).resolve().as_uri()
 
 
+def _read_only(path: StrPath, read: Callable[[sqlite3.Connection], T]) -> T:
+    """``read(db)`` on the store at ``path`` opened read-only, closed after; sqlite3.Error passes."""
+    db = sqlite3.connect(_ro_uri(path), uri=True)
+    try:
+        return read(db)
+    finally:
+        db.close()
+
+
 def summarize(path: StrPath) -> Summary | None:
     """The store at ``path`` in figures: kept games, a game being played, events, when the last
     game ended. None if there is no store; {"unreadable": why} if SQLite can't read it. Read-only."""
-    path = Path(path)
-    if not path.exists():
+    def read(db: sqlite3.Connection) -> Summary:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        summary: Summary = {"games": 0, "active": False, "last_ended": None, "events": 0}
+        if "events" in tables:
+            summary["events"] = db.execute("SELECT count(*) FROM events").fetchone()[0]
+        if "games" in tables:
+            row = db.execute("SELECT count(*), max(ended) FROM games WHERE status != 'active'").fetchone()
+            summary["games"], summary["last_ended"] = row[0], row[1]
+            summary["active"] = db.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0] > 0
+        return summary
+
+    if not Path(path).exists():
         return None
     try:
-        db = sqlite3.connect(_ro_uri(path), uri=True)
-        try:
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            summary: Summary = {"games": 0, "active": False, "last_ended": None, "events": 0}
-            if "events" in tables:
-                summary["events"] = db.execute("SELECT count(*) FROM events").fetchone()[0]
-            if "games" in tables:
-                row = db.execute("SELECT count(*), max(ended) FROM games WHERE status != 'active'").fetchone()
-                summary["games"], summary["last_ended"] = row[0], row[1]
-                summary["active"] = db.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0] > 0
-            return summary
-        finally:
-            db.close()
+        return _read_only(path, read)
     except sqlite3.Error as e:      # a damaged store is what a restore is for: said, not refused
         return {"unreadable": str(e)}
 
@@ -312,15 +320,11 @@ def store_began(path: StrPath) -> str | None:
     store restored from this table's own backup began when this one did, and another table's
     store began at another moment: how a restore tells another table's backup. None when there
     is no store, no event or it can't be read."""
-    path = Path(path)
-    if not path.exists():
+    if not Path(path).exists():
         return None
     try:
-        db = sqlite3.connect(_ro_uri(path), uri=True)
-        try:
-            row = db.execute("SELECT at, kind, payload FROM events ORDER BY id LIMIT 1").fetchone()
-        finally:
-            db.close()
+        row = _read_only(path, lambda db: db.execute("SELECT at, kind, payload FROM events ORDER BY id LIMIT 1")
+                         .fetchone())
     except sqlite3.Error:
         return None
     return None if row is None else "%s %s %s" % row

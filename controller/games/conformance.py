@@ -292,12 +292,17 @@ def _is_json(value: object) -> bool:
         return False
 
 
-def _refusal(call: Callable[[], object], kind: type[GameError]) -> str | None:
-    """None when ``call`` raises ``kind``; else what it did instead, in words."""
+def _refusal(call: Callable[[], object], kind: type[GameError], words: str = "") -> str | None:
+    """None when ``call`` raises ``kind`` with a sentence (holding ``words``, the standard
+    refusal's, when given); else what it did instead, in words."""
     try:
         got = call()
     except kind as e:
-        return None if str(e).strip() else "it raised %s with no sentence" % kind.__name__
+        if not str(e).strip():
+            return "it raised %s with no sentence" % kind.__name__
+        if words not in str(e):
+            return "it said %r, not the standard refusal's words (%r: guard writes them)" % (str(e), words)
+        return None
     except GameError as e:
         return "it raised %s (%r), not %s" % (type(e).__name__, str(e), kind.__name__)
     except Exception as e:
@@ -433,15 +438,9 @@ def _not_set_up(c: _Check) -> Iterator[str]:
         want = base.result_of(False, [], base.panel(g))
         if res != want:
             yield "result() of initial() is %s, not %s" % (base.quoted(res, 120), want)
-    try:
-        g.decide(empty, {"type": "anything"}, random.Random(0))
-    except base.NotSetUp as e:
-        if "set up" not in str(e):
-            yield "decide() on initial() said %r, not asking to set up a game first (guard's words)" % str(e)
-    except Exception as e:
-        yield "decide() on initial() raised %s (%s), not NotSetUp" % (type(e).__name__, e)
-    else:
-        yield "decide() on initial() took the action"
+    said = _refusal(lambda: g.decide(empty, {"type": "anything"}, random.Random(0)), base.NotSetUp, "set up")
+    if said:
+        yield "decide() on initial(): %s" % said
 
 
 def _guard(c: _Check) -> Iterator[str]:
@@ -450,15 +449,10 @@ def _guard(c: _Check) -> Iterator[str]:
     said = _refusal(lambda: g.decide(state, junk, random.Random(0)), base.NotAnAction)
     if said:
         yield "sent a list as an action, %s" % said
-    try:
-        g.decide(state, {"type": "juggle"}, random.Random(0))
-    except base.UnknownAction as e:
-        if "has no action 'juggle'" not in str(e):
-            yield "sent {\"type\": \"juggle\"}, it said %r, not naming it (\"has no action 'juggle'\")" % str(e)
-    except Exception as e:
-        yield "sent {\"type\": \"juggle\"}, it raised %s (%s), not UnknownAction" % (type(e).__name__, e)
-    else:
-        yield "it took {\"type\": \"juggle\"}"
+    said = _refusal(lambda: g.decide(state, {"type": "juggle"}, random.Random(0)), base.UnknownAction,
+                    "has no action 'juggle'")
+    if said:
+        yield "sent {\"type\": \"juggle\"}, %s" % said
 
 
 def _offers(c: _Check) -> Iterator[str]:
