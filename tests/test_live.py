@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from web_ui import live
+from web_ui import live, wsgi_lane
 from web_ui.live import Limits, Panel
 
 # the feeds' keep-alives and timeouts run in real time: the waiting lane (tests/lanes.py)
@@ -324,6 +324,73 @@ def test_the_hub_hands_out_messages_in_slices_in_order_and_lets_a_reply_in_betwe
             assert [event_id for event_id, _ in feed.queue] == [1, 2, 3, 4, 5]
         assert [event_id for event_id, _ in late.queue] == sorted({i for i, _ in late.queue})
         assert 0 < handed[0] < len(feeds)             # the reply ran between two slices
+        hub.close()
+
+    on_a_loop(main())
+
+
+def test_a_view_s_answer_leaves_before_its_message_reaches_the_open_pages(app, desk, make_panel):
+    """The tablet that made a move hears back first: what a view publishes waits in the hub's
+    inbox until the view's answer has been sent, then goes to every page (on a Pi Zero 2 W's
+    budget the page's write otherwise ran while the view waited for it)."""
+    @app.get("/verdict-for-the-test")
+    def verdict():
+        desk.table.call_editor(3)
+        return {"called": True}
+
+    panel = make_panel()
+    order = []
+
+    class Watched(Page):
+        async def send(self, message):
+            await super().send(message)
+            if b"editor.verdict" in message.get("body", b""):
+                order.append("page")
+
+    async def body():
+        page = Watched(GUEST).open(panel)
+        await until(lambda: page.status == 200 and page.text())
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                assert message["status"] == 200
+            else:
+                order.append("answer")
+
+        await panel(http_scope(HOST, "/verdict-for-the-test"), receive, send)
+        await until(lambda: "page" in order)
+        page.gone.set()
+        await page.task
+
+    run(panel, body)
+    assert order == ["answer", "page"]
+
+
+def test_messages_a_view_holds_and_others_publish_reach_the_pages_in_the_bus_s_order():
+    """A view's message waits for its answer, but one published meanwhile on another thread
+    wakes the loop for both, in the order they were published; nothing waits for the view."""
+    async def main():
+        loop = asyncio.get_running_loop()
+        bus = Bus()
+        hub = live.Hub(bus, loop)
+        feed = live.Feed(None, 0.0)
+        hub.feeds.add(feed)
+
+        def as_a_view():
+            wsgi_lane._here.view = True
+            try:
+                bus.hub._offer({"id": 1, "type": "editor.verdict"})
+            finally:
+                wsgi_lane._here.view = False
+        await loop.run_in_executor(None, as_a_view)
+        await asyncio.sleep(0.05)
+        assert not feed.queue                        # held: no answer has left yet
+        await loop.run_in_executor(None, bus.hub._offer, {"id": 2, "type": "editor.verdict"})
+        await until(lambda: len(feed.queue) == 2)
+        assert [event_id for event_id, _ in feed.queue] == [1, 2]
         hub.close()
 
     on_a_loop(main())

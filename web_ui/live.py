@@ -40,6 +40,7 @@ import collections
 import gc
 import json
 import logging
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, abort, request
@@ -49,7 +50,7 @@ from controller import events
 from . import sse
 from .apidoc import INT, OBJ, STR, obj, read, ref, route, schemas
 from .security import current_viewer, is_host_request
-from .wsgi_lane import WsgiLane
+from .wsgi_lane import WsgiLane, in_a_view
 
 log = logging.getLogger(__name__)
 
@@ -222,13 +223,35 @@ class Hub:
         self.feeds: set[Feed] = set()
         # (item, the feeds still to be handed it; None: every feed open when its turn comes)
         self._pending: collections.deque[tuple[tuple[int | None, bytes], list[Feed] | None]] = collections.deque()
+        self._inbox: collections.deque[dict[str, Any]] = collections.deque()   # published, not yet on the loop
+        self._inbox_lock = threading.Lock()
+        self._called = False        # a take_in is already on its way to the loop
         bus.attach(self)
 
     def _offer(self, message):     # the publisher's thread
+        """Into the inbox, in the bus's order. A view's thread (web_ui/wsgi_lane.py) leaves it
+        there: the lane takes it in once the view's answer has left (Panel._answered), so the
+        tablet that made the move hears back before the pages do. Any other thread wakes the
+        loop (once for however many messages arrive before it looks), and that takes in what a
+        view left there too, so no page gets the messages out of order."""
+        with self._inbox_lock:
+            self._inbox.append(message)
+            if self._called or in_a_view():
+                return
+            self._called = True
         try:
-            self._loop.call_soon_threadsafe(self._arrived, message)
+            self._loop.call_soon_threadsafe(self.take_in)
         except RuntimeError:       # the loop has closed: the server is stopping
             pass
+
+    def take_in(self):
+        """Hand every message in the inbox to the pages, in order (on the loop)."""
+        with self._inbox_lock:
+            messages = list(self._inbox)
+            self._inbox.clear()
+            self._called = False
+        for message in messages:
+            self._arrived(message)
 
     def _arrived(self, message):
         if not self.feeds:
@@ -393,14 +416,19 @@ class Panel:
         self.body_most = flask_app.config["MAX_CONTENT_LENGTH"]
         self.body_timeout = body_timeout
         self.desk = flask_app.extensions["newsdesk"]
-        self.wsgi = WsgiLane(flask_app, workers=threads)
-        self.host_wsgi = WsgiLane(flask_app, workers=HOST_THREADS)
+        self.wsgi = WsgiLane(flask_app, workers=threads, answered=self._answered)
+        self.host_wsgi = WsgiLane(flask_app, workers=HOST_THREADS, answered=self._answered)
         self.limits = limits
         self.hub: Hub | None = None
         self._ticker = None
         self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
         self._up_timer = None     # until the first answer, or PARTS_WAIT after the start
+
+    def _answered(self):
+        """A view's answer has left: what it published goes to the pages now (Hub.take_in)."""
+        if self.hub is not None:
+            self.hub.take_in()
 
     def _answering(self):
         """The panel has answered (or PARTS_WAIT has passed): the desk's parts that wait for

@@ -19,17 +19,31 @@ from the worker pool, sending each before asking for the next, so a chunk goes o
 is made and a slow reader holds one chunk, not the file. Every call into the app for one request
 (the view, each chunk, the close) runs in one ``contextvars`` context, so a streamed answer sees
 the request it was made for whichever worker takes its next chunk.
+
+What a view publishes while it makes its answer (a move's message to the open pages) waits for
+that answer: ``in_a_view()`` tells the panel's hub so, and ``answered`` (given by the panel) is
+called on the loop as soon as the answer has left. On a Pi Zero 2 W's CPU budget the loop woken
+by the message in the middle of the view would encode and write it to every page while the view
+waited for the interpreter, so the tablet that tapped heard back last (docs/benchmarks.md).
 """
 
 import asyncio
 import contextvars
 import io
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 BUFFER_MAX = 256 * 1024      # bytes: a declared length up to this is answered whole, else a chunk at a time
 END = object()              # what next_chunk gives once an answer has ended
+
+_here = threading.local()
+
+
+def in_a_view() -> bool:
+    """True on a lane's worker thread while it runs a view (up to its answer's first chunk)."""
+    return getattr(_here, "view", False)
 
 
 def environ_for(scope, body):
@@ -89,10 +103,14 @@ class _Answer:
     def run(self):
         """Call the view; True when its whole answer is now held in ``chunks`` (a length declared
         and at most BUFFER_MAX), False when it is to be taken a chunk at a time."""
-        self.iterable = self.app(self.environ, self.start_response)
-        self._iterator = iter(self.iterable)
-        if self.start is None:
-            self.next_chunk()           # a view may call start_response with its first chunk
+        _here.view = True
+        try:
+            self.iterable = self.app(self.environ, self.start_response)
+            self._iterator = iter(self.iterable)
+            if self.start is None:
+                self.next_chunk()           # a view may call start_response with its first chunk
+        finally:
+            _here.view = False
         if self.start is None:
             raise RuntimeError("the WSGI app gave no status (start_response was never called)")
         length = next((v for k, v in self.start["headers"] if k == b"content-length"), None)
@@ -120,11 +138,13 @@ class _Answer:
 
 class WsgiLane:
     """An ASGI application running the WSGI ``app`` on ``workers`` threads (HTTP only: the panel
-    answers its lifespan itself and has no websockets)."""
+    answers its lifespan itself and has no websockets). ``answered``: called on the loop once a
+    view has run and its answer has left (its status and, when held whole, its body), or failed."""
 
-    def __init__(self, app, workers):
+    def __init__(self, app, workers, answered=None):
         self.app = app
         self.executor = ThreadPoolExecutor(thread_name_prefix="WSGI", max_workers=workers)
+        self.answered = answered
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":         # a websocket: refused, as the panel has none
@@ -145,11 +165,15 @@ class WsgiLane:
         def in_context(call):
             return loop.run_in_executor(self.executor, context.run, call)
         try:
-            whole = await in_context(answer.run)
-            await send(answer.start)
-            if whole:
-                await send({"type": "http.response.body", "body": b"".join(answer.chunks)})
-                return
+            try:
+                whole = await in_context(answer.run)
+                await send(answer.start)
+                if whole:
+                    await send({"type": "http.response.body", "body": b"".join(answer.chunks)})
+                    return
+            finally:
+                if self.answered is not None:
+                    self.answered()
             for chunk in answer.chunks:     # what a legacy write() gave before the iterable
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             while (chunk := await in_context(answer.next_chunk)) is not END:
