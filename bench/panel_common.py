@@ -129,19 +129,52 @@ def memory(pid):
 
 
 class Api:
-    """The JSON API on a port, a connection per call (as a page's fetch makes them)."""
+    """The JSON API on a port, a new connection for each call (the worst case: a page's own
+    fetches reuse the connections the browser keeps open; see KeptApi)."""
 
     def __init__(self, port):
         self.port = port
 
     def call(self, method, path, body=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            return self._ask(conn, method, path, body)
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _ask(conn, method, path, body):
         headers = {"Content-Type": "application/json", "X-Newsdesk": "1"} if body is not None else {}
         conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
         r = conn.getresponse()
         data = r.read()
-        conn.close()
         return r.status, (json.loads(data) if r.getheader("Content-Type", "").startswith("application/json") else data)
+
+
+class KeptApi(Api):
+    """The JSON API as an open page's fetches reach it: over a connection kept open between calls
+    (HTTP/1.1 keep-alive; Chromium reuses its open connections to the panel for every fetch). A
+    connection the server closed in between (its idle timeout) is opened again, as a browser does."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        self._conn = None
+
+    def call(self, method, path, body=None):
+        for attempt in (1, 2):
+            if self._conn is None:
+                self._conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            try:
+                return self._ask(self._conn, method, path, body)
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if attempt == 2:
+                    raise
+
+    def close(self):
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
 
 
 def serve_command(data, port, tree=ROOT, env=None, **popen):
