@@ -58,6 +58,11 @@ class RunLock:
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, (text + "\n").encode(), 0)
 
+    @property
+    def held(self):
+        """True between acquire and release (on a system without flock, never)."""
+        return self._fd is not None
+
     def release(self):
         if self._fd is None:
             return

@@ -488,17 +488,24 @@ def _ask(words):
     return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
 
 
-def _forget_folder(folder, lock_file):
-    """Take away the data ``folder`` the run lock just made, if it holds nothing else."""
+def _let_go(lock, made_it):
+    """Release the run ``lock``; a lock file this command made is taken away first (while still
+    held, so no server can take the lock on a file about to go): a restore that changes nothing
+    leaves the folder as it found it, and one that does leaves no file of its own in it."""
     import contextlib
-    with contextlib.suppress(OSError):
-        lock_file.unlink()
-        folder.rmdir()
+    if not lock.held:       # let go already
+        return
+    if made_it:
+        with contextlib.suppress(OSError):
+            lock.path.unlink()
+    lock.release()
 
 
 def cmd_restore(args):
     """`restore [FILE]`: put a backup back, checked whole first; without FILE, finish one a power
     cut interrupted (controller/backup.py)."""
+    import contextlib
+
     from controller.backup import BackupError, describe, finish_restore, restore, summarize
     from controller.config import load_config
     from controller.runlock import AlreadyServing, RunLock
@@ -506,8 +513,10 @@ def cmd_restore(args):
 
     config = load_config(args.data)
     new_folder = not config.data_dir.exists()
+    lock = RunLock(config.data_dir)
+    made_lock = not lock.path.exists()
     try:
-        lock = RunLock(config.data_dir).acquire()
+        lock.acquire()
     except AlreadyServing:
         raise BackupError("newsdesk is serving the data folder %s; stop it first (sudo systemctl stop newsdesk, "
                           "or Ctrl-C), then restore" % config.data_dir) from None
@@ -522,12 +531,13 @@ def cmd_restore(args):
             return 0
         done = restore(config.data_dir, args.file, (lambda words: True) if args.yes else _ask)
     except BaseException:
-        lock.release()
+        _let_go(lock, made_lock)
         if new_folder:      # a refused restore onto a new card leaves no folder behind, only the sentence
-            _forget_folder(config.data_dir, lock.path)
+            with contextlib.suppress(OSError):
+                config.data_dir.rmdir()
         raise
     finally:
-        lock.release()
+        _let_go(lock, made_lock)
     if done is None:
         print("nothing was changed", file=sys.stderr)
         return 1

@@ -24,7 +24,7 @@ from controller import backup, doctor
 from controller.config import load_config
 from controller.devices import Devices
 from controller.errors import ConfigError
-from controller.runlock import RunLock
+from controller.runlock import LOCK_FILE, RunLock
 from controller.store import SCHEMA_VERSION, STORE_FILE, Store
 from newsdesk.cli import main
 
@@ -267,6 +267,30 @@ def test_restoring_over_games_says_what_it_replaces_and_keeps_it(made, capsys, m
     kept = {k: v for k, v in fingerprint(other).items() if not k.startswith("replaced-")}
     assert kept == fingerprint(box)
     assert fingerprint(other / replaced[0]) == {k: v for k, v in before.items()}
+
+
+def test_a_restore_leaves_no_lock_file_of_its_own_in_the_folder(made, tmp_path, monkeypatch, capsys):
+    """'nothing was changed' holds for the folder's listing too: the run lock a restore takes is
+    not left behind (an empty serve.lock) in a folder that had none, whether the restore was
+    declined, refused for a stranger's file, or done. (The store's -wal and -shm come and go as
+    SQLite reads it: fingerprint above reads them through.)"""
+    file, _, other = made
+
+    def listing():
+        return sorted(n for n in os.listdir(other) if not n.endswith(("-wal", "-shm")))
+    names = listing()
+    assert LOCK_FILE not in names
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr("builtins.input", lambda prompt: "n")
+    assert run(capsys, "restore", "--data", str(other), str(file))[0] == 1          # declined
+    assert listing() == names
+    stranger = tmp_path / "stranger.zip"
+    stranger.write_bytes(b"PK\x03\x04" + b"not a backup at all" * 50)
+    status, _, err = run(capsys, "restore", "--data", str(other), "--yes", str(stranger))
+    assert status == 2 and "Traceback" not in err                                     # refused
+    assert listing() == names
+    assert run(capsys, "restore", "--data", str(other), "--yes", str(file))[0] == 0  # done
+    assert LOCK_FILE not in os.listdir(other)
 
 
 def test_another_tables_backup_is_said_to_be_another_tables(made, tmp_path, capsys):
