@@ -31,6 +31,12 @@ hierarchy, else v1's cpu.cfs_quota_us and cpu.cfs_period_us. That needs root; wi
 the unthrottled figures are printed alone, and it says why. ``--tree`` adds another source tree
 (a git worktree of an older commit, say) measured the same way in the same run, for a before and
 after; ``--rounds`` runs each server that many times and keeps every measurement.
+
+``--charges`` also prints what the quota charges for work that is not newsdesk's: the CPU time of
+a bare interpreter importing Flask, Hypercorn and gpiozero (the floor under "ready"), and of a
+tight arithmetic loop, each unthrottled and under the quota (three of each, in fresh processes).
+On the machine the figures in docs/benchmarks.md come from, the imports cost about a third more
+CPU under the quota and the loop the same: the quota makes memory-heavy work dearer by itself.
 """
 
 import argparse
@@ -223,6 +229,27 @@ def measure(tree, cgroup, args):
     return {"ready": ready, "ready_cpu": ready_cpu, "move": moves, "move_cpu": moves_cpu, "press": presses, "rss": rss}
 
 
+CHARGES = {
+    "import flask, hypercorn.asyncio, gpiozero": "import flask, hypercorn.asyncio, gpiozero",
+    "a loop of 3,000,000 additions": "s = 0\nfor i in range(3_000_000):\n    s += i",
+}
+
+
+def charges(cgroup, repeat=3):
+    """{what: (unthrottled CPU-s, quota CPU-s)}: the medians of ``repeat`` fresh processes each."""
+    out = {}
+    for what, code in CHARGES.items():
+        probe = "import time\nt = time.process_time()\n%s\nprint(time.process_time() - t)" % code
+        took = {}
+        for throttled in (False, True):
+            took[throttled] = sorted(
+                float(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                                     preexec_fn=cgroup.join if throttled else None).stdout)
+                for _ in range(repeat))[repeat // 2]
+        out[what] = (took[False], took[True])
+    return out
+
+
 def row(label, runs):
     ready = [r["ready"] for r in runs]
     ready_cpu = [r["ready_cpu"] for r in runs]
@@ -247,6 +274,8 @@ def main(argv=None):
     ap.add_argument("--pause", type=float, nargs=2, default=(0.15, 0.3), metavar=("LEAST", "MOST"),
                     help="seconds between moves, drawn between these (default: a person's, 0.15 0.3)")
     ap.add_argument("--seed", type=int, default=1956)
+    ap.add_argument("--charges", action="store_true",
+                    help="also time a bare import of the panel's libraries and a tight loop, with and without the quota")
     ap.add_argument("--connection-per-call", action="store_true",
                     help="a new connection for each move and press (default: one kept open, as a page's fetches)")
     args = ap.parse_args(argv)
@@ -267,6 +296,7 @@ def main(argv=None):
                 results.setdefault((tree, False), []).append(measure(tree, None, args))
                 if quota.path is not None:
                     results.setdefault((tree, True), []).append(measure(tree, quota, args))
+        charged = charges(quota) if args.charges and quota.path is not None else {}
     print("`newsdesk serve` on a fresh data folder, MockFactory pins, audio and speech off; %d moves of SCOOP "
           "(1956) and %d dice presses per server, %s, %d server%s per row (ready: the median)" % (
               args.moves, args.presses, "a new connection for each" if args.connection_per_call
@@ -283,6 +313,9 @@ def main(argv=None):
         for throttled in (False, True):
             if (tree, throttled) in results:
                 print(row("%s, %s" % (name, "quota" if throttled else "unthrottled"), results[(tree, throttled)]))
+    for what, (free, throttled) in charged.items():
+        print("what the quota charges: %s: %.3f CPU-s unthrottled, %.3f under the quota (x%.2f)"
+              % (what, free, throttled, throttled / free))
     print("load average (1 min) before and after: %.1f, %.1f on %d CPUs" % (load, os.getloadavg()[0], os.cpu_count()))
     print("goals under the quota: ready <= %.0f s, move p95 <= %.0f ms, press p95 <= %.0f ms, RSS <= %.0f MB"
           % (GOALS["ready"], GOALS["move"] * 1000, GOALS["press"] * 1000, GOALS["rss"]))
