@@ -171,6 +171,46 @@ def test_a_client_that_leaves_mid_answer_closes_the_view_s_iterable():
     assert closed.wait(5)
 
 
+def test_answered_is_called_once_the_answer_has_left_and_again_when_a_cancelled_view_ends():
+    """The panel's hub holds what a view publishes until ``answered``: called after the answer is
+    sent, and, when the request was cancelled while its view still ran on its thread, once more
+    when that view ends (else what it published last would wait for the next request)."""
+    release = threading.Event()
+    calls = []
+
+    def slow():
+        release.wait(5)
+        return "late"
+
+    def quick():
+        return "now"
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        sent = []
+
+        async def send(message):
+            sent.append(message["type"])
+
+        lane = WsgiLane(app_with(slow=slow, quick=quick), 2,
+                        answered=lambda: calls.append((sent[:], release.is_set())))
+        await lane(scope("/quick"), request_of(), send)
+        assert calls == [(["http.response.start", "http.response.body"], False)]
+        task = loop.create_task(lane(scope("/slow"), request_of(), send))
+        await asyncio.sleep(0.2)                  # the view is waiting on its thread
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        assert len(calls) == 2                    # the request's own end
+        release.set()
+        for _ in range(100):
+            if len(calls) == 3:
+                break
+            await asyncio.sleep(0.02)
+        assert len(calls) == 3 and calls[2][1]    # and again once the view had ended
+        lane.shutdown()
+    on_a_loop(main())
+
+
 def test_head_keeps_the_length_and_sends_no_body():
     def page():
         return "x" * 1000

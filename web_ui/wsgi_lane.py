@@ -83,6 +83,14 @@ def environ_for(scope, body):
     return environ
 
 
+def _call_soon(loop, callback):
+    """``callback`` on ``loop`` from another thread; nothing once the loop has closed."""
+    try:
+        loop.call_soon_threadsafe(callback)
+    except RuntimeError:
+        pass
+
+
 class _Answer:
     """One request's answer as its view makes it (each method runs on a worker thread)."""
 
@@ -166,7 +174,7 @@ class WsgiLane:
             return loop.run_in_executor(self.executor, context.run, call)
         try:
             try:
-                whole = await in_context(answer.run)
+                whole = await self._view(loop, context, answer)
                 await send(answer.start)
                 if whole:
                     await send({"type": "http.response.body", "body": b"".join(answer.chunks)})
@@ -182,6 +190,18 @@ class WsgiLane:
         finally:
             if answer.iterable is not None:       # the client left mid-answer, or a send failed
                 await in_context(answer.close)
+
+    async def _view(self, loop, context, answer):
+        """``answer.run()`` on a worker. When the request is cancelled while its view still runs
+        (the server stopping, a client gone), the view goes on on its thread: ``answered`` is then
+        called again once it ends, so what it publishes after this moment reaches the pages too."""
+        ran = self.executor.submit(context.run, answer.run)
+        try:
+            return await asyncio.wrap_future(ran, loop=loop)
+        except asyncio.CancelledError:
+            if self.answered is not None and not ran.done():
+                ran.add_done_callback(lambda _: _call_soon(loop, self.answered))
+            raise
 
     def shutdown(self):
         self.executor.shutdown(wait=False, cancel_futures=True)
