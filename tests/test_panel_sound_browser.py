@@ -27,6 +27,14 @@ WATCH = """(() => {
   };
 })()"""
 STATES = "() => window.contexts.map(c => c.state)"
+# A slow live feed: every message reaches the page half a second late, after the answer to its write.
+SLOW_FEED = """(() => {
+  const Real = window.EventSource;
+  window.EventSource = class extends Real {
+    set onmessage(f) { super.onmessage = f && ((e) => setTimeout(() => f(e), 500)); }
+    get onmessage() { return super.onmessage; }
+  };
+})()"""
 
 
 @pytest.fixture
@@ -80,3 +88,17 @@ def test_the_audio_context_sleeps_between_tunes_and_a_tune_wakes_it(client, page
     page.wait_for_function("t => window.woke && window.tones > t", arg=tones)
     page.wait_for_function("window.contexts[0].state === 'suspended'", timeout=(REST + 3) * 1000)
     assert len(page.evaluate(STATES)) == 1                               # the same context, woken again
+
+
+def test_the_tablet_that_tapped_hears_its_move_once_whichever_comes_first(client, page):
+    """The move's tune plays for the first of the two ways a page learns of its own move: the
+    answer to its write, or the live feed's message. With the feed slower than the answer the
+    page used to stay silent (it took the version from the answer, then the feed's message was
+    old news); the tune plays once, not once for each."""
+    page.add_init_script(SLOW_FEED)
+    start(client, page)
+    page.get_by_role("button", name="Claim a Sport story", exact=True).click()
+    page.wait_for_function("document.body.dataset.version === '2'")
+    page.wait_for_function("window.tones >= 1")                 # the answer's tune
+    page.wait_for_timeout(1500)                                 # the feed's message has come too, late
+    assert page.evaluate("window.tones") == 1

@@ -173,9 +173,12 @@ async function write(url, body) {
   }
 }
 
+// The answer to this page's own write. The move's tune plays on whichever comes first, this
+// answer or the live feed's message of the same version (takeGame takes a version once), so the
+// tablet that tapped hears it whatever order the two arrive in.
 function outcome(o) {
   if (!o || o.view === undefined || !S.game) return;
-  takeGame(Object.assign({}, S.game, { version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said);
+  if (takeGame(Object.assign({}, S.game, { version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said)) play("move");
 }
 
 // A move; resolves to {refused: the box's sentence} when the box refused it, else null.
