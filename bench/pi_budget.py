@@ -18,6 +18,10 @@ window is luma's dummy device) and audio and speech off. For each it measures:
 * a press on an open page: the panel's virtual dice button (POST /api/oracles/sim/dice, which
   presses and releases the simulated pin, holding it down for a tap's 80 ms as a finger does)
   until the roll arrives on the open /stream;
+* idle: the server's CPU in each second it waits with a page open and nobody at the table
+  (``--idle`` seconds, after a second's settling; every thread's run time, from /proc's
+  schedstat): what a box left on draws, and what a move or a press arriving then shares the
+  CPU with;
 * RSS: the server's VmRSS after all of that.
 
 The moves and presses go over a connection kept open between them, as an open page's fetches do
@@ -148,6 +152,18 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def run_ns(pid):
+    """The nanoseconds of CPU every thread of process ``pid`` has run (/proc's schedstat: finer
+    than /proc/<pid>/stat's clock ticks, which an idle second's few milliseconds fall between)."""
+    total = 0
+    for task in Path("/proc/%d/task" % pid).iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError):       # a thread that ended between the listing and the read
+            pass
+    return total
+
+
 def fill(offer, rng):
     action = {k: v for k, v in offer.items() if k not in ("enter", "needs")}
     for field in offer.get("enter", ()):
@@ -181,6 +197,10 @@ def measure(tree, cgroup, args):
             seen = queue.Queue()
             page = Tablet(port, seen)
             page.start()
+            time.sleep(1.0)             # the page's first messages and the window's first frame
+            before = run_ns(proc.pid)
+            time.sleep(args.idle)
+            idle = (run_ns(proc.pid) - before) / 1e6 / args.idle
             moves = []
             game = None
             moves_cpu = cpu_seconds(proc.pid)
@@ -226,7 +246,7 @@ def measure(tree, cgroup, args):
             except Exception:
                 proc.kill()
                 proc.wait()
-    return {"ready": ready, "ready_cpu": ready_cpu, "move": moves, "move_cpu": moves_cpu, "press": presses, "rss": rss}
+    return {"ready": ready, "ready_cpu": ready_cpu, "idle": idle, "move": moves, "move_cpu": moves_cpu, "press": presses, "rss": rss}
 
 
 CHARGES = {
@@ -257,9 +277,10 @@ def row(label, runs):
     press = [p for r in runs for p in r["press"]]
     move_cpu = [r["move_cpu"] for r in runs]
     rss = max(r["rss"] for r in runs)
-    return "%-34s %6.2f s  %5.2f s  %5.0f / %4.0f ms  %5.1f ms  %5.0f / %4.0f ms  %5.1f MB" % (
+    idle = [r["idle"] for r in runs]
+    return "%-34s %6.2f s  %5.2f s  %5.0f / %4.0f ms  %5.1f ms  %5.0f / %4.0f ms  %5.1f MB  %5.2f ms/s" % (
         label, pct(ready, 0.5), pct(ready_cpu, 0.5), pct(move, 0.5) * 1000, pct(move, 0.95) * 1000,
-        pct(move_cpu, 0.5) * 1000, pct(press, 0.5) * 1000, pct(press, 0.95) * 1000, rss)
+        pct(move_cpu, 0.5) * 1000, pct(press, 0.5) * 1000, pct(press, 0.95) * 1000, rss, pct(idle, 0.5))
 
 
 def main(argv=None):
@@ -273,6 +294,7 @@ def main(argv=None):
                     help="another source tree to measure beside this one (repeatable)")
     ap.add_argument("--pause", type=float, nargs=2, default=(0.15, 0.3), metavar=("LEAST", "MOST"),
                     help="seconds between moves, drawn between these (default: a person's, 0.15 0.3)")
+    ap.add_argument("--idle", type=float, default=5.0, help="seconds of an idle box measured per server (default 5)")
     ap.add_argument("--seed", type=int, default=1956)
     ap.add_argument("--charges", action="store_true",
                     help="also time a bare import of the panel's libraries and a tight loop, with and without the quota")
@@ -306,8 +328,8 @@ def main(argv=None):
     else:
         print("quota: %.1f ms of CPU in every %.0f ms (cgroup %s, removed afterwards)" % (
             args.quota_us / 1000, args.period_us / 1000, quota.kind))
-    print("%-34s %8s  %7s  %17s  %8s  %17s  %8s" % ("", "ready", "its CPU", "move p50 / p95", "its CPU",
-                                                      "press p50 / p95", "RSS"))
+    print("%-34s %8s  %7s  %17s  %8s  %17s  %8s  %9s" % ("", "ready", "its CPU", "move p50 / p95", "its CPU",
+                                                            "press p50 / p95", "RSS", "idle CPU"))
     for tree in trees:
         name = "this tree" if tree == ROOT else str(tree)
         for throttled in (False, True):

@@ -49,7 +49,7 @@ class BackupKeeper:
         self._stop = threading.Event()
         self.made = 0                   # backups made since the start
         self.failed: str | None = None           # the sentence of the last attempt that failed, until one works
-        self._sub = bus.subscribe()
+        self._sub = bus.subscribe(kinds=(events.GAME_FINISHED,))   # a move or a roll need not wake it
         self._thread = threading.Thread(target=self._run, name="backup-keeper", daemon=True)
         self._thread.start()
 

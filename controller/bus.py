@@ -29,20 +29,27 @@ class Subscription:
             self.lagged = True
 
     def get(self, timeout=None):
-        """The next message, or None after ``timeout`` seconds without one."""
+        """The next message, or None after ``timeout`` seconds without one, or at once after a
+        ``wake`` or a ``close``. A reader with nothing to do on a clock waits with no timeout:
+        an idle box's threads then sleep until something happens (tests/test_idle_box.py)."""
         try:
             return self._q.get(timeout=timeout)
         except queue.Empty:
             return None
 
-    def close(self):
-        """Stop receiving; a thread waiting in ``get`` wakes at once (with None, as on a timeout),
-        so whoever closes it need not wait out the reader's poll."""
-        self._bus._unsubscribe(self)
+    def wake(self):
+        """The reader's ``get`` returns None at once, as on a timeout: for whoever changed what
+        the reader should do (its thread looks again), instead of the reader polling for it."""
         try:
             self._q.put_nowait(None)
         except queue.Full:      # a full queue wakes its reader anyway
             pass
+
+    def close(self):
+        """Stop receiving; a thread waiting in ``get`` wakes at once (with None), so whoever
+        closes it need not wait out a poll."""
+        self._bus._unsubscribe(self)
+        self.wake()
 
     def __enter__(self):
         return self

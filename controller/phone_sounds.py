@@ -56,15 +56,12 @@ class PhoneSounds:
     """Drives ``player`` (a Player) and ``ringer`` (a Ringer, or None for a phone without a bell)
     from the phone's events; closes both when closed."""
 
-    def __init__(self, player, ringer=None, progress=None, clock=time.monotonic, notify=None,
-                 poll=0.1):
-        """``poll``: how often the bus pump looks up from the bus to see if it should stop."""
+    def __init__(self, player, ringer=None, progress=None, clock=time.monotonic, notify=None):
         self.player = player
         self.ringer = ringer
         self._cp = progress if progress is not None else CallProgress()
         self._clock = clock
         self._notify = notify
-        self._poll = poll
         self._closing = threading.Event()
         self._sub = None
         self._pump = None
@@ -148,7 +145,7 @@ class PhoneSounds:
 
     def _pump_bus(self, sub):
         while not self._closing.is_set():
-            message = sub.get(timeout=self._poll)
+            message = sub.get()        # None: closed (close() wakes it)
             if message is None:
                 continue
             job = heard(message)

@@ -57,7 +57,7 @@ def rig(mock_factory):
     heard = Heard()
     ringer = Ringer(load_pinmap(), mock_factory)
     sounds = PhoneSounds(Player(out), ringer, CallProgress(answer_after=2.5, busy_after=20.0),
-                         clock=clock, notify=heard, poll=0.02)
+                         clock=clock, notify=heard)
     yield sounds, clock, out, heard
     sounds.close()
 
@@ -171,7 +171,7 @@ def test_following_the_bus(mock_factory):
     bus = Bus()
     heard = Heard()
     out = CaptureOutput(keep=0.5)
-    sounds = PhoneSounds(Player(out), None, CallProgress(answer_after=0.0), notify=heard, poll=0.02)
+    sounds = PhoneSounds(Player(out), None, CallProgress(answer_after=0.0), notify=heard)
     try:
         sounds.follow(bus)
         with pytest.raises(RuntimeError):
@@ -198,7 +198,7 @@ def test_on_the_simulated_phone_the_dial_tone_stops_as_the_dial_leaves_rest(mock
     heard = Heard()
     out = CaptureOutput(keep=0.5)
     sounds = PhoneSounds(Player(out), Ringer(load_pinmap(), mock_factory),
-                         CallProgress(answer_after=0.0), notify=heard, poll=0.02)
+                         CallProgress(answer_after=0.0), notify=heard)
     listener = DialListener(DialDecoder(), sounds.on_dial_event)
 
     def edge(t, line, state):
@@ -267,7 +267,7 @@ def test_a_box_with_no_sound_synthesizes_no_tone_ahead(monkeypatch):
     real = tones.loop
     monkeypatch.setattr(tones, "loop", lambda *a: made.append(a[0]) or real(*a))
     heard = Heard()
-    sounds = PhoneSounds(Player(NullOutput(off=True)), None, CallProgress(), notify=heard, poll=0.02)
+    sounds = PhoneSounds(Player(NullOutput(off=True)), None, CallProgress(), notify=heard)
     try:
         _hook(sounds, "off")
         assert heard.receiver() == "dial"           # the worker has started (and run anything first)

@@ -138,7 +138,7 @@ class Workbench(object):
 
     def _pump(self):
         while not self._closed.is_set():
-            message = self._sub.get(timeout=0.5)
+            message = self._sub.get()      # None: closed (close() wakes it)
             if message is not None:
                 with self._lock:
                     self.checklist.feed(message, time.time())

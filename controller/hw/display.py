@@ -347,7 +347,9 @@ class WindowDriver:
 
     def __init__(self, window, bus, clock=time.monotonic, fps=20.0, poll=0.25, go=None):
         """``go``: a threading.Event the thread waits for before opening a window made with an
-        opener (the panel sets it once it answers); None: at once."""
+        opener (the panel sets it once it answers); None: at once. ``poll``: how often it looks
+        up from that wait to see if it should stop. Once open it waits for a message (or, while
+        the stopwatch runs, for its next frame): nothing else wakes it."""
         self.window = window
         self._go = go
         self._clock = clock
@@ -373,7 +375,7 @@ class WindowDriver:
             self.window.show(self.view)
             while not self._stop.is_set():
                 running = self.view.get("running")
-                message = self._sub.get(timeout=self._period if running else self._poll)
+                message = self._sub.get(timeout=self._period if running else None)
                 if message is not None:
                     try:
                         view = next_view(self.view, message)
@@ -401,7 +403,8 @@ class WindowDriver:
         self.idle = dict(IDLE, address=list(lines)[:2])
         if self.view.get("kind") == "idle":
             self.view = dict(self.idle)
-            self._redraw = True         # drawn at the thread's next look (``poll``)
+            self._redraw = True
+            self._sub.wake()            # the thread draws it now
 
     def close(self):
         self._stop.set()
