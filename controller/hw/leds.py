@@ -3,6 +3,7 @@ roll), the stopwatch button's (lit while it runs) and the status LED (lit while 
 """
 
 import logging
+import threading
 
 from gpiozero import LED
 
@@ -18,6 +19,9 @@ class OracleLeds:
         self._leds = {}
         self.blink_time = blink_time
         self.blinks = blinks
+        self._roll = threading.Event()      # a roll to blink for (set again mid-blink: start over)
+        self._closing = False
+        self._blinker = None
         try:
             for name in names:
                 spec = pinmap.line(name)
@@ -26,6 +30,10 @@ class OracleLeds:
         except Exception:
             self.close()
             raise
+        if "dice_led" in self._leds:
+            self._blinker = threading.Thread(target=self._blink, args=(self._leds["dice_led"],), name="dice-led",
+                                             daemon=True)
+            self._blinker.start()
 
     def led(self, name):
         return self._leds[name]
@@ -36,9 +44,30 @@ class OracleLeds:
             getattr(led, what)(*args, **kwargs)
 
     def rolled(self):
-        """The dice LED blinks a few times, in the background."""
-        self._do("dice_led", "blink", on_time=self.blink_time, off_time=self.blink_time, n=self.blinks,
-                 background=True)
+        """The dice LED blinks a few times, in the background: on one thread kept for it, which
+        sleeps between rolls. (gpiozero's ``blink`` starts a thread for each blink; on a Pi Zero 2 W
+        starting it took CPU from the roll on its way to the open pages: docs/benchmarks.md.)"""
+        self._roll.set()
+
+    def _blink(self, led):
+        while True:
+            self._roll.wait()
+            if self._closing:
+                return
+            self._roll.clear()
+            try:
+                for _ in range(self.blinks):
+                    led.on()
+                    if self._roll.wait(self.blink_time):
+                        break                   # another roll (or the close): start over
+                    led.off()
+                    if self._roll.wait(self.blink_time):
+                        break
+                led.off()
+            except Exception:                   # closed under it, or a pin that failed
+                if self._closing:
+                    return
+                log.exception("blinking the dice LED failed")
 
     def stopwatch(self, running):
         self._do("stopwatch_led", "on" if running else "off")
@@ -47,6 +76,11 @@ class OracleLeds:
         self._do("status_led", "on" if on else "off")
 
     def close(self):
+        self._closing = True
+        self._roll.set()
+        if self._blinker is not None:
+            self._blinker.join(timeout=2)
+            self._blinker = None
         for led in self._leds.values():
             try:
                 led.close()
