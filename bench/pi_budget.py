@@ -36,11 +36,12 @@ the unthrottled figures are printed alone, and it says why. ``--tree`` adds anot
 (a git worktree of an older commit, say) measured the same way in the same run, for a before and
 after; ``--rounds`` runs each server that many times and keeps every measurement.
 
-``--charges`` also prints what the quota charges for work that is not newsdesk's: the CPU time of
-a bare interpreter importing Flask, Hypercorn and gpiozero (the floor under "ready"), and of a
-tight arithmetic loop, each unthrottled and under the quota (three of each, in fresh processes).
-On the machine the figures in docs/benchmarks.md come from, the imports cost about a third more
-CPU under the quota and the loop the same: the quota makes memory-heavy work dearer by itself.
+``--charges`` also prints what the quota charges for work that is not newsdesk's: the CPU time
+and the wall time of whole fresh processes (three of each, unthrottled and under the quota) of an
+interpreter that does nothing, one importing Flask and Hypercorn, one importing gpiozero too (the
+floor under "ready": no newsdesk module yet), and a tight arithmetic loop. On the machine the
+figures in docs/benchmarks.md come from, the imports and the loop alike cost more CPU under the
+quota than without it: the quota makes any work dearer by itself.
 """
 
 import argparse
@@ -250,22 +251,31 @@ def measure(tree, cgroup, args):
 
 
 CHARGES = {
+    "an interpreter that does nothing": "pass",
+    "import flask, hypercorn.asyncio": "import flask, hypercorn.asyncio",
     "import flask, hypercorn.asyncio, gpiozero": "import flask, hypercorn.asyncio, gpiozero",
     "a loop of 3,000,000 additions": "s = 0\nfor i in range(3_000_000):\n    s += i",
 }
 
 
 def charges(cgroup, repeat=3):
-    """{what: (unthrottled CPU-s, quota CPU-s)}: the medians of ``repeat`` fresh processes each."""
+    """{what: ((unthrottled CPU-s, wall s), (quota CPU-s, wall s))}: the medians of ``repeat``
+    fresh processes each, timed from outside (the whole process: the interpreter's own start
+    too, as "ready" counts it)."""
     out = {}
     for what, code in CHARGES.items():
-        probe = "import time\nt = time.process_time()\n%s\nprint(time.process_time() - t)" % code
         took = {}
         for throttled in (False, True):
-            took[throttled] = sorted(
-                float(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
-                                     preexec_fn=cgroup.join if throttled else None).stdout)
-                for _ in range(repeat))[repeat // 2]
+            runs = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                proc = subprocess.Popen([sys.executable, "-c", code], preexec_fn=cgroup.join if throttled else None)
+                _, status, usage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                if proc.returncode:
+                    raise SystemExit("the probe %r failed (%d)" % (code, proc.returncode))
+                runs.append((usage.ru_utime + usage.ru_stime, time.perf_counter() - start))
+            took[throttled] = (sorted(r[0] for r in runs)[repeat // 2], sorted(r[1] for r in runs)[repeat // 2])
         out[what] = (took[False], took[True])
     return out
 
@@ -335,9 +345,9 @@ def main(argv=None):
         for throttled in (False, True):
             if (tree, throttled) in results:
                 print(row("%s, %s" % (name, "quota" if throttled else "unthrottled"), results[(tree, throttled)]))
-    for what, (free, throttled) in charged.items():
-        print("what the quota charges: %s: %.3f CPU-s unthrottled, %.3f under the quota (x%.2f)"
-              % (what, free, throttled, throttled / free))
+    for what, ((free, free_wall), (throttled, throttled_wall)) in charged.items():
+        print("what the quota charges: %s: %.3f CPU-s unthrottled, %.3f under the quota (x%.2f); "
+              "wall %.2f s and %.2f s" % (what, free, throttled, throttled / free, free_wall, throttled_wall))
     print("load average (1 min) before and after: %.1f, %.1f on %d CPUs" % (load, os.getloadavg()[0], os.cpu_count()))
     print("goals under the quota: ready <= %.0f s, move p95 <= %.0f ms, press p95 <= %.0f ms, RSS <= %.0f MB"
           % (GOALS["ready"], GOALS["move"] * 1000, GOALS["press"] * 1000, GOALS["rss"]))

@@ -18,7 +18,7 @@ from typing import Any
 from .errors import BadRequest
 from .games import base, ledger, registry
 from .games.game import Game, no_description
-from .history import stacks, summary
+from .history import stack, summary
 from .standings import final_table
 from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
 
@@ -157,7 +157,9 @@ class GameSession:
     def _clear(self):
         self._game: GameRecord | None = None
         self._engine: Game | None = None
-        self._entries = []
+        self._entries = []        # (version, entry), oldest first: add to it with _took
+        self._done, self._undone = [], []     # history.stacks of _entries, moved on as each is taken
+        self._said = {}           # version -> its entry's words
         self._state: dict[str, Any] | None = None
         self._problem: str | None = None
         self._started_event = None   # the id of the event that started the game (see _current)
@@ -198,7 +200,8 @@ class GameSession:
                 return None
             self._game = game
             stored = self.store.entries(game.id)
-            self._entries = [(e.version, e.entry) for e in stored]
+            for e in stored:
+                self._took(e.version, e.entry)
             self._started_event = stored[0].event_id if stored else None
             try:
                 self._engine = self._load(game.engine)
@@ -258,14 +261,20 @@ class GameSession:
         if self._problem:
             return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
         engine, state = self._playing()
-        done, undone = stacks(self._entries)
-        said = dict(self._entries)
         # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
         view = dict(engine.view(state), result=engine.result(state))
         return dict(out, title=engine.title, view=view,
                     offers=engine.offers(state),
-                    undo=said[done[-1]].get("said") if done else None,
-                    redo=said[undone[-1]].get("said") if undone else None)
+                    undo=self._said[self._done[-1]] if self._done else None,
+                    redo=self._said[self._undone[-1]] if self._undone else None)
+
+    def _took(self, version, entry):
+        """One more entry of the game being played (stored): kept, with the undo and redo stacks
+        moved on by it (never worked out again from every entry: a move costs the same in the
+        500th move as in the 5th)."""
+        self._entries.append((version, entry))
+        self._said[version] = entry.get("said")
+        stack(self._done, self._undone, version, entry)
 
     def _names(self):
         """(names by seat, ledger account -> name) for describing a move."""
@@ -339,22 +348,26 @@ class GameSession:
                 raise GameNotActive("game #%d is no longer being played; look at the board again" % game_id) from None
             raise self._stale(expected) from None
 
-    def _outcome(self, version, entry, event_id, repeat=False, game_id=None):
+    def _outcome(self, version, entry, event_id, repeat=False, game_id=None, shown=None):
         """What a request did: the entry it wrote (``entry``, ``said``) and, when its game is the
-        one being played, where that game is now (``version``, ``view``, ``offers``)."""
+        one being played, where that game is now (``version``, ``view``, ``offers``). ``shown``:
+        current() as the move's message to the pages already carries it (one copy, read by both)."""
         game_id = self.game_id if game_id is None else game_id
         out = {"game": game_id, "entry": version, "said": entry.get("said", ""), "repeat": repeat,
                "event_id": event_id}
-        current = self.current()
+        current = shown if shown is not None else self.current()
         if current is not None and current["id"] == game_id:
             out.update(engine=current["engine"], version=current["version"], view=current["view"],
                        offers=current["offers"], undo=current["undo"], redo=current["redo"])
         return out
 
     def _announce(self, event):
+        """The move's message to the pages, with the game as it now stands; returns that (a copy
+        of current(), which its answer shares: neither is changed once made)."""
         current = self.current()
         self.journal.announce(event, view=current["view"], offers=current["offers"],
                               undo=current["undo"], redo=current["redo"])
+        return current
 
     # ------------------------------------------------------------ changing
 
@@ -388,13 +401,14 @@ class GameSession:
             game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
             if event is None:      # the key was used between our look and the write
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
+            self._clear()          # nothing of a game before it stays
             self._game, self._engine, self._problem = game, engine, None
-            self._entries = [(1, entry)]
+            self._took(1, entry)
             self._started_event = event.id
             self._state = base.fold(engine, self._entries)
-            self._announce(event)
+            shown = self._announce(event)
             log.info("game #%d: %s", game.id, entry["said"])
-            return self._outcome(1, entry, event.id)
+            return self._outcome(1, entry, event.id, shown=shown)
 
     def act(self, action, expected_version, key=None):
         """Apply one move a tablet (or the phone) asked for, made on ``expected_version``."""
@@ -424,10 +438,10 @@ class GameSession:
             for ev in events:
                 state = engine.apply(state, ev)
             self._state = state
-            self._entries.append((stored.version, entry))
-            self._announce(event)
+            self._took(stored.version, entry)
+            shown = self._announce(event)
             self._ring_if_wanted(events)
-            return self._outcome(stored.version, entry, event.id)
+            return self._outcome(stored.version, entry, event.id, shown=shown)
 
     def _ring_if_wanted(self, events):
         """The engine's ``rings(events)`` says when its moves ring the phone (a Star Reporter
@@ -457,25 +471,24 @@ class GameSession:
                     return done
             self._require()
             self._check_version(expected_version)
-            done, undone = stacks(self._entries)
-            pool = done if kind == "undo" else undone
+            pool = self._done if kind == "undo" else self._undone
             if not pool:
                 raise BadRequest("nothing to %s in game #%d: %s" % (kind, self._held().id, {
                     "undo": "no move is in force since the setup",
                     "redo": "no move was undone since the last one played"}[kind]))
             target = pool[-1]
-            said = dict(self._entries)[target].get("said", "")
+            said = self._said[target] or ""
             entry = {"type": kind, "target": target,
                      "said": UNDO_WORDS[kind] + said}
             base.effective(self._entries + [(self.version + 1, entry)])   # refuses a double undo
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, kind, found=stored)
-            self._entries.append((stored.version, entry))
+            self._took(stored.version, entry)
             self._state = base.fold(self._engine, self._entries)
-            self._announce(event)
+            shown = self._announce(event)
             log.info("game #%d: %s", self._held().id, entry["said"])
-            return self._outcome(stored.version, entry, event.id)
+            return self._outcome(stored.version, entry, event.id, shown=shown)
 
     def finish(self, expected_version, key=None):
         """Keep the game as finished, with the winners the engine's result names."""

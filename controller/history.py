@@ -52,17 +52,23 @@ def stacks(entries: Iterable[tuple[int, JSON]]) -> tuple[list[int], list[int]]:
     done: list[int] = []
     undone: list[int] = []
     for version, entry in entries:
-        kind = entry.get("type")
-        if kind == "undo":
-            done.remove(entry["target"])
-            undone.append(entry["target"])
-        elif kind == "redo":
-            undone.remove(entry["target"])
-            done.append(entry["target"])
-        elif kind != "setup":
-            done.append(version)
-            undone.clear()
+        stack(done, undone, version, entry)
     return done, undone
+
+
+def stack(done: list[int], undone: list[int], version: int, entry: JSON) -> None:
+    """``stacks`` moved on by one more entry, in place: the game being played keeps its stacks
+    this way, so a move costs the same in a long game as in a short one."""
+    kind = entry.get("type")
+    if kind == "undo":
+        done.remove(entry["target"])
+        undone.append(entry["target"])
+    elif kind == "redo":
+        undone.remove(entry["target"])
+        done.append(entry["target"])
+    elif kind != "setup":
+        done.append(version)
+        undone.clear()
 
 
 def _csv_cell(value: object) -> str:

@@ -317,6 +317,31 @@ def test_a_retried_undo_undoes_once(desk):
     assert money(desk.games)["Bob"] == START + 100
 
 
+class Unread(list):
+    """A game's entries that count every look through them."""
+    looks = 0
+
+    def __iter__(self):
+        Unread.looks += 1
+        return super().__iter__()
+
+
+def test_a_move_costs_the_same_in_a_long_game_as_in_a_short_one(desk):
+    """A move reads none of the game's earlier entries: what the panel shows of them (the undo
+    and the redo it offers) is kept move by move, not worked out again from them all. (An undo
+    still folds the game again: it is rare, and the rules decide what is left.)"""
+    g = desk.games
+    g.start("purse", PLAYERS)
+    for n in range(30):
+        g.act({"type": "pay", "player": n % 3, "to": (n + 1) % 3, "amount": 1}, g.version)
+    g._entries = Unread(g._entries)
+    Unread.looks = 0
+    out = g.act({"type": "pay", "player": 0, "to": 1, "amount": 5}, g.version)
+    assert out["undo"] == "Ann's pay (to 1, amount 5); Ann paid Bob $5"
+    assert Unread.looks == 0
+    assert g.undo(g.version)["redo"] == "Ann's pay (to 1, amount 5); Ann paid Bob $5"
+
+
 # ---------------------------------------------------------------- restarts and replay
 
 def test_a_restart_resumes_the_unfinished_game_where_it_was(desk):
@@ -400,6 +425,10 @@ def test_replaying_the_stored_events_gives_the_same_state(ops, seed):
             entries = [(e.version, e.entry) for e in d.store.entries(1)]
             assert [v for v, _ in entries] == list(range(1, g.version + 1))
             assert base.fold(PURSE, entries) == live_state
+            done, undone = stacks(entries)      # the stacks kept move by move are the ones worked out
+            said = dict(entries)
+            assert live_view["undo"] == (said[done[-1]]["said"] if done else None)
+            assert live_view["redo"] == (said[undone[-1]]["said"] if undone else None)
         finally:
             d.close()
         assert replayed(d.path) == (live_view, live_state)
