@@ -332,3 +332,35 @@ def test_the_driver_shows_the_address_when_idle_and_again_after_a_game_clears_a_
     finally:
         driver.close()
         window.close()
+
+
+def test_a_frame_drawn_again_makes_no_font_afresh(monkeypatch):
+    """Pillow makes its default font from the data it carries each time it is asked; the window
+    asks once per size and fits each text once (the running stopwatch draws 20 frames a second,
+    and the fonts made afresh were most of a frame's CPU: bench/window_frames.py)."""
+    from PIL import ImageFont
+
+    from controller.hw import display
+
+    made = []
+    real = ImageFont.load_default
+
+    def counted(*args, **kwargs):
+        made.append(kwargs.get("size"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(ImageFont, "load_default", counted)
+
+    def forget():           # what other tests left made
+        for kept in (display._font, getattr(display, "_fit_size", None)):
+            if hasattr(kept, "cache_clear"):
+                kept.cache_clear()
+    forget()
+    views = [view_for({"type": "editor.verdict", "data": {"signal": "SCOOP", "digit": 3}}),
+             view_for({"type": "dice.roll", "data": {"dice": "2d6", "faces": [2, 5], "total": 7, "sides": 6}})]
+    first = [render(v).tobytes() for v in views]
+    once = len(made)
+    assert once > 0
+    for _ in range(5):
+        assert [render(v).tobytes() for v in views] == first
+    assert len(made) == once
+    forget()

@@ -13,6 +13,7 @@ or opened: a box with display = none never loads them (where they are loaded, ab
 CPU the panel's start takes; docs/benchmarks.md, "A Pi Zero 2 W's budget").
 """
 
+import functools
 import logging
 import threading
 import time
@@ -36,7 +37,10 @@ class DisplayError(NewsdeskError, OSError):
 
 # ---------------------------------------------------------------- drawing
 
+@functools.lru_cache(maxsize=None)
 def _font(size):
+    """Pillow's default font at ``size``, made once per size (Pillow makes it from the font data
+    it carries each time it is asked: most of a frame's CPU when it was asked afresh)."""
     from PIL import ImageFont
     try:
         return ImageFont.load_default(size=size)
@@ -45,13 +49,23 @@ def _font(size):
 
 
 def _fit_text(draw, text, box_w, box_h, largest=30, smallest=8):
-    """The largest default font size (down to ``smallest``) at which ``text`` fits the box."""
+    """The default font at the largest size (down to ``smallest``) at which ``text`` fits the
+    box, drawn as ``draw`` draws text."""
+    return _font(_fit_size(text, box_w, box_h, largest, smallest, draw.fontmode))
+
+
+@functools.lru_cache(maxsize=256)
+def _fit_size(text, box_w, box_h, largest, smallest, fontmode):
+    """Worked out once for each text and box: the window shows a few texts (the verdicts, the
+    dice, its name) again and again, and measuring each size afresh was most of a frame's CPU."""
+    from PIL import Image, ImageDraw
+    draw = ImageDraw.Draw(Image.new("1", (1, 1)))
+    draw.fontmode = fontmode
     for size in range(largest, smallest - 1, -1):
-        font = _font(size)
-        left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
+        left, top, right, bottom = draw.textbbox((0, 0), text, font=_font(size))
         if right - left <= box_w and bottom - top <= box_h:
-            return font
-    return _font(smallest)
+            return size
+    return smallest
 
 
 def _centred(draw, text, font, cx, cy):
