@@ -16,10 +16,14 @@ from controller.app import Newsdesk
 from controller.config import load_config
 from web_ui import create_app
 
-IDLE_FOR = 2.0
-# a worker with no deadline still looks once a second (controller/worker.py's ``idle``), as a
-# safety net under its machine; nothing else of the box's may wake while nothing happens
-LOOKS_ALLOWED = 3
+IDLE_FOR = 3.0
+# The workers of the buttons and the dial still look once a second with nothing to do
+# (controller/worker.py's ``idle``), a safety net under their machines: left out of the count.
+# On a busy machine one wake-up can be several runs (cut short by the scheduler, or waiting for
+# the interpreter's lock), so those can't be counted exactly; a thread that sleeps until
+# something happens is not run at all. One run is allowed for the one that starts the count.
+SAFETY_NET = {"buttons", "dial-listener"}
+RUNS_ALLOWED = 2
 
 
 def runs(thread):
@@ -65,8 +69,9 @@ def test_an_idle_box_s_threads_sleep_until_something_happens(idle_box):
     threads = box_threads(before)
     names = {t.name for t in threads}
     assert {"window", "phone-sounds-bus", "workbench", "backup-keeper"} <= names, names
-    looks = woken(threads, IDLE_FOR)
-    assert all(n <= LOOKS_ALLOWED for n in looks.values()), looks
+    runs = woken(threads, IDLE_FOR)
+    too_many = {name: n for name, n in runs.items() if name not in SAFETY_NET and n > RUNS_ALLOWED}
+    assert not too_many, runs
 
 
 @pytest.mark.slow
