@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from panel_common import ROOT
 
 PROBE = r'''
 import hashlib, json, sys, time
