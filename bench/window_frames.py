@@ -8,6 +8,13 @@ Each tree runs in a fresh interpreter of its own. The views are the ones the win
 roll of 2d6 and of 1d10, a verdict, and the running stopwatch (drawn 20 times a second while it
 runs, so its frame is the one a Pi Zero 2 W feels most). The pixels compared are those of every
 verdict, dice and stopwatch view and the idle view with and without the panel's address.
+
+Then what sending those frames to the Pi's SSD1306 costs (a serial interface that counts what
+would go on the I2C bus stands in for the bus): luma.oled's own ``ssd1306`` (what the window used
+before controller/hw/ssd1306.py) and the tree's window device, side by side: the CPU a frame and
+the data bytes a frame, for the running stopwatch (two seconds of its frames, 20 a second) and
+for a table's frames (a roll, a verdict, a roll...), with the time those bytes take on the bus at
+the Pi's default 100 kHz (9 clocks a byte, the transaction's address and control byte included).
 """
 
 import argparse
@@ -17,6 +24,8 @@ import sys
 from pathlib import Path
 
 from panel_common import ROOT
+
+I2C_HZ = 100_000        # the Pi's I2C bus at its default clock (docs/wiring.md, "The display")
 
 PROBE = r'''
 import hashlib, json, sys, time
@@ -56,7 +65,50 @@ for now in (0.0, 1.23, 59.99, 3600.5):
 pixels.update(display.render(dict(display.IDLE)).tobytes())
 address = display.address_lines(["http://raspberrypi.local:8080/", "http://192.168.100.123:8080/"])
 pixels.update(display.render(dict(display.IDLE, address=address)).tobytes())
-print(json.dumps({"ms": out, "pixels": pixels.hexdigest(), "frames": len(shown) + 6}))
+
+import warnings
+warnings.simplefilter("ignore")             # luma's ssd1306 reads pixels with a getdata Pillow deprecates
+from luma.oled.device import ssd1306
+devices = {"luma.oled's ssd1306": ssd1306}
+try:
+    from controller.hw.ssd1306 import SSD1306
+    devices["this tree's window device"] = SSD1306
+except ImportError:                         # a tree from before it
+    pass
+
+class Bus:
+    """luma's serial interface, counting the data bytes and the transactions."""
+    def __init__(self):
+        self.bytes = self.writes = 0
+    def command(self, *cmd):
+        self.bytes += len(cmd)
+        self.writes += 1
+    def data(self, data):
+        self.bytes += len(data)
+        self.writes += 1
+    def cleanup(self):
+        pass
+
+sequences = {
+    "the running stopwatch": [display.render(running, now=i / 20) for i in range(40)],
+    "a table's frames": [display.render(view(m)) for m in shown[::3]],
+}
+sent = {}
+for device_name, make in devices.items():
+    for name, images in sequences.items():
+        bus = Bus()
+        device = make(bus)
+        for image in images[:3]:
+            device.display(image)
+        bus.bytes = bus.writes = 0
+        rounds = max(1, FRAMES // len(images))
+        start = time.process_time()
+        for _ in range(rounds):
+            for image in images:
+                device.display(image)
+        took = (time.process_time() - start) / (rounds * len(images))
+        sent["%s|%s" % (device_name, name)] = (took, bus.bytes / (rounds * len(images)), bus.writes / (rounds * len(images)))
+print(json.dumps({"ms": out, "pixels": pixels.hexdigest(), "frames": len(shown) + 6, "sent": sent}))
 '''
 
 
@@ -81,6 +133,15 @@ def main(argv=None):
     for tree, got in results.items():
         print("%-28s" % ("this tree" if tree == ROOT else str(tree)[-28:])
               + "".join("%21.3f ms" % (got["ms"][n] * 1000) for n in names))
+    print()
+    print("Sending the frames to the Pi's SSD1306 (I2C at 100 kHz): each tree's window device beside luma.oled's own")
+    print("%-28s %-28s %-22s %12s %14s %16s" % ("", "device", "frames", "CPU a frame", "bytes a frame", "bus a frame"))
+    for tree, got in results.items():
+        for key, (took, sent, writes) in got.get("sent", {}).items():
+            device, frames = key.split("|")
+            print("%-28s %-28s %-22s %9.3f ms %14.0f %13.1f ms" % (
+                "this tree" if tree == ROOT else str(tree)[-28:], device, frames, took * 1000, sent,
+                (sent + 2 * writes) * 9 / I2C_HZ * 1000))
     for tree, got in results.items():
         if tree != ROOT:
             same = got["pixels"] == results[ROOT]["pixels"]

@@ -274,8 +274,9 @@ def open_device(setting, spec=None, simulated=False):
     where = "I2C bus %s address 0x%02X" % (getattr(spec, "bus", "?"), getattr(spec, "address", 0))
     try:
         from luma.core.interface.serial import i2c
-        from luma.oled.device import ssd1306
-        return ssd1306(i2c(port=spec.bus, address=spec.address), width=SIZE[0], height=SIZE[1])
+
+        from .ssd1306 import SSD1306
+        return SSD1306(i2c(port=spec.bus, address=spec.address), width=SIZE[0], height=SIZE[1])
     except Exception as e:       # luma raises its own errors, OSError and friends for a missing device
         if setting == "auto":
             log.warning("window display: off (no SSD1306 on %s: %s)", where, e)
@@ -302,6 +303,7 @@ class Window:
         self._lock = threading.Lock()
         self._last = None
         self.frames = 0
+        self.failing = None     # why the last frame didn't reach the display, while frames fail
 
     @property
     def opening(self):
@@ -322,9 +324,22 @@ class Window:
         return self.device is not None
 
     def show(self, view, now=None):
+        """Draw ``view`` and send it to the display. A frame the display doesn't take (its bus
+        failed: a loose cable, a glitch) is said once in the log and in the health strip, and the
+        window goes on: the next frame tries again (the whole of it: controller/hw/ssd1306.py)."""
         image = render(view, self.device.size, now)
         with self._lock:
-            self.device.display(image.convert(self.device.mode))
+            try:
+                self.device.display(image.convert(self.device.mode))
+            except Exception as e:
+                if self.failing is None:
+                    log.warning("the window display didn't take a frame (%s: %s); trying again with the next",
+                                type(e).__name__, e)
+                self.failing = "%s: %s" % (type(e).__name__, e)
+                return image
+            if self.failing is not None:
+                log.info("the window display takes frames again")
+                self.failing = None
             self._last = image
             self.frames += 1
         return image
@@ -340,6 +355,9 @@ class Window:
             return {"status": "ok", "summary": "Window display: looking for it now the panel is up."}
         if self.device is None:
             return None
+        if self.failing is not None:
+            return {"status": "warn", "summary": "The window display didn't take its last frame (%s): check the "
+                    "OLED's wiring and the cable to the phone; it is tried again with each frame." % self.failing}
         from luma.core.device import dummy
         if isinstance(self.device, dummy):
             return {"status": "ok", "summary": "Simulated window: the phone's display, drawn in memory."}
