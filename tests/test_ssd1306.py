@@ -37,8 +37,10 @@ class Controller:
         self.window = (0, width - 1, 0, pages - 1)
         self.col = self.page = 0
         self.data_bytes = 0
+        self.commands = []
 
     def command(self, *cmd):
+        self.commands.append(cmd)
         if len(cmd) == 6 and cmd[0] == COLUMNADDR and cmd[3] == PAGEADDR:
             self.window = (cmd[1], cmd[2], cmd[4], cmd[5])
             self.col, self.page = cmd[1], cmd[4]
@@ -154,20 +156,33 @@ def test_a_running_stopwatch_sends_a_small_part_of_each_frame():
     assert (bus.data_bytes - started) / 40 < 128 * 8 / 4
 
 
-def test_after_a_write_that_failed_the_next_frame_goes_whole():
+def test_after_a_write_that_failed_the_display_is_set_up_again_and_sent_the_whole_frame():
     bus = Glitchy()
     device = SSD1306(bus)
+    setup = list(bus.commands)
+    assert device.setup == [cmd for cmd in setup if cmd[0] != COLUMNADDR]   # all but the first frame's window
     first = render(view({"type": events.VERDICT, "data": {"signal": "SCOOP", "digit": 3}}))
     device.display(first)
     second = render(view({"type": events.VERDICT, "data": {"signal": "SYND", "digit": 4}}))
-    bus.fail = 1
-    with pytest.raises(OSError):
-        device.display(second)
+    bus.commands.clear()
+    bus.fail = 2                # the cable out: this frame and the next fail half way
+    for _ in range(2):
+        with pytest.raises(OSError):
+            device.display(second)
     assert bytes(bus.ram) != luma_bytes(second)       # half of it reached the display
+    assert bus.commands[-len(device.setup) - 1:-1] == device.setup     # tried again as after a reset
+    bus.ram[:] = bytes(len(bus.ram))                  # back in: a display that lost its power is blank
+    bus.commands.clear()
     sent = bus.data_bytes
     device.display(second)
+    assert bus.commands == device.setup + [(COLUMNADDR, 0, 127, PAGEADDR, 0, 7)]
     assert bus.data_bytes - sent == 128 * 8
     assert bytes(bus.ram) == luma_bytes(second)
+    bus.commands.clear()
+    third = render(view({"type": events.VERDICT, "data": {"signal": "EXTRA", "digit": 5}}))
+    device.display(third)                             # and from then on, only what changed again
+    assert len(bus.commands) == 1 and bus.commands[0][0] == COLUMNADDR
+    assert bytes(bus.ram) == luma_bytes(third)
 
 
 def test_changed_finds_the_rectangle():

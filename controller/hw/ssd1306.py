@@ -18,8 +18,12 @@ its display RAM (GDDRAM) and, in the horizontal addressing mode luma sets up, wr
 the column and page window the last COLUMNADDR and PAGEADDR commands set. A frame the display
 already shows sends nothing.
 
-If a write fails (a loose cable, a glitch on the bus), what the display holds is no longer known:
-the next frame is sent whole.
+If a write fails (a loose cable, a glitch on the bus), what the display holds is no longer known,
+and a display whose power went with the phone's cable has lost its settings too (after a reset
+the SSD1306 is off, its charge pump with it): the next frame is sent whole, after the commands
+luma set the display up with, sent again. (A display unplugged and plugged back while nothing
+was being drawn can't be told from one that stayed: the SSD1306 on I2C can't be read. It stays
+dark until a frame fails or newsdesk restarts.)
 """
 
 from luma.oled.device import ssd1306 as _luma_ssd1306
@@ -65,12 +69,22 @@ def changed(old, new, width):
 class SSD1306(_luma_ssd1306):
     """luma's ssd1306, sending each frame as ``pack`` makes it and only what changed. ``sent`` is
     the frame the display holds (None: not known, so the next frame goes whole); ``bytes_sent``
-    counts the data bytes written, for the bench and the tests."""
+    counts the data bytes written, for the bench and the tests; ``setup``: the commands luma set
+    the display up with, sent again before the frame after a write that failed."""
 
     def __init__(self, serial_interface=None, width=128, height=64, rotate=0, **kwargs):
         self.sent = None
         self.bytes_sent = 0
+        self._lost = False          # a write failed: the display may have lost its settings too
+        self._recording: list[tuple[int, ...]] | None = []     # luma's set-up commands, as it sends them
+        self._drawing = False
         super().__init__(serial_interface, width=width, height=height, rotate=rotate, **kwargs)
+        self.setup, self._recording = self._recording, None
+
+    def command(self, *cmd):
+        if self._recording is not None and not self._drawing:
+            self._recording.append(cmd)
+        super().command(*cmd)
 
     def display(self, image):
         if image.mode != self.mode or image.size != self.size:
@@ -82,9 +96,21 @@ class SSD1306(_luma_ssd1306):
             return
         first, last, top, bottom = where
         self.sent = None            # until the write is done: a failed one leaves the display unknown
-        self.command(self._const.COLUMNADDR, self._colstart + first, self._colstart + last,
-                     self._const.PAGEADDR, top, bottom)
-        data = b"".join(frame[page * self._w + first:page * self._w + last + 1] for page in range(top, bottom + 1))
-        self.data(list(data))
+        self._drawing = True
+        try:
+            if self._lost:
+                for cmd in self.setup:
+                    self.command(*cmd)
+            self.command(self._const.COLUMNADDR, self._colstart + first, self._colstart + last,
+                         self._const.PAGEADDR, top, bottom)
+            data = b"".join(frame[page * self._w + first:page * self._w + last + 1]
+                            for page in range(top, bottom + 1))
+            self.data(list(data))
+        except BaseException:
+            self._lost = True
+            raise
+        finally:
+            self._drawing = False
+        self._lost = False
         self.bytes_sent += len(data)
         self.sent = frame
