@@ -130,10 +130,12 @@ def memory(pid):
 
 class Api:
     """The JSON API on a port, a new connection for each call (the worst case: a page's own
-    fetches reuse the connections the browser keeps open; see KeptApi)."""
+    fetches reuse the connections the browser keeps open; see KeptApi). ``cookie``: the Cookie
+    header every call sends (``join`` makes it a joined tablet's)."""
 
-    def __init__(self, port):
+    def __init__(self, port, cookie=None):
         self.port = port
+        self.cookie = cookie
 
     def call(self, method, path, body=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -142,13 +144,34 @@ class Api:
         finally:
             conn.close()
 
-    @staticmethod
-    def _ask(conn, method, path, body):
+    def _ask(self, conn, method, path, body):
         headers = {"Content-Type": "application/json", "X-Newsdesk": "1"} if body is not None else {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
         conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
         r = conn.getresponse()
         data = r.read()
         return r.status, (json.loads(data) if r.getheader("Content-Type", "").startswith("application/json") else data)
+
+
+def join(port):
+    """The Cookie header of a tablet that has joined the table as a player, as at a real table:
+    an invitation made by the host (this machine, on loopback) and redeemed at /join. Every change
+    that tablet makes then reads its device from the devices file (web_ui/security.py)."""
+    status, made = Api(port).call("POST", "/api/join/tokens", {"role": "player"})
+    if status != 201:
+        raise SystemExit("can't invite a tablet: %s" % (made,))
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", "/join?token=" + made["token"], headers={"User-Agent": "bench tablet"})
+        r = conn.getresponse()
+        r.read()
+        cookies = [h.split(";", 1)[0] for k, h in r.getheaders() if k.lower() == "set-cookie"]
+    finally:
+        conn.close()
+    if r.status != 303 or not cookies:
+        raise SystemExit("the tablet couldn't join (%d)" % r.status)
+    return "; ".join(cookies)
 
 
 class KeptApi(Api):
@@ -156,8 +179,8 @@ class KeptApi(Api):
     (HTTP/1.1 keep-alive; Chromium reuses its open connections to the panel for every fetch). A
     connection the server closed in between (its idle timeout) is opened again, as a browser does."""
 
-    def __init__(self, port):
-        super().__init__(port)
+    def __init__(self, port, cookie=None):
+        super().__init__(port, cookie)
         self._conn = None
 
     def call(self, method, path, body=None):

@@ -27,7 +27,10 @@ window is luma's dummy device) and audio and speech off. For each it measures:
 The moves and presses go over a connection kept open between them, as an open page's fetches do
 (Chromium reuses the connections it keeps to the panel: checked with ``ss`` while a page made
 eight fetches, all on the six connections it had opened with the page). ``--connection-per-call``
-opens a new one for each instead, the worst case (and how this bench measured before).
+opens a new one for each instead, the worst case (and how this bench measured before). They are
+made by the host on this machine's loopback, which has no device to look up; ``--tablet`` makes
+them as a tablet that joined as a player (invited and redeemed through the panel, its session
+cookie sent with each), as at a real table, where each change reads the tablet's device.
 
 Only the server is throttled; the bench (the tablet) is not. The quota goes in a cgroup made for
 the run and removed after it: cgroup v2's cpu.max where the cpu controller is on the unified
@@ -55,7 +58,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from panel_common import ROOT, Api, KeptApi, Tablet, free_port, memory, pct, serve_command, wait_up
+from panel_common import ROOT, Api, KeptApi, Tablet, free_port, join, memory, pct, serve_command, wait_up
 
 from controller import events
 
@@ -194,8 +197,8 @@ def measure(tree, cgroup, args):
             wait_up(api, proc, timeout=120, poll=0.01)
             ready = time.perf_counter() - t0
             ready_cpu = cpu_seconds(proc.pid)
-            if not args.connection_per_call:
-                api = KeptApi(port)
+            cookie = join(port) if args.tablet else None
+            api = Api(port, cookie) if args.connection_per_call else KeptApi(port, cookie)
             seen = queue.Queue()
             page = Tablet(port, seen)
             page.start()
@@ -314,6 +317,9 @@ def main(argv=None):
                     help="also time a bare import of the panel's libraries and a tight loop, with and without the quota")
     ap.add_argument("--connection-per-call", action="store_true",
                     help="a new connection for each move and press (default: one kept open, as a page's fetches)")
+    ap.add_argument("--tablet", action="store_true",
+                    help="make the moves and presses as a tablet that joined as a player, as at a real table "
+                         "(default: as the host on this machine's loopback, which has no device to look up)")
     args = ap.parse_args(argv)
     trees = [ROOT] + [t.resolve() for t in args.tree]
     for tree in trees:      # the command line is newsdesk/cli.py, or controller/cli.py in trees from before it moved
@@ -334,9 +340,10 @@ def main(argv=None):
                     results.setdefault((tree, True), []).append(measure(tree, quota, args))
         charged = charges(quota) if args.charges and quota.path is not None else {}
     print("`newsdesk serve` on a fresh data folder, MockFactory pins, audio and speech off; %d moves of SCOOP "
-          "(1956) and %d dice presses per server, %s, %d server%s per row (ready: the median)" % (
+          "(1956) and %d dice presses per server, %s, %s, %d server%s per row (ready: the median)" % (
               args.moves, args.presses, "a new connection for each" if args.connection_per_call
-              else "over a connection kept open", args.rounds, "" if args.rounds == 1 else "s"))
+              else "over a connection kept open", "by a joined tablet" if args.tablet else "by the host on loopback",
+              args.rounds, "" if args.rounds == 1 else "s"))
     if quota.path is None:
         print("no CPU quota: could not make a cgroup (%s); unthrottled figures only" % quota.why_not)
     else:

@@ -62,8 +62,10 @@ class JoinService:
         return digits
 
     def close(self) -> None:
-        """Stop a timer still waiting: the box is closing, the editor with it."""
+        """Stop a timer still waiting: the box is closing, the editor with it; and let the
+        devices file's kept connection go."""
         with self._lock:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+        self.devices.close()

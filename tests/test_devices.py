@@ -12,7 +12,9 @@ from controller.store import DEVICES_FILE
 
 @pytest.fixture
 def devices(tmp_path, clocks):
-    return Devices(tmp_path / DEVICES_FILE, clock=clocks.wall)
+    kept = Devices(tmp_path / DEVICES_FILE, clock=clocks.wall)
+    yield kept
+    kept.close()
 
 
 def test_the_box_keeps_its_devices_in_a_wal_file_with_full_sync(desk):
@@ -26,6 +28,47 @@ def test_the_box_keeps_its_devices_in_a_wal_file_with_full_sync(desk):
         db.close()
     with devices._connect() as conn:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_a_request_reads_its_device_without_opening_the_file_again(devices, monkeypatch):
+    """Every change a joined tablet makes reads its device: opening a connection for it was a
+    tenth of a move's CPU (docs/benchmarks.md)."""
+    token, _ = devices.issue_token("player", "test")
+    device = devices.redeem(token, "Tablet", "10.0.0.7")
+    devices.device(device.id)
+    opened = []
+    real = sqlite3.connect
+    monkeypatch.setattr("controller.devices.sqlite3.connect", lambda *a, **k: opened.append(a) or real(*a, **k))
+    for _ in range(20):
+        assert devices.device(device.id).status == "joined"
+    assert devices.device("nobody") is None
+    assert opened == []
+
+
+def test_a_read_sees_every_change_made_before_it_and_holds_nothing_open(devices, clocks):
+    """The kept read connection (``Devices._read``) is no snapshot: a revoke from this process
+    or another is seen by the next read, and no read keeps a transaction open (a checkpoint
+    that truncates the WAL would wait for it)."""
+    token, _ = devices.issue_token("player", "test")
+    device = devices.redeem(token, "Tablet", "10.0.0.7")
+    assert devices.device(device.id).status == "joined"
+    assert [d.id for d in devices.list()] == [device.id]
+    other = Devices(devices.path, clock=clocks.wall)        # as another process would
+    try:
+        other.rename(device.id, "Kitchen tablet")
+        assert devices.device(device.id).name == "Kitchen tablet"
+        devices.revoke(device.id)
+        assert other.device(device.id).status == "revoked"
+        assert devices.device(device.id).status == "revoked"
+        assert devices.list() == [] and devices.waiting_count() == 0 and devices.waiting_codes() == []
+    finally:
+        other.close()
+    db = sqlite3.connect(devices.path, timeout=0)
+    try:
+        busy, _, _ = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        db.close()
+    assert busy == 0
 
 
 def test_tokens_are_kept_only_as_hashes(devices):
@@ -46,6 +89,8 @@ def test_two_devices_redeeming_one_token_at_once_make_one_device(tmp_path, devic
             results.append(other.redeem(token, "Device", "10.0.0.%d" % i))
         except JoinRefused as e:
             results.append(e.reason)
+        finally:
+            other.close()
 
     threads = [threading.Thread(target=redeem, args=(i,)) for i in range(8)]
     for t in threads:

@@ -11,7 +11,9 @@ from controller.dial_join import CODE_DIGITS, DIAL_FAILURES, DIAL_GAP, DialJoin,
 
 @pytest.fixture
 def devices(tmp_path, clocks):
-    return Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
+    kept = Devices(tmp_path / "devices.sqlite3", clock=clocks.wall)
+    yield kept
+    kept.close()
 
 
 def waiting(devices, n=1):
