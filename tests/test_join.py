@@ -4,6 +4,9 @@ test_dial_join.py, the devices file in test_devices.py."""
 
 import re
 import sqlite3
+import time
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from html import unescape
 
 import pytest
@@ -71,6 +74,25 @@ def test_the_host_invites_a_player_with_a_qr_code(app, guard, host):
     assert me["role"] == "player" and me["device"]["via"] == "token" and me["device"]["address"] == "192.168.1.30"
     page = player.get("/join").get_data(as_text=True)
     assert "has joined the table as <strong>player</strong>" in page
+
+
+def test_a_joined_tablet_gets_its_cookie_again_once_a_day_not_with_every_answer(app, guard, host):
+    """Signing the session afresh and sending it with every answer was about a tenth of a
+    move's CPU (web_ui/security.py, DailySessions); once a day still slides its 180 days on."""
+    player = client_at(app, "192.168.1.30")
+    assert "session=" in player.get("/join?token=" + invite(host)["token"]).headers["Set-Cookie"]
+    for _ in range(3):
+        r = player.post("/api/sim/hook", json={"state": "off"})
+        assert r.status_code == 202 and "Set-Cookie" not in r.headers
+    app.session_interface.clock = lambda: time.time() + 86400 + 60     # a day later
+    r = player.post("/api/sim/hook", json={"state": "on"})
+    assert r.status_code == 202
+    cookie = r.headers["Set-Cookie"]
+    assert cookie.startswith("session=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    expires = parsedate_to_datetime(re.search(r"Expires=([^;]+)", cookie).group(1))
+    assert abs((expires - datetime.now(timezone.utc)).total_seconds() - 180 * 86400) < 120
+    assert can_write(player)
+    assert player.get("/api/join/me").get_json()["role"] == "player"
 
 
 def test_a_token_works_once(app, guard, host):
