@@ -12,6 +12,7 @@ from html import unescape
 import pytest
 import segno
 from conftest import launched_chromium
+from itsdangerous import URLSafeTimedSerializer
 
 from controller.devices import MAX_WAITING
 from controller.dial_join import CODE_DIGITS, DialOutcome
@@ -93,6 +94,28 @@ def test_a_joined_tablet_gets_its_cookie_again_once_a_day_not_with_every_answer(
     assert abs((expires - datetime.now(timezone.utc)).total_seconds() - 180 * 86400) < 120
     assert can_write(player)
     assert player.get("/api/join/me").get_json()["role"] == "player"
+
+
+def test_a_tablets_cookie_is_checked_once_and_its_age_every_time(app, guard, host, monkeypatch):
+    """The event loop (to pick a request's lane) and Flask both read a tablet's cookie for each
+    of its requests: its signature is checked once (web_ui/security.py, DailySessions.read)."""
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    cookie = "session=" + player.get_cookie("session").value
+    checks = []
+    real = URLSafeTimedSerializer.loads
+    monkeypatch.setattr(URLSafeTimedSerializer, "loads", lambda self, *a, **k: checks.append(a) or real(self, *a, **k))
+    for _ in range(5):
+        assert can_write(player)
+        assert security.is_host_request(app, "192.168.1.30", cookie) is False
+    assert len(checks) <= 1
+    forged = cookie[:-1] + ("A" if cookie[-1] != "A" else "B")
+    assert security.is_host_request(app, "192.168.1.30", forged) is False
+    stranger = client_at(app, "192.168.1.31")
+    stranger.set_cookie("session", forged.split("=", 1)[1])
+    assert not can_write(stranger)
+    app.session_interface.clock = lambda: time.time() + 181 * 86400      # past the cookie's 180 days
+    assert not can_write(player)
 
 
 def test_a_token_works_once(app, guard, host):

@@ -254,12 +254,11 @@ def is_host_request(app, address, cookie_header):
     value = parse_cookie(cookie_header).get(app.config["SESSION_COOKIE_NAME"])
     if not value:
         return False
-    serializer = app.session_interface.get_signing_serializer(app)
     try:
-        data = serializer.loads(value, max_age=int(app.permanent_session_lifetime.total_seconds()))
-    except (BadSignature, ValueError, TypeError):
+        read = app.session_interface.read(app, value)     # DailySessions (init_app sets it)
+    except (ValueError, TypeError):
         return False
-    device = data.get(SESSION_DEVICE) if isinstance(data, dict) else None
+    device = read[0].get(SESSION_DEVICE) if read is not None else None
     return isinstance(device, str) and device in guard(app).devices.host_ids()
 
 
@@ -509,25 +508,54 @@ class DailySessions(SecureCookieSessionInterface):
     ``clock``: wall-clock seconds, as the cookie's signature stamps them (tests move it)."""
 
     REFRESH = 86400.0
+    KEPT = 64                   # good cookies whose signature is kept as checked (a table has a few tablets)
     session_class = DatedSession
 
     def __init__(self, clock=time.time):
         self.clock = clock
+        self._checked: collections.OrderedDict[str, tuple[dict, float]] = collections.OrderedDict()
+        self._checking = threading.Lock()
+
+    def read(self, app, value):
+        """(the data, when it was signed) of the session cookie ``value``, or None when it is no
+        good one: its signature doesn't hold, or it is older than the session's lifetime (or
+        signed in the future). The signature of a good cookie is checked once and kept, for the
+        same bytes: the panel's event loop reads a tablet's cookie for each of its requests (to
+        pick its lane: ``is_host_request``) and Flask reads it again, and each check was a key
+        derivation, an HMAC and a JSON parse. Its age is checked every time. The data is shared:
+        copy it before changing it (a session does)."""
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        with self._checking:
+            kept = self._checked.get(value)
+            if kept is not None:
+                self._checked.move_to_end(value)
+        if kept is None:
+            serializer = self.get_signing_serializer(app)
+            if serializer is None:
+                return None
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return None
+            if not isinstance(data, dict):
+                return None
+            kept = (data, signed.timestamp())
+            with self._checking:
+                self._checked[value] = kept
+                while len(self._checked) > self.KEPT:
+                    self._checked.popitem(last=False)
+        age = int(self.clock()) - kept[1]
+        return kept if 0 <= age <= max_age else None
 
     def open_session(self, app, request):
-        serializer = self.get_signing_serializer(app)
-        if serializer is None:
+        if self.get_signing_serializer(app) is None:
             return None
         value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
+        read = self.read(app, value) if value else None
+        if read is None:
             return self.session_class()
-        try:
-            data, signed = serializer.loads(value, max_age=int(app.permanent_session_lifetime.total_seconds()),
-                                            return_timestamp=True)
-        except BadSignature:
-            return self.session_class()
-        opened = self.session_class(data)
-        opened.signed_at = signed.timestamp()
+        opened = self.session_class(read[0])       # a copy: the kept data is never changed
+        opened.signed_at = read[1]
         return opened
 
     def should_set_cookie(self, app, session):
