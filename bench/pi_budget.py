@@ -30,7 +30,9 @@ eight fetches, all on the six connections it had opened with the page). ``--conn
 opens a new one for each instead, the worst case (and how this bench measured before). They are
 made by the host on this machine's loopback, which has no device to look up; ``--tablet`` makes
 them as a tablet that joined as a player (invited and redeemed through the panel, its session
-cookie sent with each), as at a real table, where each change reads the tablet's device.
+cookie sent with each), as at a real table, where each change reads the tablet's device. One page
+has the stream open; ``--pages 4`` opens three more, as the other players' tablets at a table of
+four (each message then goes to every page).
 
 Only the server is throttled; the bench (the tablet) is not. The quota goes in a cgroup made for
 the run and removed after it: cgroup v2's cpu.max where the cpu controller is on the unified
@@ -202,6 +204,9 @@ def measure(tree, cgroup, args):
             seen = queue.Queue()
             page = Tablet(port, seen)
             page.start()
+            others = [Tablet(port) for _ in range(args.pages - 1)]     # the other players' pages
+            for other in others:
+                other.start()
             time.sleep(1.0)             # the page's first messages and the window's first frame
             before = run_ns(proc.pid)
             time.sleep(args.idle)
@@ -242,6 +247,8 @@ def measure(tree, cgroup, args):
                 presses.append(wait_for(seen, events.DICE_ROLL) - start)
             rss = memory(proc.pid)["VmRSS"]
             page.stop = True
+            for other in others:
+                other.stop = True
             if isinstance(api, KeptApi):
                 api.close()
         finally:
@@ -317,6 +324,8 @@ def main(argv=None):
                     help="also time a bare import of the panel's libraries and a tight loop, with and without the quota")
     ap.add_argument("--connection-per-call", action="store_true",
                     help="a new connection for each move and press (default: one kept open, as a page's fetches)")
+    ap.add_argument("--pages", type=int, default=1,
+                    help="pages open on the panel's stream (default 1; a table of four tablets: 4)")
     ap.add_argument("--tablet", action="store_true",
                     help="make the moves and presses as a tablet that joined as a player, as at a real table "
                          "(default: as the host on this machine's loopback, which has no device to look up)")
@@ -344,6 +353,8 @@ def main(argv=None):
               args.moves, args.presses, "a new connection for each" if args.connection_per_call
               else "over a connection kept open", "by a joined tablet" if args.tablet else "by the host on loopback",
               args.rounds, "" if args.rounds == 1 else "s"))
+    if args.pages != 1:
+        print("%d pages open on the stream (the timed one and %d more)" % (args.pages, args.pages - 1))
     if quota.path is None:
         print("no CPU quota: could not make a cgroup (%s); unthrottled figures only" % quota.why_not)
     else:
