@@ -178,7 +178,7 @@ def test_a_file_that_is_no_backup_is_refused_and_nothing_is_staged(client, desk,
     file, _ = source
 
     def damage(manifest, members):
-        members[STORE_FILE] = members[STORE_FILE][:-1] + b"\x01"
+        members[STORE_FILE] = members[STORE_FILE][:-1] + bytes([members[STORE_FILE][-1] ^ 1])    # always a change
     message = refusal(check(client, rewritten(file, damage)), 400)
     assert "doesn't match its checksum" in message or "integrity" in message
     assert not (data / backup.STAGING).exists()
