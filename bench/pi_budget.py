@@ -178,6 +178,22 @@ def fill(offer, rng):
     return action
 
 
+def offers_of(api, game):
+    """(the game to move in, its offers but going to press): ``game`` while it has some; else,
+    with no game yet or one that ended by itself or can only go to press, that one finished or
+    abandoned and the next started."""
+    while True:
+        offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
+        if offers:
+            return game, offers
+        if game:
+            api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
+                     {"version": game["version"]})
+        status, game = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
+        if status != 201:
+            raise SystemExit("can't start a game: %s" % (game,))
+
+
 def wait_for(seen, kind, timeout=10):
     end = time.monotonic() + timeout
     while True:
@@ -215,15 +231,7 @@ def measure(tree, cgroup, args):
             game = None
             moves_cpu = cpu_seconds(proc.pid)
             while len(moves) < args.moves:
-                offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
-                if not offers:      # no game yet, or it ended by itself: start the next
-                    if game:
-                        api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
-                                 {"version": game["version"]})
-                    status, game = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
-                    if status != 201:
-                        raise SystemExit("can't start a game: %s" % (game,))
-                    continue
+                game, offers = offers_of(api, game)
                 time.sleep(rng.uniform(*args.pause))     # a person between taps
                 body = {"action": fill(rng.choice(offers), rng), "version": game["version"]}
                 start = time.perf_counter()

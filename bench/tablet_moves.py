@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from panel_common import ROOT, Api, KeptApi, Tablet, free_port, join, serve_command, wait_up
-from pi_budget import PLAYERS, QUIET, cpu_seconds, fill, run_ns
+from pi_budget import QUIET, cpu_seconds, fill, offers_of, run_ns
 
 
 def per_move(tree, as_tablet, moves, seed):
@@ -49,15 +49,7 @@ def per_move(tree, as_tablet, moves, seed):
                 nonlocal game
                 done = 0
                 while done < count:
-                    offers = [o for o in game["offers"] if o["type"] != "go_to_press"] if game else []
-                    if not offers:
-                        if game:
-                            api.call("POST", "/api/games/current/" + ("finish" if not game["offers"] else "abandon"),
-                                     {"version": game["version"]})
-                        status, game = api.call("POST", "/api/games", {"engine": "scoop1956", "players": PLAYERS})
-                        if status != 201:
-                            raise SystemExit("can't start a game: %s" % (game,))
-                        continue
+                    game, offers = offers_of(api, game)
                     time.sleep(0.02)
                     status, out = api.call("POST", "/api/games/current/actions",
                                            {"action": fill(rng.choice(offers), rng), "version": game["version"]})
