@@ -2,7 +2,8 @@
 
 Each carries ``status``, the HTTP status the panel answers with when one reaches a request (one
 handler, web_ui/errors.py): 400 the request is malformed, 409 the table has moved on or is busy
-with something else (re-read it), 422 the rules say no, 503 the box can't do it now.
+with something else (re-read it), 422 the rules say no, 500 a game's own code failed (a bug in
+the game, said in a sentence), 503 the box can't do it now.
 """
 
 
@@ -41,6 +42,13 @@ class Conflict(BadRequest):
     at it again before asking."""
 
     status = 409
+
+
+class GameFault(NewsdeskError, RuntimeError):
+    """A game's own code (its rules' apply, a plug-in's bug) failed on a move: the move is not
+    kept, so the game stays as it was and can go on; the cause is logged in full."""
+
+    status = 500
 
 
 class StoreError(NewsdeskError, RuntimeError):

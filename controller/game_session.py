@@ -1,21 +1,24 @@
 """The game being played at the table (the games kept after it: controller/history.py).
 
 Every change follows one order: check the request (its idempotency key, then the version it was
-made on), let the engine decide, store the entry (committed), fold it into the state, and only
-then tell the tablets. The state is always the fold of the stored entries, so a restart resumes
-the unfinished game by folding them again.
+made on), let the engine decide, fold its events into the state, store the entry (committed), and
+only then tell the tablets. The state is always the fold of the stored entries, so a restart
+resumes the unfinished game by folding them again; that is why the events are folded before they
+are stored: a game's own code that fails on them (a plug-in's bug) refuses the move (GameFault)
+and keeps nothing, where stored first they would fail again at every restart and end the game.
 
 Undo and redo work like an editor's: undo takes back the newest move still in force, redo puts
 back the newest move undone, and a new move forgets what could have been redone (its events
 were decided on a state that no longer holds).
 """
 
+import contextlib
 import json
 import logging
 import unicodedata
 from typing import Any
 
-from .errors import BadRequest
+from .errors import BadRequest, GameFault, NewsdeskError
 from .games import base, ledger, registry
 from .games.game import Game, no_description
 from .history import stack, summary
@@ -98,6 +101,20 @@ def _plain(value, sort=False):
     ``sort``, keys in the store's sorted order: events are folded in that order live, so the game
     folded again after a restart is the same, offers and page order included)."""
     return json.loads(json.dumps(value, sort_keys=sort))
+
+
+@contextlib.contextmanager
+def games_own_code(engine, doing, kept):
+    """Around a call into a game's own code: a refusal its rules mean (a GameError, any
+    NewsdeskError) goes through as it is; anything else is a bug in the game, said as a
+    GameFault naming the game, ``doing`` and what was ``kept`` (the cause logged in full)."""
+    try:
+        yield
+    except NewsdeskError:
+        raise
+    except Exception as e:
+        cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+        raise GameFault("the %s game's rules failed on %s (%s); %s" % (engine.title, doing, cause, kept)) from e
 
 
 def describe(action, events, names, accounts=None):
@@ -394,10 +411,12 @@ class GameSession:
                 raise GameInPlay(self._game.id, self._game.engine)
             engine = self._load(engine_name)
             players, options = _plain(players), _plain(options)
-            events = _plain(engine.setup(players, options), sort=True)
-            names = ", ".join(str(p.get("name")) for p in players)
-            entry = {"type": "setup", "events": events,
-                     "said": "set up %s for %s" % (engine.title, names or "nobody")}
+            with games_own_code(engine, "setting it up", "no game was started"):
+                events = _plain(engine.setup(players, options), sort=True)
+                names = ", ".join(str(p.get("name")) for p in players)
+                entry = {"type": "setup", "events": events,
+                         "said": "set up %s for %s" % (engine.title, names or "nobody")}
+                state = base.fold(engine, [(1, entry)])     # before it is stored: see the module's docstring
             game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
             if event is None:      # the key was used between our look and the write
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
@@ -405,7 +424,7 @@ class GameSession:
             self._game, self._engine, self._problem = game, engine, None
             self._took(1, entry)
             self._started_event = event.id
-            self._state = base.fold(engine, self._entries)
+            self._state = state
             shown = self._announce(event)
             log.info("game #%d: %s", game.id, entry["said"])
             return self._outcome(1, entry, event.id, shown=shown)
@@ -425,23 +444,35 @@ class GameSession:
             self._check_version(expected_version)
             action = _plain(action)
             engine, state = self._playing()
-            events = _plain(engine.decide(base.copied(state), action, self._rng), sort=True)
-            if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
-                raise TypeError("the %s engine's decide() must return a list of events with a \"type\", "
-                                "not %r" % (self._held().engine, events))
-            entry = {"type": "action", "action": action, "events": events,
-                     "said": say(engine, state, action, events,
-                                  lambda: describe(action, events, *self._names()))}
+            not_made = "the move was not made and the game is as it was"
+            with games_own_code(engine, "this move", not_made):
+                events = _plain(engine.decide(base.copied(state), action, self._rng), sort=True)
+                if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
+                    raise TypeError("decide() must give a list of events, each with a \"type\"")
+                entry = {"type": "action", "action": action, "events": events,
+                         "said": say(engine, state, action, events,
+                                      lambda: describe(action, events, *self._names()))}
+            after = self._applied(engine, state, events, not_made)     # before it is stored: see the module's docstring
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)
-            for ev in events:
-                state = engine.apply(state, ev)
-            self._state = state
+            self._state = after
             self._took(stored.version, entry)
             shown = self._announce(event)
             self._ring_if_wanted(events)
             return self._outcome(stored.version, entry, event.id, shown=shown)
+
+    def _applied(self, engine, state, events, kept):
+        """``state`` after ``events``. When the game's own apply fails (or refuses), the state is
+        folded again from the stored entries, in case it changed the state it was given."""
+        try:
+            with games_own_code(engine, "this move", kept):
+                for ev in events:
+                    state = engine.apply(state, ev)
+                return state
+        except NewsdeskError:
+            self._state = base.fold(engine, self._entries)
+            raise
 
     def _ring_if_wanted(self, events):
         """The engine's ``rings(events)`` says when its moves ring the phone (a Star Reporter

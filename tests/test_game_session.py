@@ -16,7 +16,7 @@ from conftest import install_game
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from controller.bus import Bus
-from controller.errors import BadRequest
+from controller.errors import BadRequest, GameFault
 from controller.games import base, ledger, registry
 from controller.games.base import GameError
 from controller.games.game import Game
@@ -587,3 +587,52 @@ def test_a_star_reporter_disaster_rings_the_phone_and_an_ordinary_throw_does_not
         assert rings == ["ring"]
     finally:
         store.close()
+
+
+# ---------------------------------------------------------------- a game whose own rules fail
+
+def _breaks_on(kind, where):
+    """PURSE, but ``where`` ("apply" or "setup's apply") raises on an event of ``kind``, as a
+    stranger's plug-in with a bug does: the move must be refused, and the game kept as it was."""
+    def apply(state, event):
+        if event["type"] == kind:
+            state["money"].clear()          # a broken apply may also have changed what it was given
+            raise ValueError("no %s here" % kind)
+        return PURSE.apply(state, event)
+    return dataclasses.replace(PURSE, apply=apply)
+
+
+def test_a_move_the_games_own_rules_fail_on_is_not_kept_and_the_game_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setitem(FAKES, "purse", _breaks_on("won", "apply"))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)
+        before = d.games.current()
+        d.messages()
+        with pytest.raises(GameFault) as failed:
+            d.games.act({"type": "call_it"}, 2)
+        assert failed.value.status == 500
+        assert str(failed.value) == ("the Purse game's rules failed on this move (ValueError: no won here); "
+                                     "the move was not made and the game is as it was")
+        assert d.games.current() == before and d.messages() == []          # nothing stored, nothing shown
+        assert [e.version for e in d.store.entries(1)] == [1, 2]
+        d.games.act({"type": "pay", "player": 1, "to": 2, "amount": 20}, 2)    # the game goes on
+        assert money(d.games)["Cy"] == START + 20
+        d = restart(d)
+        assert d.games.current()["version"] == 3 and d.games.current()["problem"] is None
+        assert money(d.games) == {"Ann": START - 50, "Bob": START + 30, "Cy": START + 20}
+    finally:
+        d.close()
+
+
+def test_a_game_whose_set_up_its_rules_fail_on_is_not_started(tmp_path, monkeypatch):
+    monkeypatch.setitem(FAKES, "purse", _breaks_on("seated", "setup's apply"))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        with pytest.raises(GameFault, match="the Purse game's rules failed on setting it up"):
+            d.games.start("purse", PLAYERS)
+        assert d.games.current() is None and d.store.active_game() is None
+        assert d.messages() == []
+    finally:
+        d.close()

@@ -283,6 +283,34 @@ def test_a_start_the_rules_refuse_is_a_422_and_a_second_game_a_409(client):
     assert r.status_code == 409 and "still being played" in message(r)
 
 
+def _breaks_on_a_hand():
+    """SCAN as a plug-in with a bug would be: its apply fails on a hand's event."""
+    import dataclasses
+
+    from controller.games.scan import GAME
+
+    def apply(state, event):
+        if event.get("type") == "hand_scored":
+            raise KeyError("taken")
+        return GAME.apply(state, event)
+    return dataclasses.replace(GAME, apply=apply)
+
+
+BREAKS_ON_A_HAND = _breaks_on_a_hand()
+
+
+def test_a_move_a_games_own_code_fails_on_is_a_500_saying_so_and_the_game_goes_on(client, monkeypatch, caplog):
+    install_game(monkeypatch, "scan", "test_games_api:BREAKS_ON_A_HAND")
+    assert start(client).status_code == 201
+    r = act(client, BIG_HAND, 1)
+    assert r.status_code == 500
+    assert message(r) == ("The SCAN (Parker Brothers, 1988) game's rules failed on this move (KeyError: 'taken'); "
+                          "the move was not made and the game is as it was.")
+    assert "KeyError: 'taken'" in caplog.text           # the cause, logged in full for whoever mends it
+    assert current(client)["version"] == 1 and current(client)["problem"] is None
+    assert post(client, "/api/games/current/abandon", {"version": 1}).status_code == 200
+
+
 def test_an_engine_that_is_not_installed_is_a_409_saying_so(client, monkeypatch):
     install_game(monkeypatch, "scan", "no_such_engine:GAME")
     r = start(client)

@@ -384,20 +384,25 @@ def options_schema(declared: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def check_declared(title: str, declared: Iterable[dict[str, Any]], options: object,
                    players: int | None = None) -> dict[str, Any]:
-    """``options`` checked against the declaration: a dict of known names whose values have the
-    declared kind and lie within its bounds (null or missing: the default). Raises GameError
+    """``options`` checked against the declaration, given back as every declared option with its
+    value (null or missing: its default; a 0 or a false the table chose stays as it is, so read
+    it with ``options[name]``, not ``options.get(name) or default``). Raises GameError
     with one sentence that opens with the option as the start form names it (“Points to win” is
     a whole number 1-9, not 10), as the panel shows it beside that field; ``title`` names the
     game where an option is unknown. The engine's setup checks what only it knows (a page layout's sense, a
     seat beyond the players at the table)."""
     options = check_options(title, options, [o["name"] for o in declared])
+    out = {}
     for opt in declared:
         value = options.get(opt["name"])
-        if value is not None:
+        if value is None:
+            value = opt["default"]
+        else:
             problem = _option_problem(opt, value, players)
             if problem:
                 raise GameError("%s %s, not %s" % (form_name(opt), problem, quoted(value)))
-    return options
+        out[opt["name"]] = value
+    return out
 
 
 def choice_words(opt: dict[str, Any]) -> str:

@@ -181,7 +181,11 @@ def fill(game: Game, offer: Action, rng: random.Random) -> Action:
 def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
          options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None) -> Play:
     """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
-    ends or ``moves`` are made. A refused move is passed over, as the table would tap again."""
+    ends or ``moves`` are made. A refused move is passed over, as the table would tap again.
+
+    Each state is kept as a copy, and decide() is given one, as the table gives it: a game whose
+    apply() writes into the state it was given would otherwise rewrite the states already kept,
+    and every rule after would look at a game that isn't the one played ("pure" says what it is)."""
     rng = random.Random(seed)
     players = list(names or table(game))
     out = Play(names=[str(p["name"]) for p in players])
@@ -189,7 +193,7 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     state = game.initial()
     for ev in out.setup:
         state = game.apply(state, ev)
-    out.states.append(state)
+    out.states.append(base.copied(state))
     script = list(ending) if ending is not None else None
     for _ in range(moves if script is None else len(script)):
         if game.result(state)["over"]:
@@ -202,15 +206,15 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
                 break
             action = fill(game, rng.choice(offers), rng)
         try:
-            events = game.decide(state, action, random.Random(rng.randrange(2 ** 32)))
+            events = game.decide(base.copied(state), action, random.Random(rng.randrange(2 ** 32)))
         except GameError:
             if script is not None:
                 raise
             continue
+        out.moves.append((base.copied(action), base.copied(events)))
         for ev in events:
             state = game.apply(state, ev)
-        out.moves.append((action, events))
-        out.states.append(state)
+        out.states.append(base.copied(state))
     return out
 
 

@@ -116,10 +116,11 @@ def _load(point: EntryPoint) -> Game:
         game = point.load()
     except ModuleNotFoundError as e:
         if where.startswith(str(e.name)):
-            raise EngineUnavailable("the %s game is listed but its package (%s) is not installed; "
-                                    "update newsdesk or pick another game" % (name, where)) from None
+            raise EngineUnavailable("the %s game is listed but its module (%s) is not installed; reinstall the "
+                                    "package that declares it (or mend its entry point's module name), or pick "
+                                    "another game" % (name, where)) from None
         raise EngineUnavailable("the %s game needs %s, which is not installed" % (name, e.name)) from None
-    except Exception as e:
+    except (Exception, SystemExit) as e:    # a plug-in that exits as it is imported stops only itself
         raise EngineUnavailable("the %s game (%s) fails to load: %s: %s"
                                 % (name, where, type(e).__name__, e)) from None
     if not isinstance(game, Game):

@@ -100,6 +100,18 @@ def test_guard_says_how_the_game_ended_in_the_games_own_words_and_lets_a_known_a
         base.guard({"started": True}, {"type": "point"}, ("point",), title="Race")      # type: ignore[call-overload]
 
 
+def test_the_declared_options_come_back_each_with_its_value_or_its_default():
+    """What setup reads: every declared option, a value left out or null its default, and a value
+    the table chose (a 0, a false) as it chose it, never mistaken for "not given"."""
+    target = base.option("target", "integer", 3, "The first to reach the target wins.", "Points to win",
+                         minimum=0, maximum=9)
+    doubles = base.option("doubles", "boolean", True, "Doubles score twice.", "Doubles score twice")
+    assert base.check_declared("Race", [target, doubles], None) == {"target": 3, "doubles": True}
+    assert base.check_declared("Race", [target, doubles], {"target": None}) == {"target": 3, "doubles": True}
+    assert base.check_declared("Race", [target, doubles], {"target": 0, "doubles": False}) == {
+        "target": 0, "doubles": False}
+
+
 def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_it():
     """The panel shows the sentence beside the field, so it starts with the field's label (cut at
     its aside), never with the game's title or the option's key."""

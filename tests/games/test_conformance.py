@@ -130,3 +130,15 @@ def test_a_game_that_crashes_is_a_finding_not_a_crash_of_the_kit(model):
         raise KeyError("target")
     found = Kit(dataclasses.replace(model.GAME, setup=setup)).findings("guard")
     assert "setting up and playing it failed: KeyError: 'target'" in str(found[0])
+
+
+def test_an_apply_that_changes_the_state_it_was_given_is_told_so_and_nothing_else(model):
+    """The kit plays the game once and keeps each state it went through: kept as copies, an
+    apply that writes into the state it was given (and hands back a new dict around it) is caught
+    by "pure" for what it is, and doesn't make the other rules see a game that looks over."""
+    g = model.GAME
+    writes_in = dataclasses.replace(g, apply=lambda s, ev: g.apply(s, ev) if ev["type"] == "setup" else dict(_point(s, ev)))
+    kit = Kit(writes_in)
+    pure = [str(f) for f in kit.findings("pure")]
+    assert len(pure) == 1 and "apply() changed the state it was given, for event {'type': 'point'" in pure[0]
+    assert kit.findings("guard") == [] and kit.findings("result") == []

@@ -23,7 +23,7 @@ def test_a_name_nobody_declares_is_a_bad_request_naming_the_games():
 
 def test_a_missing_package_is_a_clear_error_not_an_import_crash(monkeypatch):
     install_game(monkeypatch, "star_reporter", "no_such_engine_module:GAME")
-    with pytest.raises(registry.EngineUnavailable, match="the star_reporter game is listed but its package "
+    with pytest.raises(registry.EngineUnavailable, match="the star_reporter game is listed but its module "
                                                          "\\(no_such_engine_module:GAME\\) is not installed"):
         registry.load("star_reporter")
     [entry] = [e for e in registry.catalogue() if e["name"] == "star_reporter"]
@@ -47,6 +47,14 @@ def test_a_game_that_fails_to_import_says_why(monkeypatch, tmp_path):
     monkeypatch.syspath_prepend(str(tmp_path))
     install_game(monkeypatch, "scan", "broken_game:GAME")
     with pytest.raises(registry.EngineUnavailable, match="fails to load: RuntimeError: the board file is missing"):
+        registry.load("scan")
+
+
+def test_a_game_that_exits_as_it_is_imported_stops_only_itself(monkeypatch, tmp_path):
+    (tmp_path / "exiting_game.py").write_text("raise SystemExit('no board here')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install_game(monkeypatch, "scan", "exiting_game:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="fails to load: SystemExit: no board here"):
         registry.load("scan")
 
 

@@ -34,7 +34,7 @@ PANEL = {"score": "points", "chart": {"unit": "points", "prefix": ""}}
 def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) -> list[Event]:
     names = check_players(TITLE, players, 2, 6)
     options = check_declared(TITLE, OPTIONS, options, len(names))
-    return [{"type": "setup", "players": names, "target": options.get("target") or 3}]
+    return [{"type": "setup", "players": names, "target": options["target"]}]
 
 
 def initial() -> State:
