@@ -61,8 +61,8 @@ from typing import Any, TypeVar
 from .dbshape import difference, shape_of
 from .devices import devices_shape
 from .dial.profile import PROFILE_FILE
-from .errors import NewsdeskError
-from .store import ACKED, DEVICES_FILE, REPLACED_PREFIX, SCHEMA_VERSION, STORE_FILE, store_shape
+from .errors import ConfigError, NewsdeskError
+from .store import ACKED, DEVICES_FILE, REPLACED_PREFIX, SCHEMA_VERSION, STORE_FILE, rows_problem, store_shape
 
 FORMAT = "newsdesk-backup"
 FORMAT_VERSION = 1
@@ -141,8 +141,11 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         return "%s is not a newsdesk backup (its manifest.json doesn't say so)" % where
     files = manifest.get("files")
-    if not isinstance(files, dict) or STORE_FILE not in files or not isinstance(manifest.get("schema"), int):
+    schema = manifest.get("schema")
+    if not isinstance(files, dict) or STORE_FILE not in files or not isinstance(schema, int) or isinstance(schema, bool):
         return "%s is damaged: its manifest.json names no store or no schema version" % where
+    if schema < 1:      # an empty file is a store at schema 0: restored, it would be a box with nothing kept
+        return "%s is not a backup to restore: its store is at schema %d, before any newsdesk store" % (where, schema)
     for name, facts in files.items():
         if name not in MEMBERS:
             return "%s holds %r, which is not a file newsdesk keeps: it is not a backup to restore" % (where, name)
@@ -160,10 +163,18 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
     return None
 
 
+def said(value: object, otherwise: str, most: int = 40) -> str:
+    """A fact of the manifest that is only ever shown (who made it, when): ``value`` when it is a
+    short line of text, else ``otherwise``; a stranger's file never puts its junk into a sentence."""
+    if isinstance(value, str) and 0 < len(value) <= most and value.isprintable():
+        return value
+    return otherwise
+
+
 def newer_sentence(manifest: Manifest, where: str) -> str | None:
     """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
     update = "update newsdesk (git pull && make install) before restoring it"
-    made_by = manifest.get("newsdesk", "unknown")
+    made_by = said(manifest.get("newsdesk"), "unknown")
     fmt, schema = manifest.get("format_version", 0), manifest.get("schema", 0)
     if isinstance(schema, int) and schema > SCHEMA_VERSION:
         return ("%s was made by a newer newsdesk (%s, store schema %d; this is %s, which reads schema %d): %s"
@@ -210,9 +221,9 @@ def replacing_words(here: Summary | None, backup: Summary | None, manifest: Mani
     if ours is not None and theirs is not None and ours != theirs:
         other = ("The backup %s is another table's: its store began %s, and this table's began %s. "
                  % (where, theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
+    made = said(manifest.get("created"), "at an unknown time"), said(manifest.get("newsdesk"), "unknown")
     text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
-            "%s with the backup's" % (data_dir, describe(here), where, manifest.get("created", "at an unknown time"),
-                                       manifest.get("newsdesk", "unknown"), describe(backup), ", ".join(replaced)))
+            "%s with the backup's" % (data_dir, describe(here), where, *made, describe(backup), ", ".join(replaced)))
     if kept:
         text += ", and leaves %s as it is (the backup has none)" % ", ".join(kept)
     return text + "; what it replaces is kept in a replaced-<time> folder beside the store."
@@ -375,7 +386,7 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
     the schema ``claimed`` (the manifest's), the devices file's against its own (a stranger's
     SQLite file, or the devices file put in as the store, is refused here, before it is in
     place to stop the box from starting). Returns its user_version."""
-    shape = None
+    shape, rows = None, None
     try:
         db = sqlite3.connect(_ro_uri(path), uri=True)
         try:
@@ -383,6 +394,8 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
             version: int | None = db.execute("PRAGMA user_version").fetchone()[0]
             if found == "ok":
                 shape = shape_of(db)
+                if path.name == STORE_FILE and version == claimed and not difference(shape, store_shape(claimed or 0)):
+                    rows = rows_problem(db, claimed or 0)
         finally:
             db.close()
     except sqlite3.Error as e:
@@ -404,6 +417,9 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
         raise BadBackup("%s is not a backup to restore: its %s is not newsdesk's %s (%s); nothing was changed"
                         % (where, path.name, "store at schema %s" % claimed if path.name == STORE_FILE
                            else "devices file", problem))
+    if rows:
+        raise BadBackup("%s is not a backup to restore: %s; nothing was changed" % (where, rows.replace(
+            "its table", "its %s's table" % STORE_FILE, 1)))
     return version
 
 
@@ -575,23 +591,35 @@ def open_backup(path: StrPath, where: str | None = None) -> io.BufferedReader:
 
 
 MOST_ENTRIES = 64      # files a zip may list before its directory is read: a backup has at most six
+MOST_DIRECTORY = 64 << 10   # bytes its directory may take: six names, about 100 bytes each in newsdesk's
 
 
-def _entries_claimed(f: io.BufferedReader) -> int | None:
-    """How many files the zip ``f`` says it holds (its end-of-central-directory record; a zip64
-    one claims the most), read before zipfile reads the whole directory into memory: a small
-    upload listing a million files is refused without that. None when no record is found
-    (zipfile then says what is wrong)."""
+def _directory_claimed(f: io.BufferedReader) -> tuple[int, int] | None:
+    """(how many files, how many bytes of directory) the zip ``f`` says it has, from its end
+    record and, when there is one, its zip64 end record (the larger of each), read before
+    zipfile reads the whole directory into memory: a small upload listing a million files, or a
+    directory far longer than its count says, is refused without that. None when no end record
+    is found (zipfile then says what is wrong)."""
     size = f.seek(0, os.SEEK_END)
     tail_at = max(0, size - (22 + 65535))
     f.seek(tail_at)
     tail = f.read()
-    at = tail.rfind(b"PK\x05\x06")
     f.seek(0)
+    at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) < at + 22:
         return None
-    entries = struct.unpack("<H", tail[at + 10:at + 12])[0]
-    return 1 << 32 if entries == 0xFFFF else entries
+    entries, directory = struct.unpack("<HI", tail[at + 10:at + 16])
+    entries = 1 << 32 if entries == 0xFFFF else entries
+    # zip64: a locator just before the end record, the zip64 end record just before that (where zipfile reads it)
+    locator = tail_at + at - 20
+    if locator >= 56:
+        f.seek(locator - 56)
+        record = f.read(76)
+        f.seek(0)
+        if record[56:60] == b"PK\x06\x07" and record[:4] == b"PK\x06\x06":
+            entries64, directory64 = struct.unpack("<QQ", record[32:48])
+            entries, directory = max(entries, entries64), max(directory, directory64)
+    return entries, directory
 
 
 def _member_blocks(z: zipfile.ZipFile, name: str, most: int, where: str) -> Iterator[bytes]:
@@ -663,10 +691,13 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
     each database's integrity_check and its shape against the schema it claims. Returns the
     manifest. A newer backup is NewerBackup; a file that is no good is BadBackup; no room is
     BackupError. ``where`` names the backup in those sentences."""
-    claimed = _entries_claimed(f)
-    if claimed is not None and claimed > MOST_ENTRIES:
+    claimed = _directory_claimed(f)
+    if claimed is not None and claimed[0] > MOST_ENTRIES:
         raise BadBackup("%s is not a backup newsdesk wrote: its zip lists %d files, and a backup holds at most %d; "
-                        "nothing was changed" % (where, claimed, len(MEMBERS) + 1))
+                        "nothing was changed" % (where, claimed[0], len(MEMBERS) + 1))
+    if claimed is not None and claimed[1] > MOST_DIRECTORY:
+        raise BadBackup("%s is not a backup newsdesk wrote: its zip's directory is %d bytes, and a backup's is at "
+                        "most %d; nothing was changed" % (where, claimed[1], MOST_DIRECTORY))
     try:
         z = zipfile.ZipFile(f)
         infos = z.infolist()
@@ -731,8 +762,38 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
     for name in DATABASES:
         if name in manifest["files"]:
             check_database(into / name, where, manifest["schema"])
+    check_settings(into, manifest, where)
+    # what is said of the backup is read from its files, not taken from its word
+    manifest["with_secret"] = SECRET_FILE in manifest["files"]
+    manifest["created"] = said(manifest.get("created"), "at an unknown time")
+    manifest["newsdesk"] = said(manifest.get("newsdesk"), "unknown")
     _sync_dir(into)
     return manifest
+
+
+SECRET_MOST = 256       # characters of a secret_key: newsdesk writes 64 (web_ui/__init__.py)
+
+
+def check_settings(into: Path, manifest: Manifest, where: str) -> None:
+    """The backup's settings unpacked in ``into``, read as the box will read them at its next
+    start, so a file that would stop it starting never gets in: the config.toml through the
+    box's own reader, the secret_key as the text of a key (printable ASCII, 32 to SECRET_MOST
+    characters). The dial profiles need nothing here: the box reads a damaged one as none."""
+    files = manifest["files"]
+    if SECRET_FILE in files:
+        key = (into / SECRET_FILE).read_bytes().strip()
+        if not 32 <= len(key) <= SECRET_MOST or not all(0x21 <= b < 0x7F for b in key):
+            raise BadBackup("%s is not a backup to restore: its %s is not a key newsdesk writes (%d to %d letters, "
+                            "digits and marks); nothing was changed" % (where, SECRET_FILE, 32, SECRET_MOST))
+    if CONFIG_FILE in files:
+        from .config import load_config
+
+        try:
+            load_config(into, environ={})
+        except ConfigError as e:
+            problem = str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE)
+            raise BadBackup("%s is not a backup to restore: its settings can't be used (%s); nothing was changed"
+                            % (where, problem)) from None
 
 
 def _replaced_folder(data_dir: Path, clock: Clock) -> str:

@@ -5,24 +5,35 @@ any SQLite file stamped with the right user_version passes it, and then the firs
 table it lacks fails deep inside the panel. So a store (or the devices file) about to be
 restored or opened is compared with the shape its schema statements make, run on an empty
 database in memory: the statements stay the one home of the schema, and no list of tables is
-kept twice. Only tables and columns are compared (name, declared type, NOT NULL, primary key);
-SQLite's own tables (sqlite_sequence ...) are left out.
+kept twice. Tables are compared by their columns (name, declared type, NOT NULL, primary key);
+every other object (an index, a trigger, a view) by its table and its statement, so a file that
+carries one newsdesk doesn't make is refused: a trigger runs on the box's own writes (one that
+deletes the kept games, or aborts every move), a view or an index can stand where a migration
+makes its own. SQLite's own objects (sqlite_sequence, sqlite_autoindex_...) are left out.
 """
 
 import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
 Column = tuple[str, str, bool, bool]        # name, declared type, NOT NULL, part of the primary key
-Shape = dict[str, tuple[Column, ...]]       # table -> its columns in order
+# table name -> its columns in order; (kind, name) -> (its table, its statement) for an index, a trigger, a view
+Shape = dict[Any, tuple[Any, ...]]
 
 
 def shape_of(db: sqlite3.Connection) -> Shape:
-    """The tables of the open database ``db`` and their columns (sqlite3.Error if it can't be read)."""
-    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                       "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")]
-    return {t: tuple((r[1], str(r[2]).upper(), bool(r[3]), bool(r[5]))
-                     for r in db.execute("PRAGMA table_info(\"%s\")" % t.replace('"', '""')))
-            for t in tables}
+    """The tables of the open database ``db`` with their columns, and its other objects with
+    their statements, spaces folded (sqlite3.Error if it can't be read)."""
+    shape: Shape = {}
+    for kind, name, table, sql in db.execute(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master "
+            "WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name").fetchall():
+        if kind == "table":
+            shape[name] = tuple((r[1], str(r[2]).upper(), bool(r[3]), bool(r[5]))
+                                for r in db.execute("PRAGMA table_info(\"%s\")" % name.replace('"', '""')))
+        else:
+            shape[(kind, name)] = (table, " ".join(str(sql or "").split()))
+    return shape
 
 
 def made_by(statements: Iterable[str]) -> Shape:
@@ -43,7 +54,26 @@ def _listed(names: Iterable[str]) -> str:
 
 def difference(found: Shape, expected: Shape) -> str | None:
     """What sets ``found`` apart from ``expected``, in words ("it has no table events"), or None
-    when they are the same shape."""
+    when they are the same shape: the tables first, then the other objects."""
+    problem = _tables_difference({k: v for k, v in found.items() if isinstance(k, str)},
+                                 {k: v for k, v in expected.items() if isinstance(k, str)})
+    if problem:
+        return problem
+    theirs = {k: v for k, v in found.items() if not isinstance(k, str)}
+    ours = {k: v for k, v in expected.items() if not isinstance(k, str)}
+    extra = sorted(set(theirs) - set(ours))
+    if extra:
+        return "it has %s newsdesk doesn't make" % _listed("%s %s" % k for k in extra)
+    missing = sorted(set(ours) - set(theirs))
+    if missing:
+        return "it has no %s" % _listed("%s %s" % k for k in missing)
+    changed = sorted(k for k in ours if ours[k] != theirs[k])
+    if changed:
+        return "its %s %s made otherwise" % (_listed("%s %s" % k for k in changed), "is" if len(changed) == 1 else "are")
+    return None
+
+
+def _tables_difference(found: Shape, expected: Shape) -> str | None:
     missing = set(expected) - set(found)
     if missing:
         return "it has no table%s %s" % ("" if len(missing) == 1 else "s", _listed(missing))

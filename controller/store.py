@@ -96,6 +96,35 @@ def store_shape(version: int) -> Shape:
     return _shapes[version]
 
 
+# The store's columns that hold JSON, each read back with json.loads and used as this kind of
+# value (the schema at which the table first exists, table, column, JSON type, NULL allowed).
+JSON_COLUMNS = ((1, "events", "payload", "object", False),
+                (2, "games", "options", "object", False), (2, "games", "players", "array", False),
+                (2, "games", "winners", "array", True), (2, "games", "final", "object", True),
+                (2, "game_entries", "entry", "object", False))
+MOST_VALUE = 4 << 20    # bytes of one JSON value: newsdesk's are a few KB (a request is at most 64 KB)
+
+
+def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
+    """None if every JSON value of the open store ``db`` (at schema ``version``) is one the store
+    can read back as what it uses it for; else which row is not, in words. A shape check can't
+    see a row's contents: a backup holding a game whose players are not JSON, or an event of 100
+    MB, would pass it and then fail every page that reads that row. (Each value is looked at in
+    SQLite's C: a whole store's worth takes about as long as its integrity check.)"""
+    for since, table, column, kind, nullable in JSON_COLUMNS:
+        if version < since:
+            continue
+        bad = db.execute(
+            "SELECT rowid FROM \"%s\" WHERE %s CASE WHEN typeof(\"%s\") = 'text' AND length(CAST(\"%s\" AS BLOB)) <= ? "
+            "AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ? LIMIT 1"
+            % (table, "\"%s\" IS NOT NULL AND" % column if nullable else "", column, column, column, column),
+            (MOST_VALUE, kind)).fetchone()
+        if bad is not None:
+            return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (
+                table, bad[0], column, kind, MOST_VALUE >> 20)
+    return None
+
+
 def shape_problem(db, version):
     """None if the open database ``db`` has the shape of a store at schema ``version``; else
     what is wrong with it, in words."""

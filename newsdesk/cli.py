@@ -27,21 +27,25 @@ def cmd_serve(args):
     from controller.store import STORE_FILE, check_store
     from web_ui import create_app, server
 
-    config = load_config(args.data, overrides={"host": args.host, "port": args.port,
-                                               "host_on_loopback": args.host_on_loopback})
+    def settings():
+        return load_config(args.data, overrides={"host": args.host, "port": args.port,
+                                                 "host_on_loopback": args.host_on_loopback})
+    config = settings()
     check_data_dir(config.data_dir, allow_volatile=config["volatile_data"] == "allow")
     check_usable(config.data_dir)                   # a file, someone else's folder, a full disk: one sentence
     host, port = config.bind_host, config["port"]
     restart = threading.Event()                     # set when the host restored a backup from the panel
     with RunLock(config.data_dir) as lock:         # one server per data folder
+        if finish_restore(config.data_dir):         # a restore confirmed on the panel, or cut off by a power cut
+            log.warning("finished a restore (confirmed on the panel, or cut off by a power cut): the backup's "
+                        "data is in place")
+            config = settings()                     # the backup's settings, read before they are used
+            host, port = config.bind_host, config["port"]
         sock = server.bind(host, port)              # a busy port: one sentence, before anything opens
         port = sock.getsockname()[1]
         url = "http://%s:%d/" % ("[%s]" % host if ":" in host else host, port)
         lock.note(url=url)
         try:
-            if finish_restore(config.data_dir):         # a restore cut off by a power cut: finished first
-                log.warning("finished a restore (confirmed on the panel, or cut off by a power cut): the backup's "
-                            "data is in place")
             check_store(config.data_dir / STORE_FILE)   # a damaged store is refused, and left as it is
             desk = Newsdesk(config, late_window=True)    # the window once the panel answers
         except BaseException:

@@ -418,6 +418,7 @@ def test_an_older_backup_is_migrated_forward_when_opened(tmp_path, capsys):
     db.executescript("""
         CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, kind TEXT NOT NULL,
                              payload TEXT NOT NULL);
+        CREATE INDEX events_kind ON events (kind, id);
         INSERT INTO events (at, kind, payload) VALUES ('2024-05-01T20:00:00.000+00:00', 'editor.verdict', '{}');
         PRAGMA user_version=1;""")
     db.close()

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import struct
 import threading
 import zipfile
 from pathlib import Path
@@ -236,6 +237,74 @@ def test_a_store_missing_a_column_is_refused(good, here, tmp_path, capsys):
     refused(capsys, here, file, "its table games has no column winners")
 
 
+def _store_with(good, tmp_path, sql, version=SCHEMA_VERSION, name="b.zip"):
+    """A copy of ``good`` whose store has had ``sql`` run on it (and is stamped ``version``)."""
+    file = copy_of(good, tmp_path, name)
+    with zipfile.ZipFile(file) as z:
+        (tmp_path / (name + ".db")).write_bytes(z.read(STORE_FILE))
+    body = sqlite_file(tmp_path / (name + ".db"), sql, version)
+    _rewrite(file, lambda m: resum(m, STORE_FILE, body), {STORE_FILE: body})
+    return file
+
+
+@pytest.mark.parametrize("sql, words", [
+    # runs on the box's next move and empties the kept games
+    ("CREATE TRIGGER wipe AFTER INSERT ON events BEGIN DELETE FROM game_entries; DELETE FROM games; END",
+     "it has trigger wipe newsdesk doesn't make"),
+    ("CREATE TRIGGER stuck BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'ha'); END",
+     "it has trigger stuck newsdesk doesn't make"),
+    ("CREATE VIEW odd AS SELECT load_extension('x')", "it has view odd newsdesk doesn't make"),
+    ("CREATE INDEX games_engine ON games (engine)", "it has index games_engine newsdesk doesn't make"),
+    ("DROP INDEX games_one_active", "it has no index games_one_active"),
+    ("DROP INDEX games_one_active; CREATE INDEX games_one_active ON games (status)",
+     "its index games_one_active is made otherwise"),
+])
+def test_a_store_carrying_an_object_newsdesk_doesnt_make_is_refused(good, here, tmp_path, capsys, sql, words):
+    refused(capsys, here, _store_with(good, tmp_path, sql),
+            "its %s is not newsdesk's store at schema %d (%s)" % (STORE_FILE, SCHEMA_VERSION, words))
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE games SET players = 'not JSON' WHERE id = 1", "games has a row (1) whose players is not a JSON array"),
+    ("UPDATE games SET players = '5' WHERE id = 1", "games has a row (1) whose players is not a JSON array"),
+    ("UPDATE games SET final = '[1]' WHERE id = 1", "games has a row (1) whose final is not a JSON object"),
+    ("UPDATE game_entries SET entry = NULL WHERE rowid = 1", None),        # NOT NULL: SQLite itself says no
+    ("UPDATE game_entries SET entry = '[]' WHERE rowid = 1", "game_entries has a row (1) whose entry is not a JSON object"),
+    ("UPDATE events SET payload = zeroblob(1000) WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
+    ("UPDATE events SET payload = json_object('a', printf('%.*c', 5000000, 'x')) WHERE id = 1",
+     "events has a row (1) whose payload is not a JSON object of at most 4 MB"),
+], ids=["players-not-json", "players-a-number", "final-a-list", "entry-null", "entry-a-list", "payload-a-blob",
+        "payload-5-mb"])
+def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tmp_path, capsys, sql, words):
+    """Each page that reads such a row would fail (the history, the live feed's catch-up)."""
+    try:
+        file = _store_with(good, tmp_path, sql)
+    except sqlite3.IntegrityError:
+        assert words is None
+        return
+    refused(capsys, here, file, "its %s's table %s" % (STORE_FILE, words))
+
+
+def test_an_empty_file_as_a_store_at_schema_0_is_refused(good, here, tmp_path, capsys):
+    """SQLite reads an empty file as a sound database at schema 0: restored, the box would start
+    with nothing kept, every game of the table's gone."""
+    file = copy_of(good, tmp_path)
+    _rewrite(file, lambda m: (resum(m, STORE_FILE, b""), m.update(schema=0)), {STORE_FILE: b""})
+    refused(capsys, here, file, "its store is at schema 0, before any newsdesk store")
+
+
+def test_an_older_store_carrying_what_its_migration_would_make_is_refused(good, here, tmp_path, capsys):
+    """At schema 1 a view or an index in the name the next migration makes would stop that
+    migration (and the box) on the first start after the restore."""
+    old = sqlite_file(tmp_path / "old.db", "CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT "
+                      "NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL); CREATE INDEX events_kind ON events "
+                      "(kind, id); CREATE VIEW games AS SELECT 1", version=1)
+    file = copy_of(good, tmp_path)
+    _rewrite(file, lambda m: (resum(m, STORE_FILE, old), m.update(schema=1)), {STORE_FILE: old})
+    refused(capsys, here, file, "its %s is not newsdesk's store at schema 1 (it has view games newsdesk "
+            "doesn't make)" % STORE_FILE)
+
+
 def test_the_devices_file_in_the_stores_place_is_refused(good, here, tmp_path, capsys):
     file = copy_of(good, tmp_path)
     with zipfile.ZipFile(file) as z:
@@ -306,6 +375,31 @@ def test_a_zip_listing_thousands_of_files_is_refused_before_its_directory_is_rea
     assert read == []
 
 
+def _lying_count(entries, file):
+    """A zip of ``entries`` empty files whose end record says it holds five (its directory's size
+    is left true, as zipfile reads by the size), and, if zip64, the zip64 record likewise."""
+    with zipfile.ZipFile(file, "w") as z:
+        for n in range(entries):
+            z.writestr("f%d" % n, b"")
+    body = bytearray(file.read_bytes())
+    at = body.rfind(b"PK\x05\x06")
+    body[at + 8:at + 12] = struct.pack("<HH", 5, 5)
+    file.write_bytes(bytes(body))
+    return file
+
+
+def test_a_zip_whose_directory_is_past_a_backups_is_refused_before_it_is_read(here, tmp_path, capsys,
+                                                                              monkeypatch):
+    """The end record may say five files while the directory it points at lists 200,000: zipfile
+    would read all of it into memory (hundreds of MB on a Pi) before anything could say no."""
+    file = _lying_count(20000, tmp_path / "liar.zip")
+    read = []
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", lambda self: read.append(self))
+    refused(capsys, here, file, "its zip's directory is %d bytes, and a backup's is at most %d"
+            % (struct.unpack("<I", file.read_bytes()[-10:-6])[0], backup.MOST_DIRECTORY))
+    assert read == []
+
+
 def test_a_manifest_nested_past_pythons_depth_is_one_sentence(here, tmp_path, capsys):
     file = tmp_path / "deep.zip"
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:
@@ -328,3 +422,68 @@ def test_a_store_sqlite_cant_read_is_refused_with_the_way_back_too(here, tmp_pat
         status, _, err = run(capsys, "--data", str(here), *argv)
         assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
         assert "the last good one is kept in %s" % kept in err, err
+
+
+# ------------------------------------------------------------------ the settings, as the next start reads them
+
+def _with_member(good, tmp_path, name, body):
+    file = copy_of(good, tmp_path)
+    _rewrite(file, lambda m: resum(m, name, body), {name: body})
+    return file
+
+
+@pytest.mark.parametrize("body, words", [
+    ("é" * 40 + "\n", "its secret_key is not a key newsdesk writes"),      # the next start could not read it
+    ("x" * 5000, "its secret_key is not a key newsdesk writes"),
+    ("port = \n", "its settings can't be used (can't read config.toml: "),
+    ("port = 99999\n", "its settings can't be used (config.toml: port must be 0-65535, got 99999)"),
+    ("colour = 'red'\n", "its settings can't be used (config.toml: unknown setting 'colour'"),
+    (b"port = 8081 # \xff\n", "its settings can't be used (can't read config.toml: 'utf-8' codec"),
+], ids=["key-not-ascii", "key-too-long", "toml-broken", "port-past-65535", "unknown-setting", "toml-not-utf8"])
+def test_settings_the_next_start_could_not_read_are_refused(good, here, tmp_path, capsys, body, words):
+    name = backup.SECRET_FILE if "secret" in words else backup.CONFIG_FILE
+    body = body if isinstance(body, bytes) else body.encode()
+    refused(capsys, here, _with_member(good, tmp_path, name, body), words)
+
+
+def test_what_is_said_of_a_backup_is_read_from_its_files_not_its_word(good, tmp_path, capsys):
+    """A manifest that hides the secret key it carries, and says nothing of when it was made."""
+    file = _with_member(good, tmp_path, backup.SECRET_FILE, b"k" * 64 + b"\n")
+
+    def lie(m):
+        m["with_secret"] = False
+        del m["created"]
+        m["newsdesk"] = {"a": [1, 2]}
+    _rewrite(file, lie)
+    fresh = tmp_path / "fresh"
+    status, _, err = run(capsys, "restore", "--data", str(fresh), "--yes", str(file))
+    assert status == 0 and "Traceback" not in err, err
+    assert "(made at an unknown time by newsdesk unknown)" in err
+    assert "the backup has no secret key" not in err and (fresh / backup.SECRET_FILE).read_bytes() == b"k" * 64 + b"\n"
+    manifest, _ = backup.stage(tmp_path / "again", file)
+    assert manifest["with_secret"] is True
+
+
+def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_settings(tmp_path, capsys, monkeypatch):
+    """The panel's restore restarts serve, whose start puts the backup in place: the settings it
+    serves with are the backup's, read after that, not the ones it replaced."""
+    from web_ui import server
+
+    made = tmp_path / "made"
+    make_box(made, config="port = 8123\n")
+    backup.make_backup(made, tmp_path / "b.zip")
+    here = tmp_path / "here"
+    make_box(here, tag="here", config="port = 8081\n")
+    manifest, _ = backup.stage(here, tmp_path / "b.zip")
+    backup.commit(here, manifest, tmp_path / "b.zip")          # the host confirmed it on the panel
+    bound = []
+
+    def bind(host, port):
+        bound.append(port)
+        raise server.PortBusy("stopped here: the test has seen the port")
+    monkeypatch.setattr(server, "bind", bind)
+    for name in ("NEWSDESK_PORT", "NEWSDESK_HOST"):
+        monkeypatch.delenv(name, raising=False)
+    status, _, err = run(capsys, "--data", str(here), "serve")
+    assert status == 2 and "stopped here" in err, err
+    assert bound == [8123] and "8123" in (here / backup.CONFIG_FILE).read_text()

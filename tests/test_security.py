@@ -340,6 +340,14 @@ def test_the_secret_key_is_generated_per_box_and_kept_private(tmp_path):
     assert stat.S_IMODE((a / "secret_key").stat().st_mode) == 0o600
 
 
+def test_a_key_file_the_box_cant_read_as_a_key_is_replaced_not_a_stop(tmp_path):
+    """A key file holding other text (a stranger's, a damaged card's) must not stop the panel's start."""
+    from web_ui import _secret_key
+    tmp_path.joinpath("secret_key").write_bytes("é".encode() * 40)
+    key = _secret_key(tmp_path)
+    assert len(key) == 64 and tmp_path.joinpath("secret_key").read_text() == key + "\n"
+
+
 @pytest.mark.slow
 def test_security_headers(stranger):
     r = stranger.get("/api/state")

@@ -30,7 +30,7 @@ def _secret_key(data_dir):
         key = path.read_text(encoding="ascii").strip()
         if len(key) >= 32:
             return key
-    except OSError:
+    except (OSError, ValueError):        # ValueError: not ASCII (UnicodeDecodeError), not a key this wrote
         pass
     key = secrets.token_hex(32)
     data_dir.mkdir(parents=True, exist_ok=True)
