@@ -178,6 +178,21 @@ def fill(game: Game, offer: Action, rng: random.Random) -> Action:
     return action
 
 
+def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object) -> Any:
+    """``call(*args)``, a call into the game; anything it raises but a refusal (GameError) is
+    said as which of its functions failed and on what, so the finding points at the line to mend."""
+    try:
+        return call(*args)
+    except GameError:
+        raise
+    except Exception as e:
+        raise _PlayFailed("%s raised %s: %s, given %s" % (what, type(e).__name__, e, base.quoted(given, 80))) from e
+
+
+class _PlayFailed(Exception):
+    """A function of the game failed while the kit played it (the message says which, on what)."""
+
+
 def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
          options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None) -> Play:
     """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
@@ -189,10 +204,10 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     rng = random.Random(seed)
     players = list(names or table(game))
     out = Play(names=[str(p["name"]) for p in players])
-    out.setup = game.setup(players, dict(options or {}))
+    out.setup = _game_call("setup()", game.setup, players, dict(options or {}), given=options or {})
     state = game.initial()
     for ev in out.setup:
-        state = game.apply(state, ev)
+        state = _game_call("apply()", game.apply, state, ev, given=ev)
     out.states.append(base.copied(state))
     script = list(ending) if ending is not None else None
     for _ in range(moves if script is None else len(script)):
@@ -206,14 +221,15 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
                 break
             action = fill(game, rng.choice(offers), rng)
         try:
-            events = game.decide(base.copied(state), action, random.Random(rng.randrange(2 ** 32)))
+            events = _game_call("decide()", game.decide, base.copied(state), action,
+                                random.Random(rng.randrange(2 ** 32)), given=action)
         except GameError:
             if script is not None:
                 raise
             continue
         out.moves.append((base.copied(action), base.copied(events)))
         for ev in events:
-            state = game.apply(state, ev)
+            state = _game_call("apply()", game.apply, state, ev, given=ev)
         out.states.append(base.copied(state))
     return out
 
@@ -233,6 +249,8 @@ class _Check:
             try:
                 self._played = play(self.game, self.seed, names=self.names, options=self.options,
                                     ending=self.ending)
+            except _PlayFailed as e:
+                self._problem = "setting up and playing it failed: %s" % e
             except Exception as e:       # any failure to start or play is the finding, not a crash
                 self._problem = "setting up and playing it failed: %s: %s" % (type(e).__name__, e)
             else:

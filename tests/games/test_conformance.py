@@ -129,7 +129,18 @@ def test_a_game_that_crashes_is_a_finding_not_a_crash_of_the_kit(model):
     def setup(players, options):
         raise KeyError("target")
     found = Kit(dataclasses.replace(model.GAME, setup=setup)).findings("guard")
-    assert "setting up and playing it failed: KeyError: 'target'" in str(found[0])
+    assert "setting up and playing it failed: setup() raised KeyError: 'target', given {}" in str(found[0])
+
+
+def test_an_apply_that_fails_in_play_is_named_with_the_event_it_failed_on(model):
+    g = model.GAME
+
+    def apply(state, event):
+        if event["type"] == "point":
+            raise ValueError("six!")
+        return g.apply(state, event)
+    found = Kit(dataclasses.replace(g, apply=apply)).findings("result")
+    assert "setting up and playing it failed: apply() raised ValueError: six!, given {'type': 'point'" in str(found[0])
 
 
 def test_an_apply_that_changes_the_state_it_was_given_is_told_so_and_nothing_else(model):
