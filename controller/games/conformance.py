@@ -17,15 +17,13 @@ game, those rules are reported as not reached (``Unreached``), never as passed.
 
 import json
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from . import base
 from .base import Action, Event, GameError, State
-from .game import Game
+from .game import NAME, Game
 
-NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")   # a game's name: a Python-ish id, in URLs, file names and JSON
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end

@@ -15,12 +15,16 @@ register anything: it builds one ``Game`` and lists it in its distribution's ent
 """
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .base import Action, Event, Result, State
 
 Players = list[dict[str, Any]]  # setup's players: [{"name": str, "colour": str | None, "team": str | None}, ...]
+
+# a game's name (its entry point's too): a Python-ish id, in URLs, file names, JSON and every stored game
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 
 
 def no_description(state: State, action: Action, events: list[Event]) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 
 from ..errors import BadRequest, NewsdeskError
 from . import base
-from .game import Game
+from .game import NAME, Game
 
 GROUP = "newsdesk.games"        # the entry-point group a distribution names its games in
 SHIPPED = "newsdesk"            # the distribution whose games newsdesk's own documents describe
@@ -112,6 +112,10 @@ def _dist(point: EntryPoint) -> str:
 @lru_cache(maxsize=None)
 def _load(point: EntryPoint) -> Game:
     name, where = point.name, point.value
+    if not NAME.match(name):
+        raise EngineUnavailable("the game %r (%s) can't be played: a game's name, its entry point's, is lower-case "
+                                "letters, digits and _ (a letter first, at most 40); rename the entry point and "
+                                "its Game's name" % (name, where))
     try:
         game = point.load()
     except ModuleNotFoundError as e:

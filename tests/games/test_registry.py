@@ -50,6 +50,13 @@ def test_a_game_that_fails_to_import_says_why(monkeypatch, tmp_path):
         registry.load("scan")
 
 
+def test_a_game_named_otherwise_than_a_games_name_is_refused_before_it_is_imported(monkeypatch):
+    install_game(monkeypatch, "Dice-Derby", "no_module_imported_here:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="the game 'Dice-Derby' .* can't be played: a game's name, "
+                                                         "its entry point's, is lower-case letters, digits and _"):
+        registry.load("Dice-Derby")
+
+
 def test_a_game_that_exits_as_it_is_imported_stops_only_itself(monkeypatch, tmp_path):
     (tmp_path / "exiting_game.py").write_text("raise SystemExit('no board here')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
