@@ -82,6 +82,9 @@ RESERVED = {"pi": {"GPIO0": "the HAT ID EEPROM (ID_SD)", "GPIO1": "the HAT ID EE
 BOOT_HIGH = {"pi": {"GPIO%d" % n for n in range(9)}}
 BOOT_DRIVEN = {"pi": {"GPIO14": "the UART's TXD"}}
 BOOT_READ = {"pi": {"GPIO15": "the UART's RXD"}}
+# Pull-ups the board itself fits, which no pin setting takes off: the Pi's 1.8 kΩ on I2C1's pins
+# (Raspberry Pi documentation, "GPIO": GPIO2 and GPIO3 have fixed pull-ups to 3.3 V).
+FIXED_PULL_UPS = {"pi": {"GPIO2": "1.8 kΩ", "GPIO3": "1.8 kΩ"}}
 ISOLATED_LINES = ("ringer",)
 # the functions a bus's overlay sets up for itself on the Pi, used or not
 OVERLAY_CLAIMS = {"i2s": ("PCM CLK", "PCM FS", "PCM DIN", "PCM DOUT"), "i2c": ("I2C{bus} SDA", "I2C{bus} SCL")}
@@ -185,6 +188,14 @@ def check_pulls(circuit, report):
             report.add("pull", "warning", spec.name,
                        "%s has both the internal pull-%s and an external %s ohm resistor",
                        _where(circuit, spec.name), spec.pull, resistors[0].value)
+        fixed = FIXED_PULL_UPS.get(circuit.board, {}).get(circuit.board_pin(spec.bcm)[0])
+        if fixed and (spec.pull == "down" or spec.to == "3V3"):
+            report.add("pull", "error", spec.name,
+                       "%s has the board's own %s pull-up to 3V3, which no setting takes off: %s; wire its contact "
+                       "to GND with pull = \"up\", or move it to a free pin", _where(circuit, spec.name), fixed,
+                       "a pull-down can't hold it low" if spec.pull == "down" else
+                       "a contact closing to 3V3 never changes it")
+            continue
         pulled_to = {"up": "3V3", "down": "GND"}.get(spec.pull) or resistors[0].pins["2"]
         if pulled_to == spec.to:
             report.add("pull", "error", spec.name,
@@ -236,7 +247,13 @@ def check_boot(circuit, report):
             continue
         name, pin = circuit.board_pin(spec.bcm)
         if spec.kind == "input":
-            if name in BOOT_READ.get(board, {}):
+            if name in BOOT_DRIVEN.get(board, {}):
+                report.add("boot", "error", spec.name,
+                           "%s is an input on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
+                           "UART drives the pin with the console's messages, so a closed contact shorts its "
+                           "output and the line reads the messages, not the contact; move %s to a free pin",
+                           spec.name, name, pin, BOOT_DRIVEN[board][name], spec.name)
+            elif name in BOOT_READ.get(board, {}):
                 report.add("boot", "error", spec.name,
                            "%s is an input on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
                            "kernel reads it as typed text and the UART holds the pin; move %s to a free pin", spec.name, name, pin,

@@ -174,10 +174,106 @@ def problems(data, source="parts.toml"):
     return out
 
 
+# The Pico's 40 edge pins, from its datasheet's pinout (Raspberry Pi Pico datasheet, "Pinout"): a
+# ground every fifth pin from pin 3, the GPIOs in order on pins 1-29 around them, then the
+# analogue end. A number in [board.pico] that disagrees is a wire soldered to another pin.
+def _pico_pinout():
+    pins = {}
+    gpios = iter(range(23))
+    for number in range(1, 30):
+        pins[number] = "GND" if number % 5 == 3 else "GP%d" % next(gpios)
+    analogue = iter(range(26, 29))       # the three the board keeps (regulator, VBUS sense, LED) reach no pin
+    for number, name in enumerate(("RUN", "GP", "GP", "AGND", "GP", "ADC_VREF", "3V3(OUT)", "3V3_EN", "GND",
+                                   "VSYS", "VBUS"), 30):
+        pins[number] = "GP%d" % next(analogue) if name == "GP" else name
+    return pins
+
+
+PICO_PINOUT = _pico_pinout()
+PICO_HEADER = {name: number for number, name in PICO_PINOUT.items() if name.startswith("GP")}
+PICO_POWER = {"GND": tuple(n for n, name in PICO_PINOUT.items() if name == "GND"), "3V3": (36,), "5V": (40,)}
+# What a board's GPIO can be, whatever the board: a value past these is a unit slip (mA for A, a
+# percentage for a ratio), not a part.
+BOARD_BOUNDS = {"logic_v": (1.6, 5.5), "pin_ma": (1, 50), "drive_ma": (1, 50), "total_ma": (1, 1000)}
+SUPPLY_A_MOST = 20      # amps: the bell's adapter is a wall adapter (1.5 A); 1500 is its label's mA
+CTR_MOST = 50           # an optocoupler's current transfer ratio (a darlington's reaches about 50); 600 is a percentage
+
+
+def _board_details(name, board, rails, source):
+    out = []
+    for key, (low, high) in BOARD_BOUNDS.items():
+        value = board.get(key)
+        if _fits("pos", value) and not low <= value <= high:
+            out.append("%s: [board.%s] %s is %g, and a board's GPIO takes %g to %g: check its unit"
+                       % (source, name, key, value, low, high))
+    if _fits("pos", board.get("drive_ma")) and _fits("pos", board.get("pin_ma")) and board["drive_ma"] > board["pin_ma"]:
+        out.append("%s: [board.%s] drive_ma (%g, the default drive) is over pin_ma (%g, the most a pin takes)"
+                   % (source, name, board["drive_ma"], board["pin_ma"]))
+    if name != "pico":
+        return out
+    header, power = board.get("header"), board.get("power")
+    if isinstance(header, dict):
+        for pin, number in sorted(header.items()):
+            if pin in PICO_HEADER and number != PICO_HEADER[pin]:
+                out.append("%s: [board.pico] header's %s is pin %d on a Pico (its datasheet's pinout), not %r%s"
+                           % (source, pin, PICO_HEADER[pin], number, _pico_pin_words(number)))
+    if isinstance(power, dict):
+        for rail, number in sorted(power.items()):
+            if rail in PICO_POWER and number not in PICO_POWER[rail]:
+                out.append("%s: [board.pico] power's %s is pin %s on a Pico (its datasheet's pinout), not %r%s"
+                           % (source, rail, " or ".join(map(str, PICO_POWER[rail])), number, _pico_pin_words(number)))
+    return out
+
+
+def _pico_pin_words(number):
+    name = PICO_PINOUT.get(number)
+    if name is None or name.startswith("GP"):
+        return ""
+    return " (a GND pin)" if name == "GND" else " (%s)" % name
+
+
+def _part_details(parts, data, source):
+    """Values a part's datasheet puts in an order: a MOSFET's threshold under the gate voltage it
+    is fully on at, under its gate's limit; an optocoupler's least transfer ratio under its most;
+    an ESD array that stands off the rail its lines carry (below it, it conducts all the time)."""
+    out = []
+    fet = parts.get("mosfet")
+    keys = ("vgs_th_min", "vgs_th_max", "vgs_on", "vgs_max")
+    if isinstance(fet, dict) and all(_fits("pos", fet.get(k)) for k in keys):
+        lo, hi, on, most = (fet[k] for k in keys)
+        if not lo <= hi < on <= most:
+            out.append("%s: [part.mosfet] its gate voltages must rise vgs_th_min <= vgs_th_max < vgs_on <= vgs_max "
+                       "(the threshold under the voltage it is fully on at, under the gate's limit), got %g, %g, "
+                       "%g and %g" % (source, lo, hi, on, most))
+    opto = parts.get("optocoupler")
+    if isinstance(opto, dict) and _fits("pos", opto.get("ctr_min")) and _fits("pos", opto.get("ctr_max")):
+        if not opto["ctr_min"] <= opto["ctr_max"] <= CTR_MOST:
+            out.append("%s: [part.optocoupler] ctr_min <= ctr_max, each a ratio up to %d (50 %% is 0.5), got %g and %g"
+                       % (source, CTR_MOST, opto["ctr_min"], opto["ctr_max"]))
+    esd = parts.get("esd")
+    rails = data.get("rails") if isinstance(data.get("rails"), dict) else {}
+    rail = rails.get("3V3")
+    if isinstance(esd, dict) and _fits("pos", esd.get("standoff_v")) and _fits("pos", rail) and esd["standoff_v"] < rail:
+        out.append("%s: [part.esd] standoff_v is %g V, under the %g V rail its lines carry: it would conduct all the "
+                   "time; pick an array standing off at least %g V" % (source, esd["standoff_v"], rail, rail))
+    bell = data.get("bell_driver")
+    if isinstance(bell, dict) and _fits("pos", bell.get("supply_a")) and bell["supply_a"] > SUPPLY_A_MOST:
+        out.append("%s: [bell_driver] supply_a is %g A, and the bell's adapter is a wall adapter (up to %d A): "
+                   "its label's mA?" % (source, bell["supply_a"], SUPPLY_A_MOST))
+    return out
+
+
 def _details(data, source):
     """The values inside tables and lists that the rules take apart: the connector's rows of pin
-    numbers and the LEDs' forward voltages by colour."""
+    numbers and the LEDs' forward voltages by colour; and the values a datasheet puts in an order
+    or a range (_board_details, _part_details)."""
     out = []
+    boards = data.get("board") if isinstance(data.get("board"), dict) else {}
+    for name, board in boards.items():
+        if name in BOARDS and isinstance(board, dict):
+            out += _board_details(name, board, data.get("rails"), source)
+    parts = data.get("part") if isinstance(data.get("part"), dict) else {}
+    out += _part_details(parts, data, source)
     rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None
     if isinstance(rows, list):
         flat = [n for row in rows if isinstance(row, list) for n in row]

@@ -155,6 +155,34 @@ def test_an_input_on_the_consoles_rxd_is_an_error():
     assert "move dice_button to a free pin" in finding.message
 
 
+def test_an_input_on_the_consoles_txd_is_an_error():
+    """GPIO14 is the UART's output while the console is on: a button there shorts it."""
+    (finding,) = _only(check(replace_in("pi.dice_button", "bcm = 5", "bcm = 14")), "boot")
+    assert finding.message.startswith("dice_button is an input on GPIO14 (pin 8), the UART's TXD: with the serial "
+                                      "console on (enable_uart=1) the UART drives the pin")
+    assert "move dice_button to a free pin" in finding.message
+
+
+def without(section, text=PINMAP_TEXT):
+    start = text.index("[%s]\n" % section)
+    end = text.find("\n[", start + 1)
+    return text[:start] + (text[end + 1:] if end >= 0 else "")
+
+
+@pytest.mark.parametrize("pull, to, words", [
+    ("down", "3V3", "a pull-down can't hold it low"),
+    ("up", "3V3", "a contact closing to 3V3 never changes it"),
+])
+def test_a_contact_against_the_i2c_pins_fixed_pull_ups_is_an_error(pull, to, words):
+    """With no display, GPIO2 is free, but its 1.8 kΩ pull-up to 3V3 stays on the board."""
+    text = with_line("pi.spare", 'bcm = 2\npull = "%s"\nhigh_means = 1\nto = "%s"' % (pull, to), without("pi.display"))
+    found = [f for f in _only(check(text), "pull") if f.line == "spare"]
+    assert len(found) == 1 and found[0].message.startswith(
+        "spare (GPIO2, pin 3) has the board's own 1.8 kΩ pull-up to 3V3, which no setting takes off: " + words)
+    fine = with_line("pi.spare", 'bcm = 2\npull = "up"\nhigh_means = 0', without("pi.display"))
+    assert not [f for f in check(fine).findings if f.line == "spare" and f.severity == "error"]
+
+
 def test_the_hat_eeprom_pins_are_flagged():
     report = check(with_line("pi.spare", 'bcm = 0\npull = "up"\nhigh_means = 0'))
     assert any("HAT ID EEPROM" in f.message for f in _only(report, "pins", "warning"))

@@ -90,6 +90,22 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("ctr_curve = [[0.1, 0.25], [0.2, 0.4]", "ctr_curve = [[0.1, 0.25], [0.2, 0.1]",
      "[part.optocoupler] ctr_curve's LED currents must rise from pair to pair, and so must the output current"),
     ("[rails]", "[rails]\n[rails]", "not valid TOML"),
+    # the datasheets' facts a builder's reviewer checks a part against
+    ("GP15 = 20", "GP15 = 38", "[board.pico] header's GP15 is pin 20 on a Pico (its datasheet's pinout), not 38 "
+                               "(a GND pin)"),
+    ("GP4 = 6", "GP4 = 5", "[board.pico] header's GP4 is pin 6 on a Pico (its datasheet's pinout), not 5"),
+    ("3V3 = 36", "3V3 = 37", "[board.pico] power's 3V3 is pin 36 on a Pico (its datasheet's pinout), not 37 (3V3_EN)"),
+    ("GND = 38", "GND = 39", "[board.pico] power's GND is pin 3 or 8 or 13 or 18 or 23 or 28 or 38 on a Pico"),
+    ("vgs_th_max = 2.0", "vgs_th_max = 6.0", "[part.mosfet] its gate voltages must rise vgs_th_min <= vgs_th_max "
+                                             "< vgs_on <= vgs_max"),
+    ("vgs_th_min = 1.0", "vgs_th_min = 4.0", "[part.mosfet] its gate voltages must rise"),
+    ("ctr_min = 0.5 ", "ctr_min = 50 ", "[part.optocoupler] ctr_min <= ctr_max, each a ratio up to 50 (50 % is 0.5)"),
+    ("standoff_v = 5.0 ", "standoff_v = 3.0 ", "[part.esd] standoff_v is 3 V, under the 3.3 V rail its lines carry"),
+    ("pin_ma = 16 ", "pin_ma = 160 ", "[board.pi] pin_ma is 160, and a board's GPIO takes 1 to 50: check its unit"),
+    ("logic_v = 3.3 ", "logic_v = 3300 ", "[board.pi] logic_v is 3300, and a board's GPIO takes 1.6 to 5.5"),
+    ("drive_ma = 8 ", "drive_ma = 30 ", "[board.pi] drive_ma (30, the default drive) is over pin_ma (16"),
+    ("supply_a = 1.5 ", "supply_a = 1500 ", "[bell_driver] supply_a is 1500 A, and the bell's adapter is a wall "
+                                            "adapter (up to 20 A)"),
 ])
 def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, old, new, words):
     assert old in PARTS_TEXT
