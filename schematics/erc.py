@@ -612,12 +612,14 @@ def supply_min(parts):
 
 
 def coil_amps(parts):
-    """(the least current the coil gets: the supply's lowest into its hottest resistance; the
-    current that pulls its plunger in: pull_in_fraction of its rated current; its highest: the
-    supply's highest into its coldest resistance), amperes."""
+    """(the least current the coil gets: the supply's lowest into its hottest resistance and the
+    switching MOSFET's on-resistance in series; the current that pulls its plunger in:
+    pull_in_fraction of its rated current; its highest: the supply's highest into its coldest
+    resistance), amperes. (A small-signal MOSFET's few ohms take a fifth of a 20 ohm coil's
+    current; a power MOSFET's hundredths, nothing.)"""
     sol = parts.part("solenoid")
     ohms, tol = float(sol["coil_ohms"]), float(sol["coil_ohms_tol"])
-    least = supply_min(parts) / (ohms * (1 + tol))
+    least = supply_min(parts) / (ohms * (1 + tol) + float(parts.part("mosfet").get("rds_on", 0)))
     pull_in = float(sol["pull_in_fraction"]) * float(sol["rated_v"]) / ohms
     return least, pull_in, supply_max(parts) / (ohms * (1 - tol))
 
@@ -638,12 +640,14 @@ def _check_pull_in(circuit, report, line, top):
                    "supply (supply_v) or a %g V coil (rated_v, coil_ohms)", sol["number"], rated, supply, top,
                    least, pull_in, rated, supply)
     elif least < pull_in:
+        fet = parts.part("mosfet")
         report.add("bell", "error", line,
-                   "the %g V bell supply (%.1f V at its lowest) gives the solenoid (%s, %g ohms +%.0f %%) as little "
-                   "as %.2f A: under the %.2f A that pulls its plunger in (%.0f %% of its rated %.2f A), so the "
-                   "bell may not ring; use a supply of the coil's %g V, regulated (supply_v), or a coil of "
-                   "lower resistance (coil_ohms)", supply, supply_min(parts), sol["number"], float(sol["coil_ohms"]),
-                   float(sol["coil_ohms_tol"]) * 100, least, pull_in, float(sol["pull_in_fraction"]) * 100,
+                   "the %g V bell supply (%.1f V at its lowest) gives the solenoid (%s, %g ohms +%.0f %%, through "
+                   "the MOSFET's %g ohms) as little as %.2f A: under the %.2f A that pulls its plunger in (%.0f %% "
+                   "of its rated %.2f A), so the bell may not ring; use a supply of the coil's %g V, regulated "
+                   "(supply_v), a coil of lower resistance (coil_ohms) or a power MOSFET (rds_on)", supply,
+                   supply_min(parts), sol["number"], float(sol["coil_ohms"]), float(sol["coil_ohms_tol"]) * 100,
+                   float(fet.get("rds_on", 0)), least, pull_in, float(sol["pull_in_fraction"]) * 100,
                    rated / float(sol["coil_ohms"]), rated)
 
 
@@ -1057,7 +1061,7 @@ def filter_timing(circuit, spec):
     low = rail * contact / (contact + pull)              # where a closed contact holds the node
     tau_f = farads * contact * pull / (contact + pull)
     fall = tau_f * math.log((rail - low) / (vil - low)) if vil > low else math.inf
-    return {"tau": tau, "rise": rise, "fall": fall, "vih": vih, "vil": vil}
+    return {"tau": tau, "rise": rise, "fall": fall, "vih": vih, "vil": vil, "rail": rail}
 
 
 def worst_dial(parts):
@@ -1117,6 +1121,15 @@ def _check_filter(circuit, report, spec, decoder):
     if timing is None or dial is None:
         return
     report.filters[spec.name] = timing
+    if math.isinf(timing["fall"]):
+        contact = float(circuit.parts_data.part("contact").get("ohms_max", 0))
+        pull = float(_value_of(circuit, spec.name, "filter_pull"))
+        report.add("protection", "error", spec.name,
+                   "%s's filter pull-up (%s) is too strong for its contact: closed, a worn contact (%g ohms) holds "
+                   "the node above the input's %g V LOW level, so the GPIO never sees it close; use a filter_pull "
+                   "well above %s", _where(circuit, spec.name), bom_ohms(pull), contact, timing["vil"],
+                   bom_ohms(math.ceil(contact * (timing["rail"] - timing["vil"]) / timing["vil"])))
+        return
     settle = float(decoder.SETTLE.get(spec.name, decoder.SETTLE[decoder.PULSE]))
     rise, fall = timing["rise"], timing["fall"]
     slow = max(rise, fall)

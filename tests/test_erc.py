@@ -735,8 +735,18 @@ def test_a_contact_too_worn_for_its_pull_up_eats_the_make():
     """A closed contact of 20 kohm against the 4.7 kohm pull-up holds the node at 2.7 V, above the
     0.8 V LOW threshold: the make never shows."""
     report = check_parts(parts_with("ohms_max = 50", "ohms_max = 20000"))
-    eaten = [f for f in report.errors if f.line == "pulse" and "eats pulses" in f.message]
-    assert len(eaten) == 1 and "15 ms make" in eaten[0].message
+    (never,) = [f for f in report.errors if f.line == "pulse"]
+    assert ("filter pull-up (4.7 kΩ) is too strong for its contact: closed, a worn contact (20000 ohms) holds the "
+            "node above the input's 0.8 V LOW level, so the GPIO never sees it close") in never.message
+
+
+def test_a_filter_pull_up_too_strong_for_the_contact_says_so_not_a_slow_filter():
+    """47 ohms against a worn contact's 50: closed, the node stays at 1.7 V. Not a filter that is
+    "infinitely slow" (use a smaller capacitor): a pull-up that needs to be weaker."""
+    (never,) = [f for f in check(replace_in("pi.pulse", "filter_pull = 4700", "filter_pull = 47")).errors
+                if f.line == "pulse"]
+    assert "filter pull-up (47 Ω) is too strong for its contact" in never.message
+    assert never.message.endswith("use a filter_pull well above 157 Ω") and "inf" not in never.message
 
 
 def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
@@ -776,7 +786,16 @@ def test_a_bell_supply_that_cannot_pull_the_solenoid_in_is_an_error():
                                           % float(volts))
         assert finding.message.endswith("use a 12 V supply (supply_v) or a %g V coil (rated_v, coil_ohms)" % float(volts))
     (weak,) = _bell(check_parts(parts_with("coil_ohms_tol = 0.15", "coil_ohms_tol = 0.4")), "pulls its plunger in")
-    assert "gives the solenoid (JF-0530B 12 V, 20 ohms +40 %) as little as 0.41 A: under the 0.45 A" in weak.message
+    assert ("gives the solenoid (JF-0530B 12 V, 20 ohms +40 %, through the MOSFET's 0.025 ohms) as little as "
+            "0.41 A: under the 0.45 A") in weak.message
+
+
+def test_a_small_signal_mosfet_in_series_with_the_coil_is_an_error():
+    """A 2N7000's 5.3 ohms (its datasheet's most at 4.5 V) in series with a warm 23 ohm coil: 0.40 A
+    at the supply's lowest, under the 0.45 A that pulls the plunger in."""
+    (weak,) = _bell(check_parts(parts_with("rds_on = 0.025", "rds_on = 5.3")), "pulls its plunger in")
+    assert "through the MOSFET's 5.3 ohms) as little as 0.40 A: under the 0.45 A" in weak.message
+    assert weak.message.endswith("or a power MOSFET (rds_on)")
 
 
 def test_a_coil_rated_above_the_supply_is_an_error():
