@@ -521,8 +521,12 @@ def _json(c: _Check) -> Iterator[str]:
     g, played = c.game, c.played()
     events = list(played.setup) + [ev for _, evs in played.moves for ev in evs]
     for ev in events:
-        if not _is_json(ev) or base.action_type(ev) is None:
+        if base.action_type(ev) is None:
             yield "event %s is not a JSON object with a text \"type\"" % base.quoted(ev, 80)
+            return
+        if not _is_json(ev):
+            yield "event %s is not plain JSON (a set, a tuple, a number JSON can't hold...): the store keeps it " \
+                  "as JSON" % base.quoted(ev, 80)
             return
     for state in _sample(played.states):
         for what, value in (("state", state), ("view", g.view(state)), ("offers", g.offers(state))):

@@ -132,6 +132,13 @@ def test_a_game_that_crashes_is_a_finding_not_a_crash_of_the_kit(model):
     assert "setting up and playing it failed: setup() raised KeyError: 'target', given {}" in str(found[0])
 
 
+def test_an_event_holding_a_set_is_said_to_be_not_plain_json(model):
+    g = model.GAME
+    decide = lambda s, a, rng: [dict(ev, seen={1}) for ev in g.decide(s, a, rng)]     # noqa: E731
+    (found,) = Kit(dataclasses.replace(g, decide=decide)).findings("json")
+    assert "is not plain JSON (a set, a tuple, a number JSON can't hold...)" in str(found)
+
+
 def test_an_apply_that_fails_in_play_is_named_with_the_event_it_failed_on(model):
     g = model.GAME
 
