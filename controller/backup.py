@@ -617,7 +617,7 @@ def _directory_claimed(f: io.BufferedReader) -> tuple[int, int] | None:
         record = f.read(76)
         f.seek(0)
         if record[56:60] == b"PK\x06\x07" and record[:4] == b"PK\x06\x06":
-            entries64, directory64 = struct.unpack("<QQ", record[32:48])
+            entries64, directory64 = struct.unpack("<QQ", record[32:48])    # its entries in all, its directory's size
             entries, directory = max(entries, entries64), max(directory, directory64)
     return entries, directory
 

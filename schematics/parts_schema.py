@@ -199,7 +199,7 @@ SUPPLY_A_MOST = 20      # amps: the bell's adapter is a wall adapter (1.5 A); 15
 CTR_MOST = 50           # an optocoupler's current transfer ratio (a darlington's reaches about 50); 600 is a percentage
 
 
-def _board_details(name, board, rails, source):
+def _board_details(name, board, source):
     out = []
     for key, (low, high) in BOARD_BOUNDS.items():
         value = board.get(key)
@@ -271,7 +271,7 @@ def _details(data, source):
     boards = data.get("board") if isinstance(data.get("board"), dict) else {}
     for name, board in boards.items():
         if name in BOARDS and isinstance(board, dict):
-            out += _board_details(name, board, data.get("rails"), source)
+            out += _board_details(name, board, source)
     parts = data.get("part") if isinstance(data.get("part"), dict) else {}
     out += _part_details(parts, data, source)
     rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None

@@ -400,6 +400,27 @@ def test_a_zip_whose_directory_is_past_a_backups_is_refused_before_it_is_read(he
     assert read == []
 
 
+def test_a_zip64_directory_is_read_from_its_zip64_end_record(tmp_path):
+    """Past 65,535 files a zip's end record says 0xFFFF and the zip64 record beside it has the
+    truth: the count and the size are taken from whichever says more, so a lying plain record
+    doesn't hide a zip64 one."""
+    file = tmp_path / "z64.zip"
+    with zipfile.ZipFile(file, "w") as z:
+        for n in range(70000):
+            z.writestr("f%d" % n, b"")
+    body = bytearray(file.read_bytes())
+    at = body.rfind(b"PK\x05\x06")
+    size = struct.unpack("<I", body[at + 12:at + 16])[0]
+    body[at + 8:at + 16] = struct.pack("<HHI", 5, 5, 100)        # the plain record lies
+    with open_backup_bytes(tmp_path / "liar64.zip", body) as f:
+        assert backup._directory_claimed(f) == (70000, size)
+
+
+def open_backup_bytes(path, body):
+    path.write_bytes(bytes(body))
+    return open(path, "rb")
+
+
 def test_a_manifest_nested_past_pythons_depth_is_one_sentence(here, tmp_path, capsys):
     file = tmp_path / "deep.zip"
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED) as z:

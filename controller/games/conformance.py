@@ -337,7 +337,7 @@ def _declaration(c: _Check) -> Iterator[str]:
     if not isinstance(g, Game):
         yield "it is a %s, not a Game" % type(g).__name__
         return
-    if not isinstance(g.name, str) or not NAME.match(g.name):
+    if not isinstance(g.name, str) or not NAME.fullmatch(g.name):
         yield "its name %s is not lower-case letters, digits and _" % base.quoted(g.name)
     if not isinstance(g.title, str) or not g.title.strip():
         yield "its title is %s, not words" % base.quoted(g.title)

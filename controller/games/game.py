@@ -24,7 +24,7 @@ from .base import Action, Event, Result, State
 Players = list[dict[str, Any]]  # setup's players: [{"name": str, "colour": str | None, "team": str | None}, ...]
 
 # a game's name (its entry point's too): a Python-ish id, in URLs, file names, JSON and every stored game
-NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")     # used with fullmatch: "race\n" is not a name
 
 
 def no_description(state: State, action: Action, events: list[Event]) -> str | None:

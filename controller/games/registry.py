@@ -112,7 +112,7 @@ def _dist(point: EntryPoint) -> str:
 @lru_cache(maxsize=None)
 def _load(point: EntryPoint) -> Game:
     name, where = point.name, point.value
-    if not NAME.match(name):
+    if not NAME.fullmatch(name):
         raise EngineUnavailable("the game %r (%s) can't be played: a game's name, its entry point's, is lower-case "
                                 "letters, digits and _ (a letter first, at most 40); rename the entry point and "
                                 "its Game's name" % (name, where))

@@ -55,6 +55,9 @@ def test_a_game_named_otherwise_than_a_games_name_is_refused_before_it_is_import
     with pytest.raises(registry.EngineUnavailable, match="the game 'Dice-Derby' .* can't be played: a game's name, "
                                                          "its entry point's, is lower-case letters, digits and _"):
         registry.load("Dice-Derby")
+    install_game(monkeypatch, "derby\n", "no_module_imported_here:GAME")
+    with pytest.raises(registry.EngineUnavailable, match="can't be played: a game's name"):
+        registry.load("derby\n")
 
 
 def test_a_game_that_exits_as_it_is_imported_stops_only_itself(monkeypatch, tmp_path):
