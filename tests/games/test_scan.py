@@ -186,6 +186,23 @@ def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
     assert ev[0]["values"]["C"] == 40 - 65 - 120
 
 
+def test_when_more_than_one_side_comes_out_ahead_the_option_says_who_scores():
+    """Two teams of No Trump SCAN, the hand not played out (48 cards taken): both come out +,
+    which the rules' "the other team scores nothing" doesn't foresee. By default each scores its
+    + score; "best" gives the hand to the best only (equal bests each score)."""
+    teams = ["we", "they", "we", "they"]
+    taken = {"we": cards(13, 0, 0, 7), "they": cards(0, 13, 11, 0)}            # 44 cards: +60 and +10
+    s, ev = hand(start(variant="no_trump", teams=teams), taken)
+    assert ev[0]["values"] == {"we": 60, "they": 10} and ev[0]["points"] == {"we": 60, "they": 10}
+    s, ev = hand(start(variant="no_trump", teams=teams, plus_scores="best"), taken)
+    assert ev[0]["points"] == {"we": 60, "they": 0} and s["totals"] == {"we": 60, "they": 0}
+    level = {"we": cards(0, 11, 8, 1), "they": cards(10, 2, 3, 9)}             # +5 and +5: both best
+    assert hand(start(variant="no_trump", teams=teams, plus_scores="best"), level)[1][0]["points"] == {
+        "we": 5, "they": 5}
+    with pytest.raises(GameError, match="More than one side with a \\+ score in a hand"):
+        start(plus_scores="most")
+
+
 def test_a_time_limit_game_ends_on_time_up_with_the_highest_score():
     """'Alternately, set a time limit: The winners are the team with the highest score at the end
     of that time.' The engine reads no clock: setup takes the countdown's end, the panel shows

@@ -20,8 +20,8 @@ by its players' shared "team", else by its players.
 Events: setup, hand_scored, time_up, won.
 
 Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
-(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all"), "whole_tricks"
-(a boolean, on by default).
+(minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all"), "plus_scores"
+("each" or "best"), "whole_tricks" (a boolean, on by default).
 
 A hand is checked against the deck (13 of each suit, the variant's 52, 51, 50, 48 or 45
 cards) and, with "whole_tricks" on (the default), against the tricks: "Every player must follow
@@ -41,6 +41,12 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
   * No Trump SCAN with 4 players may be played in two teams when teams are given;
   * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
     (the default: the highest total wins, equal totals share) or "all" (all of them win);
+  * "The team with a + score scores that amount; the other team scores nothing" is said of two
+    teams taking all 52 cards, whose values cancel to 0: only one can be +. With cards out of
+    play (No Trump SCAN's stock put aside, its last cards not played out) or three or more
+    sides, more than one side can come out +: "plus_scores" decides: "each" (the default:
+    every side with a + score scores it) or "best" (only the best + score scores; equal bests
+    each score);
   * a time-limit game ends when time is up with the scores entered by then (the rules' "the
     highest score at the end of that time"; a hand not entered doesn't count), and sides
     tied on the highest score share the win.

@@ -100,6 +100,8 @@ def score(taken: dict[str, int]) -> int:
 
 TARGET_TIES = {"highest": "the highest total wins; equal totals share (newsdesk's default)",
                "all": "all past 155 win (every side past 155 in the same hand)"}
+PLUS_SCORES = {"each": "every side with a + score scores it (newsdesk's default)",
+               "best": "only the best + score scores (equal bests each score); the others score nothing"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
 OPTIONS = (
@@ -120,6 +122,10 @@ OPTIONS = (
     option("target_tie", "choice", "highest", "The first team to reach 155 points wins. (Two "
            "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
            choices=TARGET_TIES, newsdesk=True),
+    option("plus_scores", "choice", "each", "The team with a + score scores that amount; the other team scores "
+           "nothing. (With all 52 cards taken the sides' values cancel to 0, so only one can be +; with cards "
+           "out of play, or three or more sides, more than one can come out with a + score: not covered.)",
+           "More than one side with a + score in a hand", choices=PLUS_SCORES, newsdesk=True),
     option("whole_tricks", "boolean", True, "Player left of dealer leads the first card face up to "
            "the table; ... Every player must follow suit if possible ... The trick is taken by the "
            "highest card of the suit led. (So a trick holds one card from each player, and a side "
@@ -167,6 +173,11 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if not isinstance(put_aside, bool):
         raise GameError("%s is yes (Triple SCAN puts aside the stock cards that can't go round) or no "
                         "(all 52 are played), not %s" % (form_name(declared(OPTIONS, "put_aside"), asides=(" (",)), _said(put_aside)))
+    plus = options.get("plus_scores")
+    plus = "each" if plus is None else plus
+    if not isinstance(plus, str) or plus not in PLUS_SCORES:
+        raise GameError("%s is %s" % (form_name(declared(OPTIONS, "plus_scores")),
+                                      " or ".join("“%s”" % words for words in PLUS_SCORES.values())))
     whole = options.get("whole_tricks")
     whole = True if whole is None else whole
     if not isinstance(whole, bool):
@@ -177,7 +188,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     check_declared("SCAN", OPTIONS, options, n)
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
              "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer,
-             "put_aside": put_aside, "whole_tricks": whole}]
+             "put_aside": put_aside, "whole_tricks": whole, "plus_scores": plus}]
 
 
 def _ends_at(value: object) -> str | None:
@@ -310,6 +321,9 @@ def _hand(state: State, action: Action) -> list[Event]:
         _check_whole_tricks(number, clean, n)
     values = {s: score(clean[s]) for s in sides}
     points = {s: max(0, v) for s, v in values.items()}
+    if state.get("plus_scores", "each") == "best":
+        best = max(values.values())
+        points = {s: p if values[s] == best else 0 for s, p in points.items()}
     events = [{"type": "hand_scored", "hand": number, "dealer": state["dealer"], "taken": clean,
                "values": values, "points": points}]
     if not timed(state):
@@ -362,6 +376,7 @@ def apply(state: State, event: Event) -> State:
                 "put_aside": bool(event.get("put_aside", False)),
                 # a game stored before the option existed is checked, as the rules have it
                 "whole_tricks": bool(event.get("whole_tricks", True)),
+                "plus_scores": event.get("plus_scores", "each"),     # a game stored before the option: each
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):
