@@ -5,6 +5,7 @@ that must be said in one sentence while the table keeps working."""
 import json
 import re
 import threading
+import time
 import types
 
 import pytest
@@ -149,7 +150,9 @@ def test_events_and_state_round_trip_through_the_broker(broker, tmp_path, mock_f
 
 # Home Assistant's documented MQTT discovery fields (home-assistant.io/integrations/<component>.mqtt/):
 # what each component requires, and what it may carry, of the ones newsdesk uses.
-COMMON = {"name", "unique_id", "object_id", "device", "origin", "availability_topic", "payload_available",
+# (default_entity_id: the entity id asked for, since Home Assistant 2025.10; object_id, which set it
+# before, stopped working in 2026.4, so it is not among them)
+COMMON = {"name", "unique_id", "default_entity_id", "device", "origin", "availability_topic", "payload_available",
           "payload_not_available", "icon", "entity_category", "json_attributes_topic",
           "json_attributes_template", "qos"}
 HA_FIELDS = {
@@ -197,7 +200,7 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
         assert config.get("device_class") is None or config["device_class"] in DEVICE_CLASSES[component]
         assert config.get("state_class") is None or config["state_class"] in STATE_CLASSES
         if component != "device_automation":
-            assert re.fullmatch(r"newsdesk_t1_[a-z0-9_]+", config["object_id"]), config["object_id"]
+            assert re.fullmatch(r"%s\.newsdesk_t1_%s" % (component, object_id), config["default_entity_id"]), config
         for key in ("state_topic", "command_topic", "topic", "availability_topic", "json_attributes_topic"):
             if key in config:
                 assert config[key].startswith(BASE + "/")
@@ -247,6 +250,29 @@ def test_the_bell_is_the_only_command_and_rings_at_most_once_a_second(broker, st
         sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)
         assert wait_for(lambda: len(rings) == 2, timeout=WAIT)
         assert store.last_id() == 0          # nothing from MQTT is stored
+    finally:
+        pub.close()
+        sender.close()
+
+
+@pytest.mark.slow
+def test_a_bell_press_the_broker_kept_does_not_ring_at_each_connection(broker, store, tmp_path):
+    """A press published with the retain flag (by hand, or an automation set up so) would come
+    back at every connection: after each restart of the box or the broker, the bell would ring."""
+    sender = Listener(broker, ["newsdesk/#"], client_id="sender", persistent=False)
+    sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1, retain=True).wait_for_publish()
+    rings, clock = [], [100.0]
+    pub = publisher(store, Bus(), broker.url, tmp_path, ring=rings.append, clock=lambda: clock[0])
+    try:
+        assert wait_for(lambda: pub.taking_commands, timeout=WAIT)
+        time.sleep(1.0)                     # the kept press arrives with the subscription: left alone
+        assert rings == [] and pub.bell.taken + pub.bell.refused == 0
+        sender.client.publish(BASE + "/bell/ring", "", qos=1, retain=True).wait_for_publish()     # cleared
+        sender.client.publish(BASE + "/bell/ring", "PRESS", qos=1)          # a press as it happens rings
+        assert wait_for(lambda: rings == [2], timeout=WAIT)
+        assert sender.wait(lambda m: len(sender.on(BASE + "/event/bell")) == 1)
+        assert pub.bell.refused == 0 and pub.bell.taken == 1        # the clearing was no request either
+        assert [json.loads(p)["event_type"] for p in sender.on(BASE + "/event/bell")] == ["rang"]
     finally:
         pub.close()
         sender.close()

@@ -292,6 +292,12 @@ class MqttPublisher:
     def _on_message(self, client, userdata, message):
         if message.topic != self._topic(T.BELL) or "bell" not in self.settings.commands:
             return
+        if message.retain and message.payload:      # kept by the broker: it would ring at every connection
+            log.info("MQTT: a press the broker keeps (retained) on %s is left alone; publish presses "
+                     "without the retain flag", message.topic)
+            return
+        if not message.payload:     # how a kept message is cleared (an empty retained one): no request
+            return
         ok, said = self.bell.request(message.payload, self._clock())
         if not ok:
             log.info("MQTT: bell request refused: %s", said)

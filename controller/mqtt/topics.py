@@ -199,7 +199,10 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
     out: list[tuple[str, JSON | None]] = []
 
     def entity(component: str, object_id: str, name: str, **fields: Any) -> None:
-        config = dict(name=name, unique_id="%s_%s" % (node, object_id), object_id="%s_%s" % (slug, object_id),
+        # default_entity_id: the entity id asked for (Home Assistant 2025.10 on; the object_id that set it
+        # before stopped working in 2026.4), used only for an entity Home Assistant hasn't seen before
+        config = dict(name=name, unique_id="%s_%s" % (node, object_id),
+                      default_entity_id="%s.%s_%s" % (component, slug, object_id),
                       device=device, origin=origin, **avail, **fields)
         out.append(("%s/%s/%s/%s/config" % (prefix, component, node, object_id), config))
 
