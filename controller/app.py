@@ -84,7 +84,7 @@ class Newsdesk:
         publisher = MqttPublisher(self.store, self.bus, Settings.from_config(config), config.data_dir,
                                   game=self.table.games.current, history=lambda: self.table.kept.history(20),
                                   hook=lambda: self.table.hook, ring=lambda times: self.sounds.ring(times=times),
-                                  version=ours)
+                                  version=ours, phone=lambda: (self.table.phone_link, self.table.phone_fault))
         self._closers.append(publisher.close)
         return publisher
 

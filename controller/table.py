@@ -36,6 +36,7 @@ class Table:
         self.hardware = hardware  # {"simulated": bool, "pins": str}
         self.hook = "on"
         self.phone_link = None   # the serial phone's last status, when the phone is on USB
+        self.phone_fault = None  # the phone's wiring fault being said, until its line behaves again
         self.joins = joins
         self._position = None    # the editor's disc: in memory only, never stored or shown (a secret)
         last = store.latest(events.VERDICT)
@@ -73,9 +74,11 @@ class Table:
                     self.call_editor(digit)
         elif ev.kind == "fault":
             log.warning("phone wiring: %s", ev.value)
+            self.phone_fault = ev.value
             self.journal.tell(events.PHONE_FAULT, {"message": ev.value, "t": ev.t})
         elif ev.kind == "fault_cleared":
             log.info("phone wiring: the %s line is behaving again", ev.value)
+            self.phone_fault = None
             self.journal.tell(events.PHONE_FAULT, {"message": "", "line": ev.value, "t": ev.t})
 
     def on_phone_status(self, status):

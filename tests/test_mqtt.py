@@ -571,3 +571,28 @@ def test_the_stopwatch_trigger_fires_on_every_press(broker, store, tmp_path):
     assert listener.on(BASE + "/trigger/stopwatch") == ["started", "3", "started", "reset"]
     assert [json.loads(p)["event_type"] for p in listener.on(BASE + "/event/stopwatch")] == [
         "started", "stopped", "started", "reset"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("phone, status, summary", [
+    (lambda: (None, None), "ok", "The table is running."),
+    (lambda: ({"connected": False, "port": None, "message": "phone not connected yet"}, None), "fault",
+     "phone not connected yet"),
+    (lambda: (None, "the pulse line has been LOW for 5 s with the handset down"), "fault",
+     "Wiring fault: the pulse line has been LOW for 5 s with the handset down."),
+])
+def test_the_health_a_start_sends_is_the_phones_as_it_is_then(broker, store, tmp_path, phone, status, summary):
+    """A box that starts with the phone unplugged, or a wiring fault still there, says so: not
+    "running" because nothing has been announced since the start."""
+    pub = publisher(store, Bus(), broker.url, tmp_path, phone=phone)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        late = Listener(broker, [BASE + "/state/health"], client_id="ha-%s" % status, persistent=False)
+        try:
+            assert late.wait(lambda m: late.on(BASE + "/state/health"))
+            health = json.loads(late.on(BASE + "/state/health")[-1])
+        finally:
+            late.close()
+        assert (health["status"], health["summary"]) == (status, summary)
+    finally:
+        pub.close()

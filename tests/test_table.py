@@ -101,3 +101,13 @@ def test_a_digit_taken_by_an_interceptor_does_not_reach_the_editor(tmp_path):
         assert [m["data"]["digit"] for m in digits] == [4, 7]
     finally:
         store.close()
+
+
+def test_the_phones_wiring_fault_is_kept_until_its_line_behaves(desk):  # noqa: F811
+    """What a start of the MQTT publisher reads (controller/mqtt/publisher.py, _health_now)."""
+    from controller.dial.decoder import DialEvent
+    assert desk.table.phone_fault is None
+    desk.table.on_dial_event(DialEvent(1.0, "fault", "the pulse contacts have been open for 5 s"))
+    assert desk.table.phone_fault == "the pulse contacts have been open for 5 s"
+    desk.table.on_dial_event(DialEvent(2.0, "fault_cleared", "pulse"))
+    assert desk.table.phone_fault is None

@@ -86,10 +86,11 @@ class MqttPublisher:
 
     def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=list,
                  hook=lambda: "on", ring=None, version="", clock=time.monotonic, backoff=BACKOFF,
-                 window=WINDOW, idle=0.05):
+                 window=WINDOW, idle=0.05, phone=lambda: (None, None)):
         self.store = store
         self.settings = settings
         self._game, self._history, self._ring, self._clock = game, history, ring, clock
+        self._phone = phone     # () -> (the USB link's last status or None, the wiring fault said or None)
         self._version = version
         self._backoff = backoff
         self._window = window
@@ -344,7 +345,19 @@ class MqttPublisher:
         if isinstance(self.kept.get("number"), dict):
             self._retained["number"] = T.dumps(self.kept.get("number"))
         self._refresh_game(results=True)
-        self._retained["health"] = T.dumps(T.health_state("ok", "The table is running."))
+        self._retained["health"] = T.dumps(self._health_now())
+
+    def _health_now(self):
+        """The health state as the phone is at this moment (a start announces nothing: a phone
+        unplugged, or a wiring fault still there, must not read as running)."""
+        link, fault = self._phone()
+        if fault:
+            return T.health_state("fault", "Wiring fault: %s." % fault)
+        if link is not None:
+            ok = bool(link.get("connected"))
+            return T.health_state("ok" if ok else "fault", str(link.get("message") or (
+                "The phone is on USB." if ok else "The phone's USB link is down.")), link)
+        return T.health_state("ok", "The table is running.")
 
     def _refresh_game(self, results=False):
         try:
