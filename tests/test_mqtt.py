@@ -596,3 +596,30 @@ def test_the_health_a_start_sends_is_the_phones_as_it_is_then(broker, store, tmp
         assert (health["status"], health["summary"]) == (status, summary)
     finally:
         pub.close()
+
+
+@pytest.mark.slow
+def test_a_table_renamed_takes_its_old_device_away_from_home_assistant(broker, store, tmp_path):
+    """Its base topic (and so its device) follows the table's name: the configs and states kept
+    under the old one are cleared, or Home Assistant keeps a ghost device, unavailable, for good."""
+    old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
+    pub = publisher(store, Bus(), broker.url, tmp_path, base=old_base)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+    finally:
+        pub.close()
+    pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)
+    try:
+        assert wait_for(lambda: (pub.kept.get("announced") or {}).get("base") == new_base, timeout=WAIT)
+        time.sleep(0.5)                 # the broker has taken the clearing messages
+        ha = Listener(broker, ["homeassistant/#", "newsdesk/#"], client_id="ha-late", persistent=False)
+        try:
+            assert ha.wait(lambda m: any("/newsdesk_new-name/" in t for t, _, _ in m))
+            time.sleep(0.5)             # every kept message arrives with the subscription
+            kept = {t for t, p, r in ha.messages if r and p}
+        finally:
+            ha.close()
+        assert kept and not [t for t in kept if "old-name" in t or "old_name" in t], sorted(kept)
+        assert any(t.startswith(new_base + "/state/") for t in kept)
+    finally:
+        pub.close()

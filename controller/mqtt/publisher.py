@@ -265,12 +265,32 @@ class MqttPublisher:
         if "bell" in self.settings.commands:
             client.subscribe(self._topic(T.BELL), qos=1)
         client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
+        self._clear_where_it_was(client)
         if self.settings.discovery:
             for topic, config in T.discovery(self.settings.discovery, self.settings.base, self.settings.table,
                                              self._version, self.settings.commands, self.settings.panel_url):
                 client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
         for name, payload in self._retained.items():
             client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+
+    def _clear_where_it_was(self, client):
+        """The table renamed (its base topic follows its name) or its discovery prefix changed:
+        what the broker keeps under the old ones (Home Assistant's configs, the states, "online")
+        is cleared with empty retained messages, or Home Assistant keeps a ghost device for good.
+        Where this table was announced is kept in mqtt-kept.json."""
+        here = {"base": self.settings.base, "discovery": self.settings.discovery}
+        was = self.kept.get("announced")
+        if isinstance(was, dict) and was != here and isinstance(was.get("base"), str) and was["base"]:
+            old_base, old_prefix = was["base"], was.get("discovery")
+            if old_base != self.settings.base:
+                log.info("MQTT: the table was announced as %s; clearing what the broker keeps there", old_base)
+                for name in list(self._retained) + [T.AVAILABILITY]:
+                    topic = "%s/%s" % (old_base, name if name == T.AVAILABILITY else T.state(name))
+                    client.publish(topic, "", qos=1, retain=True)
+            if isinstance(old_prefix, str) and old_prefix:      # (a discovery switched off is cleared too)
+                for topic, _ in T.discovery(old_prefix, old_base, self.settings.table, self._version, ("bell",)):
+                    client.publish(topic, "", qos=1, retain=True)
+        self.kept.put("announced", here)
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
         self.taking_commands = not any(rc.is_failure for rc in reason_codes)
