@@ -229,7 +229,7 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
     entity("binary_sensor", "handset", "Handset lifted", state_topic="%s/%s" % (base, state("handset")),
            payload_on=LIFTED, payload_off=DOWN, icon="mdi:phone-classic")
     sensor("last_digit", "Last digit", "digit", "{{ value_json.digit }}", device_class="enum",
-           options=list(DIGITS), icon="mdi:rotary-phone")
+           options=list(DIGITS), icon="mdi:phone-classic")
     sensor("last_number", "Last number dialed", "number", "{{ value_json.number }}", icon="mdi:dialpad")
     sensor("verdict", "Editor's verdict", "verdict", "{{ value_json.signal }}", device_class="enum",
            options=list(SIGNALS), icon="mdi:newspaper")
@@ -255,7 +255,7 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
            value_template="{{ value_json.status }}", payload_on="fault", payload_off="ok", device_class="problem",
            json_attributes_topic="%s/%s" % (base, state("health")), entity_category="diagnostic")
     gone("sensor", "health")          # the health was a sensor before it was a problem binary sensor
-    happening("digit_dialed", "Digit dialed", "digit", DIGITS, device_class="button", icon="mdi:rotary-phone")
+    happening("digit_dialed", "Digit dialed", "digit", DIGITS, device_class="button", icon="mdi:phone-classic")
     happening("verdict_given", "Editor's verdict given", "verdict", SIGNALS, icon="mdi:newspaper")
     happening("dice_rolled", "Dice rolled", "dice", ("roll",), device_class="button", icon="mdi:dice-multiple")
     happening("stopwatch_pressed", "Stopwatch pressed", "stopwatch", STOPWATCH_EVENTS, device_class="button",
