@@ -192,7 +192,7 @@ class Probes:
                  i2c_answers=i2c_answers, sound_cards=lambda: _read("/proc/asound/cards"),
                  which=shutil.which, serial_ports=_serial_ports, port=port_state,
                  mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free,
-                 mqtt=None, line_level=line_level):
+                 mqtt=None, line_level=line_level, wiring=None):
         self.pins = pins
         self.i2c_bus = i2c_bus
         self.i2c_answers = i2c_answers
@@ -204,6 +204,9 @@ class Probes:
         self.disk_free = disk_free
         self.mqtt = mqtt or _mqtt_probe
         self.line_level = line_level
+        # (pinmap) -> the electrical rules' errors, [] if it passes, or None where they can't be
+        # run; the command line gives them (schematics/ is drawn under them, above this floor)
+        self.wiring = wiring
 
 
 def _mqtt_probe(broker, ca):
@@ -226,7 +229,7 @@ class _Doctor:
         self.findings.append(Finding(status, check, said, fix))
 
     def run(self):
-        for step in (self.check_pinmap, self.check_port, self.check_pins, self.check_display,
+        for step in (self.check_pinmap, self.check_wiring, self.check_port, self.check_pins, self.check_display,
                      self.check_audio, self.check_phone, self.check_store, self.check_backup, self.check_mqtt):
             try:
                 step()
@@ -243,6 +246,23 @@ class _Doctor:
             return
         self.add(OK, "pinmap", "%d lines on the Pi, %d on the Pico (%s)"
                  % (len(self.pinmap.pi), len(self.pinmap.pico), self.pinmap.source))
+
+    def check_wiring(self):
+        """The pin map through the electrical rules the schematics are drawn under (a ringer on a
+        pin the Pi pulls high at boot, 5 V on a GPIO, a contact on the UART...): an owner who
+        moved a line to suit their wiring hears it here, before the bell or a pin does."""
+        if self.pinmap is None or self.probes.wiring is None:
+            return
+        errors = self.probes.wiring(self.pinmap)
+        if errors is None:
+            return
+        if errors:
+            more = " (and %d more)" % (len(errors) - 1) if len(errors) > 1 else ""
+            self.add(FAULT, "wiring", "the pin map breaks the electrical rules: %s%s" % (errors[0], more),
+                     "python -m schematics.generate --check names each; move the line the rule names "
+                     "(hardware/pinmap.toml) before wiring it")
+            return
+        self.add(OK, "wiring", "the pin map keeps the electrical rules, on the Pi and on the Pico")
 
     def check_port(self):
         host, port = self.config.bind_host, self.config["port"]

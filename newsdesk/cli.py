@@ -420,11 +420,27 @@ def cmd_phone_ring(args):
 
 def cmd_doctor(args):
     from controller.config import load_config
-    from controller.doctor import format_report, run_doctor
+    from controller.doctor import Probes, format_report, run_doctor
 
-    report = run_doctor(load_config(args.data))
+    report = run_doctor(load_config(args.data), Probes(wiring=_electrical_rules))
     print(format_report(report))
     return report.exit_status
+
+
+def _electrical_rules(pinmap):
+    """The pin map's errors under the electrical rules (schematics/erc.py), both boards; None
+    where schematics/ or the parts list can't be read (a copy of newsdesk without them)."""
+    try:
+        from schematics import erc
+        from schematics.circuit import build
+        from schematics.parts import PartsError, load_parts
+    except ImportError:
+        return None
+    try:
+        parts = load_parts()
+    except PartsError:
+        return None
+    return [finding.message for board in ("pi", "pico") for finding in erc.check(build(pinmap, parts, board)).errors]
 
 
 def cmd_games(args):

@@ -98,6 +98,38 @@ def test_a_well_wired_box_is_all_good(config, factory):
     assert doctor.format_report(report).endswith("all good")
 
 
+def test_a_pin_map_the_electrical_rules_fail_is_a_fault_with_the_first_rule_and_the_count(config, factory):
+    """The box's own pin map, put through the rules the schematics are drawn under: an owner who
+    moves a line to suit their wiring hears on the box what the rule says, not at the bell."""
+    at_rest(factory)
+    broken = ["ringer is an output on GPIO4 (pin 7), which the Pi pulls high at power-on", "another rule"]
+    said = findings(doctor.run_doctor(config, probes(factory, wiring=lambda pinmap: broken)))["wiring"]
+    assert (said.status, said.said) == ("fault", "the pin map breaks the electrical rules: ringer is an output on "
+                                                 "GPIO4 (pin 7), which the Pi pulls high at power-on (and 1 more)")
+    assert "python -m schematics.generate --check" in said.fix
+    passed = findings(doctor.run_doctor(config, probes(factory, wiring=lambda pinmap: [])))["wiring"]
+    assert passed.status == "ok" and "electrical rules" in passed.said
+    assert "wiring" not in findings(doctor.run_doctor(config, probes(factory, wiring=lambda pinmap: None)))
+
+
+def test_the_command_puts_the_pin_map_through_the_electrical_rules(tmp_path, capsys):
+    """As an owner runs it, with the display's module moved to the 5 V rail (its pull-ups would
+    put 5 V on GPIO2 and GPIO3)."""
+    from pathlib import Path
+
+    from newsdesk.cli import main
+    text = (Path(__file__).resolve().parents[1] / "hardware" / "pinmap.toml").read_text()
+    start = text.index("[pi.display]")
+    pinmap = tmp_path / "pinmap.toml"
+    pinmap.write_text(text[:start] + text[start:].replace('supply = "3V3"', 'supply = "5V"', 1))
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "config.toml").write_text('pinmap = "%s"\n' % pinmap)
+    main(["--data", str(tmp_path / "data"), "doctor"])
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "electrical rules" in line)
+    assert line.startswith("FAULT") and "5V" in line, out
+
+
 def test_the_doctor_speaks_the_health_strips_words_for_the_strips_parts(config, factory):
     from controller import health
     wire(factory, pulse=False)                          # a loose pulse wire: a fault
