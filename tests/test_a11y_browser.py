@@ -417,7 +417,9 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
     page.wait_for_function("(document.getElementById('game-news') || {}).textContent === "
                            "'Move 2. ' + document.getElementById('waiting').textContent")
     assert page.get_attribute("#game-news", "aria-live") == "polite"
-    # and the next move by keyboard alone from there: Enter on whatever has focus moves the game on
+    # and the next move by keyboard alone from there: Enter on whatever has focus moves the game on,
+    # once the move's controls have settled (a second Enter at once is taken as a double press)
+    page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
     page.keyboard.press("Enter")
     page.wait_for_function(shown(3))
     assert page.evaluate("document.activeElement.id") != "game-title"

@@ -193,6 +193,24 @@ def test_scoop_1956_on_two_devices(table):
     t.shot("scoop1956-end")
 
 
+def test_a_second_enter_or_tap_on_an_offer_makes_one_move(table):
+    """Enter pressed twice (or a double tap) on an offer: the move puts the focus on a control of
+    its own in the offer's place (here the editor's signals, which would refuse the story just
+    claimed), and the second press would land there. The controls a move draws take no press for
+    a moment, and say so (aria-disabled) while they settle."""
+    t = table
+    t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None), ("Cat", None)])
+    t.host.get_by_role("button", name="Claim a Sport story", exact=True).focus()
+    t.host.keyboard.press("Enter")
+    t.host.wait_for_function("document.body.dataset.version === '2'", timeout=WAIT)
+    t.host.keyboard.press("Enter")                       # the second press, on whatever has the focus now
+    assert t.host.evaluate("document.activeElement.closest('#game-area') !== null")
+    t.host.wait_for_timeout(700)                         # a second move, had one been sent, would be back by now
+    assert t.host.evaluate("document.body.dataset.version") == "2"
+    assert t.host.evaluate("document.querySelector('#game-area [data-settling]') === null")
+    t.settle(2)
+
+
 def test_scoop_2002_on_two_devices(table):
     t = table
     t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 # engine -> what the test sets on the form for every option the form asks (form: true)
 CHANGED = {
     "scan": {"variant": "triple", "put_aside": True, "dealer": 2, "target_tie": "all", "time_limit": 45,
-             "whole_tricks": False},
+             "whole_tricks": False, "plus_scores": "best"},
     "scoop1956": {"dealer": 0, "short_of_cash": "bankruptcy",
                   "page": {"stories": {"sport": 1, "crime": 2}, "advertisements": {"want ad": 1}}},
     "star_reporter": {"disasters": 1, "airports": ["Baytown", "Lakeport", "Summit"], "first": 1},

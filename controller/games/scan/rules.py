@@ -100,8 +100,8 @@ def score(taken: dict[str, int]) -> int:
 
 TARGET_TIES = {"highest": "the highest total wins; equal totals share (newsdesk's default)",
                "all": "all past 155 win (every side past 155 in the same hand)"}
-PLUS_SCORES = {"each": "every side with a + score scores it (newsdesk's default)",
-               "best": "only the best + score scores (equal bests each score); the others score nothing"}
+PLUS_SCORES = {"each": "every + side scores it: each side with a + score scores that amount (newsdesk's default)",
+               "best": "only the best + side scores: equal bests each score theirs, the others score nothing"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
 OPTIONS = (

@@ -4,7 +4,7 @@
 // and announcements (toast.js), the sidebar's editor card, calls and oracle results (sidebar.js)
 // and the simulated phone (phone.js). No framework and nothing from the network but the Pi.
 
-import { $, bootData } from "./dom.js";
+import { $, $$, bootData } from "./dom.js";
 import { getJSON, send } from "./api.js";
 import { knowScreens, loadScreen, renderGame } from "./game.js";
 import { knowGames } from "./offers.js";
@@ -29,6 +29,7 @@ const S = {
   ended: null,
   lastGame: boot.lastGame || null,
   busy: false,
+  settleUntil: 0,
 };
 knowGames(S.catalogue);      // the bounds and words of what each game's offers ask for
 knowScreens(S.catalogue);    // where each game's screen is loaded from
@@ -73,6 +74,37 @@ function render() {
   document.body.dataset.version = S.game && drawn ? String(S.game.version) : "";
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
   holdControls();
+  const shown = S.game && drawn ? S.game.id + ":" + S.game.version : null;
+  if (shown && drawnKey && shown !== drawnKey) settle();
+  if (shown) drawnKey = shown;
+}
+
+// The controls a move draws take no tap for a moment. A double tap, or Enter pressed twice, on an
+// offer would otherwise land its second half on whatever the move put in that place (a claim's
+// second tap on the editor's SCRAP IT: a story refused, $300 paid). While they settle they say
+// so (aria-disabled: a screen reader, and a test's click, wait), and a write is not sent.
+const SETTLE_MS = 400;
+let drawnKey = null;
+let settleTimer = null;
+
+function settle() {
+  S.settleUntil = performance.now() + SETTLE_MS;
+  for (const el of $$("button, input, select, textarea", area)) {
+    if (el.disabled || (el.getAttribute("aria-disabled") === "true" && !el.dataset.settling)) continue;
+    el.dataset.settling = "1";
+    el.setAttribute("aria-disabled", "true");
+  }
+  clearTimeout(settleTimer);
+  settleTimer = setTimeout(() => {
+    for (const el of $$("[data-settling]", document)) {
+      delete el.dataset.settling;
+      el.removeAttribute("aria-disabled");
+    }
+  }, SETTLE_MS);
+}
+
+function settling() {
+  return performance.now() < S.settleUntil;
 }
 
 function showEnd(gameId, focus) {
@@ -144,7 +176,7 @@ let refused = null;
 
 async function write(url, body) {
   refused = null;
-  if (S.busy) return null;
+  if (S.busy || settling()) return null;
   S.busy = true;
   area.setAttribute("aria-busy", "true");
   unlock();
