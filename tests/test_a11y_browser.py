@@ -267,6 +267,17 @@ def test_every_page_has_no_axe_violations(app, client, server, auditor):
     auditor.assert_clean()
 
 
+def test_the_strong_offer_keeps_its_contrast_under_the_pointer(server, auditor):
+    """A tablet keeps :hover on the button last tapped (Start the game, refused; Finish; New
+    game): its words must stay readable there too."""
+    for page in auditor.pages.values():
+        page.goto(server + "/")
+        page.wait_for_function(LIVE)
+        page.hover("#start-game")
+    auditor.check("the start button under the pointer", within="#start-form")
+    auditor.assert_clean()
+
+
 def test_the_league_page_has_no_axe_violations(auditor):
     from werkzeug.serving import make_server
 

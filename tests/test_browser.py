@@ -654,6 +654,16 @@ def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):
     assert said.startswith("Players 1 and 2 are both called Ann (Ann and ann are one name at the table)"), said
     assert "{" not in said and "name\"" not in said
     assert t.version(page) == 0
+    # both names' fields are marked, told by the sentence, and the first has the focus
+    for field in ("#player-0", "#player-1"):
+        assert page.get_attribute(field, "aria-invalid") == "true"
+        assert page.get_attribute(field, "aria-describedby") == "start-error"
+    assert page.evaluate("document.activeElement.id") == "player-0"
+    page.fill("#player-1", "")
+    page.click("#start-game")
+    page.wait_for_function("document.getElementById('start-error').textContent === 'Player 2 needs a name.'")
+    assert page.get_attribute("#player-0", "aria-invalid") is None
+    assert page.get_attribute("#player-1", "aria-invalid") == "true"
 
 
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],

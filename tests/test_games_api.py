@@ -242,6 +242,8 @@ def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
      "Players 1 and 3 are both called Ann (Ann and ann are one name at the table): give each player a different name."),
     ({"engine": "scan", "players": [{"name": "Ann"}, {"name": " ANN  "}]}, "both called Ann"),
     ({"engine": "scan", "players": [{"name": "An\u200bn"}]}, "Player 1's name has an invisible character in it (U+200B)"),
+    ({"engine": "scan", "players": [{"name": "Ann\u200d"}]}, "Player 1's name has an invisible character in it (U+200D)"),
+    ({"engine": "scan", "players": [{"name": "A\u200dnn"}]}, "Player 1's name has an invisible character in it (U+200D)"),
     ({"engine": "scan", "players": [{"name": "An\nn"}]}, "Player 1's name has a line break"),
     ({"engine": "scan", "players": [{"name": "Ann", "team": "A\tB"}]}, "Ann's team has a line break, tab"),
     ({"engine": "scan", "players": SCAN_PLAYERS, "options": [1]}, "options"),
@@ -252,6 +254,14 @@ def test_a_move_the_rules_refuse_is_a_422_and_changes_nothing(client, desk):
 def test_a_start_that_says_too_little_is_a_400(client, body, words):
     r = post(client, "/api/games", body)
     assert r.status_code == 400 and words in message(r)
+
+
+def test_a_name_with_an_emoji_an_emoji_keyboard_joined_is_taken(client):
+    """👩‍👩‍👧 and 🏃🏽‍♀️ are each one emoji, made with zero-width joiners the keyboard puts in."""
+    names = ["Zoë 👩\u200d👩\u200d👧", "Bo 🏃\U0001f3fd\u200d\u2640\ufe0f", "Cat", "Dan"]
+    r = start(client, players=[{"name": n} for n in names])
+    assert r.status_code == 201, r.get_json()
+    assert [c["players"] for c in r.get_json()["view"]["columns"]][0] == [names[0], names[2]]   # partners opposite
 
 
 @pytest.mark.parametrize("engine, options, words", [

@@ -175,6 +175,25 @@ export function renderStart(area, catalogue, ctx) {
     return Array.from(variantBox.querySelectorAll("input:checked")).map((i) => i.value).filter(Boolean);
   }
 
+  // The box's sentence about a player's name ("Player 2's name has ...", "Players 1 and 3 are both
+  // called Ann ...") marks those names' fields: invalid, described by the sentence, the first focused.
+  function namedPlayers(message) {
+    const m = /^Players? (\d+)(?: and (\d+))?\b/.exec(message || "");
+    return m ? [m[1], m[2]].filter(Boolean).map((n) => Number(n) - 1).filter((i) => i >= 0 && i < rows.length) : [];
+  }
+
+  function markNames(indexes) {
+    rows.forEach((r, i) => {
+      if (indexes.includes(i)) {
+        r.name.setAttribute("aria-invalid", "true");
+        r.name.setAttribute("aria-describedby", "start-error");
+      } else {
+        r.name.removeAttribute("aria-invalid");
+        if (r.name.getAttribute("aria-describedby") === "start-error") r.name.removeAttribute("aria-describedby");
+      }
+    });
+  }
+
   function addRow(p = {}) {
     const n = rows.length;
     const name = h("input", { type: "text", class: "field-input", id: "player-" + n, maxlength: String(ctx.nameMax), autocomplete: "off",
@@ -279,9 +298,11 @@ export function renderStart(area, catalogue, ctx) {
     e.preventDefault();
     const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: teamsNow() && r.team.value.trim() ? r.team.value.trim() : null }));
     const empty = players.findIndex((p) => !p.name);
+    markNames([]);
     if (empty >= 0) {
       error.textContent = `Player ${empty + 1} needs a name.`;
       error.hidden = false;
+      markNames([empty]);
       rows[empty].name.focus();
       return;
     }
@@ -311,9 +332,13 @@ export function renderStart(area, catalogue, ctx) {
       error.textContent = message;
       error.hidden = false;
       const at = entries.find((c) => message.includes(c.name)) || wrong[0];
+      const named = namedPlayers(message);
       if (at) {
         showProblem(at, message);
         (at.input.matches("input, select, textarea") ? at.input : at.input.querySelector("input, select, textarea")).focus();
+      } else if (named.length) {
+        markNames(named);
+        rows[named[0]].name.focus();
       }
     } else {
       localStorage.setItem(REMEMBERED, JSON.stringify(players));
