@@ -211,6 +211,20 @@ def test_a_second_enter_or_tap_on_an_offer_makes_one_move(table):
     t.settle(2)
 
 
+def test_abandoning_asks_and_can_be_taken_back_by_a_button_or_escape(table):
+    t = table
+    t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None), ("Cat", None)])
+    page = t.host
+    for take_back in (lambda: page.keyboard.press("Escape"), lambda: page.click("#abandon-no")):
+        page.click("#abandon")
+        assert page.is_visible("#abandon-yes") and page.is_visible("#abandon-no")
+        assert page.evaluate("document.activeElement.id") == "abandon-yes"
+        take_back()
+        assert page.is_visible("#abandon") and not page.is_visible("#abandon-yes")
+        assert page.evaluate("document.activeElement.id") == "abandon"
+    assert page.evaluate("document.body.dataset.version") == "1"       # still being played
+
+
 def test_scoop_2002_on_two_devices(table):
     t = table
     t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])

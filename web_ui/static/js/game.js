@@ -145,15 +145,24 @@ function winnerWords(view) {
   return names.length ? `${names.join(" and ")} won! Finish to keep the result.` : "The game is over.";
 }
 
+// Abandoning asks once more, and can be taken back: "Keep playing" (or Escape) puts the question away.
 function abandonButton(ctx) {
+  const asking = (on) => {
+    ask.hidden = on;
+    confirm.hidden = keep.hidden = !on;
+    (on ? confirm : ask).focus();
+  };
   const confirm = h("button", { type: "button", class: "danger", id: "abandon-yes", hidden: true,
     onclick: () => ctx.abandon() }, "Yes, abandon it");
-  const ask = h("button", { type: "button", class: "quiet", id: "abandon", disabled: !ctx.canWrite, onclick: () => {
-    ask.hidden = true;
-    confirm.hidden = false;
-    confirm.focus();
-  } }, "Abandon game…");
-  return h("span", { class: "abandon" }, ask, confirm);
+  const keep = h("button", { type: "button", class: "quiet", id: "abandon-no", hidden: true,
+    onclick: () => asking(false) }, "No, keep playing");
+  const ask = h("button", { type: "button", class: "quiet", id: "abandon", disabled: !ctx.canWrite,
+    onclick: () => asking(true) }, "Abandon game…");
+  const box = h("span", { class: "abandon" }, ask, confirm, keep);
+  box.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !confirm.hidden) { e.preventDefault(); asking(false); }
+  });
+  return box;
 }
 
 function keyOf(el) {
