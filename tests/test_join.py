@@ -462,6 +462,10 @@ def test_joining_in_a_browser(served, browser, guard, app):
 
     host.reload()
     assert host.locator("#devices li").count() == 3
+    # each Remove button says which, as the list numbers it (two devices may share a name and address)
+    labels = host.eval_on_selector_all("[data-revoke]", "bs => bs.map((b) => b.getAttribute('aria-label'))")
+    assert [label.split(":")[0] for label in labels] == ["Remove device 1", "Remove device 2", "Remove device 3"]
+    assert all("(player, " in label or "(host, " in label for label in labels), labels
     name = tablet.evaluate("fetch('/api/join/me').then(r => r.json()).then(m => m.device.id)")
     host.on("dialog", lambda d: d.accept())
     host.click("[data-revoke='%s']" % name)

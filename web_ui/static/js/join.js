@@ -141,7 +141,7 @@ function renderDevices(devices) {
     li.textContent = "No device has joined yet.";
     list.append(li);
   }
-  for (const d of devices) {
+  for (const [i, d] of devices.entries()) {
     const li = document.createElement("li");
     li.dataset.deviceId = d.id;
     li.dataset.status = d.status;
@@ -157,6 +157,8 @@ function renderDevices(devices) {
     remove.className = "small-button";
     remove.dataset.revoke = d.id;
     remove.textContent = "Remove";
+    // two devices may share a name ("Linux computer"): the button says which, as the list numbers it
+    remove.setAttribute("aria-label", "Remove device " + (i + 1) + ": " + d.name + " (" + d.role + ", " + d.address + ")");
     li.append(name, meta, remove);
     list.append(li);
   }
