@@ -556,6 +556,30 @@ def test_a_finished_games_chart_leaves_out_the_undone_move(server, screens, desk
         assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
 
 
+@pytest.mark.parametrize("size", [PHONE, {"width": 768, "height": 1024}], ids=["phone", "tablet"])
+def test_a_finished_games_chart_labels_stay_inside_it_with_long_names(server, screens, desk, client, size):
+    """Each line ends with its player's name and value: a long name is cut, never the value, and
+    nothing runs off the chart."""
+    w = {"X-Newsdesk": "1"}
+    names = ["Maximiliana Wolkenstein-Oberhausen", "Zoë"]
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [{"name": n} for n in names]},
+                    headers=w)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    r = client.post("/api/games/current/abandon", json={"version": 1}, headers=w)
+    game_id = r.get_json()["id"]
+    with screens.page(size) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+        page.wait_for_selector(".chart-box .line-label")
+        labels = page.eval_on_selector_all(".chart .line-label", """ts => ts.map((t) => {
+            const b = t.getBBox(), w = t.ownerSVGElement.viewBox.baseVal.width;
+            return [t.textContent, b.x + b.width <= w + 0.5]; })""")
+        assert all(inside for _, inside in labels), labels
+        assert sorted(text.rsplit(" ", 1)[1] for text, _ in labels) == ["$3,000", "$3,000"], labels
+        long_one = next(text for text, _ in labels if text.startswith("Max"))
+        assert long_one.endswith("… $3,000") and any(text == "Zoë $3,000" for text, _ in labels), labels
+
+
 def test_a_new_game_opens_without_the_last_games_verdict(server, browser, screens, desk, client):
     """The editor's calls from before a game started are not this game's: neither the page that
     watched them live nor one loaded afterwards shows them in big type, in the sidebar or in

@@ -45,6 +45,16 @@ export function niceAxis(lo, hi, count = 4) {
   return [Math.floor(lo / step) * step, Math.ceil(hi / step) * step, step];
 }
 
+const LABEL_GAP = 10;    // px between the lines' end and their labels
+let measurer = null;
+
+// The width of a line's end label as drawn (panel.css .line-label: 13px bold, the page's font).
+function labelWidth(text) {
+  if (!measurer) measurer = document.createElement("canvas").getContext("2d");
+  measurer.font = "700 13px " + getComputedStyle(document.body).fontFamily;
+  return measurer.measureText(text).width;
+}
+
 export function chart(data, width = 640) {
   if (data.problem || !data.points.length) return h("p", { class: "muted" }, data.problem || "Nothing to chart yet.");
   let points = data.points;
@@ -54,12 +64,24 @@ export function chart(data, width = 640) {
     points = points.filter((_, i) => i % step === 0 || i === data.points.length - 1);
   }
   // Drawn at the width it is shown at, so its words stay legible on a phone.
-  const W = Math.max(300, Math.min(760, Math.round(width))), H = W < 500 ? 240 : 300, L = 56, R = W < 500 ? 92 : 120, T = 16, B = 36;
+  const W = Math.max(300, Math.min(760, Math.round(width))), H = W < 500 ? 240 : 300, L = 56, T = 16, B = 36;
+  const fmt = (v) => data.prefix === "$" ? dollars(v) : String(v);
+  // Room on the right for the lines' end labels ("Ann $3,900"): as wide as the longest needs, up
+  // to two fifths of the chart; a name longer than that is cut ("Maximiliana W…"), never its value.
+  const last = points[points.length - 1].values;
+  const labels = data.players.map((n, i) => [n, typeof last[i] === "number" ? " " + fmt(last[i]) : ""]);
+  const need = Math.max(...labels.map(([n, v]) => labelWidth(n + v)));
+  const R = Math.round(Math.min(Math.max(W < 500 ? 92 : 120, need + LABEL_GAP + 4), W * 0.4));
+  const labelOf = (i) => {
+    const [n, v] = labels[i];
+    let cut = n;
+    while (cut.length > 1 && labelWidth((cut === n ? cut : cut + "…") + v) > R - LABEL_GAP - 4) cut = cut.slice(0, -1);
+    return (cut === n ? cut : cut + "…") + v;
+  };
   const values = points.flatMap((p) => p.values.filter((v) => typeof v === "number"));
   const [lo, hi, step] = niceAxis(Math.min(0, ...values), Math.max(1, ...values));
   const x = (i) => L + (points.length === 1 ? 0 : (i / (points.length - 1)) * (W - L - R));
   const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
-  const fmt = (v) => data.prefix === "$" ? dollars(v) : String(v);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": `${data.unit} over the game: ` + data.players.map((n, i) => `${n} ended with ${fmt(points[points.length - 1].values[i])}`).join(", ") });
   for (let v = lo; v <= hi; v += step) {
@@ -77,11 +99,11 @@ export function chart(data, width = 640) {
       "stroke-width": 3, "stroke-dasharray": DASHES[i % DASHES.length], "stroke-linejoin": "round" }));
     const [ex, ey, ev] = pts[pts.length - 1];
     svg.append(mark(MARKS[i % MARKS.length], ex, ey, colour));
-    ends.push({ y: ey, text: `${name} ${fmt(ev)}`, colour, x: ex });
+    ends.push({ y: ey, text: pts.length && ev === last[i] ? labelOf(i) : `${name} ${fmt(ev)}`, colour, x: ex });
   });
   ends.sort((a, b) => a.y - b.y);
   for (let k = 1; k < ends.length; k++) if (ends[k].y - ends[k - 1].y < 16) ends[k].y = ends[k - 1].y + 16;
-  for (const e of ends) svg.append(s("text", { x: W - R + 10, y: e.y + 4, class: "line-label", fill: e.colour }, document.createTextNode(e.text)));
+  for (const e of ends) svg.append(s("text", { x: W - R + LABEL_GAP, y: e.y + 4, class: "line-label", fill: e.colour }, document.createTextNode(e.text)));
   const table = h("details", { class: "small" }, h("summary", null, "The numbers, move by move"),
     h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "The numbers, move by move" }, h("table", { class: "sheet" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), data.players.map((n) => h("th", { scope: "col" }, n)))),
