@@ -256,6 +256,27 @@ def test_a_start_that_says_too_little_is_a_400(client, body, words):
     assert r.status_code == 400 and words in message(r)
 
 
+@pytest.mark.parametrize("url, body", [
+    ("/api/games/current/actions", '{"action": {"type": "time_up"}, "version": 1, "key": "\\ud800"}'),
+    ("/api/games/current/actions", '{"action": {"type": "time_up", "note": "a\\udfffb"}, "version": 1}'),
+    ("/api/games/current/undo", '{"version": 1, "key": "\\ud83d"}'),
+    ("/api/games", '{"engine": "scan", "players": [{"name": "\\ud800"}]}'),
+])
+def test_text_json_can_carry_but_unicode_cannot_is_a_400_and_changes_nothing(client, desk, url, body):
+    """A lone surrogate ("\\ud800" in JSON) is valid JSON and no text: SQLite can't store it."""
+    start(client)
+    before = desk.store.last_id()
+    r = client.post(url, data=body, content_type="application/json", headers=WRITE)
+    assert r.status_code == 400, r.get_data(as_text=True)
+    assert "lone surrogate" in message(r) and desk.store.last_id() == before
+
+
+@pytest.mark.parametrize("url", ["/api/verdicts", "/api/games/history", "/api/oracles/dice/history"])
+def test_a_limit_of_thousands_of_digits_is_a_400(client, url):
+    r = client.get(url + "?limit=" + "9" * 5000)
+    assert r.status_code == 400 and "limit must be a whole number" in message(r)
+
+
 def test_a_name_with_an_emoji_an_emoji_keyboard_joined_is_taken(client):
     """👩‍👩‍👧 and 🏃🏽‍♀️ are each one emoji, made with zero-width joiners the keyboard puts in."""
     names = ["Zoë 👩\u200d👩\u200d👧", "Bo 🏃\U0001f3fd\u200d\u2640\ufe0f", "Cat", "Dan"]
