@@ -268,6 +268,21 @@ def test_without_a_restart_to_ask_for_the_answer_says_the_next_start_does_it(cli
     assert backup.interrupted(desk.config.data_dir)
 
 
+@pytest.mark.slow
+def test_once_a_restore_is_committed_the_table_takes_no_change_it_would_lose(client, desk, source):
+    """The restore puts the backup's store in place at the next start, and what is here goes to
+    replaced-<time>/: a move answered 200 meanwhile would be lost to the table. So every change
+    is refused, in a sentence, until then; reading goes on."""
+    file, _ = source
+    token = check(client, file.read_bytes()).get_json()["token"]
+    assert client.post("/api/backups/restore", json={"token": token}, headers=WRITE).status_code == 202
+    r = client.post("/api/games", json={"engine": "scan", "players": [{"name": n} for n in "ABCD"]}, headers=WRITE)
+    assert "being put in place" in refusal(r, 503) and r.headers["Retry-After"] == "5"
+    assert refusal(client.post("/api/oracles/sim/dice", json={}, headers=WRITE), 503)
+    assert client.get("/api/games/current").status_code == 200 and client.get("/api/health").status_code == 200
+    assert desk.store.games() == []            # nothing was written
+
+
 def test_keeping_what_is_here_throws_the_checked_copy_away(client, desk, source):
     file, _ = source
     token = check(client, file.read_bytes()).get_json()["token"]

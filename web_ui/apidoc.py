@@ -68,6 +68,11 @@ ERRORS = {
 }
 
 
+# every change's answer while a committed restore waits for the start that puts it in place (web_ui/backups.py)
+WAITING_RESTORE = ("A backup is being put in place: newsdesk restarts in a moment and takes no change before then "
+                   "(Retry-After).")
+
+
 def errors(*codes):
     """Error responses: each a status ("409", described as in ERRORS) or (status, description)."""
     out = {}
@@ -109,6 +114,7 @@ def write(method, summary, response, *errs, op, request=None, body_required=True
     if request is not None:
         responses.update(errors("400", "413"))
     responses.update(errors(*(("401",) if role else ()), HOST_ONLY if role == "host" else "403", *errs))
+    responses.setdefault("503", json_response(ref("Error"), WAITING_RESTORE))
     out = {"summary": summary, "operationId": op, "parameters": [WRITE_HEADER] + list(params or ()),
            "responses": responses}
     if request is not None:

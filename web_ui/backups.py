@@ -198,6 +198,28 @@ def check():
         "files": sorted(manifest["files"]), "store": staged})
 
 
+FROZEN_RETRY = 5            # seconds a change refused while a committed restore waits is told to wait
+
+
+@bp.before_app_request
+def _no_change_while_a_restore_waits():
+    """Once a restore is committed (its journal written), the next start puts the backup's files in
+    place and moves what is here into replaced-<time>/: a move answered meanwhile would be lost
+    to the table. So until then every change but the backups' own is refused in a sentence, and
+    the pages go on reading. (The journal, not a flag: a restore committed from the terminal, or
+    waiting for a restart the panel can't make, counts the same.)"""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.path.startswith(PREFIX + "/"):
+        return None
+    if not backup.interrupted(desk().config.data_dir):
+        return None
+    response = jsonify(error="Service Unavailable", message=sentence(
+        "A backup is being put in place: newsdesk restarts in a moment with the backup's games, and takes no "
+        "change before then, as it would be lost; make it again once the page is back"))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(FROZEN_RETRY)
+    return response
+
+
 @route(bp, "/check", write(
     "delete", "Throw the checked backup away (the host keeps what is here): its copy in the data folder goes.",
     "BackupDiscarded", op="discardBackup", role="host"))
