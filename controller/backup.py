@@ -428,6 +428,21 @@ def interrupted(data_dir: StrPath) -> bool:
     return (Path(data_dir) / JOURNAL).exists()
 
 
+PARTIAL_STALE = 3600    # seconds after which a backup's partial folder is one a killed backup left
+
+
+def _clear_left_partials(folder: Path, clock: Clock) -> None:
+    """Partial folders of newsdesk's backups (named as it names them) that a backup killed part
+    way left behind, each as large as a backup: gone once an hour old, so they can't pile up on
+    the stick. A younger one may be a backup still running."""
+    for left in folder.glob(".%s*.partial" % NAME_PREFIX):
+        try:
+            if left.is_dir() and clock() - left.stat().st_mtime > PARTIAL_STALE:
+                shutil.rmtree(left, ignore_errors=True)
+        except OSError:
+            continue
+
+
 def make_backup(data_dir: StrPath, dest: StrPath, with_secret: bool = False, clock: Clock = time.time,
                 progress: Callable[[int, int], object] | None = None,
                 before_rename: Callable[[], object] | None = None) -> Manifest:
@@ -443,7 +458,9 @@ def make_backup(data_dir: StrPath, dest: StrPath, with_secret: bool = False, clo
         dest.parent.mkdir(parents=True, exist_ok=True)
         work = dest.parent / (".%s.partial" % dest.name)
         shutil.rmtree(work, ignore_errors=True)
-        work.mkdir()
+        _clear_left_partials(dest.parent, clock)
+        work.mkdir(mode=0o700)      # it holds the devices file and, asked for, the secret key
+        os.chmod(work, 0o700)       # (whatever the umask)
     except OSError as e:
         raise BackupError("can't write the backup into %s: %s" % (dest.parent, e.strerror or e)) from None
     try:
@@ -459,6 +476,8 @@ def make_backup(data_dir: StrPath, dest: StrPath, with_secret: bool = False, clo
                     schema = version
             else:
                 shutil.copyfile(source, work / name)
+                if name == SECRET_FILE:
+                    os.chmod(work / name, 0o600)
             files[name] = (_sha256(work / name), (work / name).stat().st_size)
         if with_secret and SECRET_FILE not in files:
             raise BackupError("--with-secret: there is no secret key in %s yet (the panel writes one when it "

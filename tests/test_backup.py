@@ -668,3 +668,25 @@ def test_the_next_start_of_the_server_finishes_a_cut_off_restore(made, tmp_path)
         server.stop()
     kept = {k: v for k, v in fingerprint(other).items() if not k.startswith(("replaced-", "serve.lock", "secret_key"))}
     assert kept == {k: v for k, v in fingerprint(box).items() if not k.startswith(("serve.lock", "secret_key"))}
+
+
+def test_a_backup_works_in_a_folder_only_its_owner_reads_and_clears_one_a_kill_left(box, tmp_path):
+    """The partial folder holds the secret key and the devices file while the zip is made: only
+    the owner may read it. One left by a backup killed part way (an hour old and more) goes at the
+    next backup into that folder; one as young as a backup still running stays."""
+    import stat as st
+    out = tmp_path / "stick"
+    out.mkdir()
+    old, young = out / ".newsdesk-backup-20261101T000000Z.zip.partial", out / ".newsdesk-backup-20261128T000000Z.zip.partial"
+    for folder in (old, young):
+        folder.mkdir()
+        (folder / "newsdesk.sqlite3").write_bytes(b"x" * 1000)
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    modes = []
+
+    def look():
+        work = out / ".newsdesk-backup-20261129T000000Z.zip.partial"
+        modes.append((st.S_IMODE(work.stat().st_mode), st.S_IMODE((work / backup.SECRET_FILE).stat().st_mode)))
+    backup.make_backup(box, out / "newsdesk-backup-20261129T000000Z.zip", with_secret=True, before_rename=look)
+    assert modes == [(0o700, 0o600)]
+    assert not old.exists() and young.exists()

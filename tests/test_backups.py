@@ -97,6 +97,23 @@ def rewritten(file, change):
 # ------------------------------------------------------------------ download
 
 @pytest.mark.slow
+def test_a_download_folder_a_killed_server_left_goes_at_the_next_download(client, desk, tmp_path, monkeypatch):
+    import os
+    import tempfile
+    import time
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old, young = tmp_path / "newsdesk-download-old", tmp_path / "newsdesk-download-young"
+    for folder in (old, young):
+        folder.mkdir()
+        (folder / "b.zip").write_bytes(b"x" * 1000)
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    r = client.get("/api/backups/download")
+    assert r.status_code == 200
+    r.close()
+    assert not old.exists() and young.exists()
+    assert [p.name for p in tmp_path.glob("newsdesk-download-*")] == ["newsdesk-download-young"]   # its own went at once
+
+
 def test_the_host_downloads_the_backup_the_command_writes(client, desk, tmp_path):
     play_a_game(desk, 2)
     r = client.get("/api/backups/download")

@@ -36,6 +36,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
@@ -128,7 +129,8 @@ def download():
         abort(400, "The secret parameter is yes or no, got %r." % secret[:40])
     with_secret = secret == "yes"
     name = _name(with_secret)
-    work = Path(tempfile.mkdtemp(prefix="newsdesk-download-"))
+    _clear_left_downloads()
+    work = Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX))
     try:
         backup.make_backup(desk().config.data_dir, work / name, with_secret=with_secret)
         opened = open(work / name, "rb")    # streamed from the open file; its folder goes at once
@@ -139,6 +141,21 @@ def download():
     return Response(_Streamed(opened), mimetype="application/zip", headers={
         "Content-Disposition": "attachment; filename=%s" % name, "Content-Length": str(size),
         "Cache-Control": "no-store", SECRET_HEADER: "included" if with_secret else "not included"})
+
+
+DOWNLOAD_PREFIX = "newsdesk-download-"
+
+
+def _clear_left_downloads():
+    """A download's folder goes as soon as its file is open; one a server killed mid-backup left
+    (a backup's size, in /tmp, which is memory on many systems) goes at the next download once
+    an hour old."""
+    for left in Path(tempfile.gettempdir()).glob(DOWNLOAD_PREFIX + "*"):
+        try:
+            if left.is_dir() and time.time() - left.stat().st_mtime > backup.PARTIAL_STALE:
+                shutil.rmtree(left, ignore_errors=True)
+        except OSError:
+            continue
 
 
 class _Streamed:
