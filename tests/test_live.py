@@ -296,6 +296,57 @@ def test_guests_filling_every_shared_thread_never_keep_the_host_waiting(app, des
     run(panel, body)
 
 
+@pytest.mark.slow
+def test_one_guest_address_can_keep_only_so_many_requests_waiting(app, desk):
+    """A guest's loop of connect, send, close leaves requests whose clients are gone to be run
+    one after another: 11,000 open connections and a move of the host's taking 26 s. Past
+    REQUESTS_PER_ADDRESS waiting, a guest's request is refused on the loop at once (503, Retry-
+    After); another guest and the host are not held up by it."""
+    release = threading.Event()
+
+    @app.get("/slow-for-the-test")
+    def slow():
+        release.wait(10)
+        return "slow"
+
+    panel = Panel(app, 4, Limits(10, 2, 1))
+    most = live.REQUESTS_PER_ADDRESS
+
+    async def ask(client, path):
+        sent, calls = [], []
+
+        async def receive():            # the request, then the client gone (a refusal drains to it)
+            calls.append(1)
+            return {"type": "http.request", "body": b"", "more_body": False} if len(calls) == 1 else \
+                {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        await panel(http_scope(client, path), receive, send)
+        return sent[0]["status"], dict(sent[0]["headers"])
+
+    async def body():
+        try:
+            flood = [asyncio.ensure_future(ask(("192.168.1.77", 40000 + k), "/slow-for-the-test"))
+                     for k in range(most + 10)]
+            await asyncio.sleep(0.3)
+            refused = [f.result() for f in flood if f.done()]
+            assert len(refused) == 10 and all(status == 503 and b"retry-after" in headers for status, headers in refused)
+            other = asyncio.ensure_future(ask(("192.168.1.78", 40000), "/api/state"))
+            assert (await asyncio.wait_for(ask(HOST, "/api/state"), 3))[0] == 200
+            await asyncio.sleep(0.2)
+            assert not other.done()                       # another guest waits for a thread, and is not refused
+        finally:
+            release.set()
+        assert (await asyncio.wait_for(other, 5))[0] == 200
+        assert sorted(status for status, _ in await asyncio.wait_for(asyncio.gather(*flood), 10)) == \
+            [200] * most + [503] * 10
+        assert (await asyncio.wait_for(ask(("192.168.1.77", 41000), "/api/state"), 3))[0] == 200    # its count is back
+
+    run(panel, body)
+
+
 class Bus:
     def attach(self, hub):
         self.hub = hub

@@ -61,7 +61,10 @@ HOST_THREADS = 2       # Flask threads only the host's requests use (its page, i
 BODY_TIMEOUT = 10.0    # seconds a request's body may take to arrive (settings: header_timeout)
 PARTS_WAIT = 1.0       # seconds after the start that parts waiting for the first answer start anyway
 RESTART_RETRY = 2      # seconds a page asking while the panel stops waits (it is back in a few)
+REQUESTS_PER_ADDRESS = 16   # a guest address's requests under way at once (a page makes a handful); past it, 503
 STOPPING = "The newsdesk is restarting; this page tries again by itself in a moment."
+BUSY = ("This device has %d requests under way, as many as one device may have; wait for their answers, then "
+        "ask again." % REQUESTS_PER_ADDRESS)
 BACKLOG_MAX = 1000     # events replayed to a tablet that reconnects; past that it resyncs
 GATE = "newsdesk.stream_gate"   # the ASGI scope key the feed asks Flask's /stream view through
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
@@ -423,6 +426,7 @@ class Panel:
         self._ticker = None
         self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
+        self.under_way: collections.Counter[str] = collections.Counter()   # a guest address's requests now
         self._up_timer = None     # until the first answer, or PARTS_WAIT after the start
 
     def _answered(self):
@@ -513,6 +517,21 @@ class Panel:
             # a tablet reconnecting during a restart: its threads may be gone already
             return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", STOPPING))
         lane = self.lane(scope)
+        guest = None
+        if lane is self.wsgi and scope["path"] != "/stream":     # (a page's live feed has limits of its own)
+            guest = (scope.get("client") or ("?", 0))[0]
+            if self.under_way[guest] >= REQUESTS_PER_ADDRESS:
+                return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", BUSY))
+            self.under_way[guest] += 1
+        try:
+            return await self._answer(lane, scope, receive, send_named)
+        finally:
+            if guest is not None:
+                self.under_way[guest] -= 1
+                if self.under_way[guest] <= 0:
+                    del self.under_way[guest]
+
+    async def _answer(self, lane, scope, receive, send_named):
         most, timeout = self.body_most, self.body_timeout
         if lane is self.host_wsgi:      # a route of the host's with a larger body of its own (an upload)
             most, timeout = self.flask.config.get("HOST_BODIES", {}).get(scope["path"], (most, timeout))
