@@ -69,3 +69,20 @@ def test_a_refusal_answers_with_its_classs_status_one_sentence_and_its_fields(ap
     with app.test_request_context("/games/4"):        # a page gets the panel's error page, same sentence
         html, said = errors.refused(NotFound("no game #4"))
         assert said == 404 and "No game #4." in html
+
+
+def test_a_503_is_logged_as_its_sentence_and_a_500_with_its_cause(app, caplog):
+    """A full disk refuses every write with 503 until there is room: one line each, what it says,
+    not a traceback each. A game's own code failing (500) is a bug: its cause in full."""
+    from controller.errors import GameFault, StoreError
+    with app.test_request_context("/api/games/current/actions", method="POST"):
+        with caplog.at_level(logging.WARNING, logger="web_ui.errors"):
+            errors.refused(StoreError("can't write to the store: database or disk is full"))
+        assert "database or disk is full" in caplog.text and "Traceback" not in caplog.text
+        caplog.clear()
+        try:
+            raise GameFault("the Purse game's rules failed on this move") from KeyError("taken")
+        except GameFault as e:
+            with caplog.at_level(logging.WARNING, logger="web_ui.errors"):
+                errors.refused(e)
+        assert "Traceback" in caplog.text and "KeyError: 'taken'" in caplog.text

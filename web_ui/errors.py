@@ -64,8 +64,10 @@ def refused(e):
     """A refusal from the table, with the status its class carries (a page gets it as the
     panel's error page)."""
     status = e.status
-    if status >= 500:
-        log.exception("the panel could not do %s %s", request.method, request.path)
+    if status == 503:       # the box can't now (a full disk, a restore waiting): said once a request, as said
+        log.warning("the panel could not do %s %s: %s", request.method, request.path, sentence(e))
+    elif status >= 500:     # a bug (a game's own code failing): its cause in full
+        log.error("the panel could not do %s %s: %s", request.method, request.path, sentence(e), exc_info=e)
     name = "Unprocessable Content" if status == 422 else HTTP_STATUS_CODES.get(status, "Error")  # RFC 9110's name
     if not _api():
         page = SimpleNamespace(name=name, description=sentence(e))
