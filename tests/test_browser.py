@@ -225,6 +225,26 @@ def test_abandoning_asks_and_can_be_taken_back_by_a_button_or_escape(table):
     assert page.evaluate("document.body.dataset.version") == "1"       # still being played
 
 
+def test_a_control_drawn_while_the_move_settles_waits_too(table, desk):
+    """A roll's offer drawn in the moment after a move (the stopwatch's digit arriving) takes no
+    press until that moment is over, and says so, as every control then does: one that looked
+    ready would have its press dropped. (The page's clock is held, so the moment lasts.)"""
+    if getattr(desk, "sim_buttons", None) is None:
+        pytest.skip("this newsdesk has no simulated dice and stopwatch buttons")
+    t = table
+    t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])
+    t.phone.clock.install()
+    t.tap(t.host, "Move")                              # the phone draws the move: its controls settle
+    t.host.click("#sim-stopwatch")
+    t.host.click("#sim-stopwatch")                     # the digit arrives and the phone draws its offer
+    t.phone.wait_for_selector("#use-stopwatch", state="attached", timeout=WAIT)
+    assert t.phone.get_attribute("#use-stopwatch", "aria-disabled") == "true"
+    t.phone.clock.run_for(1000)
+    t.phone.wait_for_function("document.querySelector('#game-area [data-settling]') === null", timeout=WAIT)
+    digit = desk.store.latest("stopwatch.roll")[0].payload["digit"]
+    t.tap(t.phone, "Use the stopwatch: %d" % digit)
+
+
 def test_scoop_2002_on_two_devices(table):
     t = table
     t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])

@@ -76,6 +76,7 @@ function render() {
   holdControls();
   const shown = S.game && drawn ? S.game.id + ":" + S.game.version : null;
   if (shown && drawnKey && shown !== drawnKey) settle();
+  else if (settling()) quieten();      // drawn again while settling (a roll's offer): these wait too
   if (shown) drawnKey = shown;
 }
 
@@ -89,11 +90,7 @@ let settleTimer = null;
 
 function settle() {
   S.settleUntil = performance.now() + SETTLE_MS;
-  for (const el of $$("button, input, select, textarea", area)) {
-    if (el.disabled || (el.getAttribute("aria-disabled") === "true" && !el.dataset.settling)) continue;
-    el.dataset.settling = "1";
-    el.setAttribute("aria-disabled", "true");
-  }
+  quieten();
   clearTimeout(settleTimer);
   settleTimer = setTimeout(() => {
     for (const el of $$("[data-settling]", document)) {
@@ -101,6 +98,16 @@ function settle() {
       el.removeAttribute("aria-disabled");
     }
   }, SETTLE_MS);
+}
+
+// Every control in the game area says it is settling, whenever it was drawn in the moment: a
+// control that didn't would look ready to a press the moment then drops.
+function quieten() {
+  for (const el of $$("button, input, select, textarea", area)) {
+    if (el.disabled || (el.getAttribute("aria-disabled") === "true" && !el.dataset.settling)) continue;
+    el.dataset.settling = "1";
+    el.setAttribute("aria-disabled", "true");
+  }
 }
 
 function settling() {
