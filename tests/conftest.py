@@ -324,6 +324,13 @@ def pytest_sessionfinish(session):
 PICTURES = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 
+def signal_button(code):
+    """The name of the button that enters the editor's signal ``code`` by hand: the signal as the
+    phone's window shows it, then (for a screen reader) his message. Chromium puts a space before
+    the hidden message, as it is positioned out of the line."""
+    return re.compile(r"^%s ?: " % re.escape(code))
+
+
 def picture(target, filename, **options):
     """A screenshot of ``target`` (a page or a locator) as test-artifacts/``filename``, taken when
     NEWSDESK_PICTURES is set (``make screenshots``). The pictures are for a person to look at; no

@@ -9,9 +9,10 @@ go to test-artifacts/ for review (``make screenshots``).
 """
 
 import contextlib
+import re
 
 import pytest
-from conftest import lan_address, launched_chromium, picture
+from conftest import lan_address, launched_chromium, picture, signal_button
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 360, "height": 740}
@@ -176,7 +177,7 @@ def test_scoop_1956_on_two_devices(table):
     t = table
     t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None), ("Cat", None)])
     t.tap(t.host, "Claim a Sport story")
-    t.tap(t.phone, "EXTRA")                              # the editor's signal, entered by hand
+    t.tap(t.phone, signal_button("EXTRA"))                              # the editor's signal, entered by hand
     t.phone.fill("input[name=value]", "500")
     t.tap(t.phone, "Take the Sport story")
     nums = dict(n.split("=") for n in t.agree()["numbers"])
@@ -187,7 +188,7 @@ def test_scoop_1956_on_two_devices(table):
     t.tap(t.phone, "Claim a Crime story")
     t.shot("scoop1956")
     t.check_phone_fits()
-    t.tap(t.host, "PRESS")
+    t.tap(t.host, signal_button("PRESS"))
     t.tap(t.phone, "Bob goes to press!")
     t.finish(t.host, "Bob won!")          # $2,800 + the $1,500 press bonus beats $3,900
     t.shot("scoop1956-end")
@@ -696,6 +697,31 @@ def test_no_word_is_broken_inside_itself(server, screens, desk, client, size):
         assert page.inner_text(".verdict-box .signal") == "THREE STARS"
         picture(page, "three-stars-%dx%d.png" % (size["width"], size["height"]), full_page=True)
         assert page.evaluate(BROKEN_WORDS) == []
+
+
+def test_each_signal_button_is_named_by_what_the_editor_says(server, screens, desk, client):
+    """A claim waiting for the editor offers his eight signals as buttons for a table with no
+    phone at hand. "X" and "!!!" alone tell a screen reader nothing: each button's name is its
+    signal and the editor's message, as the rules print it."""
+    from controller.oracles.editor import SIGNALS
+    _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        group = page.get_by_role("group", name="No phone at hand? Enter the editor's signal")
+        group.wait_for()
+        for code, (words, _, _) in SIGNALS.items():
+            button = group.get_by_role("button", name=re.compile(signal_button(code).pattern + re.escape(words) + "$"))
+            assert button.count() == 1, (code, group.aria_snapshot())
+            # what shows is the phone's window; the message takes no room
+            assert button.evaluate("b => b.firstChild.textContent") == code
+            box = button.locator(".sr-only").bounding_box()
+            assert box is not None and box["width"] <= 1 and box["height"] <= 1, box
+        group.get_by_role("button", name=signal_button("X")).click()
+        page.wait_for_function("document.body.dataset.version === '3'")
+        game = client.get("/api/games/current").get_json()["game"]["id"]
+        said = client.get("/api/games/%d" % game).get_json()["log"][-1]
+        assert said["version"] == 3 and said["said"].startswith("the editor said X:"), said
 
 
 def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):

@@ -8,7 +8,7 @@ game whose declaration grows an option the form can't set fails here (CHANGED mu
 """
 
 import pytest
-from conftest import picture
+from conftest import picture, signal_button
 from test_browser import browser, server  # noqa: F401  (fixtures)
 
 from controller.games import registry
@@ -123,7 +123,7 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     view = current(page)["view"]
     assert view["turn_name"] == "Bob" and {s["slot"] for s in view["players"][0]["page"]} == {"three_star", "star", "sport", "crime", "want ad"}
     tap(page, "Claim a Sport story")
-    tap(page, "PRESS")
+    tap(page, signal_button("PRESS"))
     tap(page, "Bob goes to press!")
     assert current(page)["view"]["step"] == "over"
     page.click("#finish")

@@ -13,7 +13,7 @@ error or failed request (a missing icon counts).
 from pathlib import Path
 
 import pytest
-from conftest import picture
+from conftest import picture, signal_button
 from test_browser import WAIT, browser, server  # noqa: F401  (the same browser and server fixtures)
 
 from controller.config import load_config
@@ -207,7 +207,7 @@ def test_the_first_hour_of_a_new_user(browser, server, desk):  # noqa: F811
         # Bob claims a story, the editor's PRESS is entered by hand, and Bob goes to press
         page.goto(base + "/")
         wait_version(page, 6)
-        for version, words in enumerate(("Claim a Crime story", "PRESS", "Bob goes to press!"), start=7):
+        for version, words in enumerate(("Claim a Crime story", signal_button("PRESS"), "Bob goes to press!"), start=7):
             page.get_by_role("button", name=words, exact=True).click()
             wait_version(page, version)
 

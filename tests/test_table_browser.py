@@ -8,7 +8,7 @@ import contextlib
 import time
 
 import pytest
-from conftest import picture, serve_panel
+from conftest import picture, serve_panel, signal_button
 from test_browser import browser, server  # noqa: F401  (fixtures)
 
 from web_ui.server import InThread
@@ -59,7 +59,7 @@ def test_the_dial_is_within_a_screen_of_the_offers_and_nothing_sticks_over_the_v
     with open_page(screens, server, size) as page:
         start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
         tap(page, "Claim a Sport story")
-        tap(page, "EXTRA")                                   # the verdict, shown big in the game
+        tap(page, signal_button("EXTRA"))                                   # the verdict, shown big in the game
         page.wait_for_selector(".game-view .verdict-box", timeout=WAIT)
         screen = SIZES[size]["height"]
         offers, dial = box(page, ".offers-card"), box(page, "#dial")
@@ -241,7 +241,7 @@ def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(sc
     with open_page(screens, server, "phone") as page:
         start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])
         tap(page, "Claim a Sport story")
-        tap(page, "EXTRA")
+        tap(page, signal_button("EXTRA"))
         page.fill("input[name=value]", "0")
         page.get_by_role("button", name="Take the Sport story", exact=True).click()
         problem = page.locator(".offer-form .field-problem")

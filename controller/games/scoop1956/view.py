@@ -156,6 +156,8 @@ def view(state: State) -> dict[str, Any]:
         "turn": state["turn"], "turn_name": _name(state, state["turn"]), "step": current_step(state),
         "waiting_for": waiting_for(state) if state["phase"] != "over" else None,
         "claim": state["claim"], "verdict": verdict, "sale": sale,
+        # each signal's message, for the buttons a table with no phone enters it by
+        "signals": {code: words for code, (words, _, _) in SIGNALS.items()},
         "debts": [dict(d, name=_name(state, d["player"])) for d in state["debts"]],
         "last": state["last"], "short_of_cash": state["short_of_cash"],
         "story_cards": STORY_CARDS,

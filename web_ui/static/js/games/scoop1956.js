@@ -96,7 +96,8 @@ export function label(offer, view) {
     case "advertise": return offer.ad_type === "advertisement" ? "Place an advertisement" : `Place a ${kind(offer.ad_type)} ad`;
     case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to ${offer.space ? "reserve space " + offer.space : "the reserve"} (${dollars(price * offer.cards)})`;
     case "exchange": return "Exchange a card";
-    case "verdict": return offer.signal;
+    // the phone's window shows; a screen reader hears the message too ("X" alone says nothing)
+    case "verdict": return [offer.signal, h("span", { class: "sr-only" }, ": " + ((view.signals || {})[offer.signal] || ""))];
     case "lines_down": return `${name} calls Lines Down`;
     case "place": return offer.slot === "three_star" ? "Take a Three Star story" : `Take the ${kind(offer.slot)} story`;
     case "go_to_press": return `${name} goes to press!`;
