@@ -33,7 +33,7 @@ MODEL_FILES = (("race_to_three/__init__.py", "python"), ("race_to_three/screen.j
 
 # kit.__all__, by what a game does with each
 HELPERS = ("guard", "option", "check_players", "check_declared", "result_of", "seat", "player_name",
-           "say_events", "and_list", "or_list", "quoted", "is_int", "copied")
+           "say_events", "and_list", "or_list", "quoted", "is_int", "whole", "copied")
 SHAPES = ("State", "Event", "Action", "Players")
 RESULTS = ("Result", "Standing", "TeamStanding")
 ERRORS = ("GameError", "NotSetUp", "GameOver", "NotAnAction", "UnknownAction")

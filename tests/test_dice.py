@@ -34,7 +34,10 @@ def test_parse(text, count, sides):
     assert (d.count, d.sides) == (count, sides) and Dice.parse(d.name) == d
 
 
-@pytest.mark.parametrize("text", ["", "2x6", "d1", "0d6", "11d6", "d101", "2d", None, 7, "-1d6"])
+# "1d" and 5,000 nines: Python refuses to read past 4,300 digits (a ValueError, not the dice's sentence);
+# "\u0663d6" is an Arabic-Indic three, a digit to a regular expression but not NdM as anyone types it
+@pytest.mark.parametrize("text", ["", "2x6", "d1", "0d6", "11d6", "d101", "2d", None, 7, "-1d6",
+                                  "1d" + "9" * 5000, "9" * 5000 + "d6", "\u0663d6", "2d\u00b2"])
 def test_bad_dice_are_refused_with_the_text(text):
     with pytest.raises(OracleSettingError, match="dice"):
         Dice.parse(text)

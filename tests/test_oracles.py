@@ -78,6 +78,8 @@ def test_settings_over_http(oracle_client):
     bad = client.post("/api/oracles/dice", json={"dice": "3x6"})
     assert bad.status_code == 400 and "3x6" in bad.get_json()["message"]
     assert client.post("/api/oracles/dice", json={}).status_code == 400
+    long = client.post("/api/oracles/dice", json={"dice": "1d" + "9" * 5000})     # past what int() reads
+    assert long.status_code == 400 and long.get_json()["message"].startswith("dice")
     assert client.post("/api/oracles/stopwatch/mode", json={"mode": "d10"}).get_json()["mode"] == "d10"
     assert client.post("/api/oracles/stopwatch/mode", json={"mode": "egg timer"}).status_code == 400
     assert client.post("/api/oracles/stopwatch/reset").get_json() == {"was_running": False}

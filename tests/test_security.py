@@ -295,9 +295,19 @@ def test_extra_hosts_are_added_to_the_automatic_list(app, guard):
     ("Box:8080", ("box", 8080)), ("[::1]:80", ("::1", 80)), ("[fe80::1]", ("fe80::1", None)),
     ("box.", ("box", None)), ("", None), (None, None), (":80", None), ("box:0", None),
     ("fe80::1", None), ("box:8o", None),
+    # a superscript two is a digit to str.isdigit, not to int(); 5,000 digits are past what int() reads
+    ("box:\u00b2", None), ("box:" + "1" * 5000, None), ("[::1]:" + "8" * 5000, None), ("box:\u0663", None),
 ])
 def test_split_host(raw, parsed):
     assert split_host(raw) == parsed
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:\u00b2", "127.0.0.1:" + "1" * 5000])
+def test_a_host_whose_port_int_cannot_read_gets_the_sentence_not_a_500(app, host):
+    """A Host header arrives as Latin-1, so its port may hold a superscript two, which
+    str.isdigit takes for a digit and int() refuses."""
+    r = client_at(app, "127.0.0.1").get("/api/state", headers={"Host": host})
+    assert r.status_code == 400 and "doesn't answer to the name" in r.get_json()["message"]
 
 
 # -- debugger, secret key ----------------------------------------------------------------------

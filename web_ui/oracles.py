@@ -22,6 +22,7 @@ import io
 from flask import Blueprint, Response, abort, jsonify, request
 
 from controller.oracle_service import HISTORY
+from controller.oracles.dice import SPEC_PATTERN
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
@@ -56,7 +57,7 @@ schemas(
         groups=arr(obj(["oracle", "label", "session", "all_time"], extra=True, oracle=_ORACLE, label=STR,
                        session=_REPORT, all_time=_REPORT))),
     DiceRequest={"anyOf": [
-        obj(["dice"], dice=dict(STR, pattern=r"^\s*[0-9]*\s*[dD]\s*[0-9]+\s*$",
+        obj(["dice"], dice=dict(STR, pattern=SPEC_PATTERN,
                                 description="NdM: 1-10 dice of 2-100 sides each, like 2d6 or d10.")),
         obj(["next"], next=dict(BOOL, enum=[True], description="Step to the next dice of the list."))]},
     DiceSet=obj(["dice", "choices", "event"], dice=STR, choices=arr(STR), event=ref("OracleEvent")),

@@ -219,7 +219,9 @@ def split_host(host):
         return None  # a bare IPv6 address must be bracketed in a Host header
     else:
         name = host
-    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+    # ASCII and at most five: a Host header is read as Latin-1, and int() refuses a superscript
+    # two that isdigit() takes for a digit, and anything past 4,300 digits
+    if port is not None and not (port.isascii() and port.isdigit() and len(port) <= 5 and 0 < int(port) < 65536):
         return None
     name = name.rstrip(".")
     return (name, int(port) if port else None) if name else None

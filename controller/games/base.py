@@ -232,6 +232,22 @@ def is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+MOST_DIGITS = 18     # digits a number written as text may have: no seat, square, roll or count has more
+
+
+def whole(value: object) -> int | None:
+    """A whole number given as an int or as its ASCII digits (" 12 "), else None. Past
+    MOST_DIGITS digits it is none: Python's int() refuses a string of more than 4,300 digits with
+    a ValueError, which would be a traceback where the game owes a sentence."""
+    if is_int(value):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= MOST_DIGITS:
+            return int(text)
+    return None
+
+
 def seat(state: State, value: object) -> int:
     """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
     n = len(state["players"])

@@ -38,6 +38,7 @@ from .base import (
     result_of,
     say_events,
     seat,
+    whole,
 )
 from .conformance import RULES, Finding, Kit, Play, Rule, Unreached, check
 from .game import Game, Players
@@ -47,4 +48,5 @@ __all__ = [
     "GameOver", "Kit", "NotAnAction", "NotSetUp", "Play", "Players", "Result", "Rule", "Standing", "State",
     "TeamStanding", "UnknownAction", "Unreached", "and_list", "check", "check_declared", "check_players",
     "copied", "guard", "is_int", "option", "or_list", "player_name", "quoted", "result_of", "say_events", "seat",
+    "whole",
 ]

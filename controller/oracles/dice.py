@@ -17,7 +17,10 @@ MAX_DICE = 10
 MAX_SIDES = 100
 DEFAULT_DICE = "2d6"
 DEFAULT_CHOICES = ("2d6", "1d6", "1d10", "1d4")   # newsdesk's choice for what a long press cycles
-_SPEC = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*$")
+# ASCII digits, at most three (MAX_SIDES): int() refuses past 4,300, and "\u0663" is no one's NdM
+# (the API's schema gives the same pattern)
+SPEC_PATTERN = r"^\s*([0-9]{0,3})\s*[dD]\s*([0-9]{1,3})\s*$"
+_SPEC = re.compile(SPEC_PATTERN)
 
 
 class Dice:

@@ -808,3 +808,23 @@ def test_the_undo_bar_says_each_journalist_action_and_what_is_left():
     assert said == ["Ann: a Journalist stepped e6 to f6, pushing Protester 1 to g6 (2 actions left)",
                     "Ann: a Journalist jumped a3 to d2 (1 action left)",
                     "Ann discarded 1 and drew a card (0 actions left); Ann's Journalists' turn is over"]
+
+
+LONG = "1" * 5000       # past the 4,300 digits Python's int() reads: a ValueError, not a refusal
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "end_turn", "player": LONG}, {"type": "draw", "player": "0" * 4999 + "1"},
+    {"type": "move", "player": 0, "from": "a" + LONG, "to": "b2"},
+    {"type": "move", "player": 0, "from": "f4", "to": "f" + "0" * 4999 + "5"},
+    {"type": "reveal", "plays": [{"player": LONG, "protester": 1, "rank": "A", "suit": "hearts"}]},
+    {"type": "reveal", "plays": [{"player": 0, "protester": LONG, "rank": "A", "suit": "hearts"}]},
+])
+def test_a_number_of_thousands_of_digits_is_refused_with_a_sentence(action):
+    with pytest.raises(GameError):
+        game.decide(start(), action, random.Random(0))
+
+
+def test_a_police_table_seat_of_thousands_of_digits_is_refused_with_a_sentence():
+    with pytest.raises(GameError):
+        start(police_table=[{LONG: "up"}])

@@ -577,3 +577,21 @@ def test_the_table_may_roll_for_n_ickel_with_the_stopwatch():
     assert s["players"][1]["sales"] == [1]
     with pytest.raises(GameError, match="played by the box"):
         act(start(("Ann",), variants=["lonely_city"]), {"type": "roll", "player": 1, "value": 1})
+
+
+LONG = "1" * 5000       # past the 4,300 digits Python's int() reads: a ValueError, not a refusal
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "move", "player": LONG}, {"type": "stay", "player": "0" * 4999 + "1"},
+    {"type": "roll", "player": 0, "value": LONG}, {"type": "arrive", "player": 0, "place": LONG},
+    {"type": "pitch", "player": 0, "story": LONG},
+])
+def test_a_number_of_thousands_of_digits_is_refused_with_a_sentence(action):
+    with pytest.raises(GameError):
+        game.decide(start(), action, Dice(3, 5))
+
+
+def test_a_street_chart_roll_of_thousands_of_digits_is_refused_with_a_sentence():
+    with pytest.raises(GameError, match="street_chart"):
+        start(street_chart={LONG: "words"})

@@ -59,9 +59,10 @@ def parse(square: object) -> Square | None:
     if square in SQUARES:
         return SQUARES[square]
     text = square.strip().lower()
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isascii() or not text[1:].isdigit():
+    digits = text[1:]       # at most 3 (a row is 1-12): int() refuses past 4,300 with a ValueError
+    if len(text) < 2 or text[0] not in COLUMNS or not digits.isascii() or not digits.isdigit() or len(digits) > 3:
         return None
-    row = int(text[1:]) - 1
+    row = int(digits) - 1
     return (row, COLUMNS.index(text[0])) if 0 <= row < SIZE else None
 
 

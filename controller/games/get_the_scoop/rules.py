@@ -20,6 +20,7 @@ from ..base import (
     option,
     result_of,
     seat_words,
+    whole,
 )
 from . import board as grid
 
@@ -172,7 +173,7 @@ def _police_table(table: object) -> list[dict[str, str]]:
             raise GameError(msg)
         moves = {}
         for officer, way in step.items():
-            k = _whole(officer)
+            k = whole(officer)
             if k not in OFFICERS or not isinstance(way, str) or way not in DIRECTIONS:
                 raise GameError(msg)
             if str(k) in moves:
@@ -230,7 +231,7 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
         if p in seen_players:
             raise GameError("%s played two cards; each player directs at most one Protester" % who)
         seen_players.add(p)
-        protester = _whole(play.get("protester"))
+        protester = whole(play.get("protester"))
         if protester not in PROTESTERS:
             raise GameError("%s: the d4 shows a Protester 1-4, not %r" % (who, play.get("protester")))
         rank, suit = _rank(play.get("rank")), _suit(play.get("suit"))
@@ -260,7 +261,7 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
             continue
         if str(n) in agreed:
             order = agreed[str(n)]
-            seats = [_whole(p) for p in order] if isinstance(order, list) else None
+            seats = [whole(p) for p in order] if isinstance(order, list) else None
             if seats is None or sorted(seats, key=str) != sorted(directors, key=str):
                 raise GameError("the agreed order for Protester %d must list exactly %s, by seat"
                                 % (n, ", ".join(player_name(state, p) for p in directors)))
@@ -431,7 +432,7 @@ def _why_not(state: State, p: int, src: grid.Square, dst: grid.Square) -> str:
 def _draw(state: State, action: Action, rng: random.Random) -> list[Event]:
     p = _whose_turn(state, action, "draw")
     discard = action.get("discard", 0)
-    discard = _whole(discard) if discard is not None else 0
+    discard = whole(discard) if discard is not None else 0
     hand = state["hands"][p]
     if discard is None or not 0 <= discard <= hand:
         raise GameError("%s holds %d card%s: discard 0 to %d of them"
@@ -572,17 +573,8 @@ def piece_words(state: State, piece: str) -> str:
 
 # ---------------------------------------------------------------- helpers
 
-def _whole(value: object) -> int | None:
-    """A whole number given as an int or as its digits; None for anything else."""
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
 def _seat(value: object) -> int:
-    seat = _whole(value)
+    seat = whole(value)
     if seat is None or not 0 <= seat < PLAYERS:
         raise GameError("a player is a seat number 0-%d, not %r" % (PLAYERS - 1, value))
     return seat

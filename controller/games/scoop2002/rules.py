@@ -22,6 +22,7 @@ from ..base import (
     option,
     or_list,
     result_of,
+    whole,
 )
 
 NAME = "scoop2002"
@@ -150,7 +151,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if not isinstance(given, dict):
         raise GameError("street_chart must map a roll (1-10, 0 is 10) to the chart's words")
     for key, text in given.items():
-        r = _int(key)
+        r = whole(key)
         if r == 0:
             r = ZERO_READS_AS
         if r is None or not 1 <= r <= LOCATION_COUNT or not isinstance(text, str) or not text.strip():
@@ -449,21 +450,11 @@ def offers(state: State) -> list[Action]:
                 out.append({"type": "pitch", "player": p, "story": n})
     return out
 
-def _int(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
-
-
 def _location_number(value: object, locations: Sequence[str]) -> int | None:
     """A Location given by number (1-10) or by name; None if it is neither."""
     if isinstance(value, str) and value in locations:
         return locations.index(value) + 1
-    n = _int(value)
+    n = whole(value)
     return n if n is not None and 1 <= n <= LOCATION_COUNT else None
 
 
