@@ -302,7 +302,8 @@ def _cable(source: str, raw: object) -> dict[str, Any]:
         raise PinMapError("%s: pins must be a table of pin number = \"wire\"" % where)
     out: dict[int, str] = {}
     for key, wire in pins.items():
-        if not key.isdigit() or int(key) < 1:
+        # ASCII digits, a few: int() refuses a superscript two isdigit() takes, and past 4,300 digits
+        if not (key.isascii() and key.isdigit() and len(key) <= 3) or int(key) < 1:
             raise PinMapError("%s: pin %r is not a pin number" % (where, key))
         if not isinstance(wire, str) or not wire:
             raise PinMapError("%s: pin %s must name its wire, got %r" % (where, key, wire))

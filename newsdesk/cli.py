@@ -261,7 +261,7 @@ def cmd_dial_record(args):
 
     config = load_config(args.data)
     dial_map = args.dial_map or config["dial_map"]
-    digits = [int(c) for c in (args.simulate or "") if c.isdigit()]
+    digits = [int(c) for c in (args.simulate or "") if c in "0123456789"]
     if args.simulate is not None and (not digits or len(digits) != len(args.simulate)):
         print("newsdesk dial record: --simulate takes digits 0-9, e.g. --simulate 4711", file=sys.stderr)
         return 2

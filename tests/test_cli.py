@@ -75,9 +75,10 @@ def test_record_writes_a_trace_that_replays_to_the_dialed_digits(tmp_path, capsy
     assert [o["state"] for o in lines if o["event"] == "hook"] == ["off", "on"]
 
 
-def test_record_refuses_bad_simulated_digits(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("digits", ["4a", "4\u00b2"])     # a superscript two: isdigit, not int()
+def test_record_refuses_bad_simulated_digits(tmp_path, capsys, monkeypatch, digits):
     monkeypatch.setenv("NEWSDESK_PIN_FACTORY", "mock")
-    assert main(["--data", str(tmp_path), "dial", "record", str(tmp_path / "x.csv"), "--simulate", "4a"]) == 2
+    assert main(["--data", str(tmp_path), "dial", "record", str(tmp_path / "x.csv"), "--simulate", digits]) == 2
     assert "--simulate takes digits" in capsys.readouterr().err
 
 

@@ -647,6 +647,8 @@ def test_a_cable_layout_that_leaves_a_wire_out_is_an_error():
     ('[cable]\nbox = "plug"\npins = { 1 = "pulse" }', "box must be one of female, male"),
     ('[cable]\nbox = "female"\npins = { 1 = "pulse", 2 = "pulse" }', "'pulse' is on two pins"),
     ('[cable]\nbox = "female"\npins = { one = "pulse" }', "is not a pin number"),
+    ('[cable]\nbox = "female"\npins = { "\u00b2" = "pulse" }', "is not a pin number"),     # isdigit, not int()
+    ('[cable]\nbox = "female"\npins = { %s = "pulse" }' % ("1" * 5000), "is not a pin number"),
     ('[cable]\nbox = "female"\npins = { 1 = 5 }', "must name its wire"),
 ])
 def test_the_pin_maps_cable_is_read_with_care(cable, words):
