@@ -579,6 +579,24 @@ def test_the_table_may_roll_for_n_ickel_with_the_stopwatch():
         act(start(("Ann",), variants=["lonely_city"]), {"type": "roll", "player": 1, "value": 1})
 
 
+@pytest.mark.parametrize("action", [{"type": "move"}, {"type": "stay"}, {"type": "pitch", "story": 1},
+                                    {"type": "arrive", "place": 2}])
+def test_the_table_rolling_for_n_ickel_can_only_roll_for_him(action):
+    """'Ickel never gets out in the field ... On Ickel's turns, all he ever does is try to sell a
+    story': with ickel_rolls "table", his seat takes his two rolls and nothing a reporter does."""
+    s = start(("Ann",), variants=["lonely_city"], ickel_rolls="table")
+    s, _ = act(s, {"type": "move", "player": ANN})
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 1})
+    s, _ = act(s, {"type": "arrive", "player": ANN, "place": 2})
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 3})
+    assert s["turn"] == 1
+    with pytest.raises(GameError, match="N. Ickel never gets out in the field"):
+        act(s, dict(action, player=1))
+    s, _ = act(s, {"type": "roll", "player": 1, "value": 9})               # his pitch: no sale at #1
+    with pytest.raises(GameError, match="N. Ickel never gets out in the field"):
+        act(s, dict(action, player=1))
+
+
 LONG = "1" * 5000       # past the 4,300 digits Python's int() reads: a ValueError, not a refusal
 
 

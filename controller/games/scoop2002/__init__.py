@@ -4,13 +4,14 @@ the Action City Times, sell three to win.
 The board (grid, subways, coins) stays on the table; the panel keeps what pencil and paper kept:
 the marks at each Location, every Steno Pad, the stories sold, and whose turn it is and which
 part of it. Rolls come from the stopwatch's hundredths digit (0-9); an action without a value
-lets the box roll. The Locations are numbered 1-10 and a 0 matches the tenth (the rules mark "the
-Location that matches the number you rolled"). Against a pitch's sum (and N. Ickel's Location)
+lets the box roll. newsdesk numbers the Locations 1-10 and marks a 0 at the tenth (its reading:
+the rules name a "Location #1" and a "next-highest number", and mark "the Location that matches
+the number you rolled", but print no board). Against a pitch's sum (and N. Ickel's Location)
 and for odd/even, the "zero" option decides: "as_read" (the default, the rules' words: the
-digit "is the number you've rolled", so a 0 is the lowest roll) or "ten" (newsdesk's option, as
-a ten-sided die's 0 face reads: it also makes N. Ickel certain to sell at #10, where he has no
-"next-highest" Location to move to). Games stored before the option existed counted a 0 as 10
-and still do.
+digit "is the number you've rolled", so a 0 is the lowest roll, and N. Ickel at #9 sells on
+any roll) or "ten" (newsdesk's option, as a ten-sided die's 0 face reads: a 0 at #9 then
+misses, and he moves on to #10, where every roll sells). Games stored before the option existed
+counted a 0 as 10 and still do.
 
 Every action names its player by seat (0-based, in the order given to setup; play passes left).
 
@@ -33,7 +34,8 @@ Options (declared in OPTIONS): "variants" (list), "locations" (the board's ten n
 Ickel's rolls, or presses the stopwatch, for a roll offered on his seat).
 
 Where the rules are silent, these are newsdesk's choices, not the original's:
-  * a roll of 0 can count as 10 against a sum when "zero" is "ten" (see above);
+  * a roll of 0 can count as 10 against a sum when "zero" is "ten", and marks the tenth
+    Location (see above);
   * the default Location names are placeholders (the rules print none; only Downtown is named,
     and putting it at #1 is a guess), and the default On the Street entries only say to read
     the board's chart: give "locations" and "street_chart" from your board;
@@ -43,6 +45,11 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
   * "resell" (default true): after a sale a Location's marks start again, and a new story
     there can be researched and sold again, counting as another sale; set it false to let
     each player sell each Location's story once;
+  * the seller's own Steno Pad marks for a story sold go with it (the rules have the seller
+    circle the story and the others cross out theirs; newsdesk spends the circled marks, so a
+    story sold again is researched again);
+  * with "ickel_rolls" "table", N. Ickel's seat takes only his two rolls ("all he ever does
+    is try to sell a story");
   * N. Ickel's sale doesn't clear the Location's marks or anyone's Steno Pad (the rules only
     say "mark off a story on his Steno Pad"), he has no beat in That's My Beat, and you take
     the first turn.

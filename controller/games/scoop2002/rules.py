@@ -219,6 +219,10 @@ def _actor(state: State, action: Action) -> int:
         raise GameError("say which player acts: \"player\" is a seat number 0-%d, not %r" % (seats - 1, p))
     if state["players"][p].get("box") and state.get("ickel_rolls", ICKEL_BOX) != ICKEL_TABLE:
         raise GameError("%s is played by the box; his turns take care of themselves" % ICKEL_NAME)
+    if state["players"][p].get("box") and action.get("type") != "roll":
+        # "Ickel never gets out in the field ... all he ever does is try to sell a story"
+        raise GameError("%s never gets out in the field: on his turn the table rolls his pitch, then "
+                        "his mark" % ICKEL_NAME)
     if p != state["turn"]:
         raise GameError("%s can't act now: it is %s's turn" % (player_name(state, p), player_name(state, state["turn"])))
     return p
