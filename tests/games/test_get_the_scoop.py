@@ -36,7 +36,8 @@ def play(p, protester, rank, suit):
 def quiet_round(state):
     """Nobody directs anyone, nobody wins: journalists in turn, then the police."""
     state, _ = act(state, {"type": "reveal", "plays": []})
-    state, _ = act(state, {"type": "check", "winners": []})
+    if state["phase"] == "check":                     # the table keeps the board: it says who won
+        state, _ = act(state, {"type": "check", "winners": []})
     for k in range(4):
         state, _ = act(state, {"type": "end_turn", "player": (state["first"] + k) % 4})
     return act(state, {"type": "police", "player": state["first"]})[0]
@@ -180,6 +181,31 @@ def test_the_first_player_moves_the_police_by_the_table():
         start(police_table=[{1: "sideways"}])
 
 
+def test_the_default_police_circle_the_protesters_as_a_cordon():
+    """'the Police Officers move in their prescripted order, clockwise around the center of the
+    board, creating a cordon around the Protester's original placement'. The table after the
+    second round is missing; newsdesk's default keeps the officers going round: with nobody else
+    moving, none is ever blocked or steps into the centre's four squares, and after the
+    default's last step each is back where it started (a table that only alternated the
+    first two steps walked every officer to an edge, where all eight stood blocked for good)."""
+    s = start(board="tracked")
+    began = {o: sq for o, sq in s["board"].items() if o.startswith("O")}
+    centre = {"f6", "g6", "f7", "g7"}
+    steps = len(rules.DEFAULT_POLICE_TABLE)
+    for n in range(1, 2 * steps + 1):
+        s = quiet_round(s)
+        assert s["last_police"]["blocked"] == [], n
+        officers = {o: sq for o, sq in s["board"].items() if o.startswith("O")}
+        assert not centre & set(officers.values()), (n, officers)
+        if n == 1:
+            assert officers == {"O1": "g4", "O2": "h4", "O3": "i7", "O4": "i8",
+                                "O5": "f9", "O6": "e9", "O7": "d6", "O8": "d5"}
+        if n == 2:      # "on the next round they move diagonally, clockwise"
+            assert set(s["last_police"]["moves"].values()) == {"down-right", "down-left", "up-left", "up-right"}
+        if n % steps == 0:
+            assert officers == began, n
+
+
 # ---------------------------------------------------------------- properties
 
 RANKS = st.sampled_from(["A", 2, 3, 4, 5, 6, 7, 8, 9])
@@ -272,15 +298,15 @@ def test_setup_refuses_bad_settings_with_a_sentence(players, options, message):
 def test_a_longer_game_with_shared_protesters_to_one_winner():
     """A whole game: five quiet rounds (the badge goes round the table and on: 'the First Player
     token is passed to the next player, clockwise'), then a round where two players direct the
-    same Protester (their order drawn: 'the cards are shuffled face down'), the police's steps
-    cycling through the table, and one winner ('that Player wins and the game is over!')."""
+    same Protester (their order drawn: 'the cards are shuffled face down'), the police taking
+    the table's steps in turn, and one winner ('that Player wins and the game is over!')."""
     s = start(first=3)
     badges, steps = [], []
     for _ in range(5):
         badges.append(s["first"])
         s = quiet_round(s)
         steps.append(s["last_police"]["step"])
-    assert badges == [3, 0, 1, 2, 3] and steps == [1, 2, 1, 2, 1]
+    assert badges == [3, 0, 1, 2, 3] and steps == [1, 2, 3, 4, 5]
     s, ev = act(s, {"type": "reveal", "plays": [play(0, 3, 9, "spades"), play(2, 3, "A", "hearts")]},
                 random.Random(7))
     assert ev[0]["orders"][0]["how"] == "drawn" and sorted(ev[0]["orders"][0]["players"]) == [0, 2]

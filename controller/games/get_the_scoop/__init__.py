@@ -37,8 +37,9 @@ round_ended.
 Where the demo's rules are silent or incomplete, these are newsdesk's choices, each an option
 (its default in brackets), not the original's:
   * "police_table": the rules give the first round's step and say the next round's is
-    "diagonally, clockwise"; the table after that is missing. [the given step, then each officer
-    turning its corner clockwise, alternating]
+    "diagonally, clockwise"; the table after that is missing. [the given step, then each pair
+    turning its corner diagonally, and on round the Protesters' four squares, turning another
+    eighth clockwise every second round: back to the start after 16 rounds]
   * "sides": which side of the board each suit labels, listed top, right, bottom, left. The
     rules say the sides are labelled but not which is which. [hearts, diamonds, clubs, spades]
   * "journalist_step": a Journalist moves "one square in any one direction": "any" (diagonals

@@ -44,15 +44,19 @@ SIDE_NAMES = ("top", "right", "bottom", "left")
 SIDE_WAY = {"top": "up", "right": "right", "bottom": "down", "left": "left"}
 
 # The police movement tables, one step per police turn, cycling. The first step is the rules'
-# ("1 & 2 move 1 square Right, 5 & 6 ... Left, 3 & 4 ... Down, 7 & 8 ... Up"). The rules then
-# say the next round "they move diagonally, clockwise" and the table is missing: the second
-# step is newsdesk's default (each officer turns the corner clockwise), and alternating the two
-# is newsdesk's guess too. Set "police_table" to your own.
-DEFAULT_POLICE_TABLE = (
-    {1: "right", 2: "right", 3: "down", 4: "down", 5: "left", 6: "left", 7: "up", 8: "up"},
-    {1: "down-right", 2: "down-right", 3: "down-left", 4: "down-left",
-     5: "up-left", 6: "up-left", 7: "up-right", 8: "up-right"},
-)
+# ("1 & 2 move 1 square Right, 5 & 6 ... Left, 3 & 4 ... Down, 7 & 8 ... Up"), and the second
+# follows their words ("on the next round they move diagonally, clockwise": each pair turns its
+# corner). The table after that is missing. newsdesk's default goes on as the rules begin, "clockwise around the
+# center of the board, creating a cordon": each pair turns another eighth clockwise every
+# second round, so the officers go round the Protesters' four squares two squares out, never
+# into them, and are back where they started after 16 rounds. (Alternating the first two steps,
+# as newsdesk once did, walks every officer to an edge in six rounds, where all eight stay
+# blocked.) Set "police_table" to your own.
+CLOCKWISE = ("right", "down-right", "down", "down-left", "left", "up-left", "up", "up-right")
+_FIRST_WAY = {1: 0, 2: 0, 3: 2, 4: 2, 5: 4, 6: 4, 7: 6, 8: 6}     # the rules' first step, as CLOCKWISE's
+_TURNED = (0,) + tuple(k // 2 for k in range(2, 16)) + (0,)       # eighths turned by each round: 0,1,1,2,2,...,7,7,0
+DEFAULT_POLICE_TABLE = tuple({o: CLOCKWISE[(way + turned) % 8] for o, way in _FIRST_WAY.items()}
+                             for turned in _TURNED)
 
 # Every option's default (an option given as null takes its default), and the choices of those
 # that are one of a few.
@@ -89,7 +93,7 @@ OPTIONS = (
     option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
            "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
            "The police movement tables", form=False, newsdesk=True,
-           schema={"type": "array", "minItems": 1, "maxItems": 8,
+           schema={"type": "array", "minItems": 1, "maxItems": 16,
                    "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
 )
 
