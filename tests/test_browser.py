@@ -305,10 +305,11 @@ def test_get_the_scoop_on_two_devices(table):
     t = table
 
     def reveal(page, *plays):
-        for seat, protester, rank, suit in plays:
+        for seat, protester, *card in plays:
             page.select_option("#gts-%d-p" % seat, str(protester))
-            page.select_option("#gts-%d-r" % seat, rank)
-            page.select_option("#gts-%d-s" % seat, suit)
+            if card:                                        # a bluff turns up no card to read
+                page.select_option("#gts-%d-r" % seat, card[0])
+                page.select_option("#gts-%d-s" % seat, card[1])
         t.tap(page, "Reveal the cards")
 
     def journalists_done(first):
@@ -317,8 +318,9 @@ def test_get_the_scoop_on_two_devices(table):
             t.tap((t.host, t.phone)[seat % 2], "%s's Journalists are done" % ("Ann", "Bob", "Cat", "Dan")[seat])
 
     t.start("Get the Scoop! (Cardboard Jam, 2011)", [("Ann", None), ("Bob", None), ("Cat", None), ("Dan", None)])
-    reveal(t.host, (0, 1, "9", "hearts"))                  # P1 up: f5, then Officer 1 blocks
+    reveal(t.host, (0, 1, "9", "hearts"), (2, "bluff"))    # P1 up: f5, then Officer 1 blocks; Cat bluffs
     assert "blocked by Police Officer 1" in t.phone.inner_text(".gts")
+    assert "Bluffed (a card, no die; the card is discarded): Cat" in t.phone.inner_text(".gts")
     assert t.phone.get_attribute("[data-square='f5']", "aria-label") == "f5: Protester 1"
     t.host.click("[data-square='c3']")                     # tap a Journalist, then where it goes
     t.host.click("[data-square='d4']")

@@ -854,3 +854,26 @@ def test_a_number_of_thousands_of_digits_is_refused_with_a_sentence(action):
 def test_a_police_table_seat_of_thousands_of_digits_is_refused_with_a_sentence():
     with pytest.raises(GameError):
         start(police_table=[{LONG: "up"}])
+
+
+def test_a_bluff_spends_a_card_and_moves_no_one():
+    """'The players place 1 card face down and turn their d4 ... (not putting down the die at all
+    if the player wants to bluff and abstain)', and 'Cards are then discarded next to the deck':
+    a bluffer's card goes to the discards though it directs no Protester; a player who puts down
+    nothing keeps every card."""
+    before = tracked(first=0)
+    action = {"type": "reveal", "plays": [play(0, 1, 9, "hearts"), {"player": 2, "bluff": True}]}
+    s, ev = act(before, action)
+    (reveal,) = [e for e in ev if e["type"] == "revealed"]
+    assert [c["player"] for c in reveal["plays"]] == [0]
+    assert reveal["bluffed"] == [2] and reveal["abstained"] == [1, 2, 3]
+    assert s["hands"] == [2, 3, 2, 3]
+    assert "Cat bluffed" in game.describe(before, action, ev)
+    with pytest.raises(GameError, match="bluff"):      # a bluff with a Protester is no bluff
+        act(tracked(), {"type": "reveal", "plays": [dict(play(2, 1, 9, "hearts"), bluff=True)]})
+    empty = dict(tracked(), hands=[3, 3, 0, 3])
+    with pytest.raises(GameError, match="no card in hand"):
+        act(empty, {"type": "reveal", "plays": [{"player": 2, "bluff": True}]})
+    # the table keeps the board: the bluff is recorded all the same
+    t, ev = act(start(), {"type": "reveal", "plays": [{"player": 1, "bluff": True}]})
+    assert ev[0]["bluffed"] == [1]

@@ -17,7 +17,10 @@ top-left one, and the corners go clockwise from there. Squares are named "a1" (t
     {"type": "reveal", "plays": [{"player": p, "protester": 1-4, "rank": "A"|2-9,
                                   "suit": "hearts"|"diamonds"|"clubs"|"spades"}, ...],
                        "order": {"2": [p, q]}}      Protesters' turn: the cards turned up
-                                                    (a player who abstained is left out);
+                                                    (a player who abstained is left out;
+                                                    one who bluffed, a card put down with no
+                                                    d4, is {"player": p, "bluff": true}: the
+                                                    card is discarded, no one moves);
                                                     "order" (optional) is an order the players
                                                     agreed for a Protester, else one is drawn
     {"type": "move", "player": p, "from": "c1", "to": "d2"}

@@ -226,15 +226,25 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
     plays = action.get("plays", [])
     if not isinstance(plays, list):
         raise GameError("\"plays\" lists the cards turned up, one per player who directed a Protester")
-    seen_players, seen_cards, clean = set(), set(), []
+    seen_players, seen_cards, clean, bluffed = set(), set(), [], []
     for play in plays:
         if not isinstance(play, dict):
-            raise GameError("each play is {player, protester, rank, suit}")
+            raise GameError("each play is {player, protester, rank, suit}, or {player, bluff: true}")
         p = _seat(play.get("player"))
         who = player_name(state, p)
         if p in seen_players:
             raise GameError("%s played two cards; each player directs at most one Protester" % who)
         seen_players.add(p)
+        if board_tracked(state) and state["hands"][p] < 1:
+            raise GameError("%s has no card in hand to play; draw in the Journalists' turn" % who)
+        if play.get("bluff") is not None:
+            # "not putting down the die at all if the player wants to bluff and abstain": a card
+            # face down and no d4, discarded with the rest
+            if play.get("bluff") is not True or play.get("protester") is not None:
+                raise GameError("%s: a bluff is a card put down with no d4 (\"bluff\": true and no "
+                                "Protester)" % who)
+            bluffed.append(p)
+            continue
         protester = whole(play.get("protester"))
         if protester not in PROTESTERS:
             raise GameError("%s: the d4 shows a Protester 1-4, not %r" % (who, play.get("protester")))
@@ -245,8 +255,6 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
         if (rank, suit) in seen_cards:
             raise GameError("%s: the %s of %s was already played this turn; the deck has one"
                             % (who, rank, suit))
-        if board_tracked(state) and state["hands"][p] < 1:
-            raise GameError("%s has no card in hand to play; draw in the Journalists' turn" % who)
         seen_cards.add((rank, suit))
         clean.append(dict(card(rank, suit, state["rules"]["sides"]), player=p, protester=protester))
     agreed = action.get("order") or {}
@@ -278,9 +286,10 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
         orders.append({"protester": n, "players": order, "how": how})
         for p in order:
             resolution.append(next(c for c in clean if c["player"] == p))
-    abstained = [p for p in range(PLAYERS) if p not in seen_players]
+    directed = {c["player"] for c in clean}
+    abstained = [p for p in range(PLAYERS) if p not in directed]
     event = {"type": "revealed", "round": state["round"], "plays": resolution, "orders": orders,
-             "abstained": abstained}
+             "abstained": abstained, "bluffed": sorted(bluffed)}
     if board_tracked(state):
         board = dict(state["board"])
         for c in resolution:
@@ -526,6 +535,8 @@ def apply(state: State, event: Event) -> State:
             for c in event["plays"]:
                 _shift(s, c["moves"])
                 s["hands"][c["player"]] -= 1        # "Cards are then discarded next to the deck"
+            for p in event.get("bluffed", ()):      # (a bluffer's card too; stored games have none)
+                s["hands"][p] -= 1
             if event["winners"]:
                 s["winners"], s["phase"] = list(event["winners"]), "over"
             else:

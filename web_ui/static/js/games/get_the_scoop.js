@@ -83,10 +83,14 @@ function reveal(view) {
     c.stopped ? h("span", { class: "muted" }, ` (${c.stopped})`) : null));
   const orders = (r.orders || []).filter((o) => o.players.length > 1).map((o) =>
     h("li", { class: "small muted" }, `Protester #${o.protester}: ${o.players.map((p) => playerName(view, p)).join(", then ")} (${o.how === "drawn" ? "order drawn by the box" : o.how})`));
+  const bluffed = r.bluffed || [];
+  const names = (seats) => seats.map((p) => playerName(view, p)).join(", ");
+  const idle = (r.abstained || []).filter((p) => !bluffed.includes(p));
   return h("section", { "aria-label": "Cards turned up" }, h("h3", { class: "offer-heading" }, `Round ${r.round}: cards turned up, in order`),
-    plays.length ? h("ol", { class: "plays" }, plays) : h("p", { class: "muted" }, "Everyone abstained."),
+    plays.length ? h("ol", { class: "plays" }, plays) : h("p", { class: "muted" }, bluffed.length ? "Nobody directed a Protester." : "Everyone abstained."),
     orders.length ? h("ul", { class: "plays" }, orders) : null,
-    r.abstained && r.abstained.length && plays.length ? h("p", { class: "small muted" }, "Abstained: " + r.abstained.map((p) => playerName(view, p)).join(", ")) : null);
+    bluffed.length ? h("p", { class: "small muted" }, "Bluffed (a card, no die; the card is discarded): " + names(bluffed)) : null,
+    idle.length && (plays.length || bluffed.length) ? h("p", { class: "small muted" }, "Abstained: " + names(idle)) : null);
 }
 
 function police(view) {
@@ -129,11 +133,13 @@ function revealForm(offer, view, act) {
   const rows = view.players.map((p) => {
     const id = "gts-" + p.seat;
     const prot = h("select", { id: id + "-p", class: "field-input", "aria-label": `${p.name}: Protester` },
-      h("option", { value: "" }, "abstains"), [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, "Protester " + n)));
+      h("option", { value: "" }, "abstains"), h("option", { value: "bluff" }, "bluffs (a card, no die)"),
+      [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, "Protester " + n)));
     const rank = h("select", { id: id + "-r", class: "field-input", "aria-label": `${p.name}: card rank` }, RANKS.map((r) => h("option", { value: r }, r)));
     const suit = h("select", { id: id + "-s", class: "field-input", "aria-label": `${p.name}: card suit` }, SUITS.map((s) => h("option", { value: s }, title(s))));
-    // a player who abstains turns up no card: no rank or suit to read beside "abstains"
-    const card = () => { rank.hidden = suit.hidden = !prot.value; };
+    // a player who abstains turns up no card, and a bluffer's card moves no one: no rank or suit
+    // to read beside either
+    const card = () => { rank.hidden = suit.hidden = !prot.value || prot.value === "bluff"; };
     prot.addEventListener("change", card);
     card();
     return { p, prot, rank, suit, el: h("fieldset", { class: "play-row" }, h("legend", null, p.name + (p.colour ? ` (${p.colour})` : "")), prot, rank, suit) };
@@ -142,7 +148,8 @@ function revealForm(offer, view, act) {
     rows.map((r) => r.el), h("button", { type: "submit", class: "offer" }, "Reveal the cards"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const plays = rows.filter((r) => r.prot.value).map((r) => ({ player: r.p.seat, protester: Number(r.prot.value), rank: r.rank.value, suit: r.suit.value }));
+    const plays = rows.filter((r) => r.prot.value).map((r) => r.prot.value === "bluff" ? { player: r.p.seat, bluff: true }
+      : { player: r.p.seat, protester: Number(r.prot.value), rank: r.rank.value, suit: r.suit.value });
     act({ type: "reveal", plays });
   });
   return form;
