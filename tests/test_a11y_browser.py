@@ -267,6 +267,29 @@ def test_every_page_has_no_axe_violations(app, client, server, auditor):
     auditor.assert_clean()
 
 
+def test_the_players_statistics_scroll_by_keyboard_on_the_narrowest_phone(client, server, screens, axe_js):
+    """At 320 px the players' table is wider than the page and scrolls inside its box: a box
+    that scrolls must take the focus, or a keyboard can't read the columns past the edge (axe:
+    scrollable-region-focusable)."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
+    r = client.post("/api/games/current/finish", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    with screens.page({"width": 320, "height": 640}, timeout=WAIT) as page:
+        preload_axe(page.context, axe_js)
+        page.goto(server + "/history")
+        box = page.locator("#stats").locator("xpath=..")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth")        # it does scroll here
+        begin_audit(page, axe_js)
+        violations = audit_result(page)
+        assert not violations, report("history @320", violations)
+        picture(page, "history-320.png", full_page=True)
+        box.focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
+
+
 def test_the_strong_offer_keeps_its_contrast_under_the_pointer(server, auditor):
     """A tablet keeps :hover on the button last tapped (Start the game, refused; Finish; New
     game): its words must stay readable there too."""
