@@ -656,7 +656,7 @@ def test_a_page_loaded_after_a_call_in_the_game_shows_it_as_the_last_verdict(ser
             assert r.status_code == 200, r.get_data(as_text=True)
         page.reload()
         page.wait_for_function("document.body.dataset.version === '4'")
-        assert page.inner_text(".verdict-box .small") == "Last verdict (Ann's sport story)"
+        assert page.inner_text(".verdict-box .small") == "Last verdict (Ann's Sport story)"
         assert page.inner_text(".verdict-box .signal-last") == "EXTRA"
         picture(page, "reload-keeps-the-last-verdict-tablet.png")
 
@@ -721,6 +721,12 @@ def test_each_signal_button_is_named_by_what_the_editor_says(server, screens, de
             assert box is not None and box["width"] <= 1 and box["height"] <= 1, box
         group.get_by_role("button", name=signal_button("X")).click()
         page.wait_for_function("document.body.dataset.version === '3'")
+        # the refusal is the verdict shown and told (#verdict is a live region), in the sidebar and
+        # in the game, not the call's "Calling..." nor a verdict from before it
+        page.wait_for_function("document.getElementById('verdict-signal').textContent === 'X'")
+        assert page.inner_text("#verdict-message") == SIGNALS["X"][0]
+        assert page.inner_text("#verdict-meta") == "On Ann's Sport story"
+        assert page.inner_text(".verdict-box .signal-last") == "X"
         game = client.get("/api/games/current").get_json()["game"]["id"]
         said = client.get("/api/games/%d" % game).get_json()["log"][-1]
         assert said["version"] == 3 and said["said"].startswith("the editor said X:"), said

@@ -751,6 +751,11 @@ def apply(state: State, event: Event) -> State:
         s["phase"] = "call"
     elif kind == "verdict":
         s["verdict"] = {"signal": event["signal"], "digit": event["digit"], "passed": event["passed"]}
+        # kept past the call (a refusal ends it at once), for the panel's "last verdict"
+        claim = s["claim"] or {}
+        s["last_verdict"] = {"signal": event["signal"], "digit": event["digit"], "player": claim.get("player"),
+                             "story_type": claim.get("story_type"),
+                             "number": (s.get("last_verdict") or {}).get("number", 0) + 1}
         s["phase"] = "place" if event["passed"] else "done"
     elif kind == "blocked":
         s["phase"] = "done"
@@ -824,7 +829,7 @@ def _apply_setup(event: Event) -> State:
             "short_of_cash": event["short_of_cash"], "dealer": event["dealer"],
             "balances": {BANK: 0}, "turn": event["first"], "phase": "turn", "claim": None,
             "verdict": None, "debts": [], "refused": [], "sale": None, "for_sale": [],
-            "next_id": 1, "last": None, "press": None, "totals": None, "winners": None}
+            "next_id": 1, "last": None, "press": None, "totals": None, "winners": None, "last_verdict": None}
 
 
 def _use_reserve(s: State, event: Event) -> None:

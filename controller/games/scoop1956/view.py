@@ -150,12 +150,16 @@ def view(state: State) -> dict[str, Any]:
     if state["verdict"] is not None:
         code = state["verdict"]["signal"]
         verdict = dict(state["verdict"], message=SIGNALS[code][0], instruction=SIGNALS[code][1])
+    last_verdict = state.get("last_verdict")        # the newest, in force or done with
+    if last_verdict is not None:
+        code = last_verdict["signal"]
+        last_verdict = dict(last_verdict, message=SIGNALS[code][0], instruction=SIGNALS[code][1])
     return {
         "game": NAME, "title": TITLE, "started": True, "players": players,
         "bank": balances.get(BANK, 0), "money_total": ledger.total(balances),
         "turn": state["turn"], "turn_name": _name(state, state["turn"]), "step": current_step(state),
         "waiting_for": waiting_for(state) if state["phase"] != "over" else None,
-        "claim": state["claim"], "verdict": verdict, "sale": sale,
+        "claim": state["claim"], "verdict": verdict, "last_verdict": last_verdict, "sale": sale,
         # each signal's message, for the buttons a table with no phone enters it by
         "signals": {code: words for code, (words, _, _) in SIGNALS.items()},
         "debts": [dict(d, name=_name(state, d["player"])) for d in state["debts"]],

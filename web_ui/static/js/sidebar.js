@@ -51,8 +51,11 @@ export function syncEditorCard() {
   const screen = side.table.game && !side.table.ended && listensTo("editor") ? loadedScreen(side.table.game.engine) : null;
   const call = screen && screen.callInProgress ? screen.callInProgress(side.table.game.view) : null;
   if (!call) {
-    // a call that was waiting gives the card back to the last verdict; a verdict stays shown
-    if (box.dataset.call === "waiting" && box.dataset.last) restoreLast(box);
+    // a call that was waiting ends with the game's verdict (a refusal leaves none pending), or
+    // gives the card back to the last verdict; a verdict stays shown
+    const ended = box.dataset.call === "waiting" && screen && screen.lastVerdict ? screen.lastVerdict(side.table.game.view) : null;
+    if (ended) show(ended);
+    else if (box.dataset.call === "waiting" && box.dataset.last) restoreLast(box);
     box.dataset.call = "";
     box.dataset.last = "";
     return;
@@ -61,6 +64,10 @@ export function syncEditorCard() {
     box.dataset.last = JSON.stringify(["#verdict-signal", "#verdict-message", "#verdict-instruction", "#verdict-meta"].map((id) => $(id).textContent));
   }
   box.dataset.call = call.waiting ? "waiting" : "verdict";
+  show(call);
+}
+
+function show(call) {
   $("#verdict-signal").textContent = call.signal;
   $("#verdict-signal").classList.toggle("signal-wait", call.waiting);
   $("#verdict-message").textContent = call.message;

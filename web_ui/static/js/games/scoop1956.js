@@ -48,10 +48,25 @@ export function callInProgress(view) {
   return null;
 }
 
-// The last verdict stays in big type after the turn moves on (the view only holds the pending one).
+// The last verdict stays in big type after the turn moves on (the view's "verdict" is only the
+// pending one; its "last_verdict" the newest the game took, a refusal entered by hand included).
 let remembered = null;
+let rememberedNumber = null;
 function rememberVerdict(v, said) {
   if (v && v.signal) remembered = { signal: v.signal, message: v.message, said: said || remembered?.said || "" };
+}
+
+function claimWords(view, v) {
+  return typeof v.player === "number" ? `${playerName(view, v.player)}'s ${kind(v.story_type)} story` : "";
+}
+
+// What the sidebar's "The editor says" shows once a call is over with no verdict pending (a
+// refusal ends the call at once): the game's newest verdict, or null.
+export function lastVerdict(view) {
+  const v = view && view.last_verdict;
+  if (!v) return null;
+  const whose = claimWords(view, v);
+  return { signal: v.signal, message: v.message, instruction: v.instruction, meta: whose ? `On ${whose}` : "", waiting: false };
 }
 
 // The panel's oracle hook: the editor's verdicts as the phone gives them ({verdict, said}).
@@ -63,12 +78,18 @@ export function onOracle(kind, data) {
 // table a call was made in it.
 export function forgetOracles() {
   remembered = null;
+  rememberedNumber = null;
 }
 
 export function render(view) {
   const v = view.verdict;
   const claim = view.claim;
   if (v && claim) rememberVerdict(v, `${playerName(view, claim.player)}'s ${kind(claim.story_type)} story`);
+  const last = view.last_verdict;
+  if (!v && last && last.number !== rememberedNumber) {      // a verdict the game took since the last draw
+    rememberedNumber = last.number;
+    rememberVerdict(last, claimWords(view, last));
+  }
   const verdict = h("section", { class: "verdict-box", "aria-label": "The editor's verdict" },
     v ? [h("p", { class: "signal" }, v.signal), h("p", { class: "message" }, v.message),
       h("p", { class: "instruction" }, v.instruction)]
