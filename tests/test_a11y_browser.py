@@ -458,3 +458,51 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
     page.wait_for_function(shown(3))
     assert page.evaluate("document.activeElement.id") != "game-title"
     assert page.evaluate("Boolean(document.activeElement.closest('#game-area'))")
+
+
+# ---------------------------------------------------------------- each change told once
+
+HEARD = """() => { window.heard = [];
+  for (const box of document.querySelectorAll('[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]'))
+    new MutationObserver(() => { const t = box.textContent.trim(); if (t) window.heard.push([box.id, t]); })
+      .observe(box, {childList: true, subtree: true, characterData: true}); }"""
+
+
+def _told(page, words):
+    """The live regions that said something holding ``words`` since HEARD was set up (a region
+    emptied then filled again, as a repeat is made heard, counts once)."""
+    return sorted({box for box, text in page.evaluate("window.heard") if words in text})
+
+
+def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_next_move(client, server, pages):
+    """A refusal shows as a red toast and is said at once; an undo shows as a toast and is said.
+    Each is heard from one live region only: the toast was one itself, so a screen reader heard
+    each of them twice. And a refusal's toast goes as soon as this page's next move is made,
+    where it stayed its 9 s beside the move that followed (over SCAN's Finish button)."""
+    start(client, "scan", 4, {"variant": "team"})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.evaluate(HEARD)
+
+    def hand(counts):
+        for side, suits in enumerate(counts):
+            for suit, n in zip(("spades", "hearts", "diamonds", "clubs"), suits):
+                page.fill("#hand-%d-%s" % (side, suit), str(n))
+        page.get_by_role("button", name="Score hand", exact=False).click()
+
+    hand([(13, 0, 0, 0), (0, 0, 0, 0)])                        # 13 of the 26 cards: refused
+    page.wait_for_selector("#toast.toast-bad:not([hidden])")
+    refusal = page.inner_text("#toast")
+    page.wait_for_function("words => window.heard.some(([, t]) => t.includes(words))", arg=refusal[:40])
+    page.wait_for_timeout(300)                                  # a second region would have spoken by now
+    assert _told(page, refusal[:40]) == ["alert"], page.evaluate("window.heard")
+    hand([(10, 5, 3, 6), (3, 8, 10, 7)])
+    page.wait_for_function(shown(2))
+    assert page.is_hidden("#toast") or "toast-bad" not in page.get_attribute("#toast", "class")
+    page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
+    page.get_by_role("button", name="Undo", exact=False).first.click()
+    page.wait_for_function(shown(3))
+    page.wait_for_function("() => window.heard.some(([, t]) => /^Took back/.test(t))")
+    page.wait_for_timeout(300)
+    assert _told(page, "Took back") == ["announce"], page.evaluate("window.heard")

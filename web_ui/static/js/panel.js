@@ -11,7 +11,7 @@ import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
-import { announce, toast } from "./toast.js";
+import { announce, dropRefusalToast, toast } from "./toast.js";
 import { checkTheBox, holdControls, watchTheBox } from "./reach.js";
 import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./health.js";
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
@@ -189,7 +189,10 @@ async function write(url, body) {
   unlock();
   try {
     const r = await send(url, body);
-    if (r.ok) return r.data;
+    if (r.ok) {
+      dropRefusalToast();
+      return r.data;
+    }
     if (r.status === 409 && r.data.stale) {
       toast("Someone else moved first, so that wasn't done: " + r.data.message, "bad");
       await refresh();
@@ -202,7 +205,6 @@ async function write(url, body) {
     } else {
       toast(r.data.message || "The newsdesk refused that.", "bad");
     }
-    announce(r.data.message || "Refused.", true);
     play("refused");
     refused = r.data.message || "The newsdesk refused that.";
     return null;
@@ -231,7 +233,7 @@ async function act(action) {
 async function reverse(kind) {
   if (!S.game) return;
   const o = await write(`/api/games/current/${kind}`, { version: S.game.version });
-  if (o) { outcome(o); toast((o.said || kind).replace(/^./, (c) => c.toUpperCase()), "ok"); }
+  if (o) { outcome(o); toast((o.said || kind).replace(/^./, (c) => c.toUpperCase()), "ok", false, Boolean(o.said)); }
 }
 
 async function end(kind) {

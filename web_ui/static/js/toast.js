@@ -4,7 +4,7 @@
 
 import { $, fill, h } from "./dom.js";
 
-const shown = { timer: null, aboutLink: false };
+const shown = { timer: null, aboutLink: false, kind: null };
 
 // Said to a screen reader: politely, or at once when ``urgent`` (a refusal).
 export function announce(text, urgent) {
@@ -15,9 +15,12 @@ export function announce(text, urgent) {
 }
 
 // ``kind``: "ok" or "bad" (or none); ``aboutLink``: the sentence is about the box being out of
-// reach. An empty ``text`` takes the toast away.
-export function toast(text, kind, aboutLink) {
+// reach; ``told``: a screen reader has heard it already. An empty ``text`` takes the toast away.
+// The toast is no live region: its sentence is said here, at once for a refusal ("bad").
+export function toast(text, kind, aboutLink, told) {
   shown.aboutLink = Boolean(text && aboutLink);
+  shown.kind = text ? kind || null : null;
+  if (text && !told) announce(text, kind === "bad");
   const box = $("#toast");
   if (!box) return;
   fill(box, h("span", null, text), text && kind !== "ok" && /join/i.test(text) ? [" ", h("a", { href: "/join" }, "Join")] : null);
@@ -30,4 +33,9 @@ export function toast(text, kind, aboutLink) {
 // The box answers again: a toast saying it couldn't be reached is no longer true.
 export function dropLinkToast() {
   if (shown.aboutLink) toast("");
+}
+
+// This page's write went through: a refusal shown for the one before it is no longer news.
+export function dropRefusalToast() {
+  if (shown.kind === "bad" && !shown.aboutLink) toast("");
 }
