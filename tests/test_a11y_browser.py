@@ -506,3 +506,45 @@ def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_ne
     page.wait_for_function("() => window.heard.some(([, t]) => /^Took back/.test(t))")
     page.wait_for_timeout(300)
     assert _told(page, "Took back") == ["announce"], page.evaluate("window.heard")
+
+
+# ---------------------------------------------------------------- focus at a game's end
+
+def test_after_a_hand_the_next_hands_first_field_has_focus_and_after_the_last_finish_has(client, server, pages):
+    """SCAN by keyboard: a hand scored from its form puts the focus in the next hand's form (it
+    stayed on the button below it, 16 Tabs from the first field), and the winning hand puts it on
+    Finish, where it fell to the first control left (Undo: one Enter took the win back)."""
+    start(client, "scan", 4, {"variant": "team"})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+
+    def hand(counts, version):
+        for side, suits in enumerate(counts):
+            for suit, n in zip(("spades", "hearts", "diamonds", "clubs"), suits):
+                page.fill("#hand-%d-%s" % (side, suit), str(n))
+        page.get_by_role("button", name="Score hand", exact=False).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(shown(version))
+        page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
+
+    hand([(10, 5, 3, 6), (3, 8, 10, 7)], 2)
+    assert page.evaluate("document.activeElement.id") == "hand-0-spades"
+    hand([(13, 13, 2, 0), (0, 0, 11, 13)], 3)                   # Ann & Cat past 155
+    assert page.evaluate("document.activeElement.id") == "finish"
+
+
+def test_a_game_finished_on_another_device_leaves_the_focus_on_the_end(client, server, pages):
+    """The game ends while this page's focus is in it (another device finished it): the end
+    card takes the focus, where it fell to the page's body with the controls it was on."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(2))
+    page.focus("#undo")
+    r = client.post("/api/games/current/finish", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    page.wait_for_selector("#end-h")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'end-h'")

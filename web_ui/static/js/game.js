@@ -101,9 +101,11 @@ export function renderGame(area, game, ctx) {
   return Boolean(own);
 }
 
-// Where focus goes after a move: the same control if the next state has it, else the one in its
-// place in the same part of the screen (the offers, the undo bar, ...), else the first offer. Never
-// the title: a keyboard or switch user would have to travel back to the controls after every move.
+// Where focus goes after a move: the same control if the next state has it; after a form sent
+// (SCAN's hand), the first field of the form standing in its place; else the one in its place in
+// the same part of the screen (the offers, the undo bar, ...); else Finish, once the game is over;
+// else the first offer. Never the title: a keyboard or switch user would have to travel back to
+// the controls after every move, nor Undo by default: one Enter would take the move back.
 const PARTS = [".offers-card", ".undo-bar", ".end-bar", ".game-view"];
 
 function usable(root) {
@@ -116,7 +118,8 @@ function whereFocus(area) {
   if (!el || !area.contains(el)) return null;
   const part = PARTS.find((sel) => el.closest(sel)) || null;
   const box = part ? el.closest(part) : area;
-  return { key: keyOf(el), part, index: Math.max(0, usable(box).indexOf(el)) };
+  const form = el.type === "submit" ? el.closest("form") : null;
+  return { key: keyOf(el), part, index: Math.max(0, usable(box).indexOf(el)), form: form ? $$("form", box).indexOf(form) : -1 };
 }
 
 function refocus(area, was) {
@@ -124,7 +127,10 @@ function refocus(area, was) {
   const box = was.part && $$(was.part, area)[0];
   const near = box ? usable(box) : [];
   const offers = $$(".offers-card", area)[0];
-  const target = all.find((el) => keyOf(el) === was.key) || near[Math.min(was.index, near.length - 1)]
+  const same = all.find((el) => keyOf(el) === was.key);
+  const form = !same && box && was.form >= 0 ? $$("form", box)[was.form] : null;
+  const field = form ? usable(form).find((el) => el.tagName !== "BUTTON") : null;
+  const target = same || field || near[Math.min(was.index, near.length - 1)] || $$("#finish", area)[0]
     || (offers && usable(offers)[0]) || all[0] || $$("#game-title", area)[0];
   target.focus({ preventScroll: true });
 }

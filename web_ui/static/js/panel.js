@@ -27,6 +27,7 @@ const S = {
   canWrite: boot.canWrite !== false,
   lastSaid: boot.game ? boot.game.undo : null,
   ended: null,
+  focusEnd: null,      // the game whose end card takes the focus (showEnd)
   lastGame: boot.lastGame || null,
   busy: false,
   settleUntil: 0,
@@ -121,6 +122,11 @@ function showEnd(gameId, focus) {
     if (document.body.dataset.page === "history" && !document.body.dataset.restoring) location.reload();
     return;
   }
+  // The end card takes the focus when this page ended the game, or when the focus was in the game
+  // the card replaces (another device ended it). Asked once, kept for every drawing of this end:
+  // this page's answer and the live feed's message both draw it, in either order, and the later
+  // drawing would drop the focus the earlier one gave.
+  if (focus || area.contains(document.activeElement)) S.focusEnd = gameId;
   S.ended = gameId;
   S.game = null;
   document.body.dataset.version = "";
@@ -128,12 +134,16 @@ function showEnd(gameId, focus) {
   renderEnd(area, gameId, {
     newGame: () => {
       S.ended = null;
+      S.focusEnd = null;
       delete document.body.dataset.ended;
       render();
       const first = $("#start-form input");
       if (first) first.focus();
     },
-  }).then(() => { if (focus && $("#end-h")) $("#end-h").focus(); });
+  }).then(() => {
+    const lost = !document.activeElement || document.activeElement === document.body || area.contains(document.activeElement);
+    if (S.focusEnd === gameId && S.ended === gameId && lost && $("#end-h")) $("#end-h").focus();
+  });
 }
 
 // A newer state of the game being played (from this device's write or from the stream).
