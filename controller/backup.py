@@ -568,6 +568,12 @@ def newest_backup(folder: StrPath) -> tuple[str, float] | None:
 
 MANIFEST_MOST = 1 << 20             # bytes: a manifest.json past this is none newsdesk wrote (they are ~1 KB)
 RESTORE_RESERVE = 16 << 20          # bytes a restore leaves free on the data folder's disk, for the table's moves
+# A backup newsdesk writes packs its stores about 9 to 1 (its JSON events; an evening's 925 KB store
+# zipped to 106 KB) and a nearly empty database at most about 40 to 1. A member past PACKED_FROM
+# bytes packed tighter than MOST_PACKED to 1 (against the whole file, whatever its zip says of
+# itself) is a zip bomb: a database's header and zeros filled the box's card before its check.
+MOST_PACKED = 200
+PACKED_FROM = 64 << 20
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
                 ValueError, struct.error, OSError)      # what zipfile raises for a file it can't read
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
@@ -754,6 +760,12 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
             if info.file_size != facts["bytes"]:
                 raise BadBackup("%s is damaged: its %s is %d bytes, and its manifest.json says %d; nothing was "
                                 "changed" % (where, name, info.file_size, facts["bytes"]))
+        packed = os.fstat(f.fileno()).st_size
+        for name, facts in manifest["files"].items():
+            if facts["bytes"] > PACKED_FROM and facts["bytes"] > MOST_PACKED * packed:
+                raise BadBackup("%s is not a backup newsdesk wrote: its %s unpacks to %s from a file of %s, and a "
+                                "backup newsdesk writes packs at most %d to 1; nothing was changed"
+                                % (where, name, _mb(facts["bytes"]), _mb(packed), MOST_PACKED))
         need = sum(facts["bytes"] for facts in manifest["files"].values())
         room = free_bytes(into) - RESTORE_RESERVE
         if need > room:

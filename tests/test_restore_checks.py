@@ -157,21 +157,22 @@ def test_a_manifest_that_states_more_than_the_disk_holds_is_refused_with_the_fig
     assert run(capsys, "restore", "--data", str(here), "--yes", str(file))[0] == 0
 
 
-def _bomb(file, body_size, stated=None):
-    """A backup whose store is ``body_size`` zero bytes (about a thousandth of that zipped), the
-    manifest stating ``stated`` bytes (default: the truth) with the right checksum."""
+def _bomb(file, body_size, stated=None, head=b""):
+    """A backup whose store is ``body_size`` zero bytes (about a thousandth of that zipped) after
+    ``head``, the manifest stating ``stated`` bytes (default: the truth) with the right checksum."""
     h = hashlib.sha256()
     block = bytes(1 << 20)
-    for _ in range(body_size >> 20):
-        h.update(block)
+    first = head + block[len(head):]
+    for k in range(body_size >> 20):
+        h.update(first if k == 0 else block)
     manifest = {"format": backup.FORMAT, "format_version": 1, "newsdesk": "0.1.0", "schema": SCHEMA_VERSION,
                 "created": "2026-11-28T00:00:00Z", "with_secret": False, "store": {"games": 70, "events": 2948},
                 "files": {STORE_FILE: {"sha256": h.hexdigest(), "bytes": body_size if stated is None else stated}}}
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as z:
         z.writestr("manifest.json", json.dumps(manifest))
         with z.open(STORE_FILE, "w", force_zip64=True) as out:
-            for _ in range(body_size >> 20):
-                out.write(block)
+            for k in range(body_size >> 20):
+                out.write(first if k == 0 else block)
     return file
 
 
@@ -179,6 +180,26 @@ def test_a_zip_bomb_in_the_stores_name_stops_at_its_first_block(here, tmp_path, 
     file = _bomb(tmp_path / "bomb.zip", 64 << 20)
     assert file.stat().st_size < 1 << 20
     refused(capsys, here, file, "its %s is not an SQLite database" % STORE_FILE)
+
+
+def test_a_zip_bomb_behind_a_good_sqlite_header_is_refused_before_a_byte_is_unpacked(here, tmp_path, capsys,
+                                                                                    monkeypatch):
+    """A store of 128 MB that is a real SQLite header (its size as stated) and zeros packs to
+    about 130 KB: a thousand to one, where newsdesk's stores pack about 9 to 1. A file like it of
+    4 MB staged 1.8 GB on the box's card before the integrity check refused it; it is refused now
+    from the zip's directory and the manifest, before a byte is unpacked."""
+    head = bytearray(sqlite_file(tmp_path / "real.sqlite3", "CREATE TABLE t(x)")[:100])
+    size = 128 << 20
+    head[28:32] = struct.pack(">I", size // struct.unpack(">H", head[16:18])[0])
+    file = _bomb(tmp_path / "bomb.zip", size, head=bytes(head))
+    assert file.stat().st_size < 1 << 20
+    unpacked = []
+    real = backup._member_blocks
+    monkeypatch.setattr(backup, "_member_blocks",
+                        lambda z, name, *a: unpacked.append(name) or real(z, name, *a))
+    err = refused(capsys, here, file, "its %s unpacks to 134.2 MB from a file of" % STORE_FILE)
+    assert "a backup newsdesk writes packs at most %d to 1" % backup.MOST_PACKED in err
+    assert STORE_FILE not in unpacked
 
 
 def test_a_member_larger_than_its_manifest_says_is_refused_before_it_is_unpacked(here, tmp_path, capsys):
