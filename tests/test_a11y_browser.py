@@ -548,3 +548,22 @@ def test_a_game_finished_on_another_device_leaves_the_focus_on_the_end(client, s
     assert r.status_code == 200, r.get_data(as_text=True)
     page.wait_for_selector("#end-h")
     page.wait_for_function("document.activeElement && document.activeElement.id === 'end-h'")
+    # the heading the focus lands on says how the game ended, not only its title
+    from playwright.sync_api import expect
+    expect(page.locator("#end-h")).to_have_accessible_description("Ann and Cat won!")
+
+
+def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
+    """Two changes a screen reader heard nothing of: the handset lifted (from the page or the
+    real phone), and an invitation's QR code appearing on the host's page."""
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(LIVE)
+    page.evaluate(HEARD)
+    page.get_by_role("button", name="Lift the handset").click()
+    page.wait_for_function("() => window.heard.some(([, t]) => t === 'Handset lifted.')")
+    page.goto(server + "/join/host")
+    page.evaluate(HEARD)
+    page.get_by_role("button", name="Invite a player").click()
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('An invitation for a player is below'))")
+    assert _told(page, "An invitation for a player") == ["announce"]

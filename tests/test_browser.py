@@ -328,6 +328,8 @@ def test_get_the_scoop_on_two_devices(table):
     reveal(t.host, (0, 1, "9", "hearts"), (2, "bluff"))    # P1 up: f5, then Officer 1 blocks; Cat bluffs
     assert "blocked by Police Officer 1" in t.phone.inner_text(".gts")
     assert "Bluffed (a card, no die; the card is discarded): Cat" in t.phone.inner_text(".gts")
+    police = t.phone.locator(".gts details").first                 # its arrows are for the eye only
+    assert "1→" in police.inner_text() and "→" not in police.aria_snapshot(), police.aria_snapshot()
     assert t.phone.get_attribute("[data-square='f5']", "aria-label") == "f5: Protester 1"
     t.host.click("[data-square='c3']")                     # tap a Journalist, then where it goes
     t.host.click("[data-square='d4']")

@@ -119,6 +119,15 @@ def test_pages_have_a_language_landmarks_labels_and_unique_ids(client, path):
     assert len(audit.ids) == len(set(audit.ids)), [i for i in audit.ids if audit.ids.count(i) > 1]
 
 
+@pytest.mark.parametrize("path, words", [("/", "Skip to the game"), ("/games/1", "Skip to the game"),
+                                         ("/history", "Skip to the main content"), ("/oracles", "Skip to the main content"),
+                                         ("/join", "Skip to the main content"), ("/workbench", "Skip to the main content")])
+def test_the_skip_link_says_where_it_goes(client, path, words):
+    """A page with no game on it doesn't offer to skip to the game."""
+    finished_game(client)
+    assert '<a class="skip" href="#content">%s</a>' % words in client.get(path).get_data(as_text=True)
+
+
 def test_every_control_the_scripts_build_is_labelled():
     """The screens are built in JavaScript: each input or select it creates carries an aria-label
     or sits in a <label for=...> (checked on the source, the browser tests drive them by name)."""

@@ -139,7 +139,8 @@ export async function renderEnd(area, gameId, ctx = {}) {
   const winners = rec.winners.length ? `${rec.winners.join(" and ")} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
   const blob = bg ? URL.createObjectURL(new Blob([JSON.stringify(bg.play, null, 1)], { type: "application/json" })) : null;
   area.replaceChildren(h("section", { class: "card end-card", "aria-labelledby": "end-h" },
-    h("h2", { id: "end-h", class: "game-title", tabindex: "-1" }, rec.title, h("span", { class: "game-meta" }, ` · game #${rec.id}`)),
+    // the heading takes the focus at the end: what it says then includes how the game ended
+    h("h2", { id: "end-h", class: "game-title", tabindex: "-1", "aria-describedby": "winner" }, rec.title, h("span", { class: "game-meta" }, ` · game #${rec.id}`)),
     h("p", { class: "winner-banner", id: "winner" }, winners),
     finalTable(rec),
     h("h3", { class: "offer-heading" }, "Over the game"), chart(data, area.clientWidth - 40),

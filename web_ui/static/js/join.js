@@ -129,6 +129,10 @@ for (const button of document.querySelectorAll("[data-invite]")) {
     if (stopInviteTimer) stopInviteTimer();
     stopInviteTimer = countdown($("invite-left"), invite.expires_in, (t) => "Works once, for " + t + " more.",
       () => { $("invite").hidden = true; });
+    // the QR code appearing says nothing to a screen reader by itself
+    const said = $("announce");
+    if (said) said.textContent = `An invitation for a ${invite.role} is below: a QR code and its link, which work once, ` +
+      `for ${Math.round(invite.expires_in / 60)} minutes.`;
   });
 }
 

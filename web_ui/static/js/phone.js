@@ -6,6 +6,7 @@
 import { $ } from "./dom.js";
 import { send } from "./api.js";
 import { boxIsAway } from "./reach.js";
+import { announce } from "./toast.js";
 
 const WINDOW_WAIT = 150;     // ms: a burst of messages redraws the window once
 const shown = { windowTimer: null };
@@ -21,6 +22,10 @@ export function refreshWindow() {
 // The handset "off" (lifted) or "on" (on the cradle), as the feed says.
 export function showHook(state) {
   const s = $("#hook-state");
+  // a change is said (the page's own "Lift the handset", or the real handset): not the state at load
+  if (document.body.dataset.hook && document.body.dataset.hook !== state) {
+    announce(state === "off" ? "Handset lifted." : "Handset on the cradle.");
+  }
   if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
   const button = $("#hook-button");
   if (button) { button.textContent = state === "off" ? "Hang up" : "Lift the handset"; button.dataset.hook = state; }

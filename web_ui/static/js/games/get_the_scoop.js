@@ -98,7 +98,8 @@ function police(view) {
   if (!p) return null;
   const last = view.last_police;
   return h("details", { class: "small", open: view.phase === "police" ? true : null },
-    h("summary", null, `Police this round (step ${p.step}): ` + Object.entries(p.moves).map(([o, d]) => `${o}${ARROW[d] || d}`).join(" ")),
+    // the arrows are for the eye; a screen reader hears the list below them in words
+    h("summary", null, `Police this round (step ${p.step})`, h("span", { "aria-hidden": "true" }, ": " + Object.entries(p.moves).map(([o, d]) => `${o}${ARROW[d] || d}`).join(" "))),
     h("ul", null, Object.entries(p.moves).map(([o, d]) => h("li", null, `Officer ${o}: ${d}`))),
     last && last.blocked && last.blocked.length ? h("p", { class: "muted" }, `Last police turn, blocked: ${last.blocked.map((o) => o.slice(1)).join(", ")}`) : null);
 }
