@@ -67,10 +67,13 @@ install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; pri
 install-plan:   # what make install would do, without doing it
 	$(PYTHON) deploy/install.py --dry-run $(ARGS)
 
-update: $(VENV)/.run-deps   # check first, back up, record the way back, fast-forward, reinstall, migrate; prints the way back (ARGS=--dry-run: the plan)
+# update and rollback install the packages themselves, in their order: make's venv rule in front
+# of them would reinstall first (a box from make install has none of make's stamps), and after an
+# update whose packages failed, stop the rollback at the same failure
+update: | $(BIN)/python   # check first, back up, record the way back, fast-forward, reinstall, migrate; prints the way back (ARGS=--dry-run: the plan)
 	$(BIN)/python deploy/update.py $(ARGS)
 
-rollback: $(VENV)/.run-deps   # back to the code and data before the last update (or BACKUP=FILE COMMIT=SHA)
+rollback: | $(BIN)/python   # back to the code and data before the last update (or BACKUP=FILE COMMIT=SHA)
 	$(BIN)/python deploy/update.py --rollback $(if $(BACKUP),--backup "$(BACKUP)") $(if $(COMMIT),--commit "$(COMMIT)") $(ARGS)
 
 firmware-pins: $(VENV)/.run-deps

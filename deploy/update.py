@@ -340,8 +340,13 @@ def update(repo, venv, data, folder, service, dry_run, clock=time.time):
     print("- record the way back (%s and %s) in %s" % (before[:12], file, Path(data) / LAST))
     if not dry_run:
         write_last(data, last)          # before the code changes: a killed update still has its way back
-    for step in update_plan(repo, venv, data, target, service):
-        run(step, dry_run)
+    try:
+        for step in update_plan(repo, venv, data, target, service):
+            run(step, dry_run)
+    except UpdateError as e:
+        raise UpdateError("%s The way back: make rollback puts back %s and the data from before%s; or mend what "
+                          "it said and run make update again: it goes on from there."
+                          % (e, before[:12], " (and starts the panel)" if service else "")) from None
     after = target if dry_run else head(repo)
     last.update(after=after, state="done")
     if not dry_run:
@@ -388,6 +393,23 @@ def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
         print("Back at %s with the data from before the update." % last["before"][:12])
 
 
+def checkout_owner(repo):
+    """(uid, name) of the user who owns the checkout ``repo``, or None if it can't be read."""
+    try:
+        uid = os.stat(repo).st_uid
+    except OSError:
+        return None
+    return uid, user_name(uid)
+
+
+def user_name(uid):
+    import pwd
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return "user %d" % uid
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dry-run", action="store_true", help="print the plan; change nothing")
@@ -401,6 +423,14 @@ def main(argv=None):
                         help="don't stop and start the systemd service around the migration")
     args = parser.parse_args(argv)
     venv = Path(args.venv or Path(args.repo) / ".venv")
+    owner = checkout_owner(args.repo)
+    if owner is not None and os.geteuid() != owner[0]:
+        # another user's files (root's, from sudo) in the checkout, the venv and the backups would
+        # trip the owner's next update
+        print("update: run make update and make rollback as %s, who owns %s, not as %s (not with sudo): they ask "
+              "for sudo themselves to stop and start the service" % (owner[1], args.repo, user_name(os.geteuid())),
+              file=sys.stderr)
+        return 1
     try:
         data, folder = settings(args.data)
         service = None if args.no_service else service_running()     # None: never touched

@@ -251,6 +251,9 @@ def test_an_update_that_failed_is_resumed_keeping_the_way_back_to_before_it(box,
     flag.touch()
     status, out, err = run(box, capsys=capsys)
     assert status == 1 and "open the store with the new code" in err
+    # the sentence names both ways on: back with make rollback, or on again with make update
+    assert "make rollback puts back %s and the data from before" % box["first"][:12] in err, err
+    assert "or mend what it said and run make update again: it goes on from there" in err, err
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
     flag.unlink()
     status, out, err = run(box, capsys=capsys)
@@ -261,6 +264,35 @@ def test_an_update_that_failed_is_resumed_keeping_the_way_back_to_before_it(box,
     assert len(list((box["data"] / "backups").iterdir())) == 1     # the backup from before the first try
     assert run(box, "--rollback", capsys=capsys)[0] == 0
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+
+
+def test_an_update_or_rollback_by_another_user_than_the_checkouts_is_refused_before_anything(box, capsys,
+                                                                                               monkeypatch):
+    """`sudo make update` would leave root's files in the checkout, the venv and the backups, and
+    the owner's next update would trip on them: it asks for sudo itself where it needs it."""
+    owner = box["checkout"].stat().st_uid
+    monkeypatch.setattr(update.os, "geteuid", lambda: owner + 1)
+    for extra in ((), ("--rollback",)):
+        status, out, err = run(box, *extra, capsys=capsys)
+        assert status == 1 and "run make update and make rollback as %s, who owns %s" % (
+            update.user_name(owner), box["checkout"]) in err and "(not with sudo)" in err, err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+    assert not (box["data"] / "backups").exists()
+
+
+@pytest.mark.parametrize("target", ["update", "rollback"])
+def test_make_update_and_rollback_reinstall_nothing_before_they_run(tmp_path, target):
+    """A box from `make install` has a venv but none of make's stamps, and after an update whose
+    packages failed to install, requirements.txt is newer than any: make's venv rule in front of
+    `make rollback` ran pip on the new requirements, failed the same way, and never rolled back.
+    The update and the rollback do their own installing, in their order."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(sys.executable)
+    plan = subprocess.run(["make", "-n", "-C", str(REPO), target, "VENV=%s" % venv], capture_output=True, text=True)
+    assert plan.returncode == 0, plan.stderr
+    assert "pip" not in plan.stdout and "wheels.py" not in plan.stdout, plan.stdout
+    assert "deploy/update.py" in plan.stdout
 
 
 def test_a_rollback_with_a_hand_run_panel_is_refused_before_anything(box, capsys):
