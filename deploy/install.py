@@ -64,9 +64,10 @@ class InstallError(Exception):
 class Step:
     """One thing the installer does: run a command, or write a file (append=True adds a line)."""
 
-    __slots__ = ("what", "argv", "path", "content", "append", "reboot", "optional")
+    __slots__ = ("what", "argv", "path", "content", "append", "reboot", "optional", "owner", "encoding")
 
-    def __init__(self, what, argv=None, path=None, content=None, append=False, reboot=False, optional=None):
+    def __init__(self, what, argv=None, path=None, content=None, append=False, reboot=False, optional=None,
+                 owner=None, encoding="utf-8"):
         self.what = what
         self.argv = argv
         self.path = path
@@ -74,6 +75,8 @@ class Step:
         self.append = append
         self.reboot = reboot    # takes effect only after a reboot: what for ("the I2S amplifier")
         self.optional = optional    # if it fails: this sentence is said and the install goes on
+        self.owner = owner      # (user, group) the written file is given to, else root's
+        self.encoding = encoding    # config.txt is read and written byte for byte (latin-1)
 
     def __repr__(self):
         return "<Step %s>" % self.what
@@ -109,6 +112,10 @@ class Facts:
         self.raspi_config = kw.get("raspi_config", True)    # raspi-config is installed
         self.modules_text = kw.get("modules_text", "")      # /etc/modules
         self.missing_tools = tuple(kw.get("missing_tools", ()))   # the plan's commands not on PATH
+
+
+def python_version():
+    return sys.version_info[:2]
 
 
 def _controller():
@@ -157,18 +164,24 @@ def gather(args, environ=os.environ):
         venv = "system-site" if "include-system-site-packages = true" in venv_cfg.read_text() else "isolated"
     addresses = lan.ipv4_addresses()
     data = Path(os.path.abspath(args.data or DEFAULT_DATA))
-    pm = pinmap.load_pinmap()
     try:
-        port = config.load_config(data, environ={})["port"]
+        settings = config.load_config(data, environ={})
     except (config.ConfigError, OSError):
-        port = config.DEFAULTS["port"]
+        settings = dict(config.DEFAULTS)
+    port = settings["port"]
+    try:    # the one the box will serve with: its config.toml's, else the repo's
+        pm = pinmap.load_pinmap(settings["pinmap"] or None)
+    except pinmap.PinMapError as e:
+        raise InstallError("the pin map can't be read (%s): mend it, or put the shipped one back with "
+                           "git checkout hardware/pinmap.toml" % e) from None
     mountinfo = Path("/proc/self/mountinfo")
     i2s = pm.lines("i2s")
     config_toml = data / "config.toml"
     facts = Facts(
         repo=REPO, user=user, user_exists=user_exists, group=group, data=data, is_pi=board.is_raspberry_pi(), model=model,
         euid=os.geteuid(), python=sys.version_info[:2], boot_config=boot,
-        boot_config_text=Path(boot).read_text() if boot else "",
+        # byte for byte: a comment typed on another system may not be UTF-8
+        boot_config_text=Path(boot).read_text(encoding="latin-1") if boot else "",
         groups=GROUPS, missing_groups=[g for g in GROUPS if not _group_exists(g)] if board.is_raspberry_pi() else (),
         venv=venv,
         hostname=socket.gethostname(), addresses=addresses, port=port,
@@ -309,8 +322,9 @@ def plan(facts):
     steps += _i2c_steps(facts)
     device = _audio()
     if "i2s" in facts.buses and facts.boot_config and not _amp_overlays(facts):
-        steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config,
-                          content="%s\n" % device.overlay_line(facts.sd_pin), append=True, reboot="the I2S amplifier"))
+        steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config, encoding="latin-1",
+                          content=_for_every_pi(facts.boot_config_text, device.overlay_line(facts.sd_pin)),
+                          append=True, reboot="the I2S amplifier"))
     steps += _group_steps(facts)
     if facts.groups:
         steps.append(Step("let %s use the pins, I2C, audio and serial" % facts.user,
@@ -338,7 +352,7 @@ def plan(facts):
     ]
     if "i2s" in facts.buses and not _has_setting(facts.config_text, "audio_device"):
         steps.append(Step("play the handset on the amplifier, not the Pi's own output",
-                          path=str(facts.data / "config.toml"), append=True,
+                          path=str(facts.data / "config.toml"), append=True, owner=(facts.user, facts.group),
                           content="%saudio_device = \"%s\"   # the I2S amplifier's card (make install)\n"
                           % ("\n" if facts.config_text and not facts.config_text.endswith("\n") else "",
                              device.AMP_DEVICE)))
@@ -347,6 +361,8 @@ def plan(facts):
         Step("reload systemd", ["systemctl", "daemon-reload"]),
         Step("start the panel at every boot", ["systemctl", "enable", "newsdesk.service"]),
         Step("start (or restart) it now", ["systemctl", "restart", "newsdesk.service"]),
+        # systemctl returns once the process starts: a panel that stops at once must not be announced
+        Step("wait for the panel to answer", ["python3", "-B", str(facts.repo / "deploy" / "answers.py"), str(facts.port)]),
     ]
     return steps
 
@@ -360,15 +376,20 @@ def _i2c_steps(facts):
     if facts.raspi_config:
         return [Step("enable I2C (the display)", ["raspi-config", "nonint", "do_i2c", "0"])]
     steps = []
-    if facts.boot_config and I2C_SETTING not in _lines(facts.boot_config_text):
-        lines = facts.boot_config_text.splitlines()
-        at = [i for i, line in enumerate(lines) if re.match(r"\s*#?\s*dtparam=i2c_arm=", line)]
-        if at:
-            lines[at[0]] = I2C_SETTING
+    lines = facts.boot_config_text.splitlines()
+    scopes = _sections(lines)
+    # on is on for every Pi only under [all] (or before any section); "on,i2c_arm_baudrate=..." is on
+    if facts.boot_config and not any(scopes[i] and line.strip().split(",")[0] == I2C_SETTING
+                                     for i, line in enumerate(lines)):
+        at = [i for i, line in enumerate(lines) if scopes[i] and re.match(r"\s*#?\s*dtparam=i2c_arm=", line)]
+        if at:      # raspi-config's way: the line turned on in place, keeping what follows it (its speed)
+            rest = lines[at[0]].split(",", 1)
+            lines[at[0]] = I2C_SETTING + ("," + rest[1] if len(rest) > 1 else "")
+            text = "\n".join(lines) + "\n"
         else:
-            lines.append(I2C_SETTING)
+            text = facts.boot_config_text + _for_every_pi(facts.boot_config_text, I2C_SETTING)
         steps.append(Step("enable I2C (the display) in %s, as raspi-config would" % facts.boot_config,
-                          path=facts.boot_config, content="\n".join(lines) + "\n", reboot="I2C"))
+                          path=facts.boot_config, content=text, reboot="I2C", encoding="latin-1"))
     if not any(re.match(r"i2c[-_]dev\b", line) for line in _lines(facts.modules_text)):
         steps.append(Step("load i2c-dev at boot, as raspi-config would", path=MODULES, append=True,
                           content="%si2c-dev\n" % ("\n" if facts.modules_text and not facts.modules_text.endswith("\n") else ""),
@@ -378,6 +399,26 @@ def _i2c_steps(facts):
 
 def _lines(text):
     return [line.strip() for line in (text or "").splitlines()]
+
+
+def _sections(lines):
+    """For each line of config.txt, whether every Pi reads it: before any [section], or under
+    [all] (a [pi4], [cm4], [edid=...] ... section is read by that model or screen alone)."""
+    every, out = True, []
+    for line in lines:
+        header = line.strip()
+        if header.startswith("[") and "]" in header:
+            every = header[1:header.index("]")].strip().lower() in ("all", "")
+        out.append(every)
+    return out
+
+
+def _for_every_pi(text, line):
+    """What to append to config.txt ``text`` so that ``line`` is read by every Pi: on a line of
+    its own (the file may not end with one), under [all] if the file ends in another section."""
+    lines = (text or "").splitlines()
+    return "%s%s%s\n" % ("\n" if text and not text.endswith("\n") else "",
+                         "" if not lines or _sections(lines)[-1] else "[all]\n", line)
 
 
 def _group_steps(facts):
@@ -391,6 +432,11 @@ def _group_steps(facts):
                       content="# Installed by newsdesk's deploy/install.py: what Raspberry Pi OS's own rules do\n"
                               'SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"\n'
                               'SUBSYSTEM=="i2c-dev", GROUP="i2c", MODE="0660"\n'))
+    # now, not only at the next boot: the service started below reaches the pins
+    steps.append(Step("apply that rule to the pins and I2C now",
+                      ["sh", "-c", "udevadm control --reload && udevadm trigger --action=add "
+                                   "--subsystem-match=gpio --subsystem-match=i2c-dev"],
+                      optional="udev couldn't apply the rule now; the reboot below does"))
     return steps
 
 
@@ -400,11 +446,26 @@ def addresses(facts):
 
 
 def _write(step):
-    mode = "a" if step.append else "w"
-    with open(step.path, mode, encoding="utf-8") as f:
-        f.write(step.content)
-    if not step.append:
-        os.chmod(step.path, 0o644)
+    """Append, or write whole: beside the file, synced, then renamed over it, so a full disk or a
+    power cut mid-write (config.txt on the FAT boot partition) leaves the old file, never an empty
+    one."""
+    if step.append:
+        with open(step.path, "a", encoding=step.encoding) as f:
+            f.write(step.content)
+    else:
+        part = step.path + ".newsdesk-part"
+        try:
+            with open(part, "w", encoding=step.encoding) as f:
+                f.write(step.content)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(part, 0o644)
+            os.replace(part, step.path)
+        finally:
+            if os.path.exists(part):
+                os.unlink(part)
+    if step.owner:
+        shutil.chown(step.path, *step.owner)
 
 
 def execute(steps, dry_run, out, run=subprocess.run, write=_write):
@@ -447,6 +508,9 @@ def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write
                         help="install even if the data directory is on RAM or an overlay (its data is lost at reboot)")
     args = parser.parse_args(argv)
     try:
+        if facts is None and python_version() < MIN_PYTHON:     # before the settings' reader needs tomllib
+            raise InstallError("newsdesk needs Python %d.%d or later; this is %d.%d. Use Raspberry Pi OS "
+                               "Bookworm or later" % (MIN_PYTHON + python_version()))
         facts = facts or gather(args)
         for note in check(facts, args.dry_run):
             print("note: %s" % note, file=out)
@@ -475,4 +539,7 @@ def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write
 
 
 if __name__ == "__main__":
+    # run with sudo, the checkout's modules it imports would leave root's __pycache__ folders in
+    # the owner's checkout
+    sys.dont_write_bytecode = True
     sys.exit(main())

@@ -49,8 +49,9 @@ def test_the_plan_on_a_pi():
     assert any(c.endswith("pip install --quiet -r /home/pi/newsdesk/.venv/requirements-here.txt") for c in cmds)
     assert any("import lgpio" in c and "lgpio==" in c for c in cmds)
     assert "install -d -o pi -g pi -m 750 /var/lib/newsdesk" in cmds
-    assert cmds[-3:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
-                         "systemctl restart newsdesk.service"]
+    assert cmds[-4:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
+                         "systemctl restart newsdesk.service",
+                         "python3 -B /home/pi/newsdesk/deploy/answers.py 8080"]
     (overlay,) = [s for s in steps if s.path == "/boot/firmware/config.txt"]
     # the amplifier's SD pin isn't wired: the driver must leave GPIO4 alone
     assert overlay.append and overlay.content == "dtoverlay=max98357a,no-sdmode\n" and overlay.reboot
@@ -261,7 +262,7 @@ def test_lgpio_missing_from_the_system_is_a_note_and_the_install_goes_on():
         if "python3-lgpio" in argv:
             raise subprocess.CalledProcessError(100, argv)
     assert install.main([], facts=pi(), out=out, run=run, write=lambda step: None) == 0
-    assert ran[-1] == ["systemctl", "restart", "newsdesk.service"]
+    assert ran[-2] == ["systemctl", "restart", "newsdesk.service"] and "answers.py" in ran[-1][2]
     assert "note: python3-lgpio isn't in this system's package lists" in out.getvalue()
 
 
@@ -304,3 +305,150 @@ def test_past_pythons_with_lgpio_wheels_its_build_tools_come_first():
     assert "python3 -c 'import lgpio'" in build.argv[-1] and "python3-dev" in build.argv[-1]
     (take,) = [s for s in steps if "lgpio==" in " ".join(s.argv or [])]
     assert steps.index(build) < steps.index(take) and "PYPI=1 " in take.argv[-1]
+
+
+# ---------------------------------------------------------------- config.txt as people have it
+
+def _overlay(steps):
+    return [s for s in steps if s.path == "/boot/firmware/config.txt"]
+
+
+@pytest.mark.parametrize("text, added", [
+    # no newline at its end (an editor on another system): the line is not glued to the last one
+    ("dtparam=audio=on", "\ndtoverlay=max98357a,no-sdmode\n"),
+    # the last section is one model's: the line is put under [all], or only a Pi 4 would load it
+    ("dtparam=audio=on\n[pi4]\narm_boost=1\n", "[all]\ndtoverlay=max98357a,no-sdmode\n"),
+    ("[pi4]\narm_boost=1\n[all]\ndtparam=audio=on\n", "dtoverlay=max98357a,no-sdmode\n"),
+    ("[all]\r\ndtparam=audio=on\r\n", "dtoverlay=max98357a,no-sdmode\n"),
+])
+def test_the_amplifiers_line_lands_where_every_pi_reads_it(text, added):
+    (step,) = _overlay(install.plan(pi(boot_config_text=text, buses={"i2s"})))
+    assert step.append and step.content == added
+
+
+@pytest.mark.parametrize("text, written", [
+    # on only for a Pi 4: not on for this box; the [all] line is added
+    ("[pi4]\ndtparam=i2c_arm=on\n", "[pi4]\ndtparam=i2c_arm=on\n[all]\ndtparam=i2c_arm=on\n"),
+    # its speed kept when turned on
+    ("dtparam=i2c_arm=off,i2c_arm_baudrate=400000\n", "dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n"),
+])
+def test_i2c_is_turned_on_for_every_pi_and_keeps_its_speed(text, written):
+    steps = install.plan(pi(raspi_config=False, boot_config_text=text, modules_text="i2c-dev\n", buses={"i2c"}))
+    (config_txt,) = [s for s in steps if s.path == "/boot/firmware/config.txt" and not s.append]
+    assert config_txt.content == written
+
+
+def test_i2c_on_with_its_speed_is_on():
+    facts = pi(raspi_config=False, boot_config_text="dtparam=i2c_arm=on,i2c_arm_baudrate=400000\n",
+               modules_text="i2c-dev\n", buses={"i2c"})
+    assert not _overlay(install.plan(facts))
+
+
+def test_a_file_is_written_whole_or_not_at_all(tmp_path):
+    """config.txt on the FAT boot partition, the unit: written beside and renamed over, so a full
+    disk or a power cut mid-write leaves the old file, never an empty one."""
+    target = tmp_path / "config.txt"
+    target.write_text("dtparam=audio=on\n")
+    real = os.fsync
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+    try:
+        os.fsync = full
+        with pytest.raises(OSError):
+            install._write(install.Step("w", path=str(target), content="dtparam=i2c_arm=on\n"))
+    finally:
+        os.fsync = real
+    assert target.read_text() == "dtparam=audio=on\n" and os.listdir(tmp_path) == ["config.txt"]
+    install._write(install.Step("w", path=str(target), content="dtparam=i2c_arm=on\n"))
+    assert target.read_text() == "dtparam=i2c_arm=on\n" and oct(target.stat().st_mode & 0o777) == "0o644"
+
+
+def test_a_config_txt_in_latin_1_is_read_and_kept(tmp_path):
+    """A config.txt holding a byte that isn't UTF-8 (a comment typed on another system) is read,
+    and what the install writes keeps that byte as it was."""
+    text = "# caf\xe9\ndtparam=audio=on\n"
+    steps = install.plan(pi(raspi_config=False, boot_config_text=text, modules_text="i2c-dev\n", buses={"i2c"}))
+    (config_txt,) = [s for s in steps if s.path == "/boot/firmware/config.txt" and not s.append]
+    target = tmp_path / "config.txt"
+    target.write_bytes(text.encode("latin-1"))
+    config_txt.path = str(target)
+    install._write(config_txt)
+    assert target.read_bytes() == b"# caf\xe9\ndtparam=audio=on\ndtparam=i2c_arm=on\n"
+
+
+def test_the_installer_writes_no_bytecode_into_the_checkout(tmp_path):
+    """Run with sudo, the checkout's modules it imports would leave root's __pycache__ folders in
+    the owner's checkout (then `rm -r` fails, and the service can't cache them)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cache = tmp_path / "cache"      # where Python writes what it compiles, wherever the module is
+    done = subprocess.run([sys.executable, "-X", "pycache_prefix=%s" % cache, str(REPO / "deploy" / "install.py"),
+                           "--dry-run", "--user", "pi", "--data", str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    mine = cache / REPO.relative_to(REPO.anchor)     # (not the venv this test runs in: a Pi's python3 has none)
+    ours = [p for p in mine.rglob("*.pyc") if ".venv" not in p.relative_to(mine).parts] if mine.exists() else []
+    assert not ours, ours[:5]
+
+
+def test_a_python_too_old_is_one_sentence_before_anything_is_read(monkeypatch, capsys):
+    """Raspberry Pi OS Bullseye's Python 3.9 has no tomllib, which reading the settings needs:
+    the version is the first thing looked at."""
+    monkeypatch.setattr(install, "python_version", lambda: (3, 9))
+    monkeypatch.setattr(install, "gather", lambda args: pytest.fail("gathered"))
+    assert install.main(["--dry-run"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "newsdesk needs Python 3.11 or later; this is 3.9" in err and "Traceback" not in err
+
+
+def test_the_pin_map_is_the_one_the_settings_name_and_one_that_cannot_be_read_is_one_sentence(tmp_path):
+    """The box serves with the pin map its config.toml names: the install plans the buses (I2C,
+    the amplifier's overlay) from that one too, and one it can't read is a sentence."""
+    import argparse
+    data = tmp_path / "data"
+    data.mkdir()
+    args = argparse.Namespace(user="pi", data=str(data), allow_volatile=False)
+    mine = tmp_path / "mine.toml"       # the repo's, with a USB sound card for the handset: no I2S
+    text = (REPO / "hardware" / "pinmap.toml").read_text()
+    start = text.index("[pi.audio]\n")
+    mine.write_text(text[:start] + text[text.index("\n\n", start) + 2:])
+    assert "i2s" in install.gather(args, environ={"SUDO_USER": "pi"}).buses
+    (data / "config.toml").write_text('pinmap = "%s"\n' % mine)
+    assert "i2s" not in install.gather(args, environ={"SUDO_USER": "pi"}).buses
+    (data / "config.toml").write_text('pinmap = "%s"\n' % (tmp_path / "none.toml"))
+    with pytest.raises(install.InstallError, match="none.toml"):
+        install.gather(args, environ={"SUDO_USER": "pi"})
+
+
+def test_the_settings_file_the_install_adds_to_is_the_panel_users():
+    (audio,) = [s for s in install.plan(pi()) if s.path == "/var/lib/newsdesk/config.toml"]
+    assert audio.owner == ("pi", "pi")
+
+
+def test_the_install_ends_when_the_panel_answers_or_says_why_it_did_not(tmp_path):
+    """`systemctl restart` returns once the process starts: the installer waits for /api/health
+    (deploy/answers.py, the system's python3) before it says where the panel is."""
+    import http.server
+    import threading
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200 if self.path == "/api/health" else 404)
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+    server = http.server.HTTPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        up = subprocess.run([sys.executable, str(REPO / "deploy" / "answers.py"), str(server.server_port), "10"],
+                            capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert up.returncode == 0, up.stderr
+    down = subprocess.run([sys.executable, str(REPO / "deploy" / "answers.py"), str(server.server_port), "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert down.returncode == 1 and "Traceback" not in down.stderr
+    assert "The panel didn't answer on port %d" % server.server_port in down.stderr
+    assert "run make install again" in down.stderr
