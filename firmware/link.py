@@ -46,6 +46,10 @@ HOST_GONE_US = 3500000    # no frame from the host this long (it acks every beat
 LED_MODES = ("auto", "on", "off", "blink")
 STRIKE_HZ = 20            # the solenoid's strikes a second while the ringer is on (the host's
 STRIKE_DUTY_PCT = 40      # bell_strike_hz, sent at each connection, replaces it); 0 = held on
+RING_ON_MOST_US = 12000000   # an "on" rings this long at most without another: the host's cadence
+                             # rings 10 s at a time at most (controller/hw/ringer.py MAX_ON_S), so an
+                             # "off" lost on the cable strikes the coil seconds more, not until its
+                             # thermal cutoff opens
 OFFNORMAL = {"auto": "auto", "wired": True, "none": False}
 
 
@@ -68,6 +72,7 @@ class Link(object):
         self.ringer = False
         self.strike_hz = STRIKE_HZ
         self._ring_at = 0
+        self._ring_said = 0       # when the host last said "on"
         self._now = None          # the last poll's time
         self.lost_edges = 0       # edges the pins' ring could not keep, as last reported
         self.led = "auto"
@@ -102,6 +107,8 @@ class Link(object):
         self._events(self.decoder.advance(now), now)
         if self._host_at is not None and now - self._host_at > HOST_GONE_US:
             self._host_gone()
+        if self.ringer and now - self._ring_said > RING_ON_MOST_US:
+            self.ringer = False
         if self._resend_at is not None and now >= self._resend_at:
             self._resend(now)
         if now >= self._beat_at:
@@ -112,7 +119,8 @@ class Link(object):
         """When ``poll`` next has something to do."""
         due = self._beat_at
         for t in (self.decoder.deadline(), self._resend_at, self._strike_due(),
-                  None if self._host_at is None else self._host_at + HOST_GONE_US):
+                  None if self._host_at is None else self._host_at + HOST_GONE_US,
+                  self._ring_said + RING_ON_MOST_US + 1 if self.ringer else None):
             if t is not None and t < due:
                 due = t
         return due
@@ -255,6 +263,8 @@ class Link(object):
         if name == "ringer" and value in ("0", "1"):
             if value == "1" and not self.ringer:
                 self._ring_at = now           # each ring starts with a whole strike
+            if value == "1":
+                self._ring_said = now
             self.ringer = value == "1"
         elif name == "strike":
             hz = number(value) if value.isdigit() else -1

@@ -264,3 +264,30 @@ def test_the_phones_profile_ratio_is_the_decoders_starting_point(fw):
     replies = [f[:3] for f in frames(profiled) if f[0] == "K"]
     assert replies == [["K", "1", "ok"], ["K", "2", "ok"], ["K", "3", "ok"], ["K", "4", "err"], ["K", "5", "err"]]
     assert one_pulse_deadline(profiled) < one_pulse_deadline(plain) - 20_000
+
+
+def test_a_ring_whose_off_was_lost_stops_by_itself(fw, link):
+    """The host turns the ringer on for each ring of its cadence (at most MAX_ON_S) and off after
+    it; an "off" lost on the cable, with the host still there, would leave the Pico striking the
+    coil until its thermal cutoff opened (and was spent). Each "on" lasts RING_ON_MOST_US at most."""
+    Link = fw["link"]
+    from controller.hw.ringer import MAX_ON_S
+    assert MAX_ON_S * S < Link.RING_ON_MOST_US <= 2 * MAX_ON_S * S
+
+    def host_there(start, end):
+        """The host answers every second from ``start`` to ``end``, and says nothing of the bell."""
+        for t in range(start + S, end + 1, S):
+            send(link, t, p.QUERY, str(t))
+            link.poll(t)
+            assert link.host
+
+    send(link, 0, p.COMMAND, "1", "ringer", "1")
+    host_there(0, 6 * S)
+    assert link.ringer
+    send(link, 6 * S, p.COMMAND, "2", "ringer", "1")       # the next ring: as long again from here
+    end = 6 * S + Link.RING_ON_MOST_US
+    host_there(6 * S, end - end % S)
+    link.poll(end)
+    assert link.ringer and link.deadline() <= end + 1
+    link.poll(end + 1)
+    assert link.host and not link.ringer and link.outputs(end + 1)[0] is False

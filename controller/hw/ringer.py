@@ -56,6 +56,7 @@ CADENCES = {
     "uk": ((0.4, 0.2), (0.4, 2.0)),
 }
 MAX_RINGS = 100
+MAX_ON_S = 10               # seconds a cadence's step may ring (the Pico's firmware stops a ring past it)
 RING_TIMEOUT_S = 180.0      # newsdesk's choice: an unanswered ring "until answered" ends after 3 minutes,
                             # about as long as a telephone exchange lets a call ring before it gives up
 
@@ -71,9 +72,9 @@ def _cadence(cadence):
         steps = tuple((float(on), float(off)) for on, off in cadence)
     except (TypeError, ValueError):
         raise ConfigError("a ring cadence is (on, off) pairs of seconds, got %r" % (cadence,)) from None
-    if not steps or any(not (0.05 <= on <= 10 and 0.05 <= off <= 30) for on, off in steps):
-        raise ConfigError("a ring cadence's steps must be 0.05-10 s on and 0.05-30 s off, got %r"
-                          % (cadence,))
+    if not steps or any(not (0.05 <= on <= MAX_ON_S and 0.05 <= off <= 30) for on, off in steps):
+        raise ConfigError("a ring cadence's steps must be 0.05-%d s on and 0.05-30 s off, got %r"
+                          % (MAX_ON_S, cadence))
     return steps
 
 
