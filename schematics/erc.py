@@ -668,6 +668,8 @@ def _check_adapter(circuit, report, line):
 
 FUSE_RATIO = (1.5, 2.5)     # a slow-blow fuse at this many times the coil's rated current: above
                             # its pulses (and the supply's tolerance), low enough to blow on a short
+ADAPTER_SHORT = 1.5         # the most a wall adapter gives into a short, times its rated current (its
+                            # current limit): a fuse rated above that never sees enough to blow
 
 
 def _check_fuse(circuit, report, line):
@@ -691,6 +693,12 @@ def _check_fuse(circuit, report, line):
                    "the bell's %g A fuse is %s for a coil drawing %.2f A at its rated %g V: rate it %.1f-%.1f A "
                    "(slow-blow, fuse_a)", fuse, "too small: it blows on the strikes" if fuse < low
                    else "too large: a short in the phone never blows it", amps, float(sol["rated_v"]), low, high)
+    elif fuse > float(parts.bell["supply_a"]) * ADAPTER_SHORT:
+        report.add("bell", "error", line,
+                   "the bell's %g A fuse is rated above what its %g A adapter (supply_a) gives into a short, about "
+                   "%.1f A: it never blows, and the adapter alone bounds a short; use an adapter rated at least "
+                   "%.1f A", fuse, float(parts.bell["supply_a"]), float(parts.bell["supply_a"]) * ADAPTER_SHORT,
+                   math.ceil(fuse / ADAPTER_SHORT * 2) / 2)
 
 
 def coil_heat(parts, volts, share, ambient, ohms=None):

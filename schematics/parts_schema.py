@@ -274,6 +274,7 @@ def _details(data, source):
             out += _board_details(name, board, source)
     parts = data.get("part") if isinstance(data.get("part"), dict) else {}
     out += _part_details(parts, data, source)
+    out += _pad_problems(parts, source)
     rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None
     if isinstance(rows, list):
         flat = [n for row in rows if isinstance(row, list) for n in row]
@@ -301,6 +302,37 @@ def _details(data, source):
         for colour, volts in led["vf_max"].items():
             if not _fits("pos", volts):
                 out.append("%s: [part.led] vf_max's %s must be a number above 0, got %r" % (source, colour, volts))
+    return out
+
+
+# The pads a polarized part's pins must be on, by its footprint, as KiCad's libraries number them
+# (a diode's and an LED's cathode is pad 1, a polarized capacitor's + is pad 1); a TO-220 MOSFET's
+# follow its datasheet, and the one the parts list names (IRLZ44N), as most, is gate-drain-source
+# on pins 1-2-3. A netlist with them otherwise puts the part in backwards on a
+# board made from it: the flyback diode shorting the 12 V at each strike, the MOSFET's body diode
+# holding the coil on.
+PAD_CONVENTIONS = (
+    ("Diode_THT:", {"K": "1", "A": "2"}, None),
+    ("LED_THT:", {"K": "1", "A": "2"}, None),
+    ("Capacitor_THT:CP_", {"+": "1", "-": "2"}, None),
+    ("Package_TO_SOT_THT:TO-220", {"G": "1", "D": "2", "S": "3"}, "a TO-220 MOSFET (G-D-S, as the IRLZ44N's datasheet)"),
+)
+
+
+def _pad_problems(parts, source):
+    out = []
+    for name, part in parts.items():
+        if not isinstance(part, dict) or not isinstance(part.get("footprint"), str) or not isinstance(part.get("pads"), dict):
+            continue
+        for prefix, wanted, what in PAD_CONVENTIONS:
+            if not part["footprint"].startswith(prefix):
+                continue
+            for pin, pad in wanted.items():
+                given = part["pads"].get(pin)
+                if given is not None and str(given) != pad:
+                    out.append("%s: [part.%s] pads put %s on pad %s, and %s has it on pad %s: a board made from the "
+                               "netlist would have the part in backwards" % (source, name, pin, given,
+                                                                             what or part["footprint"], pad))
     return out
 
 

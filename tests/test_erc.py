@@ -761,6 +761,11 @@ def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
     assert "0.5 A fuse is too small" in small.message and "0.60 A" in small.message and "0.9-1.5 A" in small.message
     (large,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 3.15 ")), "fuse")
     assert "too large" in large.message
+    # a fuse the adapter can't blow: 1.5 A on an adapter rated 0.8 A (about 1.2 A into a short);
+    # the coil's own check against the adapter is a finding of its own
+    weak = check_parts(parts_edited(("fuse_a = 1.0 ", "fuse_a = 1.5 "), ("supply_a = 1.5 ", "supply_a = 0.8 ")))
+    (never,) = _bell(weak, "above what its")
+    assert "1.5 A fuse is rated above what its 0.8 A adapter (supply_a) gives into a short, about 1.2 A" in never.message
     unfused = build(parse_pinmap(PINMAP_TEXT), parts_with("fuse_a = 1.0 ", "fuse_a = 0 "))
     assert not [p for p in unfused.parts if p.kind == "fuse"]
 
@@ -807,7 +812,7 @@ def test_a_coil_rated_above_the_supply_is_an_error():
 
 
 def test_the_adapter_must_be_rated_for_the_coils_current():
-    (finding,) = _bell(check_parts(parts_with("supply_a = 1.5 ", "supply_a = 0.5 ")), "supply_a")
+    (finding,) = _bell(check_parts(parts_with("supply_a = 1.5 ", "supply_a = 0.5 ")), "sags or shuts down")
     assert finding.message == ("the bell's adapter is rated 0.5 A (supply_a) and the solenoid draws up to 0.74 A "
                                "(12.6 V into its coldest 17.0 ohms): it sags or shuts down at each strike; use an "
                                "adapter rated at least 1.0 A")

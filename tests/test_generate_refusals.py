@@ -106,6 +106,15 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("drive_ma = 8 ", "drive_ma = 30 ", "[board.pi] drive_ma (30, the default drive) is over pin_ma (16"),
     ("supply_a = 1.5 ", "supply_a = 1500 ", "[bell_driver] supply_a is 1500 A, and the bell's adapter is a wall "
                                             "adapter (up to 20 A)"),
+    # a polarized part's pads against its footprint's: a netlist for a board puts the part in backwards
+    ('footprint = "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal"\npads = { K = "1", A = "2" }',
+     'footprint = "Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal"\npads = { K = "2", A = "1" }',
+     "[part.diode] pads put K on pad 2, and Diode_THT:D_DO-41_SOD81_P10.16mm_Horizontal has it on pad 1"),
+    ('pads = { G = "1", D = "2", S = "3" }', 'pads = { G = "1", D = "3", S = "2" }',
+     "[part.mosfet] pads put D on pad 3, and a TO-220 MOSFET (G-D-S, as the IRLZ44N's datasheet) has it on pad 2"),
+    ('pads = { "+" = "1", "-" = "2" }', 'pads = { "+" = "2", "-" = "1" }',
+     "[part.coupling] pads put + on pad 2, and Capacitor_THT:CP_Radial_D5.0mm_P2.00mm has it on pad 1"),
+    ('pads = { K = "1", A = "2" }', 'pads = { K = "2", A = "1" }', "[part.led] pads put K on pad 2"),
 ])
 def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, old, new, words):
     assert old in PARTS_TEXT
