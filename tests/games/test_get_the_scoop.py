@@ -851,6 +851,16 @@ def test_a_number_of_thousands_of_digits_is_refused_with_a_sentence(action):
         game.decide(start(), action, random.Random(0))
 
 
+def test_the_police_table_setup_takes_is_the_one_its_declaration_allows():
+    """The option's declared schema and setup take the same number of steps at most."""
+    (declared,) = [o for o in rules.OPTIONS if o["name"] == "police_table"]
+    most = declared["schema"]["maxItems"]
+    assert most >= len(rules.DEFAULT_POLICE_TABLE)
+    start(police_table=[rules.DEFAULT_POLICE_TABLE[0]] * most)
+    with pytest.raises(GameError, match="police_table"):
+        start(police_table=[rules.DEFAULT_POLICE_TABLE[0]] * (most + 1))
+
+
 def test_a_police_table_seat_of_thousands_of_digits_is_refused_with_a_sentence():
     with pytest.raises(GameError):
         start(police_table=[{LONG: "up"}])

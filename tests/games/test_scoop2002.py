@@ -610,6 +610,12 @@ def test_a_number_of_thousands_of_digits_is_refused_with_a_sentence(action):
         game.decide(start(), action, Dice(3, 5))
 
 
+def test_a_street_chart_giving_one_roll_twice_is_refused():
+    """0 is 10 on the chart: given as both, one of the two entries would be dropped without a word."""
+    with pytest.raises(GameError, match="street_chart gives roll 10 twice"):
+        start(street_chart={"0": "Lose a turn", "10": "Take the subway"})
+
+
 def test_a_street_chart_roll_of_thousands_of_digits_is_refused_with_a_sentence():
     with pytest.raises(GameError, match="street_chart"):
         start(street_chart={LONG: "words"})

@@ -55,6 +55,7 @@ SIDE_WAY = {"top": "up", "right": "right", "bottom": "down", "left": "left"}
 CLOCKWISE = ("right", "down-right", "down", "down-left", "left", "up-left", "up", "up-right")
 _FIRST_WAY = {1: 0, 2: 0, 3: 2, 4: 2, 5: 4, 6: 4, 7: 6, 8: 6}     # the rules' first step, as CLOCKWISE's
 _TURNED = (0,) + tuple(k // 2 for k in range(2, 16)) + (0,)       # eighths turned by each round: 0,1,1,2,2,...,7,7,0
+POLICE_STEPS_MOST = 32      # steps a police table may have (the default's 16 round a cordon once)
 DEFAULT_POLICE_TABLE = tuple({o: CLOCKWISE[(way + turned) % 8] for o, way in _FIRST_WAY.items()}
                              for turned in _TURNED)
 
@@ -93,7 +94,7 @@ OPTIONS = (
     option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
            "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
            "The police movement tables", form=False, newsdesk=True,
-           schema={"type": "array", "minItems": 1, "maxItems": 16,
+           schema={"type": "array", "minItems": 1, "maxItems": POLICE_STEPS_MOST,
                    "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
 )
 
@@ -169,7 +170,7 @@ def _word(value: object) -> str:
 def _police_table(table: object) -> list[dict[str, str]]:
     msg = ("police_table is a list of steps, one per police turn, each mapping officers 1-8 to "
            "a direction (%s)" % ", ".join(DIRECTIONS))
-    if not isinstance(table, (list, tuple)) or not table or len(table) > 100:
+    if not isinstance(table, (list, tuple)) or not table or len(table) > POLICE_STEPS_MOST:
         raise GameError(msg)
     steps = []
     for step in table:

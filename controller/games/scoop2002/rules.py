@@ -150,6 +150,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     given = options.get("street_chart") or {}
     if not isinstance(given, dict):
         raise GameError("street_chart must map a roll (1-10, 0 is 10) to the chart's words")
+    taken = set()
     for key, text in given.items():
         r = whole(key)
         if r == 0:
@@ -157,6 +158,9 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         if r is None or not 1 <= r <= LOCATION_COUNT or not isinstance(text, str) or not text.strip():
             raise GameError("street_chart entry %r: use a roll 1-10 (0 is 10) and the words "
                             "printed for it" % (key,))
+        if r in taken:
+            raise GameError("street_chart gives roll %d twice (0 is 10): keep the one your board prints" % r)
+        taken.add(r)
         chart[r] = text
     start = options.get("ickel_start")
     if start is None:
