@@ -50,7 +50,7 @@ SAID = {
     STOPWATCH_SET: "The stopwatch button's mode changed (stopwatch or d10).",
     ORACLE_FAULT: "A roll was decided but could not be stored, so it doesn't count: try again.",
     GAME_STARTED: "A game was set up; data has the game's view and offers after it.",
-    GAME_CHANGED: "A move, an undo or a redo: the game's new version, its view and offers.",
+    GAME_CHANGED: "A move, an undo or a redo: the game's new version, the moves in force, its view and offers.",
     GAME_FINISHED: "The game was kept as finished, with its final table.",
     GAME_ABANDONED: "The game was stopped without a winner.",
     GAME_REFUSED: "A verdict the game in play could not take, and why (it was shown, not applied).",

@@ -283,7 +283,8 @@ class GameSession:
             return None
         # started_event: what came before it (the editor's calls among it) belongs to other
         # games, and a page must not show an older verdict as this game's
-        out = {"id": self._game.id, "engine": self._game.engine, "version": self.version,
+        # moves: the moves in force (an undo takes one back), where the version counts every entry
+        out = {"id": self._game.id, "engine": self._game.engine, "version": self.version, "moves": len(self._done),
                "players": self._game.players, "options": self._game.options,
                "created": self._game.created, "started_event": self._started_event,
                "problem": self._problem}
@@ -386,8 +387,8 @@ class GameSession:
                "event_id": event_id}
         current = shown if shown is not None else self.current()
         if current is not None and current["id"] == game_id:
-            out.update(engine=current["engine"], version=current["version"], view=current["view"],
-                       offers=current["offers"], undo=current["undo"], redo=current["redo"])
+            out.update(engine=current["engine"], version=current["version"], moves=current["moves"],
+                       view=current["view"], offers=current["offers"], undo=current["undo"], redo=current["redo"])
         return out
 
     def _announce(self, event):
@@ -395,7 +396,7 @@ class GameSession:
         of current(), which its answer shares: neither is changed once made)."""
         current = self.current()
         self.journal.announce(event, view=current["view"], offers=current["offers"],
-                              undo=current["undo"], redo=current["redo"])
+                              undo=current["undo"], redo=current["redo"], moves=current["moves"])
         return current
 
     # ------------------------------------------------------------ changing

@@ -449,7 +449,7 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
         return [a.id, Boolean(a.closest('.offers-card')), a.tagName, a.textContent.trim()]; }""")
     assert where[0] != "game-title" and where[1] and where[2] in ("BUTTON", "INPUT", "SELECT"), where
     page.wait_for_function("(document.getElementById('game-news') || {}).textContent === "
-                           "'Move 2. ' + document.getElementById('waiting').textContent")
+                           "'1 move. ' + document.getElementById('waiting').textContent")
     assert page.get_attribute("#game-news", "aria-live") == "polite"
     # and the next move by keyboard alone from there: Enter on whatever has focus moves the game on,
     # once the move's controls have settled (a second Enter at once is taken as a double press)

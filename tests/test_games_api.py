@@ -141,11 +141,14 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     hand = ("hand 1: WE took 12 spades and scored 120; THEY took 1 spade, 13 hearts, 13 diamonds, "
             "13 clubs and scored 0 (cards worth -120)")
     assert game["undo"] == hand
+    assert (game["version"], game["moves"]) == (2, 1)
     r = post(client, "/api/games/current/undo", {"version": game["version"]})
     assert r.status_code == 200 and r.get_json()["said"] == "Took back: " + hand
     assert r.get_json()["redo"] == hand and r.get_json()["undo"] is None
+    # the version counts every entry; the moves in force are one fewer after an undo, not one more
+    assert (r.get_json()["version"], r.get_json()["moves"]) == (3, 0) and current(client)["moves"] == 0
     r = post(client, "/api/games/current/redo", {"version": r.get_json()["version"]})
-    assert r.get_json()["said"] == "Put back: " + hand
+    assert r.get_json()["said"] == "Put back: " + hand and r.get_json()["moves"] == 1
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     assert r.get_json()["status"] == "abandoned"
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()

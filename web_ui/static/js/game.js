@@ -46,6 +46,13 @@ function sentence(text) {
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
 
+// How far the game has gone: the moves in force, which an undo takes back (the version counts
+// every entry, the undo too, and would say "move 11" after taking the tenth back).
+function moveWords(game) {
+  const n = typeof game.moves === "number" ? game.moves : Math.max(0, game.version - 1);
+  return n === 0 ? "no move yet" : n === 1 ? "1 move" : `${n} moves`;
+}
+
 // ctx: {act(action), undo(), redo(), finish(), abandon(), redraw(), canWrite, lastSaid}
 // A game whose screen is still loading is drawn with the generic one, then again (redraw) with its
 // own. Returns whether it was drawn with its own.
@@ -61,7 +68,7 @@ export function renderGame(area, game, ctx) {
 
   const head = h("header", { class: "game-head" },
     h("h2", { id: "game-title", tabindex: "-1" }, game.title),
-    h("p", { class: "game-meta" }, `Game #${game.id} · move ${game.version}`));
+    h("p", { class: "game-meta" }, `Game #${game.id} · ${moveWords(game)}`));
   const waitingFor = view.waiting_for || (comp.waiting ? comp.waiting(view) : "");
   const waiting = h("p", { class: "waiting", id: "waiting" },
     game.problem ? sentence(game.problem) : over ? winnerWords(view) : sentence(waitingFor));
@@ -142,7 +149,7 @@ function tellNext(game, words) {
   const box = document.getElementById("game-news");     // in the page from its load (index.html)
   if (!box) return;
   const key = game.id + ":" + game.version;
-  if (toldVersion !== null && toldVersion !== key && words) box.textContent = `Move ${game.version}. ${words}`;
+  if (toldVersion !== null && toldVersion !== key && words) box.textContent = `${sentence(moveWords(game))} ${words}`;
   toldVersion = key;
 }
 

@@ -229,7 +229,7 @@ async function write(url, body) {
 // tablet that tapped hears it whatever order the two arrive in.
 function outcome(o) {
   if (!o || o.view === undefined || !S.game) return;
-  if (takeGame(Object.assign({}, S.game, { version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said)) play("move");
+  if (takeGame(Object.assign({}, S.game, { version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said)) play("move");
 }
 
 // A move; resolves to {refused: the box's sentence} when the box refused it, else null.
@@ -256,7 +256,7 @@ async function start(engine, players, options) {
   const r = await send("/api/games", { engine, players, options });
   if (!r.ok) return r.data.message || "The game couldn't be started.";
   const o = r.data;
-  takeGame({ id: o.game, engine: o.engine, version: o.version, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
+  takeGame({ id: o.game, engine: o.engine, version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
     started_event: o.event_id, title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
   $("#game-title") && $("#game-title").focus();
   return null;
@@ -280,10 +280,10 @@ function onGame(m) {
   if (d.view === undefined) { refresh(); return; }       // replayed from the store: read the game
   if (m.type === "game.started") {
     const title = (S.catalogue.find((g) => g.name === d.engine) || {}).title || d.engine;
-    takeGame({ id: d.game, engine: d.engine, version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
+    takeGame({ id: d.game, engine: d.engine, version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
       started_event: m.id, title, players: d.players, options: d.options, problem: null }, d.said);
   } else if (S.game && S.game.id === d.game) {
-    if (takeGame(Object.assign({}, S.game, { version: d.version, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo }), d.said)) play("move");
+    if (takeGame(Object.assign({}, S.game, { version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo }), d.said)) play("move");
   } else {
     refresh();
   }
