@@ -33,6 +33,7 @@ from pathlib import Path
 from . import events
 from .dbshape import Shape, difference, made_by, shape_of
 from .errors import BadRequest, Conflict, StoreError
+from .plain_json import shown
 from .walcheck import read_log
 
 log = logging.getLogger(__name__)
@@ -268,7 +269,13 @@ def _now():
 
 
 def _dumps(value):
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    """``value`` as the store keeps it: plain JSON only. A float JSON can't carry (Python writes
+    NaN and Infinity, which no JSON reader takes back) is refused whatever brings it: stored, it
+    made every later backup of the store fail its check."""
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, allow_nan=False)
+    except ValueError:
+        raise BadRequest("that holds a number JSON can't carry (NaN or Infinity): nothing was stored") from None
 
 
 def check_key(key):
@@ -726,8 +733,10 @@ class Store:
             event = self._insert_event(at, events.GAME_ENDED[status], {"game": game_id, "engine": game.engine,
                                                                 "version": game.version, "status": status,
                                                                 "winners": winners})
+            # the final table in words where it holds a number JSON can't carry (an earlier version's
+            # store): a game carrying one can still be finished or abandoned
             self._db.execute("UPDATE games SET status = ?, ended = ?, winners = ?, final = ?, end_key = ? "
-                             "WHERE id = ?", (status, at, _dumps(winners), _dumps(final), key, game_id))
+                             "WHERE id = ?", (status, at, _dumps(winners), _dumps(shown(final)), key, game_id))
             return self._game_row(game_id), event
 
         return self._write(work)

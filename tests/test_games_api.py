@@ -274,6 +274,32 @@ def test_text_json_can_carry_but_unicode_cannot_is_a_400_and_changes_nothing(cli
     assert "lone surrogate" in message(r) and desk.store.last_id() == before
 
 
+@pytest.mark.parametrize("url, body, words", [
+    # Python's JSON reads these as floats no JSON can carry: stored, they made every later backup fail its check
+    ("/api/games/current/actions", '{"action": {"type": "time_up", "x": 1e309}, "version": 1}', "number JSON can't carry"),
+    ("/api/games/current/actions", '{"action": {"type": "time_up", "x": NaN}, "version": 1}', "number JSON can't carry"),
+    ("/api/games/current/actions", '{"action": {"type": "time_up", "x": -Infinity}, "version": 1}', "number JSON can't carry"),
+    ("/api/games", '{"engine": "scan", "players": [{"name": "Ann"}], "options": {"target": Infinity}}', "number JSON can't carry"),
+    # nested past what any request means, short of what the parser refuses: a RecursionError was a 500
+    ("/api/games/current/actions", '{"action": {"type": "time_up", "x": %s}, "version": 1}' % ("[" * 400 + "]" * 400),
+     "nested deeper than"),
+    ("/api/sim/dial", '{"digit": %s}' % ("[" * 600 + "]" * 600), "nested deeper than"),
+])
+def test_json_no_store_can_keep_is_a_400_and_changes_nothing(client, desk, url, body, words):
+    start(client)
+    before = desk.store.last_id()
+    r = client.post(url, data=body, content_type="application/json", headers=WRITE)
+    assert r.status_code == 400, r.get_data(as_text=True)
+    assert words in message(r) and desk.store.last_id() == before
+
+
+def test_the_store_refuses_a_number_json_cant_carry(desk):
+    """Whatever brings it (a plug-in's event), the store writes only plain JSON."""
+    from controller.errors import BadRequest
+    with pytest.raises(BadRequest, match="JSON can't carry"):
+        desk.store.append("dice.roll", {"total": float("inf")})
+
+
 @pytest.mark.parametrize("url", ["/api/verdicts", "/api/games/history", "/api/oracles/dice/history"])
 def test_a_limit_of_thousands_of_digits_is_a_400(client, url):
     r = client.get(url + "?limit=" + "9" * 5000)

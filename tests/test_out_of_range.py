@@ -87,7 +87,12 @@ def test_a_store_holding_an_out_of_range_value_still_loads_shows_it_and_undoes_i
         entry["events"][0]["player"] = turn
         entry["events"].append({"type": "turn_passed", "player": turn, "next": 1 - turn})
     version = current(client)["version"]
-    desk.store.append_entry(game["id"], version, entry)           # as an earlier version wrote it
+    import json
+
+    from controller import store as store_module
+    with pytest.MonkeyPatch.context() as m:     # as an earlier version wrote it (NaN and Infinity too)
+        m.setattr(store_module, "_dumps", lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True))
+        desk.store.append_entry(game["id"], version, entry)
     desk.close()
     mock_factory.reset()
     again = Newsdesk(config, pin_factory=mock_factory)
@@ -109,8 +114,12 @@ def test_a_store_holding_an_out_of_range_value_still_loads_shows_it_and_undoes_i
                            {"type": "verdict", "signal": "PRESS", "digit": 4},
                            {"type": "go_to_press", "player": turn}):
                 r = post(c, "/api/games/current/actions", {"action": action, "version": current(c)["version"]})
-                assert r.status_code == 200, r.get_json()
                 assert pages_answer(c, game["id"])
+                if r.status_code == 400:        # a move whose events carry the Infinity on: the store keeps none
+                    assert "JSON can't carry" in r.get_json()["message"] and entry["events"][0].get("story", {}).get(
+                        "value") == float("inf"), r.get_json()
+                    break
+                assert r.status_code == 200, r.get_json()
         r = post(c, "/api/games/current/finish", {"version": current(c)["version"]})
         assert r.status_code in (200, 400), r.get_json()
         if r.status_code != 200:

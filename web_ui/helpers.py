@@ -1,6 +1,10 @@
 """Small helpers the blueprints share."""
 
+import math
+
 from flask import abort, current_app, request
+
+MOST_NESTING = 64       # levels of JSON a request may nest: no move, setting or name needs a tenth of it
 
 
 def desk():
@@ -10,33 +14,45 @@ def desk():
 
 def request_object(allow_empty=False):
     """The request's JSON object, {} for no body at all when ``allow_empty``, else None (anything
-    that isn't an object, including JSON nested deeper than the parser goes). JSON that holds a
-    lone surrogate ("\\ud800": valid JSON, but no text) is a 400 here: nothing can store or show it."""
+    that isn't an object, including JSON nested deeper than the parser goes). JSON the store can't
+    keep is a 400 here (not_plain says which): nothing can store or show it."""
     try:
         data = request.get_json(silent=True)
     except RecursionError:
         data = None
     if data is None and allow_empty and not request.get_data():
         return {}
-    if isinstance(data, dict) and not _unicode(data):
-        abort(400, "The request holds a lone surrogate (such as \\ud800), which is not text: send the words as "
-                   "they are, in UTF-8.")
+    if isinstance(data, dict):
+        problem = not_plain(data)
+        if problem:
+            abort(400, problem)
     return data if isinstance(data, dict) else None
 
 
-def _unicode(value):
-    """True when every string in ``value`` (keys too) is text UTF-8 can carry."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return False
-        return True
-    if isinstance(value, dict):
-        return all(_unicode(k) and _unicode(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_unicode(v) for v in value)
-    return True
+def not_plain(data):
+    """What in ``data`` (parsed JSON) the store can't keep, in a sentence, or None: a lone
+    surrogate ("\\ud800": valid JSON, no text), a number JSON can't carry (Python reads NaN,
+    Infinity and 1e309 as floats: stored, they made the store's own backups fail their check), or
+    nesting past MOST_NESTING. Looked at without recursion, so depth itself is no 500."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return ("The request holds a lone surrogate (such as \\ud800), which is not text: send the words "
+                        "as they are, in UTF-8.")
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return ("The request holds a number JSON can't carry (NaN, Infinity, or one past 1.8e308): send "
+                        "plain numbers.")
+        elif isinstance(value, (dict, list)):
+            if depth > MOST_NESTING:
+                return "The request's JSON is nested deeper than %d levels, which nothing here takes." % MOST_NESTING
+            items = [x for kv in value.items() for x in kv] if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+    return None
 
 
 def json_body(allow_empty=False):
