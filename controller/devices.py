@@ -97,6 +97,15 @@ def token_hash(token):
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
+INVITE_DIGITS = 16      # hex digits of a token's hash that name its invitation to the host's page
+
+
+def invite_id(token):
+    """The name the host's page asks after an invitation by: a prefix of its token's hash, which
+    gives nothing of the token away."""
+    return token_hash(token)[:INVITE_DIGITS]
+
+
 def describe_agent(user_agent):
     """A short, human name for a device from its User-Agent ("Android phone", "iPad" ...)."""
     ua = user_agent or ""
@@ -270,6 +279,22 @@ class Devices:
             db.execute("INSERT INTO tokens (hash, role, created, expires, made_by) VALUES (?, ?, ?, ?, ?)",
                        (token_hash(token), role, now, now + ttl, made_by))
         return token, now + ttl
+
+    def invitation(self, invite):
+        """("waiting" | "used" | "expired", the name of the device that used it or None) of the
+        invitation ``invite`` (invite_id), or None for none the host made (or one a day past)."""
+        if not (isinstance(invite, str) and len(invite) == INVITE_DIGITS
+                and all(c in "0123456789abcdef" for c in invite)):
+            return None
+        with self._read() as db:
+            row = db.execute("SELECT t.used, t.expires, d.name FROM tokens t LEFT JOIN devices d ON d.id = t.device "
+                             "WHERE t.hash >= ? AND t.hash < ? LIMIT 1", (invite, invite + "g")).fetchone()
+        if row is None:
+            return None
+        used, expires, device = row
+        if used is not None:
+            return "used", device
+        return ("expired" if expires <= self._now() else "waiting"), None
 
     def redeem(self, token, name, address):
         """Spend ``token``: a new joined device with its role. JoinRefused if it can't be used."""

@@ -567,3 +567,19 @@ def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
     page.get_by_role("button", name="Invite a player").click()
     page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('An invitation for a player is below'))")
     assert _told(page, "An invitation for a player") == ["announce"]
+    # a tablet uses it: the page no longer shows it as good, and says who joined
+    url = page.inner_text("#invite-url")
+    token = url.split("token=")[1]
+    lan = lan_address()
+    if lan:
+        import urllib.request
+        port = int(server.rsplit(":", 1)[1])
+        opener = urllib.request.build_opener(urllib.request.HTTPRedirectHandler())
+        try:
+            opener.open("http://%s:%d/join?token=%s" % (lan, port, token), timeout=10).read()
+        except OSError:
+            pass
+    else:
+        pytest.skip("no LAN address here for a second device to join from")
+    page.wait_for_function("() => document.getElementById('invite-left').textContent.startsWith('Used: ')", timeout=10000)
+    assert page.inner_text("#invite-qr") == "" and "Works once" not in page.inner_text("#invite")

@@ -129,6 +129,25 @@ def test_a_token_works_once(app, guard, host):
     assert not can_write(second)
 
 
+def test_the_host_page_learns_when_its_invitation_is_used_or_runs_out(app, guard, host, clocks):
+    """The host's page showed an invitation as good for its ten minutes after a tablet had used
+    it: it asks the box by the invitation's id (no secret: a prefix of the token's hash)."""
+    body = invite(host)
+    state = host.get("/api/join/tokens/" + body["invite"])
+    assert state.status_code == 200 and state.get_json() == {"status": "waiting", "device": None}
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + body["token"])
+    name = player.get("/api/join/me").get_json()["device"]["name"]
+    assert host.get("/api/join/tokens/" + body["invite"]).get_json() == {"status": "used", "device": name}
+    late = invite(host)["invite"]
+    clocks.advance(600)
+    assert host.get("/api/join/tokens/" + late).get_json() == {"status": "expired", "device": None}
+    for junk in ("0" * 16, "zz", "A" * 400):
+        r = host.get("/api/join/tokens/" + junk)
+        assert r.status_code == 404 and "no invitation" in r.get_json()["message"]
+    assert client_at(app, "192.168.1.31").get("/api/join/tokens/" + body["invite"]).status_code in (401, 403)
+
+
 def test_a_token_expires_after_ten_minutes(app, guard, host, clocks):
     early, late = invite(host)["token"], invite(host)["token"]
     clocks.advance(599)

@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.http import HTTP_STATUS_CODES
 
-from controller.devices import JoinRefused, UnknownDevice, describe_agent, iso
+from controller.devices import JoinRefused, UnknownDevice, describe_agent, invite_id, iso
 from controller.errors import BadRequest
 
 from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, route, schemas, write
@@ -48,7 +48,10 @@ schemas(
                   last_seen=_ISO, revoked=_ISO, code=dict(STR, description="While waiting: the digits to dial."),
                   expires=_ISO),
     JoinTokenRequest=obj(role=dict(_ROLE, description="The role the link gives (default player).")),
-    JoinToken=obj(["role", "token", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
+    Invitation=obj(["status", "device"], status={"enum": ["waiting", "used", "expired"]},
+                   device=nullable(dict(STR, description="The device that joined with it, once used."))),
+    JoinToken=obj(["role", "token", "invite", "url", "qr_svg", "expires", "expires_in"], role=_ROLE, token=STR,
+                     invite=dict(STR, description="The invitation's id, to ask after it (GET /api/join/tokens/{invite})."),
                      url=dict(STR, description="What the QR code opens: /join?token=..."),
                      qr_svg=dict(STR, description="The QR code as inline SVG."),
                      optional={"reachable": dict(BOOL, description="False when the panel listens on "
@@ -204,8 +207,20 @@ def make_token():
     token, expires = guard().devices.issue_token(role, made_by, ttl=current_app.config["JOIN_TOKEN_TTL"])
     url = "%s%s?token=%s" % (join_base_url(), url_for("join.page"), token)
     warning = unreachable(url)
-    return jsonify(role=role, token=token, url=url, qr_svg=qr_svg(url), reachable=warning is None,
+    return jsonify(role=role, token=token, invite=invite_id(token), url=url, qr_svg=qr_svg(url), reachable=warning is None,
                    warning=warning, expires=iso(expires), expires_in=_seconds_left(expires)), 201
+
+
+@route(bp, "/api/join/tokens/<invite>", read(
+    "An invitation as it stands: waiting, used (and by which device) or expired; the host's page asks, "
+    "so a used QR code isn't shown as good.", "Invitation", ("404", "No invitation the host made has this id."),
+    op="invitation", role="host", params=[{"name": "invite", "in": "path", "required": True, "schema": STR}]))
+def invitation(invite):
+    found = guard().devices.invitation(invite)
+    if found is None:
+        return _error(404, "There is no invitation %r here (they are kept a day after their use)." % invite[:40])
+    status, device = found
+    return jsonify(status=status, device=device)
 
 
 # -- dialing in --------------------------------------------------------------------------

@@ -115,6 +115,27 @@ if (leaveButton) {
 // -- the host -------------------------------------------------------------------------------
 
 let stopInviteTimer = null;
+let watchInvite = null;
+
+// The invitation shown, asked after every 2 s: once a tablet used it (or it ran out) it is no
+// longer shown as good, and the page says who joined with it.
+function watch(invite) {
+  clearInterval(watchInvite);
+  watchInvite = setInterval(async () => {
+    const r = await fetch("/api/join/tokens/" + encodeURIComponent(invite)).catch(() => null);
+    const state = r && r.ok ? await r.json().catch(() => null) : null;
+    if (!state || state.status === "waiting") return;
+    clearInterval(watchInvite);
+    if (stopInviteTimer) stopInviteTimer();
+    $("invite-qr").replaceChildren();
+    $("invite-url").textContent = "";
+    const words = state.status === "used" ? `Used: ${state.device || "a device"} joined with it. Invite again for another.`
+      : "It ran out unused. Invite again for another.";
+    $("invite-left").textContent = words;
+    const said = $("announce");
+    if (said) said.textContent = "The invitation was " + (state.status === "used" ? `used: ${state.device || "a device"} joined.` : "not used and ran out.");
+  }, 2000);
+}
 
 for (const button of document.querySelectorAll("[data-invite]")) {
   button.addEventListener("click", async () => {
@@ -129,6 +150,7 @@ for (const button of document.querySelectorAll("[data-invite]")) {
     if (stopInviteTimer) stopInviteTimer();
     stopInviteTimer = countdown($("invite-left"), invite.expires_in, (t) => "Works once, for " + t + " more.",
       () => { $("invite").hidden = true; });
+    watch(invite.invite);
     // the QR code appearing says nothing to a screen reader by itself
     const said = $("announce");
     if (said) said.textContent = `An invitation for a ${invite.role} is below: a QR code and its link, which work once, ` +
