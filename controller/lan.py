@@ -10,8 +10,10 @@ Standard library only (the installer imports it); Linux's interfaces are read wi
 that `ip` and `ifconfig` use, not by running them.
 """
 
+import re
 import socket
 import struct
+from typing import Any, Callable
 
 SIOCGIFADDR = 0x8915        # linux/sockios.h: an interface's IPv4 address
 
@@ -39,9 +41,33 @@ def ipv4_addresses() -> list[str]:
     return found
 
 
-def tablet_urls(hostname: str, port: int, addresses: list[str] | tuple[str, ...]) -> list[str]:
-    """The .local name first (it survives a new DHCP lease), then each address."""
-    urls = ["http://%s.local:%d/" % (hostname.split(".")[0], port)] if hostname else []
+_ANNOUNCED = re.compile(r's "([a-z0-9-]+(?:\.[a-z0-9-]+)*\.local)"\s*')
+
+
+def announced_name(run: Callable[..., Any] | None = None) -> str | None:
+    """The .local name avahi announces for this box, as avahi has it now: "raspberrypi-2.local"
+    when another box on the network was raspberrypi.local first (then hostname + ".local" would
+    send a tablet to the other box); None where avahi doesn't answer (not installed, not running,
+    no D-Bus). Asked over D-Bus with busctl, in a process of its own: a few milliseconds, so it is
+    asked when needed, not at every start."""
+    import subprocess
+    run = run or subprocess.run
+    try:
+        done = run(["busctl", "--system", "call", "org.freedesktop.Avahi", "/", "org.freedesktop.Avahi.Server",
+                    "GetHostNameFqdn"], capture_output=True, text=True, timeout=3)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = _ANNOUNCED.fullmatch((done.stdout or "").lower()) if done.returncode == 0 else None
+    return m.group(1) if m else None
+
+
+def tablet_urls(hostname: str, port: int, addresses: list[str] | tuple[str, ...], local: str | None = None) -> list[str]:
+    """The .local name first (it survives a new DHCP lease): ``local``, avahi's when asked, else
+    the hostname's; then each address."""
+    if local:
+        urls = ["http://%s:%d/" % (local, port)]
+    else:
+        urls = ["http://%s.local:%d/" % (hostname.split(".")[0], port)] if hostname else []
     urls += ["http://%s:%d/" % ("[%s]" % a if ":" in a else a, port) for a in addresses]
     return urls
 

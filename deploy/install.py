@@ -440,9 +440,12 @@ def _group_steps(facts):
     return steps
 
 
-def addresses(facts):
+def addresses(facts, ask_avahi=False):
+    """The URLs a tablet types; with ``ask_avahi`` (after a real install, avahi running) the .local
+    name avahi announces, which is another than the hostname's when another box had it first."""
     _, lan = _board()
-    return lan.tablet_urls(facts.hostname, facts.port, facts.addresses)
+    return lan.tablet_urls(facts.hostname, facts.port, facts.addresses,
+                           local=lan.announced_name() if ask_avahi else None)
 
 
 def _write(step):
@@ -529,7 +532,7 @@ def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write
         print("\n# %s would hold:" % UNIT_PATH, file=out)
         print(render_unit(facts), end="", file=out)
     print("\nThe panel %s at:" % ("would be" if args.dry_run else "is"), file=out)
-    for url in addresses(facts):
+    for url in addresses(facts, ask_avahi=not args.dry_run):
         print("  " + url, file=out)
     if any(s.reboot for s in steps):
         print("Reboot once for %s (sudo reboot); the panel starts by itself."

@@ -11,6 +11,7 @@ from controller.dial.dialmaps import DIAL_MAPS
 from controller.errors import NewsdeskError
 
 log = logging.getLogger(__name__)
+ANNOUNCED_AFTER_S = 5.0    # seconds after a start, the log says the name avahi gave the box if not its own
 
 
 def _setup_logging(verbose):
@@ -59,6 +60,9 @@ def cmd_serve(args):
             log.info("panel at %s (Hypercorn; Flask views on %d threads, live pages on the event loop)",
                      url, config["threads"])
             desk.show_address(_say_where_tablets_go(host, port))
+            later = threading.Timer(ANNOUNCED_AFTER_S, _say_announced_name, (host, port))
+            later.daemon = True
+            later.start()
             server.raise_open_files_limit()
             server.serve(app, config, sock)
         finally:
@@ -84,6 +88,25 @@ def _say_where_tablets_go(host, port):
     log.info("tablets on this network open %s%s", " or ".join(urls),
              " (%s)" % board.model() if board.model() else "")
     return urls
+
+
+def _say_announced_name(host, port):
+    """When avahi announces the box under another name than its hostname's (another box on the
+    network had it first: raspberrypi-2.local), the log says the name tablets must use. Asked a
+    few seconds after the start (a process of its own, which a start under a Pi Zero's budget
+    needn't wait for)."""
+    import socket
+
+    from controller import lan
+
+    if not lan.listening_on_lan(host):
+        return
+    name = lan.announced_name()
+    usual = socket.gethostname().split(".")[0].lower() + ".local"
+    if name and name != usual:
+        addresses = lan.ipv4_addresses() if host in ("", "0.0.0.0", "::") else [host]
+        log.info("avahi announces this box as %s (another box on the network is %s): tablets open %s",
+                 name, usual, " or ".join(lan.tablet_urls("", port, addresses, local=name)))
 
 
 def _restart_soon(restart):

@@ -452,3 +452,17 @@ def test_the_install_ends_when_the_panel_answers_or_says_why_it_did_not(tmp_path
     assert down.returncode == 1 and "Traceback" not in down.stderr
     assert "The panel didn't answer on port %d" % server.server_port in down.stderr
     assert "run make install again" in down.stderr
+
+
+def test_the_address_said_at_the_end_is_the_name_avahi_announces(monkeypatch):
+    """Another box on the network was raspberrypi.local first: avahi made this one
+    raspberrypi-2.local, and that is the name the install ends by saying."""
+    _, lan = install._board()
+    monkeypatch.setattr(lan, "announced_name", lambda run=None: "raspberrypi-2.local")
+    out = io.StringIO()
+    assert install.main([], facts=pi(hostname="raspberrypi"), out=out, run=lambda *a, **k: None,
+                        write=lambda step: None) == 0
+    assert "  http://raspberrypi-2.local:8080/\n" in out.getvalue()
+    dry = io.StringIO()             # the plan asks nothing of avahi (it may not be installed yet)
+    install.main(["--dry-run"], facts=pi(hostname="raspberrypi"), out=dry)
+    assert "http://raspberrypi.local:8080/" in dry.getvalue()

@@ -267,6 +267,23 @@ def test_the_automatic_list_holds_the_hostname_and_every_address(monkeypatch):
     assert "0.0.0.0" not in box_names("0.0.0.0")
 
 
+def test_the_name_avahi_announces_is_allowed_when_it_is_not_the_hostnames(app, guard, clocks, monkeypatch):
+    """avahi renamed the box raspberrypi-2.local (another box had the name first): a tablet that
+    opens that name is let in, asked of avahi when such a name first comes (not at start, and at
+    most every ADDRESS_REFRESH); any other .local name stays refused."""
+    from controller import lan
+    asked = []
+    monkeypatch.setattr(security.socket, "gethostname", lambda: "raspberrypi")
+    monkeypatch.setattr(lan, "announced_name", lambda run=None: asked.append(1) or "raspberrypi-2.local")
+    c = client_at(app, LAN)
+    assert c.get("/api/state", headers={"Host": "raspberrypi.local:8080"}).status_code == 200
+    assert asked == []
+    assert c.get("/api/state", headers={"Host": "raspberrypi-2.local:8080"}).status_code == 200
+    assert c.get("/api/state", headers={"Host": "other.local:8080"}).status_code == 400
+    assert c.get("/api/state", headers={"Host": "other.local:8080"}).status_code == 400
+    assert len(asked) == 1
+
+
 def test_the_box_real_addresses_are_found():
     found = security._interface_addresses()
     assert "127.0.0.1" in found or "::1" in found

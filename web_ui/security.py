@@ -300,6 +300,8 @@ class Guard:
         self._names: set[str] = set()   # read only once _names_at is set
         self._names_at = None
         self._names_lock = threading.Lock()
+        self._announced_name = None     # avahi's name for the box, when asked (_announced)
+        self._announced_at = None
 
     def now(self):
         return self.clock()
@@ -319,8 +321,22 @@ class Guard:
     def host_allowed(self, name):
         if name in self.allowed_hosts():
             return True
+        if name.endswith(".local") and self.app.config["ALLOWED_HOSTS"] is None:
+            return name == self._announced()
         # An address the box got since we last looked (a new DHCP lease): look again, now and then.
         return _is_ip(name) and name in self.allowed_hosts(refresh=True)
+
+    def _announced(self):
+        """The .local name avahi announces for the box (lan.announced_name: another than the
+        hostname's when another box had that first), asked when such a name first comes and
+        again at most every ADDRESS_REFRESH, never at start."""
+        from controller import lan
+        with self._names_lock:
+            now = self.monotonic()
+            if self._announced_at is None or now - self._announced_at >= ADDRESS_REFRESH:
+                self._announced_name = lan.announced_name()
+                self._announced_at = now
+            return self._announced_name
 
     def lan_address(self):
         return lan_address()
