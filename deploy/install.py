@@ -462,7 +462,10 @@ def _write(step):
                 f.write(step.content)
                 f.flush()
                 os.fsync(f.fileno())
-            os.chmod(part, 0o644)
+            try:
+                os.chmod(part, 0o644)
+            except OSError:     # FAT (the boot partition) keeps no such mode, and may refuse to be asked
+                pass
             os.replace(part, step.path)
         finally:
             if os.path.exists(part):

@@ -466,3 +466,13 @@ def test_the_address_said_at_the_end_is_the_name_avahi_announces(monkeypatch):
     dry = io.StringIO()             # the plan asks nothing of avahi (it may not be installed yet)
     install.main(["--dry-run"], facts=pi(hostname="raspberrypi"), out=dry)
     assert "http://raspberrypi.local:8080/" in dry.getvalue()
+
+
+def test_a_file_system_that_keeps_no_modes_is_written_all_the_same(tmp_path, monkeypatch):
+    """config.txt is on the FAT boot partition, which keeps no Unix modes and may refuse a chmod."""
+    def refused(path, mode):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(install.os, "chmod", refused)
+    target = tmp_path / "config.txt"
+    install._write(install.Step("w", path=str(target), content="dtparam=i2c_arm=on\n"))
+    assert target.read_text() == "dtparam=i2c_arm=on\n"
