@@ -303,7 +303,7 @@ def _user_problems(facts):
 
 
 def plan(facts):
-    armhf = facts.arch == "armhf"
+    armhf = facts.arch in ("armhf", "armel")    # 32-bit ARM, as wheels.py decides by the pointer's size
     from_debian = sorted(_wheels().FROM_DEBIAN_ON_ARMHF.values()) if armhf else []
     steps = [
         Step("update the package lists", ["apt-get", "update"]),
@@ -360,6 +360,9 @@ def plan(facts):
         Step("install the service", path=UNIT_PATH, content=render_unit(facts)),
         Step("reload systemd", ["systemctl", "daemon-reload"]),
         Step("start the panel at every boot", ["systemctl", "enable", "newsdesk.service"]),
+        # a service systemd gave up on (five failed starts in two minutes) refuses a restart until cleared
+        Step("clear a failed start of an earlier try", ["systemctl", "reset-failed", "newsdesk.service"],
+             optional="nothing to clear"),
         Step("start (or restart) it now", ["systemctl", "restart", "newsdesk.service"]),
         # systemctl returns once the process starts: a panel that stops at once must not be announced
         Step("wait for the panel to answer", ["python3", "-B", str(facts.repo / "deploy" / "answers.py"), str(facts.port)]),

@@ -49,8 +49,8 @@ def test_the_plan_on_a_pi():
     assert any(c.endswith("pip install --quiet -r /home/pi/newsdesk/.venv/requirements-here.txt") for c in cmds)
     assert any("import lgpio" in c and "lgpio==" in c for c in cmds)
     assert "install -d -o pi -g pi -m 750 /var/lib/newsdesk" in cmds
-    assert cmds[-4:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
-                         "systemctl restart newsdesk.service",
+    assert cmds[-5:] == ["systemctl daemon-reload", "systemctl enable newsdesk.service",
+                         "systemctl reset-failed newsdesk.service", "systemctl restart newsdesk.service",
                          "python3 -B /home/pi/newsdesk/deploy/answers.py 8080"]
     (overlay,) = [s for s in steps if s.path == "/boot/firmware/config.txt"]
     # the amplifier's SD pin isn't wired: the driver must leave GPIO4 alone
@@ -476,3 +476,26 @@ def test_a_file_system_that_keeps_no_modes_is_written_all_the_same(tmp_path, mon
     target = tmp_path / "config.txt"
     install._write(install.Step("w", path=str(target), content="dtparam=i2c_arm=on\n"))
     assert target.read_text() == "dtparam=i2c_arm=on\n"
+
+
+def test_a_second_install_after_the_service_gave_up_starts_it_again():
+    """Five failed starts in two minutes and systemd gives the service up: the install run again
+    (after mending what the log said) clears that first, or its restart is refused."""
+    cmds = commands(install.plan(pi()))
+    assert cmds.index("systemctl reset-failed newsdesk.service") == cmds.index("systemctl restart newsdesk.service") - 1
+    (step,) = [s for s in install.plan(pi()) if s.argv == ["systemctl", "reset-failed", "newsdesk.service"]]
+    assert step.optional            # a unit that never failed: nothing to clear
+
+
+def test_the_service_gets_no_new_privileges_and_waits_for_its_data_folder():
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read_string(install.render_unit(pi(data="/srv/newsdesk")))
+    assert unit["Service"]["NoNewPrivileges"] == "yes"
+    assert unit["Unit"]["RequiresMountsFor"] == "/srv/newsdesk"
+
+
+def test_debian_armel_takes_pillow_and_cbor2_from_debian_as_armhf_does():
+    """A Pi Zero or 1 on plain Debian is armel: PyPI has no wheels there either (wheels.py leaves
+    them out by the pointer's size), so apt must bring them."""
+    cmds = commands(install.plan(pi(arch="armel")))
+    assert any(c.startswith("apt-get install") and "python3-pil" in c and "python3-cbor2" in c for c in cmds)
