@@ -10,10 +10,11 @@ repository, or from PyPI into the venv where the system has none; on 32-bit, Deb
 cbor2, which PyPI has no 32-bit ARM wheels of), enables I2C (with raspi-config where there is one,
 else by writing what `raspi-config nonint do_i2c 0` writes: dtparam=i2c_arm=on in config.txt and
 i2c-dev in /etc/modules) and the I2S amplifier's overlay when the pin map has an I2S line
-(leaving GPIO4 alone unless the pin map wires the amplifier's SD pin; and names the amplifier's
-card in the data directory's config.toml, so the handset doesn't play on the Pi's own HDMI or
-headphone output, ALSA's default), puts the service user in the gpio/i2c/audio/dialout groups,
-creates the virtual environment (with the system's site packages, for the apt-installed lgpio
+(leaving GPIO4 alone unless the pin map wires the amplifier's SD pin). Where config.txt is plain
+Debian's, written afresh at each kernel upgrade, those lines go into the file it is written from
+(/etc/default/raspi-firmware-custom) too. It names the amplifier's card in the data directory's
+config.toml (so the handset doesn't play on the Pi's own HDMI or headphone output, ALSA's
+default), puts the service user in the gpio/i2c/audio/dialout groups, creates the virtual environment (with the system's site packages, for the apt-installed lgpio
 and, on 32-bit, Pillow), creates the data directory after checking it is on durable storage,
 installs a systemd service that starts the panel at boot and restarts it when it fails, starts
 it, and prints the panel's address.
@@ -54,6 +55,9 @@ TOOL_PACKAGES = {"apt-get": "apt", "systemctl": "systemd", "runuser": "util-linu
 I2C_SETTING = "dtparam=i2c_arm=on"
 GROUPS = ("gpio", "i2c", "audio", "dialout")
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")   # Bookworm on, then older
+# plain Debian's raspi-firmware writes config.txt afresh at each kernel or firmware upgrade, from its
+# own template and this file's lines (its config.txt names it, under "Do not modify this file!")
+FIRMWARE_CUSTOM = "/etc/default/raspi-firmware-custom"
 MIN_PYTHON = (3, 11)
 
 
@@ -111,6 +115,7 @@ class Facts:
         self.arch = kw.get("arch", "arm64")                 # dpkg's architecture: arm64 | armhf | ...
         self.raspi_config = kw.get("raspi_config", True)    # raspi-config is installed
         self.modules_text = kw.get("modules_text", "")      # /etc/modules
+        self.firmware_custom_text = kw.get("firmware_custom_text", "")   # FIRMWARE_CUSTOM, "" if none
         self.missing_tools = tuple(kw.get("missing_tools", ()))   # the plan's commands not on PATH
 
 
@@ -190,7 +195,9 @@ def gather(args, environ=os.environ):
         config_text=config_toml.read_text(encoding="utf-8") if config_toml.is_file() else None,
         mountinfo=mountinfo.read_text() if mountinfo.exists() else None,
         allow_volatile=args.allow_volatile, arch=_dpkg_arch(), raspi_config=shutil.which("raspi-config") is not None,
-        modules_text=Path(MODULES).read_text() if Path(MODULES).is_file() else "")
+        modules_text=Path(MODULES).read_text() if Path(MODULES).is_file() else "",
+        firmware_custom_text=(Path(FIRMWARE_CUSTOM).read_text(encoding="latin-1")
+                              if Path(FIRMWARE_CUSTOM).is_file() else ""))
     facts.missing_tools = tuple(sorted({s.argv[0] for s in plan(facts) if s.argv and not shutil.which(s.argv[0])}))
     return facts
 
@@ -325,6 +332,7 @@ def plan(facts):
         steps.append(Step("load the I2S amplifier's overlay at boot", path=facts.boot_config, encoding="latin-1",
                           content=_for_every_pi(facts.boot_config_text, device.overlay_line(facts.sd_pin)),
                           append=True, reboot="the I2S amplifier"))
+    steps += _firmware_custom_steps(facts)
     steps += _group_steps(facts)
     if facts.groups:
         steps.append(Step("let %s use the pins, I2C, audio and serial" % facts.user,
@@ -398,6 +406,37 @@ def _i2c_steps(facts):
                           content="%si2c-dev\n" % ("\n" if facts.modules_text and not facts.modules_text.endswith("\n") else ""),
                           reboot="I2C"))
     return steps
+
+
+def _firmware_custom_steps(facts):
+    """Where config.txt is Debian's raspi-firmware's (it says so, naming FIRMWARE_CUSTOM), what
+    newsdesk needs in it goes into FIRMWARE_CUSTOM as well: the package writes config.txt afresh
+    from its template at the next kernel upgrade, appending that file's lines, and a line written
+    into config.txt alone would be gone (I2C and the amplifier with it) after that upgrade's
+    reboot. The lines go under [all]: what the file follows is the template's, not ours to know."""
+    if not facts.boot_config or FIRMWARE_CUSTOM not in facts.boot_config_text:
+        return []
+    custom = facts.firmware_custom_text
+    lines = custom.splitlines()
+    scopes = _sections(lines)
+    wanted, what = [], []
+    if "i2c" in facts.buses and not any(scopes[i] and line.strip().split(",")[0] == I2C_SETTING
+                                        for i, line in enumerate(lines)):
+        wanted.append(I2C_SETTING)
+        what.append("I2C")
+    overlay = "dtoverlay=" + _audio().OVERLAY
+    if "i2s" in facts.buses and not any(line.strip().split(",")[0] == overlay for line in lines):
+        wanted.append(_audio().overlay_line(facts.sd_pin))
+        what.append("the I2S amplifier's overlay")
+    if not wanted:
+        return []
+    headers = [line.strip().lower() for line in lines if line.strip().startswith("[")]
+    under_all = bool(headers) and headers[-1].startswith("[all]")
+    return [Step("keep %s on through kernel upgrades, in %s (Debian's raspi-firmware writes config.txt "
+                 "afresh from it)" % (" and ".join(what), FIRMWARE_CUSTOM), path=FIRMWARE_CUSTOM, append=True,
+                 encoding="latin-1",
+                 content="%s%s%s\n" % ("\n" if custom and not custom.endswith("\n") else "",
+                                       "" if under_all else "[all]\n", "\n".join(wanted)))]
 
 
 def _lines(text):

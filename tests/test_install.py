@@ -499,3 +499,43 @@ def test_debian_armel_takes_pillow_and_cbor2_from_debian_as_armhf_does():
     them out by the pointer's size), so apt must bring them."""
     cmds = commands(install.plan(pi(arch="armel")))
     assert any(c.startswith("apt-get install") and "python3-pil" in c and "python3-cbor2" in c for c in cmds)
+
+
+# the head of the config.txt plain Debian's raspi-firmware writes at each kernel upgrade
+DEBIAN_CONFIG_TXT = ("# Do not modify this file!\n#\n# It is automatically generated upon install or update of "
+                     "either the\n# firmware or the Linux kernel.\n#\n# If you need to set boot-time parameters, "
+                     "do so via the\n# /etc/default/raspi-firmware, /etc/default/raspi-firmware-custom or\n"
+                     "# /etc/default/raspi-extra-cmdline files.\n\narm_64bit=1\n[pi4]\nmax_framebuffers=2\n")
+
+
+def test_on_plain_debian_the_lines_outlive_the_next_kernel_upgrade():
+    """Debian's raspi-firmware writes config.txt afresh from its template and
+    /etc/default/raspi-firmware-custom at each kernel upgrade: what newsdesk adds to config.txt
+    goes into that file too (under [all]), or I2C and the amplifier are gone after the upgrade."""
+    facts = pi(raspi_config=False, boot_config_text=DEBIAN_CONFIG_TXT, modules_text="i2c-dev\n",
+               firmware_custom_text="# fan\ndtoverlay=pwm-2chan")
+    (custom,) = [s for s in install.plan(facts) if s.path == install.FIRMWARE_CUSTOM]
+    assert custom.append and custom.content == "\n[all]\ndtparam=i2c_arm=on\ndtoverlay=max98357a,no-sdmode\n"
+    assert "I2C and the I2S amplifier's overlay" in custom.what
+    # the same lines in config.txt as well: on from the next boot, before any upgrade
+    assert [s for s in install.plan(facts) if s.path == "/boot/firmware/config.txt"]
+    # already there (and under [all]): nothing more; only what is missing is added
+    done = pi(raspi_config=False, boot_config_text=DEBIAN_CONFIG_TXT, buses={"i2c", "i2s"},
+              firmware_custom_text="[all]\ndtparam=i2c_arm=on,i2c_arm_baudrate=400000\ndtoverlay=max98357a,no-sdmode\n")
+    assert not [s for s in install.plan(done) if s.path == install.FIRMWARE_CUSTOM]
+    (amp,) = [s for s in install.plan(pi(boot_config_text=DEBIAN_CONFIG_TXT, firmware_custom_text="[all]\n",
+                                         buses={"i2s"}))
+              if s.path == install.FIRMWARE_CUSTOM]
+    assert amp.content == "dtoverlay=max98357a,no-sdmode\n" and "I2C" not in amp.what
+    # Raspberry Pi OS's config.txt is its own: nothing is written beside it
+    assert not [s for s in install.plan(pi()) if s.path == install.FIRMWARE_CUSTOM]
+
+
+def test_the_firmware_files_lines_are_gathered_byte_for_byte(tmp_path, monkeypatch):
+    custom = tmp_path / "raspi-firmware-custom"
+    custom.write_bytes(b"# caf\xe9\n")
+    monkeypatch.setattr(install, "FIRMWARE_CUSTOM", str(custom))
+    monkeypatch.setattr(install, "BOOT_CONFIGS", (str(tmp_path / "none.txt"),))
+    facts = install.gather(install.argparse.Namespace(user="root", data=str(tmp_path / "data"), allow_volatile=False),
+                           environ={})
+    assert facts.firmware_custom_text == "# caf\xe9\n"
