@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 ARGS   ?=
 TEST_JOBS ?= auto
 
-.PHONY: run test test-pi check screenshots lint bytecode bench replay clean install install-plan schematics flash firmware-pins bench-link icons docs update rollback
+.PHONY: run test test-pi check screenshots lint bytecode bench replay clean install uninstall install-plan schematics flash firmware-pins bench-link icons docs update rollback
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,9 @@ bench: $(VENV)/.test-deps
 
 install:        # Raspberry Pi OS: packages, I2C, venv, the systemd service; prints the panel's address
 	sudo $(PYTHON) deploy/install.py $(ARGS)
+
+uninstall:      # the service stopped and removed; the games, the checkout and the packages stay (it says where)
+	sudo $(PYTHON) deploy/install.py --remove $(ARGS)
 
 install-plan:   # what make install would do, without doing it
 	$(PYTHON) deploy/install.py --dry-run $(ARGS)

@@ -51,7 +51,7 @@ UDEV_RULES = "/etc/udev/rules.d/60-newsdesk-pins.rules"
 # the Debian package that brings each command the plan runs, for the sentence when one is missing
 TOOL_PACKAGES = {"apt-get": "apt", "systemctl": "systemd", "runuser": "util-linux", "usermod": "passwd",
                  "groupadd": "passwd", "install": "coreutils", "python3": "python3", "sh": "dash",
-                 "raspi-config": "raspi-config", "udevadm": "udev"}
+                 "raspi-config": "raspi-config", "udevadm": "udev", "rm": "coreutils"}
 I2C_SETTING = "dtparam=i2c_arm=on"
 GROUPS = ("gpio", "i2c", "audio", "dialout")
 BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")   # Bookworm on, then older
@@ -490,6 +490,47 @@ def addresses(facts, ask_avahi=False):
                            local=lan.announced_name() if ask_avahi else None)
 
 
+def removal_plan():
+    """What `make uninstall` does: the service stopped, no longer started at boot, its unit gone.
+    Everything else stays, and is listed by kept(): the games above all, and what other hardware
+    on the Pi may use too (packages, groups, the lines in config.txt)."""
+    return [
+        Step("stop the panel and don't start it at boot", ["systemctl", "disable", "--now", "newsdesk.service"],
+             optional="it wasn't installed as a service here"),
+        Step("remove the service", ["rm", "-f", UNIT_PATH]),
+        Step("reload systemd", ["systemctl", "daemon-reload"]),
+        Step("forget a failed start", ["systemctl", "reset-failed", "newsdesk.service"], optional="nothing to forget"),
+    ]
+
+
+def kept(data, repo=REPO):
+    """What `make uninstall` leaves, each with how to remove it by hand."""
+    return [
+        "the games, players and backups in %s: to keep them, back them up into your home folder first "
+        "(%s --data %s backup ~), then sudo rm -r %s" % (data, Path(repo) / ".venv" / "bin" / "newsdesk", data, data),
+        "this checkout and its virtual environment: rm -rf %s" % repo,
+        "the I2C and I2S lines in config.txt (and in %s on plain Debian), the system packages, the "
+        "groups and %s: other hardware may use them" % (FIRMWARE_CUSTOM, UDEV_RULES),
+        "make install puts the service back, with the games as they were",
+    ]
+
+
+def remove(args, out, run, euid=None):
+    """`make uninstall`: the service removed, what stays said (the data is never touched)."""
+    config, _, _ = _controller()
+    if (os.geteuid() if euid is None else euid) != 0 and not args.dry_run:
+        raise InstallError("run it as root: sudo python3 deploy/install.py --remove (make uninstall does)")
+    # read before the unit goes: the folder it served
+    data = Path(os.path.abspath(args.data)) if args.data else config.installed_data_dir() or Path(DEFAULT_DATA)
+    if args.dry_run:
+        print("newsdesk removal plan (dry run: nothing is changed)", file=out)
+    execute(removal_plan(), args.dry_run, out, run=run)
+    print("\nThe panel %s. Kept:" % ("would be removed" if args.dry_run else "is removed"), file=out)
+    for line in kept(data):
+        print("  " + line, file=out)
+    return 0
+
+
 def _write(step):
     """Append, or write whole: beside the file, synced, then renamed over it, so a full disk or a
     power cut mid-write (config.txt on the FAT boot partition) leaves the old file, never an empty
@@ -554,11 +595,15 @@ def main(argv=None, facts=None, out=sys.stdout, run=subprocess.run, write=_write
     parser.add_argument("--data", help="the data directory (default %s); it must be on durable storage" % DEFAULT_DATA)
     parser.add_argument("--allow-volatile", action="store_true",
                         help="install even if the data directory is on RAM or an overlay (its data is lost at reboot)")
+    parser.add_argument("--remove", action="store_true",
+                        help="stop and remove the service (make uninstall); the games and everything else stay")
     args = parser.parse_args(argv)
     try:
         if facts is None and python_version() < MIN_PYTHON:     # before the settings' reader needs tomllib
             raise InstallError("newsdesk needs Python %d.%d or later; this is %d.%d. Use Raspberry Pi OS "
                                "Bookworm or later" % (MIN_PYTHON + python_version()))
+        if args.remove:
+            return remove(args, out, run)
         facts = facts or gather(args)
         for note in check(facts, args.dry_run):
             print("note: %s" % note, file=out)

@@ -539,3 +539,36 @@ def test_the_firmware_files_lines_are_gathered_byte_for_byte(tmp_path, monkeypat
     facts = install.gather(install.argparse.Namespace(user="root", data=str(tmp_path / "data"), allow_volatile=False),
                            environ={})
     assert facts.firmware_custom_text == "# caf\xe9\n"
+
+
+def test_make_uninstall_removes_the_service_and_keeps_the_games(tmp_path, monkeypatch):
+    """`make uninstall`: the service stopped, disabled and its unit gone; the data folder the unit
+    served is named as kept (with how to back it up) and no command touches it."""
+    unit = tmp_path / "newsdesk.service"
+    unit.write_text("[Service]\nExecStart=/home/pi/newsdesk/.venv/bin/newsdesk --data /srv/games serve\n")
+    config, _, _ = install._controller()
+    monkeypatch.setattr(config, "INSTALLED_UNIT", str(unit))
+    ran = []
+
+    def run(argv, check):
+        ran.append(argv)
+        if argv[1] == "disable":        # as on a box where the service had already gone
+            raise subprocess.CalledProcessError(1, argv)
+    out = io.StringIO()
+    args = install.argparse.Namespace(dry_run=False, data=None)
+    assert install.remove(args, out, run, euid=0) == 0
+    assert ran == [["systemctl", "disable", "--now", "newsdesk.service"], ["rm", "-f", install.UNIT_PATH],
+                   ["systemctl", "daemon-reload"], ["systemctl", "reset-failed", "newsdesk.service"]]
+    said = out.getvalue()
+    assert "note: it wasn't installed as a service here" in said
+    assert "The panel is removed. Kept:" in said and "sudo rm -r /srv/games" in said
+    assert not any("/srv/games" in " ".join(argv) for argv in ran)
+    # not root: one sentence, nothing run
+    ran.clear()
+    with pytest.raises(install.InstallError, match="sudo python3 deploy/install.py --remove"):
+        install.remove(args, io.StringIO(), run, euid=1000)
+    assert ran == []
+    # the dry run runs nothing, as root or not
+    out = io.StringIO()
+    install.remove(install.argparse.Namespace(dry_run=True, data="/var/lib/newsdesk"), out, run, euid=1000)
+    assert ran == [] and "would run: rm -f /etc/systemd/system/newsdesk.service" in out.getvalue()

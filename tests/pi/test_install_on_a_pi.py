@@ -5,7 +5,9 @@ default bookworm): a fresh copy of the kept Debian root, booted by systemd; in i
 pi: `git clone` of this repository's committed HEAD, `make install-plan`, `make install`; then
 the service enabled and answering on this machine's LAN address, back after `kill -9`, back
 after a reboot with the game that was being played, `newsdesk doctor` with nothing to fix, an
-update to a newer commit and a rollback from it, and no ERROR from the service in the journal.
+update to a newer commit and a rollback from it, `make uninstall` (the service gone, the games
+kept) and `make install` again (the same game served), and no ERROR from the service in the
+journal.
 
 The tests of a module share one box and run in order: each builds on the one before (a later one
 is skipped, saying why, when an earlier one failed).
@@ -221,6 +223,22 @@ def test_update_to_a_newer_commit_and_roll_back(lane, tmp_path):
         assert wait_healthy(lane.lan_base)
         assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game
     lane.step("make update and make rollback", update)
+
+
+def test_make_uninstall_keeps_the_games_and_make_install_brings_them_back(lane):
+    def uninstall():
+        said = lane.pi("cd newsdesk && make uninstall", check=False)
+        assert "[exit" not in said and "The panel is removed. Kept:" in said, said[-4000:]
+        assert lane.box.sh("test -e /etc/systemd/system/newsdesk.service && echo there || echo gone").strip() == "gone"
+        assert lane.box.sh("systemctl is-active newsdesk.service", check=False).startswith("inactive")
+        assert http(lane.lan_base + "api/health", timeout=5)[0] == 0
+        assert "newsdesk.sqlite3" in lane.box.sh("ls /var/lib/newsdesk").split()
+        said = lane.pi("cd newsdesk && make install", check=False)
+        assert "[exit" not in said and "The panel is at:" in said, said[-4000:]
+        assert lane.box.sh("systemctl is-enabled newsdesk.service").strip() == "enabled"
+        assert wait_healthy(lane.lan_base)
+        assert http(lane.host_base + "api/games/current")[1]["game"]["id"] == lane.game
+    lane.step("make uninstall and make install again", uninstall)
 
 
 def test_the_service_logged_no_error(lane):
