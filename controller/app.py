@@ -3,6 +3,7 @@ and the table. The web panel and the CLI build one of these and talk to nothing 
 
 import logging
 import secrets
+import shutil
 import threading
 import time
 
@@ -197,7 +198,14 @@ class Newsdesk:
             buttons="simulated" if self.sim_buttons is not None else "wired" if self.button_pins is not None else None,
             window=self.window, display_setting=self.config["display"], player=self.sounds.player,
             mqtt=self.mqtt, stuck_for=self.write_stuck_for(), store_damage=self.store.damage,
-            backups=self.backups)
+            backups=self.backups, disk_free=self.disk_free())
+
+    def disk_free(self):
+        """Bytes free on the disk that keeps the store, or None when the disk won't say."""
+        try:
+            return shutil.disk_usage(self.config.data_dir).free
+        except OSError:
+            return None
 
     def show_address(self, urls):
         """The panel's URLs a tablet types (controller/lan.py): shown on the window's idle view."""

@@ -35,11 +35,10 @@ from pathlib import Path
 from .audio.device import AMP_CARD, AMP_DEVICE, card_of, overlay_line
 from .durability import OVERRIDE, DataDirNotDurable, check_data_dir
 from .errors import NewsdeskError
-from .health import ABSENT, FAULT, OK, WARN, part_of
+from .health import ABSENT, FAULT, LOW_SPACE, OK, WARN, part_of
 from .pinmap import PHONE_LINES, load_pinmap
 from .store import STORE_FILE
 
-LOW_SPACE = 200 * 1024 * 1024       # bytes free below which the store gets a warning
 I2C_SLAVE = 0x0703                  # the Linux i2c-dev ioctl that picks the device address
 # ALSA card ids of the Pi's own outputs (HDMI and the headphone jack): not the receiver's amplifier
 BUILTIN_CARDS = ("vc4hdmi", "vc4hdmi0", "vc4hdmi1", "Headphones", "b1", "ALSA")

@@ -25,6 +25,7 @@ STATUSES = (OK, WARN, FAULT, ABSENT)
 PARTS = {"phone": ("pulse", "offnormal", "hook"), "buttons": ("dice_button", "stopwatch_button"),
          "display": ("display",), "audio": ("audio",), "mqtt": (), "store": (), "backup": ()}
 WORDS = {"buttons": "dice and stopwatch buttons", "display": "display", "audio": "audio"}
+LOW_SPACE = 200 * 1024 * 1024       # bytes free on the store's disk below which the store is a warning
 Part = dict[str, Any]   # {"part", "status", "summary", ...}: one part of the strip
 
 
@@ -113,6 +114,14 @@ def _store_stuck(took: float) -> Part:
             "detail": "If this lasts, the disk may be failing or full: `newsdesk doctor` checks it."}
 
 
+def _disk_low(free: int) -> Part:
+    """The store's part while the disk keeping it is nearly full: said before a move can't be kept."""
+    return {"part": "store", "status": WARN,
+            "summary": "Only %d MB left on the disk (SD card or USB drive) that keeps the games." % (free // 2**20),
+            "detail": "Free some space before it runs out, or moves can't be saved (old logs: sudo journalctl "
+                      "--vacuum-size=50M; old backups); `newsdesk doctor` checks it."}
+
+
 def _store_damaged(sentence: str) -> Part:
     """The store's part after a start found its log damaged (controller/store.py, log_damage)."""
     return {"part": "store", "status": WARN, "summary": sentence,
@@ -124,7 +133,8 @@ def _store_damaged(sentence: str) -> Part:
 # are adapters, not typed yet: Any until they are.
 def report(pinmap: PinMap, simulated: bool, pins_said: str, phone_link: Any = None, buttons: str | None = None,
            window: Any = None, display_setting: str = "auto", player: Any = None, mqtt: Any = None,
-           stuck_for: float | None = None, store_damage: str | None = None, backups: Any = None) -> dict[str, Any]:
+           stuck_for: float | None = None, store_damage: str | None = None, backups: Any = None,
+           disk_free: int | None = None) -> dict[str, Any]:
     """The health strip: each part, and the worst of them as ``overall``.
 
     ``phone_link``: the serial bridge when the phone is on USB (else the phone is on the pins);
@@ -132,7 +142,8 @@ def report(pinmap: PinMap, simulated: bool, pins_said: str, phone_link: Any = No
     ``display_setting`` says why); ``player``: the handset's; ``mqtt``: the publisher, only when
     mqtt_url is set; ``stuck_for``: seconds the store's write has waited on the disk, or None;
     ``store_damage``: the sentence a start said about a damaged log, or None; ``backups``: the
-    backup keeper, only when backup_dir is set.
+    backup keeper, only when backup_dir is set; ``disk_free``: bytes free on the data folder's
+    disk, or None (not known).
     """
     parts = [says(phone_link, "phone") if phone_link is not None else _gpio_phone(pinmap, simulated, pins_said),
              _buttons(pinmap, buttons) or _not_driven(pinmap, "buttons"),
@@ -146,5 +157,7 @@ def report(pinmap: PinMap, simulated: bool, pins_said: str, phone_link: Any = No
         parts.append(_store_stuck(stuck_for))
     elif store_damage:
         parts.append(_store_damaged(store_damage))
+    elif disk_free is not None and disk_free < LOW_SPACE:
+        parts.append(_disk_low(disk_free))
     said = [p for p in parts if p is not None]
     return {"simulated": simulated, "pins": pins_said, "overall": worst(p["status"] for p in said), "parts": said}

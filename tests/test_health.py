@@ -30,6 +30,32 @@ def test_the_worst_part_is_the_overall_and_a_part_speaks_for_itself():
     assert health.part_of("port") is None
 
 
+def test_a_nearly_full_disk_is_said_before_a_move_cant_be_kept():
+    low = health.report(load_pinmap(), simulated=True, pins_said="mock", disk_free=150 * 2**20)
+    assert low["parts"][-1]["part"] == "store" and low["parts"][-1]["status"] == "warn"
+    assert "Only 150 MB left on the disk" in low["parts"][-1]["summary"] and low["overall"] == "warn"
+    roomy = health.report(load_pinmap(), simulated=True, pins_said="mock", disk_free=health.LOW_SPACE)
+    assert "store" not in [p["part"] for p in roomy["parts"]]
+    # a write stuck on the disk says more than the room left on it
+    both = health.report(load_pinmap(), simulated=True, pins_said="mock", stuck_for=12.0, disk_free=1)
+    assert [p["status"] for p in both["parts"] if p["part"] == "store"] == ["fault"]
+
+
+def test_the_panels_strip_shows_the_disk_filling_up(client, monkeypatch):
+    from collections import namedtuple
+
+    from controller import app as box
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(box.shutil, "disk_usage", lambda path: usage(2**34, 2**34 - 40 * 2**20, 40 * 2**20))
+    parts = {p["part"]: p for p in client.get("/api/health").get_json()["parts"]}
+    assert parts["store"]["status"] == "warn" and "Only 40 MB left" in parts["store"]["summary"]
+
+    def gone(path):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(box.shutil, "disk_usage", gone)
+    assert "store" not in [p["part"] for p in client.get("/api/health").get_json()["parts"]]
+
+
 # ---------------------------------------------------------------- on the panel
 
 @pytest.mark.slow
