@@ -113,6 +113,11 @@ def test_the_panel_rings_the_phone_and_stops_it(client, desk):
     assert client.post("/api/phone/ring", json={}).status_code == 202
     assert client.post("/api/phone/ring", json={"stop": True}).status_code == 202
     assert rung == [2, None, "stop"]
+    # a stop the panel can't read rings nothing: neither a misspelt field nor a stop in words
+    for body in ({"stpo": True}, {"stop": "true"}, {"stop": 1}):
+        r = client.post("/api/phone/ring", json=body)
+        assert r.status_code == 400 and r.get_json()["message"], body
+    assert rung == [2, None, "stop"]
 
 
 @pytest.mark.slow

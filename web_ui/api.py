@@ -90,6 +90,13 @@ def phone_ring():
     """Ring the phone so the table picks up (``times`` cycles; leave it out to ring until someone
     lifts the handset, or for hw.ringer.RING_TIMEOUT_S), or stop it with {"stop": true}."""
     data = json_body()
+    # a stop misspelt or sent as a string must not ring the bell it meant to silence
+    unknown = sorted(set(data) - {"times", "stop"})
+    if unknown:
+        abort(400, "%s isn't something a ring takes: send {\"times\": 3}, {} to ring until lifted, or "
+                   "{\"stop\": true}." % ", ".join(map(repr, unknown)))
+    if not isinstance(data.get("stop", False), bool):
+        abort(400, "stop must be true (to stop the ringing) or false, got %r." % (data["stop"],))
     sounds = desk().sounds
     if data.get("stop") is True:
         sounds.stop_ringing()
