@@ -111,19 +111,35 @@ def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
     can read back as what it uses it for; else which row is not, in words. A shape check can't
     see a row's contents: a backup holding a game whose players are not JSON, or an event of 100
     MB, would pass it and then fail every page that reads that row. (Each value is looked at in
-    SQLite's C: a whole store's worth takes about as long as its integrity check.)"""
+    SQLite's C: a whole store's worth takes about as long as its integrity check.)
+
+    A value SQLite's json_valid refuses is looked at again as the store reads it, with Python's
+    json: an earlier newsdesk stored NaN and Infinity (Python's json writes and reads them; no
+    other reader does), and the backups of a box holding such a game must still restore."""
     for since, table, column, kind, nullable in JSON_COLUMNS:
         if version < since:
             continue
-        bad = db.execute(
-            "SELECT rowid FROM \"%s\" WHERE %s CASE WHEN typeof(\"%s\") = 'text' AND length(CAST(\"%s\" AS BLOB)) <= ? "
-            "AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ? LIMIT 1"
-            % (table, "\"%s\" IS NOT NULL AND" % column if nullable else "", column, column, column, column),
-            (MOST_VALUE, kind)).fetchone()
-        if bad is not None:
-            return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (
-                table, bad[0], column, kind, MOST_VALUE >> 20)
+        suspects = db.execute(
+            "SELECT rowid, \"%s\" FROM \"%s\" WHERE %s CASE WHEN typeof(\"%s\") = 'text' AND "
+            "length(CAST(\"%s\" AS BLOB)) <= ? AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ?"
+            % (column, table, "\"%s\" IS NOT NULL AND" % column if nullable else "", column, column, column, column),
+            (MOST_VALUE, kind))
+        for rowid, value in suspects:
+            if not _read_back_as(value, kind):
+                return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (
+                    table, rowid, column, kind, MOST_VALUE >> 20)
     return None
+
+
+def _read_back_as(value, kind):
+    """Whether the store's json.loads reads ``value`` as a JSON ``kind`` ("object", "array")."""
+    if not isinstance(value, str) or len(value.encode("utf-8", "surrogatepass")) > MOST_VALUE:
+        return False
+    try:
+        found = json.loads(value)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(found, dict if kind == "object" else list)
 
 
 def shape_problem(db, version):

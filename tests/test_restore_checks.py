@@ -294,8 +294,11 @@ def test_a_store_carrying_an_object_newsdesk_doesnt_make_is_refused(good, here, 
     ("UPDATE events SET payload = zeroblob(1000) WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
     ("UPDATE events SET payload = json_object('a', printf('%.*c', 5000000, 'x')) WHERE id = 1",
      "events has a row (1) whose payload is not a JSON object of at most 4 MB"),
+    # what Python's json reads and SQLite's doesn't is looked at as the store reads it: still refused
+    ("UPDATE events SET payload = '{\"x\": Infinity' WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
+    ("UPDATE events SET payload = '[NaN]' WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
 ], ids=["players-not-json", "players-a-number", "final-a-list", "entry-null", "entry-a-list", "payload-a-blob",
-        "payload-5-mb"])
+        "payload-5-mb", "payload-cut-short", "payload-a-list-of-nan"])
 def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tmp_path, capsys, sql, words):
     """Each page that reads such a row would fail (the history, the live feed's catch-up)."""
     try:
@@ -304,6 +307,21 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
         assert words is None
         return
     refused(capsys, here, file, "its %s's table %s" % (STORE_FILE, words))
+
+
+def test_a_store_an_earlier_newsdesk_wrote_infinity_into_restores(good, here, tmp_path, capsys):
+    """An earlier newsdesk stored NaN and Infinity as Python's json writes them (SQLite's
+    json_valid refuses them): the backups of such a box restore, with the row as it was."""
+    file = _store_with(good, tmp_path, "UPDATE events SET payload = substr(payload, 1, length(payload) - 1) "
+                                       "|| ', \"x\": Infinity}' WHERE id = (SELECT max(id) FROM events)")
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    db = sqlite3.connect(here / STORE_FILE)
+    try:
+        (payload,) = db.execute("SELECT payload FROM events ORDER BY id DESC LIMIT 1").fetchone()
+    finally:
+        db.close()
+    assert payload.endswith(', "x": Infinity}')
 
 
 def test_an_empty_file_as_a_store_at_schema_0_is_refused(good, here, tmp_path, capsys):
