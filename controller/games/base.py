@@ -418,7 +418,29 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
             if problem:
                 raise GameError("%s %s, not %s" % (form_name(opt), problem, quoted(value)))
         out[opt["name"]] = value
+    for opt in declared:
+        problem = _variant_off(opt, options, out, declared)
+        if problem:
+            raise GameError(problem)
     return out
+
+
+def _variant_off(opt: dict[str, Any], given: dict[str, Any], values: dict[str, Any],
+                 declared: Iterable[dict[str, Any]]) -> str | None:
+    """The sentence for an option of a variant (``variant=``) set otherwise than its default
+    while that variant is not chosen: the game would take it and play without it, in silence
+    (the start form hides such a field and sends nothing for it). None when it is fine."""
+    variant = opt.get("variant")
+    if not variant or given.get(opt["name"]) is None or values[opt["name"]] == opt["default"]:
+        return None
+    for chooser in declared:
+        if chooser.get("kind") in ("choice", "choices") and variant in (chooser.get("choices") or {}):
+            chosen = values[chooser["name"]]
+            if chosen == variant or (isinstance(chosen, (list, tuple)) and variant in chosen):
+                return None
+            return "%s is an option of %s: choose that variant too, or leave it out" % (
+                form_name(opt, asides=(" (",)), short_words(chooser["choices"][variant]))
+    return None
 
 
 def choice_words(opt: dict[str, Any]) -> str:

@@ -112,6 +112,26 @@ def test_the_declared_options_come_back_each_with_its_value_or_its_default():
         "target": 0, "doubles": False}
 
 
+def test_an_option_of_a_variant_not_chosen_is_refused_not_taken_in_silence():
+    """The game plays without it: a table that set “Sprint: points to win” without choosing
+    Sprint is told so, not left to find out at the end. Its default, or a null, is no choice."""
+    variants = base.option("variants", "choices", [], "Variants.", "Variants",
+                           choices={"sprint": "Sprint: first to three.", "long": "Long: first to nine."})
+    mode = base.option("mode", "choice", "long", "Mode.", "Mode", choices={"sprint": "Sprint", "long": "Long"})
+    target = base.option("target", "integer", 3, "The first to reach the target wins.",
+                         "Sprint: points to win (1-9)", minimum=1, maximum=9, variant="sprint")
+    with pytest.raises(GameError, match="^“Sprint: points to win” is an option of Sprint: choose that variant "
+                                        "too, or leave it out$"):
+        base.check_declared("Race", [variants, target], {"target": 5})
+    assert base.check_declared("Race", [variants, target], {"target": 5, "variants": ["sprint"]})["target"] == 5
+    assert base.check_declared("Race", [variants, target], {"target": 3})["target"] == 3
+    assert base.check_declared("Race", [variants, target], {"target": None})["target"] == 3
+    # a variant chosen as one choice, not a list of them
+    with pytest.raises(GameError, match="is an option of Sprint"):
+        base.check_declared("Race", [mode, target], {"target": 5})
+    assert base.check_declared("Race", [mode, target], {"target": 5, "mode": "sprint"})["target"] == 5
+
+
 def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_it():
     """The panel shows the sentence beside the field, so it starts with the field's label (cut at
     its aside), never with the game's title or the option's key."""
