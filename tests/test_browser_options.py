@@ -79,7 +79,13 @@ def fill_options(page, engine, names):
         page.click("#add-player")
     for i, name in enumerate(names):
         page.fill("#player-%d" % i, name)
-    asked = [o for o in game["options"] if o["form"] and o["name"] != variant_option]
+    chosen = [] if not variant_option else [want[variant_option]] if isinstance(want[variant_option], str) \
+        else want[variant_option]
+    # an option of a variant not chosen is not asked: the form hides it and sends nothing for it
+    other = [o for o in game["options"] if o["form"] and o.get("variant") and o["variant"] not in chosen]
+    for opt in other:
+        assert page.locator("#opt-%s" % opt["name"]).is_hidden(), opt["name"]
+    asked = [o for o in game["options"] if o["form"] and o["name"] != variant_option and o not in other]
     assert {o["name"] for o in asked} == set(want) - {variant_option}, "CHANGED must set every option the form asks"
     for opt in asked:
         value, sel = want[opt["name"]], "#opt-%s" % opt["name"]
@@ -105,6 +111,8 @@ def fill_options(page, engine, names):
     stored = current(page)["options"]
     for key, value in want.items():
         assert stored[key] == value, (key, stored)
+    for opt in other:
+        assert stored.get(opt["name"]) in (None, opt["default"]), (opt["name"], stored)
     return stored
 
 

@@ -42,7 +42,8 @@ def _scan_hand(rng, state):
     rng.shuffle(deck)
     sides = [s["name"] for s in state["sides"]]
     taken = {s: dict.fromkeys(SUITS, 0) for s in sides}
-    played = deck[:rng.choice(scan.rules.hand_sizes(state["variant"], n, state.get("put_aside", False)))]
+    played = deck[:rng.choice(scan.rules.hand_sizes(state["variant"], n, state.get("put_aside", False),
+                                                     state.get("no_trump_last", "either")))]
     for first in range(0, len(played), n):
         winner = taken[rng.choice(sides)]
         for suit in played[first:first + n]:

@@ -178,6 +178,39 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
     assert [c["players"] for c in six["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
 
 
+@pytest.mark.parametrize("last, taken", [("ended", [45]), ("played", [51]), (None, [45, 51])])
+def test_no_trump_scan_takes_one_reading_of_the_cards_left_in_hand_when_the_table_chooses(last, taken):
+    """Whether the cards in hand when the stock runs out are played is not said: an option
+    ("no_trump_last", newsdesk's, both by default; null is the default), not a guess."""
+    s = start(("A", "B", "C"), variant="no_trump", no_trump_last=last)
+    assert game.view(s)["cards_per_hand_choices"] == taken
+    for count, clubs in ((45, 6), (51, 12)):
+        play = {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, clubs)}
+        if count in taken:
+            hand(s, play)
+        else:
+            with pytest.raises(GameError, match="%d cards entered, but this game takes %d of the 52" % (count, taken[0])):
+                hand(s, play)
+    opt = next(o for o in game.options if o["name"] == "no_trump_last")
+    assert opt["newsdesk"] and opt["default"] == "either" and opt["variant"] == "no_trump"
+
+
+def test_team_scan_partners_given_side_by_side_are_refused():
+    """'Sit opposite your partner.': the players are listed in their seats (the deal passes to the
+    next), so teams that put partners side by side are a slip in the list or in the teams."""
+    for teams in (["x", "x", "y", "y"], ["x", "y", "y", "x"]):
+        with pytest.raises(GameError, match="partners sit opposite: list the players in their seats"):
+            start(teams=teams)
+    assert [c["players"] for c in game.view(start(teams=["x", "y", "x", "y"]))["columns"]] == [
+        ["Ann", "Cat"], ["Bob", "Dan"]]
+
+
+@pytest.mark.parametrize("name", ["variant", "target_tie", "plus_scores", "dealer", "no_trump_last"])
+def test_a_null_option_is_its_default(name):
+    """The API says "null or missing: the default", of every option."""
+    assert game.view(start(**{name: None}))["variant"] == "team"
+
+
 def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
     """'The team with a + score scores that amount; the other team scores nothing.'"""
     s = start(("A", "B", "C"), variant="individual")          # 51 cards taken

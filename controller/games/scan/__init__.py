@@ -21,7 +21,10 @@ Events: setup, hand_scored, time_up, won.
 
 Options: "variant" (team, triple, individual, no_trump), "dealer" (seat), "time_limit"
 (minutes), "ends_at" (the countdown's end), "target_tie" ("highest" or "all"), "plus_scores"
-("each" or "best"), "whole_tricks" (a boolean, on by default).
+("each" or "best"), "whole_tricks" (a boolean, on by default), "no_trump_last" ("either",
+"ended" or "played"; No Trump SCAN's only). The players are listed in their seats around the
+table (the deal passes to the next): in Team SCAN, teams given must put partners opposite
+("Sit opposite your partner"), two apart in the list.
 
 A hand is checked against the deck (13 of each suit, the variant's 52, 51, 50, 48 or 45
 cards) and, with "whole_tricks" on (the default), against the tricks: "Every player must follow
@@ -37,7 +40,8 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
     are played out; "put_aside" (an option, off by default) applies Without Partners' rule
     there too: the stock cards that can't go round are put aside, and 48 are taken;
   * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
-    player still holds are played out isn't said, so a hand is accepted either way;
+    player still holds are played out isn't said; "no_trump_last" decides: "either" (the
+    default: a hand is accepted either way), "ended" (not played) or "played" (played out);
   * No Trump SCAN with 4 players may be played in two teams when teams are given;
   * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
     (the default: the highest total wins, equal totals share) or "all" (all of them win);

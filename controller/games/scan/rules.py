@@ -65,13 +65,13 @@ def deal_size(variant: str, n: int) -> int:
     return DEAL[variant]
 
 
-def hand_sizes(variant: str, n: int, put_aside: bool = False) -> list[int]:
+def hand_sizes(variant: str, n: int, put_aside: bool = False, last: str = "either") -> list[int]:
     """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
-    fewest, most = cards_out_of_play(variant, n, put_aside)
+    fewest, most = cards_out_of_play(variant, n, put_aside, last)
     return sorted({DECK - most, DECK - fewest})
 
 
-def cards_out_of_play(variant: str, n: int, put_aside: bool = False) -> tuple[int, int]:
+def cards_out_of_play(variant: str, n: int, put_aside: bool = False, last: str = "either") -> tuple[int, int]:
     """(fewest, most) cards a hand can leave untaken.
 
     A trick takes one card from each player, so the last draw leaves ``stock % n`` cards that
@@ -79,15 +79,17 @@ def cards_out_of_play(variant: str, n: int, put_aside: bool = False) -> tuple[in
     "Deal 5 cards to each player.": all 52 are played unless the table chose ``put_aside``
     (6 x 5 dealt leaves 22 in the stock, 4 of which then go aside). No Trump's hand
     "ends when the stock pile has been exhausted": whether the cards still in hand are played out
-    is not said, so newsdesk accepts both readings: the most is when they are not played
-    (each player's last ``deal`` cards stay in hand), nothing in between.
+    is not said: ``last`` (the "no_trump_last" option) takes one reading or, by default, both:
+    the most is when they are not played (each player's last ``deal`` cards stay in hand),
+    nothing in between.
     """
     deal = deal_size(variant, n)
     aside = (DECK - n * deal) % n
     if variant in PUT_ASIDE_OPTIONAL and not put_aside:
         aside = 0
     if variant == "no_trump":
-        return aside, aside + n * deal
+        kept = aside + n * deal
+        return {"ended": (kept, kept), "played": (aside, aside)}.get(last, (aside, kept))
     return aside, aside
 
 
@@ -102,6 +104,9 @@ TARGET_TIES = {"highest": "the highest total wins; equal totals share (newsdesk'
                "all": "all past 155 win (every side past 155 in the same hand)"}
 PLUS_SCORES = {"each": "every + side scores it: each side with a + score scores that amount (newsdesk's default)",
                "best": "only the best + side scores: equal bests each score theirs, the others score nothing"}
+NO_TRUMP_LAST = {"either": "taken either way: the table enters what it played (newsdesk's default)",
+                 "ended": "the hand ends with the stock: the cards still in hand aren't played",
+                 "played": "the cards still in hand are played out"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
 OPTIONS = (
@@ -112,6 +117,10 @@ OPTIONS = (
            "out of play. (Printed under SCAN Without Partners; Triple SCAN's text says only \"Deal 5 "
            "cards to each player.\")", "Triple SCAN: put aside the stock cards that can't go round "
            "(48 cards a hand, not 52)", variant="triple", newsdesk=True),
+    option("no_trump_last", "choice", "either", "The hand ends when the stock pile has been exhausted. "
+           "(Whether the cards still in the players' hands are played out is not said.)",
+           "No Trump SCAN: the cards in hand when the stock runs out", choices=NO_TRUMP_LAST,
+           variant="no_trump", newsdesk=True),
     option("time_limit", "minutes", None, "Alternately, set a time limit: The winners are the team "
            "with the highest score at the end of that time.", "Time limit in minutes (empty: race "
            "to 155)", minimum=1, maximum=LONGEST_GAME),
@@ -139,7 +148,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     options = check_options("SCAN", options, [o["name"] for o in OPTIONS])
     if not isinstance(players, (list, tuple)):
         raise GameError("players is a list of players, each {\"name\": ..., \"team\": ...}")
-    variant = options.get("variant", "team")
+    variant = options.get("variant")
+    variant = "team" if variant is None else variant      # null or missing: the default, as every option's
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise GameError("%s: SCAN has no variant %s; choose %s" % (form_name(declared(OPTIONS, "variant")), _said(variant),
                                                                    or_list(w.split(":")[0] for w in VARIANTS.values())))
@@ -159,7 +169,8 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         raise GameError("%s is a whole number 1-%d (or leave it empty to race to %d), not %s"
                         % (form_name(declared(OPTIONS, "time_limit")), LONGEST_GAME, TARGET, _said(limit)))
     ends_at = _ends_at(options.get("ends_at"))
-    tie = options.get("target_tie", "highest")
+    tie = options.get("target_tie")
+    tie = "highest" if tie is None else tie
     if not isinstance(tie, str) or tie not in TARGET_TIES:
         raise GameError("%s is %s" % (form_name(declared(OPTIONS, "target_tie")),
                                       " or ".join("“%s”" % words for words in TARGET_TIES.values())))
@@ -185,10 +196,11 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
                         "(any count the deck allows), not %s"
                         % (form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",)), _said(whole)))
     sides = _sides(variant, players)
-    check_declared("SCAN", OPTIONS, options, n)
+    checked = check_declared("SCAN", OPTIONS, options, n)     # no_trump_last's choices among the rest
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
              "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer,
-             "put_aside": put_aside, "whole_tricks": whole, "plus_scores": plus}]
+             "put_aside": put_aside, "whole_tricks": whole, "plus_scores": plus,
+             "no_trump_last": checked["no_trump_last"]}]
 
 
 def _ends_at(value: object) -> str | None:
@@ -241,6 +253,12 @@ def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(sides) != want or any(len(s["players"]) != 2 for s in sides):
         raise GameError("%d players make %d teams of 2; the teams given are %s" % (
             n, want, ", ".join("%s (%d)" % (s["name"], len(s["players"])) for s in sides)))
+    partner = next(i for i in range(1, n) if teams[i] == teams[0])
+    if variant == "team" and partner != 2:
+        # the players are listed in their seats (the deal passes to the next): "Sit opposite your partner"
+        raise GameError("in Team SCAN partners sit opposite: list the players in their seats around the table, "
+                        "partners two apart (%s's partner third, not %s)"
+                        % (players[0]["name"], players[partner]["name"]))
     return sides
 
 
@@ -312,7 +330,7 @@ def _hand(state: State, action: Action) -> list[Event]:
             raise GameError("hand %d: the %s add up to %d, but the deck has %d; check the counts"
                             % (number, suit, total, CARDS_PER_SUIT))
     n = len(state["players"])
-    sizes = hand_sizes(state["variant"], n, state.get("put_aside", False))
+    sizes = hand_sizes(state["variant"], n, state.get("put_aside", False), state.get("no_trump_last", "either"))
     total = sum(sum(r.values()) for r in clean.values())
     if total not in sizes:
         raise GameError("hand %d: %d cards entered, but this game takes %s of the %d; check the counts"
@@ -377,6 +395,7 @@ def apply(state: State, event: Event) -> State:
                 # a game stored before the option existed is checked, as the rules have it
                 "whole_tricks": bool(event.get("whole_tricks", True)),
                 "plus_scores": event.get("plus_scores", "each"),     # a game stored before the option: each
+                "no_trump_last": event.get("no_trump_last", "either"),
                 "dealer": event["dealer"], "sheet": [], "winners": [], "time_up": False,
                 "totals": {s["name"]: 0 for s in event["sides"]}}
     if not state.get("started"):

@@ -41,7 +41,8 @@ def view(state: State) -> dict[str, Any]:
     sides = state["sides"]
     labels = ["WE", "THEY"] if len(sides) == 2 else [s["name"] for s in sides]
     n = len(state["players"])
-    fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False))
+    fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False),
+                                    state.get("no_trump_last", "either"))
     is_timed = timed(state)
     countdown = None
     if is_timed:
@@ -70,7 +71,8 @@ def view(state: State) -> dict[str, Any]:
         "dealer": state["players"][state["dealer"]],
         "deal": deal_size(state["variant"], n), "trump": TRUMP[state["variant"]],
         "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
-        "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False)),
+        "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False),
+                                                     state.get("no_trump_last", "either")),
         "cards_aside": fewest,
         "whole_tricks": state.get("whole_tricks", True),
         "suit_values": dict(SUIT_VALUES),

@@ -273,7 +273,7 @@ export function renderStart(area, catalogue, ctx) {
       limitEntry.name = formName(minutesOpt.label);
     }
     hint.textContent = (seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`)
-      + (teamsNow() ? " Teams: give partners the same team name, or leave teams empty (partners sit opposite)." : "");
+      + (teamsNow() ? " Teams: list the players in their seats around the table and give partners the same team name, or leave teams empty (partners sit opposite)." : "");
   }
 
   // A game that can be played against the clock (SCAN): its countdown starts with the game.
