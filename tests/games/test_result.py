@@ -195,6 +195,7 @@ def test_star_reporter_the_highest_credit_wins_and_a_tie_shares_it():
     s, _ = star.throw(s, star.ANN, "automobile", (6, 6))
     s = star.drive(s, star.BOB)
     s, _ = star.act(s, {"type": "disaster", "player": star.BOB, "points": 10})
+    s = star.drive(star.drive(s, star.ANN), star.BOB)       # the Catastrophe's city: another move
     s, _ = star.act(s, {"type": "catastrophe", "player": star.BOB, "points": 20})
     assert star_reporter.GAME.result(s)["standings"] == [row("Ann", 30, True), row("Bob", 30, True)]
 

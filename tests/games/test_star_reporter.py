@@ -285,6 +285,40 @@ def test_after_the_chosen_disasters_double_sixes_bring_the_one_catastrophe_which
         drive(s, BOB)
 
 
+def test_one_move_ends_in_one_city():
+    """A News card is drawn "as soon as he returns to 'Urbania'" and earns its points "when he
+    reaches this city": not on the move that drew it, nor drawn on the move that reported News
+    at its city; and Disaster cities "must be reached by an exact throw": one a move."""
+    s = drive(start(), ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 3})
+    assert not [o for o in game.offers(s) if o["type"] == "draw"]
+    with pytest.raises(GameError, match="Ann reported News on this move: the next card is drawn"):
+        act(s, {"type": "draw", "player": ANN, "city": "Riverton", "points": 8})
+    s = drive(drive(drive(s, BOB), CAT), ANN)           # Ann back at Urbania
+    s, _ = act(s, {"type": "draw", "player": ANN, "city": "Riverton", "points": 8})
+    assert not [o for o in game.offers(s) if o["type"] == "news"]
+    with pytest.raises(GameError, match="Ann drew this card at Urbania on this move: report it after a move "
+                                        "that reaches Riverton"):
+        act(s, {"type": "news", "player": ANN})
+    s = drive(drive(drive(s, BOB), CAT), ANN)           # Ann at Riverton
+    # the card's own points, not another number
+    with pytest.raises(GameError, match="entered as 8 points when drawn, not 50"):
+        act(s, {"type": "news", "player": ANN, "points": 50})
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 8})
+    assert [c["points"] for c in s["players"][ANN]["cards"]] == [3, 8]
+    # two open Disasters: one a move
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, _ = throw(s, CAT, "automobile", (6, 6))
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 1})
+    assert not [o for o in game.offers(s) if o["type"] == "disaster"]
+    with pytest.raises(GameError, match="Ann already reported the Disaster on this move"):
+        act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 2})
+    s = drive(drive(drive(s, BOB), CAT), ANN)
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 2})
+    assert game.view(s)["players"][ANN]["score"] == 51
+
+
 def test_a_tie_shares_the_title():
     s = start(names=("Ann", "Bob"), disasters=1)
     s = drive(s, ANN)
@@ -293,6 +327,7 @@ def test_a_tie_shares_the_title():
     s, _ = throw(s, ANN, "automobile", (6, 6))
     s = drive(s, BOB)
     s, _ = act(s, {"type": "disaster", "player": BOB, "points": 10})
+    s = drive(drive(s, ANN), BOB)
     s, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 20})
     assert game.view(s)["star_reporter"] == ["Ann", "Bob"]
 

@@ -27,7 +27,10 @@ box rolls with the rng handed in, and the throw's event records the dice either 
 
 News, Disaster and Catastrophe points may be entered only after the player's own move (a move
 by car, by train on an even total, or a flight): the panel offers them then, until the next
-player throws.
+player throws. One move ends in one city: a News card drawn at Urbania is reported after a later
+move (not the one that drew it), a card is not drawn on the move that reported News at its city,
+at most one Disaster (or the Catastrophe) is reported a move ("must be reached by an exact
+throw"), and a card whose points were entered when drawn earns those points.
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for. Each throw's event

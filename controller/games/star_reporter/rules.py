@@ -241,6 +241,10 @@ def _draw(state: State, p: int, action: Action, rng: random.Random) -> list[Even
     _check_mover(state, p, "draw a News card")
     if state["players"][p]["assignment"]["status"] != "done":
         raise GameError("%s is still on an assignment: complete it before drawing a new one" % who)
+    if state["phase"] == "moved" and NEWS in this_move(state):
+        city = state["players"][p]["assignment"]["city"]
+        raise GameError("%s reported News on this move%s: the next card is drawn \"as soon as he returns to "
+                        "Urbania\", after a later move" % (who, " (at %s)" % city if city else ""))
     card: dict[str, Any] = {"city": None, "points": None, "event": None, "grid": None}
     for field in ("city", "event", "grid"):
         if action.get(field) is not None:
@@ -260,12 +264,18 @@ def _news(state: State, p: int, action: Action, rng: random.Random) -> list[Even
     assignment = state["players"][p]["assignment"]
     if assignment["status"] != "open":
         raise GameError("%s has no assignment in hand: draw a News card at Urbania or by telephone" % who)
+    if "drew" in this_move(state):
+        raise GameError("%s drew this card at Urbania on this move: report it after a move that reaches %s"
+                        % (who, assignment["city"] or "its city"))
     points = action.get("points")
     if points is None:
         points = assignment["points"]
         if points is None:
             raise GameError("%s: enter the points printed on the News card" % who)
     points = _points(state, p, points, "the News card")
+    if assignment["points"] is not None and points != assignment["points"]:
+        raise GameError("%s's News card was entered as %d points when drawn, not %d: the card's own points "
+                        "are what it earns" % (who, assignment["points"], points))
     return [{"type": "won_card", "player": p, "card": NEWS, "points": points, "city": assignment["city"]}]
 
 
@@ -275,6 +285,7 @@ def _disaster(state: State, p: int, action: Action, rng: random.Random) -> list[
     open_cards = state["open_disasters"]
     if not open_cards:
         raise GameError("no Disaster is open: one is turned up by the next double sixes")
+    _one_exact_city(state, p)
     number = action.get("card")
     if number is None:
         if len(open_cards) > 1:
@@ -291,6 +302,7 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     if state["catastrophe"] != "open":
         raise GameError("no Catastrophe is open: it is turned up by the first double sixes after "
                         "%d Disasters" % state["disasters"])
+    _one_exact_city(state, p)
     points = _points(state, p, action.get("points"), "the Catastrophe card")
     won = {"type": "won_card", "player": p, "card": "catastrophe", "points": points}
     after = apply(state, won)
@@ -301,6 +313,22 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
 
 _ACTIONS: dict[str, Move] = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,
                              "catastrophe": _catastrophe}
+
+
+def this_move(state: State) -> list[str]:
+    """What the mover has reported since the throw that moved them: "drew", and the cards won
+    (news, disaster, catastrophe). One move ends in one city: a card drawn at Urbania can't be
+    reported on the move that drew it, and two cities reached by exact throw can't both be."""
+    reported: list[str] = state.get("this_move") or []
+    return reported
+
+
+def _one_exact_city(state: State, p: int) -> None:
+    done = [c for c in this_move(state) if c in ("disaster", "catastrophe")]
+    if done:
+        raise GameError("%s already reported the %s on this move: a Disaster's city and the Catastrophe's \"must "
+                        "be reached by an exact throw\", and one move ends in one city" % (
+                            _name(state, p), "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
 
 
 def _pass_turn(state: State, p: int) -> Event:
@@ -351,6 +379,7 @@ def apply(state: State, event: Event) -> State:
         s["last_throw"] = event
     elif kind == "thrown":
         s["last_throw"], s["mover"] = event, p
+        s["this_move"] = []
         result = event["result"]
         if event["method"] == TELEPHONE:
             if result in ("phoned_news", "phoned_plane"):
@@ -376,6 +405,7 @@ def apply(state: State, event: Event) -> State:
     elif kind == "drew":
         me["assignment"] = {"status": "open", "city": event["city"], "points": event["points"],
                             "event": event["event"], "grid": event["grid"]}
+        s["this_move"] = this_move(s) + ["drew"]
     elif kind == "won_card":
         card = {"card": event["card"], "points": event["points"]}
         if event["card"] == NEWS:
@@ -387,6 +417,7 @@ def apply(state: State, event: Event) -> State:
         else:
             s["catastrophe"] = "won"
         me["cards"].append(card)
+        s["this_move"] = this_move(s) + [event["card"]]
     elif kind == "turn_passed":
         s["turn"] = event["next"]
         s["phase"] = "moved" if s.get("moved") else "turn"

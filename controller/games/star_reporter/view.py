@@ -18,6 +18,7 @@ from .rules import (
     TRAIN,
     airports,
     score,
+    this_move,
     waiting_for,
 )
 
@@ -54,14 +55,17 @@ def offers(state: State) -> list[Action]:
         out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE, "needs": NEEDS[TELEPHONE]})
     if phase == "moved":
         mover = state["players"][m]
+        done = this_move(state)
         if mover["assignment"]["status"] == "open":
-            need = [] if mover["assignment"]["points"] is not None else ["points"]
-            out.append({"type": "news", "player": m, "enter": need})
-        else:
+            if "drew" not in done:
+                need = [] if mover["assignment"]["points"] is not None else ["points"]
+                out.append({"type": "news", "player": m, "enter": need})
+        elif NEWS not in done:
             out.append({"type": "draw", "player": m})
-        out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
-        if state["catastrophe"] == "open":
-            out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
+        if "disaster" not in done and "catastrophe" not in done:
+            out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
+            if state["catastrophe"] == "open":
+                out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
     return out
 
 
