@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 CHANGED = {
     "scan": {"variant": "triple", "put_aside": True, "dealer": 2, "target_tie": "all", "time_limit": 45,
              "whole_tricks": False, "plus_scores": "best"},
-    "scoop1956": {"dealer": 0, "short_of_cash": "bankruptcy",
+    "scoop1956": {"dealer": 0, "short_of_cash": "bankruptcy", "last_paper": "no_bonus",
                   "page": {"stories": {"sport": 1, "crime": 2}, "advertisements": {"want ad": 1}}},
     "star_reporter": {"disasters": 1, "airports": ["Baytown", "Lakeport", "Summit"], "first": 1},
     "scoop2002": {"variants": ["lonely_city"], "zero": "ten", "resell": False, "ickel_rolls": "table",

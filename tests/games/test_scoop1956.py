@@ -412,6 +412,33 @@ def test_the_last_paper_left_goes_to_press():
     s, ev = act(s, {"type": "drop_out", "player": ANN})
     assert {"type": "went_to_press", "player": BOB, "how": "last_paper"} in ev
     assert game.view(s)["winner_names"] == ["Bob"]
+    assert cash(s)[BOB] == 3000 + 1500
+    # the table's other reading: the game ends there, and nobody went to press first
+    s = spend(start(names=("Ann", "Bob"), last_paper="no_bonus"), ANN, 3000)
+    s = story(s, ANN, "sport", "!!!")
+    s, ev = act(s, {"type": "drop_out", "player": ANN})
+    assert {"type": "went_to_press", "player": BOB, "how": "last_paper", "bonus": False} in ev
+    assert cash(s)[BOB] == 3000 and game.view(s)["winner_names"] == ["Bob"]
+    assert "with no bonus" in game.describe(s, {"type": "drop_out", "player": ANN}, ev)
+    opt = next(o for o in game.options if o["name"] == "last_paper")
+    assert opt["newsdesk"] and opt["default"] == "bonus"
+
+
+def test_a_player_who_drops_out_leaves_no_cards_in_reserve():
+    """"His cards are removed from his newspaper": the reserve is part of the page."""
+    s = start()
+    s, _ = act(s, {"type": "reserve", "player": ANN, "cards": 2})
+    s = exchange(exchange(s, BOB), CAT)
+    s = spend(s, ANN, 2700)
+    s = story(s, ANN, "sport", "X")
+    s, _ = act(s, {"type": "drop_out", "player": ANN})
+    assert s["players"][ANN]["out"] and s["players"][ANN]["reserve"] == [0, 0]
+
+
+def test_a_second_verdict_on_a_judged_story_says_it_was_judged():
+    s = story(start(names=("Ann", "Bob")), ANN, "sport", "OK")
+    with pytest.raises(GameError, match=r"the editor has already judged Ann's sport story \(OK\): one verdict a call"):
+        game.decide(s, {"type": "verdict", "signal": "X"}, None)
 
 
 def test_turns_and_who_may_act():

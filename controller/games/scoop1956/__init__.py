@@ -71,7 +71,9 @@ Where the rules are silent, newsdesk's choices (options where sensible):
 * While the second Three Star story fills the Star Story spaces, no Star story can be claimed
   or bought, and a bought Three Star story that would need to displace Star stories can't be.
 * An unsold Star story counts at half its printed value, rounded down to the dollar.
-* When only one paper is left in the game, it goes to press (with the bonus).
+* When only one paper is left in the game, the game ends: "last_paper" says whether it goes to
+  press with the bonus ("bonus", the default) or without ("no_bonus": the rules' two ways of
+  ending are neither).
 * A tie for the highest total shares the win.
 """
 

@@ -73,6 +73,10 @@ SHORT_OF_CASH_WORDS = {
                          "buying cards)",
     BANKRUPTCY: "goes bankrupt (the rules' bankruptcy path: offers stories round the table)",
 }
+LAST_PAPER_WORDS = {
+    "bonus": "takes the $1,500 bonus (newsdesk's default: it goes to press)",
+    "no_bonus": "ends the game, no bonus (nobody went to press first)",
+}
 OPTIONS = (
     option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
            "dealer plays first.", "Who deals (empty: the last player, so the first plays first)"),
@@ -90,6 +94,9 @@ OPTIONS = (
            "cards; a player who can't pay an EXTRA or SYND is not covered.)",
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
            newsdesk=True),
+    option("last_paper", "choice", "bonus", "The game can be ended in two ways. (Every other player "
+           "dropped out is neither: not covered.)", "When every other player has dropped out, the last "
+           "paper", choices=LAST_PAPER_WORDS, newsdesk=True),
 )
 SCORE = "money"             # what result() scores a player by, and the panel shows: their worth in dollars
 
@@ -121,11 +128,11 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
         raise GameError("%s is %s, not %r" % (form_name(declared(OPTIONS, "short_of_cash")),
                                               choice_words(declared(OPTIONS, "short_of_cash")), short))
     stories, ads = _page_option(options.get("page"))
-    check_declared("SCOOP", OPTIONS, options, n)
+    checked = check_declared("SCOOP", OPTIONS, options, n)
     seats = [{"name": p["name"], "colour": p.get("colour") if isinstance(p.get("colour"), str) else None}
              for p in players]
     events = [{"type": "setup", "players": seats, "dealer": dealer, "first": (dealer + 1) % n,
-               "stories": stories, "ads": ads, "short_of_cash": short}]
+               "stories": stories, "ads": ads, "short_of_cash": short, "last_paper": checked["last_paper"]}]
     for seat in range(n):
         events.append(ledger.transfer(BANK, account(seat), START_CASH,
                                       "%s's $3,000 from the bank" % seats[seat]["name"]))
@@ -184,6 +191,10 @@ def decide(state: State, action: Action, rng: random.Random | None = None) -> li
         if state["players"][p]["out"]:
             raise GameError("%s has dropped out of the game" % _name(state, p))
     if current_step(state) != step:
+        if p is None and state.get("claim") and state.get("verdict"):
+            raise GameError("the editor has already judged %s's %s story (%s): one verdict a call (now: %s)" % (
+                _name(state, state["claim"]["player"]), kind_words(state["claim"]["story_type"]),
+                state["verdict"]["signal"], waiting_for(state)))
         if p is None:
             raise GameError("no claim is pending, so the editor's verdict has no story to judge: "
                             "a player claims a story first (now: %s)" % waiting_for(state))
@@ -586,7 +597,7 @@ def _settle(state: State, events: list[Event]) -> list[Event]:
 def _end_of_turn(state: State) -> list[Event]:
     active = _active(state)
     if len(active) == 1:
-        return _press(state, active[0], "last_paper")
+        return _press(state, active[0], "last_paper", bonus=state.get("last_paper", "bonus") == "bonus")
     n = len(state["players"])
     for k in range(n):
         q = (state["turn"] + k) % n
@@ -596,14 +607,18 @@ def _end_of_turn(state: State) -> list[Event]:
     return [{"type": "turn_passed", "player": state["turn"], "next": nxt}]
 
 
-def _press(state: State, p: int, how: str) -> list[Event]:
+def _press(state: State, p: int, how: str, bonus: bool = True) -> list[Event]:
     went = {"type": "went_to_press", "player": p, "how": how}
-    bonus = ledger.transfer(BANK, account(p), PRESS_BONUS, "%s goes to press first: the bonus" % _name(state, p))
-    after = apply(apply(state, went), bonus)
+    paid = [ledger.transfer(BANK, account(p), PRESS_BONUS, "%s goes to press first: the bonus" % _name(state, p))]
+    if not bonus:
+        went["bonus"], paid = False, []
+    after = apply(state, went)
+    for ev in paid:
+        after = apply(after, ev)
     totals = _totals(after)
     best = max(t["total"] for t in totals if t["total"] is not None)
     winners = [t["seat"] for t in totals if t["total"] == best]
-    return [went, bonus, {"type": "counted", "totals": totals, "winners": winners}]
+    return [went] + paid + [{"type": "counted", "totals": totals, "winners": winners}]
 
 
 def _totals(state: State) -> list[dict[str, Any]]:
@@ -810,6 +825,7 @@ def apply(state: State, event: Event) -> State:
         me["out"] = True
         me["page"] = _empty_page(s["stories"], s["ads"])
         me["kept"] = []
+        me["reserve"] = [0] * RESERVE_SPACES       # "His cards are removed from his newspaper"
         s["debts"], s["refused"] = s["debts"][1:], []
     elif kind == "turn_passed":
         s["turn"], s["phase"], s["claim"], s["verdict"] = event["next"], "turn", None, None
@@ -827,6 +843,7 @@ def _apply_setup(event: Event) -> State:
                for seat in event["players"]]
     return {"started": True, "players": players, "stories": stories, "ads": ads,
             "short_of_cash": event["short_of_cash"], "dealer": event["dealer"],
+            "last_paper": event.get("last_paper", "bonus"),     # a game stored before the option: the bonus
             "balances": {BANK: 0}, "turn": event["first"], "phase": "turn", "claim": None,
             "verdict": None, "debts": [], "refused": [], "sale": None, "for_sale": [],
             "next_id": 1, "last": None, "press": None, "totals": None, "winners": None, "last_verdict": None}

@@ -174,9 +174,12 @@ def _aftermath(state: State, action: Action, events: list[Event]) -> list[str]:
                                                       _account_words(state, to)))
         elif kind == "went_to_press" and ev["how"] != "press":     # going to press by choice: said first
             who = _name(state, ev["player"])
-            out.append({"full_page": "%s's page is full: it goes to press with the %s bonus",
-                        "last_paper": "%s's is the last paper left: it goes to press with the %s bonus",
-                        }[ev["how"]] % (who, dollars(PRESS_BONUS)))
+            if ev.get("bonus", True):
+                out.append({"full_page": "%s's page is full: it goes to press with the %s bonus",
+                            "last_paper": "%s's is the last paper left: it goes to press with the %s bonus",
+                            }[ev["how"]] % (who, dollars(PRESS_BONUS)))
+            else:
+                out.append("%s's is the last paper left: the game ends, with no bonus (the table's choice)" % who)
         elif kind == "counted":
             best = {t["seat"]: t["total"] for t in ev["totals"]}
             names = [_name(state, w) for w in ev["winners"]]
