@@ -875,3 +875,18 @@ def test_a_dropped_out_players_reserve_is_offered_to_nobody():
     assert claims and all(o["choices"] == [{"cards_from_hand": 3},
                                            {"cards_from_hand": 2, "space": 1, "scooped_from": ANN}]
                           for o in claims)
+
+
+def test_a_bought_three_star_story_that_would_displace_star_stories_is_refused_as_newsdesks_reading():
+    """The rules let a Three Star story displace Star stories only when the editor gives it
+    (THREE STARS); a purchase doing so is refused, and the refusal says whose reading that is."""
+    s = start(names=("Ann", "Bob"))
+    s = story(s, ANN, "sport", "THREE STARS", 1000, slot="three_star")
+    s = story(s, BOB, "sport", "THREE STARS", 800, slot="three_star")
+    s = story(s, ANN, "star", "OK", 300)
+    s = spend(s, BOB, 3000)
+    s = story(s, BOB, "sport", "X")
+    s, _ = act(s, {"type": "sell", "player": BOB, "story": 2})
+    assert game.offers(s) == [{"type": "pass", "player": ANN}]
+    with pytest.raises(GameError, match="Ann has no room for a Three Star story on the page \\(newsdesk's reading"):
+        act(s, {"type": "buy", "player": ANN})

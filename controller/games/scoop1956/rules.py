@@ -486,7 +486,11 @@ def _buy(state: State, q: int, action: Action) -> list[Event]:
     who = _name(state, q)
     ledger.check_can_pay(balances_of(state), account(q), story["value"], who)
     if not can_take(state["players"][q]["page"], story["kind"]):
-        raise GameError("%s has no room for a %s story on the page" % (who, kind_words(story["kind"])))
+        raise GameError("%s has no room for a %s story on the page%s" % (
+            who, kind_words(story["kind"]),
+            " (newsdesk's reading: a Three Star story bought from another player doesn't displace the Star "
+            "stories in place; the rules speak of that only for one the editor gives)"
+            if story["kind"] == THREE_STAR else ""))
     after, dropped, _ = _put(state["players"][q]["page"], state, story)
     return [ledger.transfer(account(q), account(sale["seller"]), story["value"],
                             "%s buys %s's %s story at list price" % (who, _name(state, sale["seller"]),
