@@ -53,6 +53,12 @@ export function signed(n, money) {
   return (n > 0 ? "+" : "−") + body;
 }
 
+// Names in a sentence, as the engines list them (base.and_list): "Ann", "Ann and Bob",
+// "A & D, B & E and C & F".
+export function andList(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
 // A name from the rules' JSON as words: underscores as spaces ("go_to_press" -> "go to press").
 export function words(text) {
   return String(text ?? "").replace(/_/g, " ");

@@ -1,7 +1,7 @@
 // The end of a game: the final table, the winner, a chart of money or score over the game, and
 // the exports (CSV, and BG Stats' import format) so players can keep their play log.
 
-import { dollars, h } from "./dom.js";
+import { andList, dollars, h } from "./dom.js";
 import { getJSON } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -136,7 +136,7 @@ export async function renderEnd(area, gameId, ctx = {}) {
     area.replaceChildren(h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, String(err.message || err))));
     return;
   }
-  const winners = rec.winners.length ? `${rec.winners.join(" and ")} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
+  const winners = rec.winners.length ? `${andList(rec.winners)} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
   const blob = bg ? URL.createObjectURL(new Blob([JSON.stringify(bg.play, null, 1)], { type: "application/json" })) : null;
   area.replaceChildren(h("section", { class: "card end-card", "aria-labelledby": "end-h" },
     // the heading takes the focus at the end: what it says then includes how the game ended

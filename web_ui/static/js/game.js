@@ -1,7 +1,7 @@
 // The screen of the game being played: what it waits for, the game's own view, the offers as
 // big buttons, and undo (which says what it takes back) one tap away.
 
-import { $$, dollars, h, signed } from "./dom.js";
+import { $$, andList, dollars, h, signed } from "./dom.js";
 import { renderOffers } from "./offers.js";
 import * as generic from "./games/generic.js";
 
@@ -155,7 +155,7 @@ function tellNext(game, words) {
 
 function winnerWords(view) {
   const names = view.winner_names || (view.winner_name ? [view.winner_name] : null) || view.winners || [];
-  return names.length ? `${names.join(" and ")} won! Finish to keep the result.` : "The game is over.";
+  return names.length ? `${andList(names)} won! Finish to keep the result.` : "The game is over.";
 }
 
 // Abandoning asks once more, and can be taken back: "Keep playing" (or Escape) puts the question away.

@@ -1,7 +1,7 @@
 // Starting a game in under a minute: pick the game (and variant), name 2-6 players with their
 // colours (teams for SCAN), and go. The engine checks the rest and says what is wrong.
 
-import { PALETTE, fill, h, title } from "./dom.js";
+import { PALETTE, andList, fill, h, title } from "./dom.js";
 
 const REMEMBERED = "newsdesk.players";
 
@@ -289,7 +289,7 @@ export function renderStart(area, catalogue, ctx) {
   const form = h("form", { class: "card start-card", id: "start-form", "aria-labelledby": "start-h", novalidate: true },
     h("h2", { id: "start-h" }, "New game"),
     ctx.lastGame ? h("p", { class: "small" }, "Last game: ", h("a", { href: `/games/${ctx.lastGame.id}` },
-      `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? ctx.lastGame.winners.join(" and ") + " won" : ctx.lastGame.status}`)) : null,
+      `${ctx.lastGame.title}, ${ctx.lastGame.winners.length ? andList(ctx.lastGame.winners) + " won" : ctx.lastGame.status}`)) : null,
     ctx.canWrite ? null : h("p", { class: "notice" }, "This device is watching. ", h("a", { href: "/join" }, "Join the table"), " to start a game."),
     h("h3", { id: "pick-h", class: "offer-heading" }, "Which game?"), list, variantBox,
     limitBox, optionBox,
