@@ -538,6 +538,10 @@ def test_a_journalist_steps_one_square_in_any_direction_or_orthogonally_by_optio
     s = journalists(tracked(journalist_step="orthogonal"))
     with pytest.raises(GameError, match="Ann's Journalist on c3 can't go to d4: Journalists step orthogonally"):
         game.decide(s, {"type": "move", "player": 0, "from": "c3", "to": "d4"}, random.Random(0))
+    # a diagonal push is no step either, and is refused as that, not as a blocked Protester
+    s = journalists(placed(tracked(journalist_step="orthogonal"), P1="d4"))
+    with pytest.raises(GameError, match="can't go to d4: Journalists step orthogonally in this game .*diagonal push"):
+        game.decide(s, {"type": "move", "player": 0, "from": "c3", "to": "d4"}, random.Random(0))
     for bad, message in (({"from": "b3", "to": "c3"}, "can't go to c3: a Journalist of Ann's \\(red\\) is there"),
                          ({"from": "j3", "to": "i4"}, "Ann has no red Journalist on j3"),
                          ({"from": "c3", "to": "z9"}, "named a1 to l12"),
@@ -887,3 +891,14 @@ def test_a_bluff_spends_a_card_and_moves_no_one():
     # the table keeps the board: the bluff is recorded all the same
     t, ev = act(start(), {"type": "reveal", "plays": [{"player": 1, "bluff": True}]})
     assert ev[0]["bluffed"] == [1]
+
+
+def test_a_protester_already_in_a_van_wins_and_is_said_even_when_none_was_directed():
+    """'Check to see if anyone won! If there is a Protester in a Player's corner (the camera van),
+    that Player wins': a round where nobody directs a Protester (all bluff, or none plays) still
+    tells the table who won."""
+    s = placed(tracked(), P3="k12")                             # shoved into Cat's van
+    for plays in ([], [{"player": 0, "bluff": True}]):
+        ev = game.decide(s, {"type": "reveal", "plays": plays}, random.Random(0))
+        assert ev[0]["winners"] == [2]
+        assert "a Protester is in Cat's camera van: Cat wins" in game.describe(s, {}, ev)

@@ -41,7 +41,7 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
 (its default in brackets), not the original's:
   * "police_table": the rules give the first round's step and say the next round's is
     "diagonally, clockwise"; the table after that is missing. [the given step, then each pair
-    turning its corner diagonally, and on round the Protesters' four squares, turning another
+    turning its corner diagonally, and on around the Protesters' four squares, turning another
     eighth clockwise every second round: back to the start after 16 rounds]
   * "sides": which side of the board each suit labels, listed top, right, bottom, left. The
     rules say the sides are labelled but not which is which. [hearts, diamonds, clubs, spades]
@@ -53,6 +53,8 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
   * "jump_counts_mover": whether the Journalist jumping counts among the "at least 2 of the
     player's Journalists adjacent" to the square it jumps to. [false]
   * "board": "tracked" or "table" (above). [tracked]
+  * "adjacent", for a jump, is the eight squares around (diagonals too) whichever way
+    Journalists step: the rules' "any one direction" is the only neighbourhood they describe;
   * players who don't choose a colour get the free ones in the order red, blue, green, white;
   * the Police move one at a time in number order; an officer blocked by another that hasn't
     moved yet waits and tries again once it has ("Other Police Officers will continue to move

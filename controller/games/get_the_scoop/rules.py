@@ -430,8 +430,12 @@ def _why_not(state: State, p: int, src: grid.Square, dst: grid.Square) -> str:
     at = grid.occupant(state["board"])
     if src == dst:
         return "it is already there"
+    diagonal = abs(dst[0] - src[0]) == 1 and abs(dst[1] - src[1]) == 1
     if dst in at:
         what = at[dst]
+        if grid.is_protester(what) and diagonal and state["rules"]["journalist_step"] == "orthogonal":
+            return "Journalists step orthogonally in this game (option journalist_step): a diagonal push is " \
+                   "no step"
         if grid.is_protester(what) and max(abs(dst[0] - src[0]), abs(dst[1] - src[1])) == 1:
             return "Protester %s can't be pushed that way (blocked, or off the board)" % what[1]
         return "%s is there" % piece_words(state, what)

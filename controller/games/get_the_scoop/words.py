@@ -15,10 +15,11 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
             bluffs = " (%s bluffed)" % and_list([player_name(state, p) for p in ev["bluffed"]]) if ev.get("bluffed") else ""
             if not ev["plays"]:
                 out.append("round %d: nobody directed a Protester%s" % (ev["round"], bluffs))
-                continue
-            cards = ["%s's %s of %s on Protester %d" % (player_name(state, c["player"]), _rank_words(c["rank"]),
-                                                        c["suit"], c["protester"]) for c in ev["plays"]]
-            out.append("round %d: the Protesters moved (%s)%s" % (ev["round"], ", ".join(cards), bluffs))
+            else:
+                cards = ["%s's %s of %s on Protester %d" % (player_name(state, c["player"]), _rank_words(c["rank"]),
+                                                            c["suit"], c["protester"]) for c in ev["plays"]]
+                out.append("round %d: the Protesters moved (%s)%s" % (ev["round"], ", ".join(cards), bluffs))
+            # a Protester already in a van that stays wins even when none was directed
             if ev.get("winners"):
                 names = [player_name(state, w) for w in ev["winners"]]
                 out.append("a Protester is in %s camera van%s: %s win%s" % (
