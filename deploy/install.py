@@ -47,10 +47,11 @@ LGPIO_PYPI = "lgpio==0.2.2.0"       # PyPI's wheels: aarch64 and armv7l, for Pyt
 LGPIO_WHEELS_UP_TO = (3, 12)        # past it (Debian trixie's 3.13) pip builds lgpio from its sdist:
 LGPIO_BUILD = ("swig", "gcc", "libc6-dev", "python3-dev")    # what that build needs
 MODULES = "/etc/modules"
+COMMAND = "/usr/local/bin/newsdesk"     # `newsdesk doctor` typed in a shell, as the docs say it
 UDEV_RULES = "/etc/udev/rules.d/60-newsdesk-pins.rules"
 # the Debian package that brings each command the plan runs, for the sentence when one is missing
 TOOL_PACKAGES = {"apt-get": "apt", "systemctl": "systemd", "runuser": "util-linux", "usermod": "passwd",
-                 "groupadd": "passwd", "install": "coreutils", "python3": "python3", "sh": "dash",
+                 "groupadd": "passwd", "install": "coreutils", "ln": "coreutils", "python3": "python3", "sh": "dash",
                  "raspi-config": "raspi-config", "udevadm": "udev", "rm": "coreutils"}
 I2C_SETTING = "dtparam=i2c_arm=on"
 GROUPS = ("gpio", "i2c", "audio", "dialout")
@@ -117,6 +118,7 @@ class Facts:
         self.modules_text = kw.get("modules_text", "")      # /etc/modules
         self.firmware_custom_text = kw.get("firmware_custom_text", "")   # FIRMWARE_CUSTOM, "" if none
         self.missing_tools = tuple(kw.get("missing_tools", ()))   # the plan's commands not on PATH
+        self.command = kw.get("command")                    # what COMMAND is: None (nothing), a link's target, or "file"
 
 
 def python_version():
@@ -197,9 +199,18 @@ def gather(args, environ=os.environ):
         allow_volatile=args.allow_volatile, arch=_dpkg_arch(), raspi_config=shutil.which("raspi-config") is not None,
         modules_text=Path(MODULES).read_text() if Path(MODULES).is_file() else "",
         firmware_custom_text=(Path(FIRMWARE_CUSTOM).read_text(encoding="latin-1")
-                              if Path(FIRMWARE_CUSTOM).is_file() else ""))
+                              if Path(FIRMWARE_CUSTOM).is_file() else ""),
+        command=_command_now())
     facts.missing_tools = tuple(sorted({s.argv[0] for s in plan(facts) if s.argv and not shutil.which(s.argv[0])}))
     return facts
+
+
+def _command_now(path=COMMAND):
+    """What ``path`` is now: None when there is nothing, the target of a symbolic link, else "file"
+    (someone else's command, which the installer leaves alone)."""
+    if os.path.islink(path):
+        return os.readlink(path)
+    return "file" if os.path.lexists(path) else None
 
 
 def _dpkg_arch():
@@ -274,6 +285,9 @@ def check(facts, dry_run):
             raise InstallError(str(e)) from None
     if facts.boot_config is None and facts.buses:
         notes.append("no config.txt in /boot/firmware or /boot: I2C and the I2S overlay can't be enabled")
+    if facts.command == "file":
+        notes.append("%s is a command that isn't newsdesk's: it is left alone, so type %s/.venv/bin/newsdesk "
+                     "for newsdesk's" % (COMMAND, facts.repo))
     other = _other_amp_overlay(facts)
     if other:
         notes.append("%s already has %r; newsdesk's wiring wants %r (without no-sdmode the driver takes "
@@ -358,6 +372,10 @@ def plan(facts):
         Step("install newsdesk itself", as_user(facts, [pip, "install", "--quiet", "--no-deps", "-e", str(facts.repo)])),
         Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),
     ]
+    command = str(venv / "bin" / "newsdesk")
+    if facts.command != "file":      # a command of that name that isn't newsdesk's link stays (check() says so)
+        steps.append(Step("put the newsdesk command on the PATH (%s, for newsdesk doctor, backup ...)" % COMMAND,
+                          ["ln", "-sfn", command, COMMAND]))
     if "i2s" in facts.buses and not _has_setting(facts.config_text, "audio_device"):
         steps.append(Step("play the handset on the amplifier, not the Pi's own output",
                           path=str(facts.data / "config.toml"), append=True, owner=(facts.user, facts.group),
@@ -490,11 +508,13 @@ def addresses(facts, ask_avahi=False):
                            local=lan.announced_name() if ask_avahi else None)
 
 
-def removal_plan():
-    """What `make uninstall` does: the service stopped, no longer started at boot, its unit gone.
+def removal_plan(command=None, repo=REPO):
+    """What `make uninstall` does: the service stopped, no longer started at boot, its unit gone,
+    and the newsdesk command's link when it is this checkout's (``command``: what COMMAND is).
     Everything else stays, and is listed by kept(): the games above all, and what other hardware
     on the Pi may use too (packages, groups, the lines in config.txt)."""
-    return [
+    ours = command == str(Path(repo) / ".venv" / "bin" / "newsdesk")
+    return [Step("remove the newsdesk command's link", ["rm", "-f", COMMAND])] * ours + [
         Step("stop the panel and don't start it at boot", ["systemctl", "disable", "--now", "newsdesk.service"],
              optional="it wasn't installed as a service here"),
         Step("remove the service", ["rm", "-f", UNIT_PATH]),
@@ -524,7 +544,7 @@ def remove(args, out, run, euid=None):
     data = Path(os.path.abspath(args.data)) if args.data else config.installed_data_dir() or Path(DEFAULT_DATA)
     if args.dry_run:
         print("newsdesk removal plan (dry run: nothing is changed)", file=out)
-    execute(removal_plan(), args.dry_run, out, run=run)
+    execute(removal_plan(_command_now()), args.dry_run, out, run=run)
     print("\nThe panel %s. Kept:" % ("would be removed" if args.dry_run else "is removed"), file=out)
     for line in kept(data):
         print("  " + line, file=out)

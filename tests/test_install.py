@@ -572,3 +572,25 @@ def test_make_uninstall_removes_the_service_and_keeps_the_games(tmp_path, monkey
     out = io.StringIO()
     install.remove(install.argparse.Namespace(dry_run=True, data="/var/lib/newsdesk"), out, run, euid=1000)
     assert ran == [] and "would run: rm -f /etc/systemd/system/newsdesk.service" in out.getvalue()
+
+
+def test_the_newsdesk_command_is_put_on_the_path_and_taken_off_by_uninstall():
+    """`newsdesk doctor` typed in a shell, as the docs say it: a link in /usr/local/bin to the
+    venv's command, made again at each install; someone else's command of that name is left
+    alone (and said), and `make uninstall` removes the link only when it is this checkout's."""
+    (link,) = [s for s in install.plan(pi()) if s.argv and s.argv[0] == "ln"]
+    assert link.argv == ["ln", "-sfn", "/home/pi/newsdesk/.venv/bin/newsdesk", install.COMMAND]
+    assert not [s for s in install.plan(pi(command="file")) if s.argv and s.argv[0] == "ln"]
+    assert any("isn't newsdesk's: it is left alone" in n for n in install.check(pi(command="file"), dry_run=True))
+    ours = str(install.REPO / ".venv" / "bin" / "newsdesk")
+    assert ["rm", "-f", install.COMMAND] in [s.argv for s in install.removal_plan(ours)]
+    for other in (None, "file", "/opt/other/bin/newsdesk"):
+        assert ["rm", "-f", install.COMMAND] not in [s.argv for s in install.removal_plan(other)]
+
+
+def test_what_the_command_is_now_is_read_without_following_it(tmp_path):
+    assert install._command_now(str(tmp_path / "none")) is None
+    (tmp_path / "file").write_text("#!/bin/sh\n")
+    assert install._command_now(str(tmp_path / "file")) == "file"
+    (tmp_path / "link").symlink_to(tmp_path / "gone")         # a link left dangling by a moved checkout
+    assert install._command_now(str(tmp_path / "link")) == str(tmp_path / "gone")
