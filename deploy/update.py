@@ -353,13 +353,15 @@ def update(repo, venv, data, folder, service, dry_run, clock=time.time):
         write_last(data, last)
     print("\n%s %s -> %s. The data as it was is in %s." % (
         "Would update" if dry_run else "Updated", before[:12], after[:12], file))
+    # the reinstall as the rollback does it (on 32-bit ARM, pip alone would ask PyPI for wheels it hasn't)
+    by_hand = [shlex.join(step.argv) for step in install_steps(repo, Path(venv) / "bin" / "pip")]
     print("To go back to the code and the data before this update:\n"
           "    make rollback          (or: .venv/bin/python deploy/update.py --rollback)\n"
           "which does, by hand (with the service stopped):\n"
           "    %s/bin/newsdesk --data %s restore %s\n"
           "    git -C %s reset --keep %s\n"
-          "    %s/bin/pip install -r %s/requirements.txt"
-          % (venv, data, file if file else "FILE", repo, before[:12], venv, repo))
+          "%s" % (venv, data, file if file else "FILE", repo, before[:12],
+                  "\n".join("    " + line for line in by_hand)))
     return last
 
 

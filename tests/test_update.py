@@ -124,6 +124,11 @@ def test_an_update_backs_up_first_pulls_reinstalls_migrates_and_a_rollback_goes_
     assert (last["before"], last["after"], last["backup"], last["state"]) == (box["first"], box["second"], str(made),
                                                                             "done")
     assert "make rollback" in out and str(made) in out
+    # the way back by hand reinstalls as the rollback does: a plain pip install -r requirements.txt
+    # asks PyPI for wheels 32-bit ARM has none of
+    by_hand = out[out.index("which does, by hand"):]
+    assert "deploy/wheels.py" in by_hand and "--no-deps" in by_hand and "install -r %s/requirements.txt" % box[
+        "checkout"] not in by_hand
 
     add_game(box["data"], "Cy")                      # played on the new code
     assert len(games_in(box["data"])) == 2
