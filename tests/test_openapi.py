@@ -647,3 +647,16 @@ FuzzTheApi.TestCase.settings = settings(max_examples=int(os.environ.get("NEWSDES
                                         stateful_step_count=50, deadline=None,
                                         suppress_health_check=[HealthCheck.too_slow])
 test_no_input_from_the_document_gives_a_5xx_or_changes_what_it_shouldnt = pytest.mark.slow(FuzzTheApi.TestCase)
+
+
+def test_every_host_only_request_is_in_the_security_pages_table():
+    """docs/security.md's table of who may make which request names every request the API
+    declares for the host alone (a stale row let an owner believe backups were anyone's read)."""
+    spec = json.loads((Path(__file__).resolve().parents[1] / "web_ui" / "openapi.json").read_text())
+    row = next(line for line in (Path(__file__).resolve().parents[1] / "docs" / "security.md").read_text().splitlines()
+               if line.startswith("|") and "| the host" in line)
+    for path, operations in spec["paths"].items():
+        for method, op in operations.items():
+            if isinstance(op, dict) and {"device": ["host"]} in op.get("security", []):
+                shown = re.sub(r"\{(\w+)\}", r"<\1>", path)
+                assert shown in row and method.upper() in row, (method.upper(), shown)
