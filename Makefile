@@ -98,8 +98,10 @@ docs: $(VENV)/.run-deps   # docs/games.md's options tables, from each game's dec
 icons: $(VENV)/.test-deps   # the home-screen icons, drawn from web_ui/static/favicon.svg (docs/tablet.md)
 	$(BIN)/python -m web_ui.icons
 
-replay: $(VENV)/.run-deps
-	$(BIN)/newsdesk dial replay ../shared/traces/*.csv
+TRACES ?= ../shared/traces/*.csv
+replay: $(VENV)/.run-deps   # the decoder on recorded traces (TRACES=files; default: the examples beside the checkout)
+	@ls $(TRACES) >/dev/null 2>&1 || { echo "make replay: no traces at $(TRACES): name some with TRACES=path/*.csv (docs/dial-trace.md)"; exit 2; }
+	$(BIN)/newsdesk dial replay $(TRACES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -665,8 +665,8 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.add_argument("--data", metavar="DIR", default=argparse.SUPPRESS,
-                          help="where the store and config.toml live (default: NEWSDESK_DATA, "
-                               "else the platform's data folder)")
+                          help="where the store and config.toml live (default: NEWSDESK_DATA, else the "
+                               "installed service's folder, else the platform's data folder)")
         self.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
                           help="debug logging")
 
