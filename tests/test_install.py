@@ -492,6 +492,9 @@ def test_the_service_gets_no_new_privileges_and_waits_for_its_data_folder():
     unit.read_string(install.render_unit(pi(data="/srv/newsdesk")))
     assert unit["Service"]["NoNewPrivileges"] == "yes"
     assert unit["Unit"]["RequiresMountsFor"] == "/srv/newsdesk"
+    # what a maintainer's unit closes off: the system's files (not /home, where the checkout is) and /tmp
+    assert unit["Service"]["ProtectSystem"] == "full" and unit["Service"]["PrivateTmp"] == "yes"
+    assert "ProtectHome" not in unit["Service"]
 
 
 def test_debian_armel_takes_pillow_and_cbor2_from_debian_as_armhf_does():
