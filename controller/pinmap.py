@@ -40,6 +40,10 @@ KIND_KEYS = {
 CABLE_KEYS = ("box", "pins")
 
 
+# the 7-bit addresses a device may answer at: 0x00-0x07 and 0x78-0x7F are reserved by the I2C
+# specification (general call, CBUS, high-speed master codes, 10-bit addressing)
+I2C_ADDRESSES = (0x08, 0x77)
+
 class PinSpec:
     """One line's wiring: which pin, and for an input its pull and what a HIGH level means
     logically; for an output whether HIGH switches it on."""
@@ -218,8 +222,10 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
             if raw.get(role) is not None:
                 pins[role] = _pin_number(where, board, role, raw[role])
         address = raw.get("address")
-        if kind == "i2c" and (not isinstance(address, int) or not 0x03 <= address <= 0x77):
-            raise PinMapError("%s: address must be a 7-bit I2C address such as 0x3C, got %r" % (where, address))
+        if kind == "i2c" and (isinstance(address, bool) or not isinstance(address, int)
+                              or not I2C_ADDRESSES[0] <= address <= I2C_ADDRESSES[1]):
+            raise PinMapError("%s: address must be a 7-bit I2C address 0x%02X to 0x%02X such as 0x3C (the rest are "
+                              "reserved), got %r" % (where, *I2C_ADDRESSES, address))
         supply = _rail(where, "supply", raw.get("supply"))
         return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply, in_phone, esd)
     number_key = BOARDS[board][0]

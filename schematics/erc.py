@@ -233,6 +233,20 @@ def check_pins(circuit, report):
                                spec.name, role, name, pin, wanted)
 
 
+def check_addresses(circuit, report):
+    """A display's I2C address is one its chip answers at (parts.toml [part.display] addresses, from
+    its datasheet: an SSD1306's is 0x3C, or 0x3D with its SA0 pin high): at another, the window
+    opens a device that never answers."""
+    known = circuit.parts_data.part("display").get("addresses")
+    if not known:
+        return
+    for spec in circuit.board_lines.values():
+        if isinstance(spec, BusSpec) and spec.kind == "i2c" and spec.name == "display" and spec.address not in known:
+            report.add("pins", "error", spec.name, "display's address is 0x%02X, and its chip (%s) answers only at %s",
+                       spec.address, circuit.parts_data.part("display").get("number", "the display"),
+                       " or ".join("0x%02X" % a for a in known))
+
+
 def check_boot(circuit, report):
     """A line on a pin the board sets before newsdesk does. An output on GPIO14, the UART's TXD,
     is driven with the console's messages through every boot: a toggling line, which passes the
@@ -375,6 +389,14 @@ def _vf_max(circuit, report, spec):
             report.add("current", "warning", spec.name,
                        "%s's LED colour %r has no vf_max in parts.toml [part.led]: its least current is "
                        "worked out from the pin map's vf alone", _where(circuit, spec.name), spec.colour)
+        elif spec.vf > float(table):
+            # the pin map's vf is the lowest, the one the pin's highest current is worked out from:
+            # above the colour's highest, that current is understated
+            report.add("current", "error", spec.name,
+                       "%s's vf is %g V, above the %g V a %s LED has at most (parts.toml [part.led] vf_max): the "
+                       "pin map's vf is the LED's lowest, which the pin's highest current is worked out from, so "
+                       "that current is understated; give the lowest forward voltage from the LED's datasheet",
+                       _where(circuit, spec.name), spec.vf, float(table), spec.colour)
     return max(spec.vf, float(table)) if table is not None else spec.vf
 
 
@@ -569,6 +591,13 @@ def check_bell(circuit, report):
         report.add("bell", "error", line,
                    "the %g V zener holds the MOSFET's gate under the %g V it needs to be fully on",
                    zener, float(fet["vgs_on"]))
+    diode = parts.part("diode")
+    if "if_a" in diode and coil_amps(parts)[2] > float(diode["if_a"]):
+        report.add("bell", "error", line,
+                   "the flyback diode (%s) is rated %g A (if_a) and carries the coil's whole current at each "
+                   "turn-off, up to %.2f A: it fails, and the MOSFET then takes the coil's kick; use a rectifier "
+                   "rated for it (a 1N4007 up to 1 A, a 1N5408 up to 3 A)", diode["number"], float(diode["if_a"]),
+                   coil_amps(parts)[2])
     _check_solenoid(circuit, report, line, top)
     _check_fuse(circuit, report, line)
     _check_drain(circuit, report, line, top)
@@ -1218,7 +1247,8 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
-RULES = (check_pulls, check_pins, check_boot, check_overlays, check_currents, check_voltages, check_isolation,
+RULES = (check_pulls, check_pins, check_addresses, check_boot, check_overlays, check_currents, check_voltages,
+         check_isolation,
          check_bell, check_failsafe, check_level, check_protection, check_connector)
 
 

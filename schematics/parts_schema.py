@@ -23,6 +23,8 @@ import difflib
 import math
 import re
 
+from controller.pinmap import I2C_ADDRESSES
+
 CEILING = 1e6
 
 COMMON_PART = {"prefix!": "text", "description!": "text", "number!": "text", "price!": "nonneg",
@@ -32,10 +34,10 @@ PART_KEYS = {
     "resistor": {},
     "led": {"min_ma": "pos", "vf_max": "table"},
     "contact": {"ohms_max": "nonneg"},
-    "capacitor": {},
+    "capacitor": {"rated_v!": "pos"},
     "esd": {"channels!": "count", "standoff_v": "pos", "adapter": "text", "adapter_number": "text",
             "adapter_price": "nonneg"},
-    "coupling": {"tolerance!": "frac"},
+    "coupling": {"tolerance!": "frac", "rated_v!": "pos"},
     "schottky": {"vf_max!": "pos", "vf_at_a": "pos"},
     "fuse": {},
     "cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
@@ -45,14 +47,14 @@ PART_KEYS = {
                     "led_n!": "pos", "ctr_curve": "list"},
     "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
                "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos"},
-    "diode": {"vf_max!": "pos", "vf_at_a": "pos"},
+    "diode": {"vf_max!": "pos", "vf_at_a": "pos", "if_a!": "pos"},
     "zener": {"iz_test_ma": "pos"},
     "solenoid": {"rated_v!": "pos", "coil_ohms!": "pos", "coil_ohms_tol!": "frac", "coil_mh!": "pos",
                  "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "pos",
                  "theta_c_per_w!": "pos", "tau_s!": "pos", "theta_inner_c_per_w!": "nonneg", "insulation_c!": "pos",
                  "copper_alpha!": "nonneg"},
     "supply12": {"unloaded_ratio!": "pos"},
-    "display": {},
+    "display": {"addresses": "list"},
     "amplifier": {"gains_db!": "list", "gain_default_db": "db", "fullscale_dbv!": "db", "gain_tol_db": "db"},
     "receiver": {},
     "pi": {},
@@ -195,6 +197,17 @@ PICO_POWER = {"GND": tuple(n for n, name in PICO_PINOUT.items() if name == "GND"
 # What a board's GPIO can be, whatever the board: a value past these is a unit slip (mA for A, a
 # percentage for a ratio), not a part.
 BOARD_BOUNDS = {"logic_v": (1.6, 5.5), "pin_ma": (1, 50), "drive_ma": (1, 50), "total_ma": (1, 1000)}
+# What each board's datasheet allows, which no parts list may raise: a higher figure lets the rules
+# pass a pin that is overloaded, or 5 V on a pin that takes 3.3 V (Raspberry Pi documentation, GPIO
+# voltage specifications and 16 mA a pin, about 50 mA in all; RP2040 datasheet: 12 mA at the
+# highest drive setting, IOVDD_MAX 50 mA).
+BOARD_DATASHEET = {"pi": {"logic_v": 3.3, "pin_ma": 16, "total_ma": 50},
+                   "pico": {"logic_v": 3.3, "pin_ma": 12, "total_ma": 50}}
+BOARD_DATASHEET_WORDS = {"logic_v": "its GPIO are 3.3 V pins, not 5 V tolerant",
+                         "pin_ma": "the most its datasheet lets one pin give", "total_ma": "the most all its pins give"}
+CAP_DERATE = 1.5        # a capacitor's rating over the rail it sits on: at least half as much again
+ESD_STANDOFF_MOST = 2.0     # an ESD array's stand-off over the rail it guards: its clamp sits well above
+                            # the stand-off, and a pin's own diodes take only a few mA of what passes it
 SUPPLY_A_MOST = 20      # amps: the bell's adapter is a wall adapter (1.5 A); 1500 is its label's mA
 CTR_MOST = 50           # an optocoupler's current transfer ratio (a darlington's reaches about 50); 600 is a percentage
 
@@ -206,6 +219,18 @@ def _board_details(name, board, source):
         if _fits("pos", value) and not low <= value <= high:
             out.append("%s: [board.%s] %s is %g, and a board's GPIO takes %g to %g: check its unit"
                        % (source, name, key, value, low, high))
+    for key, most in BOARD_DATASHEET.get(name, {}).items():
+        value = board.get(key)
+        if _fits("pos", value) and value > most and BOARD_BOUNDS[key][0] <= value <= BOARD_BOUNDS[key][1]:
+            out.append("%s: [board.%s] %s is %g, over the %g its datasheet gives (%s): a higher figure would pass "
+                       "what harms the board" % (source, name, key, value, most, BOARD_DATASHEET_WORDS[key]))
+    levels = [board.get(k) for k in ("vil_max", "vih_min", "logic_v")]
+    if all(_fits("pos", v) for v in levels) and not levels[0] < levels[1] < levels[2]:
+        out.append("%s: [board.%s] its input levels must rise vil_max < vih_min < logic_v (LOW below the one, HIGH "
+                   "above the other), got %g, %g and %g" % (source, name, *levels))
+    if _fits("pos", board.get("voh_min")) and _fits("pos", board.get("logic_v")) and board["voh_min"] > board["logic_v"]:
+        out.append("%s: [board.%s] voh_min (%g V) is over logic_v (%g V): a pin's HIGH can't be above its supply"
+                   % (source, name, board["voh_min"], board["logic_v"]))
     if _fits("pos", board.get("drive_ma")) and _fits("pos", board.get("pin_ma")) and board["drive_ma"] > board["pin_ma"]:
         out.append("%s: [board.%s] drive_ma (%g, the default drive) is over pin_ma (%g, the most a pin takes)"
                    % (source, name, board["drive_ma"], board["pin_ma"]))
@@ -256,6 +281,23 @@ def _part_details(parts, data, source):
     if isinstance(esd, dict) and _fits("pos", esd.get("standoff_v")) and _fits("pos", rail) and esd["standoff_v"] < rail:
         out.append("%s: [part.esd] standoff_v is %g V, under the %g V rail its lines carry: it would conduct all the "
                    "time; pick an array standing off at least %g V" % (source, esd["standoff_v"], rail, rail))
+    elif isinstance(esd, dict) and _fits("pos", esd.get("standoff_v")) and _fits("pos", rail) \
+            and esd["standoff_v"] > ESD_STANDOFF_MOST * rail:
+        out.append("%s: [part.esd] standoff_v is %g V, for lines of %g V: its clamp sits higher still, where the pin it "
+                   "guards is long gone; pick an array standing off %g to %g V" % (
+                       source, esd["standoff_v"], rail, rail, ESD_STANDOFF_MOST * rail))
+    for name in ("capacitor", "coupling"):
+        cap = parts.get(name)
+        if isinstance(cap, dict) and _fits("pos", cap.get("rated_v")) and _fits("pos", rail) \
+                and cap["rated_v"] < CAP_DERATE * rail:
+            out.append("%s: [part.%s] rated_v is %g V, and it sits on the %g V side: rate it at least %g V (half as much "
+                       "again)" % (source, name, cap["rated_v"], rail, CAP_DERATE * rail))
+    display = parts.get("display")
+    if isinstance(display, dict) and isinstance(display.get("addresses"), list) and not all(
+            isinstance(a, int) and not isinstance(a, bool) and I2C_ADDRESSES[0] <= a <= I2C_ADDRESSES[1]
+            for a in display["addresses"]):
+        out.append("%s: [part.display] addresses must list 7-bit I2C addresses 0x%02X to 0x%02X, such as 0x3C, got %r"
+                   % (source, I2C_ADDRESSES[0], I2C_ADDRESSES[1], display["addresses"]))
     bell = data.get("bell_driver")
     if isinstance(bell, dict) and _fits("pos", bell.get("supply_a")) and bell["supply_a"] > SUPPLY_A_MOST:
         out.append("%s: [bell_driver] supply_a is %g A, and the bell's adapter is a wall adapter (up to %d A): "

@@ -554,7 +554,8 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     assert "over the 44 V kept under its 55 V rating (IRLZ44N); use at most 24 ohms" in finding.message
     fuse = ("fuse_a = 1.0 ", "fuse_a = 2.0 ")          # the fuse for a 1 A coil
     larger = ("theta_c_per_w = 35", "theta_c_per_w = 21")   # and a 12 W coil is larger: it sheds its heat better
-    assert check_parts(parts_edited(coil, fuse, larger, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
+    diode = ("if_a = 1.0 ", "if_a = 3.0 ")              # and its 1.24 A want a 3 A rectifier (1N5408)
+    assert check_parts(parts_edited(coil, fuse, larger, diode, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
 
@@ -882,3 +883,35 @@ def test_the_optocouplers_least_current_in_the_hardware_notes_is_the_rules_own()
     text = (REPO / "docs" / "hardware.md").read_text(encoding="utf-8")
     (said,) = re.findall(r"least transfer ratio \(([0-9.]+) mA with\s+the listed parts", text)
     assert float(said) == round(erc._opto_ma_needed(build(parse_pinmap(PINMAP_TEXT), PARTS, "pi")), 2)
+
+
+# ---------------------------------------------------------------- a builder's planted faults
+
+def test_an_led_whose_vf_is_above_its_colours_highest_is_an_error():
+    """The pin map's vf is the LED's lowest, from which the pin's highest current is worked out: a
+    red LED "of 3.0 V" with 47 ohms passes as 6 mA, where a real red one (1.8 V) draws 32 mA."""
+    report = check(replace_in("pi.stopwatch_led", "vf = 1.8\nresistor = 330", "vf = 3.0\nresistor = 47"))
+    (finding,) = [f for f in report.errors if f.line == "stopwatch_led"]
+    assert "vf is 3 V, above the 2.5 V a red LED has at most" in finding.message
+
+
+def test_a_display_at_an_address_its_chip_never_answers_is_an_error():
+    report = check(replace_in("pi.display", "address = 0x3C", "address = 0x68"))
+    (finding,) = _only(report, "pins")
+    assert finding.message == "display's address is 0x68, and its chip (SSD1306 0.96 in I2C module) answers only at " \
+                              "0x3C or 0x3D"
+    assert check(replace_in("pi.display", "address = 0x3C", "address = 0x3D")).errors == []
+
+
+@pytest.mark.parametrize("address", ["0x04", "0x03", "0x78"])
+def test_a_reserved_i2c_address_is_refused_by_the_pin_map(address):
+    with pytest.raises(PinMapError, match="address must be a 7-bit I2C address 0x08 to 0x77"):
+        parse_pinmap(replace_in("pi.display", "address = 0x3C", "address = %s" % address))
+
+
+def test_a_flyback_diode_too_small_for_the_coils_current_is_an_error():
+    """A 1N4148 (300 mA) across a coil that draws up to 0.74 A: it carries the whole current at
+    every turn-off, and fails."""
+    report = check_parts(parts_edited(('number = "1N4007"', 'number = "1N4148"'), ("if_a = 1.0 ", "if_a = 0.3 ")))
+    (finding,) = _bell(report, "flyback diode")
+    assert "rated 0.3 A (if_a)" in finding.message and "up to 0.74 A" in finding.message

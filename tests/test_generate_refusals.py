@@ -115,6 +115,22 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ('pads = { "+" = "1", "-" = "2" }', 'pads = { "+" = "2", "-" = "1" }',
      "[part.coupling] pads put + on pad 2, and Capacitor_THT:CP_Radial_D5.0mm_P2.00mm has it on pad 1"),
     ('pads = { K = "1", A = "2" }', 'pads = { K = "2", A = "1" }', "[part.led] pads put K on pad 2"),
+    # a board's figures past its datasheet's: the rules would pass what harms it
+    ("logic_v = 3.3 ", "logic_v = 5.0 ", "[board.pi] logic_v is 5, over the 3.3 its datasheet gives (its GPIO are "
+                                         "3.3 V pins, not 5 V tolerant)"),
+    ("pin_ma = 16 ", "pin_ma = 50 ", "[board.pi] pin_ma is 50, over the 16 its datasheet gives"),
+    ("total_ma = 50 ", "total_ma = 200 ", "[board.pi] total_ma is 200, over the 50 its datasheet gives"),
+    ("vih_min = 2.0 ", "vih_min = 0.5 ", "[board.pi] its input levels must rise vil_max < vih_min < logic_v"),
+    ("voh_min = 2.6 ", "voh_min = 3.6 ", "[board.pi] voh_min (3.6 V) is over logic_v (3.3 V)"),
+    ("standoff_v = 5.0 ", "standoff_v = 30.0 ", "[part.esd] standoff_v is 30 V, for lines of 3.3 V: its clamp sits "
+                                                "higher still"),
+    ("rated_v = 50 ", "rated_v = 2.5 ", "[part.capacitor] rated_v is 2.5 V, and it sits on the 3.3 V side: rate it "
+                                        "at least 4.95 V"),
+    ("rated_v = 16 ", "rated_v = 4 ", "[part.coupling] rated_v is 4 V, and it sits on the 3.3 V side"),
+    ("rated_v = 50 ", "# rated_v = 50 ", "[part.capacitor] lacks rated_v"),
+    ("if_a = 1.0 ", "# if_a = 1.0 ", "[part.diode] lacks if_a"),
+    ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x80]", "[part.display] addresses must list 7-bit I2C "
+                                                           "addresses 0x08 to 0x77"),
 ])
 def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, old, new, words):
     assert old in PARTS_TEXT
