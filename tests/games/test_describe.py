@@ -177,17 +177,17 @@ def test_scoop2002_says_each_roll_what_it_did(session):
                 {"type": "roll", "player": 1, "value": 5},
                 {"type": "stay", "player": 0})
     assert said == [
-        "Ann rolled 3: Harbor is Ann's beat",
-        "Bob rolled 3: Harbor is already Ann's beat, so Bob rolls again",
-        "Bob rolled 0 (10): Industrial Park is Bob's beat",
+        "Ann rolled 3: #3 Harbor is Ann's beat",
+        "Bob rolled 3: #3 Harbor is already Ann's beat, so Bob rolls again",
+        "Bob rolled 0: #10 Industrial Park is Bob's beat",     # a 0 is the tenth Location
         "Ann chose to move",
         "Ann rolled 3: move up to 3 spaces",
         "Ann moved to Downtown",
-        "Ann rolled 1: a mark at Downtown",
+        "Ann rolled 1: #1 Downtown gets a mark",
         "Bob chose to move",
         "Bob rolled 4: move up to 4 spaces",
         "Bob stopped on the street",
-        "Bob rolled 5: a mark at University",
+        "Bob rolled 5: #5 University gets a mark",
         "Ann stayed on the scene at Downtown: +1 Steno mark",
     ]
     assert games.undo(games.version)["said"] == "Took back: Ann stayed on the scene at Downtown: +1 Steno mark"
@@ -212,9 +212,9 @@ def test_scoop2002_says_a_pitch_and_n_ickels_turn():
     ickel = [ev for ev in events if ev["type"] == "ickel_pitched"][0]
     mark = [ev for ev in events if ev["type"] == "marked"][1]
     assert scoop2002.GAME.describe(state, {"type": "roll", "player": 0, "value": 5}, events) == (
-        "Ann rolled 5: a mark at University; N. Ickel rolled %d pitching the Downtown story (needed 1 or "
-        "less): %s; N. Ickel rolled %d: a mark at %s" % (
-            ickel["value"], "sold!" if ickel["sold"] else "not sold", mark["value"],
+        "Ann rolled 5: #5 University gets a mark; N. Ickel rolled %d pitching the Downtown story (needed 1 or "
+        "less): %s; N. Ickel rolled %d: #%d %s gets a mark" % (
+            ickel["value"], "sold!" if ickel["sold"] else "not sold", mark["value"], mark["location"],
             state["locations"][mark["location"] - 1]))
 
 

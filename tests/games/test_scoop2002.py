@@ -290,6 +290,14 @@ def test_ickel_start_is_configurable():
     board's, so the nickel's start is an option, by number or name)"""
     assert start(("Ann",), variants=["lonely_city"], ickel_start="Harbor")["ickel_at"] == 3
     assert start(("Ann",), variants=["lonely_city"], ickel_start=7)["ickel_at"] == 7
+    # the board's Downtown, however its names are written, not #1 in silence
+    names = ["L%d" % i for i in range(1, 10)] + ["DOWNTOWN "]
+    assert start(("Ann",), variants=["lonely_city"], locations=names)["ickel_at"] == 10
+    with pytest.raises(GameError, match="your board's Location names have no Downtown, where The Lonely City puts "
+                                        "N. Ickel first"):
+        start(("Ann",), variants=["lonely_city"], locations=["L%d" % i for i in range(1, 11)])
+    assert start(("Ann",), variants=["lonely_city"], locations=["L%d" % i for i in range(1, 11)],
+                 ickel_start="L4")["ickel_at"] == 4
 
 
 # ---------------------------------------------------------------- properties

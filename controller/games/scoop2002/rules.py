@@ -149,22 +149,28 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     chart = {r: _street_default(r) for r in range(1, LOCATION_COUNT + 1)}
     given = options.get("street_chart") or {}
     if not isinstance(given, dict):
-        raise GameError("street_chart must map a roll (1-10, 0 is 10) to the chart's words")
+        raise GameError("street_chart must map a roll (1-10; a 0 reads entry 10) to the chart's words")
     taken = set()
     for key, text in given.items():
         r = whole(key)
         if r == 0:
             r = ZERO_READS_AS
         if r is None or not 1 <= r <= LOCATION_COUNT or not isinstance(text, str) or not text.strip():
-            raise GameError("street_chart entry %r: use a roll 1-10 (0 is 10) and the words "
+            raise GameError("street_chart entry %r: use a roll 1-10 (a 0 reads entry 10) and the words "
                             "printed for it" % (key,))
         if r in taken:
-            raise GameError("street_chart gives roll %d twice (0 is 10): keep the one your board prints" % r)
+            raise GameError("street_chart gives roll %d twice (a 0 reads entry 10): keep the one your board prints" % r)
         taken.add(r)
         chart[r] = text
     start = options.get("ickel_start")
     if start is None:
-        start = locations.index("Downtown") + 1 if "Downtown" in locations else 1
+        # "place a nickel on Downtown": the board's Downtown, however its names are written
+        downtown = [i for i, n in enumerate(locations, start=1) if n.strip().casefold() == "downtown"]
+        if lonely and not downtown:
+            raise GameError("%s: your board's Location names have no Downtown, where The Lonely City puts N. Ickel "
+                            "first; give his first Location's number or name"
+                            % form_name(declared(OPTIONS, "ickel_start")))
+        start = downtown[0] if downtown else 1
     start = _location_number(start, locations)
     if start is None:
         raise GameError(form_name(declared(OPTIONS, "ickel_start")) + " must be a Location's number (1-10) or name")

@@ -11,11 +11,17 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
     return say_events(_SAYS, state, events)
 
 
-def _rolled(value: int, state: State | None = None) -> str:
-    """A roll as the table reads it: "rolled 7", "rolled 0 (10)"; with ``state``, as it counts
-    against a sum (the "zero" option)."""
-    r = reading(value) if state is None else roll_value(state, value)
+def _rolled(value: int, state: State) -> str:
+    """A roll as it counts against a sum (the "zero" option): "rolled 7", and under "ten"
+    "rolled 0 (10)"."""
+    r = roll_value(state, value)
     return "rolled %d" % value if r == value else "rolled %d (%d)" % (value, r)
+
+
+def _rolled_at(state: State, value: int, location: int) -> str:
+    """A roll that picks a Location (a mark, a beat): "rolled 0: #10 Industrial Park", the
+    number being the Location's, whatever a 0 counts as against a sum."""
+    return "rolled %d: #%d %s" % (value, reading(value), _place_words(state, location))
 
 
 def _place_words(state: State, place: int | str) -> str:
@@ -35,12 +41,12 @@ def _say_chose(state: State, ev: Event) -> str:
 
 
 def _say_beat(state: State, ev: Event) -> str:
-    who, where = player_name(state, ev["player"]), _place_words(state, ev["location"])
+    who, where = player_name(state, ev["player"]), _rolled_at(state, ev["value"], ev["location"])
     if ev["taken"]:
         owner = [pl["name"] for pl in state["players"] if pl.get("beat") == ev["location"]]
-        return "%s %s: %s is already %s, so %s rolls again" % (
-            who, _rolled(ev["value"]), where, "%s's beat" % owner[0] if owner else "a beat", who)
-    return "%s %s: %s is %s's beat" % (who, _rolled(ev["value"]), where, who)
+        return "%s %s is already %s, so %s rolls again" % (
+            who, where, "%s's beat" % owner[0] if owner else "a beat", who)
+    return "%s %s is %s's beat" % (who, where, who)
 
 
 def _say_move_rolled(state: State, ev: Event) -> str:
@@ -78,8 +84,7 @@ def _pitch_words(state: State, p: int, value: int, story: int, needed: int, sold
 
 
 def _say_marked(state: State, ev: Event) -> str:
-    return "%s %s: a mark at %s" % (player_name(state, ev["player"]), _rolled(ev["value"]),
-                                    _place_words(state, ev["location"]))
+    return "%s %s gets a mark" % (player_name(state, ev["player"]), _rolled_at(state, ev["value"], ev["location"]))
 
 
 def _say_won(state: State, ev: Event) -> str:
