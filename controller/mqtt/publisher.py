@@ -112,6 +112,8 @@ class MqttPublisher:
             log.error("MQTT is off: %s", e)
             return
         self._sub = bus.subscribe(maxsize=4096)    # now, so nothing announced from here on is missed
+        self._clearing: set[int] = set()    # the mids of the messages clearing where the table was announced before
+        self._clearing_for: dict[str, object] | None = None     # and where it is now: kept once all are acknowledged
         self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
         self.kept = Kept(data_dir)
         # the first time on this broker, start from now: a year of history is not news to anyone
@@ -280,17 +282,23 @@ class MqttPublisher:
         Where this table was announced is kept in mqtt-kept.json."""
         here = {"base": self.settings.base, "discovery": self.settings.discovery}
         was = self.kept.get("announced")
+        clearing = set()
         if isinstance(was, dict) and was != here and isinstance(was.get("base"), str) and was["base"]:
             old_base, old_prefix = was["base"], was.get("discovery")
             if old_base != self.settings.base:
                 log.info("MQTT: the table was announced as %s; clearing what the broker keeps there", old_base)
                 for name in list(self._retained) + [T.AVAILABILITY]:
                     topic = "%s/%s" % (old_base, name if name == T.AVAILABILITY else T.state(name))
-                    client.publish(topic, "", qos=1, retain=True)
+                    clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
             if isinstance(old_prefix, str) and old_prefix:      # (a discovery switched off is cleared too)
                 for topic, _ in T.discovery(old_prefix, old_base, self.settings.table, self._version, ("bell",)):
-                    client.publish(topic, "", qos=1, retain=True)
-        self.kept.put("announced", here)
+                    clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
+        # the new place is kept once the broker has taken every clearing message (_on_publish): a
+        # box stopped or cut off before then clears the old place again at its next connection,
+        # where keeping it at once would have left the old device in Home Assistant for good
+        self._clearing, self._clearing_for = clearing, here
+        if not clearing:
+            self.kept.put("announced", here)
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
         self.taking_commands = not any(rc.is_failure for rc in reason_codes)
@@ -300,6 +308,11 @@ class MqttPublisher:
             self._lost("the broker at %s closed the connection (%s)" % (self.broker, reason_code))
 
     def _on_publish(self, client, userdata, mid, reason_code, properties):
+        if mid in self._clearing:
+            self._clearing.discard(mid)
+            if not self._clearing:
+                self.kept.put("announced", self._clearing_for)
+            return
         if mid not in self._inflight:
             return                       # a state topic's acknowledgement: nothing to move
         self._acked.add(mid)
