@@ -693,6 +693,32 @@ BROKEN_WORDS = """() => {
 }"""
 
 
+def test_a_refusal_goes_to_the_field_it_names_or_says_itself_where_the_focus_is(table):
+    """The players' sentence is put by their names, not by a number out of its range elsewhere
+    on the form; the teams' by the teams; and a sentence naming no field takes the focus itself
+    (it was left on the page's body: the next Tab went to the sidebar)."""
+    page = table.host
+    page.get_by_label("Star Reporter (Parker Brothers, 1937)").check()
+    page.fill("#opt-disasters", "12")
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Ann")
+    page.click("#start-game")
+    page.wait_for_function("(document.getElementById('start-error').textContent || '').startsWith('Players 1 and 2')")
+    assert page.evaluate("document.activeElement.id") == "player-0"
+    page.get_by_label("SCAN (Parker Brothers, 1988)").check()
+    rows = page.locator(".player-row")
+    while rows.count() < 4:
+        page.click("#add-player")
+    for i, (name, team) in enumerate((("Ann", "x"), ("Bob", "x"), ("Cat", "y"), ("Dan", "y"))):
+        page.fill("#player-%d" % i, name)
+        page.fill("#team-%d" % i, team)
+    page.click("#start-game")
+    page.wait_for_function("(document.getElementById('start-error').textContent || '').includes('partners sit opposite')")
+    assert page.evaluate("document.activeElement.id") == "team-0"
+    assert page.get_attribute("#team-1", "aria-invalid") == "true"
+    assert table.version(page) == 0
+
+
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
                          ids=["1024x768", "768x1024", "390x844"])
 def test_no_word_is_broken_inside_itself(server, screens, desk, client, size):

@@ -158,7 +158,7 @@ export function renderStart(area, catalogue, ctx) {
   let controls = [];
   const playersBox = h("ol", { class: "player-rows" });
   const hint = h("p", { class: "small muted", id: "seat-hint", "aria-live": "polite" });
-  const error = h("p", { class: "error", role: "alert", id: "start-error", hidden: true });
+  const error = h("p", { class: "error", role: "alert", id: "start-error", tabindex: "-1", hidden: true });
   const add = h("button", { type: "button", class: "quiet", id: "add-player", onclick: () => { addRow(); refresh(); rows[rows.length - 1].name.focus(); } }, "+ Add a player");
   const go = h("button", { type: "submit", class: "offer offer-strong", id: "start-game", disabled: !ctx.canWrite }, "Start the game");
 
@@ -180,6 +180,18 @@ export function renderStart(area, catalogue, ctx) {
   function namedPlayers(message) {
     const m = /^Players? (\d+)(?: and (\d+))?\b/.exec(message || "");
     return m ? [m[1], m[2]].filter(Boolean).map((n) => Number(n) - 1).filter((i) => i >= 0 && i < rows.length) : [];
+  }
+
+  function markTeams(on) {
+    for (const r of rows) {
+      if (on) {
+        r.team.setAttribute("aria-invalid", "true");
+        r.team.setAttribute("aria-describedby", "start-error");
+      } else {
+        r.team.removeAttribute("aria-invalid");
+        if (r.team.getAttribute("aria-describedby") === "start-error") r.team.removeAttribute("aria-describedby");
+      }
+    }
   }
 
   function markNames(indexes) {
@@ -299,6 +311,7 @@ export function renderStart(area, catalogue, ctx) {
     const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: teamsNow() && r.team.value.trim() ? r.team.value.trim() : null }));
     const empty = players.findIndex((p) => !p.name);
     markNames([]);
+    markTeams(false);
     if (empty >= 0) {
       error.textContent = `Player ${empty + 1} needs a name.`;
       error.hidden = false;
@@ -331,14 +344,20 @@ export function renderStart(area, catalogue, ctx) {
     if (message) {
       error.textContent = message;
       error.hidden = false;
-      const at = entries.find((c) => message.includes(c.name)) || wrong[0];
+      // the field the sentence names; a number out of its range only when it names no player
       const named = namedPlayers(message);
+      const at = entries.find((c) => message.includes(c.name)) || (named.length ? null : wrong[0]);
       if (at) {
         showProblem(at, message);
         (at.input.matches("input, select, textarea") ? at.input : at.input.querySelector("input, select, textarea")).focus();
       } else if (named.length) {
         markNames(named);
         rows[named[0]].name.focus();
+      } else if (teamsNow() && /\b(teams?|partners?)\b/i.test(message)) {
+        markTeams(true);
+        rows[0].team.focus();
+      } else {
+        error.focus();      // a sentence that names no field: read where the focus is, not lost on the page
       }
     } else {
       localStorage.setItem(REMEMBERED, JSON.stringify(players));
