@@ -217,10 +217,12 @@ def test_abandoning_asks_and_can_be_taken_back_by_a_button_or_escape(table):
     t = table
     t.start("SCOOP (Parker Brothers, 1956)", [("Ann", None), ("Bob", None), ("Cat", None)])
     page = t.host
-    for take_back in (lambda: page.keyboard.press("Escape"), lambda: page.click("#abandon-no")):
+    # the question's focus is on the safe answer: Enter, Enter keeps the game (it threw one away)
+    for take_back in (lambda: page.keyboard.press("Escape"), lambda: page.click("#abandon-no"),
+                      lambda: page.keyboard.press("Enter")):
         page.click("#abandon")
         assert page.is_visible("#abandon-yes") and page.is_visible("#abandon-no")
-        assert page.evaluate("document.activeElement.id") == "abandon-yes"
+        assert page.evaluate("document.activeElement.id") == "abandon-no"
         take_back()
         assert page.is_visible("#abandon") and not page.is_visible("#abandon-yes")
         assert page.evaluate("document.activeElement.id") == "abandon"
@@ -693,32 +695,6 @@ BROKEN_WORDS = """() => {
 }"""
 
 
-def test_a_refusal_goes_to_the_field_it_names_or_says_itself_where_the_focus_is(table):
-    """The players' sentence is put by their names, not by a number out of its range elsewhere
-    on the form; the teams' by the teams; and a sentence naming no field takes the focus itself
-    (it was left on the page's body: the next Tab went to the sidebar)."""
-    page = table.host
-    page.get_by_label("Star Reporter (Parker Brothers, 1937)").check()
-    page.fill("#opt-disasters", "12")
-    page.fill("#player-0", "Ann")
-    page.fill("#player-1", "Ann")
-    page.click("#start-game")
-    page.wait_for_function("(document.getElementById('start-error').textContent || '').startsWith('Players 1 and 2')")
-    assert page.evaluate("document.activeElement.id") == "player-0"
-    page.get_by_label("SCAN (Parker Brothers, 1988)").check()
-    rows = page.locator(".player-row")
-    while rows.count() < 4:
-        page.click("#add-player")
-    for i, (name, team) in enumerate((("Ann", "x"), ("Bob", "x"), ("Cat", "y"), ("Dan", "y"))):
-        page.fill("#player-%d" % i, name)
-        page.fill("#team-%d" % i, team)
-    page.click("#start-game")
-    page.wait_for_function("(document.getElementById('start-error').textContent || '').includes('partners sit opposite')")
-    assert page.evaluate("document.activeElement.id") == "team-0"
-    assert page.get_attribute("#team-1", "aria-invalid") == "true"
-    assert table.version(page) == 0
-
-
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
                          ids=["1024x768", "768x1024", "390x844"])
 def test_no_word_is_broken_inside_itself(server, screens, desk, client, size):
@@ -791,6 +767,32 @@ def test_names_the_table_would_read_as_one_are_refused_on_the_start_form(table):
     page.wait_for_function("document.getElementById('start-error').textContent === 'Player 2 needs a name.'")
     assert page.get_attribute("#player-0", "aria-invalid") is None
     assert page.get_attribute("#player-1", "aria-invalid") == "true"
+
+
+def test_a_refusal_goes_to_the_field_it_names_or_says_itself_where_the_focus_is(table):
+    """The players' sentence is put by their names, not by a number out of its range elsewhere
+    on the form; the teams' by the teams; and a sentence naming no field takes the focus itself
+    (it was left on the page's body: the next Tab went to the sidebar)."""
+    page = table.host
+    page.get_by_label("Star Reporter (Parker Brothers, 1937)").check()
+    page.fill("#opt-disasters", "12")
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Ann")
+    page.click("#start-game")
+    page.wait_for_function("(document.getElementById('start-error').textContent || '').startsWith('Players 1 and 2')")
+    assert page.evaluate("document.activeElement.id") == "player-0"
+    page.get_by_label("SCAN (Parker Brothers, 1988)").check()
+    rows = page.locator(".player-row")
+    while rows.count() < 4:
+        page.click("#add-player")
+    for i, (name, team) in enumerate((("Ann", "x"), ("Bob", "x"), ("Cat", "y"), ("Dan", "y"))):
+        page.fill("#player-%d" % i, name)
+        page.fill("#team-%d" % i, team)
+    page.click("#start-game")
+    page.wait_for_function("(document.getElementById('start-error').textContent || '').includes('partners sit opposite')")
+    assert page.evaluate("document.activeElement.id") == "team-0"
+    assert page.get_attribute("#team-1", "aria-invalid") == "true"
+    assert table.version(page) == 0
 
 
 @pytest.mark.parametrize("size", [TABLET, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],

@@ -152,8 +152,16 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     page.locator("form:has(button:text('Reached the Catastrophe!')) input[name=points]").fill("50")
     tap(page, "Reached the Catastrophe!")
     assert current(page)["view"]["star_reporter"] == ["Ann"]
+    # the winner by name (the game gives its winners as seats: it said "0 won!")
+    assert page.inner_text("#waiting") == "Ann won! Finish to keep the result."
     page.click("#finish")
     page.wait_for_selector("#winner", timeout=WAIT)
+    # a kept game's own page: New game goes to the table's start form (it drew an empty one there)
+    game_id = page.evaluate("document.body.dataset.ended")
+    page.goto(page.base + "/games/" + game_id)
+    page.click("#new-game")
+    page.wait_for_selector("#start-form label:has-text('Get the Scoop!')", timeout=WAIT)
+    assert page.url.rstrip("/") == page.base.rstrip("/")
     page.goto(page.base + "/")
 
     # Scoop!, The Lonely City: the player rolls for N. Ickel (a 0 read as 10: newsdesk's option)
@@ -172,6 +180,7 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
         tap(page, "Stopwatch showed 4")
     view = current(page)["view"]
     assert view["winner_name"] == "N. Ickel" and view["players"][1]["sold"] == 5
+    assert page.inner_text(".offers-card") == "The game is over: Finish below keeps the result."
     page.click("#finish")
     page.wait_for_selector("#winner", timeout=WAIT)
     page.goto(page.base + "/")

@@ -101,7 +101,8 @@ export function renderGame(area, game, ctx) {
 
   area.replaceChildren(h("section", { class: "card game-card game-" + game.engine, "aria-labelledby": "game-title" },
     head, waiting, last, undoBar, h("div", { class: "game-view" }, body),
-    offers ? h("section", { class: "offers-card", "aria-label": "What you can do" }, offers) : null, end));
+    offers ? h("section", { class: "offers-card", id: "offers", tabindex: "-1", "aria-label": "What you can do" }, offers) : null,
+    end));
   animate(area, before);
   if (focused) refocus(area, focused);
   tellNext(game, waiting.textContent);
@@ -109,10 +110,11 @@ export function renderGame(area, game, ctx) {
 }
 
 // Where focus goes after a move: the same control if the next state has it; after a form sent
-// (SCAN's hand), the first field of the form standing in its place; else the one in its place in
-// the same part of the screen (the offers, the undo bar, ...); else Finish, once the game is over;
-// else the first offer. Never the title: a keyboard or switch user would have to travel back to
-// the controls after every move, nor Undo by default: one Enter would take the move back.
+// (SCAN's hand), the first field of the form standing in its place; else Finish, once the game is
+// over; else the offers themselves ("What you can do"), the next Tab their first. Never another
+// control that happens to stand where the used one stood: a second Enter (a double press, a
+// switch) would make a move nobody chose (SYND after a claim, a win after the reveal, Undo after
+// the last Redo). Nor the title: a keyboard user would travel back to the controls every move.
 const PARTS = [".offers-card", ".undo-bar", ".end-bar", ".game-view"];
 
 function usable(root) {
@@ -126,19 +128,15 @@ function whereFocus(area) {
   const part = PARTS.find((sel) => el.closest(sel)) || null;
   const box = part ? el.closest(part) : area;
   const form = el.type === "submit" ? el.closest("form") : null;
-  return { key: keyOf(el), part, index: Math.max(0, usable(box).indexOf(el)), form: form ? $$("form", box).indexOf(form) : -1 };
+  return { key: keyOf(el), part, form: form ? $$("form", box).indexOf(form) : -1 };
 }
 
 function refocus(area, was) {
-  const all = usable(area);
   const box = was.part && $$(was.part, area)[0];
-  const near = box ? usable(box) : [];
-  const offers = $$(".offers-card", area)[0];
-  const same = all.find((el) => keyOf(el) === was.key);
+  const same = usable(area).find((el) => keyOf(el) === was.key);
   const form = !same && box && was.form >= 0 ? $$("form", box)[was.form] : null;
   const field = form ? usable(form).find((el) => el.tagName !== "BUTTON") : null;
-  const target = same || field || near[Math.min(was.index, near.length - 1)] || $$("#finish", area)[0]
-    || (offers && usable(offers)[0]) || all[0] || $$("#game-title", area)[0];
+  const target = same || field || $$("#finish", area)[0] || $$("#offers", area)[0] || $$("#game-title", area)[0];
   target.focus({ preventScroll: true });
 }
 
@@ -154,7 +152,9 @@ function tellNext(game, words) {
 }
 
 function winnerWords(view) {
-  const names = view.winner_names || (view.winner_name ? [view.winner_name] : null) || view.winners || [];
+  // a game that gives its winners as seats (Star Reporter) is said by their names
+  const seat = (w) => (typeof w === "number" && view.players && view.players[w] && view.players[w].name) || w;
+  const names = view.winner_names || (view.winner_name ? [view.winner_name] : null) || (view.winners || []).map(seat);
   return names.length ? `${andList(names)} won! Finish to keep the result.` : "The game is over.";
 }
 
@@ -163,7 +163,7 @@ function abandonButton(ctx) {
   const asking = (on) => {
     ask.hidden = on;
     confirm.hidden = keep.hidden = !on;
-    (on ? confirm : ask).focus();
+    (on ? keep : ask).focus();      // the safe answer first: Enter, Enter keeps the game
   };
   const confirm = h("button", { type: "button", class: "danger", id: "abandon-yes", hidden: true,
     onclick: () => ctx.abandon() }, "Yes, abandon it");

@@ -95,7 +95,8 @@ function enterForm(offer, label, act, facts) {
 export function renderOffers(offers, view, component, act) {
   const box = h("div", { class: "offers" });
   if (!offers || !offers.length) {
-    box.append(h("p", { class: "muted" }, "Nothing to do on the panel right now."));
+    box.append(h("p", { class: "muted" }, view && view.result && view.result.over ? "The game is over: Finish below keeps the result."
+      : "Nothing to do on the panel right now."));
     return box;
   }
   const groups = new Map();

@@ -133,6 +133,8 @@ function showEnd(gameId, focus) {
   document.body.dataset.ended = String(gameId);
   renderEnd(area, gameId, {
     newGame: () => {
+      // a kept game's own page has no start form to show (its page holds no games' list): the table's has
+      if (document.body.dataset.page === "game") { location.href = "/"; return; }
       S.ended = null;
       S.focusEnd = null;
       delete document.body.dataset.ended;
