@@ -487,6 +487,8 @@ def quoted(value: object, most: int = 40) -> str:
     """A refused entry as a sentence quotes it, cut short (a 4,300-digit number is no sentence)."""
     if is_int(value) and abs(value).bit_length() > 64:
         return "a number of about %d digits" % int(abs(value).bit_length() * 0.30103)
+    if isinstance(value, str) and not value.strip():
+        return "an empty field"         # not '': the table reads these sentences, not a programmer
     text = repr(value)
     return text if len(text) <= most else text[:most - 3] + "..."
 

@@ -141,3 +141,9 @@ def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_
         base.check_declared("Race", [target], {"target": 10})
     with pytest.raises(GameError, match="^Race has no option colour; its options are target$"):
         base.check_declared("Race", [target], {"colour": 1})
+
+
+def test_an_empty_entry_is_said_in_words_not_as_python_quotes():
+    """"enter the value printed on the story, e.g. 500, not ''" read like a program's output."""
+    assert base.quoted("") == "an empty field" and base.quoted("   ") == "an empty field"
+    assert base.quoted("x") == "'x'" and base.quoted(500) == "500"

@@ -84,7 +84,7 @@ def test_a_hand_is_checked_against_the_deck():
     s = start()
     with pytest.raises(GameError, match="hand 1: the spades add up to 14, but the deck has 13"):
         hand(s, {WE: cards(s=7, h=13, d=13, c=13), THEY: cards(s=7)})
-    with pytest.raises(GameError, match="hand 1: 51 cards entered, but this game takes 52"):
+    with pytest.raises(GameError, match="hand 1: 51 cards entered, but this game takes all 52; check"):
         hand(s, {WE: cards(s=12, h=13, d=13, c=13), THEY: cards()})
     with pytest.raises(GameError, match="Bob & Dan's cards are missing"):
         hand(s, {WE: cards(13, 13, 13, 13)})

@@ -333,8 +333,8 @@ def _hand(state: State, action: Action) -> list[Event]:
     sizes = hand_sizes(state["variant"], n, state.get("put_aside", False), state.get("no_trump_last", "either"))
     total = sum(sum(r.values()) for r in clean.values())
     if total not in sizes:
-        raise GameError("hand %d: %d cards entered, but this game takes %s of the %d; check the counts"
-                        % (number, total, " or ".join(map(str, sizes)), DECK))
+        takes = "all %d" % DECK if sizes == [DECK] else "%s of the %d" % (" or ".join(map(str, sizes)), DECK)
+        raise GameError("hand %d: %d cards entered, but this game takes %s; check the counts" % (number, total, takes))
     if state.get("whole_tricks", True):
         _check_whole_tricks(number, clean, n)
     values = {s: score(clean[s]) for s in sides}
