@@ -501,6 +501,10 @@ def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_ne
     page.wait_for_function("words => window.heard.some(([, t]) => t.includes(words))", arg=refusal[:40])
     page.wait_for_timeout(300)                                  # a second region would have spoken by now
     assert _told(page, refusal[:40]) == ["alert"], page.evaluate("window.heard")
+    # in the main landmark (axe's region rule), with room under the page to scroll its last
+    # controls (Finish, Time is up) above it: it covered them
+    assert page.evaluate("Boolean(document.getElementById('toast').closest('main'))")
+    assert page.evaluate("document.body.classList.contains('toasting')")
     hand([(10, 5, 3, 6), (3, 8, 10, 7)])
     page.wait_for_function(shown(2))
     assert page.is_hidden("#toast") or "toast-bad" not in page.get_attribute("#toast", "class")

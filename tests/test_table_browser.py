@@ -254,3 +254,15 @@ def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(sc
         assert 0 <= b["y"] - (a["y"] + a["height"]) < 120, (a, b)
         assert page.evaluate("document.body.dataset.version") == "3"     # nothing was done
         assert not page.errors, page.errors
+
+
+def test_a_text_area_shows_the_same_focus_ring_as_every_other_field(screens, server):  # noqa: F811
+    """The start form's lists (Star Reporter's airports) took the browser's thin outline: the
+    panel's focus rule left text areas out."""
+    with open_page(screens, server, "tablet") as page:
+        page.wait_for_selector("#start-form", timeout=WAIT)
+        choose(page, "star_reporter")
+        page.focus("#opt-airports")
+        assert page.evaluate("document.activeElement.tagName") == "TEXTAREA"
+        ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]; }")
+        assert ring == ["solid", "3px"], ring

@@ -26,8 +26,11 @@ export function toast(text, kind, aboutLink, told) {
   fill(box, h("span", null, text), text && kind !== "ok" && /join/i.test(text) ? [" ", h("a", { href: "/join" }, "Join")] : null);
   box.className = "toast" + (kind ? " toast-" + kind : "");
   box.hidden = !text;
+  // room under the page while it shows, so the last controls (Finish, Time is up) scroll above it
+  document.body.classList.toggle("toasting", Boolean(text));
   clearTimeout(shown.timer);
-  if (text) shown.timer = setTimeout(() => { box.hidden = true; }, kind === "bad" ? 9000 : 5000);
+  if (text) shown.timer = setTimeout(() => { box.hidden = true; document.body.classList.remove("toasting"); },
+    kind === "bad" ? 9000 : 5000);
 }
 
 // The box answers again: a toast saying it couldn't be reached is no longer true.
