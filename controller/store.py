@@ -113,31 +113,35 @@ def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
     MB, would pass it and then fail every page that reads that row. (Each value is looked at in
     SQLite's C: a whole store's worth takes about as long as its integrity check.)
 
-    A value SQLite's json_valid refuses is looked at again as the store reads it, with Python's
-    json: an earlier newsdesk stored NaN and Infinity (Python's json writes and reads them; no
-    other reader does), and the backups of a box holding such a game must still restore."""
+    A value of at most MOST_VALUE bytes that SQLite's json_valid refuses is looked at again as
+    the store reads it, with Python's json: an earlier newsdesk stored NaN and Infinity (Python's
+    json writes and reads them; no other reader does), and the backups of a box holding such a
+    game must still restore. Only those come into Python, as bytes: a larger one, or one not
+    UTF-8, is refused in SQLite's C, before a byte of it is copied."""
     for since, table, column, kind, nullable in JSON_COLUMNS:
         if version < since:
             continue
+        fits = "typeof(\"%s\") = 'text' AND length(CAST(\"%s\" AS BLOB)) <= ?" % (column, column)
         suspects = db.execute(
-            "SELECT rowid, \"%s\" FROM \"%s\" WHERE %s CASE WHEN typeof(\"%s\") = 'text' AND "
-            "length(CAST(\"%s\" AS BLOB)) <= ? AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ?"
-            % (column, table, "\"%s\" IS NOT NULL AND" % column if nullable else "", column, column, column, column),
-            (MOST_VALUE, kind))
-        for rowid, value in suspects:
-            if not _read_back_as(value, kind):
+            "SELECT rowid, CASE WHEN %s THEN CAST(\"%s\" AS BLOB) END FROM \"%s\" WHERE %s CASE WHEN %s "
+            "AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ?"
+            % (fits, column, table, "\"%s\" IS NOT NULL AND" % column if nullable else "", fits, column, column),
+            (MOST_VALUE, MOST_VALUE, kind))
+        for rowid, raw in suspects:
+            if not _read_back_as(raw, kind):
                 return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (
                     table, rowid, column, kind, MOST_VALUE >> 20)
     return None
 
 
-def _read_back_as(value, kind):
-    """Whether the store's json.loads reads ``value`` as a JSON ``kind`` ("object", "array")."""
-    if not isinstance(value, str) or len(value.encode("utf-8", "surrogatepass")) > MOST_VALUE:
+def _read_back_as(raw, kind):
+    """Whether the store's json.loads reads ``raw`` (a text value's bytes, None when it is no
+    text of at most MOST_VALUE bytes) as a JSON ``kind`` ("object", "array")."""
+    if raw is None:
         return False
     try:
-        found = json.loads(value)
-    except (ValueError, RecursionError):
+        found = json.loads(bytes(raw).decode("utf-8"))
+    except (ValueError, RecursionError):     # UnicodeDecodeError is a ValueError
         return False
     return isinstance(found, dict if kind == "object" else list)
 

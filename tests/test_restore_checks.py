@@ -297,8 +297,11 @@ def test_a_store_carrying_an_object_newsdesk_doesnt_make_is_refused(good, here, 
     # what Python's json reads and SQLite's doesn't is looked at as the store reads it: still refused
     ("UPDATE events SET payload = '{\"x\": Infinity' WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
     ("UPDATE events SET payload = '[NaN]' WHERE id = 1", "events has a row (1) whose payload is not a JSON object"),
+    # text that isn't UTF-8: refused as the row it is, not as a database that fails its integrity check
+    ("UPDATE events SET payload = CAST(x'7b2278223affff7d' AS TEXT) WHERE id = 1",
+     "events has a row (1) whose payload is not a JSON object"),
 ], ids=["players-not-json", "players-a-number", "final-a-list", "entry-null", "entry-a-list", "payload-a-blob",
-        "payload-5-mb", "payload-cut-short", "payload-a-list-of-nan"])
+        "payload-5-mb", "payload-cut-short", "payload-a-list-of-nan", "payload-not-utf-8"])
 def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tmp_path, capsys, sql, words):
     """Each page that reads such a row would fail (the history, the live feed's catch-up)."""
     try:
