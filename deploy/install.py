@@ -206,11 +206,16 @@ def gather(args, environ=os.environ):
 
 
 def _command_now(path=COMMAND):
-    """What ``path`` is now: None when there is nothing, the target of a symbolic link, else "file"
-    (someone else's command, which the installer leaves alone)."""
+    """What ``path`` is now: None when there is nothing, the target of a symbolic link, else "file"."""
     if os.path.islink(path):
         return os.readlink(path)
     return "file" if os.path.lexists(path) else None
+
+
+def _foreign_command(command):
+    """Whether what COMMAND is now (_command_now) is someone else's: a file, or a link to anything
+    but a checkout's venv (this one's, or an older checkout's that moved): left alone."""
+    return command == "file" or (command is not None and not command.endswith("/.venv/bin/newsdesk"))
 
 
 def _dpkg_arch():
@@ -285,7 +290,7 @@ def check(facts, dry_run):
             raise InstallError(str(e)) from None
     if facts.boot_config is None and facts.buses:
         notes.append("no config.txt in /boot/firmware or /boot: I2C and the I2S overlay can't be enabled")
-    if facts.command == "file":
+    if _foreign_command(facts.command):
         notes.append("%s is a command that isn't newsdesk's: it is left alone, so type %s/.venv/bin/newsdesk "
                      "for newsdesk's" % (COMMAND, facts.repo))
     other = _other_amp_overlay(facts)
@@ -373,7 +378,7 @@ def plan(facts):
         Step("create the data directory", ["install", "-d", "-o", facts.user, "-g", facts.group, "-m", "750", str(facts.data)]),
     ]
     command = str(venv / "bin" / "newsdesk")
-    if facts.command != "file":      # a command of that name that isn't newsdesk's link stays (check() says so)
+    if not _foreign_command(facts.command):     # a command of that name that isn't newsdesk's stays (check() says so)
         steps.append(Step("put the newsdesk command on the PATH (%s, for newsdesk doctor, backup ...)" % COMMAND,
                           ["ln", "-sfn", command, COMMAND]))
     if "i2s" in facts.buses and not _has_setting(facts.config_text, "audio_device"):
@@ -436,14 +441,17 @@ def _firmware_custom_steps(facts):
         return []
     custom = facts.firmware_custom_text
     lines = custom.splitlines()
-    scopes = _sections(lines)
+    # what comes before the file's first [section] follows the template's last section: not known
+    # to be read by every Pi, so only a line under the file's own [all] counts as there
+    scopes = _sections(["[the template's]"] + lines)[1:]
     wanted, what = [], []
     if "i2c" in facts.buses and not any(scopes[i] and line.strip().split(",")[0] == I2C_SETTING
                                         for i, line in enumerate(lines)):
         wanted.append(I2C_SETTING)
         what.append("I2C")
     overlay = "dtoverlay=" + _audio().OVERLAY
-    if "i2s" in facts.buses and not any(line.strip().split(",")[0] == overlay for line in lines):
+    if "i2s" in facts.buses and not any(scopes[i] and line.strip().split(",")[0] == overlay
+                                        for i, line in enumerate(lines)):
         wanted.append(_audio().overlay_line(facts.sd_pin))
         what.append("the I2S amplifier's overlay")
     if not wanted:

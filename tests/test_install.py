@@ -532,6 +532,13 @@ def test_on_plain_debian_the_lines_outlive_the_next_kernel_upgrade():
     assert amp.content == "dtoverlay=max98357a,no-sdmode\n" and "I2C" not in amp.what
     # Raspberry Pi OS's config.txt is its own: nothing is written beside it
     assert not [s for s in install.plan(pi()) if s.path == install.FIRMWARE_CUSTOM]
+    # lines before the file's first section follow the template's last one, and one under [pi4] is
+    # for a Pi 4 alone: neither counts as there for every Pi
+    for text in ("dtparam=i2c_arm=on\ndtoverlay=max98357a,no-sdmode\n",
+                 "[pi4]\ndtparam=i2c_arm=on\ndtoverlay=max98357a,no-sdmode\n"):
+        (again,) = [s for s in install.plan(pi(boot_config_text=DEBIAN_CONFIG_TXT, firmware_custom_text=text))
+                    if s.path == install.FIRMWARE_CUSTOM]
+        assert again.content == "[all]\ndtparam=i2c_arm=on\ndtoverlay=max98357a,no-sdmode\n", text
 
 
 def test_the_firmware_files_lines_are_gathered_byte_for_byte(tmp_path, monkeypatch):
@@ -583,8 +590,12 @@ def test_the_newsdesk_command_is_put_on_the_path_and_taken_off_by_uninstall():
     alone (and said), and `make uninstall` removes the link only when it is this checkout's."""
     (link,) = [s for s in install.plan(pi()) if s.argv and s.argv[0] == "ln"]
     assert link.argv == ["ln", "-sfn", "/home/pi/newsdesk/.venv/bin/newsdesk", install.COMMAND]
-    assert not [s for s in install.plan(pi(command="file")) if s.argv and s.argv[0] == "ln"]
-    assert any("isn't newsdesk's: it is left alone" in n for n in install.check(pi(command="file"), dry_run=True))
+    for foreign in ("file", "/opt/pipx/venvs/newsdesk/bin/newsdesk"):     # someone else's, a link too
+        assert not [s for s in install.plan(pi(command=foreign)) if s.argv and s.argv[0] == "ln"]
+        assert any("isn't newsdesk's: it is left alone" in n for n in install.check(pi(command=foreign), dry_run=True))
+    # a link left by this checkout, or by one that has moved since: made again
+    for ours in ("/home/pi/newsdesk/.venv/bin/newsdesk", "/home/pi/old/newsdesk/.venv/bin/newsdesk"):
+        assert [s for s in install.plan(pi(command=ours)) if s.argv and s.argv[0] == "ln"]
     ours = str(install.REPO / ".venv" / "bin" / "newsdesk")
     assert ["rm", "-f", install.COMMAND] in [s.argv for s in install.removal_plan(ours)]
     for other in (None, "file", "/opt/other/bin/newsdesk"):
