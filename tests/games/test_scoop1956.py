@@ -327,7 +327,7 @@ def test_press_lets_the_caller_choose_the_story_or_going_to_press():
     assert [e["type"] for e in ev] == ["went_to_press", "transfer", "counted"]
     view = game.view(s)
     assert [t["total"] for t in view["totals"]] == [4500, 4500, 2500 + 1500]
-    assert view["winner_names"] == ["Ann", "Bob"] and view["press"] == {"player": CAT, "how": "press"}
+    assert view["winner_names"] == ["Ann", "Bob"] and view["press"] == {"player": CAT, "how": "press", "bonus": True}
     assert game.offers(s) == []
     with pytest.raises(GameError, match="gone to press: Ann and Bob won"):
         game.decide(s, {"type": "exchange", "player": ANN}, None)
@@ -419,6 +419,7 @@ def test_the_last_paper_left_goes_to_press():
     s, ev = act(s, {"type": "drop_out", "player": ANN})
     assert {"type": "went_to_press", "player": BOB, "how": "last_paper", "bonus": False} in ev
     assert cash(s)[BOB] == 3000 and game.view(s)["winner_names"] == ["Bob"]
+    assert game.view(s)["press"]["bonus"] is False       # the panel says the game ended, not "went to press"
     assert "with no bonus" in game.describe(s, {"type": "drop_out", "player": ANN}, ev)
     opt = next(o for o in game.options if o["name"] == "last_paper")
     assert opt["newsdesk"] and opt["default"] == "bonus"

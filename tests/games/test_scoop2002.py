@@ -627,3 +627,9 @@ def test_a_street_chart_giving_one_roll_twice_is_refused():
 def test_a_street_chart_roll_of_thousands_of_digits_is_refused_with_a_sentence():
     with pytest.raises(GameError, match="street_chart"):
         start(street_chart={LONG: "words"})
+
+
+@pytest.mark.parametrize("name", ["resell", "zero", "ickel_rolls", "ickel_start", "locations", "street_chart"])
+def test_a_null_option_is_its_default(name):
+    """The API says "null or missing: the default", of every option."""
+    assert start(**{name: None})["started"]

@@ -834,7 +834,7 @@ def apply(state: State, event: Event) -> State:
     elif kind == "turn_passed":
         s["turn"], s["phase"], s["claim"], s["verdict"] = event["next"], "turn", None, None
     elif kind == "went_to_press":
-        s["press"] = {"player": p, "how": event["how"]}
+        s["press"] = {"player": p, "how": event["how"], "bonus": event.get("bonus", True)}
     if kind not in ("passed",):
         s["last"] = event
     return s

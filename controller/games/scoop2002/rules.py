@@ -175,15 +175,15 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if start is None:
         raise GameError(form_name(declared(OPTIONS, "ickel_start")) + " must be a Location's number (1-10) or name")
 
-    resell = options.get("resell", True)
+    resell = True if options.get("resell") is None else options["resell"]       # null: the default
     if not isinstance(resell, bool):
         raise GameError(form_name(declared(OPTIONS, "resell")) + " is true (a Location's next story can be sold again) or false")
 
-    zero = options.get("zero", ZERO_AS_READ)
+    zero = ZERO_AS_READ if options.get("zero") is None else options["zero"]
     if not isinstance(zero, str) or zero not in ZERO_READINGS:
         raise GameError("%s is %s (sent as \"ten\" or \"as_read\"), not %r"
                         % (form_name(declared(OPTIONS, "zero")), choice_words(declared(OPTIONS, "zero")), zero))
-    ickel_rolls = options.get("ickel_rolls", ICKEL_BOX)
+    ickel_rolls = ICKEL_BOX if options.get("ickel_rolls") is None else options["ickel_rolls"]
     if not isinstance(ickel_rolls, str) or ickel_rolls not in ICKEL_ROLLERS:
         raise GameError("%s is %s, not %r" % (form_name(declared(OPTIONS, "ickel_rolls")),
                                               choice_words(declared(OPTIONS, "ickel_rolls")), ickel_rolls))

@@ -104,7 +104,9 @@ export function render(view) {
     `${view.sale.seller_name}'s ${kind(view.sale.story.kind)} story is for sale at ${dollars(view.sale.price)}` +
     (view.sale.asking_name ? ` — ${view.sale.asking_name} is asked.` : ".")) : null;
   const debts = (view.debts || []).map((d) => h("p", { class: "notice notice-bad" }, `${d.name} is bankrupt: owes ${dollars(d.owes)}.`));
-  const press = view.press ? h("p", { class: "notice" }, `${playerName(view, view.press.player)} went to press.`) : null;
+  const press = !view.press ? null : h("p", { class: "notice" }, view.press.bonus === false
+    ? `${playerName(view, view.press.player)}'s is the last paper left: the game ended, with no bonus.`
+    : `${playerName(view, view.press.player)} went to press.`);
   return h("div", { class: "scoop1956" }, verdict, bank, sale, debts, press,
     h("div", { class: "papers" }, view.players.map((p) => paper(p, view))));
 }
