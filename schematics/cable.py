@@ -166,7 +166,10 @@ def needed(circuit):
                if cutoffs else "%s and %s's cathode" % (solenoid.ref, diode.ref))
         wire("bell +", "bell +%s" % supply.value.replace(" ", ""), source, far,
              cutoffs[0].pins["1"] if cutoffs else solenoid.pins["1"])
-        wire("bell switched", "bell switched", "%s drain" % of(spec.name, "switch")[0].ref,
+        fet, fet_cutoffs = of(spec.name, "switch")[0], of(spec.name, "fet_cutoff")
+        wire("bell switched", "bell switched",
+             ("%s (the thermal cutoff on %s's tab), then %s's drain" % (fet_cutoffs[0].ref, fet.ref, fet.ref)
+              if fet_cutoffs else "%s drain" % fet.ref),
              "%s's other end and %s's anode" % (solenoid.ref, diode.ref), solenoid.pins["2"])
     return out
 

@@ -203,14 +203,9 @@ def _output(c, spec, sub):
     if bell.get("gate_zener_v"):
         c.add("zener", "%g V" % bell["gate_zener_v"], {"K": gate, "A": gnd}, [("K", "A")],
               line=spec.name, role="clamp", subsystem=sub)
-    c.add("mosfet", "", {"G": gate, "D": sol, "S": gnd}, [("D", "S")], line=spec.name,
-          role="switch", subsystem=sub)
-    # the coil's own rating, not the supply's: the rules check one against the other
-    rated = c.parts_data.part("solenoid").get("rated_v", bell["supply_v"])
+    # the supply's side first (the fuse F1, the coil's cutoff F2), so that the MOSFET's own cutoff,
+    # added beside it and placed beside it on the board, is F3
     coil_top = name + "_12V_COIL" if bell.get("cutoff_c") else vcc
-    c.add("solenoid", "%g V" % rated, {"1": coil_top, "2": sol}, [("1", "2")], line=spec.name,
-          role="solenoid", subsystem=sub)
-    c.add("diode", "", {"A": sol, "K": coil_top}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
     supply_plus = vcc
     if bell.get("fuse_a"):
         # the slow-blow fuse in the supply's + lead, right after the jack
@@ -228,6 +223,21 @@ def _output(c, spec, sub):
               role="cutoff", subsystem=sub)
         c.rails[coil_top] = float(bell["supply_v"])
         c.isolated.add(coil_top)
+    drain = name + "_DRAIN" if bell.get("fet_cutoff_c") else sol
+    c.add("mosfet", "", {"G": gate, "D": drain, "S": gnd}, [("D", "S")], line=spec.name,
+          role="switch", subsystem=sub)
+    if drain != sol:
+        # the MOSFET's own thermal cutoff, clamped to its tab, in its drain lead (its case lead on the
+        # drain's side, the tab's potential): a gate held half on heats the MOSFET, not the coil, and
+        # this opens for good before its tab passes the cutoff's rating (erc.fet_cutoff_timing)
+        c.add("cutoff", "%g °C" % bell["fet_cutoff_c"], {"1": sol, "2": drain}, [("1", "2")], line=spec.name,
+              role="fet_cutoff", subsystem=sub)
+        c.isolated.add(drain)
+    # the coil's own rating, not the supply's: the rules check one against the other
+    rated = c.parts_data.part("solenoid").get("rated_v", bell["supply_v"])
+    c.add("solenoid", "%g V" % rated, {"1": coil_top, "2": sol}, [("1", "2")], line=spec.name,
+          role="solenoid", subsystem=sub)
+    c.add("diode", "", {"A": sol, "K": coil_top}, [("A", "K")], line=spec.name, role="flyback", subsystem=sub)
     c.rails[vcc] = float(bell["supply_v"])
     c.rails[gnd] = 0.0
     c.isolated.update((vcc, gnd, gate, sol))

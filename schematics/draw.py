@@ -182,6 +182,10 @@ def _isolated_driver(sheet, spec, opto_part):
     d.add(elm.Line().down(0.4).at(fet.source))
     d.add(elm.GroundChassis())
     d.add(elm.Line().up(0.4).at(fet.drain))
+    if "fet_cutoff" in parts:
+        # the MOSFET's own thermal cutoff, clamped to its tab, in its drain lead
+        d.add(elm.Fuse().up().label(_label(parts["fet_cutoff"], "thermal cutoff %s on the tab"
+                                           % parts["fet_cutoff"].value), loc="bottom"))
     bottom_node = d.add(elm.Dot())
     coil = d.add(elm.Inductor2(loops=3).up().length(2.0).label(
         _label(parts["solenoid"], "solenoid"), loc="top", ofst=0.3))

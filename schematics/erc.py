@@ -38,7 +38,10 @@
                allows it) leaves HOLDING_MARGIN_C under its holding temperature, that opens within
                CUTOFF_OPENS_MAX_S of a coil held on at its weakest, before the winding passes its
                insulation's class, that carries the coil's current, and under which a line
-               toggling at any duty can't hold the coil over its continuous rating
+               toggling at any duty can't hold the coil over its continuous rating; and a
+               second cutoff on the MOSFET's tab (fet_cutoff_c) for a gate held half on, rated
+               no hotter than FET_TAB_MAX_C, that ringing leaves HOLDING_MARGIN_C under its
+               holding temperature and that opens before the junction passes tj_max
     failsafe   the ringer lights its optocoupler through a capacitor (the fail-safe), so a line
                left high lets the coil go by itself: the drive stays full through a strike at the
                default rate, and a held line leaves the LED dark within one strike at the slowest
@@ -602,6 +605,7 @@ def check_bell(circuit, report):
     _check_fuse(circuit, report, line)
     _check_drain(circuit, report, line, top)
     _check_cutoff(circuit, report, line)
+    _check_fet_cutoff(circuit, report, line)
 
 
 def _check_solenoid(circuit, report, line, top):
@@ -849,6 +853,95 @@ def _check_cutoff(circuit, report, line):
                    "by the time the %g °C thermal cutoff opens, the winding's inside reaches %.0f °C: over its "
                    "insulation's %g °C (insulation_c); use a cutoff rated lower (cutoff_c) or a coil of a higher "
                    "class", t["cutoff_c"], t["winding_c"], t["insulation_c"])
+
+
+FET_TAB_MAX_C = 100         # newsdesk's ceiling for the MOSFET's tab held there for good, °C: hotter, a part on
+                            # the board is a heater in a closed box (PVC wire is rated 70-105 °C, and a phenolic
+                            # stripboard browns above about 105 °C)
+
+
+def fet_cutoff_timing(parts):
+    """What the thermal cutoff on the MOSFET's tab does, from the parts' figures (the rules' own;
+    the ngspice decks check it with the gate held half on). None without one.
+
+    half_w   the most a MOSFET held half on can dissipate: with the coil in series, the supply's
+             highest squared over four times the coil's least resistance (the drain at half the
+             supply), whatever holds the gate there; the coil then takes as much
+    lasting_w the most it can dissipate for good with the coil held just under its own cutoff
+             (the coil at its ``under_w``, its least resistance warmed to there, the supply at
+             its highest: the coil's cutoff never opens)
+    bare_c   where that leaves the tab of a MOSFET with no heatsink and no cutoff of its own, in
+             the warmest air: the heater this cutoff is for
+    ring_c   the warmest ringing leaves the tab: bounded by ``half_w`` for the whole of every
+             strike (the fail-safe's fade passes through the half-on region within a strike, and
+             no instant dissipates more), times the strikes' share of a ring cycle (strike_duty);
+             HOLDING_MARGIN_C under the cutoff's holding temperature
+    junction_c the junction when the tab reaches the cutoff's rating at ``half_w``: under tj_max
+    opens_s  the time the tab takes from the warmest air to the cutoff's rating at ``half_w``"""
+    bell = parts.bell
+    cutoff_c = float(bell.get("fet_cutoff_c") or 0)
+    fet, sol, cut = parts.part("mosfet"), parts.part("solenoid"), parts.part("cutoff")
+    ambient = float(bell["ambient_c"])
+    least_ohms = float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"]))
+    half_w = supply_max(parts) ** 2 / (4 * least_ohms)
+    lasting_w = half_w
+    coil_cut = float(bell.get("cutoff_c") or 0)
+    if coil_cut:
+        coil_w = (coil_cut - UNDER_C - ambient) / float(sol["theta_c_per_w"])
+        warm = least_ohms * (1 + float(sol["copper_alpha"]) * (coil_cut - UNDER_C - 20))
+        amps = math.sqrt(coil_w / warm)
+        lasting_w = min(half_w, max(amps * supply_max(parts) - coil_w, 0.0))
+    theta_tab = float(fet["theta_ja"]) - float(fet["theta_jc"])
+    out = {"half_w": half_w, "lasting_w": lasting_w, "bare_c": ambient + float(fet["theta_ja"]) * lasting_w,
+           "ambient_c": ambient,
+           "theta_tab": theta_tab, "tj_max": float(fet["tj_max"]), "cutoff_c": cutoff_c or None}
+    if not cutoff_c:
+        return out
+    ring_w = half_w * strike_duty()
+    rise_final, rise_needed = theta_tab * half_w, cutoff_c - ambient
+    out.update(ring_w=ring_w, ring_c=ambient + theta_tab * ring_w, holding_c=float(cut["th_c"]),
+               junction_c=cutoff_c + float(fet["theta_jc"]) * half_w,
+               opens_s=(float(fet["tab_tau_s"]) * math.log(rise_final / (rise_final - rise_needed))
+                        if rise_final > rise_needed else math.inf))
+    return out
+
+
+def _check_fet_cutoff(circuit, report, line):
+    """A leak onto the gate (the optocoupler's output part-way failed, flux or damp on the board
+    from the 12 V to the gate) can hold the MOSFET half on: the coil in series then limits the
+    current, and the MOSFET, not the coil, takes the heat, up to a quarter of what the coil would
+    at full drive, for as long as the 12 V is plugged in. The coil may stay under its own cutoff
+    through it; a second cutoff on the MOSFET's tab opens instead. It must be fitted, be rated no
+    hotter than FET_TAB_MAX_C (the tab may sit just under it for good), let ringing through with
+    HOLDING_MARGIN_C to spare, and open before the junction passes its maximum."""
+    t = fet_cutoff_timing(circuit.parts_data)
+    report.bell["fet_cutoff"] = t
+    if t["cutoff_c"] is None:
+        report.add("bell", "error", line,
+                   "the MOSFET has no thermal cutoff on its tab: a leak onto its gate (the optocoupler's output "
+                   "part-way failed, or a dirty board) can hold it half on, up to %.1f W in it for as long as the "
+                   "12 V is plugged in while the coil stays under its own cutoff, its tab at %.0f °C without a "
+                   "heatsink; fit one clamped to its tab, in its drain lead (fet_cutoff_c in parts.toml "
+                   "[bell_driver])", t["lasting_w"], t["bare_c"])
+        return
+    if t["cutoff_c"] > FET_TAB_MAX_C:
+        report.add("bell", "error", line,
+                   "the thermal cutoff on the MOSFET's tab is rated %g °C: a gate held half on may keep the tab "
+                   "just under that for good, over newsdesk's %g °C for a part in a closed box; use one rated "
+                   "%g °C or less (fet_cutoff_c)", t["cutoff_c"], FET_TAB_MAX_C, FET_TAB_MAX_C)
+    if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
+        report.add("bell", "error", line,
+                   "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most): %s the thermal "
+                   "cutoff's %g °C holding temperature (newsdesk keeps %g °C under it), so ringing alone may open "
+                   "it for good; give the MOSFET a heatsink under its cutoff or use a cutoff that holds more (th_c)",
+                   t["ring_c"], t["ring_w"], t["ambient_c"],
+                   "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
+                   t["holding_c"], HOLDING_MARGIN_C)
+    if t["junction_c"] > t["tj_max"]:
+        report.add("bell", "error", line,
+                   "by the time the thermal cutoff on the MOSFET's tab opens at %g °C, its junction reaches %.0f °C: "
+                   "over its %g °C maximum (tj_max); use a cutoff rated lower (fet_cutoff_c)",
+                   t["cutoff_c"], t["junction_c"], t["tj_max"])
 
 
 def default_strike_on():

@@ -1,5 +1,6 @@
 """One failed part of the bell driver, simulated: an ngspice deck per single fault, each with a
-thermal model of the coil and the thermal cutoff against it.
+thermal model of the coil and the thermal cutoff against it, and of the MOSFET's tab and the
+thermal cutoff clamped to it.
 
 A shorted MOSFET or optocoupler output, or an unsoldered gate pull-down, holds the coil on at
 full power; neither the fuse (it carries the coil's current) nor the fail-safe (it sits before
@@ -16,6 +17,15 @@ the winding at the low end of its tolerance, or the high end for the slowest cas
 inside runs theta_inner_c_per_w per watt above the node, where the cutoff sits. The cutoff is a
 switch that opens for good when the node reaches its rated temperature (cutoff_c).
 
+A leak onto the gate can hold the MOSFET half on instead: the coil then limits the current and
+the MOSFET takes the heat, up to a quarter of the coil's at full drive, which may leave the coil
+under its own cutoff. The MOSFET's tab is a second thermal node (its capacity tab_tau_s over its
+resistance to the air, theta_ja - theta_jc from [part.mosfet]; its junction theta_jc per watt
+above it), heated by the drain's volts times its current, with the second cutoff (fet_cutoff_c)
+in the drain lead opening when the tab reaches its rating. The leak is planted where it hurts
+most: a current into the gate that sets the MOSFET's current to half what the coil would take
+at full drive (the drain at half the supply: the most the MOSFET can dissipate).
+
 Each deck has two copies of the driver: the weakest (the supply at its lowest, the winding at its
 highest resistance: the slowest to heat, so the cutoff's longest time) and the strongest (the
 supply at its highest, the winding at its lowest: the hottest winding when it opens).
@@ -23,7 +33,7 @@ supply at its highest, the winding at its lowest: the hottest winding when it op
 
 
 from . import spice
-from .erc import CUTOFF_OPENS_MAX_S
+from .erc import CUTOFF_OPENS_MAX_S, FET_TAB_MAX_C
 
 SECONDS = 600               # simulated: the rules' bound on the cutoff's time (CUTOFF_OPENS_MAX_S)
 MAX_STEP = 1.0              # seconds: the thermal node moves over minutes
@@ -39,8 +49,9 @@ FAULTS = (
     ("schottky_open", "the reset Schottky open, the line held high", "held"),
     ("schottky_short", "the reset Schottky shorted, the line held high", "held"),
     ("bleed_open", "the bleed resistor open, the line held high", "held"),
+    ("gate_leak", "a leak onto the gate holding the MOSFET half on", "low"),
 )
-MEASURES = ("cut", "peak", "winding", "watts_end", "amps_end")
+MEASURES = ("cut", "peak", "winding", "watts_end", "amps_end", "fet_cut", "tab", "junction", "fet_watts_end")
 
 
 def thermal_values(circuit):
@@ -51,12 +62,16 @@ def thermal_values(circuit):
     data = circuit.parts_data
     sol = data.part("solenoid")
     cutoff = float(data.bell.get("cutoff_c") or 0)
+    fet = data.part("mosfet")
     ohms = float(sol["coil_ohms"])
     values.update(theta=float(sol["theta_c_per_w"]), tau=float(sol["tau_s"]),
                   theta_in=float(sol["theta_inner_c_per_w"]), alpha=float(sol["copper_alpha"]),
                   ambient=float(data.bell["ambient_c"]), cutoff=cutoff or None,
                   insulation=float(sol["insulation_c"]),
-                  continuous_w=float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms)
+                  continuous_w=float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms,
+                  theta_tab=float(fet["theta_ja"]) - float(fet["theta_jc"]), theta_jc=float(fet["theta_jc"]),
+                  tab_tau=float(fet["tab_tau_s"]), tj_max=float(fet["tj_max"]),
+                  fet_cutoff=float(data.bell.get("fet_cutoff_c") or 0) or None)
     return values
 
 
@@ -82,12 +97,23 @@ def _wave(values, kind):
                                          spice._g(strike.on + strike.edge))
 
 
-def _faulted(cards, i, fault):
-    """The driver's cards with ``fault`` planted in copy ``i``."""
+def leak_amps(values, c):
+    """The leak into copy ``c``'s gate that holds its MOSFET where it dissipates the most: its
+    current half the coil's at full drive (the coil at the air's temperature, as the deck starts),
+    the gate voltage that gives it in the deck's level-1 model, over the gate pull-down."""
+    kp = 1.0 / (values["rds_on"] * (values["vgs_on"] - c["vth"]))
+    amps = c["supply"] / (2 * c["rcoil"] * (1 + values["alpha"] * (values["ambient"] - 20)))
+    return (c["vth"] + (2 * amps / kp) ** 0.5) / c["rpd"]
+
+
+def _faulted(cards, i, fault, values, c):
+    """The driver's cards with ``fault`` planted in copy ``i`` (corner ``c``)."""
     def drop(prefix):
-        return [c for c in cards if not c.startswith("%s%d " % (prefix, i))]
+        return [card for card in cards if not card.startswith("%s%d " % (prefix, i))]
     if fault == "mosfet_short":
-        return cards + ["Rfault%d d%d 0 0.001" % (i, i)]
+        return cards + ["Rfault%d dm%d 0 0.001" % (i, i)]
+    if fault == "gate_leak":
+        return cards + ["Ileak%d vcc%d g%d DC %s" % (i, i, i, spice._g(leak_amps(values, c)))]
     if fault == "opto_short":
         return cards + ["Bfault%d vcc%d g%d I = %s*tanh(max(v(vcc%d,g%d),0)/0.2)" % (
             i, i, i, spice._g(OPTO_STUCK_A), i, i)]
@@ -121,7 +147,31 @@ def _thermal_cards(i, c, values):
                   "Scut%d vcc%d top%d tc%d 0 SCUT ON" % (i, i, i, i)]
     else:
         cards.append("Vnocut%d vcc%d top%d 0" % (i, i, i))
+    # the MOSFET's tab: heated by the drain's volts times its current, the junction above it
+    watts = "max(v(dm%d),0)*i(Vq%d)" % (i, i)
+    cards += ["Bqheat%d 0 thq%d I = %s" % (i, i, watts),
+              "Cthq%d thq%d 0 %s" % (i, i, spice._g(values["tab_tau"] / values["theta_tab"])),
+              "Rthq%d thq%d 0 %s" % (i, i, spice._g(values["theta_tab"])),
+              "Bqwatts%d qwatts%d 0 V = %s" % (i, i, watts),
+              "Bjunction%d junction%d 0 V = %s+v(thq%d)+%s*v(qwatts%d)" % (
+                  i, i, spice._g(values["ambient"]), i, spice._g(values["theta_jc"]), i),
+              "Vq%d dq%d dm%d 0" % (i, i, i)]
+    if values["fet_cutoff"]:
+        cards += ["Btcq%d tcq%d 0 V = %s-v(thq%d)" % (i, i, spice._g(values["fet_cutoff"] - values["ambient"]), i),
+                  "Scutq%d d%d dq%d tcq%d 0 SCUT ON" % (i, i, i, i)]
+    else:
+        cards.append("Vnocutq%d d%d dq%d 0" % (i, i, i))
     return cards
+
+
+def _drain_to(card, i):
+    """A driver card with the MOSFET's drain moved from the coil's end (d) to its own node (dm)."""
+    for prefix, old, new in (("M%d " % i, "M%d d%d " % (i, i), "M%d dm%d " % (i, i)),
+                             ("Cgd%d " % i, "g%d d%d " % (i, i), "g%d dm%d " % (i, i)),
+                             ("Cds%d " % i, "Cds%d d%d " % (i, i), "Cds%d dm%d " % (i, i))):
+        if card.startswith(prefix):
+            return card.replace(old, new)
+    return card
 
 
 def fault_deck(values, corners, fault, kind):
@@ -137,14 +187,20 @@ def fault_deck(values, corners, fault, kind):
                   for card in driver if not card.startswith("Rcoil%d " % i)]
         driver = [card.replace("Dfly%d d%d vcc%d DFLY" % (i, i, i), "Dfly%d d%d top%d DFLY" % (i, i, i))
                   for card in driver]
-        cards += _faulted(driver, i, fault) + _thermal_cards(i, c, values)
+        # the MOSFET's own drain (dm) beyond its cutoff (d stays the coil's bottom end)
+        driver = [_drain_to(card, i) for card in driver]
+        cards += _faulted(driver, i, fault, values, c) + _thermal_cards(i, c, values)
     for i in range(len(corners)):
         cards += [".meas tran cut_%d WHEN v(tc%d)=1 FALL=1" % (i, i) if values["cutoff"] else "",
                   ".meas tran peak_%d MAX v(th%d)" % (i, i),
                   ".meas tran winding_%d MAX v(wind%d)" % (i, i),
                   ".meas tran watts_end_%d FIND v(watts%d) AT=%s" % (i, i, spice._g(SECONDS)),
-                  ".meas tran amps_end_%d FIND i(Vcoil%d) AT=%s" % (i, i, spice._g(SECONDS))]
-    cards += [".ic %s" % " ".join("v(th%d)=0" % i for i in range(len(corners))),
+                  ".meas tran amps_end_%d FIND i(Vcoil%d) AT=%s" % (i, i, spice._g(SECONDS)),
+                  ".meas tran fet_cut_%d WHEN v(tcq%d)=1 FALL=1" % (i, i) if values["fet_cutoff"] else "",
+                  ".meas tran tab_%d MAX v(thq%d)" % (i, i),
+                  ".meas tran junction_%d MAX v(junction%d)" % (i, i),
+                  ".meas tran fet_watts_end_%d FIND v(qwatts%d) AT=%s" % (i, i, spice._g(SECONDS))]
+    cards += [".ic %s" % " ".join("v(th%d)=0 v(thq%d)=0" % (i, i) for i in range(len(corners))),
               ".options method=gear", ".tran %s %s 0 %s" % (spice._g(spice.Strike().step), spice._g(SECONDS),
                                                              spice._g(MAX_STEP)), ".end", ""]
     return "\n".join(card for card in cards if card)
@@ -167,10 +223,19 @@ class FaultResult:
         ends = [m["watts_end"] for m in rows]
         return cut, max(m["winding"] for m in rows), max(ends)
 
+    def fet_worst(self, fault):
+        """(the latest the MOSFET's cutoff opens or None if it never does, its tab's hottest and its
+        junction's hottest, °C; the most it dissipates at the end, W)."""
+        rows = [m for _, m in self.rows[fault]]
+        cuts = [m["fet_cut"] for m in rows if m["fet_cut"] is not None]
+        return (max(cuts) if cuts else None, self.values["ambient"] + max(m["tab"] for m in rows),
+                max(m["junction"] for m in rows), max(m["fet_watts_end"] for m in rows))
 
     def unsafe(self):
         """A sentence for each fault that leaves the coil over its continuous rating at the end,
-        lets the cutoff open later than the rules' bound, or takes the winding over its class."""
+        lets the cutoff open later than the rules' bound, or takes the winding over its class; or
+        takes the MOSFET's tab over newsdesk's ceiling for a part in the box, or its junction over
+        its maximum."""
         out = []
         words = {name: text for name, text, _ in FAULTS}
         for name in self.rows:
@@ -181,6 +246,11 @@ class FaultResult:
                 out.append("with %s the cutoff opens only after %.0f s" % (words[name], cut))
             if hottest > self.values["insulation"]:
                 out.append("with %s the winding reaches %.0f °C" % (words[name], hottest))
+            _, tab, junction, _ = self.fet_worst(name)
+            if tab > FET_TAB_MAX_C:
+                out.append("with %s the MOSFET's tab reaches %.0f °C" % (words[name], tab))
+            if junction > self.values["tj_max"]:
+                out.append("with %s the MOSFET's junction reaches %.0f °C" % (words[name], junction))
         return out
 
 
@@ -219,10 +289,21 @@ def markdown(result):
         cut, hottest, end = result.worst(name)
         out.append("| %s | %s | %.0f °C | %.2f W |" % (words[name], "%.0f s" % cut if cut is not None else "(never needs to)",
                                                      hottest, max(end, 0.0)))
+    out += ["", "And the MOSFET, its tab in the same air (%g °C per watt to it, a time constant of %g s; its "
+            "junction %g °C per watt above the tab, at most %g °C; the cutoff on its tab %s):" % (
+                v["theta_tab"], v["tab_tau"], v["theta_jc"], v["tj_max"],
+                "opening at %g °C" % v["fet_cutoff"] if v["fet_cutoff"] else "not fitted"),
+            "", "| single fault | the tab's cutoff opens after | the tab's hottest | the junction's hottest "
+            "| the MOSFET dissipates at the end |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name in result.rows:
+        cut, tab, junction, end = result.fet_worst(name)
+        out.append("| %s | %s | %.0f °C | %.0f °C | %.2f W |" % (
+            words[name], "%.0f s" % cut if cut is not None else "(never needs to)", tab, junction, max(end, 0.0)))
     unsafe = result.unsafe()
     if unsafe:
         out += ["", "**Not safe**: %s." % "; ".join(unsafe)]
     else:
         out += ["", "In every case the coil ends under its %.1f W continuous rating within %d s (the rules' bound), "
-                "its winding under %g °C." % (v["continuous_w"], CUTOFF_OPENS_MAX_S, v["insulation"])]
+                "its winding under %g °C, and the MOSFET's tab under %g °C." % (
+                    v["continuous_w"], CUTOFF_OPENS_MAX_S, v["insulation"], FET_TAB_MAX_C)]
     return "\n".join(out)

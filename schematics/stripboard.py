@@ -23,7 +23,7 @@ SCALE = 9.0                 # px per mm
 # pins from the top row down (a DIP's second column counted back up, as its pins are numbered)
 ON_BOARD = {
     "resistor": [["1", "2"]], "capacitor": [["1", "2"]], "coupling": [["+", "-"]],
-    "schottky": [["K", "A"]], "zener": [["K", "A"]], "mosfet": [["G", "D", "S"]],
+    "schottky": [["K", "A"]], "zener": [["K", "A"]], "mosfet": [["G", "D", "S"]], "cutoff": [["1", "2"]],
     "optocoupler": [["1", "2"], ["4", "3"]],
     "esd": [["I/O1", "GND", "I/O2"], ["I/O4", "VP", "I/O3"]],
 }
@@ -31,10 +31,13 @@ SPARE = 2                   # free holes beside each pin's column, for links and
 PHONE_ROLES = {"contact", "led", "module", "receiver", "solenoid", "flyback", "cutoff"}
 # the marks drawn beside a polarised part's pins: which way round it goes in
 MARKS = {"coupling": {"+": "+"}, "schottky": {"K": "K"}, "zener": {"K": "K"},
-         "mosfet": {"G": "G", "D": "D", "S": "S"}, "optocoupler": {"1": "1"}, "esd": {"I/O1": "1"}}
+         "mosfet": {"G": "G", "D": "D", "S": "S"}, "optocoupler": {"1": "1"}, "esd": {"I/O1": "1"},
+         "cutoff": {"2": "C"}}
 LEGEND = ("Marks beside a part's holes, which way round it goes in: + the electrolytic's + lead (the stripe "
           "marks the -); K a diode's cathode (its band); 1 a chip's pin 1 (the optocoupler's dot, the ESD "
-          "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source.")
+          "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source; C the lead of the MOSFET's "
+          "thermal cutoff joined to its metal case (a meter reads 0 ohms from the case to it), on the drain's side, "
+          "so the case may touch the MOSFET's tab.")
 LANE_ROWS = 3               # the tallest part's pins
 
 
@@ -83,11 +86,15 @@ class Layout:
         self.circuit = circuit
         self.blocks = []
         x, lane = 0, 0
-        for part in circuit.parts:
-            if part.kind not in ON_BOARD:
-                continue
-            block = Block(part, ON_BOARD[part.kind])
-            if x + block.width + 1 > COLUMNS:
+        phone = self.phone_refs()           # a kind that stands on the board may also sit in the phone
+        placed = [Block(part, ON_BOARD[part.kind]) for part in circuit.parts
+                  if part.kind in ON_BOARD and part.ref not in phone]
+        for n, block in enumerate(placed):
+            # the MOSFET and the cutoff clamped to its tab, added after it, share a lane side by side
+            after = placed[n + 1] if n + 1 < len(placed) else None
+            keep = (after.width + 1 if block.part.role == "switch" and after is not None
+                    and after.part.role == "fet_cutoff" else 0)
+            if x + block.width + 1 + keep > COLUMNS:
                 x, lane = 0, lane + 1
             block.x, block.lane = x, lane
             x += block.width + 1            # the column after a block is its cut

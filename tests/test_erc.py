@@ -555,7 +555,9 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     fuse = ("fuse_a = 1.0 ", "fuse_a = 2.0 ")          # the fuse for a 1 A coil
     larger = ("theta_c_per_w = 35", "theta_c_per_w = 21")   # and a 12 W coil is larger: it sheds its heat better
     diode = ("if_a = 1.0 ", "if_a = 3.0 ")              # and its 1.24 A want a 3 A rectifier (1N5408)
-    assert check_parts(parts_edited(coil, fuse, larger, diode, ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
+    heatsink = ("theta_ja = 62 ", "theta_ja = 22 ")     # and its MOSFET, half on through each strike's fade, a heatsink
+    assert check_parts(parts_edited(coil, fuse, larger, diode, heatsink,
+                                    ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
 
@@ -876,6 +878,44 @@ def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
         assert not [m for m in found if "long ring" in m], found
     else:
         assert any(words in m for m in found), found
+
+
+# --- one failed part, the other way: the MOSFET held half on, and the cutoff on its tab ---
+
+def test_the_cutoff_on_the_mosfets_tab_is_worked_out_from_the_parts():
+    """As fitted: held half on, the MOSFET takes up to 2.33 W (12.6 V over four times 17 Ω), and
+    1.79 W for good with the coil held just under its own cutoff, which would put its bare tab at
+    146 °C; the 98 °C cutoff on the tab opens after about a minute at the most heat, the junction
+    then near 101 °C; ringing warms the tab to 54 °C at the most, 19 °C under the cutoff's holding
+    temperature."""
+    t = erc.fet_cutoff_timing(PARTS)
+    assert t["half_w"] == pytest.approx(12.6 ** 2 / (4 * 17), rel=1e-9)
+    # the coil at 97.5 °C takes 1.786 W: its current, 0.284 A, times the supply, less that
+    assert t["lasting_w"] == pytest.approx(0.2840 * 12.6 - 1.786, abs=0.005)
+    assert t["bare_c"] == pytest.approx(35 + 62 * t["lasting_w"]) and 140 < t["bare_c"] < 150
+    assert t["cutoff_c"] == 98 <= erc.FET_TAB_MAX_C
+    assert 30 < t["opens_s"] < 120 and t["junction_c"] == pytest.approx(98 + 1.4 * t["half_w"])
+    assert t["ring_c"] == pytest.approx(35 + 60.6 * t["half_w"] * erc.strike_duty())
+    assert t["ring_c"] + erc.HOLDING_MARGIN_C <= t["holding_c"] == 73
+    assert not [f for f in check().errors if "MOSFET's tab" in f.message or "MOSFET has no" in f.message]
+
+
+@pytest.mark.parametrize("change, words", [
+    (("fet_cutoff_c = 98 ", "fet_cutoff_c = 0 "),
+     "the MOSFET has no thermal cutoff on its tab: a leak onto its gate (the optocoupler's output part-way failed, "
+     "or a dirty board) can hold it half on, up to 1.8 W in it for as long as the 12 V is plugged in while the "
+     "coil stays under its own cutoff, its tab at 146 °C without a heatsink"),
+    (("fet_cutoff_c = 98 ", "fet_cutoff_c = 120 "),
+     "the thermal cutoff on the MOSFET's tab is rated 120 °C: a gate held half on may keep the tab just under that "
+     "for good, over newsdesk's 100 °C"),
+    (("th_c = 73 ", "th_c = 60 "), "ringing may warm the MOSFET's tab to 54 °C (0.31 W in 35 °C air, at most): "
+                                   "within 10 °C of the thermal cutoff's 60 °C holding temperature"),
+    (("theta_ja = 62 ", "theta_ja = 150 "), "ringing may warm the MOSFET's tab to 81 °C"),
+    (("tj_max = 175 ", "tj_max = 100 "), "its junction reaches 101 °C: over its 100 °C maximum (tj_max)"),
+])
+def test_a_missing_or_misjudged_cutoff_on_the_mosfet_is_an_error(change, words):
+    found = [f.message for f in check_parts(parts_with(*change)).errors if f.rule == "bell"]
+    assert any(words in m for m in found), found
 
 
 def test_the_optocouplers_least_current_in_the_hardware_notes_is_the_rules_own():

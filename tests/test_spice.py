@@ -315,10 +315,18 @@ def test_every_single_fault_ends_with_the_coil_under_its_continuous_rating(singl
         cut, hottest, end = single_faults.worst(name)
         assert end < single_faults.values["continuous_w"] / 100, name
         assert hottest < single_faults.values["insulation"], name
+        fet_cut, tab, junction, fet_end = single_faults.fet_worst(name)
+        assert tab <= erc.FET_TAB_MAX_C and junction < single_faults.values["tj_max"] and fet_end < 0.01, name
         if name in HELD_ON:
             assert cut is not None and cut < erc.CUTOFF_OPENS_MAX_S, name
+        elif name == "gate_leak":
+            # half on: the coil stays under its own cutoff, the one on the MOSFET's tab opens
+            assert cut is None and fet_cut is not None and fet_cut < erc.CUTOFF_OPENS_MAX_S
+            assert tab > 90 and hottest < single_faults.values["cutoff"]
         else:
             assert cut is None and hottest < 50, name
+        if name != "gate_leak":
+            assert fet_cut is None and tab < 40, name
     # the rules' own time (from 20 °C, at the weakest) is the longer: it bounds the simulation's (from 35 °C)
     slowest = max(single_faults.worst(name)[0] for name in HELD_ON)
     assert slowest < erc.cutoff_timing(single_faults_parts())["opens_s"]
@@ -343,6 +351,29 @@ def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
     cut, hottest, end = result.worst("mosfet_short")
     assert cut is None and end > 2 * values["continuous_w"] and hottest > 200
     assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
+
+
+@pytest.mark.slow
+def test_without_the_cutoff_on_its_tab_a_mosfet_held_half_on_is_a_heater():
+    """The decks catch what the second cutoff is for: without it, a leak onto the gate leaves the
+    MOSFET at watts for good, its tab far past newsdesk's ceiling, while the coil stays under its
+    own cutoff."""
+    need_ngspice()
+    from schematics import erc, faults
+    circuit = broken(bell_driver={"fet_cutoff_c": 0})
+    values = faults.thermal_values(circuit)
+    corners = faults.fault_corners(values)
+    measured = spice._results(spice.run(faults.fault_deck(values, corners, "gate_leak", "low")), corners,
+                              faults.MEASURES)
+    result = faults.FaultResult("pi", values, {"gate_leak": measured})
+    (weak, m), _ = result.rows["gate_leak"]
+    # at the weakest corner the coil never reaches its cutoff, the MOSFET takes a watt and more to the end
+    assert weak["drive"] == "weak" and m["cut"] is None and m["fet_cut"] is None and m["fet_watts_end"] > 1.0
+    assert values["ambient"] + m["tab"] > erc.FET_TAB_MAX_C
+    # at the strongest its tab passes 130 °C before the coil's own cutoff ends it
+    assert result.fet_worst("gate_leak")[1] > 130
+    assert result.unsafe()[0].startswith("with a leak onto the gate holding the MOSFET half on the MOSFET's tab "
+                                         "reaches")
 
 
 # --- a line toggling instead of sticking: the coil's heat per rate, then its thermal model ---

@@ -66,10 +66,16 @@ def test_every_piece_of_strip_carries_one_net_and_every_part_is_on_the_board(cir
     for row, first, last, net in layout.segments:
         nets = {layout.hole_net[(c, row)] for c in range(first, last + 1) if (c, row) in layout.hole_net}
         assert nets == {net}, (row, first, last)
-    kinds = {p.ref for p in circuit.parts if p.kind in stripboard.ON_BOARD}
+    # a kind that stands on the board stays off it in the phone: the coil's thermal cutoff
+    kinds = {p.ref for p in circuit.parts if p.kind in stripboard.ON_BOARD} - layout.phone_refs()
     assert {b.part.ref for b in layout.blocks} == kinds
     roles = {p.role for p in circuit.parts if p.ref in kinds}
-    assert {"coupling", "reset", "bleed", "switch", "isolator", "esd", "input_series", "filter"} <= roles
+    assert {"coupling", "reset", "bleed", "switch", "isolator", "esd", "input_series", "filter", "fet_cutoff"} <= roles
+    assert "cutoff" not in roles
+    # the MOSFET's cutoff stands beside it, so it can lie against the tab
+    (fet,) = [b for b in layout.blocks if b.part.role == "switch"]
+    (tab,) = [b for b in layout.blocks if b.part.role == "fet_cutoff"]
+    assert layout.blocks.index(tab) == layout.blocks.index(fet) + 1 and tab.lane == fet.lane
     # a 50 x 100 mm board: 19 x 39 holes
     assert max(b.x + b.width for b in layout.blocks) <= stripboard.COLUMNS <= 39 and layout.rows <= 19
 
