@@ -569,7 +569,7 @@ def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
     page.wait_for_function(LIVE)
     page.evaluate(HEARD)
     page.get_by_role("button", name="Lift the handset").click()
-    page.wait_for_function("() => window.heard.some(([, t]) => t === 'Handset lifted.')")
+    page.wait_for_function("() => window.heard.some(([, t]) => t === 'Handset lifted: it stays off the hook until you hang up.')")
     page.goto(server + "/join/host")
     page.evaluate(HEARD)
     page.get_by_role("button", name="Invite a player").click()

@@ -490,6 +490,38 @@ def test_a_page_loaded_mid_call_is_true_from_its_first_paint(server, screens, de
         assert desk.table.hook == "on"
 
 
+def test_a_digit_dialed_on_the_simulated_phone_leaves_the_handset_off_the_hook_and_says_so(server, screens, desk):
+    """Dialing with the handset on the cradle lifts it first, as a person would, and it stays
+    lifted after the digit as a real handset does (the editor speaks into it, a join code is
+    several digits dialed without hanging up): the page says it is off the hook and why, offers
+    Hang up beside the sentence, and says so again when the line goes busy. Hang up puts it back."""
+    desk.sounds._cp.busy_after = 1.0     # config's busy_after (20 s) at its least, before any call
+    with screens.page(DESKTOP) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.getElementById('link').textContent === 'live'")
+        assert page.inner_text("#hook-note") == "On the cradle. Dialing lifts it first, as you would."
+        page.focus("rotary-dial")
+        page.keyboard.press("7")
+        page.wait_for_function("document.getElementById('last-digit').textContent === '7'")
+        assert desk.table.hook == "off"
+        assert page.inner_text("#hook-state") == "lifted"
+        note = page.inner_text("#hook-note")
+        assert note == ("Off the hook: a real handset stays lifted after dialing, to hear the editor or "
+                        "dial more. Hang up when the call is over.")
+        button = page.get_by_role("button", name="Hang up")
+        assert button.is_visible()
+        assert button.get_attribute("aria-describedby") == "hook-note"
+        # the line goes busy after busy_after (1 s here) of silence with the handset still lifted
+        page.wait_for_function("document.getElementById('hook-note').textContent.startsWith('The line is busy')")
+        assert page.inner_text("#hook-note") == "The line is busy: the call is over. Hang up."
+        button.click()
+        page.wait_for_function("document.getElementById('hook-state').textContent === 'on the cradle'")
+        assert page.inner_text("#hook-note") == "On the cradle. Dialing lifts it first, as you would."
+        assert desk.table.hook == "on"
+        assert not page.errors
+
+
 def _scoop_game(client, *actions):
     w = {"X-Newsdesk": "1"}
     r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [

@@ -15,7 +15,7 @@ import { announce, dropRefusalToast, toast } from "./toast.js";
 import { checkTheBox, holdControls, watchTheBox } from "./reach.js";
 import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./health.js";
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
-import { refreshWindow, showDigit, showHook, wirePhone } from "./phone.js";
+import { refreshWindow, showDigit, showHook, showReceiver, wirePhone } from "./phone.js";
 import {
   duringThisGame, followTable, forgetOtherGames, listensTo, showOracle, showVerdict, syncEditorCard, tellScreen,
 } from "./sidebar.js";
@@ -295,6 +295,7 @@ const handlers = {
   "editor.verdict": showVerdict,
   "phone.hook": (m) => showHook(m.data.state),
   "phone.digit": (m) => showDigit(m.data.digit),
+  "phone.sound": (m) => showReceiver(m.data.receiver),
   "phone.fault": (m) => {
     // an empty message is the decoder saying the line behaves again
     phoneFault(m.data.message);

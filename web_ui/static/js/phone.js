@@ -1,4 +1,5 @@
-// The simulated phone beside the panel: the dial, the hook button and the buttons that post to
+// The simulated phone beside the panel: the dial, the hook button (and the sentence beside it that
+// says why the handset is where it is) and the buttons that post to
 // the box's /api/sim/ (a refusal is said under them, in #phone-error), what the feed says of the
 // hook and the last digit, and the phone's window display, an image the box draws, fetched again
 // after anything that may change it. The dial does nothing while the box is out of reach.
@@ -9,7 +10,7 @@ import { boxIsAway } from "./reach.js";
 import { announce } from "./toast.js";
 
 const WINDOW_WAIT = 150;     // ms: a burst of messages redraws the window once
-const shown = { windowTimer: null };
+const shown = { windowTimer: null, receiver: null };   // receiver: the handset's sound, as last heard
 
 // The window display drawn again (once, shortly) after a message that may change it.
 export function refreshWindow() {
@@ -19,17 +20,40 @@ export function refreshWindow() {
   shown.windowTimer = setTimeout(() => { img.src = "/api/oracles/window.png?t=" + Date.now(); }, WINDOW_WAIT);
 }
 
+// The sentence beside Hang up / Lift the handset: why the handset is where it is. Dialing on the
+// cradle lifts it first and it stays lifted after the digit, as a real one does (the editor
+// speaks into it, a join code is several digits): without this a player who only tapped a digit
+// sees "lifted" and takes it for stuck. "busy": the line's busy tone, a real phone's own
+// reminder that the call is over and the handset is still up.
+function showHookNote() {
+  const note = $("#hook-note");
+  if (!note) return;
+  const hook = document.body.dataset.hook;
+  note.textContent = hook !== "off" ? note.dataset.on : shown.receiver === "busy" ? note.dataset.busy : note.dataset.off;
+}
+
 // The handset "off" (lifted) or "on" (on the cradle), as the feed says.
 export function showHook(state) {
   const s = $("#hook-state");
-  // a change is said (the page's own "Lift the handset", or the real handset): not the state at load
+  // a change is said (the page's own "Lift the handset", a digit dialed on the cradle, or the
+  // real handset): not the state at load
   if (document.body.dataset.hook && document.body.dataset.hook !== state) {
-    announce(state === "off" ? "Handset lifted." : "Handset on the cradle.");
+    announce(state === "off" ? "Handset lifted: it stays off the hook until you hang up." : "Handset on the cradle.");
   }
   if (s) s.textContent = state === "off" ? "lifted" : "on the cradle";
   const button = $("#hook-button");
   if (button) { button.textContent = state === "off" ? "Hang up" : "Lift the handset"; button.dataset.hook = state; }
   document.body.dataset.hook = state;
+  showHookNote();
+}
+
+// What the handset plays now (the box's phone.sound: dial, silence, ringback, verdict, busy).
+// Only busy is shown, as the sentence beside Hang up, and said once when it starts.
+export function showReceiver(sound) {
+  if (!sound || sound === shown.receiver) return;
+  shown.receiver = sound;
+  if (sound === "busy" && document.body.dataset.hook === "off" && $("#hook-note")) announce($("#hook-note").dataset.busy);
+  showHookNote();
 }
 
 export function showDigit(digit) {
