@@ -130,6 +130,21 @@ def clean_name(name):
     return name
 
 
+def _free_name(db, name, mine=None):
+    """``name``, or ``name`` with the first number from 2 that no other device at the table
+    (joined or waiting; ``mine``: the device being named, whose own name is no clash) goes by,
+    shortened to keep within NAME_MAX. Two tablets of one make both read as "Linux computer"
+    from their User-Agent; the host's list and an invitation's "used by" must tell them apart."""
+    taken = {r[0].casefold() for r in db.execute(
+        "SELECT name FROM devices WHERE status IN ('joined', 'waiting') AND id IS NOT ?", (mine,))}
+    number, candidate = 1, name
+    while candidate.casefold() in taken:
+        number += 1
+        suffix = " %d" % number
+        candidate = name[:NAME_MAX - len(suffix)] + suffix
+    return candidate
+
+
 class Device:
     """One row of the devices table (times are wall-clock seconds, None until they happen)."""
 
@@ -296,8 +311,11 @@ class Devices:
             return "used", device
         return ("expired" if expires <= self._now() else "waiting"), None
 
-    def redeem(self, token, name, address):
-        """Spend ``token``: a new joined device with its role. JoinRefused if it can't be used."""
+    def redeem(self, token, name, address, replace=None):
+        """Spend ``token``: a new joined device with its role, called ``name`` or, if another
+        device goes by that, ``name`` numbered. ``replace``: the id of the device this browser was
+        until now (given up once it joined again), whose name is no clash. JoinRefused if the
+        token can't be used."""
         if not isinstance(token, str) or not 16 <= len(token) <= 100:
             raise JoinRefused("That join link is not one the host made; ask the host for a new QR code.",
                               "unknown")
@@ -319,7 +337,7 @@ class Devices:
             device_id = self._new_id(db)
             db.execute("INSERT INTO devices (id, role, name, via, address, created, status, joined, last_seen) "
                        "VALUES (?, ?, ?, 'token', ?, ?, 'joined', ?, ?)",
-                       (device_id, role, name, address, now, now, now))
+                       (device_id, role, _free_name(db, name, replace), address, now, now, now))
             db.execute("UPDATE tokens SET used = ?, device = ? WHERE hash = ?", (now, device_id, token_hash(token)))
         return self.device(device_id)
 
@@ -357,7 +375,7 @@ class Devices:
             device_id = self._new_id(db)
             db.execute("INSERT INTO devices (id, role, name, via, address, created, status, code, expires) "
                        "VALUES (?, 'player', ?, 'dial', ?, ?, 'waiting', ?, ?)",
-                       (device_id, name, address, now, code, now + ttl))
+                       (device_id, _free_name(db, name), address, now, code, now + ttl))
         return self.device(device_id)
 
     def complete_dial(self, code):
@@ -435,9 +453,11 @@ class Devices:
         return self.device(device_id)
 
     def rename(self, device_id, name):
+        """The device is called ``name`` from now on, numbered if another device goes by it."""
         name = clean_name(name)
         with self._write() as db:
-            if db.execute("UPDATE devices SET name = ? WHERE id = ?", (name, device_id)).rowcount == 0:
+            if db.execute("UPDATE devices SET name = ? WHERE id = ?",
+                          (_free_name(db, name, device_id), device_id)).rowcount == 0:
                 raise UnknownDevice("No device %r is known here." % (device_id,))
         return self.device(device_id)
 

@@ -110,3 +110,22 @@ def test_two_devices_redeeming_one_token_at_once_make_one_device(tmp_path, devic
 ])
 def test_devices_get_a_plain_name(agent, name):
     assert describe_agent(agent) == name
+
+
+def test_two_devices_that_look_alike_are_told_apart_by_a_number(devices):
+    """Two tablets of one make both read as "Linux computer" from their User-Agent: the host's
+    list and the invitation's "used by" must tell them apart, so the second takes the first free
+    number. A name a device gives itself is numbered the same way; a device that left frees its."""
+    first = devices.redeem(devices.issue_token("player", "test")[0], "Linux computer", "10.0.0.7")
+    second = devices.redeem(devices.issue_token("player", "test")[0], "Linux computer", "10.0.0.8")
+    waiting = devices.request_dial("Linux computer", "10.0.0.9")
+    assert [first.name, second.name, waiting.name] == ["Linux computer", "Linux computer 2", "Linux computer 3"]
+    assert devices.rename(waiting.id, "linux COMPUTER").name == "linux COMPUTER 3"   # its own 3 is no clash
+    assert devices.rename(second.id, "Ann's tablet").name == "Ann's tablet"
+    assert devices.rename(second.id, "Ann's tablet").name == "Ann's tablet"    # its own name is no clash
+    devices.revoke(first.id)
+    again = devices.redeem(devices.issue_token("player", "test")[0], "Linux computer", "10.0.0.10")
+    assert again.name == "Linux computer"
+    long = "x" * 60
+    devices.rename(again.id, long)
+    assert devices.rename(waiting.id, long).name == "x" * 58 + " 2"     # still within NAME_MAX

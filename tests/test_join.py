@@ -542,3 +542,21 @@ def test_a_flood_of_code_requests_cant_hijack_the_phone(app, guard, clocks, desk
 
     assert dial(guard, code, t0=50.0).kind == DialOutcome.JOINED
     assert can_write(genuine)
+
+
+def test_two_tablets_of_one_make_are_told_apart_on_the_host_page(app, guard, host):
+    """Both say "Linux computer" in their User-Agent: the list and the used invitation number the second."""
+    agent = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0"}
+    names = []
+    for address in ("192.168.1.30", "192.168.1.31"):
+        made = invite(host)
+        client_at(app, address).get("/join?token=" + made["token"], headers=agent)
+        names.append(host.get("/api/join/tokens/" + made["invite"]).get_json()["device"])
+    assert names == ["Linux computer", "Linux computer 2"]
+    assert sorted(d["name"] for d in host.get("/api/devices").get_json()["devices"]) == names
+    # the same browser joining again gives up its old device, and keeps its name
+    again = client_at(app, "192.168.1.31")
+    again.get("/join?token=" + invite(host)["token"], headers=agent)
+    again.get("/join?token=" + invite(host)["token"], headers=agent)
+    assert again.get("/api/join/me").get_json()["device"]["name"] == "Linux computer 3"
+    assert sorted(d["name"] for d in host.get("/api/devices").get_json()["devices"]) == names + ["Linux computer 3"]

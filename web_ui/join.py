@@ -168,7 +168,8 @@ def page():
         return render_template("join/index.html", refused="Too many tries to join from this device. "
                                "Try again in %s." % wait_words(wait)), 429, {"Retry-After": str(int(wait + 1))}
     try:
-        device = guard().devices.redeem(token, describe_agent(request.user_agent.string), _address())
+        device = guard().devices.redeem(token, describe_agent(request.user_agent.string), _address(),
+                                        replace=session.get(SESSION_DEVICE))
     except JoinRefused as e:
         guard().limiter.failed(_address())
         status = 400 if e.reason == "unknown" else 410
