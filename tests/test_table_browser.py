@@ -237,6 +237,61 @@ def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_
         assert not page.errors, page.errors
 
 
+@pytest.mark.parametrize("size", ["phone-375", "tablet"])
+def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_frame_it(screens, server, size):  # noqa: F811
+    """At 375 px the 12 columns of finger-sized squares can't fit: the board scrolls within itself,
+    a sentence above says so, the edge with more board fades, and the scroller is a named region
+    that takes focus (axe's scrollable-region-focusable), so the arrow keys reach column l. Each
+    side label sits at its own edge of the board, over no square: outside the scroller the right
+    one lay over column g, as if the board ended there. A tablet shows it all, with no hint."""
+    viewport = {"width": 375, "height": 740} if size == "phone-375" else SIZES[size]
+    with screens.page(viewport) as page:
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
+        start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
+        page.wait_for_selector(".gts-grid", timeout=WAIT)
+        region = page.get_by_role("region", name="The board's squares")
+        assert region.get_attribute("tabindex") == "0"
+        overlaps = page.evaluate("""() => {
+            const boxes = (s) => Array.from(document.querySelectorAll(s), (e) => [e, e.getBoundingClientRect()]);
+            const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+            const out = [];
+            for (const [label, l] of boxes('.gts-side'))
+              for (const [cell, c] of boxes('.gts-grid th, .gts-grid td'))
+                if (meet(l, c)) out.push(label.className + ' over ' + (cell.dataset.square || cell.textContent));
+            return out; }""")
+        assert overlaps == [], overlaps
+        sides = page.evaluate("""() => { const r = (s) => document.querySelector(s).getBoundingClientRect();
+            const grid = r('.gts-grid');
+            return [r('.gts-side-left').right <= grid.left, r('.gts-side-right').left >= grid.right,
+                    r('.gts-side-top').bottom <= grid.top, r('.gts-side-bottom').top >= grid.bottom]; }""")
+        assert sides == [True, True, True, True], sides
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")   # the page never scrolls sideways
+        hint = page.locator("#gts-scroll-hint")
+        wrap = page.locator(".gts-scroll-wrap")
+        if size == "tablet":
+            assert hint.is_hidden()
+            assert wrap.get_attribute("class") == "gts-scroll-wrap"          # no fade: nothing beyond either edge
+        else:
+            assert hint.is_visible()
+            assert hint.inner_text() == ("Wider than the screen: swipe the board sideways (or use the arrow keys) "
+                                         "to reach columns a to l.")
+            assert region.get_attribute("aria-describedby") == "gts-scroll-hint"
+            assert "gts-more-right" in wrap.get_attribute("class") and "gts-more-left" not in wrap.get_attribute("class")
+            picture(page.locator(".gts-board"), "table-gts-board-375-start.png")
+            region.focus()
+            for _ in range(20):
+                page.keyboard.press("ArrowRight")
+            page.wait_for_function("""() => { const s = document.querySelector('.gts-scroll');
+                return s.scrollLeft >= s.scrollWidth - s.clientWidth - 1; }""", timeout=WAIT)
+            page.wait_for_function("!document.querySelector('.gts-scroll-wrap').classList.contains('gts-more-right')",
+                                   timeout=WAIT)
+            assert "gts-more-left" in wrap.get_attribute("class")
+            assert page.locator("[data-square=l12]").is_visible()
+        picture(page.locator(".gts-board"), "table-gts-board-%s.png" % size)
+        assert not page.errors, page.errors
+
+
 def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(screens, server):  # noqa: F811
     with open_page(screens, server, "phone") as page:
         start_game(page, "scoop1956", ["Ann", "Bob", "Cat"])

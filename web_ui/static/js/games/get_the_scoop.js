@@ -49,12 +49,36 @@ function board(view) {
     }
     return h("td", { class: cls.join(" "), title: label, "aria-label": label, dataset: { square: sq }, onclick: () => tapSquare(sq) }, text);
   })));
-  return h("figure", { class: "gts-board", "aria-label": "The board" }, side("top"),
-    h("div", { class: "gts-middle" }, side("left"),
-      // on a phone the grid scrolls sideways: the scroller takes focus, so the arrow keys reach its far side
-      h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "The board's squares" }, h("table", { class: "gts-grid" },
-        h("thead", null, h("tr", null, h("td", { class: "gts-corner" }), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
-        h("tbody", null, rows))), side("right")), side("bottom"));
+  const grid = h("table", { class: "gts-grid" },
+    h("thead", null, h("tr", null, h("td", { class: "gts-corner" }), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", null, rows));
+  // The side labels scroll with the grid, framing it: outside the scroller the right one sat by
+  // whatever column the screen ended at, as if the board ended there.
+  const scroller = h("div", { class: "table-scroll gts-scroll", tabindex: "0", role: "region",
+    "aria-label": "The board's squares", "aria-describedby": "gts-scroll-hint" },
+  h("div", { class: "gts-frame" }, side("top"), side("left"), grid, side("right"), side("bottom")));
+  const hint = h("p", { id: "gts-scroll-hint", class: "gts-scroll-hint small", hidden: true },
+    `Wider than the screen: swipe the board sideways (or use the arrow keys) to reach columns ${b.columns[0]} to ${b.columns[b.columns.length - 1]}.`);
+  const wrap = h("div", { class: "gts-scroll-wrap" }, scroller);
+  watchScrolling(scroller, wrap, hint);
+  return h("figure", { class: "gts-board", "aria-label": "The board" }, hint, wrap);
+}
+
+// On a phone the 12 columns of 44 px squares (a finger's) can't fit, so the board scrolls
+// sideways within itself, never the page: the scroller takes focus (the arrow keys reach its far
+// side), a sentence above says it scrolls, and a fade on either edge shows more board that way.
+function watchScrolling(scroller, wrap, hint) {
+  const update = () => {
+    const more = scroller.scrollWidth - scroller.clientWidth > 1;
+    hint.hidden = !more;
+    wrap.classList.toggle("gts-more-left", more && scroller.scrollLeft > 1);
+    wrap.classList.toggle("gts-more-right", more && scroller.scrollLeft < scroller.scrollWidth - scroller.clientWidth - 1);
+  };
+  scroller.addEventListener("scroll", update, { passive: true });
+  if (window.ResizeObserver) {
+    const seen = new ResizeObserver(() => { if (scroller.isConnected) update(); else seen.disconnect(); });
+    seen.observe(scroller);        // its first report comes once the board is on the page
+  }
 }
 
 // Which corner (camera van) is whose: read from the box's board where it keeps one; with the
