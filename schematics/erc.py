@@ -223,8 +223,11 @@ def check_pins(circuit, report):
         for role, number in pins.items():
             name, pin = circuit.board_pin(number)
             if name in RESERVED.get(circuit.board, {}):
-                report.add("pins", "warning", spec.name, "%s uses %s, kept for %s", spec.name, name,
-                           RESERVED[circuit.board][name])
+                # the firmware drives them at every boot to look for a HAT's EEPROM, and the HAT
+                # specification keeps them for that alone: a line there is not a choice to warn of
+                report.add("pins", "error", spec.name, "%s uses %s, kept for %s: the Pi's firmware clocks it at "
+                           "every boot to look for a HAT, and Raspberry Pi's HAT specification keeps it for that "
+                           "alone; use another pin", spec.name, name, RESERVED[circuit.board][name])
             if name not in circuit.header.pins and getattr(spec, "load", None) != "board_led":
                 report.add("pins", "error", spec.name, "%s is on %s, which reaches no pin of the %s",
                            spec.name, name, circuit.limits["title"])

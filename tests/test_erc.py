@@ -183,9 +183,13 @@ def test_a_contact_against_the_i2c_pins_fixed_pull_ups_is_an_error(pull, to, wor
     assert not [f for f in check(fine).findings if f.line == "spare" and f.severity == "error"]
 
 
-def test_the_hat_eeprom_pins_are_flagged():
-    report = check(with_line("pi.spare", 'bcm = 0\npull = "up"\nhigh_means = 0'))
-    assert any("HAT ID EEPROM" in f.message for f in _only(report, "pins", "warning"))
+@pytest.mark.parametrize("bcm, pin", [(0, "ID_SD"), (1, "ID_SC")])
+def test_a_line_on_the_hat_eeprom_pins_is_an_error(bcm, pin):
+    """A builder's planted fault: a warning let a button on GPIO0 pass the rules, where the firmware
+    clocks it at every boot looking for a HAT."""
+    report = check(with_line("pi.spare", 'bcm = %d\npull = "up"\nhigh_means = 0' % bcm))
+    assert any(f.message.startswith("spare uses GPIO%d, kept for the HAT ID EEPROM (%s): the Pi's firmware clocks"
+                                    % (bcm, pin)) for f in _only(report, "pins", "error"))
 
 
 def test_a_pico_line_on_a_pin_the_board_keeps_is_an_error():
