@@ -495,6 +495,11 @@ def test_the_service_gets_no_new_privileges_and_waits_for_its_data_folder():
     # what a maintainer's unit closes off: the system's files (not /home, where the checkout is) and /tmp
     assert unit["Service"]["ProtectSystem"] == "full" and unit["Service"]["PrivateTmp"] == "yes"
     assert "ProtectHome" not in unit["Service"]
+    # its data folder is writable wherever it is, /etc included (ProtectSystem made it read-only)
+    assert unit["Service"]["ReadWritePaths"] == "-/srv/newsdesk"
+    etc = configparser.ConfigParser(strict=False, interpolation=None)
+    etc.read_string(install.render_unit(pi(data="/etc/newsdesk")))
+    assert etc["Service"]["ReadWritePaths"] == "-/etc/newsdesk"
 
 
 def test_debian_armel_takes_pillow_and_cbor2_from_debian_as_armhf_does():
