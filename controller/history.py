@@ -16,6 +16,7 @@ from typing import Any
 from .errors import Conflict, NotFound
 from .games import base, registry
 from .games.game import Game
+from .standings import places
 
 HISTORY_LIMIT = 500          # games the history, the statistics and the history page look at
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
@@ -103,6 +104,15 @@ def _rows(kept: JSON) -> list[JSON]:
     return kept["standings"] or [{"name": n, "score": None, "winner": n in kept["winners"]} for n in kept["players"]]
 
 
+def _teams(game: Any) -> dict[str, object]:
+    """player -> side, for telling partners from tied players: as the game's end kept it (its
+    result's sides), else the teams the players were given (a game kept before the sides were)."""
+    kept = (game.final or {}).get("teams")
+    if isinstance(kept, dict):
+        return kept
+    return {p["name"]: p["team"] for p in game.players if isinstance(p, dict) and p.get("name") and p.get("team")}
+
+
 class KeptGames:
     """The games the store keeps, finished, abandoned or still being played."""
 
@@ -132,11 +142,13 @@ class KeptGames:
         return game
 
     def record(self, game_id: object) -> JSON:
-        """One game as kept: its summary, final table and what happened, move by move."""
+        """One game as kept: its summary, final table (``places``: in order, with each row's place
+        and whether it is tied) and what happened, move by move."""
         game = self.game(game_id)
         moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
                   "at": e.created} for e in self.store.entries(game.id)]
-        return dict(summary(game, self._load), final=game.final, log=moves,
+        kept = summary(game, self._load)
+        return dict(kept, final=game.final, log=moves, places=places(_rows(kept), _teams(game)),
                     score_kind=_score_kind(game.engine, self._load))
 
     def stats(self, limit: int = HISTORY_LIMIT) -> JSON:
@@ -228,12 +240,13 @@ class KeptGames:
         ended = datetime.fromisoformat(game.ended).astimezone() if game.ended else started
         rows = _rows(rec)
         scored = [r["score"] for r in rows if isinstance(r.get("score"), int)]
-        ranks = sorted(set(scored), reverse=True)
+        # the end card's places (tied players share one: 1, 1, 3); 0, BG Stats' "no rank", for
+        # a player the game neither scored nor named a winner
+        place = {r["name"]: r["place"] for r in rec["places"]}
         teams = {p.get("name"): p.get("team") for p in game.players if isinstance(p, dict)}
         players: list[JSON] = []
         for seat, row in enumerate(rows):
-            rank = (ranks.index(row["score"]) + 1 if isinstance(row.get("score"), int)
-                    else (1 if row["winner"] else 0))
+            rank = place[row["name"]] if isinstance(row.get("score"), int) or row["winner"] else 0
             players.append({"name": row["name"], "score": row["score"] if row["score"] is not None else "",
                             "winner": bool(row["winner"]), "rank": rank, "startPlayer": seat == 0,
                             "role": teams.get(row["name"]) or "", "sourcePlayerId": row["name"]})

@@ -124,8 +124,8 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     assert current(page)["view"]["over"]
     page.click("#finish")
     page.wait_for_selector("#winner", timeout=WAIT)
-    # three sides tied on time: listed as a sentence lists names, not "A and D and B and E ..."
-    assert page.inner_text("#winner") == "A, D, B, E, C and F won!"
+    # three sides tied on time share the win: listed as a sentence lists names, not "A and D and B and E ..."
+    assert page.inner_text("#winner") == "A, D, B, E, C and F shared the win!"
     page.goto(page.base + "/")
     page.wait_for_selector("#start-form", timeout=WAIT)
     assert "Last game: SCAN (Parker Brothers, 1988), A, D, B, E, C and F won" in page.inner_text("#start-form")

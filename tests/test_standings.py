@@ -182,3 +182,65 @@ def test_the_final_table_is_the_engines_result_not_a_reading_of_its_view():
     state = engine.apply(state, {"type": "won", "players": ["Ann", "Bob"]})      # a tie lists both
     table = final_table(engine, state)
     assert table["winners"] == ["Ann", "Bob"] and [r["winner"] for r in table["standings"]] == [True, True]
+
+
+# ---------------------------------------------------------------- places: tied players share one
+
+def _scan_tie_on_time(games):
+    """SCAN without partners against the clock: A and B tie on 60 and share the win when time is
+    up, C ends on 0 (its cards are worth less than nothing). Returns the kept game's number."""
+    def cards(spades, hearts, diamonds, clubs):
+        return {"spades": spades, "hearts": hearts, "diamonds": diamonds, "clubs": clubs}
+    games.start("scan", [{"name": n} for n in "ABC"], {"variant": "individual", "time_limit": 20})
+    games.act({"type": "hand", "taken": {"A": cards(6, 0, 0, 0), "B": cards(6, 0, 0, 0),
+                                         "C": cards(1, 13, 13, 12)}}, 1)
+    games.act({"type": "time_up"}, 2)
+    return games.finish(3)["id"]
+
+
+def test_tied_rows_share_a_place_and_the_next_place_is_skipped():
+    from controller.standings import places
+    rows = [{"name": "Ann", "score": 50, "winner": False}, {"name": "Bob", "score": 90, "winner": True},
+            {"name": "Cy", "score": 50, "winner": False}, {"name": "Dee", "score": 10, "winner": False},
+            {"name": "Eve", "score": None, "winner": False}]
+    assert [(r["name"], r["place"], r["tied"]) for r in places(rows)] == [
+        ("Bob", 1, False), ("Ann", 2, True), ("Cy", 2, True), ("Dee", 4, False), ("Eve", 5, False)]
+    # a winner comes first whatever its score (the game's rules named it)
+    assert [r["name"] for r in places([dict(rows[1], winner=False), dict(rows[0], winner=True)])] == ["Ann", "Bob"]
+    # partners share their side's place without being tied with each other
+    sides = {"Ann": "N", "Cy": "N", "Bob": "E", "Dee": "E"}
+    team = [{"name": "Ann", "score": 80, "winner": True}, {"name": "Bob", "score": 20, "winner": False},
+            {"name": "Cy", "score": 80, "winner": True}, {"name": "Dee", "score": 20, "winner": False}]
+    assert [(r["name"], r["place"], r["tied"]) for r in places(team, sides)] == [
+        ("Ann", 1, False), ("Cy", 1, False), ("Bob", 2, False), ("Dee", 2, False)]
+    assert places([]) == []
+
+
+def test_the_record_and_bg_stats_give_tied_players_one_place(table):
+    """Standard competition ranking, "1, 1, 3": the kept record's places (the end card's) and
+    BG Stats' ranks are the same, and the player after a tie for first is third, not second."""
+    games, kept = table()
+    game_id = _scan_tie_on_time(games)
+    rec = kept.record(game_id)
+    assert [(r["name"], r["place"], r["tied"], r["winner"]) for r in rec["places"]] == [
+        ("A", 1, True, True), ("B", 1, True, True), ("C", 3, False, False)]
+    ranks = {p["name"]: p["rank"] for p in kept.bgstats(game_id)["players"]}
+    assert ranks == {"A": 1, "B": 1, "C": 3}
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_end_card_says_tied_players_share_a_place(browser, desk, server):  # noqa: F811
+    """The end card's place column and its banner say a tie as a tie: "1st (tied)" twice, then
+    "3rd", and the two winners shared the win."""
+    game_id = _scan_tie_on_time(desk.table.games)
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    try:
+        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+        page.wait_for_selector(".final-table tbody tr", timeout=WAIT)
+        cells = page.eval_on_selector_all(".final-table tbody tr", "trs => trs.map(tr => tr.innerText.trim())")
+        assert [c.split("\t") for c in cells] == [["1st (tied) winner", "A", "60"], ["1st (tied) winner", "B", "60"],
+                                                  ["3rd", "C", "0"]], cells
+        assert page.inner_text("#winner") == "A and B shared the win!"
+    finally:
+        page.close()

@@ -111,7 +111,12 @@ schemas(
                 id=INT, engine=STR, title=STR, status={"enum": ["active", "finished", "abandoned"]},
                 created=STR, ended=nullable(STR), version=INT, players=arr(nullable(STR)), winners=arr(STR),
                 standings=nullable(arr(ref("Standing"))), repeat=BOOL),
-    Record={"allOf": [ref("Summary"), obj(["final", "log"], extra=True, final=nullable(OBJ),
+    Place=obj(["name", "score", "winner", "place", "tied"], name=STR, score=nullable(INT), winner=BOOL,
+              place=dict(INT, description="Standard competition ranking: tied players share a place and "
+                                          "the next is skipped (1, 1, 3)."),
+              tied=dict(BOOL, description="The place is shared with a player of another side.")),
+    Record={"allOf": [ref("Summary"), obj(["final", "log", "places"], extra=True, final=nullable(OBJ),
+                                          places=arr(ref("Place")),
                                           log=arr(obj(["version", "type", "said", "at"], version=INT,
                                                       type=nullable(STR), said=STR, at=STR)))]},
     History=obj(["games"], games=arr(ref("Summary"))),

@@ -113,15 +113,28 @@ export function chart(data, width = 640) {
     `${data.unit[0].toUpperCase() + data.unit.slice(1)} after every move still in force (undone moves drop out).`), table);
 }
 
+// "1st", "2nd", "3rd", "4th" ... "11th", "12th", "13th", "21st".
+export function ordinal(n) {
+  const tens = n % 100, ones = n % 10;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ones === 1 ? "st" : ones === 2 ? "nd" : ones === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+// The places come worked out with the record (controller/standings.py: tied players share one,
+// 1, 1, 3); a place shared by players who are not partners is said as tied, on screen and to a
+// screen reader alike.
+export function placeWords(row) {
+  return ordinal(row.place) + (row.tied ? " (tied)" : "");
+}
+
 export function finalTable(rec) {
-  const rows = (rec.standings || rec.players.map((n) => ({ name: n, score: null, winner: rec.winners.includes(n) })))
-    .slice().sort((a, b) => (b.winner - a.winner) || ((b.score ?? -Infinity) - (a.score ?? -Infinity)));
+  const rows = rec.places || [];
   const money = rec.score_kind === "money";     // the engine's panel facts: its scores count money
   return h("table", { class: "sheet final-table" }, h("caption", { class: "sr-only" }, "Final table"),
     h("thead", null, h("tr", null, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Place")),
       ["Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", null, rows.map((r, i) => h("tr", { class: r.winner ? "is-winner" : "" },
-      h("td", null, r.winner ? h("span", { class: "tag tag-win" }, "winner") : String(i + 1)),
+    h("tbody", null, rows.map((r) => h("tr", { class: r.winner ? "is-winner" : "" },
+      h("td", { class: "place" }, placeWords(r), r.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
       h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));
 }
 
@@ -136,7 +149,10 @@ export async function renderEnd(area, gameId, ctx = {}) {
     area.replaceChildren(h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, String(err.message || err))));
     return;
   }
-  const winners = rec.winners.length ? `${andList(rec.winners)} won!` : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
+  // winners who are not all partners tied for the win, and are said to have shared it
+  const shared = (rec.places || []).some((r) => r.winner && r.tied);
+  const winners = rec.winners.length ? `${andList(rec.winners)} ${shared ? "shared the win" : "won"}!`
+    : rec.status === "abandoned" ? "Abandoned: no winner." : "Still being played.";
   const blob = bg ? URL.createObjectURL(new Blob([JSON.stringify(bg.play, null, 1)], { type: "application/json" })) : null;
   area.replaceChildren(h("section", { class: "card end-card", "aria-labelledby": "end-h" },
     // the heading takes the focus at the end: what it says then includes how the game ended
