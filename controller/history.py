@@ -182,7 +182,9 @@ class KeptGames:
 
     def chart(self, game_id: object) -> JSON:
         """Each player's number after every move still in force (undone moves and the undo/redo
-        entries left out), folding the game once."""
+        entries left out), folding the game once. Each point has its entry's ``version`` and its
+        ``move``: how many moves in force it stands after (0: the setup), which is what the chart
+        counts; the version counts the undone moves and the undos too."""
         game = self.game(game_id)
         out: JSON = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
                "points": [], "problem": None}
@@ -202,16 +204,18 @@ class KeptGames:
         done, _ = stacks(entries)
         in_force = set(done)
         state = engine.initial()
+        moves = 0
         for version, entry in entries:
             # what the caption promises: only the moves in force; undone moves and the undos drop out
             if entry.get("type") in UNDO_KINDS or (entry.get("type") != "setup" and version not in in_force):
                 continue
             for ev in entry.get("events", ()):
                 state = engine.apply(state, ev)
+            moves += entry.get("type") != "setup"
             rows = engine.result(state)["standings"]
             if not out["players"]:
                 out["players"] = [r["name"] for r in rows]
-            out["points"].append({"version": version, "said": entry.get("said", ""),
+            out["points"].append({"version": version, "move": moves, "said": entry.get("said", ""),
                                   "values": [r["score"] for r in rows]})
         if all(v is None for p in out["points"] for v in p["values"]):
             out["problem"] = "This game's view shows no %s to chart." % label

@@ -244,3 +244,43 @@ def test_the_end_card_says_tied_players_share_a_place(browser, desk, server):  #
         assert page.inner_text("#winner") == "A and B shared the win!"
     finally:
         page.close()
+
+
+# ---------------------------------------------------------------- the chart counts the moves in force
+
+def _scan_with_an_undone_hand(games):
+    """Team SCAN: two hands, the second undone, a third played instead, then abandoned: the
+    entries are the setup (1), hands (2, 3), the undo (4) and a hand (5); two moves are in force."""
+    games.start("scan", FOUR, {"variant": "team"})
+    games.act(SMALL, 1)
+    games.act(SMALL, 2)
+    games.undo(3)
+    games.act(SMALL, 4)
+    return games.abandon(5)["id"]
+
+
+def test_the_chart_numbers_the_moves_in_force_not_the_entries(table):
+    """An undone move and the undo itself are not moves of the game: the chart's points count the
+    moves in force (0 for the setup), so the third entry played after an undo is move 2."""
+    games, kept = table()
+    chart = kept.chart(_scan_with_an_undone_hand(games))
+    assert [(p["version"], p["move"]) for p in chart["points"]] == [(1, 0), (2, 1), (5, 2)]
+    assert [p["values"][0] for p in chart["points"]] == [0, 40, 80]
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_end_cards_chart_counts_only_the_moves_in_force(browser, desk, server):  # noqa: F811
+    """The end card's chart runs from the start to "move 2" and its table numbers the moves
+    Start, 1, 2: the undone hand and the undo are not counted."""
+    game_id = _scan_with_an_undone_hand(desk.table.games)
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    try:
+        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
+        page.wait_for_selector(".chart-box", timeout=WAIT)
+        axis = page.eval_on_selector_all(".chart text.axis", "ts => ts.map(t => t.textContent)")
+        assert axis[-2:] == ["start", "move 2"], axis
+        rows = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.textContent)")
+        assert rows == ["Start", "1", "2"], rows
+    finally:
+        page.close()

@@ -126,7 +126,9 @@ schemas(
                         won=INT, best=nullable(INT), average=nullable({"type": "number"})))))),
     Chart=obj(["game", "engine", "unit", "prefix", "players", "points", "problem"], game=INT, engine=STR,
               unit=nullable(STR), prefix=STR, players=arr(STR), problem=nullable(STR),
-              points=arr(obj(["version", "said", "values"], version=INT, said=STR,
+              points=arr(obj(["version", "move", "said", "values"], version=INT, said=STR,
+                             move=dict(INT, description="The moves in force up to this point (0: the setup); "
+                                                        "the version counts undone moves and undos too."),
                              values=arr(nullable(INT))))),
     BGStats=obj(["play", "link"], link=dict(STR, description="Opens BG Stats' import dialog on a phone."),
                 play=dict(OBJ, description="BG Stats' createPlay data: board, durationMin, comments, game, "

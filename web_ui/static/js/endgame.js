@@ -55,6 +55,12 @@ function labelWidth(text) {
   return measurer.measureText(text).width;
 }
 
+// A chart point by the moves in force up to it (the version would count the undone moves and
+// the undos too): the setup is the start; the axis's end says "no moves" for a game without one.
+function moveName(move, prefix = "") {
+  return move ? prefix + move : prefix ? "no moves" : "Start";
+}
+
 export function chart(data, width = 640) {
   if (data.problem || !data.points.length) return h("p", { class: "muted" }, data.problem || "Nothing to chart yet.");
   let points = data.points;
@@ -89,7 +95,7 @@ export function chart(data, width = 640) {
       s("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, document.createTextNode(fmt(v))));
   }
   svg.append(s("text", { x: L, y: H - 8, class: "axis" }, document.createTextNode("start")),
-    s("text", { x: W - R, y: H - 8, "text-anchor": "end", class: "axis" }, document.createTextNode(`move ${points[points.length - 1].version}`)));
+    s("text", { x: W - R, y: H - 8, "text-anchor": "end", class: "axis" }, document.createTextNode(moveName(points[points.length - 1].move, "move "))));
   const ends = [];
   data.players.forEach((name, i) => {
     const colour = LINE_COLOURS[i % LINE_COLOURS.length];
@@ -107,7 +113,7 @@ export function chart(data, width = 640) {
   const table = h("details", { class: "small" }, h("summary", null, "The numbers, move by move"),
     h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "The numbers, move by move" }, h("table", { class: "sheet" },
       h("thead", null, h("tr", null, h("th", { scope: "col" }, "Move"), data.players.map((n) => h("th", { scope: "col" }, n)))),
-      h("tbody", null, data.points.map((p) => h("tr", null, h("th", { scope: "row", title: p.said }, String(p.version)),
+      h("tbody", null, data.points.map((p) => h("tr", null, h("th", { scope: "row", title: p.said }, moveName(p.move)),
         p.values.map((v) => h("td", null, typeof v === "number" ? fmt(v) : "—"))))))));
   return h("figure", { class: "chart-box" }, svg, h("figcaption", { class: "small muted" },
     `${data.unit[0].toUpperCase() + data.unit.slice(1)} after every move still in force (undone moves drop out).`), table);
