@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import threading
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -215,6 +216,22 @@ def test_the_table_screen_during_each_game_has_no_axe_violations(engine, client,
                   then=lambda page: page.wait_for_selector("#game-area " + content))
     for size, page in auditor.pages.items():
         picture(page, "a11y-%s-%s.png" % (engine, size), full_page=True)
+    auditor.assert_clean()
+
+
+def test_scans_time_is_up_question_with_time_left_has_no_axe_violations(client, server, auditor):
+    """SCAN's "Time is up" with time left on the countdown asks first: audited with the question
+    and its answers showing."""
+    ends = (datetime.now(timezone.utc) + timedelta(minutes=30)).isoformat()
+    start(client, "scan", 4, {"variant": "team", "time_limit": 30, "ends_at": ends})
+
+    def ask(page):
+        page.click("#time-up")
+        page.wait_for_selector("#time-up-question", state="visible")
+
+    auditor.visit(server + "/", ready=shown(1), label="scan time is up, asked", then=ask)
+    for size, page in auditor.pages.items():
+        picture(page, "a11y-scan-time-up-%s.png" % size, full_page=True)
     auditor.assert_clean()
 
 

@@ -303,9 +303,25 @@ def test_a_scan_game_against_the_clock_counts_down_on_both_devices(table):
     for p in t.pages:
         p.wait_for_function("/^Time left: (30:00|29:\\d\\d)$/.test((document.querySelector('.countdown') || {}).textContent || '')",
                             timeout=WAIT)
-    t.tap(t.phone, "Time is up: the highest score wins")
-    for p in t.pages:
-        p.wait_for_function("(document.querySelector('.countdown') || {}).textContent === 'Time is up.'", timeout=WAIT)
+    # with time left, "Time is up" asks first (as Abandon does), the safe answer focused
+    phone = t.phone
+    phone.get_by_role("button", name="Time is up: the highest score wins", exact=True).click()
+    phone.wait_for_selector("#time-up-no", state="visible", timeout=WAIT)
+    assert phone.evaluate("document.activeElement.id") == "time-up-no"
+    assert re.match(r"^Time hasn't run out: (30:00|29:\d\d) left\. End the game now\?",
+                    phone.inner_text("#time-up-question")), phone.inner_text("#time-up-question")
+    phone.keyboard.press("Enter")                            # Enter on the focused "No" keeps the game
+    assert phone.evaluate("document.activeElement.id") == "time-up"
+    assert not phone.is_visible("#time-up-yes") and t.version(t.host) == 1
+    phone.click("#time-up")
+    phone.keyboard.press("Escape")                           # and so does Escape
+    assert phone.evaluate("document.activeElement.id") == "time-up" and t.version(t.host) == 1
+    phone.click("#time-up")
+    t.tap(phone, "Yes, end the game now")
+    for p in t.pages:       # the words don't say time ran out: it did not
+        p.wait_for_function("(document.querySelector('.countdown') || {}).textContent === "
+                            "'The game was ended before its time ran out.'", timeout=WAIT)
+        assert "time ran out;" not in p.inner_text("#game-area").replace("before its time ran out", "")
 
 
 def test_get_the_scoop_on_two_devices(table):

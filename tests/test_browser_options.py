@@ -120,7 +120,8 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     # SCAN, Triple with put-aside (48 cards), all past 155 win, against the clock: time runs out
     fill_options(page, "scan", ["A", "B", "C", "D", "E", "F"])
     assert current(page)["view"]["cards_per_hand"] == 48
-    tap(page, "Time is up: the highest score wins")
+    page.get_by_role("button", name="Time is up: the highest score wins", exact=True).click()   # time left: it asks
+    tap(page, "Yes, end the game now")
     assert current(page)["view"]["over"]
     page.click("#finish")
     page.wait_for_selector("#winner", timeout=WAIT)

@@ -523,3 +523,29 @@ def test_a_table_that_counts_differently_can_switch_the_trick_check_off():
     assert ev[0]["points"] == {WE: 75, THEY: 0}
     with pytest.raises(GameError, match="“Check that each side took whole tricks” is yes .* or no"):
         start(whole_tricks="no")
+
+
+def test_time_up_with_time_left_says_the_game_was_ended_early():
+    """'The winners are the team with the highest score at the end of that time': the engine
+    reads no clock, so the table's clock comes with the action ("at"). Pressed before the
+    countdown's end, the game still ends on the highest score (the table chose to stop), but
+    nothing says that time ran out; pressed at or after it, time ran out."""
+    s = start(time_limit=30, ends_at="2024-05-01T21:30:00Z")
+    we = cards(13, 13, 2, 0)
+    s, _ = hand(s, {WE: we, THEY: rest(we)})
+    early = game.decide(s, {"type": "time_up", "at": "2024-05-01T21:10:00+00:00"}, random.Random(0))
+    assert early == [{"type": "time_up", "early": True}, {"type": "won", "sides": [WE], "reason": "stopped"}]
+    assert game.describe(s, {"type": "time_up"}, early) == (
+        "the game was ended before its time ran out; WE won with 185")
+    ended = s
+    for ev in early:
+        ended = game.apply(ended, ev)
+    countdown = game.view(ended)["countdown"]
+    assert countdown["time_up"] and countdown["early"] and countdown["said"] == "The game was ended before its time ran out."
+    for at in ("2024-05-01T21:30:00Z", "2024-05-01T22:31:00+01:00"):      # the end itself, and after it
+        on_time = game.decide(s, {"type": "time_up", "at": at}, random.Random(0))
+        assert on_time == [{"type": "time_up"}, {"type": "won", "sides": [WE], "reason": "time"}]
+        assert game.describe(s, {"type": "time_up"}, on_time).startswith("time ran out; ")
+    for bad in ("soon", "2024-05-01T21:10:00", 1714595400, ["x"]):
+        with pytest.raises(GameError, match="“at” is the time .* ISO 8601"):
+            game.decide(s, {"type": "time_up", "at": bad}, random.Random(0))

@@ -7,7 +7,10 @@ a time-limit game, the scores until time is up).
 A time-limit game: the engine reads no clock. Setup is given the countdown's end ("ends_at",
 an ISO 8601 time with its UTC offset, worked out by the panel when the game starts) and/or its
 length ("time_limit", minutes); the panel shows the countdown, and when it runs out the table
-(or the panel) sends "time_up". The view says so under "countdown".
+(or the panel) sends "time_up", with the table's clock when it was pressed ("at"). Pressed
+before the countdown's end, the game is ended early: the highest score still wins, and the
+words say the game was ended before its time ran out, not that time ran out (the panel asks
+first). The view says so under "countdown".
 
 Sides: two teams (Team SCAN), three teams (Triple SCAN) or each player alone (SCAN Without
 Partners); No Trump SCAN plays individually, or in three teams with 6 players. A side is named
@@ -15,7 +18,9 @@ by its players' shared "team", else by its players.
 
     {"type": "hand", "taken": {side: {"spades": n, "hearts": n, "diamonds": n, "clubs": n}}}
         every side's cards from the hand just played (a missing suit is 0)
-    {"type": "time_up"}   the countdown ran out (time-limit games only)
+    {"type": "time_up", "at": time}   the countdown ran out, or the table ends the game before
+        it does (time-limit games only; "at", ISO 8601 with its UTC offset, is optional: without
+        it, or without a countdown's end to compare it with, time ran out)
 
 Events: setup, hand_scored, time_up, won.
 
@@ -53,7 +58,8 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
     each score);
   * a time-limit game ends when time is up with the scores entered by then (the rules' "the
     highest score at the end of that time"; a hand not entered doesn't count), and sides
-    tied on the highest score share the win.
+    tied on the highest score share the win; a game the table ends before its time runs out
+    is won the same way, on the scores entered by then.
 """
 
 from ..game import Game

@@ -276,8 +276,38 @@ def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
     if kind == "time_up":
         if not timed(state):
             raise GameError("this game races to %d; there is no time limit to run out" % TARGET)
+        if _before_the_end(state, action.get("at", None)):
+            return [{"type": "time_up", "early": True},
+                    {"type": "won", "sides": _leaders(state["totals"]), "reason": "stopped"}]
         return [{"type": "time_up"}, {"type": "won", "sides": _leaders(state["totals"]), "reason": "time"}]
     raise AssertionError(kind)      # guard() lets through only the kinds above
+
+
+def _before_the_end(state: State, at: object) -> bool:
+    """Whether "Time is up" came before the countdown's end: ``at`` is the table's clock when it
+    was pressed (the engine reads none), compared with the end given at setup. Without either
+    the table's word stands: time is up.
+
+        countdown   |<----------- time_limit ----------->|
+                    start                              ends_at
+        "at"           ^ early: ended before its time     ^ or later: time ran out
+
+    Ended early, the highest score still wins (the table chose to stop there; the rules only
+    say "the highest score at the end of that time", so this is newsdesk's reading), but
+    nothing says that time ran out."""
+    if at is None:
+        return False
+    when = None
+    if isinstance(at, str) and at.strip():
+        try:
+            when = datetime.fromisoformat(at.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            when = None
+    if when is None or when.tzinfo is None:
+        raise GameError("“at” is the time Time is up was pressed, an ISO 8601 time with its UTC offset "
+                        "(e.g. 2024-05-01T21:30:00+01:00), not %s" % _said(at))
+    ends_at = state.get("ends_at")
+    return ends_at is not None and when < datetime.fromisoformat(ends_at)
 
 
 def result(state: State) -> Result:
@@ -409,6 +439,7 @@ def apply(state: State, event: Event) -> State:
         s["dealer"] = (event["dealer"] + 1) % len(s["players"])   # "The deal passes to the left"
     elif kind == "time_up":
         s["time_up"] = True
+        s["ended_early"] = bool(event.get("early", False))    # ended before the countdown's end
     elif kind == "won":
         s["winners"] = list(event["sides"])
         s["win_reason"] = event["reason"]

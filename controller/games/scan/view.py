@@ -48,6 +48,10 @@ def view(state: State) -> dict[str, Any]:
     if is_timed:
         countdown = {
             "minutes": state["time_limit"], "ends_at": state.get("ends_at"), "time_up": state["time_up"],
+            # ended by the table before the countdown's end: time did not run out
+            "early": bool(state.get("ended_early", False)),
+            "said": ("The game was ended before its time ran out." if state.get("ended_early")
+                     else "Time is up." if state["time_up"] else None),
             "clock": "newsdesk keeps no clock for this game: the panel counts down%s, and when time "
                      "runs out the table taps Time up; the highest score entered by then wins, and "
                      "sides tied on it share the win" % (

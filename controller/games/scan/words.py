@@ -1,5 +1,5 @@
 """The sentences the table reads about SCAN's moves: what each side took and scored in a hand,
-time running out, and who won, with the sides headed as on the scoresheet."""
+time running out (or the game ended before it did), and who won, with the sides headed as on the scoresheet."""
 
 from ..base import Action, Event, State, and_list
 from .rules import SUIT_VALUES
@@ -22,7 +22,7 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
                 sides.append(text)
             out.append("hand %d: %s" % (ev["hand"], "; ".join(sides)))
         elif ev["type"] == "time_up":
-            out.append("time ran out")
+            out.append("the game was ended before its time ran out" if ev.get("early") else "time ran out")
         elif ev["type"] == "won":
             totals = dict(state["totals"])
             for e in events:

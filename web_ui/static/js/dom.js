@@ -97,3 +97,35 @@ export function num(key, value, money, attrs = {}) {
   return h("span", Object.assign({ class: "num", dataset: { num: key, value: String(value ?? ""), money: money ? "1" : "" } }, attrs),
     money ? dollars(value) : (value ?? "—"));
 }
+
+// A button whose move can't be taken back lightly asks once more first (Abandon; SCAN's "Time is
+// up" with time left). ``ask()`` says whether to ask now: a sentence (the question, read out with
+// the answers), true (ask without one), or false (do it at once). Asking puts the question and
+// its two answers in the button's place, the safe answer focused (Enter, Enter keeps the game);
+// it, or Escape, puts the question away and the focus back on the button.
+// opts: {id, label, yes, no, ask(), onYes(), disabled, className, yesClass, box}
+export function confirmButton(opts) {
+  const question = h(opts.box === "div" ? "p" : "span", { class: "confirm-question", id: opts.id + "-question", hidden: true });
+  const asking = (on) => {
+    ask.hidden = on;
+    confirm.hidden = keep.hidden = !on;
+    question.hidden = !on || !question.textContent;
+    (on ? keep : ask).focus();      // the safe answer first
+  };
+  const confirm = h("button", { type: "button", class: opts.yesClass || "danger", id: opts.id + "-yes", hidden: true,
+    "aria-describedby": question.id, onclick: () => opts.onYes() }, opts.yes);
+  const keep = h("button", { type: "button", class: "quiet", id: opts.id + "-no", hidden: true,
+    "aria-describedby": question.id, onclick: () => asking(false) }, opts.no);
+  const ask = h("button", { type: "button", class: opts.className || "quiet", id: opts.id, disabled: Boolean(opts.disabled),
+    onclick: () => {
+      const said = opts.ask ? opts.ask() : true;
+      if (!said) { opts.onYes(); return; }
+      question.textContent = typeof said === "string" ? said : "";
+      asking(true);
+    } }, opts.label);
+  const box = h(opts.box || "span", { class: "confirm " + (opts.id || "") }, ask, question, confirm, keep);
+  box.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !confirm.hidden) { e.preventDefault(); asking(false); }
+  });
+  return box;
+}

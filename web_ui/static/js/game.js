@@ -1,7 +1,7 @@
 // The screen of the game being played: what it waits for, the game's own view, the offers as
 // big buttons, and undo (which says what it takes back) one tap away.
 
-import { $$, andList, dollars, h, signed } from "./dom.js";
+import { $$, andList, confirmButton, dollars, h, signed } from "./dom.js";
 import { renderOffers } from "./offers.js";
 import * as generic from "./games/generic.js";
 
@@ -160,22 +160,8 @@ function winnerWords(view) {
 
 // Abandoning asks once more, and can be taken back: "Keep playing" (or Escape) puts the question away.
 function abandonButton(ctx) {
-  const asking = (on) => {
-    ask.hidden = on;
-    confirm.hidden = keep.hidden = !on;
-    (on ? keep : ask).focus();      // the safe answer first: Enter, Enter keeps the game
-  };
-  const confirm = h("button", { type: "button", class: "danger", id: "abandon-yes", hidden: true,
-    onclick: () => ctx.abandon() }, "Yes, abandon it");
-  const keep = h("button", { type: "button", class: "quiet", id: "abandon-no", hidden: true,
-    onclick: () => asking(false) }, "No, keep playing");
-  const ask = h("button", { type: "button", class: "quiet", id: "abandon", disabled: !ctx.canWrite,
-    onclick: () => asking(true) }, "Abandon game…");
-  const box = h("span", { class: "abandon" }, ask, confirm, keep);
-  box.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && !confirm.hidden) { e.preventDefault(); asking(false); }
-  });
-  return box;
+  return confirmButton({ id: "abandon", label: "Abandon game…", yes: "Yes, abandon it", no: "No, keep playing",
+    disabled: !ctx.canWrite, onYes: () => ctx.abandon() });
 }
 
 function keyOf(el) {

@@ -1,7 +1,7 @@
 // SCAN (1988): the WE/THEY scoresheet and the race to 155. Suits are always named and marked
 // with their symbol and value: their colour never carries meaning alone.
 
-import { h, num } from "../dom.js";
+import { confirmButton, h, num } from "../dom.js";
 
 export const SUITS = {
   spades: { symbol: "♠", word: "Spades" },
@@ -49,7 +49,8 @@ function countdown(view) {
   const out = h("p", { class: "countdown", role: "timer", "aria-live": "off" });
   const end = c.ends_at ? Date.parse(c.ends_at) : NaN;
   const show = () => {
-    if (c.time_up) { out.textContent = "Time is up."; return; }
+    // ended early, the words say so: time did not run out
+    if (c.time_up) { out.textContent = c.said || "Time is up."; return; }
     if (Number.isNaN(end)) { out.textContent = `Time limit: ${c.minutes} minutes.`; return; }
     const left = Math.max(0, Math.round((end - Date.now()) / 1000));
     out.textContent = left > 0
@@ -133,7 +134,29 @@ export function lastMove(view, said) {
   return said.startsWith("hand") ? `hand ${r.hand} scored: ${sides}` : `${said}; the sheet now ends at hand ${r.hand}: ${sides}`;
 }
 
-export function form(offer, view, act) {
+// The seconds left on the countdown, by this device's clock; null when the game gave no end.
+function secondsLeft(view) {
+  const end = view.countdown && view.countdown.ends_at ? Date.parse(view.countdown.ends_at) : NaN;
+  return Number.isNaN(end) ? null : Math.max(0, Math.round((end - Date.now()) / 1000));
+}
+
+// "Time is up" ends the game: with time still on the countdown it asks first (as Abandon does,
+// "No, keep playing" focused), and sends this device's clock ("at"), so the engine, which reads
+// none, can say the game was ended before its time ran out rather than that time ran out.
+function timeUpButton(offer, view, act, label) {
+  return confirmButton({ id: "time-up", label, className: "offer", yesClass: "offer", box: "div",
+    yes: "Yes, end the game now", no: "No, keep playing",
+    ask: () => {
+      const left = secondsLeft(view);
+      if (!left) return false;
+      const clock = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      return `Time hasn't run out: ${clock} left. End the game now? The highest score entered so far wins.`;
+    },
+    onYes: () => act({ type: "time_up", at: new Date().toISOString() }) });
+}
+
+export function form(offer, view, act, label) {
+  if (offer.type === "time_up") return timeUpButton(offer, view, act, label || "Time is up");
   return offer.type === "hand" ? handForm(offer, view, act) : null;
 }
 
