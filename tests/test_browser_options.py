@@ -150,9 +150,13 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     tap(page, "By automobile", exact=False)             # Bob: double sixes turn up the Disaster
     tap(page, "By automobile", exact=False)             # Cat: the Catastrophe (one Disaster only)
     tap(page, "By automobile", exact=False)             # Ann: an ordinary throw now, she moves
-    page.locator("form:has(button:text('Reached the Catastrophe!')) input[name=points]").fill("50")
-    tap(page, "Reached the Catastrophe!")
+    # the Catastrophe's city is her News card's too: both on this move, the game ending on it
+    both = page.locator("form:has(button:text(\"Reached the Catastrophe at the News card's city too\"))")
+    both.locator("input[name=points]").fill("50")
+    both.get_by_label("Points on the News card").fill("7")
+    tap(page, "Reached the Catastrophe at the News card's city too")
     assert current(page)["view"]["star_reporter"] == ["Ann"]
+    assert [p["score"] for p in current(page)["view"]["players"]] == [57, 0, 0]
     # the winner by name (the game gives its winners as seats: it said "0 won!")
     assert page.inner_text("#waiting") == "Ann won! Finish to keep the result."
     page.click("#finish")

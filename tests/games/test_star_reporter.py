@@ -285,6 +285,40 @@ def test_after_the_chosen_disasters_double_sixes_bring_the_one_catastrophe_which
         drive(s, BOB)
 
 
+def _catastrophe_open_at_bobs_turn():
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # the one Disaster
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 25})
+    return drive(s, BOB)                                  # Bob reaches the Catastrophe's city, his News card's too
+
+
+def test_the_catastrophe_at_the_news_city_earns_both_whichever_is_tapped_first():
+    """Reaching the News card's city obtains its news, and reaching the Catastrophe's ends the
+    game: a move that reaches one city which is both earns both. Tapped News first, then the
+    Catastrophe, both counted; tapped the Catastrophe first, the game ended and the News was lost.
+    The Catastrophe's offer now comes in a second form with the News card."""
+    s = _catastrophe_open_at_bobs_turn()
+    (both,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and o.get("news")]
+    assert both["enter"] == ["points", "news_points"]     # the card's points weren't entered when drawn
+    news_first, _ = act(s, {"type": "news", "player": BOB, "points": 12})
+    news_first, ev_a = act(news_first, {"type": "catastrophe", "player": BOB, "points": 30})
+    together, ev_b = act(s, {"type": "catastrophe", "player": BOB, "points": 30, "news": True, "news_points": 12})
+    assert ev_a[-1] == ev_b[-1] == {"type": "ended", "scores": [25, 42], "winners": [BOB]}
+    assert [c["card"] for c in together["players"][BOB]["cards"]] == ["news", "catastrophe"]
+    assert game.view(together)["star_reporter"] == ["Bob"]
+    assert "completed the News assignment" in game.describe(s, {}, ev_b)
+    # without the News card's points there is nothing to count
+    with pytest.raises(GameError, match="Bob: enter the points printed on the News card"):
+        act(s, {"type": "catastrophe", "player": BOB, "points": 30, "news": True})
+    with pytest.raises(GameError, match=r'Bob: "news" says whether .* \(true or false\), not .yes.'):
+        act(s, {"type": "catastrophe", "player": BOB, "points": 30, "news": "yes"})
+    # News already reported on this move: the plain offer only
+    assert not [o for o in game.offers(act(s, {"type": "news", "player": BOB, "points": 12})[0])
+                if o.get("news")]
+
+
 def test_one_move_ends_in_one_city():
     """A News card is drawn "as soon as he returns to 'Urbania'" and earns its points "when he
     reaches this city": not on the move that drew it, nor drawn on the move that reported News
@@ -427,7 +461,10 @@ def _random_game(seed, n, disasters, steps):
         choices = game.offers(state)
         if not choices:
             break
-        action = {k: v for k, v in rng.choice(choices).items() if k not in ("enter", "needs", "choices")}
+        offer = rng.choice(choices)
+        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+        if "news_points" in offer.get("enter", ()):
+            action["news_points"] = rng.randint(1, 40)
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
             if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
                 action["points"] = rng.randint(1, 40)

@@ -24,13 +24,19 @@ box rolls with the rng handed in, and the throw's event records the dice either 
     {"type": "disaster", "player": p, "points": n,      reached a Disaster's city (card: its
      "card": k}                                         number, when more than one is open)
     {"type": "catastrophe", "player": p, "points": n}   reached the Catastrophe: the game ends
+    {"type": "catastrophe", "player": p, "points": n,    ... at the city of the mover's News card
+     "news": true, "news_points": n}                    too: both won on the one move (the News
+                                                        card's points if not entered when drawn)
 
 News, Disaster and Catastrophe points may be entered only after the player's own move (a move
 by car, by train on an even total, or a flight): the panel offers them then, until the next
 player throws. One move ends in one city: a News card drawn at Urbania is reported after a later
 move (not the one that drew it), a card is not drawn on the move that reported News at its city,
 at most one Disaster (or the Catastrophe) is reported a move ("must be reached by an exact
-throw"), and a card whose points were entered when drawn earns those points.
+throw"), and a card whose points were entered when drawn earns those points. A move that reaches
+the Catastrophe at the mover's News city earns both, whichever the table taps: the News first
+and then the Catastrophe, or the Catastrophe with "news" (the game ends on it, so News can't
+follow it).
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for. Each throw's event

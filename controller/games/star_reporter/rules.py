@@ -304,11 +304,24 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
                         "%d Disasters" % state["disasters"])
     _one_exact_city(state, p)
     points = _points(state, p, action.get("points"), "the Catastrophe card")
-    won = {"type": "won_card", "player": p, "card": "catastrophe", "points": points}
-    after = apply(state, won)
+    # the Catastrophe's city may be the mover's News city too: reaching it obtains both at once
+    # ("when a player reaches the city ... he is considered to have obtained" the News), and the
+    # game ends on the Catastrophe, so the News is reported with it, not after (it would come too
+    # late) nor only if it was tapped first
+    with_news = action.get("news", False)
+    if not isinstance(with_news, bool):
+        raise GameError("%s: \"news\" says whether the Catastrophe's city is also the News card's (true or "
+                        "false), not %s" % (_name(state, p), _shown(with_news)))
+    events: list[Event] = []
+    if with_news:
+        events += _news(state, p, {"points": action.get("news_points")}, rng)
+    events.append({"type": "won_card", "player": p, "card": "catastrophe", "points": points})
+    after = state
+    for event in events:
+        after = apply(after, event)
     scores = [score(pl) for pl in after["players"]]
     best = max(scores)
-    return [won, {"type": "ended", "scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]}]
+    return events + [{"type": "ended", "scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]}]
 
 
 _ACTIONS: dict[str, Move] = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,

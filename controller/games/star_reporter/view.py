@@ -23,7 +23,8 @@ from .rules import (
 )
 
 PANEL = {"score": SCORE, "chart": {"unit": "credits", "prefix": ""}, "listens": ["dice"],
-         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"}},
+         "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"},
+                     "news_points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the News card"}},
          "words": {"at": "Airport the pin is at", "airport": "Airport"}}
 NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
          TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
@@ -66,6 +67,11 @@ def offers(state: State) -> list[Action]:
             out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
             if state["catastrophe"] == "open":
                 out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
+                if mover["assignment"]["status"] == "open" and "drew" not in done:
+                    # the same city as the News card's: both on this move, the game ending on it
+                    out.append({"type": "catastrophe", "player": m, "news": True,
+                                "enter": ["points"] + ([] if mover["assignment"]["points"] is not None
+                                                       else ["news_points"])})
     return out
 
 

@@ -66,7 +66,12 @@ export function label(offer, view) {
     case "draw": return "Draw a new News card";
     case "news": return "Reached the assignment's city";
     case "disaster": return `Reached Disaster #${offer.card}`;
-    case "catastrophe": return "Reached the Catastrophe!";
+    case "catastrophe": {
+      if (!offer.news) return "Reached the Catastrophe!";
+      const me = view.players && view.players[offer.player];
+      const city = me && me.assignment && me.assignment.city;
+      return `Reached the Catastrophe at the News card's city${city ? ` (${city})` : ""} too`;
+    }
     default: return null;
   }
 }
