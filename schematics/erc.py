@@ -175,6 +175,49 @@ def _reach(joins, start, stop):
     return seen
 
 
+def _check_series_against_pull(circuit, report, spec):
+    """Behind a series resistor the internal pull stays on, and the two divide: the contact
+    closed (its node at the rail it closes to, through a worn contact and the filter's pull), the
+    pin sits at that node's level plus the series resistor's share of the rest. Against the
+    strongest internal pull (the board's pull_min_ohms) that share must leave the pin past the
+    input's LOW (or HIGH) threshold, or the contact is never seen to close: a 100 kΩ resistor
+    behind a 50 kΩ pull-up reads a closed hook as HIGH."""
+    limits = circuit.limits
+    if spec.pull == "none" or not spec.series_resistor or "pull_min_ohms" not in limits:
+        return
+    rail = float(limits["logic_v"])
+    pull, series = float(limits["pull_min_ohms"]), float(spec.series_resistor)
+    contact = float(circuit.parts_data.part("contact").get("ohms_max", 0))
+    filt = [p for p in circuit.of(line=spec.name) if p.role == "filter_pull"]
+    share = series / (series + pull)
+    if spec.pull == "up" and spec.to == "GND":
+        node = rail * contact / (contact + float(filt[0].value)) if filt else 0.0
+        pin = node + (rail - node) * share
+        vil = float(limits.get("vil_max", rail * 0.25))
+        if pin >= vil > node:                   # (a node above it already: the filter's rule says so)
+            report.add("pull", "error", spec.name,
+                       "%s's contact closed, the pin sits at %.2f V: its %s series resistor against the internal "
+                       "pull-up (%s at its strongest) holds it over the %g V LOW level, so the contact is never "
+                       "seen to close; use a series resistor under %s", _where(circuit, spec.name), pin,
+                       bom_ohms(series), bom_ohms(pull), vil,
+                       bom_ohms(_two_figures_down(pull * (vil - node) / (rail - vil))))
+    elif spec.pull == "down" and spec.to != "GND":
+        pin = rail * (1 - share)
+        vih = float(limits.get("vih_min", rail * 0.65))
+        if pin <= vih:
+            report.add("pull", "error", spec.name,
+                       "%s's contact closed, the pin sits at %.2f V: its %s series resistor against the internal "
+                       "pull-down (%s at its strongest) holds it under the %g V HIGH level, so the contact is never "
+                       "seen to close; use a series resistor under %s", _where(circuit, spec.name), pin,
+                       bom_ohms(series), bom_ohms(pull), vih, bom_ohms(_two_figures_down(pull * (rail - vih) / vih)))
+
+
+def _two_figures_down(ohms):
+    """``ohms`` rounded down to two significant figures (15,305 to 15,000): a value one can buy."""
+    scale = 10 ** max(int(math.floor(math.log10(ohms))) - 1, 0) if ohms >= 10 else 1
+    return int(ohms // scale * scale)
+
+
 def check_pulls(circuit, report):
     for spec in circuit.board_lines.values():
         if isinstance(spec, BusSpec) or spec.kind != "input":
@@ -191,6 +234,7 @@ def check_pulls(circuit, report):
             report.add("pull", "warning", spec.name,
                        "%s has both the internal pull-%s and an external %s ohm resistor",
                        _where(circuit, spec.name), spec.pull, resistors[0].value)
+        _check_series_against_pull(circuit, report, spec)
         fixed = FIXED_PULL_UPS.get(circuit.board, {}).get(circuit.board_pin(spec.bcm)[0])
         if fixed and (spec.pull == "down" or spec.to == "3V3"):
             report.add("pull", "error", spec.name,
@@ -283,7 +327,13 @@ def check_boot(circuit, report):
             continue
         ringer = spec.name in ISOLATED_LINES
         load = "optocoupler" if ringer else getattr(spec, "load", None) or "load"
-        if name in BOOT_DRIVEN.get(board, {}):
+        if name in BOOT_READ.get(board, {}):
+            report.add("boot", "error", spec.name,
+                       "%s is an output on %s (pin %s), %s: with the serial console on (enable_uart=1) the UART "
+                       "holds the pin and the kernel reads what its %s does to it as typed text (held low, a break "
+                       "that never ends); move %s to a pin the Pi pulls low at boot (GPIO9-27 but the UART's 14 and "
+                       "15)", spec.name, name, pin, BOOT_READ[board][name], load, spec.name)
+        elif name in BOOT_DRIVEN.get(board, {}):
             report.add("boot", "error", spec.name,
                        "%s is an output on %s (pin %s), %s: with the serial console on (enable_uart=1) the "
                        "firmware and the kernel toggle it with boot messages, %s; move %s to a pin the Pi "
@@ -388,6 +438,13 @@ def _vf_max(circuit, report, spec):
     3.3 V pin through a resistor may not light."""
     if spec.load == "optocoupler":
         table = circuit.parts_data.part("optocoupler").get("vf_max")
+        if table is not None and spec.vf > float(table):
+            # as for an LED: the pin map's vf is the lowest, the pin's highest current's
+            report.add("current", "error", spec.name,
+                       "%s's vf is %g V, above the %g V its optocoupler's LED has at most (parts.toml "
+                       "[part.optocoupler] vf_max): the pin map's vf is the LED's lowest, which the pin's highest "
+                       "current is worked out from, so that current is understated; give the lowest forward voltage "
+                       "from the optocoupler's datasheet", _where(circuit, spec.name), spec.vf, float(table))
     else:
         by_colour = circuit.parts_data.part("led").get("vf_max", {})
         table = by_colour.get((spec.colour or "").lower())
@@ -805,6 +862,14 @@ HOLDING_MARGIN_C = 10       # newsdesk's least room between a long ring's coil a
 UNDER_C = 0.5               # the heat a toggling line may hold the coil at for good: this far under the cutoff
 
 
+def _kept_under(t):
+    """(the temperature ringing must stay HOLDING_MARGIN_C under, its words): the cutoff's holding
+    temperature, or the lowest it may open at (its rating less its tolerance) if that is lower."""
+    if t["low_c"] < t["holding_c"]:
+        return t["low_c"], "lowest opening (its rating less its tolerance)"
+    return t["holding_c"], "holding temperature"
+
+
 def _check_cutoff(circuit, report, line):
     """One failed part of the driver (the MOSFET or the optocoupler's output shorted, the gate
     pull-down unsoldered) holds the coil on at full power, which neither the fuse (it carries the
@@ -830,17 +895,18 @@ def _check_cutoff(circuit, report, line):
                    "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
                    "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
                    rated_a, most, math.ceil(most * 2) / 2)
-    if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
+    keep, kept = _kept_under(t)
+    if t["ring_c"] + HOLDING_MARGIN_C > keep:
         report.add("bell", "error", line,
                    "a long ring warms the coil to %.0f °C (%.2f W in %g °C air, %s): %s the thermal cutoff's %g °C "
-                   "holding temperature (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
+                   "%s (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
                    "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, a lower ceiling "
                    "for the ringer's heat budget (COIL_CEILING_C), or a coil with a lower duty", t["ring_c"],
                    t["ring_w"], t["ambient_c"],
                    "the ringer's heat budget resting it there" if t["ring_c"] < t["forever_c"]
                    else "where a ring that never stops settles",
-                   "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
-                   t["holding_c"], HOLDING_MARGIN_C)
+                   "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
+                   keep, kept, HOLDING_MARGIN_C)
     if t["under_w"] > t["continuous_w"]:
         report.add("bell", "error", line,
                    "a line toggling at the duty that holds the coil just under the %g °C thermal cutoff keeps it at "
@@ -892,8 +958,8 @@ def fet_cutoff_timing(parts):
     if coil_cut:
         coil_w = (coil_cut - UNDER_C - ambient) / float(sol["theta_c_per_w"])
         warm = least_ohms * (1 + float(sol["copper_alpha"]) * (coil_cut - UNDER_C - 20))
-        amps = math.sqrt(coil_w / warm)
-        lasting_w = min(half_w, max(amps * supply_max(parts) - coil_w, 0.0))
+        if coil_w > 0 and warm > 0:         # (air at the cutoff's rating: the reader refuses it)
+            lasting_w = min(half_w, max(math.sqrt(coil_w / warm) * supply_max(parts) - coil_w, 0.0))
     theta_tab = float(fet["theta_ja"]) - float(fet["theta_jc"])
     out = {"half_w": half_w, "lasting_w": lasting_w, "bare_c": ambient + float(fet["theta_ja"]) * lasting_w,
            "ambient_c": ambient,
@@ -903,6 +969,7 @@ def fet_cutoff_timing(parts):
     ring_w = half_w * strike_duty()
     rise_final, rise_needed = theta_tab * half_w, cutoff_c - ambient
     out.update(ring_w=ring_w, ring_c=ambient + theta_tab * ring_w, holding_c=float(cut["th_c"]),
+               low_c=cutoff_c - float(cut["tf_tol_c"]),
                junction_c=cutoff_c + float(fet["theta_jc"]) * half_w,
                opens_s=(float(fet["tab_tau_s"]) * math.log(rise_final / (rise_final - rise_needed))
                         if rise_final > rise_needed else math.inf))
@@ -932,14 +999,15 @@ def _check_fet_cutoff(circuit, report, line):
                    "the thermal cutoff on the MOSFET's tab is rated %g °C: a gate held half on may keep the tab "
                    "just under that for good, over newsdesk's %g °C for a part in a closed box; use one rated "
                    "%g °C or less (fet_cutoff_c)", t["cutoff_c"], FET_TAB_MAX_C, FET_TAB_MAX_C)
-    if t["ring_c"] + HOLDING_MARGIN_C > t["holding_c"]:
+    keep, kept = _kept_under(t)
+    if t["ring_c"] + HOLDING_MARGIN_C > keep:
         report.add("bell", "error", line,
                    "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most): %s the thermal "
-                   "cutoff's %g °C holding temperature (newsdesk keeps %g °C under it), so ringing alone may open "
-                   "it for good; give the MOSFET a heatsink under its cutoff or use a cutoff that holds more (th_c)",
+                   "cutoff's %g °C %s (newsdesk keeps %g °C under it), so ringing alone may open it for good; give "
+                   "the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c, th_c)",
                    t["ring_c"], t["ring_w"], t["ambient_c"],
-                   "over" if t["ring_c"] > t["holding_c"] else "within %g °C of" % HOLDING_MARGIN_C,
-                   t["holding_c"], HOLDING_MARGIN_C)
+                   "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
+                   keep, kept, HOLDING_MARGIN_C)
     if t["junction_c"] > t["tj_max"]:
         report.add("bell", "error", line,
                    "by the time the thermal cutoff on the MOSFET's tab opens at %g °C, its junction reaches %.0f °C: "

@@ -42,7 +42,7 @@ PART_KEYS = {
     "fuse": {},
     "cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
     "button": {},
-    "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "pos", "ctr_max!": "pos",
+    "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "share", "ctr_max!": "pos",
                     "pc_max_mw!": "pos", "vf_max!": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
                     "led_n!": "pos", "ctr_curve": "list"},
     "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
@@ -51,7 +51,7 @@ PART_KEYS = {
     "diode": {"vf_max!": "pos", "vf_at_a": "pos", "if_a!": "pos"},
     "zener": {"iz_test_ma": "pos"},
     "solenoid": {"rated_v!": "pos", "coil_ohms!": "pos", "coil_ohms_tol!": "frac", "coil_mh!": "pos",
-                 "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "pos",
+                 "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "share",
                  "theta_c_per_w!": "pos", "tau_s!": "pos", "theta_inner_c_per_w!": "nonneg", "insulation_c!": "pos",
                  "copper_alpha!": "nonneg"},
     "supply12": {"unloaded_ratio!": "pos"},
@@ -74,14 +74,15 @@ SECTIONS = {
               "receiver_max_mv!": "pos", "receiver_ohms_max!": "pos", "receiver_z_hz!": "pos"},
 }
 BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
-              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "board_led_ma": "pos", "header": "table",
-              "power": "table"}
+              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms": "pos", "board_led_ma": "pos",
+              "header": "table", "power": "table"}
 KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg"}
 BOARDS = ("pi", "pico")
 TOP = tuple(SECTIONS) + ("board", "part", "kit")
 
 WORDS = {"pos": "a number above 0 (and under a million)", "nonneg": "a number, 0 or more (and under a million)",
-         "frac": "a number from 0 up to 1", "count": "a whole number, 1 or more", "whole": "a whole number, 0 or more",
+         "frac": "a number from 0 up to 1", "share": "a number above 0, up to 1 (a share: 25 % is 0.25)",
+         "count": "a whole number, 1 or more", "whole": "a whole number, 0 or more",
          "db": "a number of decibels from -60 to 60",
          "text": "text", "bool": "true or false", "table": "a table", "list": "a list"}
 
@@ -95,13 +96,14 @@ def nearest(key, known):
 
 
 def _fits(kind, value):
-    if kind in ("pos", "nonneg", "frac", "count", "whole", "db"):
+    if kind in ("pos", "nonneg", "frac", "share", "count", "whole", "db"):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
                 or abs(value) >= CEILING:
             return False
         if kind in ("count", "whole") and not isinstance(value, int):
             return False
-        return {"pos": value > 0, "nonneg": value >= 0, "frac": 0 <= value < 1, "count": value >= 1,
+        return {"pos": value > 0, "nonneg": value >= 0, "frac": 0 <= value < 1, "share": 0 < value <= 1,
+                "count": value >= 1,
                 "whole": value >= 0, "db": -60 <= value <= 60}[kind]
     return isinstance(value, {"text": str, "bool": bool, "table": dict, "list": list}[kind])
 
@@ -210,6 +212,8 @@ CAP_DERATE = 1.5        # a capacitor's rating over the rail it sits on: at leas
 ESD_STANDOFF_MOST = 2.0     # an ESD array's stand-off over the rail it guards: its clamp sits well above
                             # the stand-off, and a pin's own diodes take only a few mA of what passes it
 SUPPLY_A_MOST = 20      # amps: the bell's adapter is a wall adapter (1.5 A); 1500 is its label's mA
+DIODE_A_MOST = 20       # amps: a through-hole rectifier across a small coil (the 1N4007's 1 A); 300 is a datasheet's mA
+TF_TOL_MOST = 10        # °C: IEC 60691 lets a thermal-link open as far as 10 °C under its rated temperature, no further
 CTR_MOST = 50           # an optocoupler's current transfer ratio (a darlington's reaches about 50); 600 is a percentage
 
 
@@ -293,16 +297,99 @@ def _part_details(parts, data, source):
                 and cap["rated_v"] < CAP_DERATE * rail:
             out.append("%s: [part.%s] rated_v is %g V, and it sits on the %g V side: rate it at least %g V (half as much "
                        "again)" % (source, name, cap["rated_v"], rail, CAP_DERATE * rail))
+    out += _said_volts(parts, source)
     display = parts.get("display")
     if isinstance(display, dict) and isinstance(display.get("addresses"), list) and not all(
             isinstance(a, int) and not isinstance(a, bool) and I2C_ADDRESSES[0] <= a <= I2C_ADDRESSES[1]
             for a in display["addresses"]):
         out.append("%s: [part.display] addresses must list 7-bit I2C addresses 0x%02X to 0x%02X, such as 0x3C, got %r"
                    % (source, I2C_ADDRESSES[0], I2C_ADDRESSES[1], display["addresses"]))
+    if isinstance(display, dict) and isinstance(display.get("addresses"), list) \
+            and len(set(map(repr, display["addresses"]))) != len(display["addresses"]):
+        out.append("%s: [part.display] addresses lists an address twice, got %r: list each address the display "
+                   "can be strapped to once" % (source, display["addresses"]))
+    diode = parts.get("diode")
+    if isinstance(diode, dict) and _fits("pos", diode.get("if_a")) and diode["if_a"] > DIODE_A_MOST:
+        out.append("%s: [part.diode] if_a is %g A, and a rectifier across this coil carries an amp or two (up to %d A): "
+                   "its datasheet's mA?" % (source, diode["if_a"], DIODE_A_MOST))
     bell = data.get("bell_driver")
     if isinstance(bell, dict) and _fits("pos", bell.get("supply_a")) and bell["supply_a"] > SUPPLY_A_MOST:
         out.append("%s: [bell_driver] supply_a is %g A, and the bell's adapter is a wall adapter (up to %d A): "
                    "its label's mA?" % (source, bell["supply_a"], SUPPLY_A_MOST))
+    out += _cutoff_details(parts, bell if isinstance(bell, dict) else {}, source)
+    return out
+
+
+def _cutoff_details(parts, bell, source):
+    """A thermal-link's figures in their order (IEC 60691): it holds at its holding temperature for
+    good and opens at its rated one, at most TF_TOL_MOST under it; the air around it cooler than
+    both. A cutoff rated under its holding temperature, or a tolerance past the standard's, would
+    let ringing open it; air as hot as the cutoff leaves nothing for the rules to work with."""
+    out = []
+    cut = parts.get("cutoff")
+    if not isinstance(cut, dict):
+        return out
+    tol, hold = cut.get("tf_tol_c"), cut.get("th_c")
+    if _fits("nonneg", tol) and tol > TF_TOL_MOST:
+        out.append("%s: [part.cutoff] tf_tol_c is %g °C, and a thermal-link (IEC 60691) opens at most %d °C under its "
+                   "rated temperature: read it off the datasheet" % (source, tol, TF_TOL_MOST))
+    ambient = bell.get("ambient_c")
+    for key in ("cutoff_c", "fet_cutoff_c"):
+        rated = bell.get(key)
+        if not _fits("pos", rated):
+            continue
+        if _fits("pos", hold) and hold >= rated:
+            out.append("%s: [bell_driver] %s is %g °C, and [part.cutoff] th_c %g °C: a thermal-link holds for good "
+                       "only under its rated temperature (IEC 60691); give both from the datasheet of the one you buy"
+                       % (source, key, rated, hold))
+        if _fits("nonneg", ambient) and ambient >= rated - (tol if _fits("nonneg", tol) else 0):
+            out.append("%s: [bell_driver] ambient_c is %g °C, and the thermal cutoff (%s) may open at %g °C: the air "
+                       "in a closed phone is far cooler than that (newsdesk takes 35 °C)" % (
+                           source, ambient, key, rated - (tol if _fits("nonneg", tol) else 0)))
+    return out
+
+
+# the voltage a part's rules figure is, where its words name one too: the words are what the bill
+# of materials orders, the figure what the rules check, so the two must agree
+SAID_VOLTS = {"capacitor": "rated_v", "coupling": "rated_v", "mosfet": "vds_max"}
+VOLTS_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?V\b")
+
+
+def _said_volts(parts, source):
+    """A part whose description or part number names voltages, none of them its rules figure: a
+    50 V capacitor's description kept when its rated_v was changed (or the other way round) would
+    order one part and check another."""
+    out = []
+    for name, key in SAID_VOLTS.items():
+        part = parts.get(name)
+        if not isinstance(part, dict) or not _fits("pos", part.get(key)):
+            continue
+        said = [float(v) for field in ("description", "number") if isinstance(part.get(field), str)
+                for v in VOLTS_RE.findall(part[field])]
+        if said and not any(abs(v - part[key]) < 1e-9 for v in said):
+            out.append("%s: [part.%s] its words say %s and %s is %g V: the bill of materials orders what the words "
+                       "say and the rules check %s, so make them agree" % (
+                           source, name, " and ".join("%g V" % v for v in sorted(set(said))), key, part[key], key))
+    return out
+
+
+def _ordered(data, source):
+    """Pairs of figures that come as a least and a most: swapped, a rule that reads one of them
+    checks nothing (a receiver's impedance under its DC ohms, a clipped square's level under the
+    sine's, the slowest dial faster than the fastest)."""
+    out = []
+    for section, low, high, words in (
+            ("dial", "pps_min", "pps_max", "the slowest dial's pulses a second, under the fastest's"),
+            ("audio", "receiver_ohms", "receiver_ohms_max", "the receiver's DC ohms, under its impedance at speech "
+                                                            "frequencies (which only rises above them)"),
+            ("audio", "amp_max_vrms", "amp_max_square_vrms", "the amplifier's clipping sine, under the square it "
+                                                             "swings clipped hard")):
+        table = data.get(section)
+        if not isinstance(table, dict) or not (_fits("pos", table.get(low)) and _fits("pos", table.get(high))):
+            continue
+        if table[low] > table[high]:
+            out.append("%s: [%s] %s (%g) must be at most %s (%g): %s" % (source, section, low, table[low], high,
+                                                                      table[high], words))
     return out
 
 
@@ -318,6 +405,7 @@ def _details(data, source):
     parts = data.get("part") if isinstance(data.get("part"), dict) else {}
     out += _part_details(parts, data, source)
     out += _pad_problems(parts, source)
+    out += _ordered(data, source)
     rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None
     if isinstance(rows, list):
         flat = [n for row in rows if isinstance(row, list) for n in row]

@@ -884,6 +884,45 @@ def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
         assert any(words in m for m in found), found
 
 
+# --- a builder's planted faults the rules let through ---
+
+@pytest.mark.parametrize("series, pin_v", [(100000, 2.21), (47000, 1.62), (16000, 0.83)])
+def test_a_series_resistor_the_internal_pull_overrules_is_an_error(series, pin_v):
+    """Behind the series resistor the internal pull-up stays on: 100 kΩ against its 50 kΩ put a
+    closed hook at 2.2 V, HIGH, and the rules passed it (a lifted handset never seen)."""
+    report = check(replace_in("pi.hook", "series_resistor = 1000", "series_resistor = %d" % series))
+    (finding,) = [f for f in report.errors if f.rule == "pull"]
+    assert finding.message.startswith("hook (GPIO22, pin 15)'s contact closed, the pin sits at %.2f V: its " % pin_v)
+    assert finding.message.endswith("so the contact is never seen to close; use a series resistor under 15 kΩ")
+    assert not [f for f in check(replace_in("pi.hook", "series_resistor = 1000", "series_resistor = 15000")).errors
+                if f.rule == "pull"]
+
+
+@pytest.mark.parametrize("section, old", [("pi.ringer", "bcm = 23"), ("pi.status_led", "bcm = 24")])
+def test_an_output_on_the_uarts_rxd_is_an_error(section, old):
+    """An input on GPIO15 was refused, an output there passed: the UART holds the pin and its load
+    held low reads as a break that never ends."""
+    report = check(replace_in(section, old, "bcm = 15"))
+    assert any(f.rule == "boot" and "is an output on GPIO15 (pin 10), the UART's RXD" in f.message
+               for f in report.errors), report.errors
+
+
+def test_an_optocouplers_vf_above_its_datasheets_highest_is_an_error():
+    """As for an LED of a colour: the pin map's vf is the lowest, so 1.5 V on a PC817 (1.4 V at most)
+    understated the pin's current (a 19 mA error shown as a 15 mA warning)."""
+    report = check(replace_in("pi.ringer", "vf = 1.0", "vf = 1.5"))
+    assert any(f.message.startswith("ringer (GPIO23, pin 16)'s vf is 1.5 V, above the 1.4 V its optocoupler's LED has "
+                                    "at most") for f in report.errors), report.errors
+
+
+def test_ringing_is_kept_under_the_cutoffs_lowest_opening_too():
+    """A cutoff rated 78 °C may open at 68 °C (its tolerance, 10 °C), under its 73 °C holding
+    temperature: the long ring's 60 °C is then within 10 °C of where it may open."""
+    found = [f.message for f in check_parts(parts_with("cutoff_c = 98 ", "cutoff_c = 78 ")).errors]
+    assert any("a long ring warms the coil to 60 °C" in m and "within 10 °C of the thermal cutoff's 68 °C lowest opening "
+               "(its rating less its tolerance)" in m for m in found), found
+
+
 # --- one failed part, the other way: the MOSFET held half on, and the cutoff on its tab ---
 
 def test_the_cutoff_on_the_mosfets_tab_is_worked_out_from_the_parts():

@@ -127,6 +127,31 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("rated_v = 50 ", "rated_v = 2.5 ", "[part.capacitor] rated_v is 2.5 V, and it sits on the 3.3 V side: rate it "
                                         "at least 4.95 V"),
     ("rated_v = 16 ", "rated_v = 4 ", "[part.coupling] rated_v is 4 V, and it sits on the 3.3 V side"),
+    # a figure the rules check, changed without the words the bill of materials orders by (a builder's planted
+    # fault: a 16 V electrolytic said to be rated 50 V passed)
+    ("rated_v = 16 ", "rated_v = 50 ", "[part.coupling] its words say 16 V and rated_v is 50 V: the bill of "
+                                       "materials orders what the words say and the rules check rated_v"),
+    ("rated_v = 50 ", "rated_v = 100 ", "[part.capacitor] its words say 50 V and rated_v is 100 V"),
+    ("vds_max = 55 ", "vds_max = 100 ", "[part.mosfet] its words say 55 V and vds_max is 100 V"),
+    # a builder's planted faults the reader let through (one crashed the rules)
+    ("th_c = 73 ", "th_c = 110 ", "[bell_driver] cutoff_c is 98 °C, and [part.cutoff] th_c 110 °C: a thermal-link "
+                                  "holds for good only under its rated temperature (IEC 60691)"),
+    ("fet_cutoff_c = 98 ", "fet_cutoff_c = 60 ", "[bell_driver] fet_cutoff_c is 60 °C, and [part.cutoff] th_c 73 °C"),
+    ("tf_tol_c = 10 ", "tf_tol_c = 50 ", "[part.cutoff] tf_tol_c is 50 °C, and a thermal-link (IEC 60691) opens at "
+                                         "most 10 °C under its rated temperature"),
+    ("ambient_c = 35 ", "ambient_c = 98 ", "[bell_driver] ambient_c is 98 °C, and the thermal cutoff (cutoff_c) may "
+                                           "open at 88 °C"),
+    ("if_a = 1.0 ", "if_a = 300 ", "[part.diode] if_a is 300 A, and a rectifier across this coil carries an amp or "
+                                   "two (up to 20 A): its datasheet's mA?"),
+    ("duty_max = 0.25 ", "duty_max = 25 ", "[part.solenoid] duty_max must be a number above 0, up to 1 (a share: "
+                                           "25 % is 0.25)"),
+    ("ctr_derate = 0.7 ", "ctr_derate = 7 ", "[part.optocoupler] ctr_derate must be a number above 0, up to 1"),
+    ("pps_min = 7 ", "pps_min = 30 ", "[dial] pps_min (30) must be at most pps_max (20)"),
+    ("receiver_ohms_max = 300 ", "receiver_ohms_max = 30 ", "[audio] receiver_ohms (150) must be at most "
+                                                            "receiver_ohms_max (30)"),
+    ("amp_max_square_vrms = 5.0 ", "amp_max_square_vrms = 0.5 ", "[audio] amp_max_vrms (3.5) must be at most "
+                                                                 "amp_max_square_vrms (0.5)"),
+    ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x3C]", "[part.display] addresses lists an address twice"),
     ("rated_v = 50 ", "# rated_v = 50 ", "[part.capacitor] lacks rated_v"),
     ("if_a = 1.0 ", "# if_a = 1.0 ", "[part.diode] lacks if_a"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x80]", "[part.display] addresses must list 7-bit I2C "
