@@ -48,6 +48,7 @@ import lzma
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import stat
 import struct
@@ -55,14 +56,24 @@ import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .dbshape import difference, shape_of
-from .devices import devices_shape
+from .dbshape import difference, made_by, shape_of
+from .devices import SCHEMA as DEVICES_SCHEMA, devices_shape
 from .dial.profile import PROFILE_FILE
 from .errors import ConfigError, NewsdeskError
-from .store import ACKED, DEVICES_FILE, REPLACED_PREFIX, SCHEMA_VERSION, STORE_FILE, rows_problem, store_shape
+from .store import (
+    ACKED,
+    DEVICES_FILE,
+    MIGRATIONS,
+    REPLACED_PREFIX,
+    SCHEMA_VERSION,
+    STORE_FILE,
+    rows_problem,
+    store_shape,
+)
 
 FORMAT = "newsdesk-backup"
 FORMAT_VERSION = 1
@@ -291,6 +302,11 @@ def _write_atomically(path: Path, text: str) -> None:
     _sync_dir(path.parent)
 
 
+def _rw_uri(path: StrPath) -> str:
+    """A URI that makes and opens ``path`` for writing (beside _ro_uri on a connection that takes URIs)."""
+    return "%s?mode=rwc" % Path(path).resolve().as_uri()
+
+
 def _ro_uri(path: StrPath) -> str:
     return "%s?mode=ro" % Path(path).resolve().as_uri()
 
@@ -417,10 +433,103 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
         raise BadBackup("%s is not a backup to restore: its %s is not newsdesk's %s (%s); nothing was changed"
                         % (where, path.name, "store at schema %s" % claimed if path.name == STORE_FILE
                            else "devices file", problem))
+    if rows is None and path.name == STORE_FILE and (claimed or 0) >= 2:
+        rows = _read_only(path, games_problem)
     if rows:
         raise BadBackup("%s is not a backup to restore: %s; nothing was changed" % (where, rows.replace(
             "its table", "its %s's table" % STORE_FILE, 1)))
+    if path.name == STORE_FILE:
+        rebuild(path, [s for step in range(1, (claimed or 0) + 1) for s in MIGRATIONS.get(step, ())], claimed or 0,
+                where)
+    else:
+        rebuild(path, DEVICES_SCHEMA, None, where)
     return version
+
+
+def games_problem(db: sqlite3.Connection) -> str | None:
+    """None if every row of the store's games table is one the history's pages can show; else
+    which is not, in words. The JSON check sees a value's kind, not what the pages take from it:
+    players ``[]`` or ``[1, null]``, a time that isn't one, an ended that is bytes passed it and
+    answered every history page with a 500. (Names are not judged here as a start judges them:
+    an earlier newsdesk's may be looser, and the pages show any text.)"""
+    for game_id, engine, players, created, ended, winners in db.execute(
+            "SELECT id, engine, players, created, ended, winners FROM games ORDER BY id"):
+        why = None
+        people = json.loads(players)
+        if not isinstance(engine, str) or not engine:
+            why = "its game's name is not a name"
+        elif not people or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in people):
+            why = "its players are not a list of players, each with a name"
+        elif winners is not None and not all(isinstance(w, str) for w in json.loads(winners)):
+            why = "its winners are not a list of names"
+        else:
+            for column, value in (("created", created), ("ended", ended)):
+                if value is None and column == "ended":
+                    continue
+                try:
+                    when = datetime.fromisoformat(value) if isinstance(value, str) else None
+                except ValueError:
+                    when = None
+                if when is None or when.tzinfo is None:
+                    why = "its %s is not a time with its UTC offset" % column
+                    break
+        if why:
+            return "its table games has a row (%d) the history can't show: %s" % (game_id, why)
+    return None
+
+
+def rebuild(path: Path, statements: Iterable[str], version: int | None, where: str) -> None:
+    """The database unpacked at ``path`` copied, row by row, into a new file made by newsdesk's
+    own schema ``statements``, which then takes its place (``version``: its user_version, or
+    None when the statements set it). The shape check compares a stranger's file with newsdesk's
+    by its tables' columns and its other objects' statements; what it can't see in a table's own
+    statement stays behind in that file: a CHECK that refuses the box's next write, a foreign key
+    to no table, a hidden generated column, a collation, an AUTOINCREMENT counter at its end. The
+    file restored is newsdesk's own, and each row goes through its constraints on the way in (a
+    row they refuse is BadBackup, said in one sentence)."""
+    fresh = path.with_name(path.name + ".rebuilt")
+    with contextlib.suppress(FileNotFoundError):
+        fresh.unlink()
+    try:
+        db = sqlite3.connect(_rw_uri(fresh), uri=True, isolation_level=None)
+        try:
+            db.execute("PRAGMA trusted_schema=OFF")         # its views and triggers call no function
+            db.execute("ATTACH DATABASE ? AS theirs", (_ro_uri(path),))
+            db.execute("BEGIN")
+            for statement in statements:
+                db.execute(statement)
+            for table, columns in made_by_tables(statements):
+                names = ", ".join('"%s"' % c for c in columns)
+                try:
+                    db.execute('INSERT INTO main."%s" (%s) SELECT %s FROM theirs."%s" ORDER BY rowid'
+                               % (table, names, names, table))
+                except sqlite3.IntegrityError as e:
+                    raise BadBackup("%s is not a backup to restore: its %s's table %s has a row newsdesk's schema "
+                                    "refuses (%s); nothing was changed" % (where, path.name, table, _why(e))) from None
+            dangling = db.execute("PRAGMA main.foreign_key_check").fetchone()
+            if dangling:
+                raise BadBackup("%s is not a backup to restore: its %s's table %s has a row (%s) that names a %s row "
+                                "it doesn't hold; nothing was changed" % (where, path.name, dangling[0], dangling[1],
+                                                                          dangling[2]))
+            if version is not None:
+                db.execute("PRAGMA main.user_version = %d" % version)
+            db.execute("COMMIT")
+        finally:
+            db.close()
+        _sync_file(fresh)
+        os.replace(fresh, path)
+        _sync_dir(path.parent)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            fresh.unlink()
+        raise
+
+
+def made_by_tables(statements: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """[(table, its column names in order)] that ``statements`` make: the columns a rebuild
+    copies (a stranger's hidden or extra column is left behind)."""
+    return [(name, [c[0] for c in columns]) for name, columns in made_by(statements).items()
+            if isinstance(name, str)]
 
 
 def interrupted(data_dir: StrPath) -> bool:
@@ -820,11 +929,36 @@ def check_settings(into: Path, manifest: Manifest, where: str) -> None:
         from .config import load_config
 
         try:
-            load_config(into, environ={})
+            settings = load_config(into, environ={})
+            _serves_here(settings)
         except ConfigError as e:
             problem = str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE)
             raise BadBackup("%s is not a backup to restore: its settings can't be used (%s); nothing was changed"
                             % (where, problem)) from None
+
+
+def _serves_here(settings: Any) -> None:
+    """ConfigError if the settings read well but this box can't start with them: a host address
+    that isn't this box's (a stranger's "203.0.113.7": "can't listen" at every start), a pin map
+    that isn't one. The panel's restore starts the box again on them, with no way back from the
+    panel if it can't."""
+    from .errors import PinMapError
+    from .pinmap import load_pinmap
+
+    host = settings["host"]
+    if host:
+        try:
+            family = socket.AF_INET6 if ":" in host else socket.AF_INET
+            with socket.socket(family, socket.SOCK_STREAM) as sock:
+                sock.bind((host, 0))
+        except OSError as e:
+            raise ConfigError("host = %r is not an address of this box (%s): the panel couldn't start on it"
+                              % (host, e.strerror or e)) from None
+    if settings["pinmap"]:
+        try:
+            load_pinmap(settings["pinmap"])
+        except PinMapError as e:
+            raise ConfigError("pinmap = %r: %s" % (settings["pinmap"], e)) from None
 
 
 def _replaced_folder(data_dir: Path, clock: Clock) -> str:

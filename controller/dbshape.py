@@ -9,7 +9,9 @@ kept twice. Tables are compared by their columns (name, declared type, NOT NULL,
 every other object (an index, a trigger, a view) by its table and its statement, so a file that
 carries one newsdesk doesn't make is refused: a trigger runs on the box's own writes (one that
 deletes the kept games, or aborts every move), a view or an index can stand where a migration
-makes its own. SQLite's own objects (sqlite_sequence, sqlite_autoindex_...) are left out.
+makes its own. SQLite's own objects (the sqlite_sequence and sqlite_stat tables, and the
+sqlite_autoindex_... indexes, which have no statement) are left out, and only those: SQLite
+loads a trigger or a view whatever it is called, so one named sqlite_... is compared like any.
 """
 
 import sqlite3
@@ -26,8 +28,10 @@ def shape_of(db: sqlite3.Connection) -> Shape:
     their statements, spaces folded (sqlite3.Error if it can't be read)."""
     shape: Shape = {}
     for kind, name, table, sql in db.execute(
-            "SELECT type, name, tbl_name, sql FROM sqlite_master "
-            "WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name").fetchall():
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT ("
+            "(type = 'table' AND name IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat2', 'sqlite_stat3', "
+            "'sqlite_stat4')) OR (type = 'index' AND sql IS NULL AND name LIKE 'sqlite\\_autoindex\\_%' "
+            "ESCAPE '\\')) ORDER BY type, name").fetchall():
         if kind == "table":
             shape[name] = tuple((r[1], str(r[2]).upper(), bool(r[3]), bool(r[5]))
                                 for r in db.execute("PRAGMA table_info(\"%s\")" % name.replace('"', '""')))

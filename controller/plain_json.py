@@ -11,6 +11,8 @@ be finished or abandoned) go through it.
 import math
 
 TOO_LONG_BITS = 13_000          # ~3,900 digits: below Python's 4,300-digit limit for int -> text
+MOST_NESTING = 64               # levels of JSON a request or a stored value may nest: no move, setting, name
+                                # or game needs a tenth of it (a restore refuses a store nested deeper)
 
 
 def shown(value):

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import events
 from .dbshape import Shape, difference, made_by, shape_of
 from .errors import BadRequest, Conflict, StoreError
-from .plain_json import shown
+from .plain_json import MOST_NESTING, shown
 from .walcheck import read_log
 
 log = logging.getLogger(__name__)
@@ -104,6 +104,7 @@ JSON_COLUMNS = ((1, "events", "payload", "object", False),
                 (2, "games", "winners", "array", True), (2, "games", "final", "object", True),
                 (2, "game_entries", "entry", "object", False))
 MOST_VALUE = 4 << 20    # bytes of one JSON value: newsdesk's are a few KB (a request is at most 64 KB)
+PYTHON_FROM = 1000      # bytes: a shorter JSON value can't nest or hold a number past what Python's json reads
 
 
 def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
@@ -131,19 +132,44 @@ def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
             if not _read_back_as(raw, kind):
                 return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (
                     table, rowid, column, kind, MOST_VALUE >> 20)
+        # what SQLite's JSON takes and Python's json doesn't, or only shallower in the stack than
+        # where the box reads it: an integer past 4,300 digits, nesting a thousand deep. Either
+        # needs a value of PYTHON_FROM bytes at least; newsdesk's own nest a few levels
+        long_ones = db.execute(
+            "SELECT rowid, CAST(\"%s\" AS BLOB) FROM \"%s\" WHERE %s AND length(CAST(\"%s\" AS BLOB)) >= ? "
+            "AND json_valid(\"%s\")" % (column, table, fits, column, column), (MOST_VALUE, PYTHON_FROM))
+        for rowid, raw in long_ones:
+            if not _read_back_as(raw, kind, MOST_NESTING):
+                return ("its table %s has a row (%d) whose %s is not a JSON %s newsdesk reads (nested past %d levels, "
+                        "or a number of more digits than Python's json takes)" % (table, rowid, column, kind,
+                                                                                  MOST_NESTING))
     return None
 
 
-def _read_back_as(raw, kind):
+def _read_back_as(raw, kind, most_depth=None):
     """Whether the store's json.loads reads ``raw`` (a text value's bytes, None when it is no
-    text of at most MOST_VALUE bytes) as a JSON ``kind`` ("object", "array")."""
+    text of at most MOST_VALUE bytes) as a JSON ``kind`` ("object", "array"), nested at most
+    ``most_depth`` levels if given."""
     if raw is None:
         return False
     try:
         found = json.loads(bytes(raw).decode("utf-8"))
     except (ValueError, RecursionError):     # UnicodeDecodeError is a ValueError
         return False
+    if most_depth is not None and _depth(found) > most_depth:
+        return False
     return isinstance(found, dict if kind == "object" else list)
+
+
+def _depth(value):
+    """How deep ``value`` (parsed JSON) nests, counted without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def shape_problem(db, version):

@@ -287,3 +287,11 @@ def test_the_phone_in_a_box_is_sent_the_profile_over_the_link(tmp_path, mock_fac
     _keep_profile(config.data_dir)
     Newsdesk(config, pin_factory=mock_factory).close()
     assert sent["ratio"] == "0.667" and sent["dial_map"] == "standard"
+
+
+@pytest.mark.parametrize("text", ["[" * 200000 + "]" * 200000, '{"a": ' + "[" * 5000 + "]" * 5000 + "}", "{", "[]"])
+def test_a_profiles_file_nested_past_pythons_depth_is_read_as_none(tmp_path, text):
+    """A restore lets the dial profiles through unread (the box reads a damaged file as none): one
+    nested 200,000 deep stopped the box starting with a RecursionError."""
+    (tmp_path / "dial-profiles.json").write_text(text, encoding="utf-8")
+    assert Profiles(tmp_path).load() == {} and Profiles(tmp_path).ratio("any") is None

@@ -258,12 +258,15 @@ def test_a_store_missing_a_column_is_refused(good, here, tmp_path, capsys):
     refused(capsys, here, file, "its table games has no column winners")
 
 
-def _store_with(good, tmp_path, sql, version=SCHEMA_VERSION, name="b.zip"):
-    """A copy of ``good`` whose store has had ``sql`` run on it (and is stamped ``version``)."""
+def _store_with(good, tmp_path, sql, version=SCHEMA_VERSION, name="b.zip", then=None):
+    """A copy of ``good`` whose store has had ``sql`` run on it (and is stamped ``version``), and
+    ``then`` after it on a new connection (one that reads a schema ``sql`` wrote)."""
     file = copy_of(good, tmp_path, name)
     with zipfile.ZipFile(file) as z:
         (tmp_path / (name + ".db")).write_bytes(z.read(STORE_FILE))
     body = sqlite_file(tmp_path / (name + ".db"), sql, version)
+    if then:
+        body = sqlite_file(tmp_path / (name + ".db"), then, version)
     _rewrite(file, lambda m: resum(m, STORE_FILE, body), {STORE_FILE: body})
     return file
 
@@ -285,6 +288,83 @@ def test_a_store_carrying_an_object_newsdesk_doesnt_make_is_refused(good, here, 
             "its %s is not newsdesk's store at schema %d (%s)" % (STORE_FILE, SCHEMA_VERSION, words))
 
 
+def test_a_trigger_named_like_sqlites_own_is_refused_too(good, here, tmp_path, capsys):
+    """SQLite loads a trigger whatever its name: one called sqlite_... passed the shape check (it
+    left out every sqlite_ name) and emptied the kept games at the box's first move."""
+    sql = ("PRAGMA writable_schema=ON; INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES "
+           "('trigger', 'sqlite_evil', 'events', 0, 'CREATE TRIGGER sqlite_evil AFTER INSERT ON events BEGIN "
+           "DELETE FROM game_entries; DELETE FROM games; END'); PRAGMA writable_schema=OFF")
+    refused(capsys, here, _store_with(good, tmp_path, sql),
+            "its %s is not newsdesk's store at schema %d (it has trigger sqlite_evil newsdesk doesn't make)"
+            % (STORE_FILE, SCHEMA_VERSION))
+
+
+def _writes_after_restore(capsys, here, file):
+    """Restore ``file`` into ``here``, then make a move's worth of writes as the box would: the
+    store restored is newsdesk's own schema, whatever the backup's table statements said."""
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    store = Store(here / STORE_FILE)
+    try:
+        for n in range(40):
+            store.append("editor.verdict", {"n": n})
+    finally:
+        store.close()
+    db = sqlite3.connect(here / STORE_FILE)
+    try:
+        return dict(db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()), \
+            db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()[0], \
+            db.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("sql", [
+    # a foreign key to no table: every move and new game refused ("no such table: main.nowhere")
+    "UPDATE sqlite_master SET sql = replace(sql, 'REFERENCES events (id)', 'REFERENCES nowhere (id)') "
+    "WHERE name = 'game_entries'",
+    # a CHECK that refuses the box's next writes
+    "UPDATE sqlite_master SET sql = replace(sql, 'payload TEXT NOT NULL', 'payload TEXT NOT NULL CHECK (id < 10)') "
+    "WHERE name = 'events'",
+    # the AUTOINCREMENT counter at its end: "database or disk is full" at the next event
+    "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'events'",
+], ids=["foreign-key-to-nowhere", "check-on-the-next-write", "counter-at-its-end"])
+def test_what_a_tables_own_statement_hides_stays_behind(good, here, tmp_path, capsys, sql):
+    """The shape check sees a table's columns, not its whole statement: the store restored is
+    made by newsdesk's own schema and filled row by row, so the box writes after it."""
+    file = _store_with(good, tmp_path, "PRAGMA writable_schema=ON; %s; PRAGMA writable_schema=OFF" % sql)
+    with zipfile.ZipFile(good) as z:
+        (tmp_path / "good.db").write_bytes(z.read(STORE_FILE))
+    db = sqlite3.connect(tmp_path / "good.db")
+    try:
+        backed_up = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        db.close()
+    tables, seq, games = _writes_after_restore(capsys, here, file)
+    fresh = sqlite3.connect(":memory:")
+    try:
+        from controller.store import MIGRATIONS
+        for step in sorted(MIGRATIONS):
+            for statement in MIGRATIONS[step]:
+                fresh.execute(statement)
+        ours = dict(fresh.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
+    finally:
+        fresh.close()
+    assert tables == ours and seq < 1000 and games == backed_up > 0
+
+
+def test_a_row_newsdesks_own_schema_refuses_is_refused(good, here, tmp_path, capsys):
+    """A backup whose games table lost its CHECK holds a game 'weird': the rebuild refuses it."""
+    sql = ("PRAGMA writable_schema=ON; UPDATE sqlite_master SET sql = replace(sql, "
+           "'CHECK (status IN (''active'', ''finished'', ''abandoned''))', '') WHERE name = 'games'; "
+           "PRAGMA writable_schema=OFF")
+    refused(capsys, here, _store_with(good, tmp_path, sql, then="UPDATE games SET status = 'weird' WHERE id = 1"),
+            "its %s's table games has a row newsdesk's schema refuses (CHECK constraint failed" % STORE_FILE)
+    dangling = "UPDATE game_entries SET game = 999 WHERE rowid = (SELECT min(rowid) FROM game_entries)"
+    refused(capsys, here, _store_with(good, tmp_path, dangling, name="c.zip"),
+            "its %s's table game_entries has a row" % STORE_FILE)
+
+
 @pytest.mark.parametrize("sql, words", [
     ("UPDATE games SET players = 'not JSON' WHERE id = 1", "games has a row (1) whose players is not a JSON array"),
     ("UPDATE games SET players = '5' WHERE id = 1", "games has a row (1) whose players is not a JSON array"),
@@ -300,8 +380,18 @@ def test_a_store_carrying_an_object_newsdesk_doesnt_make_is_refused(good, here, 
     # text that isn't UTF-8: refused as the row it is, not as a database that fails its integrity check
     ("UPDATE events SET payload = CAST(x'7b2278223affff7d' AS TEXT) WHERE id = 1",
      "events has a row (1) whose payload is not a JSON object"),
+    # what SQLite's JSON takes and Python's doesn't: the box wouldn't start, or its history pages answered 500
+    ("UPDATE game_entries SET entry = json_set(entry, '$.big', json(printf('%.*c', 5000, '9'))) WHERE rowid = 1",
+     "game_entries has a row (1) whose entry is not a JSON object newsdesk reads (nested past 64 levels, or a number "
+     "of more digits than Python's json takes)"),
+    ("UPDATE games SET options = '{\"a\":' || printf('%.*c', 995, '[') || printf('%.*c', 995, ']') || '}' WHERE id = 1",
+     "games has a row (1) whose options is not a JSON object newsdesk reads (nested past 64 levels"),
+    ("UPDATE games SET final = '{\"a\":' || printf('%.*c', 100, '[') || printf('%.*c', 100, ']') || "
+     "printf('%.*c', 1000, ' ') || '}' WHERE id = 1",
+     "games has a row (1) whose final is not a JSON object newsdesk reads (nested past 64 levels"),
 ], ids=["players-not-json", "players-a-number", "final-a-list", "entry-null", "entry-a-list", "payload-a-blob",
-        "payload-5-mb", "payload-cut-short", "payload-a-list-of-nan", "payload-not-utf-8"])
+        "payload-5-mb", "payload-cut-short", "payload-a-list-of-nan", "payload-not-utf-8", "entry-5000-digits",
+        "options-995-deep", "final-100-deep"])
 def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tmp_path, capsys, sql, words):
     """Each page that reads such a row would fail (the history, the live feed's catch-up)."""
     try:
@@ -310,6 +400,22 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
         assert words is None
         return
     refused(capsys, here, file, "its %s's table %s" % (STORE_FILE, words))
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE games SET players = '[]' WHERE id = 1", "its players are not a list of players, each with a name"),
+    ("UPDATE games SET players = '[1, 2, null]' WHERE id = 1", "its players are not a list of players"),
+    ("UPDATE games SET created = 'not a time' WHERE id = 1", "its created is not a time with its UTC offset"),
+    ("UPDATE games SET ended = x'00' WHERE id = 1", "its ended is not a time with its UTC offset"),
+    ("UPDATE games SET ended = '2026-01-01T10:00:00' WHERE id = 1", "its ended is not a time with its UTC offset"),
+    ("UPDATE games SET winners = '[1]' WHERE id = 1", "its winners are not a list of names"),
+    ("UPDATE games SET engine = '' WHERE id = 1", "its game's name is not a name"),
+], ids=["no-players", "players-not-players", "created-not-a-time", "ended-bytes", "ended-no-offset",
+        "winners-not-names", "no-engine"])
+def test_a_game_the_history_cant_show_is_refused(good, here, tmp_path, capsys, sql, words):
+    """Right in JSON's kinds, wrong for the pages: each answered every history page with a 500."""
+    refused(capsys, here, _store_with(good, tmp_path, sql),
+            "its %s's table games has a row (1) the history can't show: %s" % (STORE_FILE, words))
 
 
 def test_a_store_an_earlier_newsdesk_wrote_infinity_into_restores(good, here, tmp_path, capsys):
@@ -502,7 +608,11 @@ def _with_member(good, tmp_path, name, body):
     ("port = 99999\n", "its settings can't be used (config.toml: port must be 0-65535, got 99999)"),
     ("colour = 'red'\n", "its settings can't be used (config.toml: unknown setting 'colour'"),
     (b"port = 8081 # \xff\n", "its settings can't be used (can't read config.toml: 'utf-8' codec"),
-], ids=["key-not-ascii", "key-too-long", "toml-broken", "port-past-65535", "unknown-setting", "toml-not-utf8"])
+    # read well, and the box couldn't start on them: a stranger's address, a pin map that isn't one
+    ("host = \"203.0.113.7\"\n", "its settings can't be used (host = '203.0.113.7' is not an address of this box"),
+    ("pinmap = \"/etc/hostname\"\n", "its settings can't be used (pinmap = '/etc/hostname': "),
+], ids=["key-not-ascii", "key-too-long", "toml-broken", "port-past-65535", "unknown-setting", "toml-not-utf8",
+        "host-not-here", "pinmap-not-one"])
 def test_settings_the_next_start_could_not_read_are_refused(good, here, tmp_path, capsys, body, words):
     name = backup.SECRET_FILE if "secret" in words else backup.CONFIG_FILE
     body = body if isinstance(body, bytes) else body.encode()

@@ -4,7 +4,7 @@ import math
 
 from flask import abort, current_app, request
 
-MOST_NESTING = 64       # levels of JSON a request may nest: no move, setting or name needs a tenth of it
+from controller.plain_json import MOST_NESTING
 
 
 def desk():

@@ -46,8 +46,9 @@ class Profiles(object):
                 data = json.load(f)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as e:
-            log.warning("dial profiles %s can't be read (%s); starting without them", self.path, e)
+        except (OSError, ValueError, RecursionError) as e:      # RecursionError: nested past Python's depth
+            log.warning("dial profiles %s can't be read (%s); starting without them", self.path,
+                        "nested too deep" if isinstance(e, RecursionError) else e)
             return {}
         if not isinstance(data, dict):
             return {}
