@@ -155,6 +155,9 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
     schema = manifest.get("schema")
     if not isinstance(files, dict) or STORE_FILE not in files or not isinstance(schema, int) or isinstance(schema, bool):
         return "%s is damaged: its manifest.json names no store or no schema version" % where
+    fmt = manifest.get("format_version", 0)
+    if not isinstance(fmt, int) or isinstance(fmt, bool):
+        return "%s is damaged: its manifest.json's format_version is not a whole number" % where
     if schema < 1:      # an empty file is a store at schema 0: restored, it would be a box with nothing kept
         return "%s is not a backup to restore: its store is at schema %d, before any newsdesk store" % (where, schema)
     for name, facts in files.items():
@@ -186,14 +189,23 @@ def newer_sentence(manifest: Manifest, where: str) -> str | None:
     """The one sentence refusing a backup from a newer newsdesk, or None if this one can read it."""
     update = "update newsdesk (git pull && make install) before restoring it"
     made_by = said(manifest.get("newsdesk"), "unknown")
+    # the same release number on both sides: a newer commit of it (the number moves with releases)
+    if made_by == newsdesk_version():
+        made_by = "a newer commit of %s" % made_by
     fmt, schema = manifest.get("format_version", 0), manifest.get("schema", 0)
-    if isinstance(schema, int) and schema > SCHEMA_VERSION:
-        return ("%s was made by a newer newsdesk (%s, store schema %d; this is %s, which reads schema %d): %s"
-                % (where, made_by, schema, newsdesk_version(), SCHEMA_VERSION, update))
-    if isinstance(fmt, int) and fmt > FORMAT_VERSION:
-        return ("%s was written in backup format %d by newsdesk %s; this newsdesk (%s) reads format %d only: %s"
-                % (where, fmt, made_by, newsdesk_version(), FORMAT_VERSION, update))
+    if isinstance(schema, int) and not isinstance(schema, bool) and schema > SCHEMA_VERSION:
+        return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): %s"
+                % (where, made_by, _count(schema), newsdesk_version(), SCHEMA_VERSION, update))
+    if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > FORMAT_VERSION:
+        return ("%s was written in backup format %s by newsdesk %s; this newsdesk (%s) reads format %d only: %s"
+                % (where, _count(fmt), made_by, newsdesk_version(), FORMAT_VERSION, update))
     return None
+
+
+def _count(n: int) -> str:
+    """A version number from a stranger's manifest, as a sentence may show it: a long one is not
+    repeated digit by digit (a 4,000-digit "schema" was echoed whole)."""
+    return str(n) if n < 10 ** 9 else "past any newsdesk's"
 
 
 def describe(summary: Summary | None) -> str:

@@ -660,3 +660,18 @@ def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_setting
     status, _, err = run(capsys, "--data", str(here), "serve")
     assert status == 2 and "stopped here" in err, err
     assert bound == [8123] and "8123" in (here / backup.CONFIG_FILE).read_text()
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda m: m.update(format_version="2"), "its manifest.json's format_version is not a whole number"),
+    (lambda m: m.update(format_version=True), "its manifest.json's format_version is not a whole number"),
+    (lambda m: m.update(schema=int("9" * 4000)), "store schema past any newsdesk's; this is"),
+    (lambda m: m.update(format_version=10 ** 30), "was written in backup format past any newsdesk's by newsdesk"),
+], ids=["format-a-string", "format-true", "schema-4000-digits", "format-10-to-the-30"])
+def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good, here, tmp_path, capsys, change,
+                                                                               words):
+    """A format_version of "2" was taken as none (format 0); a 4,000-digit schema was echoed whole."""
+    file = copy_of(good, tmp_path)
+    _rewrite(file, change)
+    err = refused(capsys, here, file, words)
+    assert len(err) < 400, err
