@@ -6,6 +6,9 @@ only then tell the tablets. The state is always the fold of the stored entries, 
 resumes the unfinished game by folding them again; that is why the events are folded before they
 are stored: a game's own code that fails on them (a plug-in's bug) refuses the move (GameFault)
 and keeps nothing, where stored first they would fail again at every restart and end the game.
+The game as the pages show it (its view, offers and result) is made before storing too, for the
+same reason; a game already stored that its code can no longer show (a plug-in updated since) is
+shown with a sentence saying so, and can still be undone or abandoned.
 
 Undo and redo work like an editor's: undo takes back the newest move still in force, redo puts
 back the newest move undone, and a new move forgets what could have been redone (its events
@@ -22,7 +25,7 @@ from .errors import BadRequest, GameFault, NewsdeskError
 from .games import base, ledger, registry
 from .games.game import Game, no_description
 from .history import stack, summary
-from .standings import final_table
+from .standings import final_table, rows, sides
 from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
@@ -129,6 +132,53 @@ def games_own_code(engine, doing, kept):
         raise GameFault("the %s game's rules failed on %s (%s); %s" % (engine.title, doing, cause, kept)) from e
 
 
+SHOW_FAILED = "the %s game's rules failed on showing the game (%s); undo the last move, or abandon the game"
+
+
+def look(engine, state):
+    """(view carrying the result, offers) of ``state``, as the pages get them: plain JSON, or
+    TypeError/ValueError saying what isn't. The game's own code is called as it is (a caller
+    wraps this in games_own_code): a plug-in's view or offers that fail, or that JSON can't
+    carry, must cost a move or a screen, never every page of the panel."""
+    view = engine.view(state)
+    if not isinstance(view, dict):
+        raise TypeError("view() gave a %s, not a JSON object" % type(view).__name__)
+    offers = engine.offers(state)
+    if not isinstance(offers, list):
+        raise TypeError("offers() gave a %s, not a list" % type(offers).__name__)
+    return _plain(dict(view, result=engine.result(state))), _plain(offers)
+
+
+def final_or_plain(engine, state, players, abandoned):
+    """The final table kept when a game ends (standings.final_table), as plain JSON. When the
+    game's own code can't make all of it (or makes what JSON can't carry), what it can make is
+    kept and a ``problem`` says what was lost: its result without the final view, else the
+    players without scores; so a game can always be abandoned, and its record says why it is
+    bare. With ``abandoned``, nobody is kept as a winner."""
+    def why(e):
+        cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+        log.error("the final table of a %s game couldn't be made: %s", getattr(engine, "name", "?"), cause)
+        return "the %s game's rules failed on its final table (%s)" % (engine.title, cause)
+    try:
+        table = _plain(final_table(engine, state))
+    except Exception as e:
+        problem = why(e)
+        try:
+            result = engine.result(state)
+            table = _plain({"winners": list(result["winners"]), "standings": rows(result),
+                            "teams": sides(result), "view": None,
+                            "problem": problem + "; it was kept without its final view"})
+        except Exception as e:
+            table = {"winners": [], "view": None, "teams": {},
+                     "standings": [{"name": p.get("name"), "score": None, "winner": False} for p in players],
+                     "problem": why(e) + "; it was kept without scores or winners"}
+    if abandoned:
+        table["winners"] = []
+        for row in table["standings"]:
+            row["winner"] = False
+    return table
+
+
 def describe(action, events, names, accounts=None):
     """A move in plain words: who did what, and any money it moved. ``accounts`` names the
     ledger accounts that aren't the players' names (e.g. "p0" -> "Ann")."""
@@ -194,6 +244,7 @@ class GameSession:
         self._started_event = None   # the id of the event that started the game (see _current)
         self._shown = None
         self._shown_for = None    # (game, version, problem) _shown was computed for
+        self._looked = None       # (state, look()) of the last state looked at
 
     # ------------------------------------------------------------ reading
 
@@ -273,8 +324,12 @@ class GameSession:
         try:
             if self._game is None or self._engine is None:   # no game, or one that can't be resumed
                 return None
-            return self._engine.headline([ev for _, entry in base.effective(self._entries)
-                                          for ev in entry.get("events", ())])
+            try:
+                return _plain(self._engine.headline([ev for _, entry in base.effective(self._entries)
+                                                     for ev in entry.get("events", ())]))
+            except Exception:           # a plug-in's headline that fails costs its big type, not the page
+                log.exception("game #%d (%s): its headline() failed", self._game.id, self._game.engine)
+                return None
         finally:
             self._lock.release()
 
@@ -291,12 +346,26 @@ class GameSession:
         if self._problem:
             return dict(out, title=self._game.engine, view=None, offers=[], undo=None, redo=None)
         engine, state = self._playing()
-        # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
-        view = dict(engine.view(state), result=engine.result(state))
-        return dict(out, title=engine.title, view=view,
-                    offers=engine.offers(state),
-                    undo=self._said[self._done[-1]] if self._done else None,
-                    redo=self._said[self._undone[-1]] if self._undone else None)
+        undo = self._said[self._done[-1]] if self._done else None
+        redo = self._said[self._undone[-1]] if self._undone else None
+        try:
+            # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
+            view, offers = self._look(engine, state)
+        except Exception as e:          # a game stored before its code changed: said, and still undone or abandoned
+            cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+            log.exception("game #%d (%s) can't be shown", self._game.id, self._game.engine)
+            return dict(out, title=engine.title, view=None, offers=[], undo=undo, redo=redo,
+                        problem=SHOW_FAILED % (engine.title, cause))
+        return dict(out, title=engine.title, view=view, offers=offers, undo=undo, redo=redo)
+
+    def _look(self, engine, state):
+        """look(engine, state), made once per state: a move's check before it is stored and the
+        page it then shows share one."""
+        if self._looked is not None and self._looked[0] is state:
+            return self._looked[1]
+        made = look(engine, state)
+        self._looked = (state, made)
+        return made
 
     def _took(self, version, entry):
         """One more entry of the game being played (stored): kept, with the undo and redo stacks
@@ -309,8 +378,10 @@ class GameSession:
     def _names(self):
         """(names by seat, ledger account -> name) for describing a move."""
         engine, state = self._playing()
-        view = engine.view(state)
-        players = view.get("players")
+        try:
+            players = self._look(engine, state)[0].get("players")
+        except Exception:               # a game it can't show still has its players' names
+            players = None
         if isinstance(players, list) and all(isinstance(p, dict) and "name" in p for p in players):
             names = [str(p["name"]) for p in players]
             accounts = {p["account"]: str(p["name"]) for p in players if isinstance(p.get("account"), str)}
@@ -430,6 +501,9 @@ class GameSession:
                 entry = {"type": "setup", "events": events,
                          "said": "set up %s for %s" % (engine.title, names or "nobody")}
                 state = base.fold(engine, [(1, entry)])     # before it is stored: see the module's docstring
+            with games_own_code(engine, "showing the game it sets up", "no game was started"):
+                self._looked = None
+                self._look(engine, state)
             game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
             if event is None:      # the key was used between our look and the write
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
@@ -466,6 +540,8 @@ class GameSession:
                          "said": say(engine, state, action, events,
                                       lambda: describe(action, events, *self._names()))}
             after = self._applied(engine, state, events, not_made)     # before it is stored: see the module's docstring
+            with games_own_code(engine, "showing the game after this move", not_made):
+                self._look(engine, after)
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)
@@ -545,7 +621,8 @@ class GameSession:
             self._require()
             self._check_version(expected_version)
             engine, state = self._playing()
-            table = final_table(engine, state)
+            with games_own_code(engine, "its final table", "the game goes on: undo the last move, or abandon it"):
+                table = _plain(final_table(engine, state))
             if not table["winners"]:
                 raise BadRequest("game #%d (%s) has no winner yet: play on, or abandon it"
                                  % (self._held().id, engine.title))
@@ -564,10 +641,7 @@ class GameSession:
             self._check_version(expected_version)
             table = None
             if not self._problem:
-                table = final_table(self._engine, self._state)
-                table["winners"] = []
-                for row in table["standings"]:
-                    row["winner"] = False
+                table = final_or_plain(self._engine, self._state, self._game.players, abandoned=True)
             return self._end("abandoned", expected_version, table, key)
 
     def _ended_by(self, key):

@@ -636,3 +636,84 @@ def test_a_game_whose_set_up_its_rules_fail_on_is_not_started(tmp_path, monkeypa
         assert d.messages() == []
     finally:
         d.close()
+
+
+# ---------------------------------------------------------------- a game its own code can't show
+
+def _shows_badly(part, how="raises"):
+    """PURSE whose ``part`` ("view", "offers" or "result") fails once Cy has been paid, as a
+    plug-in's bug (or its update) does: ``how`` "raises", or "set" (a view JSON can't carry)."""
+    good = getattr(PURSE, part)
+
+    def shown(state):
+        if state["money"].get("Cy", START) == START:
+            return good(state)
+        if how == "set":
+            return dict(good(state), seen={1, 2})
+        raise KeyError("cy")
+    return dataclasses.replace(PURSE, **{part: shown})
+
+
+@pytest.mark.parametrize("part, how, cause", [("view", "raises", "KeyError: 'cy'"),
+                                              ("offers", "raises", "KeyError: 'cy'"),
+                                              ("result", "raises", "KeyError: 'cy'"),
+                                              ("view", "set", "TypeError")])
+def test_a_move_whose_game_can_then_not_be_shown_is_not_made(tmp_path, monkeypatch, part, how, cause):
+    monkeypatch.setitem(FAKES, "purse", _shows_badly(part, how))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        before = d.games.current()
+        d.messages()
+        with pytest.raises(GameFault) as failed:
+            d.games.act({"type": "pay", "player": 0, "to": 2, "amount": 50}, 1)
+        said = str(failed.value)
+        assert said.startswith("the Purse game's rules failed on showing the game after this move (%s" % cause)
+        assert said.endswith("; the move was not made and the game is as it was")
+        assert d.games.current() == before and d.messages() == []
+        assert [e.version for e in d.store.entries(1)] == [1]
+        d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)     # the game goes on
+        assert money(d.games)["Bob"] == START + 50
+    finally:
+        d.close()
+
+
+@pytest.mark.parametrize("part, how", [("view", "raises"), ("offers", "raises"), ("result", "raises"),
+                                       ("view", "set")])
+def test_a_stored_game_its_code_can_no_longer_show_is_said_and_can_be_undone_or_abandoned(
+        tmp_path, monkeypatch, part, how):
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 10}, 1)
+        d.games.act({"type": "pay", "player": 0, "to": 2, "amount": 50}, 2)
+        monkeypatch.setitem(FAKES, "purse", _shows_badly(part, how))        # the plug-in, updated
+        d = restart(d)
+        shown = d.games.current()
+        assert shown["problem"].startswith("the Purse game's rules failed on showing the game (")
+        assert shown["problem"].endswith("); undo the last move, or abandon the game")
+        assert shown["view"] is None and shown["offers"] == [] and shown["undo"].startswith("Ann's pay")
+        assert d.table.state()["game"]["problem"] == shown["problem"]
+        out = d.games.undo(3)                       # back to a game it can show
+        assert out["view"]["players"][2]["money"] == START and d.games.current()["problem"] is None
+        out = d.games.redo(out["version"])
+        assert out["view"] is None
+        d = restart(d)
+        ended = d.games.abandon(5)
+        assert ended["status"] == "abandoned" and d.store.active_game() is None
+        final = d.kept.record(1)["final"]
+        if part == "offers":                # its final table needs no offers: kept as ever
+            assert "problem" not in final and final["standings"][2]["score"] == START + 50
+        elif part == "view":                # its result kept, without the view it can't make
+            assert final["problem"].startswith("the Purse game's rules failed on its final table (")
+            assert final["problem"].endswith("; it was kept without its final view")
+            assert final["view"] is None and final["standings"][2]["score"] == START + 50
+        else:                               # kept without scores, saying why
+            assert final["problem"].startswith("the Purse game's rules failed on its final table (")
+            assert final["problem"].endswith("; it was kept without scores or winners")
+            assert all(r["score"] is None for r in final["standings"])
+        assert [r["name"] for r in final["standings"]] == ["Ann", "Bob", "Cy"]
+        assert not any(r["winner"] for r in final["standings"])
+        assert d.kept.history()
+    finally:
+        d.close()

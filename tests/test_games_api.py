@@ -362,6 +362,49 @@ def test_a_move_a_games_own_code_fails_on_is_a_500_saying_so_and_the_game_goes_o
     assert post(client, "/api/games/current/abandon", {"version": 1}).status_code == 200
 
 
+def _shows_a_set():
+    """SCAN as a plug-in updated with a bug would be: its view holds a set (no JSON) after a hand."""
+    import dataclasses
+
+    from controller.games.scan import GAME
+
+    def view(state):
+        out = GAME.view(state)
+        return dict(out, seen={1, 2}) if any(state.get("totals", {}).values()) else out
+    return dataclasses.replace(GAME, view=view)
+
+
+SHOWS_A_SET = _shows_a_set()
+
+
+def test_a_game_its_code_can_not_show_leaves_every_page_served_and_can_be_abandoned(client, monkeypatch):
+    assert start(client).status_code == 201
+    assert act(client, BIG_HAND, 1).status_code == 200
+    install_game(monkeypatch, "scan", "test_games_api:SHOWS_A_SET")    # the game's code, updated since
+    client.application.extensions["newsdesk"].table.games.resume()
+    for url in ("/", "/api/state", "/api/games/current"):
+        assert client.get(url).status_code == 200, url
+    game = current(client)
+    assert game["view"] is None and game["problem"].startswith("the SCAN (Parker Brothers, 1988) game's rules "
+                                                               "failed on showing the game (TypeError")
+    r = post(client, "/api/games/current/abandon", {"version": 2})
+    assert r.status_code == 200 and r.get_json()["status"] == "abandoned"
+    final = client.get("/api/games/1").get_json()["final"]
+    assert final["view"] is None and "kept without its final view" in final["problem"]
+    assert sorted(row["score"] for row in final["standings"]) == [0, 0, 185, 185]
+    assert client.get("/").status_code == 200
+
+
+def test_a_move_its_game_can_then_not_show_is_refused_and_not_kept(client, monkeypatch):
+    install_game(monkeypatch, "scan", "test_games_api:SHOWS_A_SET")
+    assert start(client).status_code == 201
+    r = act(client, BIG_HAND, 1)
+    assert r.status_code == 500 and message(r).startswith(
+        "The SCAN (Parker Brothers, 1988) game's rules failed on showing the game after this move (TypeError")
+    assert message(r).endswith("the move was not made and the game is as it was.")
+    assert current(client)["version"] == 1 and client.get("/").status_code == 200
+
+
 def test_an_engine_that_is_not_installed_is_a_409_saying_so(client, monkeypatch):
     install_game(monkeypatch, "scan", "no_such_engine:GAME")
     r = start(client)
