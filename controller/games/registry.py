@@ -10,6 +10,7 @@ unavailable, with a sentence saying which and why, instead of stopping the whole
 start-up. The start form lists the games by each one's declared ``order``, then by name.
 """
 
+import logging
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
@@ -22,6 +23,7 @@ from .game import NAME, Game
 GROUP = "newsdesk.games"        # the entry-point group a distribution names its games in
 SHIPPED = "newsdesk"            # the distribution whose games newsdesk's own documents describe
 _only: list[str] = []           # the distribution only() limits the registry to, while it does
+log = logging.getLogger(__name__)
 
 
 class EngineUnavailable(NewsdeskError, RuntimeError):
@@ -57,8 +59,36 @@ def only(distribution: str = SHIPPED) -> Iterator[None]:
 def declared() -> dict[str, EntryPoint]:
     """name -> entry point of every game installed, none of them loaded (so in no set order):
     for what needs only the names and where each lives (each game's screen, web_ui/assets.py),
-    and not the games' own code, which importing every game at the panel's first answer cost."""
-    return {name: eps[0] for name, eps in _declared().items()}
+    and not the games' own code, which importing every game at the panel's first answer cost.
+    A name newsdesk's own games and a plug-in both declare is newsdesk's (``_built_in``)."""
+    return {name: _built_in(eps) or eps[0] for name, eps in _declared().items()}
+
+
+def _built_in(points: list[EntryPoint]) -> EntryPoint | None:
+    """Of the entry points declaring one name, newsdesk's own, when it is one of two or more: a
+    built-in game wins over a plug-in that takes its name, so installing a plug-in never takes
+    away a game the box shipped with, nor freezes a game of it being played (its stored games
+    were played by newsdesk's rules, which stay the ones that name means)."""
+    if len(points) < 2:
+        return None
+    ours = [ep for ep in points if _dist(ep) == SHIPPED]
+    return ours[0] if len(ours) == 1 else None
+
+
+def refused() -> list[dict[str, str]]:
+    """The plug-ins not loaded because they declare the name of one of newsdesk's own games: each
+    {"name", "distribution", "problem"}, ``problem`` one sentence naming both distributions and
+    what to do (``newsdesk games`` lists them, and the panel logs them)."""
+    out = []
+    for name, eps in _declared().items():
+        ours = _built_in(eps)
+        for ep in eps:
+            if ours is not None and ep is not ours:
+                out.append({"name": name, "distribution": _dist(ep), "problem": (
+                    "the game %r of %s (%s) is not loaded, because newsdesk's own game is called %r (%s, "
+                    "from %s) and keeps that name; uninstall %s or rename its game"
+                    % (name, _dist(ep), ep.value, name, ours.value, SHIPPED, _dist(ep)))})
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -66,6 +96,8 @@ def found() -> dict[str, EntryPoint]:
     """name -> entry point of every game installed, in the start form's order. Read once: a game
     installed while the panel runs is found after a restart (``forget`` reads them again)."""
     points = declared()
+    for plug_in in refused():
+        log.warning("%s", plug_in["problem"])
 
     def rank(name: str) -> tuple[int, int, str]:
         try:
@@ -90,13 +122,15 @@ def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
     """The Game called ``name``.
 
     Raises BadRequest for a name no installed distribution declares, EngineUnavailable for one
-    two distributions declare, or whose declaration is missing, fails to import, isn't a Game or
+    two distributions declare (unless one is newsdesk's own: that one is loaded), or whose declaration is missing, fails to import, isn't a Game or
     calls itself otherwise.
     """
     points = found() if points is None else points
     if not isinstance(name, str) or name not in points:
         raise BadRequest("there is no game called %r; the games are %s" % (name, ", ".join(points)))
     clash = _declared().get(name, [])
+    if _built_in(clash) is not None:
+        return _load(_built_in(clash))
     if len(clash) > 1:      # a stored game names its rules by this name alone: neither may stand in
         raise EngineUnavailable("%d installed distributions declare a game called %r (%s), so newsdesk can't "
                                 "tell whose rules its games were played by; uninstall all but one"
