@@ -60,3 +60,30 @@ def test_two_plug_ins_declaring_one_name_are_both_unavailable(installed):
     assert registry.refused() == []
     with pytest.raises(registry.EngineUnavailable):
         registry.load("race")
+
+
+def test_newsdesk_games_exits_0_when_every_game_can_be_played(capsys):
+    from newsdesk.cli import main
+    assert main(["games"]) == 0
+    out = capsys.readouterr()
+    assert "scan" in out.out and "SCAN" in out.out and out.err == ""
+
+
+def test_newsdesk_games_exits_1_naming_a_game_that_can_not_be_played(monkeypatch, capsys):
+    from conftest import install_game
+
+    from newsdesk.cli import main
+    install_game(monkeypatch, "race", "no_such_race:GAME")
+    assert main(["games"]) == 1
+    out = capsys.readouterr()
+    assert "race" in out.out and "not installed" in out.out           # the list as before
+    assert out.err == "newsdesk: 1 of the games found can't be played: race\n"
+
+
+def test_newsdesk_games_exits_1_naming_a_plug_in_refused_for_a_built_in_games_name(installed, capsys):
+    from newsdesk.cli import main
+    installed(plug_in("scan", "newsdesk-headline-race"))
+    assert main(["games"]) == 1
+    out = capsys.readouterr()
+    assert "uninstall newsdesk-headline-race or rename its game" in out.out
+    assert out.err == "newsdesk: 1 of the games found can't be played: scan from newsdesk-headline-race\n"
