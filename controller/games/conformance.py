@@ -29,6 +29,11 @@ RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
+# kinds of option the start form shows with their default, so have one (a seat, a time limit, a
+# date, a mapping or a name worked out by the panel may mean "none" or "the panel's" by None)
+NEEDS_DEFAULT = ("integer", "boolean", "choice", "choices", "counts")
+TRIES = 6            # fillings of one offer the kit tries before it says decide() refuses it
+JUNK: tuple[object, ...] = ("x", None, [1], 10 ** 30)     # what a broken client may put in a field
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ RULES: tuple[Rule, ...] = (
     Rule("seats", "a game seats at least one player, and no more than the panel takes",
          "give min_players <= max_players (1 to %d), or players=N" % base.SEATS_MOST),
     Rule("options", "every option is declared by option() with a label, the rule line it comes from, and "
-                    "bounds its default lies within",
+                    "a default (within its bounds) wherever the start form shows it",
          "declare each option with option(name, kind, default, rule, label, ...): quote the rule line, or "
          "say newsdesk=True where the rules are silent"),
     Rule("setup-options", "setup takes each declared option's default and refuses an undeclared option or a "
@@ -83,11 +88,15 @@ RULES: tuple[Rule, ...] = (
     Rule("guard", "decide() refuses what is not an action with NotAnAction, and an action the game doesn't "
                   "have with UnknownAction, naming it",
          "start decide() with guard(state, action, title=TITLE, actions=..., result=result)"),
-    Rule("offers", "every offer is an action (a dict with a text \"type\"), and every field it asks the table "
+    Rule("offers", "every offer is an action (a dict with a text \"type\"), every field it asks the table "
                    "to enter is a number the panel facts bound, a text the panel facts word, or one of its "
-                   "choices",
+                   "choices, and decide() takes each kind of offer filled in as the panel fills it",
          "offer {\"type\": ..., \"enter\": [field]} with panel[\"numbers\"][field] (or [\"words\"][field]) "
-         "declared, or \"choices\": {field: [...]}"),
+         "declared, or \"choices\": {field: [...]}, and offer only what the rules allow now"),
+    Rule("fields", "decide() refuses an offered action with a field missing or malformed (a text, null, a "
+                   "list, a huge number) with a GameError, never another error",
+         "check each field before using it (is_int, seat(), isinstance) and raise GameError with a sentence "
+         "saying what the field must be"),
     Rule("pure", "decide() and apply() change none of their arguments, and the same move with the same "
                  "random numbers gives the same events",
          "copy before changing (controller.games.kit.copied), and take randomness only from the rng given"),
@@ -241,6 +250,10 @@ class _Check:
         self.seed, self.ending, self.options, self.names = seed, ending, options, names
         self._played: Play | None = None
         self._problem: str | None = None
+        self._offered: dict[str, tuple[Action, str | None]] | None = None
+        self.offered_in: dict[str, State] = {}
+        self.filled: set[str] = set()
+        self.unknown: set[str] = set()
 
     def played(self) -> Play:
         if self._played is None and self._problem is None:
@@ -278,6 +291,43 @@ class _Check:
                 if self.game.result(other.states[-1])["over"]:
                     return other
         return None
+
+    def offered(self) -> dict[str, tuple[Action, str | None]]:
+        """kind -> (an offer of that kind filled in as the panel fills it, None when decide()
+        took it, else the sentence it refused it with), over the states of the play: a kind is
+        taken when decide() takes one of up to TRIES fillings, in any state it was offered in.
+        ``offered_in[kind]``: the state the action shown was tried on; ``filled``: the kinds
+        whose offers ask the table for fields (the panel's form fills those); ``unknown``: the
+        kinds decide() refused as no action of its own. An offer that asks for nothing may be
+        one the game's own screen fills in with a form of its own (SCAN's hand): decide() may
+        refuse it bare, unless it is no action of the game's at all."""
+        if self._offered is not None:
+            return self._offered
+        g = self.game
+        out: dict[str, tuple[Action, str | None]] = {}
+        self.offered_in, self.filled, self.unknown = {}, set(), set()
+        for state in _sample(self.played().states):
+            for offer in g.offers(state):
+                kind = base.action_type(offer)
+                if kind is None or (kind in out and out[kind][1] is None):
+                    continue
+                if offer.get("enter") or offer.get("choices"):
+                    self.filled.add(kind)
+                for seed in range(TRIES):
+                    action = fill(g, offer, random.Random(seed))
+                    try:
+                        g.decide(base.copied(state), base.copied(action), random.Random(seed))
+                    except GameError as e:
+                        if kind not in out or out[kind][1] is not None:
+                            out[kind], self.offered_in[kind] = (action, str(e)), state
+                        if isinstance(e, (base.UnknownAction, base.NotAnAction)):
+                            self.unknown.add(kind)
+                        continue
+                    out[kind], self.offered_in[kind] = (action, None), state
+                    self.unknown.discard(kind)
+                    break
+        self._offered = out
+        return out
 
     def finished(self) -> State:
         played = self.played()
@@ -368,6 +418,9 @@ def _options(c: _Check) -> Iterator[str]:
             yield "option %s's bounds are %s-%s" % (opt["name"], opt.get("minimum"), opt.get("maximum"))
         if opt["kind"] in ("choice", "choices") and not opt.get("choices"):
             yield "option %s has no choices" % opt["name"]
+        if opt["default"] is None and opt["kind"] in NEEDS_DEFAULT and opt.get("form", True) and not opt.get("or_name"):
+            yield "option %s has no default (None): the start form shows it empty, and a game set up without " \
+                  "it is played by a value nobody declared" % opt["name"]
         if opt["default"] is not None and opt["kind"] not in ("mapping", "seat"):
             try:
                 base.check_declared(c.game.title, [opt], {opt["name"]: opt["default"]})
@@ -492,6 +545,33 @@ def _offers(c: _Check) -> Iterator[str]:
                                                      or name in facts["words"]):
                     seen.add((kind, name))
                     yield "its %s offer asks for %r, which neither its panel facts nor its choices bound" % (kind, name)
+    for kind, (action, refusal) in c.offered().items():
+        if refusal is not None and (kind in c.filled or kind in c.unknown):
+            yield "its %s offer is refused by its own rules: %s (filled in as %s)" % (kind, refusal, base.quoted(action))
+
+
+def _fields(c: _Check) -> Iterator[str]:
+    """Each kind of offer, filled in and taken by decide(), sent again with each field gone or
+    replaced by junk: a refusal is the table's to read, anything else a 500 at the panel."""
+    g = c.game
+    for kind, (action, refusal) in c.offered().items():
+        if refusal is not None:
+            continue            # "offers" says so
+        state = c.offered_in[kind]
+        for name in [k for k in action if k != "type"]:
+            sent: list[tuple[str, dict[str, Any]]] = [("without its %s" % name, {k: v for k, v in action.items() if k != name})]
+            sent += [("with %s %s" % (name, base.quoted(bad, 40)), dict(action, **{name: bad})) for bad in JUNK]
+            for what, bad_action in sent:
+                try:
+                    g.decide(base.copied(state), bad_action, random.Random(0))
+                except GameError:
+                    continue
+                except Exception as e:
+                    yield "sent its %s offer %s, decide() raised %s: %s, not a GameError" % (kind, what, type(e).__name__, e)
+                    break
+            else:
+                continue
+            break
 
 
 def _pure(c: _Check) -> Iterator[str]:
@@ -612,7 +692,7 @@ def _end(c: _Check) -> Iterator[str]:
 CHECKS: dict[str, Callable[[_Check], Iterator[str]]] = {
     "declaration": _declaration, "seats": _seats, "options": _options, "setup-options": _setup_options,
     "setup-players": _setup_players, "panel": _panel, "not-set-up": _not_set_up, "guard": _guard,
-    "offers": _offers, "pure": _pure, "json": _json, "view": _view, "result": _result, "words": _words, "end": _end}
+    "offers": _offers, "fields": _fields, "pure": _pure, "json": _json, "view": _view, "result": _result, "words": _words, "end": _end}
 
 
 class Kit:

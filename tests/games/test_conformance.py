@@ -104,6 +104,15 @@ BREACHES = [
         (r["name"], r["score"], r["winner"]) for r in g.result(s)["standings"]], {"score": "money"}))),
     ("words", lambda g, m: dict(describe=lambda s, a, evs: 5)),
     ("end", lambda g, m: dict(offers=lambda s: [{"type": "point", "player": 0}] if s["started"] else [])),
+    # an option the start form would show empty, and setup() read as nothing
+    ("options", lambda g, m: dict(options=(dict(g.options[0], default=None),))),
+    # an offer its own rules refuse, however the table fills it in
+    ("offers", lambda g, m: dict(offers=lambda s: [dict(o, type="score") for o in g.offers(s)])),
+    ("offers", lambda g, m: dict(offers=lambda s: [{"type": "point", "enter": ["player"], "choices": {"player": [9]}}]
+                                 if s["started"] else [])),
+    # a field read without a look: int("x") or a missing key, not a refusal the table can read
+    ("fields", lambda g, m: dict(decide=lambda s, a, rng: g.decide(
+        s, dict(a, player=int(a["player"])) if isinstance(a, dict) and a.get("type") == "point" else a, rng))),
 ]
 
 
@@ -160,3 +169,23 @@ def test_an_apply_that_changes_the_state_it_was_given_is_told_so_and_nothing_els
     pure = [str(f) for f in kit.findings("pure")]
     assert len(pure) == 1 and "apply() changed the state it was given, for event {'type': 'point'" in pure[0]
     assert kit.findings("guard") == [] and kit.findings("result") == []
+
+
+def test_an_offer_its_own_rules_refuse_is_said_with_their_sentence(model):
+    g = model.GAME
+    offers = lambda s: [{"type": "point", "enter": ["player"], "choices": {"player": [9]}}] if s["started"] else []  # noqa: E731
+    (found,) = Kit(dataclasses.replace(g, offers=offers)).findings("offers")
+    assert found.seen == ("its point offer is refused by its own rules: say which player: \"player\" is a seat "
+                          "number 0-1, not 9 (filled in as %s)" % base.quoted({"type": "point", "player": 9}))
+
+
+def test_a_field_that_makes_decide_raise_other_than_a_game_error_is_named_with_what_was_sent(model):
+    g = model.GAME
+
+    def decide(s, a, rng):
+        if isinstance(a, dict) and a.get("type") == "point":
+            a = dict(a, player=int(a["player"]))
+        return g.decide(s, a, rng)
+    (found,) = Kit(dataclasses.replace(g, decide=decide)).findings("fields")
+    assert found.seen == ("sent its point offer without its player, decide() raised KeyError: 'player', "
+                          "not a GameError")
