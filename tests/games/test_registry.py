@@ -1,12 +1,16 @@
 """The registry finds the games by entry point, loads each only when asked, and says in a
 sentence why a game it found can't be played."""
 
+import dataclasses
+from importlib.metadata import EntryPoint, entry_points
+
 import pytest
 from conftest import install_game
 
 from controller.errors import BadRequest
 from controller.games import registry, scan, scoop1956
 from controller.games.game import Game
+from controller.games.scan import GAME as SCAN
 
 BUILT_IN = ["scoop1956", "star_reporter", "scoop2002", "scan", "get_the_scoop"]
 
@@ -65,7 +69,6 @@ def test_a_game_named_otherwise_than_a_games_name_is_refused_before_it_is_import
 
 
 def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
-    from importlib.metadata import EntryPoint
     before = list(registry.names())
     points = {ep.name: ep for ep in registry.found().values()}
     points["aardvark"] = EntryPoint(name="aardvark", value="no_such_module:GAME", group=registry.GROUP)
@@ -78,20 +81,19 @@ def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
         registry.forget()
 
 
-def test_two_distributions_declaring_one_name_make_that_game_unavailable_not_shadowed(monkeypatch):
-    """A plug-in that calls itself "scan" must not take over the games stored as SCAN's."""
-    from importlib.metadata import EntryPoint
+def test_a_distribution_declaring_a_built_in_games_name_does_not_take_it_over(monkeypatch):
+    """A plug-in that calls itself "scan" must not take over the games stored as SCAN's, nor make
+    SCAN unavailable: newsdesk's own game keeps its name, and the plug-in is refused."""
     real = [ep for eps in registry._declared().values() for ep in eps]
     impostor = EntryPoint(name="scan", value="controller.games.scoop1956:GAME", group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: real + [impostor])
     registry.forget()
     try:
-        with pytest.raises(registry.EngineUnavailable, match="2 installed distributions declare a game called 'scan' "
-                                                             "\\(newsdesk: controller.games.scan:GAME; a distribution: "
-                                                             "controller.games.scoop1956:GAME\\)"):
-            registry.load("scan")
+        assert registry.load("scan") is scan.GAME
         [entry] = [e for e in registry.catalogue() if e["name"] == "scan"]
-        assert entry["available"] is False and "uninstall all but one" in entry["problem"]
+        assert entry["available"] is True
+        [refused] = registry.refused()
+        assert "uninstall a distribution or rename its game" in refused["problem"]
         assert registry.load("scoop1956") is scoop1956.GAME          # the others play on
     finally:
         monkeypatch.undo()
@@ -101,7 +103,6 @@ def test_two_distributions_declaring_one_name_make_that_game_unavailable_not_sha
 def test_only_a_distributions_games_are_found_while_a_shipped_file_is_made(monkeypatch):
     """web_ui/openapi.json describes newsdesk's own games: one installed beside them (here, one
     no distribution of newsdesk's declares) doesn't change it, and is found again after."""
-    from importlib.metadata import EntryPoint
     real = [ep for eps in registry._declared().values() for ep in eps]
     beside = EntryPoint(name="aardvark", value="controller.games.scan:GAME", group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: real + [beside])
@@ -113,3 +114,85 @@ def test_only_a_distributions_games_are_found_while_a_shipped_file_is_made(monke
     finally:
         monkeypatch.undo()
         registry.forget()
+
+
+# ---------------------------------------------------------------- a name declared twice, and `newsdesk games`
+
+# a plug-in's game that calls itself "scan" (a stranger's, or one named carelessly)
+NOT_SCAN = dataclasses.replace(SCAN, title="Not SCAN")
+
+
+class Dist:
+    """A distribution as an entry point names it (importlib.metadata's Distribution has .name)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+def plug_in(name, dist, where="test_registry:NOT_SCAN"):
+    return EntryPoint(name=name, value=where, group=registry.GROUP)._for(Dist(dist))
+
+
+@pytest.fixture
+def installed(monkeypatch):
+    """Install entry points beside newsdesk's own, as pip would: installed(point, ...)."""
+    ours = list(entry_points(group=registry.GROUP))
+
+    def install(*points):
+        monkeypatch.setattr(registry, "entry_points", lambda group: ours + list(points))
+        registry.forget()
+    yield install
+    monkeypatch.undo()
+    registry.forget()
+
+
+def test_a_plug_in_declaring_a_built_in_games_name_is_refused_and_the_built_in_kept(installed, caplog):
+    installed(plug_in("scan", "newsdesk-headline-race"))
+    assert registry.load("scan") is SCAN
+    assert registry.declared()["scan"].value == "controller.games.scan:GAME"     # its screen, too
+    scan = next(g for g in registry.catalogue() if g["name"] == "scan")
+    assert scan["available"] and scan["title"] == SCAN.title
+    [refused] = registry.refused()
+    assert refused["name"] == "scan" and refused["distribution"] == "newsdesk-headline-race"
+    assert refused["problem"] == (
+        "the game 'scan' of newsdesk-headline-race (test_registry:NOT_SCAN) is not loaded, because newsdesk's "
+        "own game is called 'scan' (controller.games.scan:GAME, from newsdesk) and keeps that name; uninstall "
+        "newsdesk-headline-race or rename its game")
+    registry.names()
+    assert refused["problem"] in caplog.text
+
+
+def test_two_plug_ins_declaring_one_name_are_both_unavailable(installed):
+    installed(plug_in("race", "one-race"), plug_in("race", "other-race"))
+    race = next(g for g in registry.catalogue() if g["name"] == "race")
+    assert not race["available"] and "2 installed distributions declare a game called 'race'" in race["problem"]
+    assert registry.refused() == []
+    with pytest.raises(registry.EngineUnavailable):
+        registry.load("race")
+
+
+def test_newsdesk_games_exits_0_when_every_game_can_be_played(capsys):
+    from newsdesk.cli import main
+    assert main(["games"]) == 0
+    out = capsys.readouterr()
+    assert "scan" in out.out and "SCAN" in out.out and out.err == ""
+
+
+def test_newsdesk_games_exits_1_naming_a_game_that_can_not_be_played(monkeypatch, capsys):
+    from conftest import install_game
+
+    from newsdesk.cli import main
+    install_game(monkeypatch, "race", "no_such_race:GAME")
+    assert main(["games"]) == 1
+    out = capsys.readouterr()
+    assert "race" in out.out and "not installed" in out.out           # the list as before
+    assert out.err == "newsdesk: 1 of the games found can't be played: race\n"
+
+
+def test_newsdesk_games_exits_1_naming_a_plug_in_refused_for_a_built_in_games_name(installed, capsys):
+    from newsdesk.cli import main
+    installed(plug_in("scan", "newsdesk-headline-race"))
+    assert main(["games"]) == 1
+    out = capsys.readouterr()
+    assert "uninstall newsdesk-headline-race or rename its game" in out.out
+    assert out.err == "newsdesk: 1 of the games found can't be played: scan from newsdesk-headline-race\n"
