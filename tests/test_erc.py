@@ -560,7 +560,8 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     larger = ("theta_c_per_w = 35", "theta_c_per_w = 21")   # and a 12 W coil is larger: it sheds its heat better
     diode = ("if_a = 1.0 ", "if_a = 3.0 ")              # and its 1.24 A want a 3 A rectifier (1N5408)
     heatsink = ("theta_ja = 62 ", "theta_ja = 22 ")     # and its MOSFET, half on through each strike's fade, a heatsink
-    assert check_parts(parts_edited(coil, fuse, larger, diode, heatsink,
+    adapter = ("supply_a = 1.5 ", "supply_a = 3.0 ")    # and an adapter whose short blows the T2A fuse
+    assert check_parts(parts_edited(coil, fuse, larger, diode, heatsink, adapter,
                                     ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
@@ -771,8 +772,13 @@ def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
     # a fuse the adapter can't blow: 1.5 A on an adapter rated 0.8 A (about 1.2 A into a short);
     # the coil's own check against the adapter is a finding of its own
     weak = check_parts(parts_edited(("fuse_a = 1.0 ", "fuse_a = 1.5 "), ("supply_a = 1.5 ", "supply_a = 0.8 ")))
-    (never,) = _bell(weak, "above what its")
-    assert "1.5 A fuse is rated above what its 0.8 A adapter (supply_a) gives into a short, about 1.2 A" in never.message
+    (never,) = _bell(weak, "gives about")
+    assert ("1.5 A fuse opens within 2 minutes only at 3.2 A (2.1 times its rating, slow-blow, IEC 60127-2), and its "
+            "0.8 A adapter (supply_a) gives about 1.2 A into a short: the fuse never blows") in never.message
+    # a builder's planted fault: a 1 A adapter gives 1.5 A into a short, which a T1A fuse holds for an hour
+    (holds,) = _bell(check_parts(parts_with("supply_a = 1.5 ", "supply_a = 1.0 ")), "gives about")
+    assert "its 1 A adapter (supply_a) gives about 1.5 A into a short: the fuse may hold for an hour" in holds.message
+    assert holds.message.endswith("use an adapter rated at least 1.5 A")
     unfused = build(parse_pinmap(PINMAP_TEXT), parts_with("fuse_a = 1.0 ", "fuse_a = 0 "))
     assert not [p for p in unfused.parts if p.kind == "fuse"]
 
