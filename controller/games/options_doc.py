@@ -57,12 +57,14 @@ def _bounds(opt: dict[str, Any]) -> str:
 def section(game: Game) -> str:
     """One game's table of options, and the numbers its offers ask the table to enter."""
     lines = ["### %s (`%s`)" % (game.title, game.name), "",
-             "| option | kind | default | bounds / choices | the rule line |",
+             "| option | kind | default | bounds / choices | the rule line, then newsdesk's note |",
              "| --- | --- | --- | --- | --- |"]
     for opt in game.options:
         name = "`%s`%s" % (opt["name"], "" if opt["form"] else " (API only)")
-        lines.append("| %s | %s | %s | %s | \"%s\" |" % (name, opt["kind"], _default(opt), _bounds(opt),
-                                                      opt["rule"].replace("|", "/")))
+        # the quote is the rule text's own words; what newsdesk says of them stands outside it
+        note = " %s" % opt["help"] if opt.get("help") else ""
+        lines.append("| %s | %s | %s | %s | \"%s\"%s |" % (name, opt["kind"], _default(opt), _bounds(opt),
+                                                        opt["rule"].replace("|", "/"), note.replace("|", "/")))
     numbers = base.panel(game)["numbers"]
     if numbers:
         lines += ["", "Numbers the table enters: %s." % "; ".join(

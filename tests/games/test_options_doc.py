@@ -25,3 +25,20 @@ def test_the_options_doc_says_what_each_option_is():
     assert table.endswith("Numbers the table enters: `cards` 0-13 (Cards of a suit).\n")
     with pytest.raises(ValueError, match="no line"):
         options_doc.document("# a doc without the marker\n")
+
+
+def test_nothing_of_newsdesks_stands_inside_a_quoted_rule_line():
+    """The start form and docs/games.md show an option's rule line in quotes, as the rule text's own
+    words: newsdesk's remarks ("(The rules name ...)", "(... is not covered.)") sat inside them and
+    read as the rulebook's. They are the option's help now, shown after the quote."""
+    import re
+    from pathlib import Path
+
+    remark = re.compile(r"newsdesk|not covered|not said|is silent|The rules |\(So |\(Said of |Printed under")
+    for name in registry.names():
+        for opt in registry.load(name).options:
+            assert not remark.search(opt["rule"]), (name, opt["name"], opt["rule"])
+    # and the help is said, after the quote, in the docs' table
+    text = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
+    assert ("\"If a player runs out of money, and is unable to purchase enough cards to complete his hand, he is "
+            "bankrupt.\" Said of buying cards; a player who can't pay an EXTRA or SYND is not covered.") in text

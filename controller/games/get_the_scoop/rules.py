@@ -92,8 +92,9 @@ OPTIONS = (
            form=False, newsdesk=True,
            schema={"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "string", "maxLength": 10}}),
     option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
-           "move diagonally, clockwise: (the table is not printed: newsdesk's default fills it)",
+           "move diagonally, clockwise:",
            "The police movement tables", form=False, newsdesk=True,
+           help="The table is not printed: newsdesk's default fills it.",
            schema={"type": "array", "minItems": 1, "maxItems": POLICE_STEPS_MOST,
                    "items": {"type": "object", "maxProperties": len(OFFICERS)}}),
 )

@@ -114,13 +114,13 @@ OPTIONS = (
            "SCAN, SCAN WITHOUT PARTNERS, NO TRUMP SCAN", "Variant", choices=VARIANTS),
     option("put_aside", "boolean", False, "If towards the end of the round there aren't enough cards "
            "left in the stock pile for each player to draw one, put the remaining stock cards aside, "
-           "out of play. (Printed under SCAN Without Partners; Triple SCAN's text says only \"Deal 5 "
-           "cards to each player.\")", "Triple SCAN: put aside the stock cards that can't go round "
-           "(48 cards a hand, not 52)", variant="triple", newsdesk=True),
-    option("no_trump_last", "choice", "either", "The hand ends when the stock pile has been exhausted. "
-           "(Whether the cards still in the players' hands are played out is not said.)",
+           "out of play.", "Triple SCAN: put aside the stock cards that can't go round "
+           "(48 cards a hand, not 52)", variant="triple", newsdesk=True,
+           help="Printed under SCAN Without Partners; Triple SCAN's text says only \"Deal 5 cards to each player.\""),
+    option("no_trump_last", "choice", "either", "The hand ends when the stock pile has been exhausted.",
            "No Trump SCAN: the cards in hand when the stock runs out", choices=NO_TRUMP_LAST,
-           variant="no_trump", newsdesk=True),
+           variant="no_trump", newsdesk=True,
+           help="Whether the cards still in the players' hands are played out is not said."),
     option("time_limit", "minutes", None, "Alternately, set a time limit: The winners are the team "
            "with the highest score at the end of that time.", "Time limit in minutes (empty: race "
            "to 155)", minimum=1, maximum=LONGEST_GAME),
@@ -128,19 +128,19 @@ OPTIONS = (
            form=False),
     option("dealer", "seat", None, "Cut for deal; highest card deals.", "Who deals first (empty: "
            "the first player)"),
-    option("target_tie", "choice", "highest", "The first team to reach 155 points wins. (Two "
-           "reaching it in the same hand is not covered.)", "Two sides past 155 in one hand",
-           choices=TARGET_TIES, newsdesk=True),
+    option("target_tie", "choice", "highest", "The first team to reach 155 points wins.",
+           "Two sides past 155 in one hand", choices=TARGET_TIES, newsdesk=True,
+           help="Two reaching it in the same hand is not covered."),
     option("plus_scores", "choice", "each", "The team with a + score scores that amount; the other team scores "
-           "nothing. (With all 52 cards taken the sides' values cancel to 0, so only one can be +; with cards "
-           "out of play, or three or more sides, more than one can come out with a + score: not covered.)",
-           "More than one side with a + score in a hand", choices=PLUS_SCORES, newsdesk=True),
+           "nothing.", "More than one side with a + score in a hand", choices=PLUS_SCORES, newsdesk=True,
+           help="With all 52 cards taken the sides' values cancel to 0, so only one can be +; with cards out of "
+                "play, or three or more sides, more than one can come out with a + score: not covered."),
     option("whole_tricks", "boolean", True, "Player left of dealer leads the first card face up to "
            "the table; ... Every player must follow suit if possible ... The trick is taken by the "
-           "highest card of the suit led. (So a trick holds one card from each player, and a side "
-           "takes whole tricks; switching the check off is a house rule for a table that counts "
-           "differently.)", "Check that each side took whole tricks (one card from each player "
-           "a trick)"),
+           "highest card of the suit led.", "Check that each side took whole tricks (one card from each "
+           "player a trick)",
+           help="So a trick holds one card from each player, and a side takes whole tricks; switching the "
+                "check off is a house rule for a table that counts differently."),
 )
 
 

@@ -81,22 +81,23 @@ OPTIONS = (
     option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
            "dealer plays first.", "Who deals (empty: the last player, so the first plays first)"),
     option("page", "mapping", None, "Even though a player may already have on his newspaper page two "
-           "stories of any one type ... (The rules name the Three Star and Star Story spaces, a "
-           "sport story and advertisements; the rest of the layout is printed on the pages.)",
+           "stories of any one type ...",
            "The newspaper page's layout: the story and advertisement spaces, which decide when a "
            "page is full and goes to press", newsdesk=True,
+           help="The rules name the Three Star and Star Story spaces, a sport story and advertisements; "
+                "the rest of the layout is printed on the pages. Left empty, newsdesk's guess: two spaces "
+                "each for sport, crime, society and local stories, and two advertisements.",
            schema={"type": "object", "additionalProperties": False, "properties": {
                key: {"type": "object", "maxProperties": 12, "additionalProperties": {
                    "type": "integer", "minimum": 1, "maximum": MAX_SPACES}}
                for key in ("stories", "advertisements")}}),
     option("short_of_cash", "choice", PAYS_WHAT_THEY_HOLD, "If a player runs out of money, and is "
-           "unable to purchase enough cards to complete his hand, he is bankrupt. (Said of buying "
-           "cards; a player who can't pay an EXTRA or SYND is not covered.)",
+           "unable to purchase enough cards to complete his hand, he is bankrupt.",
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,
-           newsdesk=True),
-    option("last_paper", "choice", "bonus", "The game can be ended in two ways. (Every other player "
-           "dropped out is neither: not covered.)", "When every other player has dropped out, the last "
-           "paper", choices=LAST_PAPER_WORDS, newsdesk=True),
+           newsdesk=True, help="Said of buying cards; a player who can't pay an EXTRA or SYND is not covered."),
+    option("last_paper", "choice", "bonus", "The game can be ended in two ways.", "When every other player "
+           "has dropped out, the last paper", choices=LAST_PAPER_WORDS, newsdesk=True,
+           help="Every other player dropped out is neither of the two: not covered."),
 )
 SCORE = "money"             # what result() scores a player by, and the panel shows: their worth in dollars
 

@@ -69,15 +69,15 @@ OPTIONS = (
     option("variants", "choices", [], "Variants: That's My Beat: ... The Lonely City: This is a "
            "solitaire version of Scoop!.", "Variants",
            choices=VARIANTS),
-    option("locations", "names", None, "Spaces with names on them are Locations. (The rules print "
-           "no names: give your board's ten, #1 first.)", "The board's ten Location names, #1 first",
-           items=(LOCATION_COUNT, LOCATION_COUNT), newsdesk=True,
-           help="Leave empty for newsdesk's placeholder names."),
+    option("locations", "names", None, "Spaces with names on them are Locations.",
+           "The board's ten Location names, #1 first", items=(LOCATION_COUNT, LOCATION_COUNT), newsdesk=True,
+           help="The rules print no names: give your board's ten, #1 first. Leave empty for newsdesk's "
+                "placeholder names."),
     option("zero", "choice", ZERO_AS_READ, "That's the number you've \"rolled\".",
            "A stopwatch 0 counts as", choices=ZERO_READINGS),
-    option("resell", "boolean", True, "Remove all marks at that story's Location. (Whether it can "
-           "be sold again is not said.)", "A Location's story can be sold again after a sale",
-           newsdesk=True),
+    option("resell", "boolean", True, "Remove all marks at that story's Location.",
+           "A Location's story can be sold again after a sale", newsdesk=True,
+           help="Whether it can be sold again is not said."),
     option("ickel_rolls", "choice", ICKEL_BOX, "On Ickel's turns, all he ever does is try to sell "
            "a story. Roll.", "Who rolls for N. Ickel", choices=ICKEL_ROLLERS, variant="lonely_city",
            newsdesk=True),

@@ -57,7 +57,7 @@ OPTIONS = (
            maximum=DISASTER_CARDS, newsdesk=True,
            help="newsdesk's default is 4, within the rules' \"usually 3 to 5\"; the pile holds 9."),
     option("airports", "names", [PLANE_START], "When he shakes this second double he may move his pin "
-           "and his plane to any airport on the board. (The rules name only Baytown's: list your board's.)", "The board's airports",
+           "and his plane to any airport on the board.", "The board's airports",
            items=(1, MOST_AIRPORTS), newsdesk=True,
            help="The rules name one airport, Baytown's, where every plane starts; the others are printed "
                 "on your board. Add them, comma-separated (Baytown, then yours): until you do, "
