@@ -264,6 +264,16 @@ def test_substitution_keeps_the_two_most_valuable_stories_of_a_type():
     s, ev = act(s, {"type": "place", "player": ANN, "value": 800, "slot": "three_star"})
     assert sorted(page_values(s, ANN, "three_star")) == [800, 900]
     assert ev[0]["dropped"]["value"] == 700
+    # on equal values the story in place stays (newsdesk's reading): said so, not "worth more"
+    before = s
+    s = exchange(s, BOB)
+    s, _ = act(s, {"type": "claim", "player": ANN, "story_type": "crime"})
+    s, _ = act(s, {"type": "verdict", "signal": "OK"})
+    s, ev = act(s, {"type": "place", "player": ANN, "value": 400})
+    said = game.describe(s, {"type": "place", "player": ANN, "value": 400}, ev)
+    assert sorted(page_values(s, ANN, "crime")) == [400, 500] and before is not s
+    assert said.endswith("the stories on the page are worth as much (on equal values the story in place stays: "
+                         "newsdesk's reading)"), said
 
 
 def test_reserve_plays_buy_cards_at_a_hundred_each_and_exchanges_are_free():
@@ -295,7 +305,8 @@ def test_lines_down_makes_both_players_buy_their_hands():
     assert cash(s) == [2700, 3000, 2700]
     assert ev[0]["type"] == "blocked" and s["turn"] == BOB
     poor = spend(act(start(), {"type": "claim", "player": ANN, "story_type": "sport"})[0], BOB, 2800)
-    with pytest.raises(GameError, match=r"Bob has \$200 and can't buy the 3 cards a Lines Down block costs"):
+    with pytest.raises(GameError, match=r"Bob has \$200 and can't buy the 3 cards a Lines Down block costs "
+                                        r"\(\$300; newsdesk's reading: a play that buys cards needs the cash in hand"):
         game.decide(poor, {"type": "lines_down", "player": BOB}, None)
 
 
@@ -379,7 +390,11 @@ def test_a_bankrupt_player_sells_at_list_price_or_drops_out():
     with pytest.raises(GameError, match="nobody bought Ann's crime story"):
         game.decide(s, {"type": "sell", "player": ANN, "story": 1}, None)
     assert game.offers(s) == [{"type": "drop_out", "player": ANN}]
+    dropping = s
     s, ev = act(s, {"type": "drop_out", "player": ANN})
+    # the rules say nothing of his money: where it goes is said as newsdesk's reading
+    assert "(newsdesk's reading: the rules say only that his cards go back)" in game.describe(
+        dropping, {"type": "drop_out", "player": ANN}, ev)
     view = game.view(s)
     assert view["players"][ANN]["out"] and view["players"][ANN]["stories_value"] == 0
     assert cash(s) == [0, 3000, 3000] and view["money_total"] == 0 and s["turn"] == BOB
@@ -802,9 +817,21 @@ def test_a_reserve_play_names_its_space_and_a_full_space_is_refused():
     assert ev[0]["space"] == 2 and spaces(s2, ANN) == [1, 2]
     s = reserved(s, ANN, 1, 2)
     assert spaces(s, ANN) == [1, 1]
-    with pytest.raises(GameError, match="^Ann's reserve holds 1 card on space 1 and 1 card on space 2; two "
-                                        "cards on a space is the most, so play one card at a time$"):
+    # two cards may go one on each space ("he may place two cards on each of his two reserve
+    # spaces" says nothing of one space a play): offered, and what a play naming no space does
+    # when neither space has room for both (it was refused: two turns for one play)
+    assert {"type": "reserve", "player": ANN, "cards": 2, "space": "both"} in game.offers(until(s, ANN))
+    split, ev = act(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2})
+    assert ev[0]["space"] == "both" and spaces(split, ANN) == [2, 2] and cash(split)[ANN] == cash(s)[ANN] - 200
+    assert game.describe(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2}, ev).startswith(
+        "Ann played 2 cards to the reserve, one on each space and paid $200")
+    s = reserved(s, ANN, 1, 1)
+    assert spaces(s, ANN) == [2, 1]
+    with pytest.raises(GameError, match="^Ann has 3 cards in reserve; the rules allow two cards on each of the two "
+                                        "reserve spaces \\(4 in all\\), so only 1 more can go there$"):
         game.decide(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 2}, None)
+    with pytest.raises(GameError, match="^Ann: one card on each reserve space takes two cards and room on both"):
+        game.decide(until(s, ANN), {"type": "reserve", "player": ANN, "cards": 1, "space": "both"}, None)
 
 
 def test_a_game_stored_before_the_reserve_spaces_folds_as_it_was_counted():
@@ -891,3 +918,14 @@ def test_a_bought_three_star_story_that_would_displace_star_stories_is_refused_a
     assert game.offers(s) == [{"type": "pass", "player": ANN}]
     with pytest.raises(GameError, match="Ann has no room for a Three Star story on the page \\(newsdesk's reading"):
         act(s, {"type": "buy", "player": ANN})
+
+
+def test_a_play_that_buys_cards_without_the_cash_is_refused_as_newsdesks_reading():
+    """The rules' bankruptcy comes of a player "unable to purchase enough cards to complete his
+    hand"; a reserve play refused for want of cash read as if the rules said so."""
+    s = spend(start(names=("Ann", "Bob")), ANN, 2950)                  # Ann holds $50
+    assert not [o for o in game.offers(s) if o["type"] == "reserve"]
+    with pytest.raises(GameError, match=r"^Ann has \$50 and can't pay \$100 for the cards \(newsdesk's reading: a "
+                                        r"play that buys cards needs the cash in hand; the rules' bankruptcy comes "
+                                        r"of being unable to complete a hand\)$"):
+        game.decide(s, {"type": "reserve", "player": ANN, "cards": 1}, None)

@@ -59,13 +59,18 @@ Where the rules are silent, newsdesk's choices (options where sensible):
   ("pays_what_they_hold", the default: the rules' bankruptcy is about buying cards) or goes
   through the bankruptcy path ("bankruptcy").
 * A story's or an ad's reserve cards come from one reserve space (the rules speak of "one or
-  more cards on another player's reserve space"), and a reserve play puts its cards on one space.
+  more cards on another player's reserve space"); a reserve play of two cards goes on one space,
+  or one on each ("space": "both").
 * A claim stored before the reserve spaces were told apart is folded as it was then: three
   cards less those from the hand came off the reserve, the spaces in order.
 * Voluntary purchases (reserve plays, calling Lines Down) need the cash in hand; forced ones (the
   refill after a refused or blocked story) send a player who can't pay into bankruptcy.
 * A bankrupt player drops out only when every story they hold has been offered round the table
-  and refused; what cash they still hold goes to whoever they owed.
+  and refused; what cash they still hold goes to whoever they owed (the rules say only that his
+  cards go to the bottom of their piles).
+* A Three Star story may be sold in a bankruptcy sale like any story (the rules' "sell ... one
+  or more of the stories"), though Three Star stories are otherwise "obtained only as a result
+  of [the editor's] decision over the telephone".
 * Substitution of copy applies to advertisements too; on equal values the story already in
   place stays. A third Three Star story keeps the two most valuable.
 * While the second Three Star story fills the Star Story spaces, no Star story can be claimed

@@ -61,6 +61,11 @@ MAX_SPACES = 6
 RESERVE_SPACES = 2          # "he may place two cards on each of his two reserve spaces"
 RESERVE_PER_SPACE = 2
 RESERVE_MOST = RESERVE_SPACES * RESERVE_PER_SPACE
+BOTH_SPACES = "both"        # a reserve play of two cards, one on each space
+# the rules' bankruptcy comes of a player unable to complete his hand; a play he chooses that buys
+# cards is refused instead (said with each such refusal, so it isn't read as the rules')
+VOLUNTARY_READING = ("newsdesk's reading: a play that buys cards needs the cash in hand; the rules' bankruptcy "
+                     "comes of being unable to complete a hand")
 # newsdesk's bound on a printed value: the rules print none; no card of a real game comes near it,
 # so a value past it is a typing slip, refused before it can reach the money or the store
 MOST_PRINTED_VALUE = 100_000
@@ -385,8 +390,8 @@ def _lines_down(state: State, q: int, action: Action) -> list[Event]:
     cost = CARD_PRICE * HAND_SIZE
     held = cash_of(state, q)
     if held < cost:
-        raise GameError("%s has %s and can't buy the %d cards a Lines Down block costs (%s)"
-                        % (_name(state, q), dollars(held), HAND_SIZE, dollars(cost)))
+        raise GameError("%s has %s and can't buy the %d cards a Lines Down block costs (%s; %s)"
+                        % (_name(state, q), dollars(held), HAND_SIZE, dollars(cost), VOLUNTARY_READING))
     k = claim["refill"]
     events = [{"type": "blocked", "player": q, "claimant": c, "story_type": claim["story_type"]},
               ledger.transfer(account(q), BANK, cost, "Lines Down: %s buys a new hand" % _name(state, q))]
@@ -456,20 +461,32 @@ def _reserve(state: State, p: int, action: Action) -> list[Event]:
                            % (RESERVE_MOST - held)))
     spaces = reserve_spaces(state, p)
     space = action.get("space")
-    if space is None:
+    # "one or two cards ... he may place two cards on each of his two reserve spaces": two cards
+    # may go one on each space ("both"), as a play that names no space does when neither space
+    # has room for both
+    if space is None and room_for(spaces, cards) is None and cards == len(spaces) and all(
+            held < RESERVE_PER_SPACE for held in spaces):
+        space = BOTH_SPACES
+    if space == BOTH_SPACES:
+        if cards != RESERVE_SPACES or any(held >= RESERVE_PER_SPACE for held in spaces):
+            raise GameError("%s: one card on each reserve space takes two cards and room on both; %s"
+                            % (_name(state, p), reserve_words(state, p)))
+    elif space is None:
         space = room_for(spaces, cards)
         if space is None:
             raise GameError("%s; two cards on a space is the most, so play one card at a time"
                             % reserve_words(state, p))
     elif not _is_int(space) or not 1 <= space <= RESERVE_SPACES:
-        raise GameError("%s: space is the reserve space the cards go on, 1 or 2, not %s"
-                        % (_name(state, p), _shown(space)))
+        raise GameError("%s: space is the reserve space the cards go on, 1 or 2 (or \"both\": one card on each), "
+                        "not %s" % (_name(state, p), _shown(space)))
     elif spaces[space - 1] + cards > RESERVE_PER_SPACE:
         raise GameError("%s's reserve space %d holds %s; two cards on a space is the most, so %s"
                         % (_name(state, p), space, _cards_words(spaces[space - 1]),
                            "it is full" if spaces[space - 1] >= RESERVE_PER_SPACE else "only 1 more can go there"))
     cost = CARD_PRICE * cards
-    ledger.check_can_pay(balances_of(state), account(p), cost, _name(state, p))
+    if cash_of(state, p) < cost:
+        raise GameError("%s has %s and can't pay %s for the cards (%s)" % (
+            _name(state, p), dollars(cash_of(state, p)), dollars(cost), VOLUNTARY_READING))
     return [{"type": "reserved", "player": p, "cards": cards, "space": space},
             ledger.transfer(account(p), BANK, cost, "%s buys %d card%s after playing to the reserve"
                             % (_name(state, p), cards, "" if cards == 1 else "s"))]
@@ -790,8 +807,12 @@ def apply(state: State, event: Event) -> State:
     elif kind in ("reserved", "exchanged"):
         if kind == "reserved":
             spaces = me["reserve"]
-            space = event.get("space") or room_for(spaces, event["cards"]) or 1
-            spaces[space - 1] += event["cards"]
+            if event.get("space") == BOTH_SPACES:
+                for i in range(len(spaces)):
+                    spaces[i] += 1
+            else:
+                space = event.get("space") or room_for(spaces, event["cards"]) or 1
+                spaces[space - 1] += event["cards"]
         s["phase"] = "done"
     elif kind == "offered":
         story = event["story"]

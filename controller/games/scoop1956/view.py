@@ -8,6 +8,7 @@ from .. import ledger
 from ..base import Action, Event, State, player_name as _name
 from ..ledger import BANK
 from .rules import (
+    BOTH_SPACES,
     CARD_PRICE,
     FEES,
     HAND_SIZE,
@@ -97,6 +98,8 @@ def offers(state: State) -> list[Action]:
                 for space in range(1, RESERVE_SPACES + 1)
                 if cash_of(state, p) >= CARD_PRICE * k and room_for(spaces[space - 1:space], k)
                 and reserve_held(state, p) + k <= RESERVE_MOST]
+        if cash_of(state, p) >= CARD_PRICE * RESERVE_SPACES and all(held < RESERVE_PER_SPACE for held in spaces):
+            out.append({"type": "reserve", "player": p, "cards": RESERVE_SPACES, "space": BOTH_SPACES})
         return out + [{"type": "exchange", "player": p}]
     if step == "call":
         c = state["claim"]["player"]

@@ -89,7 +89,7 @@ def _say_placed(state: State, action: Action, events: list[Event]) -> str:
     who, words = _name(state, p), _story_words(state, story)
     if ev["dropped"] is not None and ev["dropped"]["id"] == story["id"]:
         return ("%s took %s %s, which goes to the bottom of its pile: the stories on the page are "
-                "worth more" % (who, _a(words), words))
+                "worth %s" % (who, _a(words), words, _as_much_or_more(state, p, story)))
     text = "%s placed %s %s" % (who, _a(words), words)
     if ev.get("scooped_from") is not None:
         text += ", SCOOPing from %s's reserve" % _name(state, ev["scooped_from"])
@@ -109,8 +109,9 @@ def _say_reserve(state: State, action: Action, events: list[Event]) -> str:
     paid = sum(e["amount"] for e in events if e["type"] == ledger.TRANSFER)
     if ev["cards"] == 1:
         return "%s played a card to the reserve and paid %s for a new one" % (_name(state, ev["player"]), dollars(paid))
-    return "%s played %d cards to the reserve and paid %s for new ones" % (
-        _name(state, ev["player"]), ev["cards"], dollars(paid))
+    return "%s played %d cards to the reserve%s and paid %s for new ones" % (
+        _name(state, ev["player"]), ev["cards"], ", one on each space" if ev.get("space") == "both" else "",
+        dollars(paid))
 
 
 def _say_exchange(state: State, action: Action, events: list[Event]) -> str:
@@ -123,7 +124,8 @@ def _say_buy(state: State, action: Action, events: list[Event]) -> str:
     text = "%s bought %s's %s" % (_name(state, q), _name(state, ev["seller"]), _story_words(state, story))
     dropped = ev["dropped"]
     if dropped is not None and dropped["id"] == story["id"]:
-        text += ", which goes to the bottom of its pile: the stories on the page are worth more"
+        text += ", which goes to the bottom of its pile: the stories on the page are worth %s" % (
+            _as_much_or_more(state, q, story))
     elif dropped is not None:
         text += ", and %s's %s one goes to the bottom of its pile" % (_name(state, q), dollars(dropped["value"]))
     return text
@@ -140,12 +142,22 @@ def _say_sell(state: State, action: Action, events: list[Event]) -> str:
     return "%s, bankrupt, put the %s up for sale" % (_name(state, ev["player"]), _story_words(state, ev["story"]))
 
 
+def _as_much_or_more(state: State, p: int, story: Story) -> str:
+    """"more", or "as much" when a story of the same kind on ``p``'s page is worth the same as the
+    one that goes (on equal values the one in place stays: newsdesk's reading)."""
+    page = state["players"][p]["page"]
+    placed = [s for slot in (page.values() if isinstance(page, dict) else [page]) for s in slot]
+    same = [s for s in placed if s.get("kind") == story.get("kind") and s.get("value") == story.get("value")]
+    return "as much (on equal values the story in place stays: newsdesk's reading)" if same else "more"
+
+
 def _say_drop_out(state: State, action: Action, events: list[Event]) -> str:
     p = action["player"]
     text = "%s dropped out of the game" % _name(state, p)
     for ev in events:
         if ev["type"] == ledger.TRANSFER and ev["from"] == account(p):
-            text += ", paying the %s left to %s" % (dollars(ev["amount"]), _account_words(state, ev["to"]))
+            text += ", paying the %s left to %s (newsdesk's reading: the rules say only that his cards go back)" % (
+                dollars(ev["amount"]), _account_words(state, ev["to"]))
     return text
 
 

@@ -117,7 +117,8 @@ export function label(offer, view) {
   switch (offer.type) {
     case "claim": return `Claim a ${kind(offer.story_type)} story`;
     case "advertise": return offer.ad_type === "advertisement" ? "Place an advertisement" : `Place a ${kind(offer.ad_type)} ad`;
-    case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to ${offer.space ? "reserve space " + offer.space : "the reserve"} (${dollars(price * offer.cards)})`;
+    case "reserve": return `${offer.cards} card${offer.cards > 1 ? "s" : ""} to ${offer.space === "both" ? "the reserve, one on each space"
+      : offer.space ? "reserve space " + offer.space : "the reserve"} (${dollars(price * offer.cards)})`;
     case "exchange": return "Exchange a card";
     // the phone's window shows; a screen reader hears the message too ("X" alone says nothing)
     case "verdict": return [offer.signal, h("span", { class: "sr-only" }, ": " + ((view.signals || {})[offer.signal] || ""))];
