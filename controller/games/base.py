@@ -248,11 +248,12 @@ def whole(value: object) -> int | None:
     return None
 
 
-def seat(state: State, value: object) -> int:
-    """``value`` as a seat of ``state``'s players, or GameError saying what a seat is."""
+def seat(state: State, value: object, field: str = "player") -> int:
+    """``value`` as a seat of ``state``'s players, or GameError saying what a seat is (naming the
+    action's ``field`` that held it: "scooped_from" is a seat too)."""
     n = len(state["players"])
     if not is_int(value) or not 0 <= value < n:
-        raise GameError("say which player: \"player\" is a seat number 0-%d, not %s" % (n - 1, quoted(value)))
+        raise GameError("say which player: \"%s\" is a seat number 0-%d, not %s" % (field, n - 1, quoted(value)))
     return value
 
 

@@ -26,8 +26,8 @@ from typing import Any
 from ..dial.dialmaps import DIAL_MAPS, pulses_for
 from .errors import OracleSettingError
 
-# code -> (the signal's words in the phone's window, the editor's message as the rules print it,
-#          what the rules say to do, whether the story is placed)
+# code -> (the editor's message as the rules print it, what the rules say to do, whether the
+#          story is placed); the code itself is what the phone's window shows
 SIGNALS: dict[str, tuple[str, str, bool]] = {
     "THREE STARS": ("Congratulations — Your Story Given Three Star Status.",
                     "Take a Three Star Story Card or the story dialed for.", True),

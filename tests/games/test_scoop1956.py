@@ -929,3 +929,11 @@ def test_a_play_that_buys_cards_without_the_cash_is_refused_as_newsdesks_reading
                                         r"play that buys cards needs the cash in hand; the rules' bankruptcy comes "
                                         r"of being unable to complete a hand\)$"):
         game.decide(s, {"type": "reserve", "player": ANN, "cards": 1}, None)
+
+
+def test_a_scooped_from_that_is_no_seat_names_its_own_field():
+    """It said '"player" is a seat number', of a player that was fine."""
+    s = start(names=("Ann", "Bob"))
+    with pytest.raises(GameError, match=r'^say which player: "scooped_from" is a seat number 0-1, not 7$'):
+        game.decide(s, {"type": "claim", "player": ANN, "story_type": "crime", "scooped_from": 7,
+                        "cards_from_hand": 2}, None)

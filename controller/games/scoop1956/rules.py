@@ -266,7 +266,7 @@ def _cards_of(state: State, p: int, action: Action, what: str) -> tuple[int, int
     scooped = action.get("scooped_from")
     q = p
     if scooped is not None:
-        q = _seat(state, scooped)
+        q = _seat(state, scooped, "scooped_from")
         if q == p or state["players"][q]["out"]:
             raise GameError("%s can only SCOOP cards from another player's reserve" % who)
     most = STORY_CARDS if scooped is None else STORY_CARDS - 1
