@@ -181,12 +181,15 @@ def _check_series_against_pull(circuit, report, spec):
     pin sits at that node's level plus the series resistor's share of the rest. Against the
     strongest internal pull (the board's pull_min_ohms) that share must leave the pin past the
     input's LOW (or HIGH) threshold, or the contact is never seen to close: a 100 kΩ resistor
-    behind a 50 kΩ pull-up reads a closed hook as HIGH."""
+    behind a 50 kΩ pull-up reads a closed hook as HIGH. The resistor is taken at the top of its
+    tolerance, so the value the sentence suggests holds for every part of that value."""
     limits = circuit.limits
     if spec.pull == "none" or not spec.series_resistor or "pull_min_ohms" not in limits:
         return
     rail = float(limits["logic_v"])
-    pull, series = float(limits["pull_min_ohms"]), float(spec.series_resistor)
+    tol = float(circuit.parts_data.part("resistor").get("tolerance", 0))
+    # the series resistor at the top of its tolerance: the share it takes is the most
+    pull, series = float(limits["pull_min_ohms"]), float(spec.series_resistor) * (1 + tol)
     contact = float(circuit.parts_data.part("contact").get("ohms_max", 0))
     filt = [p for p in circuit.of(line=spec.name) if p.role == "filter_pull"]
     share = series / (series + pull)
@@ -199,8 +202,8 @@ def _check_series_against_pull(circuit, report, spec):
                        "%s's contact closed, the pin sits at %.2f V: its %s series resistor against the internal "
                        "pull-up (%s at its strongest) holds it over the %g V LOW level, so the contact is never "
                        "seen to close; use a series resistor under %s", _where(circuit, spec.name), pin,
-                       bom_ohms(series), bom_ohms(pull), vil,
-                       bom_ohms(_two_figures_down(pull * (vil - node) / (rail - vil))))
+                       bom_ohms(float(spec.series_resistor)), bom_ohms(pull), vil,
+                       bom_ohms(_two_figures_down(pull * (vil - node) / (rail - vil) / (1 + tol))))
     elif spec.pull == "down" and spec.to != "GND":
         pin = rail * (1 - share)
         vih = float(limits.get("vih_min", rail * 0.65))
@@ -209,7 +212,8 @@ def _check_series_against_pull(circuit, report, spec):
                        "%s's contact closed, the pin sits at %.2f V: its %s series resistor against the internal "
                        "pull-down (%s at its strongest) holds it under the %g V HIGH level, so the contact is never "
                        "seen to close; use a series resistor under %s", _where(circuit, spec.name), pin,
-                       bom_ohms(series), bom_ohms(pull), vih, bom_ohms(_two_figures_down(pull * (rail - vih) / vih)))
+                       bom_ohms(float(spec.series_resistor)), bom_ohms(pull), vih,
+                       bom_ohms(_two_figures_down(pull * (rail - vih) / vih / (1 + tol))))
 
 
 def _two_figures_down(ohms):
@@ -788,7 +792,7 @@ def _check_fuse(circuit, report, line):
                    "the bell's %g A fuse is %s for a coil drawing %.2f A at its rated %g V: rate it %.1f-%.1f A "
                    "(slow-blow, fuse_a)", fuse, "too small: it blows on the strikes" if fuse < low
                    else "too large: a short in the phone never blows it", amps, float(sol["rated_v"]), low, high)
-    elif fuse * FUSE_OPENS > float(parts.bell["supply_a"]) * ADAPTER_SHORT:
+    elif fuse * FUSE_OPENS > float(parts.bell["supply_a"]) * ADAPTER_SHORT + 1e-9:     # (1.4 x 1.5 is 2.0999...)
         # the short current must reach what opens the fuse, not only its rating: a T fuse holds
         # 1.5 times its rating for an hour, so a short the adapter holds there heats the cable
         report.add("bell", "error", line,

@@ -74,7 +74,7 @@ SECTIONS = {
               "receiver_max_mv!": "pos", "receiver_ohms_max!": "pos", "receiver_z_hz!": "pos"},
 }
 BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
-              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms": "pos", "board_led_ma": "pos",
+              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms!": "pos", "board_led_ma": "pos",
               "header": "table", "power": "table"}
 KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg"}
 BOARDS = ("pi", "pico")
@@ -199,7 +199,8 @@ PICO_HEADER = {name: number for number, name in PICO_PINOUT.items() if name.star
 PICO_POWER = {"GND": tuple(n for n, name in PICO_PINOUT.items() if name == "GND"), "3V3": (36,), "5V": (40,)}
 # What a board's GPIO can be, whatever the board: a value past these is a unit slip (mA for A, a
 # percentage for a ratio), not a part.
-BOARD_BOUNDS = {"logic_v": (1.6, 5.5), "pin_ma": (1, 50), "drive_ma": (1, 50), "total_ma": (1, 1000)}
+BOARD_BOUNDS = {"logic_v": (1.6, 5.5), "pin_ma": (1, 50), "drive_ma": (1, 50), "total_ma": (1, 1000),
+                "pull_min_ohms": (10_000, 100_000)}       # a GPIO's internal pull: tens of kΩ (Pi 50-65, RP2040 50-80)
 # What each board's datasheet allows, which no parts list may raise: a higher figure lets the rules
 # pass a pin that is overloaded, or 5 V on a pin that takes 3.3 V (Raspberry Pi documentation, GPIO
 # voltage specifications and 16 mA a pin, about 50 mA in all; RP2040 datasheet: 12 mA at the
@@ -297,7 +298,7 @@ def _part_details(parts, data, source):
                 and cap["rated_v"] < CAP_DERATE * rail:
             out.append("%s: [part.%s] rated_v is %g V, and it sits on the %g V side: rate it at least %g V (half as much "
                        "again)" % (source, name, cap["rated_v"], rail, CAP_DERATE * rail))
-    out += _said_volts(parts, source)
+    out += _said_volts(parts, source, data)
     display = parts.get("display")
     if isinstance(display, dict) and isinstance(display.get("addresses"), list) and not all(
             isinstance(a, int) and not isinstance(a, bool) and I2C_ADDRESSES[0] <= a <= I2C_ADDRESSES[1]
@@ -351,25 +352,69 @@ def _cutoff_details(parts, bell, source):
 
 # the voltage a part's rules figure is, where its words name one too: the words are what the bill
 # of materials orders, the figure what the rules check, so the two must agree
-SAID_VOLTS = {"capacitor": "rated_v", "coupling": "rated_v", "mosfet": "vds_max"}
-VOLTS_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?V\b")
+SAID_VOLTS = {"capacitor": (None, "rated_v"), "coupling": (None, "rated_v"), "mosfet": (None, "vds_max"),
+              "supply12": ("bell_driver", "supply_v"), "zener": ("bell_driver", "gate_zener_v")}
+VOLTS_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?V(?:DC|dc)?\b")
 
 
-def _said_volts(parts, source):
-    """A part whose description or part number names voltages, none of them its rules figure: a
-    50 V capacitor's description kept when its rated_v was changed (or the other way round) would
-    order one part and check another."""
+def _said_volts(parts, source, data=None):
+    """A part whose description or part number names a voltage other than its rules figure (the
+    part's own, or its section's: the bell adapter's is [bell_driver] supply_v): a 50 V capacitor's
+    description kept when its rated_v was changed, or a "24 V" adapter ordered for a 12 V coil,
+    would order one part and check another. Every voltage the words name must be the figure."""
     out = []
-    for name, key in SAID_VOLTS.items():
+    for name, (section, key) in SAID_VOLTS.items():
         part = parts.get(name)
-        if not isinstance(part, dict) or not _fits("pos", part.get(key)):
+        table = part if section is None else (data or {}).get(section)
+        if not isinstance(part, dict) or not isinstance(table, dict) or not _fits("pos", table.get(key)):
             continue
         said = [float(v) for field in ("description", "number") if isinstance(part.get(field), str)
                 for v in VOLTS_RE.findall(part[field])]
-        if said and not any(abs(v - part[key]) < 1e-9 for v in said):
+        if any(abs(v - table[key]) > 1e-9 for v in said):
             out.append("%s: [part.%s] its words say %s and %s is %g V: the bill of materials orders what the words "
                        "say and the rules check %s, so make them agree" % (
-                           source, name, " and ".join("%g V" % v for v in sorted(set(said))), key, part[key], key))
+                           source, name, " and ".join("%g V" % v for v in sorted(set(said))),
+                           key if section is None else "[%s] %s" % (section, key), table[key], key))
+    return out
+
+
+# ranges a figure of these kinds always lies in: outside, it is a slip (a unit, a digit), and the
+# rule that reads it would check nothing (an insulation class of 1200 °C passes any winding)
+SECTION_BOUNDS = {("rails", "3V3"): (3.0, 3.6, "V", "a 3.3 V rail"), ("rails", "5V"): (4.5, 5.5, "V", "a 5 V rail"),
+                  ("connector", "pitch_mm"): (1.0, 5.0, "mm", "a connector's pin pitch"),
+                  ("connector", "row_mm"): (1.0, 5.0, "mm", "a connector's row spacing")}
+PART_BOUNDS = {("solenoid", "insulation_c"): (90, 220, "°C", "an insulation class (Y 90 to C 220)"),
+               ("mosfet", "tj_max"): (100, 200, "°C", "a silicon junction's maximum")}
+
+
+def _bounded(data, source):
+    out = []
+    for (section, key), (low, high, unit, words) in SECTION_BOUNDS.items():
+        table = data.get(section)
+        value = table.get(key) if isinstance(table, dict) else None
+        if _fits("pos", value) and not low <= value <= high:
+            out.append("%s: [%s] %s is %g %s, and %s is %g to %g %s: check it" % (
+                source, section, key, value, unit, words, low, high, unit))
+    parts = data.get("part") if isinstance(data.get("part"), dict) else {}
+    for (name, key), (low, high, unit, words) in PART_BOUNDS.items():
+        part = parts.get(name)
+        value = part.get(key) if isinstance(part, dict) else None
+        if _fits("pos", value) and not low <= value <= high:
+            out.append("%s: [part.%s] %s is %g %s, and %s is %g to %g %s: check it" % (
+                source, name, key, value, unit, words, low, high, unit))
+    fet = parts.get("mosfet")
+    if isinstance(fet, dict) and _fits("pos", fet.get("theta_ja")) and _fits("nonneg", fet.get("theta_jc")) \
+            and fet["theta_ja"] <= fet["theta_jc"]:
+        out.append("%s: [part.mosfet] theta_ja (%g °C/W, junction to air) must be above theta_jc (%g, junction to "
+                   "its tab): the air is beyond the tab" % (source, fet["theta_ja"], fet["theta_jc"]))
+    conn = data.get("connector")
+    if isinstance(conn, dict) and all(_fits("pos", conn.get(k)) for k in ("pitch_mm", "row_mm")) \
+            and _fits("nonneg", conn.get("bell_clear_mm")):
+        nearest = min(conn["pitch_mm"], math.hypot(conn["pitch_mm"] / 2, conn["row_mm"]))
+        if conn["bell_clear_mm"] <= nearest:
+            out.append("%s: [connector] bell_clear_mm is %g mm, within a pin's nearest neighbour (%.2f mm): the bell's "
+                       "pins would have no empty pin beside them; give more than %.2f mm" % (
+                           source, conn["bell_clear_mm"], nearest, nearest))
     return out
 
 
@@ -406,6 +451,7 @@ def _details(data, source):
     out += _part_details(parts, data, source)
     out += _pad_problems(parts, source)
     out += _ordered(data, source)
+    out += _bounded(data, source)
     rows = data.get("connector", {}).get("rows") if isinstance(data.get("connector"), dict) else None
     if isinstance(rows, list):
         flat = [n for row in rows if isinstance(row, list) for n in row]

@@ -152,6 +152,27 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("amp_max_square_vrms = 5.0 ", "amp_max_square_vrms = 0.5 ", "[audio] amp_max_vrms (3.5) must be at most "
                                                                  "amp_max_square_vrms (0.5)"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x3C]", "[part.display] addresses lists an address twice"),
+    # the re-run of the builder's planted faults: a rule switched off by a figure outside its kind's range
+    ("pull_min_ohms = 50000 ", "pull_min_ohms = 500000 ", "[board.pi] pull_min_ohms is 500000, and a board's GPIO "
+                                                          "takes 10000 to 100000"),
+    ("pull_min_ohms = 50000 ", "# pull_min_ohms = 50000 ", "[board.pi] lacks pull_min_ohms"),
+    ('number = "{value} {amps:g} A regulated', 'number = "24 V {amps:g} A regulated',
+     "[part.supply12] its words say 24 V and [bell_driver] supply_v is 12 V"),
+    ('number = "Nichicon UVR series, 16 V, {value}"', 'number = "Nichicon UVR series, 4 V, {value}"',
+     "[part.coupling] its words say 4 V and 16 V and rated_v is 16 V"),
+    ("gate_zener_v = 10.0 ", "gate_zener_v = 12.0 ", "[part.zener] its words say 10 V and [bell_driver] "
+                                                     "gate_zener_v is 12 V"),
+    ('number = "Kemet C320 series, {value}"', 'number = "Kemet C320 series, 25 VDC, {value}"',
+     "[part.capacitor] its words say 25 V and 50 V and rated_v is 50 V"),
+    ("theta_ja = 62 ", "theta_ja = 1.0 ", "[part.mosfet] theta_ja (1 °C/W, junction to air) must be above theta_jc"),
+    ("tj_max = 175 ", "tj_max = 1750 ", "[part.mosfet] tj_max is 1750 °C, and a silicon junction's maximum is 100 to "
+                                        "200 °C"),
+    ("insulation_c = 120 ", "insulation_c = 1200 ", "[part.solenoid] insulation_c is 1200 °C, and an insulation "
+                                                    "class (Y 90 to C 220) is 90 to 220 °C"),
+    ("bell_clear_mm = 4.0 ", "bell_clear_mm = 0 ", "[connector] bell_clear_mm is 0 mm, within a pin's nearest "
+                                                   "neighbour (2.77 mm)"),
+    ("pitch_mm = 2.77 ", "pitch_mm = 27.7 ", "[connector] pitch_mm is 27.7 mm, and a connector's pin pitch is 1 to 5 mm"),
+    ('5V = 5.0', '5V = 3.3', "[rails] 5V is 3.3 V, and a 5 V rail is 4.5 to 5.5 V"),
     ("rated_v = 50 ", "# rated_v = 50 ", "[part.capacitor] lacks rated_v"),
     ("if_a = 1.0 ", "# if_a = 1.0 ", "[part.diode] lacks if_a"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x80]", "[part.display] addresses must list 7-bit I2C "
