@@ -949,7 +949,7 @@ def fet_cutoff_timing(parts):
     lasting_w the most it can dissipate for good with the coil held just under its own cutoff
              (the coil at its ``under_w``, its least resistance warmed to there, the supply at
              its highest: the coil's cutoff never opens)
-    bare_c   where that leaves the tab of a MOSFET with no heatsink and no cutoff of its own, in
+    bare_c   where that leaves the junction of a MOSFET with no heatsink and no cutoff of its own, in
              the warmest air: the heater this cutoff is for
     ring_c   the warmest ringing leaves the tab: bounded by ``half_w`` for the whole of every
              strike (the fail-safe's fade passes through the half-on region within a strike, and
@@ -1000,7 +1000,7 @@ def _check_fet_cutoff(circuit, report, line):
         report.add("bell", "error", line,
                    "the MOSFET has no thermal cutoff on its tab: a leak onto its gate (the optocoupler's output "
                    "part-way failed, or a dirty board) can hold it half on, up to %.1f W in it for as long as the "
-                   "12 V is plugged in while the coil stays under its own cutoff, its tab at %.0f °C without a "
+                   "12 V is plugged in while the coil stays under its own cutoff, its junction at %.0f °C without a "
                    "heatsink; fit one clamped to its tab, in its drain lead (fet_cutoff_c in parts.toml "
                    "[bell_driver])", t["lasting_w"], t["bare_c"])
         return

@@ -221,7 +221,7 @@ def fet_cutoff_block(parts):
                 % t["half_w"],
                 "| the most it dissipates for good with the coil just under its own cutoff | %.2f W | |"
                 % t["lasting_w"],
-                "| its tab then, with no heatsink and no cutoff of its own, in %g °C air | %.0f °C | (what this "
+                "| its junction then, with no heatsink and no cutoff of its own, in %g °C air | %.0f °C | (what this "
                 "cutoff is for) |" % (t["ambient_c"], t["bare_c"]),
                 "| the cutoff's rating | %g °C | at most %g °C (the tab may sit just under it for good) |"
                 % (t["cutoff_c"], erc.FET_TAB_MAX_C),

@@ -35,9 +35,9 @@ MARKS = {"coupling": {"+": "+"}, "schottky": {"K": "K"}, "zener": {"K": "K"},
          "cutoff": {"2": "C"}}
 LEGEND = ("Marks beside a part's holes, which way round it goes in: + the electrolytic's + lead (the stripe "
           "marks the -); K a diode's cathode (its band); 1 a chip's pin 1 (the optocoupler's dot, the ESD "
-          "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source; C the lead of the MOSFET's "
-          "thermal cutoff joined to its metal case (a meter reads 0 ohms from the case to it), on the drain's side, "
-          "so the case may touch the MOSFET's tab.")
+          "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source; C the case lead of the MOSFET's "
+          "thermal cutoff (fixed to its metal case; the other leaves through the epoxy seal), on the drain's side "
+          "(docs/build.md: tape on the tab, and the folded lead sleeved).")
 LANE_ROWS = 3               # the tallest part's pins
 
 

@@ -942,7 +942,7 @@ def test_ringing_is_kept_under_the_cutoffs_lowest_opening_too():
 
 def test_the_cutoff_on_the_mosfets_tab_is_worked_out_from_the_parts():
     """As fitted: held half on, the MOSFET takes up to 2.33 W (12.6 V over four times 17 Ω), and
-    1.79 W for good with the coil held just under its own cutoff, which would put its bare tab at
+    1.79 W for good with the coil held just under its own cutoff, which would put its bare junction at
     146 °C; the 98 °C cutoff on the tab opens after about a minute at the most heat, the junction
     then near 101 °C; ringing warms the tab to 54 °C at the most, 19 °C under the cutoff's holding
     temperature."""
@@ -962,7 +962,7 @@ def test_the_cutoff_on_the_mosfets_tab_is_worked_out_from_the_parts():
     (("fet_cutoff_c = 98 ", "fet_cutoff_c = 0 "),
      "the MOSFET has no thermal cutoff on its tab: a leak onto its gate (the optocoupler's output part-way failed, "
      "or a dirty board) can hold it half on, up to 1.8 W in it for as long as the 12 V is plugged in while the "
-     "coil stays under its own cutoff, its tab at 146 °C without a heatsink"),
+     "coil stays under its own cutoff, its junction at 146 °C without a heatsink"),
     (("fet_cutoff_c = 98 ", "fet_cutoff_c = 120 "),
      "the thermal cutoff on the MOSFET's tab is rated 120 °C: a gate held half on may keep the tab just under that "
      "for good, over newsdesk's 100 °C"),
