@@ -608,3 +608,67 @@ def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
         pytest.skip("no LAN address here for a second device to join from")
     page.wait_for_function("() => document.getElementById('invite-left').textContent.startsWith('Used: ')", timeout=10000)
     assert page.inner_text("#invite-qr") == "" and "Works once" not in page.inner_text("#invite")
+
+
+# ---------------------------------------------------------------- a toast goes; the end leaves no stale news
+
+WON = {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                 "Bob & Dan": {"diamonds": 11, "clubs": 13}}}
+TOAST_UP = "!document.getElementById('toast').hidden"
+
+
+def _undo_then_redo(page, version):
+    """Undo and Redo by the page's own buttons (each says what it did in a toast); the version after."""
+    page.get_by_role("button", name="Undo", exact=False).first.click()
+    page.wait_for_function(shown(version + 1))
+    page.get_by_role("button", name="Redo", exact=False).first.click()
+    page.wait_for_function(shown(version + 2))
+    page.wait_for_function("document.getElementById('toast').textContent.startsWith('Put back')")
+    return version + 2
+
+
+def _pause(page):
+    """The page's clock stopped where it is (Playwright takes Unix time in seconds)."""
+    page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)
+
+
+def test_a_toast_goes_after_a_time_its_length_asks_and_the_end_card_clears_it(client, server, browser):
+    """After Undo then Redo in SCAN, Redo's toast ("Put back: hand 1: Ann & Cat took ...", some
+    thirty words) replaced Undo's, then stayed through Finish onto the end card, over the middle
+    of its chart. A toast stays long enough to read (4 s and 60 ms a word, capped), then goes;
+    the end card takes any toast away, however the game ended."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, WON)
+    context = browser.new_context(viewport=SIZES["tablet"])      # its own: the clock is faked in it
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        page.clock.install()
+        page.goto(server + "/")
+        page.wait_for_function(shown(2))
+        version = _undo_then_redo(page, 2)
+        assert page.locator("#toast").count() == 1
+        text = page.inner_text("#toast")
+        words = len(text.split())
+        assert words > 20, text
+        _pause(page)
+        page.clock.run_for(5200)              # a long sentence is still there past 5 s ...
+        assert page.evaluate(TOAST_UP), "a %d-word toast went within 5.2 s" % words
+        assert page.evaluate("document.body.classList.contains('toasting')")
+        page.clock.run_for(15000)             # ... and goes within the cap
+        assert not page.evaluate(TOAST_UP), text
+        assert not page.evaluate("document.body.classList.contains('toasting')")
+        page.clock.resume()
+
+        version = _undo_then_redo(page, version)
+        _pause(page)
+        assert page.evaluate(TOAST_UP)
+        # Finish from another device: the end card this page draws from the live feed clears it
+        # (this page's own Finish, a write that went through, drops the toast it showed before)
+        r = client.post("/api/games/current/finish", json={"version": current(client)["version"]}, headers=W)
+        assert r.status_code == 200, r.get_data(as_text=True)
+        page.wait_for_selector("#end-h")
+        assert not page.evaluate(TOAST_UP), page.inner_text("#toast")
+        assert not page.evaluate("document.body.classList.contains('toasting')")
+    finally:
+        context.close()

@@ -11,7 +11,7 @@ import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
-import { announce, dropRefusalToast, toast } from "./toast.js";
+import { announce, dropOldToast, dropToast, toast } from "./toast.js";
 import { checkTheBox, holdControls, watchTheBox } from "./reach.js";
 import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./health.js";
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
@@ -129,6 +129,7 @@ function showEnd(gameId, focus) {
   if (focus || area.contains(document.activeElement)) S.focusEnd = gameId;
   S.ended = gameId;
   S.game = null;
+  dropToast();         // the game's news would cover the end card's chart
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
   renderEnd(area, gameId, {
@@ -202,7 +203,7 @@ async function write(url, body) {
   try {
     const r = await send(url, body);
     if (r.ok) {
-      dropRefusalToast();
+      dropOldToast();
       return r.data;
     }
     if (r.status === 409 && r.data.stale) {

@@ -1,10 +1,19 @@
-// Telling the table: a toast (one sentence that goes by itself: longer for a refusal) and the
-// screen reader's announcements. A toast that says the box can't be reached is marked as such,
-// so it goes as soon as the box answers again while any other stays its time.
+// Telling the table: a toast (one sentence that goes by itself, after the time its words take to
+// read: longer for a refusal; the next toast replaces it) and the screen reader's announcements.
+// A toast that says the box can't be reached is marked as such, so it goes as soon as the box
+// answers again while any other stays its time.
 
 import { $, fill, h } from "./dom.js";
 
 const shown = { timer: null, aboutLink: false, kind: null };
+
+// How long a toast stays: 4 s and 60 ms a word to read it (3 s more for a refusal, to act on it
+// too), never more than 15 s: Redo's sentence (a SCAN hand, thirty words) is gone in under 6 s.
+const READ_MS = 4000, REFUSAL_MS = 3000, WORD_MS = 60, MOST_MS = 15000;
+function toastMs(text, kind) {
+  const words = String(text || "").split(/\s+/).filter(Boolean).length;
+  return Math.min(MOST_MS, READ_MS + (kind === "bad" ? REFUSAL_MS : 0) + WORD_MS * words);
+}
 
 // Said to a screen reader: politely, or at once when ``urgent`` (a refusal).
 export function announce(text, urgent) {
@@ -29,8 +38,7 @@ export function toast(text, kind, aboutLink, told) {
   // room under the page while it shows, so the last controls (Finish, Time is up) scroll above it
   document.body.classList.toggle("toasting", Boolean(text));
   clearTimeout(shown.timer);
-  if (text) shown.timer = setTimeout(() => { box.hidden = true; document.body.classList.remove("toasting"); },
-    kind === "bad" ? 9000 : 5000);
+  if (text) shown.timer = setTimeout(() => toast(""), toastMs(text, kind));
 }
 
 // The box answers again: a toast saying it couldn't be reached is no longer true.
@@ -38,7 +46,13 @@ export function dropLinkToast() {
   if (shown.aboutLink) toast("");
 }
 
-// This page's write went through: a refusal shown for the one before it is no longer news.
-export function dropRefusalToast() {
-  if (shown.kind === "bad" && !shown.aboutLink) toast("");
+// The game's end card shows: what was said during the game is no longer news, and would cover the card.
+export function dropToast() {
+  toast("");
+}
+
+// This page's write went through: what was shown for the one before it (a refusal, an undo's
+// "Took back ...") is no longer news; the write's own toast, if it has one, follows.
+export function dropOldToast() {
+  if (shown.kind && !shown.aboutLink) toast("");
 }
