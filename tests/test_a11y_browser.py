@@ -672,3 +672,20 @@ def test_a_toast_goes_after_a_time_its_length_asks_and_the_end_card_clears_it(cl
         assert not page.evaluate("document.body.classList.contains('toasting')")
     finally:
         context.close()
+
+
+def test_after_finish_the_page_holds_no_sentence_asking_for_finish(client, server, pages):
+    """What the next move waits for is kept in a polite live region (#game-news): after Finish,
+    the end card's page still said "Ann and Cat won! Finish to keep the result." in it."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, WON)
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(2))
+    _undo_then_redo(page, 2)
+    page.wait_for_function("document.getElementById('game-news').textContent.includes('Finish to keep the result')")
+    page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
+    page.click("#finish")
+    page.wait_for_selector("#end-h")
+    assert "Finish to keep" not in page.text_content("main")
+    assert page.text_content("#game-news") == ""

@@ -151,6 +151,13 @@ function tellNext(game, words) {
   toldVersion = key;
 }
 
+// The game is over and its end card shows: what it waited for (Finish) is no longer true, and
+// the page would still hold it.
+export function forgetNews() {
+  const box = document.getElementById("game-news");
+  if (box) box.textContent = "";
+}
+
 function winnerWords(view) {
   // a game that gives its winners as seats (Star Reporter) is said by their names
   const seat = (w) => (typeof w === "number" && view.players && view.players[w] && view.players[w].name) || w;

@@ -6,7 +6,7 @@
 
 import { $, $$, bootData } from "./dom.js";
 import { getJSON, send } from "./api.js";
-import { knowScreens, loadScreen, renderGame } from "./game.js";
+import { forgetNews, knowScreens, loadScreen, renderGame } from "./game.js";
 import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
@@ -130,6 +130,7 @@ function showEnd(gameId, focus) {
   S.ended = gameId;
   S.game = null;
   dropToast();         // the game's news would cover the end card's chart
+  forgetNews();        // "... won! Finish to keep the result." stayed in the page after Finish
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
   renderEnd(area, gameId, {
