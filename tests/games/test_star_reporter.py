@@ -570,3 +570,12 @@ def test_the_number_of_disasters_is_set_before_the_game_and_points_are_bounded()
     for bad in (10 ** 4300, rules.MOST_POINTS + 1, -5, 2.5):
         with pytest.raises(GameError, match="a whole number 1-10,000"):
             game.decide(s, {"type": "news", "player": ANN, "points": bad}, None)
+
+
+def test_the_chart_counts_points_as_the_table_does():
+    """The end card's chart said "Credits after every move" while the screen, the cards and the
+    final table say points ("the points on the cards"): the chart's unit is the game's own."""
+    from controller.games.base import panel
+    facts = panel(game)
+    assert facts["score"] == "points"
+    assert facts["chart"]["unit"] == "points"

@@ -22,7 +22,7 @@ from .rules import (
     waiting_for,
 )
 
-PANEL = {"score": SCORE, "chart": {"unit": "credits", "prefix": ""}, "listens": ["dice"],
+PANEL = {"score": SCORE, "chart": {"unit": "points", "prefix": ""}, "listens": ["dice"],
          "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"},
                      "news_points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the News card"}},
          "words": {"at": "Airport the pin is at", "airport": "Airport"}}

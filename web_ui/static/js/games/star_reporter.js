@@ -1,4 +1,4 @@
-// Star Reporter (1937): each reporter's travel state (plane, telephone, assignment) and credits,
+// Star Reporter (1937): each reporter's travel state (plane, telephone, assignment) and points,
 // the Disasters turned up against the Catastrophe to come, and the last throw in the rules' words.
 
 import { h, num, title, who } from "../dom.js";
