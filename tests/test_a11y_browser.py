@@ -689,3 +689,26 @@ def test_after_finish_the_page_holds_no_sentence_asking_for_finish(client, serve
     page.wait_for_selector("#end-h")
     assert "Finish to keep" not in page.text_content("main")
     assert page.text_content("#game-news") == ""
+
+
+def test_the_confirm_questions_safe_answer_shows_its_focus_after_a_tap_and_comes_first(client, server, pages):
+    """SCAN's "Time is up" with time left, and Abandon, ask with "No, keep playing" focused. After
+    a tap the focus wore no outline (only :focus-visible had one) while "Yes, end the game now"
+    wore the strong border, so the table could take Yes for the default; and Yes came first in
+    the page, so Tab from No went on to "Abandon game…" rather than to Yes."""
+    ends = (datetime.now(timezone.utc) + timedelta(minutes=30)).isoformat()
+    start(client, "scan", 4, {"variant": "team", "time_limit": 30, "ends_at": ends})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    ring = """() => { const s = getComputedStyle(document.activeElement);
+      return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; }"""
+    for ask, no, yes in (("#time-up", "time-up-no", "time-up-yes"), ("#abandon", "abandon-no", "abandon-yes")):
+        page.click(ask)                                     # a pointer, not a key
+        page.wait_for_selector("#" + no, state="visible")
+        assert page.evaluate("document.activeElement.id") == no
+        assert page.evaluate(ring), "the focused %s shows no outline after a tap" % no
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == yes
+        page.keyboard.press("Escape")
+        assert page.evaluate("document.activeElement.id") == ask[1:]

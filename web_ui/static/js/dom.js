@@ -102,7 +102,9 @@ export function num(key, value, money, attrs = {}) {
 // up" with time left). ``ask()`` says whether to ask now: a sentence (the question, read out with
 // the answers), true (ask without one), or false (do it at once). Asking puts the question and
 // its two answers in the button's place, the safe answer focused (Enter, Enter keeps the game);
-// it, or Escape, puts the question away and the focus back on the button.
+// it, or Escape, puts the question away and the focus back on the button. The safe answer comes
+// first in the page (Tab goes from it to the other) and wears its focus ring however the focus
+// came (a tap too: panel.css), or the strong-bordered Yes beside it looks like the default.
 // opts: {id, label, yes, no, ask(), onYes(), disabled, className, yesClass, box}
 export function confirmButton(opts) {
   const question = h(opts.box === "div" ? "p" : "span", { class: "confirm-question", id: opts.id + "-question", hidden: true });
@@ -114,7 +116,7 @@ export function confirmButton(opts) {
   };
   const confirm = h("button", { type: "button", class: opts.yesClass || "danger", id: opts.id + "-yes", hidden: true,
     "aria-describedby": question.id, onclick: () => opts.onYes() }, opts.yes);
-  const keep = h("button", { type: "button", class: "quiet", id: opts.id + "-no", hidden: true,
+  const keep = h("button", { type: "button", class: "quiet confirm-keep", id: opts.id + "-no", hidden: true,
     "aria-describedby": question.id, onclick: () => asking(false) }, opts.no);
   const ask = h("button", { type: "button", class: opts.className || "quiet", id: opts.id, disabled: Boolean(opts.disabled),
     onclick: () => {
@@ -123,7 +125,7 @@ export function confirmButton(opts) {
       question.textContent = typeof said === "string" ? said : "";
       asking(true);
     } }, opts.label);
-  const box = h(opts.box || "span", { class: "confirm " + (opts.id || "") }, ask, question, confirm, keep);
+  const box = h(opts.box || "span", { class: "confirm " + (opts.id || "") }, ask, question, keep, confirm);
   box.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && !confirm.hidden) { e.preventDefault(); asking(false); }
   });
