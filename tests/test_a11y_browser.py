@@ -712,3 +712,37 @@ def test_the_confirm_questions_safe_answer_shows_its_focus_after_a_tap_and_comes
         assert page.evaluate("document.activeElement.id") == yes
         page.keyboard.press("Escape")
         assert page.evaluate("document.activeElement.id") == ask[1:]
+
+
+def test_each_points_box_has_its_own_name_and_a_refusal_is_shown_once(client, server, pages):
+    """Star Reporter after a throw with two Disasters and the Catastrophe open: every points box
+    was named "Points on the card". Each is named for its card now (the offer's "labels"), and
+    a refused submit shows its sentence once, under the form where the focus goes (it was a
+    toast as well)."""
+    from controller.games import registry
+    try:
+        registry.load("star_reporter")
+    except registry.EngineUnavailable as e:
+        pytest.skip(str(e))
+    start(client, "star_reporter", 3, {"disasters": 2, "first": 0})
+    for seat in (0, 1, 2):                                  # double sixes: two Disasters, then the Catastrophe
+        act(client, {"type": "throw", "player": seat, "method": "automobile", "dice": [6, 6]})
+    act(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [2, 3]})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(current(client)["version"]))
+    names = page.evaluate("""() => [...document.querySelectorAll('#offers input[type=number]')]
+        .map(e => [e.closest('form').querySelector('button[type=submit]').textContent, e.labels[0].textContent])""")
+    singles = [label for button, label in names if "too" not in button]
+    assert singles == ["Points on the News card", "Points on Disaster #1", "Points on Disaster #2",
+                       "Points on the Catastrophe card"], names
+    assert [label for button, label in names if "too" in button] == ["Points on the Catastrophe card",
+                                                                      "Points on the News card"], names
+    box = page.get_by_role("spinbutton", name="Points on Disaster #2", exact=True)
+    assert box.count() == 1
+    box.locator("xpath=ancestor::form").get_by_role("button").click()     # empty: the box refuses it
+    page.wait_for_function("document.activeElement.getAttribute('aria-invalid') === 'true'")
+    problem = page.locator("#offers .field-problem:not([hidden])")
+    assert problem.count() == 1 and "Disaster" in problem.inner_text(), problem.all_inner_texts()
+    page.wait_for_timeout(300)                                  # a toast would be up by now
+    assert page.is_hidden("#toast"), page.inner_text("#toast")

@@ -400,7 +400,7 @@ def _request(doc, data, desk, app):
             offers = game["offers"] or [{"type": "nothing"}]
             valid = st.fixed_dictionaries({
                 "action": st.integers(0, 255).map(lambda i: {k: v for k, v in offers[i % len(offers)].items()
-                                                              if k not in ("enter", "needs")}),
+                                                              if k not in ("enter", "needs", "labels")}),
                 "version": st.sampled_from([game["version"], game["version"] - 1, game["version"] + 1])},
                 optional={"key": st.text(min_size=1, max_size=8)})
             valid = valid | st.builds(lambda b, k, v: dict(b, action=dict(b["action"], **{k: v})), valid,
@@ -559,7 +559,7 @@ class FuzzTheApi(RuleBasedStateMachine):
         if not game or not game["offers"]:
             return
         offer = pick(data, game["offers"], "offer")
-        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "sides", "suits")}
+        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "labels", "sides", "suits")}
         for field in offer.get("enter", ()):
             action[field] = data.draw(st.sampled_from([100, 300, 500, 1000, 2, 0, "Baytown", "Urbania", ""]), label=field)
         if offer["type"] == "hand":
@@ -601,7 +601,7 @@ class FuzzTheApi(RuleBasedStateMachine):
         if not game or not game["offers"]:
             return
         offer = game["offers"][pick % len(game["offers"])]
-        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "sides", "suits", "choices")}
+        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "labels", "sides", "suits", "choices")}
         fields = list(offer.get("enter", ())) or sorted(set(action) - {"type"}) or ["value"]
         for name in offer.get("enter", ()):
             action[name] = 1

@@ -90,9 +90,11 @@ RULES: tuple[Rule, ...] = (
          "start decide() with guard(state, action, title=TITLE, actions=..., result=result)"),
     Rule("offers", "every offer is an action (a dict with a text \"type\"), every field it asks the table "
                    "to enter is a number the panel facts bound, a text the panel facts word, or one of its "
-                   "choices, and decide() takes each kind of offer filled in as the panel fills it",
+                   "choices, its own \"labels\" (if any) name only fields it enters, and decide() takes each "
+                   "kind of offer filled in as the panel fills it",
          "offer {\"type\": ..., \"enter\": [field]} with panel[\"numbers\"][field] (or [\"words\"][field]) "
-         "declared, or \"choices\": {field: [...]}, and offer only what the rules allow now"),
+         "declared, or \"choices\": {field: [...]}, \"labels\": {field: words} where one offer's field needs "
+         "words of its own, and offer only what the rules allow now"),
     Rule("fields", "decide() refuses an offered action with a field missing or malformed (a text, null, a "
                    "list, a huge number) with a GameError, never another error",
          "check each field before using it (is_int, seat(), isinstance) and raise GameError with a sentence "
@@ -163,12 +165,17 @@ def table(game: Game, n: int | None = None) -> list[dict[str, Any]]:
                                         "Kit", "Lou")[:n or fewest]]
 
 
+# An offer's keys that tell the panel how to ask, never part of the move (web_ui/static/js/offers.js):
+# the fields it enters, what the dice must show, the picks for a field, a field's own words.
+PRESENTATION = ("enter", "needs", "choices", "labels")
+
+
 def fill(game: Game, offer: Action, rng: random.Random) -> Action:
     """The action an offer stands for, as the panel makes it: the offer without what only tells
-    the panel how to ask ("enter", "needs", "choices"), with each field it asks for filled in
-    from its choices, its bounds in the panel facts, or a word."""
+    the panel how to ask (PRESENTATION: "enter", "needs", "choices", "labels"), with each field it
+    asks for filled in from its choices, its bounds in the panel facts, or a word."""
     facts = base.panel(game)
-    action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+    action = {k: v for k, v in offer.items() if k not in PRESENTATION}
     choices = offer.get("choices")
     if isinstance(choices, list) and choices and isinstance(choices[0], dict):
         action.update(rng.choice(choices))
@@ -545,6 +552,14 @@ def _offers(c: _Check) -> Iterator[str]:
                                                      or name in facts["words"]):
                     seen.add((kind, name))
                     yield "its %s offer asks for %r, which neither its panel facts nor its choices bound" % (kind, name)
+            labels = offer.get("labels")
+            if labels is not None and (kind, "labels") not in seen:
+                entered = set(offer.get("enter") or ())
+                if not isinstance(labels, dict) or any(
+                        k not in entered or not isinstance(v, str) or not v.strip() for k, v in labels.items()):
+                    seen.add((kind, "labels"))
+                    yield ("its %s offer's labels are %s, not words for fields it enters (%s)"
+                           % (kind, base.quoted(labels, 80), ", ".join(sorted(entered)) or "none"))
     for kind, (action, refusal) in c.offered().items():
         if refusal is not None and (kind in c.filled or kind in c.unknown):
             yield "its %s offer is refused by its own rules: %s (filled in as %s)" % (kind, refusal, base.quoted(action))

@@ -55,7 +55,7 @@ def action_for(engine, state, offer, rng):
     """A filled-in action for ``offer`` (an entry of engine.offers(state))."""
     if engine is scan.GAME and offer["type"] == "hand":
         return _scan_hand(rng, state)
-    action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+    action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices", "labels")}
     choices = offer.get("choices")
     if isinstance(choices, list) and choices:                 # Get the Scoop!'s moves
         action.update({k: v for k, v in rng.choice(choices).items() if k in ("from", "to")})

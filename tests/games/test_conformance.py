@@ -4,6 +4,7 @@ docs/new-game.md keeps them all, and each rule catches the game that breaks it, 
 and how to meet it."""
 
 import dataclasses
+import random
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -110,6 +111,8 @@ BREACHES = [
     ("offers", lambda g, m: dict(offers=lambda s: [dict(o, type="score") for o in g.offers(s)])),
     ("offers", lambda g, m: dict(offers=lambda s: [{"type": "point", "enter": ["player"], "choices": {"player": [9]}}]
                                  if s["started"] else [])),
+    # words for a field the offer doesn't ask for
+    ("offers", lambda g, m: dict(offers=lambda s: [dict(o, labels={"margin": "By how much"}) for o in g.offers(s)])),
     # a field read without a look: int("x") or a missing key, not a refusal the table can read
     ("fields", lambda g, m: dict(decide=lambda s, a, rng: g.decide(
         s, dict(a, player=int(a["player"])) if isinstance(a, dict) and a.get("type") == "point" else a, rng))),
@@ -189,3 +192,22 @@ def test_a_field_that_makes_decide_raise_other_than_a_game_error_is_named_with_w
     (found,) = Kit(dataclasses.replace(g, decide=decide)).findings("fields")
     assert found.seen == ("sent its point offer without its player, decide() raised KeyError: 'player', "
                           "not a GameError")
+
+
+def test_an_offers_labels_are_how_to_ask_never_part_of_the_move(model):
+    """An offer may name its own fields ("labels": {field: words}, where two boxes shown at once
+    would share the panel facts' one label): the kit fills it in as the panel does, without them,
+    and finds labels for a field the offer doesn't enter, or labels that are no words."""
+    g = model.GAME
+    offer = {"type": "point", "player": 0, "enter": ["player"], "choices": {"player": [0, 1]},
+             "labels": {"player": "Who scores this point"}}
+    action = conformance.fill(g, offer, random.Random(0))
+    assert set(action) == {"type", "player"}
+    labelled = lambda s: [dict(o, enter=["player"], choices={"player": [o["player"]]},  # noqa: E731
+                               labels={"player": "Who scores"}) for o in g.offers(s)]
+    assert Kit(dataclasses.replace(g, offers=labelled)).findings("offers") == []
+    for bad in ({"margin": "By how much"}, {"player": ""}, ["player"]):
+        wrong = lambda s, bad=bad: [dict(o, labels=bad) for o in labelled(s)]  # noqa: E731
+        (found,) = Kit(dataclasses.replace(g, offers=wrong)).findings("offers")
+        assert found.seen.startswith("its point offer's labels are %s, not words for fields it enters (player)"
+                                     % base.quoted(bad, 80)), found.seen

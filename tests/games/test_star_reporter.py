@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from controller.games.base import GameError, fold
+from controller.games.conformance import PRESENTATION
 from controller.games.star_reporter import GAME as game, rules
 from controller.games.star_reporter.view import NEEDS
 
@@ -102,7 +103,7 @@ def test_by_train_an_even_total_reaches_the_next_city_and_an_odd_one_waits(dice,
     s, ev = throw(start(), ANN, "train", dice)
     assert ev[0]["result"] == result and ev[0]["even"] == (sum(dice) % 2 == 0)
     assert s["phase"] == ("moved" if result == "next_city" else "turn")
-    news = {"type": "news", "player": ANN, "enter": ["points"]}
+    news = {"type": "news", "player": ANN, "enter": ["points"], "labels": {"points": "Points on the News card"}}
     assert (news in game.offers(s)) == (result == "next_city")
 
 
@@ -243,7 +244,8 @@ def test_double_sixes_turn_up_a_disaster_open_to_all_and_the_thrower_does_not_mo
     assert not s["players"][ANN]["plane"]["chartered"] and s["phase"] == "turn"
     assert "Disaster card 1" in ev[0]["reading"]
     s = drive(s, BOB)
-    assert {"type": "disaster", "player": BOB, "card": 1, "enter": ["points"]} in game.offers(s)
+    assert {"type": "disaster", "player": BOB, "card": 1, "enter": ["points"],
+            "labels": {"points": "Points on Disaster #1"}} in game.offers(s)
     s, _ = act(s, {"type": "disaster", "player": BOB, "points": 20})
     assert game.view(s)["players"][BOB]["score"] == 20 and game.view(s)["disasters"]["open"] == []
     with pytest.raises(GameError, match="no Disaster is open"):
@@ -462,7 +464,7 @@ def _random_game(seed, n, disasters, steps):
         if not choices:
             break
         offer = rng.choice(choices)
-        action = {k: v for k, v in offer.items() if k not in ("enter", "needs", "choices")}
+        action = {k: v for k, v in offer.items() if k not in PRESENTATION}
         if "news_points" in offer.get("enter", ()):
             action["news_points"] = rng.randint(1, 40)
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
@@ -579,3 +581,28 @@ def test_the_chart_counts_points_as_the_table_does():
     facts = panel(game)
     assert facts["score"] == "points"
     assert facts["chart"]["unit"] == "points"
+
+
+def test_each_points_box_offered_at_once_is_named_for_its_card():
+    """With Disasters and the Catastrophe open, the panel showed every points box as "Points on
+    the card" (its panel facts' one label for "points"): a screen reader heard five fields of the
+    same name. Each offer names its own: the News card, Disaster #k, the Catastrophe card, and the
+    Catastrophe with the News card names both."""
+    s = start(disasters=2)
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, _ = throw(s, CAT, "automobile", (6, 6))            # the Catastrophe
+    s = drive(s, ANN)
+    named = [(o["type"], o.get("card"), o.get("news", False), o["labels"]) for o in game.offers(s) if o.get("enter")
+             and o["type"] != "throw"]
+    assert named == [
+        ("news", None, False, {"points": "Points on the News card"}),
+        ("disaster", 1, False, {"points": "Points on Disaster #1"}),
+        ("disaster", 2, False, {"points": "Points on Disaster #2"}),
+        ("catastrophe", None, False, {"points": "Points on the Catastrophe card"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card"}),
+    ]
+    single = [labels["points"] for kind, _, news, labels in named if not news]
+    assert len(single) == len(set(single))                # one box per card, each named for it
+    for offer in game.offers(s):                          # labels tell the panel how to ask: never part of the move
+        assert set(offer.get("labels", {})) <= set(offer.get("enter", ()))

@@ -39,9 +39,10 @@ and then the Catastrophe, or the Catastrophe with "news" (the game ends on it, s
 follow it).
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
-points printed on a card carry "enter", the fields the panel must ask for. Each throw's event
-carries the facts the table looks for: total, doubles, even, seven, double_sixes, and a
-"reading" in the rules' words.
+points printed on a card carry "enter", the fields the panel must ask for, and "labels", each
+field's words (the News card, Disaster #k, the Catastrophe card), so that the boxes shown at
+once are told apart. Each throw's event carries the facts the table looks for: total, doubles,
+even, seven, double_sixes, and a "reading" in the rules' words.
 
 Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.
 

@@ -60,19 +60,30 @@ def offers(state: State) -> list[Action]:
         if mover["assignment"]["status"] == "open":
             if "drew" not in done:
                 need = [] if mover["assignment"]["points"] is not None else ["points"]
-                out.append({"type": "news", "player": m, "enter": need})
+                out.append(dict({"type": "news", "player": m, "enter": need}, **_labels(need, NEWS_CARD)))
         elif NEWS not in done:
             out.append({"type": "draw", "player": m})
         if "disaster" not in done and "catastrophe" not in done:
-            out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"]} for k in state["open_disasters"]]
+            out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"],
+                     "labels": {"points": "Points on Disaster #%d" % k}} for k in state["open_disasters"]]
             if state["catastrophe"] == "open":
-                out.append({"type": "catastrophe", "player": m, "enter": ["points"]})
+                out.append({"type": "catastrophe", "player": m, "enter": ["points"], **_labels(["points"], CATASTROPHE_CARD)})
                 if mover["assignment"]["status"] == "open" and "drew" not in done:
                     # the same city as the News card's: both on this move, the game ending on it
-                    out.append({"type": "catastrophe", "player": m, "news": True,
-                                "enter": ["points"] + ([] if mover["assignment"]["points"] is not None
-                                                       else ["news_points"])})
+                    need = ["points"] + ([] if mover["assignment"]["points"] is not None else ["news_points"])
+                    out.append({"type": "catastrophe", "player": m, "news": True, "enter": need,
+                                **_labels(need, CATASTROPHE_CARD)})
     return out
+
+
+NEWS_CARD, CATASTROPHE_CARD = "Points on the News card", "Points on the Catastrophe card"
+
+
+def _labels(enter: list[str], points: str) -> dict[str, Any]:
+    """An offer's "labels": the words for each field it enters, so that the points boxes the panel
+    shows at once (the News card, each Disaster, the Catastrophe) are each named for their card."""
+    words = {"points": points, "news_points": NEWS_CARD}
+    return {"labels": {f: words[f] for f in enter}} if enter else {}
 
 
 def view(state: State) -> dict[str, Any]:

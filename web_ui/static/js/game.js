@@ -53,7 +53,7 @@ function moveWords(game) {
   return n === 0 ? "no move yet" : n === 1 ? "1 move" : `${n} moves`;
 }
 
-// ctx: {act(action), undo(), redo(), finish(), abandon(), redraw(), canWrite, lastSaid}
+// ctx: {act(action, opts), undo(), redo(), finish(), abandon(), redraw(), canWrite, lastSaid}
 // A game whose screen is still loading is drawn with the generic one, then again (redraw) with its
 // own. Returns whether it was drawn with its own.
 export function renderGame(area, game, ctx) {

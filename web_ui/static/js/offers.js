@@ -3,8 +3,12 @@
 // may label an offer, title a group of them, or supply its own form.
 
 import { bootData, h, title, words } from "./dom.js";
+import { announce } from "./toast.js";
 
-const PRESENTATION = new Set(["enter", "needs", "choices"]);   // how to ask, not part of the move
+// how to ask, not part of the move: the fields to enter, what the dice must show, the picks for a
+// field, a field's own words (an offer's "labels" win over the game's panel facts: each of Star
+// Reporter's Disasters asks for the points on its own card)
+const PRESENTATION = new Set(["enter", "needs", "choices", "labels"]);
 const NUMBERS = new Set(["value", "points", "card", "cards", "amount"]);   // for a game that declares none
 // the longest text an offer's field takes: the engines' TEXT_MOST, sent with the page (none: the box refuses)
 const TEXT_MOST = bootData().textMost || null;
@@ -57,7 +61,8 @@ function enterForm(offer, label, act, facts) {
         min: bound ? String(bound.minimum) : "1", max: bound ? String(bound.maximum) : null,
         placeholder: name === "value" && (!bound || bound.maximum > 9) ? "e.g. 500" : "" })
       : h("input", { id, name, type: "text", required: true, maxlength: TEXT_MOST && String(TEXT_MOST), class: "field-input field-text", autocomplete: "off" });
-    const words = (bound && bound.label) || facts.words[name] || title(name);
+    const own = offer.labels && typeof offer.labels[name] === "string" ? offer.labels[name] : "";
+    const words = own || (bound && bound.label) || facts.words[name] || title(name);
     return h("label", { for: id, class: "field" }, h("span", { class: "field-label" }, words), input);
   });
   // novalidate: a number out of its range gets the box's own sentence beside the field, not only
@@ -77,14 +82,17 @@ function enterForm(offer, label, act, facts) {
       extra[name] = numeric && /^-?\d{1,16}$/.test(raw) ? Number(raw) : raw;
     }
     const wrong = inputs.find((input) => !input.checkValidity()) || (inputs.length === 1 ? inputs[0] : null);
-    const r = await act(actionOf(offer, extra));
+    // the box's sentence is shown here once, under the form, not as a toast too
+    const r = await act(actionOf(offer, extra), { showsRefusal: true });
     if (r && r.refused && form.isConnected) {
       problem.textContent = r.refused;
       problem.hidden = false;
       if (wrong) {
         wrong.setAttribute("aria-invalid", "true");
         wrong.setAttribute("aria-describedby", problem.id);
-        wrong.focus();
+        wrong.focus();          // the field says the sentence (described by it)
+      } else {
+        announce(r.refused, true);
       }
     }
   });

@@ -195,7 +195,8 @@ async function refresh(force) {
 // The box's sentence for the newest refused write (a form shows it beside its field).
 let refused = null;
 
-async function write(url, body) {
+// ``shown``: the caller shows a plain refusal itself (a form, under its fields): no toast then.
+async function write(url, body, shown) {
   refused = null;
   if (S.busy || settling()) return null;
   S.busy = true;
@@ -216,7 +217,7 @@ async function write(url, body) {
     } else if (r.status === 0) {
       toast(r.data.message, "bad", true);
       checkTheBox();
-    } else {
+    } else if (!shown) {
       toast(r.data.message || "The newsdesk refused that.", "bad");
     }
     play("refused");
@@ -237,9 +238,11 @@ function outcome(o) {
 }
 
 // A move; resolves to {refused: the box's sentence} when the box refused it, else null.
-async function act(action) {
+// opts.showsRefusal: the caller shows the box's sentence itself (the offers' form, under its
+// fields, where the focus goes), so it isn't also a toast; a stale or unreachable move still is.
+async function act(action, opts) {
   if (!S.game) return null;
-  const o = await write("/api/games/current/actions", { action, version: S.game.version });
+  const o = await write("/api/games/current/actions", { action, version: S.game.version }, Boolean(opts && opts.showsRefusal));
   outcome(o);
   return o ? null : { refused };
 }
