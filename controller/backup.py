@@ -56,7 +56,7 @@ import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -197,8 +197,9 @@ def newer_sentence(manifest: Manifest, where: str) -> str | None:
         return ("%s was made by a newer newsdesk (%s, store schema %s; this is %s, which reads schema %d): %s"
                 % (where, made_by, _count(schema), newsdesk_version(), SCHEMA_VERSION, update))
     if isinstance(fmt, int) and not isinstance(fmt, bool) and fmt > FORMAT_VERSION:
-        return ("%s was written in backup format %s by newsdesk %s; this newsdesk (%s) reads format %d only: %s"
-                % (where, _count(fmt), made_by, newsdesk_version(), FORMAT_VERSION, update))
+        return ("%s was written in backup format %s by %s; this newsdesk (%s) reads format %d only: %s"
+                % (where, _count(fmt), made_by if made_by.startswith("a newer") else "newsdesk " + made_by,
+                   newsdesk_version(), FORMAT_VERSION, update))
     return None
 
 
@@ -447,9 +448,11 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
                            else "devices file", problem))
     if rows is None and path.name == STORE_FILE and (claimed or 0) >= 2:
         rows = _read_only(path, games_problem)
+    elif path.name == DEVICES_FILE:
+        rows = _read_only(path, devices_problem)
     if rows:
         raise BadBackup("%s is not a backup to restore: %s; nothing was changed" % (where, rows.replace(
-            "its table", "its %s's table" % STORE_FILE, 1)))
+            "its table", "its %s's table" % path.name, 1)))
     if path.name == STORE_FILE:
         rebuild(path, [s for step in range(1, (claimed or 0) + 1) for s in MIGRATIONS.get(step, ())], claimed or 0,
                 where)
@@ -458,35 +461,108 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
     return version
 
 
+MOST_ID = 2 ** 53          # a row id past any store's: at 2**63 - 1 the next write is "database or disk is full"
+YEARS = (1970, 9000)       # a time's year the pages can show (a Pi without its clock set reads 1970)
+
+
 def games_problem(db: sqlite3.Connection) -> str | None:
-    """None if every row of the store's games table is one the history's pages can show; else
-    which is not, in words. The JSON check sees a value's kind, not what the pages take from it:
-    players ``[]`` or ``[1, null]``, a time that isn't one, an ended that is bytes passed it and
-    answered every history page with a 500. (Names are not judged here as a start judges them:
-    an earlier newsdesk's may be looser, and the pages show any text.)"""
-    for game_id, engine, players, created, ended, winners in db.execute(
-            "SELECT id, engine, players, created, ended, winners FROM games ORDER BY id"):
-        why = None
-        people = json.loads(players)
-        if not isinstance(engine, str) or not engine:
-            why = "its game's name is not a name"
-        elif not people or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in people):
-            why = "its players are not a list of players, each with a name"
-        elif winners is not None and not all(isinstance(w, str) for w in json.loads(winners)):
-            why = "its winners are not a list of names"
-        else:
-            for column, value in (("created", created), ("ended", ended)):
-                if value is None and column == "ended":
-                    continue
-                try:
-                    when = datetime.fromisoformat(value) if isinstance(value, str) else None
-                except ValueError:
-                    when = None
-                if when is None or when.tzinfo is None:
-                    why = "its %s is not a time with its UTC offset" % column
-                    break
+    """None if every game of the store is one the box can resume and the history's pages can
+    show; else which is not, in words. The JSON check sees a value's kind, not what the pages
+    take from it: players ``[]``, a time that isn't one, a final table's standings that aren't
+    rows, an undo of a move not in force, versions that skip, an id at SQLite's end each passed
+    it and answered every history page with a 500, locked the table, or stopped the box at every
+    start. (Names are not judged here as a start judges them: an earlier newsdesk's may be
+    looser, and the pages show any text.)"""
+    for table, column in (("events", "id"), ("games", "id"), ("game_entries", "event")):
+        low, high = db.execute('SELECT min("%s"), max("%s") FROM "%s"' % (column, column, table)).fetchone()
+        if low is not None and not (isinstance(low, int) and isinstance(high, int) and 1 <= low and high <= MOST_ID):
+            return "its table %s has %s ids outside 1 to %d" % (table, column if column != "id" else "row", MOST_ID)
+    for game_id, engine, players, created, ended, winners, final in db.execute(
+            "SELECT id, engine, players, created, ended, winners, final FROM games ORDER BY id"):
+        why = _game_row_problem(engine, json.loads(players), created, ended,
+                                None if winners is None else json.loads(winners),
+                                None if final is None else json.loads(final))
+        if why is None:
+            why = _entries_problem(db, game_id)
         if why:
-            return "its table games has a row (%d) the history can't show: %s" % (game_id, why)
+            return "its table games has a row (%d) the box can't resume or show: %s" % (game_id, why)
+    return None
+
+
+def _game_row_problem(engine: object, people: Any, created: object, ended: object, winners: Any,
+                      final: Any) -> str | None:
+    if not isinstance(engine, str) or not engine.isascii() or not engine.isidentifier() or len(engine) > 64:
+        return "its game's name is not a game's name (a word of letters, digits and _)"
+    if not people or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in people):
+        return "its players are not a list of players, each with a name"
+    if winners is not None and not all(isinstance(w, str) for w in winners):
+        return "its winners are not a list of names"
+    for column, value in (("created", created), ("ended", ended)):
+        if value is None and column == "ended":
+            continue
+        if not _a_time(value):
+            return "its %s is not a time with its UTC offset, in the years %d to %d" % (column, *YEARS)
+    if final is not None:
+        rows = final.get("standings")
+        if rows is not None and not (isinstance(rows, list) and all(
+                isinstance(r, dict) and isinstance(r.get("name"), str)
+                and (r.get("score") is None or isinstance(r.get("score"), (int, float))) for r in rows)):
+            return "its final table's standings are not rows, each with a name and a score"
+        if final.get("view") is not None and not isinstance(final.get("view"), dict):
+            return "its final table's view is not one"
+        if final.get("winners") is not None and not (isinstance(final["winners"], list)
+                                                     and all(isinstance(w, str) for w in final["winners"])):
+            return "its final table's winners are not a list of names"
+    return None
+
+
+def _a_time(value: object) -> bool:
+    """Whether ``value`` is a time the pages can show: ISO 8601 with its offset, in YEARS (at
+    9999 with -14:00 the local time overflows)."""
+    try:
+        when = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return False
+    return when is not None and when.tzinfo is not None and YEARS[0] <= when.year <= YEARS[1]
+
+
+def _entries_problem(db: sqlite3.Connection, game_id: int) -> str | None:
+    """A game's entries as the box takes them: versions 1, 2, 3 ... with none skipped (the table
+    is locked at a version it can never be shown at otherwise), each entry's events a list, its
+    time text, and every undo and redo taking back or putting back a move that can be."""
+    from .history import stacks
+
+    entries = []
+    for n, (version, entry, created) in enumerate(db.execute(
+            "SELECT version, entry, created FROM game_entries WHERE game = ? ORDER BY version", (game_id,)), 1):
+        if version != n or isinstance(version, bool):
+            return "its moves are not numbered 1, 2, 3 ... (move %d is %r)" % (n, version)
+        if not isinstance(created, str):
+            return "its move %d's time is not text" % n
+        move = json.loads(entry)
+        if not isinstance(move.get("events", []), list):
+            return "its move %d's events are not a list" % n
+        entries.append((version, move))
+    try:
+        stacks(entries)
+    except (ValueError, TypeError, KeyError):
+        return "an undo or redo among its moves names a move that can't be taken back or put back"
+    return None
+
+
+def devices_problem(db: sqlite3.Connection) -> str | None:
+    """None if every time in the devices file is one the host's list can show; a text, a blob or
+    1e308 where a time goes answered the devices page with a 500 (the host couldn't list or
+    revoke a device)."""
+    most = datetime(YEARS[1], 1, 1, tzinfo=timezone.utc).timestamp()
+    for table, columns in (("devices", ("created", "expires", "joined", "last_seen", "revoked")),
+                           ("tokens", ("created", "expires", "used"))):
+        for column in columns:
+            bad = db.execute('SELECT rowid FROM "%s" WHERE "%s" IS NOT NULL AND (typeof("%s") NOT IN '
+                             "('integer', 'real') OR \"%s\" < 0 OR \"%s\" > ?) LIMIT 1"
+                             % (table, column, column, column, column), (most,)).fetchone()
+            if bad:
+                return "its table %s has a row (%d) whose %s is not a time" % (table, bad[0], column)
     return None
 
 
@@ -520,9 +596,9 @@ def rebuild(path: Path, statements: Iterable[str], version: int | None, where: s
                                     "refuses (%s); nothing was changed" % (where, path.name, table, _why(e))) from None
             dangling = db.execute("PRAGMA main.foreign_key_check").fetchone()
             if dangling:
-                raise BadBackup("%s is not a backup to restore: its %s's table %s has a row (%s) that names a %s row "
-                                "it doesn't hold; nothing was changed" % (where, path.name, dangling[0], dangling[1],
-                                                                          dangling[2]))
+                raise BadBackup("%s is not a backup to restore: its %s's table %s has a row (%s) that names a row "
+                                "of its table %s that isn't there; nothing was changed" % (
+                                    where, path.name, dangling[0], dangling[1], dangling[2]))
             if version is not None:
                 db.execute("PRAGMA main.user_version = %d" % version)
             db.execute("COMMIT")
@@ -531,6 +607,15 @@ def rebuild(path: Path, statements: Iterable[str], version: int | None, where: s
         _sync_file(fresh)
         os.replace(fresh, path)
         _sync_dir(path.parent)
+    except sqlite3.OperationalError as e:
+        with contextlib.suppress(OSError):
+            fresh.unlink()
+        if "full" in str(e):
+            raise BackupError("the disk holding %s has no room left to check %s (its %s is copied once to be "
+                              "checked): free some space, then restore it; nothing was changed"
+                              % (path.parent.parent, where, path.name)) from None
+        raise BadBackup("%s is not a backup to restore: its %s can't be copied into newsdesk's own schema (%s); "
+                        "nothing was changed" % (where, path.name, _why(e))) from None
     except BaseException:
         with contextlib.suppress(OSError):
             fresh.unlink()
@@ -887,11 +972,14 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
                 raise BadBackup("%s is not a backup newsdesk wrote: its %s unpacks to %s from a file of %s, and a "
                                 "backup newsdesk writes packs at most %d to 1; nothing was changed"
                                 % (where, name, _mb(facts["bytes"]), _mb(packed), MOST_PACKED))
-        need = sum(facts["bytes"] for facts in manifest["files"].values())
+        # each database is unpacked, then copied into newsdesk's own schema (rebuild): twice its size
+        need = sum(facts["bytes"] for facts in manifest["files"].values()) + sum(
+            facts["bytes"] for name, facts in manifest["files"].items() if name in DATABASES)
         room = free_bytes(into) - RESTORE_RESERVE
         if need > room:
-            raise BackupError("%s unpacks to %s, and the disk holding %s has room for %s (%s free, less %s kept "
-                              "for the table): free some space, then restore it; nothing was changed"
+            raise BackupError("%s needs %s to unpack and check (its databases twice), and the disk holding %s has "
+                              "room for %s (%s free, less %s kept for the table): free some space, then restore it; "
+                              "nothing was changed"
                               % (where, _mb(need), into.parent, _mb(max(room, 0)), _mb(room + RESTORE_RESERVE),
                                  _mb(RESTORE_RESERVE)))
         for name, facts in manifest["files"].items():

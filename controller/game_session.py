@@ -132,6 +132,11 @@ def games_own_code(engine, doing, kept):
         raise GameFault("the %s game's rules failed on %s (%s); %s" % (engine.title, doing, cause, kept)) from e
 
 
+def _why(e):
+    """An exception in words: its message, or its kind when it has none (a bare KeyError: 'x')."""
+    return "%s: %s" % (type(e).__name__, e) if not isinstance(e, NewsdeskError) else str(e)
+
+
 SHOW_FAILED = "the %s game's rules failed on showing the game (%s); undo the last move, or abandon the game"
 
 
@@ -280,16 +285,20 @@ class GameSession:
                 return None
             self._game = game
             stored = self.store.entries(game.id)
-            for e in stored:
-                self._took(e.version, e.entry)
             self._started_event = stored[0].event_id if stored else None
             try:
+                # an entry that can't be taken (an undo of a move not in force: a store that came
+                # from elsewhere) is a game that can't be resumed, never a box that can't start
+                for e in stored:
+                    self._took(e.version, e.entry)
                 self._engine = self._load(game.engine)
                 self._state = base.fold(self._engine, self._entries)
             except Exception as e:
                 self._engine, self._state = None, None
+                self._entries = [(s.version, s.entry) for s in stored]      # the version stays the store's
+                self._done, self._undone = [], []
                 self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another"
-                                 % (game.id, game.engine, e))
+                                 % (game.id, game.engine, _why(e)))
                 log.error("%s", self._problem)
             self._seen()
             return game.id

@@ -9,6 +9,7 @@ breaks on an old game.
 
 import csv
 import io
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -232,7 +233,9 @@ class KeptGames:
         for row in _rows(dict(kept, winners=[])):
             writer.writerow([game.id, _csv_cell(kept["title"]), date, game.status, _csv_cell(row["name"]),
                              "" if row["score"] is None else row["score"], "yes" if row["winner"] else "no"])
-        return "newsdesk-game-%d-%s.csv" % (game.id, game.engine), out.getvalue()
+        # the engine's name comes from the store: only its letters, digits and _ go into a header
+        engine = re.sub(r"[^A-Za-z0-9_]", "", game.engine)[:64] or "game"
+        return "newsdesk-game-%d-%s.csv" % (game.id, engine), out.getvalue()
 
     def bgstats(self, game_id: object) -> JSON:
         """One play as BG Stats' createPlay data (board, durationMin, comments, game, location,

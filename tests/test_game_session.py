@@ -554,6 +554,48 @@ def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypat
         again.close()
 
 
+def test_a_game_whose_stored_moves_cant_be_taken_back_is_said_and_the_box_starts(desk):
+    """A store from elsewhere (a restored stranger's backup) whose game being played holds an undo
+    of a move not in force: the box died at every start (ValueError from the undo stacks) and its
+    panel was gone for good. It starts, says so, and the game can be abandoned."""
+    import sqlite3
+
+    desk.games.start("scan", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
+    path = desk.store.path
+    db = sqlite3.connect(path)
+    try:
+        db.execute("UPDATE game_entries SET entry = ? WHERE game = 1 AND version = 1",
+                   ('{"type": "undo", "target": 99, "said": "x"}',))
+        db.commit()
+    finally:
+        db.close()
+    again = restart(desk)
+    try:
+        current = again.games.current()
+        assert current["id"] == 1 and current["problem"].startswith("game #1 (scan) can't be resumed: ValueError")
+        assert again.games.abandon(1)["status"] == "abandoned"
+    finally:
+        again.close()
+
+
+def test_an_exports_file_name_takes_only_the_letters_of_the_games_name(desk):
+    """The engine's name, read from the store, went into the CSV's Content-Disposition: a store
+    from elsewhere with 'a"; filename=evil.exe' put a second file name into the header."""
+    import sqlite3
+
+    desk.games.start("purse", [{"name": "Ann"}, {"name": "Bob"}])
+    desk.games.act({"type": "call_it"}, 1)
+    out = desk.games.finish(2)
+    db = sqlite3.connect(desk.store.path)
+    try:
+        db.execute("UPDATE games SET engine = ? WHERE id = ?", ('a"; filename=evil.exe\r\nX: 1', out["id"]))
+        db.commit()
+    finally:
+        db.close()
+    name, _ = desk.kept.export_csv(out["id"])
+    assert name == "newsdesk-game-%d-afilenameevilexeX1.csv" % out["id"]
+
+
 # ---------------------------------------------------------------- the phone's bell
 
 def test_a_star_reporter_disaster_rings_the_phone_and_an_ordinary_throw_does_not(tmp_path):

@@ -146,9 +146,13 @@ def test_a_manifest_that_states_more_than_the_disk_holds_is_refused_with_the_fig
                                                                                       capsys, monkeypatch):
     file = copy_of(good, tmp_path)
     with zipfile.ZipFile(file) as z:
-        need = sum(facts["bytes"] for facts in json.loads(z.read("manifest.json"))["files"].values())
+        files = json.loads(z.read("manifest.json"))["files"]
+    # each database twice: unpacked, then copied into newsdesk's own schema to be checked
+    need = sum(facts["bytes"] for facts in files.values()) + sum(
+        facts["bytes"] for name, facts in files.items() if name in backup.DATABASES)
     monkeypatch.setattr(backup, "free_bytes", lambda path: backup.RESTORE_RESERVE + need // 2)
-    err = refused(capsys, here, file, "unpacks to %d KB, and the disk holding %s has room for %d KB (%.1f MB free, "
+    err = refused(capsys, here, file, "needs %d KB to unpack and check (its databases twice), and the disk holding %s "
+                  "has room for %d KB (%.1f MB free, "
                   "less %.1f MB kept for the table)" % (need // 1000, here, need // 2000,
                                                         (backup.RESTORE_RESERVE + need // 2) / 1e6,
                                                         backup.RESTORE_RESERVE / 1e6))
@@ -408,14 +412,44 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
     ("UPDATE games SET created = 'not a time' WHERE id = 1", "its created is not a time with its UTC offset"),
     ("UPDATE games SET ended = x'00' WHERE id = 1", "its ended is not a time with its UTC offset"),
     ("UPDATE games SET ended = '2026-01-01T10:00:00' WHERE id = 1", "its ended is not a time with its UTC offset"),
+    ("UPDATE games SET ended = '9999-12-31T23:59:59-14:00' WHERE id = 1", "its ended is not a time with its UTC "
+                                                                         "offset, in the years 1970 to 9000"),
     ("UPDATE games SET winners = '[1]' WHERE id = 1", "its winners are not a list of names"),
-    ("UPDATE games SET engine = '' WHERE id = 1", "its game's name is not a name"),
+    ("UPDATE games SET engine = '' WHERE id = 1", "its game's name is not a game's name"),
+    # the engine's name went into the CSV export's file name: a quote and a second filename= in the header
+    ("UPDATE games SET engine = 'a\"; filename=evil.exe' WHERE id = 1", "its game's name is not a game's name"),
+    ("UPDATE games SET final = '{\"standings\": [{}]}' WHERE id = 1",
+     "its final table's standings are not rows, each with a name and a score"),
+    ("UPDATE games SET final = '{\"standings\": \"abc\"}' WHERE id = 1", "its final table's standings are not rows"),
+    ("UPDATE games SET final = '{\"view\": \"x\"}' WHERE id = 1", "its final table's view is not one"),
+    # the box's own game: an undo of a move not in force stopped the box at every start
+    ("UPDATE game_entries SET entry = '{\"type\": \"undo\", \"target\": 99, \"said\": \"x\"}' "
+     "WHERE game = 1 AND version = 1", "an undo or redo among its moves names a move that can't be taken back"),
+    # moves that skip a number: the table locked, every move and abandon refused at every version
+    ("UPDATE game_entries SET version = 40 WHERE game = 1 AND version = 1", "its moves are not numbered 1, 2, 3"),
+    ("UPDATE game_entries SET created = x'00ff' WHERE game = 1 AND version = 1", "its move 1's time is not text"),
+    ("UPDATE game_entries SET entry = json_set(entry, '$.events', 'abc') WHERE game = 1 AND version = 1",
+     "its move 1's events are not a list"),
 ], ids=["no-players", "players-not-players", "created-not-a-time", "ended-bytes", "ended-no-offset",
-        "winners-not-names", "no-engine"])
-def test_a_game_the_history_cant_show_is_refused(good, here, tmp_path, capsys, sql, words):
-    """Right in JSON's kinds, wrong for the pages: each answered every history page with a 500."""
+        "ended-year-9999", "winners-not-names", "no-engine", "engine-a-header", "standings-not-rows",
+        "standings-text", "view-text", "undo-of-nothing", "versions-skip", "entry-time-bytes", "events-text"])
+def test_a_game_the_box_cant_resume_or_show_is_refused(good, here, tmp_path, capsys, sql, words):
+    """Right in JSON's kinds, wrong for the box: each answered a history page with a 500, locked
+    the table, or stopped the box at every start."""
     refused(capsys, here, _store_with(good, tmp_path, sql),
-            "its %s's table games has a row (1) the history can't show: %s" % (STORE_FILE, words))
+            "its %s's table games has a row (1) the box can't resume or show: %s" % (STORE_FILE, words))
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("INSERT INTO events (id, at, kind, payload) VALUES (9223372036854775807, '2026-01-01T00:00:00+00:00', 'note', "
+     "'{}')", "its %s's table events has row ids outside 1 to 9007199254740992" % STORE_FILE),
+    ("UPDATE games SET id = -7 WHERE id = (SELECT max(id) FROM games WHERE status != 'active')",
+     "its %s's table games has row ids outside 1 to" % STORE_FILE),
+], ids=["event-id-at-the-end", "game-id-negative"])
+def test_ids_past_any_stores_are_refused(good, here, tmp_path, capsys, sql, words):
+    """An event at id 2**63 - 1 came through the copy with the counter at its end: every write
+    after the restore was "database or disk is full"."""
+    refused(capsys, here, _store_with(good, tmp_path, sql), words)
 
 
 def test_a_store_an_earlier_newsdesk_wrote_infinity_into_restores(good, here, tmp_path, capsys):
@@ -666,7 +700,7 @@ def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_setting
     (lambda m: m.update(format_version="2"), "its manifest.json's format_version is not a whole number"),
     (lambda m: m.update(format_version=True), "its manifest.json's format_version is not a whole number"),
     (lambda m: m.update(schema=int("9" * 4000)), "store schema past any newsdesk's; this is"),
-    (lambda m: m.update(format_version=10 ** 30), "was written in backup format past any newsdesk's by newsdesk"),
+    (lambda m: m.update(format_version=10 ** 30), "was written in backup format past any newsdesk's by a newer commit of"),
 ], ids=["format-a-string", "format-true", "schema-4000-digits", "format-10-to-the-30"])
 def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good, here, tmp_path, capsys, change,
                                                                                words):
@@ -675,3 +709,29 @@ def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good
     _rewrite(file, change)
     err = refused(capsys, here, file, words)
     assert len(err) < 400, err
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE devices SET created = 'yesterday'", "its devices.sqlite3's table devices has a row (1) whose created is "
+                                                 "not a time"),
+    ("UPDATE tokens SET expires = 1e308", "its devices.sqlite3's table tokens has a row (1) whose expires is not a "
+                                          "time"),
+], ids=["device-created-text", "token-expires-1e308"])
+def test_a_devices_file_whose_times_arent_times_is_refused(good, here, tmp_path, capsys, sql, words):
+    """The host's list of devices read each time as one: text, a blob or 1e308 answered it with a
+    500, and the host could no longer list or revoke a device."""
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        (tmp_path / "d.db").write_bytes(z.read(backup.DEVICES_FILE))
+    db = sqlite3.connect(tmp_path / "d.db")
+    try:
+        if db.execute("SELECT count(*) FROM devices").fetchone()[0] == 0:
+            db.execute("INSERT INTO devices (id, role, name, via, address, created, status) "
+                       "VALUES ('d1', 'player', 'Tab', 'token', '10.0.0.2', 1764400000, 'joined')")
+        db.execute(sql)
+        db.commit()
+    finally:
+        db.close()
+    body = (tmp_path / "d.db").read_bytes()
+    _rewrite(file, lambda m: resum(m, backup.DEVICES_FILE, body), {backup.DEVICES_FILE: body})
+    refused(capsys, here, file, words)
