@@ -118,6 +118,11 @@ def _plain(value, sort=False):
     return json.loads(json.dumps(value, sort_keys=sort))
 
 
+# what a game's own code may raise that is its bug, not the box's end: SystemExit too (a plug-in's
+# exit() or sys.exit() in a move stopped the panel, and in the game being played, at every start)
+GAME_FAULTS = (Exception, SystemExit)
+
+
 @contextlib.contextmanager
 def games_own_code(engine, doing, kept):
     """Around a call into a game's own code: a refusal its rules mean (a GameError, any
@@ -127,7 +132,7 @@ def games_own_code(engine, doing, kept):
         yield
     except NewsdeskError:
         raise
-    except Exception as e:
+    except GAME_FAULTS as e:
         cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
         raise GameFault("the %s game's rules failed on %s (%s); %s" % (engine.title, doing, cause, kept)) from e
 
@@ -149,9 +154,17 @@ def look(engine, state):
     if not isinstance(view, dict):
         raise TypeError("view() gave a %s, not a JSON object" % type(view).__name__)
     offers = engine.offers(state)
-    if not isinstance(offers, list):
-        raise TypeError("offers() gave a %s, not a list" % type(offers).__name__)
-    return _plain(dict(view, result=engine.result(state))), _plain(offers)
+    if not isinstance(offers, list) or not all(isinstance(o, dict) and isinstance(o.get("type"), str)
+                                               for o in offers):
+        raise TypeError("offers() gave %s, not a list of actions (each a JSON object with its type)"
+                        % ("a %s" % type(offers).__name__ if not isinstance(offers, list) else "a list of other things"))
+    result = engine.result(state)
+    if not (isinstance(result, dict) and isinstance(result.get("over"), bool)
+            and isinstance(result.get("winners"), list) and isinstance(result.get("standings"), list)
+            and all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in result["standings"])):
+        raise TypeError("result() gave %s, not a result (over, winners, and standings: a row per player "
+                        "with a name)" % type(result).__name__)
+    return _plain(dict(view, result=result)), _plain(offers)
 
 
 def final_or_plain(engine, state, players, abandoned):
@@ -166,14 +179,14 @@ def final_or_plain(engine, state, players, abandoned):
         return "the %s game's rules failed on its final table (%s)" % (engine.title, cause)
     try:
         table = _plain(final_table(engine, state))
-    except Exception as e:
+    except GAME_FAULTS as e:
         problem = why(e)
         try:
             result = engine.result(state)
             table = _plain({"winners": list(result["winners"]), "standings": rows(result),
                             "teams": sides(result), "view": None,
                             "problem": problem + "; it was kept without its final view"})
-        except Exception as e:
+        except GAME_FAULTS as e:
             table = {"winners": [], "view": None, "teams": {},
                      "standings": [{"name": p.get("name"), "score": None, "winner": False} for p in players],
                      "problem": why(e) + "; it was kept without scores or winners"}
@@ -211,7 +224,7 @@ def say(game, state, action, events, plain):
         return plain()
     try:
         text = told(base.copied(state), base.copied(action), base.copied(events))
-    except Exception:
+    except GAME_FAULTS:
         log.exception("%s's describe() failed on a %r move; it is kept with plainer words",
                       game.name, action.get("type"))
     else:
@@ -293,7 +306,7 @@ class GameSession:
                     self._took(e.version, e.entry)
                 self._engine = self._load(game.engine)
                 self._state = base.fold(self._engine, self._entries)
-            except Exception as e:
+            except GAME_FAULTS as e:
                 self._engine, self._state = None, None
                 self._entries = [(s.version, s.entry) for s in stored]      # the version stays the store's
                 self._done, self._undone = [], []
@@ -336,7 +349,7 @@ class GameSession:
             try:
                 return _plain(self._engine.headline([ev for _, entry in base.effective(self._entries)
                                                      for ev in entry.get("events", ())]))
-            except Exception:           # a plug-in's headline that fails costs its big type, not the page
+            except GAME_FAULTS:           # a plug-in's headline that fails costs its big type, not the page
                 log.exception("game #%d (%s): its headline() failed", self._game.id, self._game.engine)
                 return None
         finally:
@@ -360,7 +373,7 @@ class GameSession:
         try:
             # the view carries the game's own result, so a page asks it, not the view's shape, if the game is over
             view, offers = self._look(engine, state)
-        except Exception as e:          # a game stored before its code changed: said, and still undone or abandoned
+        except GAME_FAULTS as e:          # a game stored before its code changed: said, and still undone or abandoned
             cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
             log.exception("game #%d (%s) can't be shown", self._game.id, self._game.engine)
             return dict(out, title=engine.title, view=None, offers=[], undo=undo, redo=redo,
@@ -389,7 +402,7 @@ class GameSession:
         engine, state = self._playing()
         try:
             players = self._look(engine, state)[0].get("players")
-        except Exception:               # a game it can't show still has its players' names
+        except GAME_FAULTS:               # a game it can't show still has its players' names
             players = None
         if isinstance(players, list) and all(isinstance(p, dict) and "name" in p for p in players):
             names = [str(p["name"]) for p in players]
@@ -580,7 +593,7 @@ class GameSession:
         try:
             if self._playing()[0].rings(events):
                 self.on_ring()
-        except Exception:
+        except GAME_FAULTS:
             log.exception("game #%s: ringing the phone failed", self.game_id)
 
     def undo(self, expected_version, key=None):

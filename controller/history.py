@@ -9,6 +9,7 @@ breaks on an old game.
 
 import csv
 import io
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
@@ -28,6 +29,8 @@ JSON = dict[str, Any]
 
 
 Load = Callable[[str], Game]       # name -> the game's declaration (the registry's, or a test's own)
+
+log = logging.getLogger(__name__)
 
 
 def title_of(engine: str, load: Load = registry.load) -> str:
@@ -202,6 +205,20 @@ class KeptGames:
         label = out["unit"] = panel["chart"].get("unit", "score")
         out["prefix"] = panel["chart"].get("prefix", "")
         entries = [(e.version, e.entry) for e in self.store.entries(game.id)]
+        try:
+            self._points(engine, entries, out)
+        except (Exception, SystemExit) as e:     # the game's own code (an upgraded plug-in that can't replay it)
+            log.exception("game #%d (%s): its chart couldn't be made", game.id, game.engine)
+            cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
+            return dict(out, players=[], points=[],
+                        problem="No chart: the %s game's rules failed on replaying it (%s)." % (engine.title, cause))
+        if all(v is None for p in out["points"] for v in p["values"]):
+            out["problem"] = "This game's view shows no %s to chart." % label
+        return out
+
+    @staticmethod
+    def _points(engine: Game, entries: list[tuple[int, JSON]], out: JSON) -> None:
+        """``out``'s players and points: the game folded once, a point after each move in force."""
         done, _ = stacks(entries)
         in_force = set(done)
         state = engine.initial()
@@ -218,9 +235,6 @@ class KeptGames:
                 out["players"] = [r["name"] for r in rows]
             out["points"].append({"version": version, "move": moves, "said": entry.get("said", ""),
                                   "values": [r["score"] for r in rows]})
-        if all(v is None for p in out["points"] for v in p["values"]):
-            out["problem"] = "This game's view shows no %s to chart." % label
-        return out
 
     def export_csv(self, game_id: object) -> tuple[str, str]:
         """A kept game's final table as CSV, one row per player: (file name, text)."""

@@ -92,6 +92,27 @@ def test_a_screen_that_fails_to_load_gives_the_generic_one_and_says_why(panel_se
     assert any("scoop1956 screen" in e and "didn't load" in e for e in errors), errors
 
 
+@pytest.mark.browser
+def test_a_screen_whose_own_words_throw_leaves_the_offers_undo_and_abandon(panel_server, client):
+    """A plug-in's screen whose label() threw (a bug in it) emptied the whole game card: no offers,
+    no Undo, no Abandon, and the table could only clear the game through the API."""
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    broken = ("export function render() { return null; }\n"
+              "export function label() { throw new Error('label'); }\n"
+              "export function group() { throw new Error('group'); }\n"
+              "export function waiting() { throw new Error('waiting'); }\n")
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.route("**/js/games/scoop1956.js", lambda route: route.fulfill(body=broken, content_type="text/javascript"))
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        assert page.locator("#offers button.offer").count() > 0           # the generic labels stand in
+        assert page.get_by_role("button", name="Abandon game", exact=False).count() == 1
+        page.close()
+
+
 def test_no_panel_script_stylesheet_or_template_names_a_game():
     """What a game is to the panel comes from its catalogue item (its screen, its panel facts):
     only a game's own screen, js/games/<name>.js, names it (and names no other game)."""

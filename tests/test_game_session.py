@@ -692,6 +692,10 @@ def _shows_badly(part, how="raises"):
             return good(state)
         if how == "set":
             return dict(good(state), seen={1, 2})
+        if how == "junk":           # what the pages can't use: a result or offers of other things
+            return [1, 2] if part == "offers" else {"over": "no"}
+        if how == "exit":           # a plug-in's sys.exit(): it stopped the panel
+            raise SystemExit(3)
         raise KeyError("cy")
     return dataclasses.replace(PURSE, **{part: shown})
 
@@ -699,7 +703,10 @@ def _shows_badly(part, how="raises"):
 @pytest.mark.parametrize("part, how, cause", [("view", "raises", "KeyError: 'cy'"),
                                               ("offers", "raises", "KeyError: 'cy'"),
                                               ("result", "raises", "KeyError: 'cy'"),
-                                              ("view", "set", "TypeError")])
+                                              ("view", "set", "TypeError"),
+                                              ("result", "junk", "TypeError: result() gave dict, not a result"),
+                                              ("offers", "junk", "TypeError: offers() gave a list of other things"),
+                                              ("view", "exit", "SystemExit: 3")])
 def test_a_move_whose_game_can_then_not_be_shown_is_not_made(tmp_path, monkeypatch, part, how, cause):
     monkeypatch.setitem(FAKES, "purse", _shows_badly(part, how))
     d = Desk(tmp_path / "table.sqlite3")
@@ -716,6 +723,24 @@ def test_a_move_whose_game_can_then_not_be_shown_is_not_made(tmp_path, monkeypat
         assert [e.version for e in d.store.entries(1)] == [1]
         d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)     # the game goes on
         assert money(d.games)["Bob"] == START + 50
+    finally:
+        d.close()
+
+
+def test_a_kept_games_chart_whose_game_can_no_longer_replay_it_is_said(tmp_path, monkeypatch):
+    """An upgraded plug-in whose result() fails on an old game: its chart answered 500."""
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        d.games.act({"type": "call_it"}, 1)
+        game_id = d.games.finish(2)["id"]
+
+        def broken(state):
+            raise KeyError("chaos")
+        from controller.history import KeptGames
+        chart = KeptGames(d.store, {"purse": dataclasses.replace(PURSE, result=broken)}).chart(game_id)
+        assert chart["points"] == [] and chart["problem"] == ("No chart: the Purse game's rules failed on replaying "
+                                                              "it (KeyError: 'chaos').")
     finally:
         d.close()
 

@@ -199,7 +199,7 @@ def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object) -
         return call(*args)
     except GameError:
         raise
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise _PlayFailed("%s raised %s: %s, given %s" % (what, type(e).__name__, e, base.quoted(given, 80))) from e
 
 
@@ -269,7 +269,7 @@ class _Check:
                                     ending=self.ending)
             except _PlayFailed as e:
                 self._problem = "setting up and playing it failed: %s" % e
-            except Exception as e:       # any failure to start or play is the finding, not a crash
+            except (Exception, SystemExit) as e:       # any failure to start or play is the finding, not a crash
                 self._problem = "setting up and playing it failed: %s: %s" % (type(e).__name__, e)
             else:
                 self._played = self._ended_otherwise() or self._played
@@ -293,7 +293,7 @@ class _Check:
                     continue
                 try:
                     other = play(self.game, self.seed, names=self.names, options={opt["name"]: choice})
-                except Exception:        # a choice that needs other seats or options: not this one
+                except (Exception, SystemExit):        # a choice that needs other seats or options: not this one
                     continue
                 if self.game.result(other.states[-1])["over"]:
                     return other
@@ -382,7 +382,7 @@ def _refusal(call: Callable[[], object], kind: type[GameError], words: str = "")
         return None
     except GameError as e:
         return "it raised %s (%r), not %s" % (type(e).__name__, str(e), kind.__name__)
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         return "it raised %s: %s, not a GameError" % (type(e).__name__, e)
     return "it gave %s instead of refusing" % base.quoted(got, 80)
 
@@ -444,7 +444,7 @@ def _setup_options(c: _Check) -> Iterator[str]:
             continue
         try:
             g.setup(players, {opt["name"]: opt["default"]})
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             yield "setup refused option %s's own default %s: %s" % (opt["name"], base.quoted(opt["default"]), e)
     said = _refusal(lambda: g.setup(players, {"colourful": 1}), GameError)
     if said:
@@ -465,7 +465,7 @@ def _setup_options(c: _Check) -> Iterator[str]:
                           "(%s)" % (base.quoted(bad), opt["name"], words, base.form_name(opt))
                 elif opt["name"] not in str(opt["label"]) and opt["name"] in words:
                     yield "refusing %s, it said %r, showing the option's key %r" % (base.quoted(bad), words, opt["name"])
-            except Exception as e:
+            except (Exception, SystemExit) as e:
                 yield "given %s for option %s, it raised %s: %s" % (base.quoted(bad), opt["name"], type(e).__name__, e)
             else:
                 yield "it took %s for option %s, past its bounds %s-%s" % (
@@ -512,7 +512,7 @@ def _not_set_up(c: _Check) -> Iterator[str]:
     empty = g.initial()
     try:
         res = g.result(empty)
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         yield "result() of initial() raised %s: %s" % (type(e).__name__, e)
     else:
         want = base.result_of(False, [], base.panel(g))
@@ -581,7 +581,7 @@ def _fields(c: _Check) -> Iterator[str]:
                     g.decide(base.copied(state), bad_action, random.Random(0))
                 except GameError:
                     continue
-                except Exception as e:
+                except (Exception, SystemExit) as e:
                     yield "sent its %s offer %s, decide() raised %s: %s, not a GameError" % (kind, what, type(e).__name__, e)
                     break
             else:
@@ -738,7 +738,7 @@ class Kit:
             raise
         except _Broken as e:
             seen = [str(e)]
-        except Exception as e:        # a crash is a finding: the rule's words say what was expected
+        except (Exception, SystemExit) as e:        # a crash is a finding: the rule's words say what was expected
             seen = ["it raised %s: %s" % (type(e).__name__, e)]
         return [Finding(found, name, s) for s in seen]
 

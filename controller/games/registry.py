@@ -167,7 +167,27 @@ def _load(point: EntryPoint) -> Game:
     if game.name != name:
         raise EngineUnavailable("the %s game (%s) calls itself %r; its name must be %r"
                                 % (name, where, game.name, name))
+    problem = _options_problem(game.options)
+    if problem:
+        raise EngineUnavailable("the %s game (%s) can't be played: its options %s" % (name, where, problem))
     return game
+
+
+def _options_problem(options: object) -> str | None:
+    """What makes a game's options unusable by the start form, the API's schema and the
+    request check (each made from them), or None: options that are not a list of option()s
+    (None, a word, a bare dict) answered every page of the panel with a 500."""
+    if not isinstance(options, (tuple, list)):
+        return "are a %s, not a list of base.option()s" % type(options).__name__
+    for opt in options:
+        if not isinstance(opt, dict) or not {"name", "kind", "default", "label", "rule"} <= set(opt):
+            return "hold %s, which was not made by base.option()" % base.quoted(opt, 40)
+        if opt["kind"] not in base.KINDS or not isinstance(opt["name"], str) or not isinstance(opt["label"], str) \
+                or not isinstance(opt["rule"], str):
+            return "hold %r, whose kind, name, label or rule is not one base.option() makes" % opt.get("name")
+        if opt["kind"] in ("choice", "choices") and not isinstance(opt.get("choices"), dict):
+            return "hold %r, a choice without its choices" % opt["name"]
+    return None
 
 
 def catalogue() -> list[dict[str, Any]]:

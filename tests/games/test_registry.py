@@ -2,6 +2,7 @@
 sentence why a game it found can't be played."""
 
 import dataclasses
+import re
 from importlib.metadata import EntryPoint, entry_points
 
 import pytest
@@ -44,6 +45,29 @@ def test_a_game_that_calls_itself_otherwise_is_refused(monkeypatch):
     install_game(monkeypatch, "scan", "controller.games.scoop1956:GAME")
     with pytest.raises(registry.EngineUnavailable, match="calls itself 'scoop1956'; its name must be 'scan'"):
         registry.load("scan")
+
+
+BAD_OPTIONS = {"none": None, "a_word": "target", "bare_dict": ({"name": "target"},),
+               "choice_without_choices": ({"name": "t", "kind": "choice", "default": "a", "label": "T", "rule": "r"},)}
+
+
+@pytest.mark.parametrize("what, said", [
+    ("none", "its options are a NoneType, not a list of base.option()s"),
+    ("a_word", "its options are a str, not a list of base.option()s"),
+    ("bare_dict", "its options hold {'name': 'target'}, which was not made by base.option()"),
+    ("choice_without_choices", "its options hold 't', a choice without its choices"),
+])
+def test_a_game_whose_options_arent_option_s_is_refused_not_every_page(monkeypatch, what, said):
+    """options=None, a word or a bare dict answered every page of the panel with a 500 (the start
+    form, the API's schema and the request check are made from them): the game is unavailable,
+    with its sentence, and the others play on."""
+    bad = dataclasses.replace(SCAN, name="bad_options", options=BAD_OPTIONS[what])
+    monkeypatch.setattr(registry, "_BAD_OPTIONS_GAME", bad, raising=False)
+    install_game(monkeypatch, "bad_options", "controller.games.registry:_BAD_OPTIONS_GAME")
+    with pytest.raises(registry.EngineUnavailable, match="the bad_options game .* can't be played: " + re.escape(said)):
+        registry.load("bad_options")
+    listed = {g["name"]: g for g in registry.catalogue()}
+    assert listed["bad_options"]["available"] is False and listed["scan"]["available"] is True
 
 
 @pytest.mark.parametrize("raises, said", [

@@ -2,7 +2,7 @@
 // big buttons, and undo (which says what it takes back) one tap away.
 
 import { $$, andList, confirmButton, dollars, h, signed } from "./dom.js";
-import { renderOffers } from "./offers.js";
+import { guarded, renderOffers } from "./offers.js";
 import * as generic from "./games/generic.js";
 
 // Each game's screen is a module of its own, imported by the URL its catalogue item carries
@@ -69,7 +69,7 @@ export function renderGame(area, game, ctx) {
   const head = h("header", { class: "game-head" },
     h("h2", { id: "game-title", tabindex: "-1" }, game.title),
     h("p", { class: "game-meta" }, `Game #${game.id} · ${moveWords(game)}`));
-  const waitingFor = view.waiting_for || (comp.waiting ? comp.waiting(view) : "");
+  const waitingFor = view.waiting_for || (comp.waiting ? guarded(() => comp.waiting(view)) || "" : "");
   const waiting = h("p", { class: "waiting", id: "waiting" },
     game.problem ? sentence(game.problem) : over ? winnerWords(view) : sentence(waitingFor));
 
@@ -80,7 +80,7 @@ export function renderGame(area, game, ctx) {
     game.redo ? h("button", { type: "button", class: "undo redo", id: "redo", disabled: !ctx.canWrite, onclick: () => ctx.redo() },
       h("span", { class: "undo-icon", "aria-hidden": "true" }, "↷ "), "Redo: " + game.redo) : null);
 
-  const said = comp.lastMove ? comp.lastMove(view, ctx.lastSaid) || ctx.lastSaid : ctx.lastSaid;
+  const said = comp.lastMove ? guarded(() => comp.lastMove(view, ctx.lastSaid)) || ctx.lastSaid : ctx.lastSaid;
   const last = said ? h("p", { class: "last-move", id: "last-move" }, h("span", { class: "sr-only" }, "Last move: "), sentence(said)) : null;
   let body;
   try {

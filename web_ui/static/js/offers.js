@@ -99,6 +99,17 @@ function enterForm(offer, label, act, facts) {
   return form;
 }
 
+// A game screen's own hook, called so that one that throws (a plug-in's bug) costs its own words
+// or form, never the offers, Undo or Abandon: null, and the generic label or button stands in.
+export function guarded(call) {
+  try {
+    return call();
+  } catch (err) {
+    console.error(err);
+    return null;
+  }
+}
+
 // ``component``: {label(offer, view), group(type, offers, view), form(offer, view, act)} (all optional).
 export function renderOffers(offers, view, component, act) {
   const box = h("div", { class: "offers" });
@@ -115,13 +126,13 @@ export function renderOffers(offers, view, component, act) {
   let n = 0;
   for (const [type, list] of groups) {
     const id = "offers-" + type + "-" + n++;
-    const heading = (component.group && component.group(type, list, view)) || null;
+    const heading = (component.group && guarded(() => component.group(type, list, view))) || null;
     const section = h("div", { class: "offer-group" + (list.length > 4 ? " offer-grid" : ""), role: "group",
       "aria-labelledby": heading ? id : null, "aria-label": heading ? null : title(type) });
     if (heading) section.append(h("h3", { id, class: "offer-heading" }, heading));
     for (const offer of list) {
-      const label = (component.label && component.label(offer, view)) || genericLabel(offer, view);
-      const custom = component.form && component.form(offer, view, act, label);
+      const label = (component.label && guarded(() => component.label(offer, view))) || genericLabel(offer, view);
+      const custom = component.form && guarded(() => component.form(offer, view, act, label));
       if (offer.needs && !custom && !(offer.enter && offer.enter.length)) {
         section.append(h("button", { type: "button", class: "offer", dataset: { offer: JSON.stringify(actionOf(offer)) },
           onclick: () => act(actionOf(offer)) }, h("span", null, label), h("span", { class: "offer-needs" }, offer.needs)));
