@@ -746,3 +746,28 @@ def test_each_points_box_has_its_own_name_and_a_refusal_is_shown_once(client, se
     assert problem.count() == 1 and "Disaster" in problem.inner_text(), problem.all_inner_texts()
     page.wait_for_timeout(300)                                  # a toast would be up by now
     assert page.is_hidden("#toast"), page.inner_text("#toast")
+
+
+# ---------------------------------------------------------------- the host removes a device
+
+def test_removing_a_device_leaves_the_focus_on_the_list_not_the_page(app, server, pages):
+    """After Remove and its question, the list was drawn anew and the focus fell to the page's
+    body: a keyboard user started again from the top. It goes to the button that took the removed
+    one's place (and a redraw every few seconds keeps it where it was)."""
+    from web_ui.security import guard
+
+    devices = guard(app).devices
+    for address in ("10.0.0.21", "10.0.0.22"):
+        token, _ = devices.issue_token("player", "host", ttl=600)
+        devices.redeem(token, "Tablet", address)
+    page = pages["tablet"]
+    page.goto(server + "/join/host")
+    page.wait_for_function("document.querySelectorAll('#devices button[data-revoke]').length === 2")
+    page.on("dialog", lambda dialog: dialog.accept())
+    first = page.locator("#devices button[data-revoke]").first
+    first.focus()
+    first.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#devices button[data-revoke]').length === 1")
+    page.wait_for_function("document.activeElement && document.activeElement.matches('#devices button[data-revoke]')")
+    left = page.locator("#devices button[data-revoke]").get_attribute("aria-label")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == left

@@ -192,16 +192,31 @@ function renderDevices(devices) {
 
 const deviceList = $("devices");
 if (deviceList) {
-  const refresh = async () => {
+  // The list is drawn anew every few seconds and after a removal: the focus stays on the same
+  // device's button, or, when that device was just removed, goes to the button that took its
+  // place (the next device's, else the last), else to the list itself; never to the page's body.
+  const refresh = async (removedAt = null) => {
     const data = await call("GET", "/api/devices");
-    if (data) renderDevices(data.devices);
+    if (!data) return;
+    const held = document.activeElement && deviceList.contains(document.activeElement)
+      ? document.activeElement.dataset.revoke : null;
+    renderDevices(data.devices);
+    const buttons = [...deviceList.querySelectorAll("button[data-revoke]")];
+    const same = held ? buttons.find((b) => b.dataset.revoke === held) : null;
+    if (same) same.focus();
+    else if (removedAt !== null) {
+      if (buttons.length) buttons[Math.min(removedAt, buttons.length - 1)].focus();
+      else { deviceList.tabIndex = -1; deviceList.focus(); }
+    }
   };
   deviceList.addEventListener("click", async (e) => {
     const id = e.target.dataset && e.target.dataset.revoke;
     if (!id) return;
-    const name = e.target.closest("li").querySelector(".device-name").textContent;
+    const li = e.target.closest("li");
+    const name = li.querySelector(".device-name").textContent;
     if (!confirm("Remove " + name + " from the table? It can still watch.")) return;
-    if (await call("DELETE", "/api/devices/" + encodeURIComponent(id))) refresh();
+    const at = [...deviceList.querySelectorAll("button[data-revoke]")].indexOf(e.target);
+    if (await call("DELETE", "/api/devices/" + encodeURIComponent(id))) refresh(at);
   });
-  setInterval(refresh, 5000);
+  setInterval(() => refresh(), 5000);
 }
