@@ -102,7 +102,7 @@ function reveal(view) {
   const r = view.last_reveal;
   if (!r) return null;
   const plays = r.plays.map((c) => h("li", null, h("strong", null, playerName(view, c.player)), ` → Protester #${c.protester}: `,
-    h("span", { class: "card-face" }, `${c.rank} of ${c.suit}`), `, ${c.distance} toward ${c.toward}`, c.push ? h("strong", null, ", pushes") : null,
+    h("span", { class: "card-face" }, `${c.rank} of ${c.suit}`), `, ${c.distance} toward ${c.toward}`, c.push ? h("strong", null, ", may push") : null,     // a 3, 6 or 9: whether it did is in its moves
     c.moves ? ` — ${c.moves.filter((m) => m[0] === "P" + c.protester).map((m) => m[2]).join(" → ") || "stayed"}` : null,
     c.stopped ? h("span", { class: "muted" }, ` (${c.stopped})`) : null));
   const orders = (r.orders || []).filter((o) => o.players.length > 1).map((o) =>
