@@ -1030,21 +1030,28 @@ def check_settings(into: Path, manifest: Manifest, where: str) -> None:
 
         try:
             settings = load_config(into, environ={})
-            _serves_here(settings)
+            left = _not_here(settings)
+            if left:
+                # the games are what a backup is for: settings that only held on the box it came
+                # from (a fixed address, a pin map's path) are left out of the copy restored, said
+                _leave_out(into / CONFIG_FILE, left)
+                load_config(into, environ={})
+                manifest["left_out"] = left
         except ConfigError as e:
             problem = str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE)
             raise BadBackup("%s is not a backup to restore: its settings can't be used (%s); nothing was changed"
                             % (where, problem)) from None
 
 
-def _serves_here(settings: Any) -> None:
-    """ConfigError if the settings read well but this box can't start with them: a host address
-    that isn't this box's (a stranger's "203.0.113.7": "can't listen" at every start), a pin map
-    that isn't one. The panel's restore starts the box again on them, with no way back from the
-    panel if it can't."""
+def _not_here(settings: Any) -> dict[str, str]:
+    """{setting: why} for the settings that read well and this box can't start with: a host
+    address that isn't this box's (another box's fixed address, or a stranger's "203.0.113.7":
+    "can't listen" at every start), a pin map that isn't one here. The panel's restore starts the
+    box again on them, with no way back from the panel if it can't."""
     from .errors import PinMapError
     from .pinmap import load_pinmap
 
+    out = {}
     host = settings["host"]
     if host:
         try:
@@ -1052,13 +1059,35 @@ def _serves_here(settings: Any) -> None:
             with socket.socket(family, socket.SOCK_STREAM) as sock:
                 sock.bind((host, 0))
         except OSError as e:
-            raise ConfigError("host = %r is not an address of this box (%s): the panel couldn't start on it"
-                              % (host, e.strerror or e)) from None
+            out["host"] = "%r is not an address of this box (%s)" % (host, e.strerror or e)
     if settings["pinmap"]:
         try:
             load_pinmap(settings["pinmap"])
         except PinMapError as e:
-            raise ConfigError("pinmap = %r: %s" % (settings["pinmap"], e)) from None
+            out["pinmap"] = "%r: %s" % (settings["pinmap"], e)
+    return out
+
+
+def _leave_out(path: Path, left: Mapping[str, str]) -> None:
+    """``path`` (a config.toml) with each setting of ``left`` turned into a comment saying why."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key = line.split("=", 1)[0].strip()
+        if "=" in line and key in left:
+            out.append("# left out by a restore: %s" % left[key].replace("\n", " "))
+            line = "# " + line
+        out.append(line)
+    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+
+
+def left_out_words(manifest: Manifest) -> str | None:
+    """The settings a restore leaves out (check_settings), in words, or None."""
+    left = manifest.get("left_out") or {}
+    if not left:
+        return None
+    return ("its setting%s %s could not serve this box and %s left out (%s); the box uses its defaults there"
+            % ("" if len(left) == 1 else "s", " and ".join(sorted(left)), "is" if len(left) == 1 else "are",
+               "; ".join("%s = %s" % kv for kv in sorted(left.items()))))
 
 
 def _replaced_folder(data_dir: Path, clock: Clock) -> str:
@@ -1158,6 +1187,8 @@ def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[M
             here = [name for name in MEMBERS if (data_dir / name).exists()]
             words = replacing_words(summarize(data_dir / STORE_FILE), manifest["store"], manifest, here, where,
                                     data_dir, (store_began(data_dir / STORE_FILE), store_began(staged / STORE_FILE)))
+            if words is not None and left_out_words(manifest):
+                words = "%s; %s" % (words, left_out_words(manifest))
         except BaseException as e:
             shutil.rmtree(staged, ignore_errors=True)
             if made:

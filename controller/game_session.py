@@ -161,9 +161,12 @@ def look(engine, state):
     result = engine.result(state)
     if not (isinstance(result, dict) and isinstance(result.get("over"), bool)
             and isinstance(result.get("winners"), list) and isinstance(result.get("standings"), list)
-            and all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in result["standings"])):
+            and all(isinstance(r, dict) and isinstance(r.get("name"), str)
+                    and (r.get("score") is None or (isinstance(r.get("score"), (int, float))
+                                                    and not isinstance(r.get("score"), bool)))
+                    for r in result["standings"])):
         raise TypeError("result() gave %s, not a result (over, winners, and standings: a row per player "
-                        "with a name)" % type(result).__name__)
+                        "with a name and a number or no score)" % type(result).__name__)
     return _plain(dict(view, result=result)), _plain(offers)
 
 

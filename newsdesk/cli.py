@@ -560,7 +560,7 @@ def cmd_restore(args):
     cut interrupted (controller/backup.py)."""
     import contextlib
 
-    from controller.backup import BackupError, describe, finish_restore, restore, summarize
+    from controller.backup import BackupError, describe, finish_restore, left_out_words, restore, summarize
     from controller.config import load_config
     from controller.runlock import AlreadyServing, RunLock
     from controller.store import SCHEMA_VERSION, STORE_FILE
@@ -601,6 +601,8 @@ def cmd_restore(args):
         manifest["newsdesk"]), file=sys.stderr)
     if replaced is not None:
         print("what it replaced is kept in %s" % replaced, file=sys.stderr)
+    if left_out_words(manifest):
+        print(left_out_words(manifest), file=sys.stderr)
     if manifest["schema"] < SCHEMA_VERSION:
         print("its store is at schema %d; newsdesk brings it to %d when it next opens it"
               % (manifest["schema"], SCHEMA_VERSION), file=sys.stderr)

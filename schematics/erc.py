@@ -181,7 +181,8 @@ def _check_series_against_pull(circuit, report, spec):
     pin sits at that node's level plus the series resistor's share of the rest. Against the
     strongest internal pull (the board's pull_min_ohms) that share must leave the pin past the
     input's LOW (or HIGH) threshold, or the contact is never seen to close: a 100 kΩ resistor
-    behind a 50 kΩ pull-up reads a closed hook as HIGH. The resistor is taken at the top of its
+    behind a 50 kΩ pull-up reads a closed hook as HIGH. (A contact to 3V3 behind a pull-down is
+    taken with a perfect contact: no filter pulls its node.) The resistor is taken at the top of its
     tolerance, so the value the sentence suggests holds for every part of that value."""
     limits = circuit.limits
     if spec.pull == "none" or not spec.series_resistor or "pull_min_ohms" not in limits:
@@ -969,7 +970,11 @@ def fet_cutoff_timing(parts):
         coil_w = (coil_cut - UNDER_C - ambient) / float(sol["theta_c_per_w"])
         warm = least_ohms * (1 + float(sol["copper_alpha"]) * (coil_cut - UNDER_C - 20))
         if coil_w > 0 and warm > 0:         # (air at the cutoff's rating: the reader refuses it)
-            lasting_w = min(half_w, max(math.sqrt(coil_w / warm) * supply_max(parts) - coil_w, 0.0))
+            # the MOSFET's V·I - I²R peaks at I = V / 2R: a current the coil's cutoff allows past
+            # that leaves the MOSFET at its peak; one short of it, at the coil's limit
+            volts, limit = supply_max(parts), math.sqrt(coil_w / warm)
+            lasting_w = min(half_w, volts ** 2 / (4 * warm) if limit >= volts / (2 * warm)
+                            else max(limit * volts - coil_w, 0.0))
     theta_tab = float(fet["theta_ja"]) - float(fet["theta_jc"])
     out = {"half_w": half_w, "lasting_w": lasting_w, "bare_c": ambient + float(fet["theta_ja"]) * lasting_w,
            "ambient_c": ambient,

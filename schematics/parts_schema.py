@@ -361,7 +361,8 @@ def _said_volts(parts, source, data=None):
     """A part whose description or part number names a voltage other than its rules figure (the
     part's own, or its section's: the bell adapter's is [bell_driver] supply_v): a 50 V capacitor's
     description kept when its rated_v was changed, or a "24 V" adapter ordered for a 12 V coil,
-    would order one part and check another. Every voltage the words name must be the figure."""
+    would order one part and check another. The figure must be among the voltages the words name
+    (words may name others: an adapter's 100-240 V input, a MOSFET's gate voltages)."""
     out = []
     for name, (section, key) in SAID_VOLTS.items():
         part = parts.get(name)
@@ -370,7 +371,7 @@ def _said_volts(parts, source, data=None):
             continue
         said = [float(v) for field in ("description", "number") if isinstance(part.get(field), str)
                 for v in VOLTS_RE.findall(part[field])]
-        if any(abs(v - table[key]) > 1e-9 for v in said):
+        if said and not any(abs(v - table[key]) < 1e-9 for v in said):
             out.append("%s: [part.%s] its words say %s and %s is %g V: the bill of materials orders what the words "
                        "say and the rules check %s, so make them agree" % (
                            source, name, " and ".join("%g V" % v for v in sorted(set(said))),
@@ -381,8 +382,8 @@ def _said_volts(parts, source, data=None):
 # ranges a figure of these kinds always lies in: outside, it is a slip (a unit, a digit), and the
 # rule that reads it would check nothing (an insulation class of 1200 °C passes any winding)
 SECTION_BOUNDS = {("rails", "3V3"): (3.0, 3.6, "V", "a 3.3 V rail"), ("rails", "5V"): (4.5, 5.5, "V", "a 5 V rail"),
-                  ("connector", "pitch_mm"): (1.0, 5.0, "mm", "a connector's pin pitch"),
-                  ("connector", "row_mm"): (1.0, 5.0, "mm", "a connector's row spacing")}
+                  ("connector", "pitch_mm"): (1.0, 10.0, "mm", "a connector's pin pitch"),
+                  ("connector", "row_mm"): (1.0, 10.0, "mm", "a connector's row spacing")}
 PART_BOUNDS = {("solenoid", "insulation_c"): (90, 220, "°C", "an insulation class (Y 90 to C 220)"),
                ("mosfet", "tj_max"): (100, 200, "°C", "a silicon junction's maximum")}
 

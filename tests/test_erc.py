@@ -958,6 +958,15 @@ def test_the_cutoff_on_the_mosfets_tab_is_worked_out_from_the_parts():
     assert not [f for f in check().errors if "MOSFET's tab" in f.message or "MOSFET has no" in f.message]
 
 
+def test_the_lasting_half_on_heat_is_the_mosfets_peak_when_the_coils_cutoff_allows_it():
+    """A coil that sheds its heat better (20 °C per watt) stays under its cutoff at a current past
+    the one that gives the MOSFET its most (V / 2R): the MOSFET can sit at that peak for good,
+    V² / 4R, and the rules took less (1.61 W where it is 1.79)."""
+    t = erc.fet_cutoff_timing(parts_with("theta_c_per_w = 35 ", "theta_c_per_w = 20 "))
+    warm = 17 * (1 + 0.0039 * (98 - erc.UNDER_C - 20))
+    assert t["lasting_w"] == pytest.approx(12.6 ** 2 / (4 * warm), rel=1e-6)
+
+
 @pytest.mark.parametrize("change, words", [
     (("fet_cutoff_c = 98 ", "fet_cutoff_c = 0 "),
      "the MOSFET has no thermal cutoff on its tab: a leak onto its gate (the optocoupler's output part-way failed, "
