@@ -381,28 +381,25 @@ def _said_volts(parts, source, data=None):
 
 # ranges a figure of these kinds always lies in: outside, it is a slip (a unit, a digit), and the
 # rule that reads it would check nothing (an insulation class of 1200 °C passes any winding)
-SECTION_BOUNDS = {("rails", "3V3"): (3.0, 3.6, "V", "a 3.3 V rail"), ("rails", "5V"): (4.5, 5.5, "V", "a 5 V rail"),
-                  ("connector", "pitch_mm"): (1.0, 10.0, "mm", "a connector's pin pitch"),
-                  ("connector", "row_mm"): (1.0, 10.0, "mm", "a connector's row spacing")}
-PART_BOUNDS = {("solenoid", "insulation_c"): (90, 220, "°C", "an insulation class (Y 90 to C 220)"),
-               ("mosfet", "tj_max"): (100, 200, "°C", "a silicon junction's maximum")}
+# (a table's path in the file, its key) -> (least, most, unit, what the figure is)
+BOUNDS = {(("rails",), "3V3"): (3.0, 3.6, "V", "a 3.3 V rail"), (("rails",), "5V"): (4.5, 5.5, "V", "a 5 V rail"),
+          (("connector",), "pitch_mm"): (1.0, 10.0, "mm", "a connector's pin pitch"),
+          (("connector",), "row_mm"): (1.0, 10.0, "mm", "a connector's row spacing"),
+          (("part", "solenoid"), "insulation_c"): (90, 220, "°C", "an insulation class (Y 90 to C 220)"),
+          (("part", "mosfet"), "tj_max"): (100, 200, "°C", "a silicon junction's maximum")}
 
 
 def _bounded(data, source):
     out = []
-    for (section, key), (low, high, unit, words) in SECTION_BOUNDS.items():
-        table = data.get(section)
+    for (path, key), (low, high, unit, words) in BOUNDS.items():
+        table = data
+        for step in path:
+            table = table.get(step) if isinstance(table, dict) else None
         value = table.get(key) if isinstance(table, dict) else None
         if _fits("pos", value) and not low <= value <= high:
             out.append("%s: [%s] %s is %g %s, and %s is %g to %g %s: check it" % (
-                source, section, key, value, unit, words, low, high, unit))
+                source, ".".join(path), key, value, unit, words, low, high, unit))
     parts = data.get("part") if isinstance(data.get("part"), dict) else {}
-    for (name, key), (low, high, unit, words) in PART_BOUNDS.items():
-        part = parts.get(name)
-        value = part.get(key) if isinstance(part, dict) else None
-        if _fits("pos", value) and not low <= value <= high:
-            out.append("%s: [part.%s] %s is %g %s, and %s is %g to %g %s: check it" % (
-                source, name, key, value, unit, words, low, high, unit))
     fet = parts.get("mosfet")
     if isinstance(fet, dict) and _fits("pos", fet.get("theta_ja")) and _fits("nonneg", fet.get("theta_jc")) \
             and fet["theta_ja"] <= fet["theta_jc"]:
