@@ -423,8 +423,12 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
             version: int | None = db.execute("PRAGMA user_version").fetchone()[0]
             if found == "ok":
                 shape = shape_of(db)
+                # the rows, once the shape is newsdesk's, on the same connection: JSON first (the
+                # games' check reads it), then what the box resumes and the pages show
                 if path.name == STORE_FILE and version == claimed and not difference(shape, store_shape(claimed or 0)):
-                    rows = rows_problem(db, claimed or 0)
+                    rows = rows_problem(db, claimed or 0) or ((claimed or 0) >= 2 and games_problem(db)) or None
+                elif path.name == DEVICES_FILE and not difference(shape, devices_shape()):
+                    rows = devices_problem(db)
         finally:
             db.close()
     except sqlite3.Error as e:
@@ -446,10 +450,6 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
         raise BadBackup("%s is not a backup to restore: its %s is not newsdesk's %s (%s); nothing was changed"
                         % (where, path.name, "store at schema %s" % claimed if path.name == STORE_FILE
                            else "devices file", problem))
-    if rows is None and path.name == STORE_FILE and (claimed or 0) >= 2:
-        rows = _read_only(path, games_problem)
-    elif path.name == DEVICES_FILE:
-        rows = _read_only(path, devices_problem)
     if rows:
         raise BadBackup("%s is not a backup to restore: %s; nothing was changed" % (where, rows.replace(
             "its table", "its %s's table" % path.name, 1)))

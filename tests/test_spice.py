@@ -336,18 +336,23 @@ def single_faults_parts():
     return Parts(copy.deepcopy(PARTS_DATA), "parts.toml")
 
 
+def one_fault(fault, **bell_driver):
+    """(thermal values, FaultResult) of ``fault``'s deck alone, on the Pi's circuit with
+    ``bell_driver`` changed (a cutoff left out, say)."""
+    need_ngspice()
+    from schematics import faults
+    values = faults.thermal_values(broken(bell_driver=bell_driver))
+    corners = faults.fault_corners(values)
+    kind = {name: wave for name, _, wave in faults.FAULTS}[fault]
+    measured = spice._results(spice.run(faults.fault_deck(values, corners, fault, kind)), corners, faults.MEASURES)
+    return values, faults.FaultResult("pi", values, {fault: measured})
+
+
 @pytest.mark.slow
 def test_without_the_cutoff_a_failed_mosfet_cooks_the_coil():
     """The decks catch what the cutoff is for: without it, the shorted MOSFET leaves the coil at
     several watts and its winding far over its class."""
-    need_ngspice()
-    from schematics import faults
-    circuit = broken(bell_driver={"cutoff_c": 0})
-    values = faults.thermal_values(circuit)
-    corners = faults.fault_corners(values)
-    measured = spice._results(spice.run(faults.fault_deck(values, corners, "mosfet_short", "low")), corners,
-                              faults.MEASURES)
-    result = faults.FaultResult("pi", values, {"mosfet_short": measured})
+    values, result = one_fault("mosfet_short", cutoff_c=0)
     cut, hottest, end = result.worst("mosfet_short")
     assert cut is None and end > 2 * values["continuous_w"] and hottest > 200
     assert result.unsafe()[0].startswith("with the MOSFET's drain and source shorted the coil still dissipates")
@@ -358,14 +363,8 @@ def test_without_the_cutoff_on_its_tab_a_mosfet_held_half_on_is_a_heater():
     """The decks catch what the second cutoff is for: without it, a leak onto the gate leaves the
     MOSFET at watts for good, its tab far past newsdesk's ceiling, while the coil stays under its
     own cutoff."""
-    need_ngspice()
-    from schematics import erc, faults
-    circuit = broken(bell_driver={"fet_cutoff_c": 0})
-    values = faults.thermal_values(circuit)
-    corners = faults.fault_corners(values)
-    measured = spice._results(spice.run(faults.fault_deck(values, corners, "gate_leak", "low")), corners,
-                              faults.MEASURES)
-    result = faults.FaultResult("pi", values, {"gate_leak": measured})
+    from schematics import erc
+    values, result = one_fault("gate_leak", fet_cutoff_c=0)
     (weak, m), _ = result.rows["gate_leak"]
     # at the weakest corner the coil never reaches its cutoff, the MOSFET takes a watt and more to the end
     assert weak["drive"] == "weak" and m["cut"] is None and m["fet_cut"] is None and m["fet_watts_end"] > 1.0

@@ -2,6 +2,7 @@
 Assistant's leader all take the engine's own result (games/base.py's Result), never a reading of
 its view; and a game that leaves out an optional part gets Game's default for it."""
 
+import contextlib
 import random
 from dataclasses import MISSING, fields, replace
 
@@ -228,22 +229,28 @@ def test_the_record_and_bg_stats_give_tied_players_one_place(table):
     assert ranks == {"A": 1, "B": 1, "C": 3}
 
 
+@contextlib.contextmanager
+def _end_card(chromium, port, game_id, ready):
+    """A page on kept game ``game_id``'s end card, once ``ready`` (a selector) is drawn."""
+    page = chromium.new_page(viewport={"width": 1024, "height": 900})
+    try:
+        page.goto("http://127.0.0.1:%d/games/%d" % (port, game_id))
+        page.wait_for_selector(ready, timeout=WAIT)
+        yield page
+    finally:
+        page.close()
+
+
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_end_card_says_tied_players_share_a_place(browser, desk, server):  # noqa: F811
     """The end card's place column and its banner say a tie as a tie: "1st (tied)" twice, then
     "3rd", and the two winners shared the win."""
-    game_id = _scan_tie_on_time(desk.table.games)
-    page = browser.new_page(viewport={"width": 1024, "height": 900})
-    try:
-        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
-        page.wait_for_selector(".final-table tbody tr", timeout=WAIT)
+    with _end_card(browser, server, _scan_tie_on_time(desk.table.games), ".final-table tbody tr") as page:
         cells = page.eval_on_selector_all(".final-table tbody tr", "trs => trs.map(tr => tr.innerText.trim())")
         assert [c.split("\t") for c in cells] == [["1st (tied) winner", "A", "60"], ["1st (tied) winner", "B", "60"],
                                                   ["3rd", "C", "0"]], cells
         assert page.inner_text("#winner") == "A and B shared the win!"
-    finally:
-        page.close()
 
 
 # ---------------------------------------------------------------- the chart counts the moves in force
@@ -273,14 +280,8 @@ def test_the_chart_numbers_the_moves_in_force_not_the_entries(table):
 def test_the_end_cards_chart_counts_only_the_moves_in_force(browser, desk, server):  # noqa: F811
     """The end card's chart runs from the start to "move 2" and its table numbers the moves
     Start, 1, 2: the undone hand and the undo are not counted."""
-    game_id = _scan_with_an_undone_hand(desk.table.games)
-    page = browser.new_page(viewport={"width": 1024, "height": 900})
-    try:
-        page.goto("http://127.0.0.1:%d/games/%d" % (server, game_id))
-        page.wait_for_selector(".chart-box", timeout=WAIT)
+    with _end_card(browser, server, _scan_with_an_undone_hand(desk.table.games), ".chart-box") as page:
         axis = page.eval_on_selector_all(".chart text.axis", "ts => ts.map(t => t.textContent)")
         assert axis[-2:] == ["start", "move 2"], axis
         rows = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.textContent)")
         assert rows == ["Start", "1", "2"], rows
-    finally:
-        page.close()
