@@ -481,6 +481,42 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
     assert page.evaluate("Boolean(document.activeElement.closest('#game-area'))")
 
 
+def test_the_same_words_under_another_heading_are_another_move_and_keep_no_focus(client, server, pages):
+    """Scoop! (2002) with That's My Beat: Ann's "Stopwatch showed 3" is followed by Bob's roll,
+    whose digits have the same names. The focus stayed on Bob's "3", and a second Enter (a
+    double press, a switch) rolled his beat for him."""
+    start(client, "scoop2002", 2, {"variants": ["thats_my_beat"]})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.get_by_role("button", name="Stopwatch showed 3", exact=True).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(shown(2))
+    assert "Bob rolls for a beat" in page.inner_text("#offers")
+    assert page.evaluate("document.activeElement.id") == "offers", page.evaluate(FOCUSED)
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.body.dataset.version") == "2"         # Enter on the offers rolls nothing
+
+
+def test_after_a_move_on_a_phone_what_has_the_focus_is_in_view(client, server, pages):
+    """On a phone the focus stayed on the control used (or went to the offers) without bringing it
+    into view: in Get the Scoop! each move's line in the log above pushed "Move the Journalist"
+    up, and by the fifth move it was off the top of the screen."""
+    start(client, "get_the_scoop", 4)
+    page = pages["phone"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    where = """() => { const a = document.activeElement, f = a.id === 'offers' ? a.querySelector('button:not([disabled])') : a;
+        const r = f.getBoundingClientRect(); return [f.textContent.trim().slice(0, 40), r.top, r.bottom, innerHeight]; }"""
+    for version in range(1, 9):
+        page.locator("#offers button:not([disabled])").first.click()
+        page.wait_for_function(shown(version + 1))
+        page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
+        name, top, bottom, height = page.evaluate(where)
+        assert -1 <= top and bottom <= height + 1, (version, name, top, bottom, height)
+
+
 # ---------------------------------------------------------------- each change told once
 
 HEARD = """() => { window.heard = [];

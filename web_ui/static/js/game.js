@@ -109,7 +109,8 @@ export function renderGame(area, game, ctx) {
   return Boolean(own);
 }
 
-// Where focus goes after a move: the same control if the next state has it; after a form sent
+// Where focus goes after a move: the same control if the next state has it (the same words in
+// the same group of offers: a roll's digits, say, stand under each roll's own heading); after a form sent
 // (SCAN's hand), the first field of the form standing in its place; else Finish, once the game is
 // over; else the offers themselves ("What you can do"), the next Tab their first. Never another
 // control that happens to stand where the used one stood: a second Enter (a double press, a
@@ -128,16 +129,31 @@ function whereFocus(area) {
   const part = PARTS.find((sel) => el.closest(sel)) || null;
   const box = part ? el.closest(part) : area;
   const form = el.type === "submit" ? el.closest("form") : null;
-  return { key: keyOf(el), part, form: form ? $$("form", box).indexOf(form) : -1 };
+  return { key: keyOf(el), group: groupOf(el), part, form: form ? $$("form", box).indexOf(form) : -1 };
+}
+
+// The heading of the group of offers a control stands in ("Bob rolls for a beat"): a button of
+// the same words under another heading is another move (Ann's "Stopwatch showed 3" kept the focus
+// for Bob's roll, and a second Enter rolled his beat for him).
+function groupOf(el) {
+  const group = el.closest(".offer-group");
+  if (!group) return null;
+  const heading = $$(".offer-heading", group)[0];
+  return heading ? heading.textContent : group.getAttribute("aria-label");
 }
 
 function refocus(area, was) {
   const box = was.part && $$(was.part, area)[0];
-  const same = usable(area).find((el) => keyOf(el) === was.key);
+  const same = usable(area).find((el) => keyOf(el) === was.key && groupOf(el) === was.group);
   const form = !same && box && was.form >= 0 ? $$("form", box)[was.form] : null;
   const field = form ? usable(form).find((el) => el.tagName !== "BUTTON") : null;
   const target = same || field || $$("#finish", area)[0] || $$("#offers", area)[0] || $$("#game-title", area)[0];
   target.focus({ preventScroll: true });
+  // The new state may stand taller or shorter: what has the focus (for the offers, their first
+  // choice) is brought into view, no further. On a phone the offers' choices were left below it.
+  const shown = target.id === "offers" ? usable(target)[0] || target : target;
+  const rect = shown.getBoundingClientRect();
+  if (rect.top < 0 || rect.bottom > window.innerHeight) shown.scrollIntoView({ block: "nearest" });
 }
 
 // What the next move waits for, said politely once the table has moved on (panel.js says the move
