@@ -97,6 +97,21 @@ def test_the_on_the_street_chart_is_configurable_and_shown_with_the_move_roll():
         start(street_chart={"11": "nothing"})
 
 
+def test_the_on_the_street_chart_entry_is_said_with_the_move_roll():
+    """The mover acts on the chart's entry before moving, so the table hears it with the roll: it
+    was kept in the move's event and said nowhere."""
+    s, _ = act(start(street_chart={"7": "Parade! Lose a step.", "10": "Rain."}), {"type": "move", "player": ANN})
+    said = game.describe(s, {"type": "roll", "player": ANN, "value": 7},
+                         game.decide(s, {"type": "roll", "player": ANN, "value": 7}, Dice()))
+    assert said == "Ann rolled 7: move up to 3 spaces. On the Street 7: Parade! Lose a step."
+    zero = game.decide(s, {"type": "roll", "player": ANN, "value": 0}, Dice())
+    assert game.describe(s, {"type": "roll", "player": ANN, "value": 0}, zero).endswith("On the Street 10: Rain.")
+    s, _ = act(start(), {"type": "move", "player": ANN})
+    plain = game.decide(s, {"type": "roll", "player": ANN, "value": 4}, Dice())
+    assert game.describe(s, {"type": "roll", "player": ANN, "value": 4}, plain).endswith(
+        "On the Street 4: read entry 4 on the board's chart and act accordingly.")
+
+
 def test_staying_on_the_scene_needs_a_location_and_adds_a_steno_mark():
     """'To stay on the scene: You must start the turn in a Location. Stay there and add a mark to
     your Steno Pad for that story.'"""
@@ -169,14 +184,19 @@ def test_a_failed_story_cannot_be_pitched_next_turn_but_can_after():
     the same story next turn.'"""
     s, ev = _research_then_pitch(9)
     assert not ev[0]["sold"] and s["players"][ANN]["steno"][3] == 2   # marks kept
+    # the pad says when: the turn it failed in and the others' turns are before the one it bars
+    assert game.view(s)["players"][ANN]["blocked_when"] == "next turn"
     s = act(s, {"type": "roll", "player": ANN, "value": 1})[0]
+    assert game.view(s)["players"][ANN]["blocked_when"] == "next turn"
     s = move(s, BOB, 3, "street", 1)
+    assert game.view(s)["players"][ANN]["blocked_when"] == "this turn"
     with pytest.raises(GameError, match="Ann can't pitch the Stadium story again this turn"):
         game.decide(s, {"type": "pitch", "player": ANN, "story": 4}, Dice())
     assert {"type": "pitch", "player": ANN, "story": 4} not in game.offers(s)
     s = move(s, ANN, 1, "times", 1)          # the next turn spent otherwise
     s = move(s, BOB, 3, "street", 1)
     assert {"type": "pitch", "player": ANN, "story": 4} in game.offers(s)
+    assert game.view(s)["players"][ANN]["blocked_when"] is None
 
 
 @pytest.mark.parametrize("roll,location", [(3, 3), (0, 10)])

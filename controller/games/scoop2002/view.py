@@ -41,7 +41,10 @@ def view(state: State) -> dict[str, Any]:
             "sales": [{"location": n, "name": locs[n - 1]} for n in pl["sales"]],
             "sold": len(pl["sales"]),
             "to_win": ICKEL_SALES_TO_WIN if pl["box"] else SALES_TO_WIN,
-            "beat": pl["beat"], "blocked": pl["blocked"]})
+            "beat": pl["beat"], "blocked": pl["blocked"],
+            # the failed story is barred on the player's next turn: until it begins, "next turn"
+            "blocked_when": ("this turn" if state["turn"] == i and not pl.get("blocked_fresh")
+                             else "next turn") if pl["blocked"] else None})
     out = {
         "game": NAME, "title": TITLE, "started": True, "variants": state["variants"],
         "locations": [{"number": n, "name": locs[n - 1], "marks": state["marks"][n - 1],

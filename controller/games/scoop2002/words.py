@@ -50,7 +50,20 @@ def _say_beat(state: State, ev: Event) -> str:
 
 
 def _say_move_rolled(state: State, ev: Event) -> str:
-    return "%s %s: move up to %d spaces" % (player_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
+    """The roll and the On the Street chart's entry for it, which the rules have the mover act on
+    before moving: the table hears it here (it was kept in the move and shown nowhere)."""
+    said = "%s %s: move up to %d spaces" % (player_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
+    street = street_words(ev.get("street"), reading(ev["value"]))
+    return "%s. %s" % (said, street) if street else said
+
+
+def street_words(entry: object, roll: int) -> str:
+    """The On the Street chart's entry as said: newsdesk's default names the chart itself ("On the
+    Street 7: read entry 7 ..."); a board's own words are given their entry's number."""
+    if not isinstance(entry, str) or not entry.strip():
+        return ""
+    entry = entry.strip()
+    return entry if entry.startswith("On the Street") else "On the Street %d: %s" % (roll, entry)
 
 
 def _say_arrived(state: State, ev: Event) -> str:

@@ -43,7 +43,15 @@ function pad(p, view) {
       : h("p", { class: "small muted" }, "Steno Pad empty"),
     p.sales.length ? h("p", { class: "small" }, "Sold: " + p.sales.map((s) => s.name).join(", ")) : null,
     p.beat ? h("p", { class: "small muted" }, "Beat: " + placeName(view, p.beat)) : null,
-    p.blocked ? h("p", { class: "small muted" }, "Can't pitch " + placeName(view, p.blocked) + " this turn") : null);
+    p.blocked ? h("p", { class: "small muted" }, "Can't pitch " + placeName(view, p.blocked) + " " + (p.blocked_when || "this turn")) : null);
+}
+
+// The On the Street chart's entry for a move's roll, which the mover acts on before moving
+// (words.street_words says it the same way in the log).
+function streetWords(r) {
+  const entry = String(r.street).trim();
+  const roll = r.value === 0 ? 10 : r.value;
+  return entry.startsWith("On the Street") ? entry : `On the Street ${roll}: ${entry}`;
 }
 
 function lastRollWords(view) {
@@ -51,7 +59,7 @@ function lastRollWords(view) {
   if (!r) return null;
   const text = {
     beat_rolled: () => `rolled ${r.value}: beat ${placeName(view, r.location)}${r.taken ? " (taken, roll again)" : ""}`,
-    move_rolled: () => `rolled ${r.value}: move up to ${r.steps} spaces`,
+    move_rolled: () => `rolled ${r.value}: move up to ${r.steps} spaces` + (r.street ? `. ${streetWords(r)}` : ""),
     pitch_rolled: () => `rolled ${r.value} pitching ${placeName(view, r.story)}: ${r.sold ? "SOLD!" : "not sold"}`,
     marked: () => `rolled ${r.value}: a mark at ${placeName(view, r.location)}`,
   }[r.type];
