@@ -120,6 +120,12 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     # SCAN, Triple with put-aside (48 cards), all past 155 win, against the clock: time runs out
     fill_options(page, "scan", ["A", "B", "C", "D", "E", "F"])
     assert current(page)["view"]["cards_per_hand"] == 48
+    # only the best + side scores ("plus_scores": "best"), and the hand form's preview says so (it
+    # said every + side's worth)
+    page.fill("#hand-0-spades", "10")
+    page.fill("#hand-1-hearts", "6")
+    assert page.locator(".hand-side .preview").all_inner_texts() == [
+        "scores 100", "scores 0 (cards worth 30; only the best + side scores)", "scores 0"]
     page.get_by_role("button", name="Time is up: the highest score wins", exact=True).click()   # time left: it asks
     tap(page, "Yes, end the game now")
     assert current(page)["view"]["over"]

@@ -205,6 +205,18 @@ def test_team_scan_partners_given_side_by_side_are_refused():
         ["Ann", "Cat"], ["Bob", "Dan"]]
 
 
+def test_pairs_whose_joined_names_are_alike_are_refused_at_the_start():
+    """Each side is its own column of the scoresheet. Players "X & Y", "X", "Z", "Y & Z" paired
+    opposite make two pairs called "X & Y & Z": one column counted twice, and every hand after
+    was refused (its suits added up to 26), a game that could only be abandoned."""
+    with pytest.raises(GameError, match='two pairs would both be called "X & Y & Z"'):
+        start(names=("X & Y", "X", "Z", "Y & Z"))
+    with pytest.raises(GameError, match="two pairs would both be called"):
+        start(names=("A", "A & B", "D", "B & C", "C", "E"), variant="triple")     # A & B & C twice
+    assert [c["players"] for c in game.view(start(names=("X & Y", "X", "Z", "Y & Z"),
+                                                  teams=["p", "q", "p", "q"]))["columns"]] == [["X & Y", "Z"], ["X", "Y & Z"]]
+
+
 @pytest.mark.parametrize("name", ["variant", "target_tie", "plus_scores", "dealer", "no_trump_last"])
 def test_a_null_option_is_its_default(name):
     """The API says "null or missing: the default", of every option."""
@@ -291,7 +303,7 @@ def test_two_sides_reaching_155_in_the_same_hand(tie, winners):
     s, _ = hand(s, {"A": cards(0, 9, 0, 0), "B": cards(12, 0, 0, 0), "C": cards(1, 4, 13, 12)})
     assert s["totals"] == {"A": 165, "B": 180, "C": 0}
     assert s["winners"] == winners and game.view(s)["winners"] == winners
-    with pytest.raises(GameError, match="“Two sides past 155 in one hand” is “the highest total"):
+    with pytest.raises(GameError, match="“Two sides reaching 155 in one hand” is “the highest total"):
         start(target_tie="coin")
 
 

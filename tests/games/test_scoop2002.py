@@ -103,13 +103,13 @@ def test_the_on_the_street_chart_entry_is_said_with_the_move_roll():
     s, _ = act(start(street_chart={"7": "Parade! Lose a step.", "10": "Rain."}), {"type": "move", "player": ANN})
     said = game.describe(s, {"type": "roll", "player": ANN, "value": 7},
                          game.decide(s, {"type": "roll", "player": ANN, "value": 7}, Dice()))
-    assert said == "Ann rolled 7: move up to 3 spaces. On the Street 7: Parade! Lose a step."
+    assert said == "Ann rolled 7: move up to 3 spaces; On the Street 7: Parade! Lose a step."
     zero = game.decide(s, {"type": "roll", "player": ANN, "value": 0}, Dice())
     assert game.describe(s, {"type": "roll", "player": ANN, "value": 0}, zero).endswith("On the Street 10: Rain.")
     s, _ = act(start(), {"type": "move", "player": ANN})
     plain = game.decide(s, {"type": "roll", "player": ANN, "value": 4}, Dice())
-    assert game.describe(s, {"type": "roll", "player": ANN, "value": 4}, plain).endswith(
-        "On the Street 4: read entry 4 on the board's chart and act accordingly.")
+    assert game.describe(s, {"type": "roll", "player": ANN, "value": 4}, plain) == (
+        "Ann rolled 4: move up to 4 spaces; On the Street: the board's entry 4")
 
 
 def test_staying_on_the_scene_needs_a_location_and_adds_a_steno_mark():
@@ -565,7 +565,7 @@ def test_a_stopwatch_zero_reads_as_the_option_says():
     reads it as 10, as a ten-sided die's 0 face. Both are offered and the form says which is which."""
     opt = next(o for o in game.options if o["name"] == "zero")
     assert opt["default"] == "as_read" and not opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
-    assert "is the number you've" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
+    assert "\u201cThat's the number you've \"rolled\".\u201d" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
     s, ev = _research_then_pitch(0, zero="ten")                  # 0 as 10 > 4: not sold
     assert not ev[0]["sold"] and game.view(s)["zero_reads_as"] == 10
     s = start()                                                  # the rules' reading

@@ -73,7 +73,8 @@ SCORE_KIND = None                # the game keeps no score (the result's score_k
 # What the panel's start form, API document and request check know of this game (base.option).
 OPTIONS = (
     option("first", "seat", 0, "The person who last watched the news gets the First Player badge.",
-           "Who has the First Player badge (who last watched the news)"),
+           "Who has the First Player badge (who last watched the news)", newsdesk=True,
+           help="Only the table knows who that is: the first player listed has it unless you choose."),
     option("board", "choice", "tracked", "game board: a 12x12 grid of 1” squares",
            "Who keeps the board", choices={"tracked": "the box keeps every piece (newsdesk's default)",
                                            "table": "the pieces stay the table's; the box keeps the rounds"},

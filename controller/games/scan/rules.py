@@ -101,7 +101,7 @@ def score(taken: dict[str, int]) -> int:
 # ---------------------------------------------------------------- setup
 
 TARGET_TIES = {"highest": "the highest total wins; equal totals share (newsdesk's default)",
-               "all": "all past 155 win (every side past 155 in the same hand)"}
+               "all": "all who reach 155 win (every side at 155 or more after the same hand)"}
 PLUS_SCORES = {"each": "every + side scores it: each side with a + score scores that amount (newsdesk's default)",
                "best": "only the best + side scores: equal bests each score theirs, the others score nothing"}
 NO_TRUMP_LAST = {"either": "taken either way: the table enters what it played (newsdesk's default)",
@@ -129,7 +129,7 @@ OPTIONS = (
     option("dealer", "seat", None, "Cut for deal; highest card deals.", "Who deals first (empty: "
            "the first player)"),
     option("target_tie", "choice", "highest", "The first team to reach 155 points wins.",
-           "Two sides past 155 in one hand", choices=TARGET_TIES, newsdesk=True,
+           "Two sides reaching 155 in one hand", choices=TARGET_TIES, newsdesk=True,
            help="Two reaching it in the same hand is not covered."),
     option("plus_scores", "choice", "each", "The team with a + score scores that amount; the other team scores "
            "nothing.", "More than one side with a + score in a hand", choices=PLUS_SCORES, newsdesk=True,
@@ -242,8 +242,16 @@ def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
                         "the teams out" % n)
     if not given:
         pairs = [(i, i + want) for i in range(want)]
-        return [{"name": "%s & %s" % (players[a]["name"], players[b]["name"]),
-                 "players": [players[a]["name"], players[b]["name"]]} for a, b in pairs]
+        paired = [{"name": "%s & %s" % (players[a]["name"], players[b]["name"]),
+                   "players": [players[a]["name"], players[b]["name"]]} for a, b in pairs]
+        names = [side["name"] for side in paired]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            # each side is a column of the scoresheet, kept by its name: two of one name were one
+            # column counted twice, and no hand could add up
+            raise GameError("two pairs would both be called \"%s\" (their players' names joined): give every "
+                            "player a team, or names that tell the pairs apart" % twice)
+        return paired
     order = []
     for t in teams:
         if t not in order:

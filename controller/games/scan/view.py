@@ -79,6 +79,7 @@ def view(state: State) -> dict[str, Any]:
                                                      state.get("no_trump_last", "either")),
         "cards_aside": fewest,
         "whole_tricks": state.get("whole_tricks", True),
+        "plus_scores": state.get("plus_scores", "each"),      # the hand form's preview scores as the hand will
         "suit_values": dict(SUIT_VALUES),
         "winners": state["winners"], "over": bool(state["winners"]),
     }

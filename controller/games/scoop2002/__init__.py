@@ -8,8 +8,8 @@ lets the box roll. newsdesk numbers the Locations 1-10 and marks a 0 at the tent
 the rules name a "Location #1" and a "next-highest number", and mark "the Location that matches
 the number you rolled", but print no board). Against a pitch's sum (and N. Ickel's Location)
 and for odd/even, the "zero" option decides: "as_read" (the default, the rules' words: the
-digit "is the number you've rolled", so a 0 is the lowest roll, and N. Ickel at #9 sells on
-any roll) or "ten" (newsdesk's option, as a ten-sided die's 0 face reads: a 0 at #9 then
+digit as read, "That's the number you've 'rolled'", so a 0 is the lowest roll, and N. Ickel at
+#9 sells on any roll) or "ten" (newsdesk's option, as a ten-sided die's 0 face reads: a 0 at #9 then
 misses, and he moves on to #10, where every roll sells). Games stored before the option existed
 counted a 0 as 10 and still do.
 

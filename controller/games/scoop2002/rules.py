@@ -39,8 +39,8 @@ ZERO_READS_AS = 10          # newsdesk's reading of a 0 on the stopwatch / d10 (
 # The "zero" option: how a 0 counts against a pitch's sum and N. Ickel's Location.
 ZERO_TEN, ZERO_AS_READ = "ten", "as_read"
 ZERO_READINGS = {
-    ZERO_AS_READ: "0 counts as 0 (the rules' words: the hundredths digit \"is the number you've "
-                  "rolled\"): the lowest roll, so a pitch rolled 0 always sells",
+    ZERO_AS_READ: "0 counts as 0 (the hundredths digit as read; the rules' words: \u201cThat's the number "
+                  "you've \"rolled\".\u201d): the lowest roll, so a pitch rolled 0 always sells",
     ZERO_TEN: "0 counts as 10 (newsdesk's option, as a ten-sided die's 0 face is read): the "
               "highest roll, so a pitch rolled 0 needs 10 marks",
 }
@@ -92,7 +92,7 @@ OPTIONS = (
 )
 
 
-def _street_default(reading: int) -> str:
+def street_default(reading: int) -> str:
     """newsdesk default: the On the Street chart is printed on the board, not in the rules."""
     return "On the Street %d: read entry %d on the board's chart and act accordingly." % (reading, reading)
 
@@ -146,7 +146,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
             or len(set(locations)) != LOCATION_COUNT):
         raise GameError(form_name(declared(OPTIONS, "locations")) + " must be %d different names, #1 first, as printed on your "
                         "board" % LOCATION_COUNT)
-    chart = {r: _street_default(r) for r in range(1, LOCATION_COUNT + 1)}
+    chart = {r: street_default(r) for r in range(1, LOCATION_COUNT + 1)}
     given = options.get("street_chart") or {}
     if not isinstance(given, dict):
         raise GameError("street_chart must map a roll (1-10; a 0 reads entry 10) to the chart's words")

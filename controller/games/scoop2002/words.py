@@ -2,7 +2,7 @@
 the pitch's sum, N. Ickel's turn and the win, in one sentence."""
 
 from ..base import Action, Event, State, say_events
-from .rules import STREET, TIMES, player_name, reading, roll_value
+from .rules import STREET, TIMES, player_name, reading, roll_value, street_default
 
 
 def describe(state: State, action: Action, events: list[Event]) -> str:
@@ -51,19 +51,21 @@ def _say_beat(state: State, ev: Event) -> str:
 
 def _say_move_rolled(state: State, ev: Event) -> str:
     """The roll and the On the Street chart's entry for it, which the rules have the mover act on
-    before moving: the table hears it here (it was kept in the move and shown nowhere)."""
+    before moving: the table hears it here (it was kept in the move and said nowhere)."""
     said = "%s %s: move up to %d spaces" % (player_name(state, ev["player"]), _rolled(ev["value"], state), ev["steps"])
     street = street_words(ev.get("street"), reading(ev["value"]))
-    return "%s. %s" % (said, street) if street else said
+    return "%s; %s" % (said, street) if street else said
 
 
-def street_words(entry: object, roll: int) -> str:
-    """The On the Street chart's entry as said: newsdesk's default names the chart itself ("On the
-    Street 7: read entry 7 ..."); a board's own words are given their entry's number."""
+def street_words(entry: object, row: int) -> str:
+    """The On the Street chart's entry for the roll read as ``row``, as said: the board's own
+    words when the table gave them, else which entry to read on the board (newsdesk's default
+    words say only that, at length)."""
     if not isinstance(entry, str) or not entry.strip():
         return ""
-    entry = entry.strip()
-    return entry if entry.startswith("On the Street") else "On the Street %d: %s" % (roll, entry)
+    if entry == street_default(row):
+        return "On the Street: the board's entry %d" % row
+    return "On the Street %d: %s" % (row, entry.strip())
 
 
 def _say_arrived(state: State, ev: Event) -> str:

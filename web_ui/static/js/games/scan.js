@@ -79,16 +79,25 @@ function handForm(offer, view, act) {
   const choices = view.cards_per_hand_choices;   // No Trump: one count or another, never a range
   const expected = Array.isArray(choices) && choices.length > 1 ? choices.join(" or ")
     : Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
+  // as the box will score it: a side under 0 scores nothing, and under the "plus_scores" option's
+  // "best" only the best + side scores (its preview said every + side's score)
   const update = () => {
     let cards = 0;
+    const worth = {};
     for (const side of offer.sides) {
-      let score = 0;
+      worth[side] = 0;
       for (const suit of offer.suits) {
         const n = Number(inputs[side][suit].value || 0);
         cards += n;
-        score += n * (values[suit] || 0);
+        worth[side] += n * (values[suit] || 0);
       }
-      preview[side].textContent = `scores ${Math.max(0, score)}` + (score < 0 ? ` (${score} counts as 0)` : "");
+    }
+    const best = Math.max(...Object.values(worth));
+    for (const side of offer.sides) {
+      const score = worth[side];
+      preview[side].textContent = score < 0 ? `scores 0 (${score} counts as 0)`
+        : view.plus_scores === "best" && score > 0 && score < best ? `scores 0 (cards worth ${score}; only the best + side scores)`
+        : `scores ${score}`;
     }
     count.textContent = `${cards} cards entered; this game takes ${expected}.`;
   };

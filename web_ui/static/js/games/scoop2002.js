@@ -46,12 +46,13 @@ function pad(p, view) {
     p.blocked ? h("p", { class: "small muted" }, "Can't pitch " + placeName(view, p.blocked) + " " + (p.blocked_when || "this turn")) : null);
 }
 
-// The On the Street chart's entry for a move's roll, which the mover acts on before moving
-// (words.street_words says it the same way in the log).
+// The On the Street chart's entry for a move's roll, which the mover acts on before moving, as
+// words.street_words says it in the log: the board's own words, or which entry to read.
 function streetWords(r) {
+  const row = r.value === 0 ? 10 : r.value;
   const entry = String(r.street).trim();
-  const roll = r.value === 0 ? 10 : r.value;
-  return entry.startsWith("On the Street") ? entry : `On the Street ${roll}: ${entry}`;
+  return /^On the Street \d+: read entry \d+ on the board's chart/.test(entry) ? `On the Street: the board's entry ${row}`
+    : `On the Street ${row}: ${entry}`;
 }
 
 function lastRollWords(view) {
@@ -59,7 +60,7 @@ function lastRollWords(view) {
   if (!r) return null;
   const text = {
     beat_rolled: () => `rolled ${r.value}: beat ${placeName(view, r.location)}${r.taken ? " (taken, roll again)" : ""}`,
-    move_rolled: () => `rolled ${r.value}: move up to ${r.steps} spaces` + (r.street ? `. ${streetWords(r)}` : ""),
+    move_rolled: () => `rolled ${r.value}: move up to ${r.steps} spaces` + (r.street ? `; ${streetWords(r)}` : ""),
     pitch_rolled: () => `rolled ${r.value} pitching ${placeName(view, r.story)}: ${r.sold ? "SOLD!" : "not sold"}`,
     marked: () => `rolled ${r.value}: a mark at ${placeName(view, r.location)}`,
   }[r.type];
