@@ -750,6 +750,32 @@ def test_the_confirm_questions_safe_answer_shows_its_focus_after_a_tap_and_comes
         assert page.evaluate("document.activeElement.id") == ask[1:]
 
 
+def test_abandoning_asks_in_words_and_ends_with_no_places_and_its_name_on_the_other_device(client, server, pages):
+    """Abandon asked with its two answers alone; the abandoned game's table ranked a "1st" as a
+    result would; and the other tablet's start form, after its New game, said "Last game: ,
+    abandoned" (the live feed's end carried no title)."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 10, "hearts": 5, "diamonds": 3, "clubs": 6},
+                                           "Bob & Dan": {"spades": 3, "hearts": 8, "diamonds": 10, "clubs": 7}}})
+    here, there = pages["tablet"], pages["phone"]
+    for page in (here, there):
+        page.goto(server + "/")
+        page.wait_for_function(shown(2))
+    here.click("#abandon")
+    question = here.locator("#abandon-question")
+    assert question.is_visible() and question.inner_text().startswith("Abandon this game?")
+    assert "abandon-question" in here.get_attribute("#abandon-no", "aria-describedby")
+    here.click("#abandon-yes")
+    for page in (here, there):
+        page.wait_for_function("(document.getElementById('winner') || {}).textContent === 'Abandoned: no winner.'")
+        page.wait_for_selector(".final-table tbody tr")
+        table = page.inner_text(".final-table")
+        assert "1st" not in table and "Where it stood when it was abandoned" in table, table
+    there.click("#new-game")
+    there.wait_for_selector("#start-form")
+    assert "Last game: SCAN (Parker Brothers, 1988), abandoned" in there.inner_text("#start-form")
+
+
 def test_each_points_box_has_its_own_name_and_a_refusal_is_shown_once(client, server, pages):
     """Star Reporter after a throw with two Disasters and the Catastrophe open: every points box
     was named "Points on the card". Each is named for its card now (the offer's "labels"), and

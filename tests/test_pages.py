@@ -60,6 +60,12 @@ def test_a_device_that_has_not_joined_watches_and_is_told_how_to_play(app, clien
     r = guest.post("/api/games", json={"engine": "scan", "players": PLAYERS}, headers=WRITE, environ_base=GUEST)
     assert r.status_code == 401 and "join" in r.get_json()["message"].lower()
     assert guest.get("/api/games/current", environ_base=GUEST).status_code == 200      # watching is open
+    # the simulated phone and buttons change the table: a watcher is told to join, not shown
+    # controls whose every press came back refused
+    assert 'id="sim-watching"' in html and "Join the table</a> to dial" in html
+    assert 'id="sim-dice"' not in html and 'id="hook-button"' not in html and "<rotary-dial" not in html
+    host = client.get("/").get_data(as_text=True)
+    assert 'id="sim-dice"' in host and "<rotary-dial" in host and 'id="sim-watching"' not in host
 
 
 class _Audit(HTMLParser):

@@ -76,7 +76,7 @@ def index():
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     editor = bool(state["game"]) and "editor" in listens(games, state["game"]["engine"])
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window,
-                           editor=editor)
+                           editor=editor, can_write=boot["canWrite"])
 
 
 

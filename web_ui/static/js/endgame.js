@@ -133,14 +133,18 @@ export function placeWords(row) {
   return ordinal(row.place) + (row.tied ? " (tied)" : "");
 }
 
+// An abandoned game has no places: the table says where it stood, in its order, with no "1st"
+// a result would give.
 export function finalTable(rec) {
   const rows = rec.places || [];
   const money = rec.score_kind === "money";     // the engine's panel facts: its scores count money
-  return h("table", { class: "sheet final-table" }, h("caption", { class: "sr-only" }, "Final table"),
-    h("thead", null, h("tr", null, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Place")),
+  const placed = rec.status !== "abandoned";
+  return h("table", { class: "sheet final-table" }, h("caption", { class: placed ? "sr-only" : "small muted" },
+    placed ? "Final table" : "Where it stood when it was abandoned"),
+    h("thead", null, h("tr", null, placed ? h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Place")) : null,
       ["Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", null, rows.map((r) => h("tr", { class: r.winner ? "is-winner" : "" },
-      h("td", { class: "place" }, placeWords(r), r.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),
+      placed ? h("td", { class: "place" }, placeWords(r), r.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null) : null,
       h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));
 }
 

@@ -184,6 +184,7 @@ function winnerWords(view) {
 // Abandoning asks once more, and can be taken back: "Keep playing" (or Escape) puts the question away.
 function abandonButton(ctx) {
   return confirmButton({ id: "abandon", label: "Abandon game…", yes: "Yes, abandon it", no: "No, keep playing",
+    ask: () => "Abandon this game? It ends with no winner; its moves stay in the history.",
     disabled: !ctx.canWrite, onYes: () => ctx.abandon() });
 }
 

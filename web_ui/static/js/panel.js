@@ -279,7 +279,11 @@ function onGame(m) {
     if (S.ended === d.game) return;
     if (d.final !== undefined || (S.game && S.game.id === d.game)) {
       if (m.type === "game.finished") play("win");
-      S.lastGame = { id: d.game, title: "", winners: d.winners || [], status: d.status };
+      // the start form's "Last game" names it: this page's copy, else the catalogue's title for its engine
+      const was = S.game && S.game.id === d.game ? S.game : null;
+      const engine = was ? was.engine : d.engine;
+      const title = (was && was.title) || (S.catalogue.find((g) => g.name === engine) || {}).title || engine || `Game #${d.game}`;
+      S.lastGame = { id: d.game, title, winners: d.winners || [], status: d.status };
       showEnd(d.game);
     }
     return;
