@@ -475,6 +475,13 @@ def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     t.host.wait_for_function("(document.querySelector('.oracle-kind') || {}).textContent === 'Dice'", timeout=WAIT)
     total = desk.store.latest("dice.roll")[0].payload["total"]
     assert t.host.inner_text(".oracle-value") == str(total)
+    # a long press changes the dice, said in words a table reads ("1d6" alone was jargon)
+    t.host.click("#sim-press")
+    t.host.wait_for_function("/The dice are now/.test((document.getElementById('toast') || {}).textContent)", timeout=WAIT)
+    dice = desk.store.latest("dice.set")[0].payload["dice"]
+    count, sides = dice.split("d")
+    words = {"1": "one %s-sided die", "2": "two %s-sided dice", "3": "three %s-sided dice"}[count] % sides
+    assert t.host.inner_text("#toast") == "The dice are now %s (%s)." % (words, dice)
     t.start("Scoop! (Invisible City Productions, 2002)", [("Ann", None), ("Bob", None)])
     t.tap(t.host, "Move")
     t.host.click("#sim-stopwatch")      # start ...

@@ -229,6 +229,10 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     picture(page.locator("#start-form"), "start-scan-without-partners.png")
     page.check("#variant-no_trump")
     page.wait_for_function("!document.getElementById('team-0').hidden")
+    # a seat option with no seat as its default says what empty means (it said "— (the default)")
+    page.get_by_label(registry.load("scoop1956").title).check()
+    assert page.eval_on_selector("#opt-dealer option", "o => o.textContent") == \
+        "— (the last player, so the first plays first)"
 
 
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):

@@ -67,7 +67,9 @@ def undo_elsewhere(client, page):
 def test_with_sound_off_no_tap_or_move_makes_an_audio_context(client, page):
     page.add_init_script("localStorage.setItem('newsdesk.sound', 'off')")
     start(client, page)
-    assert page.inner_text("#sound") == "Sound off"
+    assert page.inner_text("#sound") == "Tablet sounds: off" and page.get_attribute("#sound", "aria-pressed") == "false"
+    # one name whatever its state (the toggle's state is aria-pressed), and it names whose sounds
+    assert page.get_by_role("button", name="Tablet sounds", exact=True).count() == 1
     page.get_by_role("button", name="Claim a Sport story", exact=True).click()     # a tap, and a write
     page.wait_for_function("document.body.dataset.version === '2'")
     undo_elsewhere(client, page)

@@ -4,7 +4,7 @@
 // and announcements (toast.js), the sidebar's editor card, calls and oracle results (sidebar.js)
 // and the simulated phone (phone.js). No framework and nothing from the network but the Pi.
 
-import { $, $$, bootData } from "./dom.js";
+import { $, $$, bootData, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
 import { forgetNews, knowScreens, loadScreen, renderGame } from "./game.js";
 import { knowGames } from "./offers.js";
@@ -343,8 +343,11 @@ wirePhone();
 
 const soundButton = $("#sound");
 if (soundButton) {
+  // A toggle keeps one name ("Tablet sounds": this page's, not the box's handset, which the
+  // health strip's Audio speaks for) and says its state by aria-pressed; the eye reads it after
+  // the name. "Sound on" beside the health strip's "No sound" read as a contradiction.
   const label = () => {
-    soundButton.textContent = soundOn() ? "Sound on" : "Sound off";
+    soundButton.replaceChildren("Tablet sounds", h("span", { "aria-hidden": "true" }, soundOn() ? ": on" : ": off"));
     soundButton.setAttribute("aria-pressed", soundOn() ? "true" : "false");
   };
   soundButton.addEventListener("click", () => { setSound(!soundOn()); label(); });

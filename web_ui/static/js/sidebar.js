@@ -145,6 +145,15 @@ export function showVerdict(event) {
 }
 
 // Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
+// "2d6" said for a table that doesn't play role-playing games: "two six-sided dice (2d6)".
+const COUNTS = ["no", "one", "two", "three", "four", "five", "six"];
+export function diceWords(dice) {
+  const m = /^(\d+)d(\d+)$/.exec(String(dice || ""));
+  if (!m) return String(dice || "");
+  const n = Number(m[1]);
+  return `${COUNTS[n] || n} ${m[2]}-sided ${n === 1 ? "die" : "dice"} (${dice})`;
+}
+
 export function showOracle(m) {
   const box = $("#oracle-result");
   const d = m.data || {};
@@ -160,7 +169,7 @@ export function showOracle(m) {
     detail = d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`;
     tellScreen("stopwatch", d, side.redraw);
   } else if (m.type === "dice.set") {
-    toast(`The dice are now ${d.dice}.`, "ok");
+    toast(`The dice are now ${diceWords(d.dice)}.`, "ok");
     return;
   } else if (m.type === "stopwatch.started") {
     if (box) fill(box, h("span", { class: "oracle-kind" }, "Stopwatch"), " running…");

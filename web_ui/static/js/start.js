@@ -17,6 +17,13 @@ function remembered() {
 // The same cut as the engines' short_words (controller/games/base.py), so a refusal quotes the
 // words the drop-down shows.
 const ASIDES = [" (", ": ", "; "];
+// The empty choice of a seat option whose default is no seat says what empty means, in the
+// label's own words ("Who deals (empty: the last player, ...)"): "— (the default)" said nothing.
+function noSeatWords(label) {
+  const m = /\(empty: ([^)]*)\)/.exec(label || "");
+  return m ? `— (${m[1]})` : "— (the default)";
+}
+
 export function shortWords(words) {
   let out = String(words);
   for (const aside of ASIDES) out = out.split(aside)[0];
@@ -61,7 +68,7 @@ function optionControl(opt, seatNames) {
     input = h("select", { id, class: "field-input" });
     const fillSeats = () => {
       const keep = input.value;
-      fill(input, h("option", { value: "" }, dflt === null || dflt === undefined ? "— (the default)" : `Player ${dflt + 1} (the default)`),
+      fill(input, h("option", { value: "" }, dflt === null || dflt === undefined ? noSeatWords(opt.label) : `Player ${dflt + 1} (the default)`),
         seatNames().map((name, i) => h("option", { value: String(i) }, name || `Player ${i + 1}`)));
       input.value = keep && Number(keep) < seatNames().length ? keep : "";
     };
