@@ -191,7 +191,7 @@ class KeptGames:
         counts; the version counts the undone moves and the undos too."""
         game = self.game(game_id)
         out: JSON = {"game": game.id, "engine": game.engine, "unit": "score", "prefix": "", "players": [],
-               "points": [], "problem": None}
+               "colours": [], "points": [], "problem": None}
         try:
             engine = self._load(game.engine)
         except (registry.EngineUnavailable, ValueError) as e:
@@ -210,10 +210,13 @@ class KeptGames:
         except (Exception, SystemExit) as e:     # the game's own code (an upgraded plug-in that can't replay it)
             log.exception("game #%d (%s): its chart couldn't be made", game.id, game.engine)
             cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
-            return dict(out, players=[], points=[],
+            return dict(out, players=[], colours=[], points=[],
                         problem="No chart: the %s game's rules failed on replaying it (%s)." % (engine.title, cause))
         if all(v is None for p in out["points"] for v in p["values"]):
             out["problem"] = "This game's view shows no %s to chart." % label
+        # each line in its player's colour, as the table chose them (a team's line has none)
+        colour = {p.get("name"): p.get("colour") for p in game.players if isinstance(p, dict)}
+        out["colours"] = [colour.get(name) if isinstance(colour.get(name), str) else None for name in out["players"]]
         return out
 
     @staticmethod

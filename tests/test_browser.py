@@ -643,6 +643,9 @@ def test_a_finished_games_chart_leaves_out_the_undone_move(server, screens, desk
         said = page.eval_on_selector_all(".chart-box tbody th[scope=row]", "ths => ths.map(t => t.title)")
         assert len(said) == 3 and not any("undid" in s or "place" in s.lower() for s in said), said
         assert "undone moves drop out" in page.inner_text(".chart-box figcaption")
+        # Ann (red) and Bob (blue) drawn in their colours, lightened for the dark card (Ann was gold)
+        assert page.eval_on_selector_all(".chart polyline", "ls => ls.map(l => l.getAttribute('stroke'))") == [
+            "#ff7b7b", "#6cb6ff"]
 
 
 @pytest.mark.parametrize("size", [PHONE, {"width": 768, "height": 1024}], ids=["phone", "tablet"])

@@ -165,6 +165,7 @@ def test_the_chart_leaves_out_undone_moves(client):
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()
     assert [p["values"][0] for p in chart["points"]] == [0]
+    assert chart["colours"] == [None] * len(chart["players"])     # players who chose no colour
     assert not any("undid" in p["said"] for p in chart["points"])
 
 
@@ -181,6 +182,7 @@ def test_a_money_game_charts_each_papers_worth(client):
     game_id = post(client, "/api/games/current/abandon", {"version": current(client)["version"]}).get_json()["id"]
     chart = client.get("/api/games/%d/chart" % game_id).get_json()
     assert chart["unit"] == "worth" and chart["prefix"] == "$" and chart["players"] == ["Ann", "Bob"]
+    assert chart["colours"] == ["red", "blue"]          # each line in its player's colour
     assert chart["points"][-1]["values"] == [3600, 2800]
 
 

@@ -124,8 +124,10 @@ schemas(
         ["name", "played", "won", "win_rate", "by_game"], name=STR, played=INT, won=INT, win_rate={"type": "number"},
         by_game=arr(obj(["engine", "title", "played", "won", "best", "average"], engine=STR, title=STR, played=INT,
                         won=INT, best=nullable(INT), average=nullable({"type": "number"})))))),
-    Chart=obj(["game", "engine", "unit", "prefix", "players", "points", "problem"], game=INT, engine=STR,
+    Chart=obj(["game", "engine", "unit", "prefix", "players", "colours", "points", "problem"], game=INT, engine=STR,
               unit=nullable(STR), prefix=STR, players=arr(STR), problem=nullable(STR),
+              colours=dict(arr(nullable(STR)), description="Each line's player's colour as set at the start "
+                                                           "(null: none, or a team's line)."),
               points=arr(obj(["version", "move", "said", "values"], version=INT, said=STR,
                              move=dict(INT, description="The moves in force up to this point (0: the setup); "
                                                         "the version counts undone moves and undos too."),

@@ -8,6 +8,20 @@ const SVG = "http://www.w3.org/2000/svg";
 const DASHES = ["", "8 5", "2 4", "12 4 2 4", "4 4", "14 6"];
 const MARKS = ["circle", "square", "triangle", "diamond", "cross", "bar"];
 const LINE_COLOURS = ["#f2c14e", "#6cb6ff", "#7bd88f", "#ff8fa3", "#c8a2ff", "#ffb86b"];
+// A player's colour as a line on the dark card: each lightened to read at 6:1 or more against it
+// (black drawn grey); the end label names the player, and dashes and marks tell lines apart.
+const PLAYER_LINES = {
+  red: "#ff7b7b", blue: "#6cb6ff", green: "#7bd88f", yellow: "#f2c14e", white: "#f1efe6", black: "#b9bbc6",
+  orange: "#ffb86b", purple: "#c8a2ff", pink: "#ff8fc0", brown: "#d9ab8f", grey: "#b9bbc6", gray: "#b9bbc6",
+};
+
+// Each line's colour: its player's, else the first of the palette no player's line has taken.
+function lineColours(data) {
+  const own = data.players.map((_, i) => PLAYER_LINES[String((data.colours || [])[i] || "").toLowerCase()] || null);
+  const spare = LINE_COLOURS.filter((c) => !own.includes(c));
+  let next = 0;
+  return own.map((c) => c || spare[next++ % Math.max(spare.length, 1)] || LINE_COLOURS[0]);
+}
 
 function s(name, attrs, ...kids) {
   const node = document.createElementNS(SVG, name);
@@ -97,8 +111,9 @@ export function chart(data, width = 640) {
   svg.append(s("text", { x: L, y: H - 8, class: "axis" }, document.createTextNode("start")),
     s("text", { x: W - R, y: H - 8, "text-anchor": "end", class: "axis" }, document.createTextNode(moveName(points[points.length - 1].move, "move "))));
   const ends = [];
+  const colours = lineColours(data);
   data.players.forEach((name, i) => {
-    const colour = LINE_COLOURS[i % LINE_COLOURS.length];
+    const colour = colours[i];
     const pts = points.map((p, j) => [x(j), p.values[i]]).filter(([, v]) => typeof v === "number").map(([px, v]) => [px, y(v), v]);
     if (!pts.length) return;
     svg.append(s("polyline", { points: pts.map(([px, py]) => `${px},${py}`).join(" "), fill: "none", stroke: colour,
