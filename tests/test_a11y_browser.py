@@ -727,6 +727,31 @@ def test_after_finish_the_page_holds_no_sentence_asking_for_finish(client, serve
     assert page.text_content("#game-news") == ""
 
 
+def test_scans_time_running_out_is_said_once_politely_and_not_again_when_the_game_is_drawn_again(client, server, pages):
+    """The countdown is a timer no screen reader follows (aria-live off, or it would speak every
+    second), so "Time is up" changed on the page unheard. It is said once, politely (#announce),
+    as the countdown reaches zero; a move after it draws the game again and says only the move."""
+    ends = (datetime.now(timezone.utc) + timedelta(seconds=3)).isoformat()
+    start(client, "scan", 4, {"variant": "team", "time_limit": 30, "ends_at": ends})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.evaluate("""() => { window.said = []; const polite = document.getElementById('announce');
+        new MutationObserver(() => { if (polite.textContent) window.said.push(polite.textContent); })
+            .observe(polite, {childList: true, characterData: true, subtree: true}); }""")
+    time_up = "Time is up: tap “Time is up” to end the game."
+    page.wait_for_function("t => window.said.includes(t)", arg=time_up, timeout=WAIT)
+    assert page.text_content(".countdown") == time_up
+    assert page.get_attribute(".countdown", "aria-live") == "off"          # the seconds stay unsaid
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
+    page.wait_for_function(shown(2))
+    page.wait_for_function("t => window.said.some((s) => s !== t)", arg=time_up, timeout=WAIT)    # the move, said
+    assert page.text_content(".countdown") == time_up
+    said = page.evaluate("window.said")
+    assert said.count(time_up) == 1 and not any(s.startswith("Time left") for s in said), said
+
+
 def test_the_confirm_questions_safe_answer_shows_its_focus_after_a_tap_and_comes_first(client, server, pages):
     """SCAN's "Time is up" with time left, and Abandon, ask with "No, keep playing" focused. After
     a tap the focus wore no outline (only :focus-visible had one) while "Yes, end the game now"

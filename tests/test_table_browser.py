@@ -163,6 +163,30 @@ def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_fie
         assert not page.errors, page.errors
 
 
+def test_removing_a_player_leaves_the_focus_on_the_next_row_or_the_one_before(screens, server):  # noqa: F811
+    """"Remove player N" dropped the focus to the page's body. It goes to the next row's name, or
+    the previous row's when the last row went; the rows that move up take their new numbers."""
+    with open_page(screens, server, "tablet") as page:
+        page.wait_for_selector("#start-form", timeout=WAIT)
+        choose(page, "scoop1956")
+        while page.locator(".player-row").count() < 5:
+            page.click("#add-player")
+        for i, name in enumerate(["Ann", "Bob", "Cat", "Dan", "Eve"]):
+            page.fill("#player-%d" % i, name)
+        page.get_by_role("button", name="Remove player 2", exact=True).click()      # Bob
+        focused = "[document.activeElement.id, document.activeElement.value]"
+        assert page.evaluate(focused) == ["player-1", "Cat"]
+        labels = page.eval_on_selector_all(".player-row .remove", "bs => bs.map((b) => b.getAttribute('aria-label'))")
+        assert labels == ["Remove player %d" % n for n in range(1, 5)], labels
+        page.get_by_role("button", name="Remove player 4", exact=True).click()      # Eve, the last row
+        assert page.evaluate(focused) == ["player-2", "Dan"]
+        page.click("#add-player")                                   # a new row takes a number not in use
+        assert page.eval_on_selector_all(".player-row input[type=text]:not(.team-input)", "is => is.map((i) => i.id)") == [
+            "player-0", "player-1", "player-2", "player-3"]
+        assert page.evaluate("document.activeElement.id") == "player-3"
+        assert not page.errors, page.errors
+
+
 def test_the_name_fields_stop_where_the_box_does(screens, app, server, monkeypatch):  # noqa: F811
     """The names' limit is the server's NAME_MAX, sent with the page, not a number in the script."""
     import web_ui.pages
@@ -237,6 +261,40 @@ def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_
         assert not page.errors, page.errors
 
 
+def test_a_players_card_starts_unpicked_and_an_unpicked_card_is_said_beside_its_row_and_sends_nothing(screens, server):  # noqa: F811
+    """Every card picker started on the ace of hearts, so the defaults were refused ("Bob: the A
+    of hearts was already played this turn"): each starts on "Choose…", and a card left unpicked
+    is said beside its player's row, the field marked and focused, and nothing is sent."""
+    with open_page(screens, server, "phone") as page:
+        start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
+        page.select_option("#gts-0-p", "1")
+        page.select_option("#gts-1-p", "2")
+        for seat in (0, 1):
+            for part in "rs":
+                picker = "#gts-%d-%s" % (seat, part)
+                assert page.eval_on_selector(picker, "s => [s.value, s.options[0].textContent, s.required]") == ["", "Choose…", True]
+        page.select_option("#gts-0-r", "3")
+        page.select_option("#gts-0-s", "spades")
+        page.select_option("#gts-1-r", "5")                     # Bob's suit left unpicked
+        sent = []
+        page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+        page.get_by_role("button", name="Reveal the cards", exact=True).click()
+        problem = page.locator("#gts-1-problem")
+        problem.wait_for(state="visible", timeout=WAIT)
+        assert problem.inner_text() == "Bob: choose the card's suit, as it will be turned up."
+        assert page.get_attribute("#gts-1-s", "aria-invalid") == "true"
+        assert page.get_attribute("#gts-1-s", "aria-describedby") == "gts-1-problem"
+        assert page.get_attribute("#gts-1-r", "aria-invalid") is None and page.is_hidden("#gts-0-problem")
+        assert page.evaluate("document.activeElement.id") == "gts-1-s"
+        a, b = page.locator("#gts-1-s").bounding_box(), problem.bounding_box()
+        assert 0 <= b["y"] - (a["y"] + a["height"]) < 80, (a, b)
+        assert sent == [] and page.evaluate("document.body.dataset.version") == "1"
+        page.select_option("#gts-1-s", "hearts")                 # picked: the cards go
+        tap(page, "Reveal the cards")
+        assert page.is_hidden("#gts-1-problem") or not page.locator("#gts-1-problem").count()
+        assert not page.errors, page.errors
+
+
 @pytest.mark.parametrize("size", ["phone-375", "tablet"])
 def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_frame_it(screens, server, size):  # noqa: F811
     """At 375 px the 12 columns of finger-sized squares can't fit: the board scrolls within itself,
@@ -308,6 +366,27 @@ def test_a_printed_value_out_of_range_gets_the_boxs_sentence_beside_the_field(sc
         a, b = field.bounding_box(), problem.bounding_box()
         assert 0 <= b["y"] - (a["y"] + a["height"]) < 120, (a, b)
         assert page.evaluate("document.body.dataset.version") == "3"     # nothing was done
+        assert not page.errors, page.errors
+
+
+def test_the_airports_words_say_how_the_form_reads_the_list(screens, server):  # noqa: F811
+    """Star Reporter's airports: the label said "(one a line)" on a text area while the help
+    said "Add them, comma-separated". The form takes either (it splits on lines and commas), and
+    both now say what the table may type."""
+    with open_page(screens, server, "tablet") as page:
+        page.wait_for_selector("#start-form", timeout=WAIT)
+        choose(page, "star_reporter")
+        option = page.locator("[data-option=airports]")
+        assert "(one a line)" in option.locator(".option-label").inner_text()
+        help_words = option.locator(".option-rule").inner_text()
+        assert "one a line or separated by commas" in help_words and "comma-separated" not in help_words, help_words
+        page.fill("#player-0", "Ann")
+        page.fill("#player-1", "Bob")
+        page.fill("#opt-airports", "Baytown\nLakeport, Summit\n")
+        page.click("#start-game")
+        page.wait_for_function("(window.NEWSDESK_PANEL.game || {}).version === 1", timeout=WAIT)
+        airports = page.evaluate("fetch('/api/games/current').then(r => r.json())")["game"]["view"]["airports"]
+        assert airports == ["Baytown", "Lakeport", "Summit"], airports
         assert not page.errors, page.errors
 
 

@@ -60,8 +60,8 @@ OPTIONS = (
            "and his plane to any airport on the board.", "The board's airports",
            items=(1, MOST_AIRPORTS), newsdesk=True,
            help="The rules name one airport, Baytown's, where every plane starts; the others are printed "
-                "on your board. Add them, comma-separated (Baytown, then yours): until you do, "
-                "newsdesk knows Baytown alone and a plane can fly only there."),
+                "on your board. Add them, one a line or separated by commas (Baytown, then yours): until "
+                "you do, newsdesk knows Baytown alone and a plane can fly only there."),
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
            "highest total moves first", "Who moves first (empty: throw for it)"),
 )

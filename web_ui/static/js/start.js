@@ -223,11 +223,22 @@ export function renderStart(area, catalogue, ctx) {
       placeholder: "Team", "aria-label": `Player ${n + 1}'s team` });
     const remove = h("button", { type: "button", class: "quiet remove", "aria-label": `Remove player ${n + 1}` }, "✕");
     const li = h("li", { class: "player-row" }, number, name, colour, team, remove);
-    const row = { li, name, colour, team, number, wanted: p.colour || "" };
-    remove.addEventListener("click", () => { rows.splice(rows.indexOf(row), 1); li.remove(); refresh(); });
+    const row = { li, name, colour, team, number, remove, wanted: p.colour || "" };
+    remove.addEventListener("click", () => removeRow(row));
     name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
     rows.push(row);
     playersBox.append(li);
+  }
+
+  // The focus goes where the removed row was, not to the page: to the next row's name, the
+  // previous row's when it was the last, or "+ Add a player" when no row is left.
+  function removeRow(row) {
+    const at = rows.indexOf(row);
+    rows.splice(at, 1);
+    row.li.remove();
+    refresh();
+    const next = rows[at] || rows[at - 1];
+    (next ? next.name : add).focus();
   }
 
   // Whether the players are given teams: the game has teams, in the variant chosen (SCAN
@@ -272,7 +283,15 @@ export function renderStart(area, catalogue, ctx) {
       fill(row.colour, h("option", { value: "" }, "Colour…"), palette.map((c) => h("option", { value: c }, title(c))));
       row.colour.value = palette.includes(keep) ? keep : (chosen.colours ? chosen.colours[i] || "" : palette[i] || "");
       row.team.hidden = !teamsNow();
-      row.li.querySelector(".remove").hidden = rows.length <= seats.min;
+      row.remove.hidden = rows.length <= seats.min;
+      // a row's fields and words follow its place: after a removal, the next row added took
+      // an id still in use ("player-2" twice), and "Remove player 3" removed player 2
+      row.name.id = "player-" + i;
+      row.colour.id = "colour-" + i;
+      row.team.id = "team-" + i;
+      row.remove.setAttribute("aria-label", `Remove player ${i + 1}`);
+      row.colour.setAttribute("aria-label", `Player ${i + 1}'s colour`);
+      row.team.setAttribute("aria-label", `Player ${i + 1}'s team`);
       row.name.setAttribute("aria-label", `Player ${i + 1}'s name`);
       row.number.textContent = `Player ${i + 1}`;       // "Who deals" offers "Player 2": this is the row it means
       row.number.htmlFor = row.name.id;

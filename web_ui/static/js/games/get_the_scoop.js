@@ -154,25 +154,69 @@ export function render(view) {
     police(view));
 }
 
+// A card picker starts on "Choose…", not on a card: started on the ace of hearts, every player's
+// picker showed the same card, and the defaults sent were refused as one card played twice.
+function cardPicker(id, label, values, words) {
+  return h("select", { id, class: "field-input", required: true, "aria-label": label },
+    h("option", { value: "" }, "Choose…"), values.map((v) => h("option", { value: v }, words(v))));
+}
+
+// A player who plays a card must say which: the sentence beside their row names what is unpicked.
+function missingCard(row) {
+  const missing = [row.rank, row.suit].filter((pick) => !pick.hidden && !pick.value);
+  if (!missing.length) return null;
+  const what = missing.length === 2 ? "rank and suit" : missing[0] === row.rank ? "rank" : "suit";
+  return { missing, said: `${row.p.name}: choose the card's ${what}, as it will be turned up.` };
+}
+
+function showMissing(row, found) {
+  row.problem.textContent = found ? found.said : "";
+  row.problem.hidden = !found;
+  for (const pick of [row.rank, row.suit]) {
+    const wrong = Boolean(found) && found.missing.includes(pick);
+    if (wrong) {
+      pick.setAttribute("aria-invalid", "true");
+      pick.setAttribute("aria-describedby", row.problem.id);
+    } else {
+      pick.removeAttribute("aria-invalid");
+      pick.removeAttribute("aria-describedby");
+    }
+  }
+}
+
 function revealForm(offer, view, act) {
   const rows = view.players.map((p) => {
     const id = "gts-" + p.seat;
     const prot = h("select", { id: id + "-p", class: "field-input", "aria-label": `${p.name}: Protester` },
       h("option", { value: "" }, "abstains"), h("option", { value: "bluff" }, "bluffs (a card, no die)"),
       [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, "Protester " + n)));
-    const rank = h("select", { id: id + "-r", class: "field-input", "aria-label": `${p.name}: card rank` }, RANKS.map((r) => h("option", { value: r }, r)));
-    const suit = h("select", { id: id + "-s", class: "field-input", "aria-label": `${p.name}: card suit` }, SUITS.map((s) => h("option", { value: s }, title(s))));
+    const rank = cardPicker(id + "-r", `${p.name}: card rank`, RANKS, (r) => r);
+    const suit = cardPicker(id + "-s", `${p.name}: card suit`, SUITS, title);
+    const problem = h("p", { class: "error field-problem", id: id + "-problem", hidden: true });
+    const row = { p, prot, rank, suit, problem };
     // a player who abstains turns up no card, and a bluffer's card moves no one: no rank or suit
-    // to read beside either
-    const card = () => { rank.hidden = suit.hidden = !prot.value || prot.value === "bluff"; };
+    // to read beside either (nor a sentence about them)
+    const card = () => {
+      rank.hidden = suit.hidden = !prot.value || prot.value === "bluff";
+      if (rank.hidden) showMissing(row, null);
+    };
     prot.addEventListener("change", card);
     card();
-    return { p, prot, rank, suit, el: h("fieldset", { class: "play-row" }, h("legend", null, p.name + (p.colour ? ` (${p.colour})` : "")), prot, rank, suit) };
+    row.el = h("fieldset", { class: "play-row" }, h("legend", null, p.name + (p.colour ? ` (${p.colour})` : "")), prot, rank, suit, problem);
+    return row;
   });
-  const form = h("form", { class: "hand-form" }, h("h3", { class: "offer-heading" }, "Turn up the cards: who directs which Protester?"),
+  // novalidate: an unpicked card gets its sentence beside its row, not the browser's bubble
+  const form = h("form", { class: "hand-form", novalidate: true }, h("h3", { class: "offer-heading" }, "Turn up the cards: who directs which Protester?"),
     rows.map((r) => r.el), h("button", { type: "submit", class: "offer" }, "Reveal the cards"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
+    let first = null;
+    for (const r of rows) {
+      const found = missingCard(r);
+      showMissing(r, found);
+      if (found && !first) first = found.missing[0];
+    }
+    if (first) { first.focus(); return; }      // the field says its sentence (described by it); nothing is sent
     const plays = rows.filter((r) => r.prot.value).map((r) => r.prot.value === "bluff" ? { player: r.p.seat, bluff: true }
       : { player: r.p.seat, protester: Number(r.prot.value), rank: r.rank.value, suit: r.suit.value });
     act({ type: "reveal", plays });

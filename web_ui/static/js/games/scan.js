@@ -2,6 +2,7 @@
 // with their symbol and value: their colour never carries meaning alone.
 
 import { confirmButton, h, num } from "../dom.js";
+import { announce } from "../toast.js";
 
 export const SUITS = {
   spades: { symbol: "♠", word: "Spades" },
@@ -41,21 +42,39 @@ function sheet(view) {
 }
 
 // A time-limit game's countdown: the engine keeps no clock, so the page counts down to ends_at.
+// The timer is no live region (a screen reader would hear every second), so time running out
+// is said once, politely: for each game (its id and end) the page remembers that it saw time
+// left and whether it said so, since the timer is drawn again with each move.
+const TIME_UP = "Time is up: tap “Time is up” to end the game.";
+const countdowns = new Map();      // game key -> {ticking: saw time left, told: said it ran out}
+
+function countdownKey(view, game) {
+  return (game && game.id !== undefined ? game.id : "") + "@" + view.countdown.ends_at;
+}
+
+function tellTimeUp(key, left) {
+  const seen = countdowns.get(key) || { ticking: false, told: false };
+  countdowns.set(key, seen);
+  if (left > 0) { seen.ticking = true; return; }
+  // a page opened after the end shows the line and says nothing: the time ran out elsewhere, not now
+  if (seen.ticking && !seen.told) { seen.told = true; announce(TIME_UP); }
+}
+
 let ticker = null;
-function countdown(view) {
+function countdown(view, game) {
   clearInterval(ticker);
   const c = view.countdown;
   if (!c) return null;
   const out = h("p", { class: "countdown", role: "timer", "aria-live": "off" });
   const end = c.ends_at ? Date.parse(c.ends_at) : NaN;
+  const key = countdownKey(view, game);
   const show = () => {
     // ended early, the words say so: time did not run out
     if (c.time_up) { out.textContent = c.said || "Time is up."; return; }
     if (Number.isNaN(end)) { out.textContent = `Time limit: ${c.minutes} minutes.`; return; }
     const left = Math.max(0, Math.round((end - Date.now()) / 1000));
-    out.textContent = left > 0
-      ? `Time left: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`
-      : "Time is up: tap “Time is up” to end the game.";
+    out.textContent = left > 0 ? `Time left: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` : TIME_UP;
+    tellTimeUp(key, left);
     if (!left) clearInterval(ticker);
   };
   show();
@@ -63,11 +82,11 @@ function countdown(view) {
   return out;
 }
 
-export function render(view) {
+export function render(view, game) {
   const values = view.suit_values || {};
   return h("div", { class: "scan" },
     h("p", { class: "small muted" }, view.variant_name, ` · dealer: ${view.dealer} · deal ${view.deal} · ${view.trump}`),
-    countdown(view), race(view), sheet(view),
+    countdown(view, game), race(view), sheet(view),
     h("p", { class: "legend small" }, Object.keys(SUITS).map((s) => [suitTag(s, values[s]), " "])));
 }
 
