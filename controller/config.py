@@ -16,6 +16,7 @@ from . import board
 from .dial.decoder import OFFNORMAL_MODES
 from .dial.dialmaps import DIAL_MAPS
 from .errors import ConfigError
+from .mqtt.topics import default_base
 from .oracles.editor import MODES as EDITOR_MODES
 from .oracles.stopwatch import MODES as STOPWATCH_MODES
 
@@ -79,7 +80,6 @@ CHOICES = {
     "mqtt_commands": ("bell", "none"),
     "host_on_loopback": ("yes", "no"),
 }
-TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")
 
 
 INSTALLED_UNIT = "/etc/systemd/system/newsdesk.service"     # what deploy/install.py writes
@@ -181,7 +181,7 @@ class Config(dict[str, Any]):
     @property
     def mqtt_topic(self) -> str:
         """Where the table's MQTT topics live: mqtt_topic, else newsdesk/<the table's name, topic-safe>."""
-        return self["mqtt_topic"] or "newsdesk/" + (TOPIC_SAFE.sub("-", self.table.lower()).strip("-") or "table")
+        return self["mqtt_topic"] or default_base(self.table)
 
 
 def load_config(data_dir: str | os.PathLike[str] | None = None, overrides: dict[str, Any] | None = None,

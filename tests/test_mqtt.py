@@ -552,6 +552,37 @@ def test_no_value_is_said_one_way_and_a_tie_as_a_person_says_it(broker, store, t
     assert render(leader["value_template"], T.dumps(nobody)) == T.NO_VALUE
 
 
+def sensor(name):
+    return next(c for _, c in T.discovery("homeassistant", BASE, "t1", "") if c and c.get("name") == name)
+
+
+def shown(template, payload):
+    """The state Home Assistant's MQTT sensor takes from a message (sensor.py's _update_state):
+    the template rendered and stripped; "None" (PAYLOAD_NONE) is unknown; past 255 characters
+    (util.py's check_state_too_long) the state is dropped with a warning, also unknown."""
+    state = render(template, payload).strip()
+    return None if state == "None" or len(state) > 255 else state
+
+
+def test_a_number_dialed_on_and_on_stays_within_the_longest_state_home_assistant_keeps():
+    template = sensor("Last number dialed")["value_template"]
+    assert shown(template, T.dumps({"number": "4711", "at": "x"})) == "4711"
+    digits = "".join(str(i % 10) for i in range(300))
+    state = shown(template, T.dumps({"number": digits, "at": "x"}))
+    assert state is not None and len(state) == 255 and state == T.CUT + digits[-254:]
+    assert shown(template, T.dumps({"number": digits[:255], "at": "x"})) == digits[:255]   # whole while it fits
+
+
+def test_a_player_called_none_shows_as_their_name_not_as_unknown():
+    """Home Assistant reads a rendered "None" as no value: the leader "None" must not read so."""
+    game = {"id": 1, "engine": "tally", "version": 2, "players": [], "view": {"players": [
+        {"name": "None", "score": 9}, {"name": "Ann", "score": 5}]}}
+    leader = sensor("Leader")["value_template"]
+    state = shown(leader, T.dumps(T.game_state("t1", game)))
+    assert state is not None and state.strip("\u2060") == "None"
+    assert shown(leader, T.dumps(T.game_state("t1", None))) is None       # between games: unknown, as before
+
+
 def test_the_stopwatch_trigger_fires_on_every_press(broker, store, tmp_path):
     from controller import events
     listener = Listener(broker, [BASE + "/trigger/stopwatch", BASE + "/event/stopwatch"], client_id="ha",
@@ -660,5 +691,56 @@ def test_where_a_renamed_table_was_is_forgotten_only_once_the_broker_took_the_cl
         assert pub.kept.get("announced")["base"] == "newsdesk/old-name"       # one still on its way
         pub._on_publish(client, None, len(client.sent), None, None)
         assert pub.kept.get("announced") == {"base": "newsdesk/new-name", "discovery": "homeassistant"}
+    finally:
+        pub.close()
+
+
+def home_assistant_comes_online(ha):
+    """What Home Assistant says on its birth topic each time it starts (not retained, as it sends it)."""
+    ha.client.publish(T.birth("homeassistant"), T.BIRTH, qos=1).wait_for_publish(5)
+
+
+def test_home_assistant_coming_online_is_sent_the_discovery_configs_again(broker, store, tmp_path):
+    """A config Home Assistant missed (it was away, and the broker lost or never kept it) comes
+    with its next start, as Home Assistant's documentation asks of a device."""
+    config = "homeassistant/sensor/newsdesk_t1/last_digit/config"
+    pub = publisher(store, Bus(), broker.url, tmp_path)
+    ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
+    try:
+        assert wait_for(lambda: pub.hearing_births, timeout=WAIT)
+        assert ha.wait(lambda m: ha.on(config))
+        home_assistant_comes_online(ha)
+        assert ha.wait(lambda m: len(ha.on(config)) == 2)
+    finally:
+        ha.close()
+        pub.close()
+    assert json.loads(ha.on(config)[-1])["unique_id"] == "newsdesk_t1_last_digit"
+
+
+@pytest.mark.slow
+def test_a_table_renamed_while_home_assistant_was_away_has_its_old_device_taken_away_when_it_comes_back(
+        broker, store, tmp_path):
+    """The broker forgets the old configs when the table is renamed, but Home Assistant removes an
+    entity only on hearing its empty config: told again at its birth, then forgotten."""
+    old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
+    pub = publisher(store, Bus(), broker.url, tmp_path, base=old_base)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+    finally:
+        pub.close()
+    pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)      # Home Assistant is away
+    try:
+        assert wait_for(lambda: (pub.kept.get("announced") or {}).get("base") == new_base and pub.hearing_births,
+                        timeout=WAIT)
+        ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
+        try:
+            home_assistant_comes_online(ha)
+            old = set(T.discovery_topics("homeassistant", old_base))
+            new = {t for t, c in T.discovery("homeassistant", new_base, "new-name", "") if c}
+            assert ha.wait(lambda m: old <= {t for t, p, r in m if not p} and new <= {t for t, p, r in m if p})
+            assert not [t for t, p, r in ha.messages if t in new and not p]     # the new device stays
+            assert wait_for(lambda: pub.kept.get("retired") == [], timeout=WAIT)       # told: forgotten
+        finally:
+            ha.close()
     finally:
         pub.close()

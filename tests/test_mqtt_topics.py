@@ -30,3 +30,34 @@ def test_discovery_is_one_device_and_the_bell_only_when_it_is_a_command():
     bell = [t for t, c in configs if c and c.get("command_topic") == "newsdesk/t1/" + T.BELL]
     assert bell and not [t for t, c in T.discovery("homeassistant", "newsdesk/t1", "t1", "1.0", commands=())
                          if c and c.get("command_topic")]
+
+
+def _table(name):
+    """What a table called ``name`` is on the broker and in Home Assistant."""
+    from controller.config import DEFAULTS, Config
+    base = Config(".", dict(DEFAULTS, table_name=name)).mqtt_topic
+    return {"base": base, "node": T.node_id(base), "client": T.client_id(base), "slug": T.entity_slug(name),
+            "unique_ids": {c["unique_id"] for _, c in T.discovery("homeassistant", base, name, "") if c and "unique_id" in c}}
+
+
+def test_tables_named_in_other_scripts_get_topics_ids_and_client_ids_of_their_own():
+    tokyo, osaka = _table("東京"), _table("大阪")
+    assert all(tokyo[k] != osaka[k] for k in ("base", "node", "client", "slug"))
+    assert not tokyo["unique_ids"] & osaka["unique_ids"]
+    assert tokyo == _table("東京") and tokyo["base"].isascii() and tokyo["base"].startswith("newsdesk/table-")
+    assert _table("Tromsø")["base"] != _table("Troms")["base"]      # a letter with no ASCII spelling is not dropped
+
+
+def test_an_accented_name_keeps_its_letters_and_one_typed_decomposed_is_the_same():
+    import unicodedata
+    assert _table("Café")["base"] == "newsdesk/cafe" and _table("Ålesund")["base"] == "newsdesk/alesund"
+    assert T.entity_slug("Café") == "newsdesk_cafe"
+    assert _table(unicodedata.normalize("NFD", "東京 Café")) == _table("東京 Café")
+
+
+def test_a_plain_ascii_name_keeps_the_topic_and_ids_it_always_had():
+    """Boxes already on a broker must not move: their topics, device and entities stay put."""
+    assert [_table(n)["base"] for n in ("Corner table", "Table 7!", "!!!", "A_b-C")] == [
+        "newsdesk/corner-table", "newsdesk/table-7", "newsdesk/table", "newsdesk/a_b-c"]
+    assert _table("Corner table")["client"] == "newsdesk-newsdesk_corner-table"
+    assert T.entity_slug("!!!") == "newsdesk" and T.node_id("cafe/Tables/7") == "cafe_Tables_7"

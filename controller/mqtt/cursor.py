@@ -73,6 +73,8 @@ class Kept:
       id); a fresh folder has no file and so gets a new id.
     - ``number``: the last number dialed. The handset's lifts and hang-ups are live events, never
       stored, so the store can't say where a number began; it is written once per hang-up.
+    - ``announced`` and ``retired``: where the table is announced, and the old places (a table
+      renamed) whose removal Home Assistant may not have heard yet (publisher.py).
 
     Written atomically (a temporary file, fsync, rename), like the cursor.
     """

@@ -99,6 +99,8 @@ class MqttPublisher:
         self.problem = None           # one sentence while something is wrong
         self.connected = False
         self.taking_commands = False  # the broker has confirmed the bell's subscription
+        self.hearing_births = False   # and the one to Home Assistant's birth topic
+        self._subscribed = {}         # the mid of each subscription not yet confirmed -> its attribute above
         self.sent = 0                 # events the broker acknowledged since start
         self._closing = threading.Event()
         self._thread = None
@@ -114,6 +116,7 @@ class MqttPublisher:
         self._sub = bus.subscribe(maxsize=4096)    # now, so nothing announced from here on is missed
         self._clearing: set[int] = set()    # the mids of the messages clearing where the table was announced before
         self._clearing_for: dict[str, object] | None = None     # and where it is now: kept once all are acknowledged
+        self._telling: dict[int, dict[str, object]] = {}    # the mids of removals told Home Assistant -> old place
         self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
         self.kept = Kept(data_dir)
         # the first time on this broker, start from now: a year of history is not news to anyone
@@ -226,8 +229,7 @@ class MqttPublisher:
     def _connect(self, now, broker):
         try:
             if self._client is None:
-                self._client = make_client(broker, "newsdesk-" + T.node_id(self.settings.base),
-                                           self.settings.ca)
+                self._client = make_client(broker, T.client_id(self.settings.base), self.settings.ca)
                 self._client.will_set(self._topic(T.AVAILABILITY), T.OFFLINE, qos=1, retain=True)
                 self._client.on_connect = self._on_connect
                 self._client.on_disconnect = self._on_disconnect
@@ -247,7 +249,7 @@ class MqttPublisher:
         if why != self.problem:
             log.warning("MQTT: %s; retrying in %.1f s", why, self._delay)
         self.problem = why
-        self.connected = self._connecting = self.taking_commands = False
+        self.connected = self._connecting = self.taking_commands = self.hearing_births = False
         self._next_attempt = self._clock() + self._delay
         self._delay = min(self._backoff[1], self._delay * 2)
 
@@ -264,16 +266,54 @@ class MqttPublisher:
         self.problem = None
         self._delay = self._backoff[0]
         self._announced = max(self._announced, self.store.last_id())
+        self._subscribed.clear()
         if "bell" in self.settings.commands:
-            client.subscribe(self._topic(T.BELL), qos=1)
+            self._subscribed[client.subscribe(self._topic(T.BELL), qos=1)[1]] = "taking_commands"
+        if self.settings.discovery:
+            self._subscribed[client.subscribe(T.birth(self.settings.discovery), qos=1)[1]] = "hearing_births"
         client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
         self._clear_where_it_was(client)
-        if self.settings.discovery:
-            for topic, config in T.discovery(self.settings.discovery, self.settings.base, self.settings.table,
-                                             self._version, self.settings.commands, self.settings.panel_url):
-                client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
+        self._announce(client)
         for name, payload in self._retained.items():
             client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+
+    def _announce(self, client, removals=False):
+        """Home Assistant's discovery configs: at each connection, and again each time Home
+        Assistant comes online (``removals``: after the old places' removal, below), as its
+        documentation asks, since configs sent while it was away were not seen by it."""
+        if not self.settings.discovery:
+            return
+        configs = T.discovery(self.settings.discovery, self.settings.base, self.settings.table, self._version,
+                              self.settings.commands, self.settings.panel_url)
+        if removals:
+            self._tell_removals(client, {topic for topic, _ in configs})
+        for topic, config in configs:
+            client.publish(topic, "" if config is None else T.dumps(config), qos=1, retain=True)
+
+    def _tell_removals(self, client, current):
+        """Empty configs for every old place (``retired`` in mqtt-kept.json): Home Assistant takes
+        an entity away only if it hears them, and one that was away when the table was renamed
+        would keep the old device for good. A place is forgotten once the broker has taken its
+        removals after Home Assistant said it was online; a topic the table uses now is left alone."""
+        for place in self._retired():
+            for topic in T.discovery_topics(place["discovery"], place["base"]):
+                if topic not in current:
+                    self._telling[client.publish(topic, "", qos=1, retain=True).mid] = place
+
+    def _retired(self):
+        """The old places kept in mqtt-kept.json (``retired``), each {"base", "discovery"}."""
+        kept = self.kept.get("retired")
+        return [p for p in kept if isinstance(p, dict) and all(isinstance(p.get(k), str) and p[k]
+                                                               for k in ("base", "discovery"))] \
+            if isinstance(kept, list) else []
+
+    def _retire(self, place, here):
+        """Keep ``place`` (where the table was announced before) until Home Assistant has heard its
+        removal; ``here`` is never one (a table renamed back)."""
+        retired = [p for p in self._retired() if p != here and p != place]
+        if isinstance(place.get("discovery"), str) and place["discovery"] and place != here:
+            retired.append({"base": place["base"], "discovery": place["discovery"]})
+        self.kept.put("retired", retired)
 
     def _clear_where_it_was(self, client):
         """The table renamed (its base topic follows its name) or its discovery prefix changed:
@@ -291,8 +331,9 @@ class MqttPublisher:
                     topic = "%s/%s" % (old_base, name if name == T.AVAILABILITY else T.state(name))
                     clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
             if isinstance(old_prefix, str) and old_prefix:      # (a discovery switched off is cleared too)
-                for topic, _ in T.discovery(old_prefix, old_base, self.settings.table, self._version, ("bell",)):
+                for topic in T.discovery_topics(old_prefix, old_base):
                     clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
+            self._retire(was, here)
         # the new place is kept once the broker has taken every clearing message (_on_publish): a
         # box stopped or cut off before then clears the old place again at its next connection,
         # where keeping it at once would have left the old device in Home Assistant for good
@@ -301,13 +342,20 @@ class MqttPublisher:
             self.kept.put("announced", here)
 
     def _on_subscribe(self, client, userdata, mid, reason_codes, properties):
-        self.taking_commands = not any(rc.is_failure for rc in reason_codes)
+        what = self._subscribed.pop(mid, None)
+        if what is not None:
+            setattr(self, what, not any(rc.is_failure for rc in reason_codes))
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         if self.connected or self._connecting:
             self._lost("the broker at %s closed the connection (%s)" % (self.broker, reason_code))
 
     def _on_publish(self, client, userdata, mid, reason_code, properties):
+        if mid in self._telling:
+            place = self._telling.pop(mid)
+            if place not in self._telling.values():      # every removal of that place taken: forget it
+                self.kept.put("retired", [p for p in self._retired() if p != place])
+            return
         if mid in self._clearing:
             self._clearing.discard(mid)
             if not self._clearing:
@@ -324,6 +372,11 @@ class MqttPublisher:
             self.sent += 1
 
     def _on_message(self, client, userdata, message):
+        if self.settings.discovery and message.topic == T.birth(self.settings.discovery):
+            if message.payload == T.BIRTH.encode():
+                log.info("MQTT: Home Assistant came online; announcing the table to it again")
+                self._announce(client, removals=True)
+            return
         if message.topic != self._topic(T.BELL) or "bell" not in self.settings.commands:
             return
         if message.retain and message.payload:      # kept by the broker: it would ring at every connection

@@ -10,8 +10,10 @@ payload) out; docs/mqtt.md describes the same for people.
     <base>/bell/ring          the one command: PRESS (Home Assistant's button) rings the bell
 """
 
+import hashlib
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -37,6 +39,44 @@ RESULTS_KEPT = 20    # finished games in <base>/state/results, the newest first
 MANUFACTURER = "newsdesk"
 
 JSON = dict[str, Any]   # a payload as json.dumps takes it, or a stored game or event as the store hands it
+
+# What each name keeps where it must be plain ASCII; anything else, in runs, becomes one separator
+TOPIC_SAFE = re.compile(r"[^a-z0-9_-]+")      # a table's name in its default base topic (-)
+NODE_SAFE = re.compile(r"[^A-Za-z0-9_-]+")    # a base topic in Home Assistant's node id and the client id (_)
+SLUG_SAFE = re.compile(r"[^a-z0-9]+")         # a table's name in Home Assistant's entity ids (_)
+HASH_CHARS = 6      # hex digits of a name's hash after a name that lost letters (16 million names apart)
+
+
+def default_base(table: str) -> str:
+    """``newsdesk/<the table's name, topic-safe>``: the base topic when mqtt_topic is not set."""
+    return "newsdesk/" + safe_name(table, TOPIC_SAFE, "-", "table", fold=True)
+
+
+def safe_name(text: str, unsafe: re.Pattern[str], sep: str, fallback: str, fold: bool = False) -> str:
+    """``text`` as topics and Home Assistant's ids take it: what ``unsafe`` matches, in runs, made
+    one ``sep``, none at the ends ("Corner table!" -> "corner-table"); lower case with ``fold``.
+
+    An accented letter keeps its letter (Ålesund -> alesund, Café -> cafe: NFKD's decomposition
+    without its marks). A name that loses letters with no ASCII spelling (東京, Tromsø), or that
+    comes out empty, gets a short hash of the whole name after it: otherwise 東京 and 大阪 were one
+    table on the broker, with one client id and one Home Assistant device. A plain ASCII name
+    comes out as it always has, so no box moves its topics."""
+    if fold:
+        text = text.casefold()      # casefold, not lower: ß -> ss (the same as lower for ASCII)
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    if fold:
+        plain = plain.casefold()    # a compatibility form can be a capital (ℌ -> H)
+    safe = unsafe.sub(sep, plain).strip(sep)
+    lost = any(not c.isascii() and c.isalnum() for c in plain)
+    if text.isascii() or (safe and not lost):
+        return safe or fallback
+    return sep.join(part for part in (safe or fallback, name_hash(text)) if part)
+
+
+def name_hash(text: str) -> str:
+    """A short hash that tells names apart where their ASCII spelling can't; the same for a name
+    typed composed or decomposed (NFC)."""
+    return hashlib.sha1(unicodedata.normalize("NFC", text).encode("utf-8")).hexdigest()[:HASH_CHARS]
 
 
 def state(name: str) -> str:
@@ -160,8 +200,13 @@ def health_state(status: str, summary: str, phone: object = None) -> JSON:
 # ---------------------------------------------------------------- Home Assistant discovery
 
 def node_id(base: str) -> str:
-    """The table's id in discovery topics and unique ids: its base topic, made safe."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", base).strip("_") or "newsdesk"
+    """The table's id in discovery topics, unique ids and the client id: its base topic, made safe."""
+    return safe_name(base, NODE_SAFE, "_", "newsdesk")
+
+
+def client_id(base: str) -> str:
+    """The table's MQTT client id: one per base topic, or two boxes knock each other off the broker."""
+    return "newsdesk-" + node_id(base)
 
 
 def signal_id(signal: str) -> str:
@@ -171,12 +216,46 @@ def signal_id(signal: str) -> str:
 def entity_slug(table: str) -> str:
     """The start of every entity id: ``newsdesk_corner_table`` (Home Assistant's object ids are
     lower case letters, digits and _)."""
-    return re.sub(r"[^a-z0-9]+", "_", ("newsdesk %s" % table).lower()).strip("_")
+    return ("newsdesk_" + safe_name(table, SLUG_SAFE, "_", "", fold=True)).strip("_")
 
 
 # "No value" is said one way on every sensor: a template rendering None, which Home Assistant's
-# MQTT sensor shows as unknown.
+# MQTT sensor shows as unknown (its PAYLOAD_NONE: any state rendered as exactly "None").
 NO_VALUE = "None"
+# So a real name "None" (a player called None, the leader) is sent with an invisible word joiner
+# after it: it shows as the name, where "None" itself would show as unknown.
+NAMED_NONE = NO_VALUE + "\u2060"
+STATE_MOST = 255     # Home Assistant's longest state (MAX_LENGTH_STATE_STATE): a longer one is dropped
+CUT = "…"            # said first in a state cut to STATE_MOST, so a cut one never reads as whole
+
+
+def said(expression: str) -> str:
+    """A template whose state is the text ``expression`` gives, None (unknown) when it gives
+    nothing, and a text "None" kept as a name (NAMED_NONE) rather than read as no value."""
+    return "{%% set v = %s %%}{{ %s if not v else '%s' if v == '%s' else v }}" % (
+        expression, NO_VALUE, NAMED_NONE, NO_VALUE)
+
+
+def newest(expression: str) -> str:
+    """A template whose state is the text ``expression`` gives, cut to its last characters after
+    CUT when it is longer than Home Assistant keeps (a number dialed on and on, its newest digits)."""
+    return "{%% set v = %s %%}{{ v if v | length <= %d else '%s' ~ v[-%d:] }}" % (
+        expression, STATE_MOST, CUT, STATE_MOST - len(CUT))
+
+
+def birth(prefix: str) -> str:
+    """Home Assistant's birth topic: it says BIRTH there each time it (re)starts, and discovery
+    configs (or their removal) sent while it was away are not seen by it, so they are sent again."""
+    return prefix + "/status"
+
+
+BIRTH = "online"
+
+
+def discovery_topics(prefix: str, base: str) -> list[str]:
+    """Every discovery topic a table announced at ``base`` under ``prefix`` may have used (the
+    bell's included): what an empty retained message each takes away."""
+    return [topic for topic, _ in discovery(prefix, base, "", None, ("bell",))]
 
 
 def discovery(prefix: str, base: str, table: str, version: str | None, commands: Iterable[str] = ("bell",),
@@ -230,17 +309,16 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
            payload_on=LIFTED, payload_off=DOWN, icon="mdi:phone-classic")
     sensor("last_digit", "Last digit", "digit", "{{ value_json.digit }}", device_class="enum",
            options=list(DIGITS), icon="mdi:phone-classic")
-    sensor("last_number", "Last number dialed", "number", "{{ value_json.number }}", icon="mdi:dialpad")
+    sensor("last_number", "Last number dialed", "number", newest("value_json.number"), icon="mdi:dialpad")
     sensor("verdict", "Editor's verdict", "verdict", "{{ value_json.signal }}", device_class="enum",
            options=list(SIGNALS), icon="mdi:newspaper")
     sensor("dice", "Last roll", "dice", "{{ value_json.total }}", state_class="measurement",
            icon="mdi:dice-multiple")
     sensor("stopwatch", "Stopwatch digit", "stopwatch", "{{ value_json.digit }}", device_class="enum",
            options=list(DIGITS), icon="mdi:timer-outline")
-    sensor("game", "Game", "game", "{{ value_json.game.title if value_json.game else %s }}" % NO_VALUE,
+    sensor("game", "Game", "game", said("value_json.game.title if value_json.game else none"),
            json_attributes_template="{{ (value_json.game or {}) | tojson }}", icon="mdi:cards-playing")
-    sensor("leader", "Leader", "game",
-           "{{ value_json.game.leader if value_json.game and value_json.game.leader else %s }}" % NO_VALUE,
+    sensor("leader", "Leader", "game", said("value_json.game.leader if value_json.game else none"),
            attributes=False, icon="mdi:trophy")
     for seat in range(SEATS):
         row = "(value_json.game.standings[%d] if value_json.game and value_json.game.standings | length > %d " \
