@@ -107,19 +107,21 @@ class OracleService:
         None) or stops it / rolls the d10 (returns the stored event)."""
         with self._lock:
             result = self.stopwatch.press(t, self._rng)
+            # The LED first, then the news: whoever hears "started" (or the roll) finds the LED
+            # already saying so. Told first, a page, the window or a test could look between the two.
             if "digit" not in result:          # the first press: the stopwatch now runs
-                self.journal.tell(events.STOPWATCH_STARTED, {
-                    "mode": "stopwatch", "t": t, "elapsed": max(0.0, self._clock() - t), "source": source})
                 if self.leds is not None:
                     self.leds.stopwatch(True)
+                self.journal.tell(events.STOPWATCH_STARTED, {
+                    "mode": "stopwatch", "t": t, "elapsed": max(0.0, self._clock() - t), "source": source})
                 return None
             payload: dict[str, object] = {key: result[key] for key in ("mode", "digit", "centiseconds", "shown", "elapsed")
                        if key in result}
             payload["source"] = source
+            if self.leds is not None:
+                self.leds.stopwatch(False)
             event = self._store_and_publish(events.STOPWATCH_ROLL, payload)
         log.info("stopwatch (%s): %s -> %d", source, payload.get("shown", "d10"), payload["digit"])
-        if self.leds is not None:
-            self.leds.stopwatch(False)
         return event
 
     def reset_stopwatch(self):

@@ -4,6 +4,7 @@ test_oracles.py."""
 
 import random
 import threading
+import time
 
 import pytest
 from conftest import FakeClock, wait_for
@@ -201,6 +202,12 @@ def test_stopwatch_times_from_the_pins_edges_not_from_when_it_was_noticed(store,
     bus = Bus()
     pinmap = load_pinmap()
     leds = OracleLeds(pinmap, mock_factory)
+    lit = leds.stopwatch
+
+    def slow_led(running):          # an LED slow to answer: the news must still find it lit (or dark);
+        time.sleep(0.05)            # it was told first, and a listener could look between the two
+        lit(running)
+    leds.stopwatch = slow_led
     oracles = OracleService(Journal(store, bus), random.Random(1), leds=leds, clock=clock)
     listener = ButtonListener(oracles.on_press, clock=clock, settle=0.005)
     pins = ButtonPins(pinmap, listener.edge, mock_factory, clock=clock)
