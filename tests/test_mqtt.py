@@ -717,6 +717,34 @@ def test_home_assistant_coming_online_is_sent_the_discovery_configs_again(broker
     assert json.loads(ha.on(config)[-1])["unique_id"] == "newsdesk_t1_last_digit"
 
 
+def test_a_flood_of_births_is_answered_once_then_once_more_after_the_quiet_time(broker, store, tmp_path):
+    """Anyone on the broker may say "online" on Home Assistant's birth topic, and each answer is
+    every config again: 200 births in a burst made 200 answers (some 9,000 messages). A burst is
+    answered once at once and, for the births after it, once more after BIRTH_QUIET_S."""
+    from controller.mqtt import publisher as P
+    config = "homeassistant/sensor/newsdesk_t1/last_digit/config"
+    now = [1000.0]
+    pub = publisher(store, Bus(), broker.url, tmp_path, clock=lambda: now[0])
+    ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
+    try:
+        assert wait_for(lambda: pub.hearing_births, timeout=WAIT)
+        assert ha.wait(lambda m: len(ha.on(config)) == 1)
+        home_assistant_comes_online(ha)
+        assert ha.wait(lambda m: len(ha.on(config)) == 2)   # answered at once
+        for _ in range(200):
+            ha.client.publish(T.birth("homeassistant"), T.BIRTH, qos=0)
+        home_assistant_comes_online(ha)                      # (qos 1: the burst has reached the broker)
+        time.sleep(1.0)                                     # the burst, heard and held
+        assert len(ha.on(config)) == 2
+        now[0] += P.BIRTH_QUIET_S
+        assert ha.wait(lambda m: len(ha.on(config)) == 3)
+        time.sleep(1.0)
+        assert len(ha.on(config)) == 3
+    finally:
+        ha.close()
+        pub.close()
+
+
 @pytest.mark.slow
 def test_a_table_renamed_while_home_assistant_was_away_has_its_old_device_taken_away_when_it_comes_back(
         broker, store, tmp_path):

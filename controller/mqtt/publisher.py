@@ -18,6 +18,7 @@ sent later (a doorbell an hour late is worse than none); its event, if stored, i
 
 import collections
 import logging
+import math
 import threading
 import time
 from datetime import datetime, timezone
@@ -38,6 +39,9 @@ SAVE_EVERY = 5.0        # seconds between writes of the cursor file (each an fsy
 BACKOFF = (1.0, 30.0)   # seconds before the first reconnect attempt, and the most between two
 KEEPALIVE = 30
 CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
+BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assistant's birth (each is
+                        # every config again, and anyone on the broker can say "online"): a restart of
+                        # Home Assistant takes longer than this
 
 
 def _now():
@@ -206,6 +210,12 @@ class MqttPublisher:
             self._on_bus(message)
             message = sub.get(timeout=0)
         self._flush_states()
+        if self.connected and self._birth_heard and now - self._birth_answered_at >= BIRTH_QUIET_S:
+            # anyone on the broker may say "online" there: answered at most once in BIRTH_QUIET_S
+            # (each answer is every config again), the last birth of a burst still answered after it
+            self._birth_heard, self._birth_answered_at = False, now
+            log.info("MQTT: Home Assistant came online; announcing the table to it again")
+            self._announce(self._client, removals=True)
         if self.connected:
             if now - self._polled_at >= POLL:
                 self._polled_at = now
@@ -225,6 +235,8 @@ class MqttPublisher:
     _connecting = False
     _connect_started = 0.0
     _announced = 0
+    _birth_heard = False
+    _birth_answered_at = -math.inf
 
     def _connect(self, now, broker):
         try:
@@ -374,8 +386,7 @@ class MqttPublisher:
     def _on_message(self, client, userdata, message):
         if self.settings.discovery and message.topic == T.birth(self.settings.discovery):
             if message.payload == T.BIRTH.encode():
-                log.info("MQTT: Home Assistant came online; announcing the table to it again")
-                self._announce(client, removals=True)
+                self._birth_heard = True        # answered by _step, at most once in BIRTH_QUIET_S
             return
         if message.topic != self._topic(T.BELL) or "bell" not in self.settings.commands:
             return
