@@ -614,6 +614,36 @@ def test_a_game_finished_on_another_device_leaves_the_focus_on_the_end(client, s
     expect(page.locator("#end-h")).to_have_accessible_description("Ann and Cat won!")
 
 
+def test_the_editors_verdict_and_a_roll_are_each_told_once_and_a_new_game_says_nothing_of_the_editor(client, server, pages, desk):
+    """The editor's card was itself a live region, assertive: a new game's reset of it ("— No call
+    to the editor in this game yet.") was cried out at every start, SCAN's and Star Reporter's
+    too, which have no editor. The verdict is said at once, from one region; the dice's result,
+    which sat in a polite region and was announced as well, once."""
+    if getattr(desk, "sim_buttons", None) is None:
+        pytest.skip("this newsdesk has no simulated dice button")
+    start(client, "scoop1956", 2)
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.evaluate(HEARD)
+    assert client.post("/api/sim/hook", json={"state": "off"}, headers=W).status_code == 202
+    assert client.post("/api/sim/dial", json={"digit": 3}, headers=W).status_code == 202
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('The editor says'))")
+    page.click("#sim-dice")
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('Dice:'))")
+    page.wait_for_timeout(400)                                  # a second region would have spoken by now
+    assert _told(page, "The editor says") == ["alert"], page.evaluate("window.heard")
+    assert _told(page, "Dice:") == ["announce"] and not _told(page, "Dice "), page.evaluate("window.heard")
+    assert [t for _, t in page.evaluate("window.heard") if t.startswith("The editor says")].__len__() == 1
+    r = client.post("/api/games/current/abandon", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200
+    start(client, "scan", 4, {"variant": "team"})
+    page.wait_for_function(shown(1))
+    page.wait_for_timeout(400)
+    assert not _told(page, "No call to the editor"), page.evaluate("window.heard")
+    assert page.inner_text("#verdict-message") == "No call to the editor in this game yet."
+
+
 def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
     """Two changes a screen reader heard nothing of: the handset lifted (from the page or the
     real phone), and an invitation's QR code appearing on the host's page."""

@@ -131,6 +131,8 @@ export function showVerdict(event) {
   $("#verdict-message").textContent = v.message;
   $("#verdict-instruction").textContent = v.instruction;
   $("#verdict-meta").textContent = "Dialed " + v.digit;
+  // at once, as the card was (an assertive region then, which also cried out each new game's reset)
+  announce(`The editor says ${v.signal}. ${[v.message, v.instruction].filter(Boolean).join(" ")}`, true);
   box.classList.remove("fresh");
   void box.offsetWidth;
   box.classList.add("fresh");
