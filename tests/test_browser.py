@@ -350,7 +350,12 @@ def test_get_the_scoop_on_two_devices(table):
     assert "1→" in police.inner_text() and "→" not in police.aria_snapshot(), police.aria_snapshot()
     assert t.phone.get_attribute("[data-square='f5']", "aria-label") == "f5: Protester 1"
     t.host.click("[data-square='c3']")                     # tap a Journalist, then where it goes
+    # the squares it can go to are marked: those the move list offers from c3, and only those
+    offered = sorted(t.host.eval_on_selector("#gts-move", """s => [...s.options].map(o => o.text)
+        .filter(x => x.startsWith('c3 →')).map(x => x.split(' ')[2])"""))
+    assert offered and sorted(t.host.eval_on_selector_all(".gts-can-go", "tds => tds.map(td => td.dataset.square)")) == offered
     t.host.click("[data-square='d4']")
+    assert t.host.locator(".gts-can-go").count() == 0 and t.host.locator(".gts-picked").count() == 0
     assert t.host.eval_on_selector("#gts-move", "s => s.options[s.selectedIndex].text") == "c3 → d4 (step)"
     t.tap(t.host, "Move the Journalist")
     assert "2 of 3 actions left" in t.phone.inner_text(".gts-actions")

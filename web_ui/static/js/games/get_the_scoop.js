@@ -4,6 +4,7 @@
 
 import { h, title, who } from "../dom.js";
 import { playerName } from "../offers.js";
+import { announce } from "../toast.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9"];
 const SUITS = ["hearts", "diamonds", "clubs", "spades"];
@@ -225,19 +226,25 @@ function revealForm(offer, view, act) {
 }
 
 // Tapping the board picks a move: a Journalist of the player whose turn it is, then where it goes.
-// The choice lands in the move form's list, so the table sees it before sending it.
+// The squares it can go to are marked (and said), so the second tap isn't a guess; the choice
+// lands in the move form's list, so the table sees it before sending it.
 let tapped = null;
 
 function tapSquare(sq) {
   const pick = document.getElementById("gts-move");
   if (!pick) return;
   const choices = JSON.parse(pick.dataset.choices || "[]");
-  const mark = (square, on) => { const td = document.querySelector(`[data-square='${square}']`); if (td) td.classList.toggle("gts-picked", on); };
-  if (tapped) mark(tapped, false);
+  const mark = (square, cls, on) => { const td = document.querySelector(`[data-square='${square}']`); if (td) td.classList.toggle(cls, on); };
+  const targets = (from) => choices.filter((c) => c.from === from).map((c) => c.to);
+  if (tapped) { mark(tapped, "gts-picked", false); for (const to of targets(tapped)) mark(to, "gts-can-go", false); }
   const i = tapped ? choices.findIndex((c) => c.from === tapped && c.to === sq) : -1;
   if (i >= 0) { pick.value = String(i); tapped = null; pick.focus(); return; }
   tapped = choices.some((c) => c.from === sq) ? sq : null;
-  if (tapped) mark(tapped, true);
+  if (!tapped) return;
+  mark(tapped, "gts-picked", true);
+  const to = targets(tapped);
+  for (const square of to) mark(square, "gts-can-go", true);
+  announce(`${tapped} picked: it can go to ${to.join(", ")}.`);
 }
 
 // One action: a Journalist's step, push or jump, chosen among the moves the box finds legal.
