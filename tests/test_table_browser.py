@@ -346,6 +346,12 @@ def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_fra
                                    timeout=WAIT)
             assert "gts-more-left" in wrap.get_attribute("class")
             assert page.locator("[data-square=l12]").is_visible()
+            # scrolled to the right edge, each row still shows its number at the board's left edge
+            # (they scrolled away with column a, and a square was a letter without its row)
+            edge = page.evaluate("""() => { const s = document.querySelector('.gts-scroll').getBoundingClientRect();
+                return [...document.querySelectorAll('.gts-grid tbody th')].map(th => {
+                  const r = th.getBoundingClientRect(); return r.left >= s.left - 1 && r.right <= s.left + 60; }); }""")
+            assert edge == [True] * 12, edge
         picture(page.locator(".gts-board"), "table-gts-board-%s.png" % size)
         assert not page.errors, page.errors
 
