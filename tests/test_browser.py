@@ -677,6 +677,28 @@ def test_a_finished_games_chart_labels_stay_inside_it_with_long_names(server, sc
         assert long_one.endswith("… $3,000") and any(text == "Zoë $3,000" for text, _ in labels), labels
 
 
+def test_a_short_name_that_fits_is_never_cut_at_a_lines_end(server, screens):
+    """At a phone's width "Ann $4,500" was drawn "A… $4,500": the label room was the widest
+    label's width rounded to the nearest pixel, down as often as up, and the label then didn't fit."""
+    with screens.page(PHONE) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        labels = page.evaluate("""() => import('/static/js/endgame.js').then((m) => {
+            const out = [];
+            for (const names of [["Ann", "Bob"], ["Cat", "Dan"], ["Eve", "Zoë"], ["Max", "Ian"], ["Jo", "Al"]])
+              for (const money of [3000, 4500, 3600, 12345, 999]) {
+                const data = {unit: "worth", prefix: "$", players: names, colours: [null, null],
+                              points: [{move: 0, said: "", values: [3000, 3000]}, {move: 1, said: "", values: [money, 3000]}]};
+                const box = document.createElement("div");
+                box.append(m.chart(data, 300));
+                document.body.append(box);
+                out.push(...[...box.querySelectorAll(".line-label")].map((t) => t.textContent));
+                box.remove();
+              }
+            return out; })""")
+    assert labels and not [text for text in labels if "…" in text], labels
+
+
 def test_a_new_game_opens_without_the_last_games_verdict(server, browser, screens, desk, client):
     """The editor's calls from before a game started are not this game's: neither the page that
     watched them live nor one loaded afterwards shows them in big type, in the sidebar or in

@@ -94,8 +94,9 @@ OPTIONS = (
                 "each for sport, crime, society and local stories, and two advertisements.",
            schema={"type": "object", "additionalProperties": False, "properties": {
                key: {"type": "object", "maxProperties": 12, "additionalProperties": {
-                   "type": "integer", "minimum": 1, "maximum": MAX_SPACES}}
-               for key in ("stories", "advertisements")}}),
+                   "type": "integer", "minimum": 1, "maximum": MAX_SPACES}, "examples": [example]}
+               for key, example in (("stories", {"sport": 2, "crime": 1}),
+                                    ("advertisements", {"advertisement": 2}))}}),
     option("short_of_cash", "choice", PAYS_WHAT_THEY_HOLD, "If a player runs out of money, and is "
            "unable to purchase enough cards to complete his hand, he is bankrupt.",
            "A player who can't pay all of an EXTRA or SYND", choices=SHORT_OF_CASH_WORDS,

@@ -91,7 +91,8 @@ export function chart(data, width = 640) {
   const last = points[points.length - 1].values;
   const labels = data.players.map((n, i) => [n, typeof last[i] === "number" ? " " + fmt(last[i]) : ""]);
   const need = Math.max(...labels.map(([n, v]) => labelWidth(n + v)));
-  const R = Math.round(Math.min(Math.max(W < 500 ? 92 : 120, need + LABEL_GAP + 4), W * 0.4));
+  // (up to the next pixel: rounded to the nearest, the widest label lost its last letters half the time)
+  const R = Math.ceil(Math.min(Math.max(W < 500 ? 92 : 120, need + LABEL_GAP + 4), W * 0.4));
   const labelOf = (i) => {
     const [n, v] = labels[i];
     let cut = n;

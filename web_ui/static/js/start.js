@@ -17,6 +17,14 @@ function remembered() {
 // The same cut as the engines' short_words (controller/games/base.py), so a refusal quotes the
 // words the drop-down shows.
 const ASIDES = [" (", ": ", "; "];
+// A mapping part's example as the form takes it typed ("advertisement 2"), from its schema's
+// "examples"; a neutral one without.
+function examplePart(schema) {
+  const example = schema && Array.isArray(schema.examples) ? schema.examples[0] : null;
+  if (!example || typeof example !== "object") return "name 2, name 1";
+  return Object.entries(example).map(([name, n]) => `${name} ${n}`).join(", ");
+}
+
 // The empty choice of a seat option whose default is no seat says what empty means, in the
 // label's own words ("Who deals (empty: the last player, ...)"): "— (the default)" said nothing.
 function noSeatWords(label) {
@@ -94,10 +102,11 @@ function optionControl(opt, seatNames) {
       return list.length ? list : undefined;
     };
   } else if (opt.kind === "mapping" && opt.schema && opt.schema.properties) {
-    // e.g. a page layout: one line per part, "sport 2, crime 2"
+    // e.g. a page layout: one line per part, "sport 2, crime 2"; each part's placeholder is its
+    // schema's own example (the advertisements' box suggested story types)
     const parts = Object.keys(opt.schema.properties).map((key) => {
       const box = h("input", { type: "text", id: `${id}-${key}`, class: "field-input field-text", autocomplete: "off",
-        placeholder: "sport 2, crime 1" });
+        placeholder: examplePart(opt.schema.properties[key]) });
       return { key, box, row: h("div", { class: "option-part" }, h("label", { for: `${id}-${key}`, class: "option-label" }, title(key)), box) };
     });
     input = h("div", { id, class: "option-parts" }, parts.map((p) => p.row));
