@@ -302,19 +302,25 @@ class GameSession:
             self._game = game
             stored = self.store.entries(game.id)
             self._started_event = stored[0].event_id if stored else None
+            taken = False
             try:
                 # an entry that can't be taken (an undo of a move not in force: a store that came
                 # from elsewhere) is a game that can't be resumed, never a box that can't start
                 for e in stored:
                     self._took(e.version, e.entry)
+                taken = True
                 self._engine = self._load(game.engine)
                 self._state = base.fold(self._engine, self._entries)
             except GAME_FAULTS as e:
                 self._engine, self._state = None, None
                 self._entries = [(s.version, s.entry) for s in stored]      # the version stays the store's
-                self._done, self._undone = [], []
-                self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another"
-                                 % (game.id, game.engine, _why(e)))
+                if not taken:               # its moves in force stay counted when only its game failed
+                    self._done, self._undone = [], []
+                # a plug-in taken away (or failing to import) comes back with its game installed again
+                again = (", or install its game again and restart newsdesk to go on with it"
+                         if isinstance(e, registry.EngineUnavailable) else "")
+                self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another%s"
+                                 % (game.id, game.engine, _why(e), again))
                 log.error("%s", self._problem)
             self._seen()
             return game.id

@@ -22,18 +22,21 @@ def boot_of(client):
     return json.loads(re.search(r'<script[^>]*id="boot"[^>]*>(.*?)</script>', html, re.S).group(1))
 
 
-def a_sixth_game(monkeypatch, tmp_path, name, screen):
+def a_sixth_game(monkeypatch, tmp_path, name, screen, module=None):
     """Installs game ``name``, SCAN's rules under another name, from a package of its own on the
-    path; its package ships ``screen`` as screen.js (None: no screen)."""
+    path; its package ships ``screen`` as screen.js (None: no screen). ``module``: the entry point
+    names that module of the package (``name.module:GAME``), not the package."""
     package = tmp_path / name
     package.mkdir()
-    (package / "__init__.py").write_text(
-        "import dataclasses\nfrom controller.games import scan\n"
-        "GAME = dataclasses.replace(scan.GAME, name=%r)\n" % name)
+    source = ("import dataclasses\nfrom controller.games import scan\n"
+              "GAME = dataclasses.replace(scan.GAME, name=%r)\n" % name)
+    (package / "__init__.py").write_text("" if module else source)
+    if module:
+        (package / (module + ".py")).write_text(source)
     if screen is not None:
         (package / "screen.js").write_bytes(screen)
     monkeypatch.syspath_prepend(str(tmp_path))
-    install_game(monkeypatch, name, "%s:GAME" % name)
+    install_game(monkeypatch, name, "%s%s:GAME" % (name, "." + module if module else ""))
 
 
 def test_every_game_in_the_pages_catalogue_has_its_screens_versioned_url(client):
@@ -63,6 +66,18 @@ def test_a_game_in_its_own_distribution_has_its_screen_served_with_the_panels(mo
     assert r.headers["Cache-Control"].endswith("immutable")
     # the screen counts in the version: a new release of the game's screen is a new URL
     assert version != folder_version(static_files(app.static_folder))
+
+
+def test_a_game_whose_entry_point_names_a_module_has_the_screen_beside_it_served(monkeypatch, tmp_path, desk):
+    """``pig.rules:GAME``: its screen.js in ``pig``, beside the module, was passed over without a
+    word and the game drawn with the generic screen."""
+    a_sixth_game(monkeypatch, tmp_path, "module_game", SCREEN, module="rules")
+    app = create_app(newsdesk=desk, test_config={"TESTING": True})
+    client = app.test_client()
+    version = app.extensions["newsdesk.assets"].version
+    screen = {g["name"]: g["screen"] for g in boot_of(client)["catalogue"]}["module_game"]
+    assert screen == "/static/%s/js/games/module_game.js" % version
+    assert client.get(screen).data == SCREEN
 
 
 def test_a_game_with_no_screen_anywhere_is_shown_with_the_generic_one(monkeypatch, tmp_path, desk):

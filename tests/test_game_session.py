@@ -541,15 +541,21 @@ def test_a_finished_game_of_get_the_scoop_names_its_winner(desk):
 # ---------------------------------------------------------------- engines that aren't there
 
 def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypatch):
+    """And it says how to go on with it (its plug-in installed again), and its moves in force stay
+    counted ("no move yet" was shown for a game of many)."""
     desk.games.start("scan", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
+    desk.games.act({"type": "hand", "taken": {"Ann & Cy": {"spades": 10, "hearts": 5, "diamonds": 3, "clubs": 6},
+                                              "Bob & Dee": {"spades": 3, "hearts": 8, "diamonds": 10, "clubs": 7}}}, 1)
     install_game(monkeypatch, "scan", "no_such_engine_module:GAME")
     again = restart(desk)
     try:
         current = again.games.current()
         assert current["id"] == 1 and "can't be resumed" in current["problem"]
+        assert "install its game again and restart newsdesk to go on with it" in current["problem"]
+        assert current["moves"] == 1
         with pytest.raises(registry.EngineUnavailable, match="game #1 \\(scan\\) can't be resumed.*Abandon it"):
-            again.games.act({"type": "time_up"}, 1)
-        assert again.games.abandon(1)["status"] == "abandoned"
+            again.games.act({"type": "time_up"}, 2)
+        assert again.games.abandon(2)["status"] == "abandoned"
     finally:
         again.close()
 

@@ -125,12 +125,24 @@ def game_screens(have):
             continue
         try:
             registry.load(name)          # imports its package, or says why it can't be played
-            screen = package_files(point.module) / PACKAGE_SCREEN
-        except (registry.EngineUnavailable, TypeError):     # TypeError: a module, not a package
+            screen = screen_beside(point.module)
+        except (registry.EngineUnavailable, TypeError):     # TypeError: a module on its own, in no package
             continue
         if screen.is_file():
             out[path] = screen.read_bytes()
     return out
+
+
+def screen_beside(module):
+    """Where a game's screen.js sits: in the package its entry point names (``pig:GAME``), or
+    beside the module it names (``pig.rules:GAME``: in ``pig``). A module's entry point was
+    passed over without a word, and the game drawn with the generic screen."""
+    try:
+        return package_files(module) / PACKAGE_SCREEN
+    except TypeError:
+        if "." not in module:
+            raise
+        return package_files(module.rsplit(".", 1)[0]) / PACKAGE_SCREEN
 
 
 def folder_version(files):

@@ -106,9 +106,9 @@ RULES: tuple[Rule, ...] = (
                  "same state",
          "keep to dicts, lists, strings, numbers, booleans and None (no tuples, sets or objects)"),
     Rule("view", "the view is a JSON object naming its game (\"game\": NAME); its \"waiting_for\", when "
-                 "given, is words",
+                 "given, is words; it has no \"result\" (the box puts result()'s answer there)",
          "return {\"game\": NAME, ..., \"waiting_for\": \"...\"} from view(); the panel finds the game's "
-         "number facts by it"),
+         "number facts by it; call a key of your own anything but \"result\""),
     Rule("result", "result() gives over, winners, standings (a row per player), teams and the score kind, with "
                    "nobody a winner before the end",
          "build it with result_of(over, [(name, score, won), ...], PANEL)"),
@@ -647,6 +647,10 @@ def _view(c: _Check) -> Iterator[str]:
             return
         if "waiting_for" in view and not isinstance(view["waiting_for"], (str, type(None))):
             yield "its view's waiting_for is %s, not words" % base.quoted(view["waiting_for"])
+            return
+        if "result" in view:        # game_session.look: the screen would get result()'s, not the game's
+            yield "its view has a \"result\" key, %s, which the box replaces with result()'s answer" \
+                % base.quoted(view["result"], 60)
             return
 
 

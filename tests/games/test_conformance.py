@@ -100,6 +100,8 @@ BREACHES = [
         dict(ev, players=tuple(ev["players"])) for ev in g.setup(players, options)])),
     ("view", lambda g, m: dict(view=lambda s: dict(g.view(s), game=None))),
     ("view", lambda g, m: dict(view=lambda s: dict(g.view(s), waiting_for=["tap"]))),
+    # a key of the game's own the box overwrites with result()'s answer before the screen sees it
+    ("view", lambda g, m: dict(view=lambda s: dict(g.view(s), result="Ann leads"))),
     ("result", lambda g, m: dict(result=lambda s: dict(g.result(s), winners=[p["name"] for p in s["players"][:1]]))),
     ("result", lambda g, m: dict(result=lambda s: base.result_of(g.result(s)["over"], [
         (r["name"], r["score"], r["winner"]) for r in g.result(s)["standings"]], {"score": "money"}))),
