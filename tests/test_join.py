@@ -504,6 +504,109 @@ def test_joining_in_a_browser(served, browser, guard, app):
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
 
 
+# what the page's live regions said (each region emptied then filled counts once)
+HEARD = """() => { window.heard = [];
+  for (const box of document.querySelectorAll('[aria-live]:not([aria-live=off]), [role=status], [role=alert]'))
+    new MutationObserver(() => { const t = box.textContent.trim(); if (t) window.heard.push([box.id, t]); })
+      .observe(box, {childList: true, subtree: true, characterData: true}); }"""
+
+
+def heard(page, words):
+    return [text for _, text in page.evaluate("window.heard") if words in text]
+
+
+def joined_guest(browser, served, guard):
+    """A second device's page on /join, joined as a player with a host's invitation."""
+    token, _ = guard.devices.issue_token("player", "test")
+    guest = browser.new_context().new_page()
+    guest.goto(served + "/join?token=" + token)
+    assert guest.locator("#join-state").get_attribute("data-state") == "joined"
+    return guest, guest.evaluate("fetch('/api/join/me').then(r => r.json()).then(m => m.device.id)")
+
+
+@pytest.mark.browser
+def test_a_removed_devices_join_page_says_so_when_saving_its_name_is_refused(served, browser, guard):
+    guest, device = joined_guest(browser, served, guard)
+    guest.clock.install()
+    guest.clock.pause_at((guest.evaluate("Date.now()") + 50) / 1000)   # no look of its own: the write finds out
+    guest.fill("#device-name", "Ann's phone")
+    guest.click("#name-form button[type=submit]")
+    guest.wait_for_selector("#name-saved:not([hidden])")
+    guard.devices.revoke(device)
+    guest.click("#name-form button[type=submit]")
+    guest.wait_for_selector("#join-state[data-state=watching]", timeout=5000)
+    assert "removed this device" in guest.inner_text("#join-revoked")
+    assert "Get a code to dial" in guest.inner_text("#join-state")
+    assert guest.inner_text("#join-role") == "Watching"
+    assert not guest.locator("#name-saved").count() and "joined the table" not in guest.inner_text("main")
+    assert guest.locator("#join-error").is_hidden()       # no refusal saying to open the page it is on
+    assert guest.evaluate("document.activeElement.id") == "join-revoked"   # the form it was in is gone
+    guest.click("#dial-button")                            # the ways to join again work
+    guest.wait_for_function("document.getElementById('dial-box').dataset.code")
+
+
+@pytest.mark.browser
+def test_a_removed_devices_join_page_notices_within_a_few_seconds_without_a_write(served, browser, guard):
+    guest, device = joined_guest(browser, served, guard)
+    guest.evaluate(HEARD)
+    guard.devices.revoke(device)
+    guest.wait_for_selector("#join-state[data-state=watching]", timeout=10000)
+    assert guest.inner_text("#join-role") == "Watching" and guest.locator("#join-revoked").is_visible()
+    guest.wait_for_function("window.heard.length > 0")
+    assert [box for box, _ in guest.evaluate("window.heard")] == ["announce"]
+    assert heard(guest, "removed this device")
+
+
+@pytest.fixture
+def host_page(served, browser, app):
+    """The host's page on the box's own screen (the host without being a device)."""
+    app.config["HOST_ON_LOOPBACK"] = True
+    page = browser.new_context().new_page()
+    page.goto(served + "/join/host")
+    page.evaluate(HEARD)
+    return page
+
+
+@pytest.mark.browser
+def test_a_used_invitation_says_so_without_a_link_sentence_or_a_name_that_goes_stale(host_page, guard):
+    host_page.click("[data-invite=player]")
+    host_page.wait_for_selector("#invite-qr svg")
+    token = host_page.inner_text("#invite-url").split("token=")[1]
+    assert "Scan it, or open" in host_page.inner_text("#invite")
+    device = guard.devices.redeem(token, "Linux computer", "10.0.0.21")
+    host_page.wait_for_function("document.getElementById('invite-left').textContent.startsWith('Used: ')",
+                                timeout=10000)
+    assert "Scan it, or open" not in host_page.inner_text("#invite")
+    guard.devices.rename(device.id, "Ann's phone")
+    host_page.wait_for_function("document.getElementById('devices').textContent.includes(\"Ann's phone\")",
+                                timeout=10000)
+    assert "Linux computer" not in host_page.inner_text("#invite")
+
+
+@pytest.mark.browser
+def test_the_host_page_says_once_who_joined_and_who_is_gone_and_that_none_is_joined_now(host_page, guard):
+    token, _ = guard.devices.issue_token("player", "test")
+    guard.devices.redeem(token, "Ann's phone", "10.0.0.21")
+    host_page.wait_for_function("document.querySelectorAll('#devices [data-revoke]').length === 1", timeout=10000)
+    host_page.wait_for_function("window.heard.some(([, t]) => t.includes('joined the table'))")
+    host_page.on("dialog", lambda d: d.accept())
+    host_page.click("#devices [data-revoke]")
+    host_page.wait_for_function("window.heard.some(([, t]) => t.includes('no longer at the table'))")
+    assert host_page.inner_text("#devices") == "No device is joined now."
+    host_page.wait_for_timeout(5500)                       # a redraw of the list says nothing again
+    assert heard(host_page, "joined the table") == ["Ann's phone joined the table as a player."]
+    assert heard(host_page, "no longer at the table") == ["Ann's phone is no longer at the table."]
+    assert {box for box, _ in host_page.evaluate("window.heard")} == {"announce"}
+
+
+def test_the_host_page_says_no_device_is_joined_now_not_yet(app, guard, host):
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    host.delete("/api/devices/" + player.get("/api/join/me").get_json()["device"]["id"])
+    page = host.get("/join/host").get_data(as_text=True)
+    assert "No device is joined now." in page and "yet" not in page
+
+
 @pytest.mark.slow
 def test_a_flood_of_code_requests_cant_hijack_the_phone(app, guard, clocks, desk):
     """200 requests for codes from 50 addresses: the waiting codes stay bounded (one per address),
