@@ -239,6 +239,12 @@ class KeptGames:
             out["points"].append({"version": version, "move": moves, "said": entry.get("said", ""),
                                   "values": [r["score"] for r in rows]})
 
+    def _moves(self, game_id: int) -> str:
+        """"3 moves": the moves in force, as the panel and the chart count them (the version also
+        counts the setup, the undone moves and the undos and redos)."""
+        done, _ = stacks((e.version, e.entry) for e in self.store.entries(game_id))
+        return "1 move" if len(done) == 1 else "%d moves" % len(done)
+
     def export_csv(self, game_id: object) -> tuple[str, str]:
         """A kept game's final table as CSV, one row per player: (file name, text)."""
         game = self._ended(game_id, "export it")
@@ -288,8 +294,9 @@ class KeptGames:
             "sourcePlayId": "newsdesk-%d-%s" % (game.id, game.created),
             "board": board,
             "durationMin": max(0, round((ended - started).total_seconds() / 60)),
-            "comments": "Kept by newsdesk as game #%d (%s, %d moves)%s."
-                        % (game.id, game.status, game.version, "" if game.status == "finished" else ", not finished"),
+            "comments": "Kept by newsdesk as game #%d (%s, %s)%s."
+                        % (game.id, game.status, self._moves(game.id),
+                           "" if game.status == "finished" else ", not finished"),
             "game": {"name": rec["title"], "highestWins": True, "noPoints": not scored,
                      "sourceGameId": game.engine},
             "location": "newsdesk",

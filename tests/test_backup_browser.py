@@ -73,6 +73,63 @@ def test_the_host_downloads_a_backup_and_restores_it_from_the_tablet(app, desk, 
         factory.close()
 
 
+def test_a_screen_reader_hears_what_a_restore_replaces_and_then_that_it_worked(app, desk, tmp_path):
+    """The check's comparison (what is here, what the backup has) is said once as it comes and
+    describes the button that restores it, where the focus goes. Once the box has restarted and
+    the page come back by itself, a lasting line says what was restored and takes the focus; a
+    later reload doesn't say it again. (The restart is the box going quiet for a moment: its
+    health answers are cut off in the browser.)"""
+    need_browser()
+    play_a_game(desk, 3)
+    file = tmp_path / "backup1.zip"
+    backup.make_backup(desk.config.data_dir, file)
+    play_a_game(desk, 1)
+    restarts = []
+    app.config["RESTART"] = lambda: restarts.append(True)
+    srv = InThread(app)
+    cut = []
+
+    def health(route):
+        # the box down for two answers once it was told to restart, then back
+        if restarts and len(cut) < 2:
+            cut.append(True)
+            route.abort()
+        else:
+            route.continue_()
+    try:
+        with launched_chromium() as browser:
+            page = browser.new_context().new_page()
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.route("**/api/health", health)
+            page.goto("http://127.0.0.1:%d/history" % srv.port)
+            page.locator("#restore-file").set_input_files(str(file))
+            page.locator("#restore-check-button").click()
+            page.locator("#restore-words").wait_for(state="visible", timeout=WAIT)
+            words = page.locator("#restore-words").inner_text()
+            assert "backup1.zip" in words and "has 1 kept game" in words, words
+            page.wait_for_function("w => document.querySelector('#restore-said').textContent === w",
+                                   arg=words, timeout=WAIT)
+            assert page.evaluate("document.activeElement.id") == "restore-confirm"
+            described = page.evaluate("""() => document.activeElement.getAttribute('aria-describedby')
+                .split(' ').map(id => document.getElementById(id).textContent).join(' ')""")
+            assert described == words
+
+            page.locator("#restore-confirm").click()
+            page.wait_for_function("() => document.querySelector('#restore-said').textContent === ''", timeout=WAIT)
+            done = page.locator("#restore-done")
+            done.wait_for(state="visible", timeout=3 * WAIT)      # after the page came back by itself
+            said = done.inner_text()
+            assert said.startswith("Restored from backup1.zip: 1 kept game (the last ended "), said
+            assert page.evaluate("document.activeElement.id") == "restore-done"
+            assert len(cut) == 2 and restarts
+            page.reload()
+            page.locator("#restore-form").wait_for(state="visible", timeout=WAIT)
+            assert done.is_hidden() and not errors, errors
+    finally:
+        srv.close()
+
+
 def test_a_page_of_another_site_cant_make_the_box_build_a_backup(app, monkeypatch):
     """A page from elsewhere, open in the box's own browser (the host, by loopback), asks for the
     backup with its secret key by fetch and by an <img>: Chromium says where the request came

@@ -472,6 +472,31 @@ def test_the_history_page_lists_games_and_players(table, desk):
     picture(t.phone, "history-game-phone.png", full_page=True)
 
 
+def test_on_a_phone_each_row_of_the_player_statistics_keeps_its_players_name_in_view(server, screens, desk):
+    """At a phone's width the statistics scroll sideways; scrolled to their right edge, each row
+    still shows its player's name at the left (the name scrolled away, leaving numbers without
+    a player), over the cells that pass under it. The list of games never scrolls sideways."""
+    from conftest import play_a_game
+    for winner in (1, 2):
+        play_a_game(desk, winner)
+    with screens.page({"width": 390, "height": 844}) as page:
+        page.goto("http://127.0.0.1:%d/history" % server)
+        box = page.locator("#stats").locator("xpath=..")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth"), "the statistics no longer scroll at 390 px"
+        box.scroll_into_view_if_needed()
+        box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        shown = page.evaluate("""() => {
+            const box = document.querySelector('#stats').parentElement.getBoundingClientRect();
+            return [...document.querySelectorAll('#stats tr > :first-child')].map(th => {
+              const r = th.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+              return r.left >= box.left - 1 && r.left <= box.left + 20 && th.contains(top); }); }""")
+        assert shown == [True] * 5, shown       # the heading row and each of the four players
+        assert page.evaluate("""() => document.documentElement.scrollWidth <= innerWidth
+            && [...document.querySelectorAll('#history, #history li')].every(e => e.scrollWidth <= e.clientWidth)""")
+        assert not page.errors, page.errors
+
+
 def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     if getattr(desk, "sim_buttons", None) is None:
         pytest.skip("this newsdesk has no simulated dice and stopwatch buttons")

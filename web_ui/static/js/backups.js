@@ -2,7 +2,7 @@
 // Download: a link, with the secret key only when the box is asked for it. Restore, in two
 // steps as the command asks: the file is sent to be checked (the box answers what it would
 // replace), then the host confirms; newsdesk restarts to put it in place and this page comes
-// back by itself once the box answers again.
+// back by itself once the box answers again, saying what it restored.
 
 import { $ } from "./dom.js";
 import { send } from "./api.js";
@@ -15,9 +15,22 @@ const file = $("#restore-file");
 const checked = $("#restore-check");
 const status = $("#restore-status");
 const error = $("#restore-error");
+const said = $("#restore-said");
+const done = $("#restore-done");
+const RESTORED = "newsdesk-restored";   // sessionStorage: what the reload after a restore says it restored
 let token = null;
+let restored = "";                      // "Restored from <file>: <its store in words>.", kept from the check
 
 function say(text) { status.textContent = text; }
+
+// The check's answer said once, politely: the paragraph that shows it is no live region (it would
+// be read again on every change), and the focus goes on to the button it describes.
+let saying = null;
+
+function announce(text) {
+  said.textContent = "";
+  saying = setTimeout(() => { said.textContent = text; }, 100);   // emptied first: the same answer twice is said twice
+}
 
 function fail(text) {
   error.textContent = text;
@@ -26,6 +39,8 @@ function fail(text) {
 
 function forget() {
   token = null;
+  clearTimeout(saying);
+  said.textContent = "";
   checked.hidden = true;
   form.hidden = false;
   restoring();
@@ -46,12 +61,40 @@ async function answering() {
 // wait for it to go, then for it to answer, then show the restored table.
 async function comeBack() {
   const until = Date.now() + 10000;
-  while (Date.now() < until && (await answering())) await wait(500);
+  let went = false;
+  while (Date.now() < until && !went) {
+    went = !(await answering());
+    if (!went) await wait(500);
+  }
   for (;;) {
     await wait(1000);
     if (await answering()) break;
   }
+  if (went) remember(restored);      // a box that never went has not put the backup in place yet
   location.reload();
+}
+
+// The box answered again after going: the backup is in place (a start that can't finish a restore
+// never answers). The page that comes back says so, once: the note is read once and thrown away,
+// and one older than a few minutes (the page came back elsewhere, a join page) is not news.
+const FRESH_MS = 5 * 60 * 1000;
+
+function remember(text) {
+  try {
+    sessionStorage.setItem(RESTORED, JSON.stringify({ text, at: Date.now() }));
+  } catch { /* storage off: the page comes back unsaid */ }
+}
+
+function recall() {
+  let note = null;
+  try {
+    note = JSON.parse(sessionStorage.getItem(RESTORED) || "null");
+    sessionStorage.removeItem(RESTORED);
+  } catch { /* no storage, or not our note: nothing to say */ }
+  if (!note || typeof note.text !== "string" || !(Date.now() - note.at < FRESH_MS)) return;
+  done.textContent = note.text;
+  done.hidden = false;
+  done.focus();                        // read out, and where the host's eyes are taken
 }
 
 // While a file is chosen or checked the page must not reload under the host (panel.js reads
@@ -62,6 +105,7 @@ function restoring() {
 }
 
 if (section) {
+  recall();
   file.addEventListener("change", restoring);
   secret.addEventListener("change", () => {
     download.href = "/api/backups/download" + (secret.checked ? "?secret=yes" : "");
@@ -97,7 +141,10 @@ if (section) {
       return;
     }
     token = data.token;
+    restored = `Restored from ${data.backup.name}: ${data.backup.store}.`;
+    done.hidden = true;                // an earlier restore's message is old news now
     $("#restore-words").textContent = data.message;
+    announce(data.message);
     form.hidden = true;
     checked.hidden = false;
     restoring();
@@ -123,6 +170,8 @@ if (section) {
       return;
     }
     checked.hidden = true;
+    clearTimeout(saying);
+    said.textContent = "";             // the comparison is past: nothing left to find there
     say(data.message);
     if (data.restarting) comeBack();
   });
