@@ -107,18 +107,25 @@ def _tone_wiring(pinmap: PinMap) -> str:
               "and the receiver's two wires")
 
 
+def _sentences(*parts: str) -> str:
+    """Sentences joined with a space, each begun with a capital: _wire's words start in lower
+    case, to follow a colon or an "and", and here they begin a sentence of their own."""
+    return " ".join(p[:1].upper() + p[1:] for p in parts)
+
+
 def hints(pinmap: PinMap, phone_board: str = "pi") -> dict[str, str]:
     """Step id -> the sentence shown while the step isn't done."""
     pb = phone_board
     return {
-        "lift": "No hook change seen. " + _wire(pinmap, "hook", pb, "the hook switch's wire")
-                + "; if the handset is already up, put it down and lift it again.",
-        "dial0": "No 0 decoded. " + _wire(pinmap, "pulse", pb, "the dial's pulse contact wire")
-                 + "; and " + _wire(pinmap, "offnormal", pb, "the off-normal wire (or set offnormal = none)")
-                 + ". A digit other than 0 means the dial map setting is wrong.",
-        "dice": "No press of the dice button seen. " + _wire(pinmap, "dice_button", "pi", "the dice button's wire") + ".",
-        "stopwatch": "No press of the stopwatch seen. "
-                     + _wire(pinmap, "stopwatch_button", "pi", "the stopwatch button's wire") + ".",
+        "lift": _sentences("No hook change seen.", _wire(pinmap, "hook", pb, "the hook switch's wire")
+                           + "; if the handset is already up, put it down and lift it again."),
+        "dial0": _sentences("No 0 decoded.", _wire(pinmap, "pulse", pb, "the dial's pulse contact wire")
+                            + "; and " + _wire(pinmap, "offnormal", pb, "the off-normal wire (or set offnormal = none)")
+                            + ".", "A digit other than 0 means the dial map setting is wrong."),
+        "dice": _sentences("No press of the dice button seen.",
+                           _wire(pinmap, "dice_button", "pi", "the dice button's wire") + "."),
+        "stopwatch": _sentences("No press of the stopwatch seen.",
+                                _wire(pinmap, "stopwatch_button", "pi", "the stopwatch button's wire") + "."),
         "bell": "The bell wasn't switched on. Press \"Ring the bell\", then say whether it rang; if it rings nothing, "
                 + _bell_wiring(pinmap, pb) + ".",
         "tone": "No dial tone was played. Lift the handset, then say whether you heard the tone; if you hear nothing, "
@@ -243,6 +250,8 @@ class Checklist(object):
             return None
         if sid in self.denied and sid in self._failed:
             return self._failed[sid]
+        if sid in self.sent:
+            return None     # done and not yet answered: "it didn't" brings the advice, and "wasn't switched on" is untrue
         return self._hints[sid]
 
     def state(self) -> list[dict[str, Any]]:

@@ -29,6 +29,15 @@ def test_a_bell_switched_on_is_not_ticked_until_the_builder_says_it_rang():
     assert bell["seen"] and bell["at"] == 13.0 and bell["answer"] == "yes" and bell["hint"] is None
 
 
+def test_a_bell_switched_on_and_not_yet_answered_has_no_advice_saying_it_wasnt():
+    c = Checklist(load_pinmap())
+    assert "wasn't switched on" in steps(c)["bell"]["hint"]
+    c.feed(RANG, 1.0)
+    assert steps(c)["bell"]["hint"] is None and steps(c)["bell"]["sent"]
+    c.confirm("bell", False, 2.0)
+    assert "heard no ring" in steps(c)["bell"]["hint"]
+
+
 def test_a_dial_tone_played_is_not_heard_until_the_builder_says_so():
     c = Checklist(load_pinmap())
     c.feed(TONE, 5.0)
@@ -142,3 +151,18 @@ def test_the_checklist_is_fed_every_kind_of_message_it_reads():
         checklist = Checklist(load_pinmap())
         if checklist.feed({"type": kind, "data": anything}, 1.0) is not None:
             assert kind in bringup.FED, kind
+
+
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_every_sentence_of_a_hint_begins_with_a_capital(board):
+    """newsdesk's own name is the one word written small at a sentence's start."""
+    pinmap = load_pinmap()
+    for hint in (*bringup.hints(pinmap, board).values(), *bringup.failed_hints(pinmap, board).values()):
+        for sentence in hint.split(". ")[1:] + [hint]:
+            assert sentence[:1].isupper() or sentence.startswith("newsdesk"), hint
+
+
+def test_a_line_missing_from_the_pin_map_is_said_in_a_sentence_with_a_capital():
+    pinmap = load_pinmap()
+    del pinmap.pi["dice_button"]
+    assert "seen. The pin map has no [pi.dice_button] line" in bringup.hints(pinmap)["dice"]

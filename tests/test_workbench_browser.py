@@ -72,6 +72,47 @@ def test_the_bell_is_ticked_by_the_builder_and_the_answer_survives_a_reload(open
     assert page.locator("#step-bell [data-confirm]").count() == 0
 
 
+def test_ringing_the_bell_says_so_and_where_the_question_waits_with_the_focus_left_on_ring(open_page):
+    page = open_page()
+    page.focus("#ring")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => /switched the bell on.*\\. Did it work\\? .*It rang, or It didn't ring/"
+                           ".test(document.getElementById('announce').textContent)", timeout=WAIT)
+    assert page.evaluate("() => document.activeElement.id") == "ring"     # Enter again rings again
+    assert "Ring the bell" in page.text_content("#announce")
+
+
+def test_start_again_shows_no_advice_until_a_step_has_waited_as_a_reload_does(browser, panel_server, desk):
+    """The wiring hints wait 15 s for a step to be tried; Playwright's clock skips the wait."""
+    with contextlib.closing(browser.new_context(viewport=TABLET)) as context:   # its own: a fake clock stays on it
+        _start_again_on(context.new_page(), panel_server)
+    desk.sim_phone.idle()
+
+
+def _start_again_on(page, panel_server):
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.clock.install()
+    page.goto("http://127.0.0.1:%d/workbench" % panel_server)
+    page.click("[data-sim=lift]")
+    page.wait_for_selector("#step-lift.seen", timeout=WAIT)
+    page.clock.fast_forward(20000)                      # past the hints' wait: the steps not done say what to check
+    page.wait_for_selector("#step-dice .hint", state="visible", timeout=WAIT)
+    shown = "() => [...document.querySelectorAll('#steps .hint')].filter((e) => !e.hidden).length"
+    page.click("#reset")
+    page.wait_for_selector("#step-lift:not(.seen)", timeout=WAIT)
+    refreshes(page)
+    assert page.evaluate(shown) == 0
+    page.reload()
+    page.wait_for_selector("#step-lift:not(.seen)", timeout=WAIT)
+    assert page.evaluate(shown) == 0
+    page.clock.fast_forward(20000)                      # after the reset too, a step that waited says it
+    page.wait_for_selector("#step-lift .hint", state="visible", timeout=WAIT)
+    page.click("#reset")                                # nothing done: the advice still goes, as at a reload
+    page.wait_for_selector("#step-lift .hint", state="hidden", timeout=WAIT)
+    assert errors == []
+
+
 def test_the_lift_step_stays_automatic(open_page):
     page = open_page()
     page.click("[data-sim=lift]")

@@ -3,15 +3,21 @@
 // pulse train as an SVG drawn by the box, and a link to download its recording as a trace file.
 // The steps only a person can sense (the bell, the dial tone) show what newsdesk sent and ask the
 // builder; the refresh redraws only what changed, so a button under a finger or a field being
-// typed in is never replaced, and a refusal stays until the builder acts again.
+// typed in is never replaced, and a refusal stays until the builder acts again. What newsdesk sent
+// is said to a screen reader too, with where the question waits; the focus stays where it was, as
+// it does when the handset is hung up: a second Enter on "Ring the bell" rings again, where a
+// focus moved to "It rang" would answer before the bell was heard.
 
 import "./panel.js";
 import { $, $$, bootData, fill, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
+import { announce } from "./toast.js";
 
 const boot = bootData();
 const HINT_AFTER = 15000;   // ms a step may wait before its hint shows
-const shownAt = Date.now();
+let hintsFrom = Date.now();  // the wait's start: the page opened, or the checklist started again
+let wasFresh = null;         // the checklist as last drawn had nothing done, sent or answered
+const sentCount = {};        // builder step id -> how many times newsdesk had done it, as last drawn
 let standard = (boot.state && boot.state.standard) || "bell";
 let lastDigits = "";
 let lastSteps = "";
@@ -47,8 +53,36 @@ function builderStep(s, waited) {
   return out;
 }
 
+// The wiring hints wait again from now, as when the page opened: a step not yet tried has no advice.
+function restartHints() {
+  hintsFrom = Date.now();
+}
+
+// A checklist started again (here or on another screen) is as new as a page just opened.
+function noticeStartAgain(list) {
+  const fresh = list.every((s) => !s.seen && !s.sent && !s.answer);
+  if (fresh && wasFresh === false) restartHints();
+  wasFresh = fresh;
+}
+
+// Said when newsdesk newly does a step only the builder can sense (not at load): the sentence the
+// step shows appears silently, and the answers wait under it.
+function tellSent(list) {
+  for (const s of list) {
+    if (s.check !== "builder") continue;
+    const count = s.sent ? s.sent.count : 0;
+    if (s.id in sentCount && count > sentCount[s.id]) {
+      const what = s.sent.what + ".";     // newsdesk's name stays small, as the step shows it
+      announce(s.seen ? what : `${what} Did it work? Answer under "${s.title}": ${s.ask[0]}, or ${s.ask[1]}.`);
+    }
+    sentCount[s.id] = count;
+  }
+}
+
 function steps(list) {
-  const waited = Date.now() - shownAt > HINT_AFTER;
+  noticeStartAgain(list);
+  tellSent(list);
+  const waited = Date.now() - hintsFrom > HINT_AFTER;
   const key = JSON.stringify(list) + waited;
   if (key === lastSteps) return;
   lastSteps = key;
@@ -122,10 +156,12 @@ async function refresh() {
   }
 }
 
-// POST an action; its refusal goes in ``where`` and stays there until the next try.
-async function act(url, body, where = "#action-error") {
+// POST an action; its refusal goes in ``where`` and stays there until the next try. ``done``: what
+// the page changes once it went through, before it reads the box again.
+async function act(url, body, where = "#action-error", done = null) {
   const r = await send(url, body || {});
   say(where, r.ok ? "" : r.data.message);
+  if (r.ok && done) done();
   refresh();
   return r;
 }
@@ -145,7 +181,7 @@ async function keep() {
 }
 
 $("#ring").addEventListener("click", () => act("/api/workbench/ring"));
-$("#reset").addEventListener("click", () => act("/api/workbench/bringup/reset"));
+$("#reset").addEventListener("click", () => act("/api/workbench/bringup/reset", {}, "#action-error", restartHints));
 $("#steps").addEventListener("click", (e) => {
   const b = e.target.closest("[data-confirm]");
   if (b) act("/api/workbench/bringup/confirm", { step: b.dataset.confirm, happened: b.dataset.happened === "true" });
