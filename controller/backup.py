@@ -64,6 +64,7 @@ from .dbshape import difference, made_by, shape_of
 from .devices import SCHEMA as DEVICES_SCHEMA, devices_shape
 from .dial.profile import PROFILE_FILE
 from .errors import ConfigError, NewsdeskError
+from .plain_file import NotPlainFile, open_plain
 from .store import (
     ACKED,
     DEVICES_FILE,
@@ -782,10 +783,6 @@ MOST_PACKED = 200
 PACKED_FROM = 64 << 20
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
                 ValueError, struct.error, OSError)      # what zipfile raises for a file it can't read
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
-          (stat.S_ISBLK, "a disk"), (stat.S_ISSOCK, "a socket"))
-
-
 def free_bytes(path: StrPath) -> int:
     """Bytes free for this user on the disk holding ``path``."""
     found = os.statvfs(path)
@@ -808,17 +805,13 @@ def open_backup(path: StrPath, where: str | None = None) -> io.BufferedReader:
     then looked at (fstat), so what is checked is what is read."""
     where = str(path) if where is None else where
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        return open_plain(path)
     except FileNotFoundError:
         raise BadBackup("there is no backup at %s" % where) from None
+    except NotPlainFile as e:
+        raise BadBackup("%s is %s, not a backup file: name the backup's .zip file itself" % (where, e.kind)) from None
     except OSError as e:
         raise BadBackup("can't read the backup %s: %s" % (where, e.strerror or e)) from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        kind = next((words for test, words in _KINDS if test(mode)), "not a plain file")
-        raise BadBackup("%s is %s, not a backup file: name the backup's .zip file itself" % (where, kind))
-    return os.fdopen(fd, "rb")
 
 
 MOST_ENTRIES = 64      # files a zip may list before its directory is read: a backup has at most six

@@ -11,11 +11,15 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from ..errors import NewsdeskError
+from ..plain_file import NotPlainFile, open_plain
 from .decoder import LINES, DialDecoder, DialEvent
 
 MAGIC = "# newsdesk dial trace v1"
 HEADER = "t,line,state"
 Edge = tuple[float, str, int]   # (t, line, state)
+MOST_BYTES = 64 << 20   # newsdesk's bound on a trace: a call is a few kilobytes, an evening's recording a few MB
+MOST_T = 1e9            # seconds either side of the clock's origin: beyond, a float loses the microseconds
+SHOWN = 60              # characters of a bad cell or row quoted in a refusal (a row may be megabytes long)
 
 
 class TraceError(NewsdeskError, ValueError):
@@ -70,34 +74,53 @@ def parse_trace(text: str, name: str = "trace") -> Trace:
             continue
         cells = [c.strip() for c in row.split(",")]
         if len(cells) != 3:
-            raise TraceError("%s: expected 3 columns t,line,state, got %d: %r" % (where, len(cells), raw))
+            raise TraceError("%s: expected 3 columns t,line,state, got %d: %s" % (where, len(cells), _shown(raw)))
         t_text, line, state_text = cells
         try:
             t = float(t_text)
         except ValueError:
-            raise TraceError("%s: t must be a number of seconds, got %r" % (where, t_text)) from None
+            raise TraceError("%s: t must be a number of seconds, got %s" % (where, _shown(t_text))) from None
         if not math.isfinite(t):
-            raise TraceError("%s: t must be a finite number of seconds, got %r" % (where, t_text))
+            raise TraceError("%s: t must be a finite number of seconds, got %s" % (where, _shown(t_text)))
+        if abs(t) > MOST_T:
+            raise TraceError("%s: t must be within %.0e seconds of its clock's origin, got %s"
+                             % (where, MOST_T, _shown(t_text)))
         if line not in LINES:
-            raise TraceError("%s: line must be one of %s, got %r" % (where, ", ".join(LINES), line))
+            raise TraceError("%s: line must be one of %s, got %s" % (where, ", ".join(LINES), _shown(line)))
         if state_text not in ("0", "1"):
-            raise TraceError("%s: state must be 0 or 1, got %r" % (where, state_text))
+            raise TraceError("%s: state must be 0 or 1, got %s" % (where, _shown(state_text)))
         if last_t is not None and t < last_t:
-            raise TraceError("%s: t %s is earlier than the row before (%r); rows must be in time order"
-                             % (where, t_text, last_t))
+            raise TraceError("%s: t %r is earlier than the row before (%r); rows must be in time order"
+                             % (where, t, last_t))
         last_t = t
         seen_header = True
         trace.edges.append((t, line, int(state_text)))
     return trace
 
 
+def _shown(text: str) -> str:
+    """A bad cell or row as a refusal quotes it: its first SHOWN characters (a row of 10 MB of NUL
+    bytes was said whole, one 40 MB line)."""
+    shown = repr(text)
+    return shown if len(shown) <= SHOWN else "%s… (%d characters)" % (shown[:SHOWN], len(text))
+
+
 def load_trace(path: str | os.PathLike[str]) -> Trace:
+    """The trace at ``path``, read whole and checked, or TraceError. A pipe or a device (a FIFO
+    waited for ever, /dev/zero filled the memory) and a file past MOST_BYTES are refused unread."""
     name = os.path.basename(str(path))
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open_plain(path) as f:
+            data = f.read(MOST_BYTES + 1)
+    except NotPlainFile as e:
+        raise TraceError("%s is %s, not a trace file" % (path, e.kind)) from None
     except OSError as e:
         raise TraceError("%s: can't read it: %s" % (path, e.strerror or e)) from None
+    if len(data) > MOST_BYTES:
+        raise TraceError("%s is over %d MB: a dial trace is a few kilobytes a call; is it the right file?"
+                         % (name, MOST_BYTES >> 20))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise TraceError("%s: not UTF-8 text (byte %d)" % (name, e.start)) from None
     return parse_trace(text, name)
