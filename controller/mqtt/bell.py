@@ -7,6 +7,8 @@ from .topics import PRESS
 
 RING_TIMES = 2          # ring cycles per request: a doorbell's worth (newsdesk's choice)
 MIN_GAP = 1.0           # seconds between two ring requests taken
+REFUSAL_LOG_EVERY = 60.0    # seconds: a refusal is logged whole, those in the minute after it as one count
+REFUSAL_EVENT_GAP = 1.0     # seconds between two "refused" events sent to Home Assistant, at least
 
 
 class BellCommands:
@@ -29,3 +31,43 @@ class BellCommands:
         self._last = now
         self.taken += 1
         return True, RING_TIMES
+
+
+class Refusals:
+    """How refused requests are told. Anyone who may publish on the bell's topic can send a
+    thousand in a second, and a line in the log and an event to Home Assistant for each would
+    bury the log and load the broker; a single refusal still matters (an automation sending the
+    wrong payload), so the first is told whole at once, and the ones after it make one event a
+    second at most and one line with their count a minute."""
+
+    def __init__(self, log_every: float = REFUSAL_LOG_EVERY, event_gap: float = REFUSAL_EVENT_GAP) -> None:
+        self.log_every = log_every
+        self.event_gap = event_gap
+        self._minute_from: float | None = None     # when the refusals now being counted began, or None
+        self._evented_at: float | None = None
+        self._uncounted = 0
+        self._last_why = ""
+
+    def refused(self, why: str, now: float) -> tuple[bool, bool]:
+        """(log this one whole now, send its event now) for a request refused at ``now``."""
+        log_it = self._minute_from is None
+        if log_it:
+            self._minute_from = now
+        else:
+            self._uncounted += 1
+            self._last_why = why
+        event_it = self._evented_at is None or now - self._evented_at >= self.event_gap
+        if event_it:
+            self._evented_at = now
+        return log_it, event_it
+
+    def count_due(self, now: float) -> tuple[int, str] | None:
+        """Once a minute of counting is over: (how many refusals were not logged, the last one's
+        why), and counting starts again; None before, or when there were none (the next refusal
+        is then logged whole)."""
+        if self._minute_from is None or now - self._minute_from < self.log_every:
+            return None
+        count, why = self._uncounted, self._last_why
+        self._uncounted = 0
+        self._minute_from = now if count else None
+        return (count, why) if count else None

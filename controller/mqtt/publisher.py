@@ -19,6 +19,7 @@ sent later (a doorbell an hour late is worse than none); its event, if stored, i
 import collections
 import logging
 import math
+import select
 import threading
 import time
 from datetime import datetime, timezone
@@ -26,7 +27,7 @@ from datetime import datetime, timezone
 from .. import events
 from ..errors import ConfigError
 from . import topics as T
-from .bell import BellCommands
+from .bell import BellCommands, Refusals
 from .client import connect_error, make_client, refused
 from .cursor import Cursor, Kept
 from .url import Broker, parse_mqtt_url
@@ -39,6 +40,10 @@ SAVE_EVERY = 5.0        # seconds between writes of the cursor file (each an fsy
 BACKOFF = (1.0, 30.0)   # seconds before the first reconnect attempt, and the most between two
 KEEPALIVE = 30
 CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
+READ_BUDGET = 200       # packets read from the broker in one turn at most: a flood on a topic the box
+                        # listens to still leaves the bus, the writes and the keepalive their turn
+READ_WAIT = 0.005       # seconds a turn after one that read waits for more on the socket: the broker sends
+                        # the next QoS 1 messages once it has the acknowledgements of those before
 BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assistant's birth (each is
                         # every config again, and anyone on the broker can say "online"): a restart of
                         # Home Assistant takes longer than this
@@ -100,6 +105,7 @@ class MqttPublisher:
         self._window = window
         self._idle = idle
         self.bell = BellCommands()
+        self._refusals = Refusals()
         self.problem = None           # one sentence while something is wrong
         self.connected = False
         self.taking_commands = False  # the broker has confirmed the bell's subscription
@@ -204,7 +210,7 @@ class MqttPublisher:
         now = self._clock()
         if not self.connected and not self._connecting and now >= self._next_attempt:
             self._connect(now, broker)
-        busy = self.connected and (self._pending or self._handed < self._announced)
+        busy = self.connected and (self._pending or self._handed < self._announced or self._reading)
         message = sub.get(timeout=0 if busy else self._idle)
         while message is not None:
             self._on_bus(message)
@@ -216,6 +222,7 @@ class MqttPublisher:
             self._birth_heard, self._birth_answered_at = False, now
             log.info("MQTT: Home Assistant came online; announcing the table to it again")
             self._announce(self._client, removals=True)
+        self._count_refusals(now)
         if self.connected:
             if now - self._polled_at >= POLL:
                 self._polled_at = now
@@ -225,14 +232,30 @@ class MqttPublisher:
             self._lost("%s:%d took the connection but did not answer as an MQTT broker within %.0f s"
                        % (broker.host, broker.port, CONNACK_WAIT))
         if self._client is not None and (self.connected or self._connecting):
-            rc = self._client.loop(timeout=0.005 if self._pending else 0)
+            rc = self._talk(self._client)
             if rc != 0 and (self.connected or self._connecting):
                 self._lost("the connection to %s dropped (%s)" % (self.broker, _rc_text(rc)))
         if now - self._saved_at >= SAVE_EVERY:
             self._saved_at = now
             self.cursor.save(self.position)
 
+    def _talk(self, client):
+        """One turn of the connection: what waits is written, and what the broker has sent is
+        read, calling loop() again while the socket has more, READ_BUDGET times at most. paho's
+        loop() reads one packet a call while nothing of ours waits for an acknowledgement (its
+        loop_read counts our messages in flight, not what is on the socket), so at one call a
+        turn a flood on a topic we listen to was read at twenty packets a second and held a bell
+        press back behind it for most of a minute."""
+        rc = client.loop(timeout=READ_WAIT if self._pending or self._reading else 0)
+        read = 0
+        while rc == 0 and read < READ_BUDGET and _readable(client.socket()):
+            rc = client.loop(timeout=0)
+            read += 1
+        self._reading = read > 0        # more may follow at once: the next turn waits on the socket, not the bus
+        return rc
+
     _connecting = False
+    _reading = False
     _connect_started = 0.0
     _announced = 0
     _birth_heard = False
@@ -396,10 +419,10 @@ class MqttPublisher:
             return
         if not message.payload:     # how a kept message is cleared (an empty retained one): no request
             return
-        ok, said = self.bell.request(message.payload, self._clock())
+        now = self._clock()
+        ok, said = self.bell.request(message.payload, now)
         if not ok:
-            log.info("MQTT: bell request refused: %s", said)
-            self._happened("bell", "refused", why=said)
+            self._refused(str(said), now)
             return
         self._happened("bell", "rang", rings=said)
         log.info("MQTT: ringing the bell (%d rings), asked on %s", said, message.topic)
@@ -408,6 +431,23 @@ class MqttPublisher:
                 self._ring(said)
             except Exception:
                 log.exception("MQTT: ringing the bell failed")
+
+    def _refused(self, why, now):
+        """A refused bell request, told whole when it is the first in a while (Refusals: a flood
+        makes one event a second and one line a minute, not one of each per request)."""
+        log_it, event_it = self._refusals.refused(why, now)
+        if log_it:
+            log.info("MQTT: bell request refused: %s", why)
+        if event_it:
+            self._happened("bell", "refused", why=why)
+
+    def _count_refusals(self, now):
+        """The refusals not logged one by one, said as a count once their minute is over."""
+        due = self._refusals.count_due(now)
+        if due is not None:
+            count, why = due
+            log.info("MQTT: %d more bell %s refused in the last minute (the last: %s)",
+                     count, "request" if count == 1 else "requests", why)
 
     def _feed(self):
         """Hand the next stored events to the client, in id order, up to the window."""
@@ -565,6 +605,19 @@ class MqttPublisher:
             self._thread.join(10)
         if self._sub is not None:
             self._sub.close()
+
+
+def _readable(sock):
+    """Whether the broker's connection has bytes for us now (a TLS socket may hold decrypted ones
+    the kernel no longer shows)."""
+    if sock is None:
+        return False
+    try:
+        if getattr(sock, "pending", None) is not None and sock.pending() > 0:
+            return True
+        return bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):       # closed under us: the loop says so next
+        return False
 
 
 def _rc_text(rc):
