@@ -2,8 +2,9 @@
 
 Each carries ``status``, the HTTP status the panel answers with when one reaches a request (one
 handler, web_ui/errors.py): 400 the request is malformed, 409 the table has moved on or is busy
-with something else (re-read it), 422 the rules say no, 500 a game's own code failed (a bug in
-the game, said in a sentence), 503 the box can't do it now.
+with something else (re-read it), 422 the rules say no, 429 asked again too soon (wait as long
+as its Retry-After says), 500 a game's own code failed (a bug in the game, said in a sentence),
+503 the box can't do it now.
 """
 
 
@@ -42,6 +43,18 @@ class Conflict(BadRequest):
     at it again before asking."""
 
     status = 409
+
+
+class TooSoon(NewsdeskError):
+    """Asked again before what was asked before is done, and further ahead than a person could
+    be (a simulated finger with digits still to dial): ask again after ``retry_after`` seconds,
+    which the panel sends as Retry-After."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class GameFault(NewsdeskError, RuntimeError):

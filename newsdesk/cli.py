@@ -309,14 +309,14 @@ def cmd_dial_record(args):
         try:
             if digits:
                 sim = SimulatedPhone(pins, dial_map=dial_map, offnormal=config["offnormal"] != "none",
-                                     play_clock=clock)
+                                     play_clock=clock, ahead=None)    # a script: the whole number at once
             with _open_recording(args.file) as f:
                 recorder.begin(f, dial_map=dial_map, initial=pins.states(),
                                note="recorded by newsdesk dial record; pins: %s" % said)
                 if sim:
                     for d in digits:
                         sim.dial(d)
-                    sim.hang_up()
+                    sim.hang_up(after_dialing=True)
                 rows = _run_recording(args, recorder, view, sim)
         finally:
             if sim:

@@ -4,6 +4,7 @@ sentence (the games' own API is in games_api.py)."""
 from flask import Blueprint, abort, jsonify
 
 from controller import health as health_words
+from controller.hw.simulated import DIGITS_AHEAD
 
 from .apidoc import BOOL, INT, LIMIT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .helpers import desk, json_body, limit_arg
@@ -28,6 +29,11 @@ schemas(
     RingRequest=obj([], times=dict(INT, minimum=1, maximum=100), stop=BOOL),
     Accepted=obj(["accepted"], extra=True, accepted=BOOL),
 )
+
+
+# the refusal of a digit (or a lift) asked for while the simulated person is still dialing
+DIAL_TOO_SOON = ("429", "The simulated phone already has %d digits waiting to be dialed, as many as a finger gets "
+                        "ahead of itself: try again after Retry-After, or hang up to drop them." % DIGITS_AHEAD)
 
 
 def _simulated_phone():
@@ -59,7 +65,7 @@ def health():
 
 
 @route(bp, "/sim/dial", write("post", "Dial a digit on the simulated phone.", "Accepted",
-                             ("409", "The phone is real hardware here: dial it, the panel can't."),
+                             ("409", "The phone is real hardware here: dial it, the panel can't."), DIAL_TOO_SOON,
                              op="simDial", request="DialRequest", ok="202"))
 def sim_dial():
     data = json_body()
@@ -70,8 +76,9 @@ def sim_dial():
     return jsonify(accepted=True, digit=digit), 202
 
 
-@route(bp, "/sim/hook", write("post", "Lift or hang up the simulated phone's handset.", "Accepted",
-                             ("409", "The phone is real hardware here: lift it, the panel can't."),
+@route(bp, "/sim/hook", write("post", "Lift or hang up the simulated phone's handset; hanging up is at once, and "
+                             "drops the digits not yet dialed.", "Accepted",
+                             ("409", "The phone is real hardware here: lift it, the panel can't."), DIAL_TOO_SOON,
                              op="simHook", request="HookRequest", ok="202"))
 def sim_hook():
     data = json_body()

@@ -3,8 +3,9 @@
 - An HTTP error (a 404, a 405, an ``abort`` with a sentence): JSON {error, message} under /api/,
   else the panel's own error page with the same sentence and a way back to the table.
 - A NewsdeskError: the status its class carries (controller/errors.py: 400 malformed, 409 the
-  table moved on, 422 the rules say no, 503 the box can't now) and one sentence, plus any
-  fields it adds (a stale version says which version the game is at).
+  table moved on, 422 the rules say no, 429 too soon, 503 the box can't now) and one sentence,
+  plus any fields it adds (a stale version says which version the game is at) and the
+  Retry-After a TooSoon carries.
 - Anything else is a bug: logged in full, answered with a plain 500 and no details.
 """
 
@@ -16,7 +17,7 @@ from flask import jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import HTTP_STATUS_CODES
 
-from controller.errors import NewsdeskError
+from controller.errors import NewsdeskError, TooSoon
 
 log = logging.getLogger(__name__)
 
@@ -62,17 +63,19 @@ def http_error(e):
 
 def refused(e):
     """A refusal from the table, with the status its class carries (a page gets it as the
-    panel's error page)."""
+    panel's error page); a TooSoon also says when to ask again (Retry-After)."""
     status = e.status
     if status == 503:       # the box can't now (a full disk, a restore waiting): said once a request, as said
         log.warning("the panel could not do %s %s: %s", request.method, request.path, sentence(e))
     elif status >= 500:     # a bug (a game's own code failing): its cause in full
         log.error("the panel could not do %s %s: %s", request.method, request.path, sentence(e), exc_info=e)
     name = "Unprocessable Content" if status == 422 else HTTP_STATUS_CODES.get(status, "Error")  # RFC 9110's name
+    body: object
     if not _api():
-        page = SimpleNamespace(name=name, description=sentence(e))
-        return render_template("pages/error.html", error=page), status
-    return jsonify(dict(error=name, message=sentence(e), **e.details())), status
+        body = render_template("pages/error.html", error=SimpleNamespace(name=name, description=sentence(e)))
+    else:
+        body = jsonify(dict(error=name, message=sentence(e), **e.details()))
+    return (body, status, {"Retry-After": str(e.retry_after)}) if isinstance(e, TooSoon) else (body, status)
 
 
 def unexpected(e):

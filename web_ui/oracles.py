@@ -21,6 +21,7 @@ import io
 
 from flask import Blueprint, Response, abort, jsonify, request
 
+from controller.hw.simulated import PRESSES_AHEAD
 from controller.oracle_service import HISTORY
 from controller.oracles.dice import SPEC_PATTERN
 from controller.oracles.editor import ODDS_NOTE
@@ -76,6 +77,11 @@ def _oracles():
     if oracles is None:
         abort(503, "The dice and stopwatch aren't set up on this box.")
     return oracles
+
+
+# the refusal of a press asked for while the simulated person is still pressing
+PRESS_TOO_SOON = ("429", "The simulated buttons already have %d presses waiting, as many as a finger gets ahead of "
+                         "itself: press again after Retry-After." % PRESSES_AHEAD)
 
 
 def _sim_buttons():
@@ -178,7 +184,7 @@ def stopwatch_reset():
 
 @route(bp, "/sim/dice", write(
     "post", "Press the simulated dice button: a press rolls, a long press changes the dice.", "SimPress",
-    ("409", "The buttons are real hardware here: press them, the panel can't."), op="simDiceButton",
+    ("409", "The buttons are real hardware here: press them, the panel can't."), PRESS_TOO_SOON, op="simDiceButton",
     request="SimDiceRequest", body_required=False, ok="202"))
 def sim_dice():
     long = json_body(allow_empty=True).get("long", False)
@@ -190,7 +196,8 @@ def sim_dice():
 
 @route(bp, "/sim/stopwatch", write(
     "post", "Press the simulated stopwatch button.", "SimPress",
-    ("409", "The buttons are real hardware here: press them, the panel can't."), op="simStopwatchButton",
+    ("409", "The buttons are real hardware here: press them, the panel can't."), PRESS_TOO_SOON,
+    op="simStopwatchButton",
     request="EmptyRequest", body_required=False, ok="202"))
 def sim_stopwatch():
     json_body(allow_empty=True)
