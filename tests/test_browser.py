@@ -497,6 +497,31 @@ def test_on_a_phone_each_row_of_the_player_statistics_keeps_its_players_name_in_
         assert not page.errors, page.errors
 
 
+def test_on_a_phone_the_charts_numbers_keep_each_moves_name_in_view(server, screens):
+    """"The numbers, move by move" under a chart of six players scrolls sideways on a phone, and
+    its move column scrolled away with the first player's, as the statistics' names did."""
+    with screens.page(PHONE) as page:
+        page.goto("http://127.0.0.1:%d/" % server)
+        shown = page.evaluate("""() => import('/static/js/endgame.js').then((m) => {
+            const names = ["Annabel", "Bartholomew", "Catriona", "Dominique", "Evangeline", "Fitzgerald"];
+            const data = {unit: "score", prefix: "", players: names, colours: names.map(() => null),
+                          points: [0, 1, 2].map((move) => ({move, said: "", values: names.map((_, i) => move * i)}))};
+            const box = document.createElement("div");
+            box.style.width = "350px";
+            box.append(m.chart(data, 350));
+            document.body.prepend(box);
+            box.querySelector("details").open = true;
+            const scroller = box.querySelector(".table-scroll");
+            if (scroller.scrollWidth <= scroller.clientWidth) return "does not scroll";
+            scroller.scrollLeft = scroller.scrollWidth;
+            const edge = scroller.getBoundingClientRect().left;
+            return [...scroller.querySelectorAll("tr > :first-child")].map((cell) => {
+              const r = cell.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + 4, r.top + r.height / 2);
+              return r.left >= edge - 1 && r.left <= edge + 20 && cell.contains(top); }); })""")
+    assert shown == [True] * 4, shown       # the heading row and each move's
+
+
 def test_the_simulated_buttons_roll_on_the_panel_and_feed_a_roll(table, desk):
     if getattr(desk, "sim_buttons", None) is None:
         pytest.skip("this newsdesk has no simulated dice and stopwatch buttons")
