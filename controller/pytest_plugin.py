@@ -12,6 +12,7 @@ Nothing here runs unless asked: without the option, pytest collects what it alwa
 outside controller/games, whose modules are pure and import no test tool.
 """
 
+import time
 from typing import Any, Callable
 
 import pytest
@@ -31,6 +32,8 @@ class RuleBroken(AssertionError):
 
 
 def _kit(game: Game | str, **how: Any) -> conformance.Kit:
+    """The kit for ``game``, timing each call into it (the kit's own floor keeps no clock)."""
+    how.setdefault("clock", time.monotonic)
     return conformance.Kit(registry.load(game) if isinstance(game, str) else game, **how)
 
 

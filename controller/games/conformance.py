@@ -27,6 +27,8 @@ from .game import NAME, Game
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
+SLOW_S = 1.0         # the longest one call into a game may take, timed by a kit given a clock: the box holds
+                     # every tablet's writes while one runs (a view that slept 2 s took the kit minutes, unsaid)
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
 # kinds of option the start form shows with their default, so have one (a seat, a time limit, a
@@ -192,15 +194,25 @@ def fill(game: Game, offer: Action, rng: random.Random) -> Action:
     return action
 
 
-def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object) -> Any:
+def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object,
+               clock: Callable[[], float] | None = None) -> Any:
     """``call(*args)``, a call into the game; anything it raises but a refusal (GameError) is
-    said as which of its functions failed and on what, so the finding points at the line to mend."""
+    said as which of its functions failed and on what, so the finding points at the line to mend.
+    With a ``clock`` (the kit's pure floor keeps none of its own), a call past SLOW_S stops the
+    play, said the same way."""
+    began = clock() if clock is not None else 0.0
     try:
         return call(*args)
     except GameError:
         raise
     except (Exception, SystemExit) as e:
         raise _PlayFailed("%s raised %s: %s, given %s" % (what, type(e).__name__, e, base.quoted(given, 80))) from e
+    finally:
+        took = clock() - began if clock is not None else 0.0
+        if took > SLOW_S:
+            raise _PlayFailed("%s took %.1f s, given %s: the box holds every tablet's moves while a game's "
+                              "function runs, so each must answer within %g s" % (what, took, base.quoted(given, 80),
+                                                                                  SLOW_S))
 
 
 class _PlayFailed(Exception):
@@ -208,7 +220,8 @@ class _PlayFailed(Exception):
 
 
 def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
-         options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None) -> Play:
+         options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None,
+         clock: Callable[[], float] | None = None) -> Play:
     """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
     ends or ``moves`` are made. A refused move is passed over, as the table would tap again.
 
@@ -218,32 +231,34 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     rng = random.Random(seed)
     players = list(names or table(game))
     out = Play(names=[str(p["name"]) for p in players])
-    out.setup = _game_call("setup()", game.setup, players, dict(options or {}), given=options or {})
+    out.setup = _game_call("setup()", game.setup, players, dict(options or {}), given=options or {}, clock=clock)
     state = game.initial()
     for ev in out.setup:
-        state = _game_call("apply()", game.apply, state, ev, given=ev)
+        state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
     out.states.append(base.copied(state))
+    if clock is not None:           # the view, which the play itself never asks for, once: as the box does a move
+        _game_call("view()", game.view, state, given="the state just set up", clock=clock)
     script = list(ending) if ending is not None else None
     for _ in range(moves if script is None else len(script)):
-        if game.result(state)["over"]:
+        if _game_call("result()", game.result, state, given="a state of the play", clock=clock)["over"]:
             break
         if script is not None:
             action = script.pop(0)
         else:
-            offers = game.offers(state)
+            offers = _game_call("offers()", game.offers, state, given="a state of the play", clock=clock)
             if not offers:
                 break
             action = fill(game, rng.choice(offers), rng)
         try:
             events = _game_call("decide()", game.decide, base.copied(state), action,
-                                random.Random(rng.randrange(2 ** 32)), given=action)
+                                random.Random(rng.randrange(2 ** 32)), given=action, clock=clock)
         except GameError:
             if script is not None:
                 raise
             continue
         out.moves.append((base.copied(action), base.copied(events)))
         for ev in events:
-            state = _game_call("apply()", game.apply, state, ev, given=ev)
+            state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
         out.states.append(base.copied(state))
     return out
 
@@ -252,9 +267,9 @@ class _Check:
     """What the rules look at, worked out once per game: its setup and a played game."""
 
     def __init__(self, game: Game, seed: int, ending: Sequence[Action] | None, options: dict[str, Any] | None,
-                 names: Sequence[dict[str, Any]] | None) -> None:
+                 names: Sequence[dict[str, Any]] | None, clock: Callable[[], float] | None = None) -> None:
         self.game = game
-        self.seed, self.ending, self.options, self.names = seed, ending, options, names
+        self.seed, self.ending, self.options, self.names, self.clock = seed, ending, options, names, clock
         self._played: Play | None = None
         self._problem: str | None = None
         self._offered: dict[str, tuple[Action, str | None]] | None = None
@@ -266,7 +281,7 @@ class _Check:
         if self._played is None and self._problem is None:
             try:
                 self._played = play(self.game, self.seed, names=self.names, options=self.options,
-                                    ending=self.ending)
+                                    ending=self.ending, clock=self.clock)
             except _PlayFailed as e:
                 self._problem = "setting up and playing it failed: %s" % e
             except (Exception, SystemExit) as e:       # any failure to start or play is the finding, not a crash
@@ -292,7 +307,8 @@ class _Check:
                 if choice == opt["default"]:
                     continue
                 try:
-                    other = play(self.game, self.seed, names=self.names, options={opt["name"]: choice})
+                    other = play(self.game, self.seed, names=self.names, options={opt["name"]: choice},
+                                 clock=self.clock)
                 except (Exception, SystemExit):        # a choice that needs other seats or options: not this one
                     continue
                 if self.game.result(other.states[-1])["over"]:
@@ -719,9 +735,12 @@ class Kit:
     once per game: the game is set up and played once, and every rule looks at that play."""
 
     def __init__(self, game: Game, *, seed: int = 0, ending: Sequence[Action] | None = None,
-                 options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None) -> None:
+                 options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        """``clock`` (seconds, as time.monotonic): each call into the game is timed, and one past
+        SLOW_S stops the play, said by every rule that needs it (the pytest plug-in gives one)."""
         self.game = game
-        self._check = _Check(game, seed, ending, options, players)
+        self._check = _Check(game, seed, ending, options, players, clock)
 
     def played(self) -> Play:
         """The game as the kit played it, which the rules look at: its players, states and moves.

@@ -131,6 +131,23 @@ def test_each_rule_catches_the_game_that_breaks_it_and_says_how_to_meet_it(model
     assert said.endswith("To meet it: " + conformance.BY_NAME[rule].how)
 
 
+def test_a_game_whose_call_outlasts_the_box_is_said_at_once_not_played_for_minutes(model):
+    """A view that slept 2 s took the kit 121 calls, four minutes, and said nothing of it; timed
+    (the pytest plug-in gives the kit a clock), the first slow call ends the play, said by every
+    rule that needs it."""
+    now = [0.0]
+
+    def slow_view(state):
+        now[0] += conformance.SLOW_S + 1        # the clock the kit reads moves on as if it slept
+        return model.GAME.view(state)
+    slow = dataclasses.replace(model.GAME, view=slow_view)
+    kit = Kit(slow, clock=lambda: now[0])
+    found = kit.findings("offers")
+    assert found and "view() took 2.0 s, given 'the state just set up'" in str(found[0]), found
+    assert now[0] < 10                           # one call, not a play's worth
+    assert Kit(model.GAME, clock=lambda: now[0]).findings("offers") == []    # a game that answers at once
+
+
 def test_a_rule_about_a_finished_game_is_unreached_not_passed_when_no_play_ends_it(model):
     endless = dataclasses.replace(model.GAME, offers=lambda s: [])
     with pytest.raises(Unreached, match="did not end a game of Race to Three; give the kit a finished game's moves"):
