@@ -632,16 +632,21 @@ def test_the_health_a_start_sends_is_the_phones_as_it_is_then(broker, store, tmp
         pub.close()
 
 
+def announced_once(store, broker, data_dir, base):
+    """The table announced under ``base`` and stopped: what a rename leaves on the broker."""
+    pub = publisher(store, Bus(), broker.url, data_dir, base=base)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+    finally:
+        pub.close()
+
+
 @pytest.mark.slow
 def test_a_table_renamed_takes_its_old_device_away_from_home_assistant(broker, store, tmp_path):
     """Its base topic (and so its device) follows the table's name: the configs and states kept
     under the old one are cleared, or Home Assistant keeps a ghost device, unavailable, for good."""
     old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
-    pub = publisher(store, Bus(), broker.url, tmp_path, base=old_base)
-    try:
-        assert wait_for(lambda: pub.connected, timeout=WAIT)
-    finally:
-        pub.close()
+    announced_once(store, broker, tmp_path, old_base)
     pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)
     try:
         # kept once the broker has acknowledged every clearing message (no guess at how long it takes)
@@ -754,11 +759,7 @@ def test_a_table_renamed_while_home_assistant_was_away_has_its_old_device_taken_
     """The broker forgets the old configs when the table is renamed, but Home Assistant removes an
     entity only on hearing its empty config: told again at its birth, then forgotten."""
     old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
-    pub = publisher(store, Bus(), broker.url, tmp_path, base=old_base)
-    try:
-        assert wait_for(lambda: pub.connected, timeout=WAIT)
-    finally:
-        pub.close()
+    announced_once(store, broker, tmp_path, old_base)
     pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)      # Home Assistant is away
     try:
         assert wait_for(lambda: (pub.kept.get("announced") or {}).get("base") == new_base and pub.hearing_births,
