@@ -1,6 +1,6 @@
 """Updates newsdesk in place, and says how to go back (what `make update` runs):
 
-    .venv/bin/python deploy/update.py              check, back up, pull, reinstall, migrate, restart
+    .venv/bin/python deploy/update.py              check, pull, reinstall, back up, migrate, restart, see it answer
     .venv/bin/python deploy/update.py --dry-run    the checks and the plan; changes nothing (but git fetch)
     .venv/bin/python deploy/update.py --rollback   back to the commit and the data before the last update
 
@@ -9,28 +9,34 @@ finding said in one refusal: a panel started by hand serving the data folder (th
 stopped by the update itself; a hand-run one is not the update's to stop), a checkout with local
 edits, a remote that can't be reached or that has gone another way (the published head is
 fetched and must be a fast-forward), too little room for the backup or the reinstall, a restore
-not finished. Then, in order, each step printed before it runs and the first that fails
-stopping it:
+not finished. Then, in order, each step printed before it runs:
 
-1. a backup of the data folder (`newsdesk backup`: the store copied by SQLite's online backup
-   API, so the panel may go on serving) into backup_dir when it is set, else into the data
-   folder's backups/ folder: the data as the old code left it, for a rollback;
-2. the way back recorded in the data folder's last-update.json (the commit now checked out and
-   that backup, marked unfinished), synced, before the code changes: a failed or killed update
-   leaves it, and `--rollback` reads it;
-3. the fetched head merged (fast-forward only: never a merge of local edits);
-4. the venv's packages reinstalled from requirements.txt, and newsdesk itself (as `make run` does);
-5. the panel's service stopped (when it is installed and running), `newsdesk migrate` (the new
-   code opens the store, which brings its schema forward, so a store it can't read is found now,
-   not at the table), and the service started again;
+1. the way back recorded in the data folder's last-update.json (the commit now checked out,
+   marked unfinished), synced, before the code changes: a killed update leaves it, `--rollback`
+   reads it, and an update run again resumes it (never taking the new commit as "before");
+2. the fetched head merged (fast-forward only: never a merge of local edits);
+3. the venv's packages reinstalled from requirements.txt, and newsdesk itself (as `make run`
+   does), while the panel goes on serving the table from the code it has loaded (minutes on a
+   Pi Zero);
+4. the panel's service stopped (when it is installed and running), and then a backup of the data
+   folder as the old code left it (`newsdesk backup`) into backup_dir when it is set, else into
+   the data folder's backups/ folder, added to the record: made after the table has stopped, so
+   the way back loses nothing played during the reinstall;
+5. `newsdesk migrate` (the new code opens the store, which brings its schema forward, so a store
+   it can't read is found now, not at the table), the service started again, and the panel
+   waited for until it answers on its own address (or its service fails, or 180 s pass);
 6. the record marked finished, and the way back printed.
 
-An update run again after one that failed or was killed resumes it: the record keeps the commit
-and the backup from before the first try (never the new commit as "before").
+A step that fails puts the box back by itself, as `--rollback` would: the code and its
+packages, and the data when the backup was made (the new code may have opened it), then the
+service started again. The owner is told what failed and that the box serves as before; `make
+update` tries again from the start. Only when the way back fails too is the record kept, for
+`--rollback` to finish once the cause is mended.
 
 A rollback checks first too (the record and its backup, a hand-run panel, local edits), then
 stops the service, restores the backup (`newsdesk restore`: checked whole, the current data kept
-in a replaced-<time> folder), moves the checkout back to the commit before the update (`git
+in a replaced-<time> folder; none when the update stopped before it made one: the new code never
+opened the data), moves the checkout back to the commit before the update (`git
 reset --keep`, which refuses rather than lose a local edit), reinstalls, and starts the service.
 The data goes back first: should the code not follow, the new code opens the old data (it
 migrates it forward), while old code can't open a store the new code migrated. A rollback that
@@ -112,19 +118,16 @@ def backup_step(venv, data, folder):
     return Step("back up the data folder into %s" % folder, newsdesk(venv, data) + ["backup", str(folder) + "/"])
 
 
-def update_plan(repo, venv, data, target, service):
-    """The steps of an update of the checkout ``repo`` whose venv is ``venv`` to the fetched
-    commit ``target`` (after the backup and the record); ``service``: the panel runs as the
-    systemd service (stopped around the migration)."""
-    pip = Path(venv) / "bin" / "pip"
-    return [
-        Step("take the published changes (fast-forward only)", ["git", "-C", repo, "merge", "--ff-only", "--quiet",
-                                                                 target]),
-        *install_steps(repo, pip),
-        *service_steps(service, "stop"),
-        Step("open the store with the new code, which brings its schema forward", newsdesk(venv, data) + ["migrate"]),
-        *service_steps(service, "start"),
-    ]
+def code_steps(repo, venv, target):
+    """The new code and its packages, while the panel goes on serving the table from the old
+    code it has loaded: the fetched commit ``target`` merged, the venv's packages reinstalled."""
+    return [Step("take the published changes (fast-forward only)", ["git", "-C", repo, "merge", "--ff-only", "--quiet",
+                                                                     target]),
+            *install_steps(repo, Path(venv) / "bin" / "pip")]
+
+
+def migrate_step(venv, data):
+    return Step("open the store with the new code, which brings its schema forward", newsdesk(venv, data) + ["migrate"])
 
 
 def install_steps(repo, pip):
@@ -144,9 +147,11 @@ def install_steps(repo, pip):
 def rollback_plan(repo, venv, data, last, service):
     """The steps back to ``last`` (last-update.json): the commit before the update and its backup."""
     pip = Path(venv) / "bin" / "pip"
+    restore = [Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes",
+                                                                                      last["backup"]])]
     return [
         *service_steps(service, "stop"),
-        Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes", last["backup"]]),
+        *(restore if last.get("backup") else []),
         Step("move the checkout back to %s" % last["before"][:12], ["git", "-C", repo, "reset", "--keep", last["before"]]),
         *install_steps(repo, pip),
         *service_steps(service, "start"),
@@ -311,7 +316,9 @@ def newest(folder, before):
     return made[-1]
 
 
-def update(repo, venv, data, folder, service, dry_run, clock=time.time):
+def update(repo, venv, data, folder, service, dry_run, clock=time.time, answering=None):
+    """``answering``: after the service is started again, a function of the data folder that
+    returns once the panel answers, or raises UpdateError (default: panel_answers)."""
     now = head(repo)
     last = read_last(data)
     resuming = last is not None and last.get("state") == "updating"
@@ -323,36 +330,40 @@ def update(repo, venv, data, folder, service, dry_run, clock=time.time):
         before, file = last["before"], last.get("backup")
         if service is not None:
             service = service or bool(last.get("service"))     # stopped by the try that was cut off
-        print("- resuming the update from %s that didn't finish: its backup %s stays the way back" % (before[:12], file))
+        print("- resuming the update from %s that didn't finish%s" % (
+            before[:12], ": its backup %s stays the way back" % file if file else ""))
     else:
-        before = now
-        if not (Path(data) / STORE_FILE).exists():
-            print("- no store in %s yet: nothing to back up" % data)
-            file = None
-        else:
-            if not dry_run:
-                Path(folder).mkdir(parents=True, exist_ok=True)
-            existing = {p.name for p in Path(folder).glob("*")} if Path(folder).is_dir() else set()
-            run(backup_step(venv, data, folder), dry_run)
-            file = str(Path(folder) / "newsdesk-backup-<time>.zip" if dry_run else newest(folder, existing))
+        before, file = now, None
     last = {"before": before, "target": target, "backup": file, "state": "updating", "service": bool(service),
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(clock()))}
-    print("- record the way back (%s and %s) in %s" % (before[:12], file, Path(data) / LAST))
+    print("- record the way back (%s) in %s" % (before[:12], Path(data) / LAST))
     if not dry_run:
         write_last(data, last)          # before the code changes: a killed update still has its way back
     try:
-        for step in update_plan(repo, venv, data, target, service):
+        for step in code_steps(repo, venv, target):
             run(step, dry_run)
+        for step in service_steps(service, "stop"):
+            run(step, dry_run)
+        if file is None:
+            file = backup_as_left(venv, data, folder, dry_run)
+            last.update(backup=None if file is None else str(file), store_before=file is not None)
+            if not dry_run:
+                write_last(data, last)      # the way back now has the data as the old code left it
+        run(migrate_step(venv, data), dry_run)
+        for step in service_steps(service, "start"):
+            run(step, dry_run)
+        if service and not dry_run:
+            (answering or panel_answers)(data)
     except UpdateError as e:
-        raise UpdateError("%s The way back: make rollback puts back %s and the data from before%s; or mend what "
-                          "it said and run make update again: it goes on from there."
-                          % (e, before[:12], " (and starts the panel)" if service else "")) from None
+        if dry_run:
+            raise
+        put_back(repo, venv, data, service, before, e)
     after = target if dry_run else head(repo)
     last.update(after=after, state="done")
     if not dry_run:
         write_last(data, last)
-    print("\n%s %s -> %s. The data as it was is in %s." % (
-        "Would update" if dry_run else "Updated", before[:12], after[:12], file))
+    print("\n%s %s -> %s.%s" % ("Would update" if dry_run else "Updated", before[:12], after[:12],
+                                " The data as it was is in %s." % file if file else ""))
     # the reinstall as the rollback does it (on 32-bit ARM, pip alone would ask PyPI for wheels it hasn't)
     by_hand = [shlex.join(step.argv) for step in install_steps(repo, Path(venv) / "bin" / "pip")]
     print("To go back to the code and the data before this update:\n"
@@ -365,6 +376,72 @@ def update(repo, venv, data, folder, service, dry_run, clock=time.time):
     return last
 
 
+def backup_as_left(venv, data, folder, dry_run):
+    """A backup of the data folder as the old code left it (the service stopped, or run by
+    hand and refused by the checks), into ``folder``: its path, or None when there is no store."""
+    if not (Path(data) / STORE_FILE).exists():
+        print("- no store in %s yet: nothing to back up" % data)
+        return None
+    if not dry_run:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    existing = {p.name for p in Path(folder).glob("*")} if Path(folder).is_dir() else set()
+    run(backup_step(venv, data, folder), dry_run)
+    return Path(folder) / "newsdesk-backup-<time>.zip" if dry_run else newest(folder, existing)
+
+
+def put_back(repo, venv, data, service, before, failure):
+    """A step of the update failed: the code, its packages and (once the new code may have opened
+    it) the data go back to before the update by the rollback, and the service starts again, so
+    the table is served as it was. UpdateError in every case: what failed, and where it stands."""
+    print("\nThe update failed: %s\nPutting the box back as it was before the update (%s):" % (failure, before[:12]),
+          flush=True)
+    try:
+        rollback(repo, venv, data, service, dry_run=False)
+    except UpdateError as e:
+        raise UpdateError("%s And putting it back failed too: %s Mend that and run make rollback: it goes on from "
+                          "there; or run make update again." % (failure, e)) from None
+    raise UpdateError("%s The box is back at %s with its data as it was%s; make update tries again."
+                      % (failure, before[:12], ", and the panel is serving" if service else "")) from None
+
+
+PANEL_WAIT_S = 180      # a Pi Zero 2 W starts the panel in about 6 s; the first start of new code compiles it
+
+
+def panel_address(data):
+    """The /api/health URL of the panel serving ``data``, as its settings place it on this box."""
+    sys.path.insert(0, str(HERE))
+    from controller.config import load_config
+    config = load_config(data)
+    host = config.bind_host
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    return "http://%s:%d/api/health" % ("[%s]" % host if ":" in host else host, config["port"])
+
+
+def panel_answers(data, wait=PANEL_WAIT_S, clock=time.monotonic, sleep=time.sleep, failed=None):
+    """Return once the started service's panel answers /api/health; UpdateError if the service
+    has failed (systemd gave up restarting it) or it hasn't answered in ``wait`` seconds."""
+    import urllib.error
+    import urllib.request
+    url = panel_address(data)
+    failed = failed or (lambda: subprocess.run(["systemctl", "is-failed", "--quiet", SERVICE]).returncode == 0)
+    print("- wait for the panel to answer at %s" % url, flush=True)
+    end = clock() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as answer:
+                if answer.status == 200:
+                    print("    it answers", flush=True)
+                    return
+        except (OSError, ValueError, urllib.error.URLError):
+            pass
+        if failed():
+            raise UpdateError("the panel's service failed with the new code (journalctl -u %s says why)." % SERVICE)
+        if clock() >= end:
+            raise UpdateError("the panel didn't answer at %s within %d s of starting with the new code (journalctl -u "
+                              "%s says why)." % (url, wait, SERVICE))
+        sleep(0.5)
+
+
 def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
     """Back to the last update's commit and backup (last-update.json), or to ``commit`` and
     ``backup`` when given (make rollback BACKUP=... COMMIT=...)."""
@@ -375,9 +452,7 @@ def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
                               "BACKUP=FILE COMMIT=SHA" % (data, LAST))
         last = {}
     last.update({k: v for k, v in (("backup", backup), ("before", commit)) if v})
-    if not last.get("backup"):
-        raise UpdateError("the last update made no backup (there was no store): name one, make rollback BACKUP=FILE")
-    if not Path(last["backup"]).is_file():
+    if last.get("backup") and not Path(last["backup"]).is_file():
         raise UpdateError("the rollback can't start, nothing was changed: its backup %s is missing (plug in the "
                           "stick it is on, or name another: make rollback BACKUP=FILE)" % last["backup"])
     if _git(repo, "cat-file", "-e", "%s^{commit}" % last["before"]).returncode != 0:
@@ -386,13 +461,18 @@ def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
     check_first(repo, data, None, service, updating=False)     # with the service as it runs now
     if service is not None:
         service = service or bool(last.get("service"))     # a cut-off update or rollback may have left it stopped
-    print("Rolling back to %s and the backup %s%s" % (last["before"][:12], last["backup"],
-                                                    ": the plan, nothing is done" if dry_run else ""))
+    print("Rolling back to %s%s%s" % (last["before"][:12], " and the backup %s" % last["backup"] if last.get("backup")
+                                      else "", ": the plan, nothing is done" if dry_run else ""))
+    if not last.get("backup"):
+        # the backup is made once the service has stopped, just before the new code opens the data
+        print("- nothing to restore: %s" % ("there was no store before the update (the new code's stays)"
+                                             if last.get("store_before") is False
+                                             else "the update stopped before the new code opened the data"))
     for step in rollback_plan(repo, venv, data, last, service):
         run(step, dry_run)
     if not dry_run:
         (Path(data) / LAST).unlink(missing_ok=True)
-        print("Back at %s with the data from before the update." % last["before"][:12])
+        print("Back at %s with the data from before the update." % last["before"][:12], flush=True)
 
 
 def checkout_owner(repo):

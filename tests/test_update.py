@@ -101,11 +101,12 @@ def test_the_dry_run_prints_the_plan_and_changes_nothing(box, capsys):
     status, out, err = run(box, "--dry-run", capsys=capsys)
     assert status == 0, err
     steps = [line.strip() for line in out.splitlines() if line.startswith("    ")]
-    assert steps[0].endswith("--data %s backup %s/" % (box["data"], box["data"] / "backups"))
-    assert "- record the way back (%s and " % box["first"][:12] in out
-    assert steps[1] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
-    assert "deploy/wheels.py" in steps[2] and "requirements.txt > " in steps[2]
-    assert "pip install" in steps[3] and "requirements-here.txt" in steps[3] and "--no-deps" in steps[4]
+    assert "- record the way back (%s) in " % box["first"][:12] in out
+    assert steps[0] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
+    assert "deploy/wheels.py" in steps[1] and "requirements.txt > " in steps[1]
+    assert "pip install" in steps[2] and "requirements-here.txt" in steps[2] and "--no-deps" in steps[3]
+    # the data is backed up as the old code leaves it, once the packages are in: just before the migration
+    assert steps[4].endswith("--data %s backup %s/" % (box["data"], box["data"] / "backups"))
     assert steps[5].endswith("migrate")
     assert "make rollback" in out and "reset --keep %s" % box["first"][:12] in out
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
@@ -207,7 +208,7 @@ def cut_at(monkeypatch, n):
     return seen
 
 
-UPDATE_MOMENTS = 7      # the backup, the record, the merge, two installs, the migration, the record finished
+UPDATE_MOMENTS = 8      # the record, the merge, three install steps, the backup, the record with it, the migration
 
 
 @pytest.mark.parametrize("n", range(1, UPDATE_MOMENTS + 1))
@@ -218,7 +219,7 @@ def test_an_update_cut_off_at_any_step_is_rolled_back_code_and_data(box, capsys,
             run(box, capsys=capsys)
     assert len(seen) == n
     status, out, err = run(box, "--rollback", capsys=capsys)
-    if n <= 2:          # cut before the record: at most a backup made, the code and data as they were
+    if n == 1:          # cut before the record: nothing changed
         assert status == 1 and "there is no update to roll back" in err
     else:
         assert status == 0, out + err
@@ -248,19 +249,40 @@ def test_a_rollback_cut_off_at_any_step_is_finished_by_the_next(box, capsys, mon
     assert not (box["data"] / update.LAST).exists()
 
 
-def test_an_update_that_failed_is_resumed_keeping_the_way_back_to_before_it(box, capsys):
+def fail_migrations(box):
+    """The venv's newsdesk fails `migrate` while the returned flag file exists."""
     flag = box["venv"] / "migrate-fails"
     tool = box["venv"] / "bin" / "newsdesk"
     tool.write_text("#!/bin/sh\ncase \"$*\" in *migrate*) [ -e %s ] && exit 3;; esac\n%s" % (
         flag, tool.read_text().split("\n", 1)[1]))
     flag.touch()
+    return flag
+
+
+def test_an_update_that_fails_puts_the_code_and_the_data_back_by_itself(box, capsys):
+    """A failed step no longer leaves the box half way (the new code checked out, the service
+    stopped, the store maybe half migrated) for its owner to find: the update rolls back."""
+    flag = fail_migrations(box)
     status, out, err = run(box, capsys=capsys)
-    assert status == 1 and "open the store with the new code" in err
-    # the sentence names both ways on: back with make rollback, or on again with make update
-    assert "make rollback puts back %s and the data from before" % box["first"][:12] in err, err
-    assert "or mend what it said and run make update again: it goes on from there" in err, err
-    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
+    assert status == 1 and "open the store with the new code" in err and "failed" in err, err
+    assert "The box is back at %s with its data as it was; make update tries again." % box["first"][:12] in err, err
+    assert "Putting the box back as it was before the update (%s)" % box["first"][:12] in out
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+    assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
+    assert not (box["data"] / update.LAST).exists()
     flag.unlink()
+    status, out, err = run(box, capsys=capsys)
+    assert status == 0 and "resuming" not in out, out + err
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
+
+
+def test_an_update_killed_is_resumed_keeping_the_way_back_to_before_it(box, capsys, monkeypatch):
+    with monkeypatch.context() as m:
+        seen = cut_at(m, UPDATE_MOMENTS)            # killed as the migration starts
+        with pytest.raises(Cut):
+            run(box, capsys=capsys)
+    assert seen[-1].startswith("open the store with the new code")
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
     status, out, err = run(box, capsys=capsys)
     assert status == 0, out + err
     assert "resuming the update from %s" % box["first"][:12] in out
@@ -269,6 +291,104 @@ def test_an_update_that_failed_is_resumed_keeping_the_way_back_to_before_it(box,
     assert len(list((box["data"] / "backups").iterdir())) == 1     # the backup from before the first try
     assert run(box, "--rollback", capsys=capsys)[0] == 0
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+
+
+def play_during_the_install(box, name):
+    """The venv's pip adds a game ``name`` as it runs: a table playing on while the packages install."""
+    script = box["venv"] / "play.py"
+    script.write_text("import sys\nsys.path.insert(0, %r)\nsys.path.insert(0, %r)\nfrom test_update import add_game\n"
+                      "from pathlib import Path\nadd_game(Path(%r), %r)\n" % (str(REPO), str(REPO / "tests"),
+                                                                              str(box["data"]), name))
+    pip = box["venv"] / "bin" / "pip"
+    pip.write_text(pip.read_text() + "[ -e %s ] || { touch %s; %s %s; }\n" % (
+        box["venv"] / "played", box["venv"] / "played", sys.executable, script))
+
+
+def test_a_game_played_while_the_packages_install_is_in_the_backup(box, capsys):
+    """The panel serves the table from the old code while pip runs (minutes on a Pi): the backup
+    is made once the service has stopped, so the way back keeps what was played meanwhile."""
+    play_during_the_install(box, "Dee")
+    assert run(box, capsys=capsys)[0] == 0
+    add_game(box["data"], "Cy")                      # played on the new code
+    status, out, err = run(box, "--rollback", capsys=capsys)
+    assert status == 0, out + err
+    assert sorted(p[1]["name"] for p in games_in(box["data"])) == ["Bob", "Dee"]
+
+
+def test_a_failed_install_goes_back_to_the_code_before_and_keeps_the_data(box, capsys):
+    play_during_the_install(box, "Dee")
+    pip = box["venv"] / "bin" / "pip"
+    flag = box["venv"] / "pip-fails"
+    pip.write_text(pip.read_text() + "case \"$*\" in *no-deps*) [ -e %s ] && rm %s && exit 1;; esac\ntrue\n" % (flag, flag))
+    flag.touch()
+    status, out, err = run(box, capsys=capsys)
+    assert status == 1 and "reinstall newsdesk itself failed" in err and "The box is back at %s" % box["first"][:12] \
+        in err, err
+    assert "nothing to restore: the update stopped before the new code opened the data" in out
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+    assert sorted(p[1]["name"] for p in games_in(box["data"])) == ["Bob", "Dee"]
+    assert not (box["data"] / "backups").exists() and not (box["data"] / update.LAST).exists()
+
+
+def test_a_panel_that_does_not_answer_after_the_update_is_rolled_back_and_started(box, capsys, monkeypatch):
+    """With the service: stopped around the migration, started, and the new code's panel must
+    answer; when it doesn't, the update puts the old code and data back and starts it again."""
+    ran = []
+
+    def fake_run(step, dry_run):
+        ran.append(step.what)
+        if step.argv[0] == "sudo":          # systemctl: not this machine's to start and stop
+            return ""
+        return real_run(step, dry_run)
+
+    def no_answer(data):
+        ran.append("wait")
+        raise update.UpdateError("the panel didn't answer.")
+    real_run = update.run
+    monkeypatch.setattr(update, "run", fake_run)
+    monkeypatch.setattr(update, "service_running", lambda: True)
+    monkeypatch.setattr(update, "panel_answers", no_answer)
+    status = update.main(["--repo", str(box["checkout"]), "--venv", str(box["venv"]), "--data", str(box["data"])])
+    err = capsys.readouterr().err
+    assert status == 1 and "the panel didn't answer. The box is back at %s with its data as it was, and the panel " \
+        "is serving" % box["first"][:12] in err, err
+    assert ran[ran.index("stop the panel's service"):ran.index("wait") + 1] == [
+        "stop the panel's service", "back up the data folder into %s" % (box["data"] / "backups"),
+        "open the store with the new code, which brings its schema forward", "start the panel's service", "wait"]
+    after = ran[ran.index("wait") + 1:]
+    assert after[0] == "stop the panel's service" and after[1] == "restore the backup made before the update"
+    assert after[-1] == "start the panel's service"
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
+
+
+def test_the_panel_is_awaited_on_its_own_address_until_it_answers_fails_or_the_time_is_up(tmp_path, monkeypatch):
+    import http.server
+    import threading
+    assert update.panel_address(tmp_path) == "http://127.0.0.1:8080/api/health"
+
+    class Health(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200 if self.path == "/api/health" else 404)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setattr(update, "panel_address", lambda data: "http://127.0.0.1:%d/api/health" % server.server_port)
+        update.panel_answers(tmp_path, failed=lambda: pytest.fail("asked the service while the panel answers"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    monkeypatch.setattr(update, "panel_address", lambda data: "http://127.0.0.1:%d/api/health" % server.server_port)
+    with pytest.raises(update.UpdateError, match="the panel's service failed with the new code"):
+        update.panel_answers(tmp_path, failed=lambda: True, sleep=lambda s: None)
+    now = [0.0]
+    with pytest.raises(update.UpdateError, match="didn't answer at .* within 180 s"):
+        update.panel_answers(tmp_path, failed=lambda: False, clock=lambda: now[0],
+                             sleep=lambda s: now.__setitem__(0, now[0] + s))
+    assert now[0] == 180.0
 
 
 def test_an_update_or_rollback_by_another_user_than_the_checkouts_is_refused_before_anything(box, capsys,
