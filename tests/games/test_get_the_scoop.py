@@ -487,6 +487,16 @@ def test_a_push_moves_one_piece_unless_the_option_pushes_the_line():
     assert [s["board"][p] for p in ("P2", "P1", "red1")] == ["f6", "e6", "d6"]
 
 
+def test_the_once_reading_pushes_a_piece_one_square_a_card():
+    """The sentence read as how far a piece is pushed: by default Protester 2's 9 pushes Protester 1
+    along all the way; under "once" Protester 1 goes one square, then blocks the move."""
+    s, ev = revealed(placed(tracked(), O8="d4"), play(1, 2, 9, "spades"))
+    assert [s["board"][p] for p in ("P2", "P1")] == ["d6", "c6"] and ev["plays"][0]["stopped"] is None
+    s, ev = revealed(placed(tracked(protester_push="once"), O8="d4"), play(1, 2, 9, "spades"))
+    assert [s["board"][p] for p in ("P2", "P1")] == ["f6", "e6"]
+    assert ev["plays"][0]["stopped"] == "blocked by Protester 1, pushed a square already"
+
+
 def test_no_piece_goes_off_the_board():
     """'No pieces may be pushed off the board.'"""
     s, ev = revealed(placed(tracked(), P1="b6"), play(0, 1, 9, "spades"))
@@ -651,7 +661,7 @@ def test_an_old_game_stored_before_the_box_kept_the_board_replays_as_the_tables(
 @pytest.mark.parametrize("options,message", [
     ({"board": "box"}, "board is one of tracked, table, not 'box'"),
     ({"journalist_step": "diagonal"}, "journalist_step is one of any, orthogonal"),
-    ({"protester_push": 2}, "protester_push is one of one, line"),
+    ({"protester_push": 2}, "protester_push is one of one, once, line"),
     ({"jump_counts_mover": 1}, "jump_counts_mover is one of false, true, not 1"),
     ({"sides": "hearts"}, "sides lists the four suits"),
 ])

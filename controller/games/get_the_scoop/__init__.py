@@ -48,8 +48,9 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
   * "journalist_step": a Journalist moves "one square in any one direction": "any" (diagonals
     too) or "orthogonal". [any]
   * "protester_push": a Protester moved by a 3, 6 or 9 pushes "only one square": "one" (it
-    pushes one piece; a second piece behind it blocks) or "line" (the whole line, as Police
-    push). [one]
+    pushes one piece; a second piece behind it blocks), "once" (one piece, and by one square a
+    card: once pushed, the piece blocks the rest of the move) or "line" (the whole line, as
+    Police push). [one]
   * "jump_counts_mover": whether the Journalist jumping counts among the "at least 2 of the
     player's Journalists adjacent" to the square it jumps to. [false]
   * "board": "tracked" or "table" (above). [tracked]

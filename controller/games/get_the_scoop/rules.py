@@ -66,7 +66,7 @@ DEFAULTS = {
     "journalist_step": "any", "protester_push": "one", "jump_counts_mover": False,
 }
 CHOICES = {"board": ("tracked", "table"), "journalist_step": ("any", "orthogonal"),
-           "protester_push": ("one", "line"), "jump_counts_mover": (False, True)}
+           "protester_push": ("one", "once", "line"), "jump_counts_mover": (False, True)}
 SCORE_KIND = None                # the game keeps no score (the result's score_kind, the panel's "score")
 
 
@@ -85,6 +85,7 @@ OPTIONS = (
     option("protester_push", "choice", "one", "Pushing always happens in the direction of movement "
            "and only one square", "A pushing Protester (3, 6, 9) pushes",
            choices={"one": "one piece; a second piece behind it blocks",
+                    "once": "one piece, by one square a card: pushed once, it blocks the rest of the move",
                     "line": "the whole line, as the Police do"}, newsdesk=True),
     option("jump_counts_mover", "boolean", False, "to any square with at least 2 of the player’s "
            "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True),
@@ -306,20 +307,25 @@ def _walk_protester(state: State, board: grid.Board, c: dict[str, Any]) -> tuple
     Protesters end their movement when they are blocked by any other piece on the board"; with
     one, they push Protesters or Journalists "in the direction of movement and only one square",
     "but not Police Officers". Returns the moves made and why it stopped (None: went the
-    distance)."""
+    distance). Under the option's "once" reading, "only one square" is how far a piece is pushed
+    by one card: a piece already pushed a square blocks the rest of the move."""
     at, piece = grid.occupant(board), "P%d" % c["protester"]
     moves: list[list[str]] = []
-    chain = state["rules"]["protester_push"] == "line"
+    rule = state["rules"]["protester_push"]
+    pushed: set[str] = set()
     for _ in range(c["distance"]):
         ahead = grid.step(grid.where(board[piece]), c["way"])
         if not grid.on_board(ahead):
             return moves, "the edge of the board"
         if ahead in at and not c["push"]:
             return moves, "blocked by %s" % piece_words(state, at[ahead])
-        line = grid.push_line(at, ahead, c["way"], chain)
+        line = grid.push_line(at, ahead, c["way"], rule == "line")
         if line is None:
             return moves, "blocked by %s" % piece_words(state, at[ahead])
+        if rule == "once" and pushed.intersection(line):
+            return moves, "blocked by %s, pushed a square already" % piece_words(state, at[ahead])
         moves += grid.shove(board, at, piece, c["way"], line)
+        pushed.update(line)
     return moves, None
 
 
