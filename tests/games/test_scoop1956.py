@@ -79,6 +79,9 @@ def test_each_player_gets_three_thousand_from_the_bank_and_the_dealers_left_play
     assert view["bank"] == -9000 and view["money_total"] == 0
     assert view["turn_name"] == "Cat"
     assert game.view(start())["turn_name"] == "Ann"          # default dealer: the last seat
+    # "One player is chosen to deal": which one is the table's; the last seat is newsdesk's choice
+    dealer = next(o for o in game.options if o["name"] == "dealer")
+    assert dealer["default"] is None and dealer["newsdesk"]
     with pytest.raises(GameError, match="2 to 6 players, not 1"):
         start(names=("Ann",))
     with pytest.raises(GameError, match="2 to 6 players, not 7"):
