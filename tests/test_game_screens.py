@@ -128,6 +128,41 @@ def test_a_screen_whose_own_words_throw_leaves_the_offers_undo_and_abandon(panel
         page.close()
 
 
+def act_on(client, *actions):
+    for action in actions:
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        r = client.post("/api/games/current/actions", json={"action": action, "version": version})
+        assert r.status_code == 200, (action, r.get_data(as_text=True))
+
+
+@pytest.mark.browser
+def test_scoop1956_screen_calls_an_advertisement_up_for_sale_an_advertisement(panel_server, client):
+    """A bankrupt player sells 'one or more of the stories or advertisements which he has already
+    completed': Cat's $150 ad was shown as "Cat's Advertisement story is for sale at $150" and
+    offered as "Offer the Advertisement story ($150)". The screen says the engine's words."""
+    r = client.post("/api/games", json={"engine": "scoop1956", "options": {"short_of_cash": "bankruptcy"},
+                                        "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    exchanges = [{"type": "exchange", "player": 0}, {"type": "exchange", "player": 1}]
+    refused = [{"type": "claim", "player": 2, "story_type": "sport"}, {"type": "verdict", "signal": "X", "digit": 9}]
+    act_on(client, *(exchanges + refused) * 9)                            # Cat pays $300 nine times
+    act_on(client, *exchanges, {"type": "advertise", "player": 2, "value": 150},
+           {"type": "claim", "player": 0, "story_type": "sport"}, {"type": "verdict", "signal": "SYND", "digit": 4})
+    view = client.get("/api/games/current").get_json()["game"]["view"]
+    assert view["step"] == "bankrupt" and view["debts"][0]["owes"] == 500, view["waiting_for"]
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        offer = page.get_by_role("button", name="Offer the advertisement ($150)", exact=True)
+        offer.wait_for(timeout=10000)
+        offer.click()
+        notice = page.locator("#game-area .scoop1956 .notice", has_text="for sale")
+        notice.wait_for(timeout=10000)
+        assert notice.inner_text() == "Cat's advertisement is for sale at $150 — Ann is asked."
+        assert page.locator("#offers .offer-heading").all_inner_texts()[0] == "Buy the advertisement?"
+        page.close()
+
+
 def test_no_panel_script_stylesheet_or_template_names_a_game():
     """What a game is to the panel comes from its catalogue item (its screen, its panel facts):
     only a game's own screen, js/games/<name>.js, names it (and names no other game)."""

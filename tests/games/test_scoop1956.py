@@ -156,6 +156,7 @@ def test_short_of_cash_bankruptcy_makes_the_payer_sell_to_the_left_first():
         game.decide(s, {"type": "place", "player": BOB, "value": 300}, None)
     s, _ = act(s, {"type": "sell", "player": ANN, "story": 2})          # the crime story, $100
     assert game.view(s)["sale"]["asking_name"] == "Bob"                # Ann's left
+    assert game.view(s)["waiting_for"] == "Bob: buy Ann's crime story for $100, or pass"
     with pytest.raises(GameError, match="Cat can't buy: Bob is asked first"):
         game.decide(s, {"type": "buy", "player": CAT}, None)
     s, _ = act(s, {"type": "buy", "player": BOB})
@@ -405,6 +406,34 @@ def test_a_bankrupt_player_sells_at_list_price_or_drops_out():
     assert s["turn"] == BOB                                             # Ann's seat is skipped
     with pytest.raises(GameError, match="Ann has dropped out"):
         game.decide(s, {"type": "exchange", "player": ANN}, None)
+
+
+def test_an_advertisement_up_for_sale_is_called_an_advertisement_not_a_story():
+    """A bankrupt player must 'sell ... one or more of the stories or advertisements which he has
+    already completed': an advertisement up for sale was asked about as "Cat's advertisement
+    story", though the log said "the $150 advertisement". The view gives each story's words, so
+    the screen says what the log says."""
+    s = start(short_of_cash="bankruptcy")
+    s = exchange(exchange(s, ANN), BOB)
+    s, _ = act(s, {"type": "advertise", "player": CAT, "value": 150})
+    s = spend(s, CAT, 3000)
+    s = story(s, ANN, "sport", "SYND")                                  # Cat owes $500
+    assert game.offers(s) == [{"type": "sell", "player": CAT, "story": 1}]
+    offered = game.view(s)
+    s, _ = act(s, {"type": "sell", "player": CAT, "story": 1})
+    view = game.view(s)
+    assert view["waiting_for"] == "Ann: buy Cat's advertisement for $150, or pass"
+    assert [x["words"] for slot in offered["players"][CAT]["page"] for x in slot["stories"]] == ["advertisement"]
+    assert view["sale"]["story"] == {"id": 1, "kind": "advertisement", "value": 150, "words": "advertisement"}
+    s = story(start(page={"stories": {"sport": 1}, "advertisements": {"want ad": 1, "classified": 1}}),
+              ANN, "sport", "OK", value=200)
+    assert [x["words"] for slot in game.view(s)["players"][ANN]["page"] for x in slot["stories"]] == ["sport story"]
+    s = exchange(exchange(s, BOB), CAT)
+    s, _ = act(s, {"type": "advertise", "player": ANN, "ad_type": "want ad", "value": 100})
+    s = exchange(exchange(s, BOB), CAT)
+    s, _ = act(s, {"type": "advertise", "player": ANN, "ad_type": "classified", "value": 100})
+    assert sorted(x["words"] for slot in game.view(s)["players"][ANN]["page"] for x in slot["stories"]) == [
+        "classified advertisement", "sport story", "want ad"]
 
 
 def test_a_bankrupt_player_who_sells_enough_pays_and_plays_on():

@@ -925,8 +925,8 @@ def waiting_for(state: State) -> str:
     step = current_step(state)
     if step == "sale":
         sale = state["sale"]
-        return ("%s: buy %s's %s story for %s, or pass" % (
-            _name(state, sale["asking"]), _name(state, sale["seller"]), kind_words(sale["story"]["kind"]),
+        return ("%s: buy %s's %s for %s, or pass" % (
+            _name(state, sale["asking"]), _name(state, sale["seller"]), story_words(state, sale["story"]),
             dollars(sale["story"]["value"])) if sale["asking"] is not None else "nobody is left to ask")
     if step == "bankrupt":
         d = state["debts"][0]
@@ -955,6 +955,15 @@ def _result_words(state: State) -> str:
 
 def kind_words(kind: str) -> str:
     return {THREE_STAR: "Three Star", STAR: "Star"}.get(kind, kind)
+
+
+def story_words(state: State, story: Story) -> str:
+    """What ``story`` is, as its card reads: "sport story", "Three Star story", "advertisement",
+    "want ad" (an advertisement is never a story: the rules sell "stories or advertisements")."""
+    kind = story["kind"]
+    if kind in state["ads"]:
+        return kind if kind.lower().endswith(("ad", "advertisement")) else "%s advertisement" % kind
+    return "%s story" % kind_words(kind)
 
 
 def _story_list(stories: list[Story]) -> str:

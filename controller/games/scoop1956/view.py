@@ -42,6 +42,7 @@ from .rules import (
     room_for,
     spaces_of,
     stories_of,
+    story_words,
     unsold_value,
     waiting_for,
     ways_of,
@@ -133,12 +134,12 @@ def view(state: State) -> dict[str, Any]:
             if kind == THREE_STAR:
                 spaces = THREE_STAR_SPACES + (1 if len(page[THREE_STAR]) >= MOST_THREE_STARS else 0)
             slots.append({"slot": kind, "name": kind_words(kind), "spaces": spaces,
-                          "stories": list(page[kind]), "advertisement": kind in state["ads"]})
+                          "stories": [_shown(state, s) for s in page[kind]], "advertisement": kind in state["ads"]})
         cash = balances.get(account(i), 0)
         on_page = sum(s["value"] for s in page_stories(page))
         unsold = sum(unsold_value(s["value"]) for s in pl["kept"])
         players.append({"seat": i, "name": pl["name"], "colour": pl["colour"], "account": account(i),
-                        "cash": cash, "out": pl["out"], "page": slots, "kept": list(pl["kept"]),
+                        "cash": cash, "out": pl["out"], "page": slots, "kept": [_shown(state, s) for s in pl["kept"]],
                         "reserve": reserve_held(state, i), "reserve_spaces": reserve_spaces(state, i),
                         "reserve_most": RESERVE_MOST, "reserve_space_most": RESERVE_PER_SPACE,
                         "stories_value": on_page, "unsold_value": unsold,
@@ -146,7 +147,7 @@ def view(state: State) -> dict[str, Any]:
     sale = None
     if state["sale"] is not None:
         sl = state["sale"]
-        sale = {"seller": sl["seller"], "seller_name": _name(state, sl["seller"]), "story": sl["story"],
+        sale = {"seller": sl["seller"], "seller_name": _name(state, sl["seller"]), "story": _shown(state, sl["story"]),
                 "price": sl["story"]["value"], "why": sl["why"], "asking": sl["asking"],
                 "asking_name": _name(state, sl["asking"]) if sl["asking"] is not None else None}
     verdict = None
@@ -172,3 +173,9 @@ def view(state: State) -> dict[str, Any]:
         "press": state["press"], "totals": state["totals"], "winners": state["winners"],
         "winner_names": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
     }
+
+
+def _shown(state: State, story: dict[str, Any]) -> dict[str, Any]:
+    """A story as the screen shows it: with its words ("sport story", "advertisement"), the
+    engine's, so the screen never calls an advertisement a story."""
+    return dict(story, words=story_words(state, story))

@@ -5,7 +5,7 @@ from ...oracles.editor import EFFECTS
 from .. import ledger
 from ..base import Action, Event, State, and_list, player_name as _name
 from ..ledger import BANK, dollars
-from .rules import FEES, PRESS_BONUS, Story, account, kind_words, others_from_left, unsold_value
+from .rules import FEES, PRESS_BONUS, Story, account, kind_words, others_from_left, story_words, unsold_value
 
 
 def describe(state: State, action: Action, events: list[Event]) -> str:
@@ -206,13 +206,8 @@ def _first(events: list[Event], kind: str) -> Event:
 
 
 def _story_words(state: State, story: Story) -> str:
-    """"$400 sport story", "$300 advertisement": a story as its card reads."""
-    kind = story["kind"]
-    if kind in state["ads"]:
-        words = kind if kind.lower().endswith(("ad", "advertisement")) else "%s advertisement" % kind
-    else:
-        words = "%s story" % kind_words(kind)
-    return "%s %s" % (dollars(story["value"]), words)
+    """"$400 sport story", "$300 advertisement": a story as its card reads, with its value."""
+    return "%s %s" % (dollars(story["value"]), story_words(state, story))
 
 
 def _account_words(state: State, acc: str) -> str:

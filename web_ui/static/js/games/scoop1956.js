@@ -101,7 +101,7 @@ export function render(view) {
   const bank = h("p", { class: "bank" }, "The bank has paid out ", num("bank", -view.bank, true),
     view.money_total !== 0 ? h("strong", { class: "warn" }, ` (money doesn't add up: ${dollars(view.money_total)})`) : null);
   const sale = view.sale ? h("p", { class: "notice" },
-    `${view.sale.seller_name}'s ${kind(view.sale.story.kind)} story is for sale at ${dollars(view.sale.price)}` +
+    `${view.sale.seller_name}'s ${view.sale.story.words} is for sale at ${dollars(view.sale.price)}` +
     (view.sale.asking_name ? ` — ${view.sale.asking_name} is asked.` : ".")) : null;
   const debts = (view.debts || []).map((d) => h("p", { class: "notice notice-bad" }, `${d.name} is bankrupt: owes ${dollars(d.owes)}.`));
   const press = !view.press ? null : h("p", { class: "notice" }, view.press.bonus === false
@@ -131,7 +131,7 @@ export function label(offer, view) {
       const p = view.players[offer.player];
       const all = p ? p.page.flatMap((s) => s.stories).concat(p.kept || []) : [];
       const s = all.find((x) => x.id === offer.story);
-      return s ? `Offer the ${kind(s.kind)} story (${dollars(s.value)})` : `Offer story #${offer.story}`;
+      return s ? `Offer the ${s.words} (${dollars(s.value)})` : `Offer story #${offer.story}`;
     }
     case "drop_out": return `${name} drops out`;
     default: return null;
@@ -149,7 +149,7 @@ export function group(type, offers, view) {
     lines_down: "Block the call",
     place: `${name}: enter the printed value`,
     go_to_press: "Or end the game",
-    buy: "Buy the story?",
+    buy: view.sale ? `Buy the ${view.sale.story.words}?` : "Buy the story?",
     pass: null,
     sell: `${name}: sell a story`,
     drop_out: null,
