@@ -18,12 +18,13 @@ were decided on a state that no longer holds).
 import contextlib
 import json
 import logging
+import time
 import unicodedata
 from typing import Any
 
 from .errors import BadRequest, GameFault, NewsdeskError
 from .games import base, ledger, registry
-from .games.game import Game, no_description
+from .games.game import SLOW_S, Game, no_description
 from .history import stack, summary
 from .standings import final_table, rows, sides
 from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
@@ -123,11 +124,19 @@ def _plain(value, sort=False):
 GAME_FAULTS = (Exception, SystemExit)
 
 
+_SAID_SLOW: set[tuple[str, str]] = set()      # (game, what it was doing) said slow in this process: once each, not every move
+
+
 @contextlib.contextmanager
-def games_own_code(engine, doing, kept):
+def games_own_code(engine, doing, kept, clock=time.monotonic):
     """Around a call into a game's own code: a refusal its rules mean (a GameError, any
     NewsdeskError) goes through as it is; anything else is a bug in the game, said as a
-    GameFault naming the game, ``doing`` and what was ``kept`` (the cause logged in full)."""
+    GameFault naming the game, ``doing`` and what was ``kept`` (the cause logged in full).
+
+    A call past the kit's SLOW_S is said in the log, once for each game and doing: nothing can
+    cut a plug-in's code short, and every tablet's writes wait while it runs, so the owner
+    should at least learn which game makes the table wait."""
+    began = clock()
     try:
         yield
     except NewsdeskError:
@@ -135,6 +144,13 @@ def games_own_code(engine, doing, kept):
     except GAME_FAULTS as e:
         cause = "%s: %s" % (type(e).__name__, e) if str(e) else type(e).__name__
         raise GameFault("the %s game's rules failed on %s (%s); %s" % (engine.title, doing, cause, kept)) from e
+    finally:
+        took = clock() - began
+        if took > SLOW_S and (engine.title, doing) not in _SAID_SLOW:
+            _SAID_SLOW.add((engine.title, doing))
+            log.warning("the %s game's rules took %.1f s on %s, and every tablet waited for them: a game's call "
+                        "should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)",
+                        engine.title, took, doing)
 
 
 def _why(e):

@@ -790,3 +790,26 @@ def test_a_stored_game_its_code_can_no_longer_show_is_said_and_can_be_undone_or_
         assert d.kept.history()
     finally:
         d.close()
+
+
+def test_a_game_whose_own_code_is_slow_is_said_in_the_log_once(caplog):
+    """Nothing can cut a plug-in's call short, and every tablet's writes wait for it: a call past
+    SLOW_S is logged, naming the game and what it was doing, once for each (not every move)."""
+    from controller import game_session
+    from controller.games.game import SLOW_S
+    engine = dataclasses.replace(registry.load("scoop1956"), title="Slowpoke")
+    now = [0.0]
+
+    def clock():
+        return now[0]
+
+    caplog.set_level("WARNING", logger="controller.game_session")
+    for took in (SLOW_S / 2, SLOW_S + 1.2, SLOW_S + 3, SLOW_S + 1):
+        with game_session.games_own_code(engine, "this move" if took < SLOW_S + 2 else "showing it", "kept",
+                                         clock=clock):
+            now[0] += took
+    said = [r.getMessage() for r in caplog.records if "Slowpoke" in r.getMessage()]
+    assert said == ["the Slowpoke game's rules took 2.2 s on this move, and every tablet waited for them: a game's "
+                    "call should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)",
+                    "the Slowpoke game's rules took 4.0 s on showing it, and every tablet waited for them: a game's "
+                    "call should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)"]

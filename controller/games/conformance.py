@@ -22,13 +22,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 from . import base
 from .base import Action, Event, GameError, State
-from .game import NAME, Game
+from .game import NAME, SLOW_S, Game
 
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
-SLOW_S = 1.0         # the longest one call into a game may take, timed by a kit given a clock: the box holds
-                     # every tablet's writes while one runs (a view that slept 2 s took the kit minutes, unsaid)
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
 # kinds of option the start form shows with their default, so have one (a seat, a time limit, a

@@ -25,6 +25,8 @@ Players = list[dict[str, Any]]  # setup's players: [{"name": str, "colour": str 
 
 # a game's name (its entry point's too): a Python-ish id, in URLs, file names, JSON and every stored game
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")     # used with fullmatch: "race\n" is not a name
+SLOW_S = 1.0    # the longest one call into a game may take: the box holds every tablet's writes while one
+                # runs (a view that slept 2 s took the kit minutes, unsaid); the kit and the box both time it
 
 
 def no_description(state: State, action: Action, events: list[Event]) -> str | None:
