@@ -197,6 +197,65 @@ def test_a_telephoned_plane_goes_to_any_airport():
     assert s["phase"] == "turn" and s["turn"] == BOB
 
 
+def test_a_flight_goes_to_another_airport_never_to_the_one_the_plane_stands_at():
+    """'When he shakes this second double he may move his pin and his plane to any airport on the
+    board' (and a plane telephoned for comes "to any airport on the board"): a flight to the
+    airport the plane stands at went nowhere, yet was taken and offered. The panel's choices leave
+    out the plane's own airport, and landing there is refused saying where it can go."""
+    s = start(names=("Ann", "Bob"), airports=["Baytown", "Lakeport", "Summit"])
+    s, _ = throw(s, ANN, "airplane", (2, 2), at="Baytown")
+    s = drive(s, BOB)
+    s, _ = throw(s, ANN, "airplane", (3, 3))
+    assert game.offers(s) == [{"type": "land", "player": ANN, "enter": ["airport"],
+                               "choices": {"airport": ["Lakeport", "Summit"]}}]
+    for here in ("Baytown", " baytown "):
+        with pytest.raises(GameError, match="^Ann's plane is at Baytown already: a flight goes to another of the "
+                                            "board's airports, Lakeport or Summit$"):
+            act(s, {"type": "land", "player": ANN, "airport": here})
+    s, _ = act(s, {"type": "land", "player": ANN, "airport": "Summit"})
+    s = drive(s, BOB)
+    s, _ = throw(s, ANN, "telephone", (3, 4), purpose="plane")
+    assert game.offers(s)[0]["choices"] == {"airport": ["Baytown", "Lakeport"]}
+    with pytest.raises(GameError, match="^Ann's plane is at Summit already: a plane telephoned for comes to "
+                                        "another of the board's airports, Baytown or Lakeport$"):
+        act(s, {"type": "land", "player": ANN, "airport": "Summit"})
+    s, _ = act(s, {"type": "land", "player": ANN, "airport": "Lakeport"})
+    assert s["players"][ANN]["plane"]["at"] == "Lakeport"
+
+
+def test_with_baytowns_airport_alone_no_plane_flies_and_the_panel_says_why():
+    """With the option's default, Baytown's airport alone, every flight went nowhere (from Baytown
+    to Baytown). A flight goes from one airport to another, so the panel offers neither the
+    airplane nor a telephone call for the plane, its screen says why, and a throw for either is
+    refused with the same reason and how to list the board's airports."""
+    s = start(names=("Ann", "Bob"), airports=None)
+    why = ("a flight goes from one of the board's airports to another, and this game was started with "
+           "Baytown's only (the board's airports are listed when a game starts)")
+    assert game.view(s)["no_flights"] == why
+    assert game.view(start(names=("Ann", "Bob")))["no_flights"] is None
+    assert [o.get("method") for o in game.offers(s)] == ["automobile", "train"]
+    with pytest.raises(GameError, match="^Ann can't travel by airplane: %s$" % why.replace("(", r"\(").replace(")", r"\)")):
+        throw(s, ANN, "airplane", (2, 2), at="Baytown")
+    # a game kept from before, whose plane was chartered at Baytown: no call for it either
+    s = game.apply(s, {"type": "thrown", "player": ANN, "method": "airplane", "dice": [2, 2], "purpose": None,
+                       "at": "Baytown", "result": "plane_secured", **rules.facts((2, 2)), "phone_given_up": False,
+                       "reading": ""})
+    assert s["players"][ANN]["plane"] == {"chartered": True, "at": "Baytown"}
+    assert all(o.get("purpose") != "plane" and o.get("method") != "airplane" for o in game.offers(s))
+    with pytest.raises(GameError, match="^Ann can't telephone for the plane: a flight goes from one"):
+        throw(s, ANN, "telephone", (3, 4), purpose="plane")
+    with pytest.raises(GameError, match="^Ann can't travel by airplane: a flight goes from one"):
+        throw(s, ANN, "airplane", (3, 3))
+    # ... and one kept in the air, its double thrown: nowhere to land but undoing the throw
+    s = game.apply(s, {"type": "thrown", "player": ANN, "method": "airplane", "dice": [3, 3], "purpose": None,
+                       "at": "Baytown", "result": "fly", **rules.facts((3, 3)), "phone_given_up": False,
+                       "reading": ""})
+    assert s["phase"] == "fly" and game.offers(s) == []
+    with pytest.raises(GameError, match="^Ann's plane is at Baytown already, and this game was started with "
+                                        "Baytown's only .*: undo the throw$"):
+        act(s, {"type": "land", "player": ANN, "airport": "Baytown"})
+
+
 def test_news_counts_when_reached_and_a_new_card_is_drawn_at_urbania():
     """'When a player reaches the city which was noted on the original News Card, he is considered
     to have obtained the desired information ... After a player has completed an assignment he may
@@ -470,8 +529,8 @@ def _random_game(seed, n, disasters, steps):
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
             if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
                 action["points"] = rng.randint(1, 40)
-        if action["type"] == "land":
-            action["airport"] = rng.choice(["Baytown", "lakeport", "Summit"])
+        if action["type"] == "land":              # one of the offer's airports, as typed in any case
+            action["airport"] = rng.choice([rng.choice([a, a.lower()]) for a in offer["choices"]["airport"]])
         if action.get("method") == "airplane" and not state["players"][action["player"]]["plane"]["chartered"]:
             action["at"] = rng.choice(["Baytown", "Lakeport"])
         if action["type"] == "throw" and rng.random() < 0.3:

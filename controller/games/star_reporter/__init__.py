@@ -48,6 +48,10 @@ Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn
 
 Options (declared in OPTIONS): "disasters", "airports" (the board's airports: a plane flies only
 to these, matched without regard to case; the rules name only Baytown's, the default), "first".
+A flight, and a plane telephoned for, go to another airport than the one the plane stands at:
+the "land" offer's choices leave that one out. A game that knows one airport (the default) has
+no flights: no airplane throw or telephone call for the plane is offered, either is refused
+saying why, and the view's "no_flights" says it (None where planes fly).
 
 Where the rules are silent, newsdesk's choices:
 * the number of Disasters before the Catastrophe is an option, 1-9 (the pile holds 9; the rules'

@@ -22,6 +22,7 @@ from ..base import (
     guard,
     is_int as _is_int,
     option,
+    or_list,
     player_name as _name,
     quoted,
     result_of,
@@ -61,7 +62,7 @@ OPTIONS = (
            items=(1, MOST_AIRPORTS), newsdesk=True,
            help="The rules name one airport, Baytown's, where every plane starts; the others are printed "
                 "on your board. Add them, one a line or separated by commas (Baytown, then yours): until "
-                "you do, newsdesk knows Baytown alone and a plane can fly only there."),
+                "you do, newsdesk knows Baytown alone, and no plane flies: a flight goes to another airport."),
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
            "highest total moves first", "Who moves first (empty: throw for it)"),
 )
@@ -163,7 +164,11 @@ def _throw(state: State, p: int, action: Action, rng: random.Random) -> list[Eve
         if purpose == PLANE and not me["plane"]["chartered"]:
             raise GameError("%s has no plane to call: a plane is chartered by throwing a double "
                             "at an airport" % who)
+        if purpose == PLANE and no_flights(state):
+            raise GameError("%s can't telephone for the plane: %s" % (who, no_flights(state)))
     if method == AIRPLANE:
+        if no_flights(state):
+            raise GameError("%s can't travel by airplane: %s" % (who, no_flights(state)))
         at = action.get("at")
         if me["plane"]["chartered"]:
             if at is not None:
@@ -230,6 +235,14 @@ def _land(state: State, p: int, action: Action, rng: random.Random) -> list[Even
     _check_mover(state, p, "say where the plane went")
     airport = _airport(state, p, action.get("airport"), "the airport")
     flew = state["phase"] == "fly"
+    here = state["players"][p]["plane"]["at"]
+    if airport.lower() == here.lower():
+        others = destinations(state, p)
+        if not others:              # a game kept from before such a throw was refused: its double thrown
+            raise GameError("%s's plane is at %s already, and %s: undo the throw" % (_name(state, p), here, ONE_AIRPORT))
+        raise GameError("%s's plane is at %s already: %s to another of the board's airports, %s"
+                        % (_name(state, p), here, "a flight goes" if flew else "a plane telephoned for comes",
+                           or_list(others)))
     return [{"type": "landed", "player": p, "airport": airport, "with_pin": flew}] + (
         [] if flew else [_pass_turn(state, p)])
 
@@ -537,6 +550,29 @@ def airports(state: State) -> list[str]:
     return known
 
 
+# said of a game that knows Baytown's airport alone (the option's default): by its refusals and its view
+ONE_AIRPORT = ("this game was started with %s's only (the board's airports are listed when a game starts)"
+               % PLANE_START)
+
+
+def destinations(state: State, p: int) -> list[str]:
+    """Where player ``p``'s plane can go: the board's airports but the one it stands at. "He may
+    move his pin and his plane to any airport on the board", and a plane telephoned for comes "to
+    any airport on the board": to the airport it already stands at, it would go nowhere."""
+    here = state["players"][p]["plane"]["at"].lower()
+    return [a for a in airports(state) if a.lower() != here]
+
+
+def no_flights(state: State) -> str | None:
+    """Why no plane flies in this game, or None when planes fly. A flight goes from one airport
+    to another, so a game that knows one airport (Baytown's, the "airports" option's default:
+    the rules name no other) has none: the panel offers neither the airplane nor a telephone
+    call for the plane, refuses both with this, and its screen says it."""
+    if len(airports(state)) > 1:
+        return None
+    return "a flight goes from one of the board's airports to another, and " + ONE_AIRPORT
+
+
 def _airport(state: State, p: int, value: object, what: str) -> str:
     """One of the board's airports, matched without regard to case ("baytown" is Baytown)."""
     known = airports(state)
@@ -546,8 +582,7 @@ def _airport(state: State, p: int, value: object, what: str) -> str:
             return found[0]
     raise GameError("%s: %s is one of the board's airports, %s, not %s%s"
                     % (_name(state, p), what, and_list(known), _shown(value),
-                       "" if len(known) > 1 else " (this game was started with Baytown's only: "
-                       "the board's airports are listed when a game starts)"))
+                       "" if len(known) > 1 else "; " + ONE_AIRPORT))
 
 
 def _text(state: State, p: int, value: object, field: str) -> str:

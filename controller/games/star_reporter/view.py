@@ -17,6 +17,8 @@ from .rules import (
     TITLE,
     TRAIN,
     airports,
+    destinations,
+    no_flights,
     score,
     this_move,
     waiting_for,
@@ -39,20 +41,24 @@ def offers(state: State) -> list[Action]:
         return [{"type": "throw", "player": p}]
     m = state["mover"]
     if phase in ("fly", "plane_call"):
-        return [{"type": "land", "player": m, "enter": ["airport"], "choices": {"airport": airports(state)}}]
+        # anywhere but where the plane stands; nowhere at all in a game kept from before a flight
+        # with one airport was refused (its refusal says to undo the throw)
+        where = destinations(state, m)
+        return [{"type": "land", "player": m, "enter": ["airport"], "choices": {"airport": where}}] if where else []
     if phase == "draw":
         return [{"type": "draw", "player": m}]
     me = state["players"][p]
     out: list[Action] = [{"type": "throw", "player": p, "method": AUTOMOBILE, "needs": NEEDS[AUTOMOBILE]},
                          {"type": "throw", "player": p, "method": TRAIN, "needs": NEEDS[TRAIN]}]
-    if me["plane"]["chartered"]:
+    flights = no_flights(state) is None           # with one airport, none: the view says why
+    if flights and me["plane"]["chartered"]:
         out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE]})
-    else:
+    elif flights:
         out.append({"type": "throw", "player": p, "method": AIRPLANE, "needs": NEEDS[AIRPLANE], "enter": ["at"],
                     "choices": {"at": airports(state)}})
     if me["assignment"]["status"] == "done":
         out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": NEWS, "needs": NEEDS[TELEPHONE]})
-    if me["plane"]["chartered"]:
+    if flights and me["plane"]["chartered"]:
         out.append({"type": "throw", "player": p, "method": TELEPHONE, "purpose": PLANE, "needs": NEEDS[TELEPHONE]})
     if phase == "moved":
         mover = state["players"][m]
@@ -105,6 +111,7 @@ def view(state: State) -> dict[str, Any]:
         "catastrophe": state["catastrophe"],
         "order": state["order"],
         "scores": state["scores"], "winners": state["winners"], "airports": airports(state),
+        "no_flights": no_flights(state),
         "star_reporter": [_name(state, w) for w in state["winners"]] if state["winners"] else None,
     }
 

@@ -51,6 +51,8 @@ export function render(view) {
       ` of ${d.before_catastrophe} before the Catastrophe`,
       d.open.length ? h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`) : null,
       view.catastrophe === "open" ? h("span", { class: "tag tag-turn" }, "Catastrophe open!") : null),
+    // a game that knows one airport has no flights: the airplane is not offered, and this says why
+    view.no_flights ? h("p", { class: "small muted" }, "No flights: " + view.no_flights) : null,
     dice ? h("p", { class: "notice" }, "The next throw uses the dice button's ", throwFaces(dice), " ",
       h("button", { type: "button", class: "quiet", id: "forget-dice", onclick: () => { dice = null; document.getElementById("forget-dice").closest(".notice").remove(); } }, "let the box roll instead")) : null,
     h("div", { class: "papers" }, view.players.map((p) => reporter(p, view))));
