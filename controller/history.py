@@ -18,7 +18,7 @@ from typing import Any
 from .errors import Conflict, NotFound
 from .games import base, registry
 from .games.game import Game
-from .standings import places
+from .standings import marked, places
 
 HISTORY_LIMIT = 500          # games the history, the statistics and the history page look at
 MAX_ID = 2 ** 53             # game numbers beyond this can't be in the store (and SQLite can't take them)
@@ -45,10 +45,11 @@ def title_of(engine: str, load: Load = registry.load) -> str:
 def summary(game: Any, load: Load = registry.load) -> JSON:
     """A kept (or ending) game as the history lists it (``load``: where its declaration is found)."""
     final = game.final or {}
+    players = [p.get("name") for p in game.players]
     return {"id": game.id, "engine": game.engine, "title": title_of(game.engine, load), "status": game.status,
             "created": game.created, "ended": game.ended, "version": game.version,
-            "players": [p.get("name") for p in game.players], "winners": game.winners or [],
-            "standings": final.get("standings")}
+            "players": players, "winners": game.winners or [],
+            "standings": marked(final.get("standings"), players)}
 
 
 def stacks(entries: Iterable[tuple[int, JSON]]) -> tuple[list[int], list[int]]:
@@ -157,11 +158,24 @@ class KeptGames:
 
     def stats(self, limit: int = HISTORY_LIMIT) -> JSON:
         """Per player over the finished games: played, won, and per game the best and average
-        final number."""
+        final number; and ``against_the_box``, per person and opponent the box played (a seat
+        the game's result marks ``automated``: The Lonely City's N. Ickel), how often they met,
+        and how often each won. The box's opponent is no player: it has no row among them, no
+        win rate, and is counted only against the people it played."""
         games = [g for g in self.history(limit) if g["status"] == "finished"]
         players: dict[str, JSON] = {}
+        against: dict[tuple[str, str, str], JSON] = {}
         for g in games:
-            for row in _rows(g):
+            people = [row for row in _rows(g) if not row.get("automated")]
+            for box in (row for row in _rows(g) if row.get("automated")):
+                for row in people:
+                    met = against.setdefault((row["name"], box["name"], g["engine"]), {
+                        "player": row["name"], "opponent": box["name"], "engine": g["engine"], "title": g["title"],
+                        "played": 0, "won": 0, "lost": 0})
+                    met["played"] += 1
+                    met["won"] += 1 if row["winner"] else 0
+                    met["lost"] += 1 if box["winner"] else 0
+            for row in people:
                 p = players.setdefault(row["name"], {"name": row["name"], "played": 0, "won": 0, "by_game": {}})
                 p["played"] += 1
                 p["won"] += 1 if row["winner"] else 0
@@ -182,7 +196,9 @@ class KeptGames:
             p["win_rate"] = round(p["won"] / p["played"], 3)
             p["by_game"] = per_game
             out.append(p)
-        return {"players": out, "games_counted": len(games)}
+        return {"players": out, "games_counted": len(games),
+                "against_the_box": sorted(against.values(), key=lambda m: (m["player"].lower(), m["title"],
+                                                                           m["opponent"].lower()))}
 
     def chart(self, game_id: object) -> JSON:
         """Each player's number after every move still in force (undone moves and the undo/redo

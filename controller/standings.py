@@ -7,6 +7,10 @@ history, the exports, the league and Home Assistant keep.
 
 The places (``places``) are worked out here and nowhere else: the end card shows them and the
 BG Stats export sends them, so the two never disagree about who came where.
+
+Which seats the box plays (an automated opponent) is the engine's to say: its result marks those
+rows ``automated``, and they are kept so. ``marked`` reads the one kind of row that has no mark,
+a game kept before results carried it, so that the statistics count no box as a person.
 """
 
 from collections.abc import Mapping, Sequence
@@ -25,8 +29,25 @@ def final_table(engine, state):
 
 def rows(result: dict) -> list[dict]:
     """A Result's standings as the games row keeps them (copies: a caller may strike the winners
-    of an abandoned game)."""
-    return [{"name": r["name"], "score": r["score"], "winner": r["winner"]} for r in result["standings"]]
+    of an abandoned game), a seat the box plays still marked ``automated``."""
+    return [dict({"name": r["name"], "score": r["score"], "winner": r["winner"]},
+                 **({"automated": True} if r.get("automated") is True else {})) for r in result["standings"]]
+
+
+def marked(standings: object, seated: Sequence[object]) -> object:
+    """A kept final table's rows with every seat the box played marked ``automated``, whenever
+    the game was kept. The engine's result marks them (base.result_of), and a final table kept
+    since carries the mark as it is. One kept before has none: there a game that seated more
+    than the players the table gave (``seated``, the start's names) seated the rest itself, and
+    those rows, the ones the table never named, are the box's (The Lonely City's N. Ickel); a
+    person is always one of the names the table gave. Anything but a list of rows (no final
+    table) comes back as it is."""
+    if not isinstance(standings, list) or any(isinstance(r, dict) and r.get("automated") for r in standings):
+        return standings
+    named = set(seated)
+    if len(standings) <= len(named):
+        return standings
+    return [dict(r, automated=True) if isinstance(r, dict) and r.get("name") not in named else r for r in standings]
 
 
 def sides(result: dict) -> dict[str, str]:

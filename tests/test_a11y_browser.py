@@ -307,6 +307,23 @@ def test_the_players_statistics_scroll_by_keyboard_on_the_narrowest_phone(client
         page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
 
 
+def test_the_table_against_the_box_reads_as_the_players_table_does(client, server, auditor):
+    """The Lonely City's N. Ickel, the box's reporter, is counted apart from the players in a
+    table of his own: audited as the players' is, at every size."""
+    start(client, "scoop2002", 1, {"variants": ["lonely_city"], "ickel_rolls": "table"})
+    for _ in range(5):                  # N. Ickel sells a story a turn from Downtown, and wins
+        for move in ({"type": "move", "player": 0}, {"type": "roll", "player": 0, "value": 1},
+                     {"type": "arrive", "player": 0, "place": "street"}, {"type": "roll", "player": 0, "value": 2},
+                     {"type": "roll", "player": 1, "value": 1}, {"type": "roll", "player": 1, "value": 3}):
+            act(client, move)
+    r = client.post("/api/games/current/finish", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    auditor.visit(server + "/history", then=lambda page: page.wait_for_selector("#against-the-box"))
+    for size, page in auditor.pages.items():
+        picture(page, "a11y-history-against-the-box-%s.png" % size, full_page=True)
+    auditor.assert_clean()
+
+
 def test_the_strong_offer_keeps_its_contrast_under_the_pointer(server, auditor):
     """A tablet keeps :hover on the button last tapped (Start the game, refused; Finish; New
     game): its words must stay readable there too."""

@@ -117,6 +117,19 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     assert {r["game"] for r in snap["leaderboard"]["by_game"]} == {"Tally"}
 
 
+def test_the_leaderboard_leaves_out_the_opponent_the_box_plays():
+    """A solitaire game's automated reporter (Scoop!'s N. Ickel; his row says "automated") is no
+    player: the leaderboards count the person he played, not him."""
+    league = League()
+    league.take("newsdesk/t1/state/results", json.dumps({"table": "Table 1", "games": [
+        {"id": 1, "title": "Scoop!", "status": "finished", "standings": [
+            {"name": "Ann", "score": 2, "winner": False},
+            {"name": "N. Ickel", "score": 5, "winner": True, "automated": True}]}]}))
+    board = league.leaderboard()
+    assert [(r["player"], r["played"], r["won"]) for r in board["by_player"]] == [("Ann", 1, 0)]
+    assert [r["player"] for r in board["by_game"]] == ["Ann"] and board["games_counted"] == 1
+
+
 def test_a_store_restored_under_a_new_install_sends_its_games_again_and_they_count_once():
     """A backup restored (a new SD card, or the box put back to last week) starts a new install:
     the table sends its whole log again. Its games come with the ids and the moments they ended,

@@ -4,6 +4,7 @@ its view; and a game that leaves out an optional part gets Game's default for it
 
 import contextlib
 import random
+import re
 from dataclasses import MISSING, fields, replace
 
 import pytest
@@ -13,7 +14,7 @@ from test_game_session import PLAYERS, PURSE, START
 from controller.bus import Bus
 from controller.errors import BadRequest
 from controller.game_session import GameSession
-from controller.games import base, registry, scan, scoop1956
+from controller.games import base, registry, scan, scoop1956, scoop2002
 from controller.games.game import Game
 from controller.history import KeptGames
 from controller.journal import Journal
@@ -131,6 +132,81 @@ def test_a_bare_engine_plays_through_the_session_on_the_defaults(table):
     out = games.act(WIN, 1)
     assert out["said"] == "hand" and games.headline() is None and rang == []
     assert games.finish(2)["winners"] == ["Ann", "Cy"]
+
+
+# ---------------------------------------------------------------- the opponent the box plays
+
+LONELY = {"variants": ["lonely_city"], "ickel_rolls": "table"}        # solitaire; the table rolls for N. Ickel
+ICKEL_SELLS = [{"type": "move", "player": 0}, {"type": "roll", "player": 0, "value": 1},
+               {"type": "arrive", "player": 0, "place": "street"}, {"type": "roll", "player": 0, "value": 2},
+               {"type": "roll", "player": 1, "value": 1}, {"type": "roll", "player": 1, "value": 3}]
+
+
+def ickel_wins(games):
+    """A game of The Lonely City through the table: Ann sells nothing, N. Ickel sells a story a
+    turn (a 1 from Downtown, #1) and wins with his fifth. The game as kept."""
+    games.start("scoop2002", [{"name": "Ann"}], LONELY)
+    version = games.current()["version"]
+    for _ in range(scoop2002.rules.ICKEL_SALES_TO_WIN):
+        for action in ICKEL_SELLS:
+            version = games.act(action, version)["version"]
+    return games.finish(version)
+
+
+def ann_won_before_the_mark(store):
+    """A Lonely City game Ann won, kept as a table kept it before the result marked the seat the
+    box plays: its final table names N. Ickel as it names Ann."""
+    setup = scoop2002.GAME.setup([{"name": "Ann"}], LONELY)
+    game, _, _ = store.start_game("scoop2002", [{"name": "Ann"}], LONELY, {"type": "setup", "events": setup})
+    rows = [{"name": "Ann", "score": 3, "winner": True}, {"name": "N. Ickel", "score": 1, "winner": False}]
+    store.end_game(game.id, 1, "finished", ["Ann"], {"winners": ["Ann"], "standings": rows, "teams": {}, "view": None})
+
+
+def test_the_statistics_count_people_and_say_apart_how_each_fares_against_the_box(tmp_path):
+    """N. Ickel, the reporter the box plays in Scoop!'s The Lonely City, was listed among the
+    players with a win rate, as if a person. The engine's result marks his seat "automated"; the
+    statistics leave him out of the players and say, per person, how often they beat him. A game
+    kept before the mark is read alike: his is the row for a seat the table did not name."""
+    store = Store(tmp_path / "games.sqlite3")
+    try:
+        games, kept = GameSession(Journal(store, Bus()), random.Random(0)), KeptGames(store)
+        out = ickel_wins(games)
+        assert out["standings"] == [{"name": "Ann", "score": 0, "winner": False},
+                                    {"name": "N. Ickel", "score": 5, "winner": True, "automated": True}]
+        ann_won_before_the_mark(store)
+        assert [[r.get("automated", False) for r in g["standings"]] for g in kept.history()] == [[False, True]] * 2
+        stats = kept.stats()
+        assert [(p["name"], p["played"], p["won"], p["win_rate"]) for p in stats["players"]] == [("Ann", 2, 1, 0.5)]
+        assert stats["against_the_box"] == [{"player": "Ann", "opponent": "N. Ickel", "engine": "scoop2002",
+                                             "title": scoop2002.GAME.title, "played": 2, "won": 1, "lost": 1}]
+        assert stats["games_counted"] == 2
+    finally:
+        store.close()
+
+
+def test_a_game_without_the_box_is_counted_as_before(table):
+    """A game whose every seat is a person's: no row marked, nothing against the box, each player
+    counted as before."""
+    games, kept = table()
+    games.start("scan", FOUR, {"variant": "team"})
+    games.act(WIN, 1)
+    games.finish(2)
+    stats = kept.stats()
+    assert sorted(p["name"] for p in stats["players"]) == ["Ann", "Bob", "Cy", "Dee"]
+    assert stats["against_the_box"] == [] and all("automated" not in r for r in kept.history()[0]["standings"])
+
+
+def test_the_history_page_shows_the_box_apart_from_the_players(desk, client):
+    """The players' table has no row for N. Ickel (nor a win rate); a table of its own, named for
+    the box, says how Ann fared against him."""
+    ickel_wins(desk.table.games)
+    html = client.get("/history").get_data(as_text=True)
+    players = html.split('id="stats"', 1)[1].split("</table>", 1)[0]
+    assert '<th scope="row">Ann</th><td>1</td><td>0</td><td>0%</td>' in players and "N. Ickel" not in players
+    box = html.split('id="against-the-box"', 1)[1].split("</table>", 1)[0]
+    assert re.search(r'<th scope="row">Ann</th>\s*<td>N\. Ickel</td>\s*<td>Scoop!</td>\s*<td>1</td>\s*<td>0</td>'
+                     r'\s*<td>1</td>', box), box
+    assert "played by the box" in html
 
 
 # ---------------------------------------------------------------- the page

@@ -105,7 +105,10 @@ schemas(
     Outcome=obj(["game", "entry", "said", "repeat", "event_id"], extra=True,
                 game=INT, entry=INT, said=STR, repeat=BOOL, event_id=INT, engine=STR, version=INT, moves=INT,
                 view=nullable(OBJ), offers=arr(OBJ), undo=nullable(STR), redo=nullable(STR)),
-    Standing=obj(["name", "score", "winner"], name=STR, score=nullable(INT), winner=BOOL),
+    Standing=obj(["name", "score", "winner"], name=STR, score=nullable(INT), winner=BOOL,
+                 automated=dict(BOOL, description="True, and only there, on a seat the box itself plays: an "
+                                "automated opponent (Scoop!'s N. Ickel in The Lonely City), no person, so not "
+                                "among the statistics' players.")),
     Summary=obj(["id", "engine", "title", "status", "created", "ended", "version", "players", "winners",
                  "standings"], extra=True,
                 id=INT, engine=STR, title=STR, status={"enum": ["active", "finished", "abandoned"]},
@@ -120,10 +123,16 @@ schemas(
                                           log=arr(obj(["version", "type", "said", "at"], version=INT,
                                                       type=nullable(STR), said=STR, at=STR)))]},
     History=obj(["games"], games=arr(ref("Summary"))),
-    Stats=obj(["players", "games_counted"], games_counted=INT, players=arr(obj(
+    Stats=obj(["players", "games_counted", "against_the_box"], games_counted=INT, players=arr(obj(
         ["name", "played", "won", "win_rate", "by_game"], name=STR, played=INT, won=INT, win_rate={"type": "number"},
         by_game=arr(obj(["engine", "title", "played", "won", "best", "average"], engine=STR, title=STR, played=INT,
-                        won=INT, best=nullable(INT), average=nullable({"type": "number"})))))),
+                        won=INT, best=nullable(INT), average=nullable({"type": "number"}))))),
+        against_the_box=dict(arr(obj(
+            ["player", "opponent", "engine", "title", "played", "won", "lost"], player=STR, opponent=STR, engine=STR,
+            title=STR, played=INT, won=dict(INT, description="The games the player won."),
+            lost=dict(INT, description="The games the opponent won."))),
+            description="Per player and opponent the box plays (a seat marked automated), the finished games "
+                        "between them: the opponent is no player, so it has no line among the players.")),
     Chart=obj(["game", "engine", "unit", "prefix", "players", "colours", "points", "problem"], game=INT, engine=STR,
               unit=nullable(STR), prefix=STR, players=arr(STR), problem=nullable(STR),
               colours=dict(arr(nullable(STR)), description="Each line's player's colour as set at the start "

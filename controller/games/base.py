@@ -19,7 +19,7 @@ the effective events. ``effective`` works that out for any game.
 """
 
 import pickle
-from typing import Any, Callable, Iterable, Mapping, TypedDict, TypeGuard, TypeVar, overload
+from typing import Any, Callable, Iterable, Mapping, NotRequired, TypedDict, TypeGuard, TypeVar, overload
 
 from ..errors import NewsdeskError
 
@@ -47,11 +47,13 @@ class GameError(NewsdeskError, ValueError):
 
 
 class Standing(TypedDict):
-    """One player's line of a game's result."""
+    """One player's line of a game's result; ``automated`` (true) only on a seat the box itself
+    plays, an automated opponent, which the statistics count apart from the people."""
 
     name: str
     score: int | None        # money or points (Result.score_kind); None in a game without a score
     winner: bool             # never True before the game is over
+    automated: NotRequired[bool]    # present (True) only on the box's seat (The Lonely City's N. Ickel)
 
 
 class TeamStanding(TypedDict):
@@ -83,12 +85,22 @@ class Result(TypedDict):
 # ---------------------------------------------------------------- the result and the guard
 
 def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: dict[str, Any] | None,
-              teams: Iterable[tuple[str, list[str], int | None, bool]] = ()) -> Result:
+              teams: Iterable[tuple[str, list[str], int | None, bool]] = (), automated: Iterable[str] = ()) -> Result:
     """A game's Result from its rows as the engine works them out: (name, score, won) per
     player, (side, members, score, won) per side, and the game's panel facts (its
-    "score" is the result's score_kind). Nobody is a winner while the game is not over."""
-    standings = [Standing(name=str(name), score=score if is_int(score) else None, winner=bool(over and won))
-                 for name, score, won in rows]
+    "score" is the result's score_kind). Nobody is a winner while the game is not over.
+
+    ``automated`` names the seats the box itself plays, an opponent no person plays (The Lonely
+    City's N. Ickel): their rows say ``automated``, and the statistics, the history's and the
+    league's, count them apart from the people. The game is the one home of which seats those
+    are: what reads its result tells them by this mark, never by a name."""
+    box = {str(name) for name in automated}
+    standings = []
+    for name, score, won in rows:
+        row = Standing(name=str(name), score=score if is_int(score) else None, winner=bool(over and won))
+        if row["name"] in box:
+            row["automated"] = True
+        standings.append(row)
     sides = [TeamStanding(side=str(side), members=[str(m) for m in members],
                           score=score if is_int(score) else None, winner=bool(over and won))
              for side, members, score, won in teams]

@@ -5,7 +5,8 @@ Per table: its name, whether it is online, the game being played and its standin
 event; and the count of events seen, repeats dropped (by event id) and ids skipped. Across
 tables: a leaderboard of finished games by game and player (played, won, best score), and one
 by player over all games. A player is the same person at two tables when the name matches,
-ignoring case and spaces around it (a convention's badge names).
+ignoring case and spaces around it (a convention's badge names); a seat the box played (a row
+marked "automated", the game's own word for it) is nobody's, and counts in neither.
 
 Finished games come from two places: each table's retained results (its last 20 games, so a
 league started late catches up) and each game's end on the events topic (so a long day's games
@@ -182,7 +183,8 @@ class League:
             counted += 1
             table, title = game["table"], game["title"]
             for row in game["standings"]:
-                if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+                # a seat the box played (an automated opponent: Scoop!'s N. Ickel) is no player
+                if not isinstance(row, dict) or not isinstance(row.get("name"), str) or row.get("automated"):
                     continue
                 score = row.get("score") if isinstance(row.get("score"), int) else None
                 won = bool(row.get("winner"))

@@ -193,6 +193,24 @@ def test_an_apply_that_changes_the_state_it_was_given_is_told_so_and_nothing_els
     assert kit.findings("guard") == [] and kit.findings("result") == []
 
 
+def test_a_seat_the_box_plays_is_a_row_of_the_result_beside_the_players(model):
+    """A game that seats an opponent of its own (Scoop!'s N. Ickel) lists it in its standings
+    beside the players the table gave, marked "automated": the result rule takes that row, and
+    still catches one that no player's name stands behind."""
+    g = model.GAME
+
+    def with_box(automated):
+        def result(s):
+            r = g.result(s)
+            rows = [(x["name"], x["score"], x["winner"]) for x in r["standings"]] + [("The Box", 0, False)]
+            return base.result_of(r["over"], rows, {"score": r["score_kind"]}, automated=automated)
+        return dataclasses.replace(g, result=result)
+
+    assert Kit(with_box(["The Box"])).findings("result") == []
+    (found,) = Kit(with_box([])).findings("result")
+    assert "its standings list" in found.seen and "The Box" in found.seen
+
+
 def test_an_offer_its_own_rules_refuse_is_said_with_their_sentence(model):
     g = model.GAME
     offers = lambda s: [{"type": "point", "enter": ["player"], "choices": {"player": [9]}}] if s["started"] else []  # noqa: E731

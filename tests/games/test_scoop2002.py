@@ -290,6 +290,16 @@ def test_the_lonely_city_box_plays_ickel_with_the_rng():
         game.decide(s, {"type": "move", "player": 1}, Dice())
 
 
+def test_the_result_marks_n_ickel_as_the_seat_the_box_plays():
+    """'The Lonely City: This is a solitaire version of Scoop!': N. Ickel is the box's reporter,
+    no person. His row of the result says so ("automated"), for the statistics to count him apart
+    from the players; a person's row carries no such mark."""
+    rows = game.result(start(("Ann",), variants=["lonely_city"]))["standings"]
+    assert rows == [{"name": "Ann", "score": 0, "winner": False},
+                    {"name": "N. Ickel", "score": 0, "winner": False, "automated": True}]
+    assert all("automated" not in r for r in game.result(start(("Ann", "Bob")))["standings"])
+
+
 def test_ickel_wins_with_five_sales():
     """'Ickel wins if he sells five stories. You win if you sell three.'"""
     s = start(("Ann",), variants=["lonely_city"])

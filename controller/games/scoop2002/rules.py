@@ -214,12 +214,14 @@ def decide(state: State, action: Action, rng: random.Random) -> list[Event]:
 def result(state: State) -> Result:
     """Over once a reporter has sold enough stories ("If you've sold three or more stories by the
     end of your turn, then you win"; N. Ickel needs five); each player's score is the stories
-    they have sold, and the one winner is the reporter who got there."""
+    they have sold, and the one winner is the reporter who got there. N. Ickel's row is marked
+    the box's ("automated"): The Lonely City is solitaire, and he is no person to count."""
     if not state.get("started"):
         return result_of(False, [], {"score": SCORE_KIND})
     over = state["phase"] == "over"
     return result_of(over, [(pl["name"], len(pl["sales"]), i == state["winner"])
-                            for i, pl in enumerate(state["players"])], {"score": SCORE_KIND})
+                            for i, pl in enumerate(state["players"])], {"score": SCORE_KIND},
+                     automated=[pl["name"] for pl in state["players"] if pl["box"]])
 
 
 def _actor(state: State, action: Action) -> int:
