@@ -38,7 +38,8 @@
                allows it) leaves HOLDING_MARGIN_C under its holding temperature, that opens within
                CUTOFF_OPENS_MAX_S of a coil held on at its weakest, before the winding passes its
                insulation's class, that carries the coil's current, and under which a line
-               toggling at any duty can't hold the coil over its continuous rating; and a
+               toggling at any duty can't hold the coil hotter than its continuous rating does
+               (a temperature, whatever the air: see coil_rating); and a
                second cutoff on the MOSFET's tab (fet_cutoff_c) for a gate held half on, rated
                no hotter than FET_TAB_MAX_C, that ringing leaves HOLDING_MARGIN_C under its
                holding temperature and that opens before the junction passes tj_max
@@ -821,6 +822,17 @@ def coil_heat(parts, volts, share, ambient, ohms=None):
     return temp, watts
 
 
+def coil_rating(parts):
+    """(the coil's continuous rating, W: duty_max of its power at its rated voltage; the surface
+    temperature that heat holds it at in the air the rating is given in, rated_ambient_c, °C).
+    The rating is a temperature the coil is made to stand, not a number of watts: in cooler air
+    it takes more watts to reach it, in warmer fewer. So the rules hold the coil to the
+    temperature, which a cooler room can't turn into a refusal (ambient_c is the warmest air)."""
+    sol = parts.part("solenoid")
+    watts = float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / float(sol["coil_ohms"])
+    return watts, float(sol["rated_ambient_c"]) + float(sol["theta_c_per_w"]) * watts
+
+
 def cutoff_timing(parts):
     """What the thermal cutoff does, from the parts' figures (the rules' own; the ngspice decks
     check it with every single fault). None without a cutoff.
@@ -837,9 +849,10 @@ def cutoff_timing(parts):
              the winding at its highest resistance
     winding  the hottest the winding's inside gets before the cutoff opens: the rated temperature
              plus theta_inner at the strongest fault's power then; under the insulation's class
-    under    the heat that holds the coil UNDER_C under the cutoff's rated temperature for good
-             (a line toggling at some duty gives it, and the cutoff never opens): at most the
-             coil's continuous rating"""
+    under    the coil held UNDER_C under the cutoff's rated temperature for good (a line toggling
+             at some duty does it, and the cutoff never opens): its surface there, ``under_c``, at
+             most where its continuous rating holds it (``continuous_c``, coil_rating), in any air;
+             ``under_w`` is the heat that takes in this air"""
     bell = parts.bell
     cutoff_c = float(bell.get("cutoff_c") or 0)
     if not cutoff_c:
@@ -856,14 +869,15 @@ def cutoff_timing(parts):
     opens = tau * math.log(rise_final / (rise_final - rise_needed)) if rise_final > rise_needed else math.inf
     strong_w = supply_max(parts) ** 2 / (ohms * (1 - tol) * (1 + alpha * (cutoff_c - 20)))
     winding = cutoff_c + float(sol["theta_inner_c_per_w"]) * strong_w
-    rated_w = float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms
+    rated_w, rated_c = coil_rating(parts)
     return {"ring_c": ring_c, "ring_w": figures.watts(ring_c, strike_duty()), "forever_c": forever_c,
             "forever_w": ring_w, "ceiling_c": COIL_CEILING_C,
             "timeout_c": figures.after(ambient, strike_duty(), RING_TIMEOUT_S), "timeout_s": RING_TIMEOUT_S,
             "holding_c": float(cut["th_c"]), "opens_s": opens,
             "weak_w": weak_w, "strong_w": strong_w, "winding_c": winding, "insulation_c": float(sol["insulation_c"]),
             "cutoff_c": cutoff_c, "low_c": cutoff_c - float(cut["tf_tol_c"]), "ambient_c": ambient,
-            "continuous_w": rated_w, "under_w": (cutoff_c - UNDER_C - ambient) / theta}
+            "continuous_w": rated_w, "continuous_c": rated_c, "rated_ambient_c": float(sol["rated_ambient_c"]),
+            "under_c": cutoff_c - UNDER_C, "under_w": (cutoff_c - UNDER_C - ambient) / theta}
 
 
 CUTOFF_OPENS_MAX_S = 600    # newsdesk's bound on how long a coil held on by a fault may take to be cut off
@@ -887,8 +901,10 @@ def _check_cutoff(circuit, report, line):
     coil's current) nor the fail-safe (it is before the failed part) stops. The thermal cutoff
     does: it must let the longest ring the ringer's heat budget allows through, open within a
     bounded time, open before the winding passes its insulation's class, and be rated low enough
-    that the heat which settles the coil just under it (a line toggling at some duty: the case it
-    never cuts off) stays within the coil's continuous rating."""
+    that the coil settled just under it (a line toggling at some duty: the case it never cuts off)
+    is no hotter than its continuous rating holds it. That last is a temperature (coil_rating):
+    the watts that hold the coil just under the cutoff grow as the air cools, the temperature
+    doesn't, and the winding's inside is held under its class at any heat (``winding_c``)."""
     parts = circuit.parts_data
     t = cutoff_timing(parts)
     if t is None:
@@ -918,11 +934,13 @@ def _check_cutoff(circuit, report, line):
                    else "where a ring that never stops settles",
                    "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
                    keep, kept, HOLDING_MARGIN_C)
-    if t["under_w"] > t["continuous_w"]:
+    if t["under_c"] > t["continuous_c"]:
         report.add("bell", "error", line,
-                   "a line toggling at the duty that holds the coil just under the %g °C thermal cutoff keeps it at "
-                   "%.2f W for good: over its %.1f W continuous rating, and the cutoff never opens; use a cutoff "
-                   "rated lower (cutoff_c)", t["cutoff_c"], t["under_w"], t["continuous_w"])
+                   "a line toggling at the duty that holds the coil just under the %g °C thermal cutoff keeps its "
+                   "surface at %.1f °C for good: over the %.0f °C its %.1f W continuous rating holds it at (in the "
+                   "%g °C air that rating is given in, rated_ambient_c), and the cutoff never opens; use a cutoff "
+                   "rated lower (cutoff_c)", t["cutoff_c"], t["under_c"], t["continuous_c"], t["continuous_w"],
+                   t["rated_ambient_c"])
     if t["opens_s"] > CUTOFF_OPENS_MAX_S:
         report.add("bell", "error", line,
                    "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "

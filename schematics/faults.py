@@ -6,8 +6,9 @@ A shorted MOSFET or optocoupler output, or an unsoldered gate pull-down, holds t
 full power; neither the fuse (it carries the coil's current) nor the fail-safe (it sits before
 the failed part) ends that. The thermal cutoff does. The other faults (the fail-safe's parts
 shorted or open) leave a line held high to die away, or the coil dark. Each deck shows where the
-coil ends up: its dissipation under its continuous rating (duty_max of its rated power) and its
-winding under its insulation's class, and, where the cutoff has to act, when it opens.
+coil ends up: its heat at the end holding it no hotter than its continuous rating does (a
+temperature: erc.coil_rating) and its winding under its insulation's class, and, where the cutoff
+has to act, when it opens.
 
 The thermal model (every figure an estimate from hardware/parts.toml [part.solenoid], stated so
 in docs/build.md): the coil's heat flows into one thermal node (its heat capacity tau_s /
@@ -33,7 +34,7 @@ supply at its highest, the winding at its lowest: the hottest winding when it op
 
 
 from . import spice
-from .erc import CUTOFF_OPENS_MAX_S, FET_TAB_MAX_C
+from .erc import CUTOFF_OPENS_MAX_S, FET_TAB_MAX_C, coil_rating
 
 SECONDS = 600               # simulated: the rules' bound on the cutoff's time (CUTOFF_OPENS_MAX_S)
 MAX_STEP = 1.0              # seconds: the thermal node moves over minutes
@@ -63,12 +64,12 @@ def thermal_values(circuit):
     sol = data.part("solenoid")
     cutoff = float(data.bell.get("cutoff_c") or 0)
     fet = data.part("mosfet")
-    ohms = float(sol["coil_ohms"])
+    continuous_w, continuous_c = coil_rating(data)
     values.update(theta=float(sol["theta_c_per_w"]), tau=float(sol["tau_s"]),
                   theta_in=float(sol["theta_inner_c_per_w"]), alpha=float(sol["copper_alpha"]),
                   ambient=float(data.bell["ambient_c"]), cutoff=cutoff or None,
                   insulation=float(sol["insulation_c"]),
-                  continuous_w=float(sol["duty_max"]) * float(sol["rated_v"]) ** 2 / ohms,
+                  continuous_w=continuous_w, continuous_c=continuous_c,
                   theta_tab=float(fet["theta_ja"]) - float(fet["theta_jc"]), theta_jc=float(fet["theta_jc"]),
                   tab_tau=float(fet["tab_tau_s"]), tj_max=float(fet["tj_max"]),
                   fet_cutoff=float(data.bell.get("fet_cutoff_c") or 0) or None)
@@ -231,8 +232,13 @@ class FaultResult:
         return (max(cuts) if cuts else None, self.values["ambient"] + max(m["tab"] for m in rows),
                 max(m["junction"] for m in rows), max(m["fet_watts_end"] for m in rows))
 
+    def settles_c(self, watts):
+        """Where ``watts`` for good holds the coil's surface, °C."""
+        return self.values["ambient"] + self.values["theta"] * watts
+
     def unsafe(self):
-        """A sentence for each fault that leaves the coil over its continuous rating at the end,
+        """A sentence for each fault whose heat at the end would hold the coil hotter than its
+        continuous rating does,
         lets the cutoff open later than the rules' bound, or takes the winding over its class; or
         takes the MOSFET's tab over newsdesk's ceiling for a part in the box, or its junction over
         its maximum."""
@@ -240,8 +246,10 @@ class FaultResult:
         words = {name: text for name, text, _ in FAULTS}
         for name in self.rows:
             cut, hottest, end = self.worst(name)
-            if end > self.values["continuous_w"]:
-                out.append("with %s the coil still dissipates %.1f W after %d s" % (words[name], end, SECONDS))
+            if self.settles_c(end) > self.values["continuous_c"]:
+                out.append("with %s the coil still dissipates %.1f W after %d s, which holds it at %.0f °C: over the "
+                           "%.0f °C of its continuous rating" % (words[name], end, SECONDS, self.settles_c(end),
+                                                                 self.values["continuous_c"]))
             elif cut is not None and cut > CUTOFF_OPENS_MAX_S:
                 out.append("with %s the cutoff opens only after %.0f s" % (words[name], cut))
             if hottest > self.values["insulation"]:
@@ -278,9 +286,9 @@ def markdown(result):
     """The faults' table for docs/build.md."""
     v = result.values
     out = ["Each fault in its own ngspice deck, %d s of it, the coil's heat by the thermal model above "
-           "(the air at %g °C; the coil's continuous rating %.1f W, its insulation %g °C; the cutoff %s), "
-           "at the weakest and the strongest corner:" % (
-               SECONDS, v["ambient"], v["continuous_w"], v["insulation"],
+           "(the air at %g °C; the coil's continuous rating %.1f W, which holds it at %.0f °C, its insulation %g °C; "
+           "the cutoff %s), at the weakest and the strongest corner:" % (
+               SECONDS, v["ambient"], v["continuous_w"], v["continuous_c"], v["insulation"],
                "opening at %g °C" % v["cutoff"] if v["cutoff"] else "not fitted"),
            "", "| single fault | the cutoff opens after | the winding's hottest | the coil dissipates at the end |",
            "| --- | ---: | ---: | ---: |"]
@@ -303,7 +311,7 @@ def markdown(result):
     if unsafe:
         out += ["", "**Not safe**: %s." % "; ".join(unsafe)]
     else:
-        out += ["", "In every case the coil ends under its %.1f W continuous rating within %d s (the rules' bound), "
-                "its winding under %g °C, and the MOSFET's tab under %g °C." % (
-                    v["continuous_w"], CUTOFF_OPENS_MAX_S, v["insulation"], FET_TAB_MAX_C)]
+        out += ["", "In every case the coil ends within %d s (the rules' bound) on a heat that holds it under the "
+                "%.0f °C of its continuous rating, its winding under %g °C, and the MOSFET's tab under %g °C." % (
+                    CUTOFF_OPENS_MAX_S, v["continuous_c"], v["insulation"], FET_TAB_MAX_C)]
     return "\n".join(out)

@@ -52,6 +52,7 @@ PART_KEYS = {
     "zener": {"iz_test_ma": "pos"},
     "solenoid": {"rated_v!": "pos", "coil_ohms!": "pos", "coil_ohms_tol!": "frac", "coil_mh!": "pos",
                  "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "share",
+                 "rated_ambient_c!": "pos",
                  "theta_c_per_w!": "pos", "tau_s!": "pos", "theta_inner_c_per_w!": "nonneg", "insulation_c!": "pos",
                  "copper_alpha!": "nonneg"},
     "supply12": {"unloaded_ratio!": "pos"},
@@ -386,6 +387,8 @@ BOUNDS = {(("rails",), "3V3"): (3.0, 3.6, "V", "a 3.3 V rail"), (("rails",), "5V
           (("connector",), "pitch_mm"): (1.0, 10.0, "mm", "a connector's pin pitch"),
           (("connector",), "row_mm"): (1.0, 10.0, "mm", "a connector's row spacing"),
           (("part", "solenoid"), "insulation_c"): (90, 220, "°C", "an insulation class (Y 90 to C 220)"),
+          # a rating given in hotter air would let the coil sit hotter for good
+          (("part", "solenoid"), "rated_ambient_c"): (20, 40, "°C", "the air a solenoid's duty is rated in"),
           (("part", "mosfet"), "tj_max"): (100, 200, "°C", "a silicon junction's maximum")}
 
 

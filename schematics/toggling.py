@@ -25,7 +25,7 @@ rise. Strikes of 600 s can't be simulated at the electrical time step, so:
 Read back for each copy: when the cutoff opens (if ever), the winding's hottest, and the coil's
 heat at the end. A toggling line is safe when in every copy the winding stays under its
 insulation's class; the copies the cutoff doesn't open are compared with the coil's continuous
-rating too, in the table docs/build.md shows. Every thermal figure is an estimate (the same as
+rating too (the temperature it holds the coil at: erc.coil_rating), in the table docs/build.md shows. Every thermal figure is an estimate (the same as
 the single faults': docs/build.md says which).
 """
 
@@ -206,10 +206,11 @@ def markdown(result):
         out[-1] += ("At every rate and corner the winding stays under its %g °C insulation class (at most %.0f °C)"
                     % (v["insulation"], result.hottest()))
         if under:
-            over = under[0]["watts_end"] > v["continuous_w"]
-            out[-1] += ("; a toggling line whose heat settles just under the cutoff keeps the coil at %.2f W for good, "
-                        "%s its %.1f W continuous rating." % (under[0]["watts_end"], "over" if over else "under",
-                                                              v["continuous_w"]))
+            settled = v["ambient"] + under[0]["node_end"]
+            out[-1] += ("; a toggling line whose heat settles just under the cutoff keeps the coil at %.1f °C (%.2f W) "
+                        "for good, %s the %.0f °C its %.1f W continuous rating holds it at." % (
+                            settled, under[0]["watts_end"], "over" if settled > v["continuous_c"] else "within",
+                            v["continuous_c"], v["continuous_w"]))
         else:
             out[-1] += "."
     return "\n".join(out)

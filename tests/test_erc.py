@@ -869,7 +869,10 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
     assert t["ring_c"] + erc.HOLDING_MARGIN_C <= t["holding_c"] and erc.HOLDING_MARGIN_C == 10
     assert 100 < t["opens_s"] < 240 and t["winding_c"] < t["insulation_c"] == 120
     assert t["weak_w"] > t["continuous_w"]              # held on, the coil is well over its continuous rating
-    assert t["under_w"] == pytest.approx(1.786, abs=0.001) and t["under_w"] <= t["continuous_w"] == 1.8
+    assert t["under_w"] == pytest.approx(1.786, abs=0.001) and t["continuous_w"] == 1.8
+    # the rule is in temperatures: the coil's surface held just under the cutoff, against where its
+    # continuous rating holds it in the air the rating is given in (35 °C + 35 °C/W x 1.8 W)
+    assert t["under_c"] == 97.5 <= t["continuous_c"] == pytest.approx(98.0)
     assert _cutoff(check()) == []
 
 
@@ -886,9 +889,10 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
     (("cutoff_c = 98 ", "cutoff_c = 300 "), "reaches the thermal cutoff's 300 °C never"),
     (("insulation_c = 120 ", "insulation_c = 100 "), "the winding's inside reaches 105 °C: over its insulation's 100 °C"),
     (("rated_a = 10.0 ", "rated_a = 0.5 "), "the thermal cutoff is rated 0.5 A and the coil draws up to 0.74 A"),
-    # (b): the old 102 °C cutoff let a toggling line hold the coil at 1.90 W for good
+    # (b): the old 102 °C cutoff let a toggling line hold the coil at 101.5 °C (1.90 W) for good
     (("cutoff_c = 98 ", "cutoff_c = 102 "), "a line toggling at the duty that holds the coil just under the 102 °C "
-                                           "thermal cutoff keeps it at 1.90 W for good: over its 1.8 W continuous rating"),
+                                           "thermal cutoff keeps its surface at 101.5 °C for good: over the 98 °C its "
+                                           "1.8 W continuous rating holds it at"),
 ])
 def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
     found = [f.message for f in check_parts(parts_with(*change)).errors if f.rule == "bell"]
@@ -896,6 +900,32 @@ def test_a_missing_or_misjudged_thermal_cutoff_is_an_error(change, words):
         assert not [m for m in found if "long ring" in m], found
     else:
         assert any(words in m for m in found), found
+
+
+AMBIENT = PARTS.bell["ambient_c"]
+
+
+@pytest.mark.parametrize("ambient", sorted({0, 10, 20, 25, 35, AMBIENT}))
+@pytest.mark.parametrize("board", ["pi", "pico"])
+def test_a_cooler_room_never_turns_a_passing_design_into_a_refusal(ambient, board):
+    """ambient_c is the warmest the air in the phone gets: a cooler room is only safer. The rule on
+    the heat a toggling line can hold the coil at, just under its cutoff, was stated in watts, and
+    that heat grows as the air cools (more of it leaves a coil held at the same temperature), so
+    the shipped design failed at 34 °C and below. Stated in temperatures, the air doesn't enter it."""
+    assert AMBIENT <= 35
+    report = check_parts(parts_with("ambient_c = %g " % AMBIENT, "ambient_c = %g " % ambient), board=board)
+    assert report.errors == []
+
+
+@pytest.mark.parametrize("ambient", [0, 35])
+def test_a_cutoff_that_lets_the_coil_sit_over_its_rating_is_refused_in_any_air(ambient):
+    """The rule doesn't turn lax in a cool room either: a 102 °C cutoff lets a toggling line hold
+    the coil's surface at 101.5 °C for good, over the 98 °C its continuous rating holds it at, in
+    any air."""
+    found = [f.message for f in check_parts(parts_edited(("cutoff_c = 98 ", "cutoff_c = 102 "), (
+        "ambient_c = %g " % AMBIENT, "ambient_c = %g " % ambient))).errors]
+    assert any("holds the coil just under the 102 °C thermal cutoff keeps its surface at 101.5 °C for good: "
+               "over the 98 °C its 1.8 W continuous rating holds it at" in m for m in found), found
 
 
 # --- a builder's planted faults the rules let through ---

@@ -167,6 +167,9 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
                                         "200 °C"),
     ("insulation_c = 120 ", "insulation_c = 1200 ", "[part.solenoid] insulation_c is 1200 °C, and an insulation "
                                                     "class (Y 90 to C 220) is 90 to 220 °C"),
+    # the coil's continuous rating given in hotter air would let it sit hotter for good
+    ("rated_ambient_c = 35 ", "rated_ambient_c = 80 ", "[part.solenoid] rated_ambient_c is 80 °C, and the air a "
+                                                      "solenoid's duty is rated in is 20 to 40 °C"),
     ("bell_clear_mm = 4.0 ", "bell_clear_mm = 0 ", "[connector] bell_clear_mm is 0 mm, within a pin's nearest "
                                                    "neighbour (2.77 mm)"),
     ("pitch_mm = 2.77 ", "pitch_mm = 27.7 ", "[connector] pitch_mm is 27.7 mm, and a connector's pin pitch is 1 to 10 mm"),

@@ -409,8 +409,9 @@ def test_a_line_toggling_at_any_rate_keeps_the_winding_under_its_class(toggled):
     under = [m for hz, _, _, m in toggled.rows if hz == "under"][0]
     assert under["cut"] is None
     # issue 42 (b): whatever the rate or duty, the coil ends within its continuous rating (the cutoff
-    # opened, or the heat that settles just under it is no more than the rating): the 102 °C cutoff left 1.88 W
-    assert all(m["watts_end"] <= v["continuous_w"] for _, _, _, m in toggled.rows)
+    # opened, or the heat that settles just under it holds the coil no hotter than the rating does, a
+    # temperature): the 102 °C cutoff left 1.88 W, 101.5 °C
+    assert all(v["ambient"] + v["theta"] * m["watts_end"] <= v["continuous_c"] + 0.1 for _, _, _, m in toggled.rows)
     assert under["watts_end"] == pytest.approx((v["cutoff"] - toggling.UNDER_C - v["ambient"]) / v["theta"], rel=0.01)
     assert any(m["cut"] is not None and m["cut"] < 300 for _, _, _, m in toggled.rows)
 
