@@ -230,7 +230,7 @@ def _output(c, spec, sub):
         # the MOSFET's own thermal cutoff, clamped to its tab, in its drain lead (its case lead on the
         # drain's side, the tab's potential): a gate held half on heats the MOSFET, not the coil, and
         # this opens for good before its tab passes the cutoff's rating (erc.fet_cutoff_timing)
-        c.add("cutoff", "%g °C" % bell["fet_cutoff_c"], {"1": sol, "2": drain}, [("1", "2")], line=spec.name,
+        c.add("fet_cutoff", "%g °C" % bell["fet_cutoff_c"], {"1": sol, "2": drain}, [("1", "2")], line=spec.name,
               role="fet_cutoff", subsystem=sub)
         c.isolated.add(drain)
     # the coil's own rating, not the supply's: the rules check one against the other

@@ -915,25 +915,19 @@ def _check_cutoff(circuit, report, line):
                    "parts.toml [bell_driver], [part.cutoff])")
         return
     report.bell["cutoff"] = t
-    _, _, most = coil_amps(parts)
-    rated_a = float(parts.part("cutoff")["rated_a"])
-    if rated_a < most:
-        report.add("bell", "error", line,
-                   "the thermal cutoff is rated %g A and the coil draws up to %.2f A through it: its own heat "
-                   "would open it, or wear it; use one rated at least %.1f A (rated_a in [part.cutoff])",
-                   rated_a, most, math.ceil(most * 2) / 2)
+    _check_cutoff_current(circuit, report, line, "cutoff", "the thermal cutoff")
     keep, kept = _kept_under(t)
     if t["ring_c"] + HOLDING_MARGIN_C > keep:
         report.add("bell", "error", line,
                    "a long ring warms the coil to %.0f °C (%.2f W in %g °C air, %s): %s the thermal cutoff's %g °C "
                    "%s (newsdesk keeps %g °C under it), so ringing alone may open it for good; "
-                   "use a cutoff rated higher (cutoff_c, th_c) if the coil's insulation allows, a lower ceiling "
+                   "use a cutoff rated higher (cutoff_c; %s th_c) if the coil's insulation allows, a lower ceiling "
                    "for the ringer's heat budget (COIL_CEILING_C), or a coil with a lower duty", t["ring_c"],
                    t["ring_w"], t["ambient_c"],
                    "the ringer's heat budget resting it there" if t["ring_c"] < t["forever_c"]
                    else "where a ring that never stops settles",
                    "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
-                   keep, kept, HOLDING_MARGIN_C)
+                   keep, kept, HOLDING_MARGIN_C, _cutoff_words(circuit, "cutoff"))
     if t["under_c"] > t["continuous_c"]:
         report.add("bell", "error", line,
                    "a line toggling at the duty that holds the coil just under the %g °C thermal cutoff keeps its "
@@ -951,6 +945,27 @@ def _check_cutoff(circuit, report, line):
                    "by the time the %g °C thermal cutoff opens, the winding's inside reaches %.0f °C: over its "
                    "insulation's %g °C (insulation_c); use a cutoff rated lower (cutoff_c) or a coil of a higher "
                    "class", t["cutoff_c"], t["winding_c"], t["insulation_c"])
+
+
+def _cutoff_words(circuit, role):
+    """A thermal cutoff named by its reference and the entry its figures come from: "F3,
+    [part.fet_cutoff]" (each cutoff has its own, so a figure planted in one is told as that one's)."""
+    part = next(p for p in circuit.parts if p.role == role)
+    return "%s, [part.%s]" % (part.ref, part.kind)
+
+
+def _check_cutoff_current(circuit, report, line, role, words):
+    """A thermal cutoff carries the coil's current (the coil's in its + lead, the MOSFET's in its
+    drain lead): rated for less, by its own entry, its own heat opens or wears it."""
+    parts = circuit.parts_data
+    _, _, most = coil_amps(parts)
+    kind = next(p.kind for p in circuit.parts if p.role == role)
+    rated_a = float(parts.part(kind)["rated_a"])
+    if rated_a < most:
+        report.add("bell", "error", line,
+                   "%s is rated %g A and the coil draws up to %.2f A through it: its own heat would open it, or "
+                   "wear it; use one rated at least %.1f A (%s rated_a)", words, rated_a, most,
+                   math.ceil(most * 2) / 2, _cutoff_words(circuit, role))
 
 
 FET_TAB_MAX_C = 100         # newsdesk's ceiling for the MOSFET's tab held there for good, °C: hotter, a part on
@@ -978,7 +993,7 @@ def fet_cutoff_timing(parts):
     opens_s  the time the tab takes from the warmest air to the cutoff's rating at ``half_w``"""
     bell = parts.bell
     cutoff_c = float(bell.get("fet_cutoff_c") or 0)
-    fet, sol, cut = parts.part("mosfet"), parts.part("solenoid"), parts.part("cutoff")
+    fet, sol = parts.part("mosfet"), parts.part("solenoid")
     ambient = float(bell["ambient_c"])
     least_ohms = float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"]))
     half_w = supply_max(parts) ** 2 / (4 * least_ohms)
@@ -999,6 +1014,7 @@ def fet_cutoff_timing(parts):
            "theta_tab": theta_tab, "tj_max": float(fet["tj_max"]), "cutoff_c": cutoff_c or None}
     if not cutoff_c:
         return out
+    cut = parts.part("fet_cutoff")
     ring_w = half_w * strike_duty()
     rise_final, rise_needed = theta_tab * half_w, cutoff_c - ambient
     out.update(ring_w=ring_w, ring_c=ambient + theta_tab * ring_w, holding_c=float(cut["th_c"]),
@@ -1025,22 +1041,23 @@ def _check_fet_cutoff(circuit, report, line):
                    "part-way failed, or a dirty board) can hold it half on, up to %.1f W in it for as long as the "
                    "12 V is plugged in while the coil stays under its own cutoff, its junction at %.0f °C without a "
                    "heatsink; fit one clamped to its tab, in its drain lead (fet_cutoff_c in parts.toml "
-                   "[bell_driver])", t["lasting_w"], t["bare_c"])
+                   "[bell_driver], [part.fet_cutoff])", t["lasting_w"], t["bare_c"])
         return
     if t["cutoff_c"] > FET_TAB_MAX_C:
         report.add("bell", "error", line,
                    "the thermal cutoff on the MOSFET's tab is rated %g °C: a gate held half on may keep the tab "
                    "just under that for good, over newsdesk's %g °C for a part in a closed box; use one rated "
                    "%g °C or less (fet_cutoff_c)", t["cutoff_c"], FET_TAB_MAX_C, FET_TAB_MAX_C)
+    _check_cutoff_current(circuit, report, line, "fet_cutoff", "the thermal cutoff on the MOSFET's tab")
     keep, kept = _kept_under(t)
     if t["ring_c"] + HOLDING_MARGIN_C > keep:
         report.add("bell", "error", line,
                    "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most): %s the thermal "
                    "cutoff's %g °C %s (newsdesk keeps %g °C under it), so ringing alone may open it for good; give "
-                   "the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c, th_c)",
+                   "the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c; %s th_c)",
                    t["ring_c"], t["ring_w"], t["ambient_c"],
                    "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
-                   keep, kept, HOLDING_MARGIN_C)
+                   keep, kept, HOLDING_MARGIN_C, _cutoff_words(circuit, "fet_cutoff"))
     if t["junction_c"] > t["tj_max"]:
         report.add("bell", "error", line,
                    "by the time the thermal cutoff on the MOSFET's tab opens at %g °C, its junction reaches %.0f °C: "

@@ -41,6 +41,7 @@ PART_KEYS = {
     "schottky": {"vf_max!": "pos", "vf_at_a": "pos"},
     "fuse": {},
     "cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
+    "fet_cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
     "button": {},
     "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "share", "ctr_max!": "pos",
                     "pc_max_mw!": "pos", "vf_max!": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
@@ -322,28 +323,31 @@ def _part_details(parts, data, source):
     return out
 
 
+CUTOFFS = (("cutoff", "cutoff_c"), ("fet_cutoff", "fet_cutoff_c"))    # each thermal cutoff's part, its rating
+
+
 def _cutoff_details(parts, bell, source):
-    """A thermal-link's figures in their order (IEC 60691): it holds at its holding temperature for
-    good and opens at its rated one, at most TF_TOL_MOST under it; the air around it cooler than
-    both. A cutoff rated under its holding temperature, or a tolerance past the standard's, would
-    let ringing open it; air as hot as the cutoff leaves nothing for the rules to work with."""
+    """Each thermal-link's figures in their order (IEC 60691), from its own part: it holds at its
+    holding temperature for good and opens at its rated one, at most TF_TOL_MOST under it; the air
+    around it cooler than both. A cutoff rated under its holding temperature, or a tolerance past
+    the standard's, would let ringing open it; air as hot as the cutoff leaves nothing for the
+    rules to work with."""
     out = []
-    cut = parts.get("cutoff")
-    if not isinstance(cut, dict):
-        return out
-    tol, hold = cut.get("tf_tol_c"), cut.get("th_c")
-    if _fits("nonneg", tol) and tol > TF_TOL_MOST:
-        out.append("%s: [part.cutoff] tf_tol_c is %g °C, and a thermal-link (IEC 60691) opens at most %d °C under its "
-                   "rated temperature: read it off the datasheet" % (source, tol, TF_TOL_MOST))
     ambient = bell.get("ambient_c")
-    for key in ("cutoff_c", "fet_cutoff_c"):
-        rated = bell.get(key)
+    for name, key in CUTOFFS:
+        cut = parts.get(name)
+        if not isinstance(cut, dict):
+            continue
+        tol, hold, rated = cut.get("tf_tol_c"), cut.get("th_c"), bell.get(key)
+        if _fits("nonneg", tol) and tol > TF_TOL_MOST:
+            out.append("%s: [part.%s] tf_tol_c is %g °C, and a thermal-link (IEC 60691) opens at most %d °C under its "
+                       "rated temperature: read it off the datasheet" % (source, name, tol, TF_TOL_MOST))
         if not _fits("pos", rated):
             continue
         if _fits("pos", hold) and hold >= rated:
-            out.append("%s: [bell_driver] %s is %g °C, and [part.cutoff] th_c %g °C: a thermal-link holds for good "
+            out.append("%s: [bell_driver] %s is %g °C, and [part.%s] th_c %g °C: a thermal-link holds for good "
                        "only under its rated temperature (IEC 60691); give both from the datasheet of the one you buy"
-                       % (source, key, rated, hold))
+                       % (source, key, rated, name, hold))
         if _fits("nonneg", ambient) and ambient >= rated - (tol if _fits("nonneg", tol) else 0):
             out.append("%s: [bell_driver] ambient_c is %g °C, and the thermal cutoff (%s) may open at %g °C: the air "
                        "in a closed phone is far cooler than that (newsdesk takes 35 °C)" % (

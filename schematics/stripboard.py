@@ -23,7 +23,7 @@ SCALE = 9.0                 # px per mm
 # pins from the top row down (a DIP's second column counted back up, as its pins are numbered)
 ON_BOARD = {
     "resistor": [["1", "2"]], "capacitor": [["1", "2"]], "coupling": [["+", "-"]],
-    "schottky": [["K", "A"]], "zener": [["K", "A"]], "mosfet": [["G", "D", "S"]], "cutoff": [["1", "2"]],
+    "schottky": [["K", "A"]], "zener": [["K", "A"]], "mosfet": [["G", "D", "S"]], "fet_cutoff": [["1", "2"]],
     "optocoupler": [["1", "2"], ["4", "3"]],
     "esd": [["I/O1", "GND", "I/O2"], ["I/O4", "VP", "I/O3"]],
 }
@@ -32,7 +32,7 @@ PHONE_ROLES = {"contact", "led", "module", "receiver", "solenoid", "flyback", "c
 # the marks drawn beside a polarised part's pins: which way round it goes in
 MARKS = {"coupling": {"+": "+"}, "schottky": {"K": "K"}, "zener": {"K": "K"},
          "mosfet": {"G": "G", "D": "D", "S": "S"}, "optocoupler": {"1": "1"}, "esd": {"I/O1": "1"},
-         "cutoff": {"2": "C"}}
+         "fet_cutoff": {"2": "C"}}
 LEGEND = ("Marks beside a part's holes, which way round it goes in: + the electrolytic's + lead (the stripe "
           "marks the -); K a diode's cathode (its band); 1 a chip's pin 1 (the optocoupler's dot, the ESD "
           "array's adapter board's pin 1); G D S the MOSFET's gate, drain and source; C the case lead of the MOSFET's "

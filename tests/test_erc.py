@@ -325,6 +325,15 @@ def check_parts(parts, text=PINMAP_TEXT, board="pi"):
     return erc.check(build(parse_pinmap(text), parts, board))
 
 
+def parts_in(section, old, new):
+    """parts.toml with ``old`` changed to ``new`` inside its [section] only."""
+    start = PARTS_TEXT.index("[%s]\n" % section)
+    end = PARTS_TEXT.find("\n[", start + 1)
+    end = len(PARTS_TEXT) if end < 0 else end
+    assert old in PARTS_TEXT[start:end], (section, old)
+    return parse_parts(PARTS_TEXT[:start] + PARTS_TEXT[start:end].replace(old, new, 1) + PARTS_TEXT[end:])
+
+
 def test_an_led_on_a_pin_the_i2s_overlay_claims_is_an_error():
     report = check(replace_in("pi.stopwatch_led", "bcm = 16", "bcm = 20"))    # PCM DIN: unused, but taken
     (finding,) = _only(report, "pins")
@@ -928,6 +937,28 @@ def test_a_cutoff_that_lets_the_coil_sit_over_its_rating_is_refused_in_any_air(a
                "over the 98 °C its 1.8 W continuous rating holds it at" in m for m in found), found
 
 
+@pytest.mark.parametrize("board", ["pi", "pico"])
+@pytest.mark.parametrize("section, ref, planted, words", [
+    # a cutoff rated for less than the coil's current: its own heat opens or wears it
+    ("part.cutoff", "F2", ("rated_a = 10.0 ", "rated_a = 0.5 "),
+     "the thermal cutoff is rated 0.5 A and the coil draws up to 0.74 A through it"),
+    ("part.fet_cutoff", "F3", ("rated_a = 10.0 ", "rated_a = 0.5 "),
+     "the thermal cutoff on the MOSFET's tab is rated 0.5 A and the coil draws up to 0.74 A through it"),
+    # one that holds too little for ringing to leave it be
+    ("part.cutoff", "F2", ("th_c = 73 ", "th_c = 55 "), "a long ring warms the coil to 60 °C"),
+    ("part.fet_cutoff", "F3", ("th_c = 73 ", "th_c = 40 "), "ringing may warm the MOSFET's tab to"),
+])
+def test_each_thermal_cutoff_is_judged_by_its_own_part(board, section, ref, planted, words):
+    """F2 (against the coil) and F3 (on the MOSFET's tab) read one [part.cutoff] between them, so a
+    rating planted for one of them could not be: each now has its own entry, and a bad rating in
+    either is refused in a sentence naming the cutoff and its entry, leaving the other one alone."""
+    circuit = build(parse_pinmap(PINMAP_TEXT), parts_in(section, *planted), board)
+    assert {p.ref: p.kind for p in circuit.parts if p.role in ("cutoff", "fet_cutoff")} == {
+        "F2": "cutoff", "F3": "fet_cutoff"}
+    found = [f.message for f in erc.check(circuit).errors]
+    assert len(found) == 1 and words in found[0] and "%s, [%s]" % (ref, section) in found[0], found
+
+
 # --- a builder's planted faults the rules let through ---
 
 @pytest.mark.parametrize("series, pin_v", [(100000, 2.25), (47000, 1.66), (16000, 0.86), (15000, 0.82)])
@@ -1005,13 +1036,16 @@ def test_the_lasting_half_on_heat_is_the_mosfets_peak_when_the_coils_cutoff_allo
     (("fet_cutoff_c = 98 ", "fet_cutoff_c = 120 "),
      "the thermal cutoff on the MOSFET's tab is rated 120 °C: a gate held half on may keep the tab just under that "
      "for good, over newsdesk's 100 °C"),
-    (("th_c = 73 ", "th_c = 60 "), "ringing may warm the MOSFET's tab to 54 °C (0.31 W in 35 °C air, at most): "
-                                   "within 10 °C of the thermal cutoff's 60 °C holding temperature"),
+    # (its own entry's: the coil's cutoff has one of its own)
+    (("part.fet_cutoff", "th_c = 73 ", "th_c = 60 "), "ringing may warm the MOSFET's tab to 54 °C (0.31 W in 35 °C "
+                                                      "air, at most): within 10 °C of the thermal cutoff's 60 °C "
+                                                      "holding temperature"),
     (("theta_ja = 62 ", "theta_ja = 150 "), "ringing may warm the MOSFET's tab to 81 °C"),
     (("tj_max = 175 ", "tj_max = 100 "), "its junction reaches 101 °C: over its 100 °C maximum (tj_max)"),
 ])
 def test_a_missing_or_misjudged_cutoff_on_the_mosfet_is_an_error(change, words):
-    found = [f.message for f in check_parts(parts_with(*change)).errors if f.rule == "bell"]
+    parts = parts_in(*change) if len(change) == 3 else parts_with(*change)
+    found = [f.message for f in check_parts(parts).errors if f.rule == "bell"]
     assert any(words in m for m in found), found
 
 

@@ -40,7 +40,7 @@ def refusal(tmp_path, capsys, monkeypatch, pinmap=PINMAP_TEXT, parts=PARTS_TEXT)
 
 
 def in_section(text, section, old, new):
-    start = text.index("[%s]" % section)
+    start = text.index("\n[%s]\n" % section) + 1      # the table's own header, not a comment naming it
     end = text.find("\n[", start + 1)
     end = len(text) if end < 0 else end
     assert old in text[start:end], (section, old)
@@ -136,7 +136,8 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     # a builder's planted faults the reader let through (one crashed the rules)
     ("th_c = 73 ", "th_c = 110 ", "[bell_driver] cutoff_c is 98 °C, and [part.cutoff] th_c 110 °C: a thermal-link "
                                   "holds for good only under its rated temperature (IEC 60691)"),
-    ("fet_cutoff_c = 98 ", "fet_cutoff_c = 60 ", "[bell_driver] fet_cutoff_c is 60 °C, and [part.cutoff] th_c 73 °C"),
+    ("fet_cutoff_c = 98 ", "fet_cutoff_c = 60 ", "[bell_driver] fet_cutoff_c is 60 °C, and [part.fet_cutoff] th_c "
+                                                 "73 °C"),
     ("tf_tol_c = 10 ", "tf_tol_c = 50 ", "[part.cutoff] tf_tol_c is 50 °C, and a thermal-link (IEC 60691) opens at "
                                          "most 10 °C under its rated temperature"),
     ("ambient_c = 35 ", "ambient_c = 98 ", "[bell_driver] ambient_c is 98 °C, and the thermal cutoff (cutoff_c) may "
@@ -183,6 +184,29 @@ def test_a_malformed_parts_list_is_one_sentence(tmp_path, capsys, monkeypatch, o
     assert old in PARTS_TEXT
     said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT.replace(old, new, 1))
     assert said.startswith("schematics: ") and words in said, said
+
+
+@pytest.mark.parametrize("section, old, new, words", [
+    ("part.fet_cutoff", "tf_tol_c = 10 ", "tf_tol_c = 50 ", "[part.fet_cutoff] tf_tol_c is 50 °C, and a thermal-link "
+                                                          "(IEC 60691) opens at most 10 °C under its rated temperature"),
+    ("part.fet_cutoff", "th_c = 73 ", "th_c = 110 ", "[bell_driver] fet_cutoff_c is 98 °C, and [part.fet_cutoff] th_c "
+                                                   "110 °C: a thermal-link holds for good only under its rated"),
+    ("part.fet_cutoff", "rated_a = 10.0 ", "rated_a = 0.5 ", "electrical rules: pi: the thermal cutoff on the MOSFET's "
+                                                           "tab is rated 0.5 A"),
+    ("part.cutoff", "rated_a = 10.0 ", "rated_a = 0.5 ", "electrical rules: pi: the thermal cutoff is rated 0.5 A"),
+])
+def test_a_fault_planted_in_either_thermal_cutoff_is_refused(tmp_path, capsys, monkeypatch, section, old, new, words):
+    """The coil's cutoff (F2) and the one on the MOSFET's tab (F3) each have their own entry: a
+    rating planted in either is read, and refused, as that cutoff's."""
+    said = refusal(tmp_path, capsys, monkeypatch, parts=in_section(PARTS_TEXT, section, old, new))
+    assert words in said, said
+
+
+def test_a_cutoff_fitted_without_its_part_is_refused(tmp_path, capsys, monkeypatch):
+    start = PARTS_TEXT.index("\n[part.fet_cutoff]\n")
+    end = PARTS_TEXT.index("\n[part.", start + 1)
+    said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT[:start] + PARTS_TEXT[end:])
+    assert said == "schematics: parts.toml has no [part.fet_cutoff]"
 
 
 def test_a_part_the_circuit_needs_is_missing(tmp_path, capsys, monkeypatch):

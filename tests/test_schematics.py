@@ -305,10 +305,14 @@ def test_the_failsafe_and_the_fuse_are_drawn_netted_and_listed(rendered, board, 
     fuses = [r for r in rows if "slow-blow" in r["description"]]
     assert len(fuses) == 1 and fuses[0]["refs"] == fuse.ref and fuses[0]["part_number"] == "5 x 20 mm, T1A"
     assert any(r["refs"] == roles["coupling"].ref and r["value"] == "47 µF" for r in rows)
-    # the same cutoff twice: against the coil (F2) and on the MOSFET's tab, in its drain lead (F3)
+    # two cutoffs, each its own part and its own line: against the coil (F2) and on the MOSFET's
+    # tab, in its drain lead (F3)
     fet_cutoff, fet = roles["fet_cutoff"], roles["switch"]
-    (tco,) = [r for r in rows if r["refs"] == "%s %s" % (cutoff.ref, fet_cutoff.ref)]
-    assert tco["part_number"].startswith("Microtemp G4A01098C (Tf 98 °C, Th 73 °C, 10 A 250 V") and tco["quantity"] == "2"
+    assert (cutoff.kind, fet_cutoff.kind) == ("cutoff", "fet_cutoff")
+    for part, where in ((cutoff, "the solenoid's winding"), (fet_cutoff, "the MOSFET's tab")):
+        (tco,) = [r for r in rows if r["refs"] == part.ref]
+        assert tco["part_number"].startswith("Microtemp G4A01098C (Tf 98 °C, Th 73 °C, 10 A 250 V")
+        assert tco["quantity"] == "1" and where in tco["description"]
     assert fet_cutoff.pins["1"] == coil.pins["2"] and fet_cutoff.pins["2"] == fet.pins["D"] != coil.pins["2"]
     assert "thermal cutoff 98 °C on the tab" in svg and '(comp (ref "%s")' % fet_cutoff.ref in netlist
 
