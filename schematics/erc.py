@@ -973,7 +973,81 @@ FET_TAB_MAX_C = 100         # newsdesk's ceiling for the MOSFET's tab held there
                             # stripboard browns above about 105 °C)
 
 
-def fet_cutoff_timing(parts):
+def half_on_w(parts):
+    """The most a MOSFET in series with the coil can dissipate at any steady point, W: the
+    supply's highest squared over four times the coil's least resistance (V·I - I²R peaks with
+    the drain at half the supply), whatever holds its gate there; the coil then takes as much."""
+    sol = parts.part("solenoid")
+    return supply_max(parts) ** 2 / (4 * float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"])))
+
+
+def strike_figures(circuit):
+    """What fet_strike_heat works from, for one board's bell driver (worked out once: the
+    fail-safe's timing takes some milliseconds)."""
+    parts = circuit.parts_data
+    fet, sol, bell = parts.part("mosfet"), parts.part("solenoid"), parts.bell
+    rtol = float(parts.part("resistor").get("tolerance", 0))
+    _, amps, _, _ = _drain_figures(parts)
+    timing = failsafe_timing(circuit)
+    zener = float(bell.get("gate_zener_v") or 0)
+    gate_top = min(supply_max(parts), zener * (1 + float(parts.part("zener")["tolerance"]))) if zener \
+        else supply_max(parts)
+    vth = float(fet["vgs_th_min"])
+    rpd = float(bell["gate_pulldown"]) * (1 + rtol)
+    peak = drain_peak(parts)
+    return {"on_w": amps ** 2 * float(fet["rds_on"]), "full_s": timing["full"] if timing else math.inf,
+            "edge_s": rpd * (float(fet["ciss_pf"]) * 1e-12 * math.log(max(gate_top, vth) / vth)
+                             + float(fet["crss_pf"]) * 1e-12 * peak / vth),
+            "most_w": peak * amps, "half_w": half_on_w(parts),
+            "coil_j": 0.5 * float(sol["coil_mh"]) / 1000 * (1 + float(sol["coil_mh_tol"])) * amps ** 2}
+
+
+def fet_strike_heat(circuit, hz, figures=None):
+    """The most one strike at ``hz`` a second can heat the MOSFET, joules (the rules' own; the
+    ngspice strike trains measure it at the slowest, the default and the fastest rate). Each
+    figure at its end that heats most, from strike_figures:
+
+    on     fully on for the whole strike (STRIKE_DUTY of its period): the coil's highest current
+           squared times rds_on
+    fade   a strike longer than the fail-safe keeps the gate fully on (failsafe_timing's ``full``,
+           at its weakest) may fade through the half-on region for the rest of it
+    edge   at the strike's end the gate falls through its pull-down (at the top of its tolerance)
+           from its highest (the zener's top, or the supply) to the lowest threshold, charging its
+           input capacitance and, held at that threshold at the least, the Miller charge of the
+           drain's whole swing (crss_pf x the drain's peak)
+    Between fully on and off (the fade and the edge), the drain stands no higher than its peak at
+    turn-off (the flyback diode clamps it) and the current is no more than the coil's highest: at
+    most their product. Nor, over that while, more than the half-on heat (half_on_w) plus what
+    the coil's inductance held at the start (½LI², at its highest), which it gives up once: the
+    drain's volts are the supply's less the coil's I·R and L·dI/dt, so the MOSFET's heat is the
+    supply's V·I - I²R, at most V²/4R, less the change in ½LI². The lesser of the two. The turn-on
+    costs next to nothing: each rest is many of the coil's L/R, so its current starts from none."""
+    f = figures or strike_figures(circuit)
+    on = STRIKE_DUTY / hz
+    between = max(0.0, on - f["full_s"]) + f["edge_s"]
+    return f["on_w"] * on + min(f["most_w"] * between, f["half_w"] * between + f["coil_j"])
+
+
+def strikes_per_s(hz):
+    """The most strikes a second newsdesk's cadences give at ``hz``, over a whole ring cycle."""
+    def rate(cadence):
+        steps = ring_steps(cadence, hz)
+        return sum(1 for on, _ in steps if on) / sum(s for _, s in steps)
+    return max(rate(c) for c in CADENCES.values())
+
+
+def fet_ring_heat(circuit):
+    """(the most ringing heats the MOSFET, averaged over a ring cycle (the tab's time constant is
+    minutes, a cycle seconds), W; the strike rate it is most at): over every whole rate the
+    settings allow (bell_strike_hz, STRIKE_HZ_RANGE), the strikes a second times what each can
+    give. A slow rate's long strikes may fade; a fast rate has more turn-offs."""
+    figures = strike_figures(circuit)
+    low, high = STRIKE_HZ_RANGE
+    return max((strikes_per_s(hz) * fet_strike_heat(circuit, hz, figures), hz)
+               for hz in range(math.ceil(low), math.floor(high) + 1))
+
+
+def fet_cutoff_timing(circuit):
     """What the thermal cutoff on the MOSFET's tab does, from the parts' figures (the rules' own;
     the ngspice decks check it with the gate held half on). None without one.
 
@@ -985,18 +1059,19 @@ def fet_cutoff_timing(parts):
              its highest: the coil's cutoff never opens)
     bare_c   where that leaves the junction of a MOSFET with no heatsink and no cutoff of its own, in
              the warmest air: the heater this cutoff is for
-    ring_c   the warmest ringing leaves the tab: bounded by ``half_w`` for the whole of every
-             strike (the fail-safe's fade passes through the half-on region within a strike, and
-             no instant dissipates more), times the strikes' share of a ring cycle (strike_duty);
-             HOLDING_MARGIN_C under the cutoff's holding temperature
+    ring_c   the warmest ringing leaves the tab: fet_ring_heat's ``ring_w`` (at ``ring_hz``
+             strikes a second) over the tab's resistance to the air; HOLDING_MARGIN_C under the
+             cutoff's holding temperature. ``air_max_c``: the warmest air that allows, named (in
+             whole degrees, down) when the rule refuses
     junction_c the junction when the tab reaches the cutoff's rating at ``half_w``: under tj_max
     opens_s  the time the tab takes from the warmest air to the cutoff's rating at ``half_w``"""
+    parts = circuit.parts_data
     bell = parts.bell
     cutoff_c = float(bell.get("fet_cutoff_c") or 0)
     fet, sol = parts.part("mosfet"), parts.part("solenoid")
     ambient = float(bell["ambient_c"])
     least_ohms = float(sol["coil_ohms"]) * (1 - float(sol["coil_ohms_tol"]))
-    half_w = supply_max(parts) ** 2 / (4 * least_ohms)
+    half_w = half_on_w(parts)
     lasting_w = half_w
     coil_cut = float(bell.get("cutoff_c") or 0)
     if coil_cut:
@@ -1015,13 +1090,14 @@ def fet_cutoff_timing(parts):
     if not cutoff_c:
         return out
     cut = parts.part("fet_cutoff")
-    ring_w = half_w * strike_duty()
+    ring_w, ring_hz = fet_ring_heat(circuit)
     rise_final, rise_needed = theta_tab * half_w, cutoff_c - ambient
-    out.update(ring_w=ring_w, ring_c=ambient + theta_tab * ring_w, holding_c=float(cut["th_c"]),
+    out.update(ring_w=ring_w, ring_hz=ring_hz, ring_c=ambient + theta_tab * ring_w, holding_c=float(cut["th_c"]),
                low_c=cutoff_c - float(cut["tf_tol_c"]),
                junction_c=cutoff_c + float(fet["theta_jc"]) * half_w,
                opens_s=(float(fet["tab_tau_s"]) * math.log(rise_final / (rise_final - rise_needed))
                         if rise_final > rise_needed else math.inf))
+    out["air_max_c"] = _kept_under(out)[0] - HOLDING_MARGIN_C - theta_tab * ring_w
     return out
 
 
@@ -1033,7 +1109,7 @@ def _check_fet_cutoff(circuit, report, line):
     through it; a second cutoff on the MOSFET's tab opens instead. It must be fitted, be rated no
     hotter than FET_TAB_MAX_C (the tab may sit just under it for good), let ringing through with
     HOLDING_MARGIN_C to spare, and open before the junction passes its maximum."""
-    t = fet_cutoff_timing(circuit.parts_data)
+    t = fet_cutoff_timing(circuit)
     report.bell["fet_cutoff"] = t
     if t["cutoff_c"] is None:
         report.add("bell", "error", line,
@@ -1052,12 +1128,13 @@ def _check_fet_cutoff(circuit, report, line):
     keep, kept = _kept_under(t)
     if t["ring_c"] + HOLDING_MARGIN_C > keep:
         report.add("bell", "error", line,
-                   "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most): %s the thermal "
-                   "cutoff's %g °C %s (newsdesk keeps %g °C under it), so ringing alone may open it for good; give "
-                   "the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c; %s th_c)",
-                   t["ring_c"], t["ring_w"], t["ambient_c"],
+                   "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most, at %d strikes a "
+                   "second): %s the thermal cutoff's %g °C %s (newsdesk keeps %g °C under it), so ringing alone may "
+                   "open it for good; with these parts the air in the phone may be at most %d °C (ambient_c); "
+                   "give the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c; %s "
+                   "th_c)", t["ring_c"], t["ring_w"], t["ambient_c"], t["ring_hz"],
                    "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
-                   keep, kept, HOLDING_MARGIN_C, _cutoff_words(circuit, "fet_cutoff"))
+                   keep, kept, HOLDING_MARGIN_C, math.floor(t["air_max_c"]), _cutoff_words(circuit, "fet_cutoff"))
     if t["junction_c"] > t["tj_max"]:
         report.add("bell", "error", line,
                    "by the time the thermal cutoff on the MOSFET's tab opens at %g °C, its junction reaches %.0f °C: "
@@ -1221,6 +1298,13 @@ def _drain_figures(parts):
     return top, amps, diode_v, float(fet["vds_max"]) * float(fet.get("vds_use", 1.0))
 
 
+def drain_peak(parts):
+    """The drain's highest, V: at each turn-off, the supply's highest plus the coil's highest
+    current through the snubber resistor plus the flyback diode's drop (see _check_drain)."""
+    top, amps, diode_v, _ = _drain_figures(parts)
+    return top + amps * float(parts.bell.get("snubber_ohms") or 0) + diode_v
+
+
 def _check_drain(circuit, report, line, top):
     """At turn-off the coil's current can't stop at once: it flows on through the flyback diode
     and the resistor in series with it, so the drain stands at the supply plus that current
@@ -1232,7 +1316,7 @@ def _check_drain(circuit, report, line, top):
         return
     top, amps, diode_v, limit = figures
     ohms = float(parts.bell.get("snubber_ohms") or 0)
-    peak = top + amps * ohms + diode_v
+    peak = drain_peak(parts)
     report.bell["coil_a_max"] = amps
     report.bell["drain_peak"] = peak
     fet = parts.part("mosfet")

@@ -155,24 +155,13 @@ def _thermal_cards(i, c, values):
               "Rthq%d thq%d 0 %s" % (i, i, spice._g(values["theta_tab"])),
               "Bqwatts%d qwatts%d 0 V = %s" % (i, i, watts),
               "Bjunction%d junction%d 0 V = %s+v(thq%d)+%s*v(qwatts%d)" % (
-                  i, i, spice._g(values["ambient"]), i, spice._g(values["theta_jc"]), i),
-              "Vq%d dq%d dm%d 0" % (i, i, i)]
+                  i, i, spice._g(values["ambient"]), i, spice._g(values["theta_jc"]), i)]
     if values["fet_cutoff"]:
         cards += ["Btcq%d tcq%d 0 V = %s-v(thq%d)" % (i, i, spice._g(values["fet_cutoff"] - values["ambient"]), i),
                   "Scutq%d d%d dq%d tcq%d 0 SCUT ON" % (i, i, i, i)]
     else:
         cards.append("Vnocutq%d d%d dq%d 0" % (i, i, i))
     return cards
-
-
-def _drain_to(card, i):
-    """A driver card with the MOSFET's drain moved from the coil's end (d) to its own node (dm)."""
-    for prefix, old, new in (("M%d " % i, "M%d d%d " % (i, i), "M%d dm%d " % (i, i)),
-                             ("Cgd%d " % i, "g%d d%d " % (i, i), "g%d dm%d " % (i, i)),
-                             ("Cds%d " % i, "Cds%d d%d " % (i, i), "Cds%d dm%d " % (i, i))):
-        if card.startswith(prefix):
-            return card.replace(old, new)
-    return card
 
 
 def fault_deck(values, corners, fault, kind):
@@ -188,8 +177,9 @@ def fault_deck(values, corners, fault, kind):
                   for card in driver if not card.startswith("Rcoil%d " % i)]
         driver = [card.replace("Dfly%d d%d vcc%d DFLY" % (i, i, i), "Dfly%d d%d top%d DFLY" % (i, i, i))
                   for card in driver]
-        # the MOSFET's own drain (dm) beyond its cutoff (d stays the coil's bottom end)
-        driver = [_drain_to(card, i) for card in driver]
+        # the MOSFET's own drain (dm) beyond its cutoff (d stays the coil's bottom end): its probe
+        # from dq, the cutoff's far side
+        driver = [card.replace("Vq%d d%d dm%d 0" % (i, i, i), "Vq%d dq%d dm%d 0" % (i, i, i)) for card in driver]
         cards += _faulted(driver, i, fault, values, c) + _thermal_cards(i, c, values)
     for i in range(len(corners)):
         cards += [".meas tran cut_%d WHEN v(tc%d)=1 FALL=1" % (i, i) if values["cutoff"] else "",

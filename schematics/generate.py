@@ -10,6 +10,7 @@ tests/test_schematics.py runs the same comparison.
 """
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -211,9 +212,9 @@ def failsafe_block(circuit):
     return "\n".join(out)
 
 
-def fet_cutoff_block(parts):
+def fet_cutoff_block(circuit):
     """What the rules work out for the cutoff on the MOSFET's tab (erc.fet_cutoff_timing)."""
-    t = erc.fet_cutoff_timing(parts)
+    t = erc.fet_cutoff_timing(circuit)
     out = [FET_CUTOFF_BEGIN, ""]
     if t["cutoff_c"] is not None:
         out += ["| | the rules' figure | must be |", "| --- | ---: | --- |",
@@ -227,9 +228,11 @@ def fet_cutoff_block(parts):
                 % (t["cutoff_c"], erc.FET_TAB_MAX_C),
                 "| it opens after, at that heat | %.0f s | |" % t["opens_s"],
                 "| the junction then | %.0f °C | under %g °C (tj_max) |" % (t["junction_c"], t["tj_max"]),
-                "| the tab through the longest ringing, at most (%.2f W) | %.0f °C | %g °C or more under the "
-                "cutoff's %g °C holding temperature |" % (t["ring_w"], t["ring_c"], erc.HOLDING_MARGIN_C,
-                                                         t["holding_c"]), ""]
+                "| the tab through ringing, at most (%.2f W, at %d strikes a second) | %.0f °C | %g °C or more "
+                "under the cutoff's %g °C holding temperature |" % (t["ring_w"], t["ring_hz"], t["ring_c"],
+                                                                   erc.HOLDING_MARGIN_C, t["holding_c"]),
+                "| the warmest air that leaves so (the highest `ambient_c` the design takes) | %d °C | at least "
+                "the %g °C taken |" % (math.floor(t["air_max_c"]), t["ambient_c"]), ""]
     out.append(FET_CUTOFF_END)
     return "\n".join(out)
 
@@ -297,7 +300,7 @@ def render(root=ROOT, all_circuits=None):
     build_text = splice(build_text, cable_block(all_circuits["pi"]), BUILD, CABLE_BEGIN, CABLE_END)
     build_text = splice(build_text, protection_block(all_circuits["pi"]), BUILD, PROTECTION_BEGIN, PROTECTION_END)
     build_text = splice(build_text, failsafe_block(all_circuits["pi"]), BUILD, FAILSAFE_BEGIN, FAILSAFE_END)
-    build_text = splice(build_text, fet_cutoff_block(all_circuits["pi"].parts_data), BUILD, FET_CUTOFF_BEGIN,
+    build_text = splice(build_text, fet_cutoff_block(all_circuits["pi"]), BUILD, FET_CUTOFF_BEGIN,
                         FET_CUTOFF_END)
     build_text = splice(build_text, levels_block(all_circuits["pi"].parts_data), BUILD, LEVELS_BEGIN, LEVELS_END)
     if spice.available():

@@ -285,9 +285,11 @@ def _driver_cards(i, c, values, wave):
         "Rpd%d g%d 0 %s" % (i, i, _g(c["rpd"])),
         "Vsup%d vcc%d 0 DC %s" % (i, i, _g(c["supply"])),
         "Cgs%d g%d 0 %s" % (i, i, _g(values["ciss"] - values["crss"])),
-        "Cgd%d g%d d%d %s" % (i, i, i, _g(values["crss"])),
-        "Cds%d d%d 0 %s" % (i, i, _g(values["coss"] - values["crss"])),
-        "M%d d%d g%d 0 0 NFET%d W=1u L=1u" % (i, i, i, i),
+        "Cgd%d g%d dm%d %s" % (i, i, i, _g(values["crss"])),
+        "Cds%d dm%d 0 %s" % (i, i, _g(values["coss"] - values["crss"])),
+        "M%d dm%d g%d 0 0 NFET%d W=1u L=1u" % (i, i, i, i),
+        # the MOSFET's own drain (dm) behind a probe from the coil's end (d): its heat is v(dm) x i(Vq)
+        "Vq%d d%d dm%d 0" % (i, i, i),
         ".model NFET%d NMOS(level=1 vto=%s kp=%s)" % (i, _g(c["vth"]), _g(kp)),
         "Vcoil%d vcc%d coil%d 0" % (i, i, i),
         "Lcoil%d coil%d coilr%d %s" % (i, i, i, _g(c["lcoil"])),
@@ -486,7 +488,7 @@ TRAIN_STEPS = 20            # output steps per strike in a train (the gate moves
 TRAIN_S = 0.5               # a train's length: over ten of the fail-safe's time constants, so its
                             # capacitor has settled to what each strike leaves it, as in a whole ring
 OFF_SHARE = 0.01            # "off": the coil's current under this share of its rated current
-FAILSAFE_MEASURES = ("gate_first", "gate_last", "i_last", "pulled", "t_off", "i_limit", "gate_limit")
+FAILSAFE_MEASURES = ("gate_first", "gate_last", "i_last", "pulled", "t_off", "i_limit", "gate_limit", "fet_heat")
 
 
 def failsafe_corners(values):
@@ -523,7 +525,8 @@ def train_strikes(hz):
 def _train(values, corners, hz, full):
     """A train of strikes at ``hz``: the gate ``full`` seconds into the first and the
     last strike (or at its end, if sooner: the default strike's on-time, which the drive must
-    last), the coil's current then, and whether the coil reached pull-in on every strike."""
+    last), the coil's current then, whether the coil reached pull-in on every strike, and the
+    MOSFET's heat averaged over the last strike's period (the capacitor settled)."""
     strike = Strike()
     strike.hz, strike.period = hz, 1.0 / hz
     strike.on = STRIKE_DUTY * strike.period
@@ -534,7 +537,9 @@ def _train(values, corners, hz, full):
     marks = [("gate_first", "FIND v(g{i}) AT=%s" % _g(at)),
              ("gate_last", "FIND v(g{i}) AT=%s" % _g(last)),
              ("i_last", "FIND i(Vcoil{i}) AT=%s" % _g(last)),
-             ("pulled", "WHEN i(Vcoil{i})=%s RISE=%d" % (_g(values["pull_in"]), count))]
+             ("pulled", "WHEN i(Vcoil{i})=%s RISE=%d" % (_g(values["pull_in"]), count)),
+             ("fet_heat", "AVG par('v(dm{i})*i(Vq{i})') FROM=%s TO=%s" % (
+                 _g((count - 1) * strike.period), _g(count * strike.period)))]
     deck = _failsafe_deck("the bell's fail-safe, %d strikes at %g Hz" % (count, hz), corners, values,
                           _strikes(values, strike), count * strike.period, strike.on / TRAIN_STEPS, marks)
     return _results(run(deck), corners, [m for m, _ in marks])
@@ -557,8 +562,9 @@ def _held(values, corners, limit):
 class FailsafeResult:
     """One board's fail-safe: strike trains at each rate, and the line held high."""
 
-    def __init__(self, board, values, rates, trains, held, limit):
+    def __init__(self, board, values, rates, trains, held, limit, fet_bound=None):
         self.board = board
+        self.fet_bound = fet_bound or {}    # hz -> the rules' bound on a strike's heat in the MOSFET, J
         self.values = values
         self.rates = rates          # strike rates simulated, Hz
         self.trains = trains        # hz -> [(corner, measures)]
@@ -569,6 +575,10 @@ class FailsafeResult:
     def least_gate(self, hz):
         """The lowest gate voltage at the end of any corner's last strike at ``hz``."""
         return min(m["gate_last"] for _, m in self.trains[hz])
+
+    def fet_heat(self, hz):
+        """The most one strike of the train at ``hz`` heats the MOSFET, over the corners, joules."""
+        return max(m["fet_heat"] for _, m in self.trains[hz]) / hz
 
     def pulls_in(self, hz):
         """True if at every corner the coil reaches pull-in on each strike of the train."""
@@ -608,7 +618,9 @@ def simulate_failsafe(circuit):
     limit = failsafe_limit()
     with ThreadPoolExecutor(max_workers=JOBS) as pool:
         trains = dict(zip(rates, pool.map(lambda hz: _train(values, corners, hz, default_strike_on()), rates)))
-    return FailsafeResult(circuit.board, values, rates, trains, simulate_held(circuit), limit)
+    figures = erc.strike_figures(circuit)
+    bound = {hz: erc.fet_strike_heat(circuit, hz, figures) for hz in rates}
+    return FailsafeResult(circuit.board, values, rates, trains, simulate_held(circuit), limit, bound)
 
 
 # ------------------------------------------------------------------ the receiver
@@ -968,6 +980,9 @@ def _failsafe_markdown(results, names):
                          erc.GATE_MARGIN * v["vgs_on"], v["vgs_on"], (erc.GATE_MARGIN - 1) * 100)))
         rows.append(("coil pulls in on every strike, %g a second" % hz,
                      lambda r, hz=hz: "yes" if r.pulls_in(hz) else "NO", ""))
+        rows.append(("the MOSFET's heat through one strike, %g a second, most" % hz,
+                     lambda r, hz=hz: "%.2f mJ (the rules: %.1f)" % (r.fet_heat(hz) * 1000, r.fet_bound[hz] * 1000),
+                     "within the rules' bound (`fet_strike_heat`)"))
     rows += [
         ("line held high: coil under %.0f mA after, at the latest" % (first.off_a * 1000),
          lambda r: _ms(r.off_time) if r.off_time is not None else "never",

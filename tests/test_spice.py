@@ -163,6 +163,19 @@ def test_the_receiver_stays_under_the_ceiling_at_every_gain_and_impedance(result
         % (loud, corner["signal"], corner["gain"], corner["z"], rx.values["ceiling_mv"]))
 
 
+@pytest.mark.slow
+def test_the_mosfets_heat_through_a_strike_stays_within_the_rules_bound(results):
+    """The rules bound what a strike heats the MOSFET by (erc.fet_strike_heat: fully on, fading,
+    turning off), and from it the tab through ringing; the strike trains measure the heat itself at
+    the slowest, the default and the fastest rate, at every corner, and it stays within the bound."""
+    from schematics import erc
+    for board, failsafe in results.failsafe.items():
+        circuit = generate.circuits()[board]
+        for hz in failsafe.rates:
+            simulated, bound = failsafe.fet_heat(hz), erc.fet_strike_heat(circuit, hz)
+            assert 0 < simulated <= bound, (board, hz, simulated, bound)
+
+
 # ------------------------------------------------------------------ parts broken on purpose
 
 
