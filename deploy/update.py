@@ -14,10 +14,12 @@ not finished. Then, in order, each step printed before it runs:
 1. the way back recorded in the data folder's last-update.json (the commit now checked out,
    marked unfinished), synced, before the code changes: a killed update leaves it, `--rollback`
    reads it, and an update run again resumes it (never taking the new commit as "before");
-2. the fetched head merged (fast-forward only: never a merge of local edits);
-3. the venv's packages reinstalled from requirements.txt, and newsdesk itself (as `make run`
-   does), while the panel goes on serving the table from the code it has loaded (minutes on a
-   Pi Zero);
+2. the venv's packages reinstalled from the fetched head's requirements.txt (read with git
+   show: the checkout is not changed yet), while the panel goes on serving the table from the
+   code it has loaded (minutes on a Pi Zero);
+3. the fetched head merged (fast-forward only: never a merge of local edits), and newsdesk itself
+   reinstalled (as `make run` does): seconds before the service stops, so the serving panel
+   doesn't meet the new templates and files for long;
 4. the panel's service stopped (when it is installed and running), and then a backup of the data
    folder as the old code left it (`newsdesk backup`) into backup_dir when it is set, else into
    the data folder's backups/ folder, added to the record: made after the table has stopped, so
@@ -119,11 +121,27 @@ def backup_step(venv, data, folder):
 
 
 def code_steps(repo, venv, target):
-    """The new code and its packages, while the panel goes on serving the table from the old
-    code it has loaded: the fetched commit ``target`` merged, the venv's packages reinstalled."""
-    return [Step("take the published changes (fast-forward only)", ["git", "-C", repo, "merge", "--ff-only", "--quiet",
-                                                                     target]),
-            *install_steps(repo, Path(venv) / "bin" / "pip")]
+    """The new code and its packages, while the panel goes on serving the table from the code it
+    has loaded: first the packages the fetched commit ``target`` names (its requirements.txt and
+    deploy/wheels.py read with git show, the checkout not yet changed), then the merge and
+    newsdesk itself. What the serving panel reads from the checkout as it goes (a page's
+    template, a static file, a game's module) so stays its own until seconds before the service
+    stops, not for the minutes pip takes on a Pi Zero; and a package that can't be installed
+    fails the update before the code has moved."""
+    pip = Path(venv) / "bin" / "pip"
+    published = [Path(venv) / "requirements-published.txt", Path(venv) / "wheels-published.py"]
+    read = " && ".join("git -C %s show %s > %s" % (shlex.quote(str(repo)), shlex.quote("%s:%s" % (target, name)),
+                                                    shlex.quote(str(to)))
+                       for name, to in zip(("requirements.txt", "deploy/wheels.py"), published))
+    return [
+        Step("list the published pins PyPI has wheels of here (its deploy/wheels.py)",
+             ["sh", "-c", "%s && %s > %s" % (read, " ".join(shlex.quote(str(p)) for p in (
+                 Path(pip).parent / "python", published[1], published[0])), shlex.quote(str(_here(pip))))]),
+        packages_step(pip),
+        Step("take the published changes (fast-forward only)", ["git", "-C", repo, "merge", "--ff-only", "--quiet",
+                                                                 target]),
+        itself_step(repo, pip),
+    ]
 
 
 def migrate_step(venv, data):
@@ -133,15 +151,26 @@ def migrate_step(venv, data):
 def install_steps(repo, pip):
     """As `make run`'s venv rule: the pins PyPI has wheels of here (deploy/wheels.py: on 32-bit
     ARM, Pillow and cbor2 are Debian's), then newsdesk itself."""
-    here = Path(pip).parent.parent / "requirements-here.txt"
-    python = Path(pip).parent / "python"
     return [
         Step("list the pins PyPI has wheels of here (deploy/wheels.py)",
              ["sh", "-c", "%s %s %s > %s" % tuple(shlex.quote(str(p)) for p in (
-                 python, Path(repo) / "deploy" / "wheels.py", Path(repo) / "requirements.txt", here))]),
-        Step("reinstall the packages newsdesk needs", [pip, "install", "--quiet", "-r", here, "setuptools>=77"]),
-        Step("reinstall newsdesk itself", [pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", repo]),
+                 Path(pip).parent / "python", Path(repo) / "deploy" / "wheels.py", Path(repo) / "requirements.txt",
+                 _here(pip)))]),
+        packages_step(pip),
+        itself_step(repo, pip),
     ]
+
+
+def _here(pip):
+    return Path(pip).parent.parent / "requirements-here.txt"
+
+
+def packages_step(pip):
+    return Step("reinstall the packages newsdesk needs", [pip, "install", "--quiet", "-r", _here(pip), "setuptools>=77"])
+
+
+def itself_step(repo, pip):
+    return Step("reinstall newsdesk itself", [pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", repo])
 
 
 def rollback_plan(repo, venv, data, last, service):

@@ -102,9 +102,12 @@ def test_the_dry_run_prints_the_plan_and_changes_nothing(box, capsys):
     assert status == 0, err
     steps = [line.strip() for line in out.splitlines() if line.startswith("    ")]
     assert "- record the way back (%s) in " % box["first"][:12] in out
-    assert steps[0] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
-    assert "deploy/wheels.py" in steps[1] and "requirements.txt > " in steps[1]
-    assert "pip install" in steps[2] and "requirements-here.txt" in steps[2] and "--no-deps" in steps[3]
+    # the published commit's packages first, read from it: the checkout moves only after them
+    assert "show %s:requirements.txt" % box["second"] in steps[0] and "show %s:deploy/wheels.py" % box["second"] \
+        in steps[0] and "requirements-here.txt" in steps[0]
+    assert "pip install" in steps[1] and "requirements-here.txt" in steps[1]
+    assert steps[2] == "git -C %s merge --ff-only --quiet %s" % (box["checkout"], box["second"])
+    assert "--no-deps" in steps[3]
     # the data is backed up as the old code leaves it, once the packages are in: just before the migration
     assert steps[4].endswith("--data %s backup %s/" % (box["data"], box["data"] / "backups"))
     assert steps[5].endswith("migrate")
@@ -208,7 +211,7 @@ def cut_at(monkeypatch, n):
     return seen
 
 
-UPDATE_MOMENTS = 8      # the record, the merge, three install steps, the backup, the record with it, the migration
+UPDATE_MOMENTS = 8      # the record, two package steps, the merge, newsdesk itself, the backup, the record, the migration
 
 
 @pytest.mark.parametrize("n", range(1, UPDATE_MOMENTS + 1))
@@ -302,6 +305,22 @@ def play_during_the_install(box, name):
     pip = box["venv"] / "bin" / "pip"
     pip.write_text(pip.read_text() + "[ -e %s ] || { touch %s; %s %s; }\n" % (
         box["venv"] / "played", box["venv"] / "played", sys.executable, script))
+
+
+def test_the_packages_install_from_the_published_requirements_before_the_checkout_moves(box, capsys):
+    """The serving panel reads templates and files from the checkout as it goes: the minutes pip
+    takes pass with the checkout still at the code the panel runs, the packages the published
+    commit names installed; a package that can't be installed fails before the code moves."""
+    git("rm", "-q", "VERSION", cwd=box["checkout"].parent / "upstream")
+    (box["checkout"].parent / "upstream" / "requirements.txt").write_text("newpackage==2.0\n")
+    git("add", "requirements.txt", cwd=box["checkout"].parent / "upstream")
+    git("commit", "-q", "-m", "a new package", cwd=box["checkout"].parent / "upstream")
+    pip = box["venv"] / "bin" / "pip"
+    pip.write_text(pip.read_text() + "case \"$*\" in *requirements-here*) cat %s >> %s; git -C %s rev-parse HEAD >> %s;; "
+                   "esac\n" % (box["venv"] / "requirements-here.txt", box["pip"], box["checkout"], box["pip"]))
+    assert run(box, capsys=capsys)[0] == 0
+    said = box["pip"].read_text().splitlines()
+    assert said[1:3] == ["newpackage==2.0", box["first"]], said
 
 
 def test_a_game_played_while_the_packages_install_is_in_the_backup(box, capsys):
