@@ -28,6 +28,9 @@ OPTIONAL_BUS_PINS = {"i2s": ("sd",)}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 RAILS = ("GND", "3V3", "5V")
 LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
+# the pin a board's own LED is on: the Pico's GP25 (Raspberry Pi Pico datasheet; a Pico W's is the
+# wireless chip's, which the firmware asks for by name). No GPIO of the Pi's header has one.
+BOARD_LEDS = {"pico": 25}
 # the keys a line may have, by its kind (the board's number key, bcm or gp, is added per board): a
 # key not listed here is a typo that would otherwise be silently ignored ("filter_pul" = no pull-up)
 LINE_KEYS = ("kind", "what", "in_phone", "esd")
@@ -213,6 +216,10 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
     in_phone = raw.get("in_phone", name in PHONE_LINES)
     if not isinstance(in_phone, bool):
         raise PinMapError("%s: in_phone must be true or false, got %r" % (where, in_phone))
+    if name in PHONE_LINES and not in_phone:
+        raise PinMapError("%s: in_phone = false, but the dial and the hook are always in the phone: their wires run "
+                          "1-2 m to contacts people touch, and the rules hold each to its filter and ESD channel at the "
+                          "box end; take in_phone = false out" % where)
     esd = raw.get("esd", False)
     if not isinstance(esd, bool):
         raise PinMapError("%s: esd must be true or false, got %r" % (where, esd))
@@ -234,8 +241,11 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
         active_high = raw.get("active_high", True)
         if not isinstance(active_high, bool):
             raise PinMapError("%s: active_high must be true or false, got %r" % (where, active_high))
+        fields = _output(where, raw)
+        if fields["load"] == "board_led" and BOARD_LEDS.get(board) != number:
+            _no_board_led(where, board, number)
         return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high,
-                       in_phone=in_phone, esd=esd, **_output(where, raw))
+                       in_phone=in_phone, esd=esd, **fields)
     pull = raw.get("pull")
     if pull not in PULLS:
         raise PinMapError("%s: pull must be one of %s, got %r" % (where, ", ".join(PULLS), pull))
@@ -253,6 +263,20 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
     return PinSpec(name, number, pull, high, what, board=board, to=to,
                    pull_resistor=pull_resistor, pull_to=pull_to, in_phone=in_phone,
                    series_resistor=series, filter_nf=filter_nf, filter_pull=filter_pull, esd=esd)
+
+
+def _no_board_led(where: str, board: str, number: int) -> None:
+    """load = "board_led" where the board has no LED of its own: nothing would light, and the LED and
+    its resistor would be left off the schematic, the bill of materials and the wiring."""
+    if board not in BOARD_LEDS:
+        raise PinMapError("%s: load = \"board_led\", but the Raspberry Pi has no LED of its own on a GPIO (its power "
+                          "and activity LEDs are the firmware's, on none of GPIO0-27; only the Pico has one, on GP25): "
+                          "nothing would light, and the LED and its resistor would be missing from the bill of materials; "
+                          "wire an LED (load = \"led\" with colour, vf and resistor)" % where)
+    label, led = BOARDS[board][2], BOARD_LEDS[board]
+    raise PinMapError("%s: load = \"board_led\" on %s%d, but the Pico's own LED is on %s%d and no other pin has it: "
+                      "put the line on %s%d, or wire an LED (load = \"led\" with colour, vf and resistor)"
+                      % (where, label, number, label, led, label, led))
 
 
 def _known_keys(where: str, raw: dict[str, Any], known: tuple[str, ...], what: str) -> None:
@@ -273,15 +297,22 @@ def _pins_of(spec: Line) -> list[int]:
 def _board(source: str, board: str, section: dict[str, Any]) -> dict[str, Line]:
     lines = {name: _spec(source, board, name, raw) for name, raw in section.items()}
     used: dict[int, str] = {}
+    owners: dict[int, Line] = {}
     label = BOARDS[board][2]
     for spec in lines.values():
         for pin in _pins_of(spec):
             named = spec.name if not isinstance(spec, BusSpec) else "%s (its %s)" % (
                 spec.name, next(role for role, n in spec.pins.items() if n == pin).upper())
             if pin in used:
-                raise PinMapError("%s: %s%d is used by both %s and %s; move %s to a free pin"
-                                  % (source, label, pin, used[pin], named, spec.name))
+                # the board's own LED can't move: the other line must
+                led = next((s.name for s in (owners[pin], spec) if getattr(s, "load", None) == "board_led"), None)
+                move = owners[pin].name if led == spec.name else spec.name
+                raise PinMapError("%s: %s%d is used by both %s and %s; move %s to a free pin%s"
+                                  % (source, label, pin, used[pin], named, move,
+                                     " (%s%d is the board's own LED, %s's, and no other pin has it)" % (label, pin, led)
+                                     if led else ""))
             used[pin] = named
+            owners[pin] = spec
     for name in PHONE_LINES:
         if name not in lines:
             raise PinMapError("%s has no [%s.%s] line (the phone needs it)" % (source, board, name))

@@ -257,9 +257,12 @@ def _bus(c, spec, sub):
     out_p, out_n = name + "_OUT+", name + "_OUT-"
     pins = {"LRC": nets["lrclk"], "BCLK": nets["bclk"], "DIN": nets["din"], "GND": gnd, "VIN": vin,
             "OUT+": out_p, "OUT-": out_n}
+    groups = [("OUT+", "OUT-")]
     if "sd" in nets:
         pins["SD"] = nets["sd"]
-    c.add("amplifier", "", pins, [("OUT+", "OUT-")], line=spec.name, role="module", subsystem=sub)
+        # the breakout's own 1 MΩ pull-up from SD to VIN (Adafruit's MAX98357A breakout)
+        groups.append(("SD", "VIN"))
+    c.add("amplifier", "", pins, groups, line=spec.name, role="module", subsystem=sub)
     pad = c.parts_data.audio.get("pad_ohms")
     ends = (out_p, out_n)
     if pad:

@@ -2,6 +2,9 @@
 
     pull       every input has a defined level when its contact is open (an internal pull or
                a resistor to a rail), and its contact pulls the other way
+    contact    each input's high_means agrees with its contact's form (the phone's: the pulse
+               springs closed at rest, the off-normal and hook pairs open; a button's as its part
+               says) and the rail it closes to, so the circuit draws the contact as it is
     boot       no output of the Pi sits where the board itself drives the level before newsdesk
                starts: GPIO14 is the UART's TXD, toggled with boot messages when the serial
                console is on (an error for any output: a toggling line passes the ringer's
@@ -21,7 +24,8 @@
                resistor at the worst current transfer ratio (ctr_min x ctr_derate at 5 mA, times
                the datasheet curve's share at the LED's current, ctr_curve)
     voltage    no rail above the logic voltage reaches a GPIO through any part's pins
-               (contacts count as closed, modules' pull-ups count, LEDs count as conducting)
+               (contacts count as closed, modules' pull-ups count, LEDs count as conducting; the
+               amplifier breakout's 1 MΩ from SD to VIN too)
     isolation  the ringer drives an isolator, and nothing on the bell driver's side shares a
                conductor with the board
     bell       everything on the bell's side at the supply's highest: a regulated adapter at the
@@ -54,6 +58,8 @@
                contact's filter passes the shortest break and make of the fastest, most worn dial
                ([dial] in parts.toml) as the decoder needs them (its SETTLE, MIN_BREAK, MIN_MAKE),
                and delays no edge by more than the decoder's own debounce for that line
+    cable      a contact in the phone closes to GND and an LED there is lit from its pin to GND:
+               the cable carries them GND alone, and no supply out to what a person handles
     connector  the cable to the phone (the pin map's [cable], on the connector's real two-row
                geometry from parts.toml [connector]): every bell pin at least bell_clear_mm from
                every other wire's pin (so no logic pin is its neighbour in either row), no ground
@@ -256,6 +262,118 @@ def check_pulls(circuit, report):
                        _where(circuit, spec.name), pulled_to, spec.to)
 
 
+# The form each of the phone's contacts has at rest (logical 0 in the dial-trace format: pulse 1 = a
+# break, offnormal 1 = off rest, hook 1 = lifted): the pulse springs are closed at rest and open on
+# each break; the off-normal pair and the hook's pair newsdesk uses close as the dial leaves rest and
+# as the handset is lifted (docs/wiring.md, finding them). A button's form is its part's, as
+# [part.button]'s words say it ("normally open"); pressed is 1.
+PHONE_CONTACTS = {
+    "pulse": ("NC", "the dial's pulse springs are closed at rest and open on each pulse (pulse 1 = a break)",
+              "the dial at rest would read as a break"),
+    "offnormal": ("NO", "the dial's off-normal pair is open at rest and closes while the dial is away from it "
+                        "(offnormal 1 = off rest)", "the dial at rest would read as off rest"),
+    "hook": ("NO", "the hook switch's pair is open while the handset rests and closes when it is lifted "
+                   "(hook 1 = lifted)", "the handset on its rest would read as lifted"),
+}
+CONTACT_FORMS = {"NO": "normally open", "NC": "normally closed"}
+
+
+def _contact_form(circuit, spec):
+    """(form, why, what goes wrong) of an input's contact as the phone or its part has it; None for
+    a button whose part's words name no form."""
+    if spec.name in PHONE_CONTACTS:
+        return PHONE_CONTACTS[spec.name]
+    words = str(circuit.parts_data.part("button").get("description", ""))
+    for form, said in CONTACT_FORMS.items():
+        if said in words.lower():
+            return (form, "its part is %s (parts.toml [part.button]: \"%s\"), %s when pressed (a button's 1 = pressed)"
+                    % (said, words, "closed" if form == "NO" else "open"), "the button at rest would read as pressed")
+    return None
+
+
+def check_contact_sense(circuit, report):
+    """An input's high_means against its wiring and its contact's form. A closed contact holds the
+    pin at the rail it closes to (LOW at GND, HIGH at a supply) and the pull takes it the other way
+    while open (check_pulls); the contact's form, open or closed at rest (logical 0), is the phone's
+    (PHONE_CONTACTS) or the button part's. The circuit draws the contact NO or NC from high_means and
+    that rail (circuit.contact_closed_at_rest), so a high_means against the form redraws the phone's
+    own switch and reads it upside down: the handset on its rest as lifted."""
+    for spec in circuit.board_lines.values():
+        if isinstance(spec, BusSpec) or spec.kind != "input":
+            continue
+        known = _contact_form(circuit, spec)
+        contact = next((p for p in circuit.of(line=spec.name) if p.role == "contact"), None)
+        if known is None or contact is None or contact.value == known[0]:
+            continue
+        form, why, wrong = known
+        closed_high = spec.to != "GND"
+        right = (1 if form == "NO" else 0) if closed_high else (0 if form == "NO" else 1)
+        report.add("contact", "error", spec.name,
+                   "%s has high_means = %d, which makes its contact %s %s (%s): the schematic and the bill of "
+                   "materials draw it so, and %s. But %s; closing to %s, it reads %s closed and %s open, so a HIGH "
+                   "means %d: set high_means = %d in [%s.%s]", _where(circuit, spec.name), spec.high_means,
+                   contact.ref, CONTACT_FORMS[contact.value], contact.value, wrong, why, spec.to,
+                   "HIGH" if closed_high else "LOW", "LOW" if closed_high else "HIGH", right, right, circuit.board,
+                   spec.name)
+
+
+def check_phone_commons(circuit, report):
+    """The cable takes the phone's contacts and LEDs one common wire, GND (schematics/cable.py: "the
+    common side of every contact and LED"), and no supply for them: a contact in the phone must
+    close to GND, and an LED there must be lit from its pin to GND (active_high). One closing to 3V3,
+    or an LED hung from 3V3, would need 3V3 on a wire to the phone that the cable doesn't have: built
+    by the cable's table, the contact closes to GND and its line never changes, the LED never lights.
+    Nor does newsdesk take a supply out to them, series resistor or not: on springs and a frame a
+    person handles (a metal frame earthed, on some sets, by the old line cord's ground wire), a
+    slipped or frayed wire shorts the Pi's 3V3."""
+    if circuit.board != "pi" or circuit.pinmap.cable is None:
+        return
+    gnd = next((pin for pin, wire in circuit.pinmap.cable["pins"].items() if wire == "GND"), None)
+    common = "GND, pin %d" % gnd if gnd else "GND"
+    for spec in circuit.board_lines.values():
+        if isinstance(spec, BusSpec) or not spec.in_phone:
+            continue
+        if spec.kind == "input" and spec.to != "GND":
+            report.add("cable", "error", spec.name,
+                       "%s closes its contact to %s, and the cable takes the phone's contacts only GND, their common "
+                       "side (%s): wired by the cable's table the contact closes to GND, not %s, and the line never "
+                       "changes. newsdesk takes no supply out to the phone's contacts, where a slipped wire on the "
+                       "frame a person handles would short the Pi's %s: close it to GND (to = \"GND\" with pull = "
+                       "\"up\", high_means to match)", _where(circuit, spec.name), spec.to, common, spec.to, spec.to)
+        elif spec.kind == "output" and spec.load == "led" and not spec.active_high:
+            led = next(p for p in circuit.of(line=spec.name) if p.role == "led")
+            report.add("cable", "error", spec.name,
+                       "%s has active_high = false, which hangs its LED %s from %s with its cathode towards the pin; "
+                       "but the cable takes the phone's LEDs only GND, their common return (%s), and no %s: wired by "
+                       "the cable's table (the pin's wire to %s's anode, its cathode to GND) it never lights. newsdesk "
+                       "takes no supply out to the phone's LEDs, where a slipped wire on the frame would short the "
+                       "Pi's %s: set active_high = true in [pi.%s] (the LED from its pin to GND), or keep the LED in "
+                       "the box", _where(circuit, spec.name), led.ref, led.pins["A"], common, led.pins["A"], led.ref,
+                       led.pins["A"], spec.name)
+
+
+def check_amplifier_sd(circuit, report):
+    """The amplifier breakout pulls its SD pin up to its own VIN through 1 MΩ (Adafruit's MAX98357A
+    breakout, its guide's pinouts: "a 1 MΩ resistor from SD to Vin", which on a 5 V VIN sets the
+    chip's mono mix), so SD named on a GPIO puts VIN on that GPIO whenever the pin isn't driven (from
+    power-on until the driver claims it). The circuit joins SD to VIN inside the module, so the
+    voltage rule sees it too; this says why, and what to do."""
+    logic_v = float(circuit.limits["logic_v"])
+    for module in (p for p in circuit.parts if p.kind == "amplifier" and "SD" in p.pins):
+        vin = module.pins["VIN"]
+        volts = float(circuit.rails.get(vin, 0.0))
+        if volts <= logic_v:
+            continue
+        name, pin = circuit.board_pin(circuit.board_lines[module.line].pins["sd"])
+        report.add("voltage", "error", module.line,
+                   "%s's SD is on %s (pin %s), and the amplifier breakout pulls SD up to its VIN, here %s, through its "
+                   "own 1 MΩ (Adafruit's MAX98357A breakout: a 1 MΩ resistor from SD to Vin): %g V on a %g V pin "
+                   "whenever it isn't driven; power the breakout from 3V3 (supply = \"3V3\" in [%s.%s]: it runs from "
+                   "2.5 V, less loud) or leave SD unconnected (take sd out of [%s.%s]: the breakout's pull-up keeps "
+                   "the amplifier on)", module.line, name, pin, vin, volts, logic_v, circuit.board, module.line,
+                   circuit.board, module.line)
+
+
 def check_pins(circuit, report):
     used = {}
     for _net, (line, name) in circuit.gpio.items():
@@ -455,9 +573,14 @@ def _vf_max(circuit, report, spec):
         by_colour = circuit.parts_data.part("led").get("vf_max", {})
         table = by_colour.get((spec.colour or "").lower())
         if table is None:
-            report.add("current", "warning", spec.name,
-                       "%s's LED colour %r has no vf_max in parts.toml [part.led]: its least current is "
-                       "worked out from the pin map's vf alone", _where(circuit, spec.name), spec.colour)
+            # the pin map's vf is the lowest: without the highest, how little the LED may get is unknown,
+            # and a UV, blue or white LED (3 V and more) may get next to nothing from a 3.3 V pin
+            report.add("current", "error", spec.name,
+                       "%s's LED colour %r has no highest forward voltage in parts.toml [part.led] vf_max, so how "
+                       "little current it may get can't be worked out (a UV, blue or white LED needs 3 V and more, "
+                       "which a %g V pin may not light at all): add the colour's vf_max from the LED's datasheet, or "
+                       "use a listed colour (%s)", _where(circuit, spec.name), spec.colour,
+                       float(circuit.limits["logic_v"]), ", ".join(sorted(by_colour)))
         elif spec.vf > float(table):
             # the pin map's vf is the lowest, the one the pin's highest current is worked out from:
             # above the colour's highest, that current is understated
@@ -1545,9 +1668,10 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
-RULES = (check_pulls, check_pins, check_addresses, check_boot, check_overlays, check_currents, check_voltages,
+RULES = (check_pulls, check_contact_sense, check_pins, check_addresses, check_boot, check_overlays, check_currents,
+         check_amplifier_sd, check_voltages,
          check_isolation,
-         check_bell, check_failsafe, check_level, check_protection, check_connector)
+         check_bell, check_failsafe, check_level, check_protection, check_phone_commons, check_connector)
 
 
 def check(circuit):

@@ -211,6 +211,14 @@ BOARD_DATASHEET = {"pi": {"logic_v": 3.3, "pin_ma": 16, "total_ma": 50},
                    "pico": {"logic_v": 3.3, "pin_ma": 12, "total_ma": 50}}
 BOARD_DATASHEET_WORDS = {"logic_v": "its GPIO are 3.3 V pins, not 5 V tolerant",
                          "pin_ma": "the most its datasheet lets one pin give", "total_ma": "the most all its pins give"}
+# The least resistance of each board's internal pull-up and pull-down, by its datasheet (Raspberry Pi
+# documentation, GPIO: "approximately 50 kΩ-65 kΩ"; RP2040 datasheet, pin DC characteristics: 50-80 kΩ).
+# The rules hold a contact's series resistor against the pull at its strongest (pull_min_ohms): a
+# higher figure, a weaker pull than the board has, passes a resistor the real pull overrules (a 22 kΩ
+# one with the hook closed holds the pin over its LOW level). A lower figure is on the safe side.
+BOARD_PULL_LEAST = {"pi": 50_000, "pico": 50_000}
+BOARD_PULL_WORDS = {"pi": "Raspberry Pi documentation, GPIO: about 50-65 kΩ",
+                    "pico": "RP2040 datasheet, pin DC characteristics: 50-80 kΩ"}
 CAP_DERATE = 1.5        # a capacitor's rating over the rail it sits on: at least half as much again
 ESD_STANDOFF_MOST = 2.0     # an ESD array's stand-off over the rail it guards: its clamp sits well above
                             # the stand-off, and a pin's own diodes take only a few mA of what passes it
@@ -321,6 +329,19 @@ def _part_details(parts, data, source):
                    "its label's mA?" % (source, bell["supply_a"], SUPPLY_A_MOST))
     out += _cutoff_details(parts, bell if isinstance(bell, dict) else {}, source)
     return out
+
+
+def _board_pull(name, board, source):
+    """pull_min_ohms against the board's datasheet (BOARD_PULL_LEAST), as logic_v, pin_ma and
+    total_ma are held to theirs: at most the datasheet's least."""
+    value, least = board.get("pull_min_ohms"), BOARD_PULL_LEAST.get(name)
+    low, high = BOARD_BOUNDS["pull_min_ohms"]
+    if least is None or not _fits("pos", value) or not low <= value <= high or value <= least:
+        return []
+    return ["%s: [board.%s] pull_min_ohms is %g, above the %g its datasheet gives for the internal pull at its "
+            "strongest (%s): the rules hold a contact's series resistor against that strongest pull, and a weaker "
+            "figure passes one that keeps a closed contact from reading LOW (the hook never seen lifted); give %g or "
+            "less" % (source, name, value, least, BOARD_PULL_WORDS[name], least)]
 
 
 CUTOFFS = (("cutoff", "cutoff_c"), ("fet_cutoff", "fet_cutoff_c"))    # each thermal cutoff's part, its rating
@@ -452,6 +473,7 @@ def _details(data, source):
     for name, board in boards.items():
         if name in BOARDS and isinstance(board, dict):
             out += _board_details(name, board, source)
+            out += _board_pull(name, board, source)
     parts = data.get("part") if isinstance(data.get("part"), dict) else {}
     out += _part_details(parts, data, source)
     out += _pad_problems(parts, source)

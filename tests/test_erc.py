@@ -89,6 +89,49 @@ def test_a_contact_to_the_rail_it_is_pulled_to_never_changes():
     assert "never changes" in finding.message and "dice_button" in finding.message
 
 
+def test_a_contacts_high_means_must_agree_with_its_wiring_and_its_form():
+    """A builder's planted faults: high_means flipped on the hook (the handset on its rest read as
+    lifted, S3 redrawn NC) and on a button (the bill of materials ordering an NC "normally open"
+    button) passed. The form is the phone's (the hook closes when lifted) or the button part's."""
+    (finding,) = _only(check(replace_in("pi.hook", "high_means = 0", "high_means = 1")), "contact")
+    assert finding.line == "hook" and finding.message.startswith(
+        "hook (GPIO22, pin 15) has high_means = 1, which makes its contact S3 normally closed (NC)")
+    assert finding.message.endswith("so a HIGH means 0: set high_means = 0 in [pi.hook]")
+    (finding,) = _only(check(replace_in("pi.dice_button", "high_means = 0", "high_means = 1")), "contact")
+    assert "its part is normally open (parts.toml [part.button]" in finding.message
+    (finding,) = _only(check(replace_in("pico.pulse", "high_means = 1", "high_means = 0"), "pico"), "contact")
+    assert finding.message.endswith("set high_means = 1 in [pico.pulse]")
+    # the same contact the other way round, wired to 3V3 against a pull-down: HIGH is closed
+    boxed = replace_in("pi.dice_button", 'pull = "up"\nhigh_means = 0', 'pull = "down"\nto = "3V3"\nhigh_means = 1')
+    assert check(boxed).findings == []
+    (finding,) = _only(check(replace_in("pi.dice_button", "high_means = 1", "high_means = 0", boxed)), "contact")
+    assert "closing to 3V3, it reads HIGH closed and LOW open, so a HIGH means 1" in finding.message
+    # a normally closed button, as its part says: HIGH (open) is pressed
+    nc = parts_with("pushbutton, momentary, normally open", "pushbutton, momentary, normally closed")
+    assert _only(check_parts(nc), "contact")[0].line == "dice_button"
+    flipped = replace_in("pi.stopwatch_button", "high_means = 0", "high_means = 1",
+                         replace_in("pi.dice_button", "high_means = 0", "high_means = 1"))
+    assert check_parts(nc, flipped).findings == []
+
+
+def test_a_contact_or_led_in_the_phone_is_on_the_cables_gnd():
+    """A builder's planted faults: the hook closing to 3V3 and the status LED hung from 3V3 passed,
+    while the cable carries the phone's contacts and LEDs GND alone (and the table said so)."""
+    text = replace_in("pi.hook", 'pull = "up"\nhigh_means = 0', 'pull = "down"\nto = "3V3"\nhigh_means = 1')
+    (finding,) = _only(check(text), "cable")
+    assert finding.line == "hook" and finding.message.startswith(
+        "hook (GPIO22, pin 15) closes its contact to 3V3, and the cable takes the phone's contacts only GND, their "
+        "common side (GND, pin 9)")
+    assert not [f for f in check(text).errors if f.rule != "cable"]
+    (finding,) = _only(check(replace_in("pi.status_led", "active_high = true", "active_high = false")), "cable")
+    assert finding.line == "status_led" and "hangs its LED D4 from 3V3" in finding.message
+    assert "set active_high = true in [pi.status_led]" in finding.message
+    # in the box, either is fine: no wire of the cable
+    assert check(replace_in("pi.dice_led", "active_high = true", "active_high = false")).findings == []
+    assert check(replace_in("pi.dice_button", 'pull = "up"\nhigh_means = 0',
+                            'pull = "down"\nto = "3V3"\nhigh_means = 1')).findings == []
+
+
 def test_an_external_pull_needs_its_rail():
     with pytest.raises(PinMapError, match="pull_resistor"):
         parse_pinmap(replace_in("pi.hook", 'pull = "up"', 'pull = "none"\npull_resistor = 10000'))
@@ -345,12 +388,29 @@ def test_an_led_on_a_pin_the_i2s_overlay_claims_is_an_error():
 
 
 def test_the_amplifiers_sd_pin_is_claimed_when_named():
-    text = replace_in("pi.audio", "din = 21", "din = 21\nsd = 4")
+    # (the breakout on 3V3: on 5 V its own pull-up from SD to VIN puts 5 V on the GPIO, below)
+    text = replace_in("pi.audio", "din = 21", "din = 21\nsd = 4", replace_in("pi.audio", 'supply = "5V"', 'supply = "3V3"'))
     assert check(text).findings == []
     assert build(parse_pinmap(text), PARTS).of(line="audio", subsystem="audio")[0].pins["SD"] == "AUDIO_SD"
     clash = with_line("pi.spare_led", 'kind = "output"\nbcm = 4\nload = "led"\ncolour = "red"\nvf = 1.8\nresistor = 330', text)
     with pytest.raises(PinMapError, match=r"GPIO4 is used by both audio \(its SD\) and spare_led; move spare_led to a free pin"):
         parse_pinmap(clash)
+
+
+def test_the_amplifiers_sd_pin_on_a_5_volt_breakout_reaches_5_volts():
+    """A builder's planted fault: sd = 26 with the breakout on 5 V passed. The breakout pulls SD up to
+    its VIN through 1 MΩ (Adafruit's MAX98357A breakout): the circuit joins the two inside the module,
+    so the voltage rule sees it, and the sentence says why and what to do."""
+    text = replace_in("pi.audio", "din = 21", "din = 21\nsd = 26")
+    module = build(parse_pinmap(text), PARTS).of(line="audio", subsystem="audio")[0]
+    assert ("SD", "VIN") in module.groups and module.pins["VIN"] == "5V"
+    found = _only(check(text), "voltage")
+    assert [f.line for f in found] == ["audio", "audio"]
+    assert found[0].message.startswith("audio's SD is on GPIO26 (pin 37), and the amplifier breakout pulls SD up to "
+                                       "its VIN, here 5V, through its own 1 MΩ")
+    assert "power the breakout from 3V3" in found[0].message and "take sd out of [pi.audio]" in found[0].message
+    assert found[1].message.startswith("GPIO26 reaches 5V (5 V) through U3 (audio amplifier)")
+    assert check(replace_in("pi.audio", 'supply = "5V"', 'supply = "3V3"', text)).findings == []
 
 
 def test_an_led_resistor_too_large_to_light_it_is_an_error():
@@ -559,10 +619,23 @@ def test_a_blue_led_is_caught_by_its_colour():
     assert _only(check(same_vf), "current")
 
 
-def test_an_led_colour_parts_toml_does_not_know_is_a_warning():
+def test_an_led_colour_parts_toml_does_not_know_is_an_error():
+    """A builder's planted fault: a UV LED (3.0-3.6 V) passed with a warning, and gets next to nothing
+    from a 3.3 V pin. Without its colour's highest forward voltage the least current is unknown: refused,
+    asking for it; given, the current rule judges it."""
     text = replace_in("pi.dice_led", 'colour = "amber"', 'colour = "ultraviolet"')
-    (finding,) = _only(check(text), "current", "warning")
-    assert "'ultraviolet' has no vf_max" in finding.message
+    (finding,) = _only(check(text), "current")
+    assert finding.message.startswith("dice_led (GPIO25, pin 22)'s LED colour 'ultraviolet' has no highest forward "
+                                      "voltage in parts.toml [part.led] vf_max")
+    assert "add the colour's vf_max from the LED's datasheet" in finding.message
+    assert not _warnings(check(text))
+    parts = parts_with("white = 4.0 }", "white = 4.0, ultraviolet = 3.6 }")
+    (finding,) = _only(check_parts(parts, text), "current")
+    assert "may give no current at all: its ultraviolet LED's forward voltage reaches 3.6 V" in finding.message
+
+
+def _warnings(report):
+    return [f for f in report.findings if f.severity == "warning"]
 
 
 def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():

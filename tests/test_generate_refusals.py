@@ -157,6 +157,8 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("pull_min_ohms = 50000 ", "pull_min_ohms = 500000 ", "[board.pi] pull_min_ohms is 500000, and a board's GPIO "
                                                           "takes 10000 to 100000"),
     ("pull_min_ohms = 50000 ", "# pull_min_ohms = 50000 ", "[board.pi] lacks pull_min_ohms"),
+    ("pull_min_ohms = 50000     # RP2040", "pull_min_ohms = 80000     # RP2040", "[board.pico] pull_min_ohms is "
+                                                                               "80000, above the 50000 its datasheet"),
     ('number = "{value} {amps:g} A regulated', 'number = "24 V {amps:g} A regulated',
      "[part.supply12] its words say 24 V and [bell_driver] supply_v is 12 V"),
     ("gate_zener_v = 10.0 ", "gate_zener_v = 12.0 ", "[part.zener] its words say 10 V and [bell_driver] "
@@ -207,6 +209,64 @@ def test_a_cutoff_fitted_without_its_part_is_refused(tmp_path, capsys, monkeypat
     end = PARTS_TEXT.index("\n[part.", start + 1)
     said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT[:start] + PARTS_TEXT[end:])
     assert said == "schematics: parts.toml has no [part.fet_cutoff]"
+
+
+def _planted(section, *changes, text=PINMAP_TEXT):
+    for old, new in changes:
+        text = in_section(text, section, old, new)
+    return text
+
+
+# A builder's review planted these in the pin map one at a time; each passed the rules silently (or
+# with a warning only) and drew a box that doesn't work or harms the Pi. Each is refused now, in one
+# sentence naming the line, what is wrong and what to do.
+@pytest.mark.parametrize("pinmap, parts, words", [
+    # the hook read upside down: the handset on its rest read as lifted, and S3 drawn NC
+    (_planted("pi.hook", ("high_means = 0", "high_means = 1")), None,
+     "hook (GPIO22, pin 15) has high_means = 1, which makes its contact S3 normally closed (NC)"),
+    (_planted("pi.hook", ("high_means = 0", "high_means = 1")), None, "set high_means = 0 in [pi.hook]"),
+    (_planted("pico.hook", ("high_means = 0", "high_means = 1")), None, "set high_means = 0 in [pico.hook]"),
+    (_planted("pi.pulse", ("high_means = 1", "high_means = 0")), None,
+     "the dial's pulse springs are closed at rest and open on each pulse"),
+    (_planted("pi.offnormal", ("high_means = 0", "high_means = 1")), None, "set high_means = 0 in [pi.offnormal]"),
+    # the bill of materials said S4,1,NC,"pushbutton, momentary, normally open..."
+    (_planted("pi.dice_button", ("high_means = 0", "high_means = 1")), None,
+     "dice_button (GPIO5, pin 29) has high_means = 1, which makes its contact S4 normally closed (NC)"),
+    # a contact closing to 3V3 in the phone, where the cable takes the contacts only GND
+    (_planted("pi.hook", ('pull = "up"', 'pull = "down"\nto = "3V3"'), ("high_means = 0", "high_means = 1")), None,
+     "hook (GPIO22, pin 15) closes its contact to 3V3, and the cable takes the phone's contacts only GND"),
+    # an LED in the phone lit from 3V3, where the cable still wires its anode and a cathode to GND
+    (_planted("pi.status_led", ("active_high = true", "active_high = false")), None,
+     "status_led (GPIO24, pin 18) has active_high = false"),
+    # the dial and hook taken out of the phone: no filter, no ESD on a wire into a phone people touch
+    (_planted("pi.pulse", ("esd = true", "esd = false\nin_phone = false"),
+              text=PINMAP_TEXT.replace('pins = { 1 = "pulse", ', "pins = { ", 1)), None,
+     "[pi.pulse]: in_phone = false, but the dial and the hook are always in the phone"),
+    (_planted("pi.hook", ("esd = true", "in_phone = false"), text=PINMAP_TEXT.replace('3 = "hook", ', "", 1)), None,
+     "[pi.hook]: in_phone = false"),
+    (_planted("pico.offnormal", ("gp = 3", "gp = 3\nin_phone = false")), None, "[pico.offnormal]: in_phone = false"),
+    # an LED whose colour has no highest forward voltage: a UV LED gets next to nothing from 3.3 V
+    (_planted("pi.dice_led", ('colour = "amber"', 'colour = "uv"')), None,
+     "dice_led (GPIO25, pin 22)'s LED colour 'uv' has no highest forward voltage in parts.toml [part.led] vf_max"),
+    # the Pi's "own LED": there is none on a GPIO; the LED and its resistor fell off the bill of materials
+    (_planted("pi.dice_led", ('load = "led"\ncolour = "amber"\nvf = 1.8\nresistor = 330', 'load = "board_led"')),
+     None, '[pi.dice_led]: load = "board_led", but the Raspberry Pi has no LED of its own on a GPIO'),
+    (PINMAP_TEXT + '\n[pico.spare_led]\nkind = "output"\ngp = 16\nload = "board_led"\n', None,
+     '[pico.spare_led]: load = "board_led" on GP16, but the Pico\'s own LED is on GP25'),
+    # a weaker internal pull than the datasheet's let a series resistor through that the real pull overrules
+    (_planted("pi.hook", ("series_resistor = 1000", "series_resistor = 22000")),
+     PARTS_TEXT.replace("pull_min_ohms = 50000 ", "pull_min_ohms = 100000", 1),
+     "[board.pi] pull_min_ohms is 100000, above the 50000 its datasheet gives"),
+    # the amplifier's SD on a GPIO: the breakout pulls SD up to its VIN (5 V) through 1 MΩ
+    (_planted("pi.audio", ("din = 21", "din = 21\nsd = 26")), None,
+     "audio's SD is on GPIO26 (pin 37), and the amplifier breakout pulls SD up to its VIN"),
+    # the Pico's LED pin taken by the dial: move the dial, not the LED (GP25 is the only pin with it)
+    (_planted("pico.pulse", ("gp = 2", "gp = 25")), None,
+     "GP25 is used by both pulse and status_led; move pulse to a free pin"),
+])
+def test_a_planted_fault_in_the_pin_map_is_refused(tmp_path, capsys, monkeypatch, pinmap, parts, words):
+    said = refusal(tmp_path, capsys, monkeypatch, pinmap=pinmap, parts=parts or PARTS_TEXT)
+    assert words in said, said
 
 
 def test_a_part_the_circuit_needs_is_missing(tmp_path, capsys, monkeypatch):

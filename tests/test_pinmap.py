@@ -56,6 +56,11 @@ def test_logical_and_level_are_inverse():
     (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "led"\nvf = 1.8\nresistor = 3.3\n', "whole number of ohms"),
     (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "led"\nvf = -1\nresistor = 330\n', "vf must be a positive"),
     (GOOD + '[pi.display]\nkind = "i2c"\nsda = 2\nscl = 3\naddress = 0x3C\nsupply = "9V"\n', "supply must be one of"),
+    # a builder's planted faults: the dial taken out of the phone (no filter, no ESD), the Pi's "own LED"
+    (GOOD.replace("bcm = 17", "bcm = 17\nin_phone = false"),
+     "[pi.pulse]: in_phone = false, but the dial and the hook are always in the phone"),
+    (GOOD + '[pi.led]\nkind = "output"\nbcm = 5\nload = "board_led"\n',
+     '[pi.led]: load = "board_led", but the Raspberry Pi has no LED of its own on a GPIO'),
 ])
 def test_bad_pinmaps_are_refused_with_the_line_named(bad, words):
     pattern = words if "\\[" in words else words.replace("[", r"\[").replace("]", r"\]")
@@ -105,3 +110,23 @@ def test_in_phone_and_the_amplifiers_sd_pin_are_read():
         parse_pinmap(DEFAULT_PINMAP.read_text().replace('in_phone = true', 'in_phone = "yes"', 1))
     with pytest.raises(PinMapError, match="sd must be a pin number"):
         parse_pinmap(text.replace("sd = 4", "sd = 99"))
+
+
+def test_a_pin_clash_with_the_picos_own_led_moves_the_other_line():
+    """A builder's planted fault: [pico.pulse] on GP25 was told to move status_led, the Pico's own LED,
+    which no other pin has."""
+    text = DEFAULT_PINMAP.read_text()
+    start = text.index("[pico.pulse]")
+    dial = text[:start] + text[start:].replace("gp = 2\n", "gp = 25\n", 1)
+    with pytest.raises(PinMapError, match=r"GP25 is used by both pulse and status_led; move pulse to a free pin "
+                                          r"\(GP25 is the board's own LED, status_led's"):
+        parse_pinmap(dial)
+    with pytest.raises(PinMapError, match=r"GP25 is used by both status_led and spare; move spare to a free pin "
+                                          r"\(GP25 is the board's own LED"):
+        parse_pinmap(text + '\n[pico.spare]\ngp = 25\npull = "up"\nhigh_means = 0\n')     # the LED named first
+    with pytest.raises(PinMapError, match=r"GP16 is used by both ringer_copy and spare; move spare to a free pin$"):
+        parse_pinmap(text + '\n[pico.ringer_copy]\nkind = "output"\ngp = 16\n[pico.spare]\ngp = 16\npull = "up"\n'
+                            'high_means = 0\n')
+    with pytest.raises(PinMapError, match=r'\[pico.status_led\]: load = "board_led" on GP24, but the Pico\'s own LED '
+                                          r'is on GP25'):
+        parse_pinmap(text[:start] + text[start:].replace("gp = 25\n", "gp = 24\n", 1))
