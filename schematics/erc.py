@@ -1668,10 +1668,50 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
+FLYBACK_VR_USE = 0.8        # newsdesk keeps the flyback diode's reverse voltage (the bell supply at its highest,
+                            # whenever the MOSFET is on) under this share of its VRRM, as the drain under vds_use of
+                            # the MOSFET's: the wires between the MOSFET and the diode on the coil (the cable, on the
+                            # Pi build) ring at each switching edge, and an adapter plugged in live overshoots its voltage
+FET_ID_MARGIN = 2.0         # and the coil's highest current under half the MOSFET's continuous drain current: the
+                            # datasheet's figure holds its case at that temperature on an ideal heatsink, and this one
+                            # stands in a closed box's air on its own
+
+
+def check_power_ratings(circuit, report):
+    """The bell driver's power parts against what the bell supply and the coil put on them: the
+    flyback diode stands off the supply, reverse, whenever the MOSFET is on (a 10 V Schottky across
+    a 12 V coil breaks down at every strike and shorts the supply through the MOSFET); the MOSFET
+    carries the coil's whole current (a small-signal one rated 0.22 A overheats and fails shorted,
+    holding the coil on). Each with its margin (FLYBACK_VR_USE, FET_ID_MARGIN)."""
+    drivers = [p for p in circuit.parts if p.role == "isolator"]
+    if not drivers:
+        return
+    line, parts = drivers[0].line, circuit.parts_data
+    top = supply_max(parts)
+    diode = parts.part("diode")
+    if "vrrm_v" in diode and top > FLYBACK_VR_USE * float(diode["vrrm_v"]):
+        report.add("bell", "error", line,
+                   "the flyback diode (%s) is rated %g V reverse (vrrm_v), and whenever the MOSFET is on it stands off "
+                   "the bell supply, up to %.1f V (%s): over the %.1f V newsdesk keeps it to, %.0f %% of its rating "
+                   "(ringing on the wires to the coil at each switching edge, and an adapter plugged in live, add to "
+                   "the supply); use a rectifier rated at least %g V (a 1N5817's 20 V, the "
+                   "1N4007's 1000 V)", diode["number"], float(diode["vrrm_v"]), top, _supply_words(parts),
+                   FLYBACK_VR_USE * float(diode["vrrm_v"]), FLYBACK_VR_USE * 100, math.ceil(top / FLYBACK_VR_USE))
+    fet = parts.part("mosfet")
+    most = coil_amps(parts)[2]
+    if "id_max_a" in fet and most * FET_ID_MARGIN > float(fet["id_max_a"]):
+        report.add("bell", "error", line,
+                   "the MOSFET (%s) is rated %g A continuous drain current (id_max_a), and it switches the coil's up to "
+                   "%.2f A: newsdesk keeps its rating at least %g times that (the datasheet's figure holds the case at its "
+                   "temperature on an ideal heatsink; this one stands in a closed box's air), or it overheats and may "
+                   "fail shorted, holding the coil on; use one rated at least %.1f A (the IRLZ44N's 33 A)",
+                   fet["number"], float(fet["id_max_a"]), most, FET_ID_MARGIN, math.ceil(most * FET_ID_MARGIN * 10) / 10)
+
+
 RULES = (check_pulls, check_contact_sense, check_pins, check_addresses, check_boot, check_overlays, check_currents,
          check_amplifier_sd, check_voltages,
          check_isolation,
-         check_bell, check_failsafe, check_level, check_protection, check_phone_commons, check_connector)
+         check_bell, check_power_ratings, check_failsafe, check_level, check_protection, check_phone_commons, check_connector)
 
 
 def check(circuit):

@@ -48,8 +48,8 @@ PART_KEYS = {
                     "led_n!": "pos", "ctr_curve": "list"},
     "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
                "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos",
-               "theta_ja!": "pos", "theta_jc!": "nonneg", "tj_max!": "pos", "tab_tau_s!": "pos"},
-    "diode": {"vf_max!": "pos", "vf_at_a": "pos", "if_a!": "pos"},
+               "theta_ja!": "pos", "theta_jc!": "nonneg", "tj_max!": "pos", "tab_tau_s!": "pos", "id_max_a!": "pos"},
+    "diode": {"vf_max!": "pos", "vf_at_a": "pos", "if_a!": "pos", "vrrm_v!": "pos"},
     "zener": {"iz_test_ma": "pos"},
     "solenoid": {"rated_v!": "pos", "coil_ohms!": "pos", "coil_ohms_tol!": "frac", "coil_mh!": "pos",
                  "coil_mh_tol!": "frac", "pull_in_fraction!": "pos", "over_v": "nonneg", "duty_max!": "share",
@@ -379,7 +379,8 @@ def _cutoff_details(parts, bell, source):
 # the voltage a part's rules figure is, where its words name one too: the words are what the bill
 # of materials orders, the figure what the rules check, so the two must agree
 SAID_VOLTS = {"capacitor": (None, "rated_v"), "coupling": (None, "rated_v"), "mosfet": (None, "vds_max"),
-              "supply12": ("bell_driver", "supply_v"), "zener": ("bell_driver", "gate_zener_v")}
+              "supply12": ("bell_driver", "supply_v"), "zener": ("bell_driver", "gate_zener_v"),
+              "diode": (None, "vrrm_v")}
 VOLTS_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?) ?V(?:DC|dc)?\b")
 
 

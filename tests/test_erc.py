@@ -1218,3 +1218,47 @@ def test_a_flyback_diode_too_small_for_the_coils_current_is_an_error():
     report = check_parts(parts_edited(('number = "1N4007"', 'number = "1N4148"'), ("if_a = 1.0 ", "if_a = 0.3 ")))
     (finding,) = _bell(report, "flyback diode")
     assert "rated 0.3 A (if_a)" in finding.message and "up to 0.74 A" in finding.message
+
+
+# --- the bell driver's power parts rated for what the supply and the coil put on them ---
+
+PMEG1020EH = (('description = "rectifier diode, 1000 V, 1 A (flyback across the solenoid)"',
+               'description = "Schottky rectifier, 10 V, 2 A (flyback across the solenoid)"'),
+              ('number = "1N4007"', 'number = "PMEG1020EH"'), ("vrrm_v = 1000 ", "vrrm_v = 10 "),
+              ("vf_max = 1.1 ", "vf_max = 0.55 "), ("vf_at_a = 1.0", "vf_at_a = 2.0"), ("if_a = 1.0 ", "if_a = 2.0 "))
+
+
+def test_a_flyback_diode_rated_under_the_supplys_reverse_voltage_is_an_error():
+    """A PMEG1020EH (a 10 V, 2 A Schottky) across the coil: whenever the MOSFET is on it stands off
+    the bell supply, up to 12.6 V, reverse; newsdesk keeps that under 80 % of its rating."""
+    (finding,) = _bell(check_parts(parts_edited(*PMEG1020EH)), "flyback diode")
+    assert finding.message.startswith("the flyback diode (PMEG1020EH) is rated 10 V reverse (vrrm_v), and whenever "
+                                      "the MOSFET is on it stands off the bell supply, up to 12.6 V")
+    assert "80 % of its rating" in finding.message and "ringing" in finding.message
+    assert finding.message.endswith("use a rectifier rated at least 16 V (a 1N5817's 20 V, the 1N4007's 1000 V)")
+    # 16 V is the least that passes
+    for volts, refused in ((16, False), (15, True)):
+        words = ('description = "rectifier diode, 1000 V', 'description = "rectifier diode, %d V' % volts)
+        report = check_parts(parts_edited(words, ("vrrm_v = 1000 ", "vrrm_v = %d " % volts)))
+        assert bool([f for f in report.errors if "reverse (vrrm_v)" in f.message]) == refused, volts
+
+
+def test_a_1n5817_schottky_is_a_flyback_diode_the_rules_take():
+    """20 V, 1 A, 0.45 V at 1 A: 12.6 V is 63 % of its rating, and it carries the coil's 0.74 A."""
+    parts = parts_edited(('description = "rectifier diode, 1000 V, 1 A', 'description = "Schottky rectifier, 20 V, 1 A'),
+                         ('number = "1N4007"', 'number = "1N5817"'), ("vrrm_v = 1000 ", "vrrm_v = 20 "),
+                         ("vf_max = 1.1 ", "vf_max = 0.45 "))
+    for board in ("pi", "pico"):
+        assert check_parts(parts, board=board).errors == []
+
+
+def test_a_mosfet_rated_under_the_coils_current_is_an_error():
+    """A BSS138 (0.22 A continuous) switching a coil that draws up to 0.74 A."""
+    (finding,) = _bell(check_parts(parts_edited(('number = "IRLZ44N"', 'number = "BSS138"'),
+                                                ("id_max_a = 33 ", "id_max_a = 0.22 "))), "drain current")
+    assert finding.message.startswith("the MOSFET (BSS138) is rated 0.22 A continuous drain current (id_max_a), and "
+                                      "it switches the coil's up to 0.74 A")
+    assert finding.message.endswith("use one rated at least 1.5 A (the IRLZ44N's 33 A)")
+    for amps, refused in ((1.5, False), (1.4, True)):
+        report = check_parts(parts_with("id_max_a = 33 ", "id_max_a = %g " % amps))
+        assert bool([f for f in report.errors if "(id_max_a)" in f.message]) == refused, amps

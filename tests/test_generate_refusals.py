@@ -179,6 +179,12 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ('5V = 5.0', '5V = 3.3', "[rails] 5V is 3.3 V, and a 5 V rail is 4.5 to 5.5 V"),
     ("rated_v = 50 ", "# rated_v = 50 ", "[part.capacitor] lacks rated_v"),
     ("if_a = 1.0 ", "# if_a = 1.0 ", "[part.diode] lacks if_a"),
+    # the power parts' ratings the rules hold the bell supply and the coil to (a 10 V Schottky and a
+    # 0.22 A MOSFET passed without them)
+    ("vrrm_v = 1000 ", "# vrrm_v = 1000 ", "[part.diode] lacks vrrm_v"),
+    ("id_max_a = 33 ", "# id_max_a = 33 ", "[part.mosfet] lacks id_max_a"),
+    ("vrrm_v = 1000 ", "vrrm_v = 10 ", "[part.diode] its words say 1000 V and vrrm_v is 10 V"),
+    ("vrrm_v = 1000 ", "vrrm_v = 0 ", "[part.diode] vrrm_v must be a number above 0"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x80]", "[part.display] addresses must list 7-bit I2C "
                                                            "addresses 0x08 to 0x77"),
 ])
@@ -363,3 +369,24 @@ def test_words_may_name_other_voltages_beside_the_figure():
                         'description = "N-channel MOSFET, logic level, 55 V, fully on at 4.5 V, TO-220"', 1)
     assert "100-240 V AC" in text and "4.5 V" in text
     parse_parts(text)
+
+
+@pytest.mark.slow
+def test_a_schottky_flyback_diode_is_drawn_not_a_simulators_crash(tmp_path, capsys):
+    """A 1N5817 (20 V, 1 A, 0.45 V at 1 A) in place of the 1N4007: the rules take it and every
+    simulation runs (ngspice failed on a Schottky's figures, 'Timestep too small'); only the files
+    drawn from the parts differ."""
+    from conftest import need_ngspice
+    need_ngspice()
+    text = PARTS_TEXT
+    for old, new in (('description = "rectifier diode, 1000 V, 1 A', 'description = "Schottky rectifier, 20 V, 1 A'),
+                     ('number = "1N4007"', 'number = "1N5817"'), ("vrrm_v = 1000 ", "vrrm_v = 20 "),
+                     ("vf_max = 1.1 ", "vf_max = 0.45 ")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "parts.toml"
+    path.write_text(text, encoding="utf-8")
+    status = generate.main(["--check", "--parts", str(path)])
+    out, err = capsys.readouterr()
+    assert err == "" and status == 1
+    assert "hardware/bom.csv no longer matches" in out and "docs/build.md no longer matches" in out

@@ -206,7 +206,7 @@ def test_a_coil_too_slow_for_a_strike_never_pulls_in():
 # a Schottky rectifier's figures: (description, VRRM, its datasheet's VF max at its test current, the
 # test current, its rated current)
 SCHOTTKY_1N5817 = {"number": "1N5817", "description": "Schottky rectifier, 20 V, 1 A (flyback across the solenoid)",
-                   "vf_max": 0.45, "vf_at_a": 1.0, "if_a": 1.0}
+                   "vrrm_v": 20, "vf_max": 0.45, "vf_at_a": 1.0, "if_a": 1.0}
 
 
 @pytest.mark.parametrize("vf, amps", [(1.1, 1.0), (0.45, 1.0), (0.55, 2.0), (0.3, 0.5), (0.9, 3.0)])
