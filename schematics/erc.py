@@ -1668,6 +1668,29 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
+def check_cable_cores(circuit, report):
+    """The cable to the phone carries every wire the pin map's [cable] places on its connector, each
+    on a core of its own: its cores (parts.toml, the cable's [[kit]] entry, whose words are made
+    from the same figure) at least the wires placed. A cable of fewer cores leaves wires out, or
+    doubles two signals on one core."""
+    cable_map = circuit.pinmap.cable
+    if circuit.board != "pi" or cable_map is None:
+        return
+    placed = len(cable_map["pins"])
+    name = circuit.parts_data.connector.get("name", "connector")
+    cables = [item for item in circuit.parts_data.kit if item.get("build") == circuit.board and "cores" in item]
+    if not cables:
+        report.add("connector", "error", None,
+                   "the pin map's [cable] places %d wires on the %s, and no [[kit]] entry of the %s build gives its "
+                   "cable's cores: give the cable's count of cores (cores, its words naming it as {cores}) so the "
+                   "rules can hold it to the wires", placed, name, circuit.board)
+    elif int(cables[0]["cores"]) < placed:
+        report.add("connector", "error", None,
+                   "the pin map's [cable] places %d wires on the %s, and the cable to the phone has %d cores (cores in "
+                   "its [[kit]] entry): every wire needs a core of its own; use a cable of at least %d cores",
+                   placed, name, int(cables[0]["cores"]), placed)
+
+
 FLYBACK_VR_USE = 0.8        # newsdesk keeps the flyback diode's reverse voltage (the bell supply at its highest,
                             # whenever the MOSFET is on) under this share of its VRRM, as the drain under vds_use of
                             # the MOSFET's: the wires between the MOSFET and the diode on the coil (the cable, on the
@@ -1711,7 +1734,8 @@ def check_power_ratings(circuit, report):
 RULES = (check_pulls, check_contact_sense, check_pins, check_addresses, check_boot, check_overlays, check_currents,
          check_amplifier_sd, check_voltages,
          check_isolation,
-         check_bell, check_power_ratings, check_failsafe, check_level, check_protection, check_phone_commons, check_connector)
+         check_bell, check_power_ratings, check_failsafe, check_level, check_protection, check_phone_commons,
+         check_connector, check_cable_cores)
 
 
 def check(circuit):

@@ -70,7 +70,10 @@ class Parts:
             self.rails = {name: float(v) for name, v in data["rails"].items()}
             self.boards = data["board"]
             self.catalogue = data["part"]
-            self.kit = data.get("kit", [])
+            # a cable's words name its cores as {cores}: filled in here, from its one figure
+            self.kit = [{**item, **{k: item[k].replace("{cores}", "%d" % item["cores"])
+                                    for k in ("part", "number") if "cores" in item}}
+                        for item in data.get("kit", [])]
             self.bell = data["bell_driver"]
             self.audio = data.get("audio", {})
             self.connector = data.get("connector", {})

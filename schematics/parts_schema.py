@@ -78,7 +78,8 @@ SECTIONS = {
 BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
               "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms!": "pos", "board_led_ma": "pos",
               "header": "table", "power": "table"}
-KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg"}
+KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg",
+            "cores": "count"}
 BOARDS = ("pi", "pico")
 TOP = tuple(SECTIONS) + ("board", "part", "kit")
 
@@ -177,7 +178,44 @@ def problems(data, source="parts.toml"):
         kit = []
     for n, item in enumerate(kit, 1):
         out += _table("[[kit]] number %d" % n, item, KIT_KEYS, source)
+    out += _kit_cores(kit, source)
     out += _details(data, source)
+    return out
+
+
+CORES_RE = re.compile(r"(?<![\w.])(\d+)-core\b")
+
+
+def _kit_cores(kit, source):
+    """A cable's cores: one figure (``cores``) its words are made from ({cores}), so the bill of
+    materials orders the cable the rules check against the wires it carries. Words naming another
+    count ("8-core" beside cores = 15), {cores} with no figure to fill it, or two cables of one
+    build (the rules couldn't tell which goes to the phone) are refused."""
+    out, builds = [], {}
+    for n, item in enumerate(kit, 1):
+        if not isinstance(item, dict):
+            continue
+        words = [item.get(k) for k in ("part", "number") if isinstance(item.get(k), str)]
+        cores = item.get("cores")
+        if "cores" not in item:
+            if any("{cores}" in w for w in words):
+                out.append("%s: [[kit]] number %d names {cores} in its words and gives no cores (the cable's count "
+                           "of cores)" % (source, n))
+            continue
+        if not _fits("count", cores):
+            continue
+        said = sorted({int(c) for w in words for c in CORES_RE.findall(w)} - {cores})
+        if said:
+            out.append("%s: [[kit]] number %d says %s cable and its cores is %d: the bill of materials orders what "
+                       "the words say and the rules check cores, so write {cores} in the words" % (
+                           source, n, " and ".join("an %d-core" % c if str(c)[0] == "8" or c in (11, 18)
+                                                   else "a %d-core" % c for c in said), cores))
+        build = item.get("build")
+        if build in builds:
+            out.append("%s: [[kit]] numbers %d and %d both give cores for the %s build: one cable goes to the phone, "
+                       "and the rules hold its cores to the wires its connector carries" % (source, builds[build], n,
+                                                                                          build))
+        builds.setdefault(build, n)
     return out
 
 

@@ -1262,3 +1262,27 @@ def test_a_mosfet_rated_under_the_coils_current_is_an_error():
     for amps, refused in ((1.5, False), (1.4, True)):
         report = check_parts(parts_with("id_max_a = 33 ", "id_max_a = %g " % amps))
         assert bool([f for f in report.errors if "(id_max_a)" in f.message]) == refused, amps
+
+
+# --- the cable to the phone: a core for every wire its connector carries ---
+
+def test_a_cable_with_fewer_cores_than_the_wires_placed_is_an_error():
+    """The pin map's [cable] places 13 wires on the DA-15; an 8-core cable carries 8 of them."""
+    assert [k["part"] for k in PARTS.kit if k.get("cores")] == [
+        next(k["part"] for k in PARTS.kit if k["build"] == "pi" and "-core cable" in k["part"])]
+    assert "15-core cable" in [k for k in PARTS.kit if k.get("cores")][0]["part"]     # the words, from cores
+    report = check_parts(parts_with("cores = 15", "cores = 8"))
+    (finding,) = _only(report, "connector")
+    assert finding.message == ("the pin map's [cable] places 13 wires on the DA-15, and the cable to the phone has "
+                               "8 cores (cores in its [[kit]] entry): every wire needs a core of its own; use a "
+                               "cable of at least 13 cores")
+    assert check_parts(parts_with("cores = 15", "cores = 13")).errors == []
+    assert check_parts(parts_with("cores = 15", "cores = 8"), board="pico").errors == []     # no cable there
+
+
+def test_a_cable_with_no_cores_given_is_an_error():
+    parts = parts_edited(("cores = 15", ""), ('"{cores}-core cable', '"multi-core cable'),
+                         ("{cores}-core screened", "screened"))
+    (finding,) = _only(check_parts(parts), "connector")
+    assert finding.message.startswith("the pin map's [cable] places 13 wires on the DA-15, and no [[kit]] entry of "
+                                      "the pi build gives its cable's cores")

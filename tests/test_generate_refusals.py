@@ -185,6 +185,11 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("id_max_a = 33 ", "# id_max_a = 33 ", "[part.mosfet] lacks id_max_a"),
     ("vrrm_v = 1000 ", "vrrm_v = 10 ", "[part.diode] its words say 1000 V and vrrm_v is 10 V"),
     ("vrrm_v = 1000 ", "vrrm_v = 0 ", "[part.diode] vrrm_v must be a number above 0"),
+    # the cable's cores: one figure the kit's words are made from (an "8-core cable" on 13 wires passed)
+    ('"{cores}-core cable', '"8-core cable', "[[kit]] number 4 says an 8-core cable and its cores is 15: the bill of "
+                                            "materials orders what the words say and the rules check cores"),
+    ("cores = 15", "cores = 0", "[[kit]] number 4 cores must be a whole number, 1 or more"),
+    ("cores = 15", "", "[[kit]] number 4 names {cores} in its words and gives no cores"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x80]", "[part.display] addresses must list 7-bit I2C "
                                                            "addresses 0x08 to 0x77"),
 ])
