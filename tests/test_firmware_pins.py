@@ -2,6 +2,8 @@
 
 import importlib.util
 import re
+import subprocess
+import sys
 
 import pytest
 from pico_emulator import REPO, TOOLS
@@ -128,3 +130,76 @@ def test_no_other_firmware_file_names_a_pin():
         if path.name == "pins.py":
             continue
         assert not re.search(r"\bGP\d|Pin\(\d", path.read_text()), path.name
+
+
+PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text()
+
+
+def _pico_line(section, old, new):
+    start = PINMAP_TEXT.index("[%s]\n" % section)
+    end = PINMAP_TEXT.find("\n[", start + 1)
+    end = len(PINMAP_TEXT) if end < 0 else end
+    assert old in PINMAP_TEXT[start:end], (section, old)
+    return PINMAP_TEXT[:start] + PINMAP_TEXT[start:end].replace(old, new, 1) + PINMAP_TEXT[end:]
+
+
+@pytest.mark.parametrize("section, old, new, said", [
+    ("pico.status_led", "gp = 25", "gp = 29",
+     "genpins: pinmap.toml [pico.status_led]: gp must be a pin number 0-28, got 29"),
+    ("pico.hook", "gp = 4", "gp = 3",
+     "genpins: pinmap.toml: GP3 is used by both offnormal and hook; move hook to a free pin"),
+])
+def test_a_pin_map_it_cannot_read_is_one_sentence_not_a_traceback(tmp_path, section, old, new, said):
+    """As `make firmware-pins` runs it: a process, its exit status and what it prints (a pin map
+    the reader refuses ended in a Python traceback)."""
+    path = tmp_path / "pinmap.toml"
+    path.write_text(_pico_line(section, old, new))
+    for check in ([], ["--check"]):
+        done = subprocess.run([sys.executable, str(TOOLS / "genpins.py"), "--pinmap", str(path)] + check,
+                              cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr.strip().splitlines() == [said], done.stderr
+
+
+def _written_to(tmp_path, monkeypatch):
+    """genpins' outputs moved to ``tmp_path``: (pins.py, README.md) as they are in the repo."""
+    pins, readme = tmp_path / "pins.py", tmp_path / "README.md"
+    pins.write_text((REPO / "firmware" / "pins.py").read_text())
+    readme.write_text((REPO / "firmware" / "README.md").read_text())
+    monkeypatch.setattr(genpins, "OUTPUT", pins)
+    monkeypatch.setattr(genpins, "README", readme)
+    return pins, readme
+
+
+@pytest.mark.parametrize("section, old, new, words", [
+    # GP23: the Pico's regulator's power-save pin, on no edge pin
+    ("pico.ringer", "gp = 15", "gp = 23", "ringer is on GP23, which reaches no pin of the Raspberry Pi Pico"),
+    ("pico.status_led", "gp = 25", "gp = 24", "status_led is the board's own LED"),
+    ("pico.ringer", "resistor = 680", "resistor = 100", "ringer (GP15, pin 20) draws 23.0 mA"),
+])
+def test_pins_py_is_not_written_for_a_pico_the_rules_refuse(tmp_path, monkeypatch, capsys, section, old, new, words):
+    """The firmware's pins come from the same map as the schematics: `make firmware-pins` runs the
+    rules `python -m schematics.generate --check` runs on the Pico's circuit, and writes nothing
+    they refuse (it wrote 'ringer': (23, True) with status 0)."""
+    pins, readme = _written_to(tmp_path, monkeypatch)
+    before = pins.read_text(), readme.read_text()
+    path = tmp_path / "pinmap.toml"
+    path.write_text(_pico_line(section, old, new))
+    for check in ([], ["--check"]):
+        assert genpins.main(["--pinmap", str(path)] + check) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and words in err and "Traceback" not in err
+        assert err.splitlines()[0].startswith("electrical rules: pico: ")
+        assert err.splitlines()[-1].startswith("genpins: not writing firmware/pins.py")
+    assert (pins.read_text(), readme.read_text()) == before
+
+
+def test_the_rules_it_runs_are_the_schematics_own():
+    """Reused, not copied: the Pico's circuit through schematics/erc.py, as generate says them."""
+    from schematics import generate
+    from schematics.circuit import build
+    from schematics.parts import load_parts
+    bad = parse_pinmap(_pico_line("pico.ringer", "gp = 15", "gp = 23"))
+    said = genpins.rule_errors(bad)
+    assert said and said == generate.errors({"pico": build(bad, load_parts(), "pico")})
+    assert genpins.rule_errors(load_pinmap()) == []

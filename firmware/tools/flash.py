@@ -82,10 +82,30 @@ def wait_for_port(finder, gone_first, timeout=REBOOT_WAIT):
     return None
 
 
-def main(argv=None):
-    from genpins import OUTPUT, render
+def pins_refusal():
+    """Why the Pico must not be flashed with firmware/pins.py as it is, in sentences (none: it may):
+    the pin map can't be read, pins.py is out of date with it, or the Pico's circuit breaks the
+    electrical rules (the same rules, run the same way, as `make firmware-pins` and `python -m
+    schematics.generate --check`)."""
+    from genpins import OUTPUT, render, rule_errors
 
+    from controller.errors import ConfigError
     from controller.pinmap import load_pinmap
+    try:
+        pinmap = load_pinmap()
+        if OUTPUT.read_text(encoding="utf-8") != render(pinmap):
+            return ["flash: firmware/pins.py is out of date with hardware/pinmap.toml; run `make firmware-pins`"]
+        problems = rule_errors(pinmap)
+    except ConfigError as e:
+        return ["flash: %s" % e]
+    if problems:
+        return ["electrical rules: %s" % p for p in problems] + [
+            "flash: not flashing a Pico whose circuit breaks the electrical rules: fix hardware/pinmap.toml (or "
+            "hardware/parts.toml) first"]
+    return []
+
+
+def main(argv=None):
     from controller.serial.finder import PICO_USB_ID, UsbFinder
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -94,9 +114,9 @@ def main(argv=None):
     parser.add_argument("--dry-run", action="store_true", help="print the mpremote command, change nothing")
     args = parser.parse_args(argv)
 
-    if OUTPUT.read_text(encoding="utf-8") != render(load_pinmap()):
-        print("flash: firmware/pins.py is out of date with hardware/pinmap.toml; run `make firmware-pins`",
-              file=sys.stderr)
+    refusal = pins_refusal()
+    if refusal:
+        print("\n".join(refusal), file=sys.stderr)
         return 1
     for _, path in MANIFEST:
         if not (REPO / path).is_file():

@@ -3,6 +3,11 @@ of hardware/pinmap.toml, the one source of pins.
 
     python firmware/tools/genpins.py           # write them
     python firmware/tools/genpins.py --check   # exit 1 if either checked-in file has drifted
+
+Either way the Pico's circuit is judged first by the electrical rules `python -m
+schematics.generate --check` runs on it (schematics/erc.py, the same code): a pin map they refuse
+(a line on a pin the board keeps, its own LED elsewhere, a ringer that overloads its pin) gets no
+pins.py, and a pin map that can't be read is said in one sentence; both exit 1.
 """
 
 import argparse
@@ -24,7 +29,7 @@ HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14,
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from controller.errors import PinMapError  # noqa: E402
+from controller.errors import ConfigError, PinMapError  # noqa: E402
 from controller.pinmap import PHONE_LINES, load_pinmap  # noqa: E402
 
 
@@ -64,6 +69,17 @@ def render(pinmap):
     return "\n".join(out) + "\n"
 
 
+def rule_errors(pinmap, parts=None):
+    """The electrical rules' errors on the Pico's circuit from ``pinmap`` and the parts list (the
+    repo's, unless given), each "pico: <sentence>" as `python -m schematics.generate --check` says
+    them: the schematics' own rules (schematics/erc.py) on the same circuit, not a copy of them."""
+    from schematics import erc
+    from schematics.circuit import build
+    from schematics.parts import load_parts
+    circuit = build(pinmap, parts if parts is not None else load_parts(), "pico")
+    return ["pico: %s" % f.message for f in erc.check(circuit).errors]
+
+
 def _reads(spec):
     side = {"up": "contact to GND, internal pull-up", "down": "contact to 3V3 (header pin 36), "
             "internal pull-down", "none": "needs an external pull resistor"}[spec.pull]
@@ -99,10 +115,28 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if firmware/pins.py is out of date")
     parser.add_argument("--pinmap", help="the pin map (default: hardware/pinmap.toml)")
+    parser.add_argument("--parts", help="the parts list the rules read (default: hardware/parts.toml)")
     args = parser.parse_args(argv)
-    pinmap = load_pinmap(args.pinmap)
+    try:
+        pinmap = load_pinmap(args.pinmap)
+        pins = render(pinmap)
+        if args.parts:
+            from schematics.parts import load_parts
+            problems = rule_errors(pinmap, load_parts(args.parts))
+        else:
+            problems = rule_errors(pinmap)
+    except ConfigError as e:
+        # a pin map or parts list that can't be read: its sentence names the key
+        print("genpins: %s" % e, file=sys.stderr)
+        return 1
+    if problems:
+        for problem in problems:
+            print("electrical rules: %s" % problem, file=sys.stderr)
+        print("genpins: not writing firmware/pins.py for a Pico circuit that breaks the electrical rules (as "
+              "`python -m schematics.generate --check` says): fix the pin map first", file=sys.stderr)
+        return 1
     readme = README.read_text(encoding="utf-8")
-    wanted = {OUTPUT: render(pinmap), README: render_readme(readme, pinmap)}
+    wanted = {OUTPUT: pins, README: render_readme(readme, pinmap)}
     stale = [path for path, text in wanted.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:
