@@ -72,6 +72,7 @@
 Each finding names the line, the pin and the parts involved.
 """
 
+import copy
 import math
 
 from controller.hw.bell import COIL_CEILING_C, STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, coil_figures, ring_steps
@@ -658,10 +659,186 @@ def _check_enough(circuit, report, spec, vf_max, logic_v):
                    "or drive this one through a transistor from 5 V)", _where(circuit, spec.name),
                    spec.colour or "", vf_max, logic_v, what)
         return
+    fix = int((logic_v - vf_max) * 1000 / least + 1e-6)
+    if spec.load == "optocoupler" and (fix <= 0 or (logic_v - spec.vf) / fix * 1000 > float(circuit.limits["pin_ma"])):
+        # the resistor that would give it overloads the pin: the cause is beyond the pin
+        report.add("current", "error", spec.name,
+                   "%s gives as little as %.2f mA through its %s ohm resistor (at a forward voltage of %g V), "
+                   "under the %.1f mA it needs: %s; no resistor the pin can drive gives it (%d ohms would draw "
+                   "%.1f mA, over its %s mA): %s", _where(circuit, spec.name), ma, spec.resistor, vf_max, least,
+                   what, fix, (logic_v - spec.vf) / max(fix, 1) * 1000, circuit.limits["pin_ma"],
+                   _short_drive(circuit))
+        return
     report.add("current", "error", spec.name,
                "%s gives as little as %.2f mA through its %s ohm resistor (at a forward voltage of %g V), "
                "under the %.1f mA it needs: %s; use at most %d ohms", _where(circuit, spec.name), ma,
-               spec.resistor, vf_max, least, what, int((logic_v - vf_max) * 1000 / least + 1e-6))
+               spec.resistor, vf_max, least, what, fix)
+
+
+def _what_if(circuit, pulldown=None, ctr_min=None, series=None):
+    """``circuit`` as it would be with another gate pull-down, optocoupler's least CTR or ringer's
+    series resistor: a shallow copy, its parts' figures changed, for the rules' own functions to
+    work out."""
+    parts = copy.copy(circuit.parts_data)
+    if pulldown is not None:
+        parts.bell = {**parts.bell, "gate_pulldown": pulldown}
+    if ctr_min is not None:
+        parts.catalogue = {**parts.catalogue, "optocoupler": {**parts.catalogue["optocoupler"], "ctr_min": ctr_min}}
+    other = copy.copy(circuit)
+    other.parts_data = parts
+    if series is not None:
+        other.parts = []
+        for part in circuit.parts:
+            if part.role == "series" and part.kind == "resistor" and part.line in ISOLATED_LINES:
+                part = copy.copy(part)
+                part.value = series
+            other.parts.append(part)
+    return other
+
+
+def _series_fix(circuit, spec):
+    """(least, most) ringer's resistor, ohms, rounded inward to two figures, between the least the
+    pin's default drive allows (at the LED's lowest forward voltage) and the one fitted, that holds
+    the gate on through a strike and lets a held line go in time; None if none does. (With the
+    fail-safe, a smaller resistor starts a strike with more current but shortens the time constant:
+    the strike's drive is longest at one resistor, so the range is walked, not halved.)"""
+    logic_v = float(circuit.limits["logic_v"])
+    least_r = (logic_v - float(spec.vf)) / float(circuit.limits["drive_ma"]) * 1000.0
+    fitted = float(spec.resistor)
+    vf_max = max(float(spec.vf), float(circuit.parts_data.part("optocoupler").get("vf_max", spec.vf)))
+
+    def holds(ohms):
+        other = _what_if(circuit, series=ohms)
+        return _drive_holds(other, max(0.0, logic_v - vf_max) / ohms * 1000.0) and _lets_go(other)
+    if least_r >= fitted:
+        return None
+    steps = 24
+    grid = [least_r * (fitted / least_r) ** (k / steps) for k in range(steps + 1)]
+    held = [r for r in grid if holds(r)]
+    if not held:
+        return None
+    low, high = max(held), next((r for r in grid if r > max(held)), fitted)
+    for _ in range(16):
+        mid = math.sqrt(low * high)
+        low, high = (mid, high) if holds(mid) else (low, mid)
+    most = _two_figures_down(low)
+    low, high = next((r for r in reversed(grid) if r < min(held)), None), min(held)
+    for _ in range(16 if low is not None else 0):
+        mid = math.sqrt(low * high)
+        low, high = (low, mid) if holds(mid) else (mid, high)
+    least = _two_figures_up(high)
+    return (least, most) if least <= most and holds(least) and holds(most) else None
+
+
+def _drive_holds(circuit, least_ma):
+    """The optocoupler, its LED given at least ``least_ma`` by the pin, holds the MOSFET's gate at
+    vgs_on with GATE_MARGIN, and (with the fail-safe) through a strike at the default rate."""
+    need = _opto_ma_needed(circuit)
+    if need is None or least_ma < need:
+        return False
+    timing = failsafe_timing(circuit)
+    return timing is None or timing["full"] >= timing["strike_on"]
+
+
+def _lets_go(circuit):
+    timing = failsafe_timing(circuit)
+    return timing is None or timing["off"] <= timing["limit"]
+
+
+def _edge(holds, low, high, rising):
+    """The least value in [low, high] where ``holds`` (true from there up, ``rising``), or the most
+    (true from there down); None if it holds nowhere there. On a log scale."""
+    if not holds(high if rising else low):
+        return None
+    if holds(low if rising else high):
+        return low if rising else high
+    for _ in range(36):          # a span of 1e5 narrowed to a part in 1e9
+        mid = math.sqrt(low * high)
+        if holds(mid) == rising:
+            high = mid
+        else:
+            low = mid
+    return high if rising else low
+
+
+def _two_figures_up(value):
+    """``value`` rounded up to two significant figures (47,315 to 48,000)."""
+    scale = 10 ** (math.floor(math.log10(value)) - 1)
+    return math.ceil(value / scale - 1e-9) * scale
+
+
+PULLDOWN_SPAN = (100.0, 10e6)   # ohms: where the search for a gate pull-down looks
+
+
+def _pulldown_range(circuit, least_ma):
+    """(least, most) gate pull-down, ohms, rounded inward to two figures, with which this optocoupler
+    from this pin holds the gate on through a strike and a held line still lets go in time; None if
+    none does."""
+    low = _edge(lambda r: _drive_holds(_what_if(circuit, pulldown=r), least_ma), *PULLDOWN_SPAN, rising=True)
+    if low is None:
+        return None
+    high = _edge(lambda r: _lets_go(_what_if(circuit, pulldown=r)), *PULLDOWN_SPAN, rising=False)
+    low, high = _two_figures_up(low), _two_figures_down(high) if high is not None else None
+    return None if high is None or low > high else (low, high)
+
+
+def _ctr_needed(circuit, least_ma):
+    """The least CTR at 5 mA (ctr_min, before ctr_derate) with which the optocoupler, from this pin,
+    holds the gate on through a strike with this gate pull-down, rounded up to a whole percent; None
+    if even its most (ctr_max: no part's least is above it) doesn't."""
+    most = float(circuit.parts_data.part("optocoupler")["ctr_max"])
+    ctr = _edge(lambda c: _drive_holds(_what_if(circuit, ctr_min=c), least_ma), most / 1e4, most, rising=True)
+    if ctr is None:
+        return None
+    ctr = math.ceil(ctr * 100 - 1e-9) / 100
+    return ctr if ctr <= most else None
+
+
+def _short_drive(circuit):
+    """What to change when the optocoupler, from the least LED current its pin gives, can't hold the
+    MOSFET's gate on through a strike, in words: the cause, not a part whose change can't help. The
+    ringer's resistor when a value within the pin's default drive holds; else the gate pull-down when
+    no optocoupler of this kind drives it (its current at the gate's voltage steals the drive: a
+    range of pull-downs then does); the optocoupler's CTR when one of a higher least CTR does (with
+    the pull-downs that would do for this one, if any); else the bleed resistor, taking it all."""
+    parts = circuit.parts_data
+    opto, fet = parts.part("optocoupler"), parts.part("mosfet")
+    pulldown = float(parts.bell["gate_pulldown"])
+    gate_v = GATE_MARGIN * float(fet["vgs_on"])
+    spec = next(circuit.board_lines[p.line] for p in circuit.parts if p.role == "isolator")
+    # the least the pin gives the LED, at its highest forward voltage (as check_currents works it out)
+    least_ma = max(0.0, float(circuit.limits["logic_v"]) - max(float(spec.vf), float(opto.get("vf_max", spec.vf)))) \
+        / float(spec.resistor) * 1000.0
+    series = _series_fix(circuit, spec)
+    if series is not None:
+        return ("the %s resistor is why: it gives the LED too little; use %s to %s (the pin map's resistor: within "
+                "the pin's %s mA default drive, the range that holds the gate on through a strike and lets a held "
+                "line go in time)" % (bom_ohms(float(spec.resistor)), bom_ohms(series[0]), bom_ohms(series[1]),
+                                      circuit.limits["drive_ma"]))
+    span = _pulldown_range(circuit, least_ma)
+    ctr = _ctr_needed(circuit, least_ma)
+    span_words = ("a gate pull-down of %s to %s (gate_pulldown: where the optocoupler's datasheet figures hold the "
+                  "gate on through a strike and let a held line go in time)" % (bom_ohms(span[0]), bom_ohms(span[1]))
+                  if span else "")
+    if ctr is None and span:
+        return ("the %s gate pull-down is why: it takes %.1f mA at %.1f V, more than the optocoupler passes from this "
+                "pin's LED current at any least CTR up to its most (%g %%); restore %s" % (
+                    bom_ohms(pulldown), gate_v / pulldown * 1000, gate_v, float(opto["ctr_max"]) * 100, span_words))
+    if ctr is not None:
+        return ("the optocoupler's CTR is why: at its least, %g %% at 5 mA (ctr_min), %g %% derated (ctr_derate), it "
+                "passes too little of its LED's current to hold the gate across the %s pull-down; use one whose least "
+                "CTR is at least %g %% at 5 mA (ctr_min)%s" % (
+                    float(opto["ctr_min"]) * 100, _ctr_worst(opto) * 100, bom_ohms(pulldown), ctr * 100,
+                    ", or with this one " + span_words if span else ""))
+    timing = failsafe_timing(circuit)
+    if timing is not None and timing["need_ma"] - _opto_ma_needed(circuit) >= timing["start_ma"]:
+        bleed = [p for p in circuit.of(line=timing["line"]) if p.role == "bleed"]
+        return ("the %s bleed resistor is why: across the LED it takes %.2f mA, more than the %.2f mA a strike starts "
+                "with; use a larger one (bleed_ohms)" % (bom_ohms(float(bleed[0].value)) if bleed else "",
+                                                         timing["need_ma"] - _opto_ma_needed(circuit),
+                                                         timing["start_ma"]))
+    return ("no gate pull-down or optocoupler of this kind holds the gate from so little: give the LED more current "
+            "(a smaller series resistor in the pin map, within the pin's drive)")
 
 
 def _ohms_for(volts, ma):
@@ -1384,7 +1561,16 @@ def check_failsafe(circuit, report):
                    "trickle through the capacitor keeps the LED faintly lit and the MOSFET may stay partly on; "
                    "fit one (bleed_ohms in parts.toml [failsafe], 3900)")
         return                      # (its timing without the bleed would only blame the capacitor)
-    if timing["full"] < timing["strike_on"]:
+    if timing["full"] < timing["strike_on"] and timing["start_ma"] <= timing["need_ma"]:
+        # short from the first instant: no capacitor lengthens it, so say what does
+        report.add("failsafe", "error", line,
+                   "the optocoupler's LED gets at most %.2f mA as a strike starts (through %s and the fail-safe's "
+                   "capacitor, at worst), and holding the gate at %.1f V (the MOSFET's vgs_on with newsdesk's %.0f %% "
+                   "margin) needs %.2f mA, the bleed's share included: the drive falls short from the strike's first "
+                   "instant, which no capacitor lengthens; %s", timing["start_ma"],
+                   bom_ohms(float(circuit.board_lines[line].resistor)), timing["gate_v"], (GATE_MARGIN - 1) * 100,
+                   timing["need_ma"], _short_drive(circuit))
+    elif timing["full"] < timing["strike_on"]:
         report.add("failsafe", "error", line,
                    "the fail-safe's capacitor (%s, a time constant as short as %.1f ms) keeps the gate at %.1f V "
                    "(the MOSFET's vgs_on with newsdesk's %.0f %% margin) for only %.1f ms at worst: under the %.0f ms "

@@ -1318,3 +1318,74 @@ def test_a_board_led_on_a_board_with_none_is_an_error():
     (finding,) = [f for f in check(text).errors if "own LED" in f.message]
     assert finding.message.startswith('board is the board\'s own LED (load = "board_led"), and the Raspberry Pi, '
                                       "40-pin header has none a line drives (no board_led in parts.toml [board.pi])")
+
+
+# --- a refusal names what to change: the part that is the cause, not one whose change can't help ---
+
+def _errors(report, rule):
+    return [f for f in report.errors if f.rule == rule]
+
+
+def test_a_gate_pull_down_that_steals_the_drive_is_named_not_the_ringers_resistor():
+    """A 1 kohm gate pull-down takes 6 mA at 6 V: the rules asked for a ringer resistor of at most
+    93 ohms, which draws 24.7 mA, over the pin's 16 mA, and was refused in turn. No resistor the pin
+    can drive fixes it, nor any optocoupler of this kind: the gate pull-down is what to change."""
+    parts = parts_with("gate_pulldown = 68000", "gate_pulldown = 1000")
+    for board in ("pi", "pico"):
+        report = check_parts(parts, board=board)
+        (current,) = _errors(report, "current")
+        (failsafe,) = _errors(report, "failsafe")
+        for finding in (current, failsafe):
+            assert "use at most" not in finding.message and "larger capacitor" not in finding.message
+            assert "the 1 kΩ gate pull-down is why: it takes 6.0 mA at 6.0 V" in finding.message, finding.message
+            assert finding.message.endswith("restore a gate pull-down of 46 kΩ to 500 kΩ (gate_pulldown: where the "
+                                            "optocoupler's datasheet figures hold the gate on through a strike and "
+                                            "let a held line go in time)"), finding.message
+        assert "no resistor the pin can drive gives it (93 ohms would draw 24.7 mA" in current.message \
+            or board == "pico"
+    # what it suggests passes, at both ends
+    for ohms in (46000, 500000):
+        assert check_parts(parts_with("gate_pulldown = 68000", "gate_pulldown = %d" % ohms)).errors == [], ohms
+
+
+def test_an_optocouplers_low_ctr_is_named_not_the_failsafes_capacitor():
+    """An optocoupler of 5 % least CTR: the LED's current as a strike starts is already under what
+    the gate needs, so no capacitor helps (the rules said 'for only 0.0 ms ... use a larger
+    capacitor'); the CTR is why."""
+    report = check_parts(parts_with("ctr_min = 0.5 ", "ctr_min = 0.05 "))
+    (finding,) = _errors(report, "failsafe")
+    assert "capacitor (coupling_uf)" not in finding.message
+    assert "the drive falls short from the strike's first instant, which no capacitor lengthens" in finding.message
+    assert "the optocoupler's CTR is why: at its least, 5 % at 5 mA (ctr_min), 3.5 % derated" in finding.message
+    assert ("use one whose least CTR is at least 34 % at 5 mA (ctr_min), or with this one a gate pull-down of "
+            "460 kΩ to 500 kΩ") in finding.message
+    # what it suggests passes
+    assert check_parts(parts_with("ctr_min = 0.5 ", "ctr_min = 0.34 ")).errors == []
+    for ohms in (460000, 500000):
+        parts = parts_edited(("ctr_min = 0.5 ", "ctr_min = 0.05 "), ("gate_pulldown = 68000", "gate_pulldown = %d" % ohms))
+        assert check_parts(parts).errors == [], ohms
+
+
+def test_a_capacitor_too_small_is_still_the_capacitor():
+    """The drive enough at a strike's start, fading too soon: the capacitor (the sentence as before)."""
+    (finding,) = _errors(check_parts(parts_with("coupling_uf = 47 ", "coupling_uf = 22 ")), "failsafe")
+    assert "use a larger capacitor (coupling_uf)" in finding.message and "is why" not in finding.message
+
+
+def test_a_ringer_resistor_too_large_for_the_failsafe_is_named_with_the_range_that_holds():
+    """4.7 kohm: a strike starts with 0.32 mA, under the 0.82 mA the gate and the bleed need. The
+    fail-safe's sentence names the resistor and the range that holds the gate through a strike (a
+    smaller resistor starts with more but fades sooner: not 'at most')."""
+    report = check(with_resistor("pi.ringer", 4700))
+    (finding,) = [f for f in _errors(report, "failsafe") if "strike starts" in f.message]
+    assert finding.message.endswith("the 4.7 kΩ resistor is why: it gives the LED too little; use 330 Ω to 1.1 kΩ "
+                                    "(the pin map's resistor: within the pin's 8 mA default drive, the range that "
+                                    "holds the gate on through a strike and lets a held line go in time)")
+    for ohms in (330, 1100):
+        assert check(with_resistor("pi.ringer", ohms)).errors == [], ohms
+
+
+def test_a_bleed_resistor_that_takes_the_whole_drive_is_named():
+    (finding,) = _errors(check_parts(parts_with("bleed_ohms = 3900 ", "bleed_ohms = 500 ")), "failsafe")
+    assert finding.message.endswith("the 500 Ω bleed resistor is why: across the LED it takes 2.95 mA, more than the "
+                                    "2.21 mA a strike starts with; use a larger one (bleed_ohms)")

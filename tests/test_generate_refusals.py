@@ -399,3 +399,14 @@ def test_a_schottky_flyback_diode_is_drawn_not_a_simulators_crash(tmp_path, caps
     out, err = capsys.readouterr()
     assert err == "" and status == 1
     assert "hardware/bom.csv no longer matches" in out and "docs/build.md no longer matches" in out
+
+
+@pytest.mark.parametrize("old, new, named, not_named", [
+    # the ringer's resistor was asked to be 93 ohms, which the pin can't drive (24.7 mA), and was refused in turn
+    ("gate_pulldown = 68000", "gate_pulldown = 1000", "the 1 kΩ gate pull-down is why", "use at most 93 ohms"),
+    # the fail-safe's capacitor was blamed ('for only 0.0 ms ... use a larger capacitor')
+    ("ctr_min = 0.5 ", "ctr_min = 0.05 ", "the optocoupler's CTR is why", "use a larger capacitor"),
+])
+def test_a_refusal_names_the_part_that_is_its_cause(tmp_path, capsys, monkeypatch, old, new, named, not_named):
+    said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT.replace(old, new, 1))
+    assert said.startswith("electrical rules: pi: ") and named in said and not_named not in said, said
