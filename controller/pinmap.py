@@ -31,6 +31,9 @@ LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, re
 # the pin a board's own LED is on: the Pico's GP25 (Raspberry Pi Pico datasheet; a Pico W's is the
 # wireless chip's, which the firmware asks for by name). No GPIO of the Pi's header has one.
 BOARD_LEDS = {"pico": 25}
+# and how it lights: the Pico's hangs from GP25 through its resistor to GND (the datasheet's
+# schematic), so the pin driven HIGH lights it
+BOARD_LED_ACTIVE_HIGH = {"pico": True}
 # the keys a line may have, by its kind (the board's number key, bcm or gp, is added per board): a
 # key not listed here is a typo that would otherwise be silently ignored ("filter_pul" = no pull-up)
 LINE_KEYS = ("kind", "what", "in_phone", "esd")
@@ -244,6 +247,12 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
         fields = _output(where, raw)
         if fields["load"] == "board_led" and BOARD_LEDS.get(board) != number:
             _no_board_led(where, board, number)
+        if fields["load"] == "board_led" and active_high != BOARD_LED_ACTIVE_HIGH[board]:
+            lit = "HIGH" if BOARD_LED_ACTIVE_HIGH[board] else "LOW"
+            raise PinMapError("%s: load = \"board_led\" with active_high = %s, but the Pico's own LED on %s%d lights "
+                              "when the pin is driven %s (the Raspberry Pi Pico datasheet's schematic): set "
+                              "active_high = %s" % (where, "true" if active_high else "false", BOARDS[board][2], number,
+                                                    lit, "true" if lit == "HIGH" else "false"))
         return PinSpec(name, number, what=what, kind="output", board=board, active_high=active_high,
                        in_phone=in_phone, esd=esd, **fields)
     pull = raw.get("pull")

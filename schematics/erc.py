@@ -1854,39 +1854,6 @@ def _corner_hint(data):
     return "%d and %d with %d and %d empty" % (rows[0][-1], rows[1][-1], rows[0][-2], rows[1][-2])
 
 
-def check_board_led(circuit, report):
-    """A line driving the board's own LED (load = "board_led": its resistor is on the board, so the
-    header check passes it by) is on the pin the board has its LED on, driven the way it lights
-    (parts.toml [board.*] board_led, board_led_active_high, from the board's datasheet: on a plain
-    Pico the LED's pin, driven HIGH). Elsewhere it drives nothing (an edge pin), or a pin the board
-    uses for something else (the Pico's VBUS sense); active-low, the LED is lit when it should be dark.
-    A board without one (the Pi: its LEDs are not on the header's GPIO) takes no such line."""
-    limits = circuit.limits
-    led = limits.get("board_led")
-    for spec in circuit.board_lines.values():
-        if isinstance(spec, BusSpec) or spec.kind != "output" or spec.load != "board_led":
-            continue
-        name, _ = circuit.board_pin(spec.bcm)
-        if not led:
-            report.add("pins", "error", spec.name,
-                       "%s is the board's own LED (load = \"board_led\"), and the %s has none a line drives (no "
-                       "board_led in parts.toml [board.%s]): give it an LED and resistor of its own (load = \"led\")",
-                       spec.name, limits["title"], circuit.board)
-        elif name != led:
-            report.add("pins", "error", spec.name,
-                       "%s is the board's own LED (load = \"board_led\") on %s, and the %s's own LED is on %s "
-                       "(parts.toml [board.%s] board_led, from its datasheet's schematic): put it on %s, or give it "
-                       "an LED and resistor of its own on an edge pin (load = \"led\")", spec.name, name,
-                       limits["title"], led, circuit.board, led)
-        elif spec.active_high != limits.get("board_led_active_high", True):
-            lit = "HIGH" if limits.get("board_led_active_high", True) else "LOW"
-            report.add("pins", "error", spec.name,
-                       "%s drives the %s's own LED on %s active-%s, and it lights when %s is driven %s (parts.toml "
-                       "[board.%s] board_led_active_high, from its datasheet's schematic): set active_high = %s",
-                       spec.name, limits["title"], led, "high" if spec.active_high else "low", led, lit,
-                       circuit.board, "true" if lit == "HIGH" else "false")
-
-
 def check_cable_cores(circuit, report):
     """The cable to the phone carries every wire the pin map's [cable] places on its connector, each
     on a core of its own: its cores (parts.toml, the cable's [[kit]] entry, whose words are made
@@ -1954,7 +1921,7 @@ RULES = (check_pulls, check_contact_sense, check_pins, check_addresses, check_bo
          check_amplifier_sd, check_voltages,
          check_isolation,
          check_bell, check_power_ratings, check_failsafe, check_level, check_protection, check_phone_commons,
-         check_connector, check_cable_cores, check_board_led)
+         check_connector, check_cable_cores)
 
 
 def check(circuit):

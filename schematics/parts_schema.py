@@ -77,7 +77,7 @@ SECTIONS = {
 }
 BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
               "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms!": "pos", "board_led_ma": "pos",
-              "board_led": "text", "board_led_active_high": "bool", "header": "table", "power": "table"}
+              "header": "table", "power": "table"}
 KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg",
             "cores": "count"}
 BOARDS = ("pi", "pico")
@@ -296,13 +296,6 @@ def _board_details(name, board, source):
             if pin in PICO_HEADER and number != PICO_HEADER[pin]:
                 out.append("%s: [board.pico] header's %s is pin %d on a Pico (its datasheet's pinout), not %r%s"
                            % (source, pin, PICO_HEADER[pin], number, _pico_pin_words(number)))
-    led = board.get("board_led")
-    if isinstance(led, str) and not re.fullmatch(r"GP([0-9]|[12][0-9])", led):
-        out.append("%s: [board.pico] board_led must name a GPn, GP0-GP29 (the pin its datasheet's schematic gives "
-                   "the LED), got %r" % (source, led))
-    elif isinstance(led, str) and led in PICO_HEADER:
-        out.append("%s: [board.pico] board_led is %s, an edge pin (%d): the Pico's own LED is on a pin the board keeps "
-                   "for itself, reaching no edge pin (its datasheet's schematic)" % (source, led, PICO_HEADER[led]))
     if isinstance(power, dict):
         for rail, number in sorted(power.items()):
             if rail in PICO_POWER and number not in PICO_POWER[rail]:

@@ -1288,36 +1288,17 @@ def test_a_cable_with_no_cores_given_is_an_error():
                                       "the pi build gives its cable's cores")
 
 
-# --- a board's own LED: where the board has it, lit the way the board lights it ---
+# --- a board's own LED, lit the way the board lights it ---
 
-@pytest.mark.parametrize("gp", [24, 16, 23])
-def test_the_picos_own_led_anywhere_but_gp25_is_an_error(gp):
-    """A Pico's LED is on GP25 (its datasheet's schematic); GP24 is its VBUS sense, GP16 an edge
-    pin with nothing on it. The board's LED skips the header check, and passed on any pin."""
-    report = check(replace_in("pico.status_led", "gp = 25", "gp = %d" % gp), "pico")
-    (finding,) = [f for f in report.errors if "own LED" in f.message]
-    assert finding.rule == "pins" and finding.line == "status_led"
-    assert finding.message.startswith('status_led is the board\'s own LED (load = "board_led") on GP%d, and the '
-                                      "Raspberry Pi Pico's own LED is on GP25 (parts.toml [board.pico] board_led" % gp)
-    assert finding.message.endswith('put it on GP25, or give it an LED and resistor of its own on an edge pin '
-                                    '(load = "led")')
-
-
-def test_the_picos_own_led_driven_active_low_is_an_error():
-    """The Pico's LED hangs from GP25 through its resistor to GND: HIGH lights it."""
-    report = check(replace_in("pico.status_led", "active_high = true", "active_high = false"), "pico")
-    (finding,) = [f for f in report.errors if "own LED" in f.message]
-    assert finding.message == ("status_led drives the Raspberry Pi Pico's own LED on GP25 active-low, and it lights "
-                               "when GP25 is driven HIGH (parts.toml [board.pico] board_led_active_high, from its "
-                               "datasheet's schematic): set active_high = true")
-
-
-def test_a_board_led_on_a_board_with_none_is_an_error():
-    """The Pi's own LEDs are not on its header's GPIO: a line can't drive one as a board LED."""
-    text = with_line("pi.board", 'kind = "output"\nbcm = 26\nload = "board_led"')
-    (finding,) = [f for f in check(text).errors if "own LED" in f.message]
-    assert finding.message.startswith('board is the board\'s own LED (load = "board_led"), and the Raspberry Pi, '
-                                      "40-pin header has none a line drives (no board_led in parts.toml [board.pi])")
+def test_the_picos_own_led_driven_active_low_is_refused():
+    """The Pico's LED hangs from GP25 through its resistor to GND: HIGH lights it. Driven
+    active-low it was lit when it should be dark, and passed (its pin has been held to GP25 by the
+    pin map's reader already)."""
+    with pytest.raises(PinMapError) as refused:
+        parse_pinmap(replace_in("pico.status_led", "active_high = true", "active_high = false"))
+    assert str(refused.value) == ('pinmap.toml [pico.status_led]: load = "board_led" with active_high = false, but the '
+                                  "Pico's own LED on GP25 lights when the pin is driven HIGH (the Raspberry Pi Pico "
+                                  "datasheet's schematic): set active_high = true")
 
 
 # --- a refusal names what to change: the part that is the cause, not one whose change can't help ---

@@ -148,6 +148,9 @@ def _pico_line(section, old, new):
      "genpins: pinmap.toml [pico.status_led]: gp must be a pin number 0-28, got 29"),
     ("pico.hook", "gp = 4", "gp = 3",
      "genpins: pinmap.toml: GP3 is used by both offnormal and hook; move hook to a free pin"),
+    ("pico.status_led", "gp = 25", "gp = 24",
+     'genpins: pinmap.toml [pico.status_led]: load = "board_led" on GP24, but the Pico\'s own LED is on GP25 and no '
+     'other pin has it: put the line on GP25, or wire an LED (load = "led" with colour, vf and resistor)'),
 ])
 def test_a_pin_map_it_cannot_read_is_one_sentence_not_a_traceback(tmp_path, section, old, new, said):
     """As `make firmware-pins` runs it: a process, its exit status and what it prints (a pin map
@@ -174,7 +177,8 @@ def _written_to(tmp_path, monkeypatch):
 @pytest.mark.parametrize("section, old, new, words", [
     # GP23: the Pico's regulator's power-save pin, on no edge pin
     ("pico.ringer", "gp = 15", "gp = 23", "ringer is on GP23, which reaches no pin of the Raspberry Pi Pico"),
-    ("pico.status_led", "gp = 25", "gp = 24", "status_led is the board's own LED"),
+    ("pico.ringer", "active_high = true", "active_high = false", "ringer (GP15, pin 20) lights the optocoupler "
+                                                                 "active-low"),
     ("pico.ringer", "resistor = 680", "resistor = 100", "ringer (GP15, pin 20) draws 23.0 mA"),
 ])
 def test_pins_py_is_not_written_for_a_pico_the_rules_refuse(tmp_path, monkeypatch, capsys, section, old, new, words):

@@ -185,10 +185,6 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("id_max_a = 33 ", "# id_max_a = 33 ", "[part.mosfet] lacks id_max_a"),
     ("vrrm_v = 1000 ", "vrrm_v = 10 ", "[part.diode] its words say 1000 V and vrrm_v is 10 V"),
     ("vrrm_v = 1000 ", "vrrm_v = 0 ", "[part.diode] vrrm_v must be a number above 0"),
-    # the Pico's own LED: on a pin the board keeps for itself, not an edge pin
-    ('board_led = "GP25"', 'board_led = "GP16"', "[board.pico] board_led is GP16, an edge pin (21): the Pico's own LED "
-                                                 "is on a pin the board keeps for itself"),
-    ('board_led = "GP25"', 'board_led = "LED"', "[board.pico] board_led must name a GPn"),
     # the cable's cores: one figure the kit's words are made from (an "8-core cable" on 13 wires passed)
     ('"{cores}-core cable', '"8-core cable', "[[kit]] number 4 says an 8-core cable and its cores is 15: the bill of "
                                             "materials orders what the words say and the rules check cores"),
