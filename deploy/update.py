@@ -26,7 +26,8 @@ not finished. Then, in order, each step printed before it runs:
    the way back loses nothing played during the reinstall;
 5. `newsdesk migrate` (the new code opens the store, which brings its schema forward, so a store
    it can't read is found now, not at the table), the service started again, and the panel
-   waited for until it answers on its own address (or its service fails, or 180 s pass);
+   waited for until it answers (deploy/answers.py, as `make install` ends: until its service
+   fails, or 180 s pass);
 6. the record marked finished, and the way back printed.
 
 A step that fails puts the box back by itself, as `--rollback` would: the code and its
@@ -109,6 +110,22 @@ def settings(data):
 
 def newsdesk(venv, data):
     return [Path(venv) / "bin" / "newsdesk", "--data", data]
+
+
+PANEL_WAIT_S = 180      # a Pi Zero 2 W starts the panel in about 6 s; the first start of new code compiles it
+
+
+def started_steps(service, repo, venv, data):
+    """Start the service when ``service`` is true, then wait until its panel answers (as `make
+    install` ends: deploy/answers.py), so a release that doesn't come up here is a failed step."""
+    if not service:
+        return []
+    sys.path.insert(0, str(HERE))
+    from controller.config import load_config
+    port = load_config(data)["port"]
+    return [*service_steps(service, "start"),
+            Step("wait for the panel to answer", [Path(venv) / "bin" / "python", "-B",
+                                                  Path(repo) / "deploy" / "answers.py", port, PANEL_WAIT_S])]
 
 
 def service_steps(service, verb):
@@ -345,9 +362,7 @@ def newest(folder, before):
     return made[-1]
 
 
-def update(repo, venv, data, folder, service, dry_run, clock=time.time, answering=None):
-    """``answering``: after the service is started again, a function of the data folder that
-    returns once the panel answers, or raises UpdateError (default: panel_answers)."""
+def update(repo, venv, data, folder, service, dry_run, clock=time.time):
     now = head(repo)
     last = read_last(data)
     resuming = last is not None and last.get("state") == "updating"
@@ -379,10 +394,8 @@ def update(repo, venv, data, folder, service, dry_run, clock=time.time, answerin
             if not dry_run:
                 write_last(data, last)      # the way back now has the data as the old code left it
         run(migrate_step(venv, data), dry_run)
-        for step in service_steps(service, "start"):
+        for step in started_steps(service, repo, venv, data):
             run(step, dry_run)
-        if service and not dry_run:
-            (answering or panel_answers)(data)
     except UpdateError as e:
         if dry_run:
             raise
@@ -430,45 +443,7 @@ def put_back(repo, venv, data, service, before, failure):
         raise UpdateError("%s And putting it back failed too: %s Mend that and run make rollback: it goes on from "
                           "there; or run make update again." % (failure, e)) from None
     raise UpdateError("%s The box is back at %s with its data as it was%s; make update tries again."
-                      % (failure, before[:12], ", and the panel is serving" if service else "")) from None
-
-
-PANEL_WAIT_S = 180      # a Pi Zero 2 W starts the panel in about 6 s; the first start of new code compiles it
-
-
-def panel_address(data):
-    """The /api/health URL of the panel serving ``data``, as its settings place it on this box."""
-    sys.path.insert(0, str(HERE))
-    from controller.config import load_config
-    config = load_config(data)
-    host = config.bind_host
-    host = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
-    return "http://%s:%d/api/health" % ("[%s]" % host if ":" in host else host, config["port"])
-
-
-def panel_answers(data, wait=PANEL_WAIT_S, clock=time.monotonic, sleep=time.sleep, failed=None):
-    """Return once the started service's panel answers /api/health; UpdateError if the service
-    has failed (systemd gave up restarting it) or it hasn't answered in ``wait`` seconds."""
-    import urllib.error
-    import urllib.request
-    url = panel_address(data)
-    failed = failed or (lambda: subprocess.run(["systemctl", "is-failed", "--quiet", SERVICE]).returncode == 0)
-    print("- wait for the panel to answer at %s" % url, flush=True)
-    end = clock() + wait
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=5) as answer:
-                if answer.status == 200:
-                    print("    it answers", flush=True)
-                    return
-        except (OSError, ValueError, urllib.error.URLError):
-            pass
-        if failed():
-            raise UpdateError("the panel's service failed with the new code (journalctl -u %s says why)." % SERVICE)
-        if clock() >= end:
-            raise UpdateError("the panel didn't answer at %s within %d s of starting with the new code (journalctl -u "
-                              "%s says why)." % (url, wait, SERVICE))
-        sleep(0.5)
+                      % (failure, before[:12], ", and its service started again" if service else "")) from None
 
 
 def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):

@@ -351,63 +351,36 @@ def test_a_failed_install_goes_back_to_the_code_before_and_keeps_the_data(box, c
 
 def test_a_panel_that_does_not_answer_after_the_update_is_rolled_back_and_started(box, capsys, monkeypatch):
     """With the service: stopped around the migration, started, and the new code's panel must
-    answer; when it doesn't, the update puts the old code and data back and starts it again."""
+    answer (deploy/answers.py, as the install ends); when it doesn't, the update puts the old code
+    and data back and starts the service again."""
     ran = []
 
     def fake_run(step, dry_run):
         ran.append(step.what)
         if step.argv[0] == "sudo":          # systemctl: not this machine's to start and stop
             return ""
+        if step.what == "wait for the panel to answer":
+            assert step.argv[2:] == [str(box["checkout"] / "deploy" / "answers.py"), "8080", "180"], step.argv
+            assert step.argv[0] == str(box["venv"] / "bin" / "python")
+            raise update.UpdateError("wait for the panel to answer failed (exit status 1); what it said is above.")
         return real_run(step, dry_run)
-
-    def no_answer(data):
-        ran.append("wait")
-        raise update.UpdateError("the panel didn't answer.")
     real_run = update.run
     monkeypatch.setattr(update, "run", fake_run)
     monkeypatch.setattr(update, "service_running", lambda: True)
-    monkeypatch.setattr(update, "panel_answers", no_answer)
     status = update.main(["--repo", str(box["checkout"]), "--venv", str(box["venv"]), "--data", str(box["data"])])
     err = capsys.readouterr().err
-    assert status == 1 and "the panel didn't answer. The box is back at %s with its data as it was, and the panel " \
-        "is serving" % box["first"][:12] in err, err
-    assert ran[ran.index("stop the panel's service"):ran.index("wait") + 1] == [
+    assert status == 1 and "wait for the panel to answer failed (exit status 1); what it said is above. The box is " \
+        "back at %s with its data as it was, and its service started again" % box["first"][:12] in err, err
+    wait = ran.index("wait for the panel to answer")
+    assert ran[ran.index("stop the panel's service"):wait + 1] == [
         "stop the panel's service", "back up the data folder into %s" % (box["data"] / "backups"),
-        "open the store with the new code, which brings its schema forward", "start the panel's service", "wait"]
-    after = ran[ran.index("wait") + 1:]
+        "open the store with the new code, which brings its schema forward", "start the panel's service",
+        "wait for the panel to answer"]
+    after = ran[wait + 1:]
     assert after[0] == "stop the panel's service" and after[1] == "restore the backup made before the update"
     assert after[-1] == "start the panel's service"
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["first"]
-
-
-def test_the_panel_is_awaited_on_its_own_address_until_it_answers_fails_or_the_time_is_up(tmp_path, monkeypatch):
-    import http.server
-    import threading
-    assert update.panel_address(tmp_path) == "http://127.0.0.1:8080/api/health"
-
-    class Health(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200 if self.path == "/api/health" else 404)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        monkeypatch.setattr(update, "panel_address", lambda data: "http://127.0.0.1:%d/api/health" % server.server_port)
-        update.panel_answers(tmp_path, failed=lambda: pytest.fail("asked the service while the panel answers"))
-    finally:
-        server.shutdown()
-        server.server_close()
-    monkeypatch.setattr(update, "panel_address", lambda data: "http://127.0.0.1:%d/api/health" % server.server_port)
-    with pytest.raises(update.UpdateError, match="the panel's service failed with the new code"):
-        update.panel_answers(tmp_path, failed=lambda: True, sleep=lambda s: None)
-    now = [0.0]
-    with pytest.raises(update.UpdateError, match="didn't answer at .* within 180 s"):
-        update.panel_answers(tmp_path, failed=lambda: False, clock=lambda: now[0],
-                             sleep=lambda s: now.__setitem__(0, now[0] + s))
-    assert now[0] == 180.0
+    assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
 
 
 def test_an_update_or_rollback_by_another_user_than_the_checkouts_is_refused_before_anything(box, capsys,
