@@ -151,7 +151,8 @@ def test_short_of_cash_bankruptcy_makes_the_payer_sell_to_the_left_first():
     s = story(s, ANN, "crime", "OK", value=100)        # ... and a $100 crime story
     s = story(s, BOB, "local", "EXTRA")
     assert game.view(s)["step"] == "bankrupt"
-    assert "Ann is bankrupt: owes $200 and holds $100" in game.view(s)["waiting_for"]
+    assert "Ann is bankrupt: owes $200 and holds $100; sell a story or advertisement at list price" in \
+        game.view(s)["waiting_for"]     # "one or more of the stories or advertisements which he has already completed"
     with pytest.raises(GameError, match="Bob can't take a story now: Ann is bankrupt"):
         game.decide(s, {"type": "place", "player": BOB, "value": 300}, None)
     s, _ = act(s, {"type": "sell", "player": ANN, "story": 2})          # the crime story, $100
@@ -516,7 +517,7 @@ def test_turns_and_who_may_act():
     ({"type": "advertise", "player": 0, "ad_type": "classified", "value": 100}, "ad_type is one of"),
     ({"type": "reserve", "player": 0, "cards": "2"}, "one or two cards"),
     ({"type": "buy", "player": 1}, "Bob can't buy now"),
-    ({"type": "sell", "player": 0, "story": 1}, "Ann can't sell a story now"),
+    ({"type": "sell", "player": 0, "story": 1}, "Ann can't sell a story or advertisement now"),
 ])
 def test_bad_actions_are_refused_with_a_reason(action, message):
     with pytest.raises(GameError, match=message):

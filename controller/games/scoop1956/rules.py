@@ -578,7 +578,7 @@ _ACTIONS: dict[str, tuple[Callable[[State, int, Action], list[Event]], str, str]
     "go_to_press": (_go_to_press, "place", "go to press"),
     "buy": (_buy, "sale", "buy"),
     "pass": (_pass, "sale", "pass"),
-    "sell": (_sell, "bankrupt", "sell a story"),
+    "sell": (_sell, "bankrupt", "sell a story or advertisement"),
     "drop_out": (_drop_out, "bankrupt", "drop out"),
 }
 
@@ -930,8 +930,8 @@ def waiting_for(state: State) -> str:
             dollars(sale["story"]["value"])) if sale["asking"] is not None else "nobody is left to ask")
     if step == "bankrupt":
         d = state["debts"][0]
-        return ("%s is bankrupt: owes %s and holds %s; sell a story at list price (the player to the "
-                "left is asked first) or, when nobody buys, drop out"
+        return ("%s is bankrupt: owes %s and holds %s; sell a story or advertisement at list price (the "
+                "player to the left is asked first) or, when nobody buys, drop out"
                 % (_name(state, d["player"]), dollars(d["owes"]), dollars(cash_of(state, d["player"]))))
     who = _name(state, state["turn"])
     if step == "turn":

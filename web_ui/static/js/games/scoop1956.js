@@ -151,7 +151,7 @@ export function group(type, offers, view) {
     go_to_press: "Or end the game",
     buy: view.sale ? `Buy the ${view.sale.story.words}?` : "Buy the story?",
     pass: null,
-    sell: `${name}: sell a story`,
+    sell: `${name}: sell a story or advertisement`,
     drop_out: null,
   }[type] ?? null;
 }
