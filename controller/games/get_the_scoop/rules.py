@@ -76,11 +76,11 @@ OPTIONS = (
            "Who has the First Player badge (who last watched the news)", newsdesk=True,
            help="Only the table knows who that is: the first player listed has it unless you choose."),
     option("board", "choice", "tracked", "game board: a 12x12 grid of 1” squares",
-           "Who keeps the board", choices={"tracked": "the box keeps every piece (newsdesk's default)",
+           "Who keeps the board", choices={"tracked": "the box keeps the board (newsdesk's default)",
                                            "table": "the pieces stay the table's; the box keeps the rounds"},
            newsdesk=True),
     option("journalist_step", "choice", "any", "one square in any one direction",
-           "A Journalist's step", choices={"any": "any of the eight directions (diagonals too)",
+           "A Journalist's step", choices={"any": "any direction (diagonals too)",
                                            "orthogonal": "up, down, left or right only"}, newsdesk=True),
     option("protester_push", "choice", "one", "Pushing always happens in the direction of movement "
            "and only one square", "A pushing Protester (3, 6, 9) pushes",

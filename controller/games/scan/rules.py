@@ -106,7 +106,7 @@ PLUS_SCORES = {"each": "every + side scores it: each side with a + score scores 
                "best": "only the best + side scores: equal bests each score theirs, the others score nothing"}
 NO_TRUMP_LAST = {"either": "taken either way: the table enters what it played (newsdesk's default)",
                  "ended": "the hand ends with the stock: the cards still in hand aren't played",
-                 "played": "the cards still in hand are played out"}
+                 "played": "the cards left are played out"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
 OPTIONS = (
