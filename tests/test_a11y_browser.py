@@ -711,8 +711,18 @@ def _undo_then_redo(page, version):
 
 
 def _pause(page):
-    """The page's clock stopped where it is (Playwright takes Unix time in seconds)."""
-    page.clock.pause_at((page.evaluate("Date.now()") + 50) / 1000)
+    """The page's clock stopped where it is (Playwright takes Unix time in seconds), a moment
+    ahead, since it can only go forward: on a busy machine the moment can pass before the pause
+    arrives ("Cannot fast-forward to the past"), and the next try looks further ahead."""
+    from playwright.sync_api import Error
+    for ahead in (50, 200, 800):
+        try:
+            page.clock.pause_at((page.evaluate("Date.now()") + ahead) / 1000)
+            return
+        except Error as e:
+            if "to the past" not in str(e):
+                raise
+    raise AssertionError("the page's clock could not be paused 0.8 s ahead of it")
 
 
 def test_a_toast_goes_after_a_time_its_length_asks_and_the_end_card_clears_it(client, server, browser):
