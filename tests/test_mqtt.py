@@ -816,11 +816,11 @@ def test_a_burst_of_refused_bell_requests_is_read_at_once_and_told_once_then_cou
     try:
         assert wait_for(lambda: pub.taking_commands, timeout=WAIT)
         with caplog.at_level(logging.INFO, logger="controller.mqtt.publisher"):
-            sent = time.monotonic()
             for _ in range(300):
                 ha.client.publish(BASE + "/bell/ring", "RING", qos=1)
+            # read at once: at a packet a turn they took 15 s; 5 s leaves a busy machine its room
+            # (a 1.5 s bound failed at 1.76 s beside two emulated Pis being built)
             assert wait_for(lambda: pub.bell.refused == 300, timeout=5.0), "300 requests not read within 5 s"
-            assert time.monotonic() - sent < 1.5
             assert len(refusals()) == 1 and "payload is PRESS, not 'RING'" in refusals()[0]
             assert ha.wait(lambda m: ha.on(BASE + "/event/bell"), timeout=5.0)
             time.sleep(0.3)                                     # (any more events would be here by now)
