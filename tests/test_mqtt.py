@@ -838,3 +838,63 @@ def test_a_burst_of_refused_bell_requests_is_read_at_once_and_told_once_then_cou
     finally:
         ha.close()
         pub.close()
+
+
+def test_refusals_in_the_last_minute_are_counted_with_the_last_ones_why():
+    """Pure: how many requests were refused in the last minute, and why the last one was."""
+    from controller.mqtt.bell import REFUSAL_WINDOW, Refusals
+    r = Refusals()
+    assert r.recent(1000.0) == (0, "")
+    r.refused("first", 1000.2)
+    for i in range(239):
+        r.refused("why %d" % i, 1000.5 + i * 0.1)
+    assert r.recent(1030.0) == (240, "why 238")
+    assert r.recent(1000.0 + REFUSAL_WINDOW) == (240, "why 238")     # the first's second is not over yet
+    assert r.recent(1001.0 + REFUSAL_WINDOW)[0] == 239 - 5           # 1000.2 to 1000.9: the first and 5 more
+    assert r.recent(1025.0 + REFUSAL_WINDOW) == (0, "")
+
+
+def test_a_flood_of_refused_bell_requests_is_said_on_the_health_strip_until_a_quiet_minute(broker, store,
+                                                                                          tmp_path):
+    """A flood of bell requests, all refused, was told only in the log and Home Assistant's
+    events: the panel's health strip said "ok" throughout. Beyond a few in a minute it says so
+    (the table keeps working, so a warning); a minute without them and it is ok again. A lost
+    connection is still said first."""
+    from controller.mqtt import bell as B, publisher as P
+    now = [1000.0]
+    pub = publisher(store, Bus(), broker.url, tmp_path, clock=lambda: now[0])
+    ha = Listener(broker, ["newsdesk/#"], client_id="ha", persistent=False)
+    try:
+        assert wait_for(lambda: pub.taking_commands, timeout=WAIT)
+        assert pub.health()["status"] == "ok"
+        for _ in range(P.FLOOD_REFUSALS):                  # a few refused: the log and the events tell them
+            ha.client.publish(BASE + "/bell/ring", "RING", qos=1)
+        assert wait_for(lambda: pub.bell.refused == P.FLOOD_REFUSALS, timeout=WAIT)
+        time.sleep(0.3)
+        assert pub.health()["status"] == "ok", pub.health()
+        for _ in range(240 - P.FLOOD_REFUSALS):
+            ha.client.publish(BASE + "/bell/ring", "RING", qos=1)
+        assert wait_for(lambda: pub.bell.refused == 240, timeout=WAIT)
+        said = ("Bell requests are being refused: 240 in the last minute (the last: a ring request's payload "
+                "is PRESS, not 'RING').")
+        assert wait_for(lambda: pub.health()["summary"] == said, timeout=2.0), pub.health()
+        health = pub.health()
+        assert health["status"] == "warn"
+        assert "keeps working" in health["detail"] and BASE + "/bell/ring" in health["detail"]
+        now[0] += B.REFUSAL_WINDOW - 1                      # still within the minute
+        time.sleep(0.3)
+        assert pub.health()["status"] == "warn"
+        now[0] += 2                                         # a minute without them
+        assert wait_for(lambda: pub.health()["status"] == "ok", timeout=2.0), pub.health()
+        assert pub.health()["summary"].endswith("nothing waiting.")
+        # flooded again, and the broker lost: the lost connection is said, not the bell
+        for _ in range(50):
+            ha.client.publish(BASE + "/bell/ring", "RING", qos=1)
+        assert wait_for(lambda: pub.health()["status"] == "warn", timeout=WAIT)
+        ha.close()
+        broker.stop()
+        assert wait_for(lambda: not pub.connected, timeout=WAIT)
+        assert "Bell" not in pub.health()["summary"] and "broker" in pub.health()["summary"], pub.health()
+    finally:
+        ha.close()
+        pub.close()

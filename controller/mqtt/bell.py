@@ -3,12 +3,16 @@ decision out. At most one ring request a second is taken (newsdesk's choice, so 
 automation or a stranger on the broker can't keep the bell going); the rest are refused and
 counted."""
 
+import collections
+import math
+
 from .topics import PRESS
 
 RING_TIMES = 2          # ring cycles per request: a doorbell's worth (newsdesk's choice)
 MIN_GAP = 1.0           # seconds between two ring requests taken
 REFUSAL_LOG_EVERY = 60.0    # seconds: a refusal is logged whole, those in the minute after it as one count
 REFUSAL_EVENT_GAP = 1.0     # seconds between two "refused" events sent to Home Assistant, at least
+REFUSAL_WINDOW = 60.0       # seconds of refusals counted for the health strip ("in the last minute")
 
 
 class BellCommands:
@@ -38,11 +42,16 @@ class Refusals:
     thousand in a second, and a line in the log and an event to Home Assistant for each would
     bury the log and load the broker; a single refusal still matters (an automation sending the
     wrong payload), so the first is told whole at once, and the ones after it make one event a
-    second at most and one line with their count a minute."""
+    second at most and one line with their count a minute. How many were refused in the last
+    minute is kept too, by the second (sixty-one counts at most, however many are sent)."""
 
-    def __init__(self, log_every: float = REFUSAL_LOG_EVERY, event_gap: float = REFUSAL_EVENT_GAP) -> None:
+    def __init__(self, log_every: float = REFUSAL_LOG_EVERY, event_gap: float = REFUSAL_EVENT_GAP,
+                 window: float = REFUSAL_WINDOW) -> None:
         self.log_every = log_every
         self.event_gap = event_gap
+        self.window = window
+        self._seconds: collections.deque[list[int]] = collections.deque()     # [whole second, refusals in it]
+        self._latest_why = ""
         self._minute_from: float | None = None     # when the refusals now being counted began, or None
         self._evented_at: float | None = None
         self._uncounted = 0
@@ -50,6 +59,14 @@ class Refusals:
 
     def refused(self, why: str, now: float) -> tuple[bool, bool]:
         """(log this one whole now, send its event now) for a request refused at ``now``."""
+        second = math.floor(now)
+        if self._seconds and self._seconds[-1][0] == second:
+            self._seconds[-1][1] += 1
+        else:
+            self._seconds.append([second, 1])
+        while self._seconds[0][0] + 1 <= now - self.window:
+            self._seconds.popleft()
+        self._latest_why = why
         log_it = self._minute_from is None
         if log_it:
             self._minute_from = now
@@ -71,3 +88,9 @@ class Refusals:
         self._uncounted = 0
         self._minute_from = now if count else None
         return (count, why) if count else None
+
+    def recent(self, now: float) -> tuple[int, str]:
+        """(how many requests were refused in the last minute, why the last one was), or (0, "").
+        Counted by the second: a refusal counts until its whole second is a minute old."""
+        count = sum(n for second, n in self._seconds if second + 1 > now - self.window)
+        return (count, self._latest_why) if count else (0, "")

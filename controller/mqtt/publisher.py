@@ -42,6 +42,10 @@ KEEPALIVE = 30
 CONNACK_WAIT = 10.0     # seconds a broker has to answer a connection before it is tried again
 READ_BUDGET = 200       # packets read from the broker in one turn at most: a flood on a topic the box
                         # listens to still leaves the bus, the writes and the keepalive their turn
+FLOOD_REFUSALS = 10     # bell requests refused in the last minute that the health strip still calls ok: a
+                        # double press, or an automation's wrong payload now and then, is a few, and the
+                        # log and the events tell each; more is something sending on its own (a looping
+                        # automation, a stranger on the broker), which the owner should hear of on the panel
 READ_WAIT = 0.005       # seconds a turn after one that read waits for more on the socket: the broker sends
                         # the next QoS 1 messages once it has the acknowledgements of those before
 BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assistant's birth (each is
@@ -106,6 +110,8 @@ class MqttPublisher:
         self._idle = idle
         self.bell = BellCommands()
         self._refusals = Refusals()
+        self._flood = (0, "")         # (bell requests refused in the last minute, the last one's why), one tuple
+                                      # set by the thread each turn, so health() reads it whole without a lock
         self.problem = None           # one sentence while something is wrong
         self.connected = False
         self.taking_commands = False  # the broker has confirmed the bell's subscription
@@ -178,6 +184,13 @@ class MqttPublisher:
             return {"status": "warn", "summary": "MQTT is off: %s." % _sentence_end(self.problem),
                     "detail": "Fix mqtt_url in config.toml (or NEWSDESK_MQTT_URL); newsdesk doctor checks it."}
         if self.connected and not self.problem:
+            refused, why = self._flood
+            if refused > FLOOD_REFUSALS:
+                return {"status": "warn", "summary": "Bell requests are being refused: %d in the last minute "
+                                                     "(the last: %s)." % (refused, _sentence_end(why)),
+                        "detail": "The table keeps working and events still go out; look at the Home Assistant "
+                                  "automation or the MQTT client sending them on %s (at most one a second is "
+                                  "taken, and a request's payload is %s)." % (self._topic(T.BELL), T.PRESS)}
             waiting = self.backlog
             return {"status": "ok", "summary": "Sending to %s as %s; %s." % (
                 self.broker, self.settings.base, "%d events waiting" % waiting if waiting else "nothing waiting"),
@@ -442,7 +455,9 @@ class MqttPublisher:
             self._happened("bell", "refused", why=why)
 
     def _count_refusals(self, now):
-        """The refusals not logged one by one, said as a count once their minute is over."""
+        """The refusals not logged one by one, said as a count once their minute is over; and
+        how many were refused in the last minute, for the health strip."""
+        self._flood = self._refusals.recent(now)
         due = self._refusals.count_due(now)
         if due is not None:
             count, why = due
