@@ -809,6 +809,63 @@ def test_scans_time_running_out_is_said_once_politely_and_not_again_when_the_gam
     assert said.count(time_up) == 1 and not any(s.startswith("Time left") for s in said), said
 
 
+# From the page's first script on: every live region's words as they change, with its id (a region
+# emptied then filled again, as a repeat is made heard, records the words once more).
+HEARD_FROM_THE_START = """window.heard = [];
+document.addEventListener("DOMContentLoaded", () => {
+  for (const box of document.querySelectorAll('[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]'))
+    new MutationObserver(() => { const t = box.textContent.trim(); if (t) window.heard.push([box.id, t]); })
+      .observe(box, {childList: true, subtree: true, characterData: true}); });"""
+
+
+def test_scans_time_already_up_is_said_once_politely_to_a_page_opened_after_it_and_not_again_when_drawn_again(
+        client, server, browser):
+    """A page opened (or reloaded) after a SCAN game's countdown ended showed "Time is up" on its
+    timer, which no screen reader follows, and said nothing: only a page open as the countdown
+    crossed zero said it, so a screen-reader player who opened the panel late never heard that
+    the time was up. Such a page says it once, politely (#announce), in the running page's words;
+    a move from another device draws the game again and says only the move; a reload is a new
+    page and says it once again."""
+    ends = (datetime.now(timezone.utc) - timedelta(minutes=1)).isoformat()
+    start(client, "scan", 4, {"variant": "team", "time_limit": 30, "ends_at": ends})
+    time_up = "Time is up: tap “Time is up” to end the game."
+    context = browser.new_context(viewport=SIZES["tablet"])      # its own: a script runs before the page's
+    try:
+        context.add_init_script(HEARD_FROM_THE_START)
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server + "/")
+        page.wait_for_function(shown(1))
+        assert page.text_content(".countdown") == time_up
+        assert page.get_attribute(".countdown", "aria-live") == "off"
+        told = "t => window.heard.some(([box, s]) => box === 'announce' && s === t)"
+        try:
+            page.wait_for_function(told, arg=time_up, timeout=3000)
+        except Exception:
+            raise AssertionError("a page opened after the time ran out never said %r; its live regions said %r"
+                                 % (time_up, page.evaluate("window.heard"))) from None
+        act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                               "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
+        page.wait_for_function(shown(2))
+        page.wait_for_function("t => window.heard.some(([box, s]) => box === 'announce' && s !== t)",
+                               arg=time_up)                                  # the move, said
+        assert page.text_content(".countdown") == time_up
+        heard = page.evaluate("window.heard")
+        assert [box for box, s in heard if s == time_up] == ["announce"], heard
+        assert not any(time_up in s and s != time_up for box, s in heard), heard
+
+        page.reload()                                                        # a new page: said once more
+        page.wait_for_function(shown(2))
+        page.wait_for_function(told, arg=time_up)
+        heard = page.evaluate("window.heard")
+        assert [box for box, s in heard if s == time_up] == ["announce"], heard
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 def test_the_confirm_questions_safe_answer_shows_its_focus_after_a_tap_and_comes_first(client, server, pages):
     """SCAN's "Time is up" with time left, and Abandon, ask with "No, keep playing" focused. After
     a tap the focus wore no outline (only :focus-visible had one) while "Yes, end the game now"

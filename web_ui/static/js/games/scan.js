@@ -43,21 +43,21 @@ function sheet(view) {
 
 // A time-limit game's countdown: the engine keeps no clock, so the page counts down to ends_at.
 // The timer is no live region (a screen reader would hear every second), so time running out
-// is said once, politely: for each game (its id and end) the page remembers that it saw time
-// left and whether it said so, since the timer is drawn again with each move.
+// is said once, politely: as the countdown reaches zero on a page open then, or as a page opened
+// (or reloaded) after the end first draws the game, since its timer's words are otherwise never
+// heard. For each game (its id and end) the page remembers that it said so, since the timer is
+// drawn again with each move.
 const TIME_UP = "Time is up: tap “Time is up” to end the game.";
-const countdowns = new Map();      // game key -> {ticking: saw time left, told: said it ran out}
+const told = new Set();            // the keys of the games whose time running out was said
 
 function countdownKey(view, game) {
   return (game && game.id !== undefined ? game.id : "") + "@" + view.countdown.ends_at;
 }
 
 function tellTimeUp(key, left) {
-  const seen = countdowns.get(key) || { ticking: false, told: false };
-  countdowns.set(key, seen);
-  if (left > 0) { seen.ticking = true; return; }
-  // a page opened after the end shows the line and says nothing: the time ran out elsewhere, not now
-  if (seen.ticking && !seen.told) { seen.told = true; announce(TIME_UP); }
+  if (left > 0 || told.has(key)) return;
+  told.add(key);
+  announce(TIME_UP);
 }
 
 let ticker = null;
