@@ -407,7 +407,10 @@ class GameSession:
 
     def _look(self, engine, state):
         """look(engine, state), made once per state: a move's check before it is stored and the
-        page it then shows share one."""
+        page it then shows share one. Once per state *object*: a game's apply that changes the
+        state it was given and gives that back (the kit's "pure" rule refuses it, but a plug-in
+        need not have run the kit) hands over the object already looked at, so ``act`` forgets
+        the look then, or the table went on seeing the game as it was before the move."""
         if self._looked is not None and self._looked[0] is state:
             return self._looked[1]
         made = look(engine, state)
@@ -587,8 +590,14 @@ class GameSession:
                          "said": say(engine, state, action, events,
                                       lambda: describe(action, events, *self._names()))}
             after = self._applied(engine, state, events, not_made)     # before it is stored: see the module's docstring
-            with games_own_code(engine, "showing the game after this move", not_made):
-                self._look(engine, after)
+            if after is state:      # given back by the game's apply, perhaps changed in place: looked at again
+                self._looked = None
+            try:
+                with games_own_code(engine, "showing the game after this move", not_made):
+                    self._look(engine, after)
+            except NewsdeskError:
+                self._state = base.fold(engine, self._entries)     # as it was, had its apply changed it
+                raise
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, "action", action, found=stored)

@@ -813,3 +813,51 @@ def test_a_game_whose_own_code_is_slow_is_said_in_the_log_once(caplog):
                     "call should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)",
                     "the Slowpoke game's rules took 4.0 s on showing it, and every tablet waited for them: a game's "
                     "call should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)"]
+
+
+def test_a_game_whose_apply_changes_the_state_it_was_given_shows_each_move(tmp_path, monkeypatch):
+    """A stranger's apply that changes its state in place and gives it back, which the kit's "pure"
+    rule refuses but a plug-in need not have run: every move was stored and said, and the table
+    went on seeing the game as it was before the first one, until an undo or a restart."""
+    def apply(state, event):
+        new = PURSE.apply(state, event)
+        state.clear()
+        state.update(new)
+        return state
+    monkeypatch.setitem(FAKES, "purse", dataclasses.replace(PURSE, apply=apply))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        answer = d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)
+        assert money(d.games) == {"Ann": START - 50, "Bob": START + 50, "Cy": START}
+        assert {p["name"]: p["money"] for p in answer["view"]["players"]}["Bob"] == START + 50
+        d.games.act({"type": "pay", "player": 1, "to": 2, "amount": 20}, 2)
+        assert money(d.games) == {"Ann": START - 50, "Bob": START + 30, "Cy": START + 20}
+        d = restart(d)
+        assert money(d.games) == {"Ann": START - 50, "Bob": START + 30, "Cy": START + 20}
+    finally:
+        d.close()
+
+
+def test_a_move_that_cant_be_shown_leaves_the_game_as_it_was_though_its_apply_changed_it(tmp_path, monkeypatch):
+    """The refused move's sentence says the game is as it was: so it is, even where the game's
+    apply changed the state it was given before its view failed on it."""
+    shows_badly = _shows_badly("view")
+
+    def apply(state, event):
+        new = PURSE.apply(state, event)
+        state.clear()
+        state.update(new)
+        return state
+    monkeypatch.setitem(FAKES, "purse", dataclasses.replace(shows_badly, apply=apply))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        before = d.games.current()
+        with pytest.raises(GameFault, match="the game is as it was"):
+            d.games.act({"type": "pay", "player": 0, "to": 2, "amount": 50}, 1)
+        assert d.games.current() == before
+        d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)     # the game goes on
+        assert money(d.games) == {"Ann": START - 50, "Bob": START + 50, "Cy": START}
+    finally:
+        d.close()
