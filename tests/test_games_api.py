@@ -516,3 +516,19 @@ def test_every_refusal_of_a_form_option_names_it_as_the_form_does_and_says_what_
             if opt["kind"] == "choice":
                 assert all("“%s”" % base.short_words(w) in said for w in opt["choices"].values()) \
                     or all(w.split(":")[0] in said for w in opt["choices"].values()), said
+
+
+def test_a_game_whose_option_default_is_past_its_bounds_is_a_409_saying_so(client, monkeypatch):
+    """A default outside its declared bounds was played (target 200 of 5-100): the game can't be
+    started, and the start says why, as for a game not installed."""
+    import dataclasses
+
+    from controller.games import base, registry
+    from controller.games.scan import GAME as SCAN
+    target = base.option("target", "integer", 200, "first to the target", "Points to win", minimum=5, maximum=100)
+    bad = dataclasses.replace(SCAN, options=SCAN.options + (target,))
+    monkeypatch.setattr(registry, "_OUT_OF_BOUNDS", bad, raising=False)
+    install_game(monkeypatch, "scan", "controller.games.registry:_OUT_OF_BOUNDS")
+    r = start(client)
+    assert r.status_code == 409 and "option target's default is out of its bounds" in message(r), \
+        "a default past its bounds was started: %s %s" % (r.status_code, r.get_json())

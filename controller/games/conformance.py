@@ -728,6 +728,19 @@ CHECKS: dict[str, Callable[[_Check], Iterator[str]]] = {
     "offers": _offers, "fields": _fields, "pure": _pure, "json": _json, "view": _view, "result": _result, "words": _words, "end": _end}
 
 
+# the rules read off a declaration alone, running none of the game's code: the registry checks a
+# game by them as it loads it (registry.py), so the box refuses what the kit would
+AT_LOAD = ("options",)
+
+
+def declaration_problems(game: Game) -> list[str]:
+    """What the rules read off the declaration alone (AT_LOAD) see wrong with ``game``, each as
+    its finding says it ("option target's default is out of its bounds: ..."); [] when none.
+    Cheap: nothing of the game's is called, so a box can check every game it loads."""
+    kit = Kit(game)
+    return [f.seen for rule in AT_LOAD for f in kit.findings(rule)]
+
+
 class Kit:
     """One game put through the rules: ``findings(rule)`` for one, ``check()`` for all. Build it
     once per game: the game is set up and played once, and every rule looks at that play."""

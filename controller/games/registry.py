@@ -17,7 +17,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Iterator
 
 from ..errors import BadRequest, NewsdeskError
-from . import base
+from . import base, conformance
 from .game import NAME, Game
 
 GROUP = "newsdesk.games"        # the entry-point group a distribution names its games in
@@ -122,8 +122,9 @@ def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
     """The Game called ``name``.
 
     Raises BadRequest for a name no installed distribution declares, EngineUnavailable for one
-    two distributions declare (unless one is newsdesk's own: that one is loaded), or whose declaration is missing, fails to import, isn't a Game or
-    calls itself otherwise.
+    two distributions declare (unless one is newsdesk's own: that one is loaded), or whose declaration is missing, fails to import, isn't a Game,
+    calls itself otherwise or breaks a rule of the kit's read off the declaration alone
+    (conformance.AT_LOAD: a default outside its own bounds).
     """
     points = found() if points is None else points
     if not isinstance(name, str) or name not in points:
@@ -170,6 +171,8 @@ def _load(point: EntryPoint) -> Game:
     problem = _options_problem(game.options)
     if problem:
         raise EngineUnavailable("the %s game (%s) can't be played: its options %s" % (name, where, problem))
+    for problem in conformance.declaration_problems(game):     # the kit's sentence, the first it has
+        raise EngineUnavailable("the %s game (%s) can't be played: %s" % (name, where, problem))
     return game
 
 

@@ -10,6 +10,7 @@ from conftest import install_game
 
 from controller.errors import BadRequest
 from controller.games import registry, scan, scoop1956
+from controller.games.base import option
 from controller.games.game import Game
 from controller.games.scan import GAME as SCAN
 
@@ -68,6 +69,43 @@ def test_a_game_whose_options_arent_option_s_is_refused_not_every_page(monkeypat
         registry.load("bad_options")
     listed = {g["name"]: g for g in registry.catalogue()}
     assert listed["bad_options"]["available"] is False and listed["scan"]["available"] is True
+
+
+def _declared_as(monkeypatch, game):
+    """``game`` installed as the plug-in "bad_decl" (its name set to that)."""
+    registry.forget()           # a declaration loaded by another test is not kept
+    monkeypatch.setattr(registry, "_BAD_DECL_GAME", dataclasses.replace(game, name="bad_decl"), raising=False)
+    install_game(monkeypatch, "bad_decl", "controller.games.registry:_BAD_DECL_GAME")
+
+
+@pytest.mark.parametrize("default, said", [
+    (200, "option target's default is out of its bounds: “Points to win” is a whole number 5-100, not 200"),
+    ("20", "option target's default is out of its bounds: “Points to win” is a whole number 5-100, not '20'"),
+])
+def test_a_game_whose_option_default_breaks_its_declaration_is_refused_at_load(monkeypatch, capsys, default, said):
+    """A default past its own bounds was played (target 200 of 5-100), and one of the wrong type
+    answered every start with a 500: the kit's options rule, read off the declaration alone, makes
+    the game unavailable with its sentence, as a missing module does."""
+    _declared_as(monkeypatch, dataclasses.replace(SCAN, options=(
+        option("target", "integer", default, "first to the target", "Points to win", minimum=5, maximum=100),)))
+    with pytest.raises(registry.EngineUnavailable) as raised:
+        registry.load("bad_decl")
+    assert str(raised.value) == "the bad_decl game (controller.games.registry:_BAD_DECL_GAME) can't be played: " \
+        + said, "a bad default is accepted at load: %s" % raised.value
+    listed = {g["name"]: g for g in registry.catalogue()}
+    assert listed["bad_decl"]["available"] is False and listed["bad_decl"]["problem"] == str(raised.value)
+    assert listed["scan"]["available"] is True
+    from newsdesk.cli import main
+    assert main(["games"]) == 1 and said in capsys.readouterr().out
+
+
+def test_the_declaration_is_checked_at_load_without_playing_the_game(monkeypatch):
+    """Cheap: nothing of the game's own code runs while it is loaded."""
+    def never(*args):
+        raise AssertionError("the game was played at load")
+    _declared_as(monkeypatch, dataclasses.replace(SCAN, setup=never, initial=never, decide=never, apply=never,
+                                                  offers=never, view=never, result=never))
+    assert registry.load("bad_decl").title == SCAN.title
 
 
 @pytest.mark.parametrize("raises, said", [
