@@ -730,7 +730,7 @@ CHECKS: dict[str, Callable[[_Check], Iterator[str]]] = {
 
 # the rules read off a declaration alone, running none of the game's code: the registry checks a
 # game by them as it loads it (registry.py), so the box refuses what the kit would
-AT_LOAD = ("options",)
+AT_LOAD = ("declaration", "options")
 
 
 def declaration_problems(game: Game) -> list[str]:

@@ -124,7 +124,7 @@ def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
     Raises BadRequest for a name no installed distribution declares, EngineUnavailable for one
     two distributions declare (unless one is newsdesk's own: that one is loaded), or whose declaration is missing, fails to import, isn't a Game,
     calls itself otherwise or breaks a rule of the kit's read off the declaration alone
-    (conformance.AT_LOAD: a default outside its own bounds).
+    (conformance.AT_LOAD: an empty title, a default outside its own bounds).
     """
     points = found() if points is None else points
     if not isinstance(name, str) or name not in points:

@@ -99,6 +99,14 @@ def test_a_game_whose_option_default_breaks_its_declaration_is_refused_at_load(m
     assert main(["games"]) == 1 and said in capsys.readouterr().out
 
 
+def test_a_game_with_an_empty_title_is_refused_at_load(monkeypatch):
+    """Game(title="") was listed with a blank title and logged as "set up  for Ann, Bob"."""
+    _declared_as(monkeypatch, dataclasses.replace(SCAN, title=""))
+    with pytest.raises(registry.EngineUnavailable, match="the bad_decl game .* can't be played: its title is an "
+                                                         "empty field, not words$"):
+        registry.load("bad_decl")
+
+
 def test_the_declaration_is_checked_at_load_without_playing_the_game(monkeypatch):
     """Cheap: nothing of the game's own code runs while it is loaded."""
     def never(*args):
