@@ -13,6 +13,8 @@ and how to fix it.
     store     the data directory is durable and writable, the store opens and checks out
     backup    no restore was cut off part way; backup_dir is there, with a backup from the last week
     mqtt      when mqtt_url is set: the address reads, the broker answers and takes the user
+    games     every game found can be played: each that can't is a fault, in the sentence
+              `newsdesk games` gives (controller/games/registry.py)
 
 Everything it looks at comes through ``Probes``, so tests hand it MockFactory pins, a fake
 /proc/asound/cards, fake serial ports and a fake mountinfo. It returns a ``Report``: findings
@@ -191,7 +193,7 @@ class Probes:
                  i2c_answers=i2c_answers, sound_cards=lambda: _read("/proc/asound/cards"),
                  which=shutil.which, serial_ports=_serial_ports, port=port_state,
                  mountinfo=lambda: _read("/proc/self/mountinfo"), disk_free=lambda p: shutil.disk_usage(p).free,
-                 mqtt=None, line_level=line_level, wiring=None):
+                 mqtt=None, line_level=line_level, wiring=None, games=None):
         self.pins = pins
         self.i2c_bus = i2c_bus
         self.i2c_answers = i2c_answers
@@ -206,11 +208,18 @@ class Probes:
         # (pinmap) -> the electrical rules' errors, [] if it passes, or None where they can't be
         # run; the command line gives them (schematics/ is drawn under them, above this floor)
         self.wiring = wiring
+        # () -> (how many games were found, [{"name", "problem"} of each that can't be played])
+        self.games = games or _games_probe
 
 
 def _mqtt_probe(broker, ca):
     from .mqtt.client import probe
     return probe(broker, ca)
+
+
+def _games_probe():
+    from .games import registry
+    return len(registry.names()), registry.unplayable()
 
 
 # --- the checks ---
@@ -229,7 +238,8 @@ class _Doctor:
 
     def run(self):
         for step in (self.check_pinmap, self.check_wiring, self.check_port, self.check_pins, self.check_display,
-                     self.check_audio, self.check_phone, self.check_store, self.check_backup, self.check_mqtt):
+                     self.check_audio, self.check_phone, self.check_store, self.check_backup, self.check_mqtt,
+                     self.check_games):
             try:
                 step()
             except Exception as e:  # one probe blowing up must not hide the others' findings
@@ -585,6 +595,16 @@ class _Doctor:
         else:
             self.add(OK, "mqtt", "the broker at %s takes this box; topics under %s"
                      % (broker, self.config.mqtt_topic if hasattr(self.config, "mqtt_topic") else "newsdesk/..."))
+
+
+    def check_games(self):
+        """Every game found (newsdesk's and the plug-ins installed beside it) can be played: each
+        that can't is a thing to fix, one line each, as `newsdesk games` says it."""
+        found, unplayable = self.probes.games()
+        for game in unplayable:
+            self.add(FAULT, "games", game["problem"])      # one line each: the sentence says what to do
+        if not unplayable:
+            self.add(OK, "games", "all %d games found can be played" % found)
 
 
 def _rest_words(name):

@@ -482,17 +482,14 @@ def cmd_games(args):
         print("%s: the options of %d games%s" % (doc, len(options_doc.our_games()),
                                                   " written" if made != text else ", already current"))
         return 0
-    unplayable = []
     for item in registry.catalogue():
         point = registry.found()[item["name"]]
         dist = getattr(point, "dist", None)
         print("%-16s %s (from %s)%s" % (item["name"], item["title"], dist.name if dist else point.value,
                                         "" if item["available"] else ": " + str(item["problem"])))
-        if not item["available"]:
-            unplayable.append(item["name"])
     for plug_in in registry.refused():      # a plug-in that took a built-in game's name, not loaded
         print("%-16s (from %s): %s" % (plug_in["name"], plug_in["distribution"], plug_in["problem"]))
-        unplayable.append("%s from %s" % (plug_in["name"], plug_in["distribution"]))
+    unplayable = [u["name"] for u in registry.unplayable()]     # newsdesk doctor says the same
     if unplayable:      # for CI: a game installed but not playable fails the step that lists them
         print("newsdesk: %d of the games found can't be played: %s"
               % (len(unplayable), ", ".join(unplayable)), file=sys.stderr)
@@ -704,7 +701,7 @@ def build_parser():
                       help="how long the link works (1-60, default 10)")
     link.set_defaults(func=cmd_host_link)
 
-    doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store and port, "
+    doctor = sub.add_parser("doctor", help="check the pins, inputs, display, audio, phone, store, port and games, "
                                            "and say how to fix what is wrong")
     doctor.set_defaults(func=cmd_doctor)
 

@@ -368,3 +368,30 @@ def test_port_state_free_taken_and_ours():
 def test_i2c_answers_needs_the_bus():
     with pytest.raises(FileNotFoundError):
         doctor.i2c_answers(1, 0x3C, dev="/nonexistent/i2c-%d")
+
+
+def test_each_game_that_can_not_be_played_is_a_thing_to_fix(config, factory, monkeypatch):
+    """With plug-ins installed that can't be played, the doctor said "0 to fix": each is a fault,
+    one line each, in the sentence `newsdesk games` gives."""
+    from conftest import install_game
+
+    from controller.games import registry
+    at_rest(factory)
+    install_game(monkeypatch, "race", "no_such_race:GAME")
+    install_game(monkeypatch, "derby", "controller.games.ledger:dollars")
+    unplayable = {g["name"]: g["problem"] for g in registry.catalogue() if not g["available"]}
+    report = doctor.run_doctor(config, probes(factory))
+    said = [f.said for f in report.findings if f.status == "fault"]
+    assert said == [unplayable["race"], unplayable["derby"]], \
+        "the doctor's faults %s don't name the games that can't be played" % said
+    text = doctor.format_report(report)
+    assert "2 to fix" in text and text.count("can't be played") + text.count("not installed") >= 2
+    assert report.exit_status == 1
+
+
+def test_the_games_are_ok_when_every_one_can_be_played(config, factory):
+    at_rest(factory)
+    report = doctor.run_doctor(config, probes(factory))
+    from controller.games import registry
+    [games] = report.of("games")
+    assert games.status == "ok" and games.said == "all %d games found can be played" % len(registry.names()), games

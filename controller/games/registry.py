@@ -193,6 +193,16 @@ def _options_problem(options: object) -> str | None:
     return None
 
 
+def unplayable() -> list[dict[str, str]]:
+    """Every game found that can't be played, then every plug-in not loaded because it takes a
+    built-in game's name: each {"name", "problem"}, ``name`` as ``newsdesk games`` names it ("race",
+    "scan from newsdesk-headline-race") and ``problem`` the registry's sentence. ``newsdesk games``
+    and ``newsdesk doctor`` say them."""
+    out = [{"name": g["name"], "problem": str(g["problem"])} for g in catalogue() if not g["available"]]
+    out += [{"name": "%s from %s" % (p["name"], p["distribution"]), "problem": p["problem"]} for p in refused()]
+    return out
+
+
 def catalogue() -> list[dict[str, Any]]:
     """Every game found, for the panel's "new game" list: name, title, variants, its declared
     options and panel facts (games/base.py), and whether it can be played now (with the reason
