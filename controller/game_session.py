@@ -332,9 +332,9 @@ class GameSession:
                 self._entries = [(s.version, s.entry) for s in stored]      # the version stays the store's
                 if not taken:               # its moves in force stay counted when only its game failed
                     self._done, self._undone = [], []
-                # a plug-in taken away (or failing to import) comes back with its game installed again
-                again = (", or install its game again and restart newsdesk to go on with it"
-                         if isinstance(e, registry.EngineUnavailable) else "")
+                # a plug-in taken away (or failing to import) comes back with its game installed again,
+                # one whose name another came to declare with that one uninstalled: as the cause says
+                again = (", or %s to go on with it" % e.again if isinstance(e, registry.EngineUnavailable) else "")
                 self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another%s"
                                  % (game.id, game.engine, _why(e), again))
                 log.error("%s", self._problem)

@@ -540,6 +540,46 @@ def test_a_finished_game_of_get_the_scoop_names_its_winner(desk):
 
 # ---------------------------------------------------------------- engines that aren't there
 
+RACE = None     # a plug-in's game (SCAN's rules, named "race"), set by the test below
+
+
+class _Dist:
+    def __init__(self, name):
+        self.name = name
+
+
+def test_a_game_whose_name_two_plug_ins_now_declare_says_to_uninstall_the_duplicate(desk, monkeypatch):
+    """A stored game whose name a second distribution came to declare was told to "install its game
+    again": the advice follows the cause, uninstalling the duplicate."""
+    import sys
+    from importlib.metadata import EntryPoint, entry_points
+    monkeypatch.setattr(sys.modules[__name__], "RACE", dataclasses.replace(registry.load("scan"), name="race"))
+    ours = list(entry_points(group=registry.GROUP))
+
+    def installed(*dists):
+        points = [EntryPoint(name="race", value="test_game_session:RACE", group=registry.GROUP)._for(_Dist(d))
+                  for d in dists]
+        monkeypatch.setattr(registry, "entry_points", lambda group: ours + points)
+        registry.forget()
+    installed("one-race")
+    try:
+        desk.games.start("race", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
+        installed("one-race", "other-race")
+        again = restart(desk)
+        try:
+            problem = again.games.current()["problem"]
+            assert "can't be resumed" in problem and "install its game again" not in problem, \
+                "a duplicated name is told to install its game again: %s" % problem
+            assert problem.endswith("Abandon it to start another, or uninstall all but one of the distributions "
+                                    "declaring 'race' and restart newsdesk to go on with it"), problem
+            assert again.games.abandon(1)["status"] == "abandoned"
+        finally:
+            again.close()
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
 def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypatch):
     """And it says how to go on with it (its plug-in installed again), and its moves in force stay
     counted ("no move yet" was shown for a game of many)."""

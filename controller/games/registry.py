@@ -30,6 +30,15 @@ class EngineUnavailable(NewsdeskError, RuntimeError):
     """A found game that can't be loaded, or isn't a Game."""
 
     status = 409      # the game can't go on here: abandon it, or start another
+    again = "install its game again and restart newsdesk"      # what lets a stored game of it go on
+
+
+class NameDeclaredTwice(EngineUnavailable):
+    """A game's name two installed distributions declare: neither is loaded."""
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.again = "uninstall all but one of the distributions declaring %r and restart newsdesk" % name
 
 
 @lru_cache(maxsize=1)
@@ -133,9 +142,10 @@ def load(name: str, points: dict[str, EntryPoint] | None = None) -> Game:
     if _built_in(clash) is not None:
         return _load(_built_in(clash))
     if len(clash) > 1:      # a stored game names its rules by this name alone: neither may stand in
-        raise EngineUnavailable("%d installed distributions declare a game called %r (%s), so newsdesk can't "
+        raise NameDeclaredTwice("%d installed distributions declare a game called %r (%s), so newsdesk can't "
                                 "tell whose rules its games were played by; uninstall all but one"
-                                % (len(clash), name, "; ".join("%s: %s" % (_dist(ep), ep.value) for ep in clash)))
+                                % (len(clash), name, "; ".join("%s: %s" % (_dist(ep), ep.value) for ep in clash)),
+                                name)
     return _load(points[name])
 
 
