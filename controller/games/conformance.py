@@ -383,6 +383,31 @@ def _is_json(value: object) -> bool:
         return False
 
 
+def _not_json(value: object, path: str) -> str | None:
+    """Where in ``value`` (named ``path``, as view) the first thing JSON can't hold is, and what
+    it is ('view["when"] is a set'); None when nothing is."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return None
+    if isinstance(value, float):
+        return None if value == value and value not in (float("inf"), float("-inf")) else \
+            "%s is %r, a number JSON can't hold" % (path, value)
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _not_json(item, "%s[%d]" % (path, i))
+            if found:
+                return found
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return "%s has the key %r, a %s, where JSON keeps only text" % (path, key, type(key).__name__)
+            found = _not_json(item, "%s[%s]" % (path, json.dumps(key)))
+            if found:
+                return found
+        return None
+    return "%s is a %s" % (path, type(value).__name__)
+
+
 def _refusal(call: Callable[[], object], kind: type[GameError], words: str = "") -> str | None:
     """None when ``call`` raises ``kind`` with a sentence (holding ``words``, the standard
     refusal's, when given); else what it did instead, in words."""
@@ -634,13 +659,15 @@ def _json(c: _Check) -> Iterator[str]:
             yield "event %s is not a JSON object with a text \"type\"" % base.quoted(ev, 80)
             return
         if not _is_json(ev):
-            yield "event %s is not plain JSON (a set, a tuple, a number JSON can't hold...): the store keeps it " \
-                  "as JSON" % base.quoted(ev, 80)
+            yield "event %s is not plain JSON (a set, a tuple, a number JSON can't hold...): %s, and the store " \
+                  "keeps it as JSON" % (base.quoted(ev, 80), _not_json(ev, "event") or "somewhere in it")
             return
     for state in _sample(played.states):
         for what, value in (("state", state), ("view", g.view(state)), ("offers", g.offers(state))):
             if not _is_json(value):
-                yield "its %s %s is not plain JSON" % (what, base.quoted(value, 80))
+                where = _not_json(value, what)
+                yield ("its %s, not plain JSON" % where if where
+                       else "its %s %s is not plain JSON" % (what, base.quoted(value, 80)))
                 return
     replayed = g.initial()
     for ev in json.loads(json.dumps(events)):

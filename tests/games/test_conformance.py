@@ -248,3 +248,16 @@ def test_an_offers_labels_are_how_to_ask_never_part_of_the_move(model):
         (found,) = Kit(dataclasses.replace(g, offers=wrong)).findings("offers")
         assert found.seen.startswith("its point offer's labels are %s, not words for fields it enters (player)"
                                      % base.quoted(bad, 80)), found.seen
+
+
+def test_a_view_that_is_not_plain_json_names_where_the_bad_value_is(model):
+    """The finding cut the view off ("its view {'game': 'race_to_three', ... is not plain JSON"):
+    it names the path to the value JSON can't hold, and what it is."""
+    g = model.GAME
+    view = lambda s: dict(g.view(s), scores={"Ann": [1, (2, 3)]}, when={"dawn"})    # noqa: E731
+    (found,) = Kit(dataclasses.replace(g, view=view)).findings("json")
+    assert 'its view["scores"]["Ann"][1] is a tuple, not plain JSON' in str(found), \
+        "the finding doesn't name where the bad value is: %s" % found
+    event = lambda s, a, rng: [dict(ev, seen={1}) for ev in g.decide(s, a, rng)]   # noqa: E731
+    (found,) = Kit(dataclasses.replace(g, decide=event)).findings("json")
+    assert 'event["seen"] is a set' in str(found), found
