@@ -33,3 +33,16 @@ def test_a_screen_helper_without_words_is_refused_rather_than_listed_bare():
         kit_doc.js_helpers(sources)
     with pytest.raises(ValueError, match="no line"):
         kit_doc.document("# a page without the marker\n", kit_doc.sources())
+
+
+def test_the_page_says_what_a_stranger_had_to_find_out():
+    """A plug-in's author, from docs/new-game.md alone: how mypy finds newsdesk's types beside an
+    editable install, what a die's result hands the screen (and that the rules never see it unless
+    the screen sends it), and whether a game needs a screen.js."""
+    page = kit_doc.DOC.read_text(encoding="utf-8").split(kit_doc.MARKER)[0]
+    words = " ".join(page.split())
+    for said in ("MYPYPATH=/path/to/newsdesk mypy --strict",
+                 "`onOracle(\"dice\", data)` gets the throw: `data.faces`",
+                 "the rules never see a roll unless the screen sends it as an action",
+                 "`screen.js` is optional"):
+        assert said in words, "docs/new-game.md doesn't say %r" % said

@@ -1,7 +1,8 @@
 """Everything a game plug-in imports from newsdesk, in one place: ``from controller.games.kit import
 ...``. This path and these names are the stable ones (docs/new-game.md lists their signatures);
 the modules behind them may move. The package ships typed (py.typed), so ``mypy --strict`` on a
-plug-in checks its calls against an installed newsdesk.
+plug-in checks its calls against newsdesk (beside an editable install, with MYPYPATH naming the
+checkout: docs/new-game.md).
 
 What is here: the declaration (``Game``), the shapes a game's functions take and give (``State``,
 ``Event``, ``Action``, ``Result``), the helpers every game's rules use (``guard``, ``option``,
