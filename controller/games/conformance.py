@@ -62,6 +62,14 @@ class Unreached(Exception):
     """The kit could not reach what a rule is about (a finished game): the rule is not checked."""
 
 
+# What a game that can't be set up and played breaks, said once: every rule that needs the kit's
+# play of the game met the same failure, and each said it with its own way to meet it ("start
+# decide() with guard(...)" for an offers() that raised), nine times over, none of them the fix.
+PLAY = Rule("play", "the kit can set up a game of it and play it through",
+            "mend the call the finding names: each must give what the contract asks, without raising, "
+            "within %g s" % SLOW_S)
+
+
 RULES: tuple[Rule, ...] = (
     Rule("declaration", "a game is one Game declaration with a lower-case name and a title",
          "export GAME = Game(name=..., title=..., ...) from controller.games.kit; the name is lower-case "
@@ -779,6 +787,7 @@ class Kit:
         SLOW_S stops the play, said by every rule that needs it (the pytest plug-in gives one)."""
         self.game = game
         self._check = _Check(game, seed, ending, options, players, clock)
+        self._play_said: str | None = None      # the rule that said the play failed, once one has
 
     def played(self) -> Play:
         """The game as the kit played it, which the rules look at: its players, states and moves.
@@ -797,8 +806,12 @@ class Kit:
             seen = list(CHECKS[rule](self._check))
         except Unreached:
             raise
-        except _Broken as e:
-            seen = [str(e)]
+        except _Broken as e:            # the play failed: said once, by the first rule to meet it
+            if self._play_said not in (None, rule):
+                raise Unreached("not checked: the kit could not play the game (its %s test says why)"
+                                % self._play_said) from None
+            self._play_said = rule
+            return [Finding(PLAY, name, str(e))]
         except (Exception, SystemExit) as e:        # a crash is a finding: the rule's words say what was expected
             seen = ["it raised %s: %s" % (type(e).__name__, e)]
         return [Finding(found, name, s) for s in seen]

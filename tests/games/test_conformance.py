@@ -261,3 +261,17 @@ def test_a_view_that_is_not_plain_json_names_where_the_bad_value_is(model):
     event = lambda s, a, rng: [dict(ev, seen={1}) for ev in g.decide(s, a, rng)]   # noqa: E731
     (found,) = Kit(dataclasses.replace(g, decide=event)).findings("json")
     assert 'event["seen"] is a set' in str(found), found
+
+
+def test_a_game_the_kit_cant_play_is_told_once_with_its_cause_and_the_rules_that_need_a_play_unreached(model):
+    """An offers() that raised was said by nine rules, each adding its own way to meet it ("start
+    decide() with guard(...)"), none of them the fix: it is one finding, and the rules that needed
+    the play are unreached, pointing at the one that said why."""
+    def offers(state):
+        raise RuntimeError("offers exploded")
+    found, unreached = Kit(dataclasses.replace(model.GAME, offers=offers)).check()
+    assert [f.rule.name for f in found] == ["play"], [str(f) for f in found]
+    said = str(found[0])
+    assert "offers() raised RuntimeError: offers exploded" in said and "guard(" not in said
+    needing = [u for u in unreached if "could not play the game" in u]
+    assert len(needing) >= 8 and all(u.endswith("(its guard test says why)") for u in needing), unreached
