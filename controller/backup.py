@@ -53,6 +53,7 @@ import sqlite3
 import stat
 import struct
 import time
+import tomllib
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -232,7 +233,8 @@ def describe(summary: Summary | None) -> str:
 
 
 def replacing_words(here: Summary | None, backup: Summary | None, manifest: Manifest, files_here: list[str],
-                    where: str, data_dir: StrPath, began: tuple[str | None, str | None] = (None, None)) -> str | None:
+                    where: str, data_dir: StrPath, began: tuple[str | None, str | None] = (None, None),
+                    more: Iterable[str | None] = ()) -> str | None:
     """What a restore will replace, in words, for the question the host answers; None if it
     replaces nothing (an empty data folder: a new card). ``began`` is when the store here and
     the backup's began (see store_began): when both are known and differ, the backup is another
@@ -251,6 +253,9 @@ def replacing_words(here: Summary | None, backup: Summary | None, manifest: Mani
             "%s with the backup's" % (data_dir, describe(here), where, *made, describe(backup), ", ".join(replaced)))
     if kept:
         text += ", and leaves %s as it is (the backup has none)" % ", ".join(kept)
+    for clause in more:         # what it does to the settings (left_out_words, settings_words)
+        if clause:
+            text += "; " + clause
     return text + "; what it replaces is kept in a replaced-<time> folder beside the store."
 
 
@@ -1034,6 +1039,96 @@ def check_settings(into: Path, manifest: Manifest, where: str) -> None:
             problem = str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE)
             raise BadBackup("%s is not a backup to restore: its settings can't be used (%s); nothing was changed"
                             % (where, problem)) from None
+        manifest["settings"] = _merge_settings(into.parent, into / CONFIG_FILE)
+
+
+# Settings a restore keeps from this box whatever the backup says: taken from a backup, they can
+# lock the owner out of the panel. A backup's port moves the panel where nobody looks (the
+# service runs serve with no --port, and the panel's "comes back by itself" never does), and its
+# host_on_loopback = "no" takes the host's rights from the box's own screen.
+BOX_OWN = ("port", "host_on_loopback")
+
+
+def _filed(folder: Path) -> dict[str, Any]:
+    """The settings ``folder``'s config.toml sets, as the box reads them ({} if it has none, or
+    one the box can't read: a restore is how such a box is put right)."""
+    from .config import load_config
+
+    path = folder / CONFIG_FILE
+    try:
+        keys = tomllib.loads(path.read_text(encoding="utf-8"))
+        settings = load_config(folder, environ={})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, ConfigError):
+        return {}
+    return {key: settings[key] for key in keys}
+
+
+def _toml_value(value: object) -> str:
+    """A setting's value (text or a whole number) as TOML writes it."""
+    return str(value) if isinstance(value, int) else json.dumps(value)
+
+
+def _merge_settings(data_dir: Path, path: Path) -> dict[str, Any]:
+    """The backup's config.toml at ``path`` made the one the box restores: its own settings, but
+    this box's BOX_OWN ones and this box's for every setting the backup doesn't set (appended,
+    commented). Returns {"changed": [(setting, old, new)], "kept": [BOX_OWN the backup set
+    otherwise]}, the values as the box reads them (defaults where unset)."""
+    from .config import DEFAULTS
+
+    box, theirs = _filed(data_dir), _filed(path.parent)
+    if not (data_dir / STORE_FILE).exists():        # a new card: nobody is at its panel, the backup's are its settings
+        return {"changed": [(key, box.get(key, DEFAULTS[key]), value) for key, value in theirs.items()
+                            if value != box.get(key, DEFAULTS[key])], "kept": [], "box_own": False}
+    kept = [key for key in BOX_OWN if key in theirs and theirs[key] != box.get(key, DEFAULTS[key])]
+    if kept:
+        _leave_out(path, {key: "this box keeps its own %s" % key for key in kept})
+        theirs = {key: value for key, value in theirs.items() if key not in kept}
+    added = {key: value for key, value in box.items() if key not in theirs}
+    if added:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write("\n# this box's own, kept by a restore:\n")
+            f.writelines("%s = %s\n" % (key, _toml_value(value)) for key, value in added.items())
+    before = {**DEFAULTS, **box}
+    after = {**before, **theirs}
+    changed = [(key, before[key], after[key]) for key in DEFAULTS if before[key] != after[key]]
+    return {"changed": changed, "kept": kept}
+
+
+def shown(value: object, most: int = 80) -> str:
+    """A value of a stranger's file as a sentence may show it: text in quotes, with anything that
+    isn't printable (a terminal's escape codes, a newline, a bidi override) escaped as \\x1b,
+    and cut at ``most`` characters; a number as it is."""
+    if not isinstance(value, str):
+        return str(value)
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in value[:most])
+    return '"%s"' % (text.replace('"', '\\"') + ("…" if len(value) > most else ""))
+
+
+def _masked(key: str, value: object) -> object:
+    """``value`` of the setting ``key`` with a password in it (mqtt_url's) masked."""
+    if key == "mqtt_url" and isinstance(value, str) and "@" in value:
+        scheme, sep, rest = value.partition("://")
+        login, at, place = rest.rpartition("@")
+        if sep and ":" in login:
+            return "%s://%s:***@%s" % (scheme, login.split(":", 1)[0], place)
+    return value
+
+
+def settings_words(manifest: Manifest) -> str | None:
+    """What a restore does to the settings, in words, or None if the backup has no config.toml."""
+    settings = manifest.get("settings")
+    if settings is None:
+        return None
+    changed = settings["changed"]
+    text = ("it changes the setting%s %s" % ("" if len(changed) == 1 else "s", ", ".join(
+        "%s %s → %s" % (key, shown(_masked(key, old)), shown(_masked(key, new))) for key, old, new in changed))
+        if changed else "it changes no setting")
+    if settings.get("box_own", True):
+        text += ("; this box keeps its own %s (a backup's could lock the owner out of the panel)"
+                 % " and ".join(BOX_OWN))
+    if settings["kept"]:
+        text += ", though the backup sets %s otherwise" % " and ".join(settings["kept"])
+    return text + "; the other settings stay as they are"
 
 
 def _not_here(settings: Any) -> dict[str, str]:
@@ -1078,7 +1173,8 @@ def left_out_words(manifest: Manifest) -> str | None:
     left = manifest.get("left_out") or {}
     if not left:
         return None
-    return ("its setting%s %s could not serve this box and %s left out (%s); the box uses its defaults there"
+    return ("its setting%s %s could not serve this box and %s left out (%s); this box's own, or the default, is "
+            "used there"
             % ("" if len(left) == 1 else "s", " and ".join(sorted(left)), "is" if len(left) == 1 else "are",
                "; ".join("%s = %s" % kv for kv in sorted(left.items()))))
 
@@ -1179,9 +1275,8 @@ def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[M
             manifest["store"] = summarize(staged / STORE_FILE)
             here = [name for name in MEMBERS if (data_dir / name).exists()]
             words = replacing_words(summarize(data_dir / STORE_FILE), manifest["store"], manifest, here, where,
-                                    data_dir, (store_began(data_dir / STORE_FILE), store_began(staged / STORE_FILE)))
-            if words is not None and left_out_words(manifest):
-                words = "%s; %s" % (words, left_out_words(manifest))
+                                    data_dir, (store_began(data_dir / STORE_FILE), store_began(staged / STORE_FILE)),
+                                    (left_out_words(manifest), settings_words(manifest)))
         except BaseException as e:
             shutil.rmtree(staged, ignore_errors=True)
             if made:

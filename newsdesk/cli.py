@@ -531,6 +531,12 @@ def cmd_backup(args):
     return 0
 
 
+def _told(words):
+    """--yes: what the restore replaces and changes is said all the same, before it is done."""
+    print(words, file=sys.stderr)
+    return True
+
+
 def _ask(words):
     print(words, file=sys.stderr)
     if not sys.stdin or not sys.stdin.isatty():
@@ -580,7 +586,7 @@ def cmd_restore(args):
             print("no interrupted restore to finish in %s" % config.data_dir, file=sys.stderr)
         if args.file is None:
             return 0
-        done = restore(config.data_dir, args.file, (lambda words: True) if args.yes else _ask)
+        done = restore(config.data_dir, args.file, _told if args.yes else _ask)
     except BaseException:
         _let_go(lock, made_lock)
         if new_folder:      # a refused restore onto a new card leaves no folder behind, only the sentence

@@ -235,7 +235,7 @@ def made(box, tmp_path):
     file = tmp_path / "b.zip"
     backup.make_backup(box, file, with_secret=True)
     other = tmp_path / "other"
-    make_box(other, games=5, tag="new", config="port = 8090\n")
+    make_box(other, games=5, tag="new", config="port = 8081\n")    # its own port, which a restore keeps
     return file, box, other
 
 

@@ -3,6 +3,7 @@ tablet, with the command's checks and question; a player is refused in the table
 upload's larger body is the host's alone and still bounded; a confirmed restore is committed,
 the panel asks to restart, and the start puts the backup's games in place."""
 
+import hashlib
 import io
 import json
 import os
@@ -436,3 +437,20 @@ def test_serve_restarts_itself_and_its_start_puts_the_backup_in_place(tmp_path, 
         proc.terminate()
         proc.wait(timeout=15)
         log.close()
+
+
+def test_the_check_names_the_settings_a_restore_changes(client, desk, source):
+    """The check's answer names each setting the backup's config.toml changes, old to new, with
+    a password masked, and says the box keeps its own port and host_on_loopback."""
+    file, _ = source
+    settings = b'host_on_loopback = "no"\nport = 35979\nmqtt_url = "mqtts://u:hunter2@203.0.113.9"\n'
+
+    def with_settings(manifest, members):
+        members[backup.CONFIG_FILE] = settings
+        manifest["files"][backup.CONFIG_FILE] = {"sha256": hashlib.sha256(settings).hexdigest(),
+                                                 "bytes": len(settings)}
+    r = check(client, rewritten(file, with_settings), "other.zip")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    message = r.get_json()["message"]
+    assert 'mqtt_url "" → "mqtts://u:***@203.0.113.9"' in message and "hunter2" not in message, message
+    assert "keeps its own port and host_on_loopback" in message, message

@@ -669,11 +669,12 @@ def test_what_is_said_of_a_backup_is_read_from_its_files_not_its_word(good, tmp_
 
 def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_settings(tmp_path, capsys, monkeypatch):
     """The panel's restore restarts serve, whose start puts the backup in place: the settings it
-    serves with are the backup's, read after that, not the ones it replaced."""
+    serves with are the backup's, read after that, not the ones it replaced; but for its port,
+    which the box keeps (a backup's would move the panel where nobody looks for it)."""
     from web_ui import server
 
     made = tmp_path / "made"
-    make_box(made, config="port = 8123\n")
+    make_box(made, config="port = 8123\nthreads = 12\n")
     backup.make_backup(made, tmp_path / "b.zip")
     here = tmp_path / "here"
     make_box(here, tag="here", config="port = 8081\n")
@@ -689,7 +690,7 @@ def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_setting
         monkeypatch.delenv(name, raising=False)
     status, _, err = run(capsys, "--data", str(here), "serve")
     assert status == 2 and "stopped here" in err, err
-    assert bound == [8123] and "8123" in (here / backup.CONFIG_FILE).read_text()
+    assert bound == [8081] and "threads = 12" in (here / backup.CONFIG_FILE).read_text()
 
 
 @pytest.mark.parametrize("change, words", [
@@ -749,3 +750,29 @@ def test_a_setting_this_box_cant_start_on_is_left_out_and_said(good, here, tmp_p
     assert "# " + line in text and "# left out by a restore: " in text
     settings = load_config(here, environ={})
     assert settings["port"] == 8081 and not settings[setting]
+
+
+HOSTILE_SETTINGS = ('host_on_loopback = "no"\nport = 35979\nmqtt_url = "mqtt://u:hunter2@203.0.113.9:1883"\n'
+                    'backup_dir = "/media/x"\n')
+
+
+def test_the_check_names_each_setting_a_restore_changes_and_keeps_the_boxs_port_and_loopback(good, here, tmp_path,
+                                                                                             capsys):
+    """A stranger's backup moved the panel to its port, took the box's own screen's host rights
+    (host_on_loopback = "no") and sent the event log to an outside broker, and the check said
+    nothing of settings. Now the box keeps its own port and host_on_loopback, and every other
+    setting that changes is named before the restore, old to new, a password masked."""
+    from controller.config import load_config
+
+    file = _with_member(good, tmp_path, backup.CONFIG_FILE, HOSTILE_SETTINGS.encode())
+    (here / backup.CONFIG_FILE).write_text('port = 8081\ndice = "3d6"\n')
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    assert 'mqtt_url "" → "mqtt://u:***@203.0.113.9:1883"' in err, err
+    assert 'backup_dir "" → "/media/x"' in err, err
+    assert "hunter2" not in err, err
+    assert "keeps its own port and host_on_loopback" in err, err
+    assert "the other settings stay as they are" in err and ".;" not in err, err
+    settings = load_config(here, environ={})
+    assert settings["port"] == 8081 and settings["host_on_loopback"] == "yes", err
+    assert settings["mqtt_url"] == "mqtt://u:hunter2@203.0.113.9:1883" and settings["dice"] == "3d6"
