@@ -786,6 +786,12 @@ RESTORE_RESERVE = 16 << 20          # bytes a restore leaves free on the data fo
 # itself) is a zip bomb: a database's header and zeros filled the box's card before its check.
 MOST_PACKED = 200
 PACKED_FROM = 64 << 20
+# The files beside the databases are small text newsdesk writes: config.toml (some 40 settings, a
+# few KB), dial-profiles.json (a phone's profile is about 200 bytes), secret_key (64 characters).
+# 1 MB each holds thousands of times that; past it, a file is none newsdesk wrote, refused before
+# it is unpacked (two 63 MB settings files, under the zip-bomb guard's 64 MB, were kept in the
+# data folder and copied again into every later replaced-<time> folder).
+SETTINGS_MOST = 1 << 20
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, EOFError, NotImplementedError, RuntimeError,
                 ValueError, struct.error, OSError)      # what zipfile raises for a file it can't read
 def free_bytes(path: StrPath) -> int:
@@ -964,6 +970,9 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
             if info.file_size != facts["bytes"]:
                 raise BadBackup("%s is damaged: its %s is %d bytes, and its manifest.json says %d; nothing was "
                                 "changed" % (where, name, info.file_size, facts["bytes"]))
+            if name not in DATABASES and facts["bytes"] > SETTINGS_MOST:
+                raise BadBackup("%s is not a backup newsdesk wrote: its %s is %s, and newsdesk writes at most %s "
+                                "there; nothing was changed" % (where, name, _mb(facts["bytes"]), _mb(SETTINGS_MOST)))
         packed = os.fstat(f.fileno()).st_size
         for name, facts in manifest["files"].items():
             if facts["bytes"] > PACKED_FROM and facts["bytes"] > MOST_PACKED * packed:

@@ -776,3 +776,16 @@ def test_the_check_names_each_setting_a_restore_changes_and_keeps_the_boxs_port_
     settings = load_config(here, environ={})
     assert settings["port"] == 8081 and settings["host_on_loopback"] == "yes", err
     assert settings["mqtt_url"] == "mqtt://u:hunter2@203.0.113.9:1883" and settings["dice"] == "3d6"
+
+
+@pytest.mark.parametrize("name, fill", [(backup.CONFIG_FILE, b"#"), (backup.PROFILE_FILE, b" ")],
+                         ids=["config-of-hashes", "profiles-of-spaces"])
+def test_a_settings_file_past_what_newsdesk_writes_is_refused_before_it_is_unpacked(good, here, tmp_path, capsys,
+                                                                                    name, fill):
+    """The zip-bomb guard starts at 64 MB a file: a 132 KB upload unpacking to two 63 MB settings
+    files (with an honest manifest) got in, and was copied again into every later replaced-<time>
+    folder. A file beside the databases is at most SETTINGS_MOST bytes."""
+    body = fill * (2 << 20)
+    file = _with_member(good, tmp_path, name, body)
+    err = refused(capsys, here, file, "its %s is 2.1 MB, and newsdesk writes at most 1.0 MB there" % name)
+    assert "nothing was changed" in err
