@@ -251,8 +251,8 @@ def replacing_words(here: Summary | None, backup: Summary | None, manifest: Mani
     made = said(manifest.get("created"), "at an unknown time"), said(manifest.get("newsdesk"), "unknown")
     text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
             "%s with the backup's" % (data_dir, describe(here), where, *made, describe(backup), ", ".join(replaced)))
-    if kept:
-        text += ", and leaves %s as it is (the backup has none)" % ", ".join(kept)
+    if kept:        # each named as the secret key is: a reader sees which of the box's own files stay
+        text += ", and leaves %s" % ", and ".join("%s as it is (the backup has none)" % name for name in kept)
     for clause in more:         # what it does to the settings (left_out_words, settings_words)
         if clause:
             text += "; " + clause

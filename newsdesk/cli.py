@@ -563,7 +563,16 @@ def cmd_restore(args):
     cut interrupted (controller/backup.py)."""
     import contextlib
 
-    from controller.backup import BackupError, describe, finish_restore, left_out_words, restore, summarize
+    from controller.backup import (
+        CONFIG_FILE,
+        PROFILE_FILE,
+        BackupError,
+        describe,
+        finish_restore,
+        left_out_words,
+        restore,
+        summarize,
+    )
     from controller.config import load_config
     from controller.runlock import AlreadyServing, RunLock
     from controller.store import SCHEMA_VERSION, STORE_FILE
@@ -612,6 +621,9 @@ def cmd_restore(args):
     if not manifest["with_secret"]:
         print("the backup has no secret key: this box keeps its own (on a new box, the tablets join again)",
               file=sys.stderr)
+    for name in (CONFIG_FILE, PROFILE_FILE):
+        if name not in manifest["files"] and (config.data_dir / name).exists():
+            print("the backup has no %s: this box keeps its own" % name, file=sys.stderr)
     return 0
 
 

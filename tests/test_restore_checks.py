@@ -789,3 +789,28 @@ def test_a_settings_file_past_what_newsdesk_writes_is_refused_before_it_is_unpac
     file = _with_member(good, tmp_path, name, body)
     err = refused(capsys, here, file, "its %s is 2.1 MB, and newsdesk writes at most 1.0 MB there" % name)
     assert "nothing was changed" in err
+
+
+def test_each_file_the_backup_lacks_is_said_to_be_left_as_it_is(good, here, tmp_path, capsys):
+    """A backup without config.toml or dial-profiles.json leaves the box's own in place; the
+    restore said so only of the secret key."""
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        contents = {n: z.read(n) for n in z.namelist()}
+    manifest = json.loads(contents.pop(backup.MANIFEST))
+    for name in (backup.CONFIG_FILE, backup.PROFILE_FILE):
+        del manifest["files"][name], contents[name]
+    file.unlink()
+    with zipfile.ZipFile(file, "w") as z:
+        z.writestr(backup.MANIFEST, json.dumps(manifest))
+        for name, body in contents.items():
+            z.writestr(name, body)
+    mine = (here / backup.CONFIG_FILE).read_bytes()
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    for name in (backup.CONFIG_FILE, backup.PROFILE_FILE, backup.SECRET_FILE):
+        assert "%s as it is (the backup has none)" % name in err, err
+    assert "leaves config.toml as it is (the backup has none), " in err, err
+    assert "the backup has no config.toml: this box keeps its own" in err, err
+    assert "the backup has no dial-profiles.json: this box keeps its own" in err, err
+    assert (here / backup.CONFIG_FILE).read_bytes() == mine
