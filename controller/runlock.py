@@ -21,12 +21,18 @@ except ImportError:     # not POSIX: no lock (newsdesk runs on Linux and macOS)
 
 
 class AlreadyServing(NewsdeskError):
-    """Another newsdesk is serving this data folder."""
+    """Another newsdesk is serving this data folder (or restoring or migrating into it: ``holder``
+    is what its lock file says, {"pid", "doing", "url"} as far as known)."""
+
+    def __init__(self, message, holder=None):
+        super().__init__(message)
+        self.holder = holder or {}
 
 
 class RunLock:
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, doing=None):
         self.path = data_dir / LOCK_FILE
+        self.doing = doing      # "serve", "restore", "migrate": written into the lock file for the one refused
         self._fd = None
 
     def acquire(self):
@@ -43,9 +49,9 @@ class RunLock:
             who = "pid %s" % holder.get("pid", "unknown")
             if holder.get("url"):
                 who += ", panel at %s" % holder["url"]
-            raise AlreadyServing("another newsdesk (%s) is already serving the data folder %s; stop it "
+            raise AlreadyServing("another newsdesk (%s) is already %s the data folder %s; stop it "
                                  "first, or give this one a folder of its own with --data"
-                                 % (who, self.path.parent)) from None
+                                 % (who, _doing(holder), self.path.parent), holder) from None
         self._fd = fd
         self.note(url=None)
         return self
@@ -54,7 +60,8 @@ class RunLock:
         """Write this server's pid (and what else is known, e.g. its address) into the lock file."""
         if self._fd is None:
             return
-        text = json.dumps(dict({"pid": os.getpid()}, **{k: v for k, v in facts.items() if v is not None}))
+        facts = dict({"pid": os.getpid(), "doing": self.doing}, **facts)
+        text = json.dumps({k: v for k, v in facts.items() if v is not None})
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, (text + "\n").encode(), 0)
 
@@ -78,6 +85,12 @@ class RunLock:
 
     def __exit__(self, *exc):
         self.release()
+
+
+def _doing(holder):
+    """What the holder of a lock is doing to its data folder, as a sentence says it."""
+    return {"serve": "serving", "restore": "restoring a backup into",
+            "migrate": "migrating the store of"}.get(holder.get("doing"), "serving")
 
 
 def _read(fd):

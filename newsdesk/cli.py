@@ -36,7 +36,7 @@ def cmd_serve(args):
     check_usable(config.data_dir)                   # a file, someone else's folder, a full disk: one sentence
     host, port = config.bind_host, config["port"]
     restart = threading.Event()                     # set when the host restored a backup from the panel
-    with RunLock(config.data_dir) as lock:         # one server per data folder
+    with RunLock(config.data_dir, doing="serve") as lock:     # one server per data folder
         if finish_restore(config.data_dir):         # a restore confirmed on the panel, or cut off by a power cut
             log.warning("finished a restore (confirmed on the panel, or cut off by a power cut): the backup's "
                         "data is in place")
@@ -545,6 +545,22 @@ def _ask(words):
     return input("Restore it? [y/N] ").strip().lower() in ("y", "yes")
 
 
+def _held(holder, data_dir, then):
+    """Why ``then`` (restore, migrate) can't take the data folder's lock, in one sentence naming
+    what holds it as its lock file says (``holder``), or true whatever holds it."""
+    pid = holder.get("pid") if isinstance(holder.get("pid"), int) else "unknown"
+    doing = holder.get("doing")
+    if doing in ("restore", "migrate"):
+        return ("another newsdesk %s (pid %s) is %s the data folder %s; let it finish, then %s"
+                % (doing, pid, "restoring into" if doing == "restore" else "migrating the store of", data_dir, then))
+    if doing == "serve" or holder.get("url"):
+        return ("newsdesk is serving the data folder %s (pid %s%s); stop it first (sudo systemctl stop newsdesk, or "
+                "Ctrl-C), then %s" % (data_dir, pid, ", panel at %s" % holder["url"] if holder.get("url") else "",
+                                      then))
+    return ("another newsdesk (pid %s) holds the data folder %s (serving it, or restoring or migrating into it); "
+            "stop it first, or let it finish, then %s" % (pid, data_dir, then))
+
+
 def _let_go(lock, made_it):
     """Release the run ``lock``; a lock file this command made is taken away first (while still
     held, so no server can take the lock on a file about to go): a restore that changes nothing
@@ -579,13 +595,12 @@ def cmd_restore(args):
 
     config = load_config(args.data)
     new_folder = not config.data_dir.exists()
-    lock = RunLock(config.data_dir)
+    lock = RunLock(config.data_dir, doing="restore")
     made_lock = not lock.path.exists()
     try:
         lock.acquire()
-    except AlreadyServing:
-        raise BackupError("newsdesk is serving the data folder %s; stop it first (sudo systemctl stop newsdesk, "
-                          "or Ctrl-C), then restore" % config.data_dir) from None
+    except AlreadyServing as e:
+        raise BackupError(_held(e.holder, config.data_dir, "restore")) from None
     except OSError as e:
         raise BackupError("can't restore into %s: %s" % (config.data_dir, e.strerror or e)) from None
     try:
@@ -649,10 +664,9 @@ def cmd_migrate(args):
         raise StoreError("a restore into %s is not finished: run newsdesk restore first, then migrate"
                          % config.data_dir)
     try:
-        lock = RunLock(config.data_dir).acquire()
-    except AlreadyServing:
-        raise StoreError("newsdesk is serving the data folder %s; stop it first (sudo systemctl stop newsdesk), "
-                         "then migrate" % config.data_dir) from None
+        lock = RunLock(config.data_dir, doing="migrate").acquire()
+    except AlreadyServing as e:
+        raise StoreError(_held(e.holder, config.data_dir, "migrate")) from None
     try:
         db = sqlite3.connect("%s?mode=ro" % path.resolve().as_uri(), uri=True)
         try:

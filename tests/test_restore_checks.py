@@ -814,3 +814,16 @@ def test_each_file_the_backup_lacks_is_said_to_be_left_as_it_is(good, here, tmp_
     assert "the backup has no config.toml: this box keeps its own" in err, err
     assert "the backup has no dial-profiles.json: this box keeps its own" in err, err
     assert (here / backup.CONFIG_FILE).read_bytes() == mine
+
+
+def test_a_restore_refused_for_another_restore_says_so_not_serving(good, here, capsys):
+    """Two restores into one data folder at once: the second said "newsdesk is serving the data
+    folder ...; stop it first", but it was the other restore that held the lock."""
+    lock = RunLock(here).acquire()
+    try:
+        lock.note(doing="restore")        # what a restore in progress writes into the lock file
+        status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(good))
+    finally:
+        lock.release()
+    assert status == 2 and "is serving" not in err, err
+    assert "another newsdesk restore (pid %d) is restoring into the data folder" % os.getpid() in err, err
