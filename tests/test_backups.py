@@ -454,3 +454,10 @@ def test_the_check_names_the_settings_a_restore_changes(client, desk, source):
     message = r.get_json()["message"]
     assert 'mqtt_url "" → "mqtts://u:***@203.0.113.9"' in message and "hunter2" not in message, message
     assert "keeps its own port and host_on_loopback" in message, message
+
+
+def test_a_refusal_never_changes_the_case_of_the_files_name(client):
+    """A file named ../../etc/passwd was refused as "Passwd is not a newsdesk backup ...": the
+    sentence's capital went to the user's file name."""
+    message = refusal(check(client, b"root:x:0:0:root:/root:/bin/bash\n", "../../etc/passwd"), 400)
+    assert "Passwd" not in message and message.startswith("The file passwd is not a newsdesk backup"), message

@@ -46,7 +46,7 @@ from controller.errors import Conflict
 
 from . import security
 from .apidoc import BOOL, INT, KEY, STR, arr, nullable, obj, read, route, schemas, write
-from .errors import sentence
+from .errors import _file_name, sentence
 from .helpers import desk, json_body
 
 log = logging.getLogger(__name__)
@@ -204,7 +204,10 @@ def check():
             upload = Path(work) / "backup.zip"
             upload.write_bytes(data)
             del data
-            manifest, words = backup.stage(data_dir, upload, where)
+            try:
+                manifest, words = backup.stage(data_dir, upload, where)
+            except backup.BackupError as e:
+                raise _named(e, where) from None
         pending.token, pending.manifest, pending.where = secrets.token_urlsafe(18), manifest, where
         token = pending.token
     staged = backup.describe(manifest["store"])
@@ -213,6 +216,17 @@ def check():
         "name": where, "created": manifest.get("created", ""), "newsdesk": manifest.get("newsdesk", ""),
         "schema": manifest["schema"], "with_secret": bool(manifest.get("with_secret")),
         "files": sorted(manifest["files"]), "store": staged})
+
+
+def _named(e, where):
+    """The refusal ``e``, which may begin with the upload's name ``where``: begun "the file ..."
+    when the sentence's capital would otherwise change the name's case ("Passwd is not ..."; a
+    name like case.zip keeps its case where it stands, see errors.sentence)."""
+    text = str(e)
+    if (where != "the uploaded file" and text.startswith(where + " ") and where[:1] != where[:1].upper()
+            and not _file_name(where.split(None, 1)[0])):
+        e.args = ("the file " + text,)
+    return e
 
 
 FROZEN_RETRY = 5            # seconds a change refused while a committed restore waits is told to wait
