@@ -250,7 +250,8 @@ def replacing_words(here: Summary | None, backup: Summary | None, manifest: Mani
                  % (where, theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
     made = said(manifest.get("created"), "at an unknown time"), said(manifest.get("newsdesk"), "unknown")
     text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
-            "%s with the backup's" % (data_dir, describe(here), where, *made, describe(backup), ", ".join(replaced)))
+            "%s with the backup's" % (escaped(str(data_dir)), describe(here), where, *made, describe(backup),
+                                      ", ".join(replaced)))
     if kept:        # each named as the secret key is: a reader sees which of the box's own files stay
         text += ", and leaves %s" % ", and ".join("%s as it is (the backup has none)" % name for name in kept)
     for clause in more:         # what it does to the settings (left_out_words, settings_words)
@@ -1103,14 +1104,19 @@ def _merge_settings(data_dir: Path, path: Path) -> dict[str, Any]:
     return {"changed": changed, "kept": kept}
 
 
+def escaped(text: str) -> str:
+    """``text`` (a file's name, a value of a stranger's file) with each character that isn't
+    printable (a terminal's escape codes, a newline, a bidi override) written as Python writes it
+    (\\x1b, \\n, \\u202e), so what reaches a terminal or a page is only what it says."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def shown(value: object, most: int = 80) -> str:
-    """A value of a stranger's file as a sentence may show it: text in quotes, with anything that
-    isn't printable (a terminal's escape codes, a newline, a bidi override) escaped as \\x1b,
-    and cut at ``most`` characters; a number as it is."""
+    """A value of a stranger's file as a sentence may show it: text in quotes, escaped (see
+    escaped) and cut at ``most`` characters; a number as it is."""
     if not isinstance(value, str):
         return str(value)
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in value[:most])
-    return '"%s"' % (text.replace('"', '\\"') + ("…" if len(value) > most else ""))
+    return '"%s"' % (escaped(value[:most]).replace('"', '\\"') + ("…" if len(value) > most else ""))
 
 
 def _masked(key: str, value: object) -> object:
@@ -1266,7 +1272,7 @@ def stage(data_dir: StrPath, path: StrPath, where: str | None = None) -> tuple[M
     is only a draft: a start throws it away (finish_restore). A refusal leaves the data folder as
     it was found (a folder this made is taken away again)."""
     data_dir = Path(data_dir)
-    where = str(path) if where is None else where
+    where = escaped(str(path)) if where is None else where
     if interrupted(data_dir):       # its staged files are the restore's own: never thrown away here
         raise BackupError("a restore into %s is committed and not finished yet: newsdesk finishes it when it next "
                           "starts (or run: newsdesk restore)" % data_dir)

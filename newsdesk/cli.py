@@ -584,6 +584,7 @@ def cmd_restore(args):
         PROFILE_FILE,
         BackupError,
         describe,
+        escaped,
         finish_restore,
         left_out_words,
         restore,
@@ -624,10 +625,10 @@ def cmd_restore(args):
         return 1
     manifest, replaced = done
     print("restored %s into %s: %s (made %s by newsdesk %s)" % (      # the figures of the store now in place
-        args.file, config.data_dir, describe(summarize(config.data_dir / STORE_FILE)), manifest["created"],
+        escaped(args.file), escaped(str(config.data_dir)), describe(summarize(config.data_dir / STORE_FILE)), manifest["created"],
         manifest["newsdesk"]), file=sys.stderr)
     if replaced is not None:
-        print("what it replaced is kept in %s" % replaced, file=sys.stderr)
+        print("what it replaced is kept in %s" % escaped(str(replaced)), file=sys.stderr)
     if left_out_words(manifest):
         print(left_out_words(manifest), file=sys.stderr)
     if manifest["schema"] < SCHEMA_VERSION:

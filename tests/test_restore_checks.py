@@ -827,3 +827,15 @@ def test_a_restore_refused_for_another_restore_says_so_not_serving(good, here, c
         lock.release()
     assert status == 2 and "is serving" not in err, err
     assert "another newsdesk restore (pid %d) is restoring into the data folder" % os.getpid() in err, err
+
+
+def test_the_command_prints_a_files_name_with_its_control_characters_escaped(good, here, tmp_path, capsys):
+    """A backup's name holding a terminal's escape codes, a newline or a bidi override reached
+    the terminal raw: it could recolour, rewrite or reorder what the restore says."""
+    file = copy_of(good, tmp_path, "b\x1b[2K\x1b[31m\u202eevil\npiz.zip")
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    assert "\x1b" not in err and "\u202e" not in err and "evil\n" not in err, repr(err)
+    assert "b\\x1b[2K\\x1b[31m\\u202eevil\\npiz.zip" in err, err
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(tmp_path / "no\x1b[31m.zip"))
+    assert status == 2 and "\x1b" not in err and "no\\x1b[31m.zip" in err, repr(err)
