@@ -855,16 +855,21 @@ def test_a_game_whose_own_code_is_slow_is_said_in_the_log_once(caplog):
                     "call should take milliseconds (its plug-in's own tests time each call: pytest --newsdesk-game)"]
 
 
-def test_a_game_whose_apply_changes_the_state_it_was_given_shows_each_move(tmp_path, monkeypatch):
-    """A stranger's apply that changes its state in place and gives it back, which the kit's "pure"
-    rule refuses but a plug-in need not have run: every move was stored and said, and the table
-    went on seeing the game as it was before the first one, until an undo or a restart."""
+def _in_place(game):
+    """``game`` with an apply that changes the state it was given and gives that back, as a
+    stranger's plug-in may (the kit's "pure" rule refuses it, but a plug-in need not have run it)."""
     def apply(state, event):
         new = PURSE.apply(state, event)
         state.clear()
         state.update(new)
         return state
-    monkeypatch.setitem(FAKES, "purse", dataclasses.replace(PURSE, apply=apply))
+    return dataclasses.replace(game, apply=apply)
+
+
+def test_a_game_whose_apply_changes_the_state_it_was_given_shows_each_move(tmp_path, monkeypatch):
+    """Every move of such a game was stored and said, and the table went on seeing the game as
+    it was before the first one, until an undo or a restart."""
+    monkeypatch.setitem(FAKES, "purse", _in_place(PURSE))
     d = Desk(tmp_path / "table.sqlite3")
     try:
         d.games.start("purse", PLAYERS)
@@ -882,14 +887,7 @@ def test_a_game_whose_apply_changes_the_state_it_was_given_shows_each_move(tmp_p
 def test_a_move_that_cant_be_shown_leaves_the_game_as_it_was_though_its_apply_changed_it(tmp_path, monkeypatch):
     """The refused move's sentence says the game is as it was: so it is, even where the game's
     apply changed the state it was given before its view failed on it."""
-    shows_badly = _shows_badly("view")
-
-    def apply(state, event):
-        new = PURSE.apply(state, event)
-        state.clear()
-        state.update(new)
-        return state
-    monkeypatch.setitem(FAKES, "purse", dataclasses.replace(shows_badly, apply=apply))
+    monkeypatch.setitem(FAKES, "purse", _in_place(_shows_badly("view")))
     d = Desk(tmp_path / "table.sqlite3")
     try:
         d.games.start("purse", PLAYERS)
