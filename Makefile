@@ -45,7 +45,7 @@ screenshots: $(VENV)/.test-deps   # the browser tests, keeping a picture of each
 # every process that imports it: each test worker and each server or CLI a test starts. Compiled
 # once here (a second), make test spends about 10 CPU-seconds less (docs/benchmarks.md). And
 # pytest rewrites every test module's asserts in every worker: written once here
-# (tests/rewritten_once.py), each worker collects in 4 CPU-s instead of 16 on a 2-core machine.
+# (tests/rewritten_once.py), each worker collects in 4 CPU-s instead of 12 to 16 here.
 bytecode: $(VENV)/.test-deps
 	$(BIN)/python -m compileall -q -j 0 newsdesk controller web_ui schematics deploy firmware tests
 	$(BIN)/python tests/rewritten_once.py
