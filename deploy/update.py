@@ -40,7 +40,8 @@ A rollback checks first too (the record and its backup, a hand-run panel, local 
 stops the service, restores the backup (`newsdesk restore`: checked whole, the current data kept
 in a replaced-<time> folder; none when the update stopped before it made one: the new code never
 opened the data), moves the checkout back to the commit before the update (`git
-reset --keep`, which refuses rather than lose a local edit), reinstalls, and starts the service.
+reset --keep`, which refuses rather than lose a local edit), reinstalls, starts the service and
+waits for its panel to answer, as an update does (a commit older than that wait only starts it).
 The data goes back first: should the code not follow, the new code opens the old data (it
 migrates it forward), while old code can't open a store the new code migrated. A rollback that
 fails or is killed is run again; the record stays until one finishes.
@@ -191,7 +192,10 @@ def itself_step(repo, pip):
 
 
 def rollback_plan(repo, venv, data, last, service):
-    """The steps back to ``last`` (last-update.json): the commit before the update and its backup."""
+    """The steps back to ``last`` (last-update.json): the commit before the update and its backup,
+    ending as an update does, with the service started and waited for until its panel answers
+    (with the wait that commit has): a rollback whose panel doesn't come up has failed, and says
+    so with the service's last log lines, rather than "Back at" over a box that serves nothing."""
     pip = Path(venv) / "bin" / "pip"
     restore = [Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes",
                                                                                       last["backup"]])]
@@ -200,8 +204,15 @@ def rollback_plan(repo, venv, data, last, service):
         *(restore if last.get("backup") else []),
         Step("move the checkout back to %s" % last["before"][:12], ["git", "-C", repo, "reset", "--keep", last["before"]]),
         *install_steps(repo, pip),
-        *service_steps(service, "start"),
+        *(started_steps(service, repo, venv, data) if _has(repo, last["before"], "deploy/answers.py")
+          else service_steps(service, "start")),
     ]
+
+
+def _has(repo, commit, path):
+    """Whether ``commit`` has the file ``path`` (a rollback to a commit older than the wait for
+    the panel, deploy/answers.py, can only start the service and trust it)."""
+    return _git(repo, "cat-file", "-e", "%s:%s" % (commit, path)).returncode == 0
 
 
 def run(step, dry_run):
