@@ -16,7 +16,7 @@
                line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
                pins, GPIO20 too, and the amplifier's SD pin when one is named)
     current    each output's most current (logic volts - the LOWEST forward volts, the pin map's
-               vf) / resistor stays within the board's per-pin limit (a warning above its default
+               vf, which may not be above an LED colour's floor, vf_min) / resistor stays within the board's per-pin limit (a warning above its default
                drive strength), and all outputs together within its total; and its least current
                (at the HIGHEST forward volts: its colour's vf_max for an LED, the optocoupler's
                vf_max) is enough: an LED's at least its ``min_ma``, an optocoupler's enough to
@@ -593,6 +593,24 @@ def _vf_max(circuit, report, spec):
     return max(spec.vf, float(table)) if table is not None else spec.vf
 
 
+def _vf_least(circuit, report, spec):
+    """The lowest forward voltage the line's LED can have, for the pin's highest current: the pin
+    map's vf, held to the colour's floor (parts.toml [part.led] vf_min). A vf said above the floor
+    understates that current, so it is an error, and the current is worked out from the floor."""
+    if spec.load != "led":
+        return spec.vf
+    floor = circuit.parts_data.part("led").get("vf_min", {}).get((spec.colour or "").lower())
+    if floor is None or spec.vf <= float(floor):
+        return spec.vf
+    report.add("current", "error", spec.name,
+               "%s's vf is %g V, above the %g V a %s LED may drop at a few mA (parts.toml [part.led] vf_min): "
+               "the pin map's vf is the LED's lowest, which the pin's highest current is worked out from, so that "
+               "current is understated (%.1f mA at %g V); give %g V or less", _where(circuit, spec.name), spec.vf,
+               float(floor), spec.colour, max(0.0, float(circuit.limits["logic_v"]) - float(floor)) / spec.resistor
+               * 1000.0, float(floor), float(floor))
+    return float(floor)
+
+
 def check_currents(circuit, report):
     limits = circuit.limits
     logic_v = float(limits["logic_v"])
@@ -607,7 +625,8 @@ def check_currents(circuit, report):
         if spec.load == "board_led":
             ma = float(limits.get("board_led_ma", limits["drive_ma"]))
         else:
-            ma = max(0.0, logic_v - spec.vf) / spec.resistor * 1000.0
+            vf = _vf_least(circuit, report, spec)
+            ma = max(0.0, logic_v - vf) / spec.resistor * 1000.0
             vf_max = _vf_max(circuit, report, spec)
             report.least_ma[spec.name] = max(0.0, logic_v - vf_max) / spec.resistor * 1000.0
             _check_enough(circuit, report, spec, vf_max, logic_v)
@@ -623,12 +642,12 @@ def check_currents(circuit, report):
             report.add("current", "error", spec.name,
                        "%s draws %.1f mA through its %s ohm resistor: over the %s mA a pin may give; "
                        "use at least %d ohms", _where(circuit, spec.name), ma, spec.resistor,
-                       limits["pin_ma"], _ohms_for(logic_v - spec.vf, limits["drive_ma"]))
+                       limits["pin_ma"], _ohms_for(logic_v - vf, limits["drive_ma"]))
         elif ma > limits["drive_ma"]:
             report.add("current", "warning", spec.name,
                        "%s draws %.1f mA: above the pin's default %s mA drive its level sags; "
                        "%d ohms or more keeps it within", _where(circuit, spec.name), ma,
-                       limits["drive_ma"], _ohms_for(logic_v - spec.vf, limits["drive_ma"]))
+                       limits["drive_ma"], _ohms_for(logic_v - vf, limits["drive_ma"]))
     report.total_ma = sum(report.currents.values())
     if report.total_ma > limits["total_ma"]:
         report.add("current", "error", None, "the outputs draw %.1f mA together: over the %s's %s mA total (%s)",

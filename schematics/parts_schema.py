@@ -32,7 +32,7 @@ COMMON_PART = {"prefix!": "text", "description!": "text", "number!": "text", "pr
 
 PART_KEYS = {
     "resistor": {},
-    "led": {"min_ma": "pos", "vf_max": "table"},
+    "led": {"min_ma": "pos", "vf_max": "table", "vf_min": "table"},
     "contact": {"ohms_max": "nonneg"},
     "capacitor": {"rated_v!": "pos"},
     "esd": {"channels!": "count", "standoff_v": "pos", "adapter": "text", "adapter_number": "text",
@@ -296,6 +296,13 @@ def _board_details(name, board, source):
             if pin in PICO_HEADER and number != PICO_HEADER[pin]:
                 out.append("%s: [board.pico] header's %s is pin %d on a Pico (its datasheet's pinout), not %r%s"
                            % (source, pin, PICO_HEADER[pin], number, _pico_pin_words(number)))
+            elif pin not in PICO_HEADER and re.fullmatch(r"GP\d{1,2}", pin):
+                # GP23-25 and GP29 are wired on the board itself: a number for one is another pin
+                # (30 is RUN: the hook closing would reset the Pico), and the rules would pass it
+                out.append("%s: [board.pico] header names %s, which reaches no edge pin on a Pico (GP23, GP24, GP25 "
+                           "and GP29 are used on the board itself: its datasheet's pinout); take it out%s"
+                           % (source, pin, ", its pin %r is %s" % (number, PICO_PINOUT[number])
+                              if number in PICO_PINOUT else ""))
     if isinstance(power, dict):
         for rail, number in sorted(power.items()):
             if rail in PICO_POWER and number not in PICO_POWER[rail]:
@@ -541,10 +548,17 @@ def _details(data, source):
     if isinstance(opto, dict) and isinstance(opto.get("ctr_curve"), list):
         out += _ctr_curve_problems(opto["ctr_curve"], source)
     led = data.get("part", {}).get("led") if isinstance(data.get("part"), dict) else None
-    if isinstance(led, dict) and isinstance(led.get("vf_max"), dict):
-        for colour, volts in led["vf_max"].items():
-            if not _fits("pos", volts):
-                out.append("%s: [part.led] vf_max's %s must be a number above 0, got %r" % (source, colour, volts))
+    for key in ("vf_max", "vf_min"):
+        if isinstance(led, dict) and isinstance(led.get(key), dict):
+            for colour, volts in led[key].items():
+                if not _fits("pos", volts):
+                    out.append("%s: [part.led] %s's %s must be a number above 0, got %r" % (source, key, colour, volts))
+    if isinstance(led, dict) and isinstance(led.get("vf_max"), dict) and isinstance(led.get("vf_min"), dict):
+        for colour, least in sorted(led["vf_min"].items()):
+            most = led["vf_max"].get(colour)
+            if _fits("pos", least) and _fits("pos", most) and least > most:
+                out.append("%s: [part.led] a %s LED's lowest forward voltage (vf_min, %g V) is above its highest "
+                           "(vf_max, %g V)" % (source, colour, least, most))
     return out
 
 

@@ -94,6 +94,15 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
     ("GP15 = 20", "GP15 = 38", "[board.pico] header's GP15 is pin 20 on a Pico (its datasheet's pinout), not 38 "
                                "(a GND pin)"),
     ("GP4 = 6", "GP4 = 5", "[board.pico] header's GP4 is pin 6 on a Pico (its datasheet's pinout), not 5"),
+    # a GPIO the board keeps for itself, given an edge pin: the hook on "GP23" would be wired to RUN
+    ("red = 1.6, amber", "red = 2.6, amber", "[part.led] a red LED's lowest forward voltage (vf_min, 2.6 V) is above "
+                                             "its highest (vf_max, 2.5 V)"),
+    ("GP22 = 29,", "GP22 = 29, GP23 = 30,", "[board.pico] header names GP23, which reaches no edge pin on a Pico "
+                                           "(GP23, GP24, GP25 and GP29 are used on the board itself: its datasheet's "
+                                           "pinout); take it out, its pin 30 is RUN"),
+    ("GP22 = 29,", "GP22 = 29, GP24 = 4,", "[board.pico] header names GP24, which reaches no edge pin on a Pico "
+                                           "(GP23, GP24, GP25 and GP29 are used on the board itself: its datasheet's "
+                                           "pinout); take it out, its pin 4 is GP2"),
     ("3V3 = 36", "3V3 = 37", "[board.pico] power's 3V3 is pin 36 on a Pico (its datasheet's pinout), not 37 (3V3_EN)"),
     ("GND = 38", "GND = 39", "[board.pico] power's GND is pin 3 or 8 or 13 or 18 or 23 or 28 or 38 on a Pico"),
     ("vgs_th_max = 2.0", "vgs_th_max = 6.0", "[part.mosfet] its gate voltages must rise vgs_th_min <= vgs_th_max "
@@ -260,7 +269,7 @@ def _planted(section, *changes, text=PINMAP_TEXT):
     (_planted("pi.dice_led", ('colour = "amber"', 'colour = "uv"')), None,
      "dice_led (GPIO25, pin 22)'s LED colour 'uv' has no highest forward voltage in parts.toml [part.led] vf_max"),
     # the Pi's "own LED": there is none on a GPIO; the LED and its resistor fell off the bill of materials
-    (_planted("pi.dice_led", ('load = "led"\ncolour = "amber"\nvf = 1.8\nresistor = 330', 'load = "board_led"')),
+    (_planted("pi.dice_led", ('load = "led"\ncolour = "amber"\nvf = 1.7\nresistor = 330', 'load = "board_led"')),
      None, '[pi.dice_led]: load = "board_led", but the Raspberry Pi has no LED of its own on a GPIO'),
     (PINMAP_TEXT + '\n[pico.spare_led]\nkind = "output"\ngp = 16\nload = "board_led"\n', None,
      '[pico.spare_led]: load = "board_led" on GP16, but the Pico\'s own LED is on GP25'),
