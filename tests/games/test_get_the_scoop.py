@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from walk import SKIP, Walk, check_junk_setup
 
-from controller.games.base import GameError, fold
+from controller.games.base import GameError, declared, fold
 from controller.games.get_the_scoop import GAME as game, rules
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
@@ -598,6 +598,17 @@ def test_the_jumper_counts_only_by_option():
         game.decide(s, {"type": "move", "player": 0, "from": "d5", "to": "e4"}, random.Random(0))
     s2 = journalists(placed(tracked(journalist_step="orthogonal", jump_counts_mover=True), red1="e5", red2="e6"))
     act(placed(s2, red3="d5"), {"type": "move", "player": 0, "from": "d5", "to": "e4"})
+
+
+def test_adjacent_counts_the_diagonals_whichever_step_and_the_table_is_told():
+    """'at least 2 of the player's Journalists adjacent': adjacent is the eight squares around,
+    diagonals too, even where a Journalist steps only orthogonally: a reading the rules don't
+    make, so the start form's hint and docs/games.md say it is newsdesk's (they said nothing)."""
+    s = journalists(tracked(journalist_step="orthogonal"))
+    s, ev = act(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"})     # c1 and c3 touch d2 diagonally
+    assert ev[0]["how"] == "jump"
+    hint = declared(rules.OPTIONS, "jump_counts_mover")["help"]
+    assert "diagonals too" in hint and "newsdesk's reading" in hint
 
 
 def test_drawing_is_an_action_discarding_is_not_and_hands_hold_three():

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from walk import SKIP, Walk, check_junk_setup
 
-from controller.games.base import GameError, fold
+from controller.games.base import GameError, declared, fold
 from controller.games.scan import GAME as game, rules
 
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -291,6 +291,8 @@ def test_a_tie_on_time_is_shared():
     s, _ = hand(s, {"A": cards(5, 4, 0, 0), "B": cards(5, 4, 0, 0), "C": cards(3, 5, 13, 12)})   # 51
     events = game.decide(s, {"type": "time_up"}, random.Random(0))
     assert events[-1] == {"type": "won", "sides": ["A", "B"], "reason": "time"}
+    # the start form's hint and docs/games.md say so (they said nothing of a tie on time)
+    assert "share the win" in declared(rules.OPTIONS, "time_limit")["help"]
 
 
 @pytest.mark.parametrize("tie,winners", [("highest", ["B"]), ("all", ["A", "B"])])

@@ -88,7 +88,9 @@ OPTIONS = (
                     "once": "one piece, by one square a card: pushed once, it blocks the rest of the move",
                     "line": "the whole line, as the Police do"}, newsdesk=True),
     option("jump_counts_mover", "boolean", False, "to any square with at least 2 of the player’s "
-           "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True),
+           "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True,
+           help="Adjacent is any of the eight squares around the one jumped to, diagonals too, whichever "
+                "step a Journalist takes: the rules don't say, and that is newsdesk's reading."),
     option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
            "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
            form=False, newsdesk=True,

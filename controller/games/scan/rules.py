@@ -123,7 +123,9 @@ OPTIONS = (
            help="Whether the cards still in the players' hands are played out is not said."),
     option("time_limit", "minutes", None, "Alternately, set a time limit: The winners are the team "
            "with the highest score at the end of that time.", "Time limit in minutes (empty: race "
-           "to 155)", minimum=1, maximum=LONGEST_GAME),
+           "to 155)", minimum=1, maximum=LONGEST_GAME,
+           help="Teams level on the highest score when the time is up share the win: a tie is not covered, "
+                "and that is newsdesk's reading."),
     option("ends_at", "datetime", None, "the end of that time", "When the countdown ends",
            form=False),
     option("dealer", "seat", None, "Cut for deal; highest card deals.", "Who deals first (empty: "
