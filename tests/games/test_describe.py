@@ -181,11 +181,11 @@ def test_scoop2002_says_each_roll_what_it_did(session):
         "Bob rolled 3: #3 Harbor is already Ann's beat, so Bob rolls again",
         "Bob rolled 0: #10 Industrial Park is Bob's beat",     # a 0 is the tenth Location
         "Ann chose to move",
-        "Ann rolled 3: move up to 3 spaces; On the Street: the board's entry 3",
+        "Ann rolled 3: move up to 3 spaces; first read entry 3 of the board's On the Street chart",
         "Ann moved to Downtown",
         "Ann rolled 1: #1 Downtown gets a mark",
         "Bob chose to move",
-        "Bob rolled 4: move up to 4 spaces; On the Street: the board's entry 4",
+        "Bob rolled 4: move up to 4 spaces; first read entry 4 of the board's On the Street chart",
         "Bob stopped on the street",
         "Bob rolled 5: #5 University gets a mark",
         "Ann stayed on the scene at Downtown: +1 Steno mark",

@@ -103,13 +103,13 @@ def test_the_on_the_street_chart_entry_is_said_with_the_move_roll():
     s, _ = act(start(street_chart={"7": "Parade! Lose a step.", "10": "Rain."}), {"type": "move", "player": ANN})
     said = game.describe(s, {"type": "roll", "player": ANN, "value": 7},
                          game.decide(s, {"type": "roll", "player": ANN, "value": 7}, Dice()))
-    assert said == "Ann rolled 7: move up to 3 spaces; On the Street 7: Parade! Lose a step."
+    assert said == "Ann rolled 7: move up to 3 spaces; first the On the Street chart's 7: Parade! Lose a step."
     zero = game.decide(s, {"type": "roll", "player": ANN, "value": 0}, Dice())
-    assert game.describe(s, {"type": "roll", "player": ANN, "value": 0}, zero).endswith("On the Street 10: Rain.")
+    assert game.describe(s, {"type": "roll", "player": ANN, "value": 0}, zero).endswith("first the On the Street chart's 10: Rain.")
     s, _ = act(start(), {"type": "move", "player": ANN})
     plain = game.decide(s, {"type": "roll", "player": ANN, "value": 4}, Dice())
     assert game.describe(s, {"type": "roll", "player": ANN, "value": 4}, plain) == (
-        "Ann rolled 4: move up to 4 spaces; On the Street: the board's entry 4")
+        "Ann rolled 4: move up to 4 spaces; first read entry 4 of the board's On the Street chart")
 
 
 def test_staying_on_the_scene_needs_a_location_and_adds_a_steno_mark():

@@ -60,12 +60,14 @@ def _say_move_rolled(state: State, ev: Event) -> str:
 def street_words(entry: object, row: int) -> str:
     """The On the Street chart's entry for the roll read as ``row``, as said: the board's own
     words when the table gave them, else which entry to read on the board (newsdesk's default
-    words say only that, at length)."""
+    words say only that, at length). Said as the chart's and as coming first, as the rules have
+    it ("Before you move"): "On the Street: the board's entry 4" read to a new player at Police
+    HQ as where the mover stood."""
     if not isinstance(entry, str) or not entry.strip():
         return ""
     if entry == street_default(row):
-        return "On the Street: the board's entry %d" % row
-    return "On the Street %d: %s" % (row, entry.strip())
+        return "first read entry %d of the board's On the Street chart" % row
+    return "first the On the Street chart's %d: %s" % (row, entry.strip())
 
 
 def _say_arrived(state: State, ev: Event) -> str:

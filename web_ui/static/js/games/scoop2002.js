@@ -51,8 +51,8 @@ function pad(p, view) {
 function streetWords(r) {
   const row = r.value === 0 ? 10 : r.value;
   const entry = String(r.street).trim();
-  return /^On the Street \d+: read entry \d+ on the board's chart/.test(entry) ? `On the Street: the board's entry ${row}`
-    : `On the Street ${row}: ${entry}`;
+  return /^On the Street \d+: read entry \d+ on the board's chart/.test(entry)
+    ? `first read entry ${row} of the board's On the Street chart` : `first the On the Street chart's ${row}: ${entry}`;
 }
 
 function lastRollWords(view) {
