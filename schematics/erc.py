@@ -16,7 +16,7 @@
                line sits on a pin a bus's overlay claims (the I2S overlay takes all four PCM
                pins, GPIO20 too, and the amplifier's SD pin when one is named)
     current    each output's most current (logic volts - the LOWEST forward volts, the pin map's
-               vf, which may not be above an LED colour's floor, vf_min) / resistor stays within the board's per-pin limit (a warning above its default
+               vf, which may not be above its LED's floor, vf_min) / resistor stays within the board's per-pin limit (a warning above its default
                drive strength), and all outputs together within its total; and its least current
                (at the HIGHEST forward volts: its colour's vf_max for an LED, the optocoupler's
                vf_max) is enough: an LED's at least its ``min_ma``, an optocoupler's enough to
@@ -595,19 +595,25 @@ def _vf_max(circuit, report, spec):
 
 def _vf_least(circuit, report, spec):
     """The lowest forward voltage the line's LED can have, for the pin's highest current: the pin
-    map's vf, held to the colour's floor (parts.toml [part.led] vf_min). A vf said above the floor
+    map's vf, held to its floor (parts.toml: an LED's colour's [part.led] vf_min, an optocoupler's
+    [part.optocoupler] vf_min). A vf said above the floor
     understates that current, so it is an error, and the current is worked out from the floor."""
-    if spec.load != "led":
+    if spec.load == "led":
+        floor = circuit.parts_data.part("led").get("vf_min", {}).get((spec.colour or "").lower())
+        whose, where = "a %s LED" % spec.colour, "[part.led] vf_min"
+    elif spec.load == "optocoupler":
+        floor = circuit.parts_data.part("optocoupler").get("vf_min")
+        whose, where = "its optocoupler's LED", "[part.optocoupler] vf_min"
+    else:
         return spec.vf
-    floor = circuit.parts_data.part("led").get("vf_min", {}).get((spec.colour or "").lower())
     if floor is None or spec.vf <= float(floor):
         return spec.vf
     report.add("current", "error", spec.name,
-               "%s's vf is %g V, above the %g V a %s LED may drop at a few mA (parts.toml [part.led] vf_min): "
-               "the pin map's vf is the LED's lowest, which the pin's highest current is worked out from, so that "
-               "current is understated (%.1f mA at %g V); give %g V or less", _where(circuit, spec.name), spec.vf,
-               float(floor), spec.colour, max(0.0, float(circuit.limits["logic_v"]) - float(floor)) / spec.resistor
-               * 1000.0, float(floor), float(floor))
+               "%s's vf is %g V, above the %g V %s may drop at a few mA (parts.toml %s): the pin map's vf is the "
+               "LED's lowest, which the pin's highest current is worked out from, so that current is understated "
+               "(%.1f mA at %g V); give %g V or less", _where(circuit, spec.name), spec.vf, float(floor), whose, where,
+               max(0.0, float(circuit.limits["logic_v"]) - float(floor)) / spec.resistor * 1000.0, float(floor),
+               float(floor))
     return float(floor)
 
 

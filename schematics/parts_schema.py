@@ -44,7 +44,7 @@ PART_KEYS = {
     "fet_cutoff": {"tf_tol_c!": "nonneg", "th_c!": "pos", "rated_a!": "pos"},
     "button": {},
     "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "share", "ctr_max!": "pos",
-                    "pc_max_mw!": "pos", "vf_max!": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
+                    "pc_max_mw!": "pos", "vf_max!": "pos", "vf_min": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
                     "led_n!": "pos", "ctr_curve": "list"},
     "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
                "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos",

@@ -1206,20 +1206,27 @@ def test_an_led_whose_vf_is_above_its_colours_highest_is_an_error():
                                                               "16 mA a pin may give"),
     # and through 120 ohms it passed with no word at all, drawing 14 mA, over the 8 mA default drive
     ("pi", "pi.stopwatch_led", "vf = 1.6\nresistor = 330", 120, "draws 14.2 mA: above the pin's default 8 mA drive"),
+    # the optocoupler's LED said to drop 1.4 V through 120 ohms passed with a warning at 15.8 mA; at its
+    # 1.0 V it draws 19.2, over the pin's 16
+    ("pi", "pi.ringer", "vf = 1.0\nresistor = 680", 120, "draws 19.2 mA through its 120 ohm resistor: over the 16 mA"),
 ])
-def test_an_led_whose_vf_is_above_its_colours_lowest_is_an_error(board, line, was, resistor, words):
+def test_a_vf_above_its_leds_floor_is_an_error(board, line, was, resistor, words):
     """The pin map's vf is the LED's lowest: said higher than its colour drops (parts.toml
     [part.led] vf_min), it understates the pin's highest current, which is then worked out from
     the colour's floor."""
-    report = check(replace_in(line, was, "vf = 2.5\nresistor = %d" % resistor))
+    opto = line == "pi.ringer"
+    said, floor = ("1.4", "1") if opto else ("2.5", "1.6")
+    report = check(replace_in(line, was, "vf = %s\nresistor = %d" % (said, resistor)))
     name = line.split(".")[1]
     found = [f.message for f in report.findings if f.line == name]
-    assert any("vf is 2.5 V, above the 1.6 V a red LED may drop at a few mA (parts.toml [part.led] vf_min)" in m
-               and "give 1.6 V or less" in m for m in found), found
+    whose = "its optocoupler's LED may drop at a few mA (parts.toml [part.optocoupler] vf_min)" if opto \
+        else "a red LED may drop at a few mA (parts.toml [part.led] vf_min)"
+    assert any("vf is %s V, above the %s V %s" % (said, floor, whose) in m and "give %s V or less" % floor in m
+               for m in found), found
     assert any(words in m for m in found), found
     assert [f for f in report.errors if f.line == name]
-    # at the floor itself nothing is said of its forward voltage
-    assert not [f for f in check(replace_in(line, was, "vf = 1.6\nresistor = 330")).findings if f.line == name]
+    # as the pin map has it, nothing is said of its forward voltage
+    assert not [f for f in check(PINMAP_TEXT).findings if f.line == name]
 
 
 def test_a_display_at_an_address_its_chip_never_answers_is_an_error():
