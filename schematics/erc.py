@@ -388,6 +388,12 @@ def check_pins(circuit, report):
             report.add("pins", "error", circuit.gpio[net][0], "net %s ties board pins %s together",
                        net, ", ".join(gpio_pins))
     for spec in circuit.board_lines.values():
+        if circuit.board == "pico" and isinstance(spec, BusSpec) and spec.kind == "i2s":
+            # an RP2040 has no PCM pins to be on or off: its I2S would be a PIO program on any pins,
+            # and the phone's firmware has none; "can't be PCM CLK" named the wrong fault
+            report.add("pins", "error", spec.name, "%s is I2S audio on the Pico, whose firmware plays no sound: the "
+                       "amplifier is the Pi's ([pi.audio]); take it out of the Pico's lines", spec.name)
+            continue
         pins = spec.pins if isinstance(spec, BusSpec) else {"": spec.bcm}
         for role, number in pins.items():
             name, pin = circuit.board_pin(number)

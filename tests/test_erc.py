@@ -241,6 +241,16 @@ def test_a_pico_line_on_a_pin_the_board_keeps_is_an_error():
     assert "GP23" in finding.message and "reaches no pin" in finding.message
 
 
+def test_i2s_audio_on_the_pico_is_refused_for_what_it_is():
+    """The RP2040 has no fixed PCM pins (its I2S would be a PIO program on any pins): the rules said
+    GP16-18 "can't be PCM CLK / FS / DOUT", three errors naming the wrong fault. The phone's
+    firmware plays no sound, so it is one error saying that."""
+    text = with_line("pico.audio", 'kind = "i2s"\nbclk = 16\nlrclk = 17\ndin = 18')
+    (finding,) = _only(check(text, "pico"), "pins")
+    assert finding.message == "audio is I2S audio on the Pico, whose firmware plays no sound: the amplifier is the " \
+                              "Pi's ([pi.audio]); take it out of the Pico's lines"
+
+
 # --- LED currents per pin and in total ---
 
 def test_a_small_resistor_overloads_the_pin():
