@@ -354,6 +354,7 @@ def _part_details(parts, data, source):
             out.append("%s: [part.%s] rated_v is %g V, and it sits on the %g V side: rate it at least %g V (half as much "
                        "again)" % (source, name, cap["rated_v"], rail, CAP_DERATE * rail))
     out += _said_volts(parts, source, data)
+    out += _ctr_by_number(parts, source)
     display = parts.get("display")
     if isinstance(display, dict) and isinstance(display.get("addresses"), list) and not all(
             isinstance(a, int) and not isinstance(a, bool) and I2C_ADDRESSES[0] <= a <= I2C_ADDRESSES[1]
@@ -448,6 +449,36 @@ def _said_volts(parts, source, data=None):
                        "say and the rules check %s, so make them agree" % (
                            source, name, " and ".join("%g V" % v for v in sorted(set(said))),
                            key if section is None else "[%s] %s" % (section, key), table[key], key))
+    return out
+
+
+# An optocoupler's transfer ratio by its part number and rank letter, at IF = 5 mA and VCE = 5 V
+# (Sharp PC817 datasheet, "Rank table": no letter 50-600 %, A 80-160, B 130-260, C 200-400, D
+# 300-600). ctr_min above the datasheet's least takes a stronger part than the one ordered (the
+# fail-safe and the gate's drive are worked out from it), and ctr_max under its most a weaker one
+# (the current a clamped gate must sink): the rules would check a part nobody can buy.
+CTR_RANKS = {"PC817": {"": (0.5, 6.0), "A": (0.8, 1.6), "B": (1.3, 2.6), "C": (2.0, 4.0), "D": (3.0, 6.0)}}
+CTR_PART_RE = re.compile(r"\b(%s)([A-D]?)\b" % "|".join(CTR_RANKS))
+
+
+def _ctr_by_number(parts, source):
+    opto = parts.get("optocoupler")
+    if not isinstance(opto, dict) or not isinstance(opto.get("number"), str):
+        return []
+    found = CTR_PART_RE.search(opto["number"])
+    if not found or not (_fits("pos", opto.get("ctr_min")) and _fits("pos", opto.get("ctr_max"))):
+        return []
+    least, most = CTR_RANKS[found.group(1)][found.group(2)]
+    name = found.group(0) + ("" if found.group(2) else " (no rank letter)")
+    out = []
+    if opto["ctr_min"] > least + 1e-9:
+        out.append("%s: [part.optocoupler] ctr_min is %g, above the %g its datasheet gives a %s at the least: the "
+                   "rules would take a stronger part than the one ordered; give %g, or order a ranked part"
+                   % (source, opto["ctr_min"], least, name, least))
+    if opto["ctr_max"] < most - 1e-9:
+        out.append("%s: [part.optocoupler] ctr_max is %g, under the %g its datasheet gives a %s at the most: the "
+                   "rules would take a weaker part than the one ordered; give %g" % (
+                       source, opto["ctr_max"], most, name, most))
     return out
 
 

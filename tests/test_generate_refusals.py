@@ -95,6 +95,11 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
                                "(a GND pin)"),
     ("GP4 = 6", "GP4 = 5", "[board.pico] header's GP4 is pin 6 on a Pico (its datasheet's pinout), not 5"),
     # a GPIO the board keeps for itself, given an edge pin: the hook on "GP23" would be wired to RUN
+    # a transfer ratio the part ordered doesn't have (a PC817 with no rank letter: 50-600 %)
+    ("ctr_min = 0.5 ", "ctr_min = 5.0 ", "[part.optocoupler] ctr_min is 5, above the 0.5 its datasheet gives a PC817 "
+                                         "(no rank letter) at the least"),
+    ("ctr_max = 6.0 ", "ctr_max = 4.0 ", "[part.optocoupler] ctr_max is 4, under the 6 its datasheet gives a PC817 "
+                                         "(no rank letter) at the most"),
     ("red = 1.6, amber", "red = 2.6, amber", "[part.led] a red LED's lowest forward voltage (vf_min, 2.6 V) is above "
                                              "its highest (vf_max, 2.5 V)"),
     ("GP22 = 29,", "GP22 = 29, GP23 = 30,", "[board.pico] header names GP23, which reaches no edge pin on a Pico "
@@ -415,3 +420,15 @@ def test_a_schottky_flyback_diode_is_drawn_not_a_simulators_crash(tmp_path, caps
 def test_a_refusal_names_the_part_that_is_its_cause(tmp_path, capsys, monkeypatch, old, new, named, not_named):
     said = refusal(tmp_path, capsys, monkeypatch, parts=PARTS_TEXT.replace(old, new, 1))
     assert said.startswith("electrical rules: pi: ") and named in said and not_named not in said, said
+
+
+def test_a_ranked_optocouplers_transfer_ratio_is_held_to_its_rank():
+    """A PC817C is 200-400 %: ctr_min 2.5 takes more than every C gives; the rank's own figures,
+    or the unranked part's wider ones (on the safe side), pass."""
+    from schematics.parts_schema import _ctr_by_number
+    def said(number, least, most):
+        return _ctr_by_number({"optocoupler": {"number": number, "ctr_min": least, "ctr_max": most}}, "parts.toml")
+    assert said("Sharp PC817C", 2.5, 4.0) == ["parts.toml: [part.optocoupler] ctr_min is 2.5, above the 2 its datasheet "
+                                              "gives a PC817C at the least: the rules would take a stronger part than "
+                                              "the one ordered; give 2, or order a ranked part"]
+    assert said("Sharp PC817C", 2.0, 4.0) == said("Sharp PC817C", 0.5, 6.0) == said("a 4N35", 5.0, 5.0) == []
