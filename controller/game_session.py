@@ -112,6 +112,10 @@ def _as_read(name):
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+VIEW_MOST = 1_000_000     # characters of JSON a game's view (and its result) may take: the largest of
+                          # newsdesk's own, a long SCOOP (1956), is about 5 KB
+
+
 def _plain(value, sort=False):
     """``value`` as it will read back from the store (tuples become lists, keys strings; with
     ``sort``, keys in the store's sorted order: events are folded in that order live, so the game
@@ -161,11 +165,17 @@ def _why(e):
 SHOW_FAILED = "the %s game's rules failed on showing the game (%s); undo the last move, or abandon the game"
 
 
-def look(engine, state):
+def look(engine, state, seated=None):
     """(view carrying the result, offers) of ``state``, as the pages get them: plain JSON, or
     TypeError/ValueError saying what isn't. The game's own code is called as it is (a caller
     wraps this in games_own_code): a plug-in's view or offers that fail, or that JSON can't
-    carry, must cost a move or a screen, never every page of the panel."""
+    carry, must cost a move or a screen, never every page of the panel.
+
+    ``seated``: the names of the players at the table, when known. A result whose rows name
+    someone else, not marked as a seat the box plays (result_of's automated), or whose winners
+    are not among its rows, is refused: kept, it made a stranger a winner for good and the
+    history counted him as the box. A view past VIEW_MOST is refused too: every move sends it
+    to every page, and a finished game keeps it (one of 30 MB took a second a move)."""
     view = engine.view(state)
     if not isinstance(view, dict):
         raise TypeError("view() gave a %s, not a JSON object" % type(view).__name__)
@@ -183,7 +193,23 @@ def look(engine, state):
                     for r in result["standings"])):
         raise TypeError("result() gave %s, not a result (over, winners, and standings: a row per player "
                         "with a name and a number or no score)" % type(result).__name__)
-    return _plain(dict(view, result=result)), _plain(offers)
+    named = [r["name"] for r in result["standings"]]
+    strangers = [n for n, r in zip(named, result["standings"]) if seated is not None and n not in seated
+                 and r.get("automated") is not True]
+    if strangers:
+        raise ValueError("result() names %s, who %s not at the table (%s), in its standings: a seat the box plays "
+                         "is marked automated (result_of's automated=)" % (
+                             ", ".join(map(repr, strangers)), "is" if len(strangers) == 1 else "are",
+                             ", ".join(seated)))
+    if not all(isinstance(w, str) and w in named for w in result["winners"]):
+        raise ValueError("result() names the winners %s, not all among its standings (%s)" % (
+            base.quoted(result["winners"], 80), ", ".join(named)))
+    text = json.dumps(dict(view, result=result))
+    if len(text) > VIEW_MOST:
+        size = "%.1f MB" % (len(text) / 1e6) if len(text) >= 1e6 else "%d KB" % (len(text) // 1000)
+        raise ValueError("view() gave %s of JSON: a game's view goes to every page after every move and is kept "
+                         "with a finished game; keep it under %d KB" % (size, VIEW_MOST // 1000))
+    return json.loads(text), _plain(offers)
 
 
 def final_or_plain(engine, state, players, abandoned):
@@ -405,7 +431,7 @@ class GameSession:
                         problem=SHOW_FAILED % (engine.title, cause))
         return dict(out, title=engine.title, view=view, offers=offers, undo=undo, redo=redo)
 
-    def _look(self, engine, state):
+    def _look(self, engine, state, seated=None):
         """look(engine, state), made once per state: a move's check before it is stored and the
         page it then shows share one. Once per state *object*: a game's apply that changes the
         state it was given and gives that back (the kit's "pure" rule refuses it, but a plug-in
@@ -413,7 +439,8 @@ class GameSession:
         the look then, or the table went on seeing the game as it was before the move."""
         if self._looked is not None and self._looked[0] is state:
             return self._looked[1]
-        made = look(engine, state)
+        made = look(engine, state, seated if seated is not None else
+                    [str(p.get("name")) for p in self._game.players] if self._game is not None else None)
         self._looked = (state, made)
         return made
 
@@ -553,7 +580,7 @@ class GameSession:
                 state = base.fold(engine, [(1, entry)])     # before it is stored: see the module's docstring
             with games_own_code(engine, "showing the game it sets up", "no game was started"):
                 self._looked = None
-                self._look(engine, state)
+                self._look(engine, state, [str(p.get("name")) for p in players])
             game, stored, event = self.store.start_game(engine_name, players, options, entry, key)
             if event is None:      # the key was used between our look and the write
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)

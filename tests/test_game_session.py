@@ -899,3 +899,48 @@ def test_a_move_that_cant_be_shown_leaves_the_game_as_it_was_though_its_apply_ch
         assert money(d.games) == {"Ann": START - 50, "Bob": START + 50, "Cy": START}
     finally:
         d.close()
+
+
+def _ghost_wins(game):
+    """``game`` whose result, once it is called, adds a winning row for "Ghost", who is not at the table."""
+    def result(state):
+        res = game.result(state)
+        if not state["winners"]:
+            return res
+        rows = [(r["name"], r["score"], r["winner"]) for r in res["standings"]] + [("Ghost", 99, True)]
+        return base.result_of(True, rows, {"score": "money"})
+    return dataclasses.replace(game, result=result)
+
+
+def test_a_result_naming_someone_not_at_the_table_is_refused_not_kept(tmp_path, monkeypatch):
+    """A plug-in's result() with a row for "Ghost": the game was finished with Ghost among its
+    winners for good, and the history counted him as the box's automated opponent."""
+    monkeypatch.setitem(FAKES, "purse", _ghost_wins(PURSE))
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        with pytest.raises(GameFault, match=r"result\(\) names 'Ghost', who is not at the table \(Ann, Bob, Cy\), in "
+                                            r"its standings: a seat the box plays is marked automated .*the move "
+                                            r"was not made and the game is as it was"):
+            d.games.act({"type": "call_it"}, 1)
+        assert d.games.current()["version"] == 1 and d.store.game(1).status == "active"
+    finally:
+        d.close()
+
+
+def test_a_view_past_its_size_is_refused_not_sent_after_every_move(tmp_path, monkeypatch):
+    """A view carrying 30 MB took a second a move and went into every finished game's record."""
+    from controller import game_session
+    monkeypatch.setattr(game_session, "VIEW_MOST", 20_000)
+    big = dataclasses.replace(PURSE, view=lambda state: dict(PURSE.view(state), pad="x" * 30_000 * (
+        state["money"].get("Ann") not in (None, START))))
+    monkeypatch.setitem(FAKES, "purse", big)
+    d = Desk(tmp_path / "table.sqlite3")
+    try:
+        d.games.start("purse", PLAYERS)
+        with pytest.raises(GameFault, match=r"view\(\) gave 30 KB of JSON: a game's view goes to every page after "
+                                            r"every move and is kept with a finished game; keep it under 20 KB"):
+            d.games.act({"type": "pay", "player": 0, "to": 1, "amount": 50}, 1)
+        assert money(d.games) == {"Ann": START, "Bob": START, "Cy": START}
+    finally:
+        d.close()

@@ -340,6 +340,7 @@ def fold(engine: Any, entries: Iterable[tuple[Any, Event]]) -> State:
 
 KINDS = ("integer", "boolean", "choice", "choices", "seat", "names", "counts", "minutes", "datetime",
          "mapping")
+BOUNDED = ("integer", "minutes", "counts")      # kinds whose values an option's minimum and maximum bound
 SEATS_MOST = 12                    # more than any game seats (the panel refuses longer lists)
 TEXT_MOST = 60                     # a name printed on a board or card
 
@@ -362,6 +363,11 @@ def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: i
     """
     if kind not in KINDS:
         raise ValueError("option %s: kind %r is not one of %s" % (name, kind, ", ".join(KINDS)))
+    if kind in BOUNDED and (minimum is None or maximum is None):
+        # checked here, as the game's module is imported: a load found it as "KeyError: 'minimum'"
+        raise ValueError("option %s: an option of kind %s needs its bounds, minimum=... and maximum=..." % (name, kind))
+    if kind == "names" and items is None:
+        raise ValueError("option %s: an option of kind names needs items=(fewest, most)" % name)
     out = {"name": name, "kind": kind, "default": default, "label": label, "rule": rule,
            "newsdesk": bool(newsdesk), "form": bool(form), "or_name": bool(or_name)}
     for key, value in (("minimum", minimum), ("maximum", maximum), ("items", items),

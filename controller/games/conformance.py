@@ -18,7 +18,7 @@ game, those rules are reported as not reached (``Unreached``), never as passed.
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import base
 from .base import Action, Event, GameError, State
@@ -29,6 +29,7 @@ RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 MOVES = 400          # the most moves the kit plays looking for an end
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
+TITLE_MOST = 80      # the most characters of a game's title (the start form's list; every record names it)
 # kinds of option the start form shows with their default, so have one (a seat, a time limit, a
 # date, a mapping or a name worked out by the panel may mean "none" or "the panel's" by None)
 NEEDS_DEFAULT = ("integer", "boolean", "choice", "choices", "counts")
@@ -445,9 +446,43 @@ def _declaration(c: _Check) -> Iterator[str]:
         yield "its name %s is not lower-case letters, digits and _" % base.quoted(g.name)
     if not isinstance(g.title, str) or not g.title.strip():
         yield "its title is %s, not words" % base.quoted(g.title)
+    elif len(g.title) > TITLE_MOST:
+        yield "its title is %d characters long: the start form lists it, in at most %d" % (len(g.title), TITLE_MOST)
     for part in ("setup", "initial", "decide", "apply", "offers", "view", "result", "describe", "headline", "rings"):
         if not callable(getattr(g, part)):
             yield "its %s is not a function" % part
+    # the fields every page reads off the declaration: one of the wrong type was a 500 on every
+    # page of the panel (the start form sorts the games by order, lists variants, reads the panel)
+    if not base.is_int(g.order):
+        yield "its order is %s, not a whole number (where the start form lists it)" % base.quoted(g.order)
+    if not isinstance(g.variants, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                      for k, v in g.variants.items()):
+        yield "its variants are %s, not a mapping of each variant's id to its words" % base.quoted(g.variants, 60)
+    if not isinstance(g.options, (tuple, list)):
+        yield "its options are %s, not a list of option()s" % base.quoted(g.options, 60)
+    if not isinstance(g.panel, Mapping):
+        yield "its panel facts are %s, not a mapping like kit.PANEL_DEFAULTS" % base.quoted(g.panel, 60)
+    if g.colours is not None and not (isinstance(g.colours, (tuple, list)) and all(isinstance(c, str)
+                                                                                    for c in g.colours)):
+        yield "its colours are %s, not a list of colour names (or None)" % base.quoted(g.colours, 60)
+    players = g.players
+    if isinstance(players, Mapping):
+        for variant, seated in players.items():
+            if not (isinstance(variant, str) and isinstance(seated, (tuple, list)) and len(seated) == 2
+                    and all(base.is_int(n) for n in seated)):
+                yield "its players are %s, not a variant's id -> (fewest, most) for each" % base.quoted(players, 60)
+                break
+        else:
+            if not players:
+                yield "its players are {}, which seats nobody: give a variant's id -> (fewest, most), or a number"
+            elif isinstance(g.variants, Mapping) and set(players) - set(g.variants):
+                yield "its players name %s, which are not among its variants" % ", ".join(
+                    sorted(set(players) - set(g.variants)))
+    elif players is not None and not base.is_int(players):
+        yield "its players are %s, not a number of seats, a mapping by variant or None" % base.quoted(players)
+    for bound in ("min_players", "max_players"):
+        if not base.is_int(getattr(g, bound)):
+            yield "its %s is %s, not a whole number" % (bound, base.quoted(getattr(g, bound)))
 
 
 def _seats(c: _Check) -> Iterator[str]:
@@ -482,6 +517,15 @@ def _options(c: _Check) -> Iterator[str]:
                 yield "option %s's default is out of its bounds: %s" % (opt["name"], e)
     if len(set(names)) != len(names):
         yield "two options share a name (%s)" % ", ".join(sorted(n for n in set(names) if names.count(n) > 1))
+    labels = [base.form_name(o) for o in c.game.options if isinstance(o, dict) and isinstance(o.get("label"), str)]
+    if len(set(labels)) != len(labels):
+        yield "two options share the label %s: the start form shows them alike, and a refusal names an option " \
+              "by its label" % ", ".join(sorted(n for n in set(labels) if labels.count(n) > 1))
+    variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
+    for opt in c.game.options:
+        if isinstance(opt, dict) and opt.get("variant") is not None and opt["variant"] not in variants:
+            yield "option %s belongs to the variant %s, which the game doesn't have (its variants: %s)" % (
+                opt.get("name"), base.quoted(opt["variant"]), ", ".join(variants) or "none")
 
 
 def _setup_options(c: _Check) -> Iterator[str]:
@@ -543,8 +587,35 @@ def _panel(c: _Check) -> Iterator[str]:
     facts = base.panel(c.game)
     if facts["score"] not in ("money", "points", None):
         yield "its score is %s" % base.quoted(facts["score"])
+    chart = facts["chart"]
+    if chart is not None and not (isinstance(chart, Mapping) and isinstance(chart.get("unit"), str)
+                                  and isinstance(chart.get("prefix", ""), str)):
+        yield "its chart is %s, not {\"unit\": words, \"prefix\": \"$\" or \"\"} or None" % base.quoted(chart, 60)
     if not facts["chart"] and not facts["no_chart"]:
         yield "it has no chart and no no_chart sentence saying why"
+    if facts["no_chart"] is not None and not isinstance(facts["no_chart"], str):
+        yield "its no_chart is %s, not a sentence" % base.quoted(facts["no_chart"], 60)
+    if not isinstance(facts["teams"], bool):
+        yield "its teams is %s, not true or false" % base.quoted(facts["teams"])
+    variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
+    chosen = facts["team_variants"]
+    if chosen is not None and not (isinstance(chosen, (list, tuple)) and all(v in variants for v in chosen)):
+        yield "its team_variants are %s, not a list of its variants (or None)" % base.quoted(chosen, 60)
+    by_variant = facts["seats_by_variant"]
+    if by_variant is not None and not (isinstance(by_variant, Mapping) and all(
+            v in variants and isinstance(b, Mapping) and base.is_int(b.get("min")) and base.is_int(b.get("max"))
+            and 1 <= b["min"] <= b["max"] <= base.SEATS_MOST for v, b in by_variant.items())):
+        yield "its seats_by_variant is %s, not {variant: {\"min\", \"max\"}} for its variants" % base.quoted(
+            by_variant, 80)
+    for key in ("numbers", "words"):
+        if not isinstance(facts[key], Mapping):
+            yield "its %s are %s, not a mapping of each field's name" % (key, base.quoted(facts[key], 60))
+            return
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in facts["words"].items()):
+        yield "its words are %s, not a field's name -> how the panel asks for it" % base.quoted(facts["words"], 60)
+    if not isinstance(facts["listens"], (list, tuple)):
+        yield "it listens to %s, not a list of oracles" % base.quoted(facts["listens"], 60)
+        return
     for name, bound in (facts["numbers"] or {}).items():
         if (not isinstance(bound, dict) or not base.is_int(bound.get("minimum")) or not base.is_int(bound.get("maximum"))
                 or bound["minimum"] > bound["maximum"] or not bound.get("label")):
@@ -765,15 +836,21 @@ CHECKS: dict[str, Callable[[_Check], Iterator[str]]] = {
 
 # the rules read off a declaration alone, running none of the game's code: the registry checks a
 # game by them as it loads it (registry.py), so the box refuses what the kit would
-AT_LOAD = ("declaration", "options")
+AT_LOAD = ("declaration", "seats", "options", "panel")
 
 
 def declaration_problems(game: Game) -> list[str]:
     """What the rules read off the declaration alone (AT_LOAD) see wrong with ``game``, each as
     its finding says it ("option target's default is out of its bounds: ..."); [] when none.
-    Cheap: nothing of the game's is called, so a box can check every game it loads."""
+    Cheap: nothing of the game's is called, so a box can check every game it loads. The others
+    read the fields the declaration rule checks: a declaration it refuses is said alone."""
     kit = Kit(game)
-    return [f.seen for rule in AT_LOAD for f in kit.findings(rule)]
+    out: list[str] = []
+    for rule in AT_LOAD:
+        out += [f.seen for f in kit.findings(rule)]
+        if out:
+            return out
+    return out
 
 
 class Kit:

@@ -107,6 +107,75 @@ def test_a_game_with_an_empty_title_is_refused_at_load(monkeypatch):
         registry.load("bad_decl")
 
 
+@pytest.mark.parametrize("change, said", [
+    ({"order": "first"}, "its order is 'first', not a whole number (where the start form lists it)"),
+    ({"variants": ["team", "triple"]}, "its variants are ['team', 'triple'], not a mapping of each variant's id"),
+    ({"variants": None}, "its variants are None, not a mapping"),
+    ({"panel": "points"}, "its panel facts are 'points', not a mapping like kit.PANEL_DEFAULTS"),
+    ({"panel": {"chart": "points"}}, "its chart is 'points', not {\"unit\": words"),
+    ({"panel": {"seats_by_variant": [1]}}, "its seats_by_variant is [1], not {variant: {\"min\", \"max\"}}"),
+    ({"panel": {"numbers": {"n": {"minimum": 6, "maximum": 1, "label": "N"}}}}, "its number n is"),
+    ({"players": {"team": 4}}, "its players are {'team': 4}, not a variant's id -> (fewest, most) for each"),
+    ({"players": {}}, "its players are {}, which seats nobody"),
+    ({"players": 0}, "it seats 0 to 0 players"),
+    ({"players": None, "min_players": 5, "max_players": 50}, "it seats 5 to 50 players"),
+    ({"title": "Pig Out " * 20}, "its title is 160 characters long: the start form lists it, in at most 80"),
+])
+def test_a_declaration_field_of_the_wrong_kind_is_refused_at_load_not_on_every_page(monkeypatch, change, said):
+    """A stranger's Game(order="first") answered every page of the panel with a 500 (the start
+    form sorts the games by order: '<' between str and int), and so did panel="points", a chart or
+    seats_by_variant of the wrong shape, variants as a list, players={} ...; players=0 and 5 to 50
+    seats loaded and were played. The kit's declaration, seats and panel rules, read off the
+    declaration alone, now refuse each at load with its sentence."""
+    _declared_as(monkeypatch, dataclasses.replace(SCAN, **change))
+    with pytest.raises(registry.EngineUnavailable) as raised:
+        registry.load("bad_decl")
+    assert "the bad_decl game (controller.games.registry:_BAD_DECL_GAME) can't be played: " in str(raised.value)
+    assert said in str(raised.value), raised.value
+    listed = {g["name"]: g for g in registry.catalogue()}
+    assert listed["bad_decl"]["available"] is False and listed["scan"]["available"] is True
+
+
+def test_a_game_whose_order_is_not_a_number_is_listed_last_and_the_others_sorted(monkeypatch):
+    """found() sorts the games by their order: a str among the ints raised TypeError there, under
+    every page of the panel and every newsdesk command that lists the games."""
+    monkeypatch.setattr(registry, "_BAD_DECL_GAME", dataclasses.replace(SCAN, name="bad_decl", order="first"),
+                        raising=False)
+    before = list(registry.names())
+    points = {ep.name: ep for ep in registry.found().values()}
+    points["bad_decl"] = EntryPoint(name="bad_decl", value="controller.games.registry:_BAD_DECL_GAME",
+                                    group=registry.GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: list(points.values()))
+    registry.forget()
+    try:
+        assert list(registry.names()) == before + ["bad_decl"]
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
+def test_an_option_without_its_bounds_is_refused_as_it_is_declared():
+    """option("q", "integer", 5, ...) with no minimum or maximum was made, and the game's load said
+    only "it raised KeyError: 'minimum'"."""
+    with pytest.raises(ValueError, match=r"option q: an option of kind integer needs its bounds, minimum=\.\.\. and "
+                                         r"maximum=\.\.\."):
+        option("q", "integer", 5, "roll", "How many")
+    with pytest.raises(ValueError, match=r"option towns: an option of kind names needs items=\(fewest, most\)"):
+        option("towns", "names", None, "the towns", "Towns")
+
+
+@pytest.mark.parametrize("options, said", [
+    ((option("a", "boolean", False, "rule a", "Points to win"), option("b", "boolean", True, "rule b", "Points to win")),
+     "two options share the label “Points to win”"),
+    ((option("a", "boolean", False, "rule a", "Solo turns", variant="solo"),),
+     "option a belongs to the variant 'solo', which the game doesn't have"),
+])
+def test_options_the_table_could_not_tell_apart_or_never_see_are_refused_at_load(monkeypatch, options, said):
+    _declared_as(monkeypatch, dataclasses.replace(SCAN, options=options))
+    with pytest.raises(registry.EngineUnavailable, match=re.escape(said)):
+        registry.load("bad_decl")
+
+
 def test_the_declaration_is_checked_at_load_without_playing_the_game(monkeypatch):
     """Cheap: nothing of the game's own code runs while it is loaded."""
     def never(*args):
