@@ -118,8 +118,30 @@ class Table:
     def recent_verdicts(self, limit=10):
         return [e.as_dict() for e in self.store.latest(events.VERDICT, limit)]
 
+    def since(self):
+        """The id of the newest event that started or ended a game (None before the first game):
+        the editor's calls and the buttons' rolls before it belong to another game, so the panel's
+        sidebar and the phone's window show only what came after it. While a game is played it is
+        that game's ``started_event``; between games, the end of the last one (a start form that
+        kept showing a SCOOP game's THREE STARS three games later told a newcomer nothing)."""
+        ids = [e.id for kind in (events.GAME_STARTED, *events.GAME_ENDED.values()) for e in self.store.latest(kind)]
+        return max(ids, default=None)
+
+    def last_roll(self, since):
+        """The newest roll of the dice or the stopwatch since ``since`` (an event as the feed sends
+        it), with ``older``: True once a move of the game came after it, or None. The sidebar
+        shows it as a live page shows it: a move the box rolled for itself (4 + 2) beside the
+        button's earlier 4 + 6, unmarked, read as two answers to one throw."""
+        rolls = [e for kind in (events.DICE_ROLL, events.STOPWATCH_ROLL) for e in self.store.latest(kind)]
+        roll = max(rolls, key=lambda e: e.id, default=None)
+        if roll is None or (since is not None and roll.id <= since):
+            return None
+        moved = self.store.latest(events.GAME_CHANGED)
+        return dict(roll.as_dict(), older=bool(moved) and moved[0].id > roll.id)
+
     def state(self):
         verdicts = self.recent_verdicts()
+        since = self.since()
         return {
             "hardware": self.hardware,
             "phone": {"hook": self.hook, "link": self.phone_link, "last_digit": self.last_digit},
@@ -127,6 +149,8 @@ class Table:
                        "odds_note": ODDS_NOTE},
             "last_verdict": verdicts[0] if verdicts else None,
             "verdicts": verdicts,
+            "since": since,
+            "last_roll": self.last_roll(since),
             "game": self.games.current(),
             "engines": registry.catalogue(),
             "last_event_id": self.store.last_id(),

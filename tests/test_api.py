@@ -124,3 +124,47 @@ def test_the_panel_rings_the_phone_and_stops_it(client, desk):
 def test_a_silly_ring_count_is_refused_in_words(client):
     r = client.post("/api/phone/ring", json={"times": 0})
     assert r.status_code == 400 and "rings 1 to" in r.get_json()["message"]
+
+
+def test_the_state_says_what_the_last_games_start_or_end_leaves_behind(client, desk):
+    """``since`` is the newest start or end of a game: before the first game, nothing; while one
+    is played, its start; after it, its end (the start form went on showing an abandoned SCOOP
+    game's THREE STARS three games later). ``last_roll`` is the newest roll after it, marked
+    ``older`` once a move of the game came after it (the box's own 4 + 2 beside the button's
+    4 + 6 read as two answers to one throw)."""
+    four = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+    assert client.get("/api/state").get_json()["since"] is None
+    desk.table.call_editor(3)
+    roll = desk.oracles.roll()
+    s = client.get("/api/state").get_json()
+    assert s["last_roll"]["id"] == roll.id and s["last_roll"]["older"] is False
+    started = desk.table.games.start("get_the_scoop", four, {"board": "table"})
+    s = client.get("/api/state").get_json()
+    assert s["since"] == started["event_id"] == s["game"]["started_event"]
+    assert s["last_roll"] is None                       # the roll before the game is not this game's
+    in_game = desk.oracles.roll()
+    assert client.get("/api/state").get_json()["last_roll"]["older"] is False
+    desk.table.games.act({"type": "reveal", "plays": []}, 1)
+    s = client.get("/api/state").get_json()
+    assert s["last_roll"]["id"] == in_game.id and s["last_roll"]["older"] is True
+    assert client.get("/api/games/current").get_json()["since"] == started["event_id"]
+    desk.table.games.abandon(2)
+    ended = desk.store.latest("game.abandoned")[0].id
+    s = client.get("/api/state").get_json()
+    assert s["since"] == ended and s["last_roll"] is None and s["game"] is None
+    assert client.get("/api/games/current").get_json()["since"] == ended
+
+
+def test_the_start_form_shows_no_call_of_the_game_that_ended(client, desk):
+    """The page's first paint between games: the editor's card and "Calls to the editor" hold
+    the calls made since the last game ended, not an abandoned game's THREE STARS."""
+    four = [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+    desk.table.games.start("get_the_scoop", four, {"board": "table"})
+    old = desk.table.call_editor(3)
+    desk.table.games.abandon(1)
+    html = unescape(client.get("/").get_data(as_text=True))
+    assert 'data-event-id="%d"' % old.id not in html
+    assert "Dial the editor to hear about your story." in html and "No calls yet." in html
+    new = desk.table.call_editor(5)
+    html = unescape(client.get("/").get_data(as_text=True))
+    assert 'data-event-id="%d"' % new.id in html and "Dialed 5" in html

@@ -70,7 +70,7 @@ def test_the_catalogue_lists_the_five_games_with_their_seats(client):
 def test_no_game_reads_as_null_with_the_newest_event_id(client, desk):
     desk.table.call_editor(4)
     body = client.get("/api/games/current").get_json()
-    assert body == {"game": None, "last_event_id": desk.store.last_id()}
+    assert body == {"game": None, "last_event_id": desk.store.last_id(), "since": None}     # no game yet
 
 
 # ---------------------------------------------------------------- a game through the API

@@ -7,6 +7,7 @@ from controller import health as health_words
 from controller.hw.simulated import DIGITS_AHEAD
 
 from .apidoc import BOOL, INT, LIMIT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
+from .games_api import SINCE
 from .helpers import desk, json_body, limit_arg
 from .release import current as current_release
 
@@ -14,8 +15,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 schemas(
     bp,
-    State=obj(["hardware", "phone", "editor", "last_verdict", "verdicts", "game", "engines", "last_event_id"],
+    State=obj(["hardware", "phone", "editor", "last_verdict", "verdicts", "since", "last_roll", "game", "engines",
+               "last_event_id"],
               extra=True, hardware=OBJ, phone=OBJ, editor=OBJ, last_verdict=nullable(OBJ), verdicts=arr(OBJ),
+              since=nullable(dict(INT, description=SINCE)),
+              last_roll=nullable(dict(OBJ, description="The newest dice or stopwatch roll after \"since\" (an "
+                                      "event as the stream sends it), with \"older\": true once a move of the "
+                                      "game came after it.")),
               game=nullable(ref("Game")), engines=arr(OBJ), last_event_id=INT),
     Verdicts=obj(["verdicts"], verdicts=arr(OBJ)),
     Health=obj(["simulated", "pins", "overall", "parts", "release"], simulated=BOOL, pins=STR,

@@ -82,6 +82,10 @@ def game_schemas():
     return out
 
 
+# the table's "since" (controller/table.py), as the state and the game being played say it
+SINCE = ("The id of the newest event that started or ended a game (null before the first game): the editor's "
+         "calls and the buttons' rolls before it belong to another game.")
+
 schemas(
     bp,
     Player=obj(["name"], extra=False, name=dict(STR, minLength=1, maxLength=NAME_MAX),
@@ -101,7 +105,8 @@ schemas(
              problem=nullable(STR), title=STR, view=nullable(OBJ), offers=arr(OBJ),
              undo=nullable(dict(STR, description="What an undo would take back, in words.")),
              redo=nullable(STR)),
-    Current=obj(["game", "last_event_id"], game=nullable(ref("Game")), last_event_id=INT),
+    Current=obj(["game", "last_event_id", "since"], game=nullable(ref("Game")), last_event_id=INT,
+                since=nullable(dict(INT, description=SINCE))),
     Outcome=obj(["game", "entry", "said", "repeat", "event_id"], extra=True,
                 game=INT, entry=INT, said=STR, repeat=BOOL, event_id=INT, engine=STR, version=INT, moves=INT,
                 view=nullable(OBJ), offers=arr(OBJ), undo=nullable(STR), redo=nullable(STR)),
@@ -187,11 +192,12 @@ def catalogue():
 
 @route(bp, "/current", read("The game being played (null with none).", "Current", op="currentGame"))
 def current():
-    """The game being played (null with none), and the id of the newest event: a tablet opens
-    its stream after that id so nothing falls between this read and the live feed."""
+    """The game being played (null with none), the id of the newest event (a tablet opens its
+    stream after that id so nothing falls between this read and the live feed) and the table's
+    ``since``: a page that read the table again after missing a game's end keeps no call of it."""
     nd = desk()
     last = nd.last_event_id()       # read first: an event landing meanwhile is replayed, never lost
-    return jsonify(game=_session().current(), last_event_id=last)
+    return jsonify(game=_session().current(), last_event_id=last, since=nd.table.since())
 
 
 def _kept():

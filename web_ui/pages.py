@@ -70,6 +70,8 @@ def index():
         "health": nd.health(),
         "lastGame": history[0] if history else None,
         "lastVerdict": state["last_verdict"],
+        "since": state["since"],            # what came before it is another game's (controller/table.py)
+        "lastRoll": state["last_roll"],
         "gameVerdict": nd.table.games.headline(),
     }
     window = (nd.table.hardware.get("simulated") and nd.window is not None
