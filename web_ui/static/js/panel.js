@@ -17,7 +17,8 @@ import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
 import { refreshWindow, showDigit, showHook, showReceiver, wirePhone } from "./phone.js";
 import {
-  duringThisGame, followTable, forgetOtherGames, listensTo, showOracle, showVerdict, syncEditorCard, tellScreen,
+  followTable, forgetOtherGames, gameMovedAt, gameListens, showLastRoll, showOracle, showVerdict, sinceTheLastGame,
+  syncEditorCard, tellScreen,
 } from "./sidebar.js";
 
 const boot = bootData();
@@ -29,6 +30,7 @@ const S = {
   ended: null,
   focusEnd: null,      // the game whose end card takes the focus (showEnd)
   lastGame: boot.lastGame || null,
+  since: typeof boot.since === "number" ? boot.since : null,   // the table's: the newest start or end of a game
   busy: false,
   settleUntil: 0,
 };
@@ -59,18 +61,17 @@ function render() {
       canWrite: S.canWrite, lastSaid: S.lastSaid,
     });
   } else {
-    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame, nameMax: boot.nameMax });
+    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame, nameMax: boot.nameMax, chose: editorCards });
   }
   area.setAttribute("aria-busy", S.busy ? "true" : "false");
   const engine = S.game ? S.game.engine : "";
   if (document.body.dataset.engine !== engine) {
     document.body.dataset.engine = engine;
-    // the editor's cards show beside a game the editor judges (panel.css), and the phone opens
-    const editor = !engine || listensTo("editor");
-    document.body.dataset.editor = editor ? "on" : "off";
+    // the phone opens beside a game the editor judges, and on the start form
     const sim = $("details.sim");
-    if (sim) sim.open = editor;
+    if (sim) sim.open = !engine || gameListens(engine, "editor");
   }
+  if (engine) editorCards(engine);
   // the version on the screen once its own screen has drawn it (the generic one stands in meanwhile)
   document.body.dataset.version = S.game && drawn ? String(S.game.version) : "";
   document.body.dataset.gameId = S.game ? String(S.game.id) : "";
@@ -79,6 +80,14 @@ function render() {
   if (shown && drawnKey && shown !== drawnKey) settle();
   else if (settling()) quieten();      // drawn again while settling (a roll's offer): these wait too
   if (shown) drawnKey = shown;
+}
+
+// The editor's cards (its verdict with the note on its odds, which the 1956 rules don't give, and
+// the calls) show beside a game the editor judges (panel.css): the one being played, or the one
+// chosen on the start form. Beside Star Reporter chosen there they told a newcomer it had an editor.
+function editorCards(engine) {
+  const editor = !S.catalogue.some((g) => g.name === engine) || gameListens(engine, "editor");
+  document.body.dataset.editor = editor ? "on" : "off";
 }
 
 // The controls a move draws take no tap for a moment. A double tap, or Enter pressed twice, on an
@@ -129,6 +138,7 @@ function showEnd(gameId, focus) {
   if (focus || area.contains(document.activeElement)) S.focusEnd = gameId;
   S.ended = gameId;
   S.game = null;
+  forgetOtherGames();  // the game's calls and rolls, once the table's since has moved on to its end
   dropToast();         // the game's news would cover the end card's chart
   forgetNews();        // "... won! Finish to keep the result." stayed in the page after Finish
   document.body.dataset.version = "";
@@ -169,6 +179,7 @@ async function refresh(force) {
   refreshing = (async () => {
     try {
       const cur = await getJSON("/api/games/current");
+      if (cur.since !== undefined) S.since = cur.since;   // a game's end this page missed moves it on too
       if (cur.game) {
         if (force || !S.game || S.game.id !== cur.game.id || S.game.version !== cur.game.version) {
           S.game = cur.game;
@@ -181,6 +192,7 @@ async function refresh(force) {
         S.game = null;
         showEnd(gone);
       }
+      forgetOtherGames();
     } catch {
       checkTheBox();
     } finally {
@@ -234,6 +246,7 @@ async function write(url, body, shown) {
 // tablet that tapped hears it whatever order the two arrive in.
 function outcome(o) {
   if (!o || o.view === undefined || !S.game) return;
+  gameMovedAt(o.event_id);
   if (takeGame(Object.assign({}, S.game, { version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said)) play("move");
 }
 
@@ -263,6 +276,7 @@ async function start(engine, players, options) {
   const r = await send("/api/games", { engine, players, options });
   if (!r.ok) return r.data.message || "The game couldn't be started.";
   const o = r.data;
+  S.since = o.event_id;
   takeGame({ id: o.game, engine: o.engine, version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
     started_event: o.event_id, title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
   $("#game-title") && $("#game-title").focus();
@@ -276,7 +290,8 @@ const GAME_TYPES = new Set(["game.started", "game.changed"]);
 function onGame(m) {
   const d = m.data || {};
   if (m.type === "game.finished" || m.type === "game.abandoned") {
-    if (S.ended === d.game) return;
+    if (typeof m.id === "number" && !(S.since >= m.id)) S.since = m.id;
+    if (S.ended === d.game) { forgetOtherGames(); return; }
     if (d.final !== undefined || (S.game && S.game.id === d.game)) {
       if (m.type === "game.finished") play("win");
       // the start form's "Last game" names it: this page's copy, else the catalogue's title for its engine
@@ -286,10 +301,12 @@ function onGame(m) {
       S.lastGame = { id: d.game, title, winners: d.winners || [], status: d.status };
       showEnd(d.game);
     }
+    forgetOtherGames();     // once the game is gone: the start form's words, not "in this game"
     return;
   }
   if (d.view === undefined) { refresh(); return; }       // replayed from the store: read the game
   if (m.type === "game.started") {
+    if (typeof m.id === "number" && !(S.since >= m.id)) S.since = m.id;
     const title = (S.catalogue.find((g) => g.name === d.engine) || {}).title || d.engine;
     takeGame({ id: d.game, engine: d.engine, version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
       started_event: m.id, title, players: d.players, options: d.options, problem: null }, d.said);
@@ -320,6 +337,7 @@ const handlers = {
 // shows that kind of message shows it.
 function hear(m) {
   if (/^(phone|dice|stopwatch|editor|game)\./.test(m.type)) refreshWindow();
+  if (m.type === "game.changed") gameMovedAt(m.id);
   if (GAME_TYPES.has(m.type) || m.type === "game.finished" || m.type === "game.abandoned") onGame(m);
   else if (handlers[m.type]) handlers[m.type](m);
   else if (/^(dice|stopwatch)\./.test(m.type)) showOracle(m);
@@ -359,7 +377,8 @@ if (soundButton) {
 // that this game is the one shown, or its first draw would forget them as another game's.
 if (boot.game && !boot.showEnd) await loadScreen(boot.game.engine);
 forgetOtherGames();
-if (boot.lastVerdict && duringThisGame(boot.lastVerdict.id)) {
+showLastRoll(boot.lastRoll);
+if (boot.lastVerdict && sinceTheLastGame(boot.lastVerdict.id)) {
   tellScreen("editor", { verdict: boot.lastVerdict.data, said: "dialed " + boot.lastVerdict.data.digit });
 }
 if (boot.gameVerdict && boot.game) {

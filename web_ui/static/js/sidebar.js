@@ -2,14 +2,18 @@
 // progress), the list of the editor's calls made during this game, and the dice's and the
 // stopwatch's latest result; and an oracle's result handed to the game's screen when the game
 // listens to that oracle. It reads the panel's state (the game being played, whether its end is
-// shown, the catalogue) and never writes it: panel.js hands it over once, with followTable.
+// shown, the catalogue, ``since``) and never writes it: panel.js hands it over once, with followTable.
+//
+// What it shows came after the table's ``since`` (controller/table.py): the newest start or end of
+// a game. The calls and rolls of a game before belong to that game, never to the one being played
+// or to the start form that follows its end.
 
 import { $, fill, h } from "./dom.js";
 import { loadScreen, loadedScreen } from "./game.js";
 import { play } from "./sound.js";
 import { announce, toast } from "./toast.js";
 
-const side = { table: { game: null, ended: null, catalogue: [] }, redraw: () => {}, gameShown: null };
+const side = { table: { game: null, ended: null, catalogue: [], since: null }, redraw: () => {}, sinceShown: undefined };
 
 // ``table``: the panel's state, read as it changes; ``redraw``: draws the game again (after its
 // screen heard the dice or the stopwatch).
@@ -20,11 +24,16 @@ export function followTable(table, redraw) {
 
 // ------------------------------------------------------------------ the game's oracles
 
-// Whether the game being played takes this oracle's results ("editor", "dice", "stopwatch"): its
-// catalogue's panel facts say so, and only then does its screen hear them.
-export function listensTo(kind) {
-  const item = side.table.game && side.table.catalogue.find((g) => g.name === side.table.game.engine);
+// Whether the game ``engine`` takes this oracle's results ("editor", "dice", "stopwatch"): its
+// catalogue's panel facts say so.
+export function gameListens(engine, kind) {
+  const item = side.table.catalogue.find((g) => g.name === engine);
   return Boolean(item && item.panel && (item.panel.listens || []).includes(kind));
+}
+
+// Whether the game being played takes this oracle's results: only then does its screen hear them.
+export function listensTo(kind) {
+  return Boolean(side.table.game) && gameListens(side.table.game.engine, kind);
 }
 
 // Hands an oracle's result to the game's screen (its optional onOracle hook) when the game listens
@@ -82,27 +91,30 @@ function restoreLast(box) {
   box.dataset.last = "";
 }
 
-// Whether the event with this id came during the game being played (or no game is being played):
-// the editor's calls from before it started belong to other games and are not shown as its own.
-export function duringThisGame(id) {
-  const since = side.table.game && typeof side.table.game.started_event === "number" ? side.table.game.started_event : null;
+// Whether the event with this id came after the table's ``since``: during the game being played,
+// or, between games, after the last one ended (before any game: always).
+export function sinceTheLastGame(id) {
+  const since = typeof side.table.since === "number" ? side.table.since : null;
   return since === null || Number(id) > since;
 }
 
-// A game newly on the screen: the sidebar keeps only the editor's calls made during it and says
-// plainly when there has been none (idempotent, so the page's first render may run it too).
+// A game started or ended (the table's ``since`` moved on): the sidebar keeps only the editor's
+// calls and the roll made after it, says plainly when there has been none, and a new game's
+// screen forgets any result it held from the game before (idempotent, so the page's first render
+// may run it too).
 export function forgetOtherGames() {
-  const id = side.table.game ? side.table.game.id : null;
-  if (id === side.gameShown) return;
-  side.gameShown = id;
-  if (id === null) return;
-  const screen = loadedScreen(side.table.game.engine);     // one not loaded yet has nothing to forget
+  const since = typeof side.table.since === "number" ? side.table.since : null;
+  if (since === side.sinceShown) return;
+  side.sinceShown = since;
+  const game = side.table.game;
+  const screen = game ? loadedScreen(game.engine) : null;     // one not loaded yet has nothing to forget
   if (screen && screen.forgetOracles) screen.forgetOracles();
+  const none = (el) => (game ? el.dataset.none : el.dataset.noneTable || el.dataset.none) || "";
   const box = $("#verdict");
-  if (box && !duringThisGame(box.dataset.eventId || 0)) {
+  if (box && !sinceTheLastGame(box.dataset.eventId || 0)) {
     $("#verdict-signal").textContent = "—";
     $("#verdict-signal").classList.remove("signal-wait");
-    $("#verdict-message").textContent = box.dataset.none || "";
+    $("#verdict-message").textContent = none(box);
     $("#verdict-instruction").textContent = "";
     $("#verdict-meta").textContent = "";
     box.dataset.eventId = "";
@@ -111,15 +123,23 @@ export function forgetOtherGames() {
   }
   const list = $("#calls");
   if (list) {
-    for (const li of list.querySelectorAll("li[data-event-id]")) if (!duringThisGame(li.dataset.eventId)) li.remove();
-    if (!list.children.length) list.append(h("li", { class: "empty" }, list.dataset.none || ""));
+    for (const li of list.querySelectorAll("li[data-event-id]")) if (!sinceTheLastGame(li.dataset.eventId)) li.remove();
+    const empty = list.querySelector(".empty");
+    if (empty) empty.textContent = none(list);
+    else if (!list.children.length) list.append(h("li", { class: "empty" }, none(list)));
+  }
+  const roll = $("#oracle-result");
+  if (roll && roll.dataset.eventId && !sinceTheLastGame(roll.dataset.eventId)) {
+    roll.replaceChildren();     // a running stopwatch (no id yet) is the table's now, and stays
+    roll.classList.remove("older", "fresh");
+    delete roll.dataset.eventId;
   }
 }
 
 // ------------------------------------------------------------------ what the feed brings
 
 export function showVerdict(event) {
-  if (!duringThisGame(event.id)) return;      // replayed from before this game started
+  if (!sinceTheLastGame(event.id)) return;      // replayed from before this game started (or the last ended)
   const v = event.data;
   tellScreen("editor", { verdict: v, said: "dialed " + v.digit });
   const box = $("#verdict");
@@ -156,35 +176,67 @@ export function diceWords(dice) {
   return `${COUNTS[n] || n} ${m[2]}-sided ${n === 1 ? "die" : "dice"} (${dice})`;
 }
 
+// The words of a roll (dice.roll, stopwatch.roll) in the sidebar: [kind, value, detail].
+function rollWords(m) {
+  const d = m.data || {};
+  if (m.type === "dice.roll") return ["Dice", d.total, `${d.dice}: ${(d.faces || []).join(" + ")}`];
+  return ["Stopwatch", d.digit, d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`];
+}
+
+// Draws a roll in #oracle-result; ``older``: a move of the game came after it.
+function drawRoll(box, m, older) {
+  const [kind, value, detail] = rollWords(m);
+  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === undefined ? "—" : String(value)),
+    detail ? h("span", { class: "small muted" }, " " + detail) : null, h("span", { class: "small oracle-older" }, older ? OLDER : ""));
+  box.classList.toggle("older", Boolean(older));
+  box.dataset.eventId = m.id === undefined ? "" : String(m.id);
+}
+
+// Said after a roll once the game has moved since: the game's own throw (the box rolled for it)
+// is in the game area, and two totals side by side, neither marked, read as one throw's two answers.
+const OLDER = " · before the game's last move";
+
+// The roll the page was loaded with (the table's last_roll, controller/table.py): drawn as a live
+// page has it, said to nobody again.
+export function showLastRoll(roll) {
+  const box = $("#oracle-result");
+  if (box && roll && sinceTheLastGame(roll.id)) drawRoll(box, roll, roll.older);
+}
+
+// A move of the game, stored as event ``id``: the roll shown, if it came before it, is marked so.
+export function gameMovedAt(id) {
+  const box = $("#oracle-result");
+  if (!box || !box.dataset.eventId || !(Number(box.dataset.eventId) < Number(id)) || box.classList.contains("older")) return;
+  box.classList.add("older");
+  const mark = box.querySelector(".oracle-older");
+  if (mark) mark.textContent = OLDER;
+}
+
 export function showOracle(m) {
   const box = $("#oracle-result");
   const d = m.data || {};
-  let kind, value, detail;
-  if (m.type === "dice.roll") {
-    kind = "Dice";
-    value = d.total;
-    detail = `${d.dice}: ${(d.faces || []).join(" + ")}`;
-    tellScreen("dice", d, side.redraw);
-  } else if (m.type === "stopwatch.roll") {
-    kind = "Stopwatch";
-    value = d.digit;
-    detail = d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`;
-    tellScreen("stopwatch", d, side.redraw);
+  if (m.type === "dice.roll" || m.type === "stopwatch.roll") {
+    if (m.id !== undefined && !sinceTheLastGame(m.id)) return;      // replayed from before this game started (or the last ended)
+    tellScreen(m.type === "dice.roll" ? "dice" : "stopwatch", d, side.redraw);
   } else if (m.type === "dice.set") {
     toast(`The dice are now ${diceWords(d.dice)}.`, "ok");
     return;
   } else if (m.type === "stopwatch.started") {
-    if (box) fill(box, h("span", { class: "oracle-kind" }, "Stopwatch"), " running…");
+    if (box) {
+      fill(box, h("span", { class: "oracle-kind" }, "Stopwatch"), " running…");
+      box.classList.remove("older");
+      delete box.dataset.eventId;
+    }
     return;
   } else {
     return;
   }
   if (!box) return;
-  fill(box, h("span", { class: "oracle-kind" }, kind), " ", h("strong", { class: "oracle-value" }, value === undefined ? "—" : String(value)),
-    detail ? h("span", { class: "small muted" }, " " + detail) : null);
+  drawRoll(box, m, false);
   box.classList.remove("fresh");
   void box.offsetWidth;
   box.classList.add("fresh");
+  const [kind, value] = rollWords(m);
   announce(`${kind}: ${value}`);
   play(kind === "Dice" ? "dice" : "stopwatch");
 }

@@ -157,7 +157,8 @@ function showProblem(entry, message) {
   }
 }
 
-// ctx: {start(engine, players, options) -> Promise<bool>, canWrite, lastGame}
+// ctx: {start(engine, players, options) -> Promise<bool>, canWrite, lastGame, chose(engine): told the
+// game chosen, at first and at each change (the sidebar follows it)}
 export function renderStart(area, catalogue, ctx) {
   const games = catalogue.filter((g) => g);
   let chosen = games.find((g) => g.available) || games[0];
@@ -259,6 +260,7 @@ export function renderStart(area, catalogue, ctx) {
 
   function refresh(gameChanged) {
     if (gameChanged) {
+      if (ctx.chose) ctx.chose(chosen.name);
       variantBox.replaceChildren();
       const entries = Object.entries(chosen.variants || {});
       if (entries.length) {

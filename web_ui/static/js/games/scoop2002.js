@@ -102,6 +102,12 @@ export function onOracle(kind, data) {
   if (kind === "stopwatch") stopwatch = typeof data.digit === "number" ? data.digit : null;
 }
 
+// A new game forgets the last one's stopwatch: "Use the stopwatch: 7" in a fresh game offered a
+// press made in the game before.
+export function forgetOracles() {
+  stopwatch = null;
+}
+
 // Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (a 0 counts as the
 // game's "zero" option says: 10 by default, or 0 as read).
 export function form(offer, view, act, text) {

@@ -14,6 +14,12 @@ export function onOracle(kind, data) {
   if (kind === "dice") dice = Array.isArray(data.faces) && data.faces.length === 2 ? data.faces.slice() : null;
 }
 
+// A new game forgets the last one's throw: a fresh game offering "the dice button's 4 + 6" would
+// throw it for a reporter who never pressed the button in this game.
+export function forgetOracles() {
+  dice = null;
+}
+
 function throwFaces(d) {
   return h("span", { class: "dice-faces" }, h("span", { "aria-hidden": "true" }, d.map((f) => FACES[f] || f).join(" ")),
     h("span", { class: "dice-numbers" }, ` ${d[0]} + ${d[1]} = ${d[0] + d[1]}`));
