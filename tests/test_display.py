@@ -129,13 +129,37 @@ def test_view_for_bus_messages():
     assert view_for({"type": "phone.hook", "data": {}}) is None
 
 
-def test_a_new_game_keeps_the_tables_dice_and_stopwatch_in_the_window():
-    started = {"type": "game.started", "data": {"game": 3, "engine": "scan"}}
+def test_a_games_start_or_end_clears_the_window_but_a_running_stopwatch():
+    """A roll from the game before stayed on through the next ones (a stopwatch's 7.87 beside
+    SCAN and Star Reporter): whose was it? The window starts each game, and the time between
+    games, empty, as the panel's sidebar does; a stopwatch someone is timing now runs on."""
     dice = {"kind": "dice", "faces": [3, 4], "total": 7, "sides": 6, "dice": "2d6", "flags": {}}
-    assert next_view(dice, started) is None                                  # kept
-    assert next_view({"kind": "stopwatch", "running": False, "shown": "3.51", "digit": 1}, started) is None
-    assert next_view({"kind": "verdict", "signal": "EXTRA", "digit": 7}, started) == {"kind": "idle"}
+    for kind in ("game.started", "game.finished", "game.abandoned"):
+        message = {"type": kind, "data": {"game": 3, "engine": "scan"}}
+        assert next_view(dice, message) == {"kind": "idle"}, kind
+        assert next_view({"kind": "stopwatch", "running": False, "shown": "7.87", "digit": 7}, message) == {"kind": "idle"}
+        assert next_view({"kind": "d10", "digit": 4}, message) == {"kind": "idle"}
+        assert next_view({"kind": "verdict", "signal": "EXTRA", "digit": 7}, message) == {"kind": "idle"}
+        assert next_view({"kind": "stopwatch", "running": True, "t0": 5.0}, message) is None       # runs on
+        assert next_view({"kind": "idle", "address": ["box.local:5000"]}, message) is None
     assert next_view({"kind": "idle"}, {"type": "editor.verdict", "data": {"signal": "OK", "digit": 3}})["signal"] == "OK"
+
+
+def test_a_move_of_the_game_marks_the_roll_in_the_window_as_earlier():
+    """The box rolled 4 + 2 for the move while the window still said the button's = 10: after a
+    move, a roll shown is marked "earlier" (drawn so); a verdict or a running stopwatch is not."""
+    changed = {"type": "game.changed", "data": {"game": 4, "version": 6}}
+    dice = {"kind": "dice", "faces": [4, 6], "total": 10, "sides": 6, "dice": "2d6", "flags": {}}
+    stopped = {"kind": "stopwatch", "running": False, "shown": "7.87", "digit": 7}
+    for view in (dice, stopped, {"kind": "d10", "digit": 4}):
+        marked = next_view(view, changed)
+        assert marked == dict(view, earlier=True)
+        assert next_view(marked, changed) is None                  # once
+        assert render(marked).tobytes() != render(view).tobytes()
+    for view in ({"kind": "verdict", "signal": "EXTRA", "digit": 7}, {"kind": "stopwatch", "running": True, "t0": 5.0},
+                 {"kind": "stopwatch", "running": False, "shown": "0.00", "digit": None}, {"kind": "idle"}):
+        assert next_view(view, changed) is None, view
+    assert next_view(dict(dice, earlier=True), {"type": "dice.roll", "data": dict(dice, faces=[1, 2], total=3)}).get("earlier") is None
 
 
 def test_window_on_the_dummy_device_keeps_the_frame():
@@ -196,8 +220,7 @@ def test_open_device_choices(caplog):
 
 def test_a_new_game_clears_the_last_games_verdict_from_the_window():
     """The window shows only the game being played's calls to the editor, as the panel does: a
-    verdict from the game before is gone the moment a new game starts (the dice and the
-    stopwatch are the table's, not a game's, and stay)."""
+    verdict from the game before is gone the moment a new game starts."""
     bus = Bus()
     window = Window(dummy(width=128, height=64, mode="1"))
     driver = WindowDriver(window, bus, fps=200.0, poll=0.05)

@@ -170,6 +170,8 @@ def render(view, size=SIZE, now=None):
                  if flags.get(key)]
         if "DOUBLE SIXES" in words:
             words.remove("DOUBLES")
+        if view.get("earlier"):
+            words = ["earlier"]
         line = ("= %d" % view["total"]) if len(faces) > 1 else view.get("dice", "")
         _centred(draw, "  ".join([line] + words), small, width / 2, height - 8)
     elif kind == "stopwatch":
@@ -184,11 +186,15 @@ def render(view, size=SIZE, now=None):
             c, x, y, w, h, t = segment_layout(text, size)[-1]
             draw.rectangle((x, y + h + 3, x + w - 1, y + h + 4), fill=1)     # underline the roll
             _centred(draw, "roll %d" % digit, small, 30, height - 8)
+            if view.get("earlier"):
+                _centred(draw, "earlier", small, width - 22, height - 8)
         elif view.get("running"):
             _centred(draw, "running", small, 30, height - 8)
     elif kind == "d10":
         draw_segments(draw, str(view["digit"]), size)
         _centred(draw, "d10", small, 30, height - 8)
+        if view.get("earlier"):
+            _centred(draw, "earlier", small, width - 22, height - 8)
     elif kind == "dice_set":
         _centred(draw, view["dice"], _fit_text(draw, view["dice"], width - 6, 34), width / 2, 24)
         _centred(draw, "dice set", small, width / 2, height - 8)
@@ -204,9 +210,10 @@ def render(view, size=SIZE, now=None):
     return image
 
 
-# what the window shows or clears (view_for, next_view): the window's thread never wakes for the rest
+# what the window shows, clears or marks (view_for, next_view): the window's thread never wakes for the rest
 SHOWN = frozenset((events.VERDICT, events.DICE_ROLL, events.DICE_SET, events.STOPWATCH_STARTED, events.STOPWATCH_ROLL,
-                   events.STOPWATCH_RESET, events.GAME_STARTED))
+                   events.STOPWATCH_RESET, events.GAME_STARTED, events.GAME_CHANGED, *events.GAME_ENDED.values()))
+ROLLS = frozenset(("dice", "d10"))      # views of a roll, with the stopwatch's once stopped on one
 
 
 def view_for(message):
@@ -241,12 +248,18 @@ def address_lines(urls):
 
 
 def next_view(current, message):
-    """What the window shows after ``message`` when it shows ``current``: the message's own view,
-    or, for a new game, nothing of the editor's calls from the game before (the panel shows only
-    the game being played's verdicts too; the dice and the stopwatch belong to the table, not to
-    a game, so they stay), or None to keep ``current``."""
-    if message.get("type") == events.GAME_STARTED:
-        return dict(IDLE) if current.get("kind") == "verdict" else None
+    """What the window shows after ``message`` when it shows ``current``: the message's own view;
+    for a game's start or end, nothing of what came before (the panel's sidebar shows only what
+    came after the table's ``since`` too: a stopwatch's 7.87 stayed on through two other games,
+    and a newcomer couldn't tell whose it was), unless the stopwatch is running, which someone is
+    timing now; for a move of the game, a roll marked "earlier" (the box may have rolled the move
+    itself, 4 + 2 under the button's 4 + 6); or None to keep ``current``."""
+    kind = message.get("type")
+    if kind == events.GAME_STARTED or kind in events.GAME_ENDED.values():
+        return None if current.get("kind") == "idle" or current.get("running") else dict(IDLE)
+    if kind == events.GAME_CHANGED:
+        roll = current.get("kind") in ROLLS or (current.get("kind") == "stopwatch" and current.get("digit") is not None)
+        return dict(current, earlier=True) if roll and not current.get("earlier") else None
     return view_for(message)
 
 
