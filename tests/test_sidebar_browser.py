@@ -117,3 +117,35 @@ def test_a_new_game_offers_no_stopwatch_of_the_game_before(server, screens, desk
         page.wait_for_function("document.body.dataset.version === '2' && !document.body.dataset.ended")
         assert page.locator("#use-stopwatch").count() == 0
         assert page.inner_text("#oracle-result") == ""
+
+
+# counts the bgstats answers the page has read, a task after it read each (so after whatever its
+# reader did with it in the same turn)
+READ_BGSTATS = """(() => { const json = Response.prototype.json;
+  Response.prototype.json = function () { const p = json.call(this);
+    if (this.url.includes("bgstats")) p.finally(() => setTimeout(() => { window.bgstatsRead = (window.bgstatsRead || 0) + 1; }, 0));
+    return p; }; })();"""
+
+
+def test_a_games_end_card_never_covers_the_next_game(server, browser, desk):  # noqa: F811
+    """The end card loads the ended game's record, chart and export before it draws: a new game
+    started meanwhile (on another device) was drawn, then covered by the old game's end card."""
+    page = browser.new_page(viewport=TABLET)
+    try:
+        page.add_init_script(READ_BGSTATS)
+        held = []
+        page.route("**/bgstats.json", lambda route: held.append(route))     # the end card's last read waits
+        open_page(page, server)
+        desk.table.games.start("star_reporter", PAIR, {})
+        page.wait_for_function("document.body.dataset.version === '1'")
+        with page.expect_request("**/bgstats.json"):
+            desk.table.games.abandon(1)
+        desk.table.games.start("scoop2002", PAIR, {})
+        page.wait_for_function("document.body.dataset.version === '1' && !document.body.dataset.ended")
+        assert len(held) == 1
+        held[0].continue_()
+        page.wait_for_function("window.bgstatsRead >= 1")
+        assert page.locator("#end-h").count() == 0
+        assert page.inner_text("#game-area").startswith("Scoop! (Invisible City Productions, 2002)")
+    finally:
+        page.close()

@@ -164,17 +164,22 @@ export function finalTable(rec) {
       h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));
 }
 
-// ctx: {newGame()} (absent on a kept game's own page)
+// ctx: {newGame(), shown(): whether this end is still the one on the screen} (both absent on a
+// kept game's own page). The end card draws once its reads are answered: a game started
+// meanwhile (on another device) was drawn, then covered by the old game's end card.
 export async function renderEnd(area, gameId, ctx = {}) {
   area.replaceChildren(h("section", { class: "card", "aria-busy": "true" }, h("p", null, "Loading the final table…")));
   let rec, data, bg;
+  const gone = () => Boolean(ctx.shown) && !ctx.shown();
   try {
     [rec, data] = await Promise.all([getJSON(`/api/games/${gameId}`), getJSON(`/api/games/${gameId}/chart`)]);
     bg = rec.status === "active" ? null : await getJSON(`/api/games/${gameId}/bgstats.json`).catch(() => null);
   } catch (err) {
+    if (gone()) return;
     area.replaceChildren(h("section", { class: "card" }, h("p", { class: "error", role: "alert" }, String(err.message || err))));
     return;
   }
+  if (gone()) return;
   // winners who are not all partners tied for the win, and are said to have shared it
   const shared = (rec.places || []).some((r) => r.winner && r.tied);
   const winners = rec.winners.length ? `${andList(rec.winners)} ${shared ? "shared the win" : "won"}!`

@@ -144,6 +144,7 @@ function showEnd(gameId, focus) {
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
   renderEnd(area, gameId, {
+    shown: () => S.ended === gameId,
     newGame: () => {
       // a kept game's own page has no start form to show (its page holds no games' list): the table's has
       if (document.body.dataset.page === "game") { location.href = "/"; return; }
