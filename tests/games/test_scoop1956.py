@@ -98,7 +98,8 @@ def test_an_accepted_story_is_placed_with_its_printed_value_and_the_refill_is_fr
     charge.' OK: 'Your Story Has Been Passed For Publication.' Take your story."""
     s = story(start(), ANN, "crime", "OK")
     assert game.view(s)["step"] == "place"
-    assert game.offers(s) == [{"type": "place", "player": ANN, "slot": "crime", "enter": ["value"]}]
+    assert game.offers(s) == [{"type": "place", "player": ANN, "slot": "crime", "enter": ["value"],
+                               "labels": {"value": "Printed value of the crime story ($)"}}]
     s, ev = act(s, {"type": "place", "player": ANN, "value": 400})
     assert page_values(s, ANN, "crime") == [400]
     assert cash(s) == [3000, 3000, 3000]
@@ -172,6 +173,9 @@ def test_three_stars_takes_a_three_star_story_or_the_one_dialed_for():
     """THREE STARS: 'Take a Three Star Story Card or the story dialed for.'"""
     s = story(start(), ANN, "crime", "THREE STARS")
     assert {o.get("slot") for o in game.offers(s)} == {"three_star", "crime"}
+    # the two printed-value boxes show at once: each is named for its story (both said "Printed value ($)")
+    assert [o["labels"]["value"] for o in game.offers(s)] == ["Printed value of the Three Star story ($)",
+                                                               "Printed value of the crime story ($)"]
     with pytest.raises(GameError, match="say which story to take after THREE STARS"):
         game.decide(s, {"type": "place", "player": ANN, "value": 900}, None)
     s, _ = act(s, {"type": "place", "player": ANN, "value": 900, "slot": "three_star"})

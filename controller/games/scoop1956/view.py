@@ -111,12 +111,19 @@ def offers(state: State) -> list[Action]:
         c = state["claim"]["player"]
         out = []
         if state["verdict"]["signal"] == THREE_STARS:
-            out.append({"type": "place", "player": c, "slot": THREE_STAR, "enter": ["value"]})
-        out.append({"type": "place", "player": c, "slot": state["claim"]["story_type"], "enter": ["value"]})
+            out.append(_place(c, THREE_STAR))
+        out.append(_place(c, state["claim"]["story_type"]))
         if state["verdict"]["signal"] == PRESS:
             out.append({"type": "go_to_press", "player": c})
         return out
     return []
+
+
+def _place(player: int, slot: str) -> dict[str, Any]:
+    """The offer to take the story for ``slot``, its printed-value box named for that story: after
+    THREE STARS two such boxes show at once, and both were "Printed value ($)"."""
+    return {"type": "place", "player": player, "slot": slot, "enter": ["value"],
+            "labels": {"value": "Printed value of the %s story ($)" % kind_words(slot)}}
 
 
 def view(state: State) -> dict[str, Any]:
