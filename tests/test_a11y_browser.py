@@ -482,9 +482,10 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
     # on the offers themselves, not on the signal that happens to stand where the claim stood: a
     # second Enter (a double press, a switch) recorded SYND there, a move nobody chose
     assert page.evaluate("document.activeElement.id") == "offers"
-    page.wait_for_function("(document.getElementById('game-news') || {}).textContent === "
-                           "'1 move. ' + document.getElementById('waiting').textContent")
-    assert page.get_attribute("#game-news", "aria-live") == "polite"
+    # the move and what comes next, said politely as one sentence
+    page.wait_for_function("document.getElementById('announce').textContent === 'Ann claimed a sport story. 1 move. ' "
+                           "+ document.getElementById('waiting').textContent")
+    assert page.get_attribute("#announce", "aria-live") == "polite"
     page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
     page.keyboard.press("Enter")
     page.wait_for_timeout(300)
@@ -548,11 +549,15 @@ def _told(page, words):
     return sorted({box for box, text in page.evaluate("window.heard") if words in text})
 
 
-def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_next_move(client, server, pages):
+def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_next_move(client, server, pages, desk):
     """A refusal shows as a red toast and is said at once; an undo shows as a toast and is said.
     Each is heard from one live region only: the toast was one itself, so a screen reader heard
     each of them twice. And a refusal's toast goes as soon as this page's next move is made,
-    where it stayed its 9 s beside the move that followed (over SCAN's Finish button)."""
+    where it stayed its 9 s beside the move that followed (over SCAN's Finish button); so does
+    the refusal in the assertive region, which still held it at the end screen. A move is one
+    announcement, the move and what comes next together (two polite regions each said half).
+    And Undo's "Took back ..." is heard when the handset's busy tone starts in the same moment:
+    the busy sentence replaced it before a screen reader had it."""
     start(client, "scan", 4, {"variant": "team"})
     page = pages["tablet"]
     page.goto(server + "/")
@@ -575,15 +580,44 @@ def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_ne
     # controls (Finish, Time is up) above it: it covered them
     assert page.evaluate("Boolean(document.getElementById('toast').closest('main'))")
     assert page.evaluate("document.body.classList.contains('toasting')")
+    before = len(page.evaluate("window.heard"))
     hand([(10, 5, 3, 6), (3, 8, 10, 7)])
     page.wait_for_function(shown(2))
     assert page.is_hidden("#toast") or "toast-bad" not in page.get_attribute("#toast", "class")
+    assert page.text_content("#alert") == ""
+    page.wait_for_function("n => window.heard.length > n", arg=before)
+    page.wait_for_timeout(300)                                  # a second region would have spoken by now
+    move = page.evaluate("window.heard")[before:]
+    assert len(move) == 1 and move[0][0] == "announce", move
+    assert move[0][1].startswith("Hand 1: ") and "1 move. " in move[0][1], move
+
+    # the handset lifted, and its busy tone starting as the undo's answer comes
+    assert client.post("/api/sim/hook", json={"state": "off"}, headers=W).status_code == 202
+    page.wait_for_function("document.body.dataset.hook === 'off'")
+    page.evaluate("""() => { window.spoken = []; const box = document.getElementById('announce');
+        new MutationObserver(() => { const t = box.textContent.trim(); if (t) window.spoken.push([t, performance.now()]); })
+            .observe(box, {childList: true, subtree: true, characterData: true}); }""")
+    busy = page.get_attribute("#hook-note", "data-busy")
+
+    def undo_then_busy(route):
+        answer = route.fetch()
+        desk.bus.publish({"type": "phone.sound", "data": {"receiver": "busy", "ringing": False, "verdict": None, "resting": False}})
+        route.fulfill(response=answer)
+
+    page.route("**/api/games/current/undo", undo_then_busy)
     page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
     page.get_by_role("button", name="Undo", exact=False).first.click()
     page.wait_for_function(shown(3))
     page.wait_for_function("() => window.heard.some(([, t]) => /^Took back/.test(t))")
+    page.wait_for_function("b => window.spoken.some(([t]) => t.includes(b))", arg=busy)
     page.wait_for_timeout(300)
+    page.unroute("**/api/games/current/undo")
     assert _told(page, "Took back") == ["announce"], page.evaluate("window.heard")
+    # what the region held stayed there long enough to be read (a frame and more) before other words
+    # took its place: the undo's sentence was replaced in the same frame
+    spoken = page.evaluate("window.spoken")
+    for (_, at), (_, then) in zip(spoken, spoken[1:]):
+        assert then - at >= 50, spoken
 
 
 # ---------------------------------------------------------------- focus at a game's end
@@ -634,24 +668,43 @@ def test_a_game_finished_on_another_device_leaves_the_focus_on_the_end(client, s
 def test_the_editors_verdict_and_a_roll_are_each_told_once_and_a_new_game_says_nothing_of_the_editor(client, server, pages, desk):
     """The editor's card was itself a live region, assertive: a new game's reset of it ("— No call
     to the editor in this game yet.") was cried out at every start, SCAN's and Star Reporter's
-    too, which have no editor. The verdict is said at once, from one region; the dice's result,
-    which sat in a polite region and was announced as well, once."""
+    too, which have no editor. A verdict is one polite announcement: in a game that takes it, its
+    move and what comes next (the verdict was also cried out assertively, and what comes next
+    said by a second polite region: three at once); else the editor's words. The dice's result,
+    which sat in a polite region and was announced as well, is said once. After THREE STARS the
+    two printed-value boxes, one for each story, were both named "Printed value ($)"."""
     if getattr(desk, "sim_buttons", None) is None:
         pytest.skip("this newsdesk has no simulated dice button")
     start(client, "scoop1956", 2)
+    act(client, {"type": "claim", "player": 0, "story_type": "sport"})
     page = pages["tablet"]
     page.goto(server + "/")
-    page.wait_for_function(shown(1))
+    page.wait_for_function(shown(2))
     page.evaluate(HEARD)
     assert client.post("/api/sim/hook", json={"state": "off"}, headers=W).status_code == 202
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('Handset lifted'))")
+    before = len(page.evaluate("window.heard"))
     assert client.post("/api/sim/dial", json={"digit": 3}, headers=W).status_code == 202
-    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('The editor says'))")
+    page.wait_for_function(shown(3))
+    page.wait_for_function("n => window.heard.length > n", arg=before)
+    page.wait_for_timeout(400)                                  # a second region would have spoken by now
+    verdict = page.evaluate("window.heard")[before:]
+    assert len(verdict) == 1 and verdict[0][0] == "announce", verdict
+    assert verdict[0][1].startswith("The editor said ") and " 2 moves. " in verdict[0][1], verdict
+
+    # the same verdict entered by hand, THREE STARS: a box for each story, each named for its story
+    assert client.post("/api/games/current/undo", json={"version": current(client)["version"]}, headers=W).status_code == 200
+    act(client, {"type": "verdict", "signal": "THREE STARS", "digit": 3})
+    page.wait_for_function(shown(current(client)["version"]))
+    names = page.eval_on_selector_all("#offers input[type=number]", "xs => xs.map(x => x.labels[0].textContent)")
+    assert names == ["Printed value of the Three Star story ($)", "Printed value of the sport story ($)"], names
+
     page.click("#sim-dice")
     page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('Dice:'))")
-    page.wait_for_timeout(400)                                  # a second region would have spoken by now
-    assert _told(page, "The editor says") == ["alert"], page.evaluate("window.heard")
+    page.wait_for_timeout(400)
     assert _told(page, "Dice:") == ["announce"] and not _told(page, "Dice "), page.evaluate("window.heard")
-    assert [t for _, t in page.evaluate("window.heard") if t.startswith("The editor says")].__len__() == 1
+    assert not _told(page, "The editor says"), page.evaluate("window.heard")
+    assert {box for box, _ in page.evaluate("window.heard")} == {"announce"}, page.evaluate("window.heard")
     r = client.post("/api/games/current/abandon", json={"version": current(client)["version"]}, headers=W)
     assert r.status_code == 200
     start(client, "scan", 4, {"variant": "team"})
@@ -659,6 +712,12 @@ def test_the_editors_verdict_and_a_roll_are_each_told_once_and_a_new_game_says_n
     page.wait_for_timeout(400)
     assert not _told(page, "No call to the editor"), page.evaluate("window.heard")
     assert page.inner_text("#verdict-message") == "No call to the editor in this game yet."
+    # a game that doesn't take the editor's calls: the editor's own words, politely, once
+    assert client.post("/api/sim/dial", json={"digit": 5}, headers=W).status_code == 202
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('The editor says'))")
+    page.wait_for_timeout(400)
+    editor = [(box, t) for box, t in page.evaluate("window.heard") if t.startswith("The editor says")]
+    assert len(editor) == 1 and editor[0][0] == "announce", editor
 
 
 def test_lifting_the_handset_and_an_invitation_are_said(server, pages):
@@ -768,20 +827,20 @@ def test_a_toast_goes_after_a_time_its_length_asks_and_the_end_card_clears_it(cl
 
 
 def test_after_finish_the_page_holds_no_sentence_asking_for_finish(client, server, pages):
-    """What the next move waits for is kept in a polite live region (#game-news): after Finish,
-    the end card's page still said "Ann and Cat won! Finish to keep the result." in it."""
+    """What the next move waits for is said in the polite live region: after Finish, the end
+    card's page still said "Ann and Cat won! Finish to keep the result." in it."""
     start(client, "scan", 4, {"variant": "team"})
     act(client, WON)
     page = pages["tablet"]
     page.goto(server + "/")
     page.wait_for_function(shown(2))
     _undo_then_redo(page, 2)
-    page.wait_for_function("document.getElementById('game-news').textContent.includes('Finish to keep the result')")
+    page.wait_for_function("document.getElementById('announce').textContent.includes('Finish to keep the result')")
     page.wait_for_function("document.querySelector('#game-area [data-settling]') === null")
     page.click("#finish")
     page.wait_for_selector("#end-h")
     assert "Finish to keep" not in page.text_content("main")
-    assert page.text_content("#game-news") == ""
+    assert page.text_content("#announce") == "" and page.text_content("#alert") == ""
 
 
 def test_scans_time_running_out_is_said_once_politely_and_not_again_when_the_game_is_drawn_again(client, server, pages):

@@ -3,6 +3,7 @@
 
 import { $$, andList, confirmButton, dollars, h, signed } from "./dom.js";
 import { guarded, renderOffers } from "./offers.js";
+import { announce } from "./toast.js";
 import * as generic from "./games/generic.js";
 
 // Each game's screen is a module of its own, imported by the URL its catalogue item carries
@@ -41,7 +42,8 @@ export function loadScreen(engine) {
   return LOADING.get(url);
 }
 
-function sentence(text) {
+// ``text`` as a sentence: a capital first, a full stop last (unless it ends with its own).
+export function sentence(text) {
   if (!text) return "";
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
 }
@@ -156,22 +158,15 @@ function refocus(area, was) {
   if (rect.top < 0 || rect.bottom > window.innerHeight) shown.scrollIntoView({ block: "nearest" });
 }
 
-// What the next move waits for, said politely once the table has moved on (panel.js says the move
-// itself): focus stays where the hands are, and the news reaches a screen reader in words.
+// What the next move waits for, said politely once the table has moved on: focus stays where the
+// hands are, and the news reaches a screen reader in words. panel.js says the move itself just
+// before the drawing, so the two are one announcement (toast.js joins them): each used to have a
+// region of its own, and every move was heard twice.
 let toldVersion = null;
 function tellNext(game, words) {
-  const box = document.getElementById("game-news");     // in the page from its load (index.html)
-  if (!box) return;
   const key = game.id + ":" + game.version;
-  if (toldVersion !== null && toldVersion !== key && words) box.textContent = `${sentence(moveWords(game))} ${words}`;
+  if (toldVersion !== null && toldVersion !== key && words) announce(`${sentence(moveWords(game))} ${words}`);
   toldVersion = key;
-}
-
-// The game is over and its end card shows: what it waited for (Finish) is no longer true, and
-// the page would still hold it.
-export function forgetNews() {
-  const box = document.getElementById("game-news");
-  if (box) box.textContent = "";
 }
 
 function winnerWords(view) {

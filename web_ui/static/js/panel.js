@@ -6,7 +6,7 @@
 
 import { $, $$, bootData, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
-import { forgetNews, knowScreens, loadScreen, renderGame } from "./game.js";
+import { knowScreens, loadScreen, renderGame, sentence } from "./game.js";
 import { knowGames } from "./offers.js";
 import { renderStart } from "./start.js";
 import { renderEnd } from "./endgame.js";
@@ -139,8 +139,7 @@ function showEnd(gameId, focus) {
   S.ended = gameId;
   S.game = null;
   forgetOtherGames();  // the game's calls and rolls, once the table's since has moved on to its end
-  dropToast();         // the game's news would cover the end card's chart
-  forgetNews();        // "... won! Finish to keep the result." stayed in the page after Finish
+  dropToast();         // the game's news would cover the end card's chart, and is no longer said
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
   renderEnd(area, gameId, {
@@ -169,8 +168,9 @@ function takeGame(next, said) {
   if (said !== undefined) S.lastSaid = said;
   S.ended = null;
   delete document.body.dataset.ended;
+  // the move, said before the drawing says what comes next: one announcement (toast.js)
+  if (said) announce(sentence(said));
   render();
-  if (said) announce(said.charAt(0).toUpperCase() + said.slice(1));
   return true;
 }
 

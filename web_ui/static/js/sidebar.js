@@ -151,8 +151,10 @@ export function showVerdict(event) {
   $("#verdict-message").textContent = v.message;
   $("#verdict-instruction").textContent = v.instruction;
   $("#verdict-meta").textContent = "Dialed " + v.digit;
-  // at once, as the card was (an assertive region then, which also cried out each new game's reset)
-  announce(`The editor says ${v.signal}. ${[v.message, v.instruction].filter(Boolean).join(" ")}`, true);
+  // Said politely (no refusal), and once: a game that takes the editor's calls says the verdict
+  // itself, as its move ("The editor said THREE STARS: Ann takes ...") with what comes next, or
+  // as its refusal of it; said here too, each verdict was heard twice, once assertively.
+  if (!listensTo("editor")) announce(`The editor says ${v.signal}. ${[v.message, v.instruction].filter(Boolean).join(" ")}`);
   box.classList.remove("fresh");
   void box.offsetWidth;
   box.classList.add("fresh");
