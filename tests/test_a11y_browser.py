@@ -671,8 +671,9 @@ def test_the_editors_verdict_and_a_roll_are_each_told_once_and_a_new_game_says_n
     too, which have no editor. A verdict is one polite announcement: in a game that takes it, its
     move and what comes next (the verdict was also cried out assertively, and what comes next
     said by a second polite region: three at once); else the editor's words. The dice's result,
-    which sat in a polite region and was announced as well, is said once. After THREE STARS the
-    two printed-value boxes, one for each story, were both named "Printed value ($)"."""
+    which sat in a polite region and was announced as well, is said once; the stopwatch's start,
+    shown as "Stopwatch running…", was never said. After THREE STARS the two printed-value
+    boxes, one for each story, were both named "Printed value ($)"."""
     if getattr(desk, "sim_buttons", None) is None:
         pytest.skip("this newsdesk has no simulated dice button")
     start(client, "scoop1956", 2)
@@ -701,8 +702,13 @@ def test_the_editors_verdict_and_a_roll_are_each_told_once_and_a_new_game_says_n
 
     page.click("#sim-dice")
     page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('Dice:'))")
+    page.click("#sim-stopwatch")
+    page.wait_for_function("() => window.heard.some(([, t]) => t === 'Stopwatch running.')")
+    page.click("#sim-stopwatch")
+    page.wait_for_function("() => window.heard.some(([, t]) => t.startsWith('Stopwatch:'))")
     page.wait_for_timeout(400)
     assert _told(page, "Dice:") == ["announce"] and not _told(page, "Dice "), page.evaluate("window.heard")
+    assert _told(page, "Stopwatch running") == ["announce"], page.evaluate("window.heard")
     assert not _told(page, "The editor says"), page.evaluate("window.heard")
     assert {box for box, _ in page.evaluate("window.heard")} == {"announce"}, page.evaluate("window.heard")
     r = client.post("/api/games/current/abandon", json={"version": current(client)["version"]}, headers=W)

@@ -229,6 +229,7 @@ export function showOracle(m) {
       box.classList.remove("older");
       delete box.dataset.eventId;
     }
+    announce("Stopwatch running.");        // its stop is said; its start was only shown
     return;
   } else {
     return;
