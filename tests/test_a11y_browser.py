@@ -874,6 +874,34 @@ def test_scans_time_running_out_is_said_once_politely_and_not_again_when_the_gam
     assert said.count(time_up) == 1 and not any(s.startswith("Time left") for s in said), said
 
 
+def test_scans_count_of_cards_entered_is_said_when_typing_pauses_and_agrees_with_its_number(client, server, pages):
+    """SCAN's hand form counts the cards entered: its "N cards entered; this game takes 52." was a
+    polite live region, said at every key (eight times for four fields) and "1 cards" for one.
+    It shows at every key and is said once typing pauses."""
+    start(client, "scan", 4, {"variant": "team"})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.evaluate(HEARD)
+    counted = "() => window.heard.filter(([, t]) => t.includes(' entered; ')).map(([box, t]) => [box, t])"
+
+    def type_in(field, digits):
+        page.focus(field)
+        page.keyboard.press("Control+A")
+        page.keyboard.type(digits)
+
+    type_in("#hand-0-spades", "1")
+    page.wait_for_function(counted + ".length > 0")
+    for field, digits in (("#hand-0-hearts", "12"), ("#hand-1-spades", "10"), ("#hand-1-hearts", "3")):
+        type_in(field, digits)
+    assert page.inner_text(".hand-form p.small").startswith("26 cards entered; ")     # shown at once
+    page.wait_for_function(counted + ".length > 1")
+    page.wait_for_timeout(1500)                                 # a pause: nothing more to say
+    said = page.evaluate(counted)
+    assert [box for box, _ in said] == ["announce", "announce"], said
+    assert said[0][1].startswith("1 card entered; this game takes ") and said[1][1].startswith("26 cards entered; "), said
+
+
 # From the page's first script on: every live region's words as they change, with its id (a region
 # emptied then filled again, as a repeat is made heard, records the words once more).
 HEARD_FROM_THE_START = """window.heard = [];

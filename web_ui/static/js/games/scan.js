@@ -90,11 +90,26 @@ export function render(view, game) {
     h("p", { class: "legend small" }, Object.keys(SUITS).map((s) => [suitTag(s, values[s]), " "])));
 }
 
+// How long typing must pause before the count of cards entered is said.
+const COUNT_PAUSE_MS = 1000;
+
 function handForm(offer, view, act) {
   const values = view.suit_values || {};
   const inputs = {};
   const preview = {};
-  const count = h("p", { class: "small", "aria-live": "polite" });
+  // The count shows at each key, and is said when typing pauses: as a live region it was said
+  // at every key, twice a field ("1 cards entered" as the 1 went in, then again for the 0).
+  const count = h("p", { class: "small" });
+  let countTimer = null;
+  let countSaid = null;
+  const sayCount = () => {
+    clearTimeout(countTimer);
+    countTimer = setTimeout(() => {
+      if (!count.isConnected || count.textContent === countSaid) return;
+      countSaid = count.textContent;
+      announce(countSaid);
+    }, COUNT_PAUSE_MS);
+  };
   const choices = view.cards_per_hand_choices;   // No Trump: one count or another, never a range
   const expected = Array.isArray(choices) && choices.length > 1 ? choices.join(" or ")
     : Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
@@ -118,7 +133,7 @@ function handForm(offer, view, act) {
         : view.plus_scores === "best" && score > 0 && score < best ? `scores 0 (cards worth ${score}; only the best + side scores)`
         : `scores ${score}`;
     }
-    count.textContent = `${cards} cards entered; this game takes ${expected}.`;
+    count.textContent = `${cards} card${cards === 1 ? "" : "s"} entered; this game takes ${expected}.`;
   };
   const sides = offer.sides.map((side, i) => {
     inputs[side] = {};
@@ -129,7 +144,7 @@ function handForm(offer, view, act) {
         const id = `hand-${i}-${suit}`;
         const input = h("input", { id, type: "number", inputmode: "numeric", min: "0", max: "13", step: "1", value: "0",
           class: "field-input", name: `${side}:${suit}` });
-        input.addEventListener("input", update);
+        input.addEventListener("input", () => { update(); sayCount(); });
         inputs[side][suit] = input;
         return h("label", { for: id, class: "field field-suit" }, suitTag(suit), input);
       }), preview[side]);
@@ -146,6 +161,7 @@ function handForm(offer, view, act) {
     act({ type: "hand", taken });
   });
   update();
+  countSaid = count.textContent;      // drawn with the form: nothing typed yet, nothing to say
   return form;
 }
 
