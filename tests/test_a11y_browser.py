@@ -251,6 +251,20 @@ def test_the_scoop_claim_forms_with_reserve_cards_on_the_table_have_no_axe_viola
     auditor.assert_clean()
 
 
+# Each drop-down's choices measured in its own font (DejaVu Sans here, as on the Pi) against the
+# room its box leaves beside the arrow (20 px): a wider one is cut off mid-word, as "— (the last
+# player, so the first plays" was on a phone.
+CUT_CHOICES = """() => { const pen = document.createElement('canvas').getContext('2d'); const cut = [];
+  for (const box of document.querySelectorAll('#game-area select')) {
+    if (!box.getClientRects().length) continue;
+    const s = getComputedStyle(box);
+    pen.font = s.font;
+    const room = box.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 20;
+    for (const o of box.options) if (pen.measureText(o.textContent).width > room) cut.push([box.id, o.textContent]);
+  }
+  return cut; }"""
+
+
 def test_every_page_has_no_axe_violations(app, client, server, auditor):
     # the start form, for each game the box can start: the whole page once, then the form for each
     for page in auditor.pages.values():
@@ -260,10 +274,13 @@ def test_every_page_has_no_axe_violations(app, client, server, auditor):
     auditor.check("start form")
     engines = auditor.pages["tablet"].eval_on_selector_all("input[name=engine]:not(:disabled)", "rs => rs.map(r => r.value)")
     assert len(engines) >= 5, engines
+    cut = []
     for engine in engines:
         for page in auditor.pages.values():
             page.check("input[name=engine][value='%s']" % engine)
         auditor.check("start form: " + engine, within="#game-area")
+        cut += [(engine, *choice) for choice in auditor.pages["phone"].evaluate(CUT_CHOICES)]
+    assert not cut, "choices cut off at a phone's width: %r" % cut
     # a kept game (a short SCOOP, abandoned), then its page and the history
     start(client, "scoop1956", 2)
     act(client, {"type": "claim", "player": 0, "story_type": "sport"})

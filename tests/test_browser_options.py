@@ -234,8 +234,7 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     # and each part of the page layout suggests its own kind (the advertisements' box said "sport 2, crime 1")
     assert [page.get_attribute("#opt-page-%s" % key, "placeholder") for key in ("stories", "advertisements")] == [
         "crime 1, sport 2", "advertisement 2"]
-    assert page.eval_on_selector("#opt-dealer option", "o => o.textContent") == \
-        "— (the last player, so the first plays first)"
+    assert page.eval_on_selector("#opt-dealer option", "o => o.textContent") == "— (the last player)"
 
 
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):

@@ -84,7 +84,7 @@ LAST_PAPER_WORDS = {
 }
 OPTIONS = (
     option("dealer", "seat", None, "One player is chosen to deal. ... The player to the left of the "
-           "dealer plays first.", "Who deals (empty: the last player, so the first plays first)", newsdesk=True),
+           "dealer plays first.", "Who deals (empty: the last player; the first plays first)", newsdesk=True),
     option("page", "mapping", None, "Even though a player may already have on his newspaper page two "
            "stories of any one type ...",
            "The newspaper page's layout: the story and advertisement spaces, which decide when a "

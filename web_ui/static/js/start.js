@@ -26,10 +26,12 @@ function examplePart(schema) {
 }
 
 // The empty choice of a seat option whose default is no seat says what empty means, in the
-// label's own words ("Who deals (empty: the last player, ...)"): "— (the default)" said nothing.
+// label's own words up to their first aside, as every choice is cut ("Who deals (empty: the last
+// player; the first plays first)": "— (the last player)"): "— (the default)" said nothing, and
+// the whole words were cut off at a phone's width.
 function noSeatWords(label) {
   const m = /\(empty: ([^)]*)\)/.exec(label || "");
-  return m ? `— (${m[1]})` : "— (the default)";
+  return m ? `— (${shortWords(m[1])})` : "— (the default)";
 }
 
 export function shortWords(words) {
