@@ -8,6 +8,7 @@ first use and injected into each page from the disk: no CDN, nothing from the ne
 """
 
 import contextlib
+import io
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import lan_address, launched_chromium, picture
+from PIL import Image
 
 AXE_DIR = Path(__file__).resolve().parent / "axe"
 AXE_JS = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
@@ -304,7 +306,7 @@ def test_every_page_has_no_axe_violations(app, client, server, auditor):
 def test_the_players_statistics_scroll_by_keyboard_on_the_narrowest_phone(client, server, screens, axe_js):
     """At 320 px the players' table is wider than the page and scrolls inside its box: a box
     that scrolls must take the focus, or a keyboard can't read the columns past the edge (axe:
-    scrollable-region-focusable)."""
+    scrollable-region-focusable), and must show the eye that it goes on."""
     start(client, "scan", 4, {"variant": "team"})
     act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
                                            "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
@@ -319,6 +321,21 @@ def test_the_players_statistics_scroll_by_keyboard_on_the_narrowest_phone(client
         violations = audit_result(page)
         assert not violations, report("history @320", violations)
         picture(page, "history-320.png", full_page=True)
+        # the eye sees it goes on: a band of the accent at the right edge, gone once the end is in
+        # view (the words were cut, "Best, pe", with no sign); read with the table's ink made clear
+        page.add_style_tag(content="#stats, #stats * { color: transparent !important; "
+                                   "border-color: transparent !important; box-shadow: none !important; }")
+
+        def right_edge():
+            shot = Image.open(io.BytesIO(box.screenshot())).convert("RGB")
+            return shot.getpixel((shot.width - 3, shot.height // 2))
+
+        red, _, blue = right_edge()
+        assert red - blue > 40, "no sign at the right edge that the table goes on: %r" % (right_edge(),)
+        box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+        red, _, blue = right_edge()
+        assert abs(red - blue) < 20, "a sign of more at the right edge of the table's end: %r" % (right_edge(),)
+        box.evaluate("b => { b.scrollLeft = 0; }")
         box.focus()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
