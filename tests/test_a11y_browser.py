@@ -341,6 +341,53 @@ def test_the_players_statistics_scroll_by_keyboard_on_the_narrowest_phone(client
         page.wait_for_function("b => b.scrollLeft > 0", arg=box.element_handle())
 
 
+# Each target the selectors name, as it lies on the page: its own box, and the label row it
+# stands in (a checkbox's words are part of its target).
+TARGETS = """sel => [...document.querySelectorAll(sel)].filter(e => e.getClientRects().length).map(e => {
+  const own = e.getBoundingClientRect(), row = (e.closest('label') || e).getBoundingClientRect();
+  return [e.id || e.textContent.trim().slice(0, 40), Math.round(own.width), Math.round(own.height), Math.round(row.height)]; })"""
+SMALL = ("input[type=checkbox], input[type=radio], input[type=file], summary, a[download]")
+
+
+def test_the_small_controls_are_24px_targets_on_a_phone(client, server, screens):
+    """Targets under 24 px (WCAG 2.2, 2.5.8), found on a phone: History's "with the panel's secret
+    key" checkbox (13 px, its label 20 px high) and its file field (21 px); the Workbench's
+    "Download the recording" link (16 px); the end card's "The numbers, move by move" and "What
+    happened" (20 px); the start form's checkboxes (13 px) and SCAN's variants, squeezed to 13 px
+    wide by their words. Each is 24 px square at least, and a checkbox's label row as high."""
+    start(client, "scan", 4, {"variant": "team"})
+    act(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                           "Bob & Dan": {"diamonds": 11, "clubs": 13}}})
+    r = client.post("/api/games/current/finish", json={"version": current(client)["version"]}, headers=W)
+    assert r.status_code == 200, r.get_data(as_text=True)
+    kept = r.get_json()["id"]
+    found = []
+    with screens.page({"width": 360, "height": 740}, timeout=WAIT) as page:
+        def measure(where):
+            found.extend((where, *t) for t in page.evaluate(TARGETS, SMALL))
+
+        page.goto(server + "/")
+        page.wait_for_function(LIVE)
+        for engine in ("scoop2002", "scan"):
+            page.check("input[name=engine][value='%s']" % engine)
+            measure("start form: " + engine)
+        page.goto(server + "/games/%d" % kept)
+        page.wait_for_selector(".end-card .chart-box summary")
+        measure("the end card")
+        page.goto(server + "/history")
+        page.wait_for_selector("#backup-secret")
+        measure("history")
+        page.goto(server + "/workbench")
+        page.click("[data-sim=dial1]")
+        page.wait_for_selector(".digit-test a[download]", timeout=15000)
+        measure("workbench")
+    places = {where.split(":")[0] for where, *_ in found}
+    assert places == {"start form", "the end card", "history", "workbench"}, found
+    assert any(name == "backup-secret" for _, name, *_ in found) and any(name == "restore-file" for _, name, *_ in found), found
+    small = [t for t in found if min(t[2], t[3], t[4]) < 24]
+    assert not small, "targets under 24 px (where, name, width, height, its row's height): %r" % small
+
+
 def test_the_table_against_the_box_reads_as_the_players_table_does(client, server, auditor):
     """The Lonely City's N. Ickel, the box's reporter, is counted apart from the players in a
     table of his own: audited as the players' is, at every size."""

@@ -130,10 +130,12 @@ function optionControl(opt, seatNames) {
   const said = [];
   if (opt.help) said.push(opt.help);
   if (opt.newsdesk) said.push("The rules are silent here: the default is newsdesk's choice.");
-  const label = h("label", { for: id, class: "option-label" }, opt.label + (opt.kind === "names" ? " (one a line)" : ""));
+  // a checkbox's label is its whole row, the box in it: a target a finger finds (the box alone was 13 px)
+  const label = opt.kind === "boolean" ? h("label", { for: id, class: "option-label check-row" }, input, opt.label)
+    : h("label", { for: id, class: "option-label" }, opt.label + (opt.kind === "names" ? " (one a line)" : ""));
   const problem = fieldProblem(id);
   const box = h("div", { class: "option field", dataset: { option: opt.name } },
-    opt.kind === "boolean" ? h("span", null, input, " ", label) : [label, input], hint, problem,
+    opt.kind === "boolean" ? label : [label, input], hint, problem,
     h("p", { class: "small muted option-rule" }, "Rules: “", opt.rule, "”", said.length ? " " + said.join(" ") : ""));
   return { opt, box, read, input, problem, name: formName(opt.label) };
 }

@@ -119,7 +119,7 @@ function digit(d) {
     h("p", { class: "small" }, d.notes.join("; ")),
     h("img", { class: "logic", src: `/api/workbench/digit/${d.id}.svg`, alt: `The pulse train of digit ${d.digit}: ` +
       `breaks ${d.breaks_ms.join(", ")} ms, makes ${d.makes_ms.join(", ")} ms`, loading: "lazy" }),
-    h("p", { class: "small" }, h("a", { href: `/api/workbench/digit/${d.id}.csv`, download: "" },
+    h("p", { class: "small" }, h("a", { class: "action-link", href: `/api/workbench/digit/${d.id}.csv`, download: "" },
       "Download the recording (dial trace)")));
 }
 
