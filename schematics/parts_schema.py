@@ -236,6 +236,9 @@ def _pico_pinout():
 
 PICO_PINOUT = _pico_pinout()
 PICO_HEADER = {name: number for number, name in PICO_PINOUT.items() if name.startswith("GP")}
+# the RP2040's GPIOs the board wires itself (its regulator, VBUS sense, LED, VSYS sense): no edge pin
+PICO_KEPT = ["GP%d" % n for n in range(max(int(name[2:]) for name in PICO_HEADER) + 2)
+             if "GP%d" % n not in PICO_HEADER]
 PICO_POWER = {"GND": tuple(n for n, name in PICO_PINOUT.items() if name == "GND"), "3V3": (36,), "5V": (40,)}
 # What a board's GPIO can be, whatever the board: a value past these is a unit slip (mA for A, a
 # percentage for a ratio), not a part.
@@ -297,12 +300,12 @@ def _board_details(name, board, source):
                 out.append("%s: [board.pico] header's %s is pin %d on a Pico (its datasheet's pinout), not %r%s"
                            % (source, pin, PICO_HEADER[pin], number, _pico_pin_words(number)))
             elif pin not in PICO_HEADER and re.fullmatch(r"GP\d{1,2}", pin):
-                # GP23-25 and GP29 are wired on the board itself: a number for one is another pin
+                # the GPIOs the board wires itself (PICO_KEPT): a number for one is another pin
                 # (30 is RUN: the hook closing would reset the Pico), and the rules would pass it
-                out.append("%s: [board.pico] header names %s, which reaches no edge pin on a Pico (GP23, GP24, GP25 "
-                           "and GP29 are used on the board itself: its datasheet's pinout); take it out%s"
-                           % (source, pin, ", its pin %r is %s" % (number, PICO_PINOUT[number])
-                              if number in PICO_PINOUT else ""))
+                out.append("%s: [board.pico] header names %s, which reaches no edge pin on a Pico (%s are used on "
+                           "the board itself: its datasheet's pinout); take it out%s"
+                           % (source, pin, " and ".join((", ".join(PICO_KEPT[:-1]), PICO_KEPT[-1])),
+                              ", its pin %r is %s" % (number, PICO_PINOUT[number]) if number in PICO_PINOUT else ""))
     if isinstance(power, dict):
         for rail, number in sorted(power.items()):
             if rail in PICO_POWER and number not in PICO_POWER[rail]:
