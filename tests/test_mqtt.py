@@ -898,3 +898,45 @@ def test_a_flood_of_refused_bell_requests_is_said_on_the_health_strip_until_a_qu
     finally:
         ha.close()
         pub.close()
+
+
+def test_a_connection_the_broker_drops_right_after_it_is_made_is_tried_again_later_each_time(broker, store,
+                                                                                               tmp_path):
+    """A broker dropping each connection as soon as it is made (another client taking its id)
+    was tried again a second later for ever: the back-off went back to its least at each
+    connection. It grows until a connection lasts."""
+    import paho.mqtt.client as paho
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from controller.mqtt import publisher as P
+    now = [1000.0]
+    pub = MqttPublisher(store, Bus(), Settings(broker.url, BASE, "t1"), tmp_path, backoff=(1.0, 30.0),
+                        clock=lambda: now[0])
+
+    def dropped():
+        """Another client connects with the box's id, and the broker drops the box's connection:
+        the seconds until the box tries again."""
+        taker = paho.Client(CallbackAPIVersion.VERSION2, client_id=pub._client._client_id.decode(),
+                            protocol=paho.MQTTv311)
+        taker.connect("127.0.0.1", broker.port)
+        taker.loop_start()
+        try:
+            assert wait_for(lambda: not pub.connected, timeout=WAIT)
+        finally:
+            taker.disconnect()
+            taker.loop_stop()
+        return pub._next_attempt - now[0]
+
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        assert dropped() == 1.0
+        for wait in (1.0, 2.0, 4.0):
+            now[0] += wait
+            assert wait_for(lambda: pub.connected, timeout=WAIT)
+            assert dropped() == wait * 2            # dropped at once again: a longer wait
+        now[0] += 8.0
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        now[0] += P.STEADY                          # a connection that lasted
+        assert dropped() == 1.0
+    finally:
+        pub.close()

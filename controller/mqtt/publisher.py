@@ -48,6 +48,8 @@ FLOOD_REFUSALS = 10     # bell requests refused in the last minute that the heal
                         # automation, a stranger on the broker), which the owner should hear of on the panel
 READ_WAIT = 0.005       # seconds a turn after one that read waits for more on the socket: the broker sends
                         # the next QoS 1 messages once it has the acknowledgements of those before
+STEADY = 10.0           # seconds a connection lasts before its loss starts the back-off again from the
+                        # least: one closed right after connecting (a broker dropping it) waits longer each time
 BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assistant's birth (each is
                         # every config again, and anyone on the broker can say "online"): a restart of
                         # Home Assistant takes longer than this
@@ -269,6 +271,7 @@ class MqttPublisher:
 
     _connecting = False
     _reading = False
+    _connected_at = 0.0
     _connect_started = 0.0
     _announced = 0
     _birth_heard = False
@@ -294,11 +297,14 @@ class MqttPublisher:
         self._connect_started = now
 
     def _lost(self, why):
+        now = self._clock()
+        if self.connected and now - self._connected_at >= STEADY:
+            self._delay = self._backoff[0]          # it lasted: the broker is not dropping each connection
         if why != self.problem:
             log.warning("MQTT: %s; retrying in %.1f s", why, self._delay)
         self.problem = why
         self.connected = self._connecting = self.taking_commands = self.hearing_births = False
-        self._next_attempt = self._clock() + self._delay
+        self._next_attempt = now + self._delay
         self._delay = min(self._backoff[1], self._delay * 2)
 
     def _topic(self, name):
@@ -312,7 +318,7 @@ class MqttPublisher:
         log.info("MQTT: connected to %s as %s", self.broker, self.settings.base)
         self.connected = True
         self.problem = None
-        self._delay = self._backoff[0]
+        self._connected_at = self._clock()
         self._announced = max(self._announced, self.store.last_id())
         self._subscribed.clear()
         if "bell" in self.settings.commands:
