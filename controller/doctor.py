@@ -212,9 +212,10 @@ class Probes:
         self.games = games or _games_probe
 
 
-def _mqtt_probe(broker, ca):
+def _mqtt_probe(broker, ca, topics=()):
+    """(None, {topic: what the broker keeps there}) if the broker takes the box, else (why not, {})."""
     from .mqtt.client import probe
-    return probe(broker, ca)
+    return probe(broker, ca, topics=topics)
 
 
 def _games_probe():
@@ -588,13 +589,23 @@ class _Doctor:
             self.add(FAULT, "mqtt", str(e), "fix mqtt_url in config.toml or NEWSDESK_MQTT_URL (docs/mqtt.md); "
                      "the table works meanwhile, without MQTT")
             return
-        problem = self.probes.mqtt(broker, self.config.get("mqtt_ca") or "")
+        from .mqtt import topics as T
+        from .mqtt.client import base_held
+        from .mqtt.cursor import kept_install
+        base = self.config.mqtt_topic if hasattr(self.config, "mqtt_topic") else None
+        availability, game = "%s/%s" % (base, T.AVAILABILITY), "%s/%s" % (base, T.state("game"))
+        problem, seen = self.probes.mqtt(broker, self.config.get("mqtt_ca") or "", (availability, game) if base else ())
         if problem:
             self.add(FAULT, "mqtt", problem, "the table works meanwhile and sends its backlog once the broker "
                      "takes it (docs/mqtt.md)")
+            return
+        # another newsdesk holding the base: this box's newsdesk publishes nothing there (publisher.py)
+        other = T.holder(seen.get(availability), seen.get(game), kept_install(self.config.data_dir)) if base else None
+        if other:
+            self.add(WARN, "mqtt", base_held(base, other), "the table works meanwhile; newsdesk looks again every "
+                     "minute and takes %s over once the other newsdesk is offline (docs/mqtt.md)" % base)
         else:
-            self.add(OK, "mqtt", "the broker at %s takes this box; topics under %s"
-                     % (broker, self.config.mqtt_topic if hasattr(self.config, "mqtt_topic") else "newsdesk/..."))
+            self.add(OK, "mqtt", "the broker at %s takes this box; topics under %s" % (broker, base or "newsdesk/..."))
 
 
     def check_games(self):

@@ -940,3 +940,203 @@ def test_a_connection_the_broker_drops_right_after_it_is_made_is_tried_again_lat
         assert dropped() == 1.0
     finally:
         pub.close()
+
+
+# ---------------------------------------------------------------- two boxes, one base topic
+
+KITCHEN = "newsdesk/kitchen"     # "Kitchen" and "KITCHEN" both: one base topic for two boxes
+
+
+@pytest.fixture
+def second_store(tmp_path):
+    """The second box's store (each box has its data folder, its install and its store; the
+    first's folder is tmp_path / "a")."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    s = Store(tmp_path / "b" / "store.sqlite3")
+    s._db.execute("PRAGMA synchronous=OFF")
+    yield s
+    s.close()
+
+
+def installs(listener, topic):
+    return [json.loads(p)["install"] for p in listener.on(topic) if p]
+
+
+def on_the_broker(broker, pub):
+    """Whether the broker keeps ``pub``'s game at its base: it has taken the table's messages
+    (``connected`` is true as the connection starts, before they are sent)."""
+    topic = pub.settings.base + "/state/game"
+    late = Listener(broker, [topic], client_id="ha-on", persistent=False)
+    try:
+        return late.wait(lambda m: installs(late, topic)[-1:] == [pub.install])
+    finally:
+        late.close()
+
+
+def test_a_box_finding_its_base_topic_held_sends_nothing_there_and_takes_it_over_once_the_other_is_gone(
+        broker, store, second_store, tmp_path):
+    """Two boxes whose names give one base topic (two Pis left with the host name raspberrypi at
+    one broker) had one client id: each connection made the broker drop the other's, every
+    second, each time with "offline", "online", every config and the other's game, and Home
+    Assistant's device flapped between the two. The box there first goes on undisturbed; the
+    other sends nothing on its base, says why in one sentence, and looks again every minute."""
+    from controller.mqtt import publisher as P
+    ha = Listener(broker, [KITCHEN + "/#", "homeassistant/#"], client_id="ha", persistent=False)
+    now = [1000.0]
+    first = MqttPublisher(store, Bus(), Settings(broker.url, KITCHEN, "Kitchen"), tmp_path / "a", backoff=FAST)
+    second = None
+    try:
+        assert wait_for(lambda: first.connected, timeout=WAIT)
+        assert ha.wait(lambda m: installs(ha, KITCHEN + "/state/game"))
+        second = MqttPublisher(second_store, Bus(), Settings(broker.url, KITCHEN, "KITCHEN"), tmp_path / "b",
+                               backoff=FAST, clock=lambda: now[0])
+        said = ("Another newsdesk (install %s, table Kitchen) already publishes on newsdesk/kitchen, so this box "
+                "sends nothing there: give this table its own table_name or mqtt_topic in config.toml." % first.install)
+        assert wait_for(lambda: second.health()["summary"] == said, timeout=WAIT), second.health()
+        assert second.health()["status"] == "warn" and "every minute" in second.health()["detail"]
+        now[0] += P.HELD_RETRY                      # it looks again: still held
+        assert wait_for(lambda: second._next_attempt == now[0] + P.HELD_RETRY, timeout=WAIT)
+        time.sleep(0.3)                             # (anything the second box sent would be here by now)
+        assert first.connected and not second.connected
+        assert ha.on(KITCHEN + "/availability") == ["online"]
+        assert set(installs(ha, KITCHEN + "/state/game")) == {first.install}
+        configs = [t for t, p, r in ha.messages if t.startswith("homeassistant/")]
+        assert len(configs) == len(T.discovery("homeassistant", KITCHEN, "Kitchen", ""))    # announced once
+        first.close()                               # gone: "offline"
+        assert ha.wait(lambda m: ha.on(KITCHEN + "/availability")[-1:] == ["offline"])
+        now[0] += P.HELD_RETRY
+        assert wait_for(lambda: second.connected, timeout=WAIT)
+        assert ha.wait(lambda m: installs(ha, KITCHEN + "/state/game")[-1:] == [second.install])
+        assert ha.on(KITCHEN + "/availability")[-1] == "online" and second.health()["status"] == "ok"
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+        ha.close()
+
+
+def test_a_stray_last_will_setting_the_table_offline_is_answered_online(broker, store, tmp_path):
+    """A last will set the table's availability offline while it was on (its own connection's
+    from before a power cut, which the broker sends once that one times out, or another box's):
+    Home Assistant showed every entity unavailable until the table's next connection."""
+    ha = Listener(broker, [BASE + "/availability"], client_id="ha", persistent=False)
+    pub = publisher(store, Bus(), broker.url, tmp_path)
+    try:
+        assert ha.wait(lambda m: ha.on(BASE + "/availability") == ["online"])
+        ha.client.publish(BASE + "/availability", "offline", qos=1, retain=True).wait_for_publish(5)
+        assert ha.wait(lambda m: ha.on(BASE + "/availability") == ["online", "offline", "online"])
+    finally:
+        pub.close()
+        ha.close()
+
+
+def test_another_install_publishing_on_the_tables_base_keeps_it_only_when_its_install_sorts_first(
+        broker, store, tmp_path):
+    """Two boxes that looked at a free base at the same moment, or a newsdesk from before the
+    look, publish on one base. Each state/game names its install, and the one that sorts first
+    keeps the base (both boxes agree without a word): the other leaves it with a clean
+    disconnect, so its will does not set the first one's availability offline."""
+    game = BASE + "/state/game"
+    ha = Listener(broker, [BASE + "/#"], client_id="ha", persistent=False)
+    pub = publisher(store, Bus(), broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        assert ha.wait(lambda m: installs(ha, game) == [pub.install])
+        later, earlier = "z" * 12, "-" * 12         # around any install's hex digits
+        ha.client.publish(game, T.dumps({"table": "T1", "install": later, "game": None}), qos=1, retain=True)
+        assert ha.wait(lambda m: installs(ha, game)[-2:] == [later, pub.install])     # sent there again
+        assert pub.connected
+        ha.client.publish(game, T.dumps({"table": "T1", "install": earlier, "game": None}), qos=1, retain=True)
+        assert wait_for(lambda: not pub.connected and "another newsdesk (install %s, table T1)" % earlier
+                        in (pub.problem or ""), timeout=WAIT), pub.problem
+        time.sleep(0.3)                             # (anything the box sent would be here by now)
+        assert installs(ha, game)[-1] == earlier and ha.on(BASE + "/availability")[-1] == "online"
+    finally:
+        pub.close()
+        ha.close()
+
+
+def kept_configs(broker, base, table):
+    """Whether the broker keeps every discovery config of the table at ``base``: what Home
+    Assistant starting now is handed, and then sent (a table connecting sends them as it goes)."""
+    wanted = {t for t, c in T.discovery("homeassistant", base, table, "") if c}
+    late = Listener(broker, ["homeassistant/#"], client_id="ha-late", persistent=False)
+    try:
+        return late.wait(lambda m: wanted <= {t for t, p in {t: p for t, p, r in m}.items() if p}, timeout=5.0)
+    finally:
+        late.close()
+
+
+def test_a_renamed_table_leaves_its_old_base_to_the_newsdesk_that_holds_it_now(broker, store, second_store,
+                                                                                tmp_path):
+    """A box on newsdesk/kitchen went away and another took the base over; renamed, the first
+    cleared what the broker keeps under newsdesk/kitchen: the other's device went out of Home
+    Assistant. Its old base, another newsdesk's now, is left alone."""
+    announced_once(store, broker, tmp_path / "a", KITCHEN)
+    other = MqttPublisher(second_store, Bus(), Settings(broker.url, KITCHEN, "kitchen"), tmp_path / "b", backoff=FAST)
+    renamed = None
+    try:
+        assert wait_for(lambda: other.connected, timeout=WAIT) and on_the_broker(broker, other)
+        renamed = publisher(store, Bus(), broker.url, tmp_path / "a", base="newsdesk/kitchen-2")
+        assert wait_for(lambda: (renamed.kept.get("announced") or {}).get("base") == "newsdesk/kitchen-2",
+                        timeout=WAIT)
+        assert kept_configs(broker, "newsdesk/kitchen-2", "kitchen-2")
+        assert kept_configs(broker, KITCHEN, "kitchen")
+        assert renamed.kept.get("retired") == [] and other.connected
+    finally:
+        other.close()
+        if renamed is not None:
+            renamed.close()
+
+
+def test_an_old_place_another_newsdesk_took_is_not_removed_from_home_assistant_at_its_start(
+        broker, store, second_store, tmp_path):
+    """A table renamed while Home Assistant was away keeps its old place, to send its empty
+    configs when Home Assistant comes online; another box took that base in between, and those
+    empty configs took the other box's device away."""
+    announced_once(store, broker, tmp_path / "a", KITCHEN)
+    renamed = publisher(store, Bus(), broker.url, tmp_path / "a", base="newsdesk/kitchen-2")
+    other = None
+    try:
+        assert wait_for(lambda: (renamed.kept.get("announced") or {}).get("base") == "newsdesk/kitchen-2"
+                        and renamed.hearing_births, timeout=WAIT)
+        assert renamed.kept.get("retired") == [{"base": KITCHEN, "discovery": "homeassistant"}]
+        other = MqttPublisher(second_store, Bus(), Settings(broker.url, KITCHEN, "kitchen"), tmp_path / "b",
+                              backoff=FAST)
+        assert wait_for(lambda: other.connected, timeout=WAIT)
+        assert wait_for(lambda: renamed.kept.get("retired") == [], timeout=WAIT)     # seen taken: forgotten
+        ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
+        try:
+            answer = {t for t, c in T.discovery("homeassistant", "newsdesk/kitchen-2", "kitchen-2", "") if c}
+            assert ha.wait(lambda m: answer <= {t for t, p, r in m if r})      # what the broker keeps
+            home_assistant_comes_online(ha)
+            assert ha.wait(lambda m: answer <= {t for t, p, r in m if not r})  # the renamed table's answer
+            others = {t for t, c in T.discovery("homeassistant", KITCHEN, "kitchen", "") if c}
+            assert not [t for t, p, r in ha.messages if t in others and not p]
+        finally:
+            ha.close()
+        assert kept_configs(broker, KITCHEN, "kitchen")
+    finally:
+        renamed.close()
+        if other is not None:
+            other.close()
+
+
+def test_doctor_says_another_newsdesk_holds_the_tables_base_topic(broker, store, second_store, tmp_path,
+                                                                  mock_factory):
+    first = MqttPublisher(store, Bus(), Settings(broker.url, KITCHEN, "Kitchen"), tmp_path / "a", backoff=FAST)
+    probes = Probes(pins=lambda c: (mock_factory, "simulated (mock)", True), serial_ports=list,
+                    port=lambda h, p: "free", mountinfo=lambda: "", disk_free=lambda p: 10**10)
+    try:
+        assert wait_for(lambda: first.connected, timeout=WAIT) and on_the_broker(broker, first)
+        newcomer = load_config(tmp_path / "b", environ={}, overrides={"mqtt_url": broker.url, "table_name": "KITCHEN"})
+        found = run_doctor(newcomer, probes).of("mqtt")
+        assert [f.status for f in found] == ["warn"], found
+        assert found[0].said.startswith("another newsdesk (install %s, table Kitchen) already publishes on "
+                                        "newsdesk/kitchen" % first.install)
+        assert "every minute" in found[0].fix
+        itself = load_config(tmp_path / "a", environ={}, overrides={"mqtt_url": broker.url, "table_name": "Kitchen"})
+        assert [f.status for f in run_doctor(itself, probes).of("mqtt")] == ["ok"]
+    finally:
+        first.close()

@@ -32,11 +32,14 @@ def test_discovery_is_one_device_and_the_bell_only_when_it_is_a_command():
                          if c and c.get("command_topic")]
 
 
+INSTALL = "5f2c9a61d0be"
+
+
 def _table(name):
     """What a table called ``name`` is on the broker and in Home Assistant."""
     from controller.config import DEFAULTS, Config
     base = Config(".", dict(DEFAULTS, table_name=name)).mqtt_topic
-    return {"base": base, "node": T.node_id(base), "client": T.client_id(base), "slug": T.entity_slug(name),
+    return {"base": base, "node": T.node_id(base), "client": T.client_id(base, INSTALL), "slug": T.entity_slug(name),
             "unique_ids": {c["unique_id"] for _, c in T.discovery("homeassistant", base, name, "") if c and "unique_id" in c}}
 
 
@@ -59,5 +62,5 @@ def test_a_plain_ascii_name_keeps_the_topic_and_ids_it_always_had():
     """Boxes already on a broker must not move: their topics, device and entities stay put."""
     assert [_table(n)["base"] for n in ("Corner table", "Table 7!", "!!!", "A_b-C")] == [
         "newsdesk/corner-table", "newsdesk/table-7", "newsdesk/table", "newsdesk/a_b-c"]
-    assert _table("Corner table")["client"] == "newsdesk-newsdesk_corner-table"
+    assert _table("Corner table")["client"] == "newsdesk-newsdesk_corner-table-" + INSTALL
     assert T.entity_slug("!!!") == "newsdesk" and T.node_id("cafe/Tables/7") == "cafe_Tables_7"

@@ -80,26 +80,94 @@ def refused(broker, reason_code):
     return "the broker at %s:%d refused the connection: %s" % (broker.host, broker.port, text)
 
 
-def probe(broker, ca="", timeout=CONNECT_TIMEOUT):
-    """Connect once and leave: None if the broker takes this box, else one sentence why not."""
+def base_held(base, other):
+    """One sentence for a base topic another newsdesk holds: ``other`` is its (install, table),
+    as topics.holder() reads them from its state/game."""
+    install, table = other
+    who = "install %s, table %s" % (install, table) if table else "install %s" % install
+    return ("another newsdesk (%s) already publishes on %s, so this box sends nothing there: give this table "
+            "its own table_name or mqtt_topic in config.toml" % (who, base))
+
+
+class Look:
+    """A connection with no last will that reads what the broker keeps (retained) on ``topics``
+    and leaves. It subscribes and unsubscribes at once: mosquitto sends what it keeps between its
+    two answers, so ``done`` is known without guessing a wait (the publisher still bounds it, for
+    a broker that answers otherwise). Having no will, it publishes
+    nothing however it ends: a box looking at a base topic another newsdesk holds must not set
+    that one's availability offline.
+
+    The publisher drives it a turn at a time (turn()); probe() waits for it."""
+
+    def __init__(self, broker, client_id, ca="", topics=()):
+        self.broker = broker
+        self.topics = list(topics)
+        self.seen = {}          # topic -> its payload as the broker keeps it ("" for nothing)
+        self.answer = None      # the broker's answer to the connection (a reason code)
+        self.done = False       # every kept message is in
+        self.client = make_client(broker, client_id, ca)
+        self.client.on_connect = self._connected
+        self.client.on_message = self._message
+        self.client.on_unsubscribe = self._unsubscribed
+
+    def start(self):
+        """Connect (raises as paho's connect does: connect_error() says it)."""
+        self.client.connect(self.broker.host, self.broker.port, keepalive=LOOK_KEEPALIVE)
+
+    def turn(self, timeout=0.0):
+        """One turn of the connection: 0 while it is open, else paho's error."""
+        return self.client.loop(timeout=timeout)
+
+    def close(self):
+        """Leave (a clean disconnect; without a will, an unclean one would publish nothing either)."""
+        try:
+            self.client.disconnect()
+        except Exception:
+            pass
+
+    def _connected(self, client, userdata, flags, reason_code, properties):
+        self.answer = reason_code
+        if reason_code.is_failure:
+            return
+        if not self.topics:
+            self.done = True
+            return
+        client.subscribe([(topic, 1) for topic in self.topics])
+        client.unsubscribe(self.topics)
+
+    def _message(self, client, userdata, message):
+        if message.topic in self.topics:
+            self.seen[message.topic] = message.payload.decode("utf-8", "replace")
+
+    def _unsubscribed(self, client, userdata, mid, reason_codes, properties):
+        self.done = True
+
+
+LOOK_KEEPALIVE = 10
+
+
+def probe(broker, ca="", timeout=CONNECT_TIMEOUT, topics=()):
+    """Connect once, read what the broker keeps on ``topics``, and leave: (None, {topic: payload})
+    if the broker takes this box, else (one sentence why not, {})."""
     import time
 
-    client = make_client(broker, "newsdesk-doctor-%d" % (time.monotonic_ns() % 10**9), ca)
-    answer = []
-    client.on_connect = lambda c, u, f, reason_code, p: answer.append(reason_code)
+    look = Look(broker, "newsdesk-doctor-%d" % (time.monotonic_ns() % 10**9), ca, topics)
     try:
-        client.connect(broker.host, broker.port, keepalive=10)
+        look.start()
     except Exception as e:
-        return connect_error(broker, e, ca)
+        return connect_error(broker, e, ca), {}
     try:
         end = time.monotonic() + timeout
-        while not answer and time.monotonic() < end:
-            if client.loop(timeout=0.1) != 0 and not answer:
-                return "the broker at %s:%d closed the connection before answering" % (broker.host, broker.port)
-        if not answer:
-            return "the broker at %s:%d did not answer within %.0f s" % (broker.host, broker.port, timeout)
-        if answer[0].is_failure:
-            return refused(broker, answer[0])
-        return None
+        while not look.done and not (look.answer and look.answer.is_failure) and time.monotonic() < end:
+            if look.turn(timeout=0.1) != 0:
+                if look.answer is None:
+                    return "the broker at %s:%d closed the connection before answering" % (
+                        broker.host, broker.port), {}
+                break
+        if look.answer is None:
+            return "the broker at %s:%d did not answer within %.0f s" % (broker.host, broker.port, timeout), {}
+        if look.answer.is_failure:
+            return refused(broker, look.answer), {}
+        return None, dict(look.seen)
     finally:
-        client.disconnect()
+        look.close()

@@ -81,15 +81,8 @@ class Kept:
 
     def __init__(self, data_dir):
         self.path = Path(data_dir) / KEPT_FILE
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            data = {}
-        except (OSError, ValueError) as e:
-            log.warning("can't read %s (%s); MQTT starts it again", self.path, e)
-            data = {}
-        self._data = data if isinstance(data, dict) else {}
-        if not isinstance(self._data.get("install"), str) or not self._data["install"]:
+        self._data = _read_kept(self.path)
+        if _install(self._data) is None:
             self.new_install()
 
     @property
@@ -113,3 +106,26 @@ class Kept:
 
     def _write(self):
         _write_json(self.path, self._data, "MQTT's state")
+
+
+def _read_kept(path):
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        log.warning("can't read %s (%s); MQTT starts it again", path, e)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _install(data):
+    install = data.get("install")
+    return install if isinstance(install, str) and install else None
+
+
+def kept_install(data_dir):
+    """The data folder's install as mqtt-kept.json holds it, or None; read only (newsdesk doctor
+    looks, and must not make a folder a new install)."""
+    path = Path(data_dir) / KEPT_FILE
+    return _install(_read_kept(path)) if path.exists() else None

@@ -14,6 +14,15 @@ repeat is possible around a dropped connection, and each payload's id lets subsc
 Live things (the handset, digits, presses) are not in the store's log: they update retained
 state topics and fire triggers only while connected. A trigger missed during an outage is not
 sent later (a doorbell an hour late is worse than none); its event, if stored, is in the backlog.
+
+One box to a base topic: each connection starts with a look (client.Look, a connection with no
+last will) at what the broker keeps on ``<base>/availability`` and ``<base>/state/game``. Another
+newsdesk online there (two Pis left named raspberrypi at one broker) keeps the base: this box
+publishes nothing on it, says so on the health strip, and looks again every HELD_RETRY seconds,
+taking the base over once the other is offline. While announced, it watches the same two
+topics: a stray last will setting its availability offline is answered "online", and another
+install publishing there (two boxes that looked at the same moment, or a newsdesk from before
+the look) is left the base when its install sorts first, else told the table again over it.
 """
 
 import collections
@@ -28,7 +37,7 @@ from .. import events
 from ..errors import ConfigError
 from . import topics as T
 from .bell import BellCommands, Refusals
-from .client import connect_error, make_client, refused
+from .client import Look, base_held, connect_error, make_client, refused
 from .cursor import Cursor, Kept
 from .url import Broker, parse_mqtt_url
 
@@ -48,6 +57,9 @@ FLOOD_REFUSALS = 10     # bell requests refused in the last minute that the heal
                         # automation, a stranger on the broker), which the owner should hear of on the panel
 READ_WAIT = 0.005       # seconds a turn after one that read waits for more on the socket: the broker sends
                         # the next QoS 1 messages once it has the acknowledgements of those before
+HELD_RETRY = 60.0       # seconds between two looks at a base topic another newsdesk holds
+LOOK_WAIT = 3.0         # seconds a look waits for the kept messages after the broker took it (mosquitto
+                        # sends them within milliseconds; a broker that answers otherwise is not waited on)
 STEADY = 10.0           # seconds a connection lasts before its loss starts the back-off again from the
                         # least: one closed right after connecting (a broker dropping it) waits longer each time
 BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assistant's birth (each is
@@ -146,6 +158,13 @@ class MqttPublisher:
             self.position = newest
             self.kept.new_install()
         self.install = self.kept.install
+        self.client_id = T.client_id(settings.base, self.install)
+        self.held_by = None             # (install, table) of another newsdesk holding the base topic, while it does
+        self._look = None               # the look (client.Look) this connection starts with, while it runs
+        self._free = False              # a look found the base free: the table's own connection may follow
+        self._seen = {}                 # watched topic -> what the broker last said there (_watched_topics)
+        self._yield_to = None           # another install publishing on the base, which keeps it (_on_watched)
+        self._foreign_heard = False     # another install published on the base, which this table keeps
         self._handed = self.position
         self._pending: collections.deque[tuple[int, int]] = collections.deque()     # (event id, mid), in order
         self._acked = set()
@@ -170,7 +189,8 @@ class MqttPublisher:
 
     @property
     def connecting(self):
-        """True from a connection's start until the broker answers it (or it fails)."""
+        """True from a connection's start (its look at the base topic first) until the broker
+        answers the table's own connection (or it fails, or another newsdesk holds the base)."""
         return self._connecting
 
     @property
@@ -201,6 +221,10 @@ class MqttPublisher:
             problem = _sentence_end(self.problem)
             if "_" not in problem.split(" ", 1)[0]:          # a setting's name keeps its spelling
                 problem = problem[:1].upper() + problem[1:]
+            if self.held_by:
+                return {"status": "warn", "summary": problem + ".",
+                        "detail": "The table keeps working; this box looks again every minute and takes %s over "
+                                  "once the other newsdesk is offline." % self.settings.base}
             return {"status": "warn", "summary": problem + ".",
                     "detail": "The table keeps working; %d events wait and go out in order when the broker "
                               "takes them." % self.backlog}
@@ -225,7 +249,8 @@ class MqttPublisher:
         now = self._clock()
         if not self.connected and not self._connecting and now >= self._next_attempt:
             self._connect(now, broker)
-        busy = self.connected and (self._pending or self._handed < self._announced or self._reading)
+        busy = self._look is not None or self.connected and (
+            self._pending or self._handed < self._announced or self._reading)
         message = sub.get(timeout=0 if busy else self._idle)
         while message is not None:
             self._on_bus(message)
@@ -237,31 +262,41 @@ class MqttPublisher:
             self._birth_heard, self._birth_answered_at = False, now
             log.info("MQTT: Home Assistant came online; announcing the table to it again")
             self._announce(self._client, removals=True)
+        if self.connected and self._foreign_heard and now - self._reasserted_at >= BIRTH_QUIET_S:
+            # another install published on this table's base: the table is sent again over it, at
+            # most once in BIRTH_QUIET_S (each is every config and state again)
+            self._foreign_heard, self._reasserted_at = False, now
+            self._say_all(self._client)
         self._count_refusals(now)
         if self.connected:
             if now - self._polled_at >= POLL:
                 self._polled_at = now
                 self._announced = max(self._announced, self.store.last_id())
             self._feed()
-        if self._connecting and now - self._connect_started > CONNACK_WAIT:
+        answered = self._look is not None and self._look.answer is not None
+        if self._connecting and not answered and now - self._connect_started > CONNACK_WAIT:
             self._lost("%s:%d took the connection but did not answer as an MQTT broker within %.0f s"
                        % (broker.host, broker.port, CONNACK_WAIT))
-        if self._client is not None and (self.connected or self._connecting):
+        if self._look is not None:
+            self._look_turn(now, broker, self._look)
+        elif self._client is not None and (self.connected or self._connecting):
             rc = self._talk(self._client)
             if rc != 0 and (self.connected or self._connecting):
                 self._lost("the connection to %s dropped (%s)" % (self.broker, _rc_text(rc)))
+        if self._yield_to is not None and self.connected:
+            self._give_way(now, self._yield_to)
         if now - self._saved_at >= SAVE_EVERY:
             self._saved_at = now
             self.cursor.save(self.position)
 
-    def _talk(self, client):
+    def _talk(self, client, wait=None):
         """One turn of the connection: what waits is written, and what the broker has sent is
         read, calling loop() again while the socket has more, READ_BUDGET times at most. paho's
         loop() reads one packet a call while nothing of ours waits for an acknowledgement (its
         loop_read counts our messages in flight, not what is on the socket), so at one call a
         turn a flood on a topic we listen to was read at twenty packets a second and held a bell
         press back behind it for most of a minute."""
-        rc = client.loop(timeout=READ_WAIT if self._pending or self._reading else 0)
+        rc = client.loop(timeout=wait if wait is not None else READ_WAIT if self._pending or self._reading else 0)
         read = 0
         while rc == 0 and read < READ_BUDGET and _readable(client.socket()):
             rc = client.loop(timeout=0)
@@ -271,16 +306,24 @@ class MqttPublisher:
 
     _connecting = False
     _reading = False
+    _look_answered: float | None = None
     _connected_at = 0.0
+    _reasserted_at = -math.inf
+    _watching: frozenset[str] = frozenset()
     _connect_started = 0.0
     _announced = 0
     _birth_heard = False
     _birth_answered_at = -math.inf
 
     def _connect(self, now, broker):
+        """A look at the base topic first (client.Look); the table's own connection, with its last
+        will, once a look found the base free."""
         try:
-            if self._client is None:
-                self._client = make_client(broker, T.client_id(self.settings.base), self.settings.ca)
+            if not self._free:
+                self._look = Look(broker, self.client_id, self.settings.ca, self._watched_topics())
+                self._look.start()
+            elif self._client is None:
+                self._client = make_client(broker, self.client_id, self.settings.ca)
                 self._client.will_set(self._topic(T.AVAILABILITY), T.OFFLINE, qos=1, retain=True)
                 self._client.on_connect = self._on_connect
                 self._client.on_disconnect = self._on_disconnect
@@ -296,6 +339,54 @@ class MqttPublisher:
         self._connecting = True
         self._connect_started = now
 
+    def _look_turn(self, now, broker, look):
+        """One turn of the look: once the broker has handed over what it keeps on the watched
+        topics (or LOOK_WAIT after it took the look, whatever came), the base is taken or left."""
+        rc = self._talk(look.client, wait=READ_WAIT)
+        if look.answer is not None and look.answer.is_failure:
+            self._lost(refused(broker, look.answer))
+            return
+        if look.answer is not None and self._look_answered is None:
+            self._look_answered = now
+        if look.done or (self._look_answered is not None and now - self._look_answered >= LOOK_WAIT):
+            self._end_look()
+            self._seen.update({topic: look.seen.get(topic, "") for topic in look.topics})
+            other = T.holder(look.seen.get(self._topic(T.AVAILABILITY)), look.seen.get(self._topic(T.state("game"))),
+                             self.install)
+            if other is not None:
+                self._hold_off(now, other)
+            else:
+                self._free = True
+                self._connect(now, broker)
+        elif rc != 0:
+            self._lost("the connection to %s dropped (%s)" % (self.broker, _rc_text(rc)))
+
+    def _end_look(self):
+        if self._look is not None:
+            self._look.close()
+            self._look = None
+        self._look_answered = None
+
+    def _hold_off(self, now, other):
+        """Another newsdesk holds the base: nothing is sent there, and a look comes again in HELD_RETRY."""
+        said = base_held(self.settings.base, other)
+        if said != self.problem:
+            log.warning("MQTT: %s; looking again every %.0f s", said, HELD_RETRY)
+        self.problem, self.held_by = said, other
+        self._free = False
+        self.connected = self._connecting = self.taking_commands = self.hearing_births = False
+        self._next_attempt = now + HELD_RETRY
+
+    def _give_way(self, now, other):
+        """Another install published on the base while this table was announced there, and its
+        install sorts first: it keeps the base. A clean disconnect, so the broker drops this
+        connection's will rather than set the other's availability offline."""
+        self._yield_to = None
+        client = self._client
+        self._hold_off(now, other)          # first: the disconnect below is no lost connection
+        if client is not None:
+            client.disconnect()
+
     def _lost(self, why):
         now = self._clock()
         if self.connected and now - self._connected_at >= STEADY:
@@ -303,6 +394,9 @@ class MqttPublisher:
         if why != self.problem:
             log.warning("MQTT: %s; retrying in %.1f s", why, self._delay)
         self.problem = why
+        self.held_by = None
+        self._end_look()
+        self._free = False
         self.connected = self._connecting = self.taking_commands = self.hearing_births = False
         self._next_attempt = now + self._delay
         self._delay = min(self._backoff[1], self._delay * 2)
@@ -315,9 +409,13 @@ class MqttPublisher:
         if reason_code.is_failure:
             self._lost(refused(self.broker, reason_code))
             return
+        if self.held_by:
+            log.info("MQTT: the other newsdesk on %s is offline; this table takes the topic over",
+                     self.settings.base)
         log.info("MQTT: connected to %s as %s", self.broker, self.settings.base)
-        self.connected = True
-        self.problem = None
+        self.connected, self._free = True, False
+        self.problem = self.held_by = self._yield_to = None
+        self._foreign_heard = False
         self._connected_at = self._clock()
         self._announced = max(self._announced, self.store.last_id())
         self._subscribed.clear()
@@ -325,11 +423,36 @@ class MqttPublisher:
             self._subscribed[client.subscribe(self._topic(T.BELL), qos=1)[1]] = "taking_commands"
         if self.settings.discovery:
             self._subscribed[client.subscribe(T.birth(self.settings.discovery), qos=1)[1]] = "hearing_births"
-        client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
+        self._watching = frozenset(self._watched_topics())
+        client.subscribe([(topic, 1) for topic in sorted(self._watching)])
         self._clear_where_it_was(client)
+        self._say_all(client)
+
+    def _say_all(self, client):
+        """"online", Home Assistant's discovery configs and every state: the table, whole. The
+        game's state goes last: another install on the base (_on_watched) reads it as this
+        table's last word there."""
+        client.publish(self._topic(T.AVAILABILITY), T.ONLINE, qos=1, retain=True)
         self._announce(client)
-        for name, payload in self._retained.items():
-            client.publish(self._topic(T.state(name)), payload, qos=1, retain=True)
+        for name in sorted(self._retained, key=lambda name: name == "game"):
+            client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
+
+    def _watched_topics(self):
+        """What a look reads and the table's connection watches: the base's availability and
+        state/game, and the state/game of each base the table was announced at before (another
+        newsdesk may hold one now, and what it keeps there is not this table's to clear)."""
+        old = {place["base"] for place in self._retired()}
+        was = self.kept.get("announced")
+        if isinstance(was, dict) and isinstance(was.get("base"), str) and was["base"]:
+            old.add(was["base"])
+        old.discard(self.settings.base)
+        return [self._topic(T.AVAILABILITY), self._topic(T.state("game"))] + [
+            "%s/%s" % (base, T.state("game")) for base in sorted(old)]
+
+    def _other_at(self, base):
+        """(install, table) of another newsdesk whose state/game the broker keeps at ``base``, or None."""
+        other = T.publisher_of(self._seen.get("%s/%s" % (base, T.state("game"))))
+        return other if other is not None and other[0] != self.install else None
 
     def _announce(self, client, removals=False):
         """Home Assistant's discovery configs: at each connection, and again each time Home
@@ -350,6 +473,8 @@ class MqttPublisher:
         would keep the old device for good. A place is forgotten once the broker has taken its
         removals after Home Assistant said it was online; a topic the table uses now is left alone."""
         for place in self._retired():
+            if place["base"] != self.settings.base and self._other_at(place["base"]):
+                continue                            # another newsdesk's now (_on_watched forgets it)
             for topic in T.discovery_topics(place["discovery"], place["base"]):
                 if topic not in current:
                     self._telling[client.publish(topic, "", qos=1, retain=True).mid] = place
@@ -379,6 +504,16 @@ class MqttPublisher:
         clearing = set()
         if isinstance(was, dict) and was != here and isinstance(was.get("base"), str) and was["base"]:
             old_base, old_prefix = was["base"], was.get("discovery")
+            other = self._other_at(old_base) if old_base != self.settings.base else None
+            if other:
+                # another newsdesk took the old base over while this table was away: clearing it
+                # would take that one's device out of Home Assistant
+                log.info("MQTT: the table was announced as %s, which another newsdesk (install %s) holds now; "
+                         "leaving it to that one", old_base, other[0])
+                self.kept.put("retired", [p for p in self._retired() if p["base"] != old_base])
+                self._clearing, self._clearing_for = set(), here
+                self.kept.put("announced", here)
+                return
             if old_base != self.settings.base:
                 log.info("MQTT: the table was announced as %s; clearing what the broker keeps there", old_base)
                 for name in list(self._retained) + [T.AVAILABILITY]:
@@ -426,6 +561,9 @@ class MqttPublisher:
             self.sent += 1
 
     def _on_message(self, client, userdata, message):
+        if message.topic in self._watching:
+            self._on_watched(client, message)
+            return
         if self.settings.discovery and message.topic == T.birth(self.settings.discovery):
             if message.payload == T.BIRTH.encode():
                 self._birth_heard = True        # answered by _step, at most once in BIRTH_QUIET_S
@@ -450,6 +588,42 @@ class MqttPublisher:
                 self._ring(said)
             except Exception:
                 log.exception("MQTT: ringing the bell failed")
+
+    def _on_watched(self, client, message):
+        """What the broker says on a watched topic (_watched_topics): kept for the decisions that
+        read it, and answered when it is live (not kept from before this connection, which the
+        table's own messages replace) and someone else is on the table's base."""
+        payload = message.payload.decode("utf-8", "replace")
+        self._seen[message.topic] = payload
+        if not self.connected or self._closing.is_set():
+            return
+        if message.topic == self._topic(T.AVAILABILITY):
+            if payload == T.OFFLINE and not message.retain:
+                # a last will: this box's own from a connection before this one, or another's
+                log.info("MQTT: something set %s offline while the table is on it; saying online again",
+                         message.topic)
+                client.publish(message.topic, T.ONLINE, qos=1, retain=True)
+            return
+        other = T.publisher_of(payload)
+        if other is None or other[0] == self.install:
+            return
+        base = message.topic[:-len("/" + T.state("game"))]
+        if base != self.settings.base:
+            retired = self._retired()
+            if any(place["base"] == base for place in retired):
+                log.info("MQTT: %s, where the table was announced before, is another newsdesk's now (install "
+                         "%s); its old device there is left alone", base, other[0])
+                self.kept.put("retired", [place for place in retired if place["base"] != base])
+            return
+        if message.retain:
+            return
+        if other[0] < self.install:          # the install that sorts first keeps the base: both agree
+            self._yield_to = other           # (_step gives way, outside this callback)
+        else:
+            if not self._foreign_heard:
+                log.warning("MQTT: another newsdesk (install %s) publishes on %s too; this table keeps it (its "
+                            "install sorts first) and is sent there again", other[0], base)
+            self._foreign_heard = True
 
     def _refused(self, why, now):
         """A refused bell request, told whole when it is the first in a while (Refusals: a flood
@@ -604,6 +778,7 @@ class MqttPublisher:
     # ------------------------------------------------------------ closing
 
     def _goodbye(self):
+        self._end_look()
         if self._client is not None:
             if self.connected:
                 try:

@@ -204,9 +204,36 @@ def node_id(base: str) -> str:
     return safe_name(base, NODE_SAFE, "_", "newsdesk")
 
 
-def client_id(base: str) -> str:
-    """The table's MQTT client id: one per base topic, or two boxes knock each other off the broker."""
-    return "newsdesk-" + node_id(base)
+def client_id(base: str, install: str) -> str:
+    """The table's MQTT client id: its base topic and its install. The broker drops a connection
+    when another comes with its id, so an id made from the base alone had two boxes with one
+    base (two Pis left named raspberrypi) knock each other off every second; a box keeps its id
+    from one connection to the next, so it takes over its own connection left by a power cut."""
+    return "newsdesk-%s-%s" % (node_id(base), install)
+
+
+def publisher_of(game: str | None) -> tuple[str, str | None] | None:
+    """(install, table) of the newsdesk whose <base>/state/game ``game`` is; None for nothing
+    there (an empty payload clears it) or a payload that names no install."""
+    try:
+        state = json.loads(game) if game else None
+    except ValueError:
+        return None
+    if not isinstance(state, dict) or not isinstance(state.get("install"), str) or not state["install"]:
+        return None
+    table = state.get("table")
+    return state["install"], table if isinstance(table, str) else None
+
+
+def holder(availability: str | None, game: str | None, install: str | None) -> tuple[str, str | None] | None:
+    """Another newsdesk holding a base topic, from what the broker keeps there: (install, table)
+    when its availability is online and its state/game names an install other than ``install``.
+    None when the base is free: offline (a box stopped, or its last will), empty, this install's
+    own (its connection before a restart), or online with no install named (not a newsdesk's)."""
+    other = publisher_of(game)
+    if availability != ONLINE or other is None or other[0] == install:
+        return None
+    return other
 
 
 def signal_id(signal: str) -> str:
