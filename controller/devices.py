@@ -32,6 +32,7 @@ from pathlib import Path
 from .dbshape import Shape, made_by
 from .dial_join import CODE_DIGITS
 from .errors import BadRequest, StoreError
+from .visible import visible
 
 ROLES = ("host", "player")
 TOKEN_TTL = 600.0        # an invitation's life, seconds
@@ -127,6 +128,7 @@ def clean_name(name):
     name = " ".join(name.split())
     if len(name) > NAME_MAX:
         raise BadRequest("a device's name is at most %d characters, got %d" % (NAME_MAX, len(name)))
+    visible(name, "a device's name")        # the host's list of devices shows it as typed
     return name
 
 

@@ -28,6 +28,7 @@ from .games.game import SLOW_S, Game, no_description
 from .history import stack, summary
 from .standings import final_table, rows, sides
 from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
+from .visible import visible
 
 READ_WAIT = 0.25   # seconds a read waits for a change in progress before showing the last committed state
 NAME_MAX = 40           # a player's name, colour or team (the API document says the same)
@@ -57,7 +58,7 @@ def clean_players(players):
         name = p["name"].strip()
         if len(name) > NAME_MAX:
             raise BadRequest("player %d's name is longer than %d characters; shorten it" % (i, NAME_MAX))
-        _visible(name, "player %d's name" % i)
+        visible(name, "player %d's name" % i)
         same = _as_read(name)
         if same in seen:
             first, earlier = seen[same]
@@ -71,39 +72,12 @@ def clean_players(players):
             if value not in (None, "") and (not isinstance(value, str) or len(value) > NAME_MAX):
                 raise BadRequest("%s's %s is a short text (up to %d characters), got %r" % (name, field, NAME_MAX, value))
             if value not in (None, ""):
-                _visible(value, "%s's %s" % (name, field))
+                visible(value, "%s's %s" % (name, field))
                 row[field] = value.strip()
         clean.append(row)
     return clean
 
 
-# Unicode categories of characters nobody sees as part of a name: control characters (a line
-# break, a tab), format characters (a zero-width space or joiner, a direction mark), line and
-# paragraph separators, and unassigned or private code points.
-UNSEEN = {"Cc": "a line break, tab or other control character", "Cf": "an invisible character",
-          "Zl": "a line break", "Zp": "a paragraph break", "Co": "a private character",
-          "Cn": "an unassigned character", "Cs": "a broken character"}
-
-
-ZWJ = "\u200d"           # the zero-width joiner: invisible, but an emoji keyboard puts it inside a family, a profession...
-VS16 = "\ufe0f"          # the variation selector that asks for a symbol's emoji form
-
-
-def _in_emoji(ch):
-    return ch == VS16 or unicodedata.category(ch) in ("So", "Sk")     # a pictograph, or a skin tone
-
-
-def _visible(text, what):
-    """Refuse ``text`` (``what`` says whose) holding a character the table can't see: two names
-    that look alike would be two players, and a line break would split a name on the screen. A
-    joiner between two parts of an emoji (👩‍👧) is seen as the one emoji it makes, as an emoji
-    keyboard types it."""
-    for i, ch in enumerate(text):
-        kind = UNSEEN.get(unicodedata.category(ch))
-        if ch == ZWJ and 0 < i < len(text) - 1 and _in_emoji(text[i - 1]) and _in_emoji(text[i + 1]):
-            continue
-        if kind:
-            raise BadRequest("%s has %s in it (U+%04X): type it again without it" % (what, kind, ord(ch)))
 
 
 def _as_read(name):

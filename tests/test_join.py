@@ -400,6 +400,24 @@ def test_a_device_names_itself_and_leaves(app, guard, host):
     assert client_at(app, "192.168.1.31").post("/api/join/leave").get_json() == {"left": None}
 
 
+@pytest.mark.parametrize("name, said", [
+    ("\u0000", "a line break, tab or other control character in it (U+0000)"),
+    ("a\u0007b", "a line break, tab or other control character in it (U+0007)"),
+    ("\u202eevil", "an invisible character in it (U+202E)"),
+    ("Ann\u200b", "an invisible character in it (U+200B)"),
+    ("\ufeff", "an invisible character in it (U+FEFF)"),
+])
+def test_a_device_name_with_what_nobody_sees_in_it_is_refused_as_a_players_is(app, guard, host, name, said):
+    """A joined player could name their device "\u202eevil" (shown backwards in the host's list),
+    a NUL or a zero-width space, where a player's name refuses each."""
+    player = client_at(app, "192.168.1.30")
+    player.get("/join?token=" + invite(host)["token"])
+    r = player.post("/api/join/name", json={"name": name})
+    assert r.status_code == 400 and r.get_json()["message"] == "A device's name has %s: type it again without it." \
+        % said, r.get_json()
+    assert player.post("/api/join/name", json={"name": "Ann's 📱"}).status_code == 200
+
+
 def test_a_browser_that_joins_again_gives_up_its_old_device(app, guard, host):
     player = client_at(app, "192.168.1.30")
     player.get("/join?token=" + invite(host)["token"])
