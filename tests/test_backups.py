@@ -379,6 +379,28 @@ def test_through_the_server_the_host_uploads_past_64_kb_and_anyone_else_is_refus
         assert status == 413 and "65536 bytes" in answer["message"]
 
 
+@pytest.mark.slow
+def test_through_the_server_one_upload_at_a_time_the_next_refused_unread(desk):
+    """Eight backups of 31 MB sent at once were each read whole and held side by side: the panel
+    went from 100 MB to 575 (a Pi Zero has 512), and kept 390. A second upload while one is under
+    way is now refused, unread; once the first is done the next is taken."""
+    import socket
+    app = create_app(newsdesk=desk, test_config={"TESTING": True})
+    with InThread(app) as srv:
+        first = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        try:
+            first.sendall(("POST /api/backups/check HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Newsdesk: 1\r\n"
+                           "Content-Type: application/zip\r\nContent-Length: 1000000\r\n\r\n" % srv.port).encode()
+                          + b"PK" * 1000)         # a slow sender, part way through its file
+            assert wait_for(lambda: getattr(srv.panel, "uploading", True), timeout=5)
+            status, answer = _post(srv.port, b"not a zip")
+            assert status == 503 and answer["message"].startswith("Another large upload (a backup being checked) is "
+                                                                  "under way"), (status, answer)
+        finally:
+            first.close()
+        assert wait_for(lambda: _post(srv.port, b"not a zip")[0] == 400, timeout=10)
+
+
 # ------------------------------------------------------------------ the restart, as `newsdesk serve` does it
 
 SERVE_ENV = {"NEWSDESK_PIN_FACTORY": "mock", "NEWSDESK_AUDIO": "off", "NEWSDESK_SPEECH": "off",

@@ -26,7 +26,8 @@ data, into the replaced-<time> folder beside the store. A panel not run by ``new
 
 The upload's body is larger than the panel's 64 KB: web_ui/live.py reads it on the event loop
 (never on a Flask thread), up to UPLOAD_MOST bytes within UPLOAD_SECONDS, for the host only
-(HOST_BODIES); anyone else's large body is refused 413 there, unread.
+(HOST_BODIES); anyone else's large body is refused 413 there, unread, and so is a second upload
+while one is under way (503: each is held whole while it is read and checked).
 """
 
 import hmac

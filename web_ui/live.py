@@ -65,6 +65,8 @@ REQUESTS_PER_ADDRESS = 16   # a guest address's requests under way at once (a pa
 STOPPING = "The newsdesk is restarting; this page tries again by itself in a moment."
 BUSY = ("This device has %d requests under way, as many as one device may have; wait for their answers, then "
         "ask again." % REQUESTS_PER_ADDRESS)
+UPLOADING = ("Another large upload (a backup being checked) is under way; send this one once it is done. One "
+             "at a time: each is held whole while it is checked.")
 BACKLOG_MAX = 1000     # events replayed to a tablet that reconnects; past that it resyncs
 GATE = "newsdesk.stream_gate"   # the ASGI scope key the feed asks Flask's /stream view through
 HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
@@ -427,6 +429,7 @@ class Panel:
         self._stopping = None
         self.streams = set()      # tasks, so a stopping server can end them at once
         self.under_way: collections.Counter[str] = collections.Counter()   # a guest address's requests now
+        self.uploading = False    # a body past body_most (the host's backup upload) being read or answered
         self._up_timer = None     # until the first answer, or PARTS_WAIT after the start
 
     def _answered(self):
@@ -535,6 +538,20 @@ class Panel:
         most, timeout = self.body_most, self.body_timeout
         if lane is self.host_wsgi:      # a route of the host's with a larger body of its own (an upload)
             most, timeout = self.flask.config.get("HOST_BODIES", {}).get(scope["path"], (most, timeout))
+        large = most > self.body_most
+        if large:
+            # one at a time, refused unread: each is held whole, read and then checked, and eight
+            # backups of 31 MB sent at once took a Pi Zero's panel from 100 MB to 575
+            if self.uploading:
+                return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", UPLOADING))
+            self.uploading = True
+        try:
+            return await self._answered_with(lane, scope, receive, send_named, most, timeout)
+        finally:
+            if large:
+                self.uploading = False
+
+    async def _answered_with(self, lane, scope, receive, send_named, most, timeout):
         try:
             body, gone = await read_body(scope, receive, most, timeout, self._stopping)
         except Refusal as refusal:
