@@ -186,7 +186,8 @@ class _Streamed:
     ("400", "The body is not a newsdesk backup, or it is damaged or incomplete: the message says which."),
     ("413", "The file is larger than the panel takes."),
     ("422", "The backup was made by a newer newsdesk: update this one first."),
-    ("503", "The box can't check it now (a restore is waiting for the restart, or the disk is full)."),
+    ("503", "The box can't check it now (another upload is under way, a restore is waiting for the restart, or "
+            "the disk is full)."),
     op="checkBackup", role="host",
     params=[{"name": FILE_NAME_HEADER, "in": "header", "required": False, "schema": dict(STR, maxLength=120),
              "description": "The file's name as the tablet knows it, for the sentences that name it."}]))
