@@ -585,8 +585,8 @@ class GameSession:
             not_made = "the move was not made and the game is as it was"
             with games_own_code(engine, "this move", not_made):
                 events = _plain(engine.decide(base.copied(state), action, self._rng), sort=True)
-                if not isinstance(events, list) or not all(isinstance(e, dict) and "type" in e for e in events):
-                    raise TypeError("decide() must give a list of events, each with a \"type\"")
+                if not base.are_events(events):
+                    raise TypeError("decide() must give %s" % base.EVENTS)
                 entry = {"type": "action", "action": action, "events": events,
                          "said": say(engine, state, action, events,
                                       lambda: describe(action, events, *self._names()))}

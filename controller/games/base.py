@@ -109,6 +109,13 @@ def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: d
 
 
 NOT_AN_ACTION = "an action is a dict with a \"type\""
+EVENTS = "a list of events, each with a \"type\""      # what setup() and decide() give
+
+
+def are_events(events: object) -> TypeGuard[list[Event]]:
+    """Whether ``events`` is what setup() and decide() must give (EVENTS): the box refuses a move
+    of anything else, and the kit's play stops at it, both saying so in those words."""
+    return isinstance(events, list) and all(isinstance(e, dict) and "type" in e for e in events)
 
 
 class NotSetUp(GameError):

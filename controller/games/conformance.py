@@ -226,6 +226,16 @@ class _PlayFailed(Exception):
     """A function of the game failed while the kit played it (the message says which, on what)."""
 
 
+def _events(what: str, events: object, given: object) -> list[Event]:
+    """``events``, as ``what`` (setup() or decide()) gave them, when they are events at all:
+    anything else stops the play, said in the words the box refuses such a move with (a bare
+    "'NoneType' object is not iterable" named neither the function nor what it owes)."""
+    if not base.are_events(events):
+        raise _PlayFailed("%s gave %s, given %s: %s must give %s" % (
+            what, base.quoted(events, 80), base.quoted(given, 80), what, base.EVENTS))
+    return events
+
+
 def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
          options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None,
          clock: Callable[[], float] | None = None) -> Play:
@@ -238,7 +248,8 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     rng = random.Random(seed)
     players = list(names or table(game))
     out = Play(names=[str(p["name"]) for p in players])
-    out.setup = _game_call("setup()", game.setup, players, dict(options or {}), given=options or {}, clock=clock)
+    out.setup = _events("setup()", _game_call("setup()", game.setup, players, dict(options or {}), given=options or {},
+                                              clock=clock), given=options or {})
     state = game.initial()
     for ev in out.setup:
         state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
@@ -257,8 +268,9 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
                 break
             action = fill(game, rng.choice(offers), rng)
         try:
-            events = _game_call("decide()", game.decide, base.copied(state), action,
-                                random.Random(rng.randrange(2 ** 32)), given=action, clock=clock)
+            events = _events("decide()", _game_call("decide()", game.decide, base.copied(state), action,
+                                                    random.Random(rng.randrange(2 ** 32)), given=action, clock=clock),
+                             given=action)
         except GameError:
             if script is not None:
                 raise

@@ -275,3 +275,20 @@ def test_a_game_the_kit_cant_play_is_told_once_with_its_cause_and_the_rules_that
     assert "offers() raised RuntimeError: offers exploded" in said and "guard(" not in said
     needing = [u for u in unreached if "could not play the game" in u]
     assert len(needing) >= 8 and all(u.endswith("(its guard test says why)") for u in needing), unreached
+
+
+def test_a_decide_or_setup_that_gives_no_list_of_events_is_told_so_in_the_words_the_box_refuses_it_with(model):
+    """decide() giving None was said as "TypeError: 'NoneType' object is not iterable", naming
+    neither the function nor what it owes; the box says "decide() must give a list of events,
+    each with a "type"", and so does the kit, with what the call was given."""
+    g = model.GAME
+    for broken, said in (
+            (dict(decide=lambda s, a, rng: g.decide(s, a, rng) and None),
+             "decide() gave None, given {'type': 'point', 'player': 1}: decide() must give %s" % base.EVENTS),
+            (dict(setup=lambda players, options: g.setup(players, options)[0]),
+             "setup() gave {'type': 'setup', 'players': ['Ann', 'Bob'], 'target': 3}, given {}: setup() must give %s"
+             % base.EVENTS)):
+        found, _ = Kit(dataclasses.replace(g, **broken)).check()
+        assert [f.rule.name for f in found] == ["play"], [str(f) for f in found]
+        assert found[0].seen == "setting up and playing it failed: " + said
+    assert base.EVENTS == "a list of events, each with a \"type\""      # the box's own words (game_session.act)
