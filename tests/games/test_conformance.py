@@ -142,7 +142,7 @@ def test_a_game_whose_call_outlasts_the_box_is_said_at_once_not_played_for_minut
         return model.GAME.view(state)
     slow = dataclasses.replace(model.GAME, view=slow_view)
     kit = Kit(slow, clock=lambda: now[0])
-    found = kit.findings("offers")
+    found = kit.findings("play")
     assert found and "view() took 2.0 s, given 'the state just set up'" in str(found[0]), found
     assert now[0] < 10                           # one call, not a play's worth
     assert Kit(model.GAME, clock=lambda: now[0]).findings("offers") == []    # a game that answers at once
@@ -159,7 +159,7 @@ def test_a_rule_about_a_finished_game_is_unreached_not_passed_when_no_play_ends_
 def test_a_game_that_crashes_is_a_finding_not_a_crash_of_the_kit(model):
     def setup(players, options):
         raise KeyError("target")
-    found = Kit(dataclasses.replace(model.GAME, setup=setup)).findings("guard")
+    found = Kit(dataclasses.replace(model.GAME, setup=setup)).findings("play")
     assert "setting up and playing it failed: setup() raised KeyError: 'target', given {}" in str(found[0])
 
 
@@ -177,7 +177,7 @@ def test_an_apply_that_fails_in_play_is_named_with_the_event_it_failed_on(model)
         if event["type"] == "point":
             raise ValueError("six!")
         return g.apply(state, event)
-    found = Kit(dataclasses.replace(g, apply=apply)).findings("result")
+    found = Kit(dataclasses.replace(g, apply=apply)).findings("play")
     assert "setting up and playing it failed: apply() raised ValueError: six!, given {'type': 'point'" in str(found[0])
 
 
@@ -274,7 +274,24 @@ def test_a_game_the_kit_cant_play_is_told_once_with_its_cause_and_the_rules_that
     said = str(found[0])
     assert "offers() raised RuntimeError: offers exploded" in said and "guard(" not in said
     needing = [u for u in unreached if "could not play the game" in u]
-    assert len(needing) >= 8 and all(u.endswith("(its guard test says why)") for u in needing), unreached
+    assert len(needing) >= 8 and all(u.endswith("(the rule 'play' says why)") for u in needing), unreached
+
+
+def test_a_game_the_kit_cant_play_is_said_under_the_rule_play_which_the_docs_list(model):
+    """Said by the first rule to need the play, the failure was the test ::guard, a rule about
+    something else, and "play" was in no table a stranger could look it up in. It is a rule of
+    its own (its own test under --newsdesk-game, a row of docs/new-game.md's table), and no other
+    rule says it, whichever is asked first."""
+    def offers(state):
+        raise RuntimeError("offers exploded")
+    kit = Kit(dataclasses.replace(model.GAME, offers=offers))
+    with pytest.raises(Unreached, match="could not play the game \\(the rule 'play' says why\\)"):
+        kit.findings("guard")
+    (found,) = kit.findings("play")
+    assert found.rule is conformance.BY_NAME["play"] and found.rule in RULES
+    assert "offers() raised RuntimeError: offers exploded" in found.seen
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "new-game.md").read_text(encoding="utf-8")
+    assert "| `play` | %s |" % found.rule.says in doc
 
 
 def test_a_decide_or_setup_that_gives_no_list_of_events_is_told_so_in_the_words_the_box_refuses_it_with(model):
