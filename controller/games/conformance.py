@@ -103,10 +103,11 @@ RULES: tuple[Rule, ...] = (
     Rule("offers", "every offer is an action (a dict with a text \"type\"), every field it asks the table "
                    "to enter is a number the panel facts bound, a text the panel facts word, or one of its "
                    "choices, its own \"labels\" (if any) name only fields it enters, and decide() takes each "
-                   "kind of offer filled in as the panel fills it",
+                   "kind of offer filled in as the panel fills it, giving the events of a move that changes the game",
          "offer {\"type\": ..., \"enter\": [field]} with panel[\"numbers\"][field] (or [\"words\"][field]) "
          "declared, or \"choices\": {field: [...]}, \"labels\": {field: words} where one offer's field needs "
-         "words of its own, and offer only what the rules allow now"),
+         "words of its own, and offer only what the rules allow now: a move decide() gives events for, or "
+         "refuses with a GameError saying why"),
     Rule("fields", "decide() refuses an offered action with a field missing or malformed (a text, null, a "
                    "list, a huge number) with a GameError, never another error",
          "check each field before using it (is_int, seat(), isinstance) and raise GameError with a sentence "
@@ -137,12 +138,14 @@ PLAY = BY_NAME["play"]
 @dataclass
 class Play:
     """A game played by the kit: a table of its fewest players, the states and moves it went
-    through (the first state the one just set up), and whether it ended."""
+    through (the first state the one just set up), and how many of its moves decide() took with
+    no events (``idle``: not kept, as they change nothing)."""
 
     names: list[str]
     states: list[State] = field(default_factory=list)
     moves: list[tuple[Action, list[Event]]] = field(default_factory=list)
     setup: list[Event] = field(default_factory=list)
+    idle: int = 0
 
 
 def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
@@ -244,7 +247,10 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
          options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None,
          clock: Callable[[], float] | None = None) -> Play:
     """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
-    ends or ``moves`` are made. A refused move is passed over, as the table would tap again.
+    ends or ``moves`` are made. A refused move is passed over, as the table would tap again, and
+    so is one decide() takes with no events (counted in ``idle``): it changes nothing, and kept,
+    it had describe() asked about a move with no events, whose crash was the only thing said of
+    an offer that does nothing ("offers" says that).
 
     Each state is kept as a copy, and decide() is given one, as the table gives it: a game whose
     apply() writes into the state it was given would otherwise rewrite the states already kept,
@@ -279,6 +285,9 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
             if script is not None:
                 raise
             continue
+        if not events:
+            out.idle += 1
+            continue
         out.moves.append((base.copied(action), base.copied(events)))
         for ev in events:
             state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
@@ -299,6 +308,7 @@ class _Check:
         self.offered_in: dict[str, State] = {}
         self.filled: set[str] = set()
         self.unknown: set[str] = set()
+        self.idle: dict[str, Action] = {}
 
     def played(self) -> Play:
         if self._played is None and self._problem is None:
@@ -344,14 +354,15 @@ class _Check:
         taken when decide() takes one of up to TRIES fillings, in any state it was offered in.
         ``offered_in[kind]``: the state the action shown was tried on; ``filled``: the kinds
         whose offers ask the table for fields (the panel's form fills those); ``unknown``: the
-        kinds decide() refused as no action of its own. An offer that asks for nothing may be
-        one the game's own screen fills in with a form of its own (SCAN's hand): decide() may
-        refuse it bare, unless it is no action of the game's at all."""
+        kinds decide() refused as no action of its own; ``idle``: kind -> the filled-in offer
+        decide() took with no events, a tap that changes nothing. An offer that asks for nothing
+        may be one the game's own screen fills in with a form of its own (SCAN's hand): decide()
+        may refuse it bare, unless it is no action of the game's at all."""
         if self._offered is not None:
             return self._offered
         g = self.game
         out: dict[str, tuple[Action, str | None]] = {}
-        self.offered_in, self.filled, self.unknown = {}, set(), set()
+        self.offered_in, self.filled, self.unknown, self.idle = {}, set(), set(), {}
         for state in _sample(self.played().states):
             for offer in g.offers(state):
                 kind = base.action_type(offer)
@@ -362,7 +373,7 @@ class _Check:
                 for seed in range(TRIES):
                     action = fill(g, offer, random.Random(seed))
                     try:
-                        g.decide(base.copied(state), base.copied(action), random.Random(seed))
+                        events = g.decide(base.copied(state), base.copied(action), random.Random(seed))
                     except GameError as e:
                         if kind not in out or out[kind][1] is not None:
                             out[kind], self.offered_in[kind] = (action, str(e)), state
@@ -371,6 +382,8 @@ class _Check:
                         continue
                     out[kind], self.offered_in[kind] = (action, None), state
                     self.unknown.discard(kind)
+                    if events == []:
+                        self.idle[kind] = action
                     break
         self._offered = out
         return out
@@ -379,9 +392,11 @@ class _Check:
         played = self.played()
         last = played.states[-1]
         if not self.game.result(last)["over"]:
-            raise Unreached("%d moves from its offers did not end a game of %s; give the kit a finished game's "
+            idle = (" (and %d taps decide() took with no events, which change nothing: the rule \"offers\" says "
+                    "which)" % played.idle) if played.idle else ""
+            raise Unreached("%d moves from its offers%s did not end a game of %s; give the kit a finished game's "
                             "moves (check(game, ending=[...]) or the newsdesk_kit fixture's ending=) to check "
-                            "what a finished game must do" % (len(played.moves), self.game.title))
+                            "what a finished game must do" % (len(played.moves), idle, self.game.title))
         return last
 
 
@@ -704,6 +719,9 @@ def _offers(c: _Check) -> Iterator[str]:
     for kind, (action, refusal) in c.offered().items():
         if refusal is not None and (kind in c.filled or kind in c.unknown):
             yield "its %s offer is refused by its own rules: %s (filled in as %s)" % (kind, refusal, base.quoted(action))
+    for kind, action in c.idle.items():
+        yield ("decide() took its %s offer (filled in as %s) and gave no events: each tap on it is kept as a move "
+               "that changes nothing" % (kind, base.quoted(action)))
 
 
 def _fields(c: _Check) -> Iterator[str]:
@@ -826,7 +844,12 @@ def _result(c: _Check) -> Iterator[str]:
 def _words(c: _Check) -> Iterator[str]:
     g, played = c.game, c.played()
     for state, (action, events) in zip(played.states, played.moves):
-        said = g.describe(state, action, events)
+        try:
+            said = g.describe(state, action, events)
+        except (Exception, SystemExit) as e:        # which move, not a bare "IndexError: list index out of range"
+            yield "describe() raised %s: %s for %s, whose events were %s" % (
+                type(e).__name__, e, base.quoted(action), base.quoted(events, 80))
+            return
         if said is not None and not isinstance(said, str):
             yield "describe() gave %s for %s" % (base.quoted(said), base.quoted(action))
             return

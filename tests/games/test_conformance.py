@@ -113,6 +113,8 @@ BREACHES = [
     ("offers", lambda g, m: dict(offers=lambda s: [dict(o, type="score") for o in g.offers(s)])),
     ("offers", lambda g, m: dict(offers=lambda s: [{"type": "point", "enter": ["player"], "choices": {"player": [9]}}]
                                  if s["started"] else [])),
+    # an offer decide() takes and does nothing with: each tap a move that changes nothing
+    ("offers", lambda g, m: dict(decide=lambda s, a, rng: g.decide(s, a, rng) and [])),
     # words for a field the offer doesn't ask for
     ("offers", lambda g, m: dict(offers=lambda s: [dict(o, labels={"margin": "By how much"}) for o in g.offers(s)])),
     # a field read without a look: int("x") or a missing key, not a refusal the table can read
@@ -309,3 +311,28 @@ def test_a_decide_or_setup_that_gives_no_list_of_events_is_told_so_in_the_words_
         assert [f.rule.name for f in found] == ["play"], [str(f) for f in found]
         assert found[0].seen == "setting up and playing it failed: " + said
     assert base.EVENTS == "a list of events, each with a \"type\""      # the box's own words (game_session.act)
+
+
+def test_an_offered_move_that_changes_nothing_is_named_and_describe_is_not_asked_about_it(model):
+    """decide() giving [] for an action its own offers() offered: the kit kept each tap as a
+    move that does nothing, and said only describe()'s IndexError (it reads events[0]) and that
+    400 moves did not end the game. "offers" names the move; the play passes it over as it does
+    a refusal, so describe() is never asked about a move with no events."""
+    g = model.GAME
+    idle = dataclasses.replace(g, decide=lambda s, a, rng: g.decide(s, a, rng) and [])
+    kit = Kit(idle)
+    found, unreached = kit.check()
+    assert [f.rule.name for f in found] == ["offers"], [str(f) for f in found]
+    assert found[0].seen == ("decide() took its point offer (filled in as {'type': 'point', 'player': 0}) and "
+                             "gave no events: each tap on it is kept as a move that changes nothing")
+    assert (kit.played().moves, kit.played().idle) == ([], conformance.MOVES)
+    (end,) = unreached
+    assert end.startswith("end: 0 moves from its offers (and %d taps decide() took with no events, which change "
+                          "nothing: the rule \"offers\" says which) did not end" % conformance.MOVES), end
+
+
+def test_a_describe_that_crashes_is_said_with_the_move_it_crashed_on(model):
+    g = model.GAME
+    (found,) = Kit(dataclasses.replace(g, describe=lambda s, a, evs: evs[1])).findings("words")
+    assert found.seen == ("describe() raised IndexError: list index out of range for {'type': 'point', "
+                          "'player': 1}, whose events were [{'type': 'point', 'player': 1}]"), found.seen
