@@ -650,8 +650,11 @@ def _panel(c: _Check) -> Iterator[str]:
         return
     for name, bound in (facts["numbers"] or {}).items():
         if (not isinstance(bound, dict) or not base.is_int(bound.get("minimum")) or not base.is_int(bound.get("maximum"))
-                or bound["minimum"] > bound["maximum"] or not bound.get("label")):
+                or not bound.get("label")):
             yield "its number %s is %s, not {\"minimum\", \"maximum\", \"label\"}" % (name, base.quoted(bound, 80))
+        elif bound["minimum"] > bound["maximum"]:       # the right shape, so say what is wrong with it
+            yield "its number %s has minimum %d above maximum %d: no number can be entered for it" % (
+                name, bound["minimum"], bound["maximum"])
     unknown = set(facts["listens"] or ()) - set(ORACLES)
     if unknown:
         yield "it listens to %s; the oracles are %s" % (", ".join(sorted(unknown)), ", ".join(ORACLES))

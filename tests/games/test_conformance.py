@@ -336,3 +336,12 @@ def test_a_describe_that_crashes_is_said_with_the_move_it_crashed_on(model):
     (found,) = Kit(dataclasses.replace(g, describe=lambda s, a, evs: evs[1])).findings("words")
     assert found.seen == ("describe() raised IndexError: list index out of range for {'type': 'point', "
                           "'player': 1}, whose events were [{'type': 'point', 'player': 1}]"), found.seen
+
+
+def test_a_panel_number_whose_minimum_is_above_its_maximum_is_told_so(model):
+    """It was said as "its number margin is {'minimum': 6, 'maximum': 1, ...}, not {"minimum",
+    "maximum", "label"}", which it is: what is wrong is the order of its bounds."""
+    g = model.GAME
+    numbers = {"margin": {"minimum": 6, "maximum": 1, "label": "By how much"}}
+    (found,) = Kit(dataclasses.replace(g, panel=dict(g.panel, numbers=numbers))).findings("panel")
+    assert found.seen == "its number margin has minimum 6 above maximum 1: no number can be entered for it"

@@ -114,7 +114,7 @@ def test_a_game_with_an_empty_title_is_refused_at_load(monkeypatch):
     ({"panel": "points"}, "its panel facts are 'points', not a mapping like kit.PANEL_DEFAULTS"),
     ({"panel": {"chart": "points"}}, "its chart is 'points', not {\"unit\": words"),
     ({"panel": {"seats_by_variant": [1]}}, "its seats_by_variant is [1], not {variant: {\"min\", \"max\"}}"),
-    ({"panel": {"numbers": {"n": {"minimum": 6, "maximum": 1, "label": "N"}}}}, "its number n is"),
+    ({"panel": {"numbers": {"n": {"minimum": 6, "maximum": 1, "label": "N"}}}}, "its number n has minimum 6 above maximum 1"),
     ({"players": {"team": 4}}, "its players are {'team': 4}, not a variant's id -> (fewest, most) for each"),
     ({"players": {}}, "its players are {}, which seats nobody"),
     ({"players": 0}, "it seats 0 to 0 players"),
