@@ -345,3 +345,21 @@ def test_a_panel_number_whose_minimum_is_above_its_maximum_is_told_so(model):
     numbers = {"margin": {"minimum": 6, "maximum": 1, "label": "By how much"}}
     (found,) = Kit(dataclasses.replace(g, panel=dict(g.panel, numbers=numbers))).findings("panel")
     assert found.seen == "its number margin has minimum 6 above maximum 1: no number can be entered for it"
+
+
+class _Clipping:
+    """An object of a game's own, as a stranger kept in the state: no __eq__, so no copy equals it."""
+
+
+@pytest.mark.parametrize("kept", [_Clipping, set], ids=["object", "set"])
+def test_a_state_that_is_not_json_is_said_by_json_alone_not_as_decide_changing_it(model, kept):
+    """A state holding an object drew "decide() changed its state" beside the json finding: the
+    kit saw the change by comparing a copy, and a copy of an object is another object."""
+    g = model.GAME
+    holding = dataclasses.replace(g, apply=lambda s, ev: dict(g.apply(s, ev), clipping=kept()))
+    found, _ = Kit(holding).check()
+    assert [f.rule.name for f in found] == ["json"], [str(f) for f in found]
+    assert 'its state["clipping"] is a %s, not plain JSON' % kept.__name__ in found[0].seen
+    # what pure is there for, it still says, once the state is JSON
+    assert Kit(dataclasses.replace(g, apply=lambda s, ev: g.apply(s, ev) if ev["type"] == "setup"
+                                   else dict(_point(s, ev)))).findings("pure")
