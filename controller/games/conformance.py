@@ -26,6 +26,7 @@ from .game import NAME, SLOW_S, Game
 
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
+SCORE_KINDS = ("money", "points", None)     # a panel's "score" (base.panel)
 MOVES = 400          # the most moves the kit plays looking for an end
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
@@ -617,7 +618,7 @@ def _panel(c: _Check) -> Iterator[str]:
     if extra:
         yield "it declares %s, which the panel doesn't know" % ", ".join(sorted(extra))
     facts = base.panel(c.game)
-    if facts["score"] not in ("money", "points", None):
+    if facts["score"] not in SCORE_KINDS:
         yield "its score is %s" % base.quoted(facts["score"])
     chart = facts["chart"]
     if chart is not None and not (isinstance(chart, Mapping) and isinstance(chart.get("unit"), str)
@@ -669,6 +670,8 @@ def _not_set_up(c: _Check) -> Iterator[str]:
         yield "result() of initial() raised %s: %s" % (type(e).__name__, e)
     else:
         want = base.result_of(False, [], base.panel(g))
+        if want["score_kind"] not in SCORE_KINDS and isinstance(res, dict):      # "panel" says so: one cause, one finding
+            want["score_kind"] = res.get("score_kind")
         if res != want:
             yield "result() of initial() is %s, not %s" % (base.quoted(res, 120), want)
     said = _refusal(lambda: g.decide(empty, {"type": "anything"}, random.Random(0)), base.NotSetUp, "set up")
@@ -840,7 +843,7 @@ def _result(c: _Check) -> Iterator[str]:
             yield "it named winners %s before the game was over" % res["winners"]
         elif sorted(r["name"] for r in rows if not r.get("automated")) != sorted(played.names):   # and the box's seats
             yield "its standings list %s, not the players %s" % ([r["name"] for r in rows], played.names)
-        elif res["score_kind"] != kind:
+        elif res["score_kind"] != kind and kind in SCORE_KINDS:       # a kind the panel doesn't know: "panel" says so
             yield "its score kind is %r, its panel facts say %r" % (res["score_kind"], kind)
         elif any((r["score"] is not None) if kind is None else not base.is_int(r["score"]) for r in rows):
             yield "its scores %s are not %s" % ([r["score"] for r in rows], "None" if kind is None else "whole numbers")

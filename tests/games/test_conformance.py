@@ -363,3 +363,14 @@ def test_a_state_that_is_not_json_is_said_by_json_alone_not_as_decide_changing_i
     # what pure is there for, it still says, once the state is JSON
     assert Kit(dataclasses.replace(g, apply=lambda s, ev: g.apply(s, ev) if ev["type"] == "setup"
                                    else dict(_point(s, ev)))).findings("pure")
+
+
+def test_a_score_kind_the_panel_doesnt_know_is_one_finding_not_one_per_rule_that_compares_it(model):
+    """panel={"score": "goals"} was said by "panel", and again by "not-set-up" and "result", whose
+    result_of() said "points": one cause, one finding. A kind the panel knows that result()
+    contradicts is still said."""
+    g = model.GAME
+    found, _ = Kit(dataclasses.replace(g, panel=dict(g.panel, score="goals"))).check()
+    assert [f.seen for f in found] == ["its score is 'goals'"], [str(f) for f in found]
+    found, _ = Kit(dataclasses.replace(g, panel=dict(g.panel, score="money"))).check()
+    assert "its score kind is 'points', its panel facts say 'money'" in [f.seen for f in found], found
