@@ -38,11 +38,14 @@ def test_a_screen_helper_without_words_is_refused_rather_than_listed_bare():
 def test_the_page_says_what_a_stranger_had_to_find_out():
     """A plug-in's author, from docs/new-game.md alone: how mypy finds newsdesk's types beside an
     editable install, what a die's result hands the screen (and that the rules never see it unless
-    the screen sends it), and whether a game needs a screen.js."""
+    the screen sends it), whether a game needs a screen.js, and how to check a variant other
+    than the default one, which is all --newsdesk-game plays."""
     page = kit_doc.DOC.read_text(encoding="utf-8").split(kit_doc.MARKER)[0]
     words = " ".join(page.split())
     for said in ("MYPYPATH=/path/to/newsdesk mypy --strict",
                  "`onOracle(\"dice\", data)` gets the throw: `data.faces`",
                  "the rules never see a roll unless the screen sends it as an action",
-                 "`screen.js` is optional"):
+                 "`screen.js` is optional",
+                 "`--newsdesk-game` plays the game with its default options",
+                 'newsdesk_kit(my_game.GAME, options={"variant": variant})'):
         assert said in words, "docs/new-game.md doesn't say %r" % said

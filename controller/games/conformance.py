@@ -156,7 +156,7 @@ def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
     if isinstance(players, int) and not isinstance(players, bool):
         return players, players
     if isinstance(players, dict) and players:
-        picked = variant or _default_variant(game)
+        picked = variant or _variant(game)
         if picked in players:
             low, high = players[picked]
             return low, high
@@ -164,20 +164,23 @@ def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
     return game.min_players, game.max_players
 
 
-def _default_variant(game: Game) -> str | None:
-    """The variant a game is played in when its options say nothing."""
+def _variant(game: Game, options: Mapping[str, Any] | None = None) -> str | None:
+    """The variant a game is played in: the one ``options`` pick, else its variant option's
+    default (None for a game without variants)."""
     found = base.variant_option(game)
     if not found:
         return None
-    default = next((o["default"] for o in game.options if o["name"] == found[0]), None)
-    if isinstance(default, list):
-        default = default[0] if default else None
-    return default if isinstance(default, str) else None
+    picked = (options or {}).get(found[0])
+    if picked is None:
+        picked = next((o["default"] for o in game.options if o["name"] == found[0]), None)
+    if isinstance(picked, list):
+        picked = picked[0] if picked else None
+    return picked if isinstance(picked, str) else None
 
 
-def table(game: Game, n: int | None = None) -> list[dict[str, Any]]:
-    """Players for ``game``'s start: its fewest, or ``n``."""
-    fewest = max(1, seats(game)[0])
+def table(game: Game, n: int | None = None, options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Players for ``game``'s start: the fewest the variant ``options`` pick seats, or ``n``."""
+    fewest = max(1, seats(game, _variant(game, options))[0])
     return [{"name": name} for name in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon",
                                         "Kit", "Lou")[:n or fewest]]
 
@@ -257,7 +260,7 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     apply() writes into the state it was given would otherwise rewrite the states already kept,
     and every rule after would look at a game that isn't the one played ("pure" says what it is)."""
     rng = random.Random(seed)
-    players = list(names or table(game))
+    players = list(names or table(game, options=options))
     out = Play(names=[str(p["name"]) for p in players])
     out.setup = _events("setup()", _game_call("setup()", game.setup, players, dict(options or {}), given=options or {},
                                               clock=clock), given=options or {})
@@ -597,17 +600,18 @@ def _setup_options(c: _Check) -> Iterator[str]:
 
 
 def _setup_players(c: _Check) -> Iterator[str]:
-    g = c.game
-    fewest, most = seats(g)
+    """The seats of the variant the kit plays (its options'), with those options."""
+    g, options = c.game, c.options or {}
+    fewest, most = seats(g, _variant(g, options))
     tries: list[tuple[str, object]] = [
         ("players that are not a list", "Ann and Bob"),
-        ("a player without a name", table(g)[:-1] + [{"name": ""}]),
+        ("a player without a name", table(g, options=options)[:-1] + [{"name": ""}]),
         ("two players of one name", [{"name": "Ann"}] * max(2, fewest)),
         ("%d players, past its most" % (most + 1), table(g, most + 1))]
     if fewest > 1:
         tries.append(("%d players, short of its fewest" % (fewest - 1), table(g, fewest - 1)))
     for what, players in tries:
-        said = _refusal(lambda players=players: g.setup(players, {}), GameError)   # type: ignore[misc]
+        said = _refusal(lambda players=players: g.setup(players, dict(options)), GameError)   # type: ignore[misc]
         if said:
             yield "given %s, %s" % (what, said)
 
@@ -920,7 +924,10 @@ class Kit:
                  options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None,
                  clock: Callable[[], float] | None = None) -> None:
         """``clock`` (seconds, as time.monotonic): each call into the game is timed, and one past
-        SLOW_S stops the play, said by the rule "play" (the pytest plug-in gives one)."""
+        SLOW_S stops the play, said by the rule "play" (the pytest plug-in gives one).
+        ``options``: the setup options the game is played with (its defaults when None); the
+        variant they pick is the one whose fewest players the kit seats, and whose seats
+        "setup-players" checks."""
         self.game = game
         self._check = _Check(game, seed, ending, options, players, clock)
 

@@ -374,3 +374,34 @@ def test_a_score_kind_the_panel_doesnt_know_is_one_finding_not_one_per_rule_that
     assert [f.seen for f in found] == ["its score is 'goals'"], [str(f) for f in found]
     found, _ = Kit(dataclasses.replace(g, panel=dict(g.panel, score="money"))).check()
     assert "its score kind is 'points', its panel facts say 'money'" in [f.seen for f in found], found
+
+
+def _in_variants(g):
+    """Race to Three played as a duel (two players, the default) or by a crowd (three to six)."""
+    seated = {"duel": (2, 2), "crowd": (3, 6)}
+    options = (*g.options, base.option("variant", "choice", "duel", "Race one rival, or the whole table.", "Variant",
+                                       choices={"duel": "two players", "crowd": "three to six players"}))
+
+    def setup(players, given):
+        chosen = base.check_declared(g.title, options, given)
+        names = base.check_players(g.title, players, *seated[chosen["variant"]])
+        return [{"type": "setup", "players": names, "target": chosen["target"]}]
+    return dataclasses.replace(g, options=options, setup=setup, players=seated,
+                               variants={"duel": "two players", "crowd": "three to six players"})
+
+
+def test_the_kit_checks_the_variant_its_options_pick_with_that_variants_seats(model):
+    """docs/new-game.md said to give the fixture options={"variant": ...} to check another
+    variant, but the kit sat the default variant's fewest players at it: a variant seating
+    others was "setting up and playing it failed" (SCAN's triple: "Triple SCAN is for 6 players,
+    not 4"). The kit seats the variant its options pick, and checks setup's refusals by its seats."""
+    game = _in_variants(model.GAME)
+    assert Kit(game).check() == ([], [])
+    kit = Kit(game, options={"variant": "crowd"})
+    assert kit.check() == ([], [])
+    assert kit.played().names == ["Ann", "Bob", "Cat"]
+    lax = dataclasses.replace(game, setup=lambda players, given: [
+        {"type": "setup", "players": [p["name"] for p in players], "target": 3}] if len(players) == 2
+        else game.setup(players, given))
+    (found,) = Kit(lax, options={"variant": "crowd"}).findings("setup-players")
+    assert found.seen.startswith("given 2 players, short of its fewest, it gave "), found.seen
