@@ -396,7 +396,7 @@ class _Check:
         played = self.played()
         last = played.states[-1]
         if not self.game.result(last)["over"]:
-            idle = (" (and %d taps decide() took with no events, which change nothing: the rule \"offers\" says "
+            idle = (" (and %d taps decide() took with no events, which change nothing: the rule 'offers' says "
                     "which)" % played.idle) if played.idle else ""
             raise Unreached("%d moves from its offers%s did not end a game of %s; give the kit a finished game's "
                             "moves (check(game, ending=[...]) or the newsdesk_kit fixture's ending=) to check "

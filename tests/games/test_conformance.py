@@ -328,7 +328,7 @@ def test_an_offered_move_that_changes_nothing_is_named_and_describe_is_not_asked
     assert (kit.played().moves, kit.played().idle) == ([], conformance.MOVES)
     (end,) = unreached
     assert end.startswith("end: 0 moves from its offers (and %d taps decide() took with no events, which change "
-                          "nothing: the rule \"offers\" says which) did not end" % conformance.MOVES), end
+                          "nothing: the rule 'offers' says which) did not end" % conformance.MOVES), end
 
 
 def test_a_describe_that_crashes_is_said_with_the_move_it_crashed_on(model):
