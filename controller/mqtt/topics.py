@@ -339,8 +339,11 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
     sensor("last_number", "Last number dialed", "number", newest("value_json.number"), icon="mdi:dialpad")
     sensor("verdict", "Editor's verdict", "verdict", "{{ value_json.signal }}", device_class="enum",
            options=list(SIGNALS), icon="mdi:newspaper")
-    sensor("dice", "Last roll", "dice", "{{ value_json.total }}", state_class="measurement",
-           icon="mdi:dice-multiple")
+    # No state class on the roll or the seats: Home Assistant keeps long-term statistics (hourly
+    # mean, min, max) of a sensor that has one, and these would mean nothing. A roll's mean over an
+    # hour is weighted by how long each roll stood, across whatever dice were set; Seat 1 is Ann's
+    # dollars in one game and Bob's points in the next.
+    sensor("dice", "Last roll", "dice", "{{ value_json.total }}", icon="mdi:dice-multiple")
     sensor("stopwatch", "Stopwatch digit", "stopwatch", "{{ value_json.digit }}", device_class="enum",
            options=list(DIGITS), icon="mdi:timer-outline")
     sensor("game", "Game", "game", said("value_json.game.title if value_json.game else none"),
@@ -355,7 +358,7 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
                json_attributes_template="{%% set r = %s %%}{{ {'player': r.name if r else none, "
                                         "'winner': r.winner if r else false, 'unit': value_json.game.unit "
                                         "if r else none} | tojson }}" % row,
-               state_class="measurement", icon="mdi:account")
+               icon="mdi:account")
     entity("binary_sensor", "health", "Health", state_topic="%s/%s" % (base, state("health")),
            value_template="{{ value_json.status }}", payload_on="fault", payload_off="ok", device_class="problem",
            json_attributes_topic="%s/%s" % (base, state("health")), entity_category="diagnostic")
