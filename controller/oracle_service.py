@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 HISTORY = {"dice": events.DICE_ROLL, "stopwatch": events.STOPWATCH_ROLL, "editor": events.VERDICT}
 DICE_BUTTON, STOPWATCH_BUTTON = "dice_button", "stopwatch_button"
+BY_BUTTON = "button"    # a result's source when one of the table's buttons (or the simulated ones) made it
 
 
 class OracleService:
@@ -57,11 +58,11 @@ class OracleService:
         """Called by the button listener's thread with each debounced Press."""
         if press.button == DICE_BUTTON:
             if press.kind == HELD:
-                self.next_dice(source="button")
+                self.next_dice(source=BY_BUTTON)
             elif press.kind == UP and not press.long:
-                self.roll(source="button")
+                self.roll(source=BY_BUTTON)
         elif press.button == STOPWATCH_BUTTON and press.kind == DOWN:
-            self.stopwatch_press(press.t, source="button")
+            self.stopwatch_press(press.t, source=BY_BUTTON)
 
     # ------------------------------------------------------------ the oracles
 

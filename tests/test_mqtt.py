@@ -606,6 +606,46 @@ def test_the_stopwatch_trigger_fires_on_every_press(broker, store, tmp_path):
         "started", "stopped", "started", "reset"]
 
 
+def test_the_button_triggers_fire_for_the_tables_own_buttons_only(broker, store, tmp_path):
+    """Home Assistant's "dice_button" and "stopwatch_button" device triggers (button_short_press)
+    fire when that button is pressed: not for a roll, a start or a reset made from the panel. The
+    event entities tell every one, with where it came from."""
+    from controller import events
+    listener = Listener(broker, [BASE + "/trigger/#", BASE + "/event/#"], client_id="ha", persistent=False)
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path)
+    try:
+        assert wait_for(lambda: pub.connected, timeout=WAIT)
+        for source in ("panel", "button"):
+            bus.publish(store.append(events.DICE_ROLL, {"total": 7, "faces": [3, 4], "source": source}).as_dict())
+            bus.publish({"type": events.STOPWATCH_STARTED, "data": {"mode": "stopwatch", "source": source}})
+            if source == "panel":
+                bus.publish({"type": events.STOPWATCH_RESET, "data": {}})
+            else:
+                bus.publish(store.append(events.STOPWATCH_ROLL, {"digit": 3, "shown": "0:01.23",
+                                                                 "source": source}).as_dict())
+        bus.publish({"type": events.PHONE_DIGIT, "data": {"digit": 1, "taken": None}})     # sent after them all
+        assert listener.wait(lambda m: listener.on(BASE + "/trigger/digit"))
+    finally:
+        pub.close()
+        listener.close()
+    triggers = {c["subtype"]: c for _, c in T.discovery("homeassistant", BASE, "t1", "") if c and "subtype" in c}
+
+    def fired(subtype):
+        """The messages that fire a device trigger, as Home Assistant matches them: its topic, and
+        its payload when it has one."""
+        config = triggers[subtype]
+        return [p for t, p, _ in listener.messages if t == config["topic"] and config.get("payload") in (None, p)]
+
+    assert (len(fired("dice_button")), len(fired("stopwatch_button"))) == (1, 2)     # a roll; a start and a stop
+    assert listener.on(BASE + "/trigger/stopwatch") == ["started", "reset", "started", "3"]     # what happened
+    assert listener.on(BASE + "/trigger/dice") == ["7", "7"]
+    said = [(t.rsplit("/", 1)[-1], json.loads(p)["event_type"], json.loads(p).get("source"))
+            for t, p, _ in listener.messages if t in (BASE + "/event/dice", BASE + "/event/stopwatch")]
+    assert said == [("dice", "roll", "panel"), ("stopwatch", "started", "panel"), ("stopwatch", "reset", None),
+                    ("dice", "roll", "button"), ("stopwatch", "started", "button"), ("stopwatch", "stopped", "button")]
+
+
 def test_no_sensor_keeps_statistics_that_mix_players_units_or_dice():
     """Home Assistant keeps long-term statistics of a sensor with a state class. Seat 1 is Ann's
     dollars in one game and Bob's points in the next, and a roll's hourly mean is weighted by how

@@ -35,6 +35,7 @@ from datetime import datetime, timezone
 
 from .. import events
 from ..errors import ConfigError
+from ..oracle_service import BY_BUTTON
 from . import topics as T
 from .bell import BellCommands, Refusals
 from .client import Look, base_held, connect_error, make_client, refused
@@ -723,6 +724,12 @@ class MqttPublisher:
             self._client.publish(self._topic(T.trigger(name)), payload, qos=0)
         self._happened(name, payload, **details)
 
+    def _pressed(self, button, data):
+        """One of the table's own buttons pressed (a roll or a stopwatch press the panel made is
+        none): the message of its device trigger, live only."""
+        if data.get("source") == BY_BUTTON and self.connected and self._client is not None:
+            self._client.publish(self._topic(T.trigger("button")), button, qos=0)
+
     def _happened(self, name, event_type, **details):
         if self.connected and self._client is not None:
             self._client.publish(self._topic(T.event(name)), T.dumps(dict(details, event_type=event_type)), qos=0)
@@ -754,15 +761,19 @@ class MqttPublisher:
             if self.connected and self._client is not None:
                 self._client.publish(self._topic(T.trigger("dice")), str(data.get("total")), qos=0)
             self._happened("dice", "roll", **{k: v for k, v in T.dice_state(message).items() if k != "id"})
+            self._pressed(T.BUTTONS["dice"], data)
         elif kind == events.STOPWATCH_STARTED:
-            self._fire("stopwatch", "started")
+            self._fire("stopwatch", "started", source=data.get("source"))
+            self._pressed(T.BUTTONS["stopwatch"], data)
         elif kind == events.STOPWATCH_RESET:
-            self._fire("stopwatch", "reset")
+            self._fire("stopwatch", "reset")        # the panel's: the button only starts and stops it
         elif kind == events.STOPWATCH_ROLL:
             self._set("stopwatch", T.stopwatch_state(message))
             if self.connected and self._client is not None:
                 self._client.publish(self._topic(T.trigger("stopwatch")), str(data.get("digit")), qos=0)
-            self._happened("stopwatch", "stopped", digit=data.get("digit"), shown=data.get("shown"))
+            self._happened("stopwatch", "stopped", digit=data.get("digit"), shown=data.get("shown"),
+                           source=data.get("source"))
+            self._pressed(T.BUTTONS["stopwatch"], data)
         elif kind in (events.GAME_STARTED, events.GAME_CHANGED, events.GAME_FINISHED, events.GAME_ABANDONED):
             self._game_dirty = True
             self._results_dirty = self._results_dirty or kind in T.GAME_ENDED

@@ -5,7 +5,8 @@ payload) out; docs/mqtt.md describes the same for people.
     <base>/availability       online | offline (retained; offline is the connection's last will)
     <base>/events             every stored event, in order, QoS 1: {"table", "id", "at", "type", "data"}
     <base>/state/<what>       retained: game, results, handset, digit, number, verdict, dice, stopwatch, health
-    <base>/trigger/<what>     live presses for Home Assistant's device triggers: digit, dice, stopwatch, verdict
+    <base>/trigger/<what>     live happenings, one word each: digit, dice, stopwatch, verdict, and button (the
+                              table's own buttons pressed, never the panel's): Home Assistant's device triggers
     <base>/event/<what>       the same happenings as JSON for Home Assistant's event entities (and the bell's answer)
     <base>/bell/ring          the one command: PRESS (Home Assistant's button) rings the bell
 """
@@ -18,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import events
+from ..oracle_service import DICE_BUTTON, STOPWATCH_BUTTON
 from ..oracles.editor import SIGNALS
 from ..standings import rows as result_rows
 
@@ -27,10 +29,14 @@ EVENTS = "events"
 BELL = "bell/ring"
 PRESS = "PRESS"
 STATES = ("game", "results", "handset", "digit", "number", "verdict", "dice", "stopwatch", "health")
-TRIGGERS = ("digit", "dice", "stopwatch", "verdict")
+TRIGGERS = ("digit", "dice", "stopwatch", "verdict", "button")
+# The table's own buttons (oracle_service's names), each pressed said on trigger/button: its device
+# trigger's object id -> the payload. trigger/dice and trigger/stopwatch say what happened, from the
+# panel too (a reset is no press at all), so a "pressed" trigger on them fired without a press.
+BUTTONS = {"dice": DICE_BUTTON, "stopwatch": STOPWATCH_BUTTON}
 # Home Assistant event entities: what -> its event types (a press's state is when it happened, so a
 # digit dialed twice shows twice; the device triggers stay for automations that use them)
-STOPWATCH_EVENTS = ("started", "reset", "stopped")    # the stopwatch's presses: a start, and two stops
+STOPWATCH_EVENTS = ("started", "reset", "stopped")    # the stopwatch's changes: a start, and two stops
 BELL_EVENTS = ("rang", "refused")                     # the bell's answer to a ring request
 DIGITS = tuple(str(d) for d in range(10))
 LIFTED, DOWN = "lifted", "down"
@@ -184,13 +190,13 @@ def verdict_state(event: JSON) -> JSON:
 def dice_state(event: JSON) -> JSON:
     p = event["data"]
     return {"id": event.get("id"), "at": event.get("at"), "dice": p.get("dice"), "faces": p.get("faces"),
-            "total": p.get("total"), "said": p.get("said")}
+            "total": p.get("total"), "said": p.get("said"), "source": p.get("source")}
 
 
 def stopwatch_state(event: JSON) -> JSON:
     p = event["data"]
     return {"id": event.get("id"), "at": event.get("at"), "digit": p.get("digit"), "shown": p.get("shown"),
-            "mode": p.get("mode")}
+            "mode": p.get("mode"), "source": p.get("source")}
 
 
 def health_state(status: str, summary: str, phone: object = None) -> JSON:
@@ -370,8 +376,8 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
               icon="mdi:timer-outline")
     for digit in range(10):
         device_trigger("digit_%d" % digit, "digit", "button_short_press", "digit_%d" % digit, str(digit))
-    device_trigger("dice", "dice", "button_short_press", "dice_button")
-    device_trigger("stopwatch", "stopwatch", "button_short_press", "stopwatch_button")
+    for object_id, button in BUTTONS.items():     # the same ids as before: automations using them keep working
+        device_trigger(object_id, "button", "button_short_press", button, button)
     for signal in SIGNALS:
         device_trigger("verdict_%s" % signal_id(signal), "verdict", "verdict", signal_id(signal), signal)
     if "bell" in commands:
