@@ -218,7 +218,8 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
     assert [(t, c) for t, c in without_bell if "/button/" in t] == [
         ("homeassistant/button/newsdesk_t1/bell/config", None)]     # an empty config takes the button away
     names = {c["name"] for c in kinds["sensor"]}
-    assert {"Last digit", "Last number dialed", "Last roll", "Stopwatch digit", "Game", "Leader", "Seat 1"} <= names
+    assert {"Last digit", "Last number dialed", "Last roll", "Stopwatch digit", "Game", "Leader", "Seat 1",
+            "Last winner"} <= names
     by_name = {c["name"]: c for cs in kinds.values() for c in cs if "name" in c}
     # enum sensors offer their values to the automation editor
     assert by_name["Editor's verdict"]["options"] == list(SIGNALS)
@@ -227,6 +228,7 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
     events = {c["name"]: c["event_types"] for c in kinds["event"]}
     assert events["Digit dialed"] == [str(d) for d in range(10)] and events["Editor's verdict given"] == list(SIGNALS)
     assert set(events["Stopwatch pressed"]) == {"started", "reset", "stopped"} and "refused" in events["Bell"]
+    assert events["Game ended"] == ["finished", "abandoned"]
 
 
 @pytest.mark.slow
@@ -524,9 +526,10 @@ def test_a_digit_dialed_again_is_seen_by_home_assistant(broker, store, tmp_path)
 
 
 def render(template, payload):
-    """A discovery template rendered as Home Assistant's MQTT integration does: value_json is the payload."""
-    from jinja2 import Environment
-    env = Environment()
+    """A discovery template rendered as Home Assistant's MQTT integration does: value_json is the
+    payload, in a sandbox that lets a template read but not change what it is given."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    env = ImmutableSandboxedEnvironment()
     env.filters["tojson"] = json.dumps
     return env.from_string(template).render(value_json=json.loads(payload), value=payload)
 
@@ -644,6 +647,64 @@ def test_the_button_triggers_fire_for_the_tables_own_buttons_only(broker, store,
             for t, p, _ in listener.messages if t in (BASE + "/event/dice", BASE + "/event/stopwatch")]
     assert said == [("dice", "roll", "panel"), ("stopwatch", "started", "panel"), ("stopwatch", "reset", None),
                     ("dice", "roll", "button"), ("stopwatch", "started", "button"), ("stopwatch", "stopped", "button")]
+
+
+def kept_game(game_id, status, winners):
+    """A game as GameSession.history() lists it."""
+    return {"id": game_id, "engine": "tally", "title": "Tally", "status": status,
+            "ended": "2026-11-23T20:%02d:00+00:00" % game_id, "players": ["Ann", "Bob", "Cat"], "winners": winners,
+            "standings": [{"name": n, "score": 5 if n in winners else 1, "winner": n in winners}
+                          for n in ("Ann", "Bob", "Cat")]}
+
+
+def test_who_won_the_last_game_stays_in_home_assistant_after_it_ends():
+    """A game's end clears state/game, and every seat goes unknown with it: the Last winner
+    sensor keeps who won, from the games kept, and a game abandoned after it leaves it be."""
+    last = sensor("Last winner")
+    assert last["state_topic"] == last["json_attributes_topic"] == BASE + "/state/results"
+    history = [kept_game(3, "abandoned", []), kept_game(2, "finished", ["Ann", "Bob"]),
+               kept_game(1, "finished", ["Cat"])]
+    results = T.dumps(T.results_state("t1", history))
+    assert shown(last["value_template"], results) == "Ann and Bob"
+    attributes = json.loads(render(last["json_attributes_template"], results))
+    assert {k: attributes[k] for k in ("id", "title", "status", "ended", "winners")} == {
+        "id": 2, "title": "Tally", "status": "finished", "ended": "2026-11-23T20:02:00+00:00", "winners": ["Ann", "Bob"]}
+    assert [r["name"] for r in attributes["standings"] if r["winner"]] == ["Ann", "Bob"]
+    for nobody_won in ([], [kept_game(1, "abandoned", [])]):      # no value, said one way
+        results = T.dumps(T.results_state("t1", nobody_won))
+        assert shown(last["value_template"], results) is None
+        assert json.loads(render(last["json_attributes_template"], results)) == {}
+    tied = ["%s %s" % (n, "x" * 45) for n in "ABCDEF"]       # six tied: past what Home Assistant keeps
+    state = shown(last["value_template"], T.dumps(T.results_state("t1", [kept_game(1, "finished", tied)])))
+    assert state is not None and len(state) == T.STATE_MOST and state == (T.names(tied)[:254] + T.CUT)
+
+
+def test_a_games_end_is_an_event_with_its_result(broker, store, tmp_path):
+    """The Game ended event entity: finished or abandoned, with the game as state/results keeps it."""
+    from controller import events
+    history = []
+    listener = Listener(broker, [BASE + "/event/game", BASE + "/state/results"], client_id="ha", persistent=False)
+    bus = Bus()
+    pub = publisher(store, bus, broker.url, tmp_path, history=lambda: list(history))
+    try:
+        assert listener.wait(lambda m: listener.on(BASE + "/state/results"))     # none yet, and heard
+        for game in (kept_game(1, "finished", ["Cat"]), kept_game(2, "abandoned", [])):
+            history.insert(0, game)
+            bus.publish({"type": events.GAME_ENDED[game["status"]], "data": {
+                "game": game["id"], "engine": "tally", "status": game["status"], "winners": game["winners"]}})
+        assert listener.wait(lambda m: len(listener.on(BASE + "/event/game")) == 2)
+    finally:
+        pub.close()
+        listener.close()
+    ended = [json.loads(p) for p in listener.on(BASE + "/event/game")]
+    assert [(e["event_type"], e["id"], e["won_by"]) for e in ended] == [("finished", 1, "Cat"), ("abandoned", 2, None)]
+    assert ended[1] == dict(json.loads(listener.on(BASE + "/state/results")[-1])["games"][0], event_type="abandoned")
+    heard = [(t.rsplit("/", 1)[-1], json.loads(p)) for t, p, _ in listener.messages]
+    for i, (what, payload) in enumerate(heard):     # the results first: an automation on the end reads them
+        if what == "game":
+            assert any(payload["id"] in [g["id"] for g in kept["games"]] for was, kept in heard[:i] if was == "results")
+    config = sensor("Game ended")       # an event entity
+    assert config["state_topic"] == BASE + "/event/game" and config["event_types"] == ["finished", "abandoned"]
 
 
 def test_no_sensor_keeps_statistics_that_mix_players_units_or_dice():

@@ -173,6 +173,7 @@ class MqttPublisher:
         self._retained = {}
         self._dirty = {}                        # names of states changed, in the order they changed
         self._game_dirty = self._results_dirty = False
+        self._ended = []                        # ids of the games that ended since the last flush, in order
         self._digits = []
         self._next_attempt = 0.0
         self._delay = backoff[0]
@@ -693,12 +694,17 @@ class MqttPublisher:
         return T.health_state("ok", "The table is running.")
 
     def _refresh_game(self, results=False):
+        """The game's state, and the results' with ``results``; returns the games kept as sent
+        there ([] without ``results``)."""
         try:
             self._set("game", T.game_state(self.settings.table, self._game(), self.install))
             if results:
-                self._set("results", T.results_state(self.settings.table, self._history(), self.install))
+                kept = T.results_state(self.settings.table, self._history(), self.install)
+                self._set("results", kept)
+                return kept["games"]
         except Exception:
             log.exception("MQTT: reading the game for its state topic failed")
+        return []
 
     def _set(self, name, value):
         """A retained state changed; it goes out once the bus is drained (a burst of moves sends
@@ -710,13 +716,20 @@ class MqttPublisher:
             self._dirty[name] = True
 
     def _flush_states(self):
+        kept = {}
         if self._game_dirty:
-            self._refresh_game(results=self._results_dirty)
+            kept = {game["id"]: game for game in self._refresh_game(results=self._results_dirty)}
             self._game_dirty = self._results_dirty = False
         if self.connected and self._client is not None:
             for name in self._dirty:
                 self._client.publish(self._topic(T.state(name)), self._retained[name], qos=1, retain=True)
         self._dirty.clear()     # while away, the connection's start sends every state anyway
+        # a game's end told as its results row says it (one home for both), after the states: an
+        # automation it sets off finds the Last winner already up to date
+        for game_id in self._ended:
+            if game_id in kept:
+                self._happened("game", kept[game_id]["status"], **kept[game_id])
+        self._ended = []
 
     def _fire(self, name, payload, **details):
         """A device trigger's message, and the same for the event entity (live only, like a press)."""
@@ -777,6 +790,8 @@ class MqttPublisher:
         elif kind in (events.GAME_STARTED, events.GAME_CHANGED, events.GAME_FINISHED, events.GAME_ABANDONED):
             self._game_dirty = True
             self._results_dirty = self._results_dirty or kind in T.GAME_ENDED
+            if kind in T.GAME_ENDED:
+                self._ended.append(data.get("game"))
         elif kind == events.PHONE_LINK:
             ok = bool(data.get("connected"))
             self._set("health", T.health_state("ok" if ok else "fault", str(data.get("message") or (

@@ -7,7 +7,8 @@ payload) out; docs/mqtt.md describes the same for people.
     <base>/state/<what>       retained: game, results, handset, digit, number, verdict, dice, stopwatch, health
     <base>/trigger/<what>     live happenings, one word each: digit, dice, stopwatch, verdict, and button (the
                               table's own buttons pressed, never the panel's): Home Assistant's device triggers
-    <base>/event/<what>       the same happenings as JSON for Home Assistant's event entities (and the bell's answer)
+    <base>/event/<what>       the same happenings as JSON for Home Assistant's event entities (and the bell's
+                              answer, and a game's end)
     <base>/bell/ring          the one command: PRESS (Home Assistant's button) rings the bell
 """
 
@@ -38,6 +39,7 @@ BUTTONS = {"dice": DICE_BUTTON, "stopwatch": STOPWATCH_BUTTON}
 # digit dialed twice shows twice; the device triggers stay for automations that use them)
 STOPWATCH_EVENTS = ("started", "reset", "stopped")    # the stopwatch's changes: a start, and two stops
 BELL_EVENTS = ("rang", "refused")                     # the bell's answer to a ring request
+GAME_EVENTS = tuple(events.GAME_ENDED)                # a game's end: finished or abandoned
 DIGITS = tuple(str(d) for d in range(10))
 LIFTED, DOWN = "lifted", "down"
 SEATS = 6            # the most players any of newsdesk's games seats: one score sensor per seat
@@ -167,10 +169,12 @@ def unit(current: JSON) -> str:
 
 def results_state(table: str, history: Sequence[JSON], install: str | None = None) -> JSON:
     """<base>/state/results from GameSession.history(): the games kept, the newest first, with the
-    install their game ids belong to."""
+    install their game ids belong to. ``won_by`` says the winners as a person would (None for a
+    game nobody won: an abandoned one), as ``leader`` does for the game being played."""
     keep = ("id", "engine", "title", "status", "ended", "players", "winners", "standings")
     return {"table": table, "install": install,
-            "games": [{k: g.get(k) for k in keep} for g in history[:RESULTS_KEPT]]}
+            "games": [dict({k: g.get(k) for k in keep}, won_by=names(g.get("winners") or []))
+                      for g in history[:RESULTS_KEPT]]}
 
 
 def digit_state(verdict: JSON) -> JSON:
@@ -259,14 +263,15 @@ NO_VALUE = "None"
 # after it: it shows as the name, where "None" itself would show as unknown.
 NAMED_NONE = NO_VALUE + "\u2060"
 STATE_MOST = 255     # Home Assistant's longest state (MAX_LENGTH_STATE_STATE): a longer one is dropped
-CUT = "…"            # said first in a state cut to STATE_MOST, so a cut one never reads as whole
+CUT = "…"            # where a state cut to STATE_MOST was cut, so a cut one never reads as whole
 
 
 def said(expression: str) -> str:
     """A template whose state is the text ``expression`` gives, None (unknown) when it gives
-    nothing, and a text "None" kept as a name (NAMED_NONE) rather than read as no value."""
-    return "{%% set v = %s %%}{{ %s if not v else '%s' if v == '%s' else v }}" % (
-        expression, NO_VALUE, NAMED_NONE, NO_VALUE)
+    nothing, and a text "None" kept as a name (NAMED_NONE) rather than read as no value. Names
+    longer than Home Assistant keeps (six tied winners with long names) keep their start, then CUT."""
+    return "{%% set v = %s %%}{{ %s if not v else '%s' if v == '%s' else v if v | length <= %d else v[:%d] ~ '%s' }}" \
+        % (expression, NO_VALUE, NAMED_NONE, NO_VALUE, STATE_MOST, STATE_MOST - len(CUT), CUT)
 
 
 def newest(expression: str) -> str:
@@ -365,6 +370,12 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
                                         "'winner': r.winner if r else false, 'unit': value_json.game.unit "
                                         "if r else none} | tojson }}" % row,
                icon="mdi:account")
+    # The game that was last won, from the games kept: a game's end clears state/game, so without
+    # it the winners were gone from Home Assistant the moment they won. An abandoned game, won by
+    # nobody, leaves it as it was (the Game ended event entity tells both).
+    won = "(value_json.games | selectattr('won_by') | first | default({}))"     # the newest game won, or {}
+    sensor("last_winner", "Last winner", "results", said("%s.get('won_by')" % won),
+           json_attributes_template="{{ %s | tojson }}" % won, icon="mdi:trophy-award")
     entity("binary_sensor", "health", "Health", state_topic="%s/%s" % (base, state("health")),
            value_template="{{ value_json.status }}", payload_on="fault", payload_off="ok", device_class="problem",
            json_attributes_topic="%s/%s" % (base, state("health")), entity_category="diagnostic")
@@ -374,6 +385,7 @@ def discovery(prefix: str, base: str, table: str, version: str | None, commands:
     happening("dice_rolled", "Dice rolled", "dice", ("roll",), device_class="button", icon="mdi:dice-multiple")
     happening("stopwatch_pressed", "Stopwatch pressed", "stopwatch", STOPWATCH_EVENTS, device_class="button",
               icon="mdi:timer-outline")
+    happening("game_ended", "Game ended", "game", GAME_EVENTS, icon="mdi:trophy")
     for digit in range(10):
         device_trigger("digit_%d" % digit, "digit", "button_short_press", "digit_%d" % digit, str(digit))
     for object_id, button in BUTTONS.items():     # the same ids as before: automations using them keep working
