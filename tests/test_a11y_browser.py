@@ -630,6 +630,16 @@ def _told(page, words):
     return sorted({box for box, text in page.evaluate("window.heard") if words in text})
 
 
+def _scan_heard(client, server, pages):
+    """A team SCAN started, on the tablet's page, with every live region's words noted (HEARD)."""
+    start(client, "scan", 4, {"variant": "team"})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(1))
+    page.evaluate(HEARD)
+    return page
+
+
 def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_next_move(client, server, pages, desk):
     """A refusal shows as a red toast and is said at once; an undo shows as a toast and is said.
     Each is heard from one live region only: the toast was one itself, so a screen reader heard
@@ -639,11 +649,7 @@ def test_a_refusal_and_an_undo_are_each_told_once_and_a_refusal_goes_with_the_ne
     announcement, the move and what comes next together (two polite regions each said half).
     And Undo's "Took back ..." is heard when the handset's busy tone starts in the same moment:
     the busy sentence replaced it before a screen reader had it."""
-    start(client, "scan", 4, {"variant": "team"})
-    page = pages["tablet"]
-    page.goto(server + "/")
-    page.wait_for_function(shown(1))
-    page.evaluate(HEARD)
+    page = _scan_heard(client, server, pages)
 
     def hand(counts):
         for side, suits in enumerate(counts):
@@ -959,11 +965,7 @@ def test_scans_count_of_cards_entered_is_said_when_typing_pauses_and_agrees_with
     """SCAN's hand form counts the cards entered: its "N cards entered; this game takes 52." was a
     polite live region, said at every key (eight times for four fields) and "1 cards" for one.
     It shows at every key and is said once typing pauses."""
-    start(client, "scan", 4, {"variant": "team"})
-    page = pages["tablet"]
-    page.goto(server + "/")
-    page.wait_for_function(shown(1))
-    page.evaluate(HEARD)
+    page = _scan_heard(client, server, pages)
     counted = "() => window.heard.filter(([, t]) => t.includes(' entered; ')).map(([box, t]) => [box, t])"
 
     def type_in(field, digits):

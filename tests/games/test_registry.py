@@ -141,17 +141,7 @@ def test_a_game_whose_order_is_not_a_number_is_listed_last_and_the_others_sorted
     every page of the panel and every newsdesk command that lists the games."""
     monkeypatch.setattr(registry, "_BAD_DECL_GAME", dataclasses.replace(SCAN, name="bad_decl", order="first"),
                         raising=False)
-    before = list(registry.names())
-    points = {ep.name: ep for ep in registry.found().values()}
-    points["bad_decl"] = EntryPoint(name="bad_decl", value="controller.games.registry:_BAD_DECL_GAME",
-                                    group=registry.GROUP)
-    monkeypatch.setattr(registry, "entry_points", lambda group: list(points.values()))
-    registry.forget()
-    try:
-        assert list(registry.names()) == before + ["bad_decl"]
-    finally:
-        monkeypatch.undo()
-        registry.forget()
+    _listed_last(monkeypatch, "bad_decl", "controller.games.registry:_BAD_DECL_GAME")
 
 
 def test_an_option_without_its_bounds_is_refused_as_it_is_declared():
@@ -207,17 +197,23 @@ def test_a_game_named_otherwise_than_a_games_name_is_refused_before_it_is_import
         registry.load("derby\n")
 
 
-def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
+def _listed_last(monkeypatch, name, where):
+    """The game ``name`` (at ``where``) installed beside the others, through the registry's own
+    finding and sorting: it comes after every game that can be played."""
     before = list(registry.names())
     points = {ep.name: ep for ep in registry.found().values()}
-    points["aardvark"] = EntryPoint(name="aardvark", value="no_such_module:GAME", group=registry.GROUP)
+    points[name] = EntryPoint(name=name, value=where, group=registry.GROUP)
     monkeypatch.setattr(registry, "entry_points", lambda group: list(points.values()))
     registry.forget()
     try:
-        assert list(registry.names()) == before + ["aardvark"]
+        assert list(registry.names()) == before + [name]
     finally:
         monkeypatch.undo()
         registry.forget()
+
+
+def test_a_broken_game_is_listed_last_with_its_reason(monkeypatch):
+    _listed_last(monkeypatch, "aardvark", "no_such_module:GAME")
 
 
 def test_a_distribution_declaring_a_built_in_games_name_does_not_take_it_over(monkeypatch):
