@@ -22,7 +22,7 @@ import time
 import unicodedata
 from typing import Any
 
-from .errors import BadRequest, GameFault, NewsdeskError
+from .errors import BadRequest, Conflict, GameFault, NewsdeskError
 from .games import base, ledger, registry
 from .games.game import SLOW_S, Game, no_description
 from .history import stack, summary
@@ -649,8 +649,8 @@ class GameSession:
             self._require()
             self._check_version(expected_version)
             pool = self._done if kind == "undo" else self._undone
-            if not pool:
-                raise BadRequest("nothing to %s in game #%d: %s" % (kind, self._held().id, {
+            if not pool:       # the request is sound; the game has nothing to take (or put) back
+                raise Conflict("nothing to %s in game #%d: %s" % (kind, self._held().id, {
                     "undo": "no move is in force since the setup",
                     "redo": "no move was undone since the last one played"}[kind]))
             target = pool[-1]

@@ -131,6 +131,19 @@ def test_the_host_downloads_the_backup_the_command_writes(client, desk, tmp_path
     assert manifest["store"]["games"] == 1 and backup.SECRET_FILE not in manifest["files"]
 
 
+def test_a_head_of_the_download_makes_no_backup(client, monkeypatch):
+    """A HEAD (a link checker, a download manager looking first) is answered with a GET's headers
+    and no backup made: making one copies the whole store, seconds of a Pi's disk."""
+    made = []
+    monkeypatch.setattr(backup, "make_backup", lambda *a, **kw: made.append(a))
+    r = client.head("/api/backups/download?secret=yes")
+    assert r.status_code == 200 and made == [] and r.get_data() == b""
+    assert r.mimetype == "application/zip" and r.headers[backups.SECRET_HEADER] == "included"
+    assert "attachment" in r.headers["Content-Disposition"] and r.headers["Cache-Control"] == "no-store"
+    assert "Content-Length" not in r.headers        # not known until one is made
+    assert client.head("/api/backups/download?secret=maybe").status_code == 400
+
+
 @pytest.mark.slow
 def test_the_secret_key_only_when_the_host_asks_and_then_said(client, tmp_path):
     r = client.get("/api/backups/download?secret=yes")

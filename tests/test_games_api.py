@@ -147,8 +147,13 @@ def test_undo_and_redo_say_what_they_take_back_and_the_chart_follows(client):
     assert r.get_json()["redo"] == hand and r.get_json()["undo"] is None
     # the version counts every entry; the moves in force are one fewer after an undo, not one more
     assert (r.get_json()["version"], r.get_json()["moves"]) == (3, 0) and current(client)["moves"] == 0
+    # nothing left to take back: the request is sound, the game has moved on (409, as documented)
+    again = post(client, "/api/games/current/undo", {"version": r.get_json()["version"]})
+    assert again.status_code == 409 and again.get_json()["message"].startswith("Nothing to undo in game #")
     r = post(client, "/api/games/current/redo", {"version": r.get_json()["version"]})
     assert r.get_json()["said"] == "Put back: " + hand and r.get_json()["moves"] == 1
+    again = post(client, "/api/games/current/redo", {"version": r.get_json()["version"]})
+    assert again.status_code == 409 and again.get_json()["message"].startswith("Nothing to redo in game #")
     r = post(client, "/api/games/current/abandon", {"version": r.get_json()["version"]})
     assert r.get_json()["status"] == "abandoned"
     chart = client.get("/api/games/%d/chart" % r.get_json()["id"]).get_json()

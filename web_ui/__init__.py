@@ -88,4 +88,5 @@ def create_app(config=None, newsdesk=None, test_config=None):
     app.register_blueprint(join.bp)         # joining the table: QR codes, dialed codes, devices
     from . import backups
     app.register_blueprint(backups.bp)      # the host's backups: download, and restore from a tablet
+    app.extensions["api_schemas"] = openapi.Schemas(app)     # a write's body is held to its schema (helpers.request_object)
     return app

@@ -187,7 +187,9 @@ def role_of(operation):
 
 def route(bp, rule, description):
     """Register the decorated view on ``bp`` at ``rule`` for the one method ``description`` (a
-    ``read`` or a ``write``) names, checked for the role it names, and keep the description."""
+    ``read`` or a ``write``) names, checked for the role it names, and keep the description. A
+    change's view keeps the name of its body's schema (``request_schema``), for web_ui/helpers.py
+    to hold the body to it."""
     (method, operation), = description.items()
     role = role_of(operation)
     path = _PARAMETER.sub(r"{\1}", (bp.url_prefix or "") + rule)
@@ -202,6 +204,10 @@ def route(bp, rule, description):
         if method in ops:
             raise ValueError("%s describes %s %s twice" % (bp.name, method.upper(), path))
         ops[method] = operation
+        body = operation.get("requestBody")
+        if body is not None:
+            checked.request_schema = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
         bp.add_url_rule(rule, view_func=checked, methods=[method.upper()])
         return checked
     return decorate
+

@@ -130,6 +130,12 @@ def download():
         abort(400, "The secret parameter is yes or no, got %r." % secret[:40])
     with_secret = secret == "yes"
     name = _name(with_secret)
+    headers = {"Content-Disposition": "attachment; filename=%s" % name, "Cache-Control": "no-store",
+               SECRET_HEADER: "included" if with_secret else "not included"}
+    if request.method == "HEAD":        # a GET's headers, and no backup made: one copies the whole store
+        response = Response(mimetype="application/zip", headers=headers)
+        response.automatically_set_content_length = False      # not known until one is made
+        return response
     _clear_left_downloads()
     work = Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX))
     try:
@@ -139,9 +145,7 @@ def download():
         shutil.rmtree(work, ignore_errors=True)
     size = os.fstat(opened.fileno()).st_size
     log.info("the host downloaded a backup%s", " with the secret key" if with_secret else "")
-    return Response(_Streamed(opened), mimetype="application/zip", headers={
-        "Content-Disposition": "attachment; filename=%s" % name, "Content-Length": str(size),
-        "Cache-Control": "no-store", SECRET_HEADER: "included" if with_secret else "not included"})
+    return Response(_Streamed(opened), mimetype="application/zip", headers=dict(headers, **{"Content-Length": str(size)}))
 
 
 DOWNLOAD_PREFIX = "newsdesk-download-"

@@ -1,10 +1,13 @@
 """Small helpers the blueprints share."""
 
+import json
 import math
 
 from flask import abort, current_app, request
 
 from controller.plain_json import MOST_NESTING
+
+from .request_fields import stray_field, stray_sentence
 
 
 def desk():
@@ -12,21 +15,48 @@ def desk():
     return current_app.extensions["newsdesk"]
 
 
+class _Twice(ValueError):
+    """One JSON object names a field twice."""
+
+
+def _once(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Twice(key)
+        seen[key] = value
+    return seen
+
+
 def request_object(allow_empty=False):
     """The request's JSON object, {} for no body at all when ``allow_empty``, else None (anything
-    that isn't an object, including JSON nested deeper than the parser goes). JSON the store can't
-    keep is a 400 here (not_plain says which): nothing can store or show it."""
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:
-        data = None
+    that isn't an object, including JSON nested deeper than the parser goes). A 400 here, with its
+    sentence: JSON the store can't keep (not_plain says which: nothing can store or show it), an
+    object naming a field twice (parsers differ on which one counts, so neither is guessed), and a
+    field the view's schema has no place for (request_fields.stray_field)."""
+    data = None
+    if request.is_json:
+        try:
+            data = json.loads(request.get_data(cache=True), object_pairs_hook=_once)
+        except _Twice as e:
+            abort(400, "The request names the field %r twice; send each field once."
+                  % (e.args[0] if len(e.args[0]) <= 80 else e.args[0][:80] + "...",))
+        except (ValueError, RecursionError):
+            data = None
     if data is None and allow_empty and not request.get_data():
         return {}
-    if isinstance(data, dict):
-        problem = not_plain(data)
-        if problem:
-            abort(400, problem)
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    problem = not_plain(data)
+    if problem:
+        abort(400, problem)
+    schema = getattr(current_app.view_functions.get(request.endpoint or ""), "request_schema", None)
+    if schema is not None:
+        schemas = current_app.extensions["api_schemas"]         # openapi.Schemas
+        found = stray_field(data, schemas[schema], schemas)
+        if found:
+            abort(400, stray_sentence(found))
+    return data
 
 
 def not_plain(data):

@@ -14,6 +14,7 @@ them to put the document together; apidoc imports no blueprint.
 
 import json
 import sys
+import threading
 from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify
@@ -71,6 +72,29 @@ def document(app=None):
             fragment["components"] = {"schemas": dict(fragment["components"]["schemas"], **work_out())}
         _merge(doc, json.loads(json.dumps(fragment)), blueprint.name)
     return doc
+
+
+class Schemas(dict):
+    """The component schemas of ``app``'s document, for holding a write's body to its schema
+    (helpers.request_object): each blueprint's own at once, and those worked out later (the
+    games' options, for which every engine is loaded) only when a schema names one, so a press
+    of the dice or a dialed digit loads no game. Read-only, and shared by the view threads."""
+
+    def __init__(self, app):
+        super().__init__(SCHEMAS)
+        for blueprint in app.blueprints.values():
+            self.update(described(blueprint)["components"]["schemas"])
+        self._later = [work_out for blueprint in app.blueprints.values() for work_out in described(blueprint)["later"]]
+        self._lock = threading.Lock()
+
+    def __missing__(self, name):
+        with self._lock:
+            later, self._later = self._later, []
+            for work_out in later:
+                self.update(work_out())
+        if not dict.__contains__(self, name):
+            raise KeyError(name)
+        return dict.__getitem__(self, name)
 
 
 @route(bp, "/openapi.json", read("This document.", None, op="openapi",

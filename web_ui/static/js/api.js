@@ -22,9 +22,11 @@ export async function getJSON(url) {
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // POST ``body`` (plus a key) to ``url``; retries on a lost connection with the same key.
+// ``key: null`` sends none: a write whose schema has no key field (the phone's and the
+// Workbench's): the Pi refuses a field a write's schema doesn't name.
 // Resolves to {ok, status, data}; data.message says what went wrong when !ok.
 export async function send(url, body, { retries = 3, key = newKey() } = {}) {
-  const payload = JSON.stringify(Object.assign({}, body, { key }));
+  const payload = JSON.stringify(key === null ? Object.assign({}, body) : Object.assign({}, body, { key }));
   for (let attempt = 0; ; attempt++) {
     try {
       const r = await fetch(url, {

@@ -62,7 +62,7 @@ export function showDigit(digit) {
 }
 
 function simPost(url, body) {
-  send(url, body, { retries: 1 }).then((r) => {
+  send(url, body, { retries: 1, key: null }).then((r) => {
     const box = $("#phone-error");
     if (box) { box.textContent = r.ok ? "" : r.data.message; box.hidden = r.ok; }
   });
