@@ -23,21 +23,28 @@ def verdicts(desk):
 
 @pytest.fixture
 def held(desk):
-    """The simulated person's finger held on the first action until the test ends: what waits
-    behind it is then the same however slowly a busy machine answers the requests (seven
-    requests that took over a second let a press be played out, and the queue never filled)."""
-    gate = threading.Event()
+    """The simulated person's finger held on the first action until the test ends, and an event
+    set once it is: what waits behind it is then the same however slowly a busy machine answers
+    the requests or wakes the person's thread (seven requests that took over a second let a press
+    be played out, and the queue never filled; a thread that took the first press only after
+    twenty more requests left room behind it for the last)."""
+    gate, playing = threading.Event(), threading.Event()
+
+    def hold(seconds):
+        playing.set()
+        gate.wait(30)
     for sim in (desk.sim_phone, desk.sim_buttons):
         if sim is not None:
-            sim._sleep = lambda seconds: gate.wait(30)
-    yield
+            sim._sleep = hold
+    yield playing
     gate.set()
 
 
 def test_digits_past_what_a_finger_has_ahead_are_refused_with_a_sentence(client, desk, held):
+    assert client.post("/api/sim/dial", json={"digit": 0}).status_code == 202
+    assert held.wait(10)                                            # the finger is on the first digit
     answers = [client.post("/api/sim/dial", json={"digit": 0}) for _ in range(DIGITS_AHEAD + 5)]
-    accepted = [r for r in answers if r.status_code == 202]
-    assert DIGITS_AHEAD <= len(accepted) <= DIGITS_AHEAD + 1        # the one being dialed, and those waiting
+    assert [r.status_code for r in answers] == [202] * DIGITS_AHEAD + [429] * 5     # those waiting behind it
     refused = answers[-1]
     assert refused.status_code == 429, refused.get_json()
     assert refused.headers["Retry-After"] == str(RETRY_AFTER_S)
@@ -49,8 +56,10 @@ def test_digits_past_what_a_finger_has_ahead_are_refused_with_a_sentence(client,
 
 
 def test_presses_past_what_a_finger_has_ahead_are_refused_with_a_sentence(client, desk, held):
+    assert client.post("/api/oracles/sim/dice", json={"long": True}).status_code == 202
+    assert held.wait(10)                                            # the finger holds the first press
     answers = [client.post("/api/oracles/sim/dice", json={"long": True}) for _ in range(PRESSES_AHEAD + 5)]
-    assert PRESSES_AHEAD <= len([r for r in answers if r.status_code == 202]) <= PRESSES_AHEAD + 1
+    assert [r.status_code for r in answers] == [202] * PRESSES_AHEAD + [429] * 5
     refused = answers[-1]
     assert refused.status_code == 429 and refused.headers["Retry-After"] == str(RETRY_AFTER_S)
     assert "press again in a moment" in refused.get_json()["message"]
