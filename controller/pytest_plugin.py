@@ -3,7 +3,11 @@ point newsdesk's distribution declares (as pytest finds any plug-in installed be
 
 - ``pytest --newsdesk-game NAME`` (repeatable) adds a test per rule of the contract for each
   installed game NAME, each failing with the kit's sentences (which rule, what was seen, how to
-  meet it); a rule about a finished game the kit could not finish is skipped, saying so.
+  meet it); a rule about a finished game the kit could not finish is skipped, saying so. A game
+  with variants is checked in each: its default options first (``newsdesk-game[NAME]::RULE``),
+  then each other variant as the start form picks it (``newsdesk-game[NAME:VARIANT]::RULE``),
+  since a variant is its own setup, seats and play, and a stranger's game breaks in the one
+  nobody tried.
 - the ``newsdesk_kit`` fixture is a function: ``newsdesk_kit(game_or_name, ending=..., options=...,
   players=..., seed=...)`` puts a game through every rule and fails the test with one sentence
   per rule broken, or per rule it could not reach; it gives back the Kit.
@@ -17,7 +21,7 @@ from typing import Any, Callable
 
 import pytest
 
-from .games import conformance, registry
+from .games import base, conformance, registry
 from .games.game import Game
 
 
@@ -38,23 +42,26 @@ def _kit(game: Game | str, **how: Any) -> conformance.Kit:
 
 
 class RuleItem(pytest.Item):
-    """One rule of the contract checked on one installed game."""
+    """One rule of the contract checked on one installed game, played with ``options`` (None: its
+    defaults); ``label`` names the game and its variant in the test's name."""
 
-    def __init__(self, *, game: str, rule: conformance.Rule, kits: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(self, *, game: str, rule: conformance.Rule, kits: dict[str, Any], label: str | None = None,
+                 options: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game, self.rule, self.kits = game, rule, kits
+        self.label, self.options = label or game, options
 
     def runtest(self) -> None:
-        if self.game not in self.kits:
+        if self.label not in self.kits:
             try:
-                self.kits[self.game] = _kit(self.game)
+                self.kits[self.label] = _kit(self.game, options=self.options)
             except Exception as e:          # not installed, or can't be loaded: the registry's sentence
-                self.kits[self.game] = e
-        kit = self.kits[self.game]
+                self.kits[self.label] = e
+        kit = self.kits[self.label]
         if isinstance(kit, Exception):       # said once, by the first rule; the others can't be checked
             if self.rule.name == conformance.RULES[0].name:
-                raise RuleBroken("%s can't be put through the kit: %s" % (self.game, kit))
-            pytest.skip("%s can't be loaded (its %s test says why)" % (self.game, conformance.RULES[0].name))
+                raise RuleBroken("%s can't be put through the kit: %s" % (self.label, kit))
+            pytest.skip("%s can't be loaded (its %s test says why)" % (self.label, conformance.RULES[0].name))
         try:
             found = kit.findings(self.rule.name)
         except conformance.Unreached as e:
@@ -68,15 +75,37 @@ class RuleItem(pytest.Item):
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int | None, str]:
-        return "newsdesk-game", None, "%s: %s" % (self.game, self.rule.name)
+        return "newsdesk-game", None, "%s: %s" % (self.label, self.rule.name)
+
+
+def variant_runs(name: str) -> list[tuple[str, dict[str, Any] | None]]:
+    """(label, options) for each way ``name`` is put through the kit: its default options, then
+    each variant its variant option doesn't pick by default, picked alone. Just the defaults for a
+    game without variants, or one that can't be loaded (its first test says why)."""
+    runs: list[tuple[str, dict[str, Any] | None]] = [(name, None)]
+    try:
+        game = registry.load(name)
+        found = base.variant_option(game)
+    except Exception:
+        return runs
+    if not found:
+        return runs
+    option, how = found
+    default = next((o.get("default") for o in game.options if o.get("name") == option), None)
+    picked = set(default) if isinstance(default, (list, tuple)) and how == "many" else {default}
+    for variant in game.variants:
+        if variant not in picked and [variant] != default:
+            runs.append(("%s:%s" % (name, variant), {option: [variant] if how == "many" else variant}))
+    return runs
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     kits: dict[str, Any] = {}
     for game in config.getoption("newsdesk_game") or ():
-        for rule in conformance.RULES:
-            items.append(RuleItem.from_parent(session, name="newsdesk-game[%s]::%s" % (game, rule.name),
-                                              game=game, rule=rule, kits=kits))
+        for label, options in variant_runs(game):
+            for rule in conformance.RULES:
+                items.append(RuleItem.from_parent(session, name="newsdesk-game[%s]::%s" % (label, rule.name),
+                                                  game=game, rule=rule, kits=kits, label=label, options=options))
 
 
 @pytest.fixture

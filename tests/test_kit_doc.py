@@ -39,7 +39,7 @@ def test_the_page_says_what_a_stranger_had_to_find_out():
     """A plug-in's author, from docs/new-game.md alone: how mypy finds newsdesk's types beside an
     editable install, what a die's result hands the screen (and that the rules never see it unless
     the screen sends it), whether a game needs a screen.js, and how to check a variant other
-    than the default one, which is all --newsdesk-game plays."""
+    than the default one (--newsdesk-game plays each variant alone; the fixture takes any options)."""
     page = kit_doc.DOC.read_text(encoding="utf-8").split(kit_doc.MARKER)[0]
     words = " ".join(page.split())
     for said in ("MYPYPATH=/path/to/newsdesk mypy --strict",
@@ -47,5 +47,6 @@ def test_the_page_says_what_a_stranger_had_to_find_out():
                  "the rules never see a roll unless the screen sends it as an action",
                  "`screen.js` is optional",
                  "`--newsdesk-game` plays the game with its default options",
-                 'newsdesk_kit(my_game.GAME, options={"variant": variant})'):
+                 "`newsdesk-game[NAME:VARIANT]::RULE`",
+                 'newsdesk_kit(my_game.GAME, options={"variant": "solo", "target": target})'):
         assert said in words, "docs/new-game.md doesn't say %r" % said

@@ -151,12 +151,22 @@ class Play:
 
 def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
     """(fewest, most) players ``game`` seats, whichever way it declares them; with seats by
-    variant, those of ``variant`` (the one its variant option picks by default when None)."""
+    variant, those of ``variant`` (the one its variant option picks by default when None). A
+    variant's seats in its panel facts (``seats_by_variant``) count as the start form counts
+    them (controller/games/catalogue.py): The Lonely City seats one, the game two to six."""
     players = game.players
+    picked = variant or _variant(game)
+    try:
+        by_facts = base.panel(game)["seats_by_variant"]
+    except Exception:       # a panel the kit's rule "panel" finds wrong: the seats as declared
+        by_facts = None
+    if isinstance(by_facts, Mapping) and isinstance(by_facts.get(picked), Mapping):
+        low, high = by_facts[picked].get("min"), by_facts[picked].get("max")
+        if base.is_int(low) and base.is_int(high):
+            return low, high
     if isinstance(players, int) and not isinstance(players, bool):
         return players, players
     if isinstance(players, dict) and players:
-        picked = variant or _variant(game)
         if picked in players:
             low, high = players[picked]
             return low, high

@@ -405,3 +405,15 @@ def test_the_kit_checks_the_variant_its_options_pick_with_that_variants_seats(mo
         else game.setup(players, given))
     (found,) = Kit(lax, options={"variant": "crowd"}).findings("setup-players")
     assert found.seen.startswith("given 2 players, short of its fewest, it gave "), found.seen
+
+
+def test_a_variants_seats_in_its_panel_facts_are_the_seats_the_kit_sets_it_up_with():
+    """Scoop! (2002) seats two to six, and The Lonely City one: said in its panel facts
+    (seats_by_variant), as the start form reads them. The kit sat two at The Lonely City and
+    reported its own game as failing to set up ("The Lonely City is solitaire ..., not 2")."""
+    game = registry.load("scoop2002")
+    assert conformance.seats(game, "lonely_city") == (1, 1)
+    assert conformance.seats(game) == (game.min_players, game.max_players)
+    kit = Kit(game, options={"variants": ["lonely_city"]})
+    assert kit.check() == ([], [])
+    assert kit.played().names == ["Ann"]

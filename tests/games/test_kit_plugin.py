@@ -37,3 +37,52 @@ def test_the_option_adds_a_test_per_rule_and_the_fixture_fails_with_the_kits_sen
     # the play is a test of its own, named as the docs' rules table names it (it was said as ::guard)
     assert "::newsdesk-game[scoop1956]::end PASSED" in verbose and "::newsdesk-game[scoop1956]::play PASSED" in verbose
 
+
+
+@pytest.mark.slow
+def test_the_option_checks_each_variant_and_names_the_one_that_breaks(pytester, monkeypatch):
+    """A variant is its own setup, seats and play: ``--newsdesk-game NAME`` puts the game through
+    the kit in its default options, then in each other variant picked alone, each test named
+    for its variant; a variant nobody tried fails under its own name."""
+    from conftest import install_game
+    pytester.syspathinsert(SIXTH)
+    pytester.syspathinsert()            # two_ways, beside the author's tests
+    pytester.makepyfile(two_ways="""
+        import dataclasses
+        import race_to_three
+        from controller.games.kit import check_declared, check_players, option
+
+        OPTIONS = (*race_to_three.OPTIONS, option("variant", "choice", "duel", "One rival or a crowd.", "Variant",
+                                                  choices={"duel": "two players", "crowd": "three players"}))
+
+        def setup(players, options=None):
+            chosen = check_declared("Two Ways", OPTIONS, options)
+            if chosen["variant"] == "crowd":
+                return {"no": "list"}[0]            # the variant nobody played: a KeyError
+            names = check_players("Two Ways", players, 2, 2)
+            return [{"type": "setup", "players": names, "target": chosen["target"]}]
+
+        GAME = dataclasses.replace(race_to_three.GAME, name="two_ways", title="Two Ways", options=OPTIONS,
+                                   setup=setup, variants={"duel": "two players", "crowd": "three players"},
+                                   view=lambda state: dict(race_to_three.view(state), game="two_ways"),
+                                   players={"duel": (2, 2), "crowd": (3, 3)})
+    """)
+    install_game(monkeypatch, "two_ways", "two_ways:GAME")
+    done = pytester.runpytest_inprocess(*PLUGIN, "--newsdesk-game", "two_ways", "-v")
+    out = done.stdout.str()
+    assert "::newsdesk-game[two_ways]::play PASSED" in out
+    assert "::newsdesk-game[two_ways:crowd]::play FAILED" in out
+    assert "::newsdesk-game[two_ways:duel]" not in out              # the default is the first run's
+    assert "::newsdesk-game[two_ways:crowd]::setup-players FAILED" in out and "raised KeyError: 0" in out
+    # the crowd's: setup-players and play fail, the nine rules that need a played game are skipped
+    done.assert_outcomes(passed=2 * len(RULES) - 11, failed=2, skipped=9)
+
+
+@pytest.mark.slow
+def test_each_of_the_five_games_keeps_the_contract_in_each_of_its_variants(pytester):
+    done = pytester.runpytest_inprocess(*PLUGIN, *[a for g in ("scoop2002", "scan", "get_the_scoop")
+                                                   for a in ("--newsdesk-game", g)], "-v")
+    out = done.stdout.str()
+    assert "::newsdesk-game[scoop2002:lonely_city]::play PASSED" in out
+    assert "::newsdesk-game[scan:triple]::setup-players PASSED" in out
+    assert done.ret == 0, out[-3000:]
