@@ -175,10 +175,30 @@ DEVICE_CLASSES = {"sensor": {"enum"}, "binary_sensor": {"problem"}, "event": {"b
 STATE_CLASSES: set[str] = set()     # none: nothing newsdesk sends has long-term statistics worth keeping
 
 
+def test_the_panels_link_is_under_the_name_avahi_announces_the_box_by(broker, store, tmp_path):
+    """Two Pis left named raspberrypi: avahi announces the second as raspberrypi-2.local, and a
+    link under its host name (raspberrypi.local) opened the other box's panel from Home
+    Assistant's device page."""
+    names = iter(["raspberrypi-2.local"])
+    listener = Listener(broker, ["homeassistant/#"], persistent=False)
+    pub = MqttPublisher(store, Bus(), Settings(broker.url, BASE, "t1", panel_url="http://raspberrypi.local:8080/"),
+                        tmp_path, backoff=FAST, announced=lambda: next(names, None))
+    try:
+        expected = len(T.discovery("homeassistant", BASE, "t1", "0.1.0"))
+        assert listener.wait(lambda m: len(m) >= expected)
+    finally:
+        pub.close()
+        listener.close()
+    links = {json.loads(p)["device"].get("configuration_url") for t, p, _ in listener.messages
+             if p and "device" in json.loads(p)}
+    assert links == {"http://raspberrypi-2.local:8080/"}
+
+
 def test_discovery_payloads_carry_home_assistants_documented_fields(broker, store, tmp_path):
     listener = Listener(broker, ["homeassistant/#"], persistent=False)
     pub = MqttPublisher(store, Bus(), Settings(broker.url, BASE, "t1", panel_url="http://box.local:8080/"),
-                        tmp_path, backoff=FAST, version="0.1.0")     # discovery is on by default
+                        tmp_path, backoff=FAST, version="0.1.0",      # discovery is on by default
+                        announced=lambda: None)                        # no avahi here: the host name's link
     try:
         expected = len(T.discovery("homeassistant", BASE, "t1", "0.1.0"))
         assert listener.wait(lambda m: len(m) >= expected)

@@ -32,8 +32,9 @@ import select
 import threading
 import time
 from datetime import datetime, timezone
+from urllib.parse import urlsplit, urlunsplit
 
-from .. import events
+from .. import events, lan
 from ..errors import ConfigError
 from ..oracle_service import BY_BUTTON
 from . import topics as T
@@ -114,9 +115,10 @@ class MqttPublisher:
 
     def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=list,
                  hook=lambda: "on", ring=None, version="", clock=time.monotonic, backoff=BACKOFF,
-                 window=WINDOW, idle=0.05, phone=lambda: (None, None)):
+                 window=WINDOW, idle=0.05, phone=lambda: (None, None), announced=None):
         self.store = store
         self.settings = settings
+        self._avahi_name = announced or lan.announced_name    # () -> the .local name avahi announces the box by, or None
         self._game, self._history, self._ring, self._clock = game, history, ring, clock
         self._phone = phone     # () -> (the USB link's last status or None, the wiring fault said or None)
         self._version = version
@@ -456,6 +458,20 @@ class MqttPublisher:
         other = T.publisher_of(self._seen.get("%s/%s" % (base, T.state("game"))))
         return other if other is not None and other[0] != self.install else None
 
+    def _panel_link(self):
+        """The panel's link on Home Assistant's device page, under the name avahi announces the
+        box by when avahi says one: raspberrypi-2.local when another box had raspberrypi.local
+        first, where the host name's link opened the other box's panel. Asked at each
+        announcement (avahi renames a box when a conflict appears, not only at boot)."""
+        url = self.settings.panel_url
+        if url is None:
+            return None
+        name = self._avahi_name()
+        if not name:
+            return url
+        parts = urlsplit(url)
+        return urlunsplit(parts._replace(netloc="%s:%d" % (name, parts.port) if parts.port else name))
+
     def _announce(self, client, removals=False):
         """Home Assistant's discovery configs: at each connection, and again each time Home
         Assistant comes online (``removals``: after the old places' removal, below), as its
@@ -463,7 +479,7 @@ class MqttPublisher:
         if not self.settings.discovery:
             return
         configs = T.discovery(self.settings.discovery, self.settings.base, self.settings.table, self._version,
-                              self.settings.commands, self.settings.panel_url)
+                              self.settings.commands, self._panel_link())
         if removals:
             self._tell_removals(client, {topic for topic, _ in configs})
         for topic, config in configs:
