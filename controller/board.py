@@ -18,6 +18,8 @@ import os
 
 MODEL_FILE = "/proc/device-tree/model"
 EMULATED_PI_FILE = "/etc/newsdesk/emulated-pi"
+SERIAL_FILE = "/proc/device-tree/serial-number"     # the Pi's SoC serial: one per board
+MACHINE_ID_FILE = "/etc/machine-id"                 # systemd's, where there is no device tree
 
 
 def _read(path: str) -> str:
@@ -44,3 +46,18 @@ def is_emulated(model_file: str = MODEL_FILE, emulated_file: str = EMULATED_PI_F
 
 def is_raspberry_pi(model_file: str = MODEL_FILE, emulated_file: str = EMULATED_PI_FILE) -> bool:
     return "Raspberry Pi" in model(model_file, emulated_file)
+
+
+def machine(serial_file: str = SERIAL_FILE, machine_id_file: str = MACHINE_ID_FILE) -> str | None:
+    """A short digest telling this machine from another holding a copy of its SD card: of the
+    Pi's SoC serial number, else of systemd's machine id (which a copied card copies too, so a
+    copy is told apart only on a Pi); None where neither can be read. A digest, so the serial
+    itself is never shown or sent."""
+    import hashlib
+
+    for path in (serial_file, machine_id_file):
+        found = _read(path)
+        if found:
+            return hashlib.sha256(("newsdesk machine " + found).encode()).hexdigest()[:12]
+    return None
+

@@ -34,3 +34,16 @@ def test_an_emulated_pi_listens_on_the_lan_but_its_pins_are_simulated(monkeypatc
         assert pinfactory.is_simulated(factory) and "an emulated Raspberry Pi" in said
     finally:
         factory.close()
+
+
+def test_a_machine_is_told_by_its_pis_serial_else_its_machine_id_and_never_shown_as_it_is(tmp_path):
+    serial, machine_id = tmp_path / "serial-number", tmp_path / "machine-id"
+    assert board.machine(str(serial), str(machine_id)) is None
+    machine_id.write_text("5f2c0e9d1b8a4c7e9f0a1b2c3d4e5f60\n")
+    by_id = board.machine(str(serial), str(machine_id))
+    serial.write_bytes(b"10000000c0ffee42\0")
+    by_serial = board.machine(str(serial), str(machine_id))
+    assert by_id and by_serial and by_id != by_serial and len(by_serial) == 12
+    assert "c0ffee42" not in by_serial
+    serial.write_bytes(b"10000000c0ffee43\0")
+    assert board.machine(str(serial), str(machine_id)) != by_serial            # another Pi, the same card

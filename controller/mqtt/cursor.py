@@ -13,6 +13,8 @@ import logging
 import os
 from pathlib import Path
 
+from .. import board
+
 log = logging.getLogger(__name__)
 
 CURSOR_FILE = "mqtt-cursor.json"
@@ -70,7 +72,11 @@ class Kept:
 
     - ``install``: this data folder's id. Event ids start again at 1 in a fresh data folder (or a
       store restored from an older copy), so subscribers tell a table's events apart by (install,
-      id); a fresh folder has no file and so gets a new id.
+      id); a fresh folder has no file and so gets a new id. Kept with the ``machine`` it was
+      made on (board.machine): a folder found on another machine (an SD card copied for a
+      second box, the usual way to make twenty tables for a convention) is a new install there,
+      or the two boxes would share one client id and one identity at the broker, and each would
+      take the other for itself.
     - ``number``: the last number dialed. The handset's lifts and hang-ups are live events, never
       stored, so the store can't say where a number began; it is written once per hang-up.
     - ``announced`` and ``retired``: where the table is announced, and the old places (a table
@@ -79,21 +85,33 @@ class Kept:
     Written atomically (a temporary file, fsync, rename), like the cursor.
     """
 
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, machine=None):
         self.path = Path(data_dir) / KEPT_FILE
         self._data = _read_kept(self.path)
+        here = (machine or board.machine)()
+        made_on = self._data.get("machine")
         if _install(self._data) is None:
-            self.new_install()
+            self.new_install(here)
+        elif here and made_on and made_on != here:
+            log.warning("MQTT: this data folder's install (%s) was made on another machine (an SD card copied "
+                        "from another box?); this box is a new install, so the two aren't taken for one",
+                        self._data["install"])
+            self.new_install(here)
+        elif here and not made_on:          # a file from before the machine was kept beside the install
+            self.put("machine", here)
 
     @property
     def install(self):
         return self._data["install"]
 
-    def new_install(self):
-        """A new numbering of events: a fresh data folder, or a store older than the cursor."""
+    def new_install(self, machine=None):
+        """A new numbering of events: a fresh data folder, a store older than the cursor, or a
+        folder copied from another machine (``machine``: this one's, kept beside it)."""
         import secrets
 
         self._data["install"] = secrets.token_hex(6)
+        if machine:
+            self._data["machine"] = machine
         self._write()
 
     def get(self, name):
