@@ -264,7 +264,9 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     ends or ``moves`` are made. A refused move is passed over, as the table would tap again, and
     so is one decide() takes with no events (counted in ``idle``): it changes nothing, and kept,
     it had describe() asked about a move with no events, whose crash was the only thing said of
-    an offer that does nothing ("offers" says that).
+    an offer that does nothing ("offers" says that). An ending's move is the author's own: one
+    refused, or taken with no events, stops the play and is named (it was passed over in silence,
+    and the rules then looked at a game that hadn't ended as the author said).
 
     Each state is kept as a copy, and decide() is given one, as the table gives it: a game whose
     apply() writes into the state it was given would otherwise rewrite the states already kept,
@@ -300,6 +302,10 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
                 raise
             continue
         if not events:
+            if script is not None:      # the author's own move: one that changes nothing is a mistake to name
+                raise _PlayFailed("decide() took the ending's move %d, %s, with no events: it changes nothing, "
+                                  "so the game can't end through it (give the moves that finish the game, each "
+                                  "giving its events)" % (len(ending or ()) - len(script), base.quoted(action, 80)))
             out.idle += 1
             continue
         out.moves.append((base.copied(action), base.copied(events)))

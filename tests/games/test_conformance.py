@@ -417,3 +417,14 @@ def test_a_variants_seats_in_its_panel_facts_are_the_seats_the_kit_sets_it_up_wi
     kit = Kit(game, options={"variants": ["lonely_city"]})
     assert kit.check() == ([], [])
     assert kit.played().names == ["Ann"]
+
+
+def test_an_endings_move_that_changes_nothing_is_named_not_passed_over(model):
+    """The author's own finishing moves: one decide() took with no events was skipped in silence,
+    and the rules then looked at a game that hadn't ended where the author said it would."""
+    game = dataclasses.replace(model.GAME, decide=lambda state, action, rng: [] if action["type"] == "wave"
+                               else model.GAME.decide(state, action, rng))
+    ending = [{"type": "point", "player": 0}, {"type": "wave"}] + [{"type": "point", "player": 0}] * 2
+    (found,) = Kit(game, ending=ending).findings("play")
+    assert "decide() took the ending's move 2, " in found.seen and "with no events" in found.seen, found.seen
+    assert Kit(game, ending=[a for a in ending if a["type"] != "wave"]).findings("play") == []
