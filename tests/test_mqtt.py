@@ -206,16 +206,20 @@ def test_discovery_payloads_carry_home_assistants_documented_fields(broker, stor
         pub.close()
     configs = {t: json.loads(p) for t, p, retained in listener.messages if p}
     removed = {t for t, p, retained in listener.messages if not p}
-    assert removed == {"homeassistant/sensor/newsdesk_t1/health/config"}     # now a problem binary sensor
+    # the table in Home Assistant is its install's, not its name's: a rename keeps the device
+    assert pub.node == "newsdesk_" + pub.install
+    assert removed == {"homeassistant/sensor/%s/health/config" % pub.node}     # now a problem binary sensor
     listener.close()
     kinds = {}
     for topic, config in configs.items():
         prefix, component, node, object_id, last = topic.split("/")
-        assert (prefix, node, last) == ("homeassistant", "newsdesk_t1", "config")
+        assert (prefix, node, last) == ("homeassistant", pub.node, "config")
         required, allowed = HA_FIELDS[component]
         assert required <= set(config), (topic, required - set(config))
         assert set(config) <= allowed, (topic, set(config) - allowed)
-        assert set(config["device"]) <= DEVICE_FIELDS and config["device"]["identifiers"] == ["newsdesk_t1"]
+        assert set(config["device"]) <= DEVICE_FIELDS and config["device"]["identifiers"] == [pub.node]
+        if component != "device_automation":
+            assert config["unique_id"] == "%s_%s" % (pub.node, object_id)
         assert set(config["origin"]) <= ORIGIN_FIELDS
         assert config["device"]["configuration_url"] == config["origin"]["support_url"] == "http://box.local:8080/"
         assert config.get("device_class") is None or config["device_class"] in DEVICE_CLASSES[component]
@@ -770,12 +774,17 @@ def announced_once(store, broker, data_dir, base):
 
 
 @pytest.mark.slow
-def test_a_table_renamed_takes_its_old_device_away_from_home_assistant(broker, store, tmp_path):
-    """Its base topic (and so its device) follows the table's name: the configs and states kept
-    under the old one are cleared, or Home Assistant keeps a ghost device, unavailable, for good."""
+def test_a_table_renamed_is_the_same_device_in_home_assistant_and_its_old_states_are_cleared(broker, store,
+                                                                                             tmp_path):
+    """Its base topic follows the table's name, but its device is its install's: a rename sends the
+    same configs again (the same topics and unique ids: Home Assistant keeps the entities, their
+    history and the automations naming them), now naming the new state topics; the states and
+    "online" kept under the old base are cleared, or they would stay there for good. (The device
+    was the base's: a rename took the old device away and made a new one.)"""
     old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
     announced_once(store, broker, tmp_path, old_base)
     pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)
+    config = "homeassistant/sensor/%s/last_digit/config" % pub.node
     try:
         # kept once the broker has acknowledged every clearing message (no guess at how long it takes)
         assert wait_for(lambda: (pub.kept.get("announced") or {}).get("base") == new_base, timeout=WAIT)
@@ -785,16 +794,20 @@ def test_a_table_renamed_takes_its_old_device_away_from_home_assistant(broker, s
             """What a Home Assistant subscribing now is handed: the retained messages."""
             ha = Listener(broker, ["homeassistant/#", "newsdesk/#"], client_id="ha-late", persistent=False)
             try:
-                assert ha.wait(lambda m: any("/newsdesk_new-name/" in t for t, _, _ in m))
+                assert ha.wait(lambda m: any(t == config for t, _, _ in m))
                 time.sleep(0.5)             # every kept message arrives with the subscription
-                seen[:] = [{t for t, p, r in ha.messages if r and p}]
+                seen[:] = [{t: p for t, p, r in ha.messages if r and p}]
             finally:
                 ha.close()
-            return any(t.startswith(new_base + "/state/") for t in seen[0])
+            return (any(t.startswith(new_base + "/state/") for t in seen[0])
+                    and json.loads(seen[0][config])["state_topic"].startswith(new_base + "/"))
         # the new states follow the clearing on the same connection: a busy machine may take a moment
         assert wait_for(kept_by_the_broker, timeout=WAIT), sorted(seen[0])
         kept = seen[0]
-        assert kept and not [t for t in kept if "old-name" in t or "old_name" in t], sorted(kept)
+        assert not [t for t in kept if "old-name" in t or "old_name" in t], sorted(kept)
+        assert {t.split("/")[2] for t in kept if t.startswith("homeassistant/")} == {pub.node}
+        assert json.loads(kept[config])["unique_id"] == pub.node + "_last_digit"
+        assert pub.kept.get("retired") == []            # nothing to take away from Home Assistant
     finally:
         pub.close()
 
@@ -826,7 +839,39 @@ def test_where_a_renamed_table_was_is_forgotten_only_once_the_broker_took_the_cl
             pub._on_publish(client, None, mid, None, None)
         assert pub.kept.get("announced")["base"] == "newsdesk/old-name"       # one still on its way
         pub._on_publish(client, None, len(client.sent), None, None)
-        assert pub.kept.get("announced") == {"base": "newsdesk/new-name", "discovery": "homeassistant"}
+        assert pub.kept.get("announced") == {"base": "newsdesk/new-name", "discovery": "homeassistant",
+                                             "node": pub.node}
+    finally:
+        pub.close()
+
+
+def test_an_old_place_kept_before_the_device_was_the_installs_is_told_under_its_bases_node(store, tmp_path):
+    """A place kept (``retired``) by a newsdesk from before names no node: its configs were under
+    its base's, and those are the empty configs Home Assistant must hear."""
+    class Sent:
+        def __init__(self, mid):
+            self.mid = mid
+
+    class Client:
+        def __init__(self):
+            self.sent = []
+
+        def publish(self, topic, payload, qos=0, retain=False):
+            self.sent.append((topic, payload))
+            return Sent(len(self.sent))
+
+    pub = publisher(store, Bus(), "mqtt://127.0.0.1:1", tmp_path, base="newsdesk/new-name")
+    try:
+        pub.kept.put("retired", [{"base": "newsdesk/old-name", "discovery": "homeassistant"}])
+        assert pub._retired() == [{"base": "newsdesk/old-name", "discovery": "homeassistant",
+                                   "node": T.node_id("newsdesk/old-name")}]
+        client = Client()
+        pub._tell_removals(client, set())
+        assert {t for t, p in client.sent} == set(T.discovery_topics("homeassistant", "newsdesk/old-name"))
+        assert all(p == "" for t, p in client.sent) and all("/newsdesk_old-name/" in t for t, p in client.sent)
+        for mid in range(1, len(client.sent) + 1):
+            pub._on_publish(client, None, mid, None, None)
+        assert pub.kept.get("retired") == []          # told: forgotten
     finally:
         pub.close()
 
@@ -839,8 +884,8 @@ def home_assistant_comes_online(ha):
 def test_home_assistant_coming_online_is_sent_the_discovery_configs_again(broker, store, tmp_path):
     """A config Home Assistant missed (it was away, and the broker lost or never kept it) comes
     with its next start, as Home Assistant's documentation asks of a device."""
-    config = "homeassistant/sensor/newsdesk_t1/last_digit/config"
     pub = publisher(store, Bus(), broker.url, tmp_path)
+    config = "homeassistant/sensor/%s/last_digit/config" % pub.node
     ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
     try:
         assert wait_for(lambda: pub.hearing_births, timeout=WAIT)
@@ -850,7 +895,7 @@ def test_home_assistant_coming_online_is_sent_the_discovery_configs_again(broker
     finally:
         ha.close()
         pub.close()
-    assert json.loads(ha.on(config)[-1])["unique_id"] == "newsdesk_t1_last_digit"
+    assert json.loads(ha.on(config)[-1])["unique_id"] == pub.node + "_last_digit"
 
 
 def test_a_flood_of_births_is_answered_once_then_once_more_after_the_quiet_time(broker, store, tmp_path):
@@ -858,9 +903,9 @@ def test_a_flood_of_births_is_answered_once_then_once_more_after_the_quiet_time(
     every config again: 200 births in a burst made 200 answers (some 9,000 messages). A burst is
     answered once at once and, for the births after it, once more after BIRTH_QUIET_S."""
     from controller.mqtt import publisher as P
-    config = "homeassistant/sensor/newsdesk_t1/last_digit/config"
     now = [1000.0]
     pub = publisher(store, Bus(), broker.url, tmp_path, clock=lambda: now[0])
+    config = "homeassistant/sensor/%s/last_digit/config" % pub.node
     ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
     try:
         assert wait_for(lambda: pub.hearing_births, timeout=WAIT)
@@ -881,27 +926,43 @@ def test_a_flood_of_births_is_answered_once_then_once_more_after_the_quiet_time(
         pub.close()
 
 
-@pytest.mark.slow
-def test_a_table_renamed_while_home_assistant_was_away_has_its_old_device_taken_away_when_it_comes_back(
+def test_a_table_a_newsdesk_from_before_announced_moves_to_its_installs_device_and_the_old_one_goes(
         broker, store, tmp_path):
-    """The broker forgets the old configs when the table is renamed, but Home Assistant removes an
-    entity only on hearing its empty config: told again at its birth, then forgotten."""
-    old_base, new_base = "newsdesk/old-name", "newsdesk/new-name"
-    announced_once(store, broker, tmp_path, old_base)
-    pub = publisher(store, Bus(), broker.url, tmp_path, base=new_base)      # Home Assistant is away
+    """A newsdesk from before made the device from the base topic. At the first start of this one
+    the configs under the base's node are cleared, and told again when Home Assistant comes
+    online (it removes an entity only on hearing its empty config; it was away), then forgotten;
+    the device is the install's from then on. A box updated once changes device once."""
+    legacy = {t: c for t, c in T.discovery("homeassistant", BASE, "t1", "") if c}
+    assert all("/%s/" % T.node_id(BASE) in t for t in legacy)
+    before = Listener(broker, ["homeassistant/#"], client_id="old-newsdesk", persistent=False)
     try:
-        assert wait_for(lambda: (pub.kept.get("announced") or {}).get("base") == new_base and pub.hearing_births,
+        for topic, config in legacy.items():
+            before.client.publish(topic, T.dumps(config), qos=1, retain=True).wait_for_publish(5)
+    finally:
+        before.close()
+    (tmp_path / "mqtt-kept.json").write_text(json.dumps({"install": "0123456789ab", "announced": {
+        "base": BASE, "discovery": "homeassistant"}}))
+    pub = publisher(store, Bus(), broker.url, tmp_path)      # Home Assistant is away
+    try:
+        assert wait_for(lambda: (pub.kept.get("announced") or {}).get("node") == pub.node and pub.hearing_births,
                         timeout=WAIT)
+        assert pub.kept.get("retired") == [{"base": BASE, "discovery": "homeassistant", "node": T.node_id(BASE)}]
         ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
         try:
             home_assistant_comes_online(ha)
-            old = set(T.discovery_topics("homeassistant", old_base))
-            new = {t for t, c in T.discovery("homeassistant", new_base, "new-name", "") if c}
-            assert ha.wait(lambda m: old <= {t for t, p, r in m if not p} and new <= {t for t, p, r in m if p})
+            new = {t for t, c in T.discovery("homeassistant", BASE, "t1", "", node=pub.node) if c}
+            assert ha.wait(lambda m: set(legacy) <= {t for t, p, r in m if not p} and new <= {t for t, p, r in m if p})
             assert not [t for t, p, r in ha.messages if t in new and not p]     # the new device stays
             assert wait_for(lambda: pub.kept.get("retired") == [], timeout=WAIT)       # told: forgotten
         finally:
             ha.close()
+        late = Listener(broker, ["homeassistant/#"], client_id="ha-late", persistent=False)
+        try:
+            assert late.wait(lambda m: new <= {t for t, p, r in m if r and p})
+            time.sleep(0.3)
+            assert not set(legacy) & {t for t, p, r in late.messages if r and p}      # the broker keeps none
+        finally:
+            late.close()
     finally:
         pub.close()
 
@@ -916,7 +977,7 @@ def test_a_press_after_a_flood_on_home_assistants_status_topic_rings_within_a_se
     ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
     try:
         assert wait_for(lambda: pub.taking_commands and pub.hearing_births, timeout=WAIT)
-        config = "homeassistant/sensor/newsdesk_t1/last_digit/config"
+        config = "homeassistant/sensor/%s/last_digit/config" % pub.node
         home_assistant_comes_online(ha)             # answered at once; the flood within BIRTH_QUIET_S is held
         assert ha.wait(lambda m: len(ha.on(config)) == 2)
         time.sleep(0.2)                             # (the answer's acknowledgements in)
@@ -1185,10 +1246,11 @@ def test_another_install_publishing_on_the_tables_base_keeps_it_only_when_its_in
         ha.close()
 
 
-def kept_configs(broker, base, table):
-    """Whether the broker keeps every discovery config of the table at ``base``: what Home
-    Assistant starting now is handed, and then sent (a table connecting sends them as it goes)."""
-    wanted = {t for t, c in T.discovery("homeassistant", base, table, "") if c}
+def kept_configs(broker, base, table, node):
+    """Whether the broker keeps every discovery config of the table at ``base`` (its device
+    ``node``): what Home Assistant starting now is handed, and then sent (a table connecting sends
+    them as it goes)."""
+    wanted = {t for t, c in T.discovery("homeassistant", base, table, "", node=node) if c}
     late = Listener(broker, ["homeassistant/#"], client_id="ha-late", persistent=False)
     try:
         return late.wait(lambda m: wanted <= {t for t, p in {t: p for t, p, r in m}.items() if p}, timeout=5.0)
@@ -1209,8 +1271,8 @@ def test_a_renamed_table_leaves_its_old_base_to_the_newsdesk_that_holds_it_now(b
         renamed = publisher(store, Bus(), broker.url, tmp_path / "a", base="newsdesk/kitchen-2")
         assert wait_for(lambda: (renamed.kept.get("announced") or {}).get("base") == "newsdesk/kitchen-2",
                         timeout=WAIT)
-        assert kept_configs(broker, "newsdesk/kitchen-2", "kitchen-2")
-        assert kept_configs(broker, KITCHEN, "kitchen")
+        assert kept_configs(broker, "newsdesk/kitchen-2", "kitchen-2", renamed.node)
+        assert kept_configs(broker, KITCHEN, "kitchen", other.node)
         assert renamed.kept.get("retired") == [] and other.connected
     finally:
         other.close()
@@ -1220,31 +1282,35 @@ def test_a_renamed_table_leaves_its_old_base_to_the_newsdesk_that_holds_it_now(b
 
 def test_an_old_place_another_newsdesk_took_is_not_removed_from_home_assistant_at_its_start(
         broker, store, second_store, tmp_path):
-    """A table renamed while Home Assistant was away keeps its old place, to send its empty
-    configs when Home Assistant comes online; another box took that base in between, and those
-    empty configs took the other box's device away."""
-    announced_once(store, broker, tmp_path / "a", KITCHEN)
+    """A table announced by a newsdesk from before (its device under its base's node) and renamed
+    while Home Assistant was away keeps its old place, to send its empty configs when Home
+    Assistant comes online; another box took that base in between, and those empty configs (a box
+    from before sends its device there) took the other box's device away."""
+    (tmp_path / "a" / "mqtt-kept.json").write_text(json.dumps({"install": "0123456789ab", "announced": {
+        "base": KITCHEN, "discovery": "homeassistant"}}))
     renamed = publisher(store, Bus(), broker.url, tmp_path / "a", base="newsdesk/kitchen-2")
     other = None
     try:
         assert wait_for(lambda: (renamed.kept.get("announced") or {}).get("base") == "newsdesk/kitchen-2"
                         and renamed.hearing_births, timeout=WAIT)
-        assert renamed.kept.get("retired") == [{"base": KITCHEN, "discovery": "homeassistant"}]
+        assert renamed.kept.get("retired") == [{"base": KITCHEN, "discovery": "homeassistant",
+                                                 "node": T.node_id(KITCHEN)}]
         other = MqttPublisher(second_store, Bus(), Settings(broker.url, KITCHEN, "kitchen"), tmp_path / "b",
                               backoff=FAST)
         assert wait_for(lambda: other.connected, timeout=WAIT)
         assert wait_for(lambda: renamed.kept.get("retired") == [], timeout=WAIT)     # seen taken: forgotten
         ha = Listener(broker, ["homeassistant/#"], client_id="ha", persistent=False)
         try:
-            answer = {t for t, c in T.discovery("homeassistant", "newsdesk/kitchen-2", "kitchen-2", "") if c}
+            answer = {t for t, c in T.discovery("homeassistant", "newsdesk/kitchen-2", "kitchen-2", "",
+                                                node=renamed.node) if c}
             assert ha.wait(lambda m: answer <= {t for t, p, r in m if r})      # what the broker keeps
             home_assistant_comes_online(ha)
             assert ha.wait(lambda m: answer <= {t for t, p, r in m if not r})  # the renamed table's answer
-            others = {t for t, c in T.discovery("homeassistant", KITCHEN, "kitchen", "") if c}
-            assert not [t for t, p, r in ha.messages if t in others and not p]
+            legacy = set(T.discovery_topics("homeassistant", KITCHEN))
+            assert not [t for t, p, r in ha.messages if t in legacy and not p and not r]    # none told again
         finally:
             ha.close()
-        assert kept_configs(broker, KITCHEN, "kitchen")
+        assert kept_configs(broker, KITCHEN, "kitchen", other.node)
     finally:
         renamed.close()
         if other is not None:

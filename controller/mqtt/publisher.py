@@ -92,6 +92,12 @@ class Settings:
                    panel_url(config.bind_host, config["port"]))
 
 
+def _node(place):
+    """The node a kept place's configs were sent under: its own, or (a place kept before the node
+    was the install's) the one its base made."""
+    return place.get("node") or T.node_id(place["base"])
+
+
 def panel_url(host, port):
     """The panel's address as another machine on the network reaches it (Home Assistant's link
     from the device page), as the README gives it: ``http://<host name>.local:<port>/``. None when
@@ -162,6 +168,7 @@ class MqttPublisher:
             self.kept.new_install()
         self.install = self.kept.install
         self.client_id = T.client_id(settings.base, self.install)
+        self.node = T.discovery_node(self.install)      # the table in Home Assistant, whatever its name
         self.held_by = None             # (install, table) of another newsdesk holding the base topic, while it does
         self._look = None               # the look (client.Look) this connection starts with, while it runs
         self._free = False              # a look found the base free: the table's own connection may follow
@@ -479,7 +486,7 @@ class MqttPublisher:
         if not self.settings.discovery:
             return
         configs = T.discovery(self.settings.discovery, self.settings.base, self.settings.table, self._version,
-                              self.settings.commands, self._panel_link())
+                              self.settings.commands, self._panel_link(), node=self.node)
         if removals:
             self._tell_removals(client, {topic for topic, _ in configs})
         for topic, config in configs:
@@ -493,31 +500,37 @@ class MqttPublisher:
         for place in self._retired():
             if place["base"] != self.settings.base and self._other_at(place["base"]):
                 continue                            # another newsdesk's now (_on_watched forgets it)
-            for topic in T.discovery_topics(place["discovery"], place["base"]):
+            for topic in T.discovery_topics(place["discovery"], place["base"], _node(place)):
                 if topic not in current:
                     self._telling[client.publish(topic, "", qos=1, retain=True).mid] = place
 
     def _retired(self):
-        """The old places kept in mqtt-kept.json (``retired``), each {"base", "discovery"}."""
+        """The old places kept in mqtt-kept.json (``retired``), each {"base", "discovery"} and
+        its "node" (none in a place kept before the node was the install's: its base's)."""
         kept = self.kept.get("retired")
-        return [p for p in kept if isinstance(p, dict) and all(isinstance(p.get(k), str) and p[k]
-                                                               for k in ("base", "discovery"))] \
-            if isinstance(kept, list) else []
+        return [dict(p, node=_node(p)) for p in kept if isinstance(p, dict) and all(
+            isinstance(p.get(k), str) and p[k] for k in ("base", "discovery")) and isinstance(p.get("node", ""), str)
+        ] if isinstance(kept, list) else []
 
     def _retire(self, place, here):
         """Keep ``place`` (where the table was announced before) until Home Assistant has heard its
-        removal; ``here`` is never one (a table renamed back)."""
-        retired = [p for p in self._retired() if p != here and p != place]
-        if isinstance(place.get("discovery"), str) and place["discovery"] and place != here:
-            retired.append({"base": place["base"], "discovery": place["discovery"]})
+        removal; ``here`` is never one (a table renamed back), nor is a place whose configs are
+        the ones sent now (a rename alone: the same node under the same prefix)."""
+        old = {"base": place["base"], "discovery": place.get("discovery"), "node": _node(place)}
+        retired = [p for p in self._retired() if p != here and p != old]
+        if isinstance(old["discovery"], str) and old["discovery"] and (old["discovery"], old["node"]) != (
+                here["discovery"], here["node"]):
+            retired.append(old)
         self.kept.put("retired", retired)
 
     def _clear_where_it_was(self, client):
-        """The table renamed (its base topic follows its name) or its discovery prefix changed:
-        what the broker keeps under the old ones (Home Assistant's configs, the states, "online")
-        is cleared with empty retained messages, or Home Assistant keeps a ghost device for good.
-        Where this table was announced is kept in mqtt-kept.json."""
-        here = {"base": self.settings.base, "discovery": self.settings.discovery}
+        """The table renamed (its base topic follows its name), its discovery prefix changed, or a
+        new install (its device, ``node``): what the broker keeps under the old ones is cleared with
+        empty retained messages (the states and "online" under an old base, the configs under an
+        old prefix or node), or Home Assistant keeps a ghost device for good. A rename alone keeps
+        its node: its configs are sent again over the old ones. Where this table was announced is
+        kept in mqtt-kept.json."""
+        here = {"base": self.settings.base, "discovery": self.settings.discovery, "node": self.node}
         was = self.kept.get("announced")
         clearing = set()
         if isinstance(was, dict) and was != here and isinstance(was.get("base"), str) and was["base"]:
@@ -538,8 +551,13 @@ class MqttPublisher:
                     topic = "%s/%s" % (old_base, name if name == T.AVAILABILITY else T.state(name))
                     clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
             if isinstance(old_prefix, str) and old_prefix:      # (a discovery switched off is cleared too)
-                for topic in T.discovery_topics(old_prefix, old_base):
-                    clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
+                # a config sent again now is overwritten, not cleared: Home Assistant would take the
+                # entity away, with its history and automations, and make a new one
+                now = set(T.discovery_topics(self.settings.discovery, self.settings.base, self.node)
+                          if self.settings.discovery else ())
+                for topic in T.discovery_topics(old_prefix, old_base, _node(was)):
+                    if topic not in now:
+                        clearing.add(client.publish(topic, "", qos=1, retain=True).mid)
             self._retire(was, here)
         # the new place is kept once the broker has taken every clearing message (_on_publish): a
         # box stopped or cut off before then clears the old place again at its next connection,

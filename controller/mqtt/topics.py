@@ -210,8 +210,19 @@ def health_state(status: str, summary: str, phone: object = None) -> JSON:
 # ---------------------------------------------------------------- Home Assistant discovery
 
 def node_id(base: str) -> str:
-    """The table's id in discovery topics, unique ids and the client id: its base topic, made safe."""
+    """The base topic made safe: the client id's first part, and the node (in discovery topics,
+    unique ids and the device's identifier) a table from before ``discovery_node`` was announced
+    under, which is cleared where it is found."""
     return safe_name(base, NODE_SAFE, "_", "newsdesk")
+
+
+def discovery_node(install: str) -> str:
+    """The table's id in Home Assistant: its discovery topics' node, its entities' unique ids and
+    its device's identifier, from its install (the data folder's). Made from the base topic, it
+    made a renamed table (its base follows its name) a new device: the old one's entities were
+    taken away with their history, their areas, and the automations that named them or its
+    device triggers. Now a rename sends the same configs again with the new name and topics."""
+    return "newsdesk_" + safe_name(install, NODE_SAFE, "_", "x")
 
 
 def client_id(base: str, install: str) -> str:
@@ -290,18 +301,19 @@ def birth(prefix: str) -> str:
 BIRTH = "online"
 
 
-def discovery_topics(prefix: str, base: str) -> list[str]:
+def discovery_topics(prefix: str, base: str, node: str | None = None) -> list[str]:
     """Every discovery topic a table announced at ``base`` under ``prefix`` may have used (the
-    bell's included): what an empty retained message each takes away."""
-    return [topic for topic, _ in discovery(prefix, base, "", None, ("bell",))]
+    bell's included): what an empty retained message each takes away. ``node`` as discovery's."""
+    return [topic for topic, _ in discovery(prefix, base, "", None, ("bell",), node=node)]
 
 
 def discovery(prefix: str, base: str, table: str, version: str | None, commands: Iterable[str] = ("bell",),
-              panel_url: str | None = None) -> list[tuple[str, JSON | None]]:
+              panel_url: str | None = None, node: str | None = None) -> list[tuple[str, JSON | None]]:
     """[(topic, config)] for Home Assistant: one device (the table) with the phone, the dice, the
     stopwatch, the bell and the game as its entities, event entities and device triggers. A config
-    of None is sent empty, which takes away an entity an earlier newsdesk made."""
-    node = node_id(base)
+    of None is sent empty, which takes away an entity an earlier newsdesk made. ``node``: the
+    table's (discovery_node of its install); None for the one its base made before that."""
+    node = node or node_id(base)
     slug = entity_slug(table)
     device = {"identifiers": [node], "name": "newsdesk %s" % table, "manufacturer": MANUFACTURER,
               "model": "rotary phone, dice and stopwatch"}
