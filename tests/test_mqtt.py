@@ -1205,6 +1205,38 @@ def test_a_box_finding_its_base_topic_held_sends_nothing_there_and_takes_it_over
         ha.close()
 
 
+def test_a_box_made_from_a_copy_of_anothers_card_is_another_box_at_the_broker(broker, store, second_store,
+                                                                              tmp_path):
+    """Twenty tables for a convention, made by copying one SD card: the copy's data folder named
+    the first box's install, so the two shared a client id and an identity (neither yielded the
+    base), and the copy cleared the first's device from Home Assistant as "where it was". On
+    another Pi the copy is a new install: it finds the base held and sends nothing, and the first
+    box's device stays."""
+    import shutil
+    ha = Listener(broker, [KITCHEN + "/#"], client_id="ha", persistent=False)
+    first = MqttPublisher(store, Bus(), Settings(broker.url, KITCHEN, "Kitchen"), tmp_path / "a", backoff=FAST,
+                          machine=lambda: "aaaa")
+    copy = None
+    try:
+        assert wait_for(lambda: first.connected and (first.kept.get("announced") or {}).get("node"), timeout=WAIT)
+        assert ha.wait(lambda m: installs(ha, KITCHEN + "/state/game"))      # the first box is there
+        for name in ("mqtt-kept.json", "mqtt-cursor.json"):
+            if (tmp_path / "a" / name).exists():
+                shutil.copy(tmp_path / "a" / name, tmp_path / "b" / name)
+        copy = MqttPublisher(second_store, Bus(), Settings(broker.url, KITCHEN, "Kitchen"), tmp_path / "b",
+                             backoff=FAST, machine=lambda: "bbbb")
+        assert copy.install != first.install and copy.client_id != first.client_id
+        assert wait_for(lambda: "Another newsdesk (install %s" % first.install in copy.health()["summary"],
+                        timeout=WAIT), copy.health()
+        assert first.connected and not copy.connected
+        assert kept_configs(broker, KITCHEN, "Kitchen", first.node)
+    finally:
+        first.close()
+        if copy is not None:
+            copy.close()
+        ha.close()
+
+
 def test_a_stray_last_will_setting_the_table_offline_is_answered_online(broker, store, tmp_path):
     """A last will set the table's availability offline while it was on (its own connection's
     from before a power cut, which the broker sends once that one times out, or another box's):

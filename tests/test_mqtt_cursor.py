@@ -31,8 +31,12 @@ def test_a_data_folder_copied_to_another_machine_is_a_new_install_there(tmp_path
     first = Kept(tmp_path, machine=lambda: "aaaa")
     install = first.install
     assert Kept(tmp_path, machine=lambda: "aaaa").install == install          # the same box, restarted
+    first.put("announced", {"base": "newsdesk/kitchen", "discovery": "homeassistant", "node": "newsdesk_" + install})
+    first.put("retired", [{"base": "newsdesk/old", "discovery": "homeassistant", "node": "newsdesk_" + install}])
     copied = Kept(tmp_path, machine=lambda: "bbbb")                          # the card in another Pi
     assert copied.install != install and "made on another machine" in caplog.text
+    # where the first box announced itself is the first box's: this one clears nothing of it
+    assert copied.get("announced") is None and copied.get("retired") is None
     assert Kept(tmp_path, machine=lambda: "bbbb").install == copied.install   # and that is its own now
     assert json.loads((tmp_path / KEPT_FILE).read_text())["machine"] == "bbbb"
 

@@ -96,6 +96,10 @@ class Kept:
             log.warning("MQTT: this data folder's install (%s) was made on another machine (an SD card copied "
                         "from another box?); this box is a new install, so the two aren't taken for one",
                         self._data["install"])
+            # where that box announced itself is its own: cleared from here, it would take the other
+            # box's device out of Home Assistant
+            self._data.pop("announced", None)
+            self._data.pop("retired", None)
             self.new_install(here)
         elif here and not made_on:          # a file from before the machine was kept beside the install
             self.put("machine", here)

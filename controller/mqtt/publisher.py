@@ -121,7 +121,7 @@ class MqttPublisher:
 
     def __init__(self, store, bus, settings, data_dir, game=lambda: None, history=list,
                  hook=lambda: "on", ring=None, version="", clock=time.monotonic, backoff=BACKOFF,
-                 window=WINDOW, idle=0.05, phone=lambda: (None, None), announced=None):
+                 window=WINDOW, idle=0.05, phone=lambda: (None, None), announced=None, machine=None):
         self.store = store
         self.settings = settings
         self._avahi_name = announced or lan.announced_name    # () -> the .local name avahi announces the box by, or None
@@ -157,7 +157,7 @@ class MqttPublisher:
         self._clearing_for: dict[str, object] | None = None     # and where it is now: kept once all are acknowledged
         self._telling: dict[int, dict[str, object]] = {}    # the mids of removals told Home Assistant -> old place
         self.cursor = Cursor(data_dir, "%s %s" % (self.broker, settings.base))
-        self.kept = Kept(data_dir)
+        self.kept = Kept(data_dir, machine)     # machine: () -> board.machine's digest (a test's stand-in)
         # the first time on this broker, start from now: a year of history is not news to anyone
         newest = store.last_id()
         self.position = self.cursor.saved if self.cursor.saved is not None else newest
