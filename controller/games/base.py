@@ -556,6 +556,24 @@ def _option_problem(opt: dict[str, Any], value: object, players: int | None) -> 
     return None
 
 
+def seating(game: Any, panel: dict[str, Any]) -> dict[str, Any]:
+    """{"min", "max", "by_variant"} read off the game's seats (players, or min_ and max_players:
+    game.Game has the defaults) and its panel facts' seats_by_variant: the one reading of them,
+    the start form's (catalogue.py) and the kit's (conformance.seats)."""
+    by_variant = None
+    players = game.players
+    if isinstance(players, dict):
+        by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
+        low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
+    elif isinstance(players, int):
+        low = high = players
+    else:
+        low, high = game.min_players, game.max_players
+    if panel.get("seats_by_variant"):
+        by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
+    return {"min": low, "max": high, "by_variant": by_variant}
+
+
 def panel(game: Any) -> dict[str, Any]:
     """What the panel shows for ``game``, from its declared panel facts (with the defaults a game
     that declares less gets; ``game`` None, one that can't be loaded, gets the defaults alone):

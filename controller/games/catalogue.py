@@ -6,7 +6,6 @@ and what each game's chart plots. Pure: the registry loads the engines, nothing 
 from typing import Any
 
 from . import base, registry
-from .game import Game
 
 
 def start_form() -> list[dict[str, Any]]:
@@ -23,7 +22,7 @@ def start_form() -> list[dict[str, Any]]:
             game = registry.load(item["name"])
             kinds = {o["name"]: o["kind"] for o in item["options"]}
             item["timed"] = "minutes" in kinds.values()          # can be played against the clock
-            item["players"] = _seats(game, panel)
+            item["players"] = base.seating(game, panel)
             item["colours"] = list(game.colours) if game.colours else None
             variant = base.variant_option(game)   # the option whose choices are the game's variants
             if variant:
@@ -40,20 +39,3 @@ def chart_units() -> dict[str, tuple[str | None, str]]:
         chart = item["panel"].get("chart")
         out[item["name"]] = (chart.get("unit", "score"), chart.get("prefix", "")) if chart else (None, "")
     return out
-
-
-def _seats(game: Game, panel: dict[str, Any]) -> dict[str, Any]:
-    """{"min", "max", "by_variant"} read off the game's seats (players, or min_ and max_players:
-    game.Game has the defaults) and panel facts."""
-    by_variant = None
-    players = game.players
-    if isinstance(players, dict):
-        by_variant = {v: {"min": lo, "max": hi} for v, (lo, hi) in players.items()}
-        low, high = min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
-    elif isinstance(players, int):
-        low = high = players
-    else:
-        low, high = game.min_players, game.max_players
-    if panel.get("seats_by_variant"):
-        by_variant = dict(by_variant or {}, **panel["seats_by_variant"])
-    return {"min": low, "max": high, "by_variant": by_variant}

@@ -151,27 +151,19 @@ class Play:
 
 def seats(game: Game, variant: str | None = None) -> tuple[int, int]:
     """(fewest, most) players ``game`` seats, whichever way it declares them; with seats by
-    variant, those of ``variant`` (the one its variant option picks by default when None). A
-    variant's seats in its panel facts (``seats_by_variant``) count as the start form counts
-    them (controller/games/catalogue.py): The Lonely City seats one, the game two to six."""
-    players = game.players
-    picked = variant or _variant(game)
+    variant (its ``players``, or its panel facts' ``seats_by_variant``, read as the start form
+    reads them: base.seating), those of ``variant`` (the one its variant option picks by default
+    when None): The Lonely City seats one, Scoop! (2002) two to six."""
     try:
-        by_facts = base.panel(game)["seats_by_variant"]
-    except Exception:       # a panel the kit's rule "panel" finds wrong: the seats as declared
-        by_facts = None
-    if isinstance(by_facts, Mapping) and isinstance(by_facts.get(picked), Mapping):
-        low, high = by_facts[picked].get("min"), by_facts[picked].get("max")
-        if base.is_int(low) and base.is_int(high):
-            return low, high
-    if isinstance(players, int) and not isinstance(players, bool):
-        return players, players
-    if isinstance(players, dict) and players:
-        if picked in players:
-            low, high = players[picked]
-            return low, high
-        return min(lo for lo, _ in players.values()), max(hi for _, hi in players.values())
-    return game.min_players, game.max_players
+        found = base.seating(game, base.panel(game))
+    except Exception:       # a declaration the kit's rules find wrong (they say how): its bare bounds
+        return game.min_players, game.max_players
+    picked = variant or _variant(game)
+    by_variant = found["by_variant"] if isinstance(found["by_variant"], Mapping) else {}
+    chosen = by_variant.get(picked)
+    if isinstance(chosen, Mapping) and base.is_int(chosen.get("min")) and base.is_int(chosen.get("max")):
+        return chosen["min"], chosen["max"]
+    return found["min"], found["max"]
 
 
 def _variant(game: Game, options: Mapping[str, Any] | None = None) -> str | None:
