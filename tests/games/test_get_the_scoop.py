@@ -628,6 +628,32 @@ def test_drawing_is_an_action_discarding_is_not_and_hands_hold_three():
     assert s["hands"][1] == 3
 
 
+def test_a_turn_discards_no_more_than_three_cards():
+    """'they can change their hand of cards by (drawing and discarding no more than 3 cards)':
+    three actions draw three cards at most, and the free discards stop at three too."""
+    s = journalists(tracked())
+    s, _ = act(s, {"type": "draw", "player": 0, "discard": 3})
+    assert s["hands"][0] == 1
+    with pytest.raises(GameError, match="Ann has discarded 3 cards this turn: a turn discards no more than 3"):
+        game.decide(s, {"type": "draw", "player": 0, "discard": 1}, random.Random(0))
+    s, _ = act(s, {"type": "draw", "player": 0})
+    s, _ = act(s, {"type": "draw", "player": 0})
+    assert s["hands"][0] == 3 and s["journalist"] == 1
+    s, _ = act(s, {"type": "draw", "player": 1, "discard": 2})
+    with pytest.raises(GameError, match="Bob has discarded 2 cards this turn: a turn discards no more than 3"):
+        game.decide(s, {"type": "draw", "player": 1, "discard": 2}, random.Random(0))
+    s, _ = act(s, {"type": "draw", "player": 1, "discard": 1})
+    s, _ = act(s, {"type": "draw", "player": 1})
+    assert s["hands"][1] == 3 and s["journalist"] == 2
+    # three cards in hand and three discarded: no draw is offered, and one is refused saying why
+    s, _ = act(s, {"type": "draw", "player": 2, "discard": 3})
+    s, _ = act(s, {"type": "draw", "player": 2})
+    s = dict(s, hands=[3, 3, 3, 3])
+    assert not [o for o in game.offers(s) if o["type"] == "draw"]
+    with pytest.raises(GameError, match="Cat holds 3 cards and has discarded 3 this turn"):
+        game.decide(s, {"type": "draw", "player": 2}, random.Random(0))
+
+
 def test_a_player_without_cards_cannot_direct_a_protester():
     """'Each player may choose 1 card to direct a Protester' -- from the hand, which may be empty."""
     s = dict(tracked(), hands=[0, 3, 3, 3])

@@ -27,6 +27,7 @@ top-left one, and the corners go clockwise from there. Squares are named "a1" (t
                                                     tracked: one action, a Journalist steps
                                                     (pushing a Protester) or jumps
     {"type": "draw", "player": p, "discard": 0-3}   tracked: one action, discard (free) and draw
+                                                    (a turn discards at most 3 cards)
     {"type": "end_turn", "player": p}               the Journalists' turn is over (the rest of
                                                     its 3 actions unspent)
     {"type": "police", "player": badge}             the First Player moves the police; the

@@ -38,6 +38,7 @@ DISTANCE = {"A": 1, "2": 1, "3": 1, "4": 2, "5": 2, "6": 2, "7": 3, "8": 3, "9":
 PUSHING = ("3", "6", "9")        # "If the card value is 3, 6, or 9, Protesters will push ..."
 ACTIONS_PER_TURN = 3             # "Each player has 3 actions"
 HAND_LIMIT = 3                   # "Players can have no more than 3 cards in their hand"
+DISCARDS_PER_TURN = 3            # "change their hand of cards by (drawing and discarding no more than 3 cards)"
 DEALT = 3                        # "Deal 3 cards to each player"
 DIRECTIONS = tuple(grid.STEPS)
 SIDE_NAMES = ("top", "right", "bottom", "left")
@@ -465,12 +466,31 @@ def _draw(state: State, action: Action, rng: random.Random) -> list[Event]:
     if discard is None or not 0 <= discard <= hand:
         raise GameError("%s holds %d card%s: discard 0 to %d of them"
                         % (player_name(state, p), hand, "" if hand == 1 else "s", hand))
+    done = discarded(state)
+    if hand >= HAND_LIMIT and done >= DISCARDS_PER_TURN:
+        raise GameError("%s holds %d cards and has discarded %d this turn, no more than a turn may: "
+                        "no card can be drawn" % (player_name(state, p), hand, done))
+    if done + discard > DISCARDS_PER_TURN:
+        raise GameError("%s has discarded %d card%s this turn: a turn discards no more than %d"
+                        % (player_name(state, p), done, "" if done == 1 else "s", DISCARDS_PER_TURN))
     if hand - discard + 1 > HAND_LIMIT:
         raise GameError("%s holds %d cards and may hold no more than %d: discard one to draw"
                         % (player_name(state, p), hand, HAND_LIMIT))
     event = {"type": "drew", "round": state["round"], "player": p, "discard": discard,
              "hand": hand - discard + 1, "actions_left": state["actions_left"] - 1}
     return _spent(state, p, [event])
+
+
+def discarded(state: State) -> int:
+    """The cards the Journalist whose turn it is has discarded this turn: the rules let a turn
+    change the hand "by (drawing and discarding no more than 3 cards)", and the three actions
+    only bound the drawing (a discard is free)."""
+    return sum(ev["discard"] for ev in state["turn_log"] if ev["type"] == "drew")
+
+
+def can_draw(state: State, p: int) -> bool:
+    """Whether ``p`` may draw now: under the hand limit, or with a discard left to make room."""
+    return state["hands"][p] < HAND_LIMIT or discarded(state) < DISCARDS_PER_TURN
 
 
 def _end_turn(state: State, action: Action, rng: random.Random) -> list[Event]:

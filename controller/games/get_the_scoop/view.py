@@ -16,6 +16,7 @@ from .rules import (
     SIDE_NAMES,
     TITLE,
     board_tracked,
+    can_draw,
     journalist_moves,
     player_name,
     waiting_for,
@@ -44,7 +45,8 @@ def offers(state: State) -> list[Action]:
                             "choices": [{"from": f, "to": t, "how": m["how"], "piece": m["piece"]}
                                         for (f, t), m in legal.items()]})
             hand = state["hands"][p]
-            out.append({"type": "draw", "player": p, "discard": 1 if hand >= HAND_LIMIT else 0})
+            if can_draw(state, p):
+                out.append({"type": "draw", "player": p, "discard": 1 if hand >= HAND_LIMIT else 0})
         return out + [{"type": "end_turn", "player": p}]
     return [{"type": "police", "player": state["first"]}]
 
