@@ -359,7 +359,12 @@ def test_get_the_scoop_on_two_devices(table):
     assert t.host.eval_on_selector("#gts-move", "s => s.options[s.selectedIndex].text") == "c3 → d4 (step)"
     t.tap(t.host, "Move the Journalist")
     assert "2 of 3 actions left" in t.phone.inner_text(".gts-actions")
-    journalists_done(0)
+    t.tap(t.host, "Ann's Journalists are done")
+    # Bob holds three cards: a draw discards one first, and no more than the three a turn may
+    assert t.phone.eval_on_selector("#gts-discard", "s => [...s.options].map(o => o.text)") == [
+        "discard 1", "discard 2", "discard 3"]
+    for seat in (1, 2, 3):
+        t.tap((t.host, t.phone)[seat % 2], "%s's Journalists are done" % ("Ann", "Bob", "Cat", "Dan")[seat])
     t.shot("get_the_scoop")
     t.check_phone_fits()
     t.tap(t.host, "Ann moves the police")                 # the box moves them on its board

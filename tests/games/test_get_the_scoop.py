@@ -639,7 +639,9 @@ def test_a_turn_discards_no_more_than_three_cards():
     s, _ = act(s, {"type": "draw", "player": 0})
     s, _ = act(s, {"type": "draw", "player": 0})
     assert s["hands"][0] == 3 and s["journalist"] == 1
+    assert game.view(s)["discards_left"] == 3       # Bob's turn: the panel lists what his turn may still discard
     s, _ = act(s, {"type": "draw", "player": 1, "discard": 2})
+    assert game.view(s)["discards_left"] == 1
     with pytest.raises(GameError, match="Bob has discarded 2 cards this turn: a turn discards no more than 3"):
         game.decide(s, {"type": "draw", "player": 1, "discard": 2}, random.Random(0))
     s, _ = act(s, {"type": "draw", "player": 1, "discard": 1})

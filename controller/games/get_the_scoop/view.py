@@ -8,6 +8,7 @@ from ..base import Action, State
 from . import board as grid
 from .rules import (
     ACTIONS_PER_TURN,
+    DISCARDS_PER_TURN,
     HAND_LIMIT,
     NAME,
     PLAYERS,
@@ -17,6 +18,7 @@ from .rules import (
     TITLE,
     board_tracked,
     can_draw,
+    discarded,
     journalist_moves,
     player_name,
     waiting_for,
@@ -67,6 +69,7 @@ def view(state: State) -> dict[str, Any]:
         "journalists_order": [(first + k) % PLAYERS for k in range(PLAYERS)],
         "journalist": state["journalist"], "actions_per_turn": ACTIONS_PER_TURN, "hand_limit": HAND_LIMIT,
         "actions_left": state["actions_left"] if state["phase"] == "journalists" else None,
+        "discards_left": (DISCARDS_PER_TURN - discarded(state)) if state["phase"] == "journalists" else None,
         "turn_log": state["turn_log"],
         "last_reveal": state["last_reveal"],
         "police_this_round": {"step": step + 1, "moves": state["police_table"][step]},

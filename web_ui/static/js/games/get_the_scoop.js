@@ -265,8 +265,12 @@ function moveForm(offer, view, act) {
 
 function drawForm(offer, view, act) {
   const hand = (view.players[offer.player] || {}).hand || 0;
+  // a turn discards at most three cards in all (the view's discards_left), and a full hand discards one to draw
+  const most = Math.min(hand, Number.isInteger(view.discards_left) ? view.discards_left : hand);
+  const least = Math.min(offer.discard || 0, most);
   const discard = h("select", { id: "gts-discard", class: "field-input", "aria-label": "Cards discarded first (free)" },
-    Array.from({ length: hand + 1 }, (_, k) => h("option", { value: String(k), selected: k === offer.discard ? true : null }, `discard ${k}`)));
+    Array.from({ length: most - least + 1 }, (_, i) => least + i).map((k) =>
+      h("option", { value: String(k), selected: k === offer.discard ? true : null }, `discard ${k}`)));
   const form = h("form", { class: "hand-form" }, discard, h("button", { type: "submit", class: "offer" }, "Draw a card"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
