@@ -588,6 +588,23 @@ def test_a_journalist_jumps_next_to_a_majority_of_its_own():
         game.decide(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"}, random.Random(0))
 
 
+def test_a_jumps_majority_is_over_each_other_player_or_all_together_by_option():
+    """'more of that player's Journalists than any other players' Journalists adjacent' reads two
+    ways: more than each other player has there (option jump_majority "each", newsdesk's default
+    reading) or more than the others have together ("together")."""
+    three_against_two_and_one = dict(blue1="e1", blue2="e3", green1="e2")      # red: c1, c2, c3 next to d2
+    s = journalists(placed(tracked(), **three_against_two_and_one))
+    _, ev = act(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"})
+    assert ev[0]["how"] == "jump"
+    s = journalists(placed(tracked(jump_majority="together"), **three_against_two_and_one))
+    assert ("a3", "d2") not in rules.journalist_moves(s, 0)
+    with pytest.raises(GameError, match="more of them than all the other colours' together"):
+        game.decide(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"}, random.Random(0))
+    s = journalists(placed(tracked(jump_majority="together"), blue1="e1", green1="e2"))     # 3 to 1 + 1
+    act(s, {"type": "move", "player": 0, "from": "a3", "to": "d2"})
+    assert declared(rules.OPTIONS, "jump_majority")["default"] == "each"
+
+
 def test_the_jumper_counts_only_by_option():
     """The rules don't say whether the Journalist that jumps counts among those adjacent: option
     jump_counts_mover, false by default. (Diagonal neighbours are jumps when steps are orthogonal.)"""
@@ -870,7 +887,8 @@ def test_an_option_given_as_null_takes_its_default():
     """The start form and the API send null for an option left alone: the documented default."""
     ev = game.setup([{"name": n} for n in NAMES], {k: None for k in rules.DEFAULTS})[0]
     assert ev["rules"] == {"board": "tracked", "journalist_step": "any", "protester_push": "one",
-                           "jump_counts_mover": False, "sides": ["hearts", "diamonds", "clubs", "spades"]}
+                           "jump_counts_mover": False, "jump_majority": "each",
+                           "sides": ["hearts", "diamonds", "clubs", "spades"]}
     assert ev["first"] == 0 and ev["police_table"][0]["1"] == "right"
 
 

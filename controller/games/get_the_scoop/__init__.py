@@ -54,6 +54,9 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
     Police push). [one]
   * "jump_counts_mover": whether the Journalist jumping counts among the "at least 2 of the
     player's Journalists adjacent" to the square it jumps to. [false]
+  * "jump_majority": a jump needs "more of that player's Journalists than any other players'
+    Journalists adjacent": more than "each" other player has there, or more than the others
+    have "together". [each]
   * "board": "tracked" or "table" (above). [tracked]
   * "adjacent", for a jump, is the eight squares around (diagonals too) whichever way
     Journalists step: the rules' "any one direction" is the only neighbourhood they describe;

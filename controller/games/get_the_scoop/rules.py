@@ -64,10 +64,11 @@ DEFAULT_POLICE_TABLE = tuple({o: CLOCKWISE[(way + turned) % 8] for o, way in _FI
 # that are one of a few.
 DEFAULTS = {
     "first": 0, "police_table": DEFAULT_POLICE_TABLE, "board": "tracked", "sides": list(SUITS),
-    "journalist_step": "any", "protester_push": "one", "jump_counts_mover": False,
+    "journalist_step": "any", "protester_push": "one", "jump_counts_mover": False, "jump_majority": "each",
 }
 CHOICES = {"board": ("tracked", "table"), "journalist_step": ("any", "orthogonal"),
-           "protester_push": ("one", "once", "line"), "jump_counts_mover": (False, True)}
+           "protester_push": ("one", "once", "line"), "jump_counts_mover": (False, True),
+           "jump_majority": ("each", "together")}
 SCORE_KIND = None                # the game keeps no score (the result's score_kind, the panel's "score")
 
 
@@ -92,6 +93,11 @@ OPTIONS = (
            "Journalists adjacent", "The jumping Journalist counts among the 2 adjacent", newsdesk=True,
            help="Adjacent is any of the eight squares around the one jumped to, diagonals too, whichever "
                 "step a Journalist takes: the rules don't say, and that is newsdesk's reading."),
+    option("jump_majority", "choice", "each", "but more of that player’s Journalists than any other "
+           "players’ Journalists adjacent", "Whose Journalists next to the square a jump must outnumber",
+           choices={"each": "each other player's, one at a time",
+                    "together": "all the other players' added together"}, newsdesk=True,
+           help="\"Any other players' Journalists\" can be read either way; the rules don't settle it."),
     option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
            "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
            form=False, newsdesk=True,
@@ -391,7 +397,7 @@ def journalist_moves(state: State, p: int) -> dict[tuple[str, str], dict[str, An
     ways = grid.ORTHOGONAL if rules["journalist_step"] == "orthogonal" else DIRECTIONS
     found = {}
     pieces = sorted(piece for piece in board if piece.startswith(colour))
-    jumps = _jump_squares(colour, at)
+    jumps = _jump_squares(colour, at, together=rules.get("jump_majority") == "together")
     for piece in pieces:
         src = grid.where(board[piece])
         around = grid.NEIGHBOURS[src]
@@ -421,9 +427,11 @@ def journalist_moves(state: State, p: int) -> dict[tuple[str, str], dict[str, An
     return found
 
 
-def _jump_squares(colour: str, at: dict[grid.Square, str]) -> list[tuple[grid.Square, int, int]]:
+def _jump_squares(colour: str, at: dict[grid.Square, str], together: bool = False
+                  ) -> list[tuple[grid.Square, int, int]]:
     """Each free square with a Journalist of ``colour`` next to it: (square, how many of
-    ``colour``'s are next to it, the most any other colour has next to it)."""
+    ``colour``'s are next to it, the most any other colour has next to it; with ``together``,
+    all the other colours' next to it added up: option jump_majority)."""
     near: dict[tuple[int, int], dict[str, int]] = {}
     for rc, piece in at.items():
         if grid.is_police(piece) or grid.is_protester(piece):
@@ -433,7 +441,8 @@ def _jump_squares(colour: str, at: dict[grid.Square, str]) -> list[tuple[grid.Sq
             if there not in at:
                 counts = near.setdefault(there, {})
                 counts[who] = counts.get(who, 0) + 1
-    return [(rc, counts.get(colour, 0), max([n for c, n in counts.items() if c != colour] or [0]))
+    theirs = sum if together else (lambda ns: max(ns, default=0))
+    return [(rc, counts.get(colour, 0), theirs([n for c, n in counts.items() if c != colour]))
             for rc, counts in sorted(near.items()) if counts.get(colour, 0) >= 2]
 
 
@@ -450,12 +459,14 @@ def _why_not(state: State, p: int, src: grid.Square, dst: grid.Square) -> str:
         if grid.is_protester(what) and max(abs(dst[0] - src[0]), abs(dst[1] - src[1])) == 1:
             return "Protester %s can't be pushed that way (blocked, or off the board)" % what[1]
         return "%s is there" % piece_words(state, what)
+    than = ("all the other colours' together" if state["rules"].get("jump_majority") == "together"
+            else "any other colour's")
     if state["rules"]["journalist_step"] == "orthogonal" and abs(dst[0] - src[0]) + abs(dst[1] - src[1]) == 2 \
             and abs(dst[0] - src[0]) == 1:
         return "Journalists step orthogonally in this game (option journalist_step), and a jump there " \
-               "needs at least 2 of your Journalists next to it, more than any other colour's"
+               "needs at least 2 of your Journalists next to it, more than %s" % than
     return "a Journalist steps one square, or jumps to a square with at least 2 of its player's " \
-           "Journalists next to it and more of them than any other colour's"
+           "Journalists next to it and more of them than %s" % than
 
 
 def _draw(state: State, action: Action, rng: random.Random) -> list[Event]:
