@@ -401,17 +401,54 @@ def test_one_move_ends_in_one_city():
         act(s, {"type": "news", "player": ANN, "points": 50})
     s, _ = act(s, {"type": "news", "player": ANN, "points": 8})
     assert [c["points"] for c in s["players"][ANN]["cards"]] == [3, 8]
-    # two open Disasters: one a move
+    # two open Disasters: one a move, unless both name the city it reached
     s, _ = throw(s, BOB, "automobile", (6, 6))
     s, _ = throw(s, CAT, "automobile", (6, 6))
     s = drive(s, ANN)
     s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 1})
-    assert not [o for o in game.offers(s) if o["type"] == "disaster"]
+    assert [o.get("same_city") for o in game.offers(s) if o["type"] == "disaster"] == [True]
     with pytest.raises(GameError, match="Ann already reported the Disaster on this move"):
         act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 2})
     s = drive(drive(drive(s, BOB), CAT), ANN)
     s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 2})
     assert game.view(s)["players"][ANN]["score"] == 51
+
+
+def test_cards_naming_the_city_the_move_reached_are_all_won_on_it():
+    """'After some player has secured the Disaster card by being first to reach the city where the
+    disaster occurred' ... 'when this story is obtained by the first player reaching the scene, the
+    game ends.' A Disaster and the Catastrophe (or two Disasters) may name one city: the move that
+    reaches it by exact throw is the first to both scenes, and wins both. The table says so
+    ("same_city"), and the panel offers the other open cards so after one; without it a second
+    card is still refused, as one move ends in one city."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe, at the same city
+    s = drive(s, ANN)                                     # Ann reaches it by exact throw
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
+    offered = [o for o in game.offers(s) if o["type"] == "catastrophe"]
+    assert offered and all(o["same_city"] is True for o in offered)
+    assert offered[0]["labels"] == {"points": "Points on the Catastrophe card (the same city as Disaster #1)"}
+    with pytest.raises(GameError, match="Ann already reported the Disaster on this move: .* if this card names "
+                                        "the same city, say so"):
+        act(s, {"type": "catastrophe", "player": ANN, "points": 100})
+    s, ev = act(s, {"type": "catastrophe", "player": ANN, "points": 100, "same_city": True})
+    assert ev[-1] == {"type": "ended", "scores": [140, 0], "winners": [ANN]}
+    assert game.describe(s, {}, ev[:1]) == "Ann reached the Catastrophe at the same city: 100 points, and the game ends"
+    # two open Disasters at one city; "same_city" needs a card reported before it on this move
+    s = start(names=("Ann", "Bob"))
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s = drive(s, ANN)
+    with pytest.raises(GameError, match="Ann: \"same_city\" says this card names the city of the card reported "
+                                        "before it on this move, and none was"):
+        act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 1, "same_city": True})
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 1})
+    assert [o["card"] for o in game.offers(s) if o["type"] == "disaster" and o.get("same_city")] == [2]
+    with pytest.raises(GameError, match=r'Ann: "same_city" says whether .* \(true or false\), not .yes.'):
+        act(s, {"type": "disaster", "player": ANN, "points": 30, "card": 2, "same_city": "yes"})
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 30, "card": 2, "same_city": True})
+    assert game.view(s)["players"][ANN]["score"] == 50 and game.view(s)["disasters"]["open"] == []
 
 
 def test_a_tie_shares_the_title():

@@ -27,16 +27,20 @@ box rolls with the rng handed in, and the throw's event records the dice either 
     {"type": "catastrophe", "player": p, "points": n,    ... at the city of the mover's News card
      "news": true, "news_points": n}                    too: both won on the one move (the News
                                                         card's points if not entered when drawn)
+    ... "same_city": true                               a Disaster or the Catastrophe whose city
+                                                        is the one a Disaster won on this move
+                                                        names: both won on the one move
 
 News, Disaster and Catastrophe points may be entered only after the player's own move (a move
 by car, by train on an even total, or a flight): the panel offers them then, until the next
 player throws. One move ends in one city: a News card drawn at Urbania is reported after a later
 move (not the one that drew it), a card is not drawn on the move that reported News at its city,
-at most one Disaster (or the Catastrophe) is reported a move ("must be reached by an exact
-throw"), and a card whose points were entered when drawn earns those points. A move that reaches
-the Catastrophe at the mover's News city earns both, whichever the table taps: the News first
-and then the Catastrophe, or the Catastrophe with "news" (the game ends on it, so News can't
-follow it).
+one Disaster's city (or the Catastrophe's) is reached a move ("must be reached by an exact
+throw"): a second card is won on it only when the table says it names that same city
+("same_city"; the first player reaching the scene wins each card), and a card whose points were
+entered when drawn earns those points. A move that reaches the Catastrophe at the mover's News
+city earns both, whichever the table taps: the News first and then the Catastrophe, or the
+Catastrophe with "news" (the game ends on it, so News can't follow it).
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for, and "labels", each

@@ -298,7 +298,7 @@ def _disaster(state: State, p: int, action: Action, rng: random.Random) -> list[
     open_cards = state["open_disasters"]
     if not open_cards:
         raise GameError("no Disaster is open: one is turned up by the next double sixes")
-    _one_exact_city(state, p)
+    same = _one_exact_city(state, p, action)
     number = action.get("card")
     if number is None:
         if len(open_cards) > 1:
@@ -307,7 +307,8 @@ def _disaster(state: State, p: int, action: Action, rng: random.Random) -> list[
     if not _is_int(number) or number not in open_cards:
         raise GameError("%s: the open Disasters are card %s, not %r" % (who, " and ".join(map(str, open_cards)), number))
     points = _points(state, p, action.get("points"), "the Disaster card")
-    return [{"type": "won_card", "player": p, "card": "disaster", "number": number, "points": points}]
+    return [dict({"type": "won_card", "player": p, "card": "disaster", "number": number, "points": points},
+                 **_at_same_city(same))]
 
 
 def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
@@ -315,7 +316,7 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     if state["catastrophe"] != "open":
         raise GameError("no Catastrophe is open: it is turned up by the first double sixes after "
                         "%d Disasters" % state["disasters"])
-    _one_exact_city(state, p)
+    same = _one_exact_city(state, p, action)
     points = _points(state, p, action.get("points"), "the Catastrophe card")
     # the Catastrophe's city may be the mover's News city too: reaching it obtains both at once
     # ("when a player reaches the city ... he is considered to have obtained" the News), and the
@@ -328,7 +329,8 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     events: list[Event] = []
     if with_news:
         events += _news(state, p, {"points": action.get("news_points")}, rng)
-    events.append({"type": "won_card", "player": p, "card": "catastrophe", "points": points})
+    events.append(dict({"type": "won_card", "player": p, "card": "catastrophe", "points": points},
+                       **_at_same_city(same)))
     after = state
     for event in events:
         after = apply(after, event)
@@ -349,12 +351,33 @@ def this_move(state: State) -> list[str]:
     return reported
 
 
-def _one_exact_city(state: State, p: int) -> None:
+def _one_exact_city(state: State, p: int, action: Action) -> bool:
+    """Whether the card is reported as the same city as the card before it on this move
+    ("same_city", the table's word: the panel knows no Disaster's city). A Disaster's city and the
+    Catastrophe's "must be reached by an exact throw", so one move reaches one such city; but two
+    cards may name that one city, and each goes to "the first player reaching the scene": the
+    move that reaches it wins both. A second card not said to be at the same city is refused."""
+    who = _name(state, p)
+    same = action.get("same_city", False)
+    if not isinstance(same, bool):
+        raise GameError("%s: \"same_city\" says whether this card names the city of the card reported before it on "
+                        "this move (true or false), not %s" % (who, _shown(same)))
     done = [c for c in this_move(state) if c in ("disaster", "catastrophe")]
-    if done:
+    if done and not same:
         raise GameError("%s already reported the %s on this move: a Disaster's city and the Catastrophe's \"must "
-                        "be reached by an exact throw\", and one move ends in one city" % (
-                            _name(state, p), "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
+                        "be reached by an exact throw\", and one move ends in one city; if this card names the "
+                        "same city, say so (\"same_city\")" % (
+                            who, "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
+    if same and not done:
+        raise GameError("%s: \"same_city\" says this card names the city of the card reported before it on this "
+                        "move, and none was" % who)
+    return same
+
+
+def _at_same_city(same: bool) -> dict[str, Any]:
+    """A card won at the city of the card before it on the move says so (the table's words); a
+    card won alone carries nothing more, as before."""
+    return {"same_city": True} if same else {}
 
 
 def _pass_turn(state: State, p: int) -> Event:

@@ -69,17 +69,30 @@ def offers(state: State) -> list[Action]:
                 out.append(dict({"type": "news", "player": m, "enter": need}, **_labels(need, NEWS_CARD)))
         elif NEWS not in done:
             out.append({"type": "draw", "player": m})
-        if "disaster" not in done and "catastrophe" not in done:
-            out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"],
-                     "labels": {"points": "Points on Disaster #%d" % k}} for k in state["open_disasters"]]
-            if state["catastrophe"] == "open":
-                out.append({"type": "catastrophe", "player": m, "enter": ["points"], **_labels(["points"], CATASTROPHE_CARD)})
-                if mover["assignment"]["status"] == "open" and "drew" not in done:
-                    # the same city as the News card's: both on this move, the game ending on it
-                    need = ["points"] + ([] if mover["assignment"]["points"] is not None else ["news_points"])
-                    out.append({"type": "catastrophe", "player": m, "news": True, "enter": need,
-                                **_labels(need, CATASTROPHE_CARD)})
+        # one move ends in one city: after a Disaster, the other cards only as its city too
+        same, after = _same_city(mover, done)
+        out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"], **same,
+                 "labels": {"points": "Points on Disaster #%d%s" % (k, after)}} for k in state["open_disasters"]]
+        if state["catastrophe"] == "open":
+            out.append({"type": "catastrophe", "player": m, "enter": ["points"], **same,
+                        **_labels(["points"], CATASTROPHE_CARD + after)})
+            if mover["assignment"]["status"] == "open" and "drew" not in done:
+                # the same city as the News card's: both on this move, the game ending on it
+                need = ["points"] + ([] if mover["assignment"]["points"] is not None else ["news_points"])
+                out.append({"type": "catastrophe", "player": m, "news": True, "enter": need, **same,
+                            **_labels(need, CATASTROPHE_CARD + after)})
     return out
+
+
+def _same_city(mover: dict[str, Any], done: list[str]) -> tuple[dict[str, Any], str]:
+    """What the mover's Disaster and Catastrophe offers add once a Disaster was won on this move:
+    the flag "same_city" (a second card is won on one move only at the same city) and the words
+    for its points box naming the card before it. Nothing before a card is won (the Catastrophe
+    ends the game, so none follows it)."""
+    if "disaster" not in done:
+        return {}, ""
+    number = [c["number"] for c in mover["cards"] if c["card"] == "disaster"][-1]
+    return {"same_city": True}, " (the same city as Disaster #%d)" % number
 
 
 NEWS_CARD, CATASTROPHE_CARD = "Points on the News card", "Points on the Catastrophe card"

@@ -74,8 +74,10 @@ def _say_won_card(state: State, ev: Event) -> str:
         return "%s completed the News assignment%s: %d points" % (
             who, " in %s" % ev["city"] if ev.get("city") else "", ev["points"])
     if ev["card"] == "disaster":
-        return "%s reached Disaster card %d's city: %d points" % (who, ev["number"], ev["points"])
-    return "%s reached the Catastrophe: %d points, and the game ends" % (who, ev["points"])
+        where = " at the same city" if ev.get("same_city") else "'s city"
+        return "%s reached Disaster card %d%s: %d points" % (who, ev["number"], where, ev["points"])
+    return "%s reached the Catastrophe%s: %d points, and the game ends" % (
+        who, " at the same city" if ev.get("same_city") else "", ev["points"])
 
 
 def _say_ended(state: State, ev: Event) -> str:
