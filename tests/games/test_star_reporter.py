@@ -6,7 +6,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from controller.games.base import GameError, fold
+from controller.games.base import GameError, declared, fold
 from controller.games.conformance import PRESENTATION
 from controller.games.star_reporter import GAME as game, rules
 from controller.games.star_reporter.view import NEEDS
@@ -83,6 +83,9 @@ def test_the_highest_throw_moves_first_and_a_tie_throws_again():
     s, ev = act(s, {"type": "throw", "player": CAT}, Dice(4, 4))
     assert ev[-1]["first"] == CAT and s["phase"] == "turn"
     assert game.view(s)["turn_name"] == "Cat"
+    # the start form's hint and docs/games.md say the re-throw is newsdesk's (they said nothing of a tie)
+    said = declared(rules.OPTIONS, "first")["help"]
+    assert "tie" in said and "tied players throw again" in said and "newsdesk" in said
 
 
 @pytest.mark.parametrize("dice", [(1, 2), (6, 5), (3, 3)])
