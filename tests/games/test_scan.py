@@ -164,21 +164,21 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
     view = game.view(s)
     assert view["deal"] == 2 and view["trump"].startswith("no trump")
     assert len(view["columns"]) == 3
-    # 46 in the stock, 1 put aside; the 2 cards each still holds may or may not be played out
-    assert view["cards_per_hand"] == [52 - 1 - 6, 51] and view["cards_per_hand_choices"] == [45, 51]
-    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 6)})   # 45
-    assert after["totals"] == {"A": 45, "B": 85, "C": 0}
-    after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 12)})  # 51
-    assert after["totals"] == {"A": 45, "B": 85, "C": 0}
-    with pytest.raises(GameError, match="49 cards entered, but this game takes 45 or 51"):
+    # 46 in the stock, 1 put aside (at the last draw that goes round, or a trick later); the
+    # cards each still holds may or may not be played out
+    assert view["cards_per_hand"] == [52 - 1 - 6, 51] and view["cards_per_hand_choices"] == [45, 48, 51]
+    for clubs in (6, 9, 12):                                                              # 45, 48, 51
+        after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, clubs)})
+        assert after["totals"] == {"A": 45, "B": 85, "C": 0}
+    with pytest.raises(GameError, match="49 cards entered, but this game takes 45, 48 or 51"):
         hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 10)})
-    with pytest.raises(GameError, match="48 cards entered, but this game takes 45 or 51 of the 52"):
-        hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 9)})
+    with pytest.raises(GameError, match="47 cards entered, but this game takes 45, 48 or 51 of the 52"):
+        hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, 8)})
     six = game.view(start(("A", "B", "C", "D", "E", "F"), variant="no_trump"))
     assert [c["players"] for c in six["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
 
 
-@pytest.mark.parametrize("last, taken", [("ended", [45]), ("played", [51]), (None, [45, 51])])
+@pytest.mark.parametrize("last, taken", [("ended", [45, 48]), ("played", [51]), (None, [45, 48, 51])])
 def test_no_trump_scan_takes_one_reading_of_the_cards_left_in_hand_when_the_table_chooses(last, taken):
     """Whether the cards in hand when the stock runs out are played is not said: an option
     ("no_trump_last", newsdesk's, both by default; null is the default), not a guess."""
@@ -189,10 +189,36 @@ def test_no_trump_scan_takes_one_reading_of_the_cards_left_in_hand_when_the_tabl
         if count in taken:
             hand(s, play)
         else:
-            with pytest.raises(GameError, match="%d cards entered, but this game takes %d of the 52" % (count, taken[0])):
+            with pytest.raises(GameError, match="%d cards entered, but this game takes %s of the 52"
+                                                % (count, " or ".join(map(str, taken)))):
                 hand(s, play)
     opt = next(o for o in game.options if o["name"] == "no_trump_last")
     assert opt["newsdesk"] and opt["default"] == "either" and opt["variant"] == "no_trump"
+
+
+@pytest.mark.parametrize("n,counts", [(3, [45, 48, 51]), (5, [40, 45, 50]), (6, [36, 42, 48])])
+@pytest.mark.parametrize("last,kept", [(None, slice(None)), ("ended", slice(0, 2)), ("played", slice(2, 3))])
+def test_no_trump_scan_puts_the_stock_cards_that_cant_go_round_aside_at_either_draw(n, counts, last, kept):
+    """'The hand ends when the stock pile has been exhausted; if there aren't enough cards left in
+    the stock pile for each player to draw one, put the remaining cards aside, out of play.' With 3
+    players, 2 dealt each, the draw after the 15th trick leaves 1 card: a table puts it aside then
+    (the hand ends, 45 cards taken) or, as the words have it, when the players come to draw it
+    after the 16th trick (48 taken). The hand ends with the stock either way: both counts are
+    taken, as is the hand played out (51)."""
+    names = ["P%d" % i for i in range(n)]
+    s = start(names, variant="no_trump", no_trump_last=last)
+    assert game.view(s)["cards_per_hand_choices"] == counts[kept]
+    sides = [c["side"] for c in game.view(s)["columns"]]
+    for count in counts:
+        rows = {side: cards() for side in sides}
+        for i, suit in enumerate(DECK[:count]):         # whole tricks of n, round the sides
+            rows[sides[i // n % len(sides)]][suit] += 1
+        if count in counts[kept]:
+            assert hand(s, rows)[1][0]["type"] == "hand_scored"
+        else:
+            with pytest.raises(GameError, match="%d cards entered, but this game takes" % count):
+                hand(s, rows)
+    assert "put aside" in declared(rules.OPTIONS, "no_trump_last")["help"]
 
 
 def test_team_scan_partners_given_side_by_side_are_refused():

@@ -44,9 +44,12 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
   * Triple SCAN's text says only "Deal 5 cards to each player.", so by default all 52 cards
     are played out; "put_aside" (an option, off by default) applies Without Partners' rule
     there too: the stock cards that can't go round are put aside, and 48 are taken;
-  * No Trump SCAN "ends when the stock pile has been exhausted": whether the two cards each
+  * No Trump SCAN "ends when the stock pile has been exhausted": whether the cards each
     player still holds are played out isn't said; "no_trump_last" decides: "either" (the
     default: a hand is accepted either way), "ended" (not played) or "played" (played out);
+    nor is when the stock cards that can't go round are put aside: at the last draw that goes
+    round (each player holds two) or at the next, a trick later, when the players come to draw
+    them (each holds one): a hand not played out is taken either way;
   * No Trump SCAN with 4 players may be played in two teams when teams are given;
   * when two or more sides reach 155 in the same hand, "target_tie" decides: "highest"
     (the default: the highest total wins, equal totals share) or "all" (all of them win);

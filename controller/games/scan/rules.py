@@ -66,31 +66,38 @@ def deal_size(variant: str, n: int) -> int:
 
 
 def hand_sizes(variant: str, n: int, put_aside: bool = False, last: str = "either") -> list[int]:
-    """The numbers of cards a hand can see taken, smallest first (see cards_out_of_play)."""
-    fewest, most = cards_out_of_play(variant, n, put_aside, last)
-    return sorted({DECK - most, DECK - fewest})
+    """The numbers of cards a hand can see taken, smallest first (see _untaken)."""
+    return sorted(DECK - out for out in _untaken(variant, n, put_aside, last))
 
 
 def cards_out_of_play(variant: str, n: int, put_aside: bool = False, last: str = "either") -> tuple[int, int]:
-    """(fewest, most) cards a hand can leave untaken.
+    """(fewest, most) cards a hand can leave untaken (see _untaken)."""
+    out = _untaken(variant, n, put_aside, last)
+    return min(out), max(out)
+
+
+def _untaken(variant: str, n: int, put_aside: bool, last: str) -> set[int]:
+    """The numbers of cards a hand can leave untaken.
 
     A trick takes one card from each player, so the last draw leaves ``stock % n`` cards that
     can't go round: Without Partners and No Trump put them aside. Triple SCAN's text says only
     "Deal 5 cards to each player.": all 52 are played unless the table chose ``put_aside``
     (6 x 5 dealt leaves 22 in the stock, 4 of which then go aside). No Trump's hand
     "ends when the stock pile has been exhausted": whether the cards still in hand are played out
-    is not said: ``last`` (the "no_trump_last" option) takes one reading or, by default, both:
-    the most is when they are not played (each player's last ``deal`` cards stay in hand),
-    nothing in between.
+    is not said: ``last`` (the "no_trump_last" option) takes one reading or, by default, both.
+    Not played, each player's last ``deal`` cards stay in hand, or one fewer: "if there aren't
+    enough cards left in the stock pile for each player to draw one" a table sees at the last
+    draw that goes round (the few cards left go aside at once) or at the next draw, one trick
+    later, when the players come to draw them. Nothing else.
     """
     deal = deal_size(variant, n)
     aside = (DECK - n * deal) % n
     if variant in PUT_ASIDE_OPTIONAL and not put_aside:
         aside = 0
-    if variant == "no_trump":
-        kept = aside + n * deal
-        return {"ended": (kept, kept), "played": (aside, aside)}.get(last, (aside, kept))
-    return aside, aside
+    if variant != "no_trump":
+        return {aside}
+    ended = {aside + n * deal, aside + n * (deal - 1) if aside else aside + n * deal}
+    return {"ended": ended, "played": {aside}}.get(last, ended | {aside})
 
 
 def score(taken: dict[str, int]) -> int:
@@ -120,7 +127,9 @@ OPTIONS = (
     option("no_trump_last", "choice", "either", "The hand ends when the stock pile has been exhausted.",
            "No Trump SCAN: the cards in hand when the stock runs out", choices=NO_TRUMP_LAST,
            variant="no_trump", newsdesk=True,
-           help="Whether the cards still in the players' hands are played out is not said."),
+           help="Whether the cards still in the players' hands are played out is not said, nor whether the stock "
+                "cards that can't go round are put aside at the last draw that goes round or at the next, a "
+                "trick later: a hand not played out is taken either way."),
     option("time_limit", "minutes", None, "Alternately, set a time limit: The winners are the team "
            "with the highest score at the end of that time.", "Time limit in minutes (empty: race "
            "to 155)", minimum=1, maximum=LONGEST_GAME,
@@ -373,7 +382,7 @@ def _hand(state: State, action: Action) -> list[Event]:
     sizes = hand_sizes(state["variant"], n, state.get("put_aside", False), state.get("no_trump_last", "either"))
     total = sum(sum(r.values()) for r in clean.values())
     if total not in sizes:
-        takes = "all %d" % DECK if sizes == [DECK] else "%s of the %d" % (" or ".join(map(str, sizes)), DECK)
+        takes = "all %d" % DECK if sizes == [DECK] else "%s of the %d" % (or_list(map(str, sizes)), DECK)
         raise GameError("hand %d: %d cards entered, but this game takes %s; check the counts" % (number, total, takes))
     if state.get("whole_tricks", True):
         _check_whole_tricks(number, clean, n)
