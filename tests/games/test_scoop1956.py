@@ -477,6 +477,27 @@ def test_the_last_paper_left_goes_to_press():
     assert opt["newsdesk"] and opt["default"] == "bonus"
 
 
+def test_a_page_filled_as_the_last_rival_drops_out_goes_to_press_full_with_the_bonus():
+    """'the game is ended when any one player has completely filled his newspaper page ... This
+    player announces that he has "Gone to Press."' and 'Whenever a player has "Gone to Press" by
+    one of the two methods described above, he receives a bonus of $1,500'. A page filled on the
+    turn the last rival dropped out was ended as the last paper left, and with last_paper=no_bonus
+    without the bonus the rules give a full page."""
+    s = start(names=("Ann", "Bob"), page=SMALL_PAGE, short_of_cash="bankruptcy", last_paper="no_bonus")
+    s = story(s, ANN, "sport", "THREE STARS", value=1000, slot="three_star")
+    for value in (400, 350):
+        s = story(exchange(s, BOB), ANN, "star", "OK", value=value)
+    s, _ = act(exchange(s, BOB), {"type": "advertise", "player": ANN, "value": 250})
+    s = spend(exchange(s, BOB), BOB, 3000)
+    s = story(s, ANN, "sport", "SYND")                                  # Bob can't pay the $500
+    s, _ = act(s, {"type": "drop_out", "player": BOB})
+    s, ev = act(s, {"type": "place", "player": ANN, "value": 300})      # the page's last space
+    assert {"type": "went_to_press", "player": ANN, "how": "full_page"} in ev
+    assert cash(s)[ANN] == 3000 + 1500
+    assert "page is full: it goes to press with the $1,500 bonus" in game.describe(
+        s, {"type": "place", "player": ANN, "value": 300}, ev)
+
+
 def test_a_player_who_drops_out_leaves_no_cards_in_reserve():
     """"His cards are removed from his newspaper": the reserve is part of the page."""
     s = start()

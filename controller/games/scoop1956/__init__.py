@@ -78,7 +78,7 @@ Where the rules are silent, newsdesk's choices (options where sensible):
 * An unsold Star story counts at half its printed value, rounded down to the dollar.
 * When only one paper is left in the game, the game ends: "last_paper" says whether it goes to
   press with the bonus ("bonus", the default) or without ("no_bonus": the rules' two ways of
-  ending are neither).
+  ending are neither); a last paper whose page is full goes to press as a full page, bonus and all.
 * A tie for the highest total shares the win.
 """
 

@@ -103,7 +103,8 @@ OPTIONS = (
            newsdesk=True, help="Said of buying cards; a player who can't pay an EXTRA or SYND is not covered."),
     option("last_paper", "choice", "bonus", "The game can be ended in two ways.", "When every other player "
            "has dropped out, the last paper", choices=LAST_PAPER_WORDS, newsdesk=True,
-           help="Every other player dropped out is neither of the two: not covered."),
+           help="Every other player dropped out is neither of the two: not covered. A full page goes to "
+                "press with the bonus either way."),
 )
 SCORE = "money"             # what result() scores a player by, and the panel shows: their worth in dollars
 
@@ -618,14 +619,18 @@ def _settle(state: State, events: list[Event]) -> list[Event]:
 
 
 def _end_of_turn(state: State) -> list[Event]:
+    """A full page goes to press first, with the bonus ("the game is ended when any one player has
+    completely filled his newspaper page"; "Whenever a player has 'Gone to Press' by one of the two
+    methods ... he receives a bonus of $1,500"), even when it is the last paper left: only a page
+    not full ends as the last paper, the table's last_paper choice. Otherwise the turn passes."""
     active = _active(state)
-    if len(active) == 1:
-        return _press(state, active[0], "last_paper", bonus=state.get("last_paper", "bonus") == "bonus")
     n = len(state["players"])
     for k in range(n):
         q = (state["turn"] + k) % n
         if q in active and page_full(state, state["players"][q]["page"]):
             return _press(state, q, "full_page")
+    if len(active) == 1:
+        return _press(state, active[0], "last_paper", bonus=state.get("last_paper", "bonus") == "bonus")
     nxt = next((state["turn"] + k) % n for k in range(1, n + 1) if (state["turn"] + k) % n in active)
     return [{"type": "turn_passed", "player": state["turn"], "next": nxt}]
 
