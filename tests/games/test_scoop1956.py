@@ -820,6 +820,24 @@ def test_a_claim_says_which_reserve_space_and_how_many_cards_it_holds():
     assert spaces(s, ANN) == [1, 0]
 
 
+def test_a_story_from_both_own_reserve_spaces_is_refused_as_newsdesks_reading():
+    """'he may play them in exactly the same manner as if he held all of the cards in his hand':
+    the rules don't say a story can't take its reserve cards from both of the player's own spaces;
+    taking them from one (as a SCOOP's come from "another player's reserve space") is newsdesk's
+    reading, and a refusal that rests on it says so rather than pass it off as the rules'."""
+    s = until(reserved(until(reserved(start(), ANN, 1, 1), ANN), ANN, 1, 2), ANN)
+    claim = {"type": "claim", "player": ANN, "story_type": "crime", "cards_from_hand": 1}
+    with pytest.raises(GameError, match=r"^Ann can't make a crime story with 1 card from the hand: it needs 2 more "
+                                        r"from one reserve space, and Ann's reserve holds 1 card on space 1 and 1 card "
+                                        r"on space 2 \(newsdesk's reading: "):
+        game.decide(s, claim, None)
+    with pytest.raises(GameError, match=r"Ann's reserve space 1 holds 1 card \(newsdesk's reading: a story's "
+                                        r"reserve cards come from one space"):
+        game.decide(s, dict(claim, space=1), None)
+    with pytest.raises(GameError, match=r"Ann's reserve holds no cards$"):         # nothing there: no reading
+        game.decide(start(), claim, None)
+
+
 def test_the_reserve_counts_are_checked_not_clamped():
     """'Cards placed in reserve cannot be removed until they are used as part of a complete
     story': after a story uses Bob's two reserve cards, a second SCOOP of that space finds it

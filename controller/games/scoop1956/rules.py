@@ -66,6 +66,10 @@ BOTH_SPACES = "both"        # a reserve play of two cards, one on each space
 # cards is refused instead (said with each such refusal, so it isn't read as the rules')
 VOLUNTARY_READING = ("newsdesk's reading: a play that buys cards needs the cash in hand; the rules' bankruptcy "
                      "comes of being unable to complete a hand")
+# the rules don't say a story's reserve cards can't come from both of the player's own spaces
+# (said with each refusal that rests on it, so it isn't read as the rules')
+ONE_SPACE_READING = ("newsdesk's reading: a story's reserve cards come from one space, as a SCOOP's come from "
+                     "\"another player's reserve space\"; the rules don't say two spaces' cards make one story")
 # newsdesk's bound on a printed value: the rules print none; no card of a real game comes near it,
 # so a value past it is a typing slip, refused before it can reach the money or the store
 MOST_PRINTED_VALUE = 100_000
@@ -261,7 +265,7 @@ def _cards_of(state: State, p: int, action: Action, what: str) -> tuple[int, int
 
     "the three cards indicated on his newspaper page": the hand's cards, and the rest from one
     reserve space, the player's own ("he may play them in exactly the same manner as if he held
-    all of the cards in his hand") or, with a SCOOP card, another player's ("combined with one
+    all of the cards in his hand"; one space, not both, is newsdesk's reading) or, with a SCOOP card, another player's ("combined with one
     or more cards on another player's reserve space"). The SCOOP card is none of the three: it
     "cannot be used to make up a story"."""
     who = _name(state, p)
@@ -292,18 +296,20 @@ def _cards_of(state: State, p: int, action: Action, what: str) -> tuple[int, int
              % (who, _a(what), what, k, _s(k), need) if q == p else
              "%s can't SCOOP %s %s from %s's reserve with %d card%s from the hand: it needs %d captured "
              "card%s from one reserve space" % (who, _a(what), what, whose, k, _s(k), need, _s(need)))
+    # the player's own spaces hold enough together, none alone: a refusal that rests on the reading
+    reading = " (%s)" % ONE_SPACE_READING if q == p and max(spaces) < need <= sum(spaces) else ""
     space = action.get("space")
     if space is not None:
         if not _is_int(space) or not 1 <= space <= RESERVE_SPACES:
             raise GameError("%s: space is the reserve space the cards come from, 1 or 2, not %s"
                             % (who, _shown(space)))
         if spaces[space - 1] < need:
-            raise GameError("%s, and %s's reserve space %d holds %s"
-                            % (doing, whose, space, _cards_words(spaces[space - 1])))
+            raise GameError("%s, and %s's reserve space %d holds %s%s"
+                            % (doing, whose, space, _cards_words(spaces[space - 1]), reading))
     else:
         able = [i + 1 for i, held in enumerate(spaces) if held >= need]
         if not able:
-            raise GameError("%s, and %s" % (doing, reserve_words(state, q)))
+            raise GameError("%s, and %s%s" % (doing, reserve_words(state, q), reading))
         if len(able) > 1:
             raise GameError("%s: %s; say which space the %s's cards come from (space 1 or 2)"
                             % (who, reserve_words(state, q), what))
