@@ -26,7 +26,7 @@ CHANGED = {
     "scoop2002": {"variants": ["lonely_city"], "zero": "ten", "resell": False, "ickel_rolls": "table",
                   "ickel_start": 3, "locations": ["L%d" % i for i in range(1, 11)]},
     "get_the_scoop": {"first": 2, "board": "table", "journalist_step": "orthogonal", "protester_push": "line",
-                      "jump_counts_mover": True},
+                      "jump_counts_mover": True, "jump_majority": "together"},
 }
 
 
@@ -156,13 +156,18 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     tap(page, "By automobile", exact=False)             # Bob: double sixes turn up the Disaster
     tap(page, "By automobile", exact=False)             # Cat: the Catastrophe (one Disaster only)
     tap(page, "By automobile", exact=False)             # Ann: an ordinary throw now, she moves
+    # she reaches the Disaster's city, which the Catastrophe names too: the panel offers it so
+    won = page.locator("form:has(button:text('Reached Disaster #1'))")
+    won.locator("input[name=points]").fill("20")
+    tap(page, "Reached Disaster #1")
+    page.get_by_role("button", name="The Catastrophe is in the same city too!", exact=True).wait_for(timeout=WAIT)
     # the Catastrophe's city is her News card's too: both on this move, the game ending on it
     both = page.locator("form:has(button:text(\"Reached the Catastrophe at the News card's city too\"))")
     both.locator("input[name=points]").fill("50")
     both.get_by_label("Points on the News card").fill("7")
     tap(page, "Reached the Catastrophe at the News card's city too")
     assert current(page)["view"]["star_reporter"] == ["Ann"]
-    assert [p["score"] for p in current(page)["view"]["players"]] == [57, 0, 0]
+    assert [p["score"] for p in current(page)["view"]["players"]] == [77, 0, 0]
     # the winner by name (the game gives its winners as seats: it said "0 won!")
     assert page.inner_text("#waiting") == "Ann won! Finish to keep the result."
     page.click("#finish")

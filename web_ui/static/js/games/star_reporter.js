@@ -73,9 +73,10 @@ export function label(offer, view) {
     case "land": return "The plane lands at…";
     case "draw": return "Draw a new News card";
     case "news": return "Reached the assignment's city";
-    case "disaster": return `Reached Disaster #${offer.card}`;
+    // same_city: a card won on this move already names the city reached, and this one does too
+    case "disaster": return offer.same_city ? `Disaster #${offer.card} is in the same city too` : `Reached Disaster #${offer.card}`;
     case "catastrophe": {
-      if (!offer.news) return "Reached the Catastrophe!";
+      if (!offer.news) return offer.same_city ? "The Catastrophe is in the same city too!" : "Reached the Catastrophe!";
       const me = view.players && view.players[offer.player];
       const city = me && me.assignment && me.assignment.city;
       return `Reached the Catastrophe at the News card's city${city ? ` (${city})` : ""} too`;
