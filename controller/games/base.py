@@ -207,9 +207,12 @@ def _unknown_words(title: str, kinds: tuple[str, ...]) -> Callable[[object], str
 
 
 def variant_option(game: Any) -> tuple[str, str] | None:
-    """(name, "one" or "many") of the option whose choices are the game's variants, or None."""
+    """(name, "one" or "many") of the option whose choices are the game's variants, or None.
+    Matched by the variants' ids alone: the option may word them for the form ("Double out")
+    apart from the variants' own words, and is still how the table picks one."""
     for opt in game.options:
-        if game.variants and opt.get("choices") == dict(game.variants):
+        choices = opt.get("choices")
+        if game.variants and isinstance(choices, Mapping) and set(choices) == set(game.variants):
             return opt["name"], "many" if opt["kind"] == "choices" else "one"
     return None
 

@@ -428,3 +428,24 @@ def test_an_endings_move_that_changes_nothing_is_named_not_passed_over(model):
     (found,) = Kit(game, ending=ending).findings("play")
     assert "decide() took the ending's move 2, " in found.seen and "with no events" in found.seen, found.seen
     assert Kit(game, ending=[a for a in ending if a["type"] != "wave"]).findings("play") == []
+
+
+def test_a_variant_option_worded_for_the_form_is_still_the_games_variant_option(model):
+    """docs/new-game.md has the table pick a variant through a choice option "whose choices are
+    those ids"; a stranger's option named the ids with short words for the form ("Double out")
+    beside the variants' longer ones. Matched on the words too, it was no variant option: the kit
+    played the default variant alone, and the start form showed the variants twice (its radios
+    and the option), the radios sending nothing. The ids make it the variant option."""
+    from controller.pytest_plugin import variant_runs
+    game = _in_variants(model.GAME)
+    worded = dataclasses.replace(game, options=tuple(
+        dict(o, choices={"duel": "Duel", "crowd": "Crowd"}) if o["name"] == "variant" else o for o in game.options))
+    assert base.variant_option(worded) == ("variant", "one")
+    plain = dataclasses.replace(worded, name="race_to_three")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "load", lambda name: plain)
+        assert [label for label, _ in variant_runs("race_to_three")] == ["race_to_three", "race_to_three:crowd"]
+    other = dataclasses.replace(game, options=tuple(
+        dict(o, choices={"duel": "Duel", "brawl": "Brawl"}) if o["name"] == "variant" else o for o in game.options))
+    assert base.variant_option(other) is None
+
