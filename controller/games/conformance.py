@@ -73,8 +73,8 @@ RULES: tuple[Rule, ...] = (
          "give min_players <= max_players (1 to %d), or players=N" % base.SEATS_MOST),
     Rule("options", "every option is declared by option() with a label, the rule line it comes from, and "
                     "a default (within its bounds) wherever the start form shows it",
-         "declare each option with option(name, kind, default, rule, label, ...): quote the rule line, or "
-         "say newsdesk=True where the rules are silent"),
+         "declare each option with option(name, kind, default, rule, label, ...): quote the rule line, or, "
+         "where the rules are silent, write the rule newsdesk plays and say newsdesk=True"),
     Rule("setup-options", "setup takes each declared option's default and refuses an undeclared option or a "
                           "number past its bounds with a GameError naming the option as the start form does",
          "start setup with check_declared(TITLE, OPTIONS, options, len(players))"),
@@ -545,8 +545,11 @@ def _options(c: _Check) -> Iterator[str]:
         if opt["kind"] not in base.KINDS:
             yield "option %s has kind %r" % (opt["name"], opt["kind"])
             continue
-        if not str(opt["label"]).strip() or not str(opt["rule"]).strip():
-            yield "option %s has no label or no rule line" % opt["name"]
+        if not str(opt["label"]).strip():
+            yield "option %s has no label: the start form names it by its label, and so does its refusal" % opt["name"]
+        if not str(opt["rule"]).strip():
+            yield "option %s has no rule line%s" % (opt["name"], " (newsdesk=True marks newsdesk's own rule, which "
+                                                             "still needs its words)" if opt["newsdesk"] else "")
         if opt["kind"] in ("integer", "minutes", "counts") and not opt.get("minimum", 0) <= opt.get("maximum", -1):
             yield "option %s's bounds are %s-%s" % (opt["name"], opt.get("minimum"), opt.get("maximum"))
         if opt["kind"] in ("choice", "choices") and not opt.get("choices"):

@@ -449,3 +449,14 @@ def test_a_variant_option_worded_for_the_form_is_still_the_games_variant_option(
         dict(o, choices={"duel": "Duel", "brawl": "Brawl"}) if o["name"] == "variant" else o for o in game.options))
     assert base.variant_option(other) is None
 
+
+def test_an_option_the_rules_are_silent_on_is_told_to_say_newsdesks_rule_not_no_label_or_no_rule(model):
+    """docs/new-game.md said "where the rules are silent, say newsdesk=True": a stranger gave
+    such an option the rule "" and newsdesk=True, and was told "option max_rounds has no label or
+    no rule line", naming neither which nor what to write where no rule line exists."""
+    silent = base.option("target", "integer", 3, "", "Points to win", minimum=1, maximum=9, newsdesk=True)
+    (found,) = Kit(dataclasses.replace(model.GAME, options=(silent,))).findings("options")
+    assert "no label" not in found.seen and "newsdesk=True" in found.seen, found.seen
+    unlabelled = dict(model.GAME.options[0], label=" ")
+    (found,) = Kit(dataclasses.replace(model.GAME, options=(unlabelled,))).findings("options")
+    assert "no label" in found.seen and "rule line" not in found.seen, found.seen
