@@ -110,9 +110,10 @@ RULES: tuple[Rule, ...] = (
          "words of its own, and offer only what the rules allow now: a move decide() gives events for, or "
          "refuses with a GameError saying why"),
     Rule("fields", "decide() refuses an offered action with a field missing or malformed (a text, null, a "
-                   "list, a huge number) with a GameError, never another error",
-         "check each field before using it (is_int, seat(), isinstance) and raise GameError with a sentence "
-         "saying what the field must be"),
+                   "list, a huge number, an entered number past its panel facts' bounds) with a GameError, never "
+                   "another error",
+         "check each field before using it (is_int, seat(), isinstance, the bounds) and raise GameError with a "
+         "sentence saying what the field must be"),
     Rule("pure", "decide() and apply() change none of their arguments, and the same move with the same "
                  "random numbers gives the same events",
          "copy before changing (controller.games.kit.copied), and take randomness only from the rng given"),
@@ -321,6 +322,7 @@ class _Check:
         self.filled: set[str] = set()
         self.unknown: set[str] = set()
         self.idle: dict[str, Action] = {}
+        self.asked: dict[str, Action] = {}
 
     def played(self) -> Play:
         if self._played is None and self._problem is None:
@@ -364,7 +366,8 @@ class _Check:
         """kind -> (an offer of that kind filled in as the panel fills it, None when decide()
         took it, else the sentence it refused it with), over the states of the play: a kind is
         taken when decide() takes one of up to TRIES fillings, in any state it was offered in.
-        ``offered_in[kind]``: the state the action shown was tried on; ``filled``: the kinds
+        ``offered_in[kind]``: the state the action shown was tried on; ``asked[kind]``: the offer
+        decide() took it from; ``filled``: the kinds
         whose offers ask the table for fields (the panel's form fills those); ``unknown``: the
         kinds decide() refused as no action of its own; ``idle``: kind -> the filled-in offer
         decide() took with no events, a tap that changes nothing. An offer that asks for nothing
@@ -393,6 +396,7 @@ class _Check:
                             self.unknown.add(kind)
                         continue
                     out[kind], self.offered_in[kind] = (action, None), state
+                    self.asked[kind] = offer
                     self.unknown.discard(kind)
                     if events == []:
                         self.idle[kind] = action
@@ -767,6 +771,31 @@ def _fields(c: _Check) -> Iterator[str]:
             else:
                 continue
             break
+    yield from _past_bounds(c)
+
+
+def _past_bounds(c: _Check) -> Iterator[str]:
+    """Each number an offer asks the table to enter, sent past its panel facts' bounds or as junk:
+    the bounds shape the panel's box, but the box hands a tablet's move on as sent, so a decide()
+    that takes one keeps a move no table could make (a visit of -5 points, of 10**30)."""
+    g, numbers = c.game, base.panel(c.game)["numbers"]
+    for kind, (action, refusal) in c.offered().items():
+        offer = c.asked.get(kind, {})
+        choices = offer.get("choices")
+        for name in offer.get("enter") or ():
+            bound = numbers.get(name) if not (isinstance(choices, dict) and choices.get(name)) else None
+            if refusal is not None or not isinstance(bound, Mapping):
+                continue
+            low, high = bound["minimum"], bound["maximum"]
+            for bad in (low - 1, high + 1, *JUNK):
+                try:
+                    g.decide(base.copied(c.offered_in[kind]), dict(action, **{name: bad}), random.Random(0))
+                except (Exception, SystemExit):     # a refusal, or what the loop above says
+                    continue
+                yield ("sent its %s offer with %s %s, past its panel facts' bounds %d-%d, decide() took it: the "
+                       "box hands a move on as the tablet sent it, so decide() must refuse it with a GameError"
+                       % (kind, name, base.quoted(bad, 40), low, high))
+                break
 
 
 def _pure(c: _Check) -> Iterator[str]:

@@ -460,3 +460,35 @@ def test_an_option_the_rules_are_silent_on_is_told_to_say_newsdesks_rule_not_no_
     unlabelled = dict(model.GAME.options[0], label=" ")
     (found,) = Kit(dataclasses.replace(model.GAME, options=(unlabelled,))).findings("options")
     assert "no label" in found.seen and "rule line" not in found.seen, found.seen
+
+
+def _by_margin(g, decide):
+    """Race to Three where the table enters by how much a player scored (1-3, in its panel facts)."""
+    panel = dict(g.panel, numbers={"margin": {"minimum": 1, "maximum": 3, "label": "By how much"}})
+    offers = lambda s: [dict(o, enter=["margin"]) for o in g.offers(s)]  # noqa: E731
+    return dataclasses.replace(g, panel=panel, offers=offers, decide=decide)
+
+
+def test_a_number_past_its_bounds_or_junk_that_decide_takes_is_named_not_passed(model):
+    """docs/new-game.md says decide() must refuse an offer's field replaced by a text, null, a
+    list or a huge number; the kit said only what raised something else, and a decide() that took
+    10**30 for a number the panel facts bound to 1-3 passed. The box hands a tablet's number on as
+    sent (the panel facts bound the panel's box, not the API), so a number past its bounds is one
+    too."""
+    g = model.GAME
+
+    def sure(s, a, rng):
+        events = g.decide(s, a, rng)
+        if not (base.is_int(a.get("margin")) and 1 <= a["margin"] <= 3):
+            raise GameError("a margin is 1 to 3")
+        return events
+    assert Kit(_by_margin(g, sure)).findings("fields") == []
+
+    def lax(s, a, rng):             # a whole number, but any
+        events = g.decide(s, a, rng)
+        if not base.is_int(a.get("margin")):
+            raise GameError("a margin is a whole number")
+        return events
+    (found,) = Kit(_by_margin(g, lax)).findings("fields")
+    assert found.seen.startswith("sent its point offer with margin 0, past its panel facts' bounds 1-3, decide() "
+                                 "took it"), found.seen
