@@ -86,3 +86,14 @@ def test_each_of_the_five_games_keeps_the_contract_in_each_of_its_variants(pytes
     assert "::newsdesk-game[scoop2002:lonely_city]::play PASSED" in out
     assert "::newsdesk-game[scan:triple]::setup-players PASSED" in out
     assert done.ret == 0, out[-3000:]
+
+
+@pytest.mark.slow
+def test_the_rules_tests_are_counted_as_collected_not_said_as_none(pytester):
+    """The kit's tests are added after pytest collects the folder's own, and its count left them
+    out: a stranger's run said "collected 0 items" before 17 passed, and ``--collect-only -q``
+    listed them all under "0 tests collected"."""
+    done = pytester.runpytest_inprocess(*PLUGIN, "--newsdesk-game", "scoop1956")
+    assert "collected %d items" % len(RULES) in done.stdout.str()
+    listed = pytester.runpytest_inprocess(*PLUGIN, "--newsdesk-game", "scoop1956", "--collect-only", "-q")
+    assert "%d tests collected" % len(RULES) in listed.stdout.str()
