@@ -48,5 +48,7 @@ def test_the_page_says_what_a_stranger_had_to_find_out():
                  "`screen.js` is optional",
                  "`--newsdesk-game` plays the game with its default options",
                  "`newsdesk-game[NAME:VARIANT]::RULE`",
-                 'newsdesk_kit(my_game.GAME, options={"variant": "solo", "target": target})'):
+                 'newsdesk_kit(my_game.GAME, options={"variant": "solo", "target": target})',
+                 # a move, undo or Finish sent by hand without it was a 400 the page never mentioned
+                 "carries the game's `version`"):
         assert said in words, "docs/new-game.md doesn't say %r" % said
