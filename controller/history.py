@@ -104,6 +104,15 @@ def _score_kind(engine_name: str, load: Load = registry.load) -> str | None:
     return kind
 
 
+def _lower_wins(engine_name: str, load: Load = registry.load) -> bool:
+    """Whether a game's lowest score is its best (its engine's panel facts' lower_wins); False for
+    a game whose engine is gone, as the highest is every built-in game's best."""
+    try:
+        return base.lower_wins(load(engine_name))
+    except (registry.EngineUnavailable, ValueError, LookupError):
+        return False
+
+
 def _rows(kept: JSON) -> list[JSON]:
     """A kept game's final table, or its players with no scores when it kept none."""
     return kept["standings"] or [{"name": n, "score": None, "winner": n in kept["winners"]} for n in kept["players"]]
@@ -153,12 +162,13 @@ class KeptGames:
         moves = [{"version": e.version, "type": e.entry.get("type"), "said": e.entry.get("said", ""),
                   "at": e.created} for e in self.store.entries(game.id)]
         kept = summary(game, self._load)
-        return dict(kept, final=game.final, log=moves, places=places(_rows(kept), _teams(game)),
+        return dict(kept, final=game.final, log=moves,
+                    places=places(_rows(kept), _teams(game), lower=_lower_wins(game.engine, self._load)),
                     score_kind=_score_kind(game.engine, self._load))
 
     def stats(self, limit: int = HISTORY_LIMIT) -> JSON:
-        """Per player over the finished games: played, won, and per game the best and average
-        final number; and ``against_the_box``, per person and opponent the box played (a seat
+        """Per player over the finished games: played, won, and per game the best (the lowest in a
+        game whose panel facts say lower_wins) and average final number; and ``against_the_box``, per person and opponent the box played (a seat
         the game's result marks ``automated``: The Lonely City's N. Ickel), how often they met,
         and how often each won. The box's opponent is no player: it has no row among them, no
         win rate, and is counted only against the people it played."""
@@ -190,7 +200,8 @@ class KeptGames:
             per_game = []
             for per in p["by_game"].values():
                 scores = per.pop("scores")
-                per["best"] = max(scores) if scores else None
+                lower = _lower_wins(per["engine"], self._load)
+                per["best"] = (min(scores) if lower else max(scores)) if scores else None
                 per["average"] = _average(scores)
                 per_game.append(per)
             p["win_rate"] = round(p["won"] / p["played"], 3)

@@ -55,7 +55,8 @@ def sides(result: dict) -> dict[str, str]:
     return {member: team["side"] for team in result.get("teams") or () for member in team["members"]}
 
 
-def places(standings: Sequence[Mapping[str, Any]], teams: Mapping[str, object] | None = None) -> list[dict]:
+def places(standings: Sequence[Mapping[str, Any]], teams: Mapping[str, object] | None = None,
+           lower: bool = False) -> list[dict]:
     """The final table in its order, each row with its ``place`` and whether it is ``tied``.
 
     Standard competition ranking ("1, 1, 3"): the winners first, then the others by score, the
@@ -65,13 +66,14 @@ def places(standings: Sequence[Mapping[str, Any]], teams: Mapping[str, object] |
     player -> side; SCAN's partners share their side's total) the partners, who share its place
     without being tied with each other: Team SCAN's losers are 2nd, not 3rd. Rows that share a
     place are ``tied`` when another side shares it. Rows come in the order given where they are
-    level (seats)."""
+    level (seats). ``lower``: the game's lowest score is its best (its panel facts' lower_wins),
+    so after the winners the lowest comes first."""
     teams = teams or {}
 
     def key(row: Mapping[str, Any]) -> tuple[bool, bool, int]:
         score = row.get("score")
         if isinstance(score, int) and not isinstance(score, bool):
-            return bool(row.get("winner")), True, score
+            return bool(row.get("winner")), True, -score if lower else score
         return bool(row.get("winner")), False, 0
 
     keys = [key(r) for r in standings]

@@ -293,6 +293,38 @@ def test_tied_rows_share_a_place_and_the_next_place_is_skipped():
     assert places([]) == []
 
 
+def test_a_game_whose_lowest_score_is_best_places_and_counts_it_so(tmp_path):
+    """A plug-in game scored downwards (golf, a countdown: its panel facts' lower_wins) had its
+    final table's places after the winners, the history's best score and Home Assistant's leader
+    all taken from the highest score: the player furthest from winning came second."""
+    from controller.mqtt.publisher import _lower_wins
+    from controller.standings import places
+
+    rows = [{"name": "Ann", "score": 0, "winner": True}, {"name": "Bob", "score": 90, "winner": False},
+            {"name": "Cy", "score": 12, "winner": False}, {"name": "Dee", "score": 12, "winner": False}]
+    assert [(r["name"], r["place"], r["tied"]) for r in places(rows, lower=True)] == [
+        ("Ann", 1, False), ("Cy", 2, True), ("Dee", 2, True), ("Bob", 4, False)]
+    assert [r["name"] for r in places(rows)][:2] == ["Ann", "Bob"]          # the highest, as every built-in game
+    assert topics.leaders(rows, lower=True) == ["Ann"] and topics.leaders(rows) == ["Bob"]
+    countdown = replace(scan.GAME, panel=dict(scan.GAME.panel, lower_wins=True))
+    store = Store(tmp_path / "games.sqlite3")
+    try:
+        for kept_rows in (rows, [dict(r, score=r["score"] + 40) for r in rows]):
+            game, _, _ = store.start_game("scan", FOUR, {"variant": "individual"},
+                                          {"type": "setup", "events": scan.GAME.setup(FOUR, {"variant": "individual"})})
+            store.end_game(game.id, 1, "finished", ["Ann"],
+                           {"winners": ["Ann"], "standings": kept_rows, "teams": {}, "view": None})
+        kept = KeptGames(store, engines={"scan": countdown})
+        assert [r["name"] for r in kept.record(game.id)["places"]] == ["Ann", "Cy", "Dee", "Bob"]
+        best = {p["name"]: p["by_game"][0]["best"] for p in kept.stats()["players"]}
+        assert best == {"Ann": 0, "Bob": 90, "Cy": 12, "Dee": 12}
+        assert {p["name"]: p["by_game"][0]["best"] for p in KeptGames(store).stats()["players"]}["Ann"] == 40
+    finally:
+        store.close()
+    assert _lower_wins({"engine": "scan"}) is False and _lower_wins(None) is False
+    assert _lower_wins({"engine": "no_such_game"}) is False
+
+
 def test_the_record_and_bg_stats_give_tied_players_one_place(table):
     """Standard competition ranking, "1, 1, 3": the kept record's places (the end card's) and
     BG Stats' ranks are the same, and the player after a tie for first is third, not second."""

@@ -593,6 +593,9 @@ def panel(game: Any) -> dict[str, Any]:
         numbers: {field: {"minimum", "maximum", "label"}}  the bounds of every number an offer
                 asks the table to enter ("enter"), for the panel's inputs and the API document
         words: {field: label}  how the panel asks for an entered text field
+        lower_wins: True for a game whose lowest score is the best (golf, a countdown to zero):
+                the final table's places after the winners, the history's best score and Home
+                Assistant's leader go by it (the winners are always the game's own result's)
     """
     declared = dict(game.panel or {}) if game is not None else {}
     return dict(copied(PANEL_DEFAULTS), **declared)
@@ -601,4 +604,11 @@ def panel(game: Any) -> dict[str, Any]:
 # What a game that declares less gets (see panel()).
 PANEL_DEFAULTS: dict[str, Any] = {
     "score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None, "teams": False,
-    "team_variants": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {}}
+    "team_variants": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {},
+    "lower_wins": False}
+
+
+def lower_wins(game: Any) -> bool:
+    """Whether ``game``'s lowest score is its best (its panel facts' lower_wins); False for a game
+    that can't say (None, or one whose fact isn't true or false: the kit's "panel" rule names it)."""
+    return panel(game).get("lower_wins") is True

@@ -649,6 +649,8 @@ def _panel(c: _Check) -> Iterator[str]:
         yield "its no_chart is %s, not a sentence" % base.quoted(facts["no_chart"], 60)
     if not isinstance(facts["teams"], bool):
         yield "its teams is %s, not true or false" % base.quoted(facts["teams"])
+    if not isinstance(facts["lower_wins"], bool):
+        yield "its lower_wins is %s, not true or false" % base.quoted(facts["lower_wins"])
     variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
     chosen = facts["team_variants"]
     if chosen is not None and not (isinstance(chosen, (list, tuple)) and all(v in variants for v in chosen)):

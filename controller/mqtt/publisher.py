@@ -36,6 +36,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .. import events, lan
 from ..errors import ConfigError
+from ..games import base, registry
 from ..oracle_service import BY_BUTTON
 from . import topics as T
 from .bell import BellCommands, Refusals
@@ -72,6 +73,14 @@ BIRTH_QUIET_S = 10.0    # newsdesk's least time between two answers to Home Assi
 def _now():
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
+
+def _lower_wins(current):
+    """Whether the game being played counts its lowest score best (its engine's panel facts'
+    lower_wins): who leads it then. False between games, or for a game whose engine is gone."""
+    try:
+        return current is not None and base.lower_wins(registry.load(current["engine"]))
+    except (registry.EngineUnavailable, ValueError, LookupError):
+        return False
 
 class Settings:
     """What the publisher needs from the Config (one home for each setting stays config.py)."""
@@ -731,7 +740,8 @@ class MqttPublisher:
         """The game's state, and the results' with ``results``; returns the games kept as sent
         there ([] without ``results``)."""
         try:
-            self._set("game", T.game_state(self.settings.table, self._game(), self.install))
+            current = self._game()
+            self._set("game", T.game_state(self.settings.table, current, self.install, lower=_lower_wins(current)))
             if results:
                 kept = T.results_state(self.settings.table, self._history(), self.install)
                 self._set("results", kept)

@@ -119,12 +119,13 @@ def event_payload(table: str, event: Any, final: object = None, install: str | N
                   "data": data})
 
 
-def leaders(rows: Iterable[JSON]) -> list[Any]:
-    """The names with the highest score, in seat order; [] before anyone scores."""
+def leaders(rows: Iterable[JSON], lower: bool = False) -> list[Any]:
+    """The names with the best score, in seat order: the highest, or with ``lower`` (the game's
+    panel facts' lower_wins) the lowest; [] before anyone scores."""
     scored = [r for r in rows if isinstance(r.get("score"), int) and not isinstance(r.get("score"), bool)]
     if not scored:
         return []
-    best = max(r["score"] for r in scored)
+    best = (min if lower else max)(r["score"] for r in scored)
     return [r["name"] for r in scored if r["score"] == best]
 
 
@@ -136,13 +137,14 @@ def names(people: Iterable[object]) -> str | None:
     return said[0] if len(said) == 1 else "%s and %s" % (", ".join(said[:-1]), said[-1])
 
 
-def game_state(table: str, current: JSON | None, install: str | None = None) -> JSON:
+def game_state(table: str, current: JSON | None, install: str | None = None, lower: bool = False) -> JSON:
     """<base>/state/game from GameSession.current(): the game being played and its standings,
-    or {"game": null} between games. ``leaders`` is the list, ``leader`` the same in words."""
+    or {"game": null} between games. ``leaders`` is the list, ``leader`` the same in words
+    (``lower``: the game's lowest score leads, its panel facts' lower_wins)."""
     if current is None:
         return {"table": table, "install": install, "game": None}
     rows = result_rows(_result(current))
-    top = leaders(rows)
+    top = leaders(rows, lower)
     return {"table": table, "install": install, "game": {
         "id": current["id"], "engine": current["engine"], "title": current.get("title") or current["engine"],
         "version": current["version"], "players": [p.get("name") for p in current.get("players") or []],

@@ -347,6 +347,15 @@ def test_a_panel_number_whose_minimum_is_above_its_maximum_is_told_so(model):
     assert found.seen == "its number margin has minimum 6 above maximum 1: no number can be entered for it"
 
 
+def test_lower_wins_is_true_or_false(model):
+    """The panel fact that turns the places and the best score round: a word for it ("low") would
+    quietly count as the highest wins, so the kit says it."""
+    g = model.GAME
+    (found,) = Kit(dataclasses.replace(g, panel=dict(g.panel, lower_wins="low"))).findings("panel")
+    assert found.seen == "its lower_wins is 'low', not true or false"
+    assert not Kit(dataclasses.replace(g, panel=dict(g.panel, lower_wins=True))).findings("panel")
+
+
 class _Clipping:
     """An object of a game's own, as a stranger kept in the state: no __eq__, so no copy equals it."""
 
