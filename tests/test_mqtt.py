@@ -703,6 +703,33 @@ def test_who_won_the_last_game_stays_in_home_assistant_after_it_ends():
     assert state is not None and len(state) == T.STATE_MOST and state == (T.names(tied)[:254] + T.CUT)
 
 
+def test_a_message_sent_after_a_burst_of_retained_ones_arrives_after_them(broker):
+    """The box's client sends in the order it is asked. paho held a QoS 1 message back while 20
+    were unacknowledged but sent a QoS 0 one at once: after the announcement's burst of configs
+    and states, a game's end (QoS 0) came to Home Assistant before the results (QoS 1, retained)
+    that an automation on it reads."""
+    from controller.mqtt.client import make_client
+    from controller.mqtt.url import parse_mqtt_url
+
+    listener = Listener(broker, ["t/results", "t/event"], client_id="ha", persistent=False)
+    client = make_client(parse_mqtt_url(broker.url), "box")
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    try:
+        for n in range(5):
+            for i in range(60):                 # an announcement: every config, retained
+                client.publish("t/config/%d" % i, "x" * 400, qos=1, retain=True)
+            client.publish("t/results", str(n), qos=1, retain=True)
+            client.publish("t/event", str(n), qos=0)
+        assert listener.wait(lambda m: len(listener.on("t/event")) == 5 and "4" in listener.on("t/results"))
+    finally:
+        client.loop_stop()
+        client.disconnect()
+        listener.close()
+    heard = [(t, p) for t, p, _ in listener.messages]
+    assert all(heard.index(("t/results", str(n))) < heard.index(("t/event", str(n))) for n in range(5)), heard
+
+
 def test_a_games_end_is_an_event_with_its_result(broker, store, tmp_path):
     """The Game ended event entity: finished or abandoned, with the game as state/results keeps it."""
     from controller import events

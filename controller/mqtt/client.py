@@ -12,6 +12,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from ..errors import ConfigError
 
 CONNECT_TIMEOUT = 5.0     # seconds to reach the broker before saying it can't be reached
+IN_FLIGHT_MOST = 1000     # QoS 1 messages sent and not yet acknowledged: more than a whole announcement
+                          # (every discovery config and state, about a hundred) so none waits its turn
 
 
 class _ClosingSSLSocket(ssl.SSLSocket):
@@ -31,6 +33,10 @@ def make_client(broker, client_id, ca="", clean_session=True):
     client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=paho.MQTTv311,
                          clean_session=clean_session)
     client.connect_timeout = CONNECT_TIMEOUT
+    # paho holds back a QoS 1 message past its in-flight limit (20) but sends a QoS 0 one at once:
+    # just after the configs and states were announced, a game's end reached Home Assistant before
+    # the results it ended with, which an automation on the end reads. Held to none, they go in order.
+    client.max_inflight_messages_set(IN_FLIGHT_MOST)
     if broker.username:
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:
