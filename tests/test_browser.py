@@ -668,6 +668,44 @@ def test_a_story_from_the_reserve_and_a_scooped_one_are_claimed_on_the_panel(ser
         picture(page, "scoop1956-reserve-claim-tablet.png", full_page=True)
 
 
+# Each claim form's choice of cards, measured against the room its select gives it: how wide the
+# select would be with no limit (every choice whole), and the width of the choice now shown.
+_CARD_CHOICES = """() => [...document.querySelectorAll('#offers form select[name=from]')].map(s => {
+    const free = s.cloneNode(true);
+    free.style.cssText = 'width: auto; max-width: none; min-width: 0';
+    const box = document.createElement('div');
+    box.style.cssText = 'position: absolute; left: 0; top: 0; width: 4000px; visibility: hidden';
+    box.appendChild(free); document.body.appendChild(box);
+    const whole = free.getBoundingClientRect().width;
+    box.remove();
+    const cs = getComputedStyle(s), c = document.createElement('canvas').getContext('2d');
+    c.font = cs.font;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;  // the arrow
+    return {form: s.form.getAttribute('aria-label'), width: s.getBoundingClientRect().width, whole,
+            shown: s.options[s.selectedIndex].text, fits: c.measureText(s.options[s.selectedIndex].text).width <= room};
+})"""
+
+
+@pytest.mark.parametrize("size", [TABLET, {"width": 390, "height": 844}], ids=["tablet", "phone"])
+def test_the_cards_a_claim_is_made_from_read_whole(server, screens, desk, client, size):
+    """With cards in a reserve, each claim asks where its three cards come from. Five claims in a
+    grid of buttons gave each select a cell's width, and it read "All from the ha" on a tablet
+    and a phone: a player could not read the choice before making it. A claim with a choice
+    takes a whole row: on a tablet every choice reads whole, on a phone the one shown does."""
+    _scoop_game(client, {"type": "reserve", "player": 0, "cards": 2, "space": 1})
+    with screens.page(size) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        _reserve_shown(page, "Ann", "space 1 2/2 · space 2 0/2")
+        page.locator("form[aria-label='Claim a Crime story'] select").wait_for()
+        seen = page.evaluate(_CARD_CHOICES)
+        assert len(seen) == 6, seen           # five stories and the advertisement
+        assert all(s["shown"] == "All from the hand" and s["fits"] for s in seen), seen
+        if size is TABLET:
+            assert all(s["width"] >= s["whole"] - 0.5 for s in seen), seen
+        picture(page, "scoop1956-card-choices-%dx%d.png" % (size["width"], size["height"]), full_page=True)
+
+
 def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, screens, desk, client):
     desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
