@@ -580,6 +580,27 @@ def test_focus_stays_with_the_controls_after_a_move_and_the_change_is_said(clien
     assert page.evaluate("Boolean(document.activeElement.closest('#game-area'))")
 
 
+def test_letting_the_box_roll_instead_of_the_dice_button_keeps_the_focus_on_the_throw(client, server, pages, desk):
+    """Star Reporter's "The next throw uses the dice button's 5 + 2: let the box roll instead":
+    the button took its notice, and itself, away, and the focus fell to the page's top: a
+    keyboard or a screen reader started the page over. The focus goes on to the throw."""
+    if getattr(desk, "sim_buttons", None) is None:
+        pytest.skip("this newsdesk has no simulated dice button")
+    start(client, "star_reporter", 3)
+    while current(client)["offers"][0]["type"] == "throw" and "method" not in current(client)["offers"][0]:
+        act(client, {"type": "throw", "player": current(client)["offers"][0]["player"]})
+    page = pages["tablet"]
+    page.goto(server + "/")
+    page.wait_for_function(shown(current(client)["version"]))
+    page.click("#sim-dice")
+    page.wait_for_selector("#forget-dice")
+    page.focus("#forget-dice")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#forget-dice", state="detached")
+    assert page.evaluate("document.activeElement.matches('#offers .offer-throw')"), page.evaluate(FOCUSED)
+    assert page.evaluate(FOCUSED).startswith("By automobile"), page.evaluate(FOCUSED)
+
+
 def test_the_same_words_under_another_heading_are_another_move_and_keep_no_focus(client, server, pages):
     """Scoop! (2002) with That's My Beat: Ann's "Stopwatch showed 3" is followed by Bob's roll,
     whose digits have the same names. The focus stayed on Bob's "3", and a second Enter (a

@@ -20,6 +20,17 @@ export function forgetOracles() {
   dice = null;
 }
 
+// "let the box roll instead": the notice goes, and with it the button that had the focus; the
+// focus goes on to the throw it changed (or the offers), not to the page's top, where a keyboard
+// or a screen reader would start the page over.
+function forgetDice(e) {
+  dice = null;
+  const area = e.currentTarget.closest("#game-area") || document;
+  e.currentTarget.closest(".notice").remove();
+  const next = area.querySelector("#offers .offer-throw") || area.querySelector("#offers");
+  if (next) next.focus();
+}
+
 function throwFaces(d) {
   return h("span", { class: "dice-faces" }, h("span", { "aria-hidden": "true" }, d.map((f) => FACES[f] || f).join(" ")),
     h("span", { class: "dice-numbers" }, ` ${d[0]} + ${d[1]} = ${d[0] + d[1]}`));
@@ -60,7 +71,7 @@ export function render(view) {
     // a game that knows one airport has no flights: the airplane is not offered, and this says why
     view.no_flights ? h("p", { class: "small muted" }, "No flights: " + view.no_flights) : null,
     dice ? h("p", { class: "notice" }, "The next throw uses the dice button's ", throwFaces(dice), " ",
-      h("button", { type: "button", class: "quiet", id: "forget-dice", onclick: () => { dice = null; document.getElementById("forget-dice").closest(".notice").remove(); } }, "let the box roll instead")) : null,
+      h("button", { type: "button", class: "quiet", id: "forget-dice", onclick: forgetDice }, "let the box roll instead")) : null,
     h("div", { class: "papers" }, view.players.map((p) => reporter(p, view))));
 }
 
