@@ -706,6 +706,28 @@ def test_the_cards_a_claim_is_made_from_read_whole(server, screens, desk, client
         picture(page, "scoop1956-card-choices-%dx%d.png" % (size["width"], size["height"]), full_page=True)
 
 
+def test_scans_suits_wear_the_colours_of_its_deck(server, screens, client):
+    """The SCAN deck is colour-coded: "Spades, Black ... Hearts, Red ... Diamonds, Blue ...
+    Clubs, Green". The panel drew Diamonds red like Hearts and Clubs in plain ink: a table
+    matching the screen to its cards by colour read Diamonds as Hearts. Each suit's symbol wears
+    its card's colour (Spades the page's ink: black on a dark page can't be read)."""
+    r = client.post("/api/games", json={"engine": "scan", "options": {"variant": "team"}, "players": [
+        {"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]}, headers={"X-Newsdesk": "1"})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.locator(".legend .suit-clubs").wait_for()
+        rgb = page.evaluate("""() => Object.fromEntries(['spades', 'hearts', 'diamonds', 'clubs'].map(s => [s,
+            getComputedStyle(document.querySelector('.legend .suit-' + s + ' .suit-symbol')).color
+              .match(/\\d+/g).slice(0, 3).map(Number)]))""")
+    hue = {suit: ("grey" if max(r, g, b) - min(r, g, b) < 40 else "red" if r > max(g, b)
+                  else "green" if g > max(r, b) else "blue" if b > max(r, g) else "?")
+           for suit, (r, g, b) in rgb.items()}
+    assert (hue["hearts"], hue["diamonds"], hue["clubs"]) == ("red", "blue", "green"), rgb
+    assert hue["spades"] == "grey", rgb
+
+
 def test_the_sidebar_follows_the_call_and_a_hand_entered_signal(server, screens, desk, client):
     desk.table.call_editor(5)                         # an earlier call's verdict, from the phone
     _scoop_game(client, {"type": "claim", "player": 0, "story_type": "sport"})
