@@ -95,8 +95,7 @@ OPTIONS = (
                 "step a Journalist takes: the rules don't say, and that is newsdesk's reading."),
     option("jump_majority", "choice", "each", "but more of that player’s Journalists than any other "
            "players’ Journalists adjacent", "Whose Journalists next to the square a jump must outnumber",
-           choices={"each": "each other player's, one at a time",
-                    "together": "all the other players' added together"}, newsdesk=True,
+           choices={"each": "each other player's", "together": "all the others' together"}, newsdesk=True,
            help="\"Any other players' Journalists\" can be read either way; the rules don't settle it."),
     option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
            "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
