@@ -705,3 +705,16 @@ def test_each_points_box_offered_at_once_is_named_for_its_card():
     assert len(single) == len(set(single))                # one box per card, each named for it
     for offer in game.offers(s):                          # labels tell the panel how to ask: never part of the move
         assert set(offer.get("labels", {})) <= set(offer.get("enter", ()))
+
+
+def test_the_next_throw_waits_on_the_movers_report_only_while_there_is_one_to_make():
+    """After a move the next player may throw, "(Ann may first report what the move reached)":
+    true while Ann can still report her News city, a Disaster or the Catastrophe. Once she has
+    reported her News card, with no Disaster open, there is nothing left to report, and the
+    sentence still asked the table to wait on her."""
+    s = drive(start(names=("Ann", "Bob")), ANN)
+    assert rules.waiting_for(s) == "Bob announces a method of travel and throws (Ann may first report what the move reached)"
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 5})
+    assert not [o for o in game.offers(s) if o["player"] == ANN]
+    assert rules.waiting_for(s) == "Bob announces a method of travel and throws"
+    assert game.view(s)["waiting_for"] == "Bob announces a method of travel and throws"

@@ -530,8 +530,14 @@ def waiting_for(state: State) -> str:
     if phase == "draw":
         return "%s draws a new News card" % _name(state, state["mover"])
     if phase == "moved":
-        return ("%s announces a method of travel and throws (%s may first report what the move "
-                "reached)" % (_name(state, state["turn"]), _name(state, state["mover"])))
+        # the wait on the mover only while the mover has something left to report: once the News
+        # card is in, with no Disaster or Catastrophe open, the table waits on the next throw alone
+        from .view import offers  # the view's offers are built from these rules: no cycle at load
+
+        throws = "%s announces a method of travel and throws" % _name(state, state["turn"])
+        if not any(o["player"] == state["mover"] for o in offers(state) if o["type"] != "throw"):
+            return throws
+        return "%s (%s may first report what the move reached)" % (throws, _name(state, state["mover"]))
     if phase == "turn":
         return "%s announces a method of travel and throws" % _name(state, state["turn"])
     return "the game is over"
