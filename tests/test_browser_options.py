@@ -240,6 +240,12 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     assert [page.get_attribute("#opt-page-%s" % key, "placeholder") for key in ("stories", "advertisements")] == [
         "crime 1, sport 2", "advertisement 2"]
     assert page.eval_on_selector("#opt-dealer option", "o => o.textContent") == "— (the last player)"
+    # and its label says what "—" means in a drop-down's words: "(empty: ...)" had the table
+    # looking for an empty box, and a drop-down is never empty
+    for engine, option in (("scoop1956", "dealer"), ("star_reporter", "first"), ("scan", "dealer")):
+        page.get_by_label(registry.load(engine).title).check()
+        words = page.inner_text("label[for='opt-%s']" % option)
+        assert "(if nobody is picked: " in words and "empty" not in words, (engine, words)
 
 
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):

@@ -34,6 +34,13 @@ function noSeatWords(label) {
   return m ? `— (${shortWords(m[1])})` : "— (the default)";
 }
 
+// A seat option's label as the form shows it: the engine's "(empty: ...)" is a box's word, and a
+// drop-down is never empty: its first choice is "—". "Who deals (empty: the last player ...)"
+// left a new table looking for an empty field; it reads "(if nobody is picked: ...)".
+function seatLabel(label) {
+  return String(label).replace("(empty: ", "(if nobody is picked: ");
+}
+
 export function shortWords(words) {
   let out = String(words);
   for (const aside of ASIDES) out = out.split(aside)[0];
@@ -132,7 +139,8 @@ function optionControl(opt, seatNames) {
   if (opt.newsdesk) said.push("The rules are silent here: the default is newsdesk's choice.");
   // a checkbox's label is its whole row, the box in it: a target a finger finds (the box alone was 13 px)
   const label = opt.kind === "boolean" ? h("label", { for: id, class: "option-label check-row" }, input, opt.label)
-    : h("label", { for: id, class: "option-label" }, opt.label + (opt.kind === "names" ? " (one a line)" : ""));
+    : h("label", { for: id, class: "option-label" }, opt.kind === "seat" ? seatLabel(opt.label)
+      : opt.label + (opt.kind === "names" ? " (one a line)" : ""));
   const problem = fieldProblem(id);
   const box = h("div", { class: "option field", dataset: { option: opt.name } },
     opt.kind === "boolean" ? label : [label, input], hint, problem,
