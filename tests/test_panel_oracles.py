@@ -181,7 +181,11 @@ def test_the_counts_update_live_when_the_dice_button_is_pressed(chromium, server
         assert "▼ too few" in faces.locator("tr[data-face='1']").inner_text()
         assert "outside the fair range" in six.text_content()             # and so for a screen reader
         sections = page.locator("[data-oracle='dice'] .odds-group h3")
-        assert sections.all_inner_texts() == ["2d6: each die's faces", "2d6: totals", "1d6: each die's faces"]
+        # the dice in a table's words, as the sidebar says them ("2d6" alone was jargon), and the
+        # stopwatch in its own mode without "Stopwatch (stopwatch)"
+        assert sections.all_inner_texts() == ["Two 6-sided dice (2d6): each die's faces", "Two 6-sided dice (2d6): totals",
+                                              "One 6-sided die (1d6): each die's faces"]
+        assert page.locator("[data-oracle='stopwatch'] .odds-group h3").first.inner_text() == "Stopwatch: the digit rolled"
         # 24 faces are too few for a verdict, however lopsided: the page says how many more it needs
         assert "Too few draws to judge: 6 more needed" in page.locator(
             "[data-oracle='dice'] .verdict-line").first.inner_text()

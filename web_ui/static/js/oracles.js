@@ -6,6 +6,7 @@
 import "./panel.js";       // the live feed, the health strip and the link badge, as on every page
 import { $, bootData, fill, h } from "./dom.js";
 import { getJSON } from "./api.js";
+import { diceWords } from "./sidebar.js";
 
 const boot = bootData();
 const root = $("#oracles");
@@ -117,7 +118,7 @@ function faceTable(g, key, scope, words, r) {
       h("td", null, pct(f.expected_share)));
   });
   const table = h("table", { class: "sheet odds-table", dataset: { oracle: g.oracle, scope, n: String(r.n) } },
-    h("caption", { id: captionId }, words, h("span", { class: "sr-only" }, ", " + g.label), ": ",
+    h("caption", { id: captionId }, words, h("span", { class: "sr-only" }, ", " + heading(g)), ": ",
       `${r.n} ${r.n === 1 ? one : many}`),
     h("thead", null, h("tr", null,
       h("th", { scope: "col" }, faceWord(g)),
@@ -150,11 +151,23 @@ function report(g, key, scope, words) {
       h("span", { class: "verdict-mark", "aria-hidden": "true" }, mark), " ", r.verdict));
 }
 
+// A group's heading in a table's words: "2d6: totals" said nothing to a table that doesn't play
+// role-playing games ("Two 6-sided dice (2d6): totals", as the sidebar says the dice), and the
+// stopwatch in its own mode read "Stopwatch (stopwatch)". The API's label stays the group's key.
+function heading(g) {
+  if (g.oracle === "dice" && g.dice) {
+    const words = diceWords(g.dice);
+    return `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${g.what === "totals" ? "totals" : "each die's faces"}`;
+  }
+  if (g.oracle === "stopwatch" && g.mode === "stopwatch") return String(g.label).replace("Stopwatch (stopwatch)", "Stopwatch");
+  return g.label;
+}
+
 function group(g) {
   const key = groupKey(g);
   const id = "odds-g" + ++ids;
   return h("section", { class: "odds-group", "aria-labelledby": id, dataset: { key } },
-    h("h3", { id }, g.label),
+    h("h3", { id }, heading(g)),
     g.note ? h("p", { class: "note" }, g.note) : null,
     h("div", { class: "odds-pair" }, SCOPES.map(([scope, words]) => report(g, key, scope, words))));
 }
