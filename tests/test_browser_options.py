@@ -246,6 +246,14 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
         page.get_by_label(registry.load(engine).title).check()
         words = page.inner_text("label[for='opt-%s']" % option)
         assert "(if nobody is picked: " in words and "empty" not in words, (engine, words)
+    # a seat option whose default is a seat names its player once the name is typed: "Player 1
+    # (the default)" above "Ann" read as two players
+    page.get_by_label(registry.load("get_the_scoop").title).check()
+    page.fill("#player-0", "Ann")
+    page.fill("#player-1", "Bob")
+    page.focus("#opt-first")
+    assert page.eval_on_selector_all("#opt-first option", "xs => xs.map(x => x.textContent)")[:3] == [
+        "Ann (the default)", "Ann", "Bob"]
 
 
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):

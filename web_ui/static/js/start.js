@@ -85,7 +85,10 @@ function optionControl(opt, seatNames) {
     input = h("select", { id, class: "field-input" });
     const fillSeats = () => {
       const keep = input.value;
-      fill(input, h("option", { value: "" }, dflt === null || dflt === undefined ? noSeatWords(opt.label) : `Player ${dflt + 1} (the default)`),
+      // a default seat by its player's name once typed: "Player 1 (the default)" above "Ann" read
+      // as two different players
+      fill(input, h("option", { value: "" }, dflt === null || dflt === undefined ? noSeatWords(opt.label)
+        : `${seatNames()[dflt] || `Player ${dflt + 1}`} (the default)`),
         seatNames().map((name, i) => h("option", { value: String(i) }, name || `Player ${i + 1}`)));
       input.value = keep && Number(keep) < seatNames().length ? keep : "";
     };
