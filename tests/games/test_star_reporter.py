@@ -718,3 +718,19 @@ def test_the_next_throw_waits_on_the_movers_report_only_while_there_is_one_to_ma
     assert not [o for o in game.offers(s) if o["player"] == ANN]
     assert rules.waiting_for(s) == "Bob announces a method of travel and throws"
     assert game.view(s)["waiting_for"] == "Bob announces a method of travel and throws"
+
+
+def test_what_the_table_waits_on_after_a_move_is_what_the_mover_is_offered():
+    """The rules' one reading of "something left to report" (left_to_report, for waiting_for)
+    and the view's offers agree in every state a random play passes after a move."""
+    import play
+
+    seen = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        for state in play.walk(game, play.start(game, ["Ann", "Bob", "Cy"], {"disasters": 2}), rng, 300):
+            if state.get("phase") == "moved":
+                seen += 1
+                offered = any(o["player"] == state["mover"] and o["type"] != "throw" for o in game.offers(state))
+                assert rules.left_to_report(state) == offered, state
+    assert seen > 50

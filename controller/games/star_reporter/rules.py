@@ -518,6 +518,15 @@ def _reading(state: State, p: int, ev: Event) -> str:
     return reading
 
 
+def left_to_report(state: State) -> bool:
+    """Whether the player who just moved may still report something the move reached (the view
+    offers it): the News card's city (or, with the assignment done, a new card drawn at
+    Urbania), an open Disaster or the open Catastrophe."""
+    mover, done = state["players"][state["mover"]], this_move(state)
+    news = "drew" not in done if mover["assignment"]["status"] == "open" else NEWS not in done
+    return news or bool(state["open_disasters"]) or state["catastrophe"] == "open"
+
+
 def waiting_for(state: State) -> str:
     """Who the game waits for, and to do what: the view shows it, and a refusal says it."""
     phase = state["phase"]
@@ -532,10 +541,8 @@ def waiting_for(state: State) -> str:
     if phase == "moved":
         # the wait on the mover only while the mover has something left to report: once the News
         # card is in, with no Disaster or Catastrophe open, the table waits on the next throw alone
-        from .view import offers  # the view's offers are built from these rules: no cycle at load
-
         throws = "%s announces a method of travel and throws" % _name(state, state["turn"])
-        if not any(o["player"] == state["mover"] for o in offers(state) if o["type"] != "throw"):
+        if not left_to_report(state):
             return throws
         return "%s (%s may first report what the move reached)" % (throws, _name(state, state["mover"]))
     if phase == "turn":
