@@ -445,15 +445,10 @@ def test_a_variant_option_worded_for_the_form_is_still_the_games_variant_option(
     beside the variants' longer ones. Matched on the words too, it was no variant option: the kit
     played the default variant alone, and the start form showed the variants twice (its radios
     and the option), the radios sending nothing. The ids make it the variant option."""
-    from controller.pytest_plugin import variant_runs
     game = _in_variants(model.GAME)
     worded = dataclasses.replace(game, options=tuple(
         dict(o, choices={"duel": "Duel", "crowd": "Crowd"}) if o["name"] == "variant" else o for o in game.options))
-    assert base.variant_option(worded) == ("variant", "one")
-    plain = dataclasses.replace(worded, name="race_to_three")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(registry, "load", lambda name: plain)
-        assert [label for label, _ in variant_runs("race_to_three")] == ["race_to_three", "race_to_three:crowd"]
+    assert base.variant_option(worded) == ("variant", "one")      # the kit's runs: tests/test_pytest_plugin.py
     other = dataclasses.replace(game, options=tuple(
         dict(o, choices={"duel": "Duel", "brawl": "Brawl"}) if o["name"] == "variant" else o for o in game.options))
     assert base.variant_option(other) is None
