@@ -40,6 +40,17 @@ def rest(*rows):
 WE, THEY = "Ann & Cat", "Bob & Dan"
 
 
+def test_two_players_each_scored_alone_head_the_sheet_by_name_not_we_and_they():
+    """'Start a scoresheet with two columns -- "WE" and "THEY."' is Team SCAN's: two players
+    "scored individually" (Without Partners, No Trump) were headed WE (Ann) and THEY (Bob) on a
+    tablet both of them read, and each hand said "WE +195"."""
+    s = start(names=("Ann", "Bob"), variant="individual")
+    assert [c["label"] for c in game.view(s)["columns"]] == ["Ann", "Bob"]
+    s2 = start(names=("Ann", "Bob"), variant="no_trump")
+    assert [c["label"] for c in game.view(s2)["columns"]] == ["Ann", "Bob"]
+    assert [c["label"] for c in game.view(start())["columns"]] == ["WE", "THEY"]       # Team SCAN's partners
+
+
 def test_team_scan_partners_sit_opposite_and_the_sheet_is_we_they():
     """'Sit opposite your partner.' ... 'Start a scoresheet with two columns -- "WE" and "THEY."'"""
     view = game.view(start())

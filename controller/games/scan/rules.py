@@ -235,6 +235,14 @@ def _said(value: object) -> str:
     return quoted(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else "that"
 
 
+def headings(sides: list[dict[str, Any]]) -> list[str]:
+    """Each side as the scoresheet heads it: "WE" and "THEY" for two teams of partners (Team SCAN's
+    "two columns -- WE and THEY"), else its name: two players each "scored individually" are Ann
+    and Bob, not WE (Ann) and THEY (Bob) on a tablet both of them read."""
+    teams = len(sides) == 2 and any(len(side["players"]) > 1 for side in sides)
+    return ["WE", "THEY"] if teams else [side["name"] for side in sides]
+
+
 def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     n = len(players)
     teams = [None if p.get("team") in (None, "") else str(p["team"]) for p in players]

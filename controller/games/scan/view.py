@@ -18,6 +18,7 @@ from .rules import (
     cards_out_of_play,
     deal_size,
     hand_sizes,
+    headings,
     timed,
 )
 
@@ -39,7 +40,7 @@ def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
     sides = state["sides"]
-    labels = ["WE", "THEY"] if len(sides) == 2 else [s["name"] for s in sides]
+    labels = headings(sides)
     n = len(state["players"])
     fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False),
                                     state.get("no_trump_last", "either"))

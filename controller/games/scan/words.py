@@ -2,7 +2,7 @@
 time running out (or the game ended before it did), and who won, with the sides headed as on the scoresheet."""
 
 from ..base import Action, Event, State, and_list
-from .rules import SUIT_VALUES
+from .rules import SUIT_VALUES, headings
 
 
 def describe(state: State, action: Action, events: list[Event]) -> str:
@@ -39,6 +39,5 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
 
 
 def _labels(state: State) -> dict[str, str]:
-    """Each side as the scoresheet heads it: WE and THEY for two sides, else its name."""
-    sides = [s["name"] for s in state["sides"]]
-    return dict(zip(sides, ["WE", "THEY"])) if len(sides) == 2 else {s: s for s in sides}
+    """Each side as the scoresheet heads it (rules.headings)."""
+    return dict(zip([s["name"] for s in state["sides"]], headings(state["sides"])))
