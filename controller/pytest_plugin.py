@@ -36,8 +36,12 @@ class RuleBroken(AssertionError):
 
 
 def _kit(game: Game | str, **how: Any) -> conformance.Kit:
-    """The kit for ``game``, timing each call into it (the kit's own floor keeps no clock)."""
-    how.setdefault("clock", time.monotonic)
+    """The kit for ``game``, timing each call into it (the kit's own floor keeps no clock) by the
+    CPU it takes on this thread: a busy machine (a test suite running beside others) stretched a
+    quick decide() past SLOW_S by the wall clock, and the kit called the game slow. The box itself
+    logs a call slow by the wall clock (game_session.games_own_code), where the table waits."""
+    how.setdefault("clock", time.thread_time)
+    how.setdefault("wall", time.monotonic)      # and a call that waits without working (a sleep)
     return conformance.Kit(registry.load(game) if isinstance(game, str) else game, **how)
 
 

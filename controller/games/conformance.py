@@ -24,6 +24,9 @@ from . import base
 from .base import Action, Event, GameError, State
 from .game import NAME, SLOW_S, Game
 
+WAIT_MOST = 5 * SLOW_S      # seconds by the wall clock a call may last, its waits included: past the CPU
+                            # limit's margin for a busy machine, short of a play's worth of sleeps
+
 ORACLES = ("editor", "dice", "stopwatch")
 RESULT_KEYS = {"over", "winners", "standings", "teams", "score_kind"}
 SCORE_KINDS = ("money", "points", None)     # a panel's "score" (base.panel)
@@ -95,7 +98,7 @@ RULES: tuple[Rule, ...] = (
     # about something else. The rules that need a play are unreached until it plays.
     Rule("play", "the kit can set up a game of it (its fewest players, the options it is given or the defaults) "
                  "and play it from its offers: setup() and decide() give lists of events, and no call into "
-                 "the game raises (but decide() refusing a move with a GameError) or takes past %g s" % SLOW_S,
+                 "the game raises (but decide() refusing a move with a GameError) or takes past %g s of CPU" % SLOW_S,
          "mend the call the finding names, on what it says the call was given; the rules that need a played "
          "game are checked once it plays"),
     Rule("guard", "decide() refuses what is not an action with NotAnAction, and an action the game doesn't "
@@ -216,12 +219,14 @@ def fill(game: Game, offer: Action, rng: random.Random) -> Action:
 
 
 def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object,
-               clock: Callable[[], float] | None = None) -> Any:
+               clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None) -> Any:
     """``call(*args)``, a call into the game; anything it raises but a refusal (GameError) is
     said as which of its functions failed and on what, so the finding points at the line to mend.
     With a ``clock`` (the kit's pure floor keeps none of its own), a call past SLOW_S stops the
-    play, said the same way."""
+    play, said the same way; with a ``wall`` clock too, a call that waits past WAIT_MOST by it
+    (a sleep, a network read: the clock, a CPU one, doesn't see a wait) does."""
     began = clock() if clock is not None else 0.0
+    waited = wall() if wall is not None else 0.0
     try:
         return call(*args)
     except GameError:
@@ -230,10 +235,11 @@ def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object,
         raise _PlayFailed("%s raised %s: %s, given %s" % (what, type(e).__name__, e, base.quoted(given, 80))) from e
     finally:
         took = clock() - began if clock is not None else 0.0
-        if took > SLOW_S:
+        waited = wall() - waited if wall is not None else 0.0
+        if took > SLOW_S or waited > WAIT_MOST:
             raise _PlayFailed("%s took %.1f s, given %s: the box holds every tablet's moves while a game's "
-                              "function runs, so each must answer within %g s" % (what, took, base.quoted(given, 80),
-                                                                                  SLOW_S))
+                              "function runs, so each must answer within %g s" % (
+                                  what, max(took, waited), base.quoted(given, 80), SLOW_S))
 
 
 class _PlayFailed(Exception):
@@ -252,7 +258,7 @@ def _events(what: str, events: object, given: object) -> list[Event]:
 
 def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str, Any]] | None = None,
          options: dict[str, Any] | None = None, ending: Sequence[Action] | None = None,
-         clock: Callable[[], float] | None = None) -> Play:
+         clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None) -> Play:
     """``game`` played from its offers (or through ``ending``, a finished game's actions) until it
     ends or ``moves`` are made. A refused move is passed over, as the table would tap again, and
     so is one decide() takes with no events (counted in ``idle``): it changes nothing, and kept,
@@ -268,27 +274,27 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
     players = list(names or table(game, options=options))
     out = Play(names=[str(p["name"]) for p in players])
     out.setup = _events("setup()", _game_call("setup()", game.setup, players, dict(options or {}), given=options or {},
-                                              clock=clock), given=options or {})
+                                              clock=clock, wall=wall), given=options or {})
     state = game.initial()
     for ev in out.setup:
-        state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
+        state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock, wall=wall)
     out.states.append(base.copied(state))
     if clock is not None:           # the view, which the play itself never asks for, once: as the box does a move
-        _game_call("view()", game.view, state, given="the state just set up", clock=clock)
+        _game_call("view()", game.view, state, given="the state just set up", clock=clock, wall=wall)
     script = list(ending) if ending is not None else None
     for _ in range(moves if script is None else len(script)):
-        if _game_call("result()", game.result, state, given="a state of the play", clock=clock)["over"]:
+        if _game_call("result()", game.result, state, given="a state of the play", clock=clock, wall=wall)["over"]:
             break
         if script is not None:
             action = script.pop(0)
         else:
-            offers = _game_call("offers()", game.offers, state, given="a state of the play", clock=clock)
+            offers = _game_call("offers()", game.offers, state, given="a state of the play", clock=clock, wall=wall)
             if not offers:
                 break
             action = fill(game, rng.choice(offers), rng)
         try:
             events = _events("decide()", _game_call("decide()", game.decide, base.copied(state), action,
-                                                    random.Random(rng.randrange(2 ** 32)), given=action, clock=clock),
+                                                    random.Random(rng.randrange(2 ** 32)), given=action, clock=clock, wall=wall),
                              given=action)
         except GameError:
             if script is not None:
@@ -303,7 +309,7 @@ def play(game: Game, seed: int = 0, moves: int = MOVES, names: Sequence[dict[str
             continue
         out.moves.append((base.copied(action), base.copied(events)))
         for ev in events:
-            state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock)
+            state = _game_call("apply()", game.apply, state, ev, given=ev, clock=clock, wall=wall)
         out.states.append(base.copied(state))
     return out
 
@@ -312,9 +318,11 @@ class _Check:
     """What the rules look at, worked out once per game: its setup and a played game."""
 
     def __init__(self, game: Game, seed: int, ending: Sequence[Action] | None, options: dict[str, Any] | None,
-                 names: Sequence[dict[str, Any]] | None, clock: Callable[[], float] | None = None) -> None:
+                 names: Sequence[dict[str, Any]] | None, clock: Callable[[], float] | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         self.game = game
         self.seed, self.ending, self.options, self.names, self.clock = seed, ending, options, names, clock
+        self.wall = wall
         self._played: Play | None = None
         self._problem: str | None = None
         self._offered: dict[str, tuple[Action, str | None]] | None = None
@@ -328,7 +336,7 @@ class _Check:
         if self._played is None and self._problem is None:
             try:
                 self._played = play(self.game, self.seed, names=self.names, options=self.options,
-                                    ending=self.ending, clock=self.clock)
+                                    ending=self.ending, clock=self.clock, wall=self.wall)
             except _PlayFailed as e:
                 self._problem = "setting up and playing it failed: %s" % e
             except (Exception, SystemExit) as e:       # any failure to start or play is the finding, not a crash
@@ -355,7 +363,7 @@ class _Check:
                     continue
                 try:
                     other = play(self.game, self.seed, names=self.names, options={opt["name"]: choice},
-                                 clock=self.clock)
+                                 clock=self.clock, wall=self.wall)
                 except (Exception, SystemExit):        # a choice that needs other seats or options: not this one
                     continue
                 if self.game.result(other.states[-1])["over"]:
@@ -964,14 +972,15 @@ class Kit:
 
     def __init__(self, game: Game, *, seed: int = 0, ending: Sequence[Action] | None = None,
                  options: dict[str, Any] | None = None, players: Sequence[dict[str, Any]] | None = None,
-                 clock: Callable[[], float] | None = None) -> None:
-        """``clock`` (seconds, as time.monotonic): each call into the game is timed, and one past
-        SLOW_S stops the play, said by the rule "play" (the pytest plug-in gives one).
+                 clock: Callable[[], float] | None = None, wall: Callable[[], float] | None = None) -> None:
+        """``clock`` (seconds, as time.thread_time, the plug-in's): each call into the game is timed, and one past
+        SLOW_S stops the play, said by the rule "play" (the pytest plug-in gives one); ``wall``
+        (as time.monotonic): one that waits past WAIT_MOST by it does too.
         ``options``: the setup options the game is played with (its defaults when None); the
         variant they pick is the one whose fewest players the kit seats, and whose seats
         "setup-players" checks."""
         self.game = game
-        self._check = _Check(game, seed, ending, options, players, clock)
+        self._check = _Check(game, seed, ending, options, players, clock, wall)
 
     def played(self) -> Play:
         """The game as the kit played it, which the rules look at: its players, states and moves.
