@@ -767,7 +767,7 @@ def _drive_holds(circuit, least_ma):
     need = _opto_ma_needed(circuit)
     if need is None or least_ma < need:
         return False
-    timing = failsafe_timing(circuit)
+    timing = failsafe_timing(circuit, release=False)
     return timing is None or timing["full"] >= timing["strike_on"]
 
 
@@ -861,7 +861,7 @@ def _short_drive(circuit):
                 "CTR is at least %g %% at 5 mA (ctr_min)%s" % (
                     float(opto["ctr_min"]) * 100, _ctr_worst(opto) * 100, bom_ohms(pulldown), ctr * 100,
                     ", or with this one " + span_words if span else ""))
-    timing = failsafe_timing(circuit)
+    timing = failsafe_timing(circuit, release=False)
     if timing is not None and timing["need_ma"] - _opto_ma_needed(circuit) >= timing["start_ma"]:
         bleed = [p for p in circuit.of(line=timing["line"]) if p.role == "bleed"]
         return ("the %s bleed resistor is why: across the LED it takes %.2f mA, more than the %.2f mA a strike starts "
@@ -1319,7 +1319,7 @@ def strike_figures(circuit):
     fet, sol, bell = parts.part("mosfet"), parts.part("solenoid"), parts.bell
     rtol = float(parts.part("resistor").get("tolerance", 0))
     _, amps, _, _ = _drain_figures(parts)
-    timing = failsafe_timing(circuit)
+    timing = failsafe_timing(circuit, release=False)
     zener = float(bell.get("gate_zener_v") or 0)
     gate_top = min(supply_max(parts), zener * (1 + float(parts.part("zener")["tolerance"]))) if zener \
         else supply_max(parts)
@@ -1485,7 +1485,7 @@ def failsafe_limit():
     return 1.0 / STRIKE_HZ_RANGE[0]
 
 
-def failsafe_timing(circuit):
+def failsafe_timing(circuit, release=True):
     """The fail-safe's two times, worked out with every part at the end that hurts, or None if
     the ringer has no coupling capacitor. While the LED conducts its anode stands at its forward
     voltage, so the current through the resistor falls as exp(-t / RC) from (logic V - vf -
@@ -1498,7 +1498,11 @@ def failsafe_timing(circuit):
     off    how long until the current through the resistor is all the bleed's (the LED dark),
            and at most what leaves the gate under the MOSFET's lowest threshold at the
            optocoupler's highest CTR: the strongest case (R low for the current, R and C high for
-           the time constant, the LED's lowest forward voltage)."""
+           the time constant, the LED's lowest forward voltage).
+
+    ``release=False`` leaves ``off`` out (None): it is worked out step by step (held_release, some
+    milliseconds), and the searches over a part's value (_edge) ask for ``full`` alone hundreds
+    of times a check."""
     found = [p for p in circuit.parts if p.role == "isolator"]
     if not found:
         return None
@@ -1527,7 +1531,7 @@ def failsafe_timing(circuit):
     tau_max = r * (1 + rtol) * farads * (1 + ctol)
     off = held_release(logic_v, r * (1 - rtol), farads * (1 + ctol), bleed * (1 + rtol), dark_led,
                        float(opto["vf_at_ma"]) / 1000.0 / math.exp(vf_lo / (float(opto["led_n"]) * THERMAL_V)),
-                       float(opto["led_n"]))
+                       float(opto["led_n"])) if release else None
     return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
             "gate_v": GATE_MARGIN * float(fet["vgs_on"]),
             "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
