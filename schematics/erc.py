@@ -73,6 +73,7 @@ Each finding names the line, the pin and the parts involved.
 """
 
 import copy
+import functools
 import math
 
 from controller.hw.bell import COIL_CEILING_C, STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, coil_figures, ring_steps
@@ -1541,12 +1542,17 @@ def failsafe_timing(circuit, release=True):
 THERMAL_V = 0.025865        # kT/q at 27 °C, as the simulations take it
 
 
+@functools.lru_cache(maxsize=4096)
 def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
     """Seconds until a line held at ``volts`` leaves the LED dark (under ``dark_a``): the resistor
     charges the capacitor while the LED, an exponential junction (``led_is``, ``led_n``), and the
     bleed resistor share what passes. As its current dies away the LED's voltage falls, so the
     capacitor has further to charge than with a fixed drop. Worked step by step (each step taking
-    the current at its end, so the time comes out long, on the safe side); inf if never."""
+    the current at its end, so the time comes out long, on the safe side); inf if never.
+
+    Kept per figures (a pure function of them, some milliseconds each): a check asks for the same
+    circuit's release again and again (the rule itself, the pull-down search's ends, the
+    figures for the documents), about ten times for each distinct one."""
     nvt = led_n * THERMAL_V
     tau = ohms * farads
     dt = tau / 400.0
