@@ -239,7 +239,7 @@ def _game_call(what: str, call: Callable[..., Any], *args: Any, given: object,
         if took > SLOW_S or waited > WAIT_MOST:
             raise _PlayFailed("%s took %.1f s, given %s: the box holds every tablet's moves while a game's "
                               "function runs, so each must answer within %g s" % (
-                                  what, max(took, waited), base.quoted(given, 80), SLOW_S))
+                                  what, took if took > SLOW_S else waited, base.quoted(given, 80), SLOW_S))
 
 
 class _PlayFailed(Exception):
