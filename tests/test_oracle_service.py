@@ -169,7 +169,7 @@ def test_distributions_for_the_session_and_all_time(store):
     totals = groups[("dice", "2d6: totals")]
     assert totals["all_time"]["n"] == 42 and [r["face"] for r in totals["all_time"]["faces"]] == list(range(2, 13))
     assert totals["all_time"]["faces"][5]["expected_share"] == pytest.approx(6 / 36)
-    watch = groups[("stopwatch", "Stopwatch (stopwatch): the digit rolled")]
+    watch = groups[("stopwatch", "Stopwatch: the digit rolled")]
     assert watch["session"]["n"] == 1 and watch["session"]["faces"][7]["count"] == 1
     fair = groups[("editor", "Editor (fair): signals")]
     assert fair["all_time"]["n"] == 20 and fair["session"]["n"] == 0 and "newsdesk" in fair["note"]

@@ -19,6 +19,12 @@ KINDS = (events.DICE_ROLL, events.STOPWATCH_ROLL, events.VERDICT)
 DIGITS = tuple(range(10))
 
 
+
+def _stopwatch_words(mode: str) -> str:
+    """The stopwatch's group named by its mode where the mode says something: "Stopwatch (d10)";
+    in its own mode plain "Stopwatch" (it read "Stopwatch (stopwatch)" on the Odds page)."""
+    return "Stopwatch" if mode == "stopwatch" else "Stopwatch (%s)" % mode
+
 class _Group:
     __slots__ = ("oracle", "label", "faces", "shares", "extra", "all_time", "session")
 
@@ -69,7 +75,7 @@ class Tallies:
             elif kind == events.STOPWATCH_ROLL:
                 mode = payload["mode"]
                 g = self._group(("stopwatch", mode), lambda: _Group(
-                    "stopwatch", "Stopwatch (%s): the digit rolled" % mode, DIGITS, {d: 1 for d in DIGITS},
+                    "stopwatch", "%s: the digit rolled" % _stopwatch_words(mode), DIGITS, {d: 1 for d in DIGITS},
                     {"mode": mode}))
                 g.count([payload["digit"]], now)
             else:

@@ -152,14 +152,13 @@ function report(g, key, scope, words) {
 }
 
 // A group's heading in a table's words: "2d6: totals" said nothing to a table that doesn't play
-// role-playing games ("Two 6-sided dice (2d6): totals", as the sidebar says the dice), and the
-// stopwatch in its own mode read "Stopwatch (stopwatch)". The API's label stays the group's key.
+// role-playing games ("Two 6-sided dice (2d6): totals", as the sidebar says the dice). The API's
+// label stays the group's key.
 function heading(g) {
   if (g.oracle === "dice" && g.dice) {
     const words = diceWords(g.dice);
     return `${words.charAt(0).toUpperCase()}${words.slice(1)}: ${g.what === "totals" ? "totals" : "each die's faces"}`;
   }
-  if (g.oracle === "stopwatch" && g.mode === "stopwatch") return String(g.label).replace("Stopwatch (stopwatch)", "Stopwatch");
   return g.label;
 }
 
