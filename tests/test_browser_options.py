@@ -272,3 +272,28 @@ def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
     assert "e.g. “sport 2, crime 1”" in said
     assert "{" not in said and "stories" not in said and "page is" not in said, said
     assert version(page) == 0
+
+
+def test_enter_in_a_name_field_moves_to_the_next_name_and_never_starts_the_game(page):
+    """A table typing its names presses Enter after each: the focus moves to the next name, and
+    from the last to "Start the game" without pressing it. Before, Enter submitted the form: with
+    a name still empty the table was told it needs one, and with the rows shown filled the game
+    started before the next player was added."""
+    page.get_by_label(registry.load("scoop1956").title).check()
+    page.click("#add-player")
+    page.fill("#player-0", "Ann")
+    page.press("#player-0", "Enter")
+    assert page.evaluate("document.activeElement.id") == "player-1"
+    assert page.is_hidden("#start-error")     # not "Player 2 needs a name." from a start asked for
+    page.keyboard.type("Bob")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "player-2"
+    page.keyboard.type("Cy")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "start-game"
+    page.wait_for_timeout(300)          # a start would have been asked for by now
+    assert page.is_visible("#start-form") and current(page) is None
+    assert page.input_value("#player-2") == "Cy"
+    page.keyboard.press("Enter")        # the button itself starts it
+    page.wait_for_function("(window.NEWSDESK_PANEL.game || {}).version >= 1", timeout=WAIT)
+    assert [p["name"] for p in current(page)["players"]] == ["Ann", "Bob", "Cy"]

@@ -251,8 +251,19 @@ export function renderStart(area, catalogue, ctx) {
     const row = { li, name, colour, team, number, remove, wanted: p.colour || "" };
     remove.addEventListener("click", () => removeRow(row));
     name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
+    name.addEventListener("keydown", (e) => nextName(e, row));
     rows.push(row);
     playersBox.append(li);
+  }
+
+  // Enter in a name field moves on to the next name, and from the last to "Start the game"
+  // without pressing it: a table typing names in turn started the game with half of them, as the
+  // browser submits a form on Enter. Starting takes the button.
+  function nextName(e, row) {
+    if (e.key !== "Enter" || e.isComposing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    e.preventDefault();
+    const next = rows[rows.indexOf(row) + 1];
+    (next ? next.name : go).focus();
   }
 
   // The focus goes where the removed row was, not to the page: to the next row's name, the
