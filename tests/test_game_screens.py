@@ -177,3 +177,25 @@ def test_no_panel_script_stylesheet_or_template_names_a_game():
             strays += ["%s:%d %s" % (path.relative_to(WEB_UI), n, m.group(1))
                        for m in said.finditer(line) if m.group(1) != own]
     assert strays == []
+
+
+@pytest.mark.browser
+def test_scoop1956_screen_says_the_game_is_over_once_a_paper_has_gone_to_press(panel_server, client):
+    """After PRESS, Ann goes to press: the game is over, and every paper counts up ("Ending the
+    Game", "Winning the Game"). The verdict box and the sidebar's editor card still gave PRESS's
+    own instruction, "Either take your story or go to press", which was no longer true."""
+    r = client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": n} for n in ("Ann", "Bob")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    act_on(client, {"type": "claim", "player": 0, "story_type": "sport"}, {"type": "verdict", "signal": "PRESS"},
+           {"type": "go_to_press", "player": 0})
+    view = client.get("/api/games/current").get_json()["game"]["view"]
+    assert view["press"]["player"] == 0 and view["winner_names"] == ["Ann"]
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.locator("#game-area .scoop1956 .verdict-box .instruction").wait_for(timeout=10000)
+        said = "Ann went to press: the game is over. Ann won, counting money and stories."
+        assert page.inner_text("#game-area .verdict-box .instruction") == said
+        page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'", timeout=10000)
+        assert page.inner_text("#verdict-instruction") == said
+        page.close()

@@ -1,6 +1,6 @@
 // SCOOP (1956): the bank, each paper's cash and page, the editor's last verdict in big type.
 
-import { dollars, h, num, title, who } from "../dom.js";
+import { andList, dollars, h, num, title, who } from "../dom.js";
 import { actionOf, factsOf, playerName } from "../offers.js";
 
 function kind(k) {
@@ -35,6 +35,21 @@ function paper(p, view) {
   p.kept && p.kept.length ? h("p", { class: "small muted" }, "Kept: ", p.kept.map((s) => `${kind(s.kind)} ${dollars(s.value)}`).join(", ")) : null);
 }
 
+// What comes next once a paper has gone to press: the verdict's own instruction ("Either take
+// your story or go to press") was no longer true. The game is over; every paper counts up its
+// money and stories ("All players immediately add ...") and the highest total wins.
+function instructionOf(view, v) {
+  const press = view.press;
+  if (!press) return v.instruction;
+  const name = playerName(view, press.player);
+  const went = {
+    full_page: `${name}'s page is full: it has gone to press and the game is over.`,
+    last_paper: `${name}'s is the last paper left: the game is over.`,
+  }[press.how] || `${name} went to press: the game is over.`;
+  const won = (view.winner_names || []).length ? ` ${andList(view.winner_names)} won, counting money and stories.` : "";
+  return went + won;
+}
+
 // What the sidebar's "The editor says" shows for this game now, or null to keep the last verdict:
 // a claim waiting for its call, or the verdict in force (dialed or entered by hand).
 export function callInProgress(view) {
@@ -42,7 +57,7 @@ export function callInProgress(view) {
   const claim = view.claim;
   const v = view.verdict;
   const whose = claim ? `${playerName(view, claim.player)}'s ${kind(claim.story_type)} story` : "";
-  if (v) return { signal: v.signal, message: v.message, instruction: v.instruction, meta: whose ? `On ${whose}` : "", waiting: false };
+  if (v) return { signal: v.signal, message: v.message, instruction: instructionOf(view, v), meta: whose ? `On ${whose}` : "", waiting: false };
   if (claim) return { signal: "Calling…", message: `${playerName(view, claim.player)} claims a ${kind(claim.story_type)} story: dial the editor.`,
     instruction: "", meta: "", waiting: true };
   return null;
@@ -92,7 +107,7 @@ export function render(view) {
   }
   const verdict = h("section", { class: "verdict-box", "aria-label": "The editor's verdict" },
     v ? [h("p", { class: "signal" }, v.signal), h("p", { class: "message" }, v.message),
-      h("p", { class: "instruction" }, v.instruction)]
+      h("p", { class: "instruction" }, instructionOf(view, v))]
       : claim ? [h("p", { class: "signal signal-wait" }, "Calling…"),
         h("p", { class: "message" }, `${playerName(view, claim.player)} claims a ${kind(claim.story_type)} story: dial the editor.`)]
         : remembered ? [h("p", { class: "small muted" }, "Last verdict" + (remembered.said ? " (" + remembered.said + ")" : "")),
