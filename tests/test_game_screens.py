@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import install_game, launched_chromium
+from conftest import install_game, launched_chromium, picture
 
 from controller.games import registry
 from web_ui import create_app
@@ -198,4 +198,49 @@ def test_scoop1956_screen_says_the_game_is_over_once_a_paper_has_gone_to_press(p
         assert page.inner_text("#game-area .verdict-box .instruction") == said
         page.wait_for_function("document.getElementById('verdict-signal').textContent === 'PRESS'", timeout=10000)
         assert page.inner_text("#verdict-instruction") == said
+        page.close()
+
+
+# Whether ``words``, the way chosen in an offer's form, can be read whole on the page: the
+# drop-down shows them within its width (measured in its own font, less its arrow), or another
+# element of the form shows them, not cut (nothing scrolls inside it) and inside the screen.
+READ_WHOLE = """([form, words]) => {
+  const fits = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && el.scrollWidth <= el.clientWidth + 1 && r.left >= 0 && r.right <= innerWidth + 0.5; };
+  const select = form.querySelector('select');
+  const cs = getComputedStyle(select);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = select.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  if (select.selectedOptions[0].textContent === words && pen.measureText(words).width <= room && fits(select)) return true;
+  return [...form.querySelectorAll('*')].some((el) => !['OPTION', 'SELECT'].includes(el.tagName)
+    && el.textContent.trim() === words && el.checkVisibility() && fits(el));
+}"""
+
+
+@pytest.mark.browser
+def test_scoop1956_screens_long_claim_choices_are_read_whole_on_a_phone(panel_server, client):
+    """With cards on other players' reserves, a claim asks where its cards come from. On a phone
+    (375 px) the drop-down showed "SCOOP 2 cards from Annabelle's spa": the way chosen must be
+    readable whole, each of them in turn."""
+    r = client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": n} for n in ("Annabelle", "Bob", "Cat")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    act_on(client, {"type": "reserve", "player": 0, "cards": 2, "space": 1},
+           {"type": "reserve", "player": 1, "cards": 2, "space": 2})       # Cat to play
+    with launched_chromium() as browser:
+        page = browser.new_page(viewport={"width": 375, "height": 667})
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        form = page.locator("#game-area form.scoop-cards").first
+        form.wait_for(timeout=10000)
+        words = form.locator("option").all_inner_texts()
+        assert "SCOOP 2 cards from Annabelle's space 1 + 1 from the hand" in words, words
+        unread = []
+        for i, way in enumerate(words):
+            form.locator("select").select_option(str(i))
+            if not page.evaluate(READ_WHOLE, [form.element_handle(), way]):
+                unread.append(way)
+            if i == 1:
+                form.scroll_into_view_if_needed()
+                picture(page, "scoop1956-claim-choice-phone.png")
+        assert unread == []
         page.close()

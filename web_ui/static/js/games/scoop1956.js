@@ -190,7 +190,17 @@ export function form(offer, view, act, text) {
   const uid = Math.random().toString(36).slice(2);
   const from = h("select", { id: "from-" + uid, name: "from", class: "field-input" },
     offer.choices.map((way, i) => h("option", { value: String(i) }, wayWords(way, view))));
-  const fields = [h("label", { for: from.id, class: "field" }, h("span", { class: "field-label" }, "Cards"), from)];
+  // the way chosen, in its whole words under the drop-down: a drop-down shows one line, and at a
+  // phone's width "SCOOP 2 cards from Ann's space 1 + 1 from the hand" was cut off once chosen
+  // (a screen reader hears the drop-down's whole words, so this line is for the eye)
+  const chosen = h("span", { class: "choice-words", "aria-hidden": "true", hidden: true });
+  const sayChosen = () => {
+    const i = Number(from.value);
+    chosen.textContent = i ? wayWords(offer.choices[i], view) : "";
+    chosen.hidden = !i;
+  };
+  from.addEventListener("change", sayChosen);
+  const fields = [h("label", { for: from.id, class: "field" }, h("span", { class: "field-label" }, "Cards"), from, chosen)];
   const asks = (offer.enter || []).includes("value");
   const bound = factsOf(view).numbers.value;
   const value = asks ? h("input", { id: "value-" + uid, name: "value", type: "number", inputmode: "numeric", step: "1", required: true,
