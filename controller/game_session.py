@@ -276,6 +276,7 @@ class GameSession:
         self._entries = []        # (version, entry), oldest first: add to it with _took
         self._done, self._undone = [], []     # history.stacks of _entries, moved on as each is taken
         self._said = {}           # version -> its entry's words
+        self._event_ids = {}      # version -> the id of the event that stored it
         self._state: dict[str, Any] | None = None
         self._problem: str | None = None
         self._started_event = None   # the id of the event that started the game (see _current)
@@ -323,7 +324,7 @@ class GameSession:
                 # an entry that can't be taken (an undo of a move not in force: a store that came
                 # from elsewhere) is a game that can't be resumed, never a box that can't start
                 for e in stored:
-                    self._took(e.version, e.entry)
+                    self._took(e.version, e.entry, e.event_id)
                 taken = True
                 self._engine = self._load(game.engine)
                 self._state = base.fold(self._engine, self._entries)
@@ -403,7 +404,25 @@ class GameSession:
             log.exception("game #%d (%s) can't be shown", self._game.id, self._game.engine)
             return dict(out, title=engine.title, view=None, offers=[], undo=undo, redo=redo,
                         problem=SHOW_FAILED % (engine.title, cause))
-        return dict(out, title=engine.title, view=view, offers=offers, undo=undo, redo=redo)
+        return dict(out, title=engine.title, view=view, offers=offers, undo=undo, redo=redo,
+                    hand_verdicts=self._hand_verdicts(engine))
+
+    def _hand_verdicts(self, engine):
+        """The editor's verdicts the table entered by hand in the moves in force, oldest first, each
+        {"id": the id of the event that stored it, "signal"}: a game the editor judges takes the
+        phone's verdicts as {"type": "verdict", "signal", "digit"} actions (base.panel), and one
+        entered without dialing has no digit. The panel lists them with the calls to the editor,
+        which are the phone's; [] for a game the editor doesn't judge."""
+        if "editor" not in base.panel(engine)["listens"]:
+            return []
+        entries = dict(self._entries)
+        out = []
+        for version in self._done:
+            action = entries[version].get("action") if entries[version].get("type") == "action" else None
+            if (isinstance(action, dict) and action.get("type") == "verdict" and action.get("digit") is None
+                    and self._event_ids.get(version) is not None):
+                out.append({"id": self._event_ids[version], "signal": action.get("signal")})
+        return out
 
     def _look(self, engine, state, seated=None):
         """look(engine, state), made once per state: a move's check before it is stored and the
@@ -418,12 +437,13 @@ class GameSession:
         self._looked = (state, made)
         return made
 
-    def _took(self, version, entry):
+    def _took(self, version, entry, event_id=None):
         """One more entry of the game being played (stored): kept, with the undo and redo stacks
         moved on by it (never worked out again from every entry: a move costs the same in the
         500th move as in the 5th)."""
         self._entries.append((version, entry))
         self._said[version] = entry.get("said")
+        self._event_ids[version] = event_id
         stack(self._done, self._undone, version, entry)
 
     def _names(self):
@@ -510,7 +530,8 @@ class GameSession:
         current = shown if shown is not None else self.current()
         if current is not None and current["id"] == game_id:
             out.update(engine=current["engine"], version=current["version"], moves=current["moves"],
-                       view=current["view"], offers=current["offers"], undo=current["undo"], redo=current["redo"])
+                       view=current["view"], offers=current["offers"], undo=current["undo"], redo=current["redo"],
+                       hand_verdicts=current.get("hand_verdicts", []))
         return out
 
     def _announce(self, event):
@@ -518,7 +539,8 @@ class GameSession:
         of current(), which its answer shares: neither is changed once made)."""
         current = self.current()
         self.journal.announce(event, view=current["view"], offers=current["offers"],
-                              undo=current["undo"], redo=current["redo"], moves=current["moves"])
+                              undo=current["undo"], redo=current["redo"], moves=current["moves"],
+                              hand_verdicts=current.get("hand_verdicts", []))
         return current
 
     # ------------------------------------------------------------ changing
@@ -560,7 +582,7 @@ class GameSession:
                 return self._outcome(1, stored.entry, stored.event_id, repeat=True, game_id=stored.game)
             self._clear()          # nothing of a game before it stays
             self._game, self._engine, self._problem = game, engine, None
-            self._took(1, entry)
+            self._took(1, entry, event.id)
             self._started_event = event.id
             self._state = state
             shown = self._announce(event)
@@ -603,7 +625,7 @@ class GameSession:
             if event is None:
                 return self._repeat(key, "action", action, found=stored)
             self._state = after
-            self._took(stored.version, entry)
+            self._took(stored.version, entry, event.id)
             shown = self._announce(event)
             self._ring_if_wanted(events)
             return self._outcome(stored.version, entry, event.id, shown=shown)
@@ -661,7 +683,7 @@ class GameSession:
             stored, event = self._append(expected_version, entry, key)
             if event is None:
                 return self._repeat(key, kind, found=stored)
-            self._took(stored.version, entry)
+            self._took(stored.version, entry, event.id)
             self._state = base.fold(self._engine, self._entries)
             shown = self._announce(event)
             log.info("game #%d: %s", self._held().id, entry["said"])

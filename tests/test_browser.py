@@ -846,6 +846,37 @@ def test_a_new_game_opens_without_the_last_games_verdict(server, browser, screen
     fresh.close()
 
 
+def test_calls_to_the_editor_lists_the_verdicts_entered_by_hand(server, browser, screens, desk, client):
+    """The table may enter the editor's verdict by hand instead of dialing: "Calls to the editor"
+    lists it, marked so, among the phone's calls and newest first, on the page that watched it
+    and on one loaded afterwards; an undo takes it off. It said "No calls in this game yet"."""
+    _scoop_game(client)
+    with screens.page(TABLET) as page:
+        page.set_default_timeout(WAIT)
+        page.goto("http://127.0.0.1:%d/" % server)
+        page.wait_for_function("document.body.dataset.version === '1'")
+        assert page.inner_text("#calls") == "No calls in this game yet."
+        page.get_by_role("button", name="Claim a Sport story", exact=True).click()
+        page.wait_for_function("document.body.dataset.version === '2'")
+        page.get_by_role("button", name=signal_button("SCRAP IT")).click()      # entered by hand
+        page.wait_for_function("document.body.dataset.version === '3'")
+        assert page.locator("#calls li").all_inner_texts() == ["SCRAP IT entered by hand"]
+        dialed = desk.table.call_editor(4)       # no claim pending: a call all the same, and listed
+        page.wait_for_function("document.getElementById('verdict-meta').textContent === 'Dialed 4'")
+        listed = ["%s dialed 4" % dialed.payload["signal"], "SCRAP IT entered by hand"]
+        assert page.locator("#calls li").all_inner_texts() == listed
+        fresh = browser.new_page(viewport=TABLET)
+        fresh.set_default_timeout(WAIT)
+        fresh.goto("http://127.0.0.1:%d/" % server)
+        fresh.wait_for_function("document.body.dataset.version === '3'")
+        assert fresh.locator("#calls li").all_inner_texts() == listed
+        page.click("#undo")                      # the verdict taken back
+        for p in (page, fresh):
+            p.wait_for_function("document.body.dataset.version === '4'")
+            assert p.locator("#calls li").all_inner_texts() == listed[:1]
+    fresh.close()
+
+
 def test_a_page_loaded_after_a_call_in_the_game_shows_it_as_the_last_verdict(server, screens, desk, client):
     """A reload draws SCOOP's screen as the page that watched had it: the verdict the phone gave
     during the game, and later the verdict a claim was judged by once the turn has moved on, stay

@@ -104,7 +104,11 @@ schemas(
                                          "editor's calls before it belong to other games.")),
              problem=nullable(STR), title=STR, view=nullable(OBJ), offers=arr(OBJ),
              undo=nullable(dict(STR, description="What an undo would take back, in words.")),
-             redo=nullable(STR)),
+             redo=nullable(STR),
+             hand_verdicts=dict(arr(obj(["id", "signal"], extra=False, id=INT, signal=STR)),
+                                description="A game the editor judges: the editor's verdicts entered by hand (not "
+                                            "dialed) in the moves in force, oldest first, each with the id of the "
+                                            "event that stored it.")),
     Current=obj(["game", "last_event_id", "since"], game=nullable(ref("Game")), last_event_id=INT,
                 since=nullable(dict(INT, description=SINCE))),
     Outcome=obj(["game", "entry", "said", "repeat", "event_id"], extra=True,

@@ -17,8 +17,8 @@ import { heardHealth, phoneFault, pollHealth, showHealth, startHealth } from "./
 import { connect, lastEventId, openFeed, setLastEventId, stream } from "./feed.js";
 import { refreshWindow, showDigit, showHook, showReceiver, wirePhone } from "./phone.js";
 import {
-  followTable, forgetOtherGames, gameMovedAt, gameListens, showLastRoll, showOracle, showVerdict, sinceTheLastGame,
-  syncEditorCard, tellScreen,
+  followTable, forgetOtherGames, gameMovedAt, gameListens, showHandVerdicts, showLastRoll, showOracle, showVerdict,
+  sinceTheLastGame, syncEditorCard, tellScreen,
 } from "./sidebar.js";
 
 const boot = bootData();
@@ -51,6 +51,7 @@ const area = $("#game-area");
 function render() {
   forgetOtherGames();
   syncEditorCard();
+  showHandVerdicts(S.game);
   if (!area) return;
   if (S.ended) return;  // the end screen stays until someone taps New game (or a game starts)
   let drawn = true;
@@ -248,7 +249,7 @@ async function write(url, body, shown) {
 function outcome(o) {
   if (!o || o.view === undefined || !S.game) return;
   gameMovedAt(o.event_id);
-  if (takeGame(Object.assign({}, S.game, { version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo }), o.said)) play("move");
+  if (takeGame(Object.assign({}, S.game, { version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo, hand_verdicts: o.hand_verdicts }), o.said)) play("move");
 }
 
 // A move; resolves to {refused: the box's sentence} when the box refused it, else null.
@@ -278,7 +279,7 @@ async function start(engine, players, options) {
   if (!r.ok) return r.data.message || "The game couldn't be started.";
   const o = r.data;
   S.since = o.event_id;
-  takeGame({ id: o.game, engine: o.engine, version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo,
+  takeGame({ id: o.game, engine: o.engine, version: o.version, moves: o.moves, view: o.view, offers: o.offers, undo: o.undo, redo: o.redo, hand_verdicts: o.hand_verdicts,
     started_event: o.event_id, title: (S.catalogue.find((g) => g.name === engine) || {}).title || engine, players, options, problem: null }, o.said);
   $("#game-title") && $("#game-title").focus();
   return null;
@@ -309,10 +310,10 @@ function onGame(m) {
   if (m.type === "game.started") {
     if (typeof m.id === "number" && !(S.since >= m.id)) S.since = m.id;
     const title = (S.catalogue.find((g) => g.name === d.engine) || {}).title || d.engine;
-    takeGame({ id: d.game, engine: d.engine, version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo,
+    takeGame({ id: d.game, engine: d.engine, version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo, hand_verdicts: d.hand_verdicts,
       started_event: m.id, title, players: d.players, options: d.options, problem: null }, d.said);
   } else if (S.game && S.game.id === d.game) {
-    if (takeGame(Object.assign({}, S.game, { version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo }), d.said)) play("move");
+    if (takeGame(Object.assign({}, S.game, { version: d.version, moves: d.moves, view: d.view, offers: d.offers, undo: d.undo, redo: d.redo, hand_verdicts: d.hand_verdicts }), d.said)) play("move");
   } else {
     refresh();
   }

@@ -168,6 +168,28 @@ export function showVerdict(event) {
   play("verdict");
 }
 
+// The editor's verdicts the table entered by hand in the game being played (its
+// "hand_verdicts": the moves in force, so an undo takes one off) listed with the phone's calls,
+// by the id of the event that stored each, newest first: "No calls in this game yet" under a
+// verdict entered by hand was untrue.
+export function showHandVerdicts(game) {
+  const list = $("#calls");
+  if (!list) return;
+  const hand = (game && game.hand_verdicts) || [];
+  const ids = new Set(hand.map((c) => String(c.id)));
+  for (const li of list.querySelectorAll("li[data-by-hand]")) if (!ids.has(li.dataset.eventId)) li.remove();
+  for (const c of hand) {
+    if (!sinceTheLastGame(c.id) || list.querySelector(`[data-event-id="${c.id}"]`)) continue;
+    const li = h("li", { dataset: { eventId: c.id, byHand: "1" } }, h("span", { class: "call-signal" }, c.signal),
+      h("span", { class: "call-digit" }, " entered by hand"));
+    const after = Array.from(list.querySelectorAll("li[data-event-id]")).find((x) => Number(x.dataset.eventId) < c.id);
+    list.insertBefore(li, after || null);
+  }
+  const empty = list.querySelector(".empty");
+  if (list.querySelector("li[data-event-id]")) { if (empty) empty.remove(); }
+  else if (!empty) list.append(h("li", { class: "empty" }, (side.table.game ? list.dataset.none : list.dataset.noneTable) || ""));
+}
+
 // Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
 // "2d6" said for a table that doesn't play role-playing games: "two six-sided dice (2d6)".
 const COUNTS = ["no", "one", "two", "three", "four", "five", "six"];
