@@ -53,9 +53,20 @@ def test_tables_named_in_other_scripts_get_topics_ids_and_client_ids_of_their_ow
 
 def test_an_accented_name_keeps_its_letters_and_one_typed_decomposed_is_the_same():
     import unicodedata
-    assert _table("Café")["base"] == "newsdesk/cafe" and _table("Ålesund")["base"] == "newsdesk/alesund"
-    assert T.entity_slug("Café") == "newsdesk_cafe"
+    assert _table("Café")["base"] == "newsdesk/cafe-f42445" and _table("Ålesund")["base"] == "newsdesk/alesund-9edbf0"
+    assert T.entity_slug("Café") == "newsdesk_cafe_f42445"
+    assert _table(unicodedata.normalize("NFD", "Café")) == _table("Café")
     assert _table(unicodedata.normalize("NFD", "東京 Café")) == _table("東京 Café")
+
+
+def test_names_that_differ_only_by_accents_are_tables_of_their_own():
+    """Café and Cafe at one broker: one base topic had the second box send nothing at all."""
+    tables = [_table(n) for n in ("Café", "Cafe", "Cafè", "ℌall", "Hall")]
+    for k in ("base", "node", "client", "slug"):
+        assert len({t[k] for t in tables}) == len(tables), k
+    assert _table("Cafe")["base"] == "newsdesk/cafe" and _table("Hall")["base"] == "newsdesk/hall"
+    # case and punctuation still fold away, as they do for a plain ASCII name (Kitchen, KITCHEN)
+    assert _table("CAFÉ") == _table("Café") and _table("Corner – table")["base"] == "newsdesk/corner-table"
 
 
 def test_a_plain_ascii_name_keeps_the_topic_and_ids_it_always_had():

@@ -67,8 +67,10 @@ def safe_name(text: str, unsafe: re.Pattern[str], sep: str, fallback: str, fold:
     An accented letter keeps its letter (Ålesund -> alesund, Café -> cafe: NFKD's decomposition
     without its marks). A name that loses letters with no ASCII spelling (東京, Tromsø), or that
     comes out empty, gets a short hash of the whole name after it: otherwise 東京 and 大阪 were one
-    table on the broker, with one client id and one Home Assistant device. A plain ASCII name
-    comes out as it always has, so no box moves its topics."""
+    table on the broker, with one client id and one Home Assistant device. With ``fold`` (a
+    table's name), so does a name whose letters folding changed (an accent taken off, ℌ -> h):
+    otherwise Café and Cafe were one table (Café -> cafe-f42445). A plain ASCII name comes out
+    as it always has, so no such box moves its topics; case and punctuation still fold away."""
     if fold:
         text = text.casefold()      # casefold, not lower: ß -> ss (the same as lower for ASCII)
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
@@ -76,9 +78,16 @@ def safe_name(text: str, unsafe: re.Pattern[str], sep: str, fallback: str, fold:
         plain = plain.casefold()    # a compatibility form can be a capital (ℌ -> H)
     safe = unsafe.sub(sep, plain).strip(sep)
     lost = any(not c.isascii() and c.isalnum() for c in plain)
-    if text.isascii() or (safe and not lost):
+    folded = fold and _letters(unicodedata.normalize("NFC", text)) != _letters(plain)
+    if text.isascii() or (safe and not lost and not folded):
         return safe or fallback
     return sep.join(part for part in (safe or fallback, name_hash(text)) if part)
+
+
+def _letters(text: str) -> list[str]:
+    """The letters and digits of ``text``, in order: what tells two names apart once their case
+    and punctuation are folded away."""
+    return [c for c in text if c.isalnum()]
 
 
 def name_hash(text: str) -> str:
