@@ -156,7 +156,12 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     tap(page, "By automobile", exact=False)             # Bob: double sixes turn up the Disaster
     tap(page, "By automobile", exact=False)             # Cat: the Catastrophe (one Disaster only)
     tap(page, "By automobile", exact=False)             # Ann: an ordinary throw now, she moves
-    # she reaches the Disaster's city, which the Catastrophe names too: the panel offers it so
+    # she reaches the Disaster's city, which the Catastrophe names too: the panel offers both cards
+    # in one tap (the Catastrophe tapped alone would end the game without the Disaster's card)...
+    at_once = page.locator("form:has(button:text(\"Reached the Catastrophe at Disaster #1's city too\"))")
+    assert at_once.get_by_label("Points on the Catastrophe card").count() == 1
+    assert at_once.get_by_label("Points on Disaster #1").count() == 1
+    # ...or the Disaster first, then the Catastrophe as the same city
     won = page.locator("form:has(button:text('Reached Disaster #1'))")
     won.locator("input[name=points]").fill("20")
     tap(page, "Reached Disaster #1")

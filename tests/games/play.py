@@ -10,7 +10,7 @@ from controller.games import get_the_scoop, scan, scoop1956, scoop2002, star_rep
 from controller.games.base import GameError
 
 # what a printed card says, by the field an offer asks for ("enter")
-PRINTED = {"value": (100, 200, 300, 500, 1000, 1500), "points": (5, 10, 20, 50, 100), "news_points": (5, 10, 20),
+PRINTED = {"value": (100, 200, 300, 500, 1000, 1500), "points": (5, 10, 20, 50, 100), "news_points": (5, 10, 20), "disaster_points": (10, 25),
            "airport": ("Baytown",), "at": ("Baytown",)}
 SUITS = tuple(scan.rules.SUIT_VALUES)
 

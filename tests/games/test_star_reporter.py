@@ -454,6 +454,66 @@ def test_cards_naming_the_city_the_move_reached_are_all_won_on_it():
     assert game.view(s)["players"][ANN]["score"] == 50 and game.view(s)["disasters"]["open"] == []
 
 
+def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tapped_first():
+    """The move that reaches a city named on an open Disaster and on the Catastrophe is "first to
+    reach the city where the disaster occurred" and "the first player reaching the scene" of the
+    Catastrophe: it wins both. Tapped the Disaster first, then the Catastrophe "in the same city
+    too", both counted; tapped the Catastrophe first, the game ended on it and the Disaster's card
+    was never counted. The Catastrophe is now offered with each open Disaster too, and both
+    orders make the same events."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe, at the same city
+    s = drive(s, ANN)                                     # Ann reaches it by exact throw
+    (both,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o]
+    assert both["disaster"] == 1 and both["enter"] == ["points", "disaster_points"] and "same_city" not in both
+    assert both["labels"] == {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}
+    disaster_first, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
+    disaster_first, ev_a = act(disaster_first, {"type": "catastrophe", "player": ANN, "points": 100, "same_city": True})
+    together, ev_b = act(s, {"type": "catastrophe", "player": ANN, "points": 100, "disaster": 1, "disaster_points": 40})
+    assert ev_b[-1] == {"type": "ended", "scores": [140, 0], "winners": [ANN]}
+    assert ev_b[-3:] == [{"type": "won_card", "player": ANN, "card": "disaster", "number": 1, "points": 40}] + ev_a
+    assert together["players"] == disaster_first["players"] and game.view(together)["disasters"]["open"] == []
+    assert "Ann reached Disaster card 1's city: 40 points" in game.describe(s, {}, ev_b)
+    # her News card's city too: all three with the one action (the panel offers the pairs)
+    _, ev = act(s, {"type": "catastrophe", "player": ANN, "points": 100, "news": True, "news_points": 5,
+                    "disaster": 1, "disaster_points": 40})
+    assert [e["card"] for e in ev if e["type"] == "won_card"] == ["news", "disaster", "catastrophe"]
+    assert ev[-1] == {"type": "ended", "scores": [145, 0], "winners": [ANN]}
+    # the Disaster's own points, an open one, and its city named only with the Catastrophe's
+    with pytest.raises(GameError, match="Ann: enter the points printed on the Disaster card"):
+        act(s, {"type": "catastrophe", "player": ANN, "points": 100, "disaster": 1})
+    with pytest.raises(GameError, match="Ann: the open Disasters are card 1, not 2"):
+        act(s, {"type": "catastrophe", "player": ANN, "points": 100, "disaster": 2, "disaster_points": 40})
+    with pytest.raises(GameError, match="none is open"):
+        act(_catastrophe_open_and_no_disaster(), {"type": "catastrophe", "player": ANN, "points": 100, "disaster": 1,
+                                    "disaster_points": 40})
+    # two open Disasters at the Catastrophe's city: one tapped, the other with the Catastrophe
+    s = start(names=("Ann", "Bob"), disasters=2)
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # the Catastrophe
+    s = drive(s, BOB)
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 20, "card": 1})
+    (rest,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o]
+    assert rest["disaster"] == 2 and rest["same_city"] is True
+    s, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 100, "disaster": 2, "disaster_points": 30,
+                    "same_city": True})
+    assert [(e["card"], e.get("same_city")) for e in ev if e["type"] == "won_card"] == [
+        ("disaster", True), ("catastrophe", True)]
+    assert ev[-1] == {"type": "ended", "scores": [0, 150], "winners": [BOB]}
+
+
+def _catastrophe_open_and_no_disaster():
+    """The Catastrophe open after Ann's move, and no Disaster open (Bob won the one there was)."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s = drive(s, BOB)
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 25})
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # the Catastrophe
+    return drive(drive(s, BOB), ANN)
+
+
 def test_a_tie_shares_the_title():
     s = start(names=("Ann", "Bob"), disasters=1)
     s = drive(s, ANN)
@@ -564,8 +624,9 @@ def _random_game(seed, n, disasters, steps):
             break
         offer = rng.choice(choices)
         action = {k: v for k, v in offer.items() if k not in PRESENTATION}
-        if "news_points" in offer.get("enter", ()):
-            action["news_points"] = rng.randint(1, 40)
+        for field in ("news_points", "disaster_points"):
+            if field in offer.get("enter", ()):
+                action[field] = rng.randint(1, 40)
         if action["type"] in ("news", "disaster", "catastrophe") and "points" not in action:
             if action["type"] != "news" or state["players"][action["player"]]["assignment"]["points"] is None:
                 action["points"] = rng.randint(1, 40)
@@ -686,7 +747,7 @@ def test_each_points_box_offered_at_once_is_named_for_its_card():
     """With Disasters and the Catastrophe open, the panel showed every points box as "Points on
     the card" (its panel facts' one label for "points"): a screen reader heard five fields of the
     same name. Each offer names its own: the News card, Disaster #k, the Catastrophe card, and the
-    Catastrophe with the News card names both."""
+    Catastrophe with the News card or with Disaster #k names both."""
     s = start(disasters=2)
     s, _ = throw(s, ANN, "automobile", (6, 6))
     s, _ = throw(s, BOB, "automobile", (6, 6))
@@ -700,8 +761,10 @@ def test_each_points_box_offered_at_once_is_named_for_its_card():
         ("disaster", 2, False, {"points": "Points on Disaster #2"}),
         ("catastrophe", None, False, {"points": "Points on the Catastrophe card"}),
         ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card"}),
+        ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}),
+        ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #2"}),
     ]
-    single = [labels["points"] for kind, _, news, labels in named if not news]
+    single = [labels["points"] for kind, _, news, labels in named if len(labels) == 1]
     assert len(single) == len(set(single))                # one box per card, each named for it
     for offer in game.offers(s):                          # labels tell the panel how to ask: never part of the move
         assert set(offer.get("labels", {})) <= set(offer.get("enter", ()))

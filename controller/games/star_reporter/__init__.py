@@ -27,6 +27,8 @@ box rolls with the rng handed in, and the throw's event records the dice either 
     {"type": "catastrophe", "player": p, "points": n,    ... at the city of the mover's News card
      "news": true, "news_points": n}                    too: both won on the one move (the News
                                                         card's points if not entered when drawn)
+    {"type": "catastrophe", "player": p, "points": n,    ... at the city of open Disaster #k too:
+     "disaster": k, "disaster_points": n}               both won on the one move
     ... "same_city": true                               a Disaster or the Catastrophe whose city
                                                         is the one a Disaster won on this move
                                                         names: both won on the one move
@@ -40,7 +42,10 @@ throw"): a second card is won on it only when the table says it names that same 
 ("same_city"; the first player reaching the scene wins each card), and a card whose points were
 entered when drawn earns those points. A move that reaches the Catastrophe at the mover's News
 city earns both, whichever the table taps: the News first and then the Catastrophe, or the
-Catastrophe with "news" (the game ends on it, so News can't follow it).
+Catastrophe with "news" (the game ends on it, so News can't follow it). So does a move that
+reaches the Catastrophe at an open Disaster's city: the Disaster first and then the Catastrophe
+("same_city"), or the Catastrophe with "disaster" (the panel offers one such for each open
+Disaster); either way the events are the Disaster's card, then the Catastrophe's "same_city".
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for, and "labels", each

@@ -328,17 +328,36 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     if not isinstance(with_news, bool):
         raise GameError("%s: \"news\" says whether the Catastrophe's city is also the News card's (true or "
                         "false), not %s" % (_name(state, p), _shown(with_news)))
+    # so may an open Disaster's: the move that reaches it is "first to reach the city where the
+    # disaster occurred" too, and wins that card with the Catastrophe ("disaster": its number),
+    # as it would have had the Disaster been tapped first
+    disaster = action.get("disaster")
     events: list[Event] = []
+    after = state
     if with_news:
-        events += _news(state, p, {"points": action.get("news_points")}, rng)
+        events += _news(after, p, {"points": action.get("news_points")}, rng)
+        after = _applied(after, events[-1:])
+    if disaster is not None:
+        if not state["open_disasters"]:
+            raise GameError("%s: \"disaster\" names an open Disaster whose city is the Catastrophe's too, and "
+                            "none is open" % _name(state, p))
+        events += _disaster(after, p, {"card": disaster, "points": action.get("disaster_points"), "same_city": same},
+                            rng)
+        after = _applied(after, events[-1:])
+        same = True                                 # the Catastrophe is at the city of that Disaster
     events.append(dict({"type": "won_card", "player": p, "card": "catastrophe", "points": points},
                        **_at_same_city(same)))
-    after = state
-    for event in events:
-        after = apply(after, event)
+    after = _applied(after, events[-1:])
     scores = [score(pl) for pl in after["players"]]
     best = max(scores)
     return events + [{"type": "ended", "scores": scores, "winners": [i for i, s in enumerate(scores) if s == best]}]
+
+
+def _applied(state: State, events: list[Event]) -> State:
+    """``state`` after ``events``: what a card won earlier in one action leaves for the next."""
+    for event in events:
+        state = apply(state, event)
+    return state
 
 
 _ACTIONS: dict[str, Move] = {"throw": _throw, "land": _land, "draw": _draw, "news": _news, "disaster": _disaster,

@@ -26,7 +26,8 @@ from .rules import (
 
 PANEL = {"score": SCORE, "chart": {"unit": "points", "prefix": ""}, "listens": ["dice"],
          "numbers": {"points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the card"},
-                     "news_points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the News card"}},
+                     "news_points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the News card"},
+                     "disaster_points": {"minimum": 1, "maximum": MOST_POINTS, "label": "Points on the Disaster card"}},
          "words": {"at": "Airport the pin is at", "airport": "Airport"}}
 NEEDS = {AUTOMOBILE: "any throw: move the total (the dice may be split)",
          TRAIN: "an even total, from a city", AIRPLANE: "a double, at an airport",
@@ -81,6 +82,12 @@ def offers(state: State) -> list[Action]:
                 need = ["points"] + ([] if mover["assignment"]["points"] is not None else ["news_points"])
                 out.append({"type": "catastrophe", "player": m, "news": True, "enter": need, **same,
                             **_labels(need, CATASTROPHE_CARD + after)})
+            # the same city as an open Disaster's: both on this move, whichever the table taps first
+            # (the Disaster first, then the Catastrophe "in the same city too"; or this)
+            for k in state["open_disasters"]:
+                need = ["points", "disaster_points"]
+                out.append({"type": "catastrophe", "player": m, "disaster": k, "enter": need, **same,
+                            **_labels(need, CATASTROPHE_CARD + after, k)})
     return out
 
 
@@ -98,10 +105,10 @@ def _same_city(mover: dict[str, Any], done: list[str]) -> tuple[dict[str, Any], 
 NEWS_CARD, CATASTROPHE_CARD = "Points on the News card", "Points on the Catastrophe card"
 
 
-def _labels(enter: list[str], points: str) -> dict[str, Any]:
+def _labels(enter: list[str], points: str, disaster: int | None = None) -> dict[str, Any]:
     """An offer's "labels": the words for each field it enters, so that the points boxes the panel
     shows at once (the News card, each Disaster, the Catastrophe) are each named for their card."""
-    words = {"points": points, "news_points": NEWS_CARD}
+    words = {"points": points, "news_points": NEWS_CARD, "disaster_points": "Points on Disaster #%s" % disaster}
     return {"labels": {f: words[f] for f in enter}} if enter else {}
 
 

@@ -87,6 +87,11 @@ export function label(offer, view) {
     // same_city: a card won on this move already names the city reached, and this one does too
     case "disaster": return offer.same_city ? `Disaster #${offer.card} is in the same city too` : `Reached Disaster #${offer.card}`;
     case "catastrophe": {
+      // disaster: an open Disaster's city is the Catastrophe's too, both won with this tap
+      if (offer.disaster !== undefined) {
+        return offer.same_city ? `The Catastrophe and Disaster #${offer.disaster} are in the same city too!`
+          : `Reached the Catastrophe at Disaster #${offer.disaster}'s city too`;
+      }
       if (!offer.news) return offer.same_city ? "The Catastrophe is in the same city too!" : "Reached the Catastrophe!";
       const me = view.players && view.players[offer.player];
       const city = me && me.assignment && me.assignment.city;
