@@ -67,6 +67,24 @@ def test_the_catalogue_lists_the_five_games_with_their_seats(client):
         assert g["available"] or g["problem"]
 
 
+def test_the_catalogue_keeps_each_games_variants_and_choices_in_the_order_declared(client):
+    """A game's first variant is its default, and the start form lists the variants and each
+    option's choices in the order the game wrote them: the JSON keeps its declaration's order
+    (Flask's own provider sorted every object's keys, listing SCAN's Team SCAN after Individual)."""
+    from controller.games import registry
+    answered = client.get("/api/games/catalogue").get_data(as_text=True)
+    games = {g["name"]: g for g in json.loads(answered)["games"]}
+    assert list(games["scan"]["variants"]) == ["team", "triple", "individual", "no_trump"]
+    for name, item in games.items():
+        if not item["available"]:
+            continue
+        game = registry.load(name)
+        assert list(item["variants"]) == list(game.variants), name
+        for got, declared in zip(item["options"], game.options, strict=True):
+            assert list(got) == list(declared), (name, declared["name"])
+            assert list(got.get("choices") or {}) == list(declared.get("choices") or {}), (name, declared["name"])
+
+
 def test_no_game_reads_as_null_with_the_newest_event_id(client, desk):
     desk.table.call_editor(4)
     body = client.get("/api/games/current").get_json()

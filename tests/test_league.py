@@ -422,6 +422,7 @@ def test_the_league_page_is_read_only_local_and_streams_the_picture():
     chunks = stream.response
     first = next(c for c in chunks if c.startswith(b"data:"))
     assert json.loads(first[5:])["tables"][0]["name"] == "Corner table"
+    assert list(client.get("/api/league").get_json()) == list(json.loads(first[5:]))    # the same picture, keys unsorted
     stream.close()
 
 

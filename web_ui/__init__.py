@@ -62,7 +62,6 @@ def create_app(config=None, newsdesk=None, test_config=None):
     app.config.from_mapping(
         SECRET_KEY=_secret_key(newsdesk.config.data_dir),
         STREAM_KEEPALIVE=15.0,
-        JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=MAX_REQUEST,
         HOST_ON_LOOPBACK=newsdesk.config.get("host_on_loopback", "yes") == "yes",   # see docs/security.md
     )

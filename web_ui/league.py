@@ -19,6 +19,8 @@ import logging
 
 from flask import Flask, Response, jsonify, render_template
 
+from .safejson import SafeJSONProvider
+
 log = logging.getLogger(__name__)
 
 KEEPALIVE = 15.0        # seconds between comments on an idle stream (proxies drop silent ones)
@@ -33,7 +35,7 @@ def _encode(snap):
 
 def create_league_app(follower, keepalive=KEEPALIVE):
     app = Flask(__name__)
-    app.config.update(JSON_SORT_KEYS=False)
+    app.json = SafeJSONProvider(app)    # as the panel's: keys unsorted, /api/league in the stream's order
     app.extensions["newsdesk.league"] = follower
 
     @app.get("/")

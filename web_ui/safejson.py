@@ -26,7 +26,12 @@ def dumps(obj, **kw):
 
 
 class SafeJSONProvider(DefaultJSONProvider):
-    """Flask's JSON (jsonify, the pages' |tojson) through ``dumps`` above."""
+    """Flask's JSON (jsonify, the pages' |tojson) through ``dumps`` above, keeping each object's
+    keys in the order they were made: a game's variants and an option's choices come out as the
+    game declared them (its first variant is its default), where Flask's provider sorts them.
+    (Flask 3 reads this attribute; its old JSON_SORT_KEYS setting is ignored.)"""
+
+    sort_keys = False
 
     def dumps(self, obj, **kw):
         kw.setdefault("default", self.default)
