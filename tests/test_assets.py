@@ -52,6 +52,21 @@ def test_a_versioned_file_is_kept_a_year_and_the_rest_revalidated(client, app):
     assert page.mimetype == "text/html" and page.headers["Cache-Control"] == "no-cache"
 
 
+def test_options_of_a_static_file_answers_as_get_does(client, app):
+    """OPTIONS of a missing file is a 404, as its GET is (Flask's own OPTIONS said 200 for any
+    path under /static, found or not), at every static address; a file there still says which
+    methods it takes, with no body."""
+    version = _version(app)
+    for prefix in ("/static/", "/static/%s/" % version, "/static/%s/" % ("0" * 12 if version != "0" * 12 else "1" * 12)):
+        for name in ("no-such-file.js", "js/games/no_such_game.js", "css/nothing.css"):
+            assert client.get(prefix + name).status_code == 404
+            missing = client.options(prefix + name)
+            assert missing.status_code == 404 and "Allow" not in missing.headers, prefix + name
+        found = client.options(prefix + "js/panel.js")
+        assert found.status_code == 200 and found.data == b""
+        assert set(found.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
 def test_text_is_gzipped_for_a_client_that_takes_it_and_plain_for_one_that_doesnt(client, app):
     path = "/static/%s/js/panel.js" % _version(app)
     raw = (STATIC / "js" / "panel.js").read_bytes()

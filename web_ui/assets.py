@@ -210,6 +210,8 @@ def send(filename, version=None):
     asset = found.files.get(filename)
     if asset is None:
         abort(404)
+    if request.method == "OPTIONS":     # answered here, after the file is found (see init_app)
+        return current_app.make_default_options_response()
     body, etag = asset.body, asset.etag
     headers = {"Vary": "Accept-Encoding"}
     if asset.gzipped is not None and accepts_gzip():
@@ -243,6 +245,10 @@ def init_app(app):
     # _add_version supplies the version; the plain /static/<path> still answers
     app.add_url_rule("%s/<static_version:version>/<path:filename>" % app.static_url_path, endpoint="static")
     app.view_functions["static"] = send
+    # Flask answers OPTIONS itself, 200 before any view runs, so OPTIONS of a missing file said
+    # 200 where GET says 404: ``send`` answers it instead, once it has found the file
+    for rule in app.url_map.iter_rules("static"):
+        rule.provide_automatic_options = False
     app.url_defaults(_add_version)
     app.after_request(_html_revalidates)
     return found
