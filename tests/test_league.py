@@ -120,6 +120,36 @@ def test_the_league_drops_repeats_counts_skips_and_leaderboards_finished_games_o
     assert {r["game"] for r in snap["leaderboard"]["by_game"]} == {"Tally"}
 
 
+def test_a_game_whose_lowest_score_wins_has_its_lowest_as_the_best_and_ranks_by_it():
+    """A plug-in golf-like darts countdown (its panel facts' lower_wins, sent with each finished
+    game by its table): the league's best was the highest score, the worst round a player had,
+    and the player nearer zero was ranked below; over all games a countdown's score is no best."""
+    league = League()
+    def golf(game_id, ann, bob, lower=True):
+        return {"id": game_id, "engine": "darts_golf", "title": "Darts Golf", "status": "finished",
+                "ended": "2026-11-29T20:0%d:00+00:00" % game_id, "lower_wins": lower, "standings": [
+                    {"name": "Ann", "score": ann, "winner": ann < bob}, {"name": "Bob", "score": bob, "winner": bob < ann}]}
+    league.take("newsdesk/t1/state/results", json.dumps({"table": "Table 1", "games": [golf(1, 30, 45), golf(2, 40, 35)]}))
+    ended = golf(3, 50, 12)         # its end on the events topic says it too
+    league.take("newsdesk/t2/events", json.dumps({"table": "Table 2", "id": 1, "at": ended["ended"], "type": "game.finished",
+                                                  "data": dict(ended, game=3)}))
+    by_game = league.leaderboard()["by_game"]
+    assert [(r["player"], r["won"], r["best"]) for r in by_game] == [("Bob", 2, 12), ("Ann", 1, 30)]
+    assert all(r.get("lower_wins") is True for r in by_game)
+    # level on wins, the lower best ranks first (by the highest, Ann's 50 put her first); a game
+    # scored upwards still has the highest as its best
+    tally = {"id": 5, "engine": "tally", "title": "Tally", "status": "finished", "ended": "2026-11-29T21:00:00+00:00",
+             "lower_wins": False, "standings": [{"name": "Ann", "score": 7, "winner": False},
+                                                {"name": "Bob", "score": 50, "winner": True}]}
+    league.take("newsdesk/t3/state/results", json.dumps({"table": "Table 3", "games": [golf(4, 20, 25), tally]}))
+    board = league.leaderboard()
+    assert [(r["player"], r["won"], r["best"]) for r in board["by_game"] if r["game"] == "Darts Golf"] == [
+        ("Bob", 2, 12), ("Ann", 2, 20)]
+    assert [(r["player"], r["best"]) for r in board["by_game"] if r["game"] == "Tally"] == [("Bob", 50), ("Ann", 7)]
+    assert {r["player"]: (r["played"], r["won"], r["best"]) for r in board["by_player"]} == {
+        "Ann": (5, 2, 7), "Bob": (5, 3, 50)}
+
+
 def test_the_leaderboard_leaves_out_the_opponent_the_box_plays():
     """A solitaire game's automated reporter (Scoop!'s N. Ickel; his row says "automated") is no
     player: the leaderboards count the person he played, not him."""

@@ -15,6 +15,22 @@ def test_an_event_is_sent_with_its_table_install_and_id():
         "data": {"total": 7}}
 
 
+def test_a_games_end_and_the_games_kept_say_whether_its_lowest_score_wins():
+    """The league, on another machine that may never have installed a plug-in game, learns from
+    the table whether a finished game's best score is its lowest (its panel facts' lower_wins)."""
+    end = types.SimpleNamespace(id=13, at="2026-01-01T11:00:00Z", kind="game.finished",
+                                payload={"game": 4, "engine": "darts_golf", "status": "finished"})
+    final = {"standings": [{"name": "Ann", "score": 3, "winner": True}]}
+    sent = json.loads(T.event_payload("Corner", end, final, install="ab12", lower=True))["data"]
+    assert sent == dict(end.payload, standings=final["standings"], lower_wins=True)
+    assert json.loads(T.event_payload("Corner", end, final))["data"]["lower_wins"] is False
+    kept = [{"id": 4, "engine": "darts_golf", "status": "finished", "winners": ["Ann"]},
+            {"id": 3, "engine": "tally", "status": "finished", "winners": ["Bob"]}]
+    results = T.results_state("Corner", kept, "ab12", lower=lambda engine: engine == "darts_golf")
+    assert [g["lower_wins"] for g in results["games"]] == [True, False]
+    assert [g["lower_wins"] for g in T.results_state("Corner", kept)["games"]] == [False, False]
+
+
 def test_ids_are_made_safe_for_home_assistant():
     assert T.node_id("cafe/tables/7") == "cafe_tables_7" and T.node_id("///") == "newsdesk"
     assert T.entity_slug("Corner Table!") == "newsdesk_corner_table"

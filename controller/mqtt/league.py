@@ -132,13 +132,15 @@ class League:
         table.results = [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
         for game in table.results:
             self._ended(table, _install(data), game.get("id"), game.get("ended"), game.get("engine"),
-                        game.get("title"), game.get("status"), game.get("standings"))
+                        game.get("title"), game.get("status"), game.get("standings"), game.get("lower_wins"))
         return True
 
     def _ended(self, table: TableView, install: str | None, game_id: object, when: object, engine: object,
-               title: object, status: object, standings: object) -> None:
+               title: object, status: object, standings: object, lower: object = False) -> None:
         """A finished or abandoned game, from the retained results (``when``: the game's ``ended``)
-        or from its end on the events topic (``when``: that event's ``at``, the same moment)."""
+        or from its end on the events topic (``when``: that event's ``at``, the same moment).
+        ``lower``: the game's lower_wins as its table sent it (its lowest score is its best); a
+        table too old to send it plays no such game."""
         if engine and title:
             self._titles[str(engine)] = str(title)
         key = _game_key(table.base, install, game_id, when)
@@ -147,7 +149,7 @@ class League:
         self.ended[key] = {
             "title": str(title or self._titles.get(engine) or engine or "?"), "status": status,
             "standings": [r for r in standings if isinstance(r, dict)] if isinstance(standings, list) else [],
-            "table": table}
+            "table": table, "lower_wins": lower is True}
 
     def _event(self, table: TableView, data: JSON) -> bool:
         event_id = data.get("id")
@@ -169,11 +171,16 @@ class League:
         table.last = {"id": event_id, "type": data.get("type"), "at": data.get("at"), "said": str(said)}
         if data.get("type") in (events.GAME_FINISHED, events.GAME_ABANDONED):
             self._ended(table, install, payload.get("game"), data.get("at"), payload.get("engine"), None,
-                        payload.get("status"), payload.get("standings"))
+                        payload.get("status"), payload.get("standings"), payload.get("lower_wins"))
         return True
 
     def leaderboard(self) -> JSON:
-        """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once."""
+        """{"by_game": [...], "by_player": [...]} over every table's finished games, each game once.
+
+        A player's ``best`` in a game is the best final score: the highest, or the lowest in a game
+        whose lowest score wins (its ``lower_wins``, as its tables sent it), and ties in wins are
+        ranked by it. Over all games (``by_player``) only the games won by the highest score
+        give a best: a golf score and a points total can't be weighed against each other."""
         by_game: dict[Any, JSON] = {}      # (title, player's key) -> the player's line for that game
         by_player: dict[Any, JSON] = {}      # player's key -> the player's line over every game
         counted = 0
@@ -181,7 +188,7 @@ class League:
             if game["status"] != "finished":
                 continue
             counted += 1
-            table, title = game["table"], game["title"]
+            table, title, lower = game["table"], game["title"], game["lower_wins"]
             for row in game["standings"]:
                 # a seat the box played (an automated opponent: Scoop!'s N. Ickel) is no player
                 if not isinstance(row, dict) or not isinstance(row.get("name"), str) or row.get("automated"):
@@ -194,15 +201,21 @@ class League:
                     entry["played"] += 1
                     entry["won"] += won
                     entry["tables"].add(table.name)
-                    if score is not None and (entry["best"] is None or score > entry["best"]):
+                    down = lower and board is by_game
+                    if score is None or (lower and board is by_player):
+                        continue
+                    if entry["best"] is None or (score < entry["best"] if down else score > entry["best"]):
                         entry["best"] = score
-                by_game[(title, _key(row["name"]))]["game"] = title
+                by_game[(title, _key(row["name"]))].update(game=title, lower_wins=lower)
 
         def rows(board: dict[Any, JSON]) -> list[JSON]:
             return [dict(entry, tables=sorted(entry["tables"])) for entry in board.values()]
 
         def rank(e: JSON) -> tuple[Any, ...]:
-            return (-e["won"], -(e["best"] if e["best"] is not None else -10**12), e["player"])
+            best = e["best"]
+            if best is None:
+                return (-e["won"], True, 0, e["player"])       # no score: after every scored one
+            return (-e["won"], False, best if e.get("lower_wins") else -best, e["player"])
 
         games = sorted(rows(by_game), key=lambda e: (e["game"],) + rank(e))
         players = sorted(rows(by_player), key=rank)

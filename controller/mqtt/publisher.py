@@ -77,8 +77,14 @@ def _now():
 def _lower_wins(current):
     """Whether the game being played counts its lowest score best (its engine's panel facts'
     lower_wins): who leads it then. False between games, or for a game whose engine is gone."""
+    return current is not None and _engine_lower_wins(current["engine"])
+
+
+def _engine_lower_wins(engine):
+    """Whether game ``engine``'s lowest score is its best, as its finished games are sent (the
+    league goes by it); False for an engine that is gone."""
     try:
-        return current is not None and base.lower_wins(registry.load(current["engine"]))
+        return isinstance(engine, str) and base.lower_wins(registry.load(engine))
     except (registry.EngineUnavailable, ValueError, LookupError):
         return False
 
@@ -696,12 +702,13 @@ class MqttPublisher:
             return
         batch = self.store.since(self._handed, limit=room)
         for event in batch:
-            final = None
+            final, lower = None, False
             if event.kind in T.GAME_ENDED:
                 game = self.store.game(event.payload.get("game"))
                 final = game.final if game is not None else None
+                lower = _engine_lower_wins(event.payload.get("engine"))
             info = self._client.publish(self._topic(T.EVENTS), T.event_payload(self.settings.table, event, final,
-                                                                                self.install), qos=1)
+                                                                                self.install, lower), qos=1)
             self._pending.append((event.id, info.mid))
             self._inflight.add(info.mid)
             self._handed = event.id
@@ -743,7 +750,7 @@ class MqttPublisher:
             current = self._game()
             self._set("game", T.game_state(self.settings.table, current, self.install, lower=_lower_wins(current)))
             if results:
-                kept = T.results_state(self.settings.table, self._history(), self.install)
+                kept = T.results_state(self.settings.table, self._history(), self.install, _engine_lower_wins)
                 self._set("results", kept)
                 return kept["games"]
         except Exception:

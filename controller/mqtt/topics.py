@@ -16,7 +16,7 @@ import hashlib
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .. import events
@@ -115,15 +115,19 @@ def dumps(value: object) -> str:
 GAME_ENDED = (events.GAME_FINISHED, events.GAME_ABANDONED)
 
 
-def event_payload(table: str, event: Any, final: object = None, install: str | None = None) -> str:
+def event_payload(table: str, event: Any, final: object = None, install: str | None = None,
+                  lower: bool = False) -> str:
     """A StoredEvent as sent on <base>/events. Event ids start again at 1 in a fresh data folder, so
     ``install`` (the data folder's id, kept beside its store) says which numbering an id belongs
     to: a subscriber drops repeats by (install, id), never by the id alone. A game's end carries
     its final ``standings`` (``final``: the games row's final table, written in the same
-    transaction as the event)."""
+    transaction as the event) and ``lower_wins`` (``lower``: the game's panel facts' lower_wins),
+    so a league that has never heard of the game knows its best score is its lowest."""
     data = event.payload
-    if event.kind in GAME_ENDED and isinstance(final, dict):
-        data = dict(data, standings=final.get("standings") or [])
+    if event.kind in GAME_ENDED:
+        data = dict(data, lower_wins=bool(lower))
+        if isinstance(final, dict):
+            data["standings"] = final.get("standings") or []
     return dumps({"table": table, "install": install, "id": event.id, "at": event.at, "type": event.kind,
                   "data": data})
 
@@ -178,13 +182,17 @@ def unit(current: JSON) -> str:
     return "$" if _result(current).get("score_kind") == "money" else "points"
 
 
-def results_state(table: str, history: Sequence[JSON], install: str | None = None) -> JSON:
+def results_state(table: str, history: Sequence[JSON], install: str | None = None,
+                  lower: Callable[[Any], bool] | None = None) -> JSON:
     """<base>/state/results from GameSession.history(): the games kept, the newest first, with the
     install their game ids belong to. ``won_by`` says the winners as a person would (None for a
-    game nobody won: an abandoned one), as ``leader`` does for the game being played."""
+    game nobody won: an abandoned one), as ``leader`` does for the game being played.
+    ``lower_wins``: whether the game's lowest score is its best (``lower``: engine -> its panel
+    facts' lower_wins; without it, no game's is)."""
     keep = ("id", "engine", "title", "status", "ended", "players", "winners", "standings")
     return {"table": table, "install": install,
-            "games": [dict({k: g.get(k) for k in keep}, won_by=names(g.get("winners") or []))
+            "games": [dict({k: g.get(k) for k in keep}, won_by=names(g.get("winners") or []),
+                           lower_wins=bool(lower and lower(g.get("engine"))))
                       for g in history[:RESULTS_KEPT]]}
 
 
