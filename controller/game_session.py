@@ -276,7 +276,7 @@ class GameSession:
         self._entries = []        # (version, entry), oldest first: add to it with _took
         self._done, self._undone = [], []     # history.stacks of _entries, moved on as each is taken
         self._said = {}           # version -> its entry's words
-        self._event_ids = {}      # version -> the id of the event that stored it
+        self._by_hand = {}        # version -> {"id", "signal"} of a verdict entered by hand (_hand_verdicts)
         self._state: dict[str, Any] | None = None
         self._problem: str | None = None
         self._started_event = None   # the id of the event that started the game (see _current)
@@ -412,17 +412,11 @@ class GameSession:
         {"id": the id of the event that stored it, "signal"}: a game the editor judges takes the
         phone's verdicts as {"type": "verdict", "signal", "digit"} actions (base.panel), and one
         entered without dialing has no digit. The panel lists them with the calls to the editor,
-        which are the phone's; [] for a game the editor doesn't judge."""
-        if "editor" not in base.panel(engine)["listens"]:
+        which are the phone's; [] for a game the editor doesn't judge. Kept as each move is taken
+        (``_took``), so a long game's moves don't cost more: only the few verdicts are looked at."""
+        if not self._by_hand or "editor" not in base.panel(engine)["listens"]:
             return []
-        entries = dict(self._entries)
-        out = []
-        for version in self._done:
-            action = entries[version].get("action") if entries[version].get("type") == "action" else None
-            if (isinstance(action, dict) and action.get("type") == "verdict" and action.get("digit") is None
-                    and self._event_ids.get(version) is not None):
-                out.append({"id": self._event_ids[version], "signal": action.get("signal")})
-        return out
+        return [said for version, said in self._by_hand.items() if version in self._done]
 
     def _look(self, engine, state, seated=None):
         """look(engine, state), made once per state: a move's check before it is stored and the
@@ -443,7 +437,10 @@ class GameSession:
         500th move as in the 5th)."""
         self._entries.append((version, entry))
         self._said[version] = entry.get("said")
-        self._event_ids[version] = event_id
+        action = entry.get("action") if entry.get("type") == "action" else None
+        if (isinstance(action, dict) and action.get("type") == "verdict" and action.get("digit") is None
+                and event_id is not None):
+            self._by_hand[version] = {"id": event_id, "signal": action.get("signal")}
         stack(self._done, self._undone, version, entry)
 
     def _names(self):
