@@ -261,6 +261,29 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
         "Ann (the default)", "Ann", "Bob"]
 
 
+def test_a_plug_ins_variants_and_choices_with_number_ids_are_listed_as_it_declared_them(page):
+    """A darts plug-in's variants "501", "301" and "cricket", and its finish's choices "2" and "1",
+    are listed as declared, its first variant checked: a browser lists an object's whole-number
+    keys first and sorted, so the catalogue's objects alone gave 301 before 501."""
+    variants = {"501": "501 down", "301": "301 down", "cricket": "Cricket"}
+    finish = {"2": "Double out", "1": "Single out"}
+    game = {"name": "darts", "title": "Darts", "available": True, "problem": None, "variants": variants,
+            "variant_order": list(variants), "variant_option": "variant", "variant_choice": "one",
+            "players": {"min": 1, "max": 4, "by_variant": None}, "colours": None, "teams": False, "timed": False,
+            "panel": {"listens": [], "team_variants": None},
+            "options": [{"name": "variant", "kind": "choice", "default": None, "label": "Variant", "rule": "",
+                         "newsdesk": False, "form": True, "choices": variants, "choice_order": list(variants)},
+                        {"name": "finish", "kind": "choice", "default": "2", "label": "Finish", "rule": "",
+                         "newsdesk": False, "form": True, "choices": finish, "choice_order": list(finish)}]}
+    shown = page.evaluate("""(game) => import('/static/js/start.js').then((m) => {
+        const area = document.createElement("div");
+        document.body.append(area);
+        m.renderStart(area, [game], {canWrite: false, nameMax: 40, lastGame: null});
+        return {variants: [...area.querySelectorAll(".variants input")].map((x) => [x.value, x.checked]),
+                finish: [...area.querySelectorAll("select#opt-finish option")].map((o) => o.value)}; })""", game)
+    assert shown == {"variants": [["501", True], ["301", False], ["cricket", False]], "finish": ["2", "1"]}, shown
+
+
 def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
     """SCOOP's page layout typed as "sport lots": the refusal names the field as the form does and
     shows how to write it, never the JSON the API takes."""

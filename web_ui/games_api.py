@@ -159,7 +159,9 @@ schemas(
                rule=dict(STR, description="The rule text's line the option comes from."),
                newsdesk=dict(BOOL, description="True: the rules are silent and the default is newsdesk's choice."),
                form=dict(BOOL, description="False: only the API sets it."), or_name=BOOL,
-               minimum=INT, maximum=INT, choices=OBJ, items=arr(INT), variant=STR, schema=OBJ, help=STR),
+               minimum=INT, maximum=INT, choices=OBJ,
+               choice_order=dict(arr(STR), description="In the start form's catalogue: the choices' ids in the "
+                                                      "order declared."), items=arr(INT), variant=STR, schema=OBJ, help=STR),
     PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "listens", "numbers", "words"],
                    extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
                    no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ),
@@ -172,7 +174,9 @@ schemas(
                    words=OBJ),
     Catalogue=obj(["games"], games=arr(obj(
         ["name", "title", "variants", "available", "problem", "players", "colours", "teams", "timed",
-         "variant_option", "variant_choice", "options", "panel"], name=STR, title=STR, variants=OBJ,
+         "variant_option", "variant_choice", "variant_order", "options", "panel"], name=STR, title=STR, variants=OBJ,
+        variant_order=dict(arr(STR), description="The variants' ids in the order the game declares them "
+                                                 "(a browser lists an object's whole-number keys sorted)."),
         available=BOOL, options=arr(ref("Option")), panel=ref("PanelFacts"),
         problem=nullable(STR),
         players=nullable(obj(["min", "max", "by_variant"], min=INT, max=INT, by_variant=nullable(OBJ))),

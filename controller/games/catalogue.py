@@ -27,6 +27,11 @@ def start_form() -> list[dict[str, Any]]:
             variant = base.variant_option(game)   # the option whose choices are the game's variants
             if variant:
                 item["variant_option"], item["variant_choice"] = variant
+        # a JSON object's keys reach a browser in its own order, whole-number keys first and
+        # sorted ("301" before "501" whatever the game declared): the declared order goes as lists
+        item["variant_order"] = list(item["variants"])
+        item["options"] = [dict(o, choice_order=list(o["choices"])) if isinstance(o.get("choices"), dict) else o
+                           for o in item["options"]]
         out.append(item)
     return out
 

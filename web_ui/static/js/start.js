@@ -41,6 +41,14 @@ function seatLabel(label) {
   return String(label).replace("(empty: ", "(if nobody is picked: ");
 }
 
+// [key, value] pairs of ``object`` in the order ``order`` lists its keys (the catalogue's
+// variant_order and choice_order: the order the game declares them), else the object's own: a
+// browser lists whole-number keys first and sorted, so "501" declared before "301" came second
+function inOrder(object, order) {
+  const keys = Array.isArray(order) ? order.filter((k) => Object.prototype.hasOwnProperty.call(object, k)) : Object.keys(object);
+  return keys.map((k) => [k, object[k]]);
+}
+
 export function shortWords(words) {
   let out = String(words);
   for (const aside of ASIDES) out = out.split(aside)[0];
@@ -73,7 +81,7 @@ function optionControl(opt, seatNames) {
     read = () => (input.checked === (dflt === true) ? undefined : input.checked);
   } else if (opt.kind === "choice") {
     // said once: "(default)" after the default's short words, never after "(newsdesk's default)"
-    input = h("select", { id, class: "field-input", "aria-describedby": id + "-hint" }, Object.entries(opt.choices).map(([value, words]) =>
+    input = h("select", { id, class: "field-input", "aria-describedby": id + "-hint" }, inOrder(opt.choices, opt.choice_order).map(([value, words]) =>
       h("option", { value }, shortWords(words) + (value === dflt ? " (default)" : ""))));
     input.value = dflt;
     read = () => (input.value === dflt ? undefined : input.value);
@@ -288,7 +296,7 @@ export function renderStart(area, catalogue, ctx) {
     if (gameChanged) {
       if (ctx.chose) ctx.chose(chosen.name);
       variantBox.replaceChildren();
-      const entries = Object.entries(chosen.variants || {});
+      const entries = inOrder(chosen.variants || {}, chosen.variant_order);
       if (entries.length) {
         const many = chosen.variant_choice === "many";
         const legend = many ? "Variants (any)" : "Variant";
