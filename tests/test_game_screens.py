@@ -244,3 +244,24 @@ def test_scoop1956_screens_long_claim_choices_are_read_whole_on_a_phone(panel_se
                 picture(page, "scoop1956-claim-choice-phone.png")
         assert unread == []
         page.close()
+
+
+@pytest.mark.browser
+def test_scoop2002_screen_says_a_0_marks_the_tenth_location_on_a_roll_that_picks_one(panel_server, client):
+    """Part 2's roll marks "the Location that matches the number you rolled": a 0 marks #10. Under
+    a mark's roll the stopwatch's digits were headed "(0 counts as 0)", the "zero" option's words
+    for a sum or odd/even, naming a Location #0 the board has none of. A move's roll keeps them."""
+    r = client.post("/api/games", json={"engine": "scoop2002", "players": [{"name": n} for n in ("Ann", "Bob")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    act_on(client, {"type": "move", "player": 0})
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        hint = page.locator("#game-area .roll p.small")
+        hint.wait_for(timeout=10000)
+        assert hint.inner_text() == "…or the stopwatch's hundredths digit (0 counts as 0):"
+        page.get_by_role("button", name="Stopwatch showed 5").click()
+        page.get_by_role("button", name="#3 Harbor").click()
+        page.get_by_text("Ann rolls to add a mark to a Location.").wait_for(timeout=10000)
+        assert hint.inner_text() == "…or the stopwatch's hundredths digit (a 0 is #10 Industrial Park):"
+        page.close()

@@ -108,8 +108,15 @@ export function forgetOracles() {
   stopwatch = null;
 }
 
-// Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit (a 0 counts as the
-// game's "zero" option says: 10 by default, or 0 as read).
+// Roll: one tap lets the box roll; or enter the stopwatch's hundredths digit. Against a sum or for
+// odd/even a 0 counts as the game's "zero" option says (0 as read, or 10); a roll that picks a
+// Location (Part 2's mark, a beat) reads a 0 as the tenth whatever the option: "0 counts as 0"
+// said over a mark's roll named a Location #0 there is none of.
+function zeroWords(view) {
+  if (view.phase === "mark" || view.phase === "beats") return `a 0 is ${placeName(view, 10)}`;
+  return `0 counts as ${view.zero_reads_as === 0 ? "0" : "10"}`;
+}
+
 export function form(offer, view, act, text) {
   if (offer.type !== "roll") return null;
   const use = stopwatch === null ? null : h("button", { type: "button", class: "offer offer-strong", id: "use-stopwatch",
@@ -119,5 +126,5 @@ export function form(offer, view, act, text) {
       onclick: () => act(actionOf(offer, { value: d })) }, String(d))));
   return h("div", { class: "roll" }, use,
     h("button", { type: "button", class: "offer", onclick: () => act(actionOf(offer)) }, text),
-    h("p", { class: "small muted" }, `…or the stopwatch's hundredths digit (0 counts as ${view.zero_reads_as === 0 ? "0" : "10"}):`), digits);
+    h("p", { class: "small muted" }, `…or the stopwatch's hundredths digit (${zeroWords(view)}):`), digits);
 }
