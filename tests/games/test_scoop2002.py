@@ -169,6 +169,25 @@ def test_a_pitch_sells_when_the_roll_is_at_most_research_plus_newsworthiness(rol
     assert ev[0]["sold"] is sold
 
 
+@pytest.mark.parametrize("zero", ["as_read", "ten"])
+def test_the_pitchs_roll_says_what_sells_before_it_is_rolled(zero):
+    """'Add your marks ... to the number of marks at that story's Location ... If your roll is
+    less than or equal to that sum, then you sell the story.' The panel asked only "Ann rolls for
+    the pitch": the sum a new player needs was said once the roll had been made."""
+    s = start(zero=zero)
+    s = move(s, ANN, 3, 4, 4)        # board #4: 1
+    s = move(s, BOB, 3, 4, 4)        # board #4: 2
+    s = stay(s, ANN, 1)              # Ann's pad #4: 1
+    s = stay(s, BOB, 1)
+    s = stay(s, ANN, 1)              # Ann's pad #4: 2
+    s = move(s, BOB, 3, "street", 1)
+    s = move(s, ANN, 3, "times", 1)
+    s = move(s, BOB, 3, "street", 1)
+    s, _ = act(s, {"type": "pitch", "player": ANN, "story": 4})
+    said = "Ann rolls for the pitch (a roll of 4 or less sells: 2 Steno Pad marks + 2 at Stadium)"
+    assert rules.waiting_for(s) == game.view(s)["waiting_for"] == said
+
+
 def test_a_sale_clears_the_location_and_everyones_marks_for_that_story():
     """'Remove all marks at that story's Location. All other players must cross out the marks
     they have for that story on their Steno Pads.'"""

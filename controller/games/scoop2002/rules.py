@@ -509,11 +509,24 @@ def waiting_for(state: State) -> str:
         return "%s rolls to sell a story (enter his roll or press the stopwatch)" % who
     if state["phase"] == "choose":
         return "%s %s" % (who, _choices(state))
+    if state["phase"] == "pitch_roll":
+        return "%s rolls for the pitch (%s)" % (who, _pitch_needs(state))
     return {
         "beats": "%s rolls for a beat" % who,
         "move_roll": "%s rolls to move" % who,
         "arrive": "%s says where the coin stopped" % who,
-        "pitch_roll": "%s rolls for the pitch" % who,
         "mark": "%s rolls to add a mark to a Location" % who,
     }.get(state["phase"], "the game is over")
 
+
+def _pitch_needs(state: State) -> str:
+    """What the pitch being rolled needs, said before the roll ("If your roll is less than or
+    equal to that sum, then you sell the story"): the sum and its two parts."""
+    p, story = state["turn"], state["pitch"]
+    research, news = state["players"][p]["steno"][story - 1], state["marks"][story - 1]
+    needed = research + news
+    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
+    sells = ("any roll sells" if needed >= highest else "no roll sells" if needed < lowest
+             else "a roll of %d or less sells" % needed)
+    return "%s: %d Steno Pad mark%s + %d at %s" % (sells, research, "" if research == 1 else "s", news,
+                                                   state["locations"][story - 1])
