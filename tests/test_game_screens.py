@@ -265,3 +265,23 @@ def test_scoop2002_screen_says_a_0_marks_the_tenth_location_on_a_roll_that_picks
         page.get_by_text("Ann rolls to add a mark to a Location.").wait_for(timeout=10000)
         assert hint.inner_text() == "…or the stopwatch's hundredths digit (a 0 is #10 Industrial Park):"
         page.close()
+
+
+@pytest.mark.browser
+def test_get_the_scoop_screen_says_a_police_step_past_the_rules_is_newsdesks(panel_server, client):
+    """The rules' police table stops after "on the next round they move diagonally, clockwise":
+    round 3's step was shown as "Police this round (step 3)", as the game's own."""
+    r = client.post("/api/games", json={"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    for first in (0, 1):
+        act_on(client, {"type": "reveal", "plays": []},
+               *({"type": "end_turn", "player": (first + k) % 4} for k in range(4)), {"type": "police", "player": first})
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        summary = page.locator("#game-area .gts details summary")
+        summary.wait_for(timeout=10000)
+        assert summary.inner_text().startswith("Police this round (step 3, newsdesk's reading):")
+        summary.click()
+        assert "newsdesk's default" in page.inner_text("#game-area .gts .gts-police-by")
+        page.close()

@@ -256,6 +256,22 @@ def test_random_play_never_crashes_and_replays_identically(data, seed):
     assert fold(game, entries) == state
 
 
+def test_the_view_says_whose_each_police_step_is():
+    """The rules print the first round's police step, say the next round's goes "diagonally,
+    clockwise", and stop. The panel showed "Police this round (step 3)" as if the game's: past
+    the first step the default table is newsdesk's reading, and a table given at setup is that."""
+    s = start()
+    said = []
+    for _ in range(3):
+        p = game.view(s)["police_this_round"]
+        said.append((p["step"], p["source"], p["by"]))
+        assert p["said"]
+        s = quiet_round(s)
+    assert said == [(1, "rules", ""), (2, "reading", "newsdesk's reading"), (3, "newsdesk", "newsdesk's reading")]
+    mine = game.view(start(police_table=[{o: "up" for o in range(1, 9)}]))["police_this_round"]
+    assert (mine["source"], mine["by"]) == ("table", "this game's table")
+
+
 def test_orders_and_police_tables_are_checked():
     """'Alternately, the players can agree on an order' -- for a Protester someone directed, and
     naming exactly the players who directed it. The police table moves 'each of the Police

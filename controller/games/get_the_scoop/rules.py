@@ -154,7 +154,7 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < PLAYERS:
         raise GameError(form_name(declared(OPTIONS, "first")) + " is the seat of whoever last watched the news (%s)"
                         % seat_words(PLAYERS))
-    table = _police_table(options.get("police_table", DEFAULT_POLICE_TABLE))
+    table = clean_police_table(options.get("police_table", DEFAULT_POLICE_TABLE))
     rules = {}
     for key, allowed in CHOICES.items():
         value = options.get(key, DEFAULTS[key])
@@ -178,7 +178,8 @@ def _word(value: object) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def _police_table(table: object) -> list[dict[str, str]]:
+def clean_police_table(table: object) -> list[dict[str, str]]:
+    """A police table as setup keeps it (officers named "1"-"8"), checked."""
     msg = ("police_table is a list of steps, one per police turn, each mapping officers 1-8 to "
            "a direction (%s)" % ", ".join(DIRECTIONS))
     if not isinstance(table, (list, tuple)) or not table or len(table) > POLICE_STEPS_MOST:

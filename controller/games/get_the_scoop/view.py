@@ -8,6 +8,7 @@ from ..base import Action, State
 from . import board as grid
 from .rules import (
     ACTIONS_PER_TURN,
+    DEFAULT_POLICE_TABLE,
     DISCARDS_PER_TURN,
     HAND_LIMIT,
     NAME,
@@ -18,6 +19,7 @@ from .rules import (
     TITLE,
     board_tracked,
     can_draw,
+    clean_police_table,
     discarded,
     journalist_moves,
     player_name,
@@ -53,6 +55,35 @@ def offers(state: State) -> list[Action]:
     return [{"type": "police", "player": state["first"]}]
 
 
+# Whose the round's police step is. The rules print the first round's, say the next round's goes
+# "diagonally, clockwise", and stop: the rest of newsdesk's default table is its own reading, and
+# the panel says so rather than show it as the game's.
+POLICE_BY = {
+    "rules": ("", "The rules' own step: \u201c1 & 2 move 1 square Right, 5 & 6 ... Left, 3 & 4 ... Down, "
+                  "7 & 8 ... Up\u201d."),
+    "reading": ("newsdesk's reading", "The rules say only \u201con the next round they move diagonally, "
+                                      "clockwise\u201d: which diagonal each officer takes is newsdesk's reading."),
+    "newsdesk": ("newsdesk's reading", "The rules' police table stops after the second round: newsdesk's default "
+                                       "goes on clockwise around the Protesters' squares, back to the start after "
+                                       "16 rounds (its own reading, not the game's)."),
+    "table": ("this game's table", "The police table given when this game was set up."),
+}
+
+
+NEWSDESK_POLICE_TABLE = clean_police_table(DEFAULT_POLICE_TABLE)     # as a game keeps it
+
+
+def police_source(state: State, step: int) -> dict[str, str]:
+    """Whose the police step of the round is (the rules', newsdesk's reading of them, newsdesk's
+    own, or the table given at setup), as the view's "source", a few words ("by") and a sentence."""
+    if state["police_table"] != NEWSDESK_POLICE_TABLE:
+        source = "table"
+    else:
+        source = "rules" if step == 0 else "reading" if step == 1 else "newsdesk"
+    by, said = POLICE_BY[source]
+    return {"source": source, "by": by, "said": said}
+
+
 def view(state: State) -> dict[str, Any]:
     if not state.get("started"):
         return {"game": NAME, "title": TITLE, "started": False}
@@ -72,7 +103,7 @@ def view(state: State) -> dict[str, Any]:
         "discards_left": (DISCARDS_PER_TURN - discarded(state)) if state["phase"] == "journalists" else None,
         "turn_log": state["turn_log"],
         "last_reveal": state["last_reveal"],
-        "police_this_round": {"step": step + 1, "moves": state["police_table"][step]},
+        "police_this_round": dict(police_source(state, step), step=step + 1, moves=state["police_table"][step]),
         "last_police": state["last_police"],
         "distance_chart": {"A-3": 1, "4-6": 2, "7-9": 3, "push": list(PUSHING)},
         "rules": state["rules"],

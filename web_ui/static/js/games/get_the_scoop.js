@@ -124,8 +124,10 @@ function police(view) {
   const last = view.last_police;
   return h("details", { class: "small", open: view.phase === "police" ? true : null },
     // the arrows are for the eye; a screen reader hears the list below them in words
-    h("summary", null, `Police this round (step ${p.step})`, h("span", { "aria-hidden": "true" }, ": " + Object.entries(p.moves).map(([o, d]) => `${o}${ARROW[d] || d}`).join(" "))),
+    // whose step it is, said beside it: past the rules' first two, the table is newsdesk's own
+    h("summary", null, `Police this round (step ${p.step}${p.by ? ", " + p.by : ""})`, h("span", { "aria-hidden": "true" }, ": " + Object.entries(p.moves).map(([o, d]) => `${o}${ARROW[d] || d}`).join(" "))),
     h("ul", null, Object.entries(p.moves).map(([o, d]) => h("li", null, `Officer ${o}: ${d}`))),
+    p.said ? h("p", { class: "muted gts-police-by" }, p.said) : null,
     last && last.blocked && last.blocked.length ? h("p", { class: "muted" }, `Last police turn, blocked: ${last.blocked.map((o) => o.slice(1)).join(", ")}`) : null);
 }
 
