@@ -285,3 +285,19 @@ def test_get_the_scoop_screen_says_a_police_step_past_the_rules_is_newsdesks(pan
         summary.click()
         assert "newsdesk's default" in page.inner_text("#game-area .gts .gts-police-by")
         page.close()
+
+
+@pytest.mark.browser
+def test_get_the_scoop_screen_says_which_suit_is_on_which_side_is_newsdesks(panel_server, client):
+    """The rules label the board's sides with the suits but not which is where: the board drawn
+    with hearts on top said nothing of it, and a table labeling its own board otherwise saw
+    Protesters go one way there and another on the box's board."""
+    r = client.post("/api/games", json={"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        caption = page.locator("#game-area .gts-board figcaption")
+        caption.wait_for(timeout=10000)
+        assert caption.inner_text().startswith("Which suit labels which side is newsdesk's choice")
+        page.close()

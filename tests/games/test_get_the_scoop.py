@@ -272,6 +272,15 @@ def test_the_view_says_whose_each_police_step_is():
     assert (mine["source"], mine["by"]) == ("table", "this game's table")
 
 
+def test_the_view_says_the_suits_on_the_sides_are_newsdesks_choice():
+    """'the four sides of the board labeled with suits': which suit is where isn't said, and the
+    board drawn with hearts on top was shown as the game's. Sides given at setup are the table's."""
+    said = game.view(tracked())["sides_said"]
+    assert said.startswith("Which suit labels which side is newsdesk's choice")
+    assert "hearts top, diamonds right, clubs bottom, spades left" in said
+    assert game.view(tracked(sides=["spades", "hearts", "diamonds", "clubs"]))["sides_said"] is None
+
+
 def test_orders_and_police_tables_are_checked():
     """'Alternately, the players can agree on an order' -- for a Protester someone directed, and
     naming exactly the players who directed it. The police table moves 'each of the Police

@@ -16,6 +16,7 @@ from .rules import (
     PUSHING,
     SCORE_KIND,
     SIDE_NAMES,
+    SUITS,
     TITLE,
     board_tracked,
     can_draw,
@@ -70,6 +71,12 @@ POLICE_BY = {
 }
 
 
+# The rules label the board's four sides with the suits but don't say which is where: newsdesk's
+# default puts them on in the order the rules list them, from the top clockwise.
+SIDES_SAID = ("Which suit labels which side is newsdesk's choice (the rules only say each side is labeled "
+              "with a suit): hearts top, diamonds right, clubs bottom, spades left. Label your board's "
+              "sides the same way, so that a card moves a Protester the same way on both boards.")
+
 NEWSDESK_POLICE_TABLE = clean_police_table(DEFAULT_POLICE_TABLE)     # as a game keeps it
 
 
@@ -108,6 +115,7 @@ def view(state: State) -> dict[str, Any]:
         "distance_chart": {"A-3": 1, "4-6": 2, "7-9": 3, "push": list(PUSHING)},
         "rules": state["rules"],
         "sides": dict(zip(SIDE_NAMES, state["rules"]["sides"])),
+        "sides_said": SIDES_SAID if list(state["rules"]["sides"]) == list(SUITS) else None,
         "winners": state["winners"], "winner_names": [player_name(state, w) for w in state["winners"]],
         "board": None,
     }

@@ -62,7 +62,9 @@ function board(view) {
     `Wider than the screen: swipe the board sideways (or use the arrow keys) to reach columns ${b.columns[0]} to ${b.columns[b.columns.length - 1]}.`);
   const wrap = h("div", { class: "gts-scroll-wrap" }, scroller);
   watchScrolling(scroller, wrap, hint);
-  return h("figure", { class: "gts-board", "aria-label": "The board" }, hint, wrap);
+  // which suit is on which side is a choice the rules leave open: said under the board
+  return h("figure", { class: "gts-board", "aria-label": "The board" }, hint, wrap,
+    view.sides_said ? h("figcaption", { class: "small muted gts-sides-said" }, view.sides_said) : null);
 }
 
 // On a phone the 12 columns of 44 px squares (a finger's) can't fit, so the board scrolls
