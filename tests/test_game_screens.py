@@ -301,3 +301,21 @@ def test_get_the_scoop_screen_says_which_suit_is_on_which_side_is_newsdesks(pane
         caption.wait_for(timeout=10000)
         assert caption.inner_text().startswith("Which suit labels which side is newsdesk's choice")
         page.close()
+
+
+@pytest.mark.browser
+def test_a_throw_with_a_field_says_on_its_button_what_the_dice_must_show(panel_server, client):
+    """Star Reporter's "By automobile" said "any throw: move the total" and "By train" "an even
+    total, from a city", but "By airplane", which asks the airport the pin is at, said nothing of
+    the double it needs: an offer with fields lost its "needs"."""
+    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
+                                        "players": [{"name": n} for n in ("Ann", "Bob")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        plane = page.locator("#offers form.offer-form button.offer", has_text="By airplane")
+        plane.wait_for(timeout=10000)
+        assert plane.locator(".offer-needs").all_inner_texts() == ["a double, at an airport"]
+        assert page.get_by_label("Airport the pin is at").input_value() == "Baytown"
+        page.close()

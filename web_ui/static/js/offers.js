@@ -68,8 +68,10 @@ function enterForm(offer, label, act, facts) {
   // novalidate: a number out of its range gets the box's own sentence beside the field, not only
   // the browser's bubble; the form checks first which field is out (to mark it), then asks the box
   const problem = h("p", { class: "error field-problem", id: "p-" + Math.random().toString(36).slice(2), hidden: true });
+  // what the dice must show for it is said on its button, as on a button with no fields
   const form = h("form", { class: "offer-form", novalidate: true }, ...fields,
-    h("button", { type: "submit", class: "offer" }, label), problem);
+    h("button", { type: "submit", class: "offer" }, offer.needs ? [h("span", null, label), h("span", { class: "offer-needs" }, offer.needs)] : label),
+    problem);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const extra = {};
