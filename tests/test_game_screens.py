@@ -319,3 +319,28 @@ def test_a_throw_with_a_field_says_on_its_button_what_the_dice_must_show(panel_s
         assert plane.locator(".offer-needs").all_inner_texts() == ["a double, at an airport"]
         assert page.get_by_label("Airport the pin is at").input_value() == "Baytown"
         page.close()
+
+
+@pytest.mark.browser
+def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is(panel_server, client):
+    """Bob reported his News and could still report Disaster #1 on the same move; the Disaster's
+    button had no heading, so it stood under "Cat: announce the method, then throw" and read as
+    Cat's. A move's cards are headed with the mover's name, and the heading is said once."""
+    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0},
+                                        "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 2]})
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.get_by_role("button", name="Reached Disaster #1").wait_for(timeout=10000)
+        assert page.locator("#offers .offer-heading").all_inner_texts() == [
+            "Cat: announce the method, then throw", "Bob: what the move reached"]
+        act_on(client, {"type": "news", "player": 1, "points": 5})
+        page.get_by_role("button", name="Reached the assignment's city").wait_for(state="detached", timeout=10000)
+        assert page.get_by_role("group", name="Bob: what the move reached").get_by_role(
+            "button", name="Reached Disaster #1").count() == 1
+        assert page.locator("#offers .offer-heading").all_inner_texts() == [
+            "Cat: announce the method, then throw", "Bob: what the move reached"]
+        page.close()

@@ -126,12 +126,15 @@ export function renderOffers(offers, view, component, act) {
     groups.get(offer.type).push(offer);
   }
   let n = 0;
+  let before = { heading: null, id: null };   // the group before: one headed the same continues it
   for (const [type, list] of groups) {
-    const id = "offers-" + type + "-" + n++;
     const heading = (component.group && guarded(() => component.group(type, list, view))) || null;
+    const goesOn = heading !== null && heading === before.heading;
+    const id = goesOn ? before.id : "offers-" + type + "-" + n++;
     const section = h("div", { class: "offer-group" + (list.length > 4 ? " offer-grid" : ""), role: "group",
       "aria-labelledby": heading ? id : null, "aria-label": heading ? null : title(type) });
-    if (heading) section.append(h("h3", { id, class: "offer-heading" }, heading));
+    if (heading && !goesOn) section.append(h("h3", { id, class: "offer-heading" }, heading));
+    before = { heading, id };
     for (const offer of list) {
       const label = (component.label && guarded(() => component.label(offer, view))) || genericLabel(offer, view);
       const custom = component.form && guarded(() => component.form(offer, view, act, label));

@@ -101,10 +101,14 @@ export function label(offer, view) {
   }
 }
 
+// What a move reached (News, a new card at Urbania, a Disaster, the Catastrophe) is headed with
+// the mover's name, each kind of card alike: the next reporter's throws come first, and a card
+// headed by nothing read as theirs. The panel says a heading once for groups in a row.
 export function group(type, offers, view) {
   const name = playerName(view, offers[0].player);
+  const reached = view.phase === "moved" ? `${name}: what the move reached` : null;
   return { throw: offers[0].method ? `${name}: announce the method, then throw` : `${name} throws`,
-    land: `${name}'s plane`, draw: null, news: `${name}: what the move reached`, disaster: null, catastrophe: null }[type] ?? null;
+    land: `${name}'s plane`, draw: reached, news: reached, disaster: reached, catastrophe: reached }[type] ?? null;
 }
 
 // Throws: one tap; the box rolls, or the dice button's last throw is used.
