@@ -539,8 +539,9 @@ def test_junk_setups_raise_game_error_only(data):
 @pytest.mark.parametrize("names,variant,taken,said", [
     (("Ann", "Bob", "Cat", "Dan"), "team", {WE: cards(9, 7, 4, 3), THEY: cards(4, 6, 9, 10)},       # 52
      "hand 1: Ann & Cat took 23 cards, but a trick is one card from each of the 4 players, so a side "
-     "takes a multiple of 4 \\(20 or 24, not 23\\); check the counts, or switch off “Check that each "
-     "side took whole tricks” if your table counts differently"),
+     "takes a multiple of 4 \\(20 or 24, not 23\\); check the counts \\(a table that counts differently "
+     "starts its game with “Check that each side took whole tricks” off: a game under way keeps the "
+     "options it started with\\)$"),
     (("A", "B", "C"), "individual", {"A": cards(5), "B": cards(8, 3), "C": cards(0, 10, 13, 12)},  # 51
      "hand 1: A took 5 cards, .* each of the 3 players, so a side takes a multiple of 3 \\(3 or 6, not 5\\)"),
     (tuple("ABCDE"), "individual", {"A": cards(10), "B": cards(3, 7), "C": cards(0, 6, 6),          # 50
@@ -555,7 +556,9 @@ def test_a_side_takes_whole_tricks(names, variant, taken, said):
     follow suit if possible ... The trick is taken by the highest card of the suit led.' A trick
     holds one card from each player and goes whole to one side, so a side's take is a multiple of
     the number of players, in the 52, 51, 50 and 48-card deals alike: a count no deal can produce
-    is refused with the reason, and nothing is scored."""
+    is refused with the reason, and nothing is scored. The check is switched off on the start
+    form only: the refusal said "switch off ... if your table counts differently" to a game under
+    way, which has no such switch."""
     assert sum(sum(r.values()) for r in taken.values()) in rules.hand_sizes(variant, len(names))
     s = start(names, variant=variant)
     with pytest.raises(GameError, match=said):

@@ -427,8 +427,9 @@ def _check_whole_tricks(number: int, taken: dict[str, dict[str, int]], n: int) -
     below, above = count - count % n, count - count % n + n
     last = ", and one side the short last trick of the %d cards that don't go round" % short if short else ""
     raise GameError("hand %d: %s took %d cards, but a trick is one card from each of the %d players, so "
-                    "a side takes a multiple of %d (%d or %d, not %d)%s; check the counts, or switch "
-                    "off %s if your table counts differently"
+                    "a side takes a multiple of %d (%d or %d, not %d)%s; check the counts (a table that counts "
+                    "differently starts its game with %s off: a game under way keeps the options it "
+                    "started with)"
                     % (number, side, count, n, n, below, above, count, last,
                        form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",))))
 
