@@ -344,3 +344,22 @@ def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is
         assert page.locator("#offers .offer-heading").all_inner_texts() == [
             "Cat: announce the method, then throw", "Bob: what the move reached"]
         page.close()
+
+
+@pytest.mark.browser
+def test_a_scan_game_that_is_over_names_no_dealer(panel_server, client):
+    """WE reached 155 on hand 3 and the line under the title still said "dealer: Dan", the dealer
+    of a fourth hand that is never dealt."""
+    r = client.post("/api/games", json={"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    we, they = ({"spades": 13, "hearts": 13, "diamonds": 2, "clubs": 0}, {"spades": 0, "hearts": 0, "diamonds": 11, "clubs": 13})
+    act_on(client, {"type": "hand", "taken": {"Ann & Cat": we, "Bob & Dan": they}})
+    assert client.get("/api/games/current").get_json()["game"]["view"]["over"]
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        line = page.locator("#game-area .scan > p.small.muted").first
+        line.wait_for(timeout=10000)
+        assert line.inner_text() == ("Team SCAN · deal 7 · trump is the suit on top of the stock after everyone "
+                                     "draws; no trump once the stock is gone")
+        page.close()

@@ -85,7 +85,8 @@ function countdown(view, game) {
 export function render(view, game) {
   const values = view.suit_values || {};
   return h("div", { class: "scan" },
-    h("p", { class: "small muted" }, view.variant_name, ` · dealer: ${view.dealer} · deal ${view.deal} · ${view.trump}`),
+    // once the game is over no hand is dealt: the dealer of the next one is not named
+    h("p", { class: "small muted" }, view.variant_name, view.over ? "" : ` · dealer: ${view.dealer}`, ` · deal ${view.deal} · ${view.trump}`),
     countdown(view, game), race(view), sheet(view),
     h("p", { class: "legend small" }, Object.keys(SUITS).map((s) => [suitTag(s, values[s]), " "])));
 }
