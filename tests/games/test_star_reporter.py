@@ -88,6 +88,15 @@ def test_the_highest_throw_moves_first_and_a_tie_throws_again():
     assert "tie" in said and "tied players throw again" in said and "newsdesk" in said
 
 
+def test_the_first_options_rule_quote_ends_its_sentence():
+    """The start form and docs/games.md show the rule quoted, then the help: the quote ended
+    "...moves first” A tie for the highest total...", two sentences run together. It quotes the
+    rules' sentence whole, to its full stop."""
+    rule = declared(rules.OPTIONS, "first")["rule"]
+    assert rule.endswith("in rotation to the left.")
+    assert rule.startswith("all players throw the dice in turn")
+
+
 @pytest.mark.parametrize("dice", [(1, 2), (6, 5), (3, 3)])
 def test_by_automobile_the_pin_moves_the_total(dice):
     """'He may go by AUTOMOBILE in which case he throws the dice and moves his pin as many white

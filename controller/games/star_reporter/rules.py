@@ -64,7 +64,8 @@ OPTIONS = (
                 "on your board. Add them, one a line or separated by commas (Baytown, then yours): until "
                 "you do, newsdesk knows Baytown alone, and no plane flies: a flight goes to another airport."),
     option("first", "seat", None, "all players throw the dice in turn and the player throwing the "
-           "highest total moves first", "Who moves first (empty: throw for it)",
+           "highest total moves first and is followed by the other players in rotation to the left.",
+           "Who moves first (empty: throw for it)",
            help="A tie for the highest total is not covered: newsdesk's reading is that the tied players "
                 "throw again, and only they."),
 )
