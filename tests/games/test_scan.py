@@ -178,6 +178,9 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
     # 46 in the stock, 1 put aside (at the last draw that goes round, or a trick later); the
     # cards each still holds may or may not be played out
     assert view["cards_per_hand"] == [52 - 1 - 6, 51] and view["cards_per_hand_choices"] == [45, 48, 51]
+    # the hand form's "this game takes ...": as the refusal says it, not "45 or 48 or 51"
+    assert view["cards_per_hand_said"] == "45, 48 or 51"
+    assert game.view(start(("A", "B", "C", "D")))["cards_per_hand_said"] == "52"
     for clubs in (6, 9, 12):                                                              # 45, 48, 51
         after, _ = hand(s, {"A": cards(3, 3), "B": cards(10, 10, 13), "C": cards(0, 0, 0, clubs)})
         assert after["totals"] == {"A": 45, "B": 85, "C": 0}

@@ -3,7 +3,7 @@ countdown), the buttons it offers now, and its facts about the game."""
 
 from typing import Any
 
-from ..base import Action, State
+from ..base import Action, State, or_list
 from .rules import (
     CARDS_PER_SUIT,
     DECK,
@@ -44,6 +44,7 @@ def view(state: State) -> dict[str, Any]:
     n = len(state["players"])
     fewest, most = cards_out_of_play(state["variant"], n, state.get("put_aside", False),
                                     state.get("no_trump_last", "either"))
+    sizes = hand_sizes(state["variant"], n, state.get("put_aside", False), state.get("no_trump_last", "either"))
     is_timed = timed(state)
     countdown = None
     if is_timed:
@@ -76,8 +77,9 @@ def view(state: State) -> dict[str, Any]:
         "dealer": state["players"][state["dealer"]],
         "deal": deal_size(state["variant"], n), "trump": TRUMP[state["variant"]],
         "cards_per_hand": DECK - fewest if fewest == most else [DECK - most, DECK - fewest],
-        "cards_per_hand_choices": hand_sizes(state["variant"], n, state.get("put_aside", False),
-                                                     state.get("no_trump_last", "either")),
+        "cards_per_hand_choices": sizes,
+        # the hand form's "this game takes 45, 48 or 51", as the refusal says it ("45 or 48 or 51" read as a riddle)
+        "cards_per_hand_said": or_list(map(str, sizes)),
         "cards_aside": fewest,
         "whole_tricks": state.get("whole_tricks", True),
         "plus_scores": state.get("plus_scores", "each"),      # the hand form's preview scores as the hand will

@@ -111,9 +111,7 @@ function handForm(offer, view, act) {
       announce(countSaid);
     }, COUNT_PAUSE_MS);
   };
-  const choices = view.cards_per_hand_choices;   // No Trump: one count or another, never a range
-  const expected = Array.isArray(choices) && choices.length > 1 ? choices.join(" or ")
-    : Array.isArray(view.cards_per_hand) ? view.cards_per_hand.join("–") : view.cards_per_hand;
+  const expected = view.cards_per_hand_said;     // No Trump: "45, 48 or 51", one count or another, never a range
   // as the box will score it: a side under 0 scores nothing, and under the "plus_scores" option's
   // "best" only the best + side scores (its preview said every + side's score)
   const update = () => {
