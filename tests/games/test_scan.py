@@ -192,6 +192,21 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
     assert [c["players"] for c in six["columns"]] == [["A", "D"], ["B", "E"], ["C", "F"]]
 
 
+
+@pytest.mark.parametrize("players, options, word", [
+    (("A", "B", "C"), {"variant": "no_trump"}, "player"),
+    (("A", "B", "C", "D"), {"variant": "individual"}, "player"),
+    (("A", "B"), {"variant": "individual"}, "player"),
+    (("A", "B", "C", "D", "E", "F"), {"variant": "no_trump"}, "side"),
+    (("A", "B", "C", "D"), {}, "side"),
+    (("A", "B", "C", "D", "E", "F"), {"variant": "triple"}, "side"),
+])
+def test_the_hand_form_asks_for_each_players_cards_where_each_plays_alone(players, options, word):
+    """SCAN Without Partners ("every player plays and is scored individually") and No Trump
+    played individually asked for "the cards each side took"; a side is a team: each player."""
+    assert game.view(start(players, **options))["side_word"] == word
+
+
 @pytest.mark.parametrize("last, taken", [("ended", [45, 48]), ("played", [51]), (None, [45, 48, 51])])
 def test_no_trump_scan_takes_one_reading_of_the_cards_left_in_hand_when_the_table_chooses(last, taken):
     """Whether the cards in hand when the stock runs out are played is not said: an option

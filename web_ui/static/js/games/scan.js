@@ -129,7 +129,7 @@ function handForm(offer, view, act) {
     for (const side of offer.sides) {
       const score = worth[side];
       preview[side].textContent = score < 0 ? `scores 0 (${score} counts as 0)`
-        : view.plus_scores === "best" && score > 0 && score < best ? `scores 0 (cards worth ${score}; only the best + side scores)`
+        : view.plus_scores === "best" && score > 0 && score < best ? `scores 0 (cards worth ${score}; only the best + ${view.side_word} scores)`
         : `scores ${score}`;
     }
     count.textContent = `${cards} card${cards === 1 ? "" : "s"} entered; this game takes ${expected}.`;
@@ -148,7 +148,7 @@ function handForm(offer, view, act) {
         return h("label", { for: id, class: "field field-suit" }, suitTag(suit), input);
       }), preview[side]);
   });
-  const form = h("form", { class: "hand-form" }, h("h3", { class: "offer-heading" }, `Hand ${view.rows.length + 1}: cards each side took`),
+  const form = h("form", { class: "hand-form" }, h("h3", { class: "offer-heading" }, `Hand ${view.rows.length + 1}: cards each ${view.side_word} took`),
     sides, count, h("button", { type: "submit", class: "offer" }, `Score hand ${view.rows.length + 1}`));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -166,7 +166,7 @@ function handForm(offer, view, act) {
 
 export function waiting(view) {
   if (view.over) return "";
-  return `${view.dealer} deals hand ${view.rows.length + 1}; when it's played, enter the cards each side took`;
+  return `${view.dealer} deals hand ${view.rows.length + 1}; when it's played, enter the cards each ${view.side_word} took`;
 }
 
 // "hand" says little: the sheet's newest row says what it did.
