@@ -261,6 +261,17 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
         "Ann (the default)", "Ann", "Bob"]
 
 
+def test_the_seat_choices_follow_a_name_as_it_is_typed(page):
+    """"Who moves first" named a typed player only once the name field lost its focus: typing "Ann",
+    the drop-down beside still offered "Player 1 (the default)" and "Player 1"."""
+    page.get_by_label(registry.load("get_the_scoop").title).check()
+    page.click("#player-0")
+    page.keyboard.type("Ann")
+    assert page.evaluate("document.activeElement.id") == "player-0"      # still typing: no "change" yet
+    assert page.eval_on_selector_all("#opt-first option", "xs => xs.map(x => x.textContent)")[:2] == [
+        "Ann (the default)", "Ann"]
+
+
 def test_a_plug_ins_variants_and_choices_with_number_ids_are_listed_as_it_declared_them(page):
     """A darts plug-in's variants "501", "301" and "cricket", and its finish's choices "2" and "1",
     are listed as declared, its first variant checked: a browser lists an object's whole-number

@@ -258,7 +258,9 @@ export function renderStart(area, catalogue, ctx) {
     const li = h("li", { class: "player-row" }, number, name, colour, team, remove);
     const row = { li, name, colour, team, number, remove, wanted: p.colour || "" };
     remove.addEventListener("click", () => removeRow(row));
-    name.addEventListener("change", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });   // seat choices name the players
+    // seat choices name the players, as each name is typed: at "change" they caught up only when
+    // the field lost its focus, and "Who moves first" still offered "Player 1" beside "Ann"
+    name.addEventListener("input", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });
     name.addEventListener("keydown", (e) => nextName(e, row));
     rows.push(row);
     playersBox.append(li);
