@@ -239,6 +239,12 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     picture(page.locator("#start-form"), "start-scan-without-partners.png")
     page.check("#variant-no_trump")
     page.wait_for_function("!document.getElementById('team-0').hidden")
+    # No Trump plays in teams with 4 or 6 alone: with 3 each plays alone, no team fields, no "partners"
+    page.click("[aria-label='Remove player 4']")
+    page.wait_for_function("document.getElementById('team-0').hidden")
+    assert "partners" not in page.inner_text("#seat-hint")
+    page.click("#add-player")
+    page.wait_for_function("!document.getElementById('team-0').hidden")
     # a seat option with no seat as its default says what empty means (it said "— (the default)")
     page.get_by_label(registry.load("scoop1956").title).check()
     # and each part of the page layout suggests its own kind (the advertisements' box said "sport 2, crime 1")

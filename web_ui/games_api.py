@@ -169,6 +169,9 @@ schemas(
                                 "takes (\"editor\": the editor on the phone judges its claims)."),
                    team_variants=nullable(dict(arr(STR), description="The variants played in teams, where "
                                                                     "only some are (null: all of them).")),
+                   team_seats=nullable(dict(OBJ, description="variant -> [players, ...]: the numbers of "
+                                                             "players a variant plays in teams with, where "
+                                                             "not every number it seats (null: none such).")),
                    numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "
                                                  "each number an offer asks to be entered"),
                    words=OBJ),

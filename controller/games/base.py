@@ -585,6 +585,9 @@ def panel(game: Any) -> dict[str, Any]:
         chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
         teams: True when players are given teams on the start form
         team_variants: the variants played in teams, where only some are (None: all, when teams)
+        team_seats: {variant: [players, ...]} where a variant plays in teams with some numbers of
+                players alone (SCAN's No Trump: with 4 or 6), the start form showing the team
+                fields for those; a variant not named plays in teams with any number it seats
         seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
         listens: the oracles whose results the game takes (of "editor", "dice", "stopwatch"):
                 its screen's onOracle hook hears them as they come. "editor": the editor on the
@@ -604,7 +607,7 @@ def panel(game: Any) -> dict[str, Any]:
 # What a game that declares less gets (see panel()).
 PANEL_DEFAULTS: dict[str, Any] = {
     "score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None, "teams": False,
-    "team_variants": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {},
+    "team_variants": None, "team_seats": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {},
     "lower_wins": False}
 
 

@@ -356,6 +356,18 @@ def test_lower_wins_is_true_or_false(model):
     assert not Kit(dataclasses.replace(g, panel=dict(g.panel, lower_wins=True))).findings("panel")
 
 
+def test_team_seats_name_the_games_variants_and_numbers_of_players():
+    """The start form shows a variant's team fields with the numbers of players its team_seats
+    list: a variant not the game's, or a count not a number, is said (the form would quietly
+    show teams, or never)."""
+    from controller.games import scan
+    g = scan.GAME
+    (found,) = Kit(dataclasses.replace(g, panel=dict(g.panel, team_seats={"no_trumps": [4]}))).findings("panel")
+    assert found.seen == "its team_seats are {'no_trumps': [4]}, not {variant: [players, ...]} for its variants"
+    assert Kit(dataclasses.replace(g, panel=dict(g.panel, team_seats={"no_trump": ["four"]}))).findings("panel")
+    assert not Kit(g).findings("panel")
+
+
 class _Clipping:
     """An object of a game's own, as a stranger kept in the state: no __eq__, so no copy equals it."""
 

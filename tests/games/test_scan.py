@@ -193,6 +193,25 @@ def test_no_trump_scan_deals_two_and_plays_in_three_teams_with_six():
 
 
 
+def test_the_start_form_is_told_with_how_many_players_no_trump_is_played_in_teams():
+    """No Trump SCAN with 3 players showed the team fields and "partners sit opposite", though it
+    plays in teams only with 6 ("For 6 players, play in 3 teams") or, newsdesk's, 4: the panel
+    facts say with how many players each variant takes teams, as setup does."""
+    facts = game.panel
+    seats = facts.get("team_seats") or {}
+    assert seats == {"no_trump": [4, 6]}
+    for variant in facts["team_variants"]:
+        low, high = rules.PLAYERS[variant]
+        for n in range(low, high + 1):
+            names = ["P%d" % i for i in range(n)]
+            teams = ["T%d" % (i % max(1, n // 2)) for i in range(n)]
+            wanted = variant not in seats or n in seats[variant]
+            try:
+                start(names, teams, variant=variant)
+                taken = True
+            except GameError:
+                taken = False
+            assert taken == wanted, (variant, n)
 @pytest.mark.parametrize("players, options, word", [
     (("A", "B", "C"), {"variant": "no_trump"}, "player"),
     (("A", "B", "C", "D"), {"variant": "individual"}, "player"),

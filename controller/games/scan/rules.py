@@ -37,6 +37,9 @@ VARIANTS = {
 # The variants played in teams (No Trump SCAN only with 4 or 6 players); SCAN Without Partners
 # has none, so the start form hides its team fields and a start giving it teams is refused.
 TEAM_VARIANTS = ("team", "triple", "no_trump")
+# No Trump SCAN's teams: "For 6 players, play in 3 teams", and newsdesk's two teams of 2 with 4;
+# with 2, 3 or 5 each plays alone, and the start form shows no team fields
+NO_TRUMP_TEAM_SEATS = (4, 6)
 
 SUIT_VALUES = {"spades": 10, "hearts": 5, "diamonds": -5, "clubs": -10}
 CARDS_PER_SUIT = 13
@@ -256,7 +259,7 @@ def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if given and len(given) != n:
         raise GameError("give every player a team, or none (partners then sit opposite)")
     want = n // 2
-    if variant == "no_trump" and n not in (4, 6):
+    if variant == "no_trump" and n not in NO_TRUMP_TEAM_SEATS:
         raise GameError("No Trump SCAN plays in teams only with 4 or 6 players; with %d, leave "
                         "the teams out" % n)
     if not given:

@@ -8,6 +8,7 @@ from .rules import (
     CARDS_PER_SUIT,
     DECK,
     NAME,
+    NO_TRUMP_TEAM_SEATS,
     SCORE,
     SUIT_VALUES,
     TARGET,
@@ -23,7 +24,7 @@ from .rules import (
 )
 
 PANEL = {"score": SCORE, "chart": {"unit": "points", "prefix": ""}, "teams": True,
-         "team_variants": TEAM_VARIANTS,
+         "team_variants": TEAM_VARIANTS, "team_seats": {"no_trump": list(NO_TRUMP_TEAM_SEATS)},
          "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 

@@ -287,11 +287,16 @@ export function renderStart(area, catalogue, ctx) {
     (next ? next.name : add).focus();
   }
 
-  // Whether the players are given teams: the game has teams, in the variant chosen (SCAN
-  // Without Partners has none).
+  // Whether the players are given teams: the game has teams, in the variant chosen (its
+  // team_variants: some have none), with as many players as are listed (its team_seats: a
+  // variant may play in teams with some numbers of players alone).
   function teamsNow() {
     const only = chosen.panel && chosen.panel.team_variants;
-    return Boolean(chosen.teams) && (!only || variantsChosen().some((v) => only.includes(v)));
+    const seats = (chosen.panel && chosen.panel.team_seats) || {};
+    const picked = variantsChosen();
+    if (!chosen.teams) return false;
+    if (!picked.length) return !only;
+    return picked.some((v) => (!only || only.includes(v)) && (!Array.isArray(seats[v]) || seats[v].includes(rows.length)));
   }
 
   function refresh(gameChanged) {
