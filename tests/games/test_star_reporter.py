@@ -97,6 +97,20 @@ def test_the_first_options_rule_quote_ends_its_sentence():
     assert rule.startswith("all players throw the dice in turn")
 
 
+def test_double_sixes_for_the_first_move_are_a_total_like_any_other():
+    """The throw for the first move counts its total ('the player throwing the highest total moves
+    first'); double sixes turn a Disaster up only in play, so the words don't name them there."""
+    s = start(names=("Ann", "Bob"), first=None)
+    s2, ev = act(s, {"type": "throw", "player": ANN, "dice": [6, 6]})
+    said = game.describe(s, {}, ev)
+    assert said == "Ann rolled 6 and 6 (twelve) for the first move" and "double sixes" not in said
+    s3, ev = act(s2, {"type": "throw", "player": BOB, "dice": [6, 5]})
+    assert game.describe(s2, {}, ev[:1]) == "Bob rolled 6 and 5 (eleven) for the first move"
+    # in play they are named: they turn a Disaster up
+    s3, ev = throw(s3, ANN, "automobile", (6, 6))
+    assert game.describe(s3, {}, ev[:1]).startswith("Ann rolled 6 and 6 (double sixes): no move")
+
+
 @pytest.mark.parametrize("dice", [(1, 2), (6, 5), (3, 3)])
 def test_by_automobile_the_pin_moves_the_total(dice):
     """'He may go by AUTOMOBILE in which case he throws the dice and moves his pin as many white

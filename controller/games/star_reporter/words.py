@@ -17,15 +17,16 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
     return words
 
 
-def _threw(state: State, p: int, dice: list[int]) -> str:
-    """"Bob rolled 5 and 2 (seven)"."""
+def _threw(state: State, p: int, dice: list[int], sixes: bool = True) -> str:
+    """"Bob rolled 5 and 2 (seven)"; double sixes are named only where they may turn a card up
+    (``sixes``): on the throw for the first move they are a total of twelve like any other."""
     a, b = dice
-    return "%s rolled %d and %d (%s)" % (_name(state, p), a, b, "double sixes" if (a, b) == DOUBLE_SIXES
+    return "%s rolled %d and %d (%s)" % (_name(state, p), a, b, "double sixes" if sixes and (a, b) == DOUBLE_SIXES
                                          else _NUMBERS[a + b])
 
 
 def _say_order_thrown(state: State, ev: Event) -> str:
-    return "%s for the first move" % _threw(state, ev["player"], ev["dice"])
+    return "%s for the first move" % _threw(state, ev["player"], ev["dice"], sixes=False)
 
 
 def _say_order_decided(state: State, ev: Event) -> str:
