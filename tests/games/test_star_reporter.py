@@ -207,8 +207,15 @@ def test_giving_up_the_telephone_removes_the_piece():
     s = drive(s, BOB)
     s, _ = throw(s, ANN, "telephone", (1, 1), purpose="news")
     s = drive(s, BOB)
+    before = s
     s, ev = throw(s, ANN, "train", (2, 4))
     assert ev[0]["phone_given_up"] and s["players"][ANN]["phone"]["on_board"] is False
+    # the last-move line says so: the piece doesn't vanish without a word
+    assert game.describe(before, {}, ev[:1]) == ("Ann rolled 2 and 4 (six): the train goes on to the next city, "
+                                                 "and the telephone is taken off the board")
+    s = drive(s, BOB)
+    s, ev = throw(s, ANN, "automobile", (2, 4))               # no telephone on the board: nothing said of it
+    assert game.describe(s, {}, ev[:1]) == "Ann rolled 2 and 4 (six): the automobile goes 6 spaces"
 
 
 def test_a_telephoned_plane_goes_to_any_airport():

@@ -51,6 +51,8 @@ def _say_thrown(state: State, ev: Event) -> str:
         "disaster": "no move, and Disaster card %s is turned up" % ev.get("card"),
         "catastrophe": "no move, and the Catastrophe is turned up",
     }[ev["result"]]
+    if ev.get("phone_given_up"):     # another method announced: "removing his telephone piece from the board"
+        what += ", and the telephone is taken off the board"
     return "%s: %s" % (_threw(state, ev["player"], ev["dice"]), what)
 
 
