@@ -322,6 +322,26 @@ def test_a_throw_with_a_field_says_on_its_button_what_the_dice_must_show(panel_s
 
 
 @pytest.mark.browser
+def test_the_plane_landing_form_reads_in_the_order_it_is_shown(panel_server, client):
+    """The landing form showed its airport choice first and then a button "The plane lands at…",
+    whose "…" pointed at nothing after it. The button follows the choice above it."""
+    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
+                                        "players": [{"name": n} for n in ("Ann", "Bob")]})
+    assert r.status_code == 201, r.get_data(as_text=True)
+    act_on(client, {"type": "throw", "player": 0, "method": "airplane", "at": "Baytown", "dice": [2, 2]},
+           {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 2]},
+           {"type": "throw", "player": 0, "method": "airplane", "dice": [3, 3]})
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        form = page.get_by_role("group", name="Ann's plane").locator("form.offer-form")
+        form.wait_for(timeout=10000)
+        assert [t.strip() for t in form.locator(".field-label, select, button").all_inner_texts()] == [
+            "Airport", "Centreville", "Fly there"]
+        page.close()
+
+
+@pytest.mark.browser
 def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is(panel_server, client):
     """Bob reported his News and could still report Disaster #1 on the same move; the Disaster's
     button had no heading, so it stood under "Cat: announce the method, then throw" and read as

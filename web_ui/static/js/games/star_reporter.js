@@ -81,7 +81,8 @@ export function label(offer, view) {
       if (!offer.method) return "Throw for who moves first";
       if (offer.method === "telephone") return offer.purpose === "plane" ? "Telephone for the plane" : "Telephone for a new assignment";
       return METHOD[offer.method] || title(offer.method);
-    case "land": return "The plane lands at…";
+    // its form asks the airport first, then this button: the words follow the choice made above them
+    case "land": return view.phase === "plane_call" ? "Send the plane there" : "Fly there";
     case "draw": return "Draw a new News card";
     case "news": return "Reached the assignment's city";
     // same_city: a card won on this move already names the city reached, and this one does too
