@@ -29,9 +29,17 @@ def final_table(engine, state):
 
 def rows(result: dict) -> list[dict]:
     """A Result's standings as the games row keeps them (copies: a caller may strike the winners
-    of an abandoned game), a seat the box plays still marked ``automated``."""
+    of an abandoned game), a seat the box plays still marked ``automated``, and the score a row
+    needed kept where the game gave it (``needed``)."""
     return [dict({"name": r["name"], "score": r["score"], "winner": r["winner"]},
-                 **({"automated": True} if r.get("automated") is True else {})) for r in result["standings"]]
+                 **({"automated": True} if r.get("automated") is True else {}), **_needed(r))
+            for r in result["standings"]]
+
+
+def _needed(row: Mapping[str, Any]) -> dict[str, int]:
+    """A row's ``needed`` (the score that would have won it the game), where its game gave one."""
+    goal = row.get("needed")
+    return {"needed": goal} if isinstance(goal, int) and not isinstance(goal, bool) else {}
 
 
 def marked(standings: object, seated: Sequence[object]) -> object:
@@ -82,7 +90,7 @@ def places(standings: Sequence[Mapping[str, Any]], teams: Mapping[str, object] |
     for i, row in enumerate(standings):
         ahead = len({side[j] for j, k in enumerate(keys) if k > keys[i]})
         tied = any(side[j] != side[i] for j, k in enumerate(keys) if k == keys[i])
-        out.append({"name": row.get("name"), "score": row.get("score"), "winner": bool(row.get("winner")),
-                    "place": ahead + 1, "tied": tied})
+        out.append(dict({"name": row.get("name"), "score": row.get("score"), "winner": bool(row.get("winner")),
+                         "place": ahead + 1, "tied": tied}, **_needed(row)))
     order = sorted(range(len(out)), key=lambda i: (out[i]["place"], i))
     return [out[i] for i in order]

@@ -171,8 +171,8 @@ def test_the_statistics_count_people_and_say_apart_how_each_fares_against_the_bo
     try:
         games, kept = GameSession(Journal(store, Bus()), random.Random(0)), KeptGames(store)
         out = ickel_wins(games)
-        assert out["standings"] == [{"name": "Ann", "score": 0, "winner": False},
-                                    {"name": "N. Ickel", "score": 5, "winner": True, "automated": True}]
+        assert out["standings"] == [{"name": "Ann", "score": 0, "winner": False, "needed": 3},
+                                    {"name": "N. Ickel", "score": 5, "winner": True, "automated": True, "needed": 5}]
         ann_won_before_the_mark(store)
         assert [[r.get("automated", False) for r in g["standings"]] for g in kept.history()] == [[False, True]] * 2
         stats = kept.stats()
@@ -337,6 +337,18 @@ def test_the_record_and_bg_stats_give_tied_players_one_place(table):
     assert ranks == {"A": 1, "B": 1, "C": 3}
 
 
+def test_the_record_keeps_the_score_each_row_needed(table):
+    """The Lonely City: N. Ickel needs five sales, you three. The final table gave bare numbers
+    (Ann 3 won over N. Ickel's 4); the record's places carry each row's "needed", as the game's
+    result gave it, and a game that gives none (SCAN) has none."""
+    games, kept = table()
+    rec = kept.record(ickel_wins(games)["id"])
+    assert [(r["name"], r["score"], r["needed"], r["place"]) for r in rec["places"]] == [
+        ("N. Ickel", 5, 5, 1), ("Ann", 0, 3, 2)]
+    assert [r["needed"] for r in rec["standings"]] == [3, 5]
+    assert all("needed" not in r for r in kept.record(_scan_tie_on_time(games))["places"])
+
+
 @contextlib.contextmanager
 def _end_card(chromium, port, game_id, ready):
     """A page on kept game ``game_id``'s end card, once ``ready`` (a selector) is drawn."""
@@ -359,6 +371,16 @@ def test_the_end_card_says_tied_players_share_a_place(browser, desk, server):  #
         assert [c.split("\t") for c in cells] == [["1st (tied) winner", "A", "60"], ["1st (tied) winner", "B", "60"],
                                                   ["3rd", "C", "0"]], cells
         assert page.inner_text("#winner") == "A and B shared the win!"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_end_card_says_what_each_score_needed(browser, desk, server):  # noqa: F811
+    """The end card's scores say what each row needed: N. Ickel's 5 of 5, Ann's 0 of 3."""
+    with _end_card(browser, server, ickel_wins(desk.table.games)["id"], ".final-table tbody tr") as page:
+        cells = page.eval_on_selector_all(".final-table tbody tr", "trs => trs.map(tr => tr.innerText.trim())")
+        assert [c.split("\t") for c in cells] == [["1st winner", "N. Ickel", "5 of 5 needed"],
+                                                  ["2nd", "Ann", "0 of 3 needed"]], cells
 
 
 # ---------------------------------------------------------------- the chart counts the moves in force

@@ -82,6 +82,9 @@ def game_schemas():
     return out
 
 
+# a final table row's "needed" (controller/games/base.py's result_of)
+NEEDED = ("Only in a game won by reaching a score: the score this row needed to win (Scoop! (2002): 3 "
+          "stories sold, N. Ickel 5), so a score is read against it.")
 # the table's "since" (controller/table.py), as the state and the game being played say it
 SINCE = ("The id of the newest event that started or ended a game (null before the first game): the editor's "
          "calls and the buttons' rolls before it belong to another game.")
@@ -117,7 +120,8 @@ schemas(
     Standing=obj(["name", "score", "winner"], name=STR, score=nullable(INT), winner=BOOL,
                  automated=dict(BOOL, description="True, and only there, on a seat the box itself plays: an "
                                 "automated opponent (Scoop!'s N. Ickel in The Lonely City), no person, so not "
-                                "among the statistics' players.")),
+                                "among the statistics' players."),
+                 needed=dict(INT, description=NEEDED)),
     Summary=obj(["id", "engine", "title", "status", "created", "ended", "version", "players", "winners",
                  "standings"], extra=True,
                 id=INT, engine=STR, title=STR, status={"enum": ["active", "finished", "abandoned"]},
@@ -126,7 +130,8 @@ schemas(
     Place=obj(["name", "score", "winner", "place", "tied"], name=STR, score=nullable(INT), winner=BOOL,
               place=dict(INT, description="Standard competition ranking: tied players share a place and "
                                           "the next is skipped (1, 1, 3)."),
-              tied=dict(BOOL, description="The place is shared with a player of another side.")),
+              tied=dict(BOOL, description="The place is shared with a player of another side."),
+              needed=dict(INT, description=NEEDED)),
     Record={"allOf": [ref("Summary"), obj(["final", "log", "places"], extra=True, final=nullable(OBJ),
                                           places=arr(ref("Place")),
                                           log=arr(obj(["version", "type", "said", "at"], version=INT,

@@ -48,12 +48,15 @@ class GameError(NewsdeskError, ValueError):
 
 class Standing(TypedDict):
     """One player's line of a game's result; ``automated`` (true) only on a seat the box itself
-    plays, an automated opponent, which the statistics count apart from the people."""
+    plays, an automated opponent, which the statistics count apart from the people; ``needed``
+    only in a game that is won by reaching a score, the score that row needed (seats may need
+    different ones), so the final table says what each number is out of."""
 
     name: str
     score: int | None        # money or points (Result.score_kind); None in a game without a score
     winner: bool             # never True before the game is over
     automated: NotRequired[bool]    # present (True) only on the box's seat (The Lonely City's N. Ickel)
+    needed: NotRequired[int]        # only in a game won by reaching a score: the score this row needed
 
 
 class TeamStanding(TypedDict):
@@ -85,7 +88,8 @@ class Result(TypedDict):
 # ---------------------------------------------------------------- the result and the guard
 
 def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: dict[str, Any] | None,
-              teams: Iterable[tuple[str, list[str], int | None, bool]] = (), automated: Iterable[str] = ()) -> Result:
+              teams: Iterable[tuple[str, list[str], int | None, bool]] = (), automated: Iterable[str] = (),
+              needed: Mapping[str, int] | None = None) -> Result:
     """A game's Result from its rows as the engine works them out: (name, score, won) per
     player, (side, members, score, won) per side, and the game's panel facts (its
     "score" is the result's score_kind). Nobody is a winner while the game is not over.
@@ -93,13 +97,19 @@ def result_of(over: bool, rows: Iterable[tuple[str, int | None, bool]], panel: d
     ``automated`` names the seats the box itself plays, an opponent no person plays (The Lonely
     City's N. Ickel): their rows say ``automated``, and the statistics, the history's and the
     league's, count them apart from the people. The game is the one home of which seats those
-    are: what reads its result tells them by this mark, never by a name."""
+    are: what reads its result tells them by this mark, never by a name.
+
+    ``needed`` (name -> score), in a game won by reaching a score, gives each row the score it
+    needed: the final table says "4 of 5 needed", not a bare 4 under a winner's 3."""
     box = {str(name) for name in automated}
+    goals = {str(name): n for name, n in (needed or {}).items() if is_int(n)}
     standings = []
     for name, score, won in rows:
         row = Standing(name=str(name), score=score if is_int(score) else None, winner=bool(over and won))
         if row["name"] in box:
             row["automated"] = True
+        if row["name"] in goals:
+            row["needed"] = goals[row["name"]]
         standings.append(row)
     sides = [TeamStanding(side=str(side), members=[str(m) for m in members],
                           score=score if is_int(score) else None, winner=bool(over and won))

@@ -134,7 +134,7 @@ def test_scoop2002_three_sales_win_and_n_ickel_needs_five():
         if n < 3:
             s = s2002.move(s, s2002.BOB, 1, "street", 9)
     assert scoop2002.GAME.result(s) == {"over": True, "winners": ["Ann"], "teams": [], "score_kind": "points",
-                                        "standings": [row("Ann", 3, True), row("Bob", 0, False)]}
+                                        "standings": [dict(row("Ann", 3, True), needed=3), dict(row("Bob", 0, False), needed=3)]}
 
     s = s2002.start(("Ann",), variants=["lonely_city"])
     for _ in range(5):
@@ -142,7 +142,8 @@ def test_scoop2002_three_sales_win_and_n_ickel_needs_five():
         s, _ = s2002.act(s, {"type": "roll", "player": 0, "value": 1})
         s, _ = s2002.act(s, {"type": "arrive", "player": 0, "place": "street"})
         s, _ = s2002.act(s, {"type": "roll", "player": 0, "value": 2}, s2002.Dice(1, 3))
-    assert scoop2002.GAME.result(s)["standings"] == [row("Ann", 0, False), dict(row("N. Ickel", 5, True), automated=True)]
+    assert scoop2002.GAME.result(s)["standings"] == [dict(row("Ann", 0, False), needed=3),
+                                                     dict(row("N. Ickel", 5, True), automated=True, needed=5)]
 
 
 def test_scan_a_side_wins_for_its_members_and_the_sheet_orders_them_side_by_side():

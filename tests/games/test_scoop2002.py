@@ -314,9 +314,20 @@ def test_the_result_marks_n_ickel_as_the_seat_the_box_plays():
     no person. His row of the result says so ("automated"), for the statistics to count him apart
     from the players; a person's row carries no such mark."""
     rows = game.result(start(("Ann",), variants=["lonely_city"]))["standings"]
-    assert rows == [{"name": "Ann", "score": 0, "winner": False},
-                    {"name": "N. Ickel", "score": 0, "winner": False, "automated": True}]
+    assert rows == [{"name": "Ann", "score": 0, "winner": False, "needed": 3},
+                    {"name": "N. Ickel", "score": 0, "winner": False, "automated": True, "needed": 5}]
     assert all("automated" not in r for r in game.result(start(("Ann", "Bob")))["standings"])
+
+
+def test_each_row_of_the_result_says_the_sales_it_needed():
+    """'Ickel wins if he sells five stories. You win if you sell three.' Ann won on her 3 while
+    N. Ickel had 4, and the final table read "1st Ann 3, 2nd N. Ickel 4", the higher number
+    second with nothing saying what either was out of: each row says the sales it needed."""
+    s = start(("Ann",), variants=["lonely_city"])
+    assert [(r["name"], r["needed"]) for r in game.result(s)["standings"]] == [
+        ("Ann", rules.SALES_TO_WIN), ("N. Ickel", rules.ICKEL_SALES_TO_WIN)] == [("Ann", 3), ("N. Ickel", 5)]
+    two = game.result(start(("Ann", "Bob")))["standings"]
+    assert [r["needed"] for r in two] == [3, 3]
 
 
 def test_ickel_wins_with_five_sales():

@@ -215,13 +215,15 @@ def result(state: State) -> Result:
     """Over once a reporter has sold enough stories ("If you've sold three or more stories by the
     end of your turn, then you win"; N. Ickel needs five); each player's score is the stories
     they have sold, and the one winner is the reporter who got there. N. Ickel's row is marked
-    the box's ("automated"): The Lonely City is solitaire, and he is no person to count."""
+    the box's ("automated"): The Lonely City is solitaire, and he is no person to count. Each row
+    says the sales it needed (three; N. Ickel's five), so his 4 under your winning 3 reads right."""
     if not state.get("started"):
         return result_of(False, [], {"score": SCORE_KIND})
     over = state["phase"] == "over"
     return result_of(over, [(pl["name"], len(pl["sales"]), i == state["winner"])
                             for i, pl in enumerate(state["players"])], {"score": SCORE_KIND},
-                     automated=[pl["name"] for pl in state["players"] if pl["box"]])
+                     automated=[pl["name"] for pl in state["players"] if pl["box"]],
+                     needed={pl["name"]: ICKEL_SALES_TO_WIN if pl["box"] else SALES_TO_WIN for pl in state["players"]})
 
 
 def _actor(state: State, action: Action) -> int:

@@ -161,7 +161,15 @@ export function finalTable(rec) {
       ["Player", money ? "Worth" : "Score"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", null, rows.map((r) => h("tr", { class: r.winner ? "is-winner" : "" },
       placed ? h("td", { class: "place" }, placeWords(r), r.winner ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null) : null,
-      h("th", { scope: "row" }, r.name), h("td", null, r.score === null || r.score === undefined ? "—" : money ? dollars(r.score) : String(r.score))))));
+      h("th", { scope: "row" }, r.name), h("td", null, scoreWords(r, money))))));
+}
+
+// A row's score, and in a game won by reaching a score what the row needed (the engine's result
+// says, per row: seats may need different ones), so "4" under a winner's "3" reads as "4 of 5 needed".
+function scoreWords(r, money) {
+  const say = (n) => money ? dollars(n) : String(n);
+  if (r.score === null || r.score === undefined) return "—";
+  return typeof r.needed === "number" ? [say(r.score), h("span", { class: "of" }, ` of ${say(r.needed)} needed`)] : say(r.score);
 }
 
 // ctx: {newGame(), shown(): whether this end is still the one on the screen} (both absent on a
