@@ -2,6 +2,7 @@
 screen, a game installed in a distribution of its own brings a screen the panel serves beside
 newsdesk's own, and no panel script, stylesheet or template names a game."""
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -91,9 +92,8 @@ def test_a_game_with_no_screen_anywhere_is_shown_with_the_generic_one(monkeypatc
 @pytest.mark.browser
 def test_a_screen_that_fails_to_load_gives_the_generic_one_and_says_why(panel_server, client):
     """Never a blank game area: the game is drawn plainly, and the console says which screen."""
-    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+    started(client, {"engine": "scoop1956", "options": {}, "players": [
         {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]})
-    assert r.status_code == 201, r.get_data(as_text=True)
     errors = []
     with launched_chromium() as browser:
         page = browser.new_page()
@@ -111,9 +111,8 @@ def test_a_screen_that_fails_to_load_gives_the_generic_one_and_says_why(panel_se
 def test_a_screen_whose_own_words_throw_leaves_the_offers_undo_and_abandon(panel_server, client):
     """A plug-in's screen whose label() threw (a bug in it) emptied the whole game card: no offers,
     no Undo, no Abandon, and the table could only clear the game through the API."""
-    r = client.post("/api/games", json={"engine": "scoop1956", "options": {}, "players": [
+    started(client, {"engine": "scoop1956", "options": {}, "players": [
         {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]})
-    assert r.status_code == 201, r.get_data(as_text=True)
     broken = ("export function render() { return null; }\n"
               "export function label() { throw new Error('label'); }\n"
               "export function group() { throw new Error('group'); }\n"
@@ -128,6 +127,22 @@ def test_a_screen_whose_own_words_throw_leaves_the_offers_undo_and_abandon(panel
         page.close()
 
 
+@contextlib.contextmanager
+def table_page(panel_server, viewport=None):
+    """The panel on the test's server, open in this worker's Chromium; closed on leaving."""
+    with launched_chromium() as browser:
+        page = browser.new_page(**({"viewport": viewport} if viewport else {}))
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        yield page
+
+
+def started(client, body):
+    """A game started through the API (``body`` as POST /api/games takes it)."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r
+
+
 def act_on(client, *actions):
     for action in actions:
         version = client.get("/api/games/current").get_json()["game"]["version"]
@@ -140,9 +155,8 @@ def test_scoop1956_screen_calls_an_advertisement_up_for_sale_an_advertisement(pa
     """A bankrupt player sells 'one or more of the stories or advertisements which he has already
     completed': Cat's $150 ad was shown as "Cat's Advertisement story is for sale at $150" and
     offered as "Offer the Advertisement story ($150)". The screen says the engine's words."""
-    r = client.post("/api/games", json={"engine": "scoop1956", "options": {"short_of_cash": "bankruptcy"},
+    started(client, {"engine": "scoop1956", "options": {"short_of_cash": "bankruptcy"},
                                         "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
     exchanges = [{"type": "exchange", "player": 0}, {"type": "exchange", "player": 1}]
     refused = [{"type": "claim", "player": 2, "story_type": "sport"}, {"type": "verdict", "signal": "X", "digit": 9}]
     act_on(client, *(exchanges + refused) * 9)                            # Cat pays $300 nine times
@@ -150,9 +164,7 @@ def test_scoop1956_screen_calls_an_advertisement_up_for_sale_an_advertisement(pa
            {"type": "claim", "player": 0, "story_type": "sport"}, {"type": "verdict", "signal": "SYND", "digit": 4})
     view = client.get("/api/games/current").get_json()["game"]["view"]
     assert view["step"] == "bankrupt" and view["debts"][0]["owes"] == 500, view["waiting_for"]
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         offer = page.get_by_role("button", name="Offer the advertisement ($150)", exact=True)
         offer.wait_for(timeout=10000)
         offer.click()
@@ -184,15 +196,12 @@ def test_scoop1956_screen_says_the_game_is_over_once_a_paper_has_gone_to_press(p
     """After PRESS, Ann goes to press: the game is over, and every paper counts up ("Ending the
     Game", "Winning the Game"). The verdict box and the sidebar's editor card still gave PRESS's
     own instruction, "Either take your story or go to press", which was no longer true."""
-    r = client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": n} for n in ("Ann", "Bob")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
+    started(client, {"engine": "scoop1956", "players": [{"name": n} for n in ("Ann", "Bob")]})
     act_on(client, {"type": "claim", "player": 0, "story_type": "sport"}, {"type": "verdict", "signal": "PRESS"},
            {"type": "go_to_press", "player": 0})
     view = client.get("/api/games/current").get_json()["game"]["view"]
     assert view["press"]["player"] == 0 and view["winner_names"] == ["Ann"]
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         page.locator("#game-area .scoop1956 .verdict-box .instruction").wait_for(timeout=10000)
         said = "Ann went to press: the game is over. Ann won, counting money and stories."
         assert page.inner_text("#game-area .verdict-box .instruction") == said
@@ -223,13 +232,10 @@ def test_scoop1956_screens_long_claim_choices_are_read_whole_on_a_phone(panel_se
     """With cards on other players' reserves, a claim asks where its cards come from. On a phone
     (375 px) the drop-down showed "SCOOP 2 cards from Annabelle's spa": the way chosen must be
     readable whole, each of them in turn."""
-    r = client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": n} for n in ("Annabelle", "Bob", "Cat")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
+    started(client, {"engine": "scoop1956", "players": [{"name": n} for n in ("Annabelle", "Bob", "Cat")]})
     act_on(client, {"type": "reserve", "player": 0, "cards": 2, "space": 1},
            {"type": "reserve", "player": 1, "cards": 2, "space": 2})       # Cat to play
-    with launched_chromium() as browser:
-        page = browser.new_page(viewport={"width": 375, "height": 667})
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server, viewport={"width": 375, "height": 667}) as page:
         form = page.locator("#game-area form.scoop-cards").first
         form.wait_for(timeout=10000)
         words = form.locator("option").all_inner_texts()
@@ -251,12 +257,9 @@ def test_scoop2002_screen_says_a_0_marks_the_tenth_location_on_a_roll_that_picks
     """Part 2's roll marks "the Location that matches the number you rolled": a 0 marks #10. Under
     a mark's roll the stopwatch's digits were headed "(0 counts as 0)", the "zero" option's words
     for a sum or odd/even, naming a Location #0 the board has none of. A move's roll keeps them."""
-    r = client.post("/api/games", json={"engine": "scoop2002", "players": [{"name": n} for n in ("Ann", "Bob")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
+    started(client, {"engine": "scoop2002", "players": [{"name": n} for n in ("Ann", "Bob")]})
     act_on(client, {"type": "move", "player": 0})
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         hint = page.locator("#game-area .roll p.small")
         hint.wait_for(timeout=10000)
         assert hint.inner_text() == "…or the stopwatch's hundredths digit (0 counts as 0):"
@@ -271,14 +274,11 @@ def test_scoop2002_screen_says_a_0_marks_the_tenth_location_on_a_roll_that_picks
 def test_get_the_scoop_screen_says_a_police_step_past_the_rules_is_newsdesks(panel_server, client):
     """The rules' police table stops after "on the next round they move diagonally, clockwise":
     round 3's step was shown as "Police this round (step 3)", as the game's own."""
-    r = client.post("/api/games", json={"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
+    started(client, {"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
     for first in (0, 1):
         act_on(client, {"type": "reveal", "plays": []},
                *({"type": "end_turn", "player": (first + k) % 4} for k in range(4)), {"type": "police", "player": first})
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         summary = page.locator("#game-area .gts details summary")
         summary.wait_for(timeout=10000)
         assert summary.inner_text().startswith("Police this round (step 3, newsdesk's reading):")
@@ -292,11 +292,8 @@ def test_get_the_scoop_screen_says_which_suit_is_on_which_side_is_newsdesks(pane
     """The rules label the board's sides with the suits but not which is where: the board drawn
     with hearts on top said nothing of it, and a table labeling its own board otherwise saw
     Protesters go one way there and another on the box's board."""
-    r = client.post("/api/games", json={"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    started(client, {"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    with table_page(panel_server) as page:
         caption = page.locator("#game-area .gts-board figcaption")
         caption.wait_for(timeout=10000)
         assert caption.inner_text().startswith("Which suit labels which side is newsdesk's choice")
@@ -308,12 +305,9 @@ def test_a_throw_with_a_field_says_on_its_button_what_the_dice_must_show(panel_s
     """Star Reporter's "By automobile" said "any throw: move the total" and "By train" "an even
     total, from a city", but "By airplane", which asks the airport the pin is at, said nothing of
     the double it needs: an offer with fields lost its "needs"."""
-    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
                                         "players": [{"name": n} for n in ("Ann", "Bob")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         plane = page.locator("#offers form.offer-form button.offer", has_text="By airplane")
         plane.wait_for(timeout=10000)
         assert plane.locator(".offer-needs").all_inner_texts() == ["a double, at an airport"]
@@ -325,15 +319,12 @@ def test_a_throw_with_a_field_says_on_its_button_what_the_dice_must_show(panel_s
 def test_the_plane_landing_form_reads_in_the_order_it_is_shown(panel_server, client):
     """The landing form showed its airport choice first and then a button "The plane lands at…",
     whose "…" pointed at nothing after it. The button follows the choice above it."""
-    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "airports": ["Baytown", "Centreville"]},
                                         "players": [{"name": n} for n in ("Ann", "Bob")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
     act_on(client, {"type": "throw", "player": 0, "method": "airplane", "at": "Baytown", "dice": [2, 2]},
            {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 2]},
            {"type": "throw", "player": 0, "method": "airplane", "dice": [3, 3]})
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         form = page.get_by_role("group", name="Ann's plane").locator("form.offer-form")
         form.wait_for(timeout=10000)
         assert [t.strip() for t in form.locator(".field-label, select, button").all_inner_texts()] == [
@@ -346,14 +337,11 @@ def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is
     """Bob reported his News and could still report Disaster #1 on the same move; the Disaster's
     button had no heading, so it stood under "Cat: announce the method, then throw" and read as
     Cat's. A move's cards are headed with the mover's name, and the heading is said once."""
-    r = client.post("/api/games", json={"engine": "star_reporter", "options": {"first": 0},
+    started(client, {"engine": "star_reporter", "options": {"first": 0},
                                         "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
     act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]},
            {"type": "throw", "player": 1, "method": "automobile", "dice": [1, 2]})
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         page.get_by_role("button", name="Reached Disaster #1").wait_for(timeout=10000)
         assert page.locator("#offers .offer-heading").all_inner_texts() == [
             "Cat: announce the method, then throw", "Bob: what the move reached"]
@@ -370,14 +358,11 @@ def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is
 def test_a_scan_game_that_is_over_names_no_dealer(panel_server, client):
     """WE reached 155 on hand 3 and the line under the title still said "dealer: Dan", the dealer
     of a fourth hand that is never dealt."""
-    r = client.post("/api/games", json={"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
-    assert r.status_code == 201, r.get_data(as_text=True)
+    started(client, {"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
     we, they = ({"spades": 13, "hearts": 13, "diamonds": 2, "clubs": 0}, {"spades": 0, "hearts": 0, "diamonds": 11, "clubs": 13})
     act_on(client, {"type": "hand", "taken": {"Ann & Cat": we, "Bob & Dan": they}})
     assert client.get("/api/games/current").get_json()["game"]["view"]["over"]
-    with launched_chromium() as browser:
-        page = browser.new_page()
-        page.goto("http://127.0.0.1:%d/" % panel_server)
+    with table_page(panel_server) as page:
         line = page.locator("#game-area .scan > p.small.muted").first
         line.wait_for(timeout=10000)
         assert line.inner_text() == ("Team SCAN · deal 7 · trump is the suit on top of the stock after everyone "
