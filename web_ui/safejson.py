@@ -29,7 +29,9 @@ class SafeJSONProvider(DefaultJSONProvider):
     """Flask's JSON (jsonify, the pages' |tojson) through ``dumps`` above, keeping each object's
     keys in the order they were made: a game's variants and an option's choices come out as the
     game declared them (its first variant is its default), where Flask's provider sorts them.
-    (Flask 3 reads this attribute; its old JSON_SORT_KEYS setting is ignored.)"""
+    (Flask 3 reads this attribute; its old JSON_SORT_KEYS setting is ignored.) Written compact
+    wherever it isn't indented, as Flask's answers already are: the pages' |tojson too, whose
+    ", " and ": " were about a twentieth of the table page's catalogue."""
 
     sort_keys = False
 
@@ -37,4 +39,6 @@ class SafeJSONProvider(DefaultJSONProvider):
         kw.setdefault("default", self.default)
         kw.setdefault("ensure_ascii", self.ensure_ascii)
         kw.setdefault("sort_keys", self.sort_keys)
+        if kw.get("indent") is None:
+            kw.setdefault("separators", (",", ":"))
         return dumps(obj, **kw)
