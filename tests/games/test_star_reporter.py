@@ -367,8 +367,11 @@ def test_after_the_chosen_disasters_double_sixes_bring_the_one_catastrophe_which
     s, _ = throw(s, BOB, "automobile", (6, 6))
     s, ev = throw(s, ANN, "train", (6, 6))
     assert ev[0]["result"] == "catastrophe" and s["catastrophe"] == "open"
+    before = s
     s, ev = throw(s, BOB, "automobile", (6, 6))               # nothing left to turn up
     assert ev[0]["result"] == "drive" and game.view(s)["disasters"]["drawn"] == 2
+    # an ordinary throw of twelve: the last-move line doesn't name double sixes as if a card came
+    assert game.describe(before, {}, ev[:1]) == "Bob rolled 6 and 6 (twelve): the automobile goes 12 spaces"
     s, _ = act(s, {"type": "disaster", "player": BOB, "points": 25, "card": 1})
     s = drive(s, ANN)
     s, ev = act(s, {"type": "catastrophe", "player": ANN, "points": 50})

@@ -18,8 +18,9 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
 
 
 def _threw(state: State, p: int, dice: list[int], sixes: bool = True) -> str:
-    """"Bob rolled 5 and 2 (seven)"; double sixes are named only where they may turn a card up
-    (``sixes``): on the throw for the first move they are a total of twelve like any other."""
+    """"Bob rolled 5 and 2 (seven)"; double sixes are named only where they turn a card up
+    (``sixes``): on the throw for the first move, and once the Catastrophe is up (nothing is left
+    to turn up), they are a total of twelve like any other."""
     a, b = dice
     return "%s rolled %d and %d (%s)" % (_name(state, p), a, b, "double sixes" if sixes and (a, b) == DOUBLE_SIXES
                                          else _NUMBERS[a + b])
@@ -53,7 +54,9 @@ def _say_thrown(state: State, ev: Event) -> str:
     }[ev["result"]]
     if ev.get("phone_given_up"):     # another method announced: "removing his telephone piece from the board"
         what += ", and the telephone is taken off the board"
-    return "%s: %s" % (_threw(state, ev["player"], ev["dice"]), what)
+    # double sixes after the Catastrophe is up turn up nothing and read as an ordinary throw
+    sixes = ev["result"] in ("disaster", "catastrophe")
+    return "%s: %s" % (_threw(state, ev["player"], ev["dice"], sixes), what)
 
 
 def _say_landed(state: State, ev: Event) -> str:
