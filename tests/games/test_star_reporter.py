@@ -213,9 +213,14 @@ def test_giving_up_the_telephone_removes_the_piece():
     # the last-move line says so: the piece doesn't vanish without a word
     assert game.describe(before, {}, ev[:1]) == ("Ann rolled 2 and 4 (six): the train goes on to the next city, "
                                                  "and the telephone is taken off the board")
+    # and so does the panel's last-throw box, the throw in the rules' words
+    assert ev[0]["reading"] == ("Even total (6): Ann moves to the next city on the railroad; Ann removes the "
+                                "telephone piece from the board")
+    assert game.view(s)["last_throw"]["reading"] == ev[0]["reading"]
     s = drive(s, BOB)
     s, ev = throw(s, ANN, "automobile", (2, 4))               # no telephone on the board: nothing said of it
     assert game.describe(s, {}, ev[:1]) == "Ann rolled 2 and 4 (six): the automobile goes 6 spaces"
+    assert "telephone" not in ev[0]["reading"]
 
 
 def test_a_telephoned_plane_goes_to_any_airport():

@@ -513,7 +513,17 @@ def _apply_setup(event: Event) -> State:
 # ---------------------------------------------------------------- helpers
 
 def _reading(state: State, p: int, ev: Event) -> str:
-    """The throw in the rules' words, for the panel (the throw's event carries it)."""
+    """The throw in the rules' words, for the panel (the throw's event carries it), and, when
+    another method was announced on a telephone call, the telephone piece coming off the board
+    ("removing his telephone piece from the board after he throws")."""
+    reading = _read_throw(state, p, ev)
+    if ev.get("phone_given_up"):
+        reading += "; %s removes the telephone piece from the board" % _name(state, p)
+    return reading
+
+
+def _read_throw(state: State, p: int, ev: Event) -> str:
+    """What the dice did for the method announced, in the rules' words."""
     who, total = _name(state, p), ev["total"]
     result = ev["result"]
     if result == "disaster":
