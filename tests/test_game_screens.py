@@ -347,8 +347,9 @@ def test_what_a_move_reached_is_headed_with_the_movers_name_whichever_card_it_is
             "Cat: announce the method, then throw", "Bob: what the move reached"]
         act_on(client, {"type": "news", "player": 1, "points": 5})
         page.get_by_role("button", name="Reached the assignment's city").wait_for(state="detached", timeout=10000)
+        # the News ended the move at its city: the Disaster is reported as in the same city
         assert page.get_by_role("group", name="Bob: what the move reached").get_by_role(
-            "button", name="Reached Disaster #1").count() == 1
+            "button", name="Disaster #1 is in the same city too").count() == 1
         assert page.locator("#offers .offer-heading").all_inner_texts() == [
             "Cat: announce the method, then throw", "Bob: what the move reached"]
         page.close()

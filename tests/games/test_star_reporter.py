@@ -542,6 +542,36 @@ def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tappe
     assert ev[-1] == {"type": "ended", "scores": [0, 150], "winners": [BOB]}
 
 
+def test_a_disaster_reported_after_the_news_on_one_move_is_at_the_news_city():
+    """'A player three spaces away may throw a total of seven on the dice and move three of this
+    seven to reach his city, sacrificing the other four points in order to do so': reporting the
+    News ends the move at its city, and one move ends in one city, so an open Disaster (or the
+    Catastrophe) reported after it on the move "is in the same city too", as after a Disaster."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s = drive(s, BOB)
+    s = drive(s, ANN)                                     # Ann reaches her News card's city, the Disaster's too
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 6})
+    (offer,) = [o for o in game.offers(s) if o["type"] == "disaster"]
+    assert offer["same_city"] is True
+    assert offer["labels"] == {"points": "Points on Disaster #1 (the same city as the News card)"}
+    after, ev = act(s, {k: v for k, v in offer.items() if k not in ("enter", "labels")} | {"points": 20})
+    assert ev == [{"type": "won_card", "player": ANN, "card": "disaster", "number": 1, "points": 20,
+                   "same_city": True}]
+    assert game.describe(s, {}, ev) == "Ann reached Disaster card 1 at the same city: 20 points"
+    assert game.view(after)["players"][ANN]["score"] == 26
+    # as before, the table may report it without saying so
+    assert act(s, {"type": "disaster", "player": ANN, "points": 20})[0]["players"] == after["players"]
+    # the Catastrophe after the News card: the same city too, alone or with the Disaster
+    s = _catastrophe_open_at_bobs_turn()
+    s, _ = act(s, {"type": "news", "player": BOB, "points": 12})
+    (offer,) = [o for o in game.offers(s) if o["type"] == "catastrophe"]
+    assert offer["same_city"] is True
+    assert offer["labels"] == {"points": "Points on the Catastrophe card (the same city as the News card)"}
+    _, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 30, "same_city": True})
+    assert ev[-1] == {"type": "ended", "scores": [25, 42], "winners": [BOB]}
+
+
 def _catastrophe_open_and_no_disaster():
     """The Catastrophe open after Ann's move, and no Disaster open (Bob won the one there was)."""
     s = start(names=("Ann", "Bob"), disasters=1)

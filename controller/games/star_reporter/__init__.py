@@ -30,8 +30,9 @@ box rolls with the rng handed in, and the throw's event records the dice either 
     {"type": "catastrophe", "player": p, "points": n,    ... at the city of open Disaster #k too:
      "disaster": k, "disaster_points": n}               both won on the one move
     ... "same_city": true                               a Disaster or the Catastrophe whose city
-                                                        is the one a Disaster won on this move
-                                                        names: both won on the one move
+                                                        is the one a Disaster (or the News card)
+                                                        won on this move names: both won on the
+                                                        one move
 
 News, Disaster and Catastrophe points may be entered only after the player's own move (a move
 by car, by train on an even total, or a flight): the panel offers them then, until the next

@@ -378,19 +378,22 @@ def _one_exact_city(state: State, p: int, action: Action) -> bool:
     ("same_city", the table's word: the panel knows no Disaster's city). A Disaster's city and the
     Catastrophe's "must be reached by an exact throw", so one move reaches one such city; but two
     cards may name that one city, and each goes to "the first player reaching the scene": the
-    move that reaches it wins both. A second card not said to be at the same city is refused."""
+    move that reaches it wins both. A second card not said to be at the same city is refused.
+    After the News card reported on this move the move ended at its city (the rest of the throw
+    "sacrificed" to reach it), so a card won on it is at that city: said so, or not, as before."""
     who = _name(state, p)
     same = action.get("same_city", False)
     if not isinstance(same, bool):
         raise GameError("%s: \"same_city\" says whether this card names the city of the card reported before it on "
                         "this move (true or false), not %s" % (who, _shown(same)))
-    done = [c for c in this_move(state) if c in ("disaster", "catastrophe")]
+    reported = this_move(state)
+    done = [c for c in reported if c in ("disaster", "catastrophe")]
     if done and not same:
         raise GameError("%s already reported the %s on this move: a Disaster's city and the Catastrophe's \"must "
                         "be reached by an exact throw\", and one move ends in one city; if this card names the "
                         "same city, say so (\"same_city\")" % (
                             who, "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
-    if same and not done:
+    if same and not done and NEWS not in reported:
         raise GameError("%s: \"same_city\" says this card names the city of the card reported before it on this "
                         "move, and none was" % who)
     return same

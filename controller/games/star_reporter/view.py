@@ -70,7 +70,7 @@ def offers(state: State) -> list[Action]:
                 out.append(dict({"type": "news", "player": m, "enter": need}, **_labels(need, NEWS_CARD)))
         elif NEWS not in done:
             out.append({"type": "draw", "player": m})
-        # one move ends in one city: after a Disaster, the other cards only as its city too
+        # one move ends in one city: after a Disaster (or the News card), the other cards only as its city too
         same, after = _same_city(mover, done)
         out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"], **same,
                  "labels": {"points": "Points on Disaster #%d%s" % (k, after)}} for k in state["open_disasters"]]
@@ -92,14 +92,18 @@ def offers(state: State) -> list[Action]:
 
 
 def _same_city(mover: dict[str, Any], done: list[str]) -> tuple[dict[str, Any], str]:
-    """What the mover's Disaster and Catastrophe offers add once a Disaster was won on this move:
-    the flag "same_city" (a second card is won on one move only at the same city) and the words
-    for its points box naming the card before it. Nothing before a card is won (the Catastrophe
-    ends the game, so none follows it)."""
-    if "disaster" not in done:
-        return {}, ""
-    number = [c["number"] for c in mover["cards"] if c["card"] == "disaster"][-1]
-    return {"same_city": True}, " (the same city as Disaster #%d)" % number
+    """What the mover's Disaster and Catastrophe offers add once a Disaster or the News card was
+    won on this move: the flag "same_city" (a second card is won on one move only at the same
+    city: the move ended there, a Disaster's city "must be reached by an exact throw" and the
+    News is obtained on reaching its city, the rest of the throw sacrificed) and the words for its
+    points box naming the card before it. Nothing before a card is won (the Catastrophe ends the
+    game, so none follows it)."""
+    if "disaster" in done:
+        number = [c["number"] for c in mover["cards"] if c["card"] == "disaster"][-1]
+        return {"same_city": True}, " (the same city as Disaster #%d)" % number
+    if NEWS in done:
+        return {"same_city": True}, " (the same city as the News card)"
+    return {}, ""
 
 
 NEWS_CARD, CATASTROPHE_CARD = "Points on the News card", "Points on the Catastrophe card"
