@@ -177,6 +177,9 @@ schemas(
                    team_seats=nullable(dict(OBJ, description="variant -> [players, ...]: the numbers of "
                                                              "players a variant plays in teams with, where "
                                                              "not every number it seats (null: none such).")),
+                   teams_optional=nullable(dict(OBJ, description="variant -> [players, ...]: the numbers of "
+                                                                  "players a variant takes teams or none with, "
+                                                                  "each playing alone with none (null: none such).")),
                    numbers=dict(OBJ, description="field -> {minimum, maximum, label}: the bounds of "
                                                  "each number an offer asks to be entered"),
                    words=OBJ),

@@ -598,6 +598,9 @@ def panel(game: Any) -> dict[str, Any]:
         team_seats: {variant: [players, ...]} where a variant plays in teams with some numbers of
                 players alone (SCAN's No Trump: with 4 or 6), the start form showing the team
                 fields for those; a variant not named plays in teams with any number it seats
+        teams_optional: {variant: [players, ...]} where a variant with that many players takes
+                teams or none, and with none each plays alone (SCAN's No Trump with 4): the start
+                form's hint says so, not that partners then sit opposite
         seats_by_variant: {variant: {"min", "max"}} where a variant seats differently
         listens: the oracles whose results the game takes (of "editor", "dice", "stopwatch"):
                 its screen's onOracle hook hears them as they come. "editor": the editor on the
@@ -617,7 +620,7 @@ def panel(game: Any) -> dict[str, Any]:
 # What a game that declares less gets (see panel()).
 PANEL_DEFAULTS: dict[str, Any] = {
     "score": "points", "chart": {"unit": "score", "prefix": ""}, "no_chart": None, "teams": False,
-    "team_variants": None, "team_seats": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {},
+    "team_variants": None, "team_seats": None, "teams_optional": None, "seats_by_variant": None, "listens": [], "numbers": {}, "words": {},
     "lower_wins": False}
 
 

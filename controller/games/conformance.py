@@ -668,6 +668,11 @@ def _panel(c: _Check) -> Iterator[str]:
             v in variants and isinstance(ns, (list, tuple)) and ns
             and all(base.is_int(n) and 1 <= n <= base.SEATS_MOST for n in ns) for v, ns in counts.items())):
         yield "its team_seats are %s, not {variant: [players, ...]} for its variants" % base.quoted(counts, 80)
+    optional = facts.get("teams_optional")
+    if optional is not None and not (isinstance(optional, Mapping) and all(
+            v in variants and isinstance(ns, (list, tuple)) and ns
+            and all(base.is_int(n) and 1 <= n <= base.SEATS_MOST for n in ns) for v, ns in optional.items())):
+        yield "its teams_optional are %s, not {variant: [players, ...]} for its variants" % base.quoted(optional, 80)
     by_variant = facts["seats_by_variant"]
     if by_variant is not None and not (isinstance(by_variant, Mapping) and all(
             v in variants and isinstance(b, Mapping) and base.is_int(b.get("min")) and base.is_int(b.get("max"))

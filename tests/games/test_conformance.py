@@ -368,6 +368,17 @@ def test_team_seats_name_the_games_variants_and_numbers_of_players():
     assert not Kit(g).findings("panel")
 
 
+def test_teams_optional_name_the_games_variants_and_numbers_of_players():
+    """The start form's hint says empty teams have each play alone with the numbers of players a
+    variant's teams_optional list: a variant not the game's, or a count not a number, is said."""
+    from controller.games import scan
+    g = scan.GAME
+    (found,) = Kit(dataclasses.replace(g, panel=dict(g.panel, teams_optional={"no_trumps": [4]}))).findings("panel")
+    assert found.seen == "its teams_optional are {'no_trumps': [4]}, not {variant: [players, ...]} for its variants"
+    assert Kit(dataclasses.replace(g, panel=dict(g.panel, teams_optional={"no_trump": []}))).findings("panel")
+    assert not Kit(g).findings("panel")
+
+
 class _Clipping:
     """An object of a game's own, as a stranger kept in the state: no __eq__, so no copy equals it."""
 

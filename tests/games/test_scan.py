@@ -212,6 +212,24 @@ def test_the_start_form_is_told_with_how_many_players_no_trump_is_played_in_team
             except GameError:
                 taken = False
             assert taken == wanted, (variant, n)
+
+
+def test_the_start_form_is_told_where_empty_teams_mean_each_plays_alone():
+    """No Trump SCAN with 4 players and the teams left empty is played by each alone, yet the start
+    form's hint said "leave teams empty (partners sit opposite)": the panel facts say with how many
+    players a variant's teams are the table's choice, none meaning each alone, as setup does."""
+    facts = game.panel
+    optional = facts.get("teams_optional") or {}
+    assert optional == {"no_trump": [4]}
+    seats = facts["team_seats"]
+    for variant in facts["team_variants"]:
+        low, high = rules.PLAYERS[variant]
+        for n in range(low, high + 1):
+            if variant in seats and n not in seats[variant]:
+                continue
+            names = ["P%d" % i for i in range(n)]
+            alone = all(len(side["players"]) == 1 for side in start(names, variant=variant)["sides"])
+            assert alone == (n in optional.get(variant, [])), (variant, n)
 @pytest.mark.parametrize("players, options, word", [
     (("A", "B", "C"), {"variant": "no_trump"}, "player"),
     (("A", "B", "C", "D"), {"variant": "individual"}, "player"),

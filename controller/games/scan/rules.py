@@ -40,6 +40,8 @@ TEAM_VARIANTS = ("team", "triple", "no_trump")
 # No Trump SCAN's teams: "For 6 players, play in 3 teams", and newsdesk's two teams of 2 with 4;
 # with 2, 3 or 5 each plays alone, and the start form shows no team fields
 NO_TRUMP_TEAM_SEATS = (4, 6)
+# With 4, teams are the table's choice: none given, each plays alone (6 always play in 3 teams)
+NO_TRUMP_TEAMS_OPTIONAL = (4,)
 
 SUIT_VALUES = {"spades": 10, "hearts": 5, "diamonds": -5, "clubs": -10}
 CARDS_PER_SUIT = 13
@@ -254,7 +256,8 @@ def _sides(variant: str, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
         raise GameError("%s is played without teams: leave every Team field empty, or choose a variant "
                         "played in teams (%s)" % (VARIANTS[variant].split(":")[0],
                                                   ", ".join(VARIANTS[v].split(":")[0] for v in TEAM_VARIANTS)))
-    if variant not in TEAM_VARIANTS or (variant == "no_trump" and not given and n != 6):
+    if variant not in TEAM_VARIANTS or (variant == "no_trump" and not given and (
+        n in NO_TRUMP_TEAMS_OPTIONAL or n not in NO_TRUMP_TEAM_SEATS)):
         return [{"name": p["name"], "players": [p["name"]]} for p in players]
     if given and len(given) != n:
         raise GameError("give every player a team, or none (partners then sit opposite)")

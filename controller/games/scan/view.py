@@ -9,6 +9,7 @@ from .rules import (
     DECK,
     NAME,
     NO_TRUMP_TEAM_SEATS,
+    NO_TRUMP_TEAMS_OPTIONAL,
     SCORE,
     SUIT_VALUES,
     TARGET,
@@ -25,6 +26,7 @@ from .rules import (
 
 PANEL = {"score": SCORE, "chart": {"unit": "points", "prefix": ""}, "teams": True,
          "team_variants": TEAM_VARIANTS, "team_seats": {"no_trump": list(NO_TRUMP_TEAM_SEATS)},
+         "teams_optional": {"no_trump": list(NO_TRUMP_TEAMS_OPTIONAL)},
          "numbers": {"cards": {"minimum": 0, "maximum": CARDS_PER_SUIT, "label": "Cards of a suit"}}}
 
 

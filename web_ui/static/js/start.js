@@ -299,6 +299,14 @@ export function renderStart(area, catalogue, ctx) {
     return picked.some((v) => (!only || only.includes(v)) && (!Array.isArray(seats[v]) || seats[v].includes(rows.length)));
   }
 
+  // Whether leaving the teams empty has each play alone rather than partners sit opposite: the
+  // variant chosen takes teams or none with as many players as are listed (its teams_optional).
+  function teamsOptionalNow() {
+    const optional = (chosen.panel && chosen.panel.teams_optional) || {};
+    const picked = variantsChosen();
+    return picked.length > 0 && picked.every((v) => Array.isArray(optional[v]) && optional[v].includes(rows.length));
+  }
+
   function refresh(gameChanged) {
     if (gameChanged) {
       if (ctx.chose) ctx.chose(chosen.name);
@@ -363,7 +371,8 @@ export function renderStart(area, catalogue, ctx) {
       limitEntry.name = formName(minutesOpt.label);
     }
     hint.textContent = (seats.min === seats.max ? `${seats.min} player${seats.min > 1 ? "s" : ""}.` : `${seats.min} to ${seats.max} players.`)
-      + (teamsNow() ? " Teams: list the players in their seats around the table and give partners the same team name, or leave teams empty (partners sit opposite)." : "");
+      + (teamsNow() ? " Teams: list the players in their seats around the table and give partners the same team name, or leave teams empty ("
+        + (teamsOptionalNow() ? "each then plays alone" : "partners sit opposite") + ")." : "");
   }
 
   // A game that can be played against the clock (SCAN): its countdown starts with the game.
