@@ -595,16 +595,16 @@ def test_junk_setups_raise_game_error_only(data):
     (("Ann", "Bob", "Cat", "Dan"), "team", {WE: cards(9, 7, 4, 3), THEY: cards(4, 6, 9, 10)},       # 52
      "hand 1: Ann & Cat took 23 cards, but a trick is one card from each of the 4 players, so a side "
      "takes a multiple of 4 \\(20 or 24, not 23\\); check the counts \\(a table that counts differently "
-     "starts its game with “Check that each side took whole tricks” off: a game under way keeps the "
+     "starts its game with “Check that each side or player took whole tricks” off: a game under way keeps the "
      "options it started with\\)$"),
     (("A", "B", "C"), "individual", {"A": cards(5), "B": cards(8, 3), "C": cards(0, 10, 13, 12)},  # 51
-     "hand 1: A took 5 cards, .* each of the 3 players, so a side takes a multiple of 3 \\(3 or 6, not 5\\)"),
+     "hand 1: A took 5 cards, .* each of the 3 players, so a player takes a multiple of 3 \\(3 or 6, not 5\\)"),
     (tuple("ABCDE"), "individual", {"A": cards(10), "B": cards(3, 7), "C": cards(0, 6, 6),          # 50
                                     "D": cards(0, 0, 7, 1), "E": cards(0, 0, 0, 10)},
-     "hand 1: C took 12 cards, .* a multiple of 5 \\(10 or 15, not 12\\)"),
+     "hand 1: C took 12 cards, .* so a player takes a multiple of 5 \\(10 or 15, not 12\\)"),
     (tuple("ABCDEF"), "individual", {"A": cards(7), "B": cards(6), "C": cards(0, 6), "D": cards(0, 5),  # 48
                                      "E": cards(0, 0, 12), "F": cards(0, 0, 0, 12)},
-     "hand 1: A took 7 cards, .* a multiple of 6 \\(6 or 12, not 7\\)"),
+     "hand 1: A took 7 cards, .* so a player takes a multiple of 6 \\(6 or 12, not 7\\)"),
 ])
 def test_a_side_takes_whole_tricks(names, variant, taken, said):
     """'Player left of dealer leads the first card face up to the table; ... Every player must
@@ -621,6 +621,37 @@ def test_a_side_takes_whole_tricks(names, variant, taken, said):
     assert s["sheet"] == []
 
 
+@pytest.mark.parametrize("names, variant, word", [
+    (("Ann", "Bob", "Cat", "Dan"), "team", "side"),
+    (("Ann", "Bob", "Cat"), "individual", "player"),
+    (("Ann", "Bob", "Cat", "Dan"), "no_trump", "player"),
+    (tuple("ABCDEF"), "no_trump", "side"),
+])
+def test_the_refusals_call_a_side_what_the_view_does(names, variant, word):
+    """Played individually (Without Partners, No Trump alone) the refusals said "a side takes a
+    multiple of ...", "each side's cards", "not a side in this game" while the view says "player":
+    they say what the view's side_word does."""
+    s = start(names, variant=variant)
+    assert game.view(s)["side_word"] == word
+    with pytest.raises(GameError, match="each %s's cards per suit" % word):
+        hand(s, [])
+    with pytest.raises(GameError, match="Zed is not a %s in this game; the %ss are" % (word, word)):
+        hand(s, {"Zed": cards(1)})
+    with pytest.raises(GameError, match="is yes \\(a %s's cards are whole tricks" % word):
+        start(names, variant=variant, whole_tricks="no")
+    n, total = len(names), max(rules.hand_sizes(variant, len(names)))
+    deck = [suit for suit in ("spades", "hearts", "diamonds", "clubs") for _ in range(13)][:total]
+    sides = [side["name"] for side in s["sides"]]
+    shares = [n + 1] + [n * ((total - n - 1) // n // (len(sides) - 1))] * (len(sides) - 2)
+    shares.append(total - sum(shares))                  # the first side's n + 1 are no whole tricks
+    taken, at = {}, 0
+    for side, share in zip(sides, shares):
+        taken[side] = {suit: deck[at:at + share].count(suit) for suit in ("spades", "hearts", "diamonds", "clubs")}
+        at += share
+    with pytest.raises(GameError, match="so a %s takes a multiple of %d" % (word, n)):
+        hand(s, taken)
+
+
 def test_a_table_that_counts_differently_can_switch_the_trick_check_off():
     """The check is the rules' reading (the default); "whole_tricks": false is a house rule for a
     table whose counts are not whole tricks (a dropped card, a misdeal played out)."""
@@ -630,7 +661,7 @@ def test_a_table_that_counts_differently_can_switch_the_trick_check_off():
     assert game.view(s)["whole_tricks"] is False and game.view(start())["whole_tricks"] is True
     s, ev = hand(s, {WE: cards(9, 7, 4, 3), THEY: cards(4, 6, 9, 10)})       # 23 and 29 cards
     assert ev[0]["points"] == {WE: 75, THEY: 0}
-    with pytest.raises(GameError, match="“Check that each side took whole tricks” is yes .* or no"):
+    with pytest.raises(GameError, match="“Check that each side or player took whole tricks” is yes .* or no"):
         start(whole_tricks="no")
 
 

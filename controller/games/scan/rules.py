@@ -153,8 +153,8 @@ OPTIONS = (
                 "play, or three or more sides, more than one can come out with a + score: not covered."),
     option("whole_tricks", "boolean", True, "Player left of dealer leads the first card face up to "
            "the table; ... Every player must follow suit if possible ... The trick is taken by the "
-           "highest card of the suit led.", "Check that each side took whole tricks (one card from each "
-           "player a trick)",
+           "highest card of the suit led.", "Check that each side or player took whole tricks (one card "
+           "from each player a trick)",
            help="So a trick holds one card from each player, and a side takes whole tricks; switching the "
                 "check off is a house rule for a table that counts differently."),
 )
@@ -205,13 +205,14 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
     if not isinstance(plus, str) or plus not in PLUS_SCORES:
         raise GameError("%s is %s" % (form_name(declared(OPTIONS, "plus_scores")),
                                       " or ".join("“%s”" % words for words in PLUS_SCORES.values())))
+    sides = _sides(variant, players)
     whole = options.get("whole_tricks")
     whole = True if whole is None else whole
     if not isinstance(whole, bool):
-        raise GameError("%s is yes (a side's cards are whole tricks, one card from each player) or no "
+        raise GameError("%s is yes (a %s's cards are whole tricks, one card from each player) or no "
                         "(any count the deck allows), not %s"
-                        % (form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",)), _said(whole)))
-    sides = _sides(variant, players)
+                        % (form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",)), side_word(sides),
+                           _said(whole)))
     checked = check_declared("SCAN", OPTIONS, options, n)     # no_trump_last's choices among the rest
     return [{"type": "setup", "variant": variant, "players": names, "sides": sides,
              "time_limit": limit, "ends_at": ends_at, "target_tie": tie, "dealer": dealer,
@@ -238,6 +239,12 @@ def _ends_at(value: object) -> str | None:
 def _said(value: object) -> str:
     """A refused value as a sentence quotes it: a short text or a number, never a JSON structure."""
     return quoted(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else "that"
+
+
+def side_word(sides: list[dict[str, Any]]) -> str:
+    """What a side is called: a player where each plays alone (Without Partners, No Trump played
+    individually: "each side took" read as teams), else a side (a team)."""
+    return "player" if all(len(side["players"]) == 1 for side in sides) else "side"
 
 
 def headings(sides: list[dict[str, Any]]) -> list[str]:
@@ -365,12 +372,13 @@ def _hand(state: State, action: Action) -> list[Event]:
     number = len(state["sheet"]) + 1
     taken = action.get("taken")
     sides = [s["name"] for s in state["sides"]]
+    word = side_word(state["sides"])
     if not isinstance(taken, dict):
-        raise GameError("hand %d: give \"taken\", each side's cards per suit" % number)
+        raise GameError("hand %d: give \"taken\", each %s's cards per suit" % (number, word))
     strange = [k for k in taken if k not in sides]
     if strange:
-        raise GameError("hand %d: %s is not a side in this game; the sides are %s"
-                        % (number, ", ".join(map(str, strange)), ", ".join(sides)))
+        raise GameError("hand %d: %s is not a %s in this game; the %ss are %s"
+                        % (number, ", ".join(map(str, strange)), word, word, ", ".join(sides)))
     clean: dict[str, dict[str, int]] = {}
     for side in sides:
         counts = taken.get(side)
@@ -399,7 +407,7 @@ def _hand(state: State, action: Action) -> list[Event]:
         takes = "all %d" % DECK if sizes == [DECK] else "%s of the %d" % (or_list(map(str, sizes)), DECK)
         raise GameError("hand %d: %d cards entered, but this game takes %s; check the counts" % (number, total, takes))
     if state.get("whole_tricks", True):
-        _check_whole_tricks(number, clean, n)
+        _check_whole_tricks(number, clean, n, word)
     values = {s: score(clean[s]) for s in sides}
     points = {s: max(0, v) for s, v in values.items()}
     if state.get("plus_scores", "each") == "best":
@@ -418,7 +426,7 @@ def _hand(state: State, action: Action) -> list[Event]:
     return events
 
 
-def _check_whole_tricks(number: int, taken: dict[str, dict[str, int]], n: int) -> None:
+def _check_whole_tricks(number: int, taken: dict[str, dict[str, int]], n: int, word: str = "side") -> None:
     """Every trick holds one card from each of the ``n`` players and goes whole to the side that
     took it, so a side's cards are a whole number of tricks: a multiple of ``n``. One deal plays
     cards that don't go round: Triple SCAN with all 52 (6 x 8 tricks, and 4 cards left), where
@@ -431,12 +439,12 @@ def _check_whole_tricks(number: int, taken: dict[str, dict[str, int]], n: int) -
     side = odd[-1] if short and counts[odd[0]] % n == short else odd[0]
     count = counts[side]
     below, above = count - count % n, count - count % n + n
-    last = ", and one side the short last trick of the %d cards that don't go round" % short if short else ""
+    last = ", and one %s the short last trick of the %d cards that don't go round" % (word, short) if short else ""
     raise GameError("hand %d: %s took %d cards, but a trick is one card from each of the %d players, so "
-                    "a side takes a multiple of %d (%d or %d, not %d)%s; check the counts (a table that counts "
+                    "a %s takes a multiple of %d (%d or %d, not %d)%s; check the counts (a table that counts "
                     "differently starts its game with %s off: a game under way keeps the options it "
                     "started with)"
-                    % (number, side, count, n, n, below, above, count, last,
+                    % (number, side, count, n, word, n, below, above, count, last,
                        form_name(declared(OPTIONS, "whole_tricks"), asides=(" (",))))
 
 

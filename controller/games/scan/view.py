@@ -21,6 +21,7 @@ from .rules import (
     deal_size,
     hand_sizes,
     headings,
+    side_word,
     timed,
 )
 
@@ -67,7 +68,7 @@ def view(state: State) -> dict[str, Any]:
         "variant_name": VARIANTS[state["variant"]].split(":")[0],
         # what the hand form calls a side: a player where each plays alone (Without Partners, No
         # Trump played individually: "cards each side took" read as teams), else a side (a team)
-        "side_word": "player" if all(len(s["players"]) == 1 for s in sides) else "side",
+        "side_word": side_word(sides),
         "columns": [{"label": lab, "side": s["name"], "players": s["players"]} for lab, s in zip(labels, sides)],
         "rows": [{"hand": r["hand"], "dealer": state["players"][r["dealer"]],
                   "points": [r["points"][s["name"]] for s in sides],
