@@ -974,7 +974,9 @@ def test_a_bluff_spends_a_card_and_moves_no_one():
     assert [c["player"] for c in reveal["plays"]] == [0]
     assert reveal["bluffed"] == [2] and reveal["abstained"] == [1, 2, 3]
     assert s["hands"] == [2, 3, 2, 3]
-    assert "Cat bluffed" in game.describe(before, action, ev)
+    said = game.describe(before, action, ev)
+    assert said.endswith("on Protester 1), and Cat bluffed"), said       # not "...) (Cat bluffed)"
+    assert ") (" not in said
     with pytest.raises(GameError, match="bluff"):      # a bluff with a Protester is no bluff
         act(tracked(), {"type": "reveal", "plays": [dict(play(2, 1, 9, "hearts"), bluff=True)]})
     empty = dict(tracked(), hands=[3, 3, 0, 3])

@@ -12,13 +12,17 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
     for ev in events:
         kind = ev["type"]
         if kind == "revealed":
-            bluffs = " (%s bluffed)" % and_list([player_name(state, p) for p in ev["bluffed"]]) if ev.get("bluffed") else ""
+            # the bluffers after the cards, in words: "(Dan's 4 of spades on Protester 4) (Cat
+            # bluffed)", two brackets in a row, read as one aside after another
+            bluffers = and_list([player_name(state, p) for p in ev["bluffed"]]) if ev.get("bluffed") else ""
             if not ev["plays"]:
-                out.append("round %d: nobody directed a Protester%s" % (ev["round"], bluffs))
+                out.append("round %d: nobody directed a Protester%s" % (
+                    ev["round"], " (%s bluffed)" % bluffers if bluffers else ""))
             else:
                 cards = ["%s's %s of %s on Protester %d" % (player_name(state, c["player"]), _rank_words(c["rank"]),
                                                             c["suit"], c["protester"]) for c in ev["plays"]]
-                out.append("round %d: the Protesters moved (%s)%s" % (ev["round"], ", ".join(cards), bluffs))
+                out.append("round %d: the Protesters moved (%s)%s" % (
+                    ev["round"], ", ".join(cards), ", and %s bluffed" % bluffers if bluffers else ""))
             # a Protester already in a van that stays wins even when none was directed
             if ev.get("winners"):
                 names = [player_name(state, w) for w in ev["winners"]]
