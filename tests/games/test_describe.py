@@ -201,7 +201,7 @@ def test_scoop2002_says_a_pitch_and_n_ickels_turn():
     state, words = engine_says(scoop2002.GAME, state, {"type": "pitch", "player": 0, "story": "Downtown"})
     assert words == "Ann chose to pitch the Downtown story"
     _, words = engine_says(scoop2002.GAME, state, {"type": "roll", "player": 0, "value": 3})
-    assert words == "Ann rolled 3 pitching the Downtown story (needed 3 or less): sold!"
+    assert words == "Ann rolled 3 pitching the Downtown story (needed 3 or less): sold"
     _, words = engine_says(scoop2002.GAME, state, {"type": "roll", "player": 0, "value": 4})
     assert words == "Ann rolled 4 pitching the Downtown story (needed 3 or less): not sold"
 
@@ -214,8 +214,14 @@ def test_scoop2002_says_a_pitch_and_n_ickels_turn():
     assert scoop2002.GAME.describe(state, {"type": "roll", "player": 0, "value": 5}, events) == (
         "Ann rolled 5: #5 University gets a mark; N. Ickel rolled %d pitching the Downtown story (needed 1 or "
         "less): %s; N. Ickel rolled %d: #%d %s gets a mark" % (
-            ickel["value"], "sold!" if ickel["sold"] else "not sold", mark["value"], mark["location"],
+            ickel["value"], "sold" if ickel["sold"] else "not sold", mark["value"], mark["location"],
             state["locations"][mark["location"] - 1]))
+    # N. Ickel's pitch sold, and his mark chained on after it: "...: sold; N. Ickel rolled ...", not "sold!;"
+    seed = next(n for n in range(100) if [ev for ev in scoop2002.GAME.decide(
+        state, {"type": "roll", "player": 0, "value": 5}, random.Random(n)) if ev["type"] == "ickel_pitched"][0]["sold"])
+    said = scoop2002.GAME.describe(state, {"type": "roll", "player": 0, "value": 5}, scoop2002.GAME.decide(
+        state, {"type": "roll", "player": 0, "value": 5}, random.Random(seed)))
+    assert "(needed 1 or less): sold; N. Ickel rolled" in said and "!" not in said, said
 
 
 # ---------------------------------------------------------------- SCAN

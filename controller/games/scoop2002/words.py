@@ -92,12 +92,14 @@ def _say_ickel(state: State, ev: Event) -> str:
 
 
 def _pitch_words(state: State, p: int, value: int, story: int, needed: int, sold: bool) -> str:
+    """A pitch and whether it sold, plainly: the sentence goes on after it ("; N. Ickel rolled
+    9 ..."), and "sold!;" read as a stumble there."""
     # the rolls there are: 0-9 with a 0 read as 0, or 1-10 with it read as 10
     lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
     return "%s %s pitching the %s story (%s): %s" % (
         player_name(state, p), _rolled(value, state), _place_words(state, story),
         "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else "needed %d or less" % needed,
-        "sold!" if sold else "not sold")
+        "sold" if sold else "not sold")
 
 
 def _say_marked(state: State, ev: Event) -> str:
