@@ -245,6 +245,10 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     assert "partners" not in page.inner_text("#seat-hint")
     page.click("#add-player")
     page.wait_for_function("!document.getElementById('team-0').hidden")
+    # and with 4 its teams are the table's choice: empty teams have each play alone, not partners
+    assert "or leave teams empty (each then plays alone)." in page.inner_text("#seat-hint")
+    page.check("#variant-team")
+    assert "or leave teams empty (partners sit opposite)." in page.inner_text("#seat-hint")
     # a seat option with no seat as its default says what empty means (it said "— (the default)")
     page.get_by_label(registry.load("scoop1956").title).check()
     # and each part of the page layout suggests its own kind (the advertisements' box said "sport 2, crime 1")
