@@ -663,16 +663,12 @@ def _panel(c: _Check) -> Iterator[str]:
     chosen = facts["team_variants"]
     if chosen is not None and not (isinstance(chosen, (list, tuple)) and all(v in variants for v in chosen)):
         yield "its team_variants are %s, not a list of its variants (or None)" % base.quoted(chosen, 60)
-    counts = facts["team_seats"]
-    if counts is not None and not (isinstance(counts, Mapping) and all(
-            v in variants and isinstance(ns, (list, tuple)) and ns
-            and all(base.is_int(n) and 1 <= n <= base.SEATS_MOST for n in ns) for v, ns in counts.items())):
-        yield "its team_seats are %s, not {variant: [players, ...]} for its variants" % base.quoted(counts, 80)
-    optional = facts.get("teams_optional")
-    if optional is not None and not (isinstance(optional, Mapping) and all(
-            v in variants and isinstance(ns, (list, tuple)) and ns
-            and all(base.is_int(n) and 1 <= n <= base.SEATS_MOST for n in ns) for v, ns in optional.items())):
-        yield "its teams_optional are %s, not {variant: [players, ...]} for its variants" % base.quoted(optional, 80)
+    for name in ("team_seats", "teams_optional"):      # {variant: [numbers of players]}
+        counts = facts.get(name)
+        if counts is not None and not (isinstance(counts, Mapping) and all(
+                v in variants and isinstance(ns, (list, tuple)) and ns
+                and all(base.is_int(n) and 1 <= n <= base.SEATS_MOST for n in ns) for v, ns in counts.items())):
+            yield "its %s are %s, not {variant: [players, ...]} for its variants" % (name, base.quoted(counts, 80))
     by_variant = facts["seats_by_variant"]
     if by_variant is not None and not (isinstance(by_variant, Mapping) and all(
             v in variants and isinstance(b, Mapping) and base.is_int(b.get("min")) and base.is_int(b.get("max"))
