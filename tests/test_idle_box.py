@@ -53,6 +53,18 @@ def idle_box(tmp_path, mock_factory):
         nd.close()
 
 
+def settled(nd, timeout=60):
+    """Wait for start-up's own work to end before counting: the keeper's first backup (the USB
+    stick has none for a day), copied in steps, runs its thread many times, and on a busy
+    machine it outlasted the fixed 0.3 s the tests used to wait (9 runs counted during 20 rolls,
+    in CI); then a moment for the window's first frame."""
+    end = time.monotonic() + timeout
+    while nd.backups.made < 1 and nd.backups.failed is None:
+        assert time.monotonic() < end, "the keeper's first backup did not end"
+        time.sleep(0.02)
+    time.sleep(0.3)
+
+
 def woken(threads, seconds, during=None):
     counts = {t.name: runs(t) for t in threads}
     if during is None:
@@ -65,7 +77,7 @@ def woken(threads, seconds, during=None):
 @pytest.mark.slow
 def test_an_idle_box_s_threads_sleep_until_something_happens(idle_box):
     nd, app, before = idle_box
-    time.sleep(0.3)                      # let start-up's own work (the first frame, a backup) end
+    settled(nd)                          # start-up's own work (the first frame, a backup) ended
     threads = box_threads(before)
     names = {t.name for t in threads}
     assert {"window", "phone-sounds-bus", "workbench", "backup-keeper"} <= names, names
@@ -79,7 +91,7 @@ def test_the_backup_keeper_is_not_woken_by_moves_and_rolls(idle_box):
     """It makes a backup when a game is finished (and daily): every other message was a wake-up
     and a look at the USB stick's folder."""
     nd, app, before = idle_box
-    time.sleep(0.3)
+    settled(nd)
     keeper = [t for t in box_threads(before) if t.name == "backup-keeper"]
     assert keeper
 
