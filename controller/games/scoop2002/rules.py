@@ -526,9 +526,14 @@ def _pitch_needs(state: State) -> str:
     equal to that sum, then you sell the story"): the sum and its two parts."""
     p, story = state["turn"], state["pitch"]
     research, news = state["players"][p]["steno"][story - 1], state["marks"][story - 1]
-    needed = research + news
-    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
-    sells = ("any roll sells" if needed >= highest else "no roll sells" if needed < lowest
-             else "a roll of %d or less sells" % needed)
-    return "%s: %d Steno Pad mark%s + %d at %s" % (sells, research, "" if research == 1 else "s", news,
+    return "%s: %d Steno Pad mark%s + %d at %s" % (pitch_sells(state, research + news, "a roll of %d or less sells"),
+                                                   research, "" if research == 1 else "s", news,
                                                    state["locations"][story - 1])
+
+
+def pitch_sells(state: State, needed: int, less: str = "needed %d or less") -> str:
+    """How a pitch's sum reads against the rolls there are (0-9 with a 0 read as 0, or 1-10 with
+    it read as 10): any roll sells, no roll sells, or ``less`` with the sum. The pitch's words
+    before its roll and after it (words.py) say it alike."""
+    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
+    return "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else less % needed

@@ -2,7 +2,7 @@
 the pitch's sum, N. Ickel's turn and the win, in one sentence."""
 
 from ..base import Action, Event, State, say_events
-from .rules import STREET, TIMES, player_name, reading, roll_value, street_default
+from .rules import STREET, TIMES, pitch_sells, player_name, reading, roll_value, street_default
 
 
 def describe(state: State, action: Action, events: list[Event]) -> str:
@@ -94,11 +94,8 @@ def _say_ickel(state: State, ev: Event) -> str:
 def _pitch_words(state: State, p: int, value: int, story: int, needed: int, sold: bool) -> str:
     """A pitch and whether it sold, plainly: the sentence goes on after it ("; N. Ickel rolled
     9 ..."), and "sold!;" read as a stumble there."""
-    # the rolls there are: 0-9 with a 0 read as 0, or 1-10 with it read as 10
-    lowest, highest = (0, 9) if roll_value(state, 0) == 0 else (1, 10)
     return "%s %s pitching the %s story (%s): %s" % (
-        player_name(state, p), _rolled(value, state), _place_words(state, story),
-        "any roll sells" if needed >= highest else "no roll sells" if needed < lowest else "needed %d or less" % needed,
+        player_name(state, p), _rolled(value, state), _place_words(state, story), pitch_sells(state, needed),
         "sold" if sold else "not sold")
 
 
