@@ -346,3 +346,37 @@ def test_enter_in_a_name_field_moves_to_the_next_name_and_never_starts_the_game(
     page.keyboard.press("Enter")        # the button itself starts it
     page.wait_for_function("(window.NEWSDESK_PANEL.game || {}).version >= 1", timeout=WAIT)
     assert [p["name"] for p in current(page)["players"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_enter_in_any_field_of_the_start_form_never_starts_the_game(page):
+    """Enter in a team field goes on to the next team, and from the last to "Start the game";
+    Enter in an option's box or on a checkbox goes to "Start the game": none of them starts the
+    game. Only the name fields were mended before: Enter in SCAN's last team field, or in SCOOP's
+    page layout half typed, started the game with what was there."""
+    page.get_by_label(registry.load("scan").title).check()
+    for i, name in enumerate(("Ann", "Bob", "Cy", "Di")):
+        page.fill("#player-%d" % i, name)
+    page.fill("#team-0", "Reds")
+    page.press("#team-0", "Enter")
+    assert page.evaluate("document.activeElement.id") == "team-1"
+    for box in ("#team-3", "#time-limit"):
+        page.focus(box)
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "start-game", box
+    kinds = set()
+    for item in registry.catalogue():
+        page.get_by_label(item["title"]).check()
+        boxes = page.eval_on_selector_all(
+            "#start-form input:not([type=radio]):not([id^=player-]):not([id^=team-])",
+            "xs => xs.filter(x => x.offsetParent).map(x => [x.id, x.type])")
+        for box, kind in boxes:
+            kinds.add(kind)
+            page.focus("#" + box)
+            page.keyboard.press("Enter")
+            assert page.evaluate("document.activeElement.id") == "start-game", (item["name"], box)
+    assert {"checkbox", "number", "text"} <= kinds, kinds
+    page.get_by_label(registry.load("scoop1956").title).check()
+    page.fill("#opt-page-stories", "sport")
+    page.press("#opt-page-stories", "Enter")
+    page.wait_for_timeout(300)          # a start would have been asked for by now
+    assert page.is_visible("#start-form") and page.is_hidden("#start-error") and current(page) is None

@@ -261,19 +261,8 @@ export function renderStart(area, catalogue, ctx) {
     // seat choices name the players, as each name is typed: at "change" they caught up only when
     // the field lost its focus, and "Who moves first" still offered "Player 1" beside "Ann"
     name.addEventListener("input", () => { for (const c of controls) if (c.input.refresh) c.input.refresh(); });
-    name.addEventListener("keydown", (e) => nextName(e, row));
     rows.push(row);
     playersBox.append(li);
-  }
-
-  // Enter in a name field moves on to the next name, and from the last to "Start the game"
-  // without pressing it: a table typing names in turn started the game with half of them, as the
-  // browser submits a form on Enter. Starting takes the button.
-  function nextName(e, row) {
-    if (e.key !== "Enter" || e.isComposing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    e.preventDefault();
-    const next = rows[rows.indexOf(row) + 1];
-    (next ? next.name : go).focus();
   }
 
   // The focus goes where the removed row was, not to the page: to the next row's name, the
@@ -393,6 +382,21 @@ export function renderStart(area, catalogue, ctx) {
     h("h3", { id: "pick-h", class: "offer-heading" }, "Which game?"), list, variantBox,
     limitBox, optionBox,
     h("h3", { class: "offer-heading" }, "Who's playing?"), hint, playersBox, add, error, go);
+  // Enter in a field of the form never starts the game: the browser submits a form on Enter,
+  // and a table typing its names in turn started with half of them, or with a page layout half
+  // typed. Enter in a name or a team field goes on to the next of its kind (the table types them
+  // in turn), and from the last, or from any other field, to "Start the game" without pressing
+  // it. Starting takes the button.
+  form.addEventListener("keydown", (e) => {
+    const field = e.target;
+    if (e.key !== "Enter" || e.isComposing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (field.tagName !== "INPUT" || field.type === "submit" || field.type === "button") return;
+    e.preventDefault();
+    const kind = rows.find((r) => r.name === field) ? "name" : rows.find((r) => r.team === field) ? "team" : null;
+    const after = kind ? rows.slice(rows.findIndex((r) => r[kind] === field) + 1).map((r) => r[kind]).find((x) => !x.hidden) : null;
+    (after || go).focus();
+  });
+
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const players = rows.map((r) => ({ name: r.name.value.trim(), colour: r.colour.value || null, team: teamsNow() && r.team.value.trim() ? r.team.value.trim() : null }));
