@@ -582,6 +582,7 @@ def test_a_zip_whose_directory_is_past_a_backups_is_refused_before_it_is_read(he
     assert read == []
 
 
+@pytest.mark.slow
 def test_a_zip64_directory_is_read_from_its_zip64_end_record(tmp_path):
     """Past 65,535 files a zip's end record says 0xFFFF and the zip64 record beside it has the
     truth: the count and the size are taken from whichever says more, so a lying plain record

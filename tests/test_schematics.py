@@ -184,6 +184,7 @@ def test_the_rules_warnings_are_said_and_drawing_goes_on(monkeypatch, capsys):
     assert "electrical rules, a warning: pi: status_led is an output on GPIO4 (pin 7), which the Pi pulls high" in err
 
 
+@pytest.mark.slow
 def test_check_command_passes_on_the_repo(rendered, capsys):
     """`python -m schematics.generate --check`, in this process: its simulations are the ones
     `rendered` ran (spice.run keeps each deck's answer), so only the drawing is done again."""
