@@ -166,11 +166,12 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
     won.locator("input[name=points]").fill("20")
     tap(page, "Reached Disaster #1")
     page.get_by_role("button", name="The Catastrophe is in the same city too!", exact=True).wait_for(timeout=WAIT)
-    # the Catastrophe's city is her News card's too: both on this move, the game ending on it
-    both = page.locator("form:has(button:text(\"Reached the Catastrophe at the News card's city too\"))")
+    # the Catastrophe's city is her News card's too: both on this move, the game ending on it (the
+    # Disaster's city, so in the same city too)
+    both = page.locator("form:has(button:text(\"The Catastrophe and the News card are in the same city too!\"))")
     both.locator("input[name=points]").fill("50")
     both.get_by_label("Points on the News card").fill("7")
-    tap(page, "Reached the Catastrophe at the News card's city too")
+    tap(page, "The Catastrophe and the News card are in the same city too!")
     assert current(page)["view"]["star_reporter"] == ["Ann"]
     assert [p["score"] for p in current(page)["view"]["players"]] == [77, 0, 0]
     # the winner by name (the game gives its winners as seats: it said "0 won!")

@@ -369,3 +369,28 @@ def test_a_scan_game_that_is_over_names_no_dealer(panel_server, client):
         assert line.inner_text() == ("Team SCAN · deal 7 · trump is the suit on top of the stock after everyone "
                                      "draws; no trump once the stock is gone")
         page.close()
+
+
+@pytest.mark.browser
+def test_the_news_after_a_disaster_on_one_move_is_offered_as_in_the_same_city(panel_server, client):
+    """Ann reached Disaster #1's city, her News card's and the Catastrophe's, and tapped the
+    Disaster first: the News card was still offered as "Reached the assignment's city" (its box
+    "Points on the News card"), as if the move had reached another city, while the News tapped
+    first had the Disaster offered "in the same city too". Both orders read alike now."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "disasters": 1},
+                                        "players": [{"name": n} for n in ("Ann", "Bob")]})
+    act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 0, "method": "automobile", "dice": [2, 3]},
+           {"type": "disaster", "player": 0, "points": 20})
+    with table_page(panel_server) as page:
+        reached = page.get_by_role("group", name="Ann: what the move reached")
+        news = reached.get_by_role("button", name="The News card is in the same city too", exact=True)
+        news.wait_for(timeout=10000)
+        assert reached.get_by_role("spinbutton", name="Points on the News card (the same city as Disaster #1)",
+                                   exact=True).count() == 1
+        assert reached.get_by_role("button", name="Reached the assignment's city").count() == 0
+        # the Catastrophe with the News card, after the Disaster, says so as the Disaster's pair does
+        assert reached.get_by_role("button", name="The Catastrophe and the News card are in the same city too!",
+                                   exact=True).count() == 1
+        page.close()

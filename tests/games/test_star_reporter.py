@@ -572,6 +572,47 @@ def test_a_disaster_reported_after_the_news_on_one_move_is_at_the_news_city():
     assert ev[-1] == {"type": "ended", "scores": [25, 42], "winners": [BOB]}
 
 
+def test_the_news_reported_after_a_disaster_on_one_move_is_at_the_disasters_city():
+    """The other way round: a Disaster's city "must be reached by an exact throw", and the move
+    that reaches it ends there, so the News card reported after it on the move is at that city too.
+    Tapped the Disaster first, the News offer read as reaching another city ("Reached the
+    assignment's city", its box "Points on the News card") while the Disaster after the News card
+    said "in the same city too": the two orders are labelled alike now, the event too."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s = drive(s, BOB)
+    s = drive(s, ANN)                                     # Ann reaches the Disaster's city, her News card's too
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 20})
+    (offer,) = [o for o in game.offers(s) if o["type"] == "news"]
+    assert offer["same_city"] is True
+    assert offer["labels"] == {"points": "Points on the News card (the same city as Disaster #1)"}
+    after, ev = act(s, {k: v for k, v in offer.items() if k not in PRESENTATION} | {"points": 6})
+    assert ev == [{"type": "won_card", "player": ANN, "card": "news", "points": 6, "city": None, "same_city": True}]
+    assert game.describe(s, {}, ev) == "Ann completed the News assignment at the same city: 6 points"
+    assert game.describe(s, {}, [dict(ev[0], city="Riverton")]) == (
+        "Ann completed the News assignment at the same city (Riverton): 6 points")
+    assert game.view(after)["players"][ANN]["score"] == 26
+    # as before, the table may report it without saying so; and not "same city" with nothing before it
+    assert act(s, {"type": "news", "player": ANN, "points": 6})[0]["players"] == after["players"]
+    with pytest.raises(GameError, match="Ann: \"same_city\" says this card names the city of the card reported "
+                                        "before it on this move, and none was"):
+        act(drive(start(names=("Ann", "Bob")), ANN), {"type": "news", "player": ANN, "points": 6, "same_city": True})
+    with pytest.raises(GameError, match=r'Ann: "same_city" says whether .* \(true or false\), not .yes.'):
+        act(s, {"type": "news", "player": ANN, "points": 6, "same_city": "yes"})
+    # the Catastrophe with the News card after a Disaster: both at its city, the News card's event says so
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe, at the same city
+    s = drive(s, ANN)
+    s, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
+    (offer,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and o.get("news")]
+    assert offer["same_city"] is True
+    _, ev = act(s, {k: v for k, v in offer.items() if k not in PRESENTATION} | {"points": 100, "news_points": 5})
+    assert [(e["card"], e.get("same_city")) for e in ev if e["type"] == "won_card"] == [
+        ("news", True), ("catastrophe", True)]
+    assert ev[-1] == {"type": "ended", "scores": [145, 0], "winners": [ANN]}
+
+
 def _catastrophe_open_and_no_disaster():
     """The Catastrophe open after Ann's move, and no Disaster open (Bob won the one there was)."""
     s = start(names=("Ann", "Bob"), disasters=1)

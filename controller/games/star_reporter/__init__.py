@@ -20,7 +20,9 @@ box rolls with the rng handed in, and the throw's event records the dice either 
     {"type": "land", "player": p, "airport": A}         where the plane flew, or was called to
     {"type": "draw", "player": p, "city": C,            a new News assignment (back at Urbania,
      "points": n, "event": E, "grid": G}                or by telephone); all details optional
-    {"type": "news", "player": p, "points": n}          reached the assignment's city
+    {"type": "news", "player": p, "points": n}          reached the assignment's city ("same_city":
+                                                        true after a Disaster won on this move, at
+                                                        its city: the move ended there)
     {"type": "disaster", "player": p, "points": n,      reached a Disaster's city (card: its
      "card": k}                                         number, when more than one is open)
     {"type": "catastrophe", "player": p, "points": n}   reached the Catastrophe: the game ends

@@ -283,6 +283,8 @@ def _news(state: State, p: int, action: Action, rng: random.Random) -> list[Even
     if "drew" in this_move(state):
         raise GameError("%s drew this card at Urbania on this move: report it after a move that reaches %s"
                         % (who, assignment["city"] or "its city"))
+    # after a Disaster won on this move, the News card is at its city: the move ended there
+    same = _said_same_city(state, p, action)
     points = action.get("points")
     if points is None:
         points = assignment["points"]
@@ -292,7 +294,8 @@ def _news(state: State, p: int, action: Action, rng: random.Random) -> list[Even
     if assignment["points"] is not None and points != assignment["points"]:
         raise GameError("%s's News card was entered as %d points when drawn, not %d: the card's own points "
                         "are what it earns" % (who, assignment["points"], points))
-    return [{"type": "won_card", "player": p, "card": NEWS, "points": points, "city": assignment["city"]}]
+    return [dict({"type": "won_card", "player": p, "card": NEWS, "points": points, "city": assignment["city"]},
+                 **_at_same_city(same))]
 
 
 def _disaster(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
@@ -336,7 +339,7 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     events: list[Event] = []
     after = state
     if with_news:
-        events += _news(after, p, {"points": action.get("news_points")}, rng)
+        events += _news(after, p, {"points": action.get("news_points"), "same_city": same}, rng)
         after = _applied(after, events[-1:])
     if disaster is not None:
         if not state["open_disasters"]:
@@ -381,19 +384,26 @@ def _one_exact_city(state: State, p: int, action: Action) -> bool:
     move that reaches it wins both. A second card not said to be at the same city is refused.
     After the News card reported on this move the move ended at its city (the rest of the throw
     "sacrificed" to reach it), so a card won on it is at that city: said so, or not, as before."""
+    same = _said_same_city(state, p, action)
+    done = [c for c in this_move(state) if c in ("disaster", "catastrophe")]
+    if done and not same:
+        raise GameError("%s already reported the %s on this move: a Disaster's city and the Catastrophe's \"must "
+                        "be reached by an exact throw\", and one move ends in one city; if this card names the "
+                        "same city, say so (\"same_city\")" % (
+                            _name(state, p), "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
+    return same
+
+
+def _said_same_city(state: State, p: int, action: Action) -> bool:
+    """"same_city" as the action says it: true only after a card won on this move (the News card,
+    a Disaster). The News card after a Disaster may say so, or not, as a Disaster after the News
+    card may: the move that won the Disaster ended at its city, so the News reached on it is there."""
     who = _name(state, p)
     same = action.get("same_city", False)
     if not isinstance(same, bool):
         raise GameError("%s: \"same_city\" says whether this card names the city of the card reported before it on "
                         "this move (true or false), not %s" % (who, _shown(same)))
-    reported = this_move(state)
-    done = [c for c in reported if c in ("disaster", "catastrophe")]
-    if done and not same:
-        raise GameError("%s already reported the %s on this move: a Disaster's city and the Catastrophe's \"must "
-                        "be reached by an exact throw\", and one move ends in one city; if this card names the "
-                        "same city, say so (\"same_city\")" % (
-                            who, "Catastrophe" if done[0] == "catastrophe" else "Disaster"))
-    if same and not done and NEWS not in reported:
+    if same and not any(c in (NEWS, "disaster", "catastrophe") for c in this_move(state)):
         raise GameError("%s: \"same_city\" says this card names the city of the card reported before it on this "
                         "move, and none was" % who)
     return same

@@ -64,14 +64,14 @@ def offers(state: State) -> list[Action]:
     if phase == "moved":
         mover = state["players"][m]
         done = this_move(state)
+        # one move ends in one city: after a Disaster (or the News card), the other cards only as its city too
+        same, after = _same_city(mover, done)
         if mover["assignment"]["status"] == "open":
             if "drew" not in done:
                 need = [] if mover["assignment"]["points"] is not None else ["points"]
-                out.append(dict({"type": "news", "player": m, "enter": need}, **_labels(need, NEWS_CARD)))
+                out.append(dict({"type": "news", "player": m, "enter": need}, **same, **_labels(need, NEWS_CARD + after)))
         elif NEWS not in done:
             out.append({"type": "draw", "player": m})
-        # one move ends in one city: after a Disaster (or the News card), the other cards only as its city too
-        same, after = _same_city(mover, done)
         out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"], **same,
                  "labels": {"points": "Points on Disaster #%d%s" % (k, after)}} for k in state["open_disasters"]]
         if state["catastrophe"] == "open":
@@ -92,12 +92,13 @@ def offers(state: State) -> list[Action]:
 
 
 def _same_city(mover: dict[str, Any], done: list[str]) -> tuple[dict[str, Any], str]:
-    """What the mover's Disaster and Catastrophe offers add once a Disaster or the News card was
-    won on this move: the flag "same_city" (a second card is won on one move only at the same
+    """What the mover's News, Disaster and Catastrophe offers add once a Disaster or the News card
+    was won on this move: the flag "same_city" (a second card is won on one move only at the same
     city: the move ended there, a Disaster's city "must be reached by an exact throw" and the
     News is obtained on reaching its city, the rest of the throw sacrificed) and the words for its
-    points box naming the card before it. Nothing before a card is won (the Catastrophe ends the
-    game, so none follows it)."""
+    points box naming the card before it; the same both ways, the News after a Disaster as a
+    Disaster after the News. Nothing before a card is won (the Catastrophe ends the game, so none
+    follows it)."""
     if "disaster" in done:
         number = [c["number"] for c in mover["cards"] if c["card"] == "disaster"][-1]
         return {"same_city": True}, " (the same city as Disaster #%d)" % number

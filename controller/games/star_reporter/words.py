@@ -77,6 +77,9 @@ def _say_drew(state: State, ev: Event) -> str:
 def _say_won_card(state: State, ev: Event) -> str:
     who = _name(state, ev["player"])
     if ev["card"] == NEWS:
+        if ev.get("same_city"):         # after a Disaster on the move: "at the same city", as a Disaster after it
+            return "%s completed the News assignment at the same city%s: %d points" % (
+                who, " (%s)" % ev["city"] if ev.get("city") else "", ev["points"])
         return "%s completed the News assignment%s: %d points" % (
             who, " in %s" % ev["city"] if ev.get("city") else "", ev["points"])
     if ev["card"] == "disaster":

@@ -84,7 +84,8 @@ export function label(offer, view) {
     // its form asks the airport first, then this button: the words follow the choice made above them
     case "land": return view.phase === "plane_call" ? "Send the plane there" : "Fly there";
     case "draw": return "Draw a new News card";
-    case "news": return "Reached the assignment's city";
+    // same_city: after a Disaster won on this move, as a Disaster after the News card
+    case "news": return offer.same_city ? `The News card${cityOf(offer, view)} is in the same city too` : "Reached the assignment's city";
     // same_city: a card won on this move already names the city reached, and this one does too
     case "disaster": return offer.same_city ? `Disaster #${offer.card} is in the same city too` : `Reached Disaster #${offer.card}`;
     case "catastrophe": {
@@ -94,12 +95,18 @@ export function label(offer, view) {
           : `Reached the Catastrophe at Disaster #${offer.disaster}'s city too`;
       }
       if (!offer.news) return offer.same_city ? "The Catastrophe is in the same city too!" : "Reached the Catastrophe!";
-      const me = view.players && view.players[offer.player];
-      const city = me && me.assignment && me.assignment.city;
-      return `Reached the Catastrophe at the News card's city${city ? ` (${city})` : ""} too`;
+      return offer.same_city ? `The Catastrophe and the News card${cityOf(offer, view)} are in the same city too!`
+        : `Reached the Catastrophe at the News card's city${cityOf(offer, view)} too`;
     }
     default: return null;
   }
+}
+
+// " (Riverton)": the city on the mover's News card, when it was entered as drawn
+function cityOf(offer, view) {
+  const me = view.players && view.players[offer.player];
+  const city = me && me.assignment && me.assignment.city;
+  return city ? ` (${city})` : "";
 }
 
 // What a move reached (News, a new card at Urbania, a Disaster, the Catastrophe) is headed with
