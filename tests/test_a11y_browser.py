@@ -1137,7 +1137,9 @@ def test_each_points_box_has_its_own_name_and_a_refusal_is_shown_once(client, se
     assert [label for button, label in names if "too" in button] == [
         "Points on the Catastrophe card", "Points on the News card",
         "Points on the Catastrophe card", "Points on Disaster #1",
-        "Points on the Catastrophe card", "Points on Disaster #2"], names
+        "Points on the Catastrophe card", "Points on Disaster #2",
+        "Points on the Catastrophe card", "Points on the News card", "Points on Disaster #1",
+        "Points on the Catastrophe card", "Points on the News card", "Points on Disaster #2"], names
     # the Disaster's own box (the Catastrophe at its city too asks for its points as well)
     box = page.locator("form:has(button:text-is('Reached Disaster #2'))").get_by_role(
         "spinbutton", name="Points on Disaster #2", exact=True)

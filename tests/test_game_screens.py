@@ -394,3 +394,30 @@ def test_the_news_after_a_disaster_on_one_move_is_offered_as_in_the_same_city(pa
         assert reached.get_by_role("button", name="The Catastrophe and the News card are in the same city too!",
                                    exact=True).count() == 1
         page.close()
+
+
+@pytest.mark.browser
+def test_the_catastrophe_the_news_card_and_a_disaster_in_one_city_are_recorded_with_one_form(panel_server, client):
+    """Ann's move reached a city named on her News card, on Disaster #1 and on the Catastrophe.
+    The panel offered the Catastrophe with the News card, and with the Disaster: either ended the
+    game, and the third card was never counted. One form records all three now."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "disasters": 1},
+                                        "players": [{"name": n} for n in ("Ann", "Bob")]})
+    act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 0, "method": "automobile", "dice": [2, 3]})
+    with table_page(panel_server) as page:
+        button = page.get_by_role("group", name="Ann: what the move reached").get_by_role(
+            "button", name="Reached the Catastrophe at the News card's and Disaster #1's city too", exact=True)
+        button.wait_for(timeout=10000)
+        form = button.locator("xpath=ancestor::form")
+        for field, points in (("points", "100"), ("news_points", "5"), ("disaster_points", "40")):
+            form.locator("input[name=%s]" % field).fill(points)
+        button.click()
+        page.locator("#game-area .tag-win", has_text="Star Reporter").wait_for(timeout=10000)
+        page.close()
+    view = client.get("/api/games/current").get_json()["game"]["view"]
+    assert view["phase"] == "over" and view["star_reporter"] == ["Ann"]
+    assert [(c["card"], c["points"]) for c in view["players"][0]["cards"]] == [
+        ("news", 5), ("disaster", 40), ("catastrophe", 100)]
+    assert view["players"][0]["score"] == 145

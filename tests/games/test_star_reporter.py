@@ -503,7 +503,7 @@ def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tappe
     s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
     s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe, at the same city
     s = drive(s, ANN)                                     # Ann reaches it by exact throw
-    (both,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o]
+    (both,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o and not o.get("news")]
     assert both["disaster"] == 1 and both["enter"] == ["points", "disaster_points"] and "same_city" not in both
     assert both["labels"] == {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}
     disaster_first, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
@@ -513,7 +513,7 @@ def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tappe
     assert ev_b[-3:] == [{"type": "won_card", "player": ANN, "card": "disaster", "number": 1, "points": 40}] + ev_a
     assert together["players"] == disaster_first["players"] and game.view(together)["disasters"]["open"] == []
     assert "Ann reached Disaster card 1's city: 40 points" in game.describe(s, {}, ev_b)
-    # her News card's city too: all three with the one action (the panel offers the pairs)
+    # her News card's city too: all three with the one action (the panel offers it with each open Disaster)
     _, ev = act(s, {"type": "catastrophe", "player": ANN, "points": 100, "news": True, "news_points": 5,
                     "disaster": 1, "disaster_points": 40})
     assert [e["card"] for e in ev if e["type"] == "won_card"] == ["news", "disaster", "catastrophe"]
@@ -533,7 +533,7 @@ def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tappe
     s, _ = throw(s, ANN, "automobile", (6, 6))            # the Catastrophe
     s = drive(s, BOB)
     s, _ = act(s, {"type": "disaster", "player": BOB, "points": 20, "card": 1})
-    (rest,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o]
+    (rest,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o and not o.get("news")]
     assert rest["disaster"] == 2 and rest["same_city"] is True
     s, ev = act(s, {"type": "catastrophe", "player": BOB, "points": 100, "disaster": 2, "disaster_points": 30,
                     "same_city": True})
@@ -611,6 +611,72 @@ def test_the_news_reported_after_a_disaster_on_one_move_is_at_the_disasters_city
     assert [(e["card"], e.get("same_city")) for e in ev if e["type"] == "won_card"] == [
         ("news", True), ("catastrophe", True)]
     assert ev[-1] == {"type": "ended", "scores": [145, 0], "winners": [ANN]}
+
+
+def test_the_catastrophe_the_news_card_and_a_disaster_in_one_city_are_won_with_one_tap():
+    """A city may be named on the mover's News card, on an open Disaster and on the Catastrophe:
+    the move that reaches it obtains the News ("when a player reaches the city"), is "first to
+    reach the city where the disaster occurred" and "the first player reaching the scene" of the
+    Catastrophe, and the game ends on it. The panel offered the Catastrophe with the News card
+    and with the Disaster, each a pair: the one whose words fit ended the game and the third
+    card was never counted. All three are offered in one tap now, and make the same events as
+    the News tapped first and then the Catastrophe and the Disaster "in the same city too"."""
+    s = start(names=("Ann", "Bob"), disasters=1)
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # Disaster #1
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # the Catastrophe
+    s = drive(s, ANN)                                     # one city: Ann's News card's, the Disaster's, the Catastrophe's
+    (all3,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and o.get("news") and "disaster" in o]
+    assert all3["disaster"] == 1 and "same_city" not in all3
+    assert all3["enter"] == ["points", "news_points", "disaster_points"]
+    end, ev = act(s, {k: v for k, v in all3.items() if k not in PRESENTATION}
+                  | {"points": 100, "news_points": 5, "disaster_points": 40})
+    assert [(e["card"], e["points"], e.get("same_city")) for e in ev if e["type"] == "won_card"] == [
+        ("news", 5, None), ("disaster", 40, True), ("catastrophe", 100, True)]
+    assert ev[-1] == {"type": "ended", "scores": [145, 0], "winners": [ANN]}
+    assert game.view(end)["star_reporter"] == ["Ann"] and game.view(end)["disasters"]["open"] == []
+    assert game.describe(s, {}, ev).startswith("Ann completed the News assignment: 5 points; Ann reached Disaster "
+                                               "card 1 at the same city: 40 points; Ann reached the Catastrophe at "
+                                               "the same city: 100 points, and the game ends")
+    # the same events as the News tapped first, then the Catastrophe with the Disaster in the same city
+    n, first = act(s, {"type": "news", "player": ANN, "points": 5})
+    (pair,) = [o for o in game.offers(n) if o["type"] == "catastrophe" and "disaster" in o]
+    assert pair["same_city"] is True and not [o for o in game.offers(n) if o.get("news")]
+    _, rest = act(n, {k: v for k, v in pair.items() if k not in PRESENTATION} | {"points": 100, "disaster_points": 40})
+    assert first + rest == ev
+    # the Disaster tapped first: the Catastrophe with the News card, in the same city, the same points
+    d, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
+    (pair,) = [o for o in game.offers(d) if o["type"] == "catastrophe" and o.get("news")]
+    assert pair["same_city"] is True and "disaster" not in pair
+    d, ev = act(d, {k: v for k, v in pair.items() if k not in PRESENTATION} | {"points": 100, "news_points": 5})
+    assert ev[-1] == {"type": "ended", "scores": [145, 0], "winners": [ANN]}
+    assert [c["card"] for c in d["players"][ANN]["cards"]] == ["disaster", "news", "catastrophe"]
+    # two open Disasters: all three with each; after one is tapped, with the other "in the same city too"
+    s = start(names=("Ann", "Bob"), disasters=2)
+    s, _ = throw(s, ANN, "automobile", (6, 6))
+    s, _ = throw(s, BOB, "automobile", (6, 6))
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # the Catastrophe
+    s = drive(s, BOB)
+    assert [o["disaster"] for o in game.offers(s) if o.get("news") and "disaster" in o] == [1, 2]
+    s, _ = act(s, {"type": "disaster", "player": BOB, "points": 20, "card": 1})
+    (all3,) = [o for o in game.offers(s) if o.get("news") and "disaster" in o]
+    assert all3["disaster"] == 2 and all3["same_city"] is True
+    _, ev = act(s, {k: v for k, v in all3.items() if k not in PRESENTATION}
+                | {"points": 100, "news_points": 7, "disaster_points": 30})
+    assert [(e["card"], e.get("same_city")) for e in ev if e["type"] == "won_card"] == [
+        ("news", True), ("disaster", True), ("catastrophe", True)]
+    assert ev[-1] == {"type": "ended", "scores": [0, 157], "winners": [BOB]}
+    # a News card whose points were entered when drawn asks for none again: the card's own count
+    s = drive(start(names=("Ann", "Bob"), disasters=1), ANN)
+    s, _ = act(s, {"type": "news", "player": ANN, "points": 3})
+    s = drive(drive(s, BOB), ANN)                         # Ann back at Urbania
+    s, _ = act(s, {"type": "draw", "player": ANN, "city": "Riverton", "points": 8})
+    s, _ = throw(s, BOB, "automobile", (6, 6))            # Disaster #1
+    s, _ = throw(s, ANN, "automobile", (6, 6))            # the Catastrophe
+    s = drive(drive(s, BOB), ANN)                         # Ann at Riverton: all three
+    (all3,) = [o for o in game.offers(s) if o.get("news") and "disaster" in o]
+    assert all3["enter"] == ["points", "disaster_points"]
+    _, ev = act(s, {k: v for k, v in all3.items() if k not in PRESENTATION} | {"points": 100, "disaster_points": 40})
+    assert ev[-1] == {"type": "ended", "scores": [151, 0], "winners": [ANN]}
 
 
 def _catastrophe_open_and_no_disaster():
@@ -872,6 +938,10 @@ def test_each_points_box_offered_at_once_is_named_for_its_card():
         ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card"}),
         ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}),
         ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #2"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card",
+                                     "disaster_points": "Points on Disaster #1"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card",
+                                     "disaster_points": "Points on Disaster #2"}),
     ]
     single = [labels["points"] for kind, _, news, labels in named if len(labels) == 1]
     assert len(single) == len(set(single))                # one box per card, each named for it

@@ -31,6 +31,8 @@ box rolls with the rng handed in, and the throw's event records the dice either 
                                                         card's points if not entered when drawn)
     {"type": "catastrophe", "player": p, "points": n,    ... at the city of open Disaster #k too:
      "disaster": k, "disaster_points": n}               both won on the one move
+    ... "news": true, "disaster": k                     the News card's city and Disaster #k's too:
+                                                        all three won on the one move
     ... "same_city": true                               a Disaster or the Catastrophe whose city
                                                         is the one a Disaster (or the News card)
                                                         won on this move names: both won on the
@@ -49,6 +51,9 @@ Catastrophe with "news" (the game ends on it, so News can't follow it). So does 
 reaches the Catastrophe at an open Disaster's city: the Disaster first and then the Catastrophe
 ("same_city"), or the Catastrophe with "disaster" (the panel offers one such for each open
 Disaster); either way the events are the Disaster's card, then the Catastrophe's "same_city".
+A city that is the News card's, an open Disaster's and the Catastrophe's is offered with all
+three in one tap ("news" and "disaster"): either pair alone ends the game without the third
+card. In one action the cards after the first carry "same_city", as when tapped one by one.
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for, and "labels", each

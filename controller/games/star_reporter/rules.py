@@ -341,6 +341,7 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
     if with_news:
         events += _news(after, p, {"points": action.get("news_points"), "same_city": same}, rng)
         after = _applied(after, events[-1:])
+        same = True                                 # the cards after it are at the News card's city
     if disaster is not None:
         if not state["open_disasters"]:
             raise GameError("%s: \"disaster\" names an open Disaster whose city is the Catastrophe's too, and "
@@ -349,6 +350,7 @@ def _catastrophe(state: State, p: int, action: Action, rng: random.Random) -> li
                             rng)
         after = _applied(after, events[-1:])
         same = True                                 # the Catastrophe is at the city of that Disaster
+    # so the events are the same as the News tapped first, then the rest "in the same city too"
     events.append(dict({"type": "won_card", "player": p, "card": "catastrophe", "points": points},
                        **_at_same_city(same)))
     after = _applied(after, events[-1:])

@@ -77,9 +77,11 @@ def offers(state: State) -> list[Action]:
         if state["catastrophe"] == "open":
             out.append({"type": "catastrophe", "player": m, "enter": ["points"], **same,
                         **_labels(["points"], CATASTROPHE_CARD + after)})
-            if mover["assignment"]["status"] == "open" and "drew" not in done:
+            news_here = mover["assignment"]["status"] == "open" and "drew" not in done
+            news_need = [] if mover["assignment"]["points"] is not None else ["news_points"]
+            if news_here:
                 # the same city as the News card's: both on this move, the game ending on it
-                need = ["points"] + ([] if mover["assignment"]["points"] is not None else ["news_points"])
+                need = ["points"] + news_need
                 out.append({"type": "catastrophe", "player": m, "news": True, "enter": need, **same,
                             **_labels(need, CATASTROPHE_CARD + after)})
             # the same city as an open Disaster's: both on this move, whichever the table taps first
@@ -88,6 +90,14 @@ def offers(state: State) -> list[Action]:
                 need = ["points", "disaster_points"]
                 out.append({"type": "catastrophe", "player": m, "disaster": k, "enter": need, **same,
                             **_labels(need, CATASTROPHE_CARD + after, k)})
+            # the News card's city and an open Disaster's too: all three in one tap. Each pair above
+            # ends the game on the Catastrophe, so a table at a city of three that tapped the pair
+            # whose words fit lost the third card; the one move wins all three
+            if news_here:
+                for k in state["open_disasters"]:
+                    need = ["points"] + news_need + ["disaster_points"]
+                    out.append({"type": "catastrophe", "player": m, "news": True, "disaster": k, "enter": need,
+                                **same, **_labels(need, CATASTROPHE_CARD + after, k)})
     return out
 
 

@@ -89,7 +89,12 @@ export function label(offer, view) {
     // same_city: a card won on this move already names the city reached, and this one does too
     case "disaster": return offer.same_city ? `Disaster #${offer.card} is in the same city too` : `Reached Disaster #${offer.card}`;
     case "catastrophe": {
-      // disaster: an open Disaster's city is the Catastrophe's too, both won with this tap
+      // disaster: an open Disaster's city is the Catastrophe's too, both won with this tap; with
+      // news as well, the News card's city too: all three
+      if (offer.disaster !== undefined && offer.news) {
+        return offer.same_city ? `The Catastrophe, the News card${cityOf(offer, view)} and Disaster #${offer.disaster} are in the same city too!`
+          : `Reached the Catastrophe at the News card's and Disaster #${offer.disaster}'s city${cityOf(offer, view)} too`;
+      }
       if (offer.disaster !== undefined) {
         return offer.same_city ? `The Catastrophe and Disaster #${offer.disaster} are in the same city too!`
           : `Reached the Catastrophe at Disaster #${offer.disaster}'s city too`;
