@@ -1135,11 +1135,15 @@ def test_each_points_box_has_its_own_name_and_a_refusal_is_shown_once(client, se
     assert singles == ["Points on the News card", "Points on Disaster #1", "Points on Disaster #2",
                        "Points on the Catastrophe card"], names
     assert [label for button, label in names if "too" in button] == [
-        "Points on the Catastrophe card", "Points on the News card",
-        "Points on the Catastrophe card", "Points on Disaster #1",
-        "Points on the Catastrophe card", "Points on Disaster #2",
-        "Points on the Catastrophe card", "Points on the News card", "Points on Disaster #1",
-        "Points on the Catastrophe card", "Points on the News card", "Points on Disaster #2"], names
+        "Points on the Catastrophe card, with the News card", "Points on the News card, with the Catastrophe",
+        "Points on the Catastrophe card, with Disaster #1", "Points on Disaster #1, with the Catastrophe",
+        "Points on the Catastrophe card, with Disaster #2", "Points on Disaster #2, with the Catastrophe",
+        "Points on the Catastrophe card, with the News card and Disaster #1",
+        "Points on the News card, with the Catastrophe and Disaster #1",
+        "Points on Disaster #1, with the Catastrophe and the News card",
+        "Points on the Catastrophe card, with the News card and Disaster #2",
+        "Points on the News card, with the Catastrophe and Disaster #2",
+        "Points on Disaster #2, with the Catastrophe and the News card"], names
     # the Disaster's own box (the Catastrophe at its city too asks for its points as well)
     box = page.locator("form:has(button:text-is('Reached Disaster #2'))").get_by_role(
         "spinbutton", name="Points on Disaster #2", exact=True)

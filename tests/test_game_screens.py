@@ -421,3 +421,43 @@ def test_the_catastrophe_the_news_card_and_a_disaster_in_one_city_are_recorded_w
     assert [(c["card"], c["points"]) for c in view["players"][0]["cards"]] == [
         ("news", 5), ("disaster", 40), ("catastrophe", 100)]
     assert view["players"][0]["score"] == 145
+
+
+# The roles of the fields a player fills in, as Chromium's accessibility tree names them.
+FIELD_ROLES = {"spinbutton", "textbox", "searchbox", "combobox", "listbox", "checkbox", "radio", "slider", "switch"}
+
+
+def field_names(page):
+    """The accessible names, as Chromium computes them, of the page's form fields a screen reader
+    reaches (the tree leaves hidden ones out)."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    return [n.get("name", {}).get("value", "") for n in nodes
+            if not n.get("ignored") and n.get("role", {}).get("value") in FIELD_ROLES]
+
+
+@pytest.mark.browser
+def test_every_points_box_shown_at_once_has_a_name_of_its_own(panel_server, client):
+    """Ann's move with her News card, two Disasters and the Catastrophe open: the Catastrophe's
+    offers with the News card or a Disaster named their boxes as the single offers did ("Points on
+    Disaster #1" three times, "Points on the Catastrophe card" six), so a screen reader told them
+    apart only by their form. Each name is unique on the page now and says the offer's cards."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "disasters": 2},
+                                        "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
+    act_on(client, *({"type": "throw", "player": seat, "method": "automobile", "dice": [6, 6]} for seat in (0, 1, 2)),
+           {"type": "throw", "player": 0, "method": "automobile", "dice": [2, 3]})
+    with table_page(panel_server) as page:
+        reached = page.get_by_role("group", name="Ann: what the move reached")
+        all3 = reached.get_by_role("button", name="Reached the Catastrophe at the News card's and Disaster #1's city too",
+                                   exact=True)
+        all3.wait_for(timeout=10000)
+        names = field_names(page)
+        assert len(names) == 16 and len(set(names)) == len(names), names
+        assert all3.locator("xpath=ancestor::form").get_by_role(
+            "spinbutton", name="Points on Disaster #1, with the Catastrophe and the News card", exact=True).count() == 1
+        # Disaster #1 reported: the other offers name it too, and still no name twice
+        act_on(client, {"type": "disaster", "player": 0, "points": 20, "card": 1})
+        reached.get_by_role("button", name="The News card is in the same city too", exact=True).wait_for(timeout=10000)
+        names = field_names(page)
+        assert len(names) == 10 and len(set(names)) == len(names), names
+        assert "Points on the News card, with the Catastrophe and Disaster #2 (the same city as Disaster #1)" in names
+        page.close()

@@ -505,7 +505,8 @@ def test_the_catastrophe_at_an_open_disasters_city_earns_both_whichever_is_tappe
     s = drive(s, ANN)                                     # Ann reaches it by exact throw
     (both,) = [o for o in game.offers(s) if o["type"] == "catastrophe" and "disaster" in o and not o.get("news")]
     assert both["disaster"] == 1 and both["enter"] == ["points", "disaster_points"] and "same_city" not in both
-    assert both["labels"] == {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}
+    assert both["labels"] == {"points": "Points on the Catastrophe card, with Disaster #1",
+                              "disaster_points": "Points on Disaster #1, with the Catastrophe"}
     disaster_first, _ = act(s, {"type": "disaster", "player": ANN, "points": 40})
     disaster_first, ev_a = act(disaster_first, {"type": "catastrophe", "player": ANN, "points": 100, "same_city": True})
     together, ev_b = act(s, {"type": "catastrophe", "player": ANN, "points": 100, "disaster": 1, "disaster_points": 40})
@@ -921,8 +922,10 @@ def test_the_chart_counts_points_as_the_table_does():
 def test_each_points_box_offered_at_once_is_named_for_its_card():
     """With Disasters and the Catastrophe open, the panel showed every points box as "Points on
     the card" (its panel facts' one label for "points"): a screen reader heard five fields of the
-    same name. Each offer names its own: the News card, Disaster #k, the Catastrophe card, and the
-    Catastrophe with the News card or with Disaster #k names both."""
+    same name. Each offer names its own: the News card, Disaster #k, the Catastrophe card. The
+    Catastrophe with the News card or with Disaster #k (or both) named its boxes as the single
+    offers did, so "Points on Disaster #1" stood three times on the panel, told apart only by
+    their forms: each box of an offer of more than one card says the cards it is with."""
     s = start(disasters=2)
     s, _ = throw(s, ANN, "automobile", (6, 6))
     s, _ = throw(s, BOB, "automobile", (6, 6))
@@ -935,18 +938,31 @@ def test_each_points_box_offered_at_once_is_named_for_its_card():
         ("disaster", 1, False, {"points": "Points on Disaster #1"}),
         ("disaster", 2, False, {"points": "Points on Disaster #2"}),
         ("catastrophe", None, False, {"points": "Points on the Catastrophe card"}),
-        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card"}),
-        ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #1"}),
-        ("catastrophe", None, False, {"points": "Points on the Catastrophe card", "disaster_points": "Points on Disaster #2"}),
-        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card",
-                                     "disaster_points": "Points on Disaster #1"}),
-        ("catastrophe", None, True, {"points": "Points on the Catastrophe card", "news_points": "Points on the News card",
-                                     "disaster_points": "Points on Disaster #2"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card, with the News card",
+                                     "news_points": "Points on the News card, with the Catastrophe"}),
+        ("catastrophe", None, False, {"points": "Points on the Catastrophe card, with Disaster #1",
+                                      "disaster_points": "Points on Disaster #1, with the Catastrophe"}),
+        ("catastrophe", None, False, {"points": "Points on the Catastrophe card, with Disaster #2",
+                                      "disaster_points": "Points on Disaster #2, with the Catastrophe"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card, with the News card and Disaster #1",
+                                     "news_points": "Points on the News card, with the Catastrophe and Disaster #1",
+                                     "disaster_points": "Points on Disaster #1, with the Catastrophe and the News card"}),
+        ("catastrophe", None, True, {"points": "Points on the Catastrophe card, with the News card and Disaster #2",
+                                     "news_points": "Points on the News card, with the Catastrophe and Disaster #2",
+                                     "disaster_points": "Points on Disaster #2, with the Catastrophe and the News card"}),
     ]
-    single = [labels["points"] for kind, _, news, labels in named if len(labels) == 1]
-    assert len(single) == len(set(single))                # one box per card, each named for it
-    for offer in game.offers(s):                          # labels tell the panel how to ask: never part of the move
-        assert set(offer.get("labels", {})) <= set(offer.get("enter", ()))
+    # after Disaster #1: each box names the card before it on the move too, and none is named twice
+    after, _ = act(s, {"type": "disaster", "player": ANN, "points": 20, "card": 1})
+    assert [o["labels"] for o in game.offers(after) if o.get("news") and "disaster" in o] == [
+        {"points": "Points on the Catastrophe card, with the News card and Disaster #2 (the same city as Disaster #1)",
+         "news_points": "Points on the News card, with the Catastrophe and Disaster #2 (the same city as Disaster #1)",
+         "disaster_points": "Points on Disaster #2, with the Catastrophe and the News card (the same city as "
+                            "Disaster #1)"}]
+    for state in (s, after):
+        words = [w for o in game.offers(state) for w in o.get("labels", {}).values()]
+        assert len(words) == len(set(words)), words
+        for offer in game.offers(state):                  # labels tell the panel how to ask: never part of the move
+            assert set(offer.get("labels", {})) <= set(offer.get("enter", ()))
 
 
 def test_the_next_throw_waits_on_the_movers_report_only_while_there_is_one_to_make():

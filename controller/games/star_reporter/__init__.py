@@ -57,8 +57,9 @@ card. In one action the cards after the first carry "same_city", as when tapped 
 
 Throw offers carry "needs" (what the dice must show for that method); offers that need a name or
 points printed on a card carry "enter", the fields the panel must ask for, and "labels", each
-field's words (the News card, Disaster #k, the Catastrophe card), so that the boxes shown at
-once are told apart. Each throw's event carries the facts the table looks for: total, doubles,
+field's words (the News card, Disaster #k, the Catastrophe card, and on an offer of more than one
+card the cards it is with: "Points on Disaster #1, with the Catastrophe"), so that no two boxes
+shown at once have one name. Each throw's event carries the facts the table looks for: total, doubles,
 even, seven, double_sixes, and a "reading" in the rules' words.
 
 Events: setup, order_thrown, order_decided, thrown, landed, drew, won_card, turn_passed, ended.

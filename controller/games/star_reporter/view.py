@@ -4,7 +4,7 @@ phone's bell when news breaks."""
 
 from typing import Any
 
-from ..base import Action, Event, State, player_name as _name
+from ..base import Action, Event, State, and_list, player_name as _name
 from .rules import (
     AIRPLANE,
     AUTOMOBILE,
@@ -69,27 +69,27 @@ def offers(state: State) -> list[Action]:
         if mover["assignment"]["status"] == "open":
             if "drew" not in done:
                 need = [] if mover["assignment"]["points"] is not None else ["points"]
-                out.append(dict({"type": "news", "player": m, "enter": need}, **same, **_labels(need, NEWS_CARD + after)))
+                out.append(dict({"type": "news", "player": m, "enter": need}, **same, **_labels(need, [NEWS], after)))
         elif NEWS not in done:
             out.append({"type": "draw", "player": m})
         out += [{"type": "disaster", "player": m, "card": k, "enter": ["points"], **same,
-                 "labels": {"points": "Points on Disaster #%d%s" % (k, after)}} for k in state["open_disasters"]]
+                 **_labels(["points"], [k], after)} for k in state["open_disasters"]]
         if state["catastrophe"] == "open":
             out.append({"type": "catastrophe", "player": m, "enter": ["points"], **same,
-                        **_labels(["points"], CATASTROPHE_CARD + after)})
+                        **_labels(["points"], [CATASTROPHE], after)})
             news_here = mover["assignment"]["status"] == "open" and "drew" not in done
             news_need = [] if mover["assignment"]["points"] is not None else ["news_points"]
             if news_here:
                 # the same city as the News card's: both on this move, the game ending on it
                 need = ["points"] + news_need
                 out.append({"type": "catastrophe", "player": m, "news": True, "enter": need, **same,
-                            **_labels(need, CATASTROPHE_CARD + after)})
+                            **_labels(need, [CATASTROPHE, NEWS], after)})
             # the same city as an open Disaster's: both on this move, whichever the table taps first
             # (the Disaster first, then the Catastrophe "in the same city too"; or this)
             for k in state["open_disasters"]:
                 need = ["points", "disaster_points"]
                 out.append({"type": "catastrophe", "player": m, "disaster": k, "enter": need, **same,
-                            **_labels(need, CATASTROPHE_CARD + after, k)})
+                            **_labels(need, [CATASTROPHE, k], after)})
             # the News card's city and an open Disaster's too: all three in one tap. Each pair above
             # ends the game on the Catastrophe, so a table at a city of three that tapped the pair
             # whose words fit lost the third card; the one move wins all three
@@ -97,7 +97,7 @@ def offers(state: State) -> list[Action]:
                 for k in state["open_disasters"]:
                     need = ["points"] + news_need + ["disaster_points"]
                     out.append({"type": "catastrophe", "player": m, "news": True, "disaster": k, "enter": need,
-                                **same, **_labels(need, CATASTROPHE_CARD + after, k)})
+                                **same, **_labels(need, [CATASTROPHE, NEWS, k], after)})
     return out
 
 
@@ -117,14 +117,35 @@ def _same_city(mover: dict[str, Any], done: list[str]) -> tuple[dict[str, Any], 
     return {}, ""
 
 
-NEWS_CARD, CATASTROPHE_CARD = "Points on the News card", "Points on the Catastrophe card"
+CATASTROPHE = "catastrophe"
+Card = str | int                # an offer's card: NEWS, CATASTROPHE or an open Disaster's number
 
 
-def _labels(enter: list[str], points: str, disaster: int | None = None) -> dict[str, Any]:
+def _labels(enter: list[str], cards: list[Card], after: str = "") -> dict[str, Any]:
     """An offer's "labels": the words for each field it enters, so that the points boxes the panel
-    shows at once (the News card, each Disaster, the Catastrophe) are each named for their card."""
-    words = {"points": points, "news_points": NEWS_CARD, "disaster_points": "Points on Disaster #%s" % disaster}
-    return {"labels": {f: words[f] for f in enter}} if enter else {}
+    shows at once are each named for their card (the News card, Disaster #k, the Catastrophe
+    card) and, on an offer of more than one card (its own first), for the cards it is with: the
+    Catastrophe alone, with the News card, with Disaster #1, with both, each asks for its points,
+    and a screen reader told the boxes of one name apart only by their form. ``after``: the words
+    for the card before it on this move (_same_city)."""
+    disaster = next((c for c in cards if isinstance(c, int)), None)
+    own = {"points": cards[0], "news_points": NEWS, "disaster_points": disaster}
+
+    def words(card: Card | None) -> str:
+        others = [_card(c, short=True) for c in cards if c != card]
+        return "Points on %s%s%s" % (_card(card), ", with " + and_list(others) if others else "", after)
+
+    return {"labels": {f: words(own[f]) for f in enter}} if enter else {}
+
+
+def _card(card: Card | None, short: bool = False) -> str:
+    """A card in the points boxes' words: "the News card", "Disaster #2", "the Catastrophe card"
+    (``short``: "the Catastrophe", after "with")."""
+    if card == NEWS:
+        return "the News card"
+    if card == CATASTROPHE:
+        return "the Catastrophe" if short else "the Catastrophe card"
+    return "Disaster #%s" % card
 
 
 def view(state: State) -> dict[str, Any]:
