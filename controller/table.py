@@ -20,6 +20,12 @@ from .oracles.editor import ODDS_NOTE
 
 log = logging.getLogger(__name__)
 
+# How many calls to the editor the panel's "Calls to the editor" lists, newest first, the ones
+# dialed on the phone and the ones the table entered by hand alike: the list is a glance at what
+# the editor said lately, and on a phone (one column) it sits below the game and the dial, where a
+# long game's every call made the page longer and longer. The state carries as many of the
+# phone's calls; the page (index.html, sidebar.js) shows as many of both kinds together.
+CALLS_SHOWN = 10
 
 
 class Table:
@@ -115,7 +121,7 @@ class Table:
                           self.games.game_id, verdict.signal, verdict.digit)
         return None
 
-    def recent_verdicts(self, limit=10):
+    def recent_verdicts(self, limit=CALLS_SHOWN):
         return [e.as_dict() for e in self.store.latest(events.VERDICT, limit)]
 
     def since(self):

@@ -11,6 +11,7 @@ import pytest
 from conftest import install_game, launched_chromium, picture
 
 from controller.games import registry
+from controller.table import CALLS_SHOWN
 from web_ui import create_app
 from web_ui.assets import folder_version, static_files
 
@@ -460,4 +461,43 @@ def test_every_points_box_shown_at_once_has_a_name_of_its_own(panel_server, clie
         names = field_names(page)
         assert len(names) == 10 and len(set(names)) == len(names), names
         assert "Points on the News card, with the Catastrophe and Disaster #2 (the same city as Disaster #1)" in names
+
+
+def _calls_shown(page):
+    """The calls "Calls to the editor" shows, newest first, as a person sees them."""
+    return page.locator("#calls li:visible").all_inner_texts()
+
+
+@pytest.mark.browser
+def test_calls_to_the_editor_shows_the_newest_ten_whether_dialed_or_entered_by_hand(panel_server, client, desk):
+    """The list shows the newest CALLS_SHOWN calls, newest first, the phone's and those entered by
+    hand alike, on the page that watched and on one loaded after. The phone's calls were capped at
+    10 and the verdicts entered by hand not at all: a phone's list ran to 11 and 12 lines, and a
+    page loaded after ten calls still listed a verdict entered by hand before all of them."""
+    started(client, {"engine": "scoop1956", "players": [{"name": n} for n in ("Ann", "Bob")]})
+
+    def by_hand(signal):
+        turn = client.get("/api/games/current").get_json()["game"]["view"]["turn"]
+        act_on(client, {"type": "claim", "player": turn, "story_type": "sport"}, {"type": "verdict", "signal": signal})
+
+    by_hand("SCRAP IT")                                                 # version 3
+    dialed = ["%s dialed %d" % (desk.table.call_editor(d).payload["signal"], d)          # no claim: calls all the same
+              for d in (d % 9 + 1 for d in range(CALLS_SHOWN))][::-1]                      # newest first
+    with table_page(panel_server, viewport={"width": 390, "height": 844}) as page:
+        page.wait_for_function("document.body.dataset.version === '3'")
+        assert _calls_shown(page) == dialed                             # the first SCRAP IT is the 11th
+        by_hand("X")                                                    # version 5, watched live
+        page.wait_for_function("document.body.dataset.version === '5'")
+        fresh = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+        fresh.goto(page.url)
+        fresh.wait_for_function("document.body.dataset.version === '5'")
+        for p in (page, fresh):
+            assert _calls_shown(p) == ["X entered by hand"] + dialed[:-1]
+        picture(page.locator(".calls-card"), "scoop1956-calls-phone.png")
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        assert client.post("/api/games/current/undo", json={"version": version}).status_code == 200
+        for p in (page, fresh):                                         # the X taken back: the tenth call again
+            p.wait_for_function("document.body.dataset.version === '6'")
+            assert _calls_shown(p) == dialed
+        fresh.close()
         page.close()

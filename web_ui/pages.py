@@ -7,6 +7,7 @@ from controller.game_session import NAME_MAX
 from controller.games.base import TEXT_MOST
 from controller.games.catalogue import chart_units, start_form
 from controller.history import HISTORY_LIMIT
+from controller.table import CALLS_SHOWN
 
 from .assets import screen_url
 from .helpers import desk
@@ -78,7 +79,7 @@ def index():
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     editor = bool(state["game"]) and "editor" in listens(games, state["game"]["engine"])
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window,
-                           editor=editor, can_write=boot["canWrite"])
+                           editor=editor, can_write=boot["canWrite"], calls_shown=CALLS_SHOWN)
 
 
 

@@ -124,9 +124,7 @@ export function forgetOtherGames() {
   const list = $("#calls");
   if (list) {
     for (const li of list.querySelectorAll("li[data-event-id]")) if (!sinceTheLastGame(li.dataset.eventId)) li.remove();
-    const empty = list.querySelector(".empty");
-    if (empty) empty.textContent = none(list);
-    else if (!list.children.length) list.append(h("li", { class: "empty" }, none(list)));
+    tidyCalls(list);
   }
   const roll = $("#oracle-result");
   if (roll && roll.dataset.eventId && !sinceTheLastGame(roll.dataset.eventId)) {
@@ -160,12 +158,19 @@ export function showVerdict(event) {
   box.classList.add("fresh");
   const list = $("#calls");
   if (list && !list.querySelector(`[data-event-id="${event.id}"]`)) {
-    const empty = list.querySelector(".empty");
-    if (empty) empty.remove();
     list.prepend(h("li", { dataset: { eventId: event.id } }, h("span", { class: "call-signal" }, v.signal), h("span", { class: "call-digit" }, " dialed " + v.digit)));
-    while (list.children.length > 10) list.lastElementChild.remove();
+    tidyCalls(list);
   }
   play("verdict");
+}
+
+// The calls, newest first: the newest data-most shown, of both kinds (table.py's CALLS_SHOWN), older hidden for an undo.
+function tidyCalls(list) {
+  const calls = list.querySelectorAll("li[data-event-id]");
+  calls.forEach((li, i) => { li.hidden = i >= list.dataset.most; });
+  const empty = list.querySelector(".empty");
+  if (calls.length) empty?.remove();
+  else (empty || list.appendChild(h("li", { class: "empty" }))).textContent = (side.table.game ? list.dataset.none : list.dataset.noneTable) || "";
 }
 
 // The editor's verdicts the table entered by hand in the game being played (its
@@ -182,12 +187,9 @@ export function showHandVerdicts(game) {
     if (!sinceTheLastGame(c.id) || list.querySelector(`[data-event-id="${c.id}"]`)) continue;
     const li = h("li", { dataset: { eventId: c.id, byHand: "1" } }, h("span", { class: "call-signal" }, c.signal),
       h("span", { class: "call-digit" }, " entered by hand"));
-    const after = Array.from(list.querySelectorAll("li[data-event-id]")).find((x) => Number(x.dataset.eventId) < c.id);
-    list.insertBefore(li, after || null);
+    list.insertBefore(li, [...list.querySelectorAll("li[data-event-id]")].find((x) => x.dataset.eventId < c.id) || null);
   }
-  const empty = list.querySelector(".empty");
-  if (list.querySelector("li[data-event-id]")) { if (empty) empty.remove(); }
-  else if (!empty) list.append(h("li", { class: "empty" }, (side.table.game ? list.dataset.none : list.dataset.noneTable) || ""));
+  tidyCalls(list);
 }
 
 // Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
