@@ -643,10 +643,10 @@ def test_a_story_from_the_reserve_and_a_scooped_one_are_claimed_on_the_panel(ser
         _reserve_shown(page, "Bob", "space 1 1/2 · space 2 0/2")
         claim = page.locator("form[aria-label='Claim a Sport story']")
         claim.wait_for()
-        assert claim.locator("select option").all_inner_texts() == [
-            "All from the hand", "1 from the hand + 2 cards from reserve space 1",
-            "2 from the hand + 1 card from reserve space 1", "SCOOP 1 card from Bob's space 1 + 2 from the hand"]
-        claim.locator("select").select_option(label="SCOOP 1 card from Bob's space 1 + 2 from the hand")
+        assert claim.locator("select option").all_inner_texts() == [          # in short; whole under it
+            "All from the hand", "2 from reserve space 1", "1 from reserve space 1", "SCOOP 1 of Bob's space 1"]
+        claim.locator("select").select_option(label="SCOOP 1 of Bob's space 1")
+        assert claim.locator(".choice-words").inner_text() == "SCOOP 1 card from Bob's space 1 + 2 from the hand"
         claim.get_by_role("button", name="Claim a Sport story").click()
         _reserve_shown(page, "Bob", "space 1 0/2 · space 2 0/2")
         _reserve_shown(page, "Ann", "space 1 2/2 · space 2 0/2")
@@ -655,12 +655,12 @@ def test_a_story_from_the_reserve_and_a_scooped_one_are_claimed_on_the_panel(ser
         api({"type": "verdict", "signal": "SCRAP IT", "digit": 5})
         api({"type": "exchange", "player": 1})
         ad = page.locator("form[aria-label='Place an advertisement']")
-        ad.locator("select").select_option(label="1 from the hand + 2 cards from reserve space 1")
+        ad.locator("select").select_option(label="2 from reserve space 1")
         ad.get_by_role("button", name="Place an advertisement").click()      # no printed value: refused
         ad.locator(".field-problem:not([hidden])").wait_for()
         assert ad.locator(".field-problem").inner_text().startswith("Ann: enter the value printed on the advertisement")
         claim = page.locator("form[aria-label='Claim a Crime story']")
-        claim.locator("select").select_option(label="1 from the hand + 2 cards from reserve space 1")
+        claim.locator("select").select_option(label="2 from reserve space 1")
         claim.get_by_role("button", name="Claim a Crime story").click()
         _reserve_shown(page, "Ann", "space 1 0/2 · space 2 0/2")
         said = client.get("/api/games/current").get_json()["game"]["view"]["claim"]

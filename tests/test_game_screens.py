@@ -228,6 +228,13 @@ READ_WHOLE = """([form, words]) => {
 }"""
 
 
+# The ways Cat's claim can make its three cards with two cards on Annabelle's space 1 and two on
+# Bob's space 2, in the whole words the form says them in.
+WAYS_FROM_ANNABELLE_AND_BOB = ["All from the hand", "SCOOP 2 cards from Annabelle's space 1 + 1 from the hand",
+                               "SCOOP 1 card from Annabelle's space 1 + 2 from the hand",
+                               "SCOOP 2 cards from Bob's space 2 + 1 from the hand", "SCOOP 1 card from Bob's space 2 + 2 from the hand"]
+
+
 @pytest.mark.browser
 def test_scoop1956_screens_long_claim_choices_are_read_whole_on_a_phone(panel_server, client):
     """With cards on other players' reserves, a claim asks where its cards come from. On a phone
@@ -239,10 +246,8 @@ def test_scoop1956_screens_long_claim_choices_are_read_whole_on_a_phone(panel_se
     with table_page(panel_server, viewport={"width": 375, "height": 667}) as page:
         form = page.locator("#game-area form.scoop-cards").first
         form.wait_for(timeout=10000)
-        words = form.locator("option").all_inner_texts()
-        assert "SCOOP 2 cards from Annabelle's space 1 + 1 from the hand" in words, words
         unread = []
-        for i, way in enumerate(words):
+        for i, way in enumerate(WAYS_FROM_ANNABELLE_AND_BOB):
             form.locator("select").select_option(str(i))
             if not page.evaluate(READ_WHOLE, [form.element_handle(), way]):
                 unread.append(way)
@@ -500,4 +505,52 @@ def test_calls_to_the_editor_shows_the_newest_ten_whether_dialed_or_entered_by_h
             p.wait_for_function("document.body.dataset.version === '6'")
             assert _calls_shown(p) == dialed
         fresh.close()
+        page.close()
+
+
+# Whether the closed drop-down of an offer's form shows its chosen words whole: measured in its own
+# font, within its width less its padding and its arrow (READ_WHOLE's measure).
+CLOSED_WHOLE = """(form) => {
+  const select = form.querySelector('select');
+  const cs = getComputedStyle(select);
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const room = select.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return pen.measureText(select.selectedOptions[0].textContent).width <= room;
+}"""
+
+
+@pytest.mark.browser
+def test_scoop1956_claims_closed_drop_down_is_read_whole_on_a_phone(panel_server, client):
+    """On a phone (390 x 844) a claim's drop-down, closed, showed "SCOOP 2 cards from Bob's space 2"
+    of "... + 1 from the hand": it says each way in short now ("SCOOP 2 of Bob's space 2", "1 from
+    reserve space 1"), whole, and the whole words stay on the line under it, which a screen reader
+    hears as the drop-down's description."""
+    started(client, {"engine": "scoop1956", "players": [{"name": n} for n in ("Annabelle", "Bob", "Cat")]})
+    act_on(client, {"type": "reserve", "player": 0, "cards": 2, "space": 1},
+           {"type": "reserve", "player": 1, "cards": 2, "space": 2},
+           {"type": "reserve", "player": 2, "cards": 1, "space": 1}, {"type": "exchange", "player": 0},
+           {"type": "exchange", "player": 1})       # Cat to play, with a card on her own space 1
+    with table_page(panel_server, viewport={"width": 390, "height": 844}) as page:
+        form = page.locator("#game-area form.scoop-cards").first
+        form.wait_for(timeout=10000)
+        select = form.locator("select")
+        ways = WAYS_FROM_ANNABELLE_AND_BOB[:1] + ["2 from the hand + 1 card from reserve space 1"] + WAYS_FROM_ANNABELLE_AND_BOB[1:]
+        cut, under, described = [], [], []
+        for i in range(len(ways)):
+            select.select_option(str(i))
+            if not page.evaluate(CLOSED_WHOLE, form.element_handle()):
+                cut.append(select.evaluate("(s) => s.selectedOptions[0].textContent"))
+            if i:                                   # "All from the hand" is whole in the drop-down
+                under.append(form.locator(".choice-words").inner_text())
+                described.append(select.evaluate(
+                    "(s) => document.getElementById(s.getAttribute('aria-describedby') || '')?.textContent"))
+            if i == 2:
+                form.scroll_into_view_if_needed()
+                picture(page, "scoop1956-claim-closed-choice-phone.png")
+        assert cut == []
+        assert under == described == ways[1:]
+        assert form.locator("option").all_inner_texts() == [
+            "All from the hand", "1 from reserve space 1", "SCOOP 2 of Annabelle's space 1", "SCOOP 1 of Annabelle's space 1",
+            "SCOOP 2 of Bob's space 2", "SCOOP 1 of Bob's space 2"]
         page.close()

@@ -183,17 +183,27 @@ function wayWords(way, view) {
   return `SCOOP ${cards} from ${playerName(view, way.scooped_from)}'s space ${way.space} + ${k} from the hand`;
 }
 
+// A way in short, as the closed drop-down shows it: a phone's width holds about 30 characters of
+// it, and "SCOOP 2 cards from Annabelle's space 1 + 1 from the hand" was cut off there. What tells
+// the ways apart leads (SCOOP or not, how many, whose space); the hand gives the rest of the
+// three, said in the whole words under the drop-down.
+function wayLabel(way, view) {
+  if (!way.space) return "All from the hand";
+  const used = view.story_cards - way.cards_from_hand;
+  if (typeof way.scooped_from !== "number") return `${used} from reserve space ${way.space}`;
+  return `SCOOP ${used} of ${playerName(view, way.scooped_from)}'s space ${way.space}`;
+}
+
 // A claim or an ad while a reserve holds cards: which way its cards come from (all from the hand
 // is first, the default), the ad's printed value, and the button; the box's refusal under it.
 export function form(offer, view, act, text) {
   if ((offer.type !== "claim" && offer.type !== "advertise") || !Array.isArray(offer.choices)) return null;
   const uid = Math.random().toString(36).slice(2);
-  const from = h("select", { id: "from-" + uid, name: "from", class: "field-input" },
-    offer.choices.map((way, i) => h("option", { value: String(i) }, wayWords(way, view))));
-  // the way chosen, in its whole words under the drop-down: a drop-down shows one line, and at a
-  // phone's width "SCOOP 2 cards from Ann's space 1 + 1 from the hand" was cut off once chosen
-  // (a screen reader hears the drop-down's whole words, so this line is for the eye)
-  const chosen = h("span", { class: "choice-words", "aria-hidden": "true", hidden: true });
+  // the way chosen, in its whole words under the drop-down (which shows it in short): for the eye,
+  // and the drop-down's description, so a screen reader hears them once, with the short words
+  const chosen = h("span", { id: "way-" + uid, class: "choice-words", "aria-hidden": "true", hidden: true });
+  const from = h("select", { id: "from-" + uid, name: "from", class: "field-input", "aria-describedby": chosen.id },
+    offer.choices.map((way, i) => h("option", { value: String(i) }, wayLabel(way, view))));
   const sayChosen = () => {
     const i = Number(from.value);
     chosen.textContent = i ? wayWords(offer.choices[i], view) : "";
