@@ -1,7 +1,9 @@
 """SCOOP (Parker Brothers, 1956): edit a newspaper page with stories the editor on the dial
 telephone passes, and go to press with the best and financially strongest paper.
 
-The SCOOP cards, the hands and the reserves stay on the table. The panel keeps the money (every
+The SCOOP cards, the hands and the reserves stay on the table: a reserve play says how many cards
+go on which space, never what they are, so "Each set of cards held in reserve must pertain to a
+particular type of story or advertisement" is the table's to keep. The panel keeps the money (every
 dollar moves through ledger transfers), what each newspaper page holds and the value printed on
 each story, whose turn it is and what the turn waits for: the editor's verdict, the story the
 player takes, a Star Story's sale or a bankrupt player's sales.
