@@ -553,4 +553,53 @@ def test_scoop1956_claims_closed_drop_down_is_read_whole_on_a_phone(panel_server
         assert form.locator("option").all_inner_texts() == [
             "All from the hand", "1 from reserve space 1", "SCOOP 2 of Annabelle's space 1", "SCOOP 1 of Annabelle's space 1",
             "SCOOP 2 of Bob's space 2", "SCOOP 1 of Bob's space 2"]
+
+
+def test_get_the_scoops_board_is_one_tab_stop_walked_by_the_arrow_keys_and_tapped_by_enter(panel_server, client):
+    """The 12x12 board took taps only: a keyboard reached its squares through the move list beside
+    it, not the board. It is an ARIA grid with one tab stop: the arrow keys (Home and End) walk
+    it square by square, each square says where it is and what stands on it, and Enter picks a
+    Journalist and then where it goes as two taps do; a tap still does, and moves the tab stop."""
+    started(client, {"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    act_on(client, {"type": "reveal", "plays": []})                   # Ann's Journalists' turn
+    focused = "() => { const a = document.activeElement; return [a.id, a.getAttribute('role'), a.getAttribute('aria-label')]; }"
+    with table_page(panel_server) as page:
+        page.locator("#gts-move").wait_for(timeout=10000)
+        assert page.get_attribute(".gts-grid", "role") == "grid"
+        assert page.locator(".gts-grid [tabindex='0']").count() == 1      # the board is one stop for Tab
+        page.focus("#undo")
+        page.keyboard.press("Tab")
+        assert page.evaluate(focused) == ["gts-sq-a1", "gridcell", "a1: empty, Ann's camera van"]
+        page.keyboard.press("Tab")                                         # and Tab leaves it at once
+        assert not page.evaluate("document.activeElement.closest('.gts-grid')")
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate(focused)[0] == "gts-sq-a1"
+        for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown"):
+            page.keyboard.press(key)                                        # the edge holds; then to c3
+        assert page.evaluate(focused) == ["gts-sq-c3", "gridcell", "c3: red Journalist"]
+        page.keyboard.press("End")
+        assert page.evaluate(focused)[0] == "gts-sq-l3"
+        page.keyboard.press("Home")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused)[0] == "gts-sq-c3"
+        page.keyboard.press("Enter")                                       # Ann's Journalist on c3, picked
+        offered = sorted(page.eval_on_selector("#gts-move", """s => [...s.options].map(o => o.text)
+            .filter(x => x.startsWith('c3 →')).map(x => x.split(' ')[2])"""))
+        assert page.eval_on_selector_all(".gts-picked", "tds => tds.map(td => td.dataset.square)") == ["c3"]
+        assert offered and sorted(page.eval_on_selector_all(".gts-can-go", "tds => tds.map(td => td.dataset.square)")) == offered
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate(focused) == ["gts-sq-d3", "gridcell", "d3: empty"]
+        page.keyboard.press(" ")                                           # Space as Enter: it goes to d3
+        assert page.evaluate("document.activeElement.id") == "gts-move"
+        assert page.eval_on_selector("#gts-move", "s => s.options[s.selectedIndex].text") == "c3 → d3 (step)"
+        assert page.locator(".gts-can-go, .gts-picked").count() == 0
+        assert page.get_attribute("#gts-sq-d3", "tabindex") == "0"          # Tab comes back to d3
+        page.get_by_role("button", name="Move the Journalist", exact=True).click()
+        page.wait_for_function("document.body.dataset.version === '3'", timeout=10000)
+        assert client.get("/api/games/current").get_json()["game"]["view"]["board"]["pieces"]["red5"] == "d3"
+        assert page.get_attribute("#gts-sq-d3", "tabindex") == "0"          # kept across the redraw
+        page.click("[data-square='c1']")                                   # a tap: picks, and takes the stop
+        assert page.eval_on_selector_all(".gts-picked", "tds => tds.map(td => td.dataset.square)") == ["c1"]
+        assert page.eval_on_selector_all(".gts-grid [tabindex='0']", "tds => tds.map(td => td.id)") == ["gts-sq-c1"]
         page.close()

@@ -299,7 +299,8 @@ def test_a_players_card_starts_unpicked_and_an_unpicked_card_is_said_beside_its_
 def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_frame_it(screens, server, size):  # noqa: F811
     """At 375 px the 12 columns of finger-sized squares can't fit: the board scrolls within itself,
     a sentence above says so, the edge with more board fades, and the scroller is a named region
-    that takes focus (axe's scrollable-region-focusable), so the arrow keys reach column l. Each
+    holding the board's one tab stop (axe's scrollable-region-focusable), so the arrow keys,
+    moving the focus square by square, bring column l into view. Each
     side label sits at its own edge of the board, over no square: outside the scroller the right
     one lay over column g, as if the board ended there. A tablet shows it all, with no hint."""
     viewport = {"width": 375, "height": 740} if size == "phone-375" else SIZES[size]
@@ -309,7 +310,8 @@ def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_fra
         start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
         page.wait_for_selector(".gts-grid", timeout=WAIT)
         region = page.get_by_role("region", name="The board's squares")
-        assert region.get_attribute("tabindex") == "0"
+        assert region.get_attribute("tabindex") is None          # not a second stop: its squares take the focus
+        assert region.locator("[role=gridcell][tabindex='0']").count() == 1
         overlaps = page.evaluate("""() => {
             const boxes = (s) => Array.from(document.querySelectorAll(s), (e) => [e, e.getBoundingClientRect()]);
             const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
@@ -337,7 +339,7 @@ def test_get_the_scoops_board_says_it_scrolls_on_a_phone_and_its_side_labels_fra
             assert region.get_attribute("aria-describedby") == "gts-scroll-hint"
             assert "gts-more-right" in wrap.get_attribute("class") and "gts-more-left" not in wrap.get_attribute("class")
             picture(page.locator(".gts-board"), "table-gts-board-375-start.png")
-            region.focus()
+            region.locator("[role=gridcell][tabindex='0']").focus()
             for _ in range(20):
                 page.keyboard.press("ArrowRight")
             page.wait_for_function("""() => { const s = document.querySelector('.gts-scroll');

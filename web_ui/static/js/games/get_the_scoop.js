@@ -36,26 +36,32 @@ function board(view) {
   const side = (where) => h("span", { class: "gts-side gts-side-" + where }, `${PIP[view.sides[where]]} ${view.sides[where]}`);
   const moved = new Set();
   for (const c of (view.last_reveal && view.last_reveal.plays) || []) for (const m of c.moves || []) moved.add(m[2]);
+  if (!squareAt(b, onSquare)) onSquare = b.columns[0] + "1";
   const rows = b.rows.map((row, r) => h("tr", null, h("th", { scope: "row" }, String(r + 1)), row.map((piece, c) => {
     const sq = b.columns[c] + (r + 1);
     const van = b.vans[sq];
     const cls = ["gts-sq"];
     if (van !== undefined) cls.push("gts-van", "gts-van-" + view.players[van].colour);
     if (moved.has(sq)) cls.push("gts-moved");
-    let text = "", label = sq;
+    let text = "", label = sq + ": empty";
     if (piece) {
+      label = sq;
       if (piece[0] === "P") { cls.push("gts-protester"); text = piece; label += ": Protester " + piece.slice(1); }
       else if (piece[0] === "O") { cls.push("gts-police"); text = "o" + piece.slice(1); label += ": Police Officer " + piece.slice(1); }
       else { const colour = colourOf(view, piece); cls.push("gts-j", "gts-j-" + colour); text = colour ? colour[0].toUpperCase() : "J"; label += ": " + colour + " Journalist"; }
     }
-    return h("td", { class: cls.join(" "), title: label, "aria-label": label, dataset: { square: sq }, onclick: () => tapSquare(sq) }, text);
+    if (van !== undefined) label += `, ${view.players[van].name}'s camera van`;     // the ring's colour, in words
+    return h("td", { class: cls.join(" "), role: "gridcell", id: "gts-sq-" + sq, tabindex: sq === onSquare ? "0" : "-1",
+      title: label, "aria-label": label, dataset: { square: sq }, onclick: () => tapSquare(sq) }, text);
   })));
-  const grid = h("table", { class: "gts-grid" },
-    h("thead", null, h("tr", null, h("td", { class: "gts-corner" }), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", null, rows));
+  const last = b.columns[b.columns.length - 1] + b.rows.length;
+  const grid = h("table", { class: "gts-grid", role: "grid", "aria-label": `Squares, a1 top left to ${last} bottom right`,
+    onkeydown: (e) => boardKey(e, b), onfocusin: (e) => rove(grid, e.target) },
+  h("thead", null, h("tr", null, h("td", { class: "gts-corner" }), b.columns.split("").map((c) => h("th", { scope: "col" }, c)))),
+  h("tbody", null, rows));
   // The side labels scroll with the grid, framing it: outside the scroller the right one sat by
   // whatever column the screen ended at, as if the board ended there.
-  const scroller = h("div", { class: "table-scroll gts-scroll", tabindex: "0", role: "region",
+  const scroller = h("div", { class: "table-scroll gts-scroll", role: "region",
     "aria-label": "The board's squares", "aria-describedby": "gts-scroll-hint" },
   h("div", { class: "gts-frame" }, side("top"), side("left"), grid, side("right"), side("bottom")));
   const hint = h("p", { id: "gts-scroll-hint", class: "gts-scroll-hint small", hidden: true },
@@ -67,9 +73,50 @@ function board(view) {
     view.sides_said ? h("figcaption", { class: "small muted gts-sides-said" }, view.sides_said) : null);
 }
 
+// The board is one stop for the Tab key, an ARIA grid with a roving tabindex: the square last
+// focused (a1 at first) has tabindex 0, the rest -1; the arrow keys move the focus square by
+// square, Home and End to the row's ends (with Ctrl, the board's corners), and Enter or Space does
+// what a tap on the square does. The square is kept across redraws (a move on another tablet
+// redraws the board), so Tab comes back to where the keys left off.
+let onSquare = null;
+
+function squareAt(b, sq) {
+  const c = typeof sq === "string" ? b.columns.indexOf(sq[0]) : -1;
+  const r = c >= 0 ? Number(sq.slice(1)) - 1 : -1;
+  return c >= 0 && Number.isInteger(r) && r >= 0 && r < b.rows.length ? [r, c] : null;
+}
+
+function rove(grid, el) {
+  const td = el.closest && el.closest("[data-square]");
+  if (!td || td.tabIndex === 0) return;
+  for (const other of grid.querySelectorAll("[data-square][tabindex='0']")) other.tabIndex = -1;
+  td.tabIndex = 0;
+  onSquare = td.dataset.square;
+}
+
+function boardKey(e, b) {
+  const td = e.target.closest("[data-square]");
+  const at = td && squareAt(b, td.dataset.square);
+  if (!at || e.altKey || e.metaKey) return;
+  if (e.key === "Enter" || e.key === " ") {
+    e.preventDefault();          // Space would scroll the page
+    tapSquare(td.dataset.square);
+    return;
+  }
+  const [r, c] = at;
+  const lastRow = b.rows.length - 1, lastCol = b.columns.length - 1;
+  const to = { ArrowUp: [r - 1, c], ArrowDown: [r + 1, c], ArrowLeft: [r, c - 1], ArrowRight: [r, c + 1],
+    Home: [e.ctrlKey ? 0 : r, 0], End: [e.ctrlKey ? lastRow : r, lastCol] }[e.key];
+  if (!to) return;
+  e.preventDefault();            // the focus moves; the board scrolls to it, never the page by the key
+  const [nr, nc] = [Math.min(Math.max(to[0], 0), lastRow), Math.min(Math.max(to[1], 0), lastCol)];
+  const next = document.getElementById("gts-sq-" + b.columns[nc] + (nr + 1));
+  if (next) next.focus();
+}
+
 // On a phone the 12 columns of 44 px squares (a finger's) can't fit, so the board scrolls
-// sideways within itself, never the page: the scroller takes focus (the arrow keys reach its far
-// side), a sentence above says it scrolls, and a fade on either edge shows more board that way.
+// sideways within itself, never the page: the focused square is scrolled to (the arrow keys reach
+// its far side), a sentence above says it scrolls, and a fade on either edge shows more board that way.
 function watchScrolling(scroller, wrap, hint) {
   const update = () => {
     const more = scroller.scrollWidth - scroller.clientWidth > 1;
@@ -229,9 +276,9 @@ function revealForm(offer, view, act) {
   return form;
 }
 
-// Tapping the board picks a move: a Journalist of the player whose turn it is, then where it goes.
-// The squares it can go to are marked (and said), so the second tap isn't a guess; the choice
-// lands in the move form's list, so the table sees it before sending it.
+// Tapping the board (or Enter on a square) picks a move: a Journalist of the player whose turn it
+// is, then where it goes. The squares it can go to are marked (and said), so the second tap isn't
+// a guess; the choice lands in the move form's list, so the table sees it before sending it.
 let tapped = null;
 
 function tapSquare(sq) {
