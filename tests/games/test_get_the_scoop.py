@@ -135,7 +135,7 @@ def test_a_reveal_is_checked():
     s = start()
     cases = [
         ([play(0, 1, 2, "hearts"), play(0, 2, 3, "hearts")], "Ann played two cards"),
-        ([play(0, 1, 2, "hearts"), play(1, 2, 2, "h")], "Bob: the 2 of hearts was already played"),
+        ([play(0, 1, 2, "hearts"), play(1, 2, 2, "h")], "Bob: Ann already played the 2 of hearts this turn"),
         ([play(2, 5, 2, "hearts")], "Cat: the d4 shows a Protester 1-4"),
         ([play(3, 1, 10, "hearts")], "Dan: a card is a rank A-9"),
         ([play(3, 1, "K", "hearts")], "Dan: a card is a rank A-9"),
@@ -144,6 +144,29 @@ def test_a_reveal_is_checked():
     for plays, message in cases:
         with pytest.raises(GameError, match=message):
             game.decide(s, {"type": "reveal", "plays": plays}, random.Random(0))
+
+
+@pytest.mark.parametrize("board", ["table", "tracked"])
+def test_a_card_played_twice_in_one_protesters_turn_is_refused_but_not_in_a_later_round(board):
+    """The deck is 'Ace through 9 cards of all 4 suits' of one poker deck: no two players turn up
+    the same card in one Protesters' turn, however the card is written ("1", "A", "ace"; "h",
+    "hearts"), and the refusal says it in words (the ace, not "the A"), naming who played it
+    first. The discards and reshuffles are not detailed, so a later round may turn it up again."""
+    s = start(board=board)
+    twice = [play(2, 1, "1", "h"), play(0, 3, 5, "clubs"), play(3, 2, "Ace", "hearts")]
+    with pytest.raises(GameError) as refused:
+        game.decide(s, {"type": "reveal", "plays": twice}, random.Random(0))
+    assert str(refused.value) == "Dan: Cat already played the ace of hearts this turn, and the deck has only one"
+    s, ev = act(s, {"type": "reveal", "plays": [play(2, 1, "A", "hearts"), play(3, 2, "A", "spades")]})
+    assert [(c["player"], c["rank"], c["suit"]) for c in ev[0]["plays"]] == [(2, "A", "hearts"), (3, "A", "spades")]
+    if s["phase"] == "check":
+        s, _ = act(s, {"type": "check", "winners": []})
+    for k in range(4):
+        s, _ = act(s, {"type": "end_turn", "player": (s["first"] + k) % 4})
+    s, _ = act(s, {"type": "police", "player": s["first"]})
+    assert s["round"] == 2
+    s, ev = act(s, {"type": "reveal", "plays": [play(3, 4, "A", "hearts")]})      # round 2: the ace again
+    assert [(c["player"], c["rank"], c["suit"]) for c in ev[0]["plays"]] == [(3, "A", "hearts")]
 
 
 def test_journalists_go_in_clockwise_order_from_the_badge():

@@ -1,7 +1,7 @@
 """Get the Scoop!'s rules: the pieces, the cards and the police table, the options and their
 checks, and the round's three phases as setup, decide, apply and result. The words the table
-reads about a move are in words.py; what the panel shows and offers in view.py; the board's
-geometry in board.py."""
+reads about a move, and the names of players, pieces and cards its refusals say, are in
+words.py; what the panel shows and offers in view.py; the board's geometry in board.py."""
 
 import random
 from typing import Any, Sequence
@@ -23,6 +23,7 @@ from ..base import (
     whole,
 )
 from . import board as grid
+from .words import card_played_twice, piece_words, player_name
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
@@ -239,7 +240,8 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
     plays = action.get("plays", [])
     if not isinstance(plays, list):
         raise GameError("\"plays\" lists the cards turned up, one per player who directed a Protester")
-    seen_players, seen_cards, clean, bluffed = set(), set(), [], []
+    seen_players, clean, bluffed = set(), [], []
+    seen_cards: dict[tuple[str, str], int] = {}      # a card turned up -> the seat that turned it up
     for play in plays:
         if not isinstance(play, dict):
             raise GameError("each play is {player, protester, rank, suit}, or {player, bluff: true}")
@@ -265,10 +267,12 @@ def _reveal(state: State, action: Action, rng: random.Random) -> list[Event]:
         if rank is None or suit is None:
             raise GameError("%s: a card is a rank A-9 and a suit (%s), not %r of %r"
                             % (who, ", ".join(SUITS), play.get("rank"), play.get("suit")))
+        # one poker deck, Ace to 9 of four suits: no two players turn up the same card in one
+        # Protesters' turn (this action is the whole turn). A card may come back in a later round,
+        # after the discards are reshuffled, which the rules don't detail: not refused across rounds
         if (rank, suit) in seen_cards:
-            raise GameError("%s: the %s of %s was already played this turn; the deck has one"
-                            % (who, rank, suit))
-        seen_cards.add((rank, suit))
+            raise GameError(card_played_twice(state, p, seen_cards[(rank, suit)], rank, suit))
+        seen_cards[(rank, suit)] = p
         clean.append(dict(card(rank, suit, state["rules"]["sides"]), player=p, protester=protester))
     agreed = action.get("order") or {}
     if not isinstance(agreed, dict):
@@ -622,16 +626,6 @@ def apply(state: State, event: Event) -> State:
     return s
 
 
-def piece_words(state: State, piece: str) -> str:
-    if grid.is_protester(piece):
-        return "Protester %s" % piece[1:]
-    if grid.is_police(piece):
-        return "Police Officer %s" % piece[1:]
-    colour = piece.rstrip("0123456789")
-    owner = next((p["name"] for p in state["players"] if p["colour"] == colour), colour)
-    return "a Journalist of %s's (%s)" % (owner, colour)
-
-
 # ---------------------------------------------------------------- helpers
 
 def _seat(value: object) -> int:
@@ -656,11 +650,6 @@ def _suit(value: object) -> str | None:
         if text in (s, s[0], s[:-1]):
             return s
     return None
-
-
-def player_name(state: State, p: int) -> str:
-    name: str = state["players"][p]["name"]
-    return name
 
 
 def waiting_for(state: State) -> str:

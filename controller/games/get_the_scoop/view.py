@@ -23,9 +23,9 @@ from .rules import (
     clean_police_table,
     discarded,
     journalist_moves,
-    player_name,
     waiting_for,
 )
+from .words import player_name
 
 PANEL = {"score": SCORE_KIND, "chart": None,
          "no_chart": "This game keeps no score: the winner is whoever's camera van holds a Protester."}

@@ -1,8 +1,9 @@
 """What the table reads about a move of Get the Scoop!: the cards turned up, the Journalists'
-steps, pushes and jumps, the police and the badge, in one sentence."""
+steps, pushes and jumps, the police and the badge, in one sentence; and the words for players,
+pieces and cards that rules.py's refusals say them in."""
 
 from ..base import Action, Event, State, and_list
-from .rules import piece_words, player_name
+from . import board as grid
 
 
 def describe(state: State, action: Action, events: list[Event]) -> str:
@@ -55,6 +56,28 @@ def describe(state: State, action: Action, events: list[Event]) -> str:
         elif kind == "round_ended":
             out.append("%s has the First Player badge" % player_name(state, ev["first"]))
     return "; ".join(out)
+
+
+def player_name(state: State, p: int) -> str:
+    name: str = state["players"][p]["name"]
+    return name
+
+
+def piece_words(state: State, piece: str) -> str:
+    if grid.is_protester(piece):
+        return "Protester %s" % piece[1:]
+    if grid.is_police(piece):
+        return "Police Officer %s" % piece[1:]
+    colour = piece.rstrip("0123456789")
+    owner = next((p["name"] for p in state["players"] if p["colour"] == colour), colour)
+    return "a Journalist of %s's (%s)" % (owner, colour)
+
+
+def card_played_twice(state: State, p: int, first: int, rank: str, suit: str) -> str:
+    """The refusal of a card turned up by seat ``p`` when seat ``first`` turned up the same one in
+    this Protesters' turn: the deck is one poker deck, Ace to 9 of four suits, one of each card."""
+    return "%s: %s already played the %s of %s this turn, and the deck has only one" % (
+        player_name(state, p), player_name(state, first), _rank_words(rank), suit)
 
 
 def _moved_words(state: State, ev: Event) -> str:
