@@ -252,9 +252,10 @@ def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_wh
     assert "or leave teams empty (partners sit opposite)." in page.inner_text("#seat-hint")
     # a seat option with no seat as its default says what empty means (it said "— (the default)")
     page.get_by_label(registry.load("scoop1956").title).check()
-    # and each part of the page layout suggests its own kind (the advertisements' box said "sport 2, crime 1")
+    # and each part of the page layout suggests its own kind (the advertisements' box said "sport 2, crime 1"),
+    # in the order its schema's example has them, as the refusals' "e.g. “sport 2, crime 1”"
     assert [page.get_attribute("#opt-page-%s" % key, "placeholder") for key in ("stories", "advertisements")] == [
-        "crime 1, sport 2", "advertisement 2"]
+        "sport 2, crime 1", "advertisement 2"]
     assert page.eval_on_selector("#opt-dealer option", "o => o.textContent") == "— (the last player)"
     # and its label says what "—" means in a drop-down's words: "(empty: ...)" had the table
     # looking for an empty box, and a drop-down is never empty

@@ -18,3 +18,12 @@ def test_numbers_json_cant_carry_are_said_in_words_and_the_rest_kept():
     assert said["points"][0] == "a number of about 4400 digits"
     assert said["points"][1] == "-a number of about 4400 digits"
     assert said["points"][2] == 10 ** 3800 and said["ok"] == 7      # under the limit: still a number
+
+
+def test_the_pages_json_keeps_each_objects_keys_in_the_order_they_were_made(app):
+    """Jinja's |tojson asks for sorted keys (its json.dumps_kwargs policy), so the pages' boot data
+    had every object's keys sorted: Get the Scoop!'s drop-downs for the board's sides were drawn
+    bottom, left, right, top, where its schema names them top, right, bottom, left."""
+    with app.app_context():
+        said = app.jinja_env.from_string("{{ x | tojson }}").render(x={"top": 1, "right": 2, "bottom": 3, "left": 4})
+    assert said == '{"top":1,"right":2,"bottom":3,"left":4}'

@@ -31,14 +31,16 @@ class SafeJSONProvider(DefaultJSONProvider):
     game declared them (its first variant is its default), where Flask's provider sorts them.
     (Flask 3 reads this attribute; its old JSON_SORT_KEYS setting is ignored.) Written compact
     wherever it isn't indented, as Flask's answers already are: the pages' |tojson too, whose
-    ", " and ": " were about a twentieth of the table page's catalogue."""
+    ", " and ": " were about a twentieth of the table page's catalogue. Jinja's |tojson asks for
+    sorted keys by name (its json.dumps_kwargs policy), and is not let: a page's boot data keeps
+    the declared order as an answer does."""
 
     sort_keys = False
 
     def dumps(self, obj, **kw):
         kw.setdefault("default", self.default)
         kw.setdefault("ensure_ascii", self.ensure_ascii)
-        kw.setdefault("sort_keys", self.sort_keys)
+        kw["sort_keys"] = self.sort_keys
         if kw.get("indent") is None:
             kw.setdefault("separators", (",", ":"))
         return dumps(obj, **kw)
