@@ -26,7 +26,8 @@ CHANGED = {
     "scoop2002": {"variants": ["lonely_city"], "zero": "ten", "resell": False, "ickel_rolls": "table",
                   "ickel_start": 3, "locations": ["L%d" % i for i in range(1, 11)]},
     "get_the_scoop": {"first": 2, "board": "table", "journalist_step": "orthogonal", "protester_push": "line",
-                      "jump_counts_mover": True, "jump_majority": "together"},
+                      "jump_counts_mover": True, "jump_majority": "together",
+                      "sides": {"top": "spades", "right": "hearts", "bottom": "diamonds", "left": "clubs"}},
 }
 
 
@@ -102,7 +103,11 @@ def fill_options(page, engine, names):
             page.fill(sel, ", ".join(value))
         elif opt["kind"] == "mapping":
             for part, counts in value.items():
-                page.fill("%s-%s" % (sel, part), ", ".join("%s %d" % kv for kv in counts.items()))
+                if opt["schema"]["properties"][part].get("enum"):       # a drop-down at its default
+                    assert page.input_value("%s-%s" % (sel, part)) == opt["schema"]["properties"][part]["default"]
+                    page.select_option("%s-%s" % (sel, part), counts)
+                else:
+                    page.fill("%s-%s" % (sel, part), ", ".join("%s %d" % kv for kv in counts.items()))
         else:
             page.fill(sel, str(value))
     picture(page.locator("#start-form"), "start-options-%s.png" % engine)

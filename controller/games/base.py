@@ -376,7 +376,8 @@ def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: i
     (min, max) short names), counts (name -> a whole number minimum..maximum), minutes (a whole
     number of minutes, minimum..maximum; ``or_name``: an integer option may be given as a
     name printed on the board instead), datetime (ISO 8601 with an offset), mapping (an object
-    described by ``schema``; API only). ``rule``: the rule text's line it comes from, quoted;
+    described by ``schema``; on the start form when the schema names its properties, each a box,
+    or a drop-down of its ``enum`` at its ``default``). ``rule``: the rule text's line it comes from, quoted;
     ``newsdesk``: True when the rules are silent and the default is newsdesk's choice.
     ``variant``: shown on the form only with that variant chosen. ``form``: False for options
     only the API sets (worked out by the panel, or too long to type at the table).

@@ -304,6 +304,27 @@ def test_the_view_says_the_suits_on_the_sides_are_newsdesks_choice():
     assert game.view(tracked(sides=["spades", "hearts", "diamonds", "clubs"]))["sides_said"] is None
 
 
+def test_the_start_form_asks_which_suit_labels_each_side_newsdesks_order_its_default():
+    """'the four sides of the board labeled with suits': which is where could be given through the
+    API only, so a table whose board has spades on top played a box with hearts there. The form
+    asks a suit for each side, newsdesk's order (the rules' list, from the top clockwise) the
+    default and said to be its choice; a suit on two sides is refused in a sentence."""
+    opt = declared(game.options, "sides")
+    assert opt["kind"] == "mapping" and opt["form"] and opt["newsdesk"]
+    parts = opt["schema"]["properties"]
+    assert [(side, parts[side]["default"]) for side in parts] == list(zip(("top", "right", "bottom", "left"), rules.SUITS))
+    assert all(part["enum"] == list(rules.SUITS) for part in parts.values())
+    chosen = {"top": "spades", "right": "hearts", "bottom": "diamonds", "left": "clubs"}
+    view = game.view(tracked(sides=chosen))
+    assert view["sides"] == chosen and view["sides_said"] is None
+    assert tracked(sides=["s", "hearts", "d", "clubs"])["rules"]["sides"] == ["spades", "hearts", "diamonds", "clubs"]
+    with pytest.raises(GameError, match="^“Which suit labels each side of the board” takes each of the four suits "
+                                        r"\(hearts, diamonds, clubs, spades\) once, .*: spades is on two sides$"):
+        tracked(sides=dict(chosen, right="spades"))
+    with pytest.raises(GameError, match="not {'top': 'spades'}"):
+        tracked(sides={"top": "spades"})
+
+
 def test_orders_and_police_tables_are_checked():
     """'Alternately, the players can agree on an order' -- for a Protester someone directed, and
     naming exactly the players who directed it. The police table moves 'each of the Police
@@ -502,7 +523,7 @@ def test_a_card_moves_its_protester_toward_its_suits_side():
     assert s["board"]["P3"] == "g8" and ev["plays"][0]["stopped"] == "blocked by Police Officer 5"
     s, ev = revealed(tracked(sides=["spades", "hearts", "diamonds", "clubs"]), play(0, 2, 4, "hearts"))
     assert ev["plays"][0]["way"] == "right" and s["board"]["P2"] == "h6"     # hearts on the right
-    with pytest.raises(GameError, match="sides lists the four suits"):
+    with pytest.raises(GameError, match="each of the four suits .* once, one for each side .*: hearts is on two sides"):
         tracked(sides=["hearts", "hearts", "clubs", "spades"])
 
 
@@ -767,7 +788,9 @@ def test_an_old_game_stored_before_the_box_kept_the_board_replays_as_the_tables(
     ({"journalist_step": "diagonal"}, "journalist_step is one of any, orthogonal"),
     ({"protester_push": 2}, "protester_push is one of one, once, line"),
     ({"jump_counts_mover": 1}, "jump_counts_mover is one of false, true, not 1"),
-    ({"sides": "hearts"}, "sides lists the four suits"),
+    ({"sides": "hearts"}, "“Which suit labels each side of the board” takes each of the four suits "
+                          r"\(hearts, diamonds, clubs, spades\) once, one for each side \(top, right, bottom, left\): "
+                          "not 'hearts'"),
 ])
 def test_the_new_options_are_checked(options, message):
     with pytest.raises(GameError, match=message):

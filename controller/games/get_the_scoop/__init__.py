@@ -44,8 +44,10 @@ Where the demo's rules are silent or incomplete, these are newsdesk's choices, e
     "diagonally, clockwise"; the table after that is missing. [the given step, then each pair
     turning its corner diagonally, and on around the Protesters' four squares, turning another
     eighth clockwise every second round: back to the start after 16 rounds]
-  * "sides": which side of the board each suit labels, listed top, right, bottom, left. The
-    rules say the sides are labelled but not which is which. [hearts, diamonds, clubs, spades]
+  * "sides": which suit labels each side of the board, {"top": ..., "right": ..., "bottom":
+    ..., "left": ...}, a drop-down for each side on the start form (a list of the four, top
+    first and clockwise, is taken too). The rules say the sides are labelled but not which is
+    which. [hearts, diamonds, clubs, spades]
   * "journalist_step": a Journalist moves "one square in any one direction": "any" (diagonals
     too) or "orthogonal". [any]
   * "protester_push": a Protester moved by a 3, 6 or 9 pushes "only one square": "one" (it

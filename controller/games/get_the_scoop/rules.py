@@ -23,7 +23,7 @@ from ..base import (
     whole,
 )
 from . import board as grid
-from .words import card_played_twice, piece_words, player_name
+from .words import card_played_twice, piece_words, player_name, sides_refused
 
 NAME = "get_the_scoop"
 TITLE = "Get the Scoop! (Cardboard Jam, 2011)"
@@ -99,9 +99,11 @@ OPTIONS = (
            choices={"each": "each other player's", "together": "all the others' together"}, newsdesk=True,
            help="\"Any other players' Journalists\" can be read either way; the rules don't settle it."),
     option("sides", "mapping", None, "the four sides of the board labeled with suits from a poker deck "
-           "(hearts, diamonds, clubs, spades)", "Which suit labels each side (top, right, bottom, left)",
-           form=False, newsdesk=True,
-           schema={"type": "array", "minItems": 4, "maxItems": 4, "items": {"type": "string", "maxLength": 10}}),
+           "(hearts, diamonds, clubs, spades)", "Which suit labels each side of the board", newsdesk=True,
+           help="The rules say each side is labeled with a suit, not which is where: set these as your "
+                "board's sides are labeled, so that a card moves a Protester the same way on both boards.",
+           schema={"type": "object", "additionalProperties": False, "required": list(SIDE_NAMES),
+                   "properties": {side: {"enum": list(SUITS), "default": suit} for side, suit in zip(SIDE_NAMES, SUITS)}}),
     option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
            "move diagonally, clockwise:",
            "The police movement tables", form=False, newsdesk=True,
@@ -166,10 +168,14 @@ def setup(players: list[dict[str, Any]], options: dict[str, Any] | None = None) 
                             % (form_name(opt), said, key, ", ".join(map(_word, allowed)), value))
         rules[key] = value
     sides = options.get("sides", DEFAULTS["sides"])
+    if isinstance(sides, dict) and set(sides) == set(SIDE_NAMES):     # the start form's: {"top": "hearts", ...}
+        sides = [sides[side] for side in SIDE_NAMES]
     if (not isinstance(sides, list) or len(sides) != 4 or any(_suit(s) is None for s in sides)
             or len({_suit(s) for s in sides}) != 4):
-        raise GameError("sides lists the four suits in the order they label the board's top, "
-                        "right, bottom and left sides, e.g. hearts, diamonds, clubs, spades")
+        found = [_suit(x) for x in sides] if isinstance(sides, list) else []
+        twice = next((suit for suit in SUITS if found.count(suit) > 1), None)
+        raise GameError(sides_refused(form_name(declared(OPTIONS, "sides")), SIDE_NAMES, SUITS, twice,
+                                      options.get("sides")))
     rules["sides"] = [_suit(s) for s in sides]
     return [{"type": "setup", "players": [{"name": n, "colour": c} for n, c in zip(names, colours)],
              "first": first, "police_table": table, "rules": rules}]

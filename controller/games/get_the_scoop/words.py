@@ -2,6 +2,8 @@
 steps, pushes and jumps, the police and the badge, in one sentence; and the words for players,
 pieces and cards that rules.py's refusals say them in."""
 
+from typing import Sequence
+
 from ..base import Action, Event, State, and_list
 from . import board as grid
 
@@ -78,6 +80,13 @@ def card_played_twice(state: State, p: int, first: int, rank: str, suit: str) ->
     this Protesters' turn: the deck is one poker deck, Ace to 9 of four suits, one of each card."""
     return "%s: %s already played the %s of %s this turn, and the deck has only one" % (
         player_name(state, p), player_name(state, first), _rank_words(rank), suit)
+
+
+def sides_refused(label: str, sides: Sequence[str], suits: Sequence[str], twice: str | None, sent: object) -> str:
+    """Why the board's sides were refused: a suit named twice, or not four suits for its four sides."""
+    said = "%s is on two sides" % twice if twice else "not %s" % (repr(sent)[:80],)
+    return "%s takes each of the four suits (%s) once, one for each side (%s): %s" % (
+        label, ", ".join(suits), ", ".join(sides), said)
 
 
 def _moved_words(state: State, ev: Event) -> str:

@@ -123,17 +123,24 @@ function optionControl(opt, seatNames) {
     };
   } else if (opt.kind === "mapping" && opt.schema && opt.schema.properties) {
     // e.g. a page layout: one line per part, "sport 2, crime 2"; each part's placeholder is its
-    // schema's own example (the advertisements' box suggested story types)
+    // schema's own example (the advertisements' box suggested story types); a part whose values
+    // are listed is a drop-down of them at its default (the suit on each side of a board)
     const parts = Object.keys(opt.schema.properties).map((key) => {
-      const box = h("input", { type: "text", id: `${id}-${key}`, class: "field-input field-text", autocomplete: "off",
-        placeholder: examplePart(opt.schema.properties[key]) });
-      return { key, box, row: h("div", { class: "option-part" }, h("label", { for: `${id}-${key}`, class: "option-label" }, title(key)), box) };
+      const part = opt.schema.properties[key];
+      const box = part.enum ? h("select", { id: `${id}-${key}`, class: "field-input field-text" }, part.enum.map((v) => h("option", { value: v }, v)))
+        : h("input", { type: "text", id: `${id}-${key}`, class: "field-input field-text", autocomplete: "off", placeholder: examplePart(part) });
+      if (part.enum) box.value = part.default;
+      return { key, box, part, row: h("div", { class: "option-part" }, h("label", { for: `${id}-${key}`, class: "option-label" }, title(key)), box) };
     });
     input = h("div", { id, class: "option-parts" }, parts.map((p) => p.row));
     read = () => {
-      if (parts.every((p) => !p.box.value.trim())) return undefined;
+      if (parts.every((p) => (p.part.enum ? p.box.value === p.part.default : !p.box.value.trim()))) return undefined;
       const out = {};
       for (const p of parts) {
+        if (p.part.enum) {
+          out[p.key] = p.box.value;
+          continue;
+        }
         out[p.key] = {};
         for (const item of p.box.value.split(",").map((x) => x.trim()).filter(Boolean)) {
           const m = item.match(/^(.*?)\s+(\d{1,3})$/);
