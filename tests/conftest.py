@@ -395,7 +395,8 @@ def unversioned(paths):
 
 def page_assets(client, page):
     """{path: bytes} for ``page`` and every static file it loads, following the scripts' relative
-    imports; each must be served (200) by the box itself."""
+    imports, those a script makes when it needs them (``import("./start.js")``) too; each must be
+    served (200) by the box itself."""
     html = client.get(page).get_data()
     found = {page: html}
     todo = [p.decode() for p in re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)]
@@ -410,7 +411,7 @@ def page_assets(client, page):
         found[path] = body
         if path.endswith(".js"):
             base = posixpath.dirname(path)
-            for rel in re.findall(rb'(?:from|import) "(\.{1,2}/[^"]+)"', body):
+            for rel in re.findall(rb'(?:from |import |import\()"(\.{1,2}/[^"]+)"', body):   # import("./x.js") too
                 todo.append(posixpath.normpath(posixpath.join(base, rel.decode())))
     return found
 

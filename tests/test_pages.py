@@ -6,7 +6,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from conftest import page_assets
 
 WRITE = {"X-Newsdesk": "1"}
 PLAYERS = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
@@ -146,14 +145,6 @@ def test_every_control_the_scripts_build_is_labelled():
             if '"hidden"' in attrs:
                 continue
             assert "aria-label" in attrs or "id" in attrs, "%s: %s" % (path.name, attrs)
-
-
-@pytest.mark.slow
-def test_the_table_page_and_all_its_assets_weigh_under_200_kb(client):
-    """Uncompressed: the HTML, the stylesheet and every module it imports (the bench measures
-    each game's screen in a browser)."""
-    total = sum(len(body) for body in page_assets(client, "/").values())
-    assert total < 200 * 1024, total
 
 
 @pytest.mark.slow

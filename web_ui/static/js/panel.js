@@ -8,8 +8,6 @@ import { $, $$, bootData, h } from "./dom.js";
 import { getJSON, send } from "./api.js";
 import { knowScreens, loadScreen, renderGame, sentence } from "./game.js";
 import { knowGames } from "./offers.js";
-import { renderStart } from "./start.js";
-import { renderEnd } from "./endgame.js";
 import { play, setSound, soundOn, unlock } from "./sound.js";
 import { announce, dropOldToast, dropToast, toast } from "./toast.js";
 import { checkTheBox, holdControls, watchTheBox } from "./reach.js";
@@ -46,6 +44,15 @@ S.lastEventId = boot.lastEventId || 0;
 
 const area = $("#game-area");
 
+// The start form's script and the end card's are fetched when first shown, as each game's screen
+// is (game.js): a game's screen needs neither, and with them and all five games' screens a tablet
+// fetched 256 to 263 KB to show any screen, past the panel's 200 KB (bench/panel_weight.py).
+const later = { start: null, end: null };
+const LATER = { start: () => import("./start.js"), end: () => import("./endgame.js") };
+function fetched(name) {
+  return LATER[name]().then((m) => (later[name] = m));
+}
+
 // ------------------------------------------------------------------ rendering
 
 function render() {
@@ -61,8 +68,10 @@ function render() {
       finish: () => end("finish"), abandon: () => end("abandon"), redraw: render,
       canWrite: S.canWrite, lastSaid: S.lastSaid,
     });
+  } else if (later.start) {
+    later.start.renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame, nameMax: boot.nameMax, chose: editorCards });
   } else {
-    renderStart(area, S.catalogue, { start, canWrite: S.canWrite, lastGame: S.lastGame, nameMax: boot.nameMax, chose: editorCards });
+    fetched("start").then(render);
   }
   area.setAttribute("aria-busy", S.busy ? "true" : "false");
   const engine = S.game ? S.game.engine : "";
@@ -143,7 +152,7 @@ function showEnd(gameId, focus) {
   dropToast();         // the game's news would cover the end card's chart, and is no longer said
   document.body.dataset.version = "";
   document.body.dataset.ended = String(gameId);
-  renderEnd(area, gameId, {
+  fetched("end").then((m) => S.ended === gameId && m.renderEnd(area, gameId, {
     shown: () => S.ended === gameId,
     newGame: () => {
       // a kept game's own page has no start form to show (its page holds no games' list): the table's has
@@ -151,11 +160,13 @@ function showEnd(gameId, focus) {
       S.ended = null;
       S.focusEnd = null;
       delete document.body.dataset.ended;
-      render();
-      const first = $("#start-form input");
-      if (first) first.focus();
+      fetched("start").then(() => {
+        render();
+        const first = $("#start-form input");
+        if (first) first.focus();
+      });
     },
-  }).then(() => {
+  })).then(() => {
     const lost = !document.activeElement || document.activeElement === document.body || area.contains(document.activeElement);
     if (S.focusEnd === gameId && S.ended === gameId && lost && $("#end-h")) $("#end-h").focus();
   });
@@ -275,7 +286,8 @@ async function end(kind) {
 }
 
 async function start(engine, players, options) {
-  const r = await send("/api/games", { engine, players, options });
+  // the game's screen is fetched while the box starts the game: it is drawn with its own at once
+  const [r] = await Promise.all([send("/api/games", { engine, players, options }), loadScreen(engine)]);
   if (!r.ok) return r.data.message || "The game couldn't be started.";
   const o = r.data;
   S.since = o.event_id;
@@ -378,6 +390,7 @@ if (soundButton) {
 // flashes the generic one), which hears the verdicts the page came with: after it has been told
 // that this game is the one shown, or its first draw would forget them as another game's.
 if (boot.game && !boot.showEnd) await loadScreen(boot.game.engine);
+else if (area) await fetched(boot.showEnd ? "end" : "start");      // the first frame drawn whole
 forgetOtherGames();
 showLastRoll(boot.lastRoll);
 if (boot.lastVerdict && sinceTheLastGame(boot.lastVerdict.id)) {
@@ -395,5 +408,3 @@ openFeed({
   hear, resync, read: () => refresh(),
   reopened: () => { refresh(); pollHealth(); },      // back after a restart: maybe a new release
 });
-// every game's screen, loaded meanwhile: a game started from another device is drawn with its own at once
-if (area) for (const g of S.catalogue) loadScreen(g.name);
