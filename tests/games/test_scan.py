@@ -689,3 +689,105 @@ def test_time_up_with_time_left_says_the_game_was_ended_early():
     for bad in ("soon", "2024-05-01T21:10:00", 1714595400, ["x"]):
         with pytest.raises(GameError, match="“at” is the time .* ISO 8601"):
             game.decide(s, {"type": "time_up", "at": bad}, random.Random(0))
+
+
+# A whole game of Team SCAN worked by hand from the rules, the first hand trick by trick. Ann,
+# Bob, Cat and Dan sit in that order (Ann & Cat WE, Bob & Dan THEY); Ann deals, so Bob leads.
+# The stock's top suit was trump for tricks 1-6 (hearts, clubs, spades, diamonds, hearts, spades);
+# after the sixth trick's draws the stock is gone and the last 7 tricks are no trump.
+HAND_ONE = [      # (the side that took it, the cards in the order played)
+    (WE, "S5 S9 S2 SK"),     # 1  Bob leads; Ann's king
+    (THEY, "D3 D9 DQ DA"),   # 2  Ann leads; Dan's ace
+    (WE, "H4 H8 HJ S3"),     # 3  Dan leads; Cat, void in hearts, must trump (spades): the 3 takes it
+    (WE, "C2 C10 CK C5"),    # 4  Cat leads; Ann's king
+    (THEY, "S4 S6 S7 SA"),   # 5  Ann leads; Dan's ace
+    (WE, "C3 C4 C6 C7"),     # 6  Dan leads; Cat's 7; the stock is gone
+    (WE, "HA H2 H3 H5"),     # 7  Cat leads, no trump from here
+    (WE, "SQ S8 S10 D2"),    # 8  Cat leads; Bob, void in spades, sluffs a diamond
+    (THEY, "D4 D5 D6 D7"),   # 9  Cat leads; Bob's 7
+    (THEY, "HK H10 H6 H7"),  # 10 Bob leads; his king
+    (WE, "C9 CJ CQ CA"),     # 11 Bob leads; Ann's ace
+    (WE, "HQ H9 C8 D8"),     # 12 Ann leads; Cat and Dan, void in hearts, sluff
+    (WE, "SJ D10 DJ DK"),    # 13 Ann leads; the others' last cards are diamonds
+]
+
+
+def test_a_team_game_worked_by_hand_from_the_rules():
+    """Worked from the rules alone, then played through the engine; every figure agreed.
+
+    'Deal 7 cards to each player.' 13 tricks of 4 take all 52 cards. 'The quickest way to add up
+    the value of the cards you've taken is to use the "cancel out" method, wherein the +10 and -10
+    cards cancel one another out, and the +5 and -5 cards do the same; add up what's left for your
+    score. The team with a + score scores that amount; the other team scores nothing.'
+
+    Hand 1: WE take 9 of the 13 tricks and still score nothing: 9 spades cancel 9 of their 13
+    clubs (4 clubs left, -40), 5 diamonds cancel 5 of their 9 hearts (4 hearts left, +20): -20.
+    THEY: 4 spades (+40), 4 hearts cancel 4 of 8 diamonds (4 diamonds left, -20): +20, scored.
+    Hand 3 cancels out to 0 for both: neither has a + score, so neither scores.
+    'The first team to reach 155 points wins.': WE stop at 150, 5 short; THEY reach 155 exactly
+    in hand 5 and win. 'The deal passes to the left of the initial dealer': Ann, Bob, Cat, Dan,
+    Ann. A count no play can give (the trumped trick split between the sides: 35 cards and 17)
+    is refused; after the win no hand is taken."""
+    names = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    taken, played = {WE: cards(), THEY: cards()}, []
+    for side, trick in HAND_ONE:
+        for card in trick.split():
+            taken[side][names[card[0]]] += 1
+            played.append(card)
+    assert len(set(played)) == 52
+    assert taken == {WE: cards(s=9, h=9, d=5, c=13), THEY: cards(s=4, h=4, d=8, c=0)}
+    s = start()
+    with pytest.raises(GameError, match="hand 1: Ann & Cat took 35 cards, .* a multiple of 4 \\(32 or 36, not 35\\)"):
+        hand(s, {WE: dict(taken[WE], spades=8), THEY: dict(taken[THEY], spades=5)})
+    s, ev = hand(s, taken)
+    assert ev[0]["values"] == {WE: -20, THEY: 20} and ev[0]["points"] == {WE: 0, THEY: 20}
+    assert game.describe(start(), {"type": "hand"}, ev) == (
+        "hand 1: WE took 9 spades, 9 hearts, 5 diamonds, 13 clubs and scored 0 (cards worth -20); "
+        "THEY took 4 spades, 4 hearts, 8 diamonds and scored 20")
+    we = cards(s=10, h=7, d=2, c=1)              # hand 2: (10-1)*10 + (7-2)*5 = 115
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert ev[0]["points"] == {WE: 115, THEY: 0}
+    we = cards(s=6, h=4, d=4, c=6)               # hand 3: 0 and 0
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert ev[0]["values"] == {WE: 0, THEY: 0} and ev[0]["points"] == {WE: 0, THEY: 0}
+    we = cards(s=8, h=6, d=5, c=5)               # hand 4: 30 + 5 = 35: WE on 150, not yet 155
+    s, ev = hand(s, {WE: we, THEY: rest(we)})
+    assert len(ev) == 1 and not s["winners"]
+    they = cards(s=13, h=2, d=1, c=0)            # hand 5: 130 + 5 = 135: THEY on 155 exactly
+    before = s
+    s, ev = hand(s, {THEY: they, WE: rest(they)})
+    assert ev[0]["values"] == {WE: -135, THEY: 135}
+    assert ev[-1] == {"type": "won", "sides": [THEY], "reason": "target"}
+    assert game.describe(before, {"type": "hand"}, ev).endswith("; THEY won with 155")
+    view = game.view(s)
+    assert [r["dealer"] for r in view["rows"]] == ["Ann", "Bob", "Cat", "Dan", "Ann"]
+    assert [r["points"] for r in view["rows"]] == [[0, 20], [115, 0], [0, 0], [35, 0], [0, 135]]
+    assert [r["totals"] for r in view["rows"]] == [[0, 20], [115, 20], [115, 20], [150, 20], [150, 155]]
+    assert [r["to_go"] for r in view["race"]] == [5, 0] and view["winners"] == [THEY]
+    with pytest.raises(GameError, match="over: Bob & Dan won"):
+        hand(s, {THEY: they, WE: rest(they)})
+
+
+def test_a_triple_game_worked_by_hand_where_two_teams_pass_155_together():
+    """Triple SCAN, worked by hand: 'Deal 5 cards to each player.' 6 x 5 dealt leave 22 in the
+    stock: three rounds of draws, then 4 cards for the trick-4 winner and the next three; with all
+    52 played (newsdesk's default) a side's take is whole tricks of 6, one side holding the short
+    last trick of 4 (16 = 6 + 6 + 4). 'The team with a + score scores that amount' is said of two
+    teams; with three, two can come out + (newsdesk's default: each scores), and both can pass
+    155 in one hand ('The first team to reach 155 points wins.' doesn't say which then:
+    newsdesk's default, the highest total)."""
+    six = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+    for tie, winners in (("highest", ["Ann & Dan"]), ("all", ["Ann & Dan", "Bob & Eve"])):
+        s = start(six, variant="triple", target_tie=tie)
+        a, b, c = (side["name"] for side in s["sides"])
+        assert (a, b, c) == ("Ann & Dan", "Bob & Eve", "Cat & Fay")       # partners opposite
+        # 130 + 0 - 10 = 120 (16 cards); 60 - 30 = 30 (18); -30 - 120 = -150 (18)
+        s, ev = hand(s, {a: cards(13, 1, 1, 1), b: cards(0, 12, 6, 0), c: cards(0, 0, 6, 12)})
+        assert ev[0]["points"] == {a: 120, b: 30, c: 0}
+        # 10 + 30 - 20 - 10 = 10 (12 cards); 120 + 15 - 5 - 20 = 110 (18); 20 - 40 - 100 = -120 (22)
+        s, ev = hand(s, {a: cards(1, 6, 4, 1), b: cards(12, 3, 1, 2), c: cards(0, 4, 8, 10)})
+        assert ev[0]["points"] == {a: 10, b: 110, c: 0} and s["totals"] == {a: 130, b: 140, c: 0}
+        # 60 + 0 - 10 = 50 and -10 + 25 = 15, both +; -50 - 15 = -65
+        s, ev = hand(s, {a: cards(8, 2, 4, 2), b: cards(5, 6, 1, 6), c: cards(0, 5, 8, 5)})
+        assert ev[0]["points"] == {a: 50, b: 15, c: 0}
+        assert s["totals"] == {a: 180, b: 155, c: 0} and s["winners"] == winners
