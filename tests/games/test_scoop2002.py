@@ -693,3 +693,215 @@ def test_a_street_chart_roll_of_thousands_of_digits_is_refused_with_a_sentence()
 def test_a_null_option_is_its_default(name):
     """The API says "null or missing: the default", of every option."""
     assert start(**{name: None})["started"]
+
+
+# ---------------------------------------------------------------- games worked by hand from the rules
+
+def _pitch(state, p, story, roll, mark):
+    """A whole pitching turn: the pitch, its roll, Part 2's mark; the state and the pitch's event."""
+    state, _ = act(state, {"type": "pitch", "player": p, "story": story})
+    state, ev = act(state, {"type": "roll", "player": p, "value": roll})
+    return act(state, {"type": "roll", "player": p, "value": mark})[0], ev[0]
+
+
+def _pads(state):
+    """Each Steno Pad as {story: marks}, the way it is written on paper."""
+    return [{n: m for n, m in enumerate(pl["steno"], 1) if m} for pl in state["players"]]
+
+
+def _board(state):
+    return {n: m for n, m in enumerate(state["marks"], 1) if m}
+
+
+def _refused(state, action, message):
+    with pytest.raises(GameError, match=message):
+        game.decide(state, action, Dice())
+    assert action not in game.offers(state)
+
+
+def _ten_rounds_worked_by_hand(**options):
+    """Ann, Bob and Cy's first ten rounds, worked out on paper from the rules text before the
+    engine was read: every outcome below was written down first, then checked here."""
+    s = start(("Ann", "Bob", "Cy"), **options)
+    # 1: everyone walks out; Cy may end on #2 where Ann stands ("you may enter an occupied Location")
+    s = move(s, ANN, 3, 2, 2)
+    s = move(s, BOB, 4, 5, 5)
+    s = move(s, CY, 7, 2, 0)                               # Part 2's 0 marks the tenth Location
+    assert _board(s) == {2: 1, 5: 1, 10: 1}
+    # 2: "To stay on the scene: ... add a mark to your Steno Pad for that story"
+    s = stay(s, ANN, 2)
+    s = stay(s, BOB, 5)
+    s = stay(s, CY, 9)
+    assert _pads(s) == [{2: 1}, {5: 1}, {2: 1}] and _board(s) == {2: 2, 5: 2, 9: 1, 10: 1}
+    # 3
+    s = move(s, ANN, 6, "times", 2)
+    s = stay(s, BOB, 1)
+    s = stay(s, CY, 3)
+    # 4: Ann's research 1 + newsworthiness 3 = 4 against a 7: "the story did not sell"
+    s, ev = _pitch(s, ANN, 2, 7, 4)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 3, False)
+    s = move(s, BOB, 8, "times", 5)
+    s = stay(s, CY, 6)
+    assert _pads(s) == [{2: 1}, {5: 2}, {2: 3}]
+    assert _board(s) == {1: 1, 2: 3, 3: 1, 4: 1, 5: 3, 6: 1, 9: 1, 10: 1}
+    # 5: "You may not try to sell the same story next turn"; the Times has no scene to stay on
+    _refused(s, {"type": "pitch", "player": ANN, "story": 2}, "Ann can't pitch the City Hall story again this turn")
+    _refused(s, {"type": "stay", "player": ANN}, "Ann can't stay on the scene")
+    s = move(s, ANN, 1, "times", 2)                        # "up to three spaces": she moves none
+    s, ev = _pitch(s, BOB, 5, 5, 5)                        # 2 + 3 = 5: a 5 is "less than or equal"
+    assert ev["sold"] and s["players"][BOB]["sales"] == [5]
+    s = move(s, CY, 2, "times", 8)
+    assert _board(s)[5] == 1                               # cleared by the sale, then Part 2's 5
+    # 6: Ann sells #2 (1 + 4 = 5 against a 3); Cy's three marks for it are crossed out
+    s, ev = _pitch(s, ANN, 2, 3, 7)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 4, True)
+    assert _pads(s) == [{}, {}, {}] and 2 not in _board(s)
+    s = move(s, BOB, 9, 7, 7)
+    _refused(s, {"type": "pitch", "player": CY, "story": 2}, "Cy has no marks for the City Hall story")
+    _refused(s, {"type": "pitch", "player": CY, "story": 10}, "Cy has no marks for the Industrial Park story")
+    s = move(s, CY, 0, 10, 1)
+    # 7, 8
+    s = move(s, ANN, 5, 1, 1)
+    s = stay(s, BOB, 7)
+    s = stay(s, CY, 0)
+    s = stay(s, ANN, 1)
+    s = move(s, BOB, 2, "times", 7)
+    s = move(s, CY, 6, "times", 3)
+    assert _pads(s) == [{1: 1}, {7: 1}, {10: 1}]
+    assert _board(s) == {1: 4, 3: 2, 4: 1, 5: 1, 6: 1, 7: 4, 8: 1, 9: 1, 10: 2}
+    # 9: Bob 1 + 4 = 5 against a 2 sells; Cy 1 + 2 = 3 against a 9 doesn't
+    s = move(s, ANN, 4, "times", 1)
+    s, ev = _pitch(s, BOB, 7, 2, 9)
+    assert ev["sold"] and s["players"][BOB]["sales"] == [5, 7]
+    s, ev = _pitch(s, CY, 10, 9, 6)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 2, False)
+    # 10: Ann 1 + 5 = 6 against a 6 sells; Cy is barred from #10 this turn
+    s, ev = _pitch(s, ANN, 1, 6, 8)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 5, True)
+    s = move(s, BOB, 3, 9, 9)
+    _refused(s, {"type": "pitch", "player": CY, "story": 10}, "Cy can't pitch the Industrial Park story again this turn")
+    s = move(s, CY, 7, 6, 6)
+    assert [pl["sales"] for pl in s["players"]] == [[2, 1], [5, 7], []]
+    assert _board(s) == {3: 2, 4: 1, 5: 1, 6: 3, 8: 2, 9: 3, 10: 2}
+    return s
+
+
+def test_a_three_player_game_worked_by_hand_from_the_rules():
+    """A whole game worked on paper from the rules alone, then played through the engine:
+    'Add your marks for that story (your research) to the number of marks at that story's
+    Location (its newsworthiness). Roll. If your roll is less than or equal to that sum, then you
+    sell the story. ... Remove all marks at that story's Location. All other players must cross
+    out the marks they have for that story on their Steno Pads. If your roll is greater than the
+    sum, then the story did not sell. You may not try to sell the same story next turn.'
+    'Roll and add a mark to the Location that matches the number you rolled.' 'If you've sold
+    three or more stories by the end of your turn, then you win the game.'"""
+    s = _ten_rounds_worked_by_hand()
+    # 11-13: Ann researches #8; Bob's #9 pitch (1 + 4 = 5) misses with an 8
+    s = move(s, ANN, 8, 8, 8)
+    s = stay(s, BOB, 4)
+    s = stay(s, CY, 6)
+    s = stay(s, ANN, 8)
+    s = move(s, BOB, 1, "times", 9)
+    s = stay(s, CY, 2)
+    s = move(s, ANN, 5, "times", 3)
+    s, ev = _pitch(s, BOB, 9, 8, 5)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 4, False)
+    s = move(s, CY, 4, "times", 9)
+    assert _pads(s) == [{8: 1}, {9: 1}, {6: 2, 10: 1}]
+    assert _board(s) == {2: 1, 3: 3, 4: 2, 5: 2, 6: 4, 8: 4, 9: 5, 10: 2}
+    # 14: Ann's third sale (1 + 4 = 5 against a 4); the win waits for Part 2's mark
+    s, _ = act(s, {"type": "pitch", "player": ANN, "story": 8})
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 4})
+    assert ev[0]["sold"] and s["winner"] is None
+    s, ev = act(s, {"type": "roll", "player": ANN, "value": 2})
+    assert ev == [{"type": "marked", "player": ANN, "value": 2, "location": 2},
+                  {"type": "won", "player": ANN, "sales": 3}]
+    assert [pl["sales"] for pl in s["players"]] == [[2, 1, 8], [5, 7], []]
+    assert game.view(s)["winner_name"] == "Ann" and game.offers(s) == []
+
+
+@pytest.mark.parametrize("resell", [True, False])
+def test_the_hand_worked_game_ending_on_a_story_sold_again(resell):
+    """The same game, Ann going back to City Hall (#2), whose story she sold in round 6. Whether a
+    Location's story can be sold again the rules don't say ('Circle it on your list to show you've
+    sold it. Remove all marks at that story's Location.'): newsdesk's "resell" option, on by
+    default, lets her research it anew and sell it (1 + 1 = 2 against a 2) for her third sale;
+    off, the pitch is refused."""
+    s = _ten_rounds_worked_by_hand(resell=resell)
+    s = move(s, ANN, 8, 2, 8)
+    s = stay(s, BOB, 4)
+    s = stay(s, CY, 6)
+    s = stay(s, ANN, 8)                                    # a new mark for #2's new story
+    s = move(s, BOB, 1, "times", 9)
+    s = stay(s, CY, 2)                                     # #2 has a mark again
+    s = move(s, ANN, 5, "times", 3)
+    s, _ = _pitch(s, BOB, 9, 8, 5)
+    s = move(s, CY, 4, "times", 9)
+    assert _pads(s)[ANN] == {2: 1} and _board(s)[2] == 1
+    if not resell:
+        _refused(s, {"type": "pitch", "player": ANN, "story": 2}, "Ann has already sold the City Hall story")
+        return
+    s, ev = _pitch(s, ANN, 2, 2, 2)
+    assert (ev["research"], ev["newsworthiness"], ev["sold"]) == (1, 1, True)
+    assert s["players"][ANN]["sales"] == [2, 1, 2] and game.view(s)["winner_name"] == "Ann"
+
+
+# N. Ickel's nine turns as worked on paper: (his pitch roll, his mark roll), and where his nickel
+# stands after each and his sales, under each reading of a 0 (his seventh roll is a 0 at #3).
+_ICKEL_ROLLS = [(1, 7), (2, 2), (2, 9), (1, 3), (5, 5), (3, 8), (0, 6), (4, 2), (1, 1)]
+_ICKEL_TRAIL = {
+    "as_read": ([1, 2, 1, 1, 2, 3, 1, 2, 1], [1, 2, 1, 3, 2]),     # 0 <= 3 sells; 4 > 1; 1 <= 2
+    "ten": ([1, 2, 1, 1, 2, 3, 4, 1, 1], [1, 2, 1, 4, 1]),         # 10 > 3 moves on; 4 <= 4; 1 <= 1
+}
+
+
+@pytest.mark.parametrize("zero", ["as_read", "ten"])
+@pytest.mark.parametrize("ickel_rolls", ["box", "table"])
+def test_a_lonely_city_game_worked_by_hand_n_ickel_wins(zero, ickel_rolls):
+    """The Lonely City worked on paper from the rules, Ann against N. Ickel: 'place a nickel on
+    Downtown' (#1 on newsdesk's placeholder board); 'Roll. If the result is less than or equal to
+    the number of the Location his nickel is on, then mark off a story on his Steno Pad and put
+    his nickel back on the Location #1. Otherwise, move him to the Location with the
+    next-highest number. Regardless of the outcome, roll again and add a mark to the Location
+    rolled. Ickel wins if he sells five stories. You win if you sell three.' Ann sells one story
+    and misses another; N. Ickel sells his fifth on his ninth turn. His seventh roll is a 0 on #3:
+    read as 0 (the rules' digit, the default) it sells, read as 10 (newsdesk's option) he moves to
+    #4 and sells there next turn; he wins on the ninth turn either way."""
+    s = start(("Ann",), variants=["lonely_city"], zero=zero, ickel_rolls=ickel_rolls)
+    rolls = list(_ICKEL_ROLLS)
+    trail = []
+
+    def turn(state, *actions):
+        for action in actions[:-1]:
+            state, _ = act(state, dict(action, player=ANN))
+        pitch, mark = rolls.pop(0)
+        if ickel_rolls == "box":
+            state, _ = act(state, dict(actions[-1], player=ANN), Dice(pitch, mark))
+        else:
+            state, _ = act(state, dict(actions[-1], player=ANN), Dice())
+            state, _ = act(state, {"type": "roll", "player": 1, "value": pitch})
+            state, _ = act(state, {"type": "roll", "player": 1, "value": mark})
+        trail.append(state["ickel_at"])
+        return state
+
+    def walk(roll, place, mark):
+        return ({"type": "move"}, {"type": "roll", "value": roll}, {"type": "arrive", "place": place},
+                {"type": "roll", "value": mark})
+
+    s = turn(s, *walk(3, 4, 4))
+    s = turn(s, {"type": "stay"}, {"type": "roll", "value": 4})
+    s = turn(s, *walk(6, "times", 4))
+    s = turn(s, {"type": "pitch", "story": 4}, {"type": "roll", "value": 4}, {"type": "roll", "value": 0})
+    assert s["players"][ANN]["sales"] == [4]               # 1 + 3 = 4 against a 4
+    _refused(s, {"type": "pitch", "player": ANN, "story": 4}, "Ann has no marks for the Stadium story")
+    s = turn(s, *walk(1, 3, 3))
+    s = turn(s, {"type": "stay"}, {"type": "roll", "value": 3})
+    s = turn(s, *walk(2, "times", 1))
+    s = turn(s, {"type": "pitch", "story": 3}, {"type": "roll", "value": 9}, {"type": "roll", "value": 3})
+    assert s["players"][ANN]["sales"] == [4]               # 1 + 3 = 4 against a 9
+    _refused(s, {"type": "pitch", "player": ANN, "story": 3}, "Ann can't pitch the Harbor story again this turn")
+    s = turn(s, *walk(5, "times", 5))
+    assert (trail, s["players"][1]["sales"]) == _ICKEL_TRAIL[zero]
+    # eighteen Part 2 marks, less the three Ann's sale cleared at #4: his sales clear nothing
+    assert _board(s) == {1: 2, 2: 2, 3: 4, 5: 2, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1}
+    assert s["winner"] == 1 and game.view(s)["winner_name"] == "N. Ickel" and game.offers(s) == []
