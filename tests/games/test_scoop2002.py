@@ -128,6 +128,28 @@ def test_staying_on_the_scene_needs_a_location_and_adds_a_steno_mark():
         game.decide(s, {"type": "stay", "player": BOB}, Dice())
 
 
+def test_the_times_is_no_scene_to_stay_on_and_the_refusal_says_why():
+    """'Spaces with names on them are Locations.' The Action City Times is a named space, so the
+    refusal said "Bob starts this turn at the Action City Times, not at a Location", which the
+    rules' own words contradict. What bars the stay is that the Times has no story: 'Stay there
+    and add a mark to your Steno Pad for that story' reads as the ten Locations whose stories are
+    rolled for, marked and pitched; that is newsdesk's reading, and the refusal says so."""
+    s = start()
+    s = move(s, ANN, 3, 4, 1)
+    s = move(s, BOB, 3, "times", 1)
+    s = stay(s, ANN, 1)
+    with pytest.raises(GameError) as refused:
+        game.decide(s, {"type": "stay", "player": BOB}, Dice())
+    assert str(refused.value) == (
+        "Bob can't stay on the scene: Bob starts this turn at the Action City Times, where stories are "
+        "pitched, not researched: it has no story of its own (newsdesk's reading: only the ten "
+        "numbered Locations do)")
+    assert {"type": "stay", "player": BOB} not in game.offers(s)
+    with pytest.raises(GameError, match="Ann can't stay on the scene: Ann starts this turn on the street, "
+                                        "not at a Location$"):
+        game.decide(start(), {"type": "stay", "player": ANN}, Dice())
+
+
 def test_pitching_needs_the_times_and_a_marked_story():
     """'To pitch a story: You must start the turn at the Action City Times. Stay there and pick a
     story on your Steno Pad that has at least one mark next to it.'"""

@@ -40,6 +40,9 @@ Where the rules are silent, these are newsdesk's choices, not the original's:
     and putting it at #1 is a guess), and the default On the Street entries only say to read
     the board's chart: give "locations" and "street_chart" from your board;
   * every coin starts "on the street" (the red-bordered squares are not Locations);
+  * the Action City Times, though a named space ("Spaces with names on them are Locations"),
+    has no story: a stay there ("add a mark to your Steno Pad for that story") is refused, and
+    only the ten numbered Locations are researched, marked and pitched;
   * the On the Street chart's words are shown, and the table carries them out: the engine
     only knows where the coin stopped;
   * "resell" (default true): after a sale a Location's marks start again, and a new story

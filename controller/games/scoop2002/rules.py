@@ -255,6 +255,12 @@ def _choose_move(state: State, p: int, action: Action, rng: random.Random) -> li
 def _choose_stay(state: State, p: int, action: Action, rng: random.Random) -> list[Event]:
     _need_phase(state, p, "choose", "stay on the scene")
     place = state["players"][p]["place"]
+    if place == TIMES:
+        # a named space, so a Location by the rules' words ("Spaces with names on them are
+        # Locations"); what bars the stay is that it has no story to add a mark for
+        raise GameError("%s can't stay on the scene: %s starts this turn at the Action City Times, where "
+                        "stories are pitched, not researched: it has no story of its own (newsdesk's "
+                        "reading: only the ten numbered Locations do)" % (player_name(state, p), player_name(state, p)))
     if not isinstance(place, int):
         raise GameError("%s can't stay on the scene: %s starts this turn %s, not at a Location"
                         % (player_name(state, p), player_name(state, p), where(state, place)))
