@@ -11,7 +11,7 @@ import pytest
 from conftest import picture, signal_button
 from test_browser import browser, server  # noqa: F401  (fixtures)
 
-from controller.games import registry
+from controller.games import base, registry
 
 WAIT = 10000
 pytestmark = pytest.mark.browser
@@ -83,7 +83,8 @@ def fill_options(page, engine, names):
     chosen = [] if not variant_option else [want[variant_option]] if isinstance(want[variant_option], str) \
         else want[variant_option]
     # an option of a variant not chosen is not asked: the form hides it and sends nothing for it
-    other = [o for o in game["options"] if o["form"] and o.get("variant") and o["variant"] not in chosen]
+    other = [o for o in game["options"] if o["form"] and base.option_variants(o)
+             and not set(base.option_variants(o)) & set(chosen)]
     for opt in other:
         assert page.locator("#opt-%s" % opt["name"]).is_hidden(), opt["name"]
     asked = [o for o in game["options"] if o["form"] and o["name"] != variant_option and o not in other]
@@ -222,11 +223,23 @@ def test_every_game_starts_with_every_option_changed_and_plays_to_its_end(page, 
         assert page.evaluate("u => fetch(u).then(r => r.status)", path) == 200, path
 
 
+def test_scans_ties_are_asked_in_every_variant_but_team_scan(page):
+    """Team SCAN's two sides cancel to 0 over the 52 cards: one comes out + a hand, and one can
+    reach 155 in it. The form asked how to settle both there anyway; now only with another variant."""
+    page.get_by_label(registry.load("scan").title).check()
+    ties = ("#opt-target_tie", "#opt-plus_scores")
+    assert page.is_checked("#variant-team") and all(page.is_hidden(t) for t in ties)
+    for variant in ("triple", "individual", "no_trump"):
+        page.check("#variant-%s" % variant)
+        assert all(page.is_visible(t) for t in ties), variant
+    page.check("#variant-team")
+    assert all(page.is_hidden(t) for t in ties)
+
+
 def test_the_start_form_picks_each_games_default_variant_and_shows_teams_only_where_played(page):
     """Each game's variant preselected is the one its engine plays when none is sent (SCAN: Team
     SCAN), whatever order the catalogue lists them in; SCAN's team fields and their hint are there
     for the variants played in teams and gone for SCAN Without Partners."""
-    from controller.games import base
     for item in registry.catalogue():
         game = registry.load(item["name"])
         declared = base.variant_option(game)

@@ -527,11 +527,12 @@ def test_every_refusal_of_a_form_option_names_it_as_the_form_does_and_says_what_
             if not opt["form"] or value is None:
                 continue
             options, seats = {opt["name"]: value}, game["players"]
-            played = opt.get("variant") or next((o["default"] for o in game["options"] if o["name"] == game["variant_option"]), None)
+            own = base.option_variants(opt)[:1]         # the first variant it belongs to, if not every one's
+            played = own[0] if own else next((o["default"] for o in game["options"] if o["name"] == game["variant_option"]), None)
             if isinstance(played, str):
                 seats = (seats.get("by_variant") or {}).get(played, seats)
-            if opt.get("variant"):
-                options[game["variant_option"]] = [opt["variant"]] if game["variant_choice"] == "many" else opt["variant"]
+            if own:
+                options[game["variant_option"]] = list(own) if game["variant_choice"] == "many" else own[0]
             players = [{"name": n} for n in names[:seats["min"]]]
             r = start(client, game["name"], players, options)
             said = message(r)

@@ -11,6 +11,7 @@ import pytest
 from conftest import picture, serve_panel, signal_button
 from test_browser import browser, server  # noqa: F401  (fixtures)
 
+from controller.games import base
 from web_ui.server import InThread
 
 WAIT = 10000
@@ -135,8 +136,8 @@ def test_the_start_forms_choices_are_short_said_once_and_explained_under_the_fie
                 continue
             choose(page, game["name"])
             for opt in choices:
-                if opt.get("variant"):
-                    page.check("#variant-%s" % opt["variant"])
+                if base.option_variants(opt):
+                    page.check("#variant-%s" % base.option_variants(opt)[0])
                 sel = "#opt-%s" % opt["name"]
                 shown = page.eval_on_selector_all(sel + " option", "os => os.map((o) => [o.value, o.textContent])")
                 for value, text in shown:

@@ -166,7 +166,10 @@ schemas(
                form=dict(BOOL, description="False: only the API sets it."), or_name=BOOL,
                minimum=INT, maximum=INT, choices=OBJ,
                choice_order=dict(arr(STR), description="In the start form's catalogue: the choices' ids in the "
-                                                      "order declared."), items=arr(INT), variant=STR, schema=OBJ, help=STR),
+                                                      "order declared."), items=arr(INT),
+               variant={"anyOf": [STR, arr(STR)], "description": "The variant it belongs to, or a list of them: the "
+                        "start form shows it only with one of them chosen (absent: every variant's)."},
+               schema=OBJ, help=STR),
     PanelFacts=obj(["score", "chart", "no_chart", "teams", "seats_by_variant", "listens", "numbers", "words"],
                    extra=True, score=nullable({"enum": ["money", "points"]}), chart=nullable(OBJ),
                    no_chart=nullable(STR), teams=BOOL, seats_by_variant=nullable(OBJ),

@@ -19,7 +19,7 @@ the effective events. ``effective`` works that out for any game.
 """
 
 import pickle
-from typing import Any, Callable, Iterable, Mapping, NotRequired, TypedDict, TypeGuard, TypeVar, overload
+from typing import Any, Callable, Iterable, Mapping, NotRequired, Sequence, TypedDict, TypeGuard, TypeVar, overload
 
 from ..errors import NewsdeskError
 
@@ -367,7 +367,7 @@ TEXT_MOST = 60                     # a name printed on a board or card
 
 def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: int | None = None,
            maximum: int | None = None, choices: dict[str, str] | None = None, items: tuple[int, int] | None = None,
-           form: bool = True, variant: str | None = None, schema: dict[str, Any] | None = None,
+           form: bool = True, variant: str | Sequence[str] | None = None, schema: dict[str, Any] | None = None,
            newsdesk: bool = False, help: str | None = None, or_name: bool = False) -> dict[str, Any]:
     """One setup option as the engine declares it.
 
@@ -379,8 +379,10 @@ def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: i
     described by ``schema``; on the start form when the schema names its properties, each a box,
     or a drop-down of its ``enum`` at its ``default``). ``rule``: the rule text's line it comes from, quoted;
     ``newsdesk``: True when the rules are silent and the default is newsdesk's choice.
-    ``variant``: shown on the form only with that variant chosen. ``form``: False for options
-    only the API sets (worked out by the panel, or too long to type at the table).
+    ``variant``: shown on the form only with that variant chosen, or (a list) with one of those
+    chosen: an option that can matter in some variants and not in others (a tie no variant but
+    one can have) is not asked in those. ``form``: False for options only the API sets (worked out
+    by the panel, or too long to type at the table).
     """
     if kind not in KINDS:
         raise ValueError("option %s: kind %r is not one of %s" % (name, kind, ", ".join(KINDS)))
@@ -389,6 +391,10 @@ def option(name: str, kind: str, default: Any, rule: str, label: str, minimum: i
         raise ValueError("option %s: an option of kind %s needs its bounds, minimum=... and maximum=..." % (name, kind))
     if kind == "names" and items is None:
         raise ValueError("option %s: an option of kind names needs items=(fewest, most)" % name)
+    if variant is not None and not isinstance(variant, str):
+        variant = list(variant)
+        if not variant or not all(isinstance(v, str) for v in variant):
+            raise ValueError("option %s: variant= is a variant's id or a list of them, not %r" % (name, variant))
     out = {"name": name, "kind": kind, "default": default, "label": label, "rule": rule,
            "newsdesk": bool(newsdesk), "form": bool(form), "or_name": bool(or_name)}
     for key, value in (("minimum", minimum), ("maximum", maximum), ("items", items),
@@ -465,21 +471,33 @@ def check_declared(title: str, declared: Iterable[dict[str, Any]], options: obje
     return out
 
 
+def option_variants(opt: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variants an option belongs to (its ``variant``: one id, or a list of them), or () when
+    it is every variant's. A plug-in may write its option by hand, with a string or a list."""
+    variant = opt.get("variant")
+    if not variant:
+        return ()
+    return (variant,) if isinstance(variant, str) else tuple(variant)
+
+
 def _variant_off(opt: dict[str, Any], given: dict[str, Any], values: dict[str, Any],
                  declared: Iterable[dict[str, Any]]) -> str | None:
     """The sentence for an option of a variant (``variant=``) set otherwise than its default
-    while that variant is not chosen: the game would take it and play without it, in silence
+    while none of its variants is chosen: the game would take it and play without it, in silence
     (the start form hides such a field and sends nothing for it). None when it is fine."""
-    variant = opt.get("variant")
-    if not variant or given.get(opt["name"]) is None or values[opt["name"]] == opt["default"]:
+    variants = option_variants(opt)
+    if not variants or given.get(opt["name"]) is None or values[opt["name"]] == opt["default"]:
         return None
     for chooser in declared:
-        if chooser.get("kind") in ("choice", "choices") and variant in (chooser.get("choices") or {}):
+        choices = chooser.get("choices") or {}
+        if chooser.get("kind") in ("choice", "choices") and all(v in choices for v in variants):
             chosen = values[chooser["name"]]
-            if chosen == variant or (isinstance(chosen, (list, tuple)) and variant in chosen):
+            chosen = set(chosen) if isinstance(chosen, (list, tuple)) else {chosen}
+            if chosen & set(variants):
                 return None
-            return "%s is an option of %s: choose that variant too, or leave it out" % (
-                form_name(opt, asides=(" (",)), short_words(chooser["choices"][variant]))
+            return "%s is an option of %s: choose %s too, or leave it out" % (
+                form_name(opt, asides=(" (",)), or_list(short_words(choices[v]) for v in variants),
+                "that variant" if len(variants) == 1 else "one of those variants")
     return None
 
 

@@ -582,9 +582,17 @@ def _options(c: _Check) -> Iterator[str]:
               "by its label" % ", ".join(sorted(n for n in set(labels) if labels.count(n) > 1))
     variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
     for opt in c.game.options:
-        if isinstance(opt, dict) and opt.get("variant") is not None and opt["variant"] not in variants:
-            yield "option %s belongs to the variant %s, which the game doesn't have (its variants: %s)" % (
-                opt.get("name"), base.quoted(opt["variant"]), ", ".join(variants) or "none")
+        if not isinstance(opt, dict) or opt.get("variant") is None:
+            continue
+        ids = opt["variant"] if isinstance(opt["variant"], (list, tuple)) else [opt["variant"]]
+        if not ids or not all(isinstance(v, str) and v for v in ids):
+            yield "option %s's variant is %s: a variant's id or a list of them" % (opt.get("name"),
+                                                                                  base.quoted(opt["variant"]))
+            continue
+        for v in ids:
+            if v not in variants:
+                yield "option %s belongs to the variant %s, which the game doesn't have (its variants: %s)" % (
+                    opt.get("name"), base.quoted(v), ", ".join(variants) or "none")
 
 
 def _setup_options(c: _Check) -> Iterator[str]:

@@ -60,7 +60,9 @@ def section(game: Game) -> str:
              "| option | kind | default | bounds / choices | the rule line, then newsdesk's note |",
              "| --- | --- | --- | --- | --- |"]
     for opt in game.options:
-        name = "`%s`%s" % (opt["name"], "" if opt["form"] else " (API only)")
+        only = base.option_variants(opt)
+        name = "`%s`%s%s" % (opt["name"], "" if opt["form"] else " (API only)",
+                             " (in %s)" % ", ".join("`%s`" % v for v in only) if only else "")
         # the quote is the rule text's own words; what newsdesk says of them stands outside it
         note = " %s" % opt["help"] if opt.get("help") else ""
         lines.append("| %s | %s | %s | %s | \"%s\"%s |" % (name, opt["kind"], _default(opt), _bounds(opt),

@@ -132,6 +132,27 @@ def test_an_option_of_a_variant_not_chosen_is_refused_not_taken_in_silence():
     assert base.check_declared("Race", [mode, target], {"target": 5, "mode": "sprint"})["target"] == 5
 
 
+def test_an_option_of_several_variants_is_taken_with_any_of_them_and_refused_with_none():
+    """A tie two sides can't have in one variant belongs to all the others: asked, and taken,
+    with any of them chosen; set with none of them, the sentence names them all."""
+    mode = base.option("mode", "choice", "duel", "Mode.", "Mode",
+                       choices={"duel": "Duel: two sides.", "melee": "Melee: three.", "crowd": "Crowd: four."})
+    tie = base.option("tie", "choice", "share", "Ties.", "Two sides level", choices={"share": "Share", "both": "Both"},
+                      variant=("melee", "crowd"))
+    assert base.option_variants(tie) == ("melee", "crowd") and base.option_variants(mode) == ()
+    with pytest.raises(GameError, match="^“Two sides level” is an option of Melee or Crowd: choose one of those "
+                                        "variants too, or leave it out$"):
+        base.check_declared("Race", [mode, tie], {"tie": "both"})
+    for chosen in ("melee", "crowd"):
+        assert base.check_declared("Race", [mode, tie], {"tie": "both", "mode": chosen})["tie"] == "both"
+    assert base.check_declared("Race", [mode, tie], {"tie": "share"})["tie"] == "share"
+    variants = base.option("variants", "choices", [], "Variants.", "Variants",
+                           choices={"duel": "Duel", "melee": "Melee", "crowd": "Crowd"})
+    assert base.check_declared("Race", [variants, tie], {"tie": "both", "variants": ["duel", "crowd"]})["tie"] == "both"
+    with pytest.raises(GameError, match="is an option of Melee or Crowd"):
+        base.check_declared("Race", [variants, tie], {"tie": "both", "variants": ["duel"]})
+
+
 def test_a_declared_bound_refused_opens_with_the_option_as_the_start_form_names_it():
     """The panel shows the sentence beside the field, so it starts with the field's label (cut at
     its aside), never with the game's title or the option's key."""

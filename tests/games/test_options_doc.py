@@ -21,7 +21,7 @@ def test_the_options_doc_says_what_each_option_is():
     table = options_doc.section(registry.load("scan"))
     assert "| `time_limit` | minutes | — | 1-1440 |" in table
     assert "| `ends_at` (API only) | datetime | — | datetime |" in table
-    assert "| `target_tie` | choice | `highest` (newsdesk's choice) | `highest`, `all` |" in table
+    assert "| `target_tie` (in `triple`, `individual`, `no_trump`) | choice | `highest` (newsdesk's choice) | `highest`, `all` |" in table
     assert table.endswith("Numbers the table enters: `cards` 0-13 (Cards of a suit).\n")
     with pytest.raises(ValueError, match="no line"):
         options_doc.document("# a doc without the marker\n")
@@ -42,3 +42,11 @@ def test_nothing_of_newsdesks_stands_inside_a_quoted_rule_line():
     text = (Path(__file__).resolve().parents[2] / "docs" / "games.md").read_text(encoding="utf-8")
     assert ("\"If a player runs out of money, and is unable to purchase enough cards to complete his hand, he is "
             "bankrupt.\" Said of buying cards; a player who can't pay an EXTRA or SYND is not covered.") in text
+
+
+def test_the_options_doc_says_which_variants_an_option_belongs_to():
+    """An option the start form asks only with some variants chosen says which, in the doc too."""
+    table = options_doc.section(registry.load("scan"))
+    assert "| `put_aside` (in `triple`) | boolean |" in table
+    assert "| `target_tie` (in `triple`, `individual`, `no_trump`) | choice |" in table
+    assert "| `dealer` | seat |" in table

@@ -159,11 +159,23 @@ def test_an_option_without_its_bounds_is_refused_as_it_is_declared():
      "two options share the label “Points to win”"),
     ((option("a", "boolean", False, "rule a", "Solo turns", variant="solo"),),
      "option a belongs to the variant 'solo', which the game doesn't have"),
+    ((option("a", "boolean", False, "rule a", "Ties", variant=("triple", "solo")),),
+     "option a belongs to the variant 'solo', which the game doesn't have"),
+    (({"name": "a", "kind": "boolean", "default": False, "label": "Ties", "rule": "rule a", "newsdesk": False,
+       "form": True, "or_name": False, "variant": ["triple", 3]},),
+     "option a's variant is ['triple', 3]: a variant's id or a list of them"),
 ])
 def test_options_the_table_could_not_tell_apart_or_never_see_are_refused_at_load(monkeypatch, options, said):
     _declared_as(monkeypatch, dataclasses.replace(SCAN, options=options))
     with pytest.raises(registry.EngineUnavailable, match=re.escape(said)):
         registry.load("bad_decl")
+
+
+def test_an_options_variants_are_an_id_or_a_list_of_ids():
+    assert option("a", "boolean", False, "rule a", "A", variant="solo")["variant"] == "solo"
+    assert option("a", "boolean", False, "rule a", "A", variant=("solo", "duo"))["variant"] == ["solo", "duo"]
+    with pytest.raises(ValueError, match=r"option a: variant= is a variant's id or a list of them, not \[\]"):
+        option("a", "boolean", False, "rule a", "A", variant=())
 
 
 def test_the_declaration_is_checked_at_load_without_playing_the_game(monkeypatch):

@@ -315,6 +315,21 @@ def test_a_null_option_is_its_default(name):
     assert game.view(start(**{name: None}))["variant"] == "team"
 
 
+@pytest.mark.parametrize("name, value", [("target_tie", "all"), ("plus_scores", "best")])
+def test_team_scan_is_not_asked_about_ties_its_two_sides_cant_have(name, value):
+    """Team SCAN's two sides take all 52 cards, whose values cancel to 0: one side comes out +,
+    so one side scores a hand and one can reach 155 in it. The start form asked "Two sides
+    reaching 155 in one hand" and "More than one side with a + score" there too; they are the
+    other variants' options now, and Team SCAN set otherwise is told so, not played without it."""
+    opt = declared(rules.OPTIONS, name)
+    assert opt["variant"] == ["triple", "individual", "no_trump"]
+    with pytest.raises(GameError, match="is an option of Triple SCAN, SCAN Without Partners or No Trump SCAN: "
+                                        "choose one of those variants too, or leave it out"):
+        start(**{name: value})
+    assert game.view(start(**{name: opt["default"]}))["variant"] == "team"
+    assert game.view(start(("A", "B", "C"), variant="individual", **{name: value}))["variant"] == "individual"
+
+
 def test_only_a_positive_side_scores_and_several_can_with_cards_aside():
     """'The team with a + score scores that amount; the other team scores nothing.'"""
     s = start(("A", "B", "C"), variant="individual")          # 51 cards taken
@@ -498,7 +513,7 @@ def test_whole_games_end_when_a_side_reaches_155(seed, variant, n, tie):
     low, high = rules.PLAYERS[variant]
     n = min(max(n, low), high)
     rng = random.Random(seed)
-    s = start(["P%d" % i for i in range(n)], variant=variant, target_tie=tie)
+    s = start(["P%d" % i for i in range(n)], variant=variant, **({"target_tie": tie} if variant != "team" else {}))
     sides = [x["name"] for x in s["sides"]]
     for _ in range(400):
         assert max(s["totals"].values()) < 155

@@ -121,6 +121,10 @@ NO_TRUMP_LAST = {"either": "taken either way: the table enters what it played (n
                  "played": "the cards left are played out"}
 LONGEST_GAME = 24 * 60              # minutes: a time limit longer than a day is a typing slip
 
+# Team SCAN's two sides take all 52 cards, whose values cancel to 0: only one side comes out + in
+# a hand, so only one can reach 155 in it. The options for those ties are the other variants'.
+NOT_TEAM = tuple(v for v in VARIANTS if v != "team")
+
 OPTIONS = (
     option("variant", "choice", "team", "HOW TO PLAY TEAM SCAN (For 4 players); VARIATIONS: TRIPLE "
            "SCAN, SCAN WITHOUT PARTNERS, NO TRUMP SCAN", "Variant", choices=VARIANTS),
@@ -146,9 +150,11 @@ OPTIONS = (
            "the first player)"),
     option("target_tie", "choice", "highest", "The first team to reach 155 points wins.",
            "Two sides reaching 155 in one hand", choices=TARGET_TIES, newsdesk=True,
+           variant=NOT_TEAM,
            help="Two reaching it in the same hand is not covered."),
     option("plus_scores", "choice", "each", "The team with a + score scores that amount; the other team scores "
            "nothing.", "More than one side with a + score in a hand", choices=PLUS_SCORES, newsdesk=True,
+           variant=NOT_TEAM,
            help="With all 52 cards taken the sides' values cancel to 0, so only one can be +; with cards out of "
                 "play, or three or more sides, more than one can come out with a + score: not covered."),
     option("whole_tricks", "boolean", True, "Player left of dealer leads the first card face up to "

@@ -356,7 +356,8 @@ export function renderStart(area, catalogue, ctx) {
     limitBox.hidden = !chosen.timed;
     const picked = variantsChosen();
     for (const c of controls) {
-      c.box.hidden = Boolean(c.opt.variant) && !picked.includes(c.opt.variant);
+      const own = [].concat(c.opt.variant || []);     // one variant's id, or a list: shown with any of them
+      c.box.hidden = own.length > 0 && !own.some((v) => picked.includes(v));
       if (c.input.refresh) c.input.refresh();
     }
     const minutesOpt = (chosen.options || []).find((o) => o.kind === "minutes");
