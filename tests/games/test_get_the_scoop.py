@@ -318,6 +318,12 @@ def test_the_start_form_asks_which_suit_labels_each_side_newsdesks_order_its_def
     view = game.view(tracked(sides=chosen))
     assert view["sides"] == chosen and view["sides_said"] is None
     assert tracked(sides=["s", "hearts", "d", "clubs"])["rules"]["sides"] == ["spades", "hearts", "diamonds", "clubs"]
+    # the API's other form, the four suits as a list from the top clockwise, is in the option's schema too
+    # (the API document showed the object alone)
+    assert opt["schema"]["type"] == ["object", "array"]
+    assert (opt["schema"]["items"], opt["schema"]["minItems"], opt["schema"]["maxItems"]) == ({"enum": list(rules.SUITS)}, 4, 4)
+    assert tracked(sides=["clubs", "spades", "hearts", "diamonds"])["rules"]["sides"] == ["clubs", "spades", "hearts",
+                                                                                          "diamonds"]
     with pytest.raises(GameError, match="^“Which suit labels each side of the board” takes each of the four suits "
                                         r"\(hearts, diamonds, clubs, spades\) once, .*: spades is on two sides$"):
         tracked(sides=dict(chosen, right="spades"))

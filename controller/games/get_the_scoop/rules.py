@@ -102,8 +102,11 @@ OPTIONS = (
            "(hearts, diamonds, clubs, spades)", "Which suit labels each side of the board", newsdesk=True,
            help="The rules say each side is labeled with a suit, not which is where: set these as your "
                 "board's sides are labeled, so that a card moves a Protester the same way on both boards.",
-           schema={"type": "object", "additionalProperties": False, "required": list(SIDE_NAMES),
-                   "properties": {side: {"enum": list(SUITS), "default": suit} for side, suit in zip(SIDE_NAMES, SUITS)}}),
+           # the start form's object, one suit for each side; or, through the API, the four suits as a
+           # list in the sides' order (top, right, bottom, left), as the rules list the suits
+           schema={"type": ["object", "array"], "additionalProperties": False, "required": list(SIDE_NAMES),
+                   "properties": {side: {"enum": list(SUITS), "default": suit} for side, suit in zip(SIDE_NAMES, SUITS)},
+                   "items": {"enum": list(SUITS)}, "minItems": 4, "maxItems": 4, "uniqueItems": True}),
     option("police_table", "mapping", None, "At the Police Officers' turn on the next round they "
            "move diagonally, clockwise:",
            "The police movement tables", form=False, newsdesk=True,
