@@ -453,3 +453,37 @@ def test_the_start_form_and_each_games_screen_with_all_they_load_weigh_under_200
                 'Content-Type': 'application/json'}, body: JSON.stringify({version: v})}).then(r => r.status)""", version) == 200
     over = {screen: sum(f.values()) for screen, f in heavy.items() if sum(f.values()) >= WEIGHT_MOST}
     assert not over, over
+
+
+def requested(browser, url):  # noqa: F811
+    """The URLs a fresh tablet asks for to show ``url``, in the order it asks (the stream left out)."""
+    context = browser.new_context(viewport=SIZES["tablet"])
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/stream" not in r.url else None)
+    page.goto(url, wait_until="networkidle")
+    page.wait_for_function("document.getElementById('link').textContent === 'live'", timeout=WAIT)
+    context.close()
+    return asked
+
+
+def test_the_first_frames_module_is_fetched_once_beside_the_panels_script_not_after_it(screens, server):  # noqa: F811
+    """The start form (no game on), a game's own screen (one on) and a finished game's end card
+    are each drawn by a module panel.js imports only once it and its own imports have run: a
+    round trip more on the first frame, on the box's slowest moment. The page names it beside
+    panel.js (modulepreload), so it is asked for before panel.js's imports, and once."""
+    def order(asked, first):
+        ours = [u for u in asked if u.endswith(first)]
+        assert len(ours) == 1, (first, asked)
+        before = asked[:asked.index(ours[0])]
+        assert not any(u.endswith("/js/game.js") for u in before), (first, asked)   # one of panel.js's imports
+    base = "http://127.0.0.1:%d" % server
+    order(requested(screens.browser, base + "/"), "/js/start.js")
+    with open_page(screens, server, "tablet") as page:
+        start_game(page, "scan", ["Ann", "Bob", "Cat", "Dan"])
+        order(requested(screens.browser, base + "/"), "/js/games/scan.js")
+        version = page.evaluate("Number(document.body.dataset.version)")
+        assert page.evaluate("""v => fetch('/api/games/current/abandon', {method: 'POST', headers: {'X-Newsdesk': '1',
+            'Content-Type': 'application/json'}, body: JSON.stringify({version: v})}).then(r => r.status)""", version) == 200
+        finished = page.evaluate("fetch('/api/games/history?limit=1').then(r => r.json())")["games"][0]["id"]
+    order(requested(screens.browser, "%s/games/%d" % (base, finished)), "/js/endgame.js")

@@ -41,6 +41,11 @@ def _sim_buttons():
             for url, body, words in SIM_BUTTONS if url in routes]
 
 
+# The modules panel.js imports for a first frame that isn't a game's screen (its LATER): named
+# here only to be fetched beside it (_scripts.html)
+START_FORM, END_CARD = "js/start.js", "js/endgame.js"
+
+
 def catalogue():
     """The start form's catalogue, each game with the URL of its screen (``screen``) for the
     panel to import: the page's scripts name no game."""
@@ -78,8 +83,9 @@ def index():
     window = (nd.table.hardware.get("simulated") and nd.window is not None
               and any(r.rule == "/api/oracles/window.png" for r in current_app.url_map.iter_rules()))
     editor = bool(state["game"]) and "editor" in listens(games, state["game"]["engine"])
+    first = screen_url(state["game"]["engine"]) if state["game"] else url_for("static", filename=START_FORM)
     return render_template("pages/index.html", state=state, boot=boot, sim_buttons=_sim_buttons(), window=window,
-                           editor=editor, can_write=boot["canWrite"], calls_shown=CALLS_SHOWN)
+                           editor=editor, can_write=boot["canWrite"], calls_shown=CALLS_SHOWN, first_module=first)
 
 
 
@@ -99,7 +105,7 @@ def kept_game(game_id):
         return redirect(url_for("pages.index"))
     boot = {"lastEventId": nd.last_event_id(), "showEnd": game.id, "health": nd.health(),
             "canWrite": can_write()}
-    return render_template("pages/game.html", game=game, boot=boot)
+    return render_template("pages/game.html", game=game, boot=boot, first_module=url_for("static", filename=END_CARD))
 
 
 @bp.get("/history")
