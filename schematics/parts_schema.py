@@ -243,7 +243,7 @@ PICO_POWER = {"GND": tuple(n for n, name in PICO_PINOUT.items() if name == "GND"
 # What a board's GPIO can be, whatever the board: a value past these is a unit slip (mA for A, a
 # percentage for a ratio), not a part.
 BOARD_BOUNDS = {"logic_v": (1.6, 5.5), "pin_ma": (1, 50), "drive_ma": (1, 50), "total_ma": (1, 1000),
-                "pull_min_ohms": (10_000, 100_000)}       # a GPIO's internal pull: tens of kΩ (Pi 50-65, RP2040 50-80)
+                "pull_min_ohms": (10_000, 100_000)}       # a GPIO's internal pull: tens of kΩ (Pi 33-73, RP2040 50-80)
 # What each board's datasheet allows, which no parts list may raise: a higher figure lets the rules
 # pass a pin that is overloaded, or 5 V on a pin that takes 3.3 V (Raspberry Pi documentation, GPIO
 # voltage specifications and 16 mA a pin, about 50 mA in all; RP2040 datasheet: 12 mA at the
@@ -253,12 +253,13 @@ BOARD_DATASHEET = {"pi": {"logic_v": 3.3, "pin_ma": 16, "total_ma": 50},
 BOARD_DATASHEET_WORDS = {"logic_v": "its GPIO are 3.3 V pins, not 5 V tolerant",
                          "pin_ma": "the most its datasheet lets one pin give", "total_ma": "the most all its pins give"}
 # The least resistance of each board's internal pull-up and pull-down, by its datasheet (Raspberry Pi
-# documentation, GPIO: "approximately 50 kΩ-65 kΩ"; RP2040 datasheet, pin DC characteristics: 50-80 kΩ).
+# documentation, GPIO voltage specifications: 33-73 kΩ on the Pi 4's BCM2711, 50-65 kΩ on the earlier
+# Pis' BCM2835-7, so 33 kΩ for a build on any of them; RP2040 datasheet, pin DC characteristics: 50-80 kΩ).
 # The rules hold a contact's series resistor against the pull at its strongest (pull_min_ohms): a
 # higher figure, a weaker pull than the board has, passes a resistor the real pull overrules (a 22 kΩ
 # one with the hook closed holds the pin over its LOW level). A lower figure is on the safe side.
-BOARD_PULL_LEAST = {"pi": 50_000, "pico": 50_000}
-BOARD_PULL_WORDS = {"pi": "Raspberry Pi documentation, GPIO: about 50-65 kΩ",
+BOARD_PULL_LEAST = {"pi": 33_000, "pico": 50_000}
+BOARD_PULL_WORDS = {"pi": "Raspberry Pi documentation, GPIO voltage specifications: 33-73 kΩ on a Pi 4",
                     "pico": "RP2040 datasheet, pin DC characteristics: 50-80 kΩ"}
 CAP_DERATE = 1.5        # a capacitor's rating over the rail it sits on: at least half as much again
 ESD_STANDOFF_MOST = 2.0     # an ESD array's stand-off over the rail it guards: its clamp sits well above

@@ -168,9 +168,12 @@ def test_a_malformed_pin_map_is_one_sentence(tmp_path, capsys, monkeypatch, pinm
                                                                  "amp_max_square_vrms (0.5)"),
     ("addresses = [0x3C, 0x3D]", "addresses = [0x3C, 0x3C]", "[part.display] addresses lists an address twice"),
     # the re-run of the builder's planted faults: a rule switched off by a figure outside its kind's range
-    ("pull_min_ohms = 50000 ", "pull_min_ohms = 500000 ", "[board.pi] pull_min_ohms is 500000, and a board's GPIO "
+    ("pull_min_ohms = 33000 ", "pull_min_ohms = 500000 ", "[board.pi] pull_min_ohms is 500000, and a board's GPIO "
                                                           "takes 10000 to 100000"),
-    ("pull_min_ohms = 50000 ", "# pull_min_ohms = 50000 ", "[board.pi] lacks pull_min_ohms"),
+    ("pull_min_ohms = 33000 ", "# pull_min_ohms = 33000 ", "[board.pi] lacks pull_min_ohms"),
+    # the earlier Pis' 50 kΩ is weaker than a Pi 4's strongest pull (33-73 kΩ on the BCM2711)
+    ("pull_min_ohms = 33000 ", "pull_min_ohms = 50000 ", "[board.pi] pull_min_ohms is 50000, above the 33000 its "
+                                                         "datasheet gives"),
     ("pull_min_ohms = 50000     # RP2040", "pull_min_ohms = 80000     # RP2040", "[board.pico] pull_min_ohms is "
                                                                                "80000, above the 50000 its datasheet"),
     ('number = "{value} {amps:g} A regulated', 'number = "24 V {amps:g} A regulated',
@@ -280,8 +283,8 @@ def _planted(section, *changes, text=PINMAP_TEXT):
      '[pico.spare_led]: load = "board_led" on GP16, but the Pico\'s own LED is on GP25'),
     # a weaker internal pull than the datasheet's let a series resistor through that the real pull overrules
     (_planted("pi.hook", ("series_resistor = 1000", "series_resistor = 22000")),
-     PARTS_TEXT.replace("pull_min_ohms = 50000 ", "pull_min_ohms = 100000", 1),
-     "[board.pi] pull_min_ohms is 100000, above the 50000 its datasheet gives"),
+     PARTS_TEXT.replace("pull_min_ohms = 33000 ", "pull_min_ohms = 100000", 1),
+     "[board.pi] pull_min_ohms is 100000, above the 33000 its datasheet gives"),
     # the amplifier's SD on a GPIO: the breakout pulls SD up to its VIN (5 V) through 1 MΩ
     (_planted("pi.audio", ("din = 21", "din = 21\nsd = 26")), None,
      "audio's SD is on GPIO26 (pin 37), and the amplifier breakout pulls SD up to its VIN"),
