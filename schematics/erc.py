@@ -32,8 +32,9 @@
                top of its tolerance, an unregulated one unloaded (unloaded_ratio). That supply
                stays within the optocoupler's output rating and dissipation, the MOSFET's gate
                within its limit (the supply regulated, or a zener clamping the gate; a zener's
-               own top voltage counted too), the solenoid's rated voltage and its duty rating at
-               the strikes' worst on-time, and the drain's peak at turn-off (supply + coil
+               own top voltage counted too) and its vgs_on at least VGS_ON_OVER_TH times its
+               highest threshold (a logic-level part, fully on at the gate's drive), the
+               solenoid's rated voltage and its duty rating at the strikes' worst on-time, and the drain's peak at turn-off (supply + coil
                current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating.
                And at its lowest: the coil, warm, still gets the current that pulls its plunger
                in (a coil rated above the supply named as such), and the adapter's rated
@@ -992,6 +993,7 @@ def check_bell(circuit, report):
         report.add("bell", "error", line,
                    "the %g V zener holds the MOSFET's gate under the %g V it needs to be fully on",
                    zener, float(fet["vgs_on"]))
+    _check_fully_on(report, line, fet)
     diode = parts.part("diode")
     if "if_a" in diode and coil_amps(parts)[2] > float(diode["if_a"]):
         report.add("bell", "error", line,
@@ -1004,6 +1006,30 @@ def check_bell(circuit, report):
     _check_drain(circuit, report, line, top)
     _check_cutoff(circuit, report, line)
     _check_fet_cutoff(circuit, report, line)
+
+
+VGS_ON_OVER_TH = 1.5        # the least a MOSFET's vgs_on may be over its highest threshold: a datasheet gives the
+                            # low on-resistance at 1.7-2.5 times vgs_th_max (the IRLZ44N's 5 V for 2 V, an AO3400's
+                            # 2.5 V for 1.45 V, a standard IRF540N's 10 V for 4 V); nearer the threshold it is half on
+
+
+def _check_fully_on(report, line, fet):
+    """The MOSFET's vgs_on, the gate voltage the rules drive it to (with GATE_MARGIN), against its
+    threshold: a part whose threshold reaches vgs_th_max only starts to conduct there, and is fully
+    on well above it. A standard MOSFET (a 2-4 V threshold, its on-resistance given at 10 V) with a
+    logic-level part's 5 V vgs_on passed: driven at 6 V it may sit half on, taking the coil's heat."""
+    if not ("vgs_on" in fet and "vgs_th_max" in fet):
+        return
+    on, th = float(fet["vgs_on"]), float(fet["vgs_th_max"])
+    if on < VGS_ON_OVER_TH * th:
+        report.add("bell", "error", line,
+                   "the MOSFET (%s) may need up to %g V on its gate only to start conducting (vgs_th_max), and its "
+                   "vgs_on, the gate voltage its rds_on is given at and the rules drive it to, is %g V, under %g times "
+                   "that threshold, where no datasheet gives a MOSFET fully on (they give rds_on at 1.7-2.5 times the "
+                   "highest threshold): at the gate's %.1f V it may sit half on and take the coil's heat; "
+                   "use a logic-level MOSFET (the IRLZ44N: a 1-2 V threshold, its rds_on at 5 V), or give vgs_on and "
+                   "rds_on as its datasheet does (at least %g V)", fet.get("number", "the MOSFET"), th, on,
+                   VGS_ON_OVER_TH, GATE_MARGIN * on, VGS_ON_OVER_TH * th)
 
 
 def _check_solenoid(circuit, report, line, top):

@@ -1310,6 +1310,22 @@ def test_a_mosfet_rated_under_the_coils_current_is_an_error():
 
 # --- the cable to the phone: a core for every wire its connector carries ---
 
+def test_a_standard_mosfet_given_a_logic_level_vgs_on_is_an_error():
+    """A builder's planted fault: a standard MOSFET's threshold (2-4 V, an IRF540N's: its rds_on given
+    at 10 V) under the logic-level part's 5 V vgs_on passed, and driven at 6 V such a part may sit
+    half on. vgs_on must be at least VGS_ON_OVER_TH times the highest threshold."""
+    standard = parts_in("part.mosfet", "vgs_th_max = 2.0", "vgs_th_max = 4.0")
+    (finding,) = _only(check_parts(standard), "bell")
+    assert finding.line == "ringer" and finding.message.startswith(
+        "the MOSFET (IRLZ44N) may need up to 4 V on its gate only to start conducting (vgs_th_max), and its vgs_on, "
+        "the gate voltage its rds_on is given at and the rules drive it to, is 5 V, under 1.5 times that threshold")
+    assert finding.message.endswith("use a logic-level MOSFET (the IRLZ44N: a 1-2 V threshold, its rds_on at 5 V), "
+                                    "or give vgs_on and rds_on as its datasheet does (at least 6 V)")
+    # a logic-level part whose on-resistance is given at 1.7 times its highest threshold passes this rule
+    assert not [f for f in check_parts(parts_in("part.mosfet", "vgs_th_max = 2.0", "vgs_th_max = 2.9")).errors
+                if "start conducting" in f.message]
+
+
 def test_a_cable_with_fewer_cores_than_the_wires_placed_is_an_error():
     """The pin map's [cable] places 13 wires on the DA-15; an 8-core cable carries 8 of them."""
     assert [k["part"] for k in PARTS.kit if k.get("cores")] == [
