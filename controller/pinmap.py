@@ -313,13 +313,20 @@ def _board(source: str, board: str, section: dict[str, Any]) -> dict[str, Line]:
             named = spec.name if not isinstance(spec, BusSpec) else "%s (its %s)" % (
                 spec.name, next(role for role, n in spec.pins.items() if n == pin).upper())
             if pin in used:
-                # the board's own LED can't move: the other line must
+                # the board's own LED can't move, nor can a bus off the pins that carry it: the other line must
                 led = next((s.name for s in (owners[pin], spec) if getattr(s, "load", None) == "board_led"), None)
-                move = owners[pin].name if led == spec.name else spec.name
+                bus = next((s for s in (owners[pin], spec) if isinstance(s, BusSpec)), None)
+                if led:
+                    move = owners[pin].name if led == spec.name else spec.name
+                    why = " (%s%d is the board's own LED, %s's, and no other pin has it)" % (label, pin, led)
+                elif bus is not None and not all(isinstance(s, BusSpec) for s in (owners[pin], spec)):
+                    move = owners[pin].name if bus is spec else spec.name
+                    why = " (%s%d is %s's %s: a bus sits on the pins that carry it)" % (
+                        label, pin, bus.name, next(role for role, n in bus.pins.items() if n == pin).upper())
+                else:
+                    move, why = spec.name, ""
                 raise PinMapError("%s: %s%d is used by both %s and %s; move %s to a free pin%s"
-                                  % (source, label, pin, used[pin], named, move,
-                                     " (%s%d is the board's own LED, %s's, and no other pin has it)" % (label, pin, led)
-                                     if led else ""))
+                                  % (source, label, pin, used[pin], named, move, why))
             used[pin] = named
             owners[pin] = spec
     for name in PHONE_LINES:

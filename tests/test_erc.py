@@ -144,6 +144,19 @@ def test_a_pin_used_twice_is_refused_before_the_rules_run():
         parse_pinmap(replace_in("pi.stopwatch_led", "bcm = 16", "bcm = 24"))
 
 
+@pytest.mark.parametrize("section, old, new, words", [
+    ("pi.stopwatch_led", "bcm = 16", "bcm = 2", "GPIO2 is used by both stopwatch_led and display (its SDA); move "
+                                                "stopwatch_led to a free pin (GPIO2 is display's SDA: a bus sits on"),
+    ("pi.dice_button", "bcm = 5", "bcm = 18", "GPIO18 is used by both dice_button and audio (its BCLK); move "
+                                              "dice_button to a free pin (GPIO18 is audio's BCLK: a bus sits on"),
+])
+def test_a_line_on_a_buss_pin_is_told_to_move_not_the_bus(section, old, new, words):
+    """A builder's planted fault: an LED on GPIO2 was refused with "move display to a free pin",
+    which the display can't do (I2C1 is on GPIO2 and 3 alone); the line on the bus's pin moves."""
+    with pytest.raises(PinMapError, match=re.escape(words)):
+        parse_pinmap(replace_in(section, old, new))
+
+
 def test_two_lines_tied_together_by_a_part_are_an_error():
     circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
     circuit.board_part.pins["99"] = "HOOK"                 # a second board pin on the hook's net

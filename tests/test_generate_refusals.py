@@ -58,7 +58,8 @@ def in_section(text, section, old, new):
     (in_section(PINMAP_TEXT, "pi.status_led", "bcm = 24", "bcm = 25"),
      "GPIO25 is used by both status_led and dice_led; move dice_led to a free pin"),
     (in_section(PINMAP_TEXT, "pi.dice_button", "bcm = 5", "bcm = 2"),
-     "GPIO2 is used by both dice_button and display (its SDA); move display to a free pin"),
+     "GPIO2 is used by both dice_button and display (its SDA); move dice_button to a free pin (GPIO2 is display's "
+     "SDA: a bus sits on the pins that carry it)"),
     (in_section(PINMAP_TEXT, "pi.hook", "filter_pull = 4700", "filter_pul = 4700"),
      "[pi.hook]: unknown key 'filter_pul' (did you mean 'filter_pull'?)"),
     (in_section(PINMAP_TEXT, "cable", 'box = "female"', 'boxes = "female"'),
