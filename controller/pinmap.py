@@ -44,6 +44,7 @@ KIND_KEYS = {
     "i2s": ("bclk", "lrclk", "din", "sd", "bus", "supply"),
 }
 CABLE_KEYS = ("box", "pins")
+BUS_NUMBERS = 100       # a bus's number, 0-99: the controller (I2C{n}) and the kernel's /dev/i2c-n name it so
 
 
 # the 7-bit addresses a device may answer at: 0x00-0x07 and 0x78-0x7F are reserved by the I2C
@@ -236,8 +237,12 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
                               or not I2C_ADDRESSES[0] <= address <= I2C_ADDRESSES[1]):
             raise PinMapError("%s: address must be a 7-bit I2C address 0x%02X to 0x%02X such as 0x3C (the rest are "
                               "reserved), got %r" % (where, *I2C_ADDRESSES, address))
+        bus = raw.get("bus")
+        if bus is not None and (isinstance(bus, bool) or not isinstance(bus, int) or not 0 <= bus < BUS_NUMBERS):
+            raise PinMapError("%s: bus must be the bus's number, a whole number such as 1 (I2C1, /dev/i2c-1), got %r"
+                              % (where, bus))
         supply = _rail(where, "supply", raw.get("supply"))
-        return BusSpec(name, kind, board, pins, raw.get("bus"), address, what, supply, in_phone, esd)
+        return BusSpec(name, kind, board, pins, bus, address, what, supply, in_phone, esd)
     number_key = BOARDS[board][0]
     number = _pin_number(where, board, number_key, raw.get(number_key))
     if kind == "output":

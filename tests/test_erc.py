@@ -157,6 +157,15 @@ def test_a_line_on_a_buss_pin_is_told_to_move_not_the_bus(section, old, new, wor
         parse_pinmap(replace_in(section, old, new))
 
 
+@pytest.mark.parametrize("bus", ['"1"', "true", "1.5", "-1"])
+def test_an_i2c_bus_that_is_not_a_bus_number_is_refused(bus):
+    """A builder's planted fault: bus = "1" (text) passed every rule, and bus = true or 1.5 came out
+    as "can't be I2CTrue SDA"; the reader refuses what isn't a bus's number, in one sentence."""
+    with pytest.raises(PinMapError, match=re.escape("[pi.display]: bus must be the bus's number, a whole number such "
+                                                    "as 1 (I2C1, /dev/i2c-1), got ")):
+        parse_pinmap(replace_in("pi.display", "bus = 1", "bus = %s" % bus))
+
+
 def test_two_lines_tied_together_by_a_part_are_an_error():
     circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
     circuit.board_part.pins["99"] = "HOOK"                 # a second board pin on the hook's net
