@@ -55,7 +55,9 @@
                stays under the ceiling in parts.toml [audio]
     protection every line whose wire leaves the box (in_phone; the Pi build's cable) is protected
                at the box end: a contact by a pull-up, a capacitor to GND and a series resistor to
-               its GPIO; every contact, LED and I2C wire by an ESD array's channel. And each
+               its GPIO, that resistor large enough that a SPIKE_V spike on the node pushes no
+               more than the pin's pin_ma into its clamp diode; every contact, LED and I2C wire by
+               an ESD array's channel. And each
                contact's filter passes the shortest break and make of the fastest, most worn dial
                ([dial] in parts.toml) as the decoder needs them (its SETTLE, MIN_BREAK, MIN_MAKE),
                and delays no edge by more than the decoder's own debounce for that line
@@ -1785,6 +1787,29 @@ def worst_dial(parts):
     return period * ratio, period * (1 - ratio)
 
 
+SPIKE_V = 10.0              # newsdesk's figure for a spark on a contact's wire as it reaches the filter node, past
+                            # the ESD array's clamp and into the 100 nF capacitor (docs/build.md): the series
+                            # resistor holds what it pushes into the pin's own clamp diodes within the pin's pin_ma
+
+
+def _check_series_limits_spike(circuit, report, spec):
+    """The series resistor is what keeps a spark off the GPIO: a spike of SPIKE_V on the filter
+    node pushes (SPIKE_V - logic_v) / R into the pin's clamp diode to 3V3. Present but small (10
+    ohms), it protects nothing, and the rules only asked that it be there."""
+    limits = circuit.limits
+    logic_v, pin_ma = float(limits["logic_v"]), float(limits["pin_ma"])
+    tol = float(circuit.parts_data.part("resistor").get("tolerance", 0))
+    series = float(spec.series_resistor) * (1 - tol)
+    ma = (SPIKE_V - logic_v) / series * 1000.0
+    if ma > pin_ma:
+        report.add("protection", "error", spec.name,
+                   "%s's series resistor (%s, %.0f %% low at worst) lets a %g V spike on its filter node push %.1f mA "
+                   "into the pin's clamp diode to %g V: over the %g mA a pin may take, so a spark from the phone "
+                   "reaches the GPIO; use at least %s (series_resistor; newsdesk fits 1 kΩ)", _where(circuit, spec.name),
+                   bom_ohms(float(spec.series_resistor)), tol * 100, SPIKE_V, ma, logic_v, pin_ma,
+                   bom_ohms(_two_figures_up((SPIKE_V - logic_v) / pin_ma * 1000.0 / (1 - tol))))
+
+
 def check_protection(circuit, report):
     """A wire of 1-2 m into a phone people handle picks up clicks from the solenoid and the room
     and carries a spark from a finger straight to a GPIO. On the box's side of the cable, then:
@@ -1819,6 +1844,8 @@ def check_protection(circuit, report):
                        "%s goes into the phone on the cable with no ESD array's channel on its wire at the connector, "
                        "where a person touches (esd = true)", _where(circuit, spec.name))
         if not is_bus and spec.kind == "input":
+            if spec.series_resistor:
+                _check_series_limits_spike(circuit, report, spec)
             _check_filter(circuit, report, spec, decoder)
 
 

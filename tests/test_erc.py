@@ -828,6 +828,20 @@ def test_a_wire_of_the_cable_without_esd_is_an_error(section):
     assert "no ESD array's channel" in finding.message and finding.line == section.split(".")[1]
 
 
+@pytest.mark.parametrize("series, ma", [(10, 705.3), (330, 21.4)])
+def test_a_series_resistor_too_small_to_keep_a_spark_off_the_pin_is_an_error(series, ma):
+    """A builder's planted fault: series_resistor = 10 passed, as the rules only asked that it be
+    there; the resistor is what holds a spike on the filter node (SPIKE_V) to a few mA in the pin's
+    clamp diode, taken at the low end of its tolerance, within the pin's pin_ma."""
+    (finding,) = _only(check(replace_in("pi.pulse", "series_resistor = 1000", "series_resistor = %d" % series)),
+                       "protection")
+    assert finding.line == "pulse" and finding.message.startswith(
+        "pulse (GPIO17, pin 11)'s series resistor (%s, 5 %% low at worst) lets a 10 V spike on its filter node push "
+        "%.1f mA into the pin's clamp diode to 3.3 V: over the 16 mA a pin may take" % (erc.bom_ohms(series), ma))
+    assert finding.message.endswith("use at least 450 Ω (series_resistor; newsdesk fits 1 kΩ)")
+    assert check(replace_in("pi.pulse", "series_resistor = 1000", "series_resistor = 450")).findings == []
+
+
 def test_the_worst_dial_is_a_35_ms_break_and_a_15_ms_make():
     assert erc.worst_dial(PARTS) == pytest.approx((0.035, 0.015))
     timing = check().filters["pulse"]
