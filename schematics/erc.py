@@ -38,7 +38,9 @@
                current x snubber resistor + flyback diode) under vds_use of the MOSFET's rating.
                And at its lowest: the coil, warm, still gets the current that pulls its plunger
                in (a coil rated above the supply named as such), and the adapter's rated
-               current (supply_a) covers the coil's highest. And one failed part: a thermal
+               current (supply_a) covers the coil's highest; the fuse (fuse_a) is rated for the
+               coil and no higher than the cable's cores carry (core_a) where the bell's pair
+               runs on the cable. And one failed part: a thermal
                cutoff against the coil (cutoff_c) that a long ring (as the ringer's heat budget
                allows it) leaves HOLDING_MARGIN_C under its holding temperature, that opens within
                CUTOFF_OPENS_MAX_S of a coil held on at its weakest, before the winding passes its
@@ -1145,6 +1147,7 @@ def _check_fuse(circuit, report, line):
                    "the bell supply has no fuse: a short in the phone (the solenoid's wires, the cable) "
                    "is fed the adapter's whole current; fit a slow-blow fuse in its + lead (fuse_a)")
         return
+    _check_fuse_against_cable(circuit, report, line, fuse)
     if "coil_ohms" not in sol or "rated_v" not in sol:
         return
     amps = float(sol["rated_v"]) / float(sol["coil_ohms"])
@@ -1164,6 +1167,42 @@ def _check_fuse(circuit, report, line):
                    float(parts.bell["supply_a"]), float(parts.bell["supply_a"]) * ADAPTER_SHORT,
                    "never blows" if fuse > float(parts.bell["supply_a"]) * ADAPTER_SHORT else "may hold for an hour",
                    math.ceil(fuse * FUSE_OPENS / ADAPTER_SHORT * 2) / 2)
+
+
+def _check_fuse_against_cable(circuit, report, line, fuse):
+    """Where the bell's 12 V pair runs on the cable to the phone (the pin map's [cable] places a bell
+    wire), the fuse protects those cores too: a short in the phone is fed through them until the
+    fuse opens, so it is rated no higher than the current a core may carry for good (core_a in the
+    cable's [[kit]] entry). A thin cable's cores under a 1 A fuse heat in the hood and the cord
+    entry while the fuse holds."""
+    cable_map = circuit.pinmap.cable
+    if circuit.board != "pi" or cable_map is None:
+        return
+    from . import cable
+    try:
+        if not any(w.bell and w.id for w in cable.wires(circuit)):
+            return
+    except cable.CableError:
+        return                          # (the connector rule says what is wrong with the table)
+    cables = [item for item in circuit.parts_data.kit if item.get("build") == circuit.board and "cores" in item]
+    if not cables:
+        return                          # (the cable's cores rule asks for its entry)
+    core_a = cables[0].get("core_a")
+    if core_a is None:
+        report.add("bell", "error", line,
+                   "the bell's 12 V pair runs on the cable to the phone, and the cable's [[kit]] entry gives no "
+                   "current its cores may carry (core_a): the %g A fuse (fuse_a) must be rated no higher, or a short "
+                   "in the phone heats the cable while the fuse holds; give core_a from the cable's datasheet", fuse)
+    elif fuse > float(core_a):
+        sol = circuit.parts_data.part("solenoid")
+        least = float(sol["rated_v"]) / float(sol["coil_ohms"]) * FUSE_RATIO[0]    # (_check_fuse's lower bound)
+        report.add("bell", "error", line,
+                   "the bell's %g A fuse (fuse_a) is rated above the %g A the cable's cores may carry (core_a in its "
+                   "[[kit]] entry), and the bell's 12 V pair runs on two of them: a short in the phone heats the cable "
+                   "while the fuse holds (a slow-blow fuse carries 1.5 times its rating for an hour); use a cable "
+                   "whose cores carry at least %g A (thicker cores)%s", fuse, float(core_a), fuse,
+                   ", or a fuse rated %.2g-%g A" % (least, float(core_a)) if least <= float(core_a) else
+                   ": a smaller fuse, under %.2g A, would blow on the strikes" % least)
 
 
 def coil_heat(parts, volts, share, ambient, ohms=None):

@@ -79,7 +79,7 @@ BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!"
               "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "pull_min_ohms!": "pos", "board_led_ma": "pos",
               "header": "table", "power": "table"}
 KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg",
-            "cores": "count"}
+            "cores": "count", "core_a": "pos"}
 BOARDS = ("pi", "pico")
 TOP = tuple(SECTIONS) + ("board", "part", "kit")
 

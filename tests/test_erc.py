@@ -683,7 +683,8 @@ def test_a_snubber_resistor_that_lifts_the_drain_over_its_rating_is_an_error():
     diode = ("if_a = 1.0 ", "if_a = 3.0 ")              # and its 1.24 A want a 3 A rectifier (1N5408)
     heatsink = ("theta_ja = 62 ", "theta_ja = 22 ")     # and its MOSFET, half on through each strike's fade, a heatsink
     adapter = ("supply_a = 1.5 ", "supply_a = 3.0 ")    # and an adapter whose short blows the T2A fuse
-    assert check_parts(parts_edited(coil, fuse, larger, diode, heatsink, adapter,
+    thicker = ("core_a = 1.0 ", "core_a = 2.0 ")        # and a cable whose cores carry what the T2A fuse lets by
+    assert check_parts(parts_edited(coil, fuse, larger, diode, heatsink, adapter, thicker,
                                     ("snubber_ohms = 0", "snubber_ohms = 22"))).findings == []
     assert erc.snubber_ohms_max(parts_edited(coil)) == pytest.approx((44 - 12.6 - 1.1) / (12.6 / 10.2))
     assert check().findings == [] and PARTS.bell["snubber_ohms"] == 0       # as drawn: the diode alone
@@ -903,7 +904,7 @@ def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
     assert "fuse_a" in none.message
     (small,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 0.5 ")), "fuse")
     assert "0.5 A fuse is too small" in small.message and "0.60 A" in small.message and "0.9-1.5 A" in small.message
-    (large,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 3.15 ")), "fuse")
+    (large,) = _bell(check_parts(parts_with("fuse_a = 1.0 ", "fuse_a = 3.15 ")), "fuse is too")
     assert "too large" in large.message
     # a fuse the adapter can't blow: 1.5 A on an adapter rated 0.8 A (about 1.2 A into a short);
     # the coil's own check against the adapter is a finding of its own
@@ -1374,6 +1375,25 @@ def test_a_cable_with_fewer_cores_than_the_wires_placed_is_an_error():
                                "cable of at least 13 cores")
     assert check_parts(parts_with("cores = 15", "cores = 13")).errors == []
     assert check_parts(parts_with("cores = 15", "cores = 8"), board="pico").errors == []     # no cable there
+
+
+def test_a_fuse_rated_above_the_cables_cores_is_an_error():
+    """A builder's planted fault: nothing held the bell's fuse to the cable its 12 V pair runs on, so
+    a thin cable's 0.5 A cores under the 1 A fuse passed (a short in the phone heats the cable while
+    the fuse holds). The fuse is rated at most core_a, the cable's [[kit]] entry's figure."""
+    thin = parse_parts(PARTS_TEXT.replace("core_a = 1.0 ", "core_a = 0.5 ", 1))
+    (finding,) = _only(check_parts(thin), "bell")
+    assert finding.line == "ringer" and finding.message.startswith(
+        "the bell's 1 A fuse (fuse_a) is rated above the 0.5 A the cable's cores may carry (core_a in its [[kit]] "
+        "entry), and the bell's 12 V pair runs on two of them")
+    assert finding.message.endswith("use a cable whose cores carry at least 1 A (thicker cores): a smaller fuse, under "
+                                    "0.9 A, would blow on the strikes")
+    big = parts_in("bell_driver", "fuse_a = 1.0", "fuse_a = 1.25")
+    assert any(f.message.endswith("or a fuse rated 0.9-1 A") for f in _only(check_parts(big), "bell"))
+    (finding,) = _only(check_parts(parse_parts(PARTS_TEXT.replace("core_a = 1.0 ", "# core_a = 1.0 ", 1))), "bell")
+    assert "the cable's [[kit]] entry gives no current its cores may carry (core_a)" in finding.message
+    # the Pico's build has no cable to the phone: nothing to hold its fuse to
+    assert check_parts(thin, board="pico").findings == []
 
 
 def test_a_cable_with_no_cores_given_is_an_error():
