@@ -162,7 +162,7 @@ def bell_values(circuit):
         # the pin as a source behind the resistance that sags it to its least HIGH level at its
         # default drive current, or as a perfect source
         "rgpio": ((float(circuit.limits["logic_v"]) - float(circuit.limits["voh_min"]))
-                  / float(circuit.limits["drive_ma"]) * 1000.0, 0.0),
+                  / float(circuit.limits.get("voh_at_ma", circuit.limits["drive_ma"])) * 1000.0, 0.0),
         "rser": _corners(float(roles["series"].value), rtol),
         "vf": (float(spec.vf), float(opto["vf_max"])),
         # the LED as an exponential junction through each corner's forward voltage at the datasheet's test current

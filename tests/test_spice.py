@@ -502,3 +502,15 @@ def test_the_optocouplers_led_is_an_exponential_junction_in_every_deck():
         assert "Dled%d led%d ledc%d DLED%d" % (i, i, i, i) in deck
         assert ".model DLED%d D(is=%r n=1.8)" % (i, is_) in deck
     assert {c["vf"] for c in corners} == {1.0, 1.4}
+
+
+def test_the_pin_sags_to_its_least_high_at_the_current_that_figure_is_given_at():
+    """The simulations take the ringer's pin as a source behind (logic_v - voh_min) over a current.
+    The Pi's voh_min, 2.6 V, is the BCM2711's at IOH = 4 mA (Raspberry Pi documentation, GPIO voltage
+    specifications); divided by the 8 mA drive_ma it made the pin twice as stiff as its datasheet
+    says (87.5 ohms), so the weak corner lit the optocoupler's LED harder than a Pi 4 does."""
+    pi = build(PINMAP, Parts(copy.deepcopy(PARTS_DATA), "parts.toml"), "pi")
+    assert PARTS_DATA["board"]["pi"]["voh_at_ma"] == 4
+    assert spice.bell_values(pi)["rgpio"] == (pytest.approx((3.3 - 2.6) / 4 * 1000), 0.0)
+    pico = build(PINMAP, Parts(copy.deepcopy(PARTS_DATA), "parts.toml"), "pico")    # the RP2040's VOH is given at its drive current
+    assert spice.bell_values(pico)["rgpio"] == (pytest.approx((3.3 - 2.62) / 4 * 1000), 0.0)
