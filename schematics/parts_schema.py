@@ -46,7 +46,7 @@ PART_KEYS = {
     "optocoupler": {"vceo_max!": "pos", "ctr_min!": "pos", "ctr_derate": "share", "ctr_max!": "pos",
                     "pc_max_mw!": "pos", "vf_max!": "pos", "vf_min": "pos", "vce_sat!": "pos", "vf_at_ma!": "pos",
                     "led_n!": "pos", "ctr_curve": "list"},
-    "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "pos", "vgs_th_min!": "pos",
+    "mosfet": {"vgs_max!": "pos", "vgs_on!": "pos", "vds_max!": "pos", "vds_use": "share", "vgs_th_min!": "pos",
                "vgs_th_max!": "pos", "rds_on!": "pos", "ciss_pf!": "pos", "coss_pf!": "pos", "crss_pf!": "pos",
                "theta_ja!": "pos", "theta_jc!": "nonneg", "tj_max!": "pos", "tab_tau_s!": "pos", "id_max_a!": "pos"},
     "diode": {"vf_max!": "pos", "vf_at_a": "pos", "if_a!": "pos", "vrrm_v!": "pos"},
@@ -335,6 +335,13 @@ def _part_details(parts, data, source):
             out.append("%s: [part.mosfet] its gate voltages must rise vgs_th_min <= vgs_th_max < vgs_on <= vgs_max "
                        "(the threshold under the voltage it is fully on at, under the gate's limit), got %g, %g, "
                        "%g and %g" % (source, lo, hi, on, most))
+    supply = parts.get("supply12")
+    if isinstance(supply, dict) and _fits("pos", supply.get("unloaded_ratio")) and supply["unloaded_ratio"] < 1:
+        # the rules take an unregulated adapter at its rating times this: under 1, under its rating,
+        # and a supply that reads 16 V unloaded would pass as 6
+        out.append("%s: [part.supply12] unloaded_ratio is %g, and an unregulated adapter reads at least its rating "
+                   "with no load (a \"12 V\" one 14-16 V): give 1 or more (newsdesk takes 1.35)"
+                   % (source, supply["unloaded_ratio"]))
     opto = parts.get("optocoupler")
     if isinstance(opto, dict) and _fits("pos", opto.get("ctr_min")) and _fits("pos", opto.get("ctr_max")):
         if not opto["ctr_min"] <= opto["ctr_max"] <= CTR_MOST:

@@ -17,7 +17,7 @@ if str(REPO) not in sys.path:
 
 from schematics import erc  # noqa: E402
 from schematics.circuit import build  # noqa: E402
-from schematics.parts import load_parts, parse_parts  # noqa: E402
+from schematics.parts import PartsError, load_parts, parse_parts  # noqa: E402
 
 PINMAP_TEXT = (REPO / "hardware" / "pinmap.toml").read_text(encoding="utf-8")
 PARTS = load_parts()
@@ -1361,6 +1361,20 @@ def test_a_standard_mosfet_given_a_logic_level_vgs_on_is_an_error():
     # a logic-level part whose on-resistance is given at 1.7 times its highest threshold passes this rule
     assert not [f for f in check_parts(parts_in("part.mosfet", "vgs_th_max = 2.0", "vgs_th_max = 2.9")).errors
                 if "start conducting" in f.message]
+
+
+@pytest.mark.parametrize("section, old, new, words", [
+    # a "margin" over the MOSFET's rating: the drain's peak allowed 1.5 times its V(BR)DSS
+    ("part.mosfet", "vds_use = 0.8", "vds_use = 1.5", "[part.mosfet] vds_use must be a number above 0, up to 1"),
+    # an unregulated adapter taken under its rating unloaded: a "12 V" one reading 16 V passed as 6 V
+    ("part.supply12", "unloaded_ratio = 1.35", "unloaded_ratio = 0.5",
+     "[part.supply12] unloaded_ratio is 0.5, and an unregulated adapter reads at least its rating with no load"),
+])
+def test_a_share_that_turns_a_margin_inside_out_is_refused(section, old, new, words):
+    """A builder's planted faults: figures that only make sense on one side of 1 were read as any
+    positive number, and on the other side they turned the rule they feed into a pass."""
+    with pytest.raises(PartsError, match=re.escape(words)):
+        parts_in(section, old, new)
 
 
 def test_a_cable_with_fewer_cores_than_the_wires_placed_is_an_error():
