@@ -302,6 +302,27 @@ def _known_keys(where: str, raw: dict[str, Any], known: tuple[str, ...], what: s
             raise PinMapError("%s: unknown key %r (%s)" % (where, key, hint))
 
 
+def _two_buses(source: str, label: str, pin: int, other: BusSpec, spec: BusSpec) -> None:
+    """Two bus lines on one pin, refused for what it is: two devices of one kind on the same pins (each
+    line is one device with its bus's pins, and none can move off them), or two kinds of bus on a pin
+    only one of them can use (the rules name which pins carry each)."""
+    if spec.kind != other.kind:
+        raise PinMapError("%s: %s%d is used by both %s (its %s) and %s (its %s); each bus sits on the pins that carry "
+                          "it: put the one that is off them back on its own" % (
+                              source, label, pin, other.name, _role_at(other, pin), spec.name, _role_at(spec, pin)))
+    clash = ", and both answer at address 0x%02X" % spec.address \
+        if spec.kind == "i2c" and spec.address is not None and spec.address == other.address else ""
+    raise PinMapError("%s: %s and %s are two %s devices on the same pins (%s%d is %s's %s and %s's %s)%s: the pin map "
+                      "takes one device a bus, and newsdesk drives only its own; take %s out"
+                      % (source, other.name, spec.name, spec.kind.upper(), label, pin, other.name,
+                         _role_at(other, pin), spec.name, _role_at(spec, pin), clash, spec.name))
+
+
+def _role_at(spec: BusSpec, pin: int) -> str:
+    """The role (SDA, BCLK...) ``spec`` gives ``pin``."""
+    return next(role for role, n in spec.pins.items() if n == pin).upper()
+
+
 def _pins_of(spec: Line) -> list[int]:
     if isinstance(spec, BusSpec):
         return list(spec.pins.values())
@@ -318,16 +339,19 @@ def _board(source: str, board: str, section: dict[str, Any]) -> dict[str, Line]:
             named = spec.name if not isinstance(spec, BusSpec) else "%s (its %s)" % (
                 spec.name, next(role for role, n in spec.pins.items() if n == pin).upper())
             if pin in used:
+                other = owners[pin]
+                if isinstance(spec, BusSpec) and isinstance(other, BusSpec):
+                    _two_buses(source, label, pin, other, spec)
                 # the board's own LED can't move, nor can a bus off the pins that carry it: the other line must
-                led = next((s.name for s in (owners[pin], spec) if getattr(s, "load", None) == "board_led"), None)
-                bus = next((s for s in (owners[pin], spec) if isinstance(s, BusSpec)), None)
+                led = next((s.name for s in (other, spec) if getattr(s, "load", None) == "board_led"), None)
+                bus = next((s for s in (other, spec) if isinstance(s, BusSpec)), None)
                 if led:
-                    move = owners[pin].name if led == spec.name else spec.name
+                    move = other.name if led == spec.name else spec.name
                     why = " (%s%d is the board's own LED, %s's, and no other pin has it)" % (label, pin, led)
-                elif bus is not None and not all(isinstance(s, BusSpec) for s in (owners[pin], spec)):
-                    move = owners[pin].name if bus is spec else spec.name
-                    why = " (%s%d is %s's %s: a bus sits on the pins that carry it)" % (
-                        label, pin, bus.name, next(role for role, n in bus.pins.items() if n == pin).upper())
+                elif bus is not None:
+                    move = other.name if bus is spec else spec.name
+                    why = " (%s%d is %s's %s: a bus sits on the pins that carry it)" % (label, pin, bus.name,
+                                                                                          _role_at(bus, pin))
                 else:
                     move, why = spec.name, ""
                 raise PinMapError("%s: %s%d is used by both %s and %s; move %s to a free pin%s"

@@ -166,6 +166,23 @@ def test_an_i2c_bus_that_is_not_a_bus_number_is_refused(bus):
         parse_pinmap(replace_in("pi.display", "bus = 1", "bus = %s" % bus))
 
 
+@pytest.mark.parametrize("address, clash", [("0x3C", ", and both answer at address 0x3C"), ("0x3D", "")])
+def test_a_second_device_on_the_displays_bus_is_refused_for_what_it_is(address, clash):
+    """A builder's planted fault: a second I2C display on GPIO2 and 3 at the display's own address was
+    refused with "move display2 to a free pin", which no I2C device can do. Each line is one device
+    on its bus's pins; the sentence says so, and names an address clash."""
+    text = PINMAP_TEXT + '\n[pi.display2]\nkind = "i2c"\nsda = 2\nscl = 3\nbus = 1\naddress = %s\n' % address
+    with pytest.raises(PinMapError, match=re.escape(
+            "display and display2 are two I2C devices on the same pins (GPIO2 is display's SDA and display2's SDA)%s: "
+            "the pin map takes one device a bus, and newsdesk drives only its own; take display2 out" % clash)):
+        parse_pinmap(text)
+    # two kinds of bus on one pin: neither "move audio to a free pin" (it can't), but the one off its own pins
+    with pytest.raises(PinMapError, match=re.escape(
+            "GPIO18 is used by both display (its SDA) and audio (its BCLK); each bus sits on the pins that carry it: "
+            "put the one that is off them back on its own")):
+        parse_pinmap(replace_in("pi.display", "sda = 2", "sda = 18"))
+
+
 def test_two_lines_tied_together_by_a_part_are_an_error():
     circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
     circuit.board_part.pins["99"] = "HOOK"                 # a second board pin on the hook's net
