@@ -80,6 +80,7 @@ Each finding names the line, the pin and the parts involved.
 import copy
 import functools
 import math
+import re
 
 from controller.hw.bell import COIL_CEILING_C, STRIKE_DUTY, STRIKE_HZ, STRIKE_HZ_RANGE, coil_figures, ring_steps
 from controller.hw.ringer import CADENCES, RING_TIMEOUT_S
@@ -416,8 +417,13 @@ def check_pins(circuit, report):
                     and role in BUS_FUNCTIONS[spec.kind]:
                 wanted = BUS_FUNCTIONS[spec.kind][role].format(bus=spec.bus if spec.bus is not None else 1)
                 if wanted not in circuit.header.functions[name]:
-                    report.add("pins", "error", spec.name, "%s's %s is on %s (pin %s), which can't be %s",
-                               spec.name, role, name, pin, wanted)
+                    # the same role of another bus of this kind on that pin: the bus number is what is off
+                    other = sorted(f for f in circuit.header.functions[name]
+                                   if spec.kind == "i2c" and re.fullmatch(r"I2C(\d+) %s" % role.upper(), f))
+                    report.add("pins", "error", spec.name, "%s's %s is on %s (pin %s), which can't be %s%s",
+                               spec.name, role, name, pin, wanted,
+                               "; it is %s: set bus = %s in [%s.%s]" % (other[0], other[0][3:].split()[0],
+                                                                        circuit.board, spec.name) if other else "")
 
 
 def check_addresses(circuit, report):

@@ -198,6 +198,20 @@ def test_i2c_off_its_pins_is_an_error():
     assert "display's sda is on GPIO12 (pin 32), which can't be I2C1 SDA" in messages
 
 
+def test_an_i2c_bus_number_off_its_pins_says_which_bus_they_carry():
+    """A builder's planted fault: the display's bus = 0 on GPIO2 and 3 (I2C1's) was told "can't be I2C0
+    SDA" with nothing to do about it; the pins are right and the number is off, so the sentence says
+    which bus they carry and what to set."""
+    messages = [f.message for f in _only(check(replace_in("pi.display", "bus = 1", "bus = 0")), "pins")]
+    assert messages == ["display's sda is on GPIO2 (pin 3), which can't be I2C0 SDA; it is I2C1 SDA: set bus = 1 in "
+                        "[pi.display]",
+                        "display's scl is on GPIO3 (pin 5), which can't be I2C0 SCL; it is I2C1 SCL: set bus = 1 in "
+                        "[pi.display]"]
+    # off every I2C bus's pins: nothing to suggest
+    text = replace_in("pi.display", "sda = 2\nscl = 3", "sda = 12\nscl = 13")
+    assert "display's sda is on GPIO12 (pin 32), which can't be I2C1 SDA" in [f.message for f in _only(check(text), "pins")]
+
+
 def test_i2s_off_its_pins_is_an_error():
     text = replace_in("pi.audio", "din = 21", "din = 20")
     messages = [f.message for f in _only(check(text), "pins")]
