@@ -1373,6 +1373,7 @@ def _check_cutoff_current(circuit, report, line, role, words):
                    math.ceil(most * 2) / 2, _cutoff_words(circuit, role))
 
 
+AIR_LEAST_C = 0             # the coolest air newsdesk names as a fix for a warm part: a room below freezing is no fix
 FET_TAB_MAX_C = 100         # newsdesk's ceiling for the MOSFET's tab held there for good, °C: hotter, a part on
                             # the board is a heater in a closed box (PVC wire is rated 70-105 °C, and a phenolic
                             # stripboard browns above about 105 °C)
@@ -1535,11 +1536,13 @@ def _check_fet_cutoff(circuit, report, line):
         report.add("bell", "error", line,
                    "ringing may warm the MOSFET's tab to %.0f °C (%.2f W in %g °C air, at most, at %d strikes a "
                    "second): %s the thermal cutoff's %g °C %s (newsdesk keeps %g °C under it), so ringing alone may "
-                   "open it for good; with these parts the air in the phone may be at most %d °C (ambient_c); "
-                   "give the MOSFET a heatsink under its cutoff or use a cutoff that holds more (fet_cutoff_c; %s "
-                   "th_c)", t["ring_c"], t["ring_w"], t["ambient_c"], t["ring_hz"],
+                   "open it for good; %s; give the MOSFET a heatsink under its cutoff or use a cutoff that holds "
+                   "more (fet_cutoff_c; %s th_c)", t["ring_c"], t["ring_w"], t["ambient_c"], t["ring_hz"],
                    "over" if t["ring_c"] > keep else "within %g °C of" % HOLDING_MARGIN_C,
-                   keep, kept, HOLDING_MARGIN_C, math.floor(t["air_max_c"]), _cutoff_words(circuit, "fet_cutoff"))
+                   keep, kept, HOLDING_MARGIN_C,
+                   "with these parts the air in the phone may be at most %d °C (ambient_c)" % math.floor(t["air_max_c"])
+                   if t["air_max_c"] >= AIR_LEAST_C else "no air a phone sits in is cool enough for these parts "
+                   "(they would need it under %d °C)" % AIR_LEAST_C, _cutoff_words(circuit, "fet_cutoff"))
     if t["junction_c"] > t["tj_max"]:
         report.add("bell", "error", line,
                    "by the time the thermal cutoff on the MOSFET's tab opens at %g °C, its junction reaches %.0f °C: "

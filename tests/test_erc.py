@@ -1408,6 +1408,16 @@ def test_a_share_that_turns_a_margin_inside_out_is_refused(section, old, new, wo
         parts_in(section, old, new)
 
 
+def test_a_tab_too_hot_for_any_room_names_no_air_below_freezing():
+    """A builder's planted fault: a 1 ohm coil warmed the MOSFET's tab so far that the rule said "the
+    air in the phone may be at most -747 °C": no fix. Below AIR_LEAST_C the sentence says no air is
+    cool enough, and names the heatsink or the cutoff."""
+    (finding,) = _bell(check_parts(parts_in("part.solenoid", "coil_ohms = 20", "coil_ohms = 1")), "tab to")
+    assert "no air a phone sits in is cool enough for these parts (they would need it under 0 °C); give the MOSFET " \
+           "a heatsink" in finding.message
+    assert "-7" not in finding.message
+
+
 def test_a_cable_with_fewer_cores_than_the_wires_placed_is_an_error():
     """The pin map's [cable] places 13 wires on the DA-15; an 8-core cable carries 8 of them."""
     assert [k["part"] for k in PARTS.kit if k.get("cores")] == [
