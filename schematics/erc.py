@@ -1608,7 +1608,7 @@ def failsafe_timing(circuit, release=True):
     tau_max = r * (1 + rtol) * farads * (1 + ctol)
     off = held_release(logic_v, r * (1 - rtol), farads * (1 + ctol), bleed * (1 + rtol), dark_led,
                        float(opto["vf_at_ma"]) / 1000.0 / math.exp(vf_lo / (float(opto["led_n"]) * THERMAL_V)),
-                       float(opto["led_n"])) if release else None
+                       float(opto["led_n"]), failsafe_limit()) if release else None
     return {"line": line, "full": full, "off": off, "tau_min": tau_min, "tau_max": tau_max,
             "gate_v": GATE_MARGIN * float(fet["vgs_on"]),
             "need_ma": need * 1000.0, "start_ma": start * 1000.0, "strike_on": default_strike_on(),
@@ -1618,13 +1618,19 @@ def failsafe_timing(circuit, release=True):
 THERMAL_V = 0.025865        # kT/q at 27 °C, as the simulations take it
 
 
+RELEASE_SPAN = 50           # time constants held_release follows a held line for, and at least least_s: past it, inf
+
+
 @functools.lru_cache(maxsize=4096)
-def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
+def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n, least_s=0.0):
     """Seconds until a line held at ``volts`` leaves the LED dark (under ``dark_a``): the resistor
     charges the capacitor while the LED, an exponential junction (``led_is``, ``led_n``), and the
     bleed resistor share what passes. As its current dies away the LED's voltage falls, so the
     capacitor has further to charge than with a fixed drop. Worked step by step (each step taking
-    the current at its end, so the time comes out long, on the safe side); inf if never.
+    the current at its end, so the time comes out long, on the safe side); inf if not within
+    RELEASE_SPAN time constants, nor within ``least_s`` (the time it is held to: with a tiny
+    resistor the last of the LED's current dies away over far more than 50 of its time constants,
+    and inf there was not "longer than the limit").
 
     Kept per figures (a pure function of them, some milliseconds each): a check asks for the same
     circuit's release again and again (the rule itself, the pull-down search's ends, the
@@ -1635,7 +1641,7 @@ def held_release(volts, ohms, farads, bleed, dark_a, led_is, led_n):
     w = volts                       # across the resistor and the LED: the line less the capacitor
     v = nvt * math.log(volts / ohms / led_is + 1.0)
     t = 0.0
-    while t < 50 * tau:
+    while t < max(RELEASE_SPAN * tau, least_s):
         for _ in range(20):         # Newton: (w - v)/R = led(v) + v/bleed, from the last step's v
             e = led_is * math.exp(v / nvt)
             step = ((w - v) / ohms - e + led_is - v / bleed) / (-1.0 / ohms - e / nvt - 1.0 / bleed)
@@ -1698,9 +1704,11 @@ def check_failsafe(circuit, report):
     if timing["off"] > timing["limit"]:
         report.add("failsafe", "error", line,
                    "the fail-safe's capacitor (%s, a time constant up to %.1f ms) lets a line held high keep the "
-                   "coil on for up to %.0f ms: over the %.0f ms of one strike at the slowest rate; use a smaller "
-                   "capacitor (coupling_uf)", _value_of(circuit, line, "coupling"), timing["tau_max"] * 1000,
-                   timing["off"] * 1000, timing["limit"] * 1000)
+                   "coil on %s: over the %.0f ms of one strike at the slowest rate; use a smaller capacitor "
+                   "(coupling_uf)", _value_of(circuit, line, "coupling"), timing["tau_max"] * 1000,
+                   "for up to %.0f ms" % (timing["off"] * 1000) if math.isfinite(timing["off"]) else
+                   "for good, as far as the rules follow it",
+                   timing["limit"] * 1000)
 
 
 def snubber_ohms_max(parts):

@@ -650,6 +650,17 @@ def test_a_failsafe_capacitor_too_large_holds_the_coil_on_too_long():
     assert "keep the coil on for up to 334 ms: over the 200 ms of one strike at the slowest rate" in finding.message
 
 
+def test_a_held_line_is_followed_to_the_failsafes_limit_however_short_its_time_constant():
+    """A builder's planted fault: a 10 ohm ringer resistor made the fail-safe's time constant 0.6 ms,
+    and the release, followed for only 50 of them (30 ms), came out as never: "keep the coil on for
+    up to inf ms", an error the circuit doesn't have (its LED goes dark in about 50 ms). The release
+    is followed at least as far as the limit it is held to."""
+    circuit = build(parse_pinmap(replace_in("pi.ringer", "resistor = 680", "resistor = 10")), PARTS)
+    timing = erc.failsafe_timing(circuit)
+    assert 0.03 < timing["off"] < timing["limit"]
+    assert not [f for f in erc.check(circuit).findings if "line held high keep" in f.message]
+
+
 def test_a_failsafe_capacitor_too_small_cuts_the_strike_short():
     (finding,) = _only(check_parts(parts_with("coupling_uf = 47 ", "coupling_uf = 22 ")), "failsafe")
     assert ("keeps the gate at 6.0 V (the MOSFET's vgs_on with newsdesk's 20 % margin) for only 11.3 ms at worst: "
