@@ -197,8 +197,10 @@ def _output(where: str, raw: dict[str, Any]) -> dict[str, Any]:
     vf = _number(where, "vf", raw.get("vf"))
     resistor = _number(where, "resistor", raw.get("resistor"), positive_int=True)
     if load in ("led", "optocoupler") and (vf is None or resistor is None):
-        raise PinMapError("%s: a %s load needs vf (its lowest forward voltage) and resistor (ohms)"
-                          % (where, load))
+        raise PinMapError("%s: %s %s load needs vf (its lowest forward voltage) and resistor (ohms)%s"
+                          % (where, "an" if load[0] in "aeiou" else "a", load,
+                             "" if resistor is not None else ": an LED straight on a pin, with no resistor, draws far "
+                             "more than the pin may give"))
     colour = raw.get("colour", "")
     if not isinstance(colour, str):
         raise PinMapError("%s: colour must be text" % where)

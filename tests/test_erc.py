@@ -336,6 +336,15 @@ def test_an_output_with_no_load_described_is_a_warning():
     assert any("no load described" in f.message for f in _only(report, "current", "warning"))
 
 
+def test_an_optocoupler_with_no_resistor_is_refused_in_a_plain_sentence():
+    """A builder's planted fault: the ringer's resistor taken out was refused as "a optocoupler load
+    needs vf ... and resistor", neither good English nor saying why."""
+    with pytest.raises(PinMapError, match=re.escape(
+            "[pi.ringer]: an optocoupler load needs vf (its lowest forward voltage) and resistor (ohms): an LED "
+            "straight on a pin, with no resistor, draws far more than the pin may give")):
+        parse_pinmap(replace_in("pi.ringer", "resistor = 680\n", ""))
+
+
 def test_an_led_needs_its_values():
     with pytest.raises(PinMapError, match="needs vf"):
         parse_pinmap(replace_in("pi.dice_led", "resistor = 330\n", ""))
