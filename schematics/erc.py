@@ -401,6 +401,13 @@ def check_pins(circuit, report):
             report.add("pins", "error", spec.name, "%s is I2S audio on the Pico, whose firmware plays no sound: the "
                        "amplifier is the Pi's ([pi.audio]); take it out of the Pico's lines", spec.name)
             continue
+        if circuit.board == "pico" and isinstance(spec, BusSpec):
+            # the phone's firmware drives its inputs and outputs alone (firmware/pins.py has no
+            # buses): a display drawn on the Pico's schematic and bill would stay dark
+            report.add("pins", "error", spec.name, "%s is an I2C device on the Pico, whose firmware drives no display "
+                       "(its pins are the dial, the hook, the ringer and its LED): the display is the Pi's "
+                       "([pi.display]), on the box; take it out of the Pico's lines", spec.name)
+            continue
         pins = spec.pins if isinstance(spec, BusSpec) else {"": spec.bcm}
         for role, number in pins.items():
             name, pin = circuit.board_pin(number)

@@ -304,6 +304,18 @@ def test_i2s_audio_on_the_pico_is_refused_for_what_it_is():
                               "Pi's ([pi.audio]); take it out of the Pico's lines"
 
 
+def test_a_display_on_the_pico_is_refused_for_what_it_is():
+    """A builder's planted fault: a display line under [pico] on GP8 and 9 at bus 0 passed every rule
+    and was drawn on the Pico's schematic and bill, while the phone's firmware drives no display
+    (its pins.py has none: the kit's words say the Pico's variant has no display)."""
+    text = with_line("pico.display", 'kind = "i2c"\nsda = 8\nscl = 9\nbus = 0\naddress = 0x3C\nsupply = "3V3"')
+    (finding,) = _only(check(text, "pico"), "pins")
+    assert finding.line == "display" and finding.message.startswith(
+        "display is an I2C device on the Pico, whose firmware drives no display")
+    assert finding.message.endswith("the display is the Pi's ([pi.display]), on the box; take it out of the Pico's "
+                                    "lines")
+
+
 # --- LED currents per pin and in total ---
 
 def test_a_small_resistor_overloads_the_pin():
