@@ -1929,7 +1929,7 @@ def _check_filter(circuit, report, spec, decoder):
                    "%s's filter pull-up (%s) is too strong for its contact: closed, a worn contact (%g ohms) holds "
                    "the node above the input's %g V LOW level, so the GPIO never sees it close; use a filter_pull "
                    "well above %s", _where(circuit, spec.name), bom_ohms(pull), contact, timing["vil"],
-                   bom_ohms(math.ceil(contact * (timing["rail"] - timing["vil"]) / timing["vil"])))
+                   bom_ohms(_two_figures_up(contact * (timing["rail"] - timing["vil"]) / timing["vil"])))
         return
     settle = float(decoder.SETTLE.get(spec.name, decoder.SETTLE[decoder.PULSE]))
     rise, fall = timing["rise"], timing["fall"]

@@ -956,7 +956,12 @@ def test_a_filter_pull_up_too_strong_for_the_contact_says_so_not_a_slow_filter()
     (never,) = [f for f in check(replace_in("pi.pulse", "filter_pull = 4700", "filter_pull = 47")).errors
                 if f.line == "pulse"]
     assert "filter pull-up (47 Ω) is too strong for its contact" in never.message
-    assert never.message.endswith("use a filter_pull well above 157 Ω") and "inf" not in never.message
+    assert never.message.endswith("use a filter_pull well above 160 Ω") and "inf" not in never.message
+    # a builder's planted fault: a contact worn to 5 kΩ was told "well above 15.625 kΩ", a value no one
+    # sells; the figure is rounded up to two, as the other rules' are
+    worn = parts_in("part.contact", "ohms_max = 50", "ohms_max = 5000")
+    (said,) = [f for f in check_parts(worn).errors if f.line == "pulse"]
+    assert said.message.endswith("use a filter_pull well above 16 kΩ")
 
 
 def test_the_bell_supplys_fuse_is_fitted_and_rated_for_the_coil():
