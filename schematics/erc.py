@@ -1,7 +1,9 @@
 """Electrical rules over a board's circuit: what would hurt a GPIO, or a person, if built.
 
     pull       every input has a defined level when its contact is open (an internal pull or
-               a resistor to a rail), and its contact pulls the other way
+               a resistor to a rail), and its contact pulls the other way; a series resistor
+               leaves the pin past its levels against the internal pull at its strongest, or
+               with no internal pull, against the pin's input leakage (leak_ua)
     contact    each input's high_means agrees with its contact's form (the phone's: the pulse
                springs closed at rest, the off-normal and hook pairs open; a button's as its part
                says) and the rail it closes to, so the circuit draws the contact as it is
@@ -200,6 +202,8 @@ def _check_series_against_pull(circuit, report, spec):
     taken with a perfect contact: no filter pulls its node.) The resistor is taken at the top of its
     tolerance, so the value the sentence suggests holds for every part of that value."""
     limits = circuit.limits
+    if spec.pull == "none" and spec.series_resistor:
+        _check_series_against_leakage(circuit, report, spec)
     if spec.pull == "none" or not spec.series_resistor or "pull_min_ohms" not in limits:
         return
     rail = float(limits["logic_v"])
@@ -230,6 +234,37 @@ def _check_series_against_pull(circuit, report, spec):
                        "seen to close; use a series resistor under %s", _where(circuit, spec.name), pin,
                        bom_ohms(float(spec.series_resistor)), bom_ohms(pull), vih,
                        bom_ohms(_two_figures_down(pull * (rail - vih) / vih / (1 + tol))))
+
+
+def _check_series_against_leakage(circuit, report, spec):
+    """With no internal pull behind the series resistor, nothing holds the pin to its filter node
+    but the resistor, and the pin's own input leakage (leak_ua, either way) drops leak x R across
+    it: the node at its LOW (a worn contact closed against the filter's pull) plus that must stay
+    under the input's LOW level, and the node at the rail less that over its HIGH one. A 100 kΩ
+    resistor passed, where a Pi 4's 10 µA reads a closed contact at over 1 V."""
+    limits = circuit.limits
+    if "leak_ua" not in limits or spec.to != "GND":
+        return
+    rail, leak = float(limits["logic_v"]), float(limits["leak_ua"]) * 1e-6
+    tol = float(circuit.parts_data.part("resistor").get("tolerance", 0))
+    series = float(spec.series_resistor) * (1 + tol)
+    contact = float(circuit.parts_data.part("contact").get("ohms_max", 0))
+    filt = [p for p in circuit.of(line=spec.name) if p.role in ("filter_pull", "pull")]
+    node = rail * contact / (contact + float(filt[0].value)) if filt else 0.0
+    vil, vih = float(limits.get("vil_max", rail * 0.25)), float(limits.get("vih_min", rail * 0.65))
+    drop = leak * series
+    if node + drop < vil and rail - drop > vih:
+        return
+    closed = node + drop >= vil
+    most = min((vil - node), (rail - vih)) / leak / (1 + tol)
+    report.add("pull", "error", spec.name,
+               "%s has no internal pull (pull = \"none\") behind its %s series resistor, so the pin's input leakage, "
+               "up to %g µA (leak_ua), drops up to %.2f V across it: %s; use a series resistor under %s, or "
+               "pull = \"up\" (the internal pull then holds the pin)", _where(circuit, spec.name),
+               bom_ohms(float(spec.series_resistor)), leak * 1e6, drop,
+               "a closed contact reads %.2f V, over the %g V LOW level" % (node + drop, vil) if closed else
+               "an open contact reads %.2f V, under the %g V HIGH level" % (rail - drop, vih),
+               bom_ohms(_two_figures_down(most)))
 
 
 def _two_figures_down(ohms):

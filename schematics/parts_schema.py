@@ -76,8 +76,8 @@ SECTIONS = {
               "receiver_max_mv!": "pos", "receiver_ohms_max!": "pos", "receiver_z_hz!": "pos"},
 }
 BOARD_KEYS = {"title!": "text", "logic_v!": "pos", "pin_ma!": "pos", "drive_ma!": "pos", "total_ma!": "pos",
-              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "voh_at_ma": "pos", "pull_min_ohms!": "pos",
-              "board_led_ma": "pos", "header": "table", "power": "table"}
+              "vih_min": "pos", "vil_max": "pos", "voh_min": "pos", "voh_at_ma": "pos", "leak_ua": "pos",
+              "pull_min_ohms!": "pos", "board_led_ma": "pos", "header": "table", "power": "table"}
 KIT_KEYS = {"build!": "text", "part!": "text", "number!": "text", "quantity!": "whole", "price!": "nonneg",
             "cores": "count", "core_a": "pos"}
 BOARDS = ("pi", "pico")

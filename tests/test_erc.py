@@ -1194,6 +1194,20 @@ def test_a_series_resistor_the_internal_pull_overrules_is_an_error(series, pin_v
                 if f.rule == "pull"]
 
 
+def test_a_series_resistor_the_pins_leakage_overrules_with_no_pull_is_an_error():
+    """A builder's planted fault: pull = "none" behind a 100 kΩ series resistor passed (the rule held
+    the resistor only against an internal pull). With no pull, the pin's own input leakage, up to
+    10 µA on a Pi 4 (Raspberry Pi documentation, GPIO voltage specifications), drops 1 V across it."""
+    text = replace_in("pi.pulse", 'pull = "up"', 'pull = "none"',
+                      replace_in("pi.pulse", "series_resistor = 1000", "series_resistor = 100000"))
+    (finding,) = _only(check(text), "pull")
+    assert finding.message == (
+        "pulse (GPIO17, pin 11) has no internal pull (pull = \"none\") behind its 100 kΩ series resistor, so the pin's "
+        "input leakage, up to 10 µA (leak_ua), drops up to 1.05 V across it: a closed contact reads 1.08 V, over the "
+        "0.8 V LOW level; use a series resistor under 72 kΩ, or pull = \"up\" (the internal pull then holds the pin)")
+    assert check(replace_in("pi.pulse", "series_resistor = 100000", "series_resistor = 68000", text)).findings == []
+
+
 @pytest.mark.parametrize("section, old", [("pi.ringer", "bcm = 23"), ("pi.status_led", "bcm = 24")])
 def test_an_output_on_the_uarts_rxd_is_an_error(section, old):
     """An input on GPIO15 was refused, an output there passed: the UART holds the pin and its load
