@@ -1384,9 +1384,10 @@ def _check_cutoff(circuit, report, line):
                    t["rated_ambient_c"])
     if t["opens_s"] > CUTOFF_OPENS_MAX_S:
         report.add("bell", "error", line,
-                   "a coil held on by a failed part reaches the thermal cutoff's %g °C %s: the cutoff may "
-                   "never open, or too late; use a cutoff rated lower (cutoff_c)", t["cutoff_c"],
-                   "never" if math.isinf(t["opens_s"]) else "only after %.0f s" % t["opens_s"])
+                   "a coil held on by a failed part %s: the cutoff may never open, or too late; use a cutoff rated "
+                   "lower (cutoff_c)", "never reaches the thermal cutoff's %g °C" % t["cutoff_c"]
+                   if math.isinf(t["opens_s"]) else "reaches the thermal cutoff's %g °C only after %.0f s (over the %d s "
+                   "newsdesk allows)" % (t["cutoff_c"], t["opens_s"], CUTOFF_OPENS_MAX_S))
     if t["winding_c"] > t["insulation_c"]:
         report.add("bell", "error", line,
                    "by the time the %g °C thermal cutoff opens, the winding's inside reaches %.0f °C: over its "

@@ -1083,7 +1083,7 @@ def test_the_thermal_cutoff_is_worked_out_from_the_parts():
     # the coil's figures hotter for the same ceiling: the budget holds, the ring that never stops would not
     (("theta_c_per_w = 35 ", "theta_c_per_w = 50 "), None),
     (("tau_s = 240 ", "tau_s = 2400 "), "reaches the thermal cutoff's 98 °C only after 1"),
-    (("cutoff_c = 98 ", "cutoff_c = 300 "), "reaches the thermal cutoff's 300 °C never"),
+    (("cutoff_c = 98 ", "cutoff_c = 300 "), "never reaches the thermal cutoff's 300 °C: the cutoff may never open"),
     (("insulation_c = 120 ", "insulation_c = 100 "), "the winding's inside reaches 105 °C: over its insulation's 100 °C"),
     (("rated_a = 10.0 ", "rated_a = 0.5 "), "the thermal cutoff is rated 0.5 A and the coil draws up to 0.74 A"),
     # (b): the old 102 °C cutoff let a toggling line hold the coil at 101.5 °C (1.90 W) for good
