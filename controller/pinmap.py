@@ -27,6 +27,7 @@ BUS_PINS = {"i2c": ("sda", "scl"), "i2s": ("bclk", "lrclk", "din")}
 OPTIONAL_BUS_PINS = {"i2s": ("sd",)}
 BOARDS = {"pi": ("bcm", 27, "GPIO"), "pico": ("gp", 28, "GP")}  # number key, highest pin, label
 RAILS = ("GND", "3V3", "5V")
+SUPPLIES = ("3V3", "5V")      # the rails a module may be powered from
 LOADS = ("led", "optocoupler", "board_led")   # board_led: a board's own LED, resistor on the board
 # the pin a board's own LED is on: the Pico's GP25 (Raspberry Pi Pico datasheet; a Pico W's is the
 # wireless chip's, which the firmware asks for by name). No GPIO of the Pi's header has one.
@@ -244,6 +245,9 @@ def _spec(source: str, board: str, name: str, raw: object) -> Line:
             raise PinMapError("%s: bus must be the bus's number, a whole number such as 1 (I2C1, /dev/i2c-1), got %r"
                               % (where, bus))
         supply = _rail(where, "supply", raw.get("supply"))
+        if supply not in (None,) + SUPPLIES:
+            raise PinMapError("%s: supply must be the rail the module is powered from, %s, got %r: on GND it is never "
+                              "powered" % (where, " or ".join(SUPPLIES), supply))
         return BusSpec(name, kind, board, pins, bus, address, what, supply, in_phone, esd)
     number_key = BOARDS[board][0]
     number = _pin_number(where, board, number_key, raw.get(number_key))

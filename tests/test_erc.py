@@ -183,6 +183,16 @@ def test_a_second_device_on_the_displays_bus_is_refused_for_what_it_is(address, 
         parse_pinmap(replace_in("pi.display", "sda = 2", "sda = 18"))
 
 
+@pytest.mark.parametrize("section, old", [("pi.display", 'supply = "3V3"'), ("pi.audio", 'supply = "5V"')])
+def test_a_module_powered_from_gnd_is_refused(section, old):
+    """A builder's planted fault: supply = "GND" on the display passed every rule, and the schematic
+    drew its VCC on GND: a module that is never powered."""
+    with pytest.raises(PinMapError, match=re.escape(
+            "[%s]: supply must be the rail the module is powered from, 3V3 or 5V, got 'GND': on GND it is never "
+            "powered" % section)):
+        parse_pinmap(replace_in(section, old, 'supply = "GND"'))
+
+
 def test_two_lines_tied_together_by_a_part_are_an_error():
     circuit = build(parse_pinmap(PINMAP_TEXT), PARTS)
     circuit.board_part.pins["99"] = "HOOK"                 # a second board pin on the hook's net
