@@ -66,6 +66,7 @@ from .devices import SCHEMA as DEVICES_SCHEMA, devices_shape
 from .dial.profile import PROFILE_FILE
 from .errors import ConfigError, NewsdeskError
 from .plain_file import NotPlainFile, open_plain
+from .printable import escaped
 from .store import (
     ACKED,
     DEVICES_FILE,
@@ -175,7 +176,7 @@ def manifest_problem(manifest: object, names: list[str], where: str) -> str | No
     extra = sorted(set(names) - set(files) - {MANIFEST})
     if extra:
         return "%s holds %s, which its manifest.json doesn't list: it is not a backup to restore" % (
-            where, ", ".join(extra))
+            where, ", ".join(escaped(name) for name in extra))
     return None
 
 
@@ -802,8 +803,9 @@ def free_bytes(path: StrPath) -> int:
 
 
 def _why(e: BaseException) -> str:
-    """An exception's own words, made a clause (no full stops inside the sentence it goes in)."""
-    return (str(e) or type(e).__name__).strip().rstrip(".").replace(". ", "; ")[:200]
+    """An exception's own words, made a clause (no full stops inside the sentence it goes in);
+    escaped, as SQLite's and zipfile's words name what the file holds (an index's name)."""
+    return escaped((str(e) or type(e).__name__).strip().rstrip(".").replace(". ", "; ")[:200])
 
 
 def _mb(n: int) -> str:
@@ -944,13 +946,14 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
         twice = sorted(name for name, n in collections.Counter(names).items() if n > 1)
         if twice:
             raise BadBackup("%s is not a backup newsdesk wrote: it holds %s more than once; nothing was changed"
-                            % (where, ", ".join(twice)))
+                            % (where, ", ".join(escaped(name) for name in twice)))
         if MANIFEST not in names:
             raise BadBackup("%s is not a newsdesk backup: it has no manifest.json" % where)
         for info in infos:      # bzip2 and LZMA unpack a whole read at once: a bomb would fill the memory
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
                 raise BadBackup("%s is not a backup newsdesk wrote: its %s is compressed in a way newsdesk doesn't "
-                                "use (method %d); nothing was changed" % (where, info.filename, info.compress_type))
+                                "use (method %d); nothing was changed"
+                                % (where, escaped(info.filename), info.compress_type))
         try:
             manifest: Manifest = json.loads(b"".join(_member_blocks(z, MANIFEST, MANIFEST_MOST, where)).decode())
         except (ValueError, RecursionError) as e:     # RecursionError: JSON nested past Python's depth
@@ -1046,7 +1049,7 @@ def check_settings(into: Path, manifest: Manifest, where: str) -> None:
                 load_config(into, environ={})
                 manifest["left_out"] = left
         except ConfigError as e:
-            problem = str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE)
+            problem = escaped(str(e).replace(str(into / CONFIG_FILE), CONFIG_FILE))
             raise BadBackup("%s is not a backup to restore: its settings can't be used (%s); nothing was changed"
                             % (where, problem)) from None
         manifest["settings"] = _merge_settings(into.parent, into / CONFIG_FILE)
@@ -1102,13 +1105,6 @@ def _merge_settings(data_dir: Path, path: Path) -> dict[str, Any]:
     after = {**before, **theirs}
     changed = [(key, before[key], after[key]) for key in DEFAULTS if before[key] != after[key]]
     return {"changed": changed, "kept": kept}
-
-
-def escaped(text: str) -> str:
-    """``text`` (a file's name, a value of a stranger's file) with each character that isn't
-    printable (a terminal's escape codes, a newline, a bidi override) written as Python writes it
-    (\\x1b, \\n, \\u202e), so what reaches a terminal or a page is only what it says."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def shown(value: object, most: int = 80) -> str:
@@ -1177,7 +1173,7 @@ def _leave_out(path: Path, left: Mapping[str, str]) -> None:
     for line in path.read_text(encoding="utf-8").splitlines():
         key = line.split("=", 1)[0].strip()
         if "=" in line and key in left:
-            out.append("# left out by a restore: %s" % left[key].replace("\n", " "))
+            out.append("# left out by a restore: %s" % escaped(left[key]))     # TOML takes no control character
             line = "# " + line
         out.append(line)
     path.write_text("\n".join(out) + "\n", encoding="utf-8")
@@ -1191,7 +1187,7 @@ def left_out_words(manifest: Manifest) -> str | None:
     return ("its setting%s %s could not serve this box and %s left out (%s); this box's own, or the default, is "
             "used there"
             % ("" if len(left) == 1 else "s", " and ".join(sorted(left)), "is" if len(left) == 1 else "are",
-               "; ".join("%s = %s" % kv for kv in sorted(left.items()))))
+               "; ".join("%s = %s" % (key, escaped(why)) for key, why in sorted(left.items()))))
 
 
 def _replaced_folder(data_dir: Path, clock: Clock) -> str:

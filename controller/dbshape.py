@@ -18,6 +18,8 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from .printable import escaped
+
 Column = tuple[str, str, bool, bool]        # name, declared type, NOT NULL, part of the primary key
 # table name -> its columns in order; (kind, name) -> (its table, its statement) for an index, a trigger, a view
 Shape = dict[Any, tuple[Any, ...]]
@@ -52,7 +54,8 @@ def made_by(statements: Iterable[str]) -> Shape:
 
 
 def _listed(names: Iterable[str]) -> str:
-    names = sorted(names)
+    """The names, escaped (a stranger's file names its tables: see printable), as a list in words."""
+    names = sorted(escaped(name) for name in names)
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
