@@ -27,7 +27,9 @@ Shape = dict[Any, tuple[Any, ...]]
 
 def shape_of(db: sqlite3.Connection) -> Shape:
     """The tables of the open database ``db`` with their columns, and its other objects with
-    their statements, spaces folded (sqlite3.Error if it can't be read)."""
+    their statements, spaces folded (sqlite3.Error if it can't be read). A table's columns are
+    its hidden ones too (table_xinfo): a generated column, which table_info leaves out, is worked
+    out for every row by SQLite's integrity check, and its expression is the file's to choose."""
     shape: Shape = {}
     for kind, name, table, sql in db.execute(
             "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT ("
@@ -36,7 +38,7 @@ def shape_of(db: sqlite3.Connection) -> Shape:
             "ESCAPE '\\')) ORDER BY type, name").fetchall():
         if kind == "table":
             shape[name] = tuple((r[1], str(r[2]).upper(), bool(r[3]), bool(r[5]))
-                                for r in db.execute("PRAGMA table_info(\"%s\")" % name.replace('"', '""')))
+                                for r in db.execute("PRAGMA table_xinfo(\"%s\")" % name.replace('"', '""')))
         else:
             shape[(kind, name)] = (table, " ".join(str(sql or "").split()))
     return shape
