@@ -520,10 +520,13 @@ def _game_row_problem(engine: object, people: Any, created: object, ended: objec
             return "its %s is not a time with its UTC offset, in the years %d to %d" % (column, *YEARS)
     if final is not None:
         rows = final.get("standings")
+        # each row as newsdesk has always kept it: {"name", "score", "winner"} (the history's
+        # statistics, its CSV and BG Stats exports read all three; a row without its winner
+        # answered them with a 500)
         if rows is not None and not (isinstance(rows, list) and all(
-                isinstance(r, dict) and isinstance(r.get("name"), str)
-                and (r.get("score") is None or isinstance(r.get("score"), (int, float))) for r in rows)):
-            return "its final table's standings are not rows, each with a name and a score"
+                isinstance(r, dict) and isinstance(r.get("name"), str) and "winner" in r and "score" in r
+                and (r["score"] is None or isinstance(r["score"], (int, float))) for r in rows)):
+            return "its final table's standings are not rows, each with a name, a score and whether it won"
         if final.get("view") is not None and not isinstance(final.get("view"), dict):
             return "its final table's view is not one"
         if final.get("winners") is not None and not (isinstance(final["winners"], list)

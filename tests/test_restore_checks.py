@@ -419,7 +419,12 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
     # the engine's name went into the CSV export's file name: a quote and a second filename= in the header
     ("UPDATE games SET engine = 'a\"; filename=evil.exe' WHERE id = 1", "its game's name is not a game's name"),
     ("UPDATE games SET final = '{\"standings\": [{}]}' WHERE id = 1",
-     "its final table's standings are not rows, each with a name and a score"),
+     "its final table's standings are not rows, each with a name, a score and whether it won"),
+    # the history's statistics, its CSV and its BG Stats export read each row's winner and score
+    ("UPDATE games SET final = '{\"standings\": [{\"name\": \"Ann\", \"score\": 3}]}' WHERE id = 1",
+     "its final table's standings are not rows, each with a name, a score and whether it won"),
+    ("UPDATE games SET final = '{\"standings\": [{\"name\": \"Ann\", \"winner\": true}]}' WHERE id = 1",
+     "its final table's standings are not rows, each with a name, a score and whether it won"),
     ("UPDATE games SET final = '{\"standings\": \"abc\"}' WHERE id = 1", "its final table's standings are not rows"),
     ("UPDATE games SET final = '{\"view\": \"x\"}' WHERE id = 1", "its final table's view is not one"),
     # the box's own game: an undo of a move not in force stopped the box at every start
@@ -432,6 +437,7 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
      "its move 1's events are not a list"),
 ], ids=["no-players", "players-not-players", "created-not-a-time", "ended-bytes", "ended-no-offset",
         "ended-year-9999", "winners-not-names", "no-engine", "engine-a-header", "standings-not-rows",
+        "standings-row-no-winner", "standings-row-no-score",
         "standings-text", "view-text", "undo-of-nothing", "versions-skip", "entry-time-bytes", "events-text"])
 def test_a_game_the_box_cant_resume_or_show_is_refused(good, here, tmp_path, capsys, sql, words):
     """Right in JSON's kinds, wrong for the box: each answered a history page with a 500, locked
