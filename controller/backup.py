@@ -511,6 +511,8 @@ def _game_row_problem(engine: object, people: Any, created: object, ended: objec
         return "its game's name is not a game's name (a word of letters, digits and _)"
     if not people or not all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in people):
         return "its players are not a list of players, each with a name"
+    if not all(p.get("team") is None or isinstance(p["team"], str) for p in people):
+        return "its players' teams are not names"
     if winners is not None and not all(isinstance(w, str) for w in winners):
         return "its winners are not a list of names"
     for column, value in (("created", created), ("ended", ended)):
@@ -527,6 +529,9 @@ def _game_row_problem(engine: object, people: Any, created: object, ended: objec
                 isinstance(r, dict) and isinstance(r.get("name"), str) and "winner" in r and "score" in r
                 and (r["score"] is None or isinstance(r["score"], (int, float))) for r in rows)):
             return "its final table's standings are not rows, each with a name, a score and whether it won"
+        sides = final.get("teams")      # player -> side: the end card's places tell partners apart by it
+        if sides is not None and not (isinstance(sides, dict) and all(isinstance(v, str) for v in sides.values())):
+            return "its final table's teams are not each player's side, by name"
         if final.get("view") is not None and not isinstance(final.get("view"), dict):
             return "its final table's view is not one"
         if final.get("winners") is not None and not (isinstance(final["winners"], list)

@@ -427,6 +427,11 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
      "its final table's standings are not rows, each with a name, a score and whether it won"),
     ("UPDATE games SET final = '{\"standings\": \"abc\"}' WHERE id = 1", "its final table's standings are not rows"),
     ("UPDATE games SET final = '{\"view\": \"x\"}' WHERE id = 1", "its final table's view is not one"),
+    # a side that isn't a name: the end card's places (the game's page, its BG Stats export) answered 500
+    ("UPDATE games SET final = '{\"teams\": {\"Ann\": {\"side\": 1}}}' WHERE id = 1",
+     "its final table's teams are not each player's side, by name"),
+    ("UPDATE games SET players = '[{\"name\": \"Ann\", \"team\": [\"WE\"]}, {\"name\": \"Bo\", \"team\": "
+     "[\"THEY\"]}]', final = NULL WHERE id = 1", "its players' teams are not names"),
     # the box's own game: an undo of a move not in force stopped the box at every start
     ("UPDATE game_entries SET entry = '{\"type\": \"undo\", \"target\": 99, \"said\": \"x\"}' "
      "WHERE game = 1 AND version = 1", "an undo or redo among its moves names a move that can't be taken back"),
@@ -438,7 +443,7 @@ def test_a_store_holding_a_row_newsdesk_cant_read_back_is_refused(good, here, tm
 ], ids=["no-players", "players-not-players", "created-not-a-time", "ended-bytes", "ended-no-offset",
         "ended-year-9999", "winners-not-names", "no-engine", "engine-a-header", "standings-not-rows",
         "standings-row-no-winner", "standings-row-no-score",
-        "standings-text", "view-text", "undo-of-nothing", "versions-skip", "entry-time-bytes", "events-text"])
+        "standings-text", "view-text", "teams-not-sides", "player-team-not-a-name", "undo-of-nothing", "versions-skip", "entry-time-bytes", "events-text"])
 def test_a_game_the_box_cant_resume_or_show_is_refused(good, here, tmp_path, capsys, sql, words):
     """Right in JSON's kinds, wrong for the box: each answered a history page with a 500, locked
     the table, or stopped the box at every start."""
