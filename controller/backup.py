@@ -1254,6 +1254,22 @@ def _no_step(what: str) -> None:
     pass
 
 
+def journal_problem(journal: object) -> str | None:
+    """What makes ``journal`` (restore-journal.json, as JSON reads it) not one ``commit`` writes,
+    or None. A journal of another shape (a damaged card, a hand edit) stopped every start with a
+    traceback, and one naming a path moved files from outside the data folder: the files it names
+    are the ones a backup holds, and the folder for what they replace is a name beside them."""
+    if not isinstance(journal, dict):
+        return "it is not a record of a restore"
+    files, replaced = journal.get("files"), journal.get("replaced")
+    if not isinstance(files, list) or not all(isinstance(name, str) and name in MEMBERS for name in files):
+        return "its files are not the files of a backup"
+    if not (isinstance(replaced, str) and replaced.startswith(REPLACED_PREFIX) and replaced == Path(replaced).name
+            and replaced.isprintable()):
+        return "its folder for what the restore replaces is not one beside the store"
+    return None
+
+
 def finish_restore(data_dir: StrPath, step: Step = _no_step) -> bool | None:
     """What each start does before it opens anything: a restore cut off after its commit point is
     finished (the new data), one cut off before it is thrown away (the old data, untouched).
@@ -1269,6 +1285,10 @@ def finish_restore(data_dir: StrPath, step: Step = _no_step) -> bool | None:
     except (OSError, ValueError) as e:
         raise BackupError("the restore journal %s can't be read (%s): move it aside and restore the backup "
                           "again" % (journal_path, e)) from None
+    problem = journal_problem(journal)
+    if problem:
+        raise BackupError("the restore journal %s can't be read (%s): move it aside and restore the backup "
+                          "again" % (journal_path, problem))
     try:
         _swap(data_dir, journal, step)
         return True

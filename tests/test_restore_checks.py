@@ -914,3 +914,19 @@ def test_a_generated_column_in_the_store_is_refused_before_it_is_worked_out(good
     refused(capsys, here, _store_with(good, tmp_path, sql),
             "its %s is not newsdesk's store at schema %d (its table events has columns newsdesk doesn't make (g))"
             % (STORE_FILE, SCHEMA_VERSION))
+
+
+@pytest.mark.parametrize("journal", [
+    [], "x", {"files": 5, "replaced": "replaced-x"}, {"files": [STORE_FILE]},
+    {"files": ["../outside"], "replaced": "replaced-x"}, {"files": [STORE_FILE], "replaced": "replaced-x/../../out"},
+], ids=["list", "text", "files-a-number", "no-folder", "file-outside", "folder-outside"])
+def test_a_restore_journal_of_another_shape_is_one_sentence_and_moves_nothing(here, capsys, journal):
+    """The journal is read at every start: one of another shape (a damaged card, a hand edit)
+    stopped it with a traceback, after making the folder it named; one naming a path outside
+    the data folder would have moved files from there."""
+    (here / backup.JOURNAL).write_text(json.dumps(journal))
+    before = files_of(here)
+    status, _, err = run(capsys, "restore", "--data", str(here))
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "the restore journal %s can't be read (" % (here / backup.JOURNAL) in err, err
+    assert files_of(here) == before
