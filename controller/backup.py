@@ -207,8 +207,8 @@ def newer_sentence(manifest: Manifest, where: str) -> str | None:
 
 
 def _count(n: int) -> str:
-    """A version number from a stranger's manifest, as a sentence may show it: a long one is not
-    repeated digit by digit (a 4,000-digit "schema" was echoed whole)."""
+    """A number from a stranger's manifest (a version, a file's size), as a sentence may show it:
+    a long one is not repeated digit by digit (a 4,000-digit "schema" was echoed whole)."""
     return str(n) if n < 10 ** 9 else "past any newsdesk's"
 
 
@@ -988,8 +988,8 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
                 raise BadBackup("%s is not a backup newsdesk wrote: its %s is %s; nothing was changed"
                                 % (where, name, odd))
             if info.file_size != facts["bytes"]:
-                raise BadBackup("%s is damaged: its %s is %d bytes, and its manifest.json says %d; nothing was "
-                                "changed" % (where, name, info.file_size, facts["bytes"]))
+                raise BadBackup("%s is damaged: its %s is %d bytes, and its manifest.json says %s; nothing was "
+                                "changed" % (where, name, info.file_size, _count(facts["bytes"])))
             if name not in DATABASES and facts["bytes"] > SETTINGS_MOST:
                 raise BadBackup("%s is not a backup newsdesk wrote: its %s is %s, and newsdesk writes at most %s "
                                 "there; nothing was changed" % (where, name, _mb(facts["bytes"]), _mb(SETTINGS_MOST)))

@@ -710,7 +710,8 @@ def test_a_restore_finished_as_the_server_starts_serves_with_the_backups_setting
     (lambda m: m.update(format_version=True), "its manifest.json's format_version is not a whole number"),
     (lambda m: m.update(schema=int("9" * 4000)), "store schema past any newsdesk's; this is"),
     (lambda m: m.update(format_version=10 ** 30), "was written in backup format past any newsdesk's by a newer commit of"),
-], ids=["format-a-string", "format-true", "schema-4000-digits", "format-10-to-the-30"])
+    (lambda m: m["files"][STORE_FILE].update(bytes=int("9" * 4000)), "and its manifest.json says past any newsdesk's"),
+], ids=["format-a-string", "format-true", "schema-4000-digits", "format-10-to-the-30", "bytes-4000-digits"])
 def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good, here, tmp_path, capsys, change,
                                                                                words):
     """A format_version of "2" was taken as none (format 0); a 4,000-digit schema was echoed whole."""
