@@ -191,14 +191,16 @@ def itself_step(repo, pip):
     return Step("reinstall newsdesk itself", [pip, "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", repo])
 
 
+RESTORE_STEP = "restore the backup made before the update"
+
+
 def rollback_plan(repo, venv, data, last, service):
     """The steps back to ``last`` (last-update.json): the commit before the update and its backup,
     ending as an update does, with the service started and waited for until its panel answers
     (with the wait that commit has): a rollback whose panel doesn't come up has failed, and says
     so with the service's last log lines, rather than "Back at" over a box that serves nothing."""
     pip = Path(venv) / "bin" / "pip"
-    restore = [Step("restore the backup made before the update", newsdesk(venv, data) + ["restore", "--yes",
-                                                                                      last["backup"]])]
+    restore = [Step(RESTORE_STEP, newsdesk(venv, data) + ["restore", "--yes", last["backup"]])]
     return [
         *service_steps(service, "stop"),
         *(restore if last.get("backup") else []),
@@ -484,10 +486,31 @@ def rollback(repo, venv, data, service, dry_run, backup=None, commit=None):
                                              if last.get("store_before") is False
                                              else "the update stopped before the new code opened the data"))
     for step in rollback_plan(repo, venv, data, last, service):
-        run(step, dry_run)
+        try:
+            run(step, dry_run)
+        except UpdateError as e:
+            if step.what == RESTORE_STEP and not dry_run:
+                started_again(service, e)
+            raise
     if not dry_run:
         (Path(data) / LAST).unlink(missing_ok=True)
         print("Back at %s with the data from before the update." % last["before"][:12], flush=True)
+
+
+def started_again(service, failure):
+    """The rollback's restore refused its backup (damaged, or not a backup: the restore checks it
+    whole and changes nothing then) or stopped part way (the next start finishes it): the code
+    has not moved yet, so the service the rollback stopped is started again rather than left
+    stopped, the table without its panel. UpdateError in every case, saying so."""
+    if not service:
+        return
+    try:
+        for step in service_steps(service, "start"):
+            run(step, False)
+    except UpdateError as e:
+        raise UpdateError("%s And starting the panel's service again failed too: %s" % (failure, e)) from None
+    raise UpdateError("%s The code was not moved back, and the panel's service is started again; mend that, or "
+                      "name another backup: make rollback BACKUP=FILE" % failure) from None
 
 
 def checkout_owner(repo):

@@ -466,3 +466,27 @@ def test_a_rollback_starts_the_service_an_update_cut_off_left_stopped(box, capsy
     out = capsys.readouterr().out
     assert status == 0 and "sudo systemctl stop newsdesk" in out and "sudo systemctl start newsdesk" in out
     assert out.rstrip().endswith("deploy/answers.py 8080 180")
+
+
+def test_a_rollback_whose_backup_is_refused_starts_the_service_it_stopped_again(box, capsys, monkeypatch, tmp_path):
+    """The rollback stops the service, then restores: a backup the restore refuses (damaged on
+    the stick, or a file that is no backup) changes nothing, and the service was left stopped,
+    the table without its panel until someone started it by hand."""
+    assert run(box, capsys=capsys)[0] == 0
+    bad = tmp_path / "not-a-backup.zip"
+    bad.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    ran, real = [], update.run
+
+    def run_step(step, dry_run):
+        ran.append(step.what)
+        return "" if step.argv[0] == "sudo" else real(step, dry_run)     # systemctl is the test's to pretend
+    monkeypatch.setattr(update, "run", run_step)
+    monkeypatch.setattr(update, "service_running", lambda: True)
+    status = update.main(["--repo", str(box["checkout"]), "--venv", str(box["venv"]), "--data", str(box["data"]),
+                          "--rollback", "--backup", str(bad)])
+    err = capsys.readouterr().err
+    assert status == 1 and "restore the backup made before the update failed (exit status 2)" in err, err
+    assert "the panel's service is started again" in err, err
+    assert ran == ["stop the panel's service", update.RESTORE_STEP, "start the panel's service"], ran
+    assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
+    assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
