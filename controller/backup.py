@@ -442,7 +442,8 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
                 # the rows, on the same connection: JSON first (the games' check reads it), then
                 # what the box resumes and the pages show
                 if path.name == STORE_FILE:
-                    rows = rows_problem(db, claimed or 0) or ((claimed or 0) >= 2 and games_problem(db)) or None
+                    rows = (rows_problem(db, claimed or 0) or ids_problem(db, shape)
+                            or ((claimed or 0) >= 2 and games_problem(db)) or None)
                 else:
                     rows = devices_problem(db)
         finally:
@@ -481,18 +482,27 @@ MOST_ID = 2 ** 53          # a row id past any store's: at 2**63 - 1 the next wr
 YEARS = (1970, 9000)       # a time's year the pages can show (a Pi without its clock set reads 1970)
 
 
+def ids_problem(db: sqlite3.Connection, shape: Mapping[Any, Any]) -> str | None:
+    """None if every id of the store (whose tables are ``shape``'s) is one the box can go on
+    from; else which table's is not. An event at id 2**63 - 1 came through the copy with the
+    counter at its end, and every write after it was "database or disk is full"; a store at
+    schema 1 (events only, no games) is judged the same."""
+    for table, column in (("events", "id"), ("games", "id"), ("game_entries", "event")):
+        if table not in shape:
+            continue
+        low, high = db.execute('SELECT min("%s"), max("%s") FROM "%s"' % (column, column, table)).fetchone()
+        if low is not None and not (isinstance(low, int) and isinstance(high, int) and 1 <= low and high <= MOST_ID):
+            return "its table %s has %s ids outside 1 to %d" % (table, column if column != "id" else "row", MOST_ID)
+    return None
+
+
 def games_problem(db: sqlite3.Connection) -> str | None:
     """None if every game of the store is one the box can resume and the history's pages can
     show; else which is not, in words. The JSON check sees a value's kind, not what the pages
     take from it: players ``[]``, a time that isn't one, a final table's standings that aren't
-    rows, an undo of a move not in force, versions that skip, an id at SQLite's end each passed
-    it and answered every history page with a 500, locked the table, or stopped the box at every
-    start. (Names are not judged here as a start judges them: an earlier newsdesk's may be
+    rows, an undo of a move not in force, versions that skip each passed it and answered every
+    history page with a 500, locked the table, or stopped the box at every start. (Names are not judged here as a start judges them: an earlier newsdesk's may be
     looser, and the pages show any text.)"""
-    for table, column in (("events", "id"), ("games", "id"), ("game_entries", "event")):
-        low, high = db.execute('SELECT min("%s"), max("%s") FROM "%s"' % (column, column, table)).fetchone()
-        if low is not None and not (isinstance(low, int) and isinstance(high, int) and 1 <= low and high <= MOST_ID):
-            return "its table %s has %s ids outside 1 to %d" % (table, column if column != "id" else "row", MOST_ID)
     for game_id, engine, players, created, ended, winners, final in db.execute(
             "SELECT id, engine, players, created, ended, winners, final FROM games ORDER BY id"):
         why = _game_row_problem(engine, json.loads(players), created, ended,

@@ -931,3 +931,16 @@ def test_a_restore_journal_of_another_shape_is_one_sentence_and_moves_nothing(he
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert "the restore journal %s can't be read (" % (here / backup.JOURNAL) in err, err
     assert files_of(here) == before
+
+
+def test_an_event_id_at_sqlites_end_in_a_store_at_schema_1_is_refused_too(good, here, tmp_path, capsys):
+    """The ids were judged with the games, which a store at schema 1 doesn't have yet: its event
+    at id 2**63 - 1 came through, and every write after the restore was "database or disk is
+    full"."""
+    from controller.store import MIGRATIONS
+
+    old = sqlite_file(tmp_path / "old.db", "; ".join(MIGRATIONS[1]) + "; INSERT INTO events (id, at, kind, payload) "
+                      "VALUES (9223372036854775807, '2026-01-01T00:00:00+00:00', 'note', '{}')", version=1)
+    file = copy_of(good, tmp_path)
+    _rewrite(file, lambda m: (resum(m, STORE_FILE, old), m.update(schema=1)), {STORE_FILE: old})
+    refused(capsys, here, file, "its %s's table events has row ids outside 1 to %d" % (STORE_FILE, 2 ** 53))
