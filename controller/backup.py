@@ -443,9 +443,9 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
                 # what the box resumes and the pages show
                 if path.name == STORE_FILE:
                     rows = (rows_problem(db, claimed or 0) or ids_problem(db, shape)
-                            or ((claimed or 0) >= 2 and games_problem(db)) or None)
+                            or ((claimed or 0) >= 2 and games_problem(db)) or texts_problem(db, shape) or None)
                 else:
-                    rows = devices_problem(db)
+                    rows = devices_problem(db) or texts_problem(db, shape)
         finally:
             db.close()
     except sqlite3.Error as e:
@@ -597,6 +597,23 @@ def devices_problem(db: sqlite3.Connection) -> str | None:
                              % (table, column, column, column, column), (most,)).fetchone()
             if bad:
                 return "its table %s has a row (%d) whose %s is not a time" % (table, bad[0], column)
+    return None
+
+
+def texts_problem(db: sqlite3.Connection, shape: Mapping[Any, Any]) -> str | None:
+    """None if each column ``shape`` declares TEXT holds text (or NULL) in every row; else which
+    row does not. The copy into newsdesk's own schema keeps a blob as it is, and the box hands
+    these values to JSON: a blob as an event's time or kind stopped every tablet catching up
+    from before it, and one as a device's name or address answered the host's list of devices
+    with a 500 (the host couldn't list or revoke a device)."""
+    for table, columns in shape.items():
+        if not isinstance(table, str):
+            continue
+        for column in (c[0] for c in columns if c[1] == "TEXT"):
+            bad = db.execute('SELECT rowid FROM "%s" WHERE "%s" IS NOT NULL AND typeof("%s") != \'text\' LIMIT 1'
+                             % (table, column, column)).fetchone()
+            if bad:
+                return "its table %s has a row (%d) whose %s is not text" % (table, bad[0], column)
     return None
 
 

@@ -726,9 +726,14 @@ def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good
                                                  "not a time"),
     ("UPDATE tokens SET expires = 1e308", "its devices.sqlite3's table tokens has a row (1) whose expires is not a "
                                           "time"),
-], ids=["device-created-text", "token-expires-1e308"])
+    # a blob where a text goes is kept as it is by the copy into newsdesk's schema
+    ("UPDATE devices SET name = x'00ff'", "its devices.sqlite3's table devices has a row (1) whose name is not text"),
+    ("UPDATE devices SET address = x'0a'", "its devices.sqlite3's table devices has a row (1) whose address is not "
+                                           "text"),
+], ids=["device-created-text", "token-expires-1e308", "device-name-blob", "device-address-blob"])
 def test_a_devices_file_whose_times_arent_times_is_refused(good, here, tmp_path, capsys, sql, words):
-    """The host's list of devices read each time as one: text, a blob or 1e308 answered it with a
+    """The host's list of devices read each time as one, and each name and address as text:
+    text, a blob or 1e308 where a time goes, or a blob where a text does, answered it with a
     500, and the host could no longer list or revoke a device."""
     file = copy_of(good, tmp_path)
     with zipfile.ZipFile(file) as z:
@@ -944,3 +949,14 @@ def test_an_event_id_at_sqlites_end_in_a_store_at_schema_1_is_refused_too(good, 
     file = copy_of(good, tmp_path)
     _rewrite(file, lambda m: (resum(m, STORE_FILE, old), m.update(schema=1)), {STORE_FILE: old})
     refused(capsys, here, file, "its %s's table events has row ids outside 1 to %d" % (STORE_FILE, 2 ** 53))
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("UPDATE events SET at = x'00ff' WHERE id = 1", "its table events has a row (1) whose at is not text"),
+    ("UPDATE events SET kind = x'00ff' WHERE id = 1", "its table events has a row (1) whose kind is not text"),
+], ids=["event-at-blob", "event-kind-blob"])
+def test_a_blob_where_the_store_keeps_text_is_refused(good, here, tmp_path, capsys, sql, words):
+    """The copy into newsdesk's own schema keeps a blob as it is: one as an event's time or kind
+    came through, and every tablet catching up from before that event failed to be sent it
+    (bytes are no JSON)."""
+    refused(capsys, here, _store_with(good, tmp_path, sql), "its %s's %s" % (STORE_FILE, words[4:]))
