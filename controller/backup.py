@@ -442,10 +442,10 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
                 # the rows, on the same connection: JSON first (the games' check reads it), then
                 # what the box resumes and the pages show
                 if path.name == STORE_FILE:
-                    rows = (rows_problem(db, claimed or 0) or ids_problem(db, shape)
+                    rows = (rows_problem(db, claimed or 0) or ids_problem(db, shape) or utf8_problem(db, shape)
                             or ((claimed or 0) >= 2 and games_problem(db)) or texts_problem(db, shape) or None)
                 else:
-                    rows = devices_problem(db) or texts_problem(db, shape)
+                    rows = devices_problem(db) or utf8_problem(db, shape) or texts_problem(db, shape)
         finally:
             db.close()
     except sqlite3.Error as e:
@@ -597,6 +597,25 @@ def devices_problem(db: sqlite3.Connection) -> str | None:
                              % (table, column, column, column, column), (most,)).fetchone()
             if bad:
                 return "its table %s has a row (%d) whose %s is not a time" % (table, bad[0], column)
+    return None
+
+
+def utf8_problem(db: sqlite3.Connection, shape: Mapping[Any, Any]) -> str | None:
+    """None if every text of the database (whose tables are ``shape``'s) is UTF-8 Python reads;
+    else which row's is not. SQLite stores what it is handed as text, and its JSON check takes
+    bytes that are no UTF-8 inside a string: an event's payload holding one came through, and
+    every read of the events after it ("Could not decode to UTF-8") failed, a tablet catching up
+    among them. Each text is read as bytes and decoded, row by row."""
+    for table, columns in shape.items():
+        if not isinstance(table, str):
+            continue
+        for column in (c[0] for c in columns if c[1] == "TEXT"):
+            for rowid, raw in db.execute('SELECT rowid, CAST("%s" AS BLOB) FROM "%s" WHERE typeof("%s") = \'text\''
+                                         % (column, table, column)):
+                try:
+                    bytes(raw).decode("utf-8")
+                except UnicodeDecodeError:
+                    return "its table %s has a row (%d) whose %s is not UTF-8 text" % (table, rowid, column)
     return None
 
 

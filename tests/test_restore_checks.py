@@ -960,3 +960,16 @@ def test_a_blob_where_the_store_keeps_text_is_refused(good, here, tmp_path, caps
     came through, and every tablet catching up from before that event failed to be sent it
     (bytes are no JSON)."""
     refused(capsys, here, _store_with(good, tmp_path, sql), "its %s's %s" % (STORE_FILE, words[4:]))
+
+
+@pytest.mark.parametrize("sql, words", [
+    # SQLite's JSON check takes bytes that are no UTF-8 inside a string
+    ("UPDATE events SET payload = CAST(x'7b2261223a22ff227d' AS TEXT) WHERE id = 1",
+     "its table events has a row (1) whose payload is not UTF-8 text"),
+    ("UPDATE events SET at = CAST(x'32303236ff' AS TEXT) WHERE id = 1",
+     "its table events has a row (1) whose at is not UTF-8 text"),
+], ids=["event-payload", "event-at"])
+def test_text_that_is_no_utf8_is_refused(good, here, tmp_path, capsys, sql, words):
+    """Restored, every read of the events from that one on failed ("Could not decode to UTF-8"),
+    a tablet catching up among them."""
+    refused(capsys, here, _store_with(good, tmp_path, sql), "its %s's %s" % (STORE_FILE, words[4:]))
