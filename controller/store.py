@@ -117,8 +117,9 @@ def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
     A value of at most MOST_VALUE bytes that SQLite's json_valid refuses is looked at again as
     the store reads it, with Python's json: an earlier newsdesk stored NaN and Infinity (Python's
     json writes and reads them; no other reader does), and the backups of a box holding such a
-    game must still restore. Only those come into Python, as bytes: a larger one, or one not
-    UTF-8, is refused in SQLite's C, before a byte of it is copied."""
+    game must still restore. Only those come into Python, as bytes: a larger one, or one that
+    is no JSON at all, is refused in SQLite's C, before a byte of it is copied. (json_valid
+    takes bytes that are no UTF-8 inside a string: backup.utf8_problem reads every text for them.)"""
     for since, table, column, kind, nullable in JSON_COLUMNS:
         if version < since:
             continue
