@@ -1327,6 +1327,10 @@ def finish_restore(data_dir: StrPath, step: Step = _no_step) -> bool | None:
     except FileNotFoundError:
         if (data_dir / STAGING).exists():
             shutil.rmtree(data_dir / STAGING)
+        # a cut while the journal was being written (before its rename, the commit point) left it
+        # half written under its temporary name: thrown away with the staging folder
+        with contextlib.suppress(FileNotFoundError):
+            (data_dir / (JOURNAL + ".tmp")).unlink()
         return False
     except (OSError, ValueError) as e:
         raise BackupError("the restore journal %s can't be read (%s): move it aside and restore the backup "

@@ -973,3 +973,16 @@ def test_text_that_is_no_utf8_is_refused(good, here, tmp_path, capsys, sql, word
     """Restored, every read of the events from that one on failed ("Could not decode to UTF-8"),
     a tablet catching up among them."""
     refused(capsys, here, _store_with(good, tmp_path, sql), "its %s's %s" % (STORE_FILE, words[4:]))
+
+
+def test_a_journal_cut_off_while_it_was_written_goes_with_the_staging_folder(here, capsys):
+    """A cut between writing the journal's temporary file and its rename (the commit point): the
+    next start threw the staging folder away, and the half-written journal stayed in the data
+    folder for good."""
+    before = files_of(here)
+    (here / backup.STAGING).mkdir()
+    (here / backup.STAGING / STORE_FILE).write_bytes(b"staged")
+    (here / (backup.JOURNAL + ".tmp")).write_text('{"backup": "b.zip", "repl')
+    status, _, err = run(capsys, "restore", "--data", str(here))
+    assert status == 0 and "no interrupted restore to finish" in err, err
+    assert files_of(here) == before
