@@ -1219,8 +1219,8 @@ def _not_here(settings: Any) -> dict[str, str]:
             family = socket.AF_INET6 if ":" in host else socket.AF_INET
             with socket.socket(family, socket.SOCK_STREAM) as sock:
                 sock.bind((host, 0))
-        except OSError as e:
-            out["host"] = "%r is not an address of this box (%s)" % (host, e.strerror or e)
+        except (OSError, ValueError, TypeError) as e:    # TypeError: a NUL in it; UnicodeError: a label too long
+            out["host"] = "%r is not an address of this box (%s)" % (host, getattr(e, "strerror", None) or e)
     if settings["pinmap"]:
         try:
             load_pinmap(settings["pinmap"])

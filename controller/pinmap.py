@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PinMapError
+from .plain_file import NotPlainFile, open_plain
 
 DEFAULT_PINMAP = Path(__file__).resolve().parent.parent / "hardware" / "pinmap.toml"
 PULLS = ("up", "down", "none")
@@ -424,12 +425,29 @@ def parse_pinmap(text: str, source: str = "pinmap.toml") -> PinMap:
     return PinMap(_board(source, "pi", pi), source, _board(source, "pico", pico) if pico else {}, cable)
 
 
+# bytes: hardware/pinmap.toml is under 10 KB; a file past this is no pin map
+PINMAP_MOST = 1 << 20
+
+
 def load_pinmap(path: str | os.PathLike[str] | None = None) -> PinMap:
+    """The pin map at ``path`` (the pinmap setting; hardware/pinmap.toml without one), or
+    PinMapError in one sentence. Only a plain file is read, and at most PINMAP_MOST bytes of it:
+    the setting may come from a stranger's backup, whose restore reads it to judge it, and a
+    pinmap of /dev/zero was read until the memory ran out, one of a pipe waited for ever."""
     path = Path(path) if path else DEFAULT_PINMAP
     try:
-        text = path.read_text(encoding="utf-8")
+        with open_plain(path) as f:
+            raw = f.read(PINMAP_MOST + 1)
+    except NotPlainFile as e:
+        raise PinMapError("the pin map %s is %s, not a file: name the pin map's .toml file" % (path, e.kind)) from None
     except OSError as e:
         raise PinMapError("can't read the pin map %s: %s" % (path, e.strerror or e)) from None
+    except ValueError:      # a NUL in the path
+        raise PinMapError("can't read the pin map %r: a path holds no NUL character" % str(path)) from None
+    if len(raw) > PINMAP_MOST:
+        raise PinMapError("%s is larger than %d bytes: not a pin map" % (path.name, PINMAP_MOST))
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise PinMapError("%s is not UTF-8 text (byte %d): not a pin map" % (path.name, e.start)) from None
     return parse_pinmap(text, source=path.name)

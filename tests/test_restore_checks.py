@@ -986,3 +986,31 @@ def test_a_journal_cut_off_while_it_was_written_goes_with_the_staging_folder(her
     status, _, err = run(capsys, "restore", "--data", str(here))
     assert status == 0 and "no interrupted restore to finish" in err, err
     assert files_of(here) == before
+
+
+@pytest.mark.parametrize("line, setting", [
+    ('host = "a\\u0000b"', "host"),             # socket's bind: TypeError, not OSError
+    ('pinmap = "/x\\u0000y"', "pinmap"),        # open: ValueError
+    ('pinmap = "%s"', "pinmap"),                # a pipe: opened, it waited for a writer for ever
+], ids=["host-nul", "pinmap-nul", "pinmap-fifo"])
+def test_a_setting_that_names_no_address_or_file_is_left_out_not_a_crash(good, here, tmp_path, capsys, line,
+                                                                          setting):
+    """The check reads the settings as the box will, and left out only what failed with an
+    OSError: a NUL in the host or the pin map's path stopped the restore with a traceback, and
+    a pin map naming a pipe held it for ever (one naming /dev/zero read until the memory ran
+    out, not tried here)."""
+    fifo = tmp_path / "pins.fifo"
+    os.mkfifo(fifo)
+    file = _with_member(good, tmp_path, backup.CONFIG_FILE, ("port = 8081\n%s\n" % (line.replace("%s", str(fifo))
+                                                                                     if "%s" in line else line)).encode())
+    said = []
+    t = threading.Thread(target=lambda: said.append(run(capsys, "restore", "--data", str(here), "--yes", str(file))))
+    t.start()
+    t.join(20)
+    if t.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))       # frees the reader, so the test ends
+        t.join(20)
+        pytest.fail("the restore did not return")
+    status, _, err = said[0]
+    assert status == 0, err
+    assert "its setting %s could not serve this box and is left out" % setting in err, err
