@@ -8,6 +8,7 @@ import re
 import socket
 import sys
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,13 @@ def _coerce(key: str, value: Any, source: str) -> Any:
             raise ConfigError("%s: %s must be a whole number, got %r" % (source, key, value)) from None
     if isinstance(default, str):
         value = str(value)
+        # a setting is a line of text: a NUL stopped the backups' keeper (a path can't hold one),
+        # and an escape in it reached the terminal of every command that names it (config.toml
+        # may come from a stranger's backup)
+        control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+        if control is not None:
+            raise ConfigError("%s: %s holds a control character (%r): a setting is one line of text"
+                              % (source, key, control))
     if key in CHOICES and value not in CHOICES[key]:
         raise ConfigError("%s: %s must be one of %s, got %r"
                           % (source, key, ", ".join(CHOICES[key]), value))
