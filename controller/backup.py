@@ -430,8 +430,8 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
             db.execute("PRAGMA ignore_check_constraints=ON")    # a stranger's CHECK is not run (rebuild drops it)
             version: int | None = db.execute("PRAGMA user_version").fetchone()[0]
             shape = shape_of(db)
-            ours = (path.name == STORE_FILE and version == claimed and not difference(shape, store_shape(claimed or 0))
-                    or path.name == DEVICES_FILE and not difference(shape, devices_shape()))
+            ours = ((path.name == STORE_FILE and version == claimed and not difference(shape, store_shape(claimed or 0)))
+                    or (path.name == DEVICES_FILE and not difference(shape, devices_shape())))
             # The integrity check only once the shape is newsdesk's: it works out each index's
             # expression and each generated column for every row, and a stranger's (a statement of
             # a few bytes building a 100 MB string per row, in a 5 KB backup) held it for hours.
@@ -501,8 +501,9 @@ def games_problem(db: sqlite3.Connection) -> str | None:
     show; else which is not, in words. The JSON check sees a value's kind, not what the pages
     take from it: players ``[]``, a time that isn't one, a final table's standings that aren't
     rows, an undo of a move not in force, versions that skip each passed it and answered every
-    history page with a 500, locked the table, or stopped the box at every start. (Names are not judged here as a start judges them: an earlier newsdesk's may be
-    looser, and the pages show any text.)"""
+    history page with a 500, locked the table, or stopped the box at every start. (Names are not
+    judged here as a start judges them: an earlier newsdesk's may be looser, and the pages show
+    any text.)"""
     for game_id, engine, players, created, ended, winners, final in db.execute(
             "SELECT id, engine, players, created, ended, winners, final FROM games ORDER BY id"):
         why = _game_row_problem(engine, json.loads(players), created, ended,
