@@ -1140,8 +1140,11 @@ def _filed(folder: Path) -> dict[str, Any]:
 
 
 def _toml_value(value: object) -> str:
-    """A setting's value (text or a whole number) as TOML writes it."""
-    return str(value) if isinstance(value, int) else json.dumps(value)
+    """A setting's value (text or a whole number) as TOML writes it: a text as JSON quotes it,
+    but with its characters as they are (JSON writes one past U+FFFF as two \\u escapes of
+    surrogates, which TOML refuses: a table_name with an emoji, kept by a restore, made the
+    restored config.toml one the box could not start on)."""
+    return str(value) if isinstance(value, int) else json.dumps(value, ensure_ascii=False)
 
 
 def _merge_settings(data_dir: Path, path: Path) -> dict[str, Any]:

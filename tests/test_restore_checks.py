@@ -1015,3 +1015,16 @@ def test_a_setting_that_names_no_address_or_file_is_left_out_not_a_crash(good, h
     status, _, err = said[0]
     assert status == 0, err
     assert "its setting %s could not serve this box and is left out" % setting in err, err
+
+
+def test_a_setting_of_this_box_kept_by_a_restore_is_written_as_toml_reads_it(good, here, tmp_path, capsys):
+    """A setting the backup doesn't set is written back from this box's: a table name with an
+    emoji was written as JSON writes it (two \\u escapes of surrogates), which TOML refuses, and
+    the box could not start on the config.toml its own restore wrote."""
+    from controller.config import load_config
+
+    (here / backup.CONFIG_FILE).write_text('port = 8081\ntable_name = "Game night \U0001f600"\n', encoding="utf-8")
+    file = _with_member(good, tmp_path, backup.CONFIG_FILE, b"port = 8081\n")
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    assert load_config(here, environ={})["table_name"] == "Game night \U0001f600"
