@@ -1234,15 +1234,33 @@ def _not_here(settings: Any) -> dict[str, str]:
 
 
 def _leave_out(path: Path, left: Mapping[str, str]) -> None:
-    """``path`` (a config.toml) with each setting of ``left`` turned into a comment saying why."""
+    """``path`` (a config.toml the box reads) with each setting of ``left`` turned into a comment
+    saying why. A line ``key = value`` is commented where it stands; a setting written in a form
+    a line doesn't hold (a quoted key, a value over several lines, both valid TOML) stayed set, or
+    left half a value behind, and the box could not start on the config.toml restored: then the
+    file is written again from the settings it sets, less those left out, each said."""
+    from .config import load_config
+
+    text = path.read_text(encoding="utf-8")
     out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         key = line.split("=", 1)[0].strip()
         if "=" in line and key in left:
             out.append("# left out by a restore: %s" % escaped(left[key]))     # TOML takes no control character
             line = "# " + line
         out.append(line)
-    path.write_text("\n".join(out) + "\n", encoding="utf-8")
+    written = "\n".join(out) + "\n"
+    try:
+        still: set[str] | None = set(tomllib.loads(written))
+    except tomllib.TOMLDecodeError:
+        still = None
+    if still is None or still & set(left):
+        settings = load_config(path.parent, environ={})
+        out = ["# written again by a restore from the backup's settings, less those it leaves out"]
+        out += ["# left out by a restore: %s" % escaped(why) for why in left.values()]
+        out += ["%s = %s" % (key, _toml_value(settings[key])) for key in tomllib.loads(text) if key not in left]
+        written = "\n".join(out) + "\n"
+    path.write_text(written, encoding="utf-8")
 
 
 def left_out_words(manifest: Manifest) -> str | None:

@@ -1028,3 +1028,21 @@ def test_a_setting_of_this_box_kept_by_a_restore_is_written_as_toml_reads_it(goo
     status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
     assert status == 0, err
     assert load_config(here, environ={})["table_name"] == "Game night \U0001f600"
+
+
+@pytest.mark.parametrize("body, setting, kept", [
+    ('"port" = 9999\n', "port", 8081),                                 # a quoted key: valid TOML
+    ('port = 8081\nhost_on_loopback = """\nno"""\n', "host_on_loopback", "yes"),    # a value over two lines
+    ('port = 8081\n"host" = "203.0.113.7"\n', "host", ""),             # left out as not an address of this box
+], ids=["port-quoted-key", "loopback-over-two-lines", "host-quoted-key"])
+def test_a_setting_a_restore_leaves_out_is_left_out_whatever_toml_form_it_takes(good, here, tmp_path, capsys, body,
+                                                                                  setting, kept):
+    """The restore took a setting apart line by line: a quoted key stayed set (a backup's port
+    over this box's own, a fixed address the box could not listen on) or a value over two lines
+    left its second line behind, and the box could not start on the config.toml restored."""
+    from controller.config import load_config
+
+    file = _with_member(good, tmp_path, backup.CONFIG_FILE, body.encode())
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    assert load_config(here, environ={})[setting] == kept
