@@ -126,8 +126,8 @@ def _coerce(key: str, value: Any, source: str) -> Any:
         value = str(value)
         # a setting is a line of text: a NUL stopped the backups' keeper (a path can't hold one),
         # and an escape in it reached the terminal of every command that names it (config.toml
-        # may come from a stranger's backup)
-        control = next((c for c in value if unicodedata.category(c) == "Cc"), None)
+        # may come from a stranger's backup). A tab, which TOML writes as it is, stays allowed.
+        control = next((c for c in value if unicodedata.category(c) == "Cc" and c != "\t"), None)
         if control is not None:
             raise ConfigError("%s: %s holds a control character (%r): a setting is one line of text"
                               % (source, key, control))

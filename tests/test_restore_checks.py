@@ -1046,3 +1046,14 @@ def test_a_setting_a_restore_leaves_out_is_left_out_whatever_toml_form_it_takes(
     status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
     assert status == 0, err
     assert load_config(here, environ={})[setting] == kept
+
+
+def test_a_tab_in_a_setting_is_still_one_line_of_text(good, here, tmp_path, capsys):
+    """The reader refuses a setting holding a control character, but not a tab, which TOML
+    writes as it is: a box (or its backup) whose table name held one was still read."""
+    from controller.config import load_config
+
+    file = _with_member(good, tmp_path, backup.CONFIG_FILE, b'port = 8081\ntable_name = "Game\tnight"\n')
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0, err
+    assert load_config(here, environ={})["table_name"] == "Game\tnight"
