@@ -1028,6 +1028,11 @@ def _unpack(f: io.BufferedReader, into: Path, where: str) -> Manifest:
         problem = manifest_problem(manifest, names, where)
         if problem:
             raise BadBackup(problem)
+        # what the check works out itself (check_settings) is never taken from the file: a
+        # manifest's own "settings" or "left_out" was said as what the restore would do, and
+        # one of another shape stopped the restore with a traceback
+        for derived in ("settings", "left_out"):
+            manifest.pop(derived, None)
         for name, facts in manifest["files"].items():
             info = z.getinfo(name)
             odd = _plain_member(info)

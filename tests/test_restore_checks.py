@@ -1057,3 +1057,30 @@ def test_a_tab_in_a_setting_is_still_one_line_of_text(good, here, tmp_path, caps
     status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
     assert status == 0, err
     assert load_config(here, environ={})["table_name"] == "Game\tnight"
+
+
+@pytest.mark.parametrize("lie", [
+    {"settings": {"changed": "x", "kept": 5}},
+    {"left_out": {"host": 5}},
+    {"settings": {"changed": [["port", 8081, 1]], "kept": []}, "left_out": {"pinmap": "made up"}},
+], ids=["settings-of-another-shape", "left-out-of-another-shape", "settings-made-up"])
+def test_what_a_restore_does_to_the_settings_is_never_the_manifests_word(good, here, tmp_path, capsys, lie):
+    """What the restore changes and leaves out of the settings is worked out from the backup's
+    config.toml; in a backup without one, the manifest's own "settings" and "left_out" were taken
+    as that: said to the host as what the restore would do, or, of another shape, a traceback."""
+    file = copy_of(good, tmp_path)
+
+    def rewrite(m):
+        del m["files"][backup.CONFIG_FILE]
+        m.update(lie)
+    with zipfile.ZipFile(file) as z:
+        kept = {n: z.read(n) for n in z.namelist() if n not in (backup.CONFIG_FILE, "manifest.json")}
+        manifest = json.loads(z.read("manifest.json"))
+    rewrite(manifest)
+    with zipfile.ZipFile(file, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", json.dumps(manifest))
+        for name, body in kept.items():
+            z.writestr(name, body)
+    status, _, err = run(capsys, "restore", "--data", str(here), "--yes", str(file))
+    assert status == 0 and "Traceback" not in err, err
+    assert "changes the setting" not in err and "left out" not in err and "made up" not in err, err
