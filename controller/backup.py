@@ -245,13 +245,16 @@ def replacing_words(here: Summary | None, backup: Summary | None, manifest: Mani
         return None
     kept = [name for name in files_here if name not in manifest["files"]]
     ours, theirs = began
+    # the backup by its name, or as the panel names an upload whose name it can't show ("the
+    # uploaded file", not "the backup the uploaded file")
+    named = where if where.startswith("the ") else "the backup " + where
     other = ""
     if ours is not None and theirs is not None and ours != theirs:
-        other = ("The backup %s is another table's: its store began %s, and this table's began %s. "
-                 % (where, theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
+        other = ("%s is another table's: its store began %s, and this table's began %s. "
+                 % (named[:1].upper() + named[1:], theirs[:16].replace("T", " "), ours[:16].replace("T", " ")))
     made = said(manifest.get("created"), "at an unknown time"), said(manifest.get("newsdesk"), "unknown")
-    text = other + ("The data folder %s has %s; the backup %s (made %s by newsdesk %s) has %s. Restoring replaces "
-            "%s with the backup's" % (escaped(str(data_dir)), describe(here), where, *made, describe(backup),
+    text = other + ("The data folder %s has %s; %s (made %s by newsdesk %s) has %s. Restoring replaces "
+            "%s with the backup's" % (escaped(str(data_dir)), describe(here), named, *made, describe(backup),
                                       ", ".join(replaced)))
     if kept:        # each named as the secret key is: a reader sees which of the box's own files stay
         text += ", and leaves %s" % ", and ".join("%s as it is (the backup has none)" % name for name in kept)

@@ -496,3 +496,16 @@ def test_a_refusal_never_changes_the_case_of_the_files_name(client):
     sentence's capital went to the user's file name."""
     message = refusal(check(client, b"root:x:0:0:root:/root:/bin/bash\n", "../../etc/passwd"), 400)
     assert "Passwd" not in message and message.startswith("The file passwd is not a newsdesk backup"), message
+
+
+def test_an_upload_whose_name_cant_be_shown_is_the_uploaded_file_in_the_question(client, desk, source):
+    """An upload whose name the panel can't show (a control character in it) is named "the
+    uploaded file", and the question read "The backup the uploaded file is another table's" and
+    "the backup the uploaded file (made ...)"."""
+    file, _ = source
+    play_a_game(desk, 0)
+    r = check(client, file.read_bytes(), "other\u202e.zip")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    message = r.get_json()["message"]
+    assert message.startswith("The uploaded file is another table's: its store began "), message
+    assert "; the uploaded file (made " in message and "backup the uploaded file" not in message, message
