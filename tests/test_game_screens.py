@@ -603,3 +603,23 @@ def test_get_the_scoops_board_is_one_tab_stop_walked_by_the_arrow_keys_and_tappe
         assert page.eval_on_selector_all(".gts-picked", "tds => tds.map(td => td.dataset.square)") == ["c1"]
         assert page.eval_on_selector_all(".gts-grid [tabindex='0']", "tds => tds.map(td => td.id)") == ["gts-sq-c1"]
         page.close()
+
+
+@pytest.mark.browser
+def test_an_abandoned_four_player_games_chart_names_every_line_and_says_one_entry(panel_server, client):
+    """A SCAN game abandoned before its first hand: its four lines all end at 0, at the chart's
+    foot, and their labels, pushed apart downwards, put "Dan 0" below the chart, where nobody saw
+    it. Its log of one entry was headed "What happened (1 entries)"."""
+    started(client, {"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    game_id = client.post("/api/games/current/abandon", json={"version": 1}).get_json()["id"]
+    with launched_chromium() as browser:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto("http://127.0.0.1:%d/games/%d" % (panel_server, game_id))
+        page.wait_for_selector(".chart-box .line-label", timeout=10000)
+        labels = page.eval_on_selector_all(".chart .line-label", """ts => ts.map((t) => {
+            const b = t.getBBox(), h = t.ownerSVGElement.viewBox.baseVal.height;
+            return [t.textContent, b.y >= 0 && b.y + b.height <= h + 0.5]; })""")
+        assert sorted(text for text, _ in labels) == ["Ann 0", "Bob 0", "Cat 0", "Dan 0"], labels
+        assert all(inside for _, inside in labels), labels
+        assert page.locator(".end-card summary", has_text="What happened").inner_text() == "What happened (1 entry)"
+        page.close()

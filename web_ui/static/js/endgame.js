@@ -123,8 +123,11 @@ export function chart(data, width = 640) {
     svg.append(mark(MARKS[i % MARKS.length], ex, ey, colour));
     ends.push({ y: ey, text: pts.length && ev === last[i] ? labelOf(i) : `${name} ${fmt(ev)}`, colour, x: ex });
   });
+  // Labels that would overlap are pushed apart, 16 px a line; those pushed below the chart's foot
+  // (four lines ending at 0) are lifted back above it: the last was drawn outside and not seen.
   ends.sort((a, b) => a.y - b.y);
   for (let k = 1; k < ends.length; k++) if (ends[k].y - ends[k - 1].y < 16) ends[k].y = ends[k - 1].y + 16;
+  for (let k = ends.length - 1, floor = H - 8; k >= 0 && ends[k].y > floor; k--, floor -= 16) ends[k].y = floor;
   for (const e of ends) svg.append(s("text", { x: W - R + LABEL_GAP, y: e.y + 4, class: "line-label", fill: e.colour }, document.createTextNode(e.text)));
   const table = h("details", { class: "small" }, h("summary", null, "The numbers, move by move"),
     h("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": "The numbers, move by move" }, h("table", { class: "sheet" },
@@ -203,7 +206,7 @@ export async function renderEnd(area, gameId, ctx = {}) {
       h("a", { class: "offer", href: `/api/games/${rec.id}/export.csv`, download: `newsdesk-game-${rec.id}.csv`, id: "export-csv" }, "Download CSV"),
       bg ? h("a", { class: "offer", href: bg.link, id: "export-bgstats", rel: "noopener" }, "Open in BG Stats") : null,
       blob ? h("a", { class: "quiet", href: blob, download: `newsdesk-game-${rec.id}.bgstats.json`, id: "export-bgstats-file" }, "BG Stats play file (JSON)") : null) : null,
-    h("details", { class: "small" }, h("summary", null, `What happened (${rec.log.length} entries)`),
+    h("details", { class: "small" }, h("summary", null, `What happened (${rec.log.length} ${rec.log.length === 1 ? "entry" : "entries"})`),
       h("ol", { class: "log" }, rec.log.map((e) => h("li", null, e.said)))),
     h("div", { class: "end-bar" }, ctx.newGame ? h("button", { type: "button", class: "offer offer-strong", id: "new-game", onclick: () => ctx.newGame() }, "New game") : null,
       h("a", { class: "quiet", href: "/history" }, "All games and statistics"))));
