@@ -623,3 +623,17 @@ def test_an_abandoned_four_player_games_chart_names_every_line_and_says_one_entr
         assert all(inside for _, inside in labels), labels
         assert page.locator(".end-card summary", has_text="What happened").inner_text() == "What happened (1 entry)"
         page.close()
+
+
+@pytest.mark.browser
+def test_get_the_scoops_two_card_pickers_say_which_is_the_rank_and_which_the_suit(panel_server, client):
+    """Ann directs Protester 1: two drop-downs appear beside hers, with no label on the screen, and
+    both showed "Choose…", so a player couldn't tell the card's rank from its suit before opening
+    them. Each shows what it asks."""
+    started(client, {"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    with table_page(panel_server, viewport={"width": 390, "height": 844}) as page:
+        page.get_by_label("Ann: Protester", exact=True).select_option("1", timeout=10000)
+        shown = page.get_by_role("group", name="Ann (red)").locator("select:visible").evaluate_all(
+            "ss => ss.map(s => s.selectedOptions[0].textContent)")
+        assert shown == ["Protester 1", "Rank…", "Suit…"]
+        page.close()

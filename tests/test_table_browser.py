@@ -264,7 +264,7 @@ def test_get_the_scoops_board_is_tapped_with_a_finger_and_its_reveal_form_reads_
 
 def test_a_players_card_starts_unpicked_and_an_unpicked_card_is_said_beside_its_row_and_sends_nothing(screens, server):  # noqa: F811
     """Every card picker started on the ace of hearts, so the defaults were refused ("Bob: the A
-    of hearts was already played this turn"): each starts on "Choose…", and a card left unpicked
+    of hearts was already played this turn"): each starts on what it asks ("Rank…"), and a card left unpicked
     is said beside its player's row, the field marked and focused, and nothing is sent."""
     with open_page(screens, server, "phone") as page:
         start_game(page, "get_the_scoop", ["Ann", "Bob", "Cat", "Dan"])
@@ -273,7 +273,8 @@ def test_a_players_card_starts_unpicked_and_an_unpicked_card_is_said_beside_its_
         for seat in (0, 1):
             for part in "rs":
                 picker = "#gts-%d-%s" % (seat, part)
-                assert page.eval_on_selector(picker, "s => [s.value, s.options[0].textContent, s.required]") == ["", "Choose…", True]
+                asks = "Rank…" if part == "r" else "Suit…"
+                assert page.eval_on_selector(picker, "s => [s.value, s.options[0].textContent, s.required]") == ["", asks, True]
         page.select_option("#gts-0-r", "3")
         page.select_option("#gts-0-s", "spades")
         page.select_option("#gts-1-r", "5")                     # Bob's suit left unpicked

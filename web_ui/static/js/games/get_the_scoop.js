@@ -206,11 +206,12 @@ export function render(view) {
     police(view));
 }
 
-// A card picker starts on "Choose…", not on a card: started on the ace of hearts, every player's
-// picker showed the same card, and the defaults sent were refused as one card played twice.
-function cardPicker(id, label, values, words) {
+// A card picker starts on what it asks ("Rank…", "Suit…"), not on a card: started on the ace of
+// hearts, every player's picker showed the same card, and the defaults sent were refused as one
+// card played twice. The two side by side, each headed "Choose…", didn't say which was which.
+function cardPicker(id, label, asks, values, words) {
   return h("select", { id, class: "field-input", required: true, "aria-label": label },
-    h("option", { value: "" }, "Choose…"), values.map((v) => h("option", { value: v }, words(v))));
+    h("option", { value: "" }, asks), values.map((v) => h("option", { value: v }, words(v))));
 }
 
 // A player who plays a card must say which: the sentence beside their row names what is unpicked.
@@ -242,8 +243,8 @@ function revealForm(offer, view, act) {
     const prot = h("select", { id: id + "-p", class: "field-input", "aria-label": `${p.name}: Protester` },
       h("option", { value: "" }, "abstains"), h("option", { value: "bluff" }, "bluffs (a card, no die)"),
       [1, 2, 3, 4].map((n) => h("option", { value: String(n) }, "Protester " + n)));
-    const rank = cardPicker(id + "-r", `${p.name}: card rank`, RANKS, (r) => r);
-    const suit = cardPicker(id + "-s", `${p.name}: card suit`, SUITS, title);
+    const rank = cardPicker(id + "-r", `${p.name}: card rank`, "Rank…", RANKS, (r) => r);
+    const suit = cardPicker(id + "-s", `${p.name}: card suit`, "Suit…", SUITS, title);
     const problem = h("p", { class: "error field-problem", id: id + "-problem", hidden: true });
     const row = { p, prot, rank, suit, problem };
     // a player who abstains turns up no card, and a bluffer's card moves no one: no rank or suit
