@@ -637,3 +637,19 @@ def test_get_the_scoops_two_card_pickers_say_which_is_the_rank_and_which_the_sui
             "ss => ss.map(s => s.selectedOptions[0].textContent)")
         assert shown == ["Protester 1", "Rank…", "Suit…"]
         page.close()
+
+
+@pytest.mark.browser
+def test_a_scored_scan_hand_says_what_the_number_in_brackets_is(panel_server, client):
+    """After two hands the last move read "Hand 2 scored: WE +20 (65), THEY 0 (0)": the running
+    total in brackets was not said to be one. It says so now, as the sheet's "= 65" does."""
+    started(client, {"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    act_on(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 9, "hearts": 8, "diamonds": 5, "clubs": 6},
+                                              "Bob & Dan": {"spades": 4, "hearts": 5, "diamonds": 8, "clubs": 7}}},
+           {"type": "hand", "taken": {"Ann & Cat": {"spades": 7, "hearts": 6, "diamonds": 6, "clubs": 5},
+                                      "Bob & Dan": {"spades": 6, "hearts": 7, "diamonds": 7, "clubs": 8}}})
+    with table_page(panel_server) as page:
+        notice = page.locator("#last-move", has_text="scored")
+        notice.wait_for(timeout=10000)
+        assert notice.text_content() == "Last move: Hand 2 scored: WE +20 (total 65), THEY 0 (total 0)."
+        page.close()

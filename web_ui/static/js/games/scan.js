@@ -169,11 +169,12 @@ export function waiting(view) {
   return `${view.dealer} deals hand ${view.rows.length + 1}; when it's played, enter the cards each ${view.side_word} took`;
 }
 
-// "hand" says little: the sheet's newest row says what it did.
+// "hand" says little: the sheet's newest row says what it did, each side's points and its total
+// so far ("WE +45 (45)" left the 45 in brackets for a newcomer to guess at).
 export function lastMove(view, said) {
   if (!said || !/^(hand|Took back|Put back)/.test(said) || !view.rows.length) return null;
   const r = view.rows[view.rows.length - 1];
-  const sides = view.columns.map((c, i) => `${c.label} ${r.points[i] > 0 ? "+" : ""}${r.points[i]} (${r.totals[i]})`).join(", ");
+  const sides = view.columns.map((c, i) => `${c.label} ${r.points[i] > 0 ? "+" : ""}${r.points[i]} (total ${r.totals[i]})`).join(", ");
   return said.startsWith("hand") ? `hand ${r.hand} scored: ${sides}` : `${said}; the sheet now ends at hand ${r.hand}: ${sides}`;
 }
 
