@@ -653,3 +653,18 @@ def test_a_scored_scan_hand_says_what_the_number_in_brackets_is(panel_server, cl
         notice.wait_for(timeout=10000)
         assert notice.text_content() == "Last move: Hand 2 scored: WE +20 (total 65), THEY 0 (total 0)."
         page.close()
+
+
+@pytest.mark.browser
+def test_the_sidebar_says_the_dice_a_roll_came_from_in_words(panel_server, client, desk):
+    """The dice button's roll was shown as "Dice 7 2d6: 2 + 5": "2d6" is role-playing games'
+    shorthand, which a table playing Star Reporter need not know. The faces are said with the
+    dice in words."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0}, "players": [{"name": n} for n in ("Ann", "Bob")]})
+    with table_page(panel_server) as page:
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        roll = desk.oracles.roll().payload
+        page.wait_for_function("document.getElementById('oracle-result').textContent.startsWith('Dice')", timeout=10000)
+        faces = " + ".join(str(f) for f in roll["faces"])
+        assert page.inner_text("#oracle-result") == "Dice %d %s on two 6-sided dice" % (roll["total"], faces)
+        page.close()

@@ -195,18 +195,24 @@ export function showHandVerdicts(game) {
 // Results of the dice and stopwatch buttons (dice.roll, stopwatch.roll), and their settings.
 // "2d6" said for a table that doesn't play role-playing games: "two six-sided dice (2d6)".
 const COUNTS = ["no", "one", "two", "three", "four", "five", "six"];
-export function diceWords(dice) {
+function diceNoun(dice) {
   const m = /^(\d+)d(\d+)$/.exec(String(dice || ""));
   if (!m) return String(dice || "");
   const n = Number(m[1]);
-  return `${COUNTS[n] || n} ${m[2]}-sided ${n === 1 ? "die" : "dice"} (${dice})`;
+  return `${COUNTS[n] || n} ${m[2]}-sided ${n === 1 ? "die" : "dice"}`;
+}
+export function diceWords(dice) {
+  const noun = diceNoun(dice);
+  return noun === String(dice || "") ? noun : `${noun} (${dice})`;
 }
 
-// The words of a roll (dice.roll, stopwatch.roll) in the sidebar: [kind, value, detail].
+// The words of a roll (dice.roll, stopwatch.roll) in the sidebar: [kind, value, detail]. The
+// faces are said with the dice they came from in words ("2 + 5 on two 6-sided dice"): a table
+// that doesn't play role-playing games read "2d6: 2 + 5" as a code.
 function rollWords(m) {
   const d = m.data || {};
-  if (m.type === "dice.roll") return ["Dice", d.total, `${d.dice}: ${(d.faces || []).join(" + ")}`];
-  return ["Stopwatch", d.digit, d.mode === "d10" ? "d10" : `stopped at ${d.shown || ""}`];
+  if (m.type === "dice.roll") return ["Dice", d.total, `${(d.faces || []).join(" + ")} on ${diceNoun(d.dice)}`];
+  return ["Stopwatch", d.digit, d.mode === "d10" ? "as a 10-sided die" : `stopped at ${d.shown || ""}`];
 }
 
 // Draws a roll in #oracle-result; ``older``: a move of the game came after it.
