@@ -668,3 +668,23 @@ def test_the_sidebar_says_the_dice_a_roll_came_from_in_words(panel_server, clien
         faces = " + ".join(str(f) for f in roll["faces"])
         assert page.inner_text("#oracle-result") == "Dice %d %s on two 6-sided dice" % (roll["total"], faces)
         page.close()
+
+
+@pytest.mark.browser
+def test_a_tag_beside_words_is_set_apart_by_a_space_in_the_text_read_aloud(panel_server, client):
+    """A tag's margin shows a gap on the screen, but its text ran on into the words before it in
+    what a screen reader reads: "before the Catastrophe1 open to all" under Star Reporter's
+    Disaster, and Get the Scoop!'s First Player "Ann ★ First3 cards"."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0}, "players": [{"name": n} for n in ("Ann", "Bob")]})
+    act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]})
+    with table_page(panel_server) as page:
+        line = page.locator("#game-area .star p.round")
+        line.wait_for(timeout=10000)
+        assert line.text_content() == "Disasters 1 of 4 before the Catastrophe 1 open to all"
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        assert client.post("/api/games/current/abandon", json={"version": version}).status_code == 200
+        started(client, {"engine": "get_the_scoop", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+        chip = page.locator("#game-area .gts .player-chip.has-badge")
+        chip.wait_for(timeout=10000)
+        assert chip.text_content().endswith("(red) ★ First 3 cards")
+        page.close()

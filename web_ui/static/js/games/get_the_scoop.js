@@ -195,10 +195,11 @@ export function render(view) {
     h("p", { class: "badge-first" }, h("span", { "aria-hidden": "true" }, "★ "), "First Player: ", h("strong", null, view.first_player_name)),
     h("ul", { class: "players-row" }, view.players.map((p) => h("li", { class: "player-chip" + (p.badge ? " has-badge" : "") +
       (view.journalist === p.seat ? " is-turn" : "") + ((view.winners || []).includes(p.seat) ? " is-winner" : "") },
-      who(p.name, p.colour), p.badge ? h("span", { class: "tag tag-turn" }, "★ First") : null,
-      typeof p.hand === "number" ? h("span", { class: "tag" }, `${p.hand} card${p.hand === 1 ? "" : "s"}`) : null,
-      p.done ? h("span", { class: "tag" }, "✓ done") : null,
-      (view.winners || []).includes(p.seat) ? h("span", { class: "tag tag-win" }, "winner") : null))),
+      // a space before each tag: its margin shows one, but the text read aloud ran on ("★ First3 cards")
+      who(p.name, p.colour), p.badge ? [" ", h("span", { class: "tag tag-turn" }, "★ First")] : null,
+      typeof p.hand === "number" ? [" ", h("span", { class: "tag" }, `${p.hand} card${p.hand === 1 ? "" : "s"}`)] : null,
+      p.done ? [" ", h("span", { class: "tag" }, "✓ done")] : null,
+      (view.winners || []).includes(p.seat) ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null))),
     journalistTurn(view),
     corners(view),
     board(view),

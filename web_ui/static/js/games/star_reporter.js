@@ -66,8 +66,9 @@ export function render(view) {
       h("p", { class: "throw-dice" }, throwFaces(last.dice)), h("p", { class: "message" }, last.reading)) : null,
     h("p", { class: "round" }, "Disasters ", h("strong", { class: "num-big" }, num("disasters", d.drawn)),
       ` of ${d.before_catastrophe} before the Catastrophe`,
-      d.open.length ? h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`) : null,
-      view.catastrophe === "open" ? h("span", { class: "tag tag-turn" }, "Catastrophe open!") : null),
+      // a space before each tag: its margin shows one, but the text read aloud ran on ("Catastrophe1 open to all")
+      d.open.length ? [" ", h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`)] : null,
+      view.catastrophe === "open" ? [" ", h("span", { class: "tag tag-turn" }, "Catastrophe open!")] : null),
     // a game that knows one airport has no flights: the airplane is not offered, and this says why
     view.no_flights ? h("p", { class: "small muted" }, "No flights: " + view.no_flights) : null,
     dice ? h("p", { class: "notice" }, "The next throw uses the dice button's ", throwFaces(dice), " ",
