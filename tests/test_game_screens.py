@@ -688,3 +688,21 @@ def test_a_tag_beside_words_is_set_apart_by_a_space_in_the_text_read_aloud(panel
         chip.wait_for(timeout=10000)
         assert chip.text_content().endswith("(red) ★ First 3 cards")
         page.close()
+
+
+@pytest.mark.browser
+def test_a_story_taken_by_keyboard_leaves_the_focus_on_the_offers_not_in_the_next_players_form(panel_server, client):
+    """Ann, on the keyboard, enters her story's value and presses Enter on "Take the Sport story":
+    the focus went to the first field of the form standing where hers stood, Bob's advertisement's
+    "Printed value", another player's move. Only a form under the same heading (SCAN's next hand)
+    takes it; else the offers do, as after a button."""
+    started(client, {"engine": "scoop1956", "players": [{"name": n} for n in ("Ann", "Bob", "Cat")]})
+    act_on(client, {"type": "claim", "player": 0, "story_type": "sport"}, {"type": "verdict", "signal": "OK"})
+    with table_page(panel_server) as page:
+        page.get_by_label("Printed value of the sport story ($)").fill("500", timeout=10000)
+        page.get_by_role("button", name="Take the Sport story").focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.body.dataset.version === '4'", timeout=10000)
+        page.wait_for_function("document.querySelector('#game-area [data-settling]') === null", timeout=10000)
+        assert page.evaluate("document.activeElement.id") == "offers"
+        page.close()

@@ -113,7 +113,9 @@ export function renderGame(area, game, ctx) {
 
 // Where focus goes after a move: the same control if the next state has it (the same words in
 // the same group of offers: a roll's digits, say, stand under each roll's own heading); after a form sent
-// (SCAN's hand), the first field of the form standing in its place; else Finish, once the game is
+// (SCAN's hand), the first field of the form standing in its place under the same heading, its
+// numbers aside ("Hand 2: ..." after "Hand 1: ..."; Ann's story taken, the field was Bob's
+// advertisement's, the next form in the offers); else Finish, once the game is
 // over; else the offers themselves ("What you can do"), the next Tab their first. Never another
 // control that happens to stand where the used one stood: a second Enter (a double press, a
 // switch) would make a move nobody chose (SYND after a claim, a win after the reveal, Undo after
@@ -131,8 +133,11 @@ function whereFocus(area) {
   const part = PARTS.find((sel) => el.closest(sel)) || null;
   const box = part ? el.closest(part) : area;
   const form = el.type === "submit" ? el.closest("form") : null;
-  return { key: keyOf(el), group: groupOf(el), part, form: form ? $$("form", box).indexOf(form) : -1 };
+  return { key: keyOf(el), group: groupOf(el), part, form: form ? $$("form", box).indexOf(form) : -1,
+    formGroup: form ? unnumbered(groupOf(form)) : null };
 }
+
+const unnumbered = (heading) => heading === null ? null : heading.replace(/\d+/g, "#");
 
 // The heading of the group of offers a control stands in ("Bob rolls for a beat"): a button of
 // the same words under another heading is another move (Ann's "Stopwatch showed 3" kept the focus
@@ -147,7 +152,8 @@ function groupOf(el) {
 function refocus(area, was) {
   const box = was.part && $$(was.part, area)[0];
   const same = usable(area).find((el) => keyOf(el) === was.key && groupOf(el) === was.group);
-  const form = !same && box && was.form >= 0 ? $$("form", box)[was.form] : null;
+  const standing = !same && box && was.form >= 0 ? $$("form", box)[was.form] : null;
+  const form = standing && unnumbered(groupOf(standing)) === was.formGroup ? standing : null;
   const field = form ? usable(form).find((el) => el.tagName !== "BUTTON") : null;
   const target = same || field || $$("#finish", area)[0] || $$("#offers", area)[0] || $$("#game-title", area)[0];
   target.focus({ preventScroll: true });
