@@ -706,3 +706,23 @@ def test_a_story_taken_by_keyboard_leaves_the_focus_on_the_offers_not_in_the_nex
         page.wait_for_function("document.querySelector('#game-area [data-settling]') === null", timeout=10000)
         assert page.evaluate("document.activeElement.id") == "offers"
         page.close()
+
+
+@pytest.mark.browser
+def test_a_player_row_left_empty_that_can_be_removed_says_so(panel_server):
+    """SCAN opens on Team SCAN's four rows; a table of three that picks No Trump SCAN (2-6
+    players) and names three was told only "Player 4 needs a name.", with nothing of the row's ✕
+    that drops it. A row that can't be removed (two players of two) is told as before."""
+    with table_page(panel_server, viewport={"width": 390, "height": 844}) as page:
+        page.locator("input[type=radio][value=scan]").check(timeout=10000)
+        page.locator("#variant-no_trump").check()
+        for i, name in enumerate(("Ann", "Bob", "Cat")):
+            page.get_by_label("Player %d's name" % (i + 1)).fill(name)
+        page.get_by_role("button", name="Start the game").click()
+        error = page.locator("#start-error")
+        error.wait_for(timeout=10000)
+        assert error.inner_text() == "Player 4 needs a name; if you are fewer, remove the row with its ✕."
+        page.get_by_role("button", name="Remove player 4").click()
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        page.close()

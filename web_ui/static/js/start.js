@@ -412,7 +412,8 @@ export function renderStart(area, catalogue, ctx) {
     markNames([]);
     markTeams(false);
     if (empty >= 0) {
-      error.textContent = `Player ${empty + 1} needs a name.`;
+      // a row the table may not need (No Trump SCAN keeps Team SCAN's four) says how to drop it
+      error.textContent = `Player ${empty + 1} needs a name` + (rows[empty].remove.hidden ? "." : "; if you are fewer, remove the row with its ✕.");
       error.hidden = false;
       markNames([empty]);
       rows[empty].name.focus();
