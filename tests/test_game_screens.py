@@ -726,3 +726,17 @@ def test_a_player_row_left_empty_that_can_be_removed_says_so(panel_server):
         page.get_by_role("button", name="Start the game").click()
         page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
         page.close()
+
+
+@pytest.mark.browser
+def test_a_scan_winners_tag_is_set_apart_from_the_sides_name(panel_server, client):
+    """The winning side's line on the race read "WE (Ann & Cat)winner" to a screen reader, and
+    a player's alone "Annwinner": the tag's margin shows a gap the text didn't have."""
+    started(client, {"engine": "scan", "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    act_on(client, {"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2, "clubs": 0},
+                                              "Bob & Dan": {"spades": 0, "hearts": 0, "diamonds": 11, "clubs": 13}}})
+    with table_page(panel_server) as page:
+        label = page.locator("#game-area .race-row.is-winner .race-label")
+        label.wait_for(timeout=10000)
+        assert label.text_content() == "WE (Ann & Cat) winner"
+        page.close()

@@ -25,7 +25,7 @@ function race(view) {
       const max = view.target || Math.max(1, ...view.race.map((x) => x.total));
       return h("div", { class: "race-row" + (won ? " is-winner" : "") },
         h("p", { class: "race-label" }, h("strong", null, col.label), col.label !== col.side ? ` (${col.players.join(" & ")})` : "",
-          won ? h("span", { class: "tag tag-win" }, "winner") : null),
+          won ? [" ", h("span", { class: "tag tag-win" }, "winner")] : null),      // a space: read aloud, "WE (Ann & Cat)winner"
         h("p", { class: "cash" }, num("total:" + r.side, r.total), view.target ? h("span", { class: "of" }, ` of ${view.target}`) : null),
         h("progress", { max: String(max), value: String(Math.min(max, Math.max(0, r.total))), "aria-label": `${col.label}: ${r.total}` }),
         r.to_go !== null && r.to_go !== undefined ? h("p", { class: "small muted" }, r.to_go ? `${r.to_go} to go` : "reached the target") : null);
