@@ -207,3 +207,16 @@ def test_history_shows_money_in_dollars_and_scores_in_their_unit(client):
     html = client.get("/history").get_data(as_text=True)
     assert re.search(r"SCAN: best -?[\d,]+ points, average -?[\d,.]+ points", html), html
     assert "avg" not in html
+
+
+def test_the_history_lists_three_winners_as_a_sentence_does(client):
+    """A Get the Scoop! round won by three players at once was listed "Ann and Bob and Cat won":
+    the names are listed as every engine lists them, "Ann, Bob and Cat won"."""
+    client.post("/api/games", json={"engine": "get_the_scoop", "players": PLAYERS, "options": {"board": "table"}}, headers=WRITE)
+    for action in ({"type": "reveal", "plays": []}, {"type": "check", "winners": [0, 1, 2]}):
+        version = client.get("/api/games/current").get_json()["game"]["version"]
+        assert client.post("/api/games/current/actions", json={"action": action, "version": version},
+                           headers=WRITE).status_code == 200
+    assert client.post("/api/games/current/finish", json={"version": 3}, headers=WRITE).status_code == 200
+    html = client.get("/history").get_data(as_text=True)
+    assert "<strong>Ann, Bob and Cat won</strong>" in html

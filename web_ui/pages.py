@@ -4,7 +4,7 @@ of type application/json, never run) and the stream keeps it current."""
 from flask import Blueprint, current_app, redirect, render_template, url_for
 
 from controller.game_session import NAME_MAX
-from controller.games.base import TEXT_MOST
+from controller.games.base import TEXT_MOST, and_list
 from controller.games.catalogue import chart_units, start_form
 from controller.history import HISTORY_LIMIT
 from controller.table import CALLS_SHOWN
@@ -13,6 +13,9 @@ from .assets import screen_url
 from .helpers import desk
 
 bp = Blueprint("pages", __name__, template_folder="templates")
+# names in a sentence as the engines list them ("Ann, Bob and Cat"): the history's winners read
+# "Ann and Bob and Cat won"
+bp.add_app_template_filter(and_list, "and_list")
 
 
 def can_write():
