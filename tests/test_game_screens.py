@@ -740,3 +740,20 @@ def test_a_scan_winners_tag_is_set_apart_from_the_sides_name(panel_server, clien
         label.wait_for(timeout=10000)
         assert label.text_content() == "WE (Ann & Cat) winner"
         page.close()
+
+
+@pytest.mark.browser
+def test_a_star_reporter_game_that_is_over_leaves_no_disaster_open(panel_server, client):
+    """Ann reached the Catastrophe and the game ended, but the line under the last throw still
+    said Disaster #1 was "open to all", as if it could still be reached."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0, "disasters": 1},
+                                        "players": [{"name": n} for n in ("Ann", "Bob")]})
+    act_on(client, {"type": "throw", "player": 0, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 1, "method": "automobile", "dice": [6, 6]},
+           {"type": "throw", "player": 0, "method": "automobile", "dice": [2, 3]},
+           {"type": "catastrophe", "player": 0, "points": 100})
+    assert client.get("/api/games/current").get_json()["game"]["view"]["phase"] == "over"
+    with table_page(panel_server) as page:
+        page.locator("#game-area .tag-win", has_text="Star Reporter").wait_for(timeout=10000)
+        assert page.locator("#game-area .star p.round").text_content() == "Disasters 1 of 1 before the Catastrophe"
+        page.close()

@@ -66,8 +66,9 @@ export function render(view) {
       h("p", { class: "throw-dice" }, throwFaces(last.dice)), h("p", { class: "message" }, last.reading)) : null,
     h("p", { class: "round" }, "Disasters ", h("strong", { class: "num-big" }, num("disasters", d.drawn)),
       ` of ${d.before_catastrophe} before the Catastrophe`,
-      // a space before each tag: its margin shows one, but the text read aloud ran on ("Catastrophe1 open to all")
-      d.open.length ? [" ", h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`)] : null,
+      // a space before each tag: its margin shows one, but the text read aloud ran on ("Catastrophe1 open to all");
+      // once the Catastrophe is reached and the game is over, no Disaster is open to anyone
+      d.open.length && view.phase !== "over" ? [" ", h("span", { class: "tag tag-turn" }, `${d.open.length} open to all`)] : null,
       view.catastrophe === "open" ? [" ", h("span", { class: "tag tag-turn" }, "Catastrophe open!")] : null),
     // a game that knows one airport has no flights: the airplane is not offered, and this says why
     view.no_flights ? h("p", { class: "small muted" }, "No flights: " + view.no_flights) : null,
