@@ -757,3 +757,25 @@ def test_a_star_reporter_game_that_is_over_leaves_no_disaster_open(panel_server,
         page.locator("#game-area .tag-win", has_text="Star Reporter").wait_for(timeout=10000)
         assert page.locator("#game-area .star p.round").text_content() == "Disasters 1 of 1 before the Catastrophe"
         page.close()
+
+
+@pytest.mark.browser
+def test_get_the_scoops_check_records_two_vans_at_once(panel_server, client):
+    """"There can be multiple winners": with the table keeping the board, the check offered one
+    van a button ("Ann's van holds a Protester") and no way to say that Ann's and Cat's both did.
+    Two or more vans are ticked and recorded together; one van ticked there is told to use its
+    button, and nothing is sent."""
+    started(client, {"engine": "get_the_scoop", "options": {"board": "table"},
+                     "players": [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]})
+    act_on(client, {"type": "reveal", "plays": []})
+    with table_page(panel_server, viewport={"width": 390, "height": 844}) as page:
+        vans = page.get_by_role("group", name="Two or more vans hold a Protester: tick each")
+        vans.get_by_role("checkbox", name="Ann").check(timeout=10000)
+        page.get_by_role("button", name="These vans hold a Protester").click()
+        assert page.inner_text("#gts-vans-problem") == "Tick two or more vans here: one van has its own button above."
+        assert page.evaluate("document.body.dataset.version") == "2"
+        vans.get_by_role("checkbox", name="Cat").check()
+        page.get_by_role("button", name="These vans hold a Protester").click()
+        page.wait_for_function("document.body.dataset.version === '3'", timeout=10000)
+        page.close()
+    assert client.get("/api/games/current").get_json()["game"]["view"]["winners"] == [0, 2]

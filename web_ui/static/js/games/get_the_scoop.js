@@ -332,8 +332,33 @@ function drawForm(offer, view, act) {
   return form;
 }
 
-export function form(offer, view, act) {
+// "There can be multiple winners": each check offer names one van, so after the last of them the
+// table ticks two or more vans and records them together (one van keeps its one tap).
+function severalVans(offer, view, act, label) {
+  const fragment = document.createDocumentFragment();
+  const ticks = view.players.map((p) => h("input", { type: "checkbox", value: String(p.seat), id: "gts-van-" + p.seat }));
+  const problem = h("p", { class: "error field-problem", id: "gts-vans-problem", hidden: true });
+  const form = h("form", { class: "offer-form gts-vans", novalidate: true },
+    h("fieldset", { "aria-describedby": problem.id }, h("legend", null, "Two or more vans hold a Protester: tick each"),
+      view.players.map((p, i) => h("label", { class: "check-row", for: ticks[i].id }, ticks[i], p.name))),
+    problem, h("button", { type: "submit", class: "offer" }, "These vans hold a Protester"));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const winners = ticks.filter((t) => t.checked).map((t) => Number(t.value));
+    problem.hidden = winners.length >= 2;
+    if (!problem.hidden) { problem.textContent = "Tick two or more vans here: one van has its own button above."; ticks[0].focus(); return; }
+    act({ type: "check", winners });
+  });
+  fragment.append(h("button", { type: "button", class: "offer", onclick: () => act({ type: "check", winners: offer.winners }) }, label), form);
+  return fragment;
+}
+
+export function form(offer, view, act, label) {
   if (offer.type === "reveal") return revealForm(offer, view, act);
+  const last = view.players.length ? view.players[view.players.length - 1].seat : null;
+  if (offer.type === "check" && offer.winners.length === 1 && offer.winners[0] === last && view.players.length > 1) {
+    return severalVans(offer, view, act, label);
+  }
   if (offer.type === "move" && Array.isArray(offer.choices)) return moveForm(offer, view, act);
   if (offer.type === "draw") return drawForm(offer, view, act);
   return null;
