@@ -20,3 +20,14 @@ def test_the_catalogue_and_the_api_document_are_made_from_the_declarations():
     disasters = schemas["OptionsStarReporter"]["properties"]["disasters"]["anyOf"][0]
     assert (disasters["minimum"], disasters["maximum"]) == (1, 9)
     assert schemas["NumbersScoop1956"]["properties"]["value"]["maximum"] == 100_000
+
+
+def test_no_choice_repeats_the_rule_line_its_option_quotes_above_it():
+    """The start form quotes an option's rule line once, above its choices: Scoop! (2002)'s "0
+    counts as 0" quoted it again inside the choice, nested quotes and all."""
+    from controller.games import registry
+    for name in registry.names():
+        for opt in registry.load(name).options:
+            said = opt["rule"].strip().rstrip(".").lower()
+            for words in (opt.get("choices") or {}).values():
+                assert said not in words.lower().replace("\u201c", "").replace("\u201d", ""), (name, opt["name"], words)

@@ -627,7 +627,8 @@ def test_a_stopwatch_zero_reads_as_the_option_says():
     reads it as 10, as a ten-sided die's 0 face. Both are offered and the form says which is which."""
     opt = next(o for o in game.options if o["name"] == "zero")
     assert opt["default"] == "as_read" and not opt["newsdesk"] and set(opt["choices"]) == {"ten", "as_read"}
-    assert "\u201cThat's the number you've \"rolled\".\u201d" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
+    assert opt["rule"] == "That's the number you've \"rolled\"."        # quoted once, above the choices
+    assert "as the rules say" in opt["choices"]["as_read"] and "newsdesk's option" in opt["choices"]["ten"]
     s, ev = _research_then_pitch(0, zero="ten")                  # 0 as 10 > 4: not sold
     assert not ev[0]["sold"] and game.view(s)["zero_reads_as"] == 10
     s = start()                                                  # the rules' reading

@@ -39,8 +39,9 @@ ZERO_READS_AS = 10          # newsdesk's reading of a 0 on the stopwatch / d10 (
 # The "zero" option: how a 0 counts against a pitch's sum and N. Ickel's Location.
 ZERO_TEN, ZERO_AS_READ = "ten", "as_read"
 ZERO_READINGS = {
-    ZERO_AS_READ: "0 counts as 0 (the hundredths digit as read; the rules' words: \u201cThat's the number "
-                  "you've \"rolled\".\u201d): the lowest roll, so a pitch rolled 0 always sells",
+    # the rule line itself is the option's, quoted once above these on the form
+    ZERO_AS_READ: "0 counts as 0 (the hundredths digit as read, as the rules say): the lowest roll, so a "
+                  "pitch rolled 0 always sells",
     ZERO_TEN: "0 counts as 10 (newsdesk's option, as a ten-sided die's 0 face is read): the "
               "highest roll, so a pitch rolled 0 needs 10 marks",
 }
