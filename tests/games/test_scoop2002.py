@@ -611,6 +611,29 @@ def test_junk_setups_raise_game_error_only(data):
     check_junk_setup(game, data, JUNK, [o["name"] for o in game.options])
 
 
+def test_a_player_at_the_times_with_nothing_to_pitch_is_told_why():
+    """"To pitch a story: You must start the turn at the Action City Times. Stay there and pick a
+    story on your Steno Pad that has at least one mark next to it." A newcomer who walked to the
+    Times with an empty pad was offered "Move" alone, with nothing saying why there was no pitch."""
+    s = start()
+    s = move(s, ANN, 3, "times", 1)
+    s = move(s, BOB, 3, "street", 1)
+    assert [o["type"] for o in game.offers(s)] == ["move"]
+    assert game.view(s)["waiting_for"] == ("Ann moves (nothing to pitch yet: a pitch needs a story with a mark on "
+                                           "Ann's Steno Pad, added by staying on the scene at a Location)")
+    s, ev = _research_then_pitch(9)                 # Ann's pitch of #4 (her only story) fails: barred next turn
+    assert not ev[0]["sold"]
+    s, _ = act(s, {"type": "roll", "player": ANN, "value": 1})
+    s = move(s, BOB, 3, "street", 1)
+    assert not [o for o in game.offers(s) if o["type"] == "pitch"]
+    assert game.view(s)["waiting_for"] == ("Ann moves (nothing to pitch: %s's was pitched last turn and not sold)"
+                                           % s["locations"][3])
+    s = move(s, ANN, 3, "times", 1)                 # the turn after: #4 can be pitched again, and nothing is added
+    s = move(s, BOB, 3, "street", 1)
+    assert [o["story"] for o in game.offers(s) if o["type"] == "pitch"] == [4]
+    assert "nothing to pitch" not in game.view(s)["waiting_for"]
+
+
 def test_the_turn_names_only_the_choices_offered():
     """"Choose one of these options: Move, Stay on the Scene, Pitch": only what the player can do
     where they stand is named (no scene to stay on at the Times; no pitch away from it)."""

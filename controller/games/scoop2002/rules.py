@@ -12,6 +12,7 @@ from ..base import (
     GameError,
     Result,
     State,
+    and_list,
     check_declared,
     check_options,
     choice_words,
@@ -512,12 +513,30 @@ def _choices(state: State) -> str:
     return "chooses to " + ", ".join(kinds[:-1]) + " or " + kinds[-1]
 
 
+def _no_pitch(state: State) -> str:
+    """Why a player who starts the turn at the Times has no pitch to choose, in brackets ("" when
+    one is offered, or away from the Times): a table new to the game saw only "Ann moves" there,
+    and nothing saying a pitch needs a story researched first."""
+    p = state["turn"]
+    me = state["players"][p]
+    if me.get("place") != TIMES or any(o["type"] == "pitch" for o in offers(state)):
+        return ""
+    who = player_name(state, p)
+    have = [n for n in range(1, LOCATION_COUNT + 1) if me["steno"][n - 1] > 0 or me["beat"] == n]
+    if not have:
+        return (" (nothing to pitch yet: a pitch needs a story with a mark on %s's Steno Pad, added by staying "
+                "on the scene at a Location)" % who)
+    why = ["%s's was pitched last turn and not sold" % state["locations"][n - 1] if me["blocked"] == n
+           else "%s's is sold and can't be sold again" % state["locations"][n - 1] for n in have]
+    return " (nothing to pitch: %s)" % and_list(why)
+
+
 def waiting_for(state: State) -> str:
     who = player_name(state, state["turn"])
     if state["phase"] == "choose" and state["players"][state["turn"]].get("box"):
         return "%s rolls to sell a story (enter his roll or press the stopwatch)" % who
     if state["phase"] == "choose":
-        return "%s %s" % (who, _choices(state))
+        return "%s %s%s" % (who, _choices(state), _no_pitch(state))
     if state["phase"] == "pitch_roll":
         return "%s rolls for the pitch (%s)" % (who, _pitch_needs(state))
     return {
