@@ -512,3 +512,42 @@ def test_a_server_in_a_thread_stopped_as_connections_arrive_leaves_none_open(app
         gc.enable()
     assert total > 0
     assert hanging == 0, "%d of %d connections were left open by the stopped server" % (hanging, total)
+
+
+def _raw_answer(port, data):
+    """(status, content type, body) of the answer to ``data`` sent as is on a new connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(data)
+        got = b""
+        while chunk := sock.recv(65536):
+            got += chunk
+    head, _, body = got.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers.get("content-type"), body
+
+
+def test_a_request_the_server_cannot_read_is_answered_in_a_sentence(app):
+    """What h11 refuses before the panel sees it (a malformed header, no Host, headers past the
+    limit, a Transfer-Encoding it doesn't take) gets the panel's JSON {error, message} with a 4xx,
+    like every other refusal. Before: an empty body, and a 501 (a 5xx) for the transfer coding."""
+    from web_ui.server import MAX_HEADERS, InThread
+
+    unreadable = [
+        b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+        b"GET /api/health HTTP/1.1\r\n\r\n",                                          # no Host
+        b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.2\r\n\r\n",
+        b"GET /api/he\xffalth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"GARBAGE\r\n\r\n",
+        b"POST /api/sim/dial HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Newsdesk: 1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: gzip\r\n\r\n{}",
+        b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 2 * MAX_HEADERS * 4 + b"\r\n\r\n",
+    ]
+    with InThread(app) as server:
+        for data in unreadable:
+            status, kind, body = _raw_answer(server.port, data)
+            assert 400 <= status < 500, (data[:60], status, body)
+            assert kind == "application/json", (data[:60], kind, body)
+            answer = json.loads(body)
+            assert answer["error"] and answer["message"].endswith("."), answer
+        assert bench.request(server.port, "GET", "/api/health")[0] == 200

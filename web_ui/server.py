@@ -13,6 +13,7 @@ here before anything else is opened, so a busy port is one sentence, not a trace
 
 import asyncio
 import errno
+import json
 import logging
 import signal
 import socket
@@ -96,10 +97,52 @@ def close_at_the_clients_close():
     TCPServer._read_data = read_then_stop_idling  # type: ignore[method-assign]
 
 
+# What a request h11 can't read is answered (by the status h11 hints), before the panel sees it.
+# A transfer coding it doesn't take (h11's 501) is the sender's mistake like any other malformed
+# request, and the panel's vocabulary keeps 5xx for the box's own trouble (RFC 9112 has 501 as a
+# SHOULD): a 400 too.
+UNREADABLE = {
+    400: (400, "Bad Request", "The request is not HTTP/1.1 the panel can read (its request line or a header is "
+                              "malformed, or the Host header is missing); send it as a browser would."),
+    431: (431, "Request Header Fields Too Large", "The request's line and headers are larger than the %d bytes "
+                                                  "the panel takes; send them shorter." % MAX_HEADERS),
+    501: (400, "Bad Request", "The request's Transfer-Encoding is not one the panel takes; send the body with a "
+                              "Content-Length, or chunked."),
+}
+
+
+def refuse_unreadable_in_words():
+    """Hypercorn (0.18) answers a request h11 can't read (a malformed header, no Host, headers past
+    MAX_HEADERS, an unknown Transfer-Encoding) with a status and an empty body, and a 501 for the
+    last: the one answer from the panel with no sentence, and a 5xx for the sender's mistake.
+    Each is answered here as every other refusal is, {error, message} as JSON (UNREADABLE), and
+    the connection closed as before."""
+    import h11
+    from hypercorn.protocol.h11 import H11Protocol
+
+    if getattr(H11Protocol._send_error_response, "in_words", False):
+        return
+
+    async def send_error_in_words(self, status_code):
+        status, name, sentence = UNREADABLE.get(status_code, UNREADABLE[400])
+        body = json.dumps({"error": name, "message": sentence}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
+                   (b"connection", b"close"), (b"cache-control", b"no-store")]
+        await self._send_h11_event(h11.Response(status_code=status,
+                                                headers=headers + self.config.response_headers("h11")))
+        await self._send_h11_event(h11.Data(data=body))
+        await self._send_h11_event(h11.EndOfMessage())
+
+    # a patch of Hypercorn's method on purpose (why: above), marked so a second call leaves it be
+    send_error_in_words.in_words = True  # type: ignore[attr-defined]
+    H11Protocol._send_error_response = send_error_in_words  # type: ignore[method-assign]
+
+
 def hypercorn_config(sock, settings):
     from hypercorn.config import Config
 
     close_at_the_clients_close()
+    refuse_unreadable_in_words()
     hc = Config()
     hc.bind = ["fd://%d" % sock.detach()]
     hc.keep_alive_timeout = settings["header_timeout"]   # also the time to send a request's headers
