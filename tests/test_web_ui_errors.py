@@ -86,3 +86,23 @@ def test_a_503_is_logged_as_its_sentence_and_a_500_with_its_cause(app, caplog):
             with caplog.at_level(logging.WARNING, logger="web_ui.errors"):
                 errors.refused(e)
         assert "Traceback" in caplog.text and "KeyError: 'taken'" in caplog.text
+
+
+def test_a_refusal_quoting_a_huge_value_is_still_a_short_sentence(client):
+    """A refusal that quotes what was sent is cut to errors.SENTENCE_MOST characters, in the middle:
+    its beginning and its end are kept. Before: a 64 KB body came back whole in the sentence (a
+    field the view quotes with %r, an idempotency key, a version of 4,000 digits)."""
+    client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    huge = list(range(9000))
+    sent = [("/api/sim/dial", {"digit": huge}, 400, "digit must be a whole number"),             # a view's abort
+            ("/api/games/current/undo", {"version": 1, "key": huge}, 400, "An idempotency key"),  # a NewsdeskError
+            ("/api/games/current/undo", {"version": 10 ** 4000}, 409, "Game #1 has moved on")]
+    for path, body, status, begins in sent:
+        r = client.post(path, json=body)
+        message = r.get_json()["message"]
+        assert r.status_code == status and message.startswith(begins), (path, r.status_code, message[:200])
+        assert len(message) <= errors.SENTENCE_MOST and message.endswith("."), (path, len(message))
+    r = client.get("/api/games/current")
+    assert r.get_json()["game"]["version"] == 1
+    short = "Send a version."
+    assert errors.clipped(short) == short

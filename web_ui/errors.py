@@ -7,6 +7,9 @@
   plus any fields it adds (a stale version says which version the game is at) and the
   Retry-After a TooSoon carries.
 - Anything else is a bug: logged in full, answered with a plain 500 and no details.
+
+Every sentence is at most SENTENCE_MOST characters (``clipped``): a refusal that quotes what was
+sent ("digit must be ..., got [0, 1, 2, ...]") would otherwise echo a whole 64 KB body.
 """
 
 import logging
@@ -31,13 +34,25 @@ def _file_name(word):
     return "/" in word or bool(re.search(r"\w\.\w", word))
 
 
+SENTENCE_MOST = 1000    # characters; the panel's longest own sentences (a SCAN hand's count) are about 350
+
+
+def clipped(text):
+    """``text`` cut to SENTENCE_MOST characters, in the middle, where a long one holds the value
+    it quotes: its beginning (what was wrong) and its end (the end of the sentence) are kept."""
+    if len(text) <= SENTENCE_MOST:
+        return text
+    head = SENTENCE_MOST * 2 // 3
+    return text[:head] + " ... " + text[-(SENTENCE_MOST - head - 5):]
+
+
 def sentence(text):
     """``text`` as a sentence: a capital first (unless it begins with a file's name, which keeps
     its case: "case.zip is damaged", not "Case.zip"), a full stop last."""
     text = str(text).strip()
     if not _file_name(text.split(None, 1)[0] if text else ""):
         text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    return clipped(text if text.endswith((".", "!", "?")) else text + ".")
 
 
 # What the API document describes (web_ui/openapi.py): the JSON API and the live feed, whose
@@ -53,11 +68,12 @@ def http_error(e):
     """API clients get a JSON error with one plain sentence; pages get the panel's own page with
     the same sentence and a way back to the table."""
     if _api():
-        return jsonify(error=e.name, message=e.description), e.code
+        return jsonify(error=e.name, message=clipped(e.description or "")), e.code
     if e.code is None or e.code < 400:
         return e
     response = e.get_response()           # keeps the headers the error carries (Allow, Retry-After)
-    response.set_data(render_template("pages/error.html", error=e))
+    shown = SimpleNamespace(name=e.name, description=clipped(e.description or ""))
+    response.set_data(render_template("pages/error.html", error=shown))
     return response
 
 
