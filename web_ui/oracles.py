@@ -28,6 +28,7 @@ from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
 
 from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
+from .errors import clipped
 from .helpers import desk, json_body, limit_arg
 
 bp = Blueprint("oracles", __name__, url_prefix="/api/oracles")
@@ -93,12 +94,12 @@ def _sim_buttons():
 
 @bp.errorhandler(OracleSettingError)
 def _bad_setting(e):
-    return jsonify(error="Bad Request", message=str(e)), 400
+    return jsonify(error="Bad Request", message=clipped(str(e))), 400
 
 
 @bp.errorhandler(OracleBusy)
 def _busy(e):
-    return jsonify(error="Conflict", message=str(e)), 409
+    return jsonify(error="Conflict", message=clipped(str(e))), 409
 
 
 @route(bp, "", read("The dice, stopwatch and editor: their settings and state.", "OraclesState", op="oracles"))

@@ -45,6 +45,7 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 from werkzeug.http import parse_cookie
 
+from .errors import clipped
 from .helpers import desk
 
 log = logging.getLogger(__name__)
@@ -359,8 +360,8 @@ def guard(app=None):
 
 def _refuse(status, error, message):
     if request.path.startswith("/api/"):
-        return jsonify(error=error, message=message), status
-    return render_template("join/refused.html", error=error, message=message), status
+        return jsonify(error=error, message=clipped(message)), status
+    return render_template("join/refused.html", error=error, message=clipped(message)), status
 
 
 def current_viewer():
@@ -476,8 +477,8 @@ def _check_request():
     if parsed is None or not guard().host_allowed(parsed[0]):
         log.warning("refused Host %r from %s", raw_host, request.remote_addr)
         return jsonify(error="Bad Request",
-                       message="This box doesn't answer to the name %r; open it by its own address or name."
-                       % (raw_host or "")), 400
+                       message=clipped("This box doesn't answer to the name %r; open it by its own address "
+                                       "or name." % (raw_host or ""))), 400
     view = current_app.view_functions.get(request.endpoint) if request.endpoint else None   # None: no route
     if request.method in SAFE_METHODS:
         return _cross_site("This download") if getattr(view, "_newsdesk_same_site", False) else None
