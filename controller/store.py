@@ -330,8 +330,11 @@ def check_key(key):
     if key is None:
         return None
     if not isinstance(key, str) or not key.strip() or len(key) > MAX_KEY:
-        raise BadRequest("an idempotency key is a non-empty string of at most %d characters, not %r"
-                         % (MAX_KEY, key if not isinstance(key, str) else key[:40] + "..."))
+        if isinstance(key, str) and not key.strip():
+            sent = "an empty one" if not key else "one of blanks only"
+        else:
+            sent = repr(key if not isinstance(key, str) or len(key) <= 40 else key[:40] + "...")
+        raise BadRequest("an idempotency key is a non-empty string of at most %d characters, not %s" % (MAX_KEY, sent))
     return key
 
 

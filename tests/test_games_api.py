@@ -560,3 +560,19 @@ def test_a_game_whose_option_default_is_past_its_bounds_is_a_409_saying_so(clien
     r = start(client)
     assert r.status_code == 409 and "option target's default is out of its bounds" in message(r), \
         "a default past its bounds was started: %s %s" % (r.status_code, r.get_json())
+
+
+def test_a_bad_idempotency_key_is_named_as_it_was_sent(client):
+    """The refusal of an empty or blank key says so; a short key is quoted whole, a long one cut.
+    Before: every key sent as text was quoted cut with "..." added, so "" was refused as "not '...'"
+    and " " as "not ' ...'", as if something had been sent and left out."""
+    client.post("/api/games", json={"engine": "scoop1956", "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    said = {}
+    for key in ["", "   ", "k" * 201, 7]:
+        r = client.post("/api/games/current/undo", json={"version": 1, "key": key})
+        assert r.status_code == 400
+        said[key if isinstance(key, int) else len(key)] = r.get_json()["message"]
+    assert said[0].endswith("not an empty one.")
+    assert said[3].endswith("not one of blanks only.")
+    assert said[201].endswith("not '%s...'." % ("k" * 40))
+    assert said[7].endswith("not 7.")
