@@ -551,3 +551,18 @@ def test_a_request_the_server_cannot_read_is_answered_in_a_sentence(app):
             answer = json.loads(body)
             assert answer["error"] and answer["message"].endswith("."), answer
         assert bench.request(server.port, "GET", "/api/health")[0] == 200
+
+
+def test_a_request_naming_the_whole_url_is_answered_as_its_path(app):
+    """A request target in absolute form (RFC 9112 3.2.2: a server must accept it) is answered as
+    the path it names, its host judged by the Host check in place of the Host header. Before: the
+    whole URL was taken for the path, and an API request got the HTML page for "not found"."""
+    from web_ui.server import InThread
+
+    with InThread(app) as server:
+        status, kind, body = _raw_answer(server.port, b"GET http://127.0.0.1:%d/api/games/current?x=1 HTTP/1.1\r\n"
+                                         b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n" % server.port)
+        assert (status, kind) == (200, "application/json") and "game" in json.loads(body), (status, body[:200])
+        status, kind, body = _raw_answer(server.port, b"GET http://evil.example/api/health HTTP/1.1\r\n"
+                                         b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert (status, kind) == (400, "application/json") and "evil.example" in json.loads(body)["message"]

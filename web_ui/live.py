@@ -42,6 +42,7 @@ import json
 import logging
 import threading
 from typing import Any
+from urllib.parse import unquote
 
 from flask import Blueprint, Response, abort, request
 
@@ -413,6 +414,22 @@ async def _refuse_and_close(send, receive, refusal):
         drainer.cancel()
 
 
+def origin_form(scope):
+    """``scope`` with a request target in absolute form ("GET http://box.local/api/health") made
+    the path it names, and its host the Host header, as RFC 9112 (3.2.2) has a server take it:
+    Hypercorn hands the whole URL on as the path, which no route matches, so an API request sent
+    that way got the HTML page for "not found" instead of its answer. The Host check then judges
+    the host the URL names, whatever Host header came with it."""
+    raw = scope.get("raw_path") or b""
+    if not raw[:8].lower().startswith((b"http://", b"https://")):
+        return scope
+    authority, _, path = raw.split(b"://", 1)[1].partition(b"/")
+    path = b"/" + path
+    host = authority.rpartition(b"@")[2]
+    headers = [(k, v) for k, v in scope.get("headers", ()) if k.lower() != b"host"] + [(b"host", host)]
+    return dict(scope, raw_path=path, path=unquote(path.decode("ascii", "replace")), headers=headers)
+
+
 class Panel:
     """The ASGI application ``newsdesk serve`` runs: /stream here, everything else through Flask."""
 
@@ -516,6 +533,7 @@ class Panel:
 
         if scope["type"] != "http":
             return await self.wsgi(scope, receive, send_named)
+        scope = origin_form(scope)
         if self._stopping is not None and self._stopping.is_set():
             # a tablet reconnecting during a restart: its threads may be gone already
             return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", STOPPING))
