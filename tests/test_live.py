@@ -542,3 +542,22 @@ def test_a_page_asking_while_the_panel_stops_gets_503_not_a_traceback(make_panel
     assert "restarting" in json.loads(page.text())["message"]
     assert upload.answer()[0] == 503
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+def test_the_feed_with_its_slash_doubled_is_still_the_feed(make_panel):
+    """"//stream" reaches the feed's view through Flask's routing (it merges the slashes), so it is
+    followed here like "/stream". Before: it went to a thread, whose view has no gate from the loop,
+    and was refused with a 503 saying the panel runs without its own server."""
+    panel = make_panel()
+
+    async def body():
+        page = Page(GUEST)
+        page.task = asyncio.ensure_future(panel(dict(scope(GUEST), path="//stream", raw_path=b"//stream"),
+                                                page.receive, page.send))
+        await until(lambda: page.status is not None)
+        assert page.status == 200 and panel.limits.open == 1
+        page.gone.set()
+        await page.task
+        assert panel.limits.open == 0
+
+    run(panel, body)

@@ -414,6 +414,13 @@ async def _refuse_and_close(send, receive, refusal):
         drainer.cancel()
 
 
+def _the_feed(path):
+    """True if ``path`` is the live feed's: "/stream", or with its slash doubled ("//stream"), which
+    Flask's routing merges into the same view. Only here is a stream held open; one passed to the
+    view on a thread was refused as if the panel ran without its own server (a 503)."""
+    return path.startswith("/") and path.lstrip("/") == "stream"
+
+
 def origin_form(scope):
     """``scope`` with a request target in absolute form ("GET http://box.local/api/health") made
     the path it names, and its host the Host header, as RFC 9112 (3.2.2) has a server take it:
@@ -539,7 +546,7 @@ class Panel:
             return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", STOPPING))
         lane = self.lane(scope)
         guest = None
-        if lane is self.wsgi and scope["path"] != "/stream":     # (a page's live feed has limits of its own)
+        if lane is self.wsgi and not _the_feed(scope["path"]):     # (a page's live feed has limits of its own)
             guest = (scope.get("client") or ("?", 0))[0]
             if self.under_way[guest] >= REQUESTS_PER_ADDRESS:
                 return await _refuse_and_close(send_named, receive, Refusal(503, b"Service Unavailable", BUSY))
@@ -575,7 +582,7 @@ class Panel:
         except Refusal as refusal:
             return await _refuse_and_close(send_named, receive, refusal)
         receive = _replayed(body, gone, receive)
-        if scope["path"] == "/stream" and scope["method"] in ("GET", "HEAD") and self.hub:
+        if _the_feed(scope["path"]) and scope["method"] in ("GET", "HEAD") and self.hub:
             return await self._stream(self.hub, lane, scope, receive, send_named)
         try:
             return await lane(scope, receive, send_named)
