@@ -81,7 +81,10 @@ def test_settings_over_http(oracle_client):
     long = client.post("/api/oracles/dice", json={"dice": "1d" + "9" * 5000})     # past what int() reads
     assert long.status_code == 400 and long.get_json()["message"].startswith("dice")
     assert client.post("/api/oracles/stopwatch/mode", json={"mode": "d10"}).get_json()["mode"] == "d10"
-    assert client.post("/api/oracles/stopwatch/mode", json={"mode": "egg timer"}).status_code == 400
+    bad = client.post("/api/oracles/stopwatch/mode", json={"mode": "egg timer"})
+    # the field sent, not config.toml's stopwatch_mode behind it
+    assert bad.status_code == 400 and bad.get_json()["message"] == ('Send {"mode": "stopwatch"} or {"mode": "d10"}, '
+                                                                    'not "egg timer".')
     assert client.post("/api/oracles/stopwatch/reset").get_json() == {"was_running": False}
 
 

@@ -18,6 +18,7 @@ is beside its view (apidoc.route).
 """
 
 import io
+import json
 
 from flask import Blueprint, Response, abort, jsonify, request
 
@@ -26,6 +27,7 @@ from controller.oracle_service import HISTORY
 from controller.oracles.dice import SPEC_PATTERN
 from controller.oracles.editor import ODDS_NOTE
 from controller.oracles.errors import OracleBusy, OracleSettingError
+from controller.oracles.stopwatch import MODES
 
 from .apidoc import BOOL, INT, OBJ, STR, arr, nullable, obj, read, ref, route, schemas, write
 from .errors import clipped
@@ -170,8 +172,11 @@ def set_dice():
     request="StopwatchModeRequest"))
 def stopwatch_mode():
     mode = json_body(allow_empty=True).get("mode")
-    if not isinstance(mode, str):
-        abort(400, "Send {\"mode\": \"stopwatch\"} or {\"mode\": \"d10\"}.")
+    if not isinstance(mode, str) or mode not in MODES:
+        # the field sent, not the setting behind it (the oracle's own refusal names stopwatch_mode,
+        # config.toml's key, which a request never holds)
+        abort(400, "Send {\"mode\": \"stopwatch\"} or {\"mode\": \"d10\"}%s." % (
+            ", not %s" % clipped(json.dumps(mode)) if isinstance(mode, str) else ""))
     event = _oracles().set_stopwatch_mode(mode)
     return jsonify(mode=mode, event=event.as_dict())
 
