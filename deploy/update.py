@@ -453,7 +453,8 @@ def put_back(repo, venv, data, service, before, failure):
     try:
         rollback(repo, venv, data, service, dry_run=False)
     except UpdateError as e:
-        raise UpdateError("%s And putting it back failed too: %s Mend that and run make rollback: it goes on from "
+        # the rollback's own sentence says what to mend (the backup to name, the step that failed)
+        raise UpdateError("%s And putting it back failed too: %s Once that is mended, make rollback goes on from "
                           "there; or run make update again." % (failure, e)) from None
     raise UpdateError("%s The box is back at %s with its data as it was%s; make update tries again."
                       % (failure, before[:12], ", and its service started again" if service else "")) from None

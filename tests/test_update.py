@@ -490,3 +490,17 @@ def test_a_rollback_whose_backup_is_refused_starts_the_service_it_stopped_again(
     assert ran == ["stop the panel's service", update.RESTORE_STEP, "start the panel's service"], ran
     assert git("rev-parse", "HEAD", cwd=box["checkout"]) == box["second"]
     assert [p[1]["name"] for p in games_in(box["data"])] == ["Bob"]
+
+
+def test_an_update_put_back_by_a_rollback_that_fails_says_once_what_to_mend(monkeypatch, tmp_path):
+    """The rollback's refusal already says what to mend ("mend that, or name another backup"):
+    the update's sentence around it said "Mend that" a second time."""
+    def refused(*args, **kwargs):
+        raise update.UpdateError("the restore refused the backup. The code was not moved back, and the panel's "
+                                 "service is started again; mend that, or name another backup: make rollback BACKUP=FILE")
+    monkeypatch.setattr(update, "rollback", refused)
+    with pytest.raises(update.UpdateError) as raised:
+        update.put_back(tmp_path, tmp_path, tmp_path, True, "0" * 40, update.UpdateError("migrate failed."))
+    said = str(raised.value)
+    assert said.lower().count("mend that") == 1 and "Once that is mended, make rollback goes on from there" in said, said
+    assert said.startswith("migrate failed. And putting it back failed too: the restore refused the backup."), said
