@@ -334,7 +334,8 @@ def test_a_page_layout_the_table_mistyped_is_refused_in_the_forms_words(page):
     page.fill("#opt-page-stories", "sport lots")
     page.click("#start-game")
     page.wait_for_selector("#start-error:not([hidden])", timeout=WAIT)
-    said = page.inner_text("#start-error")
+    assert page.inner_text("#start-error") == "The game was not started: see “The newspaper page's layout” above."
+    said = page.inner_text("#opt-page-problem")          # the sentence itself, beside the field
     picture(page.locator("#start-form"), "start-page-layout-refused.png")
     assert said.startswith("“The newspaper page's layout”: Stories has “sport lots”, not a type and its number of "
                            "spaces; list each a type and its number of spaces (1-6)"), said

@@ -221,6 +221,9 @@ def test_a_number_out_of_range_gets_the_boxs_sentence_beside_its_field(screens, 
             body: JSON.stringify({engine, players: names.map((name) => ({name})), options})}).then(r => r.json())""",
                                     [engine, names, options])["message"]
         assert said == server_said, (said, server_said)             # the box's own sentence, on the page
+        # said once: the alert by "Start the game" points to the field, where the focus reads it out
+        name = said[:said.index("”") + 1]
+        assert page.inner_text("#start-error") == "The game was not started: see %s above." % name
         assert said.startswith("“") and "_" not in said.split("”")[0], said   # the field as the form names it
         assert page.get_attribute(field, "aria-invalid") == "true"
         assert (field + "-problem")[1:] in page.get_attribute(field, "aria-describedby")

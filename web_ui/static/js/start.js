@@ -448,6 +448,9 @@ export function renderStart(area, catalogue, ctx) {
       const named = namedPlayers(message);
       const at = entries.find((c) => message.includes(c.name)) || (named.length ? null : wrong[0]);
       if (at) {
+        // the sentence once, beside its field (which the focus then reads out): the alert by the
+        // button only points to it, or a screen reader heard it twice
+        error.textContent = `The game was not started: see ${at.name} above.`;
         showProblem(at, message);
         (at.input.matches("input, select, textarea") ? at.input : at.input.querySelector("input, select, textarea")).focus();
       } else if (named.length) {
