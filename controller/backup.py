@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .dbshape import difference, made_by, shape_of
-from .devices import SCHEMA as DEVICES_SCHEMA, devices_shape
+from .devices import NAME_MAX as DEVICE_NAME_MAX, SCHEMA as DEVICES_SCHEMA, devices_shape
 from .dial.profile import PROFILE_FILE
 from .errors import ConfigError, NewsdeskError
 from .plain_file import NotPlainFile, open_plain
@@ -588,6 +588,11 @@ def _entries_problem(db: sqlite3.Connection, game_id: int) -> str | None:
     return None
 
 
+# Longer than any address (an IPv6 one with its zone), device id, dial code or token hash the box
+# makes: what a devices file may hold in those columns
+TOKEN_MOST = 128
+
+
 def devices_problem(db: sqlite3.Connection) -> str | None:
     """None if every time in the devices file is one the host's list can show; a text, a blob or
     1e308 where a time goes answered the devices page with a 500 (the host couldn't list or
@@ -601,6 +606,17 @@ def devices_problem(db: sqlite3.Connection) -> str | None:
                              % (table, column, column, column, column), (most,)).fetchone()
             if bad:
                 return "its table %s has a row (%d) whose %s is not a time" % (table, bad[0], column)
+    # the host's list of devices shows each name, address and id whole: one of megabytes came
+    # through, and was sent to every host page that listed the devices
+    for table, column, most in (("devices", "name", DEVICE_NAME_MAX), ("devices", "address", TOKEN_MOST),
+                                ("devices", "id", TOKEN_MOST), ("devices", "code", TOKEN_MOST),
+                                ("tokens", "hash", TOKEN_MOST), ("tokens", "made_by", TOKEN_MOST),
+                                ("tokens", "device", TOKEN_MOST)):
+        bad = db.execute('SELECT rowid, length("%s") FROM "%s" WHERE length("%s") > ? LIMIT 1'
+                         % (column, table, column), (most,)).fetchone()
+        if bad:
+            return "its table %s has a row (%d) whose %s is %d characters long, past the %d the box makes" % (
+                table, bad[0], column, bad[1], most)
     return None
 
 

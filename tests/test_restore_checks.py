@@ -730,7 +730,14 @@ def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good
     ("UPDATE devices SET name = x'00ff'", "its devices.sqlite3's table devices has a row (1) whose name is not text"),
     ("UPDATE devices SET address = x'0a'", "its devices.sqlite3's table devices has a row (1) whose address is not "
                                            "text"),
-], ids=["device-created-text", "token-expires-1e308", "device-name-blob", "device-address-blob"])
+    # a name of megabytes was shown whole on every host page that listed the devices
+    ("UPDATE devices SET name = printf('%.*c', 100000, 'x')", "its devices.sqlite3's table devices has a row (1) "
+                                                               "whose name is 100000 characters long, past the 60 "
+                                                               "the box makes"),
+    ("UPDATE devices SET address = printf('%.*c', 129, '1')", "its devices.sqlite3's table devices has a row (1) "
+                                                              "whose address is 129 characters long, past the 128"),
+], ids=["device-created-text", "token-expires-1e308", "device-name-blob", "device-address-blob", "device-name-long",
+        "device-address-long"])
 def test_a_devices_file_whose_times_arent_times_is_refused(good, here, tmp_path, capsys, sql, words):
     """The host's list of devices read each time as one, and each name and address as text:
     text, a blob or 1e308 where a time goes, or a blob where a text does, answered it with a
