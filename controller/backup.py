@@ -61,6 +61,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import events
 from .dbshape import difference, made_by, shape_of
 from .devices import NAME_MAX as DEVICE_NAME_MAX, SCHEMA as DEVICES_SCHEMA, devices_shape
 from .dial.profile import PROFILE_FILE
@@ -446,7 +447,8 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
                 # what the box resumes and the pages show
                 if path.name == STORE_FILE:
                     rows = (rows_problem(db, claimed or 0) or ids_problem(db, shape) or utf8_problem(db, shape)
-                            or ((claimed or 0) >= 2 and games_problem(db)) or texts_problem(db, shape) or None)
+                            or ((claimed or 0) >= 2 and games_problem(db)) or texts_problem(db, shape)
+                            or kinds_problem(db) or None)
                 else:
                     rows = devices_problem(db) or utf8_problem(db, shape) or texts_problem(db, shape)
         finally:
@@ -483,6 +485,19 @@ def check_database(path: Path, where: str, claimed: int | None = None) -> int | 
 
 MOST_ID = 2 ** 53          # a row id past any store's: at 2**63 - 1 the next write is "database or disk is full"
 YEARS = (1970, 9000)       # a time's year the pages can show (a Pi without its clock set reads 1970)
+
+
+def kinds_problem(db: sqlite3.Connection) -> str | None:
+    """None if every event's kind is one of the table's vocabulary (controller/events.py); else
+    which row's is not. Each stored event goes, kind and all, to every tablet catching up and to
+    the MQTT bridge: a kind of megabytes came through whole."""
+    known = sorted(events.ALL)
+    bad = db.execute('SELECT rowid, substr(kind, 1, 40), length(kind) FROM events WHERE kind NOT IN (%s) LIMIT 1'
+                     % ", ".join("?" * len(known)), known).fetchone()
+    if bad:
+        return "its table events has a row (%d) whose kind %s%s is no kind of event the box keeps" % (
+            bad[0], escaped(json.dumps(bad[1], ensure_ascii=False)), " (%d characters)" % bad[2] if bad[2] > 40 else "")
+    return None
 
 
 def ids_problem(db: sqlite3.Connection, shape: Mapping[Any, Any]) -> str | None:

@@ -721,6 +721,28 @@ def test_a_manifests_version_numbers_are_whole_numbers_and_not_echoed_whole(good
     assert len(err) < 400, err
 
 
+@pytest.mark.parametrize("kind, words", [
+    ("x" * 100000, 'whose kind "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" (100000 characters) is no kind of event'),
+    ("dice.rol\x1b[2J", 'whose kind "dice.rol\\u001b[2J" is no kind of event the box keeps'),
+], ids=["kind-100000", "kind-escape"])
+def test_an_event_of_a_kind_the_box_never_had_is_refused(good, here, tmp_path, capsys, kind, words):
+    """Every stored event goes, kind and all, to each tablet catching up and to the MQTT bridge: a
+    kind of 100,000 characters (the upload takes 30 MB) came through whole."""
+    file = copy_of(good, tmp_path)
+    with zipfile.ZipFile(file) as z:
+        (tmp_path / "s.db").write_bytes(z.read(STORE_FILE))
+    db = sqlite3.connect(tmp_path / "s.db")
+    try:
+        db.execute("UPDATE events SET kind = ? WHERE id = (SELECT min(id) FROM events)", (kind,))
+        db.commit()
+    finally:
+        db.close()
+    body = (tmp_path / "s.db").read_bytes()
+    _rewrite(file, lambda m: resum(m, STORE_FILE, body), {STORE_FILE: body})
+    err = refused(capsys, here, file, words)
+    assert len(err) < 600 and "\x1b[2J" not in err, err
+
+
 @pytest.mark.parametrize("sql, words", [
     ("UPDATE devices SET created = 'yesterday'", "its devices.sqlite3's table devices has a row (1) whose created is "
                                                  "not a time"),
