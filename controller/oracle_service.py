@@ -18,7 +18,7 @@ from . import events
 from .errors import StoreError
 from .oracles.dice import DEFAULT_CHOICES, DiceChoices
 from .oracles.presses import DOWN, HELD, UP
-from .oracles.stopwatch import Stopwatch, centiseconds, shown
+from .oracles.stopwatch import MODES, Stopwatch, centiseconds, shown
 from .oracles.tally import Tallies
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ class OracleService:
             dice = last[0].payload["dice"]        # what was set last survives a restart
         self.dice = DiceChoices(dice_choices, current=dice)
         last = store.latest(events.STOPWATCH_SET)
-        if last and last[0].payload.get("mode") in ("stopwatch", "d10"):
+        if last and last[0].payload.get("mode") in MODES:
             stopwatch_mode = last[0].payload["mode"]
         self.stopwatch = Stopwatch(stopwatch_mode)
         self._tallies = Tallies(session_after=store.last_id())
