@@ -47,7 +47,11 @@ interpreter that does nothing, one importing Flask and Hypercorn, one importing 
 one importing the modules `newsdesk serve` imports before it starts anything (this tree's: the
 floor under "ready" that no change to its start-up lowers), and a tight arithmetic loop. On the machine the
 figures in docs/benchmarks.md come from, the imports and the loop alike cost more CPU under the
-quota than without it: the quota makes any work dearer by itself.
+quota than without it: the quota makes any work dearer by itself. With it comes the floor under a
+move: ``--moves`` requests to a Flask route that answers at once, served by Hypercorn
+(bench/bare_panel.py: no game, store or page), made as the moves are made, unthrottled and under
+the quota, with that server's CPU a request. A press made through the panel (the simulated
+button's POST, then the tap's 80 ms) sits on the same floor.
 """
 
 import argparse
@@ -302,6 +306,43 @@ def charges(cgroup, repeat=3):
     return out
 
 
+def bare_route(cgroup, args):
+    """The floor under a move: requests to bench/bare_panel.py (a Flask route that answers at once,
+    under Hypercorn), made as the moves are made (one after another over a kept connection, a
+    person's pause between them). {"cpu": the server's CPU a request, "wall": [s]}."""
+    rng = random.Random(args.seed)
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("bare_panel.py")), str(port)], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            preexec_fn=cgroup.join if cgroup is not None else None)
+    try:
+        wait_up(Api(port), proc, timeout=120, poll=0.01)
+        api = KeptApi(port)
+        walls = []
+        version = 0
+        for _ in range(5):          # the connection made and the first requests' lazy work done
+            api.call("POST", "/act", {"version": version})
+        cpu = cpu_seconds(proc.pid)
+        while len(walls) < args.moves:
+            time.sleep(rng.uniform(*args.pause))
+            start = time.perf_counter()
+            status, out = api.call("POST", "/act", {"version": version})
+            walls.append(time.perf_counter() - start)
+            if status != 200:
+                raise SystemExit("the bare route answered %d: %s" % (status, out))
+            version = out["version"]
+        cpu = (cpu_seconds(proc.pid) - cpu) / len(walls)
+        api.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return {"cpu": cpu, "wall": walls}
+
+
 def row(label, runs):
     ready = [r["ready"] for r in runs]
     ready_cpu = [r["ready_cpu"] for r in runs]
@@ -329,7 +370,8 @@ def main(argv=None):
     ap.add_argument("--idle", type=float, default=5.0, help="seconds of an idle box measured per server (default 5)")
     ap.add_argument("--seed", type=int, default=1956)
     ap.add_argument("--charges", action="store_true",
-                    help="also time a bare import of the panel's libraries and a tight loop, with and without the quota")
+                    help="also time a bare import of the panel's libraries, a tight loop and requests to a Flask route "
+                         "that answers at once (bench/bare_panel.py), with and without the quota")
     ap.add_argument("--connection-per-call", action="store_true",
                     help="a new connection for each move and press (default: one kept open, as a page's fetches)")
     ap.add_argument("--pages", type=int, default=1,
@@ -356,6 +398,8 @@ def main(argv=None):
                 if quota.path is not None:
                     results.setdefault((tree, True), []).append(measure(tree, quota, args))
         charged = charges(quota) if args.charges and quota.path is not None else {}
+        floor = {throttled: bare_route(quota if throttled else None, args) for throttled in (False, True)} \
+            if args.charges and quota.path is not None else {}
     print("`newsdesk serve` on a fresh data folder, MockFactory pins, audio and speech off; %d moves of SCOOP "
           "(1956) and %d dice presses per server, %s, %s, %d server%s per row (ready: the median)" % (
               args.moves, args.presses, "a new connection for each" if args.connection_per_call
@@ -378,6 +422,13 @@ def main(argv=None):
     for what, ((free, free_wall), (throttled, throttled_wall)) in charged.items():
         print("what the quota charges: %s: %.3f CPU-s unthrottled, %.3f under the quota (x%.2f); "
               "wall %.2f s and %.2f s" % (what, free, throttled, throttled / free, free_wall, throttled_wall))
+    if floor:
+        print("what the quota charges: a Flask route that answers at once, under Hypercorn (bench/bare_panel.py), "
+              "%d requests made as the moves are: %.1f ms of CPU a request unthrottled, %.1f under the quota; "
+              "p50 / p95 %.0f / %.0f ms and %.0f / %.0f ms" % (
+                  args.moves, floor[False]["cpu"] * 1000, floor[True]["cpu"] * 1000,
+                  pct(floor[False]["wall"], 0.5) * 1000, pct(floor[False]["wall"], 0.95) * 1000,
+                  pct(floor[True]["wall"], 0.5) * 1000, pct(floor[True]["wall"], 0.95) * 1000))
     print("load average (1 min) before and after: %.1f, %.1f on %d CPUs" % (load, os.getloadavg()[0], os.cpu_count()))
     print("goals under the quota: ready <= %.0f s, move p95 <= %.0f ms, press p95 <= %.0f ms, RSS <= %.0f MB"
           % (GOALS["ready"], GOALS["move"] * 1000, GOALS["press"] * 1000, GOALS["rss"]))
