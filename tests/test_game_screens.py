@@ -779,3 +779,22 @@ def test_get_the_scoops_check_records_two_vans_at_once(panel_server, client):
         page.wait_for_function("document.body.dataset.version === '3'", timeout=10000)
         page.close()
     assert client.get("/api/games/current").get_json()["game"]["view"]["winners"] == [0, 2]
+
+
+@pytest.mark.browser
+def test_a_screen_whose_onoracle_throws_leaves_the_sidebar_showing_the_throw(panel_server, client, desk):
+    """A plug-in's onOracle that threw (a bug in it) stopped the sidebar half way: the dice
+    button's throw was never shown on the panel, though the box had thrown it."""
+    started(client, {"engine": "star_reporter", "options": {"first": 0}, "players": [{"name": n} for n in ("Ann", "Bob")]})
+    broken = ("export function render() { return null; }\n"
+              "export function onOracle() { throw new Error('onOracle'); }\n")
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.route("**/js/games/star_reporter.js", lambda route: route.fulfill(body=broken, content_type="text/javascript"))
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        roll = desk.oracles.roll().payload
+        page.wait_for_function("document.getElementById('oracle-result').textContent.startsWith('Dice')", timeout=10000)
+        assert page.inner_text("#oracle-result").startswith("Dice %d" % roll["total"])
+        page.close()
+

@@ -10,6 +10,7 @@
 
 import { $, fill, h } from "./dom.js";
 import { loadScreen, loadedScreen } from "./game.js";
+import { guarded } from "./offers.js";
 import { play } from "./sound.js";
 import { announce, toast } from "./toast.js";
 
@@ -37,11 +38,12 @@ export function listensTo(kind) {
 }
 
 // Hands an oracle's result to the game's screen (its optional onOracle hook) when the game listens
-// to that oracle, then runs ``then`` (a screen still loading hears it once it has loaded).
+// to that oracle, then runs ``then`` (a screen still loading hears it once it has loaded). A hook
+// that throws (a plug-in's bug) is logged and passed over: the sidebar still shows the result.
 export function tellScreen(kind, data, then) {
   if (!listensTo(kind)) return;
   const hear = (screen) => {
-    if (screen.onOracle) screen.onOracle(kind, data);
+    if (screen.onOracle) guarded(() => screen.onOracle(kind, data));
     if (then) then();
   };
   const screen = loadedScreen(side.table.game.engine);
