@@ -798,3 +798,23 @@ def test_a_screen_whose_onoracle_throws_leaves_the_sidebar_showing_the_throw(pan
         assert page.inner_text("#oracle-result").startswith("Dice %d" % roll["total"])
         page.close()
 
+
+@pytest.mark.browser
+def test_a_screen_without_render_is_drawn_plainly_without_an_error(panel_server, client):
+    """Every export of a screen is optional (docs/new-game.md): one with its labels alone was drawn
+    plainly only after the panel had called the render it lacks and logged the TypeError, which
+    sent its author looking for a bug in a screen that had none."""
+    started(client, {"engine": "scoop1956", "options": {}, "players": [
+        {"name": "Ann", "colour": "red"}, {"name": "Bob", "colour": "blue"}]})
+    errors = []
+    labels_only = "export function label(offer) { return 'Do ' + offer.type; }\n"
+    with launched_chromium() as browser:
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.route("**/js/games/scoop1956.js", lambda route: route.fulfill(body=labels_only, content_type="text/javascript"))
+        page.goto("http://127.0.0.1:%d/" % panel_server)
+        page.wait_for_function("document.body.dataset.version === '1'", timeout=10000)
+        assert page.locator("#game-area .game-view .generic").count() == 1
+        assert page.locator("#offers button.offer", has_text="Do ").count() > 0
+        page.close()
+    assert errors == []

@@ -86,7 +86,8 @@ export function renderGame(area, game, ctx) {
   const last = said ? h("p", { class: "last-move", id: "last-move" }, h("span", { class: "sr-only" }, "Last move: "), sentence(said)) : null;
   let body;
   try {
-    body = game.view ? comp.render(view, game) : h("p", { class: "notice notice-bad" }, "This game can't be shown.");
+    body = !game.view ? h("p", { class: "notice notice-bad" }, "This game can't be shown.")
+      : comp.render ? comp.render(view, game) : generic.render(view);      // every export is optional
   } catch (err) {
     console.error(err);
     body = generic.render(view);
