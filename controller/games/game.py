@@ -81,7 +81,10 @@ class Game:
     describe: Callable[[State, Action, list[Event]], str | None] = no_description
     """One sentence for the table: what a move did (the undo bar, the log)."""
     headline: Callable[[list[Event]], Event | None] = no_headline
-    """The event still in force the screen shows in big type after a reload."""
+    """The event still in force the screen shows in big type after a reload. Only a game that
+    listens to "editor" is given it: its screen hears it as onOracle("editor", {verdict: event,
+    said}), as it heard the verdict live (SCOOP's newest verdict). Another game's screen never
+    sees it: what it shows after a reload comes from its view."""
     rings: Callable[[list[Event]], bool] = never_rings
     """Whether a move's events ring the phone (a Star Reporter Disaster breaking)."""
     order: int = 1000                           # where the start form lists it: lowest first, then by name
