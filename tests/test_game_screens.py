@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import install_game, launched_chromium, picture
+from conftest import install_game, launched_chromium, picture, serve_panel
 
 from controller.games import registry
 from controller.table import CALLS_SHOWN
@@ -818,3 +818,49 @@ def test_a_screen_without_render_is_drawn_plainly_without_an_error(panel_server,
         assert page.locator("#offers button.offer", has_text="Do ").count() > 0
         page.close()
     assert errors == []
+
+
+TIMED_RACE = """import dataclasses
+from controller.games.kit import check_declared, check_players, option
+import race_to_three as race
+OPTIONS = race.OPTIONS + (option("turn_minutes", "minutes", None, "A turn lasts at most this long.", "Minutes a turn",
+                                 minimum=1, maximum=30, newsdesk=True),)
+def setup(players, options=None):
+    names = check_players(race.TITLE, players, 2, 6)
+    options = check_declared(race.TITLE, OPTIONS, options, len(names))
+    return [{"type": "setup", "players": names, "target": options["target"]}]
+GAME = dataclasses.replace(race.GAME, name="timed_race", title="Timed Race", options=OPTIONS, setup=setup)
+"""
+
+
+@pytest.mark.browser
+def test_a_plug_ins_minutes_option_is_set_from_the_start_form_by_its_own_name(monkeypatch, tmp_path, desk):
+    """The start form's box for a game's minutes option sent what it held as SCAN's
+    "time_limit", with SCAN's "ends_at" beside it: a plug-in whose minutes option had a name of
+    its own was refused ("no option 'time_limit'") whenever the table filled the box in."""
+    package = tmp_path / "timed_race"
+    package.mkdir()
+    (package / "__init__.py").write_text(TIMED_RACE)
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent / "sixth_game"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    install_game(monkeypatch, "timed_race", "timed_race:GAME")
+    app = create_app(newsdesk=desk, test_config={"TESTING": True})
+    srv = serve_panel(app)
+    try:
+        with launched_chromium() as browser:
+            page = browser.new_page()
+            page.goto("http://127.0.0.1:%d/" % srv.port)
+            page.get_by_role("radio", name="Timed Race").click()
+            page.get_by_label("Minutes a turn").fill("5")
+            page.fill("#player-0", "Ann")
+            page.fill("#player-1", "Bob")
+            page.click("#start-game")
+            page.wait_for_function("document.body.dataset.version === '1' || !document.getElementById('start-error').hidden",
+                                   timeout=10000)
+            refused = page.inner_text("#start-error") if page.locator("#start-error").is_visible() else ""
+            page.close()
+    finally:
+        srv.close()
+    assert refused == ""
+    game = desk.table.games.current()
+    assert (game["engine"], game["options"]) == ("timed_race", {"turn_minutes": 5})

@@ -353,14 +353,15 @@ export function renderStart(area, catalogue, ctx) {
       row.number.htmlFor = row.name.id;
     });
     add.hidden = rows.length >= seats.max;
-    limitBox.hidden = !chosen.timed;
     const picked = variantsChosen();
     for (const c of controls) {
       const own = [].concat(c.opt.variant || []);     // one variant's id, or a list: shown with any of them
       c.box.hidden = own.length > 0 && !own.some((v) => picked.includes(v));
       if (c.input.refresh) c.input.refresh();
     }
-    const minutesOpt = (chosen.options || []).find((o) => o.kind === "minutes");
+    const minutesOpt = timer(chosen);
+    const limitOwn = [].concat((minutesOpt && minutesOpt.variant) || []);      // shown with its variants alone, as the others
+    limitBox.hidden = !minutesOpt || (limitOwn.length > 0 && !limitOwn.some((v) => picked.includes(v)));
     if (minutesOpt) {
       limit.min = String(minutesOpt.minimum);
       limit.max = String(minutesOpt.maximum);
@@ -371,6 +372,9 @@ export function renderStart(area, catalogue, ctx) {
       + (teamsNow() ? " Teams: list the players in their seats around the table and give partners the same team name, or leave teams empty ("
         + (teamsOptionalNow() ? "each then plays alone" : "partners sit opposite") + ")." : "");
   }
+
+  // The game's minutes option, which the box above its options stands for (SCAN's time limit).
+  const timer = (game) => (game.timed && (game.options || []).find((o) => o.kind === "minutes" && o.form)) || null;
 
   // A game that can be played against the clock (SCAN): its countdown starts with the game.
   const limit = h("input", { type: "number", id: "time-limit", min: "1", max: "600", step: "1", inputmode: "numeric",
@@ -428,11 +432,13 @@ export function renderStart(area, catalogue, ctx) {
       const value = c.read();
       if (value !== undefined) options[c.opt.name] = value;
     }
-    const rawLimit = chosen.timed ? limit.value.trim() : "";
+    const rawLimit = !limitBox.hidden ? limit.value.trim() : "";
     if (rawLimit) {
       const minutes = /^-?\d{1,9}$/.test(rawLimit) ? Number(rawLimit) : rawLimit;
-      options.time_limit = minutes;
-      if (limit.checkValidity() && minutes > 0) options.ends_at = new Date(Date.now() + minutes * 60000).toISOString();
+      options[timer(chosen).name] = minutes;         // by the game's own name for it (SCAN's time_limit)
+      // a game whose screen counts down (SCAN) declares the countdown's end, and is given it
+      const countdown = (chosen.options || []).some((o) => o.name === "ends_at");
+      if (countdown && limit.checkValidity() && minutes > 0) options.ends_at = new Date(Date.now() + minutes * 60000).toISOString();
     }
     // the numbers out of their range, found before sending: the box is asked anyway, for its sentence
     const entries = [limitEntry, ...controls].filter((c) => c.problem);
