@@ -833,25 +833,22 @@ GAME = dataclasses.replace(race.GAME, name="timed_race", title="Timed Race", opt
 """
 
 
-@pytest.mark.browser
-def test_a_plug_ins_minutes_option_is_set_from_the_start_form_by_its_own_name(monkeypatch, tmp_path, desk):
-    """The start form's box for a game's minutes option sent what it held as SCAN's
-    "time_limit", with SCAN's "ends_at" beside it: a plug-in whose minutes option had a name of
-    its own was refused ("no option 'time_limit'") whenever the table filled the box in."""
-    package = tmp_path / "timed_race"
+def started_from_the_form(monkeypatch, tmp_path, desk, name, source, fill):
+    """A game ``name`` (its package's ``source``, beside Race to Three on the path) installed and
+    started from the panel's start form in the browser, ``fill(page)`` choosing it and its options
+    before the players are named: the start form's refusal ("" when it started none)."""
+    package = tmp_path / name
     package.mkdir()
-    (package / "__init__.py").write_text(TIMED_RACE)
+    (package / "__init__.py").write_text(source)
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent / "sixth_game"))
     monkeypatch.syspath_prepend(str(tmp_path))
-    install_game(monkeypatch, "timed_race", "timed_race:GAME")
-    app = create_app(newsdesk=desk, test_config={"TESTING": True})
-    srv = serve_panel(app)
+    install_game(monkeypatch, name, name + ":GAME")
+    srv = serve_panel(create_app(newsdesk=desk, test_config={"TESTING": True}))
     try:
         with launched_chromium() as browser:
             page = browser.new_page()
             page.goto("http://127.0.0.1:%d/" % srv.port)
-            page.get_by_role("radio", name="Timed Race").click()
-            page.get_by_label("Minutes a turn").fill("5")
+            fill(page)
             page.fill("#player-0", "Ann")
             page.fill("#player-1", "Bob")
             page.click("#start-game")
@@ -861,6 +858,45 @@ def test_a_plug_ins_minutes_option_is_set_from_the_start_form_by_its_own_name(mo
             page.close()
     finally:
         srv.close()
-    assert refused == ""
+    return refused
+
+
+@pytest.mark.browser
+def test_a_plug_ins_minutes_option_is_set_from_the_start_form_by_its_own_name(monkeypatch, tmp_path, desk):
+    """The start form's box for a game's minutes option sent what it held as SCAN's
+    "time_limit", with SCAN's "ends_at" beside it: a plug-in whose minutes option had a name of
+    its own was refused ("no option 'time_limit'") whenever the table filled the box in."""
+    def fill(page):
+        page.get_by_role("radio", name="Timed Race").click()
+        page.get_by_label("Minutes a turn").fill("5")
+    assert started_from_the_form(monkeypatch, tmp_path, desk, "timed_race", TIMED_RACE, fill) == ""
     game = desk.table.games.current()
     assert (game["engine"], game["options"]) == ("timed_race", {"turn_minutes": 5})
+
+
+MANY_RACE = """import dataclasses
+from controller.games.kit import check_declared, check_players, option
+import race_to_three as race
+VARIANTS = {"quick": "Quick: to the target", "long": "Long: to twice the target"}
+OPTIONS = race.OPTIONS + (option("ways", "choices", ["quick"], "Play either way, or both.", "Ways to play",
+                                 choices={"quick": "Quick", "long": "Long"}, newsdesk=True),)
+def setup(players, options=None):
+    names = check_players(race.TITLE, players, 2, 6)
+    options = check_declared(race.TITLE, OPTIONS, options, len(names))
+    return [{"type": "setup", "players": names, "target": options["target"] * (2 if "long" in options["ways"] else 1)}]
+GAME = dataclasses.replace(race.GAME, name="many_race", title="Many Race", variants=VARIANTS, options=OPTIONS,
+                           setup=setup)
+"""
+
+
+@pytest.mark.browser
+def test_a_plug_ins_variants_picked_together_are_sent_as_its_list_whatever_its_name(monkeypatch, tmp_path, desk):
+    """Variants the table may pick together (a "choices" option over the variants) were sent as a
+    list only when the option was called "variants", as a built-in game's is: a plug-in's of
+    another name was sent the first box ticked as a single word, and refused."""
+    def fill(page):
+        page.get_by_role("radio", name="Many Race").click()
+        page.get_by_label("Long: to twice the target").check()
+    assert started_from_the_form(monkeypatch, tmp_path, desk, "many_race", MANY_RACE, fill) == ""
+    game = desk.table.games.current()
+    assert (game["engine"], game["options"]) == ("many_race", {"ways": ["quick", "long"]})

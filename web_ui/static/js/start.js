@@ -425,7 +425,7 @@ export function renderStart(area, catalogue, ctx) {
     }
     const options = {};
     const chosenVariants = variantsChosen();
-    if (chosen.variant_option === "variants") options.variants = chosenVariants;
+    if (chosen.variant_option && chosen.variant_choice === "many") options[chosen.variant_option] = chosenVariants;
     else if (chosen.variant_option && chosenVariants.length) options[chosen.variant_option] = chosenVariants[0];
     for (const c of controls) {
       if (c.box.hidden) continue;
