@@ -37,6 +37,10 @@ TITLE_MOST = 80      # the most characters of a game's title (the start form's l
 # kinds of option the start form shows with their default, so have one (a seat, a time limit, a
 # date, a mapping or a name worked out by the panel may mean "none" or "the panel's" by None)
 NEEDS_DEFAULT = ("integer", "boolean", "choice", "choices", "counts")
+# kinds of option the start form has no box for (web_ui/static/js/start.js's optionControl draws
+# the others): set through the API alone, so declared form=False; a choices option over the
+# game's variants is the variants' boxes, and a mapping is a box per property its schema names
+NO_BOX = ("choices", "counts", "datetime", "mapping")
 TRIES = 6            # fillings of one offer the kit tries before it says decide() refuses it
 JUNK: tuple[object, ...] = ("x", None, [1], 10 ** 30)     # what a broken client may put in a field
 
@@ -75,9 +79,12 @@ RULES: tuple[Rule, ...] = (
     Rule("seats", "a game seats at least one player, and no more than the panel takes",
          "give min_players <= max_players (1 to %d), or players=N" % base.SEATS_MOST),
     Rule("options", "every option is declared by option() with a label, the rule line it comes from, and "
-                    "a default (within its bounds) wherever the start form shows it",
+                    "a default (within its bounds) wherever the start form shows it, and the form has a box for "
+                    "each one it shows",
          "declare each option with option(name, kind, default, rule, label, ...): quote the rule line, or, "
-         "where the rules are silent, write the rule newsdesk plays and say newsdesk=True"),
+         "where the rules are silent, write the rule newsdesk plays and say newsdesk=True; form=False for "
+         "one of a kind the start form doesn't ask (choices but the variants, counts, datetime, a mapping "
+         "whose schema names no properties)"),
     Rule("setup-options", "setup takes each declared option's default and refuses an undeclared option or a "
                           "number past its bounds with a GameError naming the option as the start form does",
          "start setup with check_declared(TITLE, OPTIONS, options, len(players))"),
@@ -574,13 +581,24 @@ def _options(c: _Check) -> Iterator[str]:
                 base.check_declared(c.game.title, [opt], {opt["name"]: opt["default"]})
             except GameError as e:
                 yield "option %s's default is out of its bounds: %s" % (opt["name"], e)
+    variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
+    picks = base.variant_option(c.game) if variants else None
+    for opt in c.game.options:
+        if not isinstance(opt, dict) or opt.get("kind") not in NO_BOX or not opt.get("form", True):
+            continue
+        schema = opt.get("schema")
+        if (picks and opt.get("name") == picks[0]) or (
+                opt["kind"] == "mapping" and isinstance(schema, dict) and schema.get("properties")):
+            continue
+        yield "option %s is a %s option, which the start form has no box for, so the table could never set " \
+              "it: declare it with form=False (set through the API alone), or make it a kind the form asks " \
+              "(integer, boolean, choice, seat, names, minutes)" % (opt.get("name"), opt["kind"])
     if len(set(names)) != len(names):
         yield "two options share a name (%s)" % ", ".join(sorted(n for n in set(names) if names.count(n) > 1))
     labels = [base.form_name(o) for o in c.game.options if isinstance(o, dict) and isinstance(o.get("label"), str)]
     if len(set(labels)) != len(labels):
         yield "two options share the label %s: the start form shows them alike, and a refusal names an option " \
               "by its label" % ", ".join(sorted(n for n in set(labels) if labels.count(n) > 1))
-    variants = c.game.variants if isinstance(c.game.variants, Mapping) else {}
     for opt in c.game.options:
         if not isinstance(opt, dict) or opt.get("variant") is None:
             continue

@@ -519,3 +519,23 @@ def test_a_number_past_its_bounds_or_junk_that_decide_takes_is_named_not_passed(
     (found,) = Kit(_by_margin(g, lax)).findings("fields")
     assert found.seen.startswith("sent its point offer with margin 0, past its panel facts' bounds 1-3, decide() "
                                  "took it"), found.seen
+
+
+def test_an_option_the_start_form_has_no_box_for_is_told_to_say_form_false(model):
+    """docs/new-game.md says the start form is made from the options: a plug-in's option of a kind
+    the form has no box for (house rules picked together, counts, a date) was left off it without
+    a word, and the table could never set it. The kit says so, and how to declare it."""
+    g = model.GAME
+    house = base.option("house", "choices", [], "Any of these house rules.", "House rules",
+                        choices={"ties": "Ties share the win", "slow": "Slow play"}, newsdesk=True)
+    counts = base.option("handicap", "counts", {}, "A handicap per player.", "Handicaps", minimum=0, maximum=3,
+                         newsdesk=True)
+    for opt in (house, counts):
+        (found,) = Kit(dataclasses.replace(g, options=g.options + (opt,))).findings("options")
+        assert found.seen.startswith("option %s is a %s option, which the start form has no box for"
+                                     % (opt["name"], opt["kind"])) and "form=False" in found.seen, found.seen
+        assert Kit(dataclasses.replace(g, options=g.options + (dict(opt, form=False),))).findings("options") == []
+    # a choices option over the game's variants is the variants' boxes on the form
+    ways = dict(house, name="ways", label="Ways to play")
+    assert Kit(dataclasses.replace(g, options=g.options + (ways,), variants={"ties": "Ties", "slow": "Slow"})
+               ).findings("options") == []
