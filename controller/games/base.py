@@ -613,7 +613,9 @@ def panel(game: Any) -> dict[str, Any]:
         score: "money" | "points" | None   what the final table counts (None: no score)
         chart: {"unit": words, "prefix": "$" | ""} or None, and no_chart: why not, in a sentence
         teams: True when players are given teams on the start form
-        team_variants: the variants played in teams, where only some are (None: all, when teams)
+        team_variants: the variants played in teams, where only some are (None: all, when teams):
+                the start form shows the team fields for those alone; a start through the API
+                giving teams to another reaches setup, whose to refuse (SCAN's does)
         team_seats: {variant: [players, ...]} where a variant plays in teams with some numbers of
                 players alone (SCAN's No Trump: with 4 or 6), the start form showing the team
                 fields for those; a variant not named plays in teams with any number it seats
