@@ -900,3 +900,40 @@ def test_a_plug_ins_variants_picked_together_are_sent_as_its_list_whatever_its_n
     assert started_from_the_form(monkeypatch, tmp_path, desk, "many_race", MANY_RACE, fill) == ""
     game = desk.table.games.current()
     assert (game["engine"], game["options"]) == ("many_race", {"ways": ["quick", "long"]})
+
+
+TIMED_VARIANT = """import dataclasses
+from controller.games.kit import check_declared, check_players, option
+import race_to_three as race
+VARIANTS = {"quick": "Quick: no clock", "timed": "Timed: a turn has a limit"}
+OPTIONS = race.OPTIONS + (
+    option("variant", "choice", "quick", "Play quick or timed.", "Variant", choices={"quick": "Quick", "timed": "Timed"},
+           newsdesk=True),
+    option("turn_minutes", "minutes", None, "A turn lasts at most this long.", "Minutes a turn", minimum=1,
+           maximum=30, newsdesk=True, variant="timed"))
+def setup(players, options=None):
+    names = check_players(race.TITLE, players, 2, 6)
+    options = check_declared(race.TITLE, OPTIONS, options, len(names))
+    return [{"type": "setup", "players": names, "target": options["target"]}]
+GAME = dataclasses.replace(race.GAME, name="timed_variant", title="Timed Variant", variants=VARIANTS, options=OPTIONS,
+                           setup=setup)
+"""
+
+
+@pytest.mark.browser
+def test_a_minutes_option_of_one_variant_is_asked_only_with_that_variant(monkeypatch, tmp_path, desk):
+    """The box for a game's minutes option was shown whatever the variant, where every other
+    option of one variant is shown with it alone: filled in with another variant chosen, the start
+    was refused as giving an option of a variant not played."""
+    seen = []
+
+    def fill(page):
+        page.get_by_role("radio", name="Timed Variant").click()
+        seen.append(page.locator("#time-limit").is_visible())
+        page.get_by_label("Timed: a turn has a limit").check()
+        seen.append(page.locator("#time-limit").is_visible())
+        page.get_by_label("Minutes a turn").fill("5")
+    assert started_from_the_form(monkeypatch, tmp_path, desk, "timed_variant", TIMED_VARIANT, fill) == ""
+    assert seen == [False, True]
+    game = desk.table.games.current()
+    assert (game["engine"], game["options"]) == ("timed_variant", {"variant": "timed", "turn_minutes": 5})
