@@ -335,7 +335,12 @@ class GameSession:
                     self._done, self._undone = [], []
                 # a plug-in taken away (or failing to import) comes back with its game installed again,
                 # one whose name another came to declare with that one uninstalled: as the cause says
-                again = (", or %s to go on with it" % e.again if isinstance(e, registry.EngineUnavailable) else "")
+                if isinstance(e, registry.EngineUnavailable):
+                    again = ", or %s to go on with it" % e.again
+                elif game.engine not in registry.names():       # its plug-in uninstalled: no distribution names it
+                    again = ", or %s to go on with it" % registry.EngineUnavailable.again
+                else:
+                    again = ""
                 self._problem = ("game #%d (%s) can't be resumed: %s. Abandon it to start another%s"
                                  % (game.id, game.engine, _why(e), again))
                 log.error("%s", self._problem)

@@ -580,6 +580,34 @@ def test_a_game_whose_name_two_plug_ins_now_declare_says_to_uninstall_the_duplic
         registry.forget()
 
 
+def test_a_game_whose_plug_in_was_uninstalled_says_to_install_it_again(desk, monkeypatch):
+    """A stored game whose plug-in was uninstalled (no distribution declares its name now) was told
+    only "there is no game called 'race' ... Abandon it to start another": the table was not
+    told the game goes on once its plug-in is installed again, as it is for one failing to import."""
+    import sys
+    from importlib.metadata import EntryPoint, entry_points
+    monkeypatch.setattr(sys.modules[__name__], "RACE", dataclasses.replace(registry.load("scan"), name="race"))
+    ours = list(entry_points(group=registry.GROUP))
+    race = EntryPoint(name="race", value="test_game_session:RACE", group=registry.GROUP)._for(_Dist("one-race"))
+    monkeypatch.setattr(registry, "entry_points", lambda group: ours + [race])
+    registry.forget()
+    try:
+        desk.games.start("race", [{"name": n} for n in ("Ann", "Bob", "Cy", "Dee")])
+        monkeypatch.setattr(registry, "entry_points", lambda group: ours)      # uninstalled
+        registry.forget()
+        again = restart(desk)
+        try:
+            problem = again.games.current()["problem"]
+            assert problem.endswith("Abandon it to start another, or install its game again and restart newsdesk "
+                                    "to go on with it"), problem
+            assert again.games.abandon(1)["status"] == "abandoned"
+        finally:
+            again.close()
+    finally:
+        monkeypatch.undo()
+        registry.forget()
+
+
 def test_a_game_whose_engine_went_missing_can_still_be_abandoned(desk, monkeypatch):
     """And it says how to go on with it (its plug-in installed again), and its moves in force stay
     counted ("no move yet" was shown for a game of many)."""
