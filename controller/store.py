@@ -124,11 +124,13 @@ def rows_problem(db: sqlite3.Connection, version: int) -> str | None:
         if version < since:
             continue
         fits = "typeof(\"%s\") = 'text' AND length(CAST(\"%s\" AS BLOB)) <= ?" % (column, column)
+        # a column that may be NULL may also hold JSON's null, which reads back as None too: a game
+        # abandoned while it could not be resumed (its plug-in uninstalled) is kept with no final table
         suspects = db.execute(
-            "SELECT rowid, CASE WHEN %s THEN CAST(\"%s\" AS BLOB) END FROM \"%s\" WHERE %s CASE WHEN %s "
-            "AND json_valid(\"%s\") THEN json_type(\"%s\") END IS NOT ?"
+            "SELECT rowid, CASE WHEN %s THEN CAST(\"%s\" AS BLOB) END FROM \"%s\" WHERE %s COALESCE(CASE WHEN %s "
+            "AND json_valid(\"%s\") THEN json_type(\"%s\") END, '') NOT IN (?, ?)"
             % (fits, column, table, "\"%s\" IS NOT NULL AND" % column if nullable else "", fits, column, column),
-            (MOST_VALUE, MOST_VALUE, kind))
+            (MOST_VALUE, MOST_VALUE, kind, "null" if nullable else kind))
         for rowid, raw in suspects:
             if not _read_back_as(raw, kind):
                 return "its table %s has a row (%d) whose %s is not a JSON %s of at most %d MB" % (

@@ -690,3 +690,26 @@ def test_a_backup_works_in_a_folder_only_its_owner_reads_and_clears_one_a_kill_l
     backup.make_backup(box, out / "newsdesk-backup-20261129T000000Z.zip", with_secret=True, before_rename=look)
     assert modes == [(0o700, 0o600)]
     assert not old.exists() and young.exists()
+
+
+def test_a_game_ended_without_a_final_table_leaves_the_backups_restorable(tmp_path, capsys):
+    """A game that can't be resumed (its plug-in uninstalled) is abandoned without a final table,
+    kept as JSON's null, which the restore check read as a final table that is not one: every
+    backup made after it was refused ("whose final is not a JSON object"), the box's own after
+    each game included. Such a row restores as a game without a final table."""
+    data = tmp_path / "data"
+    store = Store(data / STORE_FILE)
+    for n in range(2):
+        game, _, _ = store.start_game("gone", [{"name": "Ann"}, {"name": "Bob"}], {}, setup_entry(), key="k%d" % n)
+        store.end_game(game.id, game.version, "abandoned", winners=[], final=None)
+    store.close()
+    file = tmp_path / "b.zip"
+    backup.make_backup(data, file)
+    fresh = tmp_path / "fresh"
+    status, _, err = run(capsys, "restore", "--data", str(fresh), str(file))
+    assert status == 0, err
+    store = Store(fresh / STORE_FILE)
+    try:
+        assert [(g.status, g.final) for g in store.games()] == [("abandoned", None)] * 2
+    finally:
+        store.close()
