@@ -24,7 +24,7 @@ from typing import Any
 
 from .errors import BadRequest, Conflict, GameFault, NewsdeskError
 from .games import base, ledger, registry
-from .games.game import SLOW_S, Game, no_description
+from .games.game import SAID_MOST, SLOW_S, Game, no_description
 from .history import stack, summary
 from .standings import final_table, rows, sides
 from .store import GameInPlay, GameNotActive, GameRecord, KeyReused, StaleVersion, check_key
@@ -248,7 +248,12 @@ def say(game, state, action, events, plain):
                       game.name, action.get("type"))
     else:
         if isinstance(text, str) and text.strip():
-            return " ".join(text.split())
+            said = " ".join(text[:SAID_MOST * 4].split())     # past a sentence's length: cut, not kept whole
+            if len(text) <= SAID_MOST * 4 and len(said) <= SAID_MOST:
+                return said
+            log.error("%s's describe() gave %d characters for a %r move; it is kept cut to %d",
+                      game.name, len(text), action.get("type"), SAID_MOST)
+            return said[:SAID_MOST - 1] + "…"
         log.error("%s's describe() gave %r for a %r move, not a sentence; it is kept with "
                   "plainer words", game.name, text, action.get("type"))
     return plain()

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import base
 from .base import Action, Event, GameError, State
-from .game import NAME, SLOW_S, Game
+from .game import NAME, SAID_MOST, SLOW_S, Game
 
 WAIT_MOST = 5 * SLOW_S      # seconds by the wall clock a call may last, its waits included: past the CPU
                             # limit's margin for a busy machine, short of a play's worth of sleeps
@@ -137,8 +137,8 @@ RULES: tuple[Rule, ...] = (
     Rule("result", "result() gives over, winners, standings (a row per player), teams and the score kind, with "
                    "nobody a winner before the end",
          "build it with result_of(over, [(name, score, won), ...], PANEL)"),
-    Rule("words", "describe() gives a sentence or None for a move, headline() an event or None, rings() true "
-                  "or false",
+    Rule("words", "describe() gives a sentence (of at most %d characters) or None for a move, headline() an "
+                  "event or None, rings() true or false" % SAID_MOST,
          "leave them out (Game has the defaults) or give them those types"),
     Rule("end", "a game over offers nothing and refuses every action with GameOver",
          "return [] from offers() once result(state)[\"over\"], and start decide() with guard()"),
@@ -951,6 +951,11 @@ def _words(c: _Check) -> Iterator[str]:
             return
         if said is not None and not isinstance(said, str):
             yield "describe() gave %s for %s" % (base.quoted(said), base.quoted(action))
+            return
+        if isinstance(said, str) and len(" ".join(said.split())) > SAID_MOST:
+            yield "describe() gave a sentence of %d characters for %s: the box keeps at most %d of it (it goes " \
+                  "to every page after the move), so say the move in fewer" % (
+                      len(" ".join(said.split())), base.quoted(action), SAID_MOST)
             return
         head = g.headline(events)
         if head is not None and not isinstance(head, dict):

@@ -27,6 +27,8 @@ Players = list[dict[str, Any]]  # setup's players: [{"name": str, "colour": str 
 NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")     # used with fullmatch: "race\n" is not a name
 SLOW_S = 1.0    # the longest one call into a game may take: the box holds every tablet's writes while one
                 # runs (a view that slept 2 s took the kit minutes, unsaid); the kit and the box both time it
+SAID_MOST = 500 # characters of a move's sentence (describe()) the box keeps: it is stored with the move and
+                # goes to every page after it, in its undo bar and log; newsdesk's own run to about 220
 
 
 def no_description(state: State, action: Action, events: list[Event]) -> str | None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from controller.games import base, conformance, registry
+from controller.games.game import SAID_MOST
 from controller.games.kit import RULES, GameError, Kit, Unreached
 
 SIXTH = Path(__file__).resolve().parents[1] / "sixth_game"
@@ -539,3 +540,14 @@ def test_an_option_the_start_form_has_no_box_for_is_told_to_say_form_false(model
     ways = dict(house, name="ways", label="Ways to play")
     assert Kit(dataclasses.replace(g, options=g.options + (ways,), variants={"ties": "Ties", "slow": "Slow"})
                ).findings("options") == []
+
+
+def test_a_describe_past_a_sentences_length_is_told_so(model):
+    """describe() that gave megabytes for a move passed the rule "words"; the box keeps a move's
+    sentence cut to SAID_MOST characters, so the kit says how long it may be."""
+    g = model.GAME
+    long = dataclasses.replace(g, describe=lambda state, action, events: "a point " * 200)
+    (found, *_) = Kit(long).findings("words")
+    assert found.seen.startswith("describe() gave a sentence of 1599 characters for {'type': 'point'") \
+        and "at most %d" % SAID_MOST in found.seen, found.seen
+    assert Kit(dataclasses.replace(g, describe=lambda state, action, events: "a point " * 10)).findings("words") == []

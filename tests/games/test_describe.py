@@ -13,7 +13,7 @@ import pytest
 from controller.bus import Bus
 from controller.game_session import GameSession, describe as plain_words, say
 from controller.games import get_the_scoop, ledger, scan, scoop1956, scoop2002, star_reporter
-from controller.games.game import no_description
+from controller.games.game import SAID_MOST, no_description
 from controller.journal import Journal
 from controller.store import Store
 
@@ -414,3 +414,16 @@ def test_whatever_the_panel_offers_can_be_said(game, names):
         state, words = engine_says(game, state, action, seed=rng.randrange(1000))
         assert isinstance(words, str) and words.strip() == words and words, action
         assert "%" not in words and "None" not in words and "{" not in words, (action, words)
+
+
+def test_a_describe_of_megabytes_is_kept_cut_to_a_sentence(session, caplog):
+    """A plug-in's describe() that gave 2 MB for a move passed the kit, and the box kept it whole:
+    in the move's stored entry, its undo bar and the answer to every page after every move. The
+    box keeps what a sentence may run to, and says so in its log."""
+    games = session({"scan": without_describe(scan.GAME, describe=lambda state, action, events: "x" * 2_000_000)})
+    games.start("scan", seats("Ann", "Bob", "Cat", "Dan"))
+    with caplog.at_level(logging.ERROR, logger="controller.game_session"):
+        out = games.act({"type": "hand", "taken": {"Ann & Cat": {"spades": 13, "hearts": 13, "diamonds": 2},
+                                                   "Bob & Dan": {"diamonds": 11, "clubs": 13}}}, 1)
+    assert len(out["said"]) == SAID_MOST and out["said"].endswith("x…")
+    assert "scan's describe()" in caplog.text and "2000000 characters" in caplog.text
