@@ -957,12 +957,23 @@ def _words(c: _Check) -> Iterator[str]:
                   "to every page after the move), so say the move in fewer" % (
                       len(" ".join(said.split())), base.quoted(action), SAID_MOST)
             return
-        head = g.headline(events)
+        told = {}
+        for part in ("headline", "rings"):         # which of the two, and on what: not "it raised KeyError"
+            try:
+                told[part] = getattr(g, part)(events)
+            except (Exception, SystemExit) as e:
+                yield "%s() raised %s: %s for the events %s" % (part, type(e).__name__, e, base.quoted(events, 80))
+                return
+        head = told["headline"]
         if head is not None and not isinstance(head, dict):
             yield "headline() gave %s" % base.quoted(head)
             return
-        if not isinstance(g.rings(events), bool):
-            yield "rings() gave %s, not true or false" % base.quoted(g.rings(events))
+        if head is not None and not _is_json(head):
+            yield "headline() gave an event that is not plain JSON (%s): the box sends it to the page as JSON" \
+                  % (_not_json(head, "event") or base.quoted(head, 80))
+            return
+        if not isinstance(told["rings"], bool):
+            yield "rings() gave %s, not true or false" % base.quoted(told["rings"])
             return
 
 

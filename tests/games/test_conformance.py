@@ -551,3 +551,19 @@ def test_a_describe_past_a_sentences_length_is_told_so(model):
     assert found.seen.startswith("describe() gave a sentence of 1599 characters for {'type': 'point'") \
         and "at most %d" % SAID_MOST in found.seen, found.seen
     assert Kit(dataclasses.replace(g, describe=lambda state, action, events: "a point " * 10)).findings("words") == []
+
+
+def test_a_headline_or_rings_that_crashes_is_named_with_the_events_it_was_given(model):
+    """headline() or rings() that raised was told as "it raised KeyError: 'x'": neither which of
+    the two, nor on what. And a headline holding what JSON can't carry passed, which the box then
+    dropped with a traceback in its log at every page load."""
+    g = model.GAME
+
+    def broken(events):
+        raise KeyError("x")
+    for part in ("headline", "rings"):
+        (found, *_) = Kit(dataclasses.replace(g, **{part: broken})).findings("words")
+        assert found.seen.startswith("%s() raised KeyError: 'x' for the events [{" % part), found.seen
+    (found, *_) = Kit(dataclasses.replace(g, headline=lambda events: {"type": "point", "seen": {1, 2}})
+                      ).findings("words")
+    assert found.seen.startswith("headline() gave an event that is not plain JSON"), found.seen
