@@ -34,11 +34,11 @@ MOVES = 400          # the most moves the kit plays looking for an end
 TEXT = "Kit"         # what the kit types in an offer's text field
 SENTENCE = 300       # the most characters a refusal the table reads may run to
 TITLE_MOST = 80      # the most characters of a game's title (the start form's list; every record names it)
-# kinds of option the start form shows with their default, so have one (a seat, a time limit, a
-# date, a mapping or a name worked out by the panel may mean "none" or "the panel's" by None)
+# kinds of option that have a default (the start form shows one drawn with it; a seat, a time
+# limit, a date, a mapping or a name worked out by the panel may mean "none" or "the panel's" by None)
 NEEDS_DEFAULT = ("integer", "boolean", "choice", "choices", "counts")
 # kinds of option the start form has no box for (web_ui/static/js/start.js's optionControl draws
-# the others): set through the API alone, so declared form=False; a choices option over the
+# the others; a test holds the two together): set through the API alone, so declared form=False; a choices option over the
 # game's variants is the variants' boxes, and a mapping is a box per property its schema names
 NO_BOX = ("choices", "counts", "datetime", "mapping")
 TRIES = 6            # fillings of one offer the kit tries before it says decide() refuses it

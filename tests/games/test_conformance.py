@@ -542,6 +542,20 @@ def test_an_option_the_start_form_has_no_box_for_is_told_to_say_form_false(model
                ).findings("options") == []
 
 
+def test_the_kinds_the_kit_says_have_no_box_are_those_the_start_forms_controls_leave_out():
+    """conformance.NO_BOX is what web_ui/static/js/start.js's optionControl does not draw: each
+    kind of option is drawn there or named here (a mapping both: drawn when its schema names its
+    properties), so a kind the form learns to draw, or a new kind, can't leave the kit saying
+    "declare it form=False" of an option the form shows, or passing one it leaves off."""
+    import re
+    script = (Path(__file__).resolve().parents[2] / "web_ui/static/js/start.js").read_text()
+    body = script.split("function optionControl(", 1)[1].split("\nfunction ", 1)[0]
+    drawn = set(re.findall(r'opt\.kind === "([a-z]+)"', body))
+    assert drawn, "optionControl was not found in start.js"
+    assert drawn | set(conformance.NO_BOX) == set(base.KINDS), (drawn, conformance.NO_BOX, base.KINDS)
+    assert drawn & set(conformance.NO_BOX) == {"mapping"}, drawn & set(conformance.NO_BOX)
+
+
 def test_a_describe_past_a_sentences_length_is_told_so(model):
     """describe() that gave megabytes for a move passed the rule "words"; the box keeps a move's
     sentence cut to SAID_MOST characters, so the kit says how long it may be."""
